@@ -1,0 +1,1 @@
+"""Block lists shipped with the package (data only)."""

@@ -1,0 +1,1 @@
+"""The referee bot: adapts chat and game events to format engines."""

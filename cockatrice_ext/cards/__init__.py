@@ -1,0 +1,1 @@
+"""Card data: one model, many sources, name resolution, the embedded default."""

@@ -1,0 +1,214 @@
+"""The one card model every source fills and every exporter and engine reads.
+
+A :class:`Card` is an oracle card (one per distinct name) with its faces and printings.
+:class:`CardFacts` is the small, JSON-friendly projection the format engines need (so a
+journaled game never depends on which card database was loaded when it is replayed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+COLORS = ("W", "U", "B", "R", "G")
+RARITIES = ("common", "uncommon", "rare", "mythic", "special", "bonus", "token")
+
+
+@dataclass(frozen=True)
+class Printing:
+    """One printing of a card in a set."""
+
+    set_code: str
+    collector_number: str = ""
+    rarity: str = ""
+    uuid: str = ""  # MTGJSON uuid when known
+    scryfall_id: str = ""
+    multiverse_id: str = ""
+    set_name: str = ""
+    release_date: str = ""
+
+
+@dataclass(frozen=True)
+class Face:
+    """One face of a card (a normal card has exactly one)."""
+
+    name: str
+    mana_cost: str = ""
+    mana_value: float = 0.0
+    colors: tuple[str, ...] = ()
+    supertypes: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+    subtypes: tuple[str, ...] = ()
+    type_line: str = ""
+    oracle_text: str = ""
+    power: str | None = None
+    toughness: str | None = None
+    loyalty: str | None = None
+    defense: str | None = None
+    side: str = "a"
+
+
+@dataclass(frozen=True)
+class Card:
+    """An oracle card: its name, layout, faces and printings.
+
+    ``name`` is the full name as MTGJSON spells it: ``"Fire // Ice"`` for split, adventure,
+    and double-faced cards; ``faces[0].name`` is the front face.
+    """
+
+    name: str
+    layout: str = "normal"
+    faces: tuple[Face, ...] = ()
+    color_identity: tuple[str, ...] = ()
+    printings: tuple[Printing, ...] = ()
+    is_token: bool = False
+    related: tuple[str, ...] = ()  # names of tokens/cards this card makes or refers to
+
+    # -- convenience views over the front face ---------------------------------
+    @property
+    def front(self) -> Face:
+        return self.faces[0] if self.faces else Face(name=self.name)
+
+    @property
+    def mana_cost(self) -> str:
+        return self.front.mana_cost
+
+    @property
+    def mana_value(self) -> float:
+        return self.front.mana_value
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        seen: list[str] = []
+        for face in self.faces:
+            for c in face.colors:
+                if c not in seen:
+                    seen.append(c)
+        return tuple(c for c in COLORS if c in seen)
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        return self.front.types
+
+    @property
+    def supertypes(self) -> tuple[str, ...]:
+        return self.front.supertypes
+
+    @property
+    def subtypes(self) -> tuple[str, ...]:
+        return self.front.subtypes
+
+    @property
+    def type_line(self) -> str:
+        return self.front.type_line
+
+    @property
+    def oracle_text(self) -> str:
+        return "\n//\n".join(f.oracle_text for f in self.faces) if len(self.faces) > 1 else self.front.oracle_text
+
+    @property
+    def power(self) -> str | None:
+        return self.front.power
+
+    @property
+    def toughness(self) -> str | None:
+        return self.front.toughness
+
+    @property
+    def loyalty(self) -> str | None:
+        return self.front.loyalty
+
+    @property
+    def rarity(self) -> str:
+        """Rarity of the first printing (blocks usually pin one with ``(SET) NUM``)."""
+        return self.printings[0].rarity if self.printings else ""
+
+    def is_type(self, card_type: str) -> bool:
+        return card_type in self.front.types
+
+    def facts(self, printing: Printing | None = None) -> CardFacts:
+        """The projection the format engines use."""
+        p = printing or (self.printings[0] if self.printings else None)
+        return CardFacts(
+            name=self.name,
+            mana_value=int(self.mana_value),
+            colors=self.colors,
+            supertypes=self.supertypes,
+            types=self.types,
+            subtypes=self.subtypes,
+            rarity=(p.rarity if p else "") or "",
+            power=self.power,
+            toughness=self.toughness,
+            set_code=p.set_code if p else "",
+            collector_number=p.collector_number if p else "",
+        )
+
+
+@dataclass(frozen=True)
+class CardFacts:
+    """What a format engine needs to know of a card; JSON-friendly and journal-stable."""
+
+    name: str
+    mana_value: int = 0
+    colors: tuple[str, ...] = ()
+    supertypes: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+    subtypes: tuple[str, ...] = ()
+    rarity: str = ""
+    power: str | None = None
+    toughness: str | None = None
+    set_code: str = ""
+    collector_number: str = ""
+
+    @property
+    def is_creature(self) -> bool:
+        return "Creature" in self.types
+
+    @property
+    def is_land(self) -> bool:
+        return "Land" in self.types
+
+    @property
+    def is_basic_land(self) -> bool:
+        return "Basic" in self.supertypes and "Land" in self.types
+
+    @property
+    def is_legendary_creature(self) -> bool:
+        return "Legendary" in self.supertypes and "Creature" in self.types
+
+
+@dataclass
+class CardSet:
+    """A set as a card database describes it (Cockatrice ``<set>``)."""
+
+    code: str
+    name: str = ""
+    set_type: str = ""
+    release_date: str = ""
+
+
+@dataclass
+class CardDatabase:
+    """Cards by name plus the sets they come from; what every source loads into."""
+
+    cards: dict[str, Card] = field(default_factory=dict)
+    sets: dict[str, CardSet] = field(default_factory=dict)
+    source: str = ""
+
+    def add(self, card: Card) -> None:
+        """Add ``card``; a second card of the same name merges its printings into the first."""
+        old = self.cards.get(card.name)
+        if old is None:
+            self.cards[card.name] = card
+            return
+        have = {(p.set_code, p.collector_number) for p in old.printings}
+        extra = tuple(p for p in card.printings if (p.set_code, p.collector_number) not in have)
+        if extra:
+            from dataclasses import replace
+
+            self.cards[card.name] = replace(old, printings=old.printings + extra)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.cards

@@ -1,0 +1,62 @@
+"""The ``cockatrice-ext`` command line: a thin click layer over the library.
+
+Sub-command groups live in their own modules and are imported only when used, so that
+``cockatrice-ext export`` does not pay for the network client and ``bot`` does not pay for lxml.
+Each module exposes one click command or group named in ``SUBCOMMANDS``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import Any
+
+import click
+
+# name -> (module, attribute, one-line help shown by --help without importing the module)
+SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
+    "export": ("cockatrice_ext.cli.export", "export", "Convert a block list to a deck or card file."),
+    "cards": ("cockatrice_ext.cli.cards", "cards", "Look up cards in the card data."),
+    "block": ("cockatrice_ext.cli.block", "block", "Check a block list against the format's guidelines."),
+    "server": ("cockatrice_ext.cli.server", "server", "Talk to a Servatrice: info, rooms, watch."),
+    "bot": ("cockatrice_ext.cli.bot", "bot", "Run the referee bot in a Servatrice room."),
+    "stats": ("cockatrice_ext.cli.stats", "stats", "Reports over the referee's journal."),
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose sub-commands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(SUBCOMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in SUBCOMMANDS:
+            module_name, attr, _ = SUBCOMMANDS[cmd_name]
+            try:
+                module = importlib.import_module(module_name)
+            except ModuleNotFoundError as exc:
+                if exc.name == module_name:
+                    return None
+                raise
+            command: click.Command = getattr(module, attr)
+            return command
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, SUBCOMMANDS[name][2]) for name in sorted(SUBCOMMANDS)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup)
+@click.option("-v", "--verbose", count=True, help="Log more (-v info, -vv debug).")
+@click.version_option(package_name="cockatrice-ext")
+def main(verbose: int) -> None:
+    """Referee bot and deck tooling for Magic variant formats on Cockatrice and Forge."""
+    level = logging.WARNING - 10 * min(verbose, 2)
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+def run(*args: Any) -> None:  # pragma: no cover - convenience for python -m
+    main(*args)

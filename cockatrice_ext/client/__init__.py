@@ -1,0 +1,1 @@
+"""Asyncio client for Servatrice (over protocol/)."""

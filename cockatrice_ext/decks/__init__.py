@@ -1,0 +1,1 @@
+"""Decks, block lists and the readers of deck formats."""

@@ -1,0 +1,51 @@
+"""Decks and block lists: named sections of counted card entries.
+
+A block list, a cube, a pool and a deck are all a :class:`Deck`: ``main`` and ``side`` are
+the sections Cockatrice and Forge know; any other section name is kept (Forge ``[Commander]``,
+a block list's ``# Removal`` header, Cockatrice's ``tokens`` zone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class DeckEntry:
+    """``count`` copies of the card named ``name`` (as written), optionally pinned to a printing."""
+
+    name: str
+    count: int = 1
+    set_code: str = ""
+    collector_number: str = ""
+    line: int = 0  # 1-based source line, for error messages
+
+
+@dataclass
+class Deck:
+    """A named, ordered collection of sections."""
+
+    name: str = ""
+    comments: str = ""
+    sections: dict[str, list[DeckEntry]] = field(default_factory=dict)
+
+    def section(self, name: str) -> list[DeckEntry]:
+        return self.sections.setdefault(name, [])
+
+    @property
+    def main(self) -> list[DeckEntry]:
+        return self.section("main")
+
+    @property
+    def side(self) -> list[DeckEntry]:
+        return self.section("side")
+
+    def count(self, section: str | None = None) -> int:
+        """Total cards, in one section or all."""
+        if section is not None:
+            return sum(e.count for e in self.sections.get(section, []))
+        return sum(e.count for entries in self.sections.values() for e in entries)
+
+    def entries(self) -> list[tuple[str, DeckEntry]]:
+        """Every ``(section, entry)`` in order."""
+        return [(s, e) for s, entries in self.sections.items() for e in entries]

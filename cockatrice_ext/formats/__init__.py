@@ -1,0 +1,1 @@
+"""Pure format engines: one module per format, one interface (see base.py)."""

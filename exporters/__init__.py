@@ -1,0 +1,1 @@
+"""File writers: Cockatrice, Forge, MTGO, Arena, text."""

@@ -1,0 +1,1 @@
+"""Cockatrice wire protocol (protocol version 14), sans-I/O."""

@@ -82,9 +82,7 @@ class Journal:
         self._db.close()
 
     # -- tables -------------------------------------------------------------
-    def create_table(
-        self, key: str, engine: Engine[Any], *, meta: dict[str, Any] | None = None
-    ) -> None:
+    def create_table(self, key: str, engine: Engine[Any], *, meta: dict[str, Any] | None = None) -> None:
         """Record a new table for ``engine`` (freshly constructed, no actions applied yet)."""
         self._db.execute(
             "INSERT INTO tables(key, engine, config, seed, created, meta) VALUES (?,?,?,?,?,?)",
@@ -145,7 +143,10 @@ class Journal:
 
     def entries(self, key: str | None = None, *, engine: str | None = None) -> Iterator[JournalEntry]:
         """Journaled actions in order, for one table, or every table (of one engine)."""
-        sql = "SELECT a.table_key, a.seq, a.at, a.action, a.effects FROM actions a JOIN tables t ON t.key = a.table_key"
+        sql = (
+            "SELECT a.table_key, a.seq, a.at, a.action, a.effects"
+            " FROM actions a JOIN tables t ON t.key = a.table_key"
+        )
         where, args = [], []
         if key is not None:
             where.append("a.table_key=?")

@@ -1,1 +1,142 @@
-"""File writers: Cockatrice, Forge, MTGO, Arena, text."""
+"""File writers: Cockatrice, Forge, MTGO, Arena, text.
+
+Every writer is a pure function of an :class:`ExportDeck` (a deck whose names are resolved to
+cards) returning the file's bytes or text, or a *bundle* ``{relative path: bytes}`` for
+formats made of several files. :data:`EXPORT_FORMATS` names them; :func:`export` renders one
+completely in memory and only then writes it atomically, so a failure never leaves a
+half-written file behind.
+
+>>> from cockatrice_ext.exporters import EXPORT_FORMATS, export
+>>> sorted(EXPORT_FORMATS)[:3]
+['arena', 'cockatrice-xml', 'cod']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cockatrice_ext.cards.model import Card
+from cockatrice_ext.fsutil import atomic_write_bytes
+
+from .arena import write_arena
+from .cockatrice import write_card_database, write_cockatrice_xml, write_cod, write_text
+from .forge import write_forge_cube, write_forge_custom_set, write_forge_dck
+from .model import (
+    ExportDeck,
+    ExportEntry,
+    build_export_deck,
+    deck_from_cards,
+    display_name,
+    from_resolved,
+)
+from .mtgo import write_mtgo_dek
+
+if TYPE_CHECKING:
+    from cockatrice_ext.cards.resolve import ResolvedDeck
+
+Rendered = bytes | str | dict[str, bytes]
+
+
+@dataclass(frozen=True)
+class ExportFormat:
+    """One entry of :data:`EXPORT_FORMATS`.
+
+    ``suffix`` is the default file suffix, or ``""`` for a bundle written into a folder.
+    """
+
+    name: str
+    writer: Callable[..., Rendered]
+    suffix: str
+    description: str
+
+    @property
+    def is_bundle(self) -> bool:
+        return not self.suffix
+
+
+EXPORT_FORMATS: dict[str, ExportFormat] = {
+    f.name: f
+    for f in (
+        ExportFormat("cod", write_cod, ".cod", "Cockatrice deck (.cod) with main, side and tokens zones"),
+        ExportFormat(
+            "cockatrice-xml",
+            write_cockatrice_xml,
+            ".xml",
+            "Cockatrice card database v4 (put it in the customsets folder)",
+        ),
+        ExportFormat("text", write_text, ".txt", "Plain text, Cockatrice clipboard style"),
+        ExportFormat("forge", write_forge_dck, ".dck", "Forge deck (.dck)"),
+        ExportFormat("forge-cube", write_forge_cube, "", "Forge cube: cube/<Name>.dck + draft/<Name>.draft"),
+        ExportFormat(
+            "forge-custom",
+            write_forge_custom_set,
+            "",
+            "Forge custom cards: cards/*.txt scripts + editions/<Set>.txt (into Forge's custom folder)",
+        ),
+        ExportFormat("mtgo", write_mtgo_dek, ".dek", "MTGO deck (.dek XML, matched by name)"),
+        ExportFormat("arena", write_arena, ".arena.txt", "MTG Arena import text"),
+    )
+}
+
+
+def render(deck: ExportDeck | ResolvedDeck | Iterable[Card], fmt: str, **options: Any) -> Rendered:
+    """Run the writer for ``fmt`` on ``deck`` (a resolved deck or plain cards); return its output."""
+    try:
+        export_format = EXPORT_FORMATS[fmt]
+    except KeyError:
+        choices = ", ".join(sorted(EXPORT_FORMATS))
+        raise ValueError(f"unknown export format {fmt!r}; choose from {choices}") from None
+    if not isinstance(deck, ExportDeck):
+        if hasattr(deck, "deck") and hasattr(deck, "sections"):  # the card layer's ResolvedDeck
+            deck = from_resolved(deck)
+        else:
+            deck = deck_from_cards("", deck)
+    return export_format.writer(deck, **options)
+
+
+def export(
+    deck: ExportDeck | ResolvedDeck | Iterable[Card], fmt: str, path: str | Path, **options: Any
+) -> list[Path]:
+    """Render ``deck`` as ``fmt`` and write it atomically to ``path``; return the files written.
+
+    For bundle formats ``path`` is a folder and each file lands under it. Everything is rendered
+    before the first byte is written.
+    """
+    rendered = render(deck, fmt, **options)
+    target = Path(path)
+    if isinstance(rendered, Mapping):
+        files = {target / rel: data for rel, data in rendered.items()}
+        for file in files:
+            if target.resolve() not in file.resolve().parents:
+                raise ValueError(f"refusing to write outside {target}: {file}")
+    else:
+        files = {target: rendered.encode("utf-8") if isinstance(rendered, str) else rendered}
+    for file, data in files.items():
+        atomic_write_bytes(file, data)
+    return list(files)
+
+
+__all__ = [
+    "EXPORT_FORMATS",
+    "ExportDeck",
+    "ExportEntry",
+    "ExportFormat",
+    "build_export_deck",
+    "deck_from_cards",
+    "display_name",
+    "export",
+    "from_resolved",
+    "render",
+    "write_arena",
+    "write_card_database",
+    "write_cockatrice_xml",
+    "write_cod",
+    "write_forge_cube",
+    "write_forge_custom_set",
+    "write_forge_dck",
+    "write_mtgo_dek",
+    "write_text",
+]

@@ -103,7 +103,9 @@ class Card:
 
     @property
     def oracle_text(self) -> str:
-        return "\n//\n".join(f.oracle_text for f in self.faces) if len(self.faces) > 1 else self.front.oracle_text
+        if len(self.faces) > 1:
+            return "\n//\n".join(f.oracle_text for f in self.faces)
+        return self.front.oracle_text
 
     @property
     def power(self) -> str | None:
@@ -193,6 +195,8 @@ class CardDatabase:
     cards: dict[str, Card] = field(default_factory=dict)
     sets: dict[str, CardSet] = field(default_factory=dict)
     source: str = ""
+    # creator name -> token/card names it makes, from Cockatrice ``reverse-related`` not yet applied
+    reverse_related: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, card: Card) -> None:
         """Add ``card``; a second card of the same name merges its printings into the first."""
@@ -206,6 +210,31 @@ class CardDatabase:
             from dataclasses import replace
 
             self.cards[card.name] = replace(old, printings=old.printings + extra)
+
+    def merge(self, other: CardDatabase) -> None:
+        """Add every card and set of ``other`` (same rule as :meth:`add`: first definition wins)."""
+        for code, card_set in other.sets.items():
+            self.sets.setdefault(code, card_set)
+        for card in other.cards.values():
+            self.add(card)
+        for creator, made in other.reverse_related.items():
+            self.reverse_related.setdefault(creator, []).extend(made)
+        if other.source and other.source not in self.source.split(" + "):
+            self.source = f"{self.source} + {other.source}" if self.source else other.source
+
+    def link_reverse_related(self) -> None:
+        """Apply pending ``reverse-related`` links (token T says "C makes me") to the creators C."""
+        from dataclasses import replace
+
+        pending, self.reverse_related = self.reverse_related, {}
+        for creator, made in pending.items():
+            card = self.cards.get(creator)
+            if card is None:
+                self.reverse_related[creator] = made  # creator may come in a later file
+                continue
+            extra = tuple(dict.fromkeys(n for n in made if n not in card.related))
+            if extra:
+                self.cards[creator] = replace(card, related=card.related + extra)
 
     def __len__(self) -> int:
         return len(self.cards)

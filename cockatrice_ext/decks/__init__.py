@@ -1,1 +1,37 @@
-"""Decks, block lists and the readers of deck formats."""
+"""Decks, block lists and the readers of deck formats.
+
+* :mod:`~cockatrice_ext.decks.model`: :class:`Deck` / :class:`DeckEntry`;
+* :mod:`~cockatrice_ext.decks.blocklist`: the block-list text format (``parse_block_list``,
+  ``read_block_list``, ``format_block_list``);
+* :mod:`~cockatrice_ext.decks.readers`: ``read_deck(path_or_text, format=None)`` for .cod, .dek, Forge and
+  XMage .dck, Arena and plain text (imported lazily: it needs lxml);
+* :mod:`~cockatrice_ext.decks.guidelines`: the auction block-building guidelines, measured.
+
+Every reader raises :class:`DeckFormatError` naming the file and line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cockatrice_ext.decks.blocklist import format_block_list, parse_block_list, read_block_list
+from cockatrice_ext.decks.errors import DeckFormatError
+from cockatrice_ext.decks.model import Deck, DeckEntry
+
+__all__ = [
+    "Deck",
+    "DeckEntry",
+    "DeckFormatError",
+    "format_block_list",
+    "parse_block_list",
+    "read_block_list",
+    "read_deck",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "read_deck":
+        from cockatrice_ext.decks.readers import read_deck
+
+        return read_deck
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -118,13 +118,12 @@ def find_engine(name: str) -> type[Engine[Any]]:
     Raises:
         KeyError: no such engine.
     """
+    import contextlib
     import importlib
 
     if name not in ENGINES:
-        try:
+        with contextlib.suppress(ModuleNotFoundError):
             importlib.import_module(f"cockatrice_ext.formats.{name}")
-        except ModuleNotFoundError:
-            pass
     return ENGINES[name]
 
 

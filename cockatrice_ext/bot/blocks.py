@@ -1,0 +1,76 @@
+"""Load a block (bundled name or file) into what a referee needs: engine facts and a deck to sit with.
+
+The engines know cards as :class:`~cockatrice_ext.cards.model.CardFacts`, one per physical card;
+Cockatrice knows them by the names in the ``.cod`` the bot loads. Both come from the same resolved
+block, in the same order, so ``game_names[i]`` is how Cockatrice spells engine card ``i``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from cockatrice_ext.cards.model import CardDatabase, CardFacts
+
+
+@dataclass(frozen=True)
+class LoadedBlock:
+    """A block ready for a referee."""
+
+    name: str
+    facts: tuple[CardFacts, ...]
+    game_names: tuple[str, ...]
+    cod: str
+
+    def __len__(self) -> int:
+        return len(self.facts)
+
+
+@lru_cache(maxsize=1)
+def default_cards() -> CardDatabase:
+    """The embedded card database plus the bundled custom sets (cached: it is read-only)."""
+    from cockatrice_ext.cards.sources import load_default_cards
+
+    return load_default_cards()
+
+
+def load_block(
+    spec: str, db: CardDatabase | None = None, *, sections: tuple[str, ...] = ("main",)
+) -> LoadedBlock:
+    """Resolve block ``spec`` (a file path or a bundled block name) against ``db``.
+
+    Only the named sections become physical cards (a block list's sideboard is not shuffled in).
+
+    Raises:
+        KeyError: no such bundled block and no such file.
+        cockatrice_ext.cards.resolve.UnknownCardsError: names that do not resolve, all listed.
+    """
+    from cockatrice_ext import blocks
+    from cockatrice_ext.cards.resolve import resolve_deck
+    from cockatrice_ext.decks.blocklist import read_block_list
+    from cockatrice_ext.exporters import from_resolved
+    from cockatrice_ext.exporters.cockatrice import write_cod
+    from cockatrice_ext.exporters.model import display_name
+
+    path = Path(spec)
+    if path.is_file():
+        deck = read_block_list(path)
+        name = path.stem
+    else:
+        deck = blocks.open_block(spec)
+        name = spec
+    cards = db if db is not None else default_cards()
+    resolved = resolve_deck(deck, cards, source=str(spec))
+    facts: list[CardFacts] = []
+    game_names: list[str] = []
+    for section in sections:
+        for entry in resolved.sections.get(section, []):
+            for _ in range(entry.count):
+                facts.append(entry.card.facts(entry.printing))
+                game_names.append(display_name(entry.card, "cockatrice"))
+    export = from_resolved(resolved)
+    export.sections = {s: e for s, e in export.sections.items() if s in sections}
+    export.sections.setdefault("main", export.sections.pop(sections[0], []))
+    cod = write_cod(export, printings=False).decode("utf-8")
+    return LoadedBlock(name=name, facts=tuple(facts), game_names=tuple(game_names), cod=cod)

@@ -1,0 +1,294 @@
+"""The one chat-command grammar every referee uses.
+
+Theory of operation
+-------------------
+A command is a chat line starting with ``!``: ``!bid 4``, ``!pick "Fire // Ice"``,
+``!buy Serra Angel with Bear, Elf``. :func:`parse_invocation` splits it into a lower-cased
+name and the raw argument text; :class:`CommandSet` owns the commands of one referee
+(declared with :func:`command` on methods) and converts the arguments to the handler's
+annotated parameter types:
+
+* ``int`` - one whole-number token; ``Range(lo, hi)`` in ``Annotated`` bounds it,
+* ``str`` - one token (quotes group words),
+* :data:`Rest` - the rest of the line, verbatim (card names with spaces and commas),
+* ``X | None`` - optional, may be omitted at the end.
+
+Conversion failures raise :class:`BadArgument` with a one-line reason including the usage,
+which the bot sends back to the player. Handlers raise :class:`CommandError` subclasses for
+any other refusal; the engines' ``RulesError`` is translated by each referee.
+
+This module has no I/O: handlers are ``async`` only so referees can await the client.
+"""
+
+from __future__ import annotations
+
+import inspect
+import shlex
+import types
+import typing
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any, NewType
+
+PREFIX = "!"
+MAX_COMMAND_LENGTH = 400
+"""Longer chat lines are refused before any parsing (untrusted input)."""
+
+Rest = NewType("Rest", str)
+"""Annotation: the rest of the line, verbatim (may contain spaces, commas, quotes)."""
+
+
+@dataclass(frozen=True)
+class Range:
+    """``Annotated[int, Range(1, 999)]``: an inclusive bound checked during conversion."""
+
+    low: int
+    high: int
+
+
+class CommandError(Exception):
+    """A command was refused; ``reason`` is one short line meant for the player."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class UnknownCommand(CommandError):
+    """No such command in this context."""
+
+
+class BadArgument(CommandError):
+    """The arguments do not fit the command's parameters."""
+
+
+class NotAllowed(CommandError):
+    """The sender may not use this command (spectator, not seated, not a member...)."""
+
+
+@dataclass(frozen=True)
+class Invocation:
+    name: str
+    args: str
+
+
+def parse_invocation(text: str, *, prefix: str = PREFIX) -> Invocation | None:
+    """Return the command in a chat line, or ``None`` if the line is not a command.
+
+    Raises:
+        BadArgument: the line is a command but longer than :data:`MAX_COMMAND_LENGTH`.
+    """
+    stripped = text.strip()
+    if not stripped.startswith(prefix) or len(stripped) <= len(prefix):
+        return None
+    if len(stripped) > MAX_COMMAND_LENGTH:
+        raise BadArgument(f"command too long (max {MAX_COMMAND_LENGTH} characters)")
+    body = stripped[len(prefix) :]
+    name, _, args = body.partition(" ")
+    name = name.strip().lower()
+    if not name or not all(c.isalnum() or c in "-_" for c in name):
+        return None
+    return Invocation(name=name, args=args.strip())
+
+
+def split_args(text: str) -> list[str]:
+    """Split on white space, with double or single quotes grouping words.
+
+    Unbalanced quotes are treated as literal characters rather than an error, because
+    card names contain apostrophes ("Gorgon's Head").
+    """
+    lexer = shlex.shlex(text, posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        return list(lexer)
+    except ValueError:
+        return text.split()
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str  # "int" | "str" | "rest"
+    optional: bool
+    bounds: Range | None = None
+
+    @property
+    def usage(self) -> str:
+        label = self.name.upper() + ("..." if self.kind == "rest" else "")
+        return f"[{label}]" if self.optional else label
+
+
+Handler = Callable[..., Awaitable[None]]
+
+
+@dataclass
+class CommandSpec:
+    """One declared command: its names, parameters, help and handler."""
+
+    name: str
+    handler: Handler
+    params: tuple[Param, ...]
+    aliases: tuple[str, ...] = ()
+    help: str = ""
+    scopes: frozenset[str] = frozenset({"game"})
+
+    @property
+    def usage(self) -> str:
+        return " ".join([PREFIX + self.name, *(p.usage for p in self.params)])
+
+    def convert(self, args: str) -> list[Any]:
+        """Turn the argument text into handler arguments.
+
+        Raises:
+            BadArgument: missing, extra or malformed arguments.
+        """
+        values: list[Any] = []
+        rest = args
+        for index, param in enumerate(self.params):
+            if param.kind == "rest":
+                if not rest.strip() and not param.optional:
+                    raise BadArgument(f"missing {param.name.upper()}; usage: {self.usage}")
+                values.append(rest.strip() or None)
+                rest = ""
+                break
+            tokens = split_args(rest)
+            if not tokens:
+                if param.optional:
+                    values.extend(None for _ in self.params[index:])
+                    return values
+                raise BadArgument(f"missing {param.name.upper()}; usage: {self.usage}")
+            token = tokens[0]
+            rest = _after_first_token(rest)
+            values.append(self._convert_token(param, token))
+        if rest.strip():
+            raise BadArgument(f"too many arguments; usage: {self.usage}")
+        return values
+
+    def _convert_token(self, param: Param, token: str) -> Any:
+        if param.kind == "str":
+            return token
+        try:
+            number = int(token)
+        except ValueError:
+            raise BadArgument(f"{param.name.upper()} must be a whole number, not {token[:20]!r}") from None
+        if param.bounds and not param.bounds.low <= number <= param.bounds.high:
+            raise BadArgument(
+                f"{param.name.upper()} must be between {param.bounds.low} and {param.bounds.high}"
+            )
+        return number
+
+
+def _after_first_token(text: str) -> str:
+    """The text after the first (possibly quoted) token."""
+    stripped = text.lstrip()
+    if stripped[:1] in ("'", '"'):
+        closing = stripped.find(stripped[0], 1)
+        if closing != -1:
+            return stripped[closing + 1 :]
+    _, _, remainder = stripped.partition(" ")
+    return remainder
+
+
+def command(
+    name: str | None = None,
+    *,
+    aliases: tuple[str, ...] = (),
+    scopes: tuple[str, ...] = ("game",),
+) -> Callable[[Handler], Handler]:
+    """Declare a method ``async def handler(self, ctx, ...)`` as a chat command.
+
+    ``scopes`` says where it may be used: ``"game"`` (game chat), ``"room"`` (room chat),
+    ``"private"`` (private messages). The first line of the docstring is its help text.
+    """
+
+    def decorate(func: Handler) -> Handler:
+        func.__command__ = {  # type: ignore[attr-defined]
+            "name": (name or func.__name__).lower(),
+            "aliases": tuple(a.lower() for a in aliases),
+            "scopes": frozenset(scopes),
+        }
+        return func
+
+    return decorate
+
+
+def _params_of(func: Handler) -> tuple[Param, ...]:
+    hints = typing.get_type_hints(func, include_extras=True)
+    params: list[Param] = []
+    signature = inspect.signature(func)
+    for pname in list(signature.parameters)[2:]:  # skip self, ctx
+        hint = hints.get(pname, str)
+        optional = False
+        origin = typing.get_origin(hint)
+        if origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(hint) if a is not type(None)]
+            optional = len(args) < len(typing.get_args(hint))
+            hint = args[0]
+        bounds = None
+        if typing.get_origin(hint) is Annotated:
+            base, *extras = typing.get_args(hint)
+            bounds = next((e for e in extras if isinstance(e, Range)), None)
+            hint = base
+        if hint is Rest:
+            kind = "rest"
+        elif hint is int:
+            kind = "int"
+        else:
+            kind = "str"
+        params.append(Param(pname, kind, optional, bounds))
+    return tuple(params)
+
+
+@dataclass
+class CommandSet:
+    """The commands declared on one object (a referee), looked up by name or alias."""
+
+    owner: object
+    specs: dict[str, CommandSpec] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for attr in dir(type(self.owner)):
+            func = getattr(type(self.owner), attr, None)
+            meta = getattr(func, "__command__", None)
+            if meta is None or func is None:
+                continue
+            bound = getattr(self.owner, attr)
+            doc = inspect.getdoc(func) or ""
+            spec = CommandSpec(
+                name=meta["name"],
+                handler=bound,
+                params=_params_of(func),
+                aliases=meta["aliases"],
+                help=doc.splitlines()[0] if doc else "",
+                scopes=meta["scopes"],
+            )
+            for key in (spec.name, *spec.aliases):
+                self.specs[key] = spec
+
+    def find(self, name: str, scope: str) -> CommandSpec | None:
+        spec = self.specs.get(name)
+        if spec is None or scope not in spec.scopes:
+            return None
+        return spec
+
+    def listing(self, scope: str) -> list[CommandSpec]:
+        """Distinct commands usable in ``scope``, sorted by name (for ``!help``)."""
+        seen: dict[str, CommandSpec] = {}
+        for spec in self.specs.values():
+            if scope in spec.scopes:
+                seen[spec.name] = spec
+        return [seen[k] for k in sorted(seen)]
+
+    async def invoke(self, ctx: Any, invocation: Invocation, scope: str) -> bool:
+        """Run the command if this set has it for ``scope``; return whether it did.
+
+        Raises:
+            CommandError: the handler or the argument conversion refused it.
+        """
+        spec = self.find(invocation.name, scope)
+        if spec is None:
+            return False
+        values = spec.convert(invocation.args)
+        await spec.handler(ctx, *values)
+        return True

@@ -1,0 +1,446 @@
+"""The bot runtime: one client session, many referees, one journal.
+
+Theory of operation
+-------------------
+:class:`Bot` owns a logged-in :class:`~cockatrice_ext.client.Client` and routes what the server
+sends it:
+
+* room chat (``Event_RoomSay``) to the *room commands* of every format (``!auction new 2``...),
+* game events, including game chat, to the :class:`GameReferee` of that game,
+* private messages (``Event_UserMessage``) to the referees that accept them (leagues).
+
+Identity is always what the server says: the acting ``player_id`` of a game event, the ``name``
+of a room message, the ``sender_name`` of a private message. Text never names the sender.
+
+A referee adapts one format engine to Cockatrice. It turns chat commands and game events into
+engine actions, applies them through a journaled :class:`~cockatrice_ext.journal.Table`, and
+turns the engine's effects into short chat lines and game commands. Refusals (a
+:class:`~cockatrice_ext.bot.commands.CommandError` or the engine's ``RulesError``) become one
+line addressed to the sender; nothing changes.
+
+Restarting the bot restores every open table from the journal; a game referee then rebuilds
+its view of the cards from the game state the server sends when the bot is re-seated
+(registered accounts keep their seat; see README).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from cockatrice_ext.bot.commands import (
+    BadArgument,
+    CommandError,
+    CommandSet,
+    NotAllowed,
+    command,
+    parse_invocation,
+)
+from cockatrice_ext.client import ClientEvent, Disconnected, Reconnected, connect
+from cockatrice_ext.client.mirror import GameMirror, PlayerState
+from cockatrice_ext.formats.base import Effect, RulesError
+from cockatrice_ext.journal import Journal, Table
+
+LOGGER = logging.getLogger(__name__)
+
+MAX_CHAT_LINE = 300
+"""Bot lines are kept short: the chat budget is about 1000 characters per 10 s for all bot chat."""
+
+
+def shorten(text: str, limit: int = MAX_CHAT_LINE) -> str:
+    """One chat line of at most ``limit`` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass
+class Context:
+    """Who said a command, where, and how to answer them."""
+
+    bot: Bot
+    scope: str  # "game" | "room" | "private"
+    sender: str
+    player_id: int | None = None
+    game_id: int | None = None
+    room_id: int | None = None
+    reply_hook: Callable[[str], Awaitable[None]] | None = field(default=None, repr=False)
+
+    async def reply(self, text: str) -> None:
+        """Answer where the command came from (private messages are answered privately)."""
+        if self.reply_hook is not None:
+            await self.reply_hook(text)
+        elif self.scope == "private":
+            await self.bot.tell(self.sender, text)
+        elif self.scope == "room" and self.room_id is not None:
+            await self.bot.room_say(self.room_id, text)
+
+
+class Referee:
+    """Base of every format adapter: owns its commands and explains the engine's refusals."""
+
+    format_name: ClassVar[str] = ""
+    refusals: ClassVar[dict[str, str]] = {}
+    """Engine ``RulesError.code`` -> a short sentence (``{detail}`` fields are filled in)."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.commands = CommandSet(self)
+
+    PLAYER_DETAILS: ClassVar[frozenset[str]] = frozenset(
+        {"player", "to_bid", "active", "target", "winner", "expected", "owner"}
+    )
+
+    def explain(self, error: RulesError) -> str:
+        """One line telling a player why the engine refused (player ids in the details become names)."""
+        template = self.refusals.get(error.code)
+        if template is None:
+            return error.code.replace("_", " ")
+        details = {
+            key: self.display_player(value) if key in self.PLAYER_DETAILS else value
+            for key, value in error.details.items()
+        }
+        try:
+            return template.format(**details)
+        except (KeyError, IndexError, ValueError):
+            return template
+
+    def display_player(self, player: Any) -> str:
+        """How a player id is shown in chat (game referees use the seat's name)."""
+        return str(player)
+
+    async def handle_command(self, ctx: Context, text: str) -> bool:
+        """Run ``text`` as a command of this referee if it is one; report refusals to the sender."""
+        try:
+            invocation = parse_invocation(text)
+        except CommandError as exc:
+            await ctx.reply(shorten(f"{ctx.sender}: {exc.reason}"))
+            return True
+        if invocation is None:
+            return False
+        try:
+            return await self.commands.invoke(ctx, invocation, ctx.scope)
+        except CommandError as exc:
+            await ctx.reply(shorten(f"{ctx.sender}: {exc.reason}"))
+        except RulesError as exc:
+            await ctx.reply(shorten(f"{ctx.sender}: {self.explain(exc)}"))
+        return True
+
+    def help_lines(self, scope: str) -> list[str]:
+        return [f"{spec.usage} - {spec.help}" for spec in self.commands.listing(scope)]
+
+
+class GameReferee(Referee):
+    """A referee for one Cockatrice game, backed by one journaled engine table."""
+
+    def __init__(self, bot: Bot, game_id: int, room_id: int, *, table_key: str | None = None) -> None:
+        super().__init__(bot)
+        self.game_id = game_id
+        self.room_id = room_id
+        self.table_key = table_key or f"{bot.server_key}:game:{game_id}"
+        self.table: Table | None = None
+        self.closed = False
+        self._outbox: list[str] = []
+        self._sender: asyncio.Task[None] | None = None
+
+    # -- plumbing ----------------------------------------------------------------------------------
+
+    @property
+    def mirror(self) -> GameMirror:
+        return self.bot.client.games[self.game_id]
+
+    @property
+    def me(self) -> int:
+        return self.mirror.local_player_id
+
+    def player_name(self, player_id: Any) -> str:
+        player = self.mirror.players.get(int(player_id)) if isinstance(player_id, int) else None
+        return player.name if player is not None and player.name else f"player {player_id}"
+
+    def display_player(self, player: Any) -> str:
+        return self.player_name(player)
+
+    def humans(self) -> list[PlayerState]:
+        """Seated players other than the bot, in turn order (player id order)."""
+        return [p for p in self.mirror.seated_players if p.player_id != self.me]
+
+    async def say(self, text: str) -> None:
+        """Queue a short line for the game's chat.
+
+        Lines go out in order through one sender task. While the chat budget makes it wait, new
+        lines pile up and leave together as one message, so a busy table never floods.
+        """
+        self._outbox.append(shorten(text))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self._drain_outbox())
+
+    async def _drain_outbox(self) -> None:
+        while self._outbox:
+            message = self._outbox.pop(0)
+            while self._outbox and len(message) + 1 + len(self._outbox[0]) <= MAX_CHAT_LINE:
+                message += " " + self._outbox.pop(0)
+            try:
+                await self.bot.client.game_say(self.game_id, message)
+            except Exception as exc:
+                LOGGER.warning("game %d: could not say %r: %s", self.game_id, message, exc)
+
+    async def flush_chat(self) -> None:
+        """Wait until every queued line was sent."""
+        while self._sender is not None and not self._sender.done():
+            await asyncio.shield(self._sender)
+
+    async def run(self, *commands: Any) -> None:
+        """Send game commands in order (paced by the client's flood gate)."""
+        if commands:
+            await self.bot.client.game_commands(self.game_id, list(commands))
+
+    def apply(self, action: Any) -> list[Effect]:
+        """Apply an action through the journaled table.
+
+        Raises:
+            RulesError: refused; nothing changed.
+        """
+        if self.table is None:
+            raise NotAllowed("the game has not started yet")
+        return self.table.apply(action)
+
+    # -- events ------------------------------------------------------------------------------------
+
+    async def on_event(self, event: ClientEvent) -> None:
+        """Route one game event: chat to commands, the rest to :meth:`on_game_event`."""
+        if event.name == "Event_GameSay":
+            if event.is_own:
+                return
+            await self.on_chat(event.player_id, str(getattr(event.message, "message", "")))
+            return
+        await self.on_game_event(event)
+
+    async def on_chat(self, player_id: int, text: str) -> None:
+        player = self.mirror.players.get(player_id)
+        name = player.name if player is not None else f"player {player_id}"
+        ctx = Context(self.bot, "game", name, player_id=player_id, game_id=self.game_id, room_id=self.room_id)
+        ctx.reply_hook = self.say
+        if text.strip().lower() in ("!help", "!commands"):
+            await self.say("Commands: " + " | ".join(spec.usage for spec in self.commands.listing("game")))
+            return
+        await self.handle_command(ctx, text)
+
+    async def on_game_event(self, event: ClientEvent) -> None:
+        """Override: react to moves, turns, phases, joins..."""
+
+    async def on_reconnected(self) -> None:
+        """Override: re-read the game after the client was re-seated."""
+
+    # -- identity checks used by commands -----------------------------------------------------------
+
+    def require_player(self, ctx: Context) -> int:
+        """The sender's seat, or a refusal for spectators, judges-only seats and outsiders.
+
+        Raises:
+            NotAllowed: the sender is not a seated player of this game.
+        """
+        if ctx.player_id is None or ctx.game_id != self.game_id:
+            raise NotAllowed("only players seated in this game can do that")
+        player = self.mirror.players.get(ctx.player_id)
+        if player is None or player.spectator or ctx.player_id == self.me:
+            raise NotAllowed("spectators can watch but not play")
+        if self.table is not None and not self.is_engine_player(ctx.player_id):
+            raise NotAllowed("you are not a player of this game")
+        return ctx.player_id
+
+    def is_engine_player(self, player_id: int) -> bool:
+        """Override: whether ``player_id`` takes part in the engine."""
+        return True
+
+
+RoomCommandFactory = Callable[["Bot"], Referee]
+
+
+class LobbyReferee(Referee):
+    """Room-level commands shared by every format: ``!help`` and ``!games``."""
+
+    @command(scopes=("room",))
+    async def help(self, ctx: Context) -> None:
+        """List the room commands."""
+        usages = [spec.usage for r in self.bot.room_referees for spec in r.commands.listing("room")]
+        await ctx.reply(shorten("cockatrice-ext referee. Room commands: " + " | ".join(usages)))
+
+    @command(scopes=("room",))
+    async def games(self, ctx: Context) -> None:
+        """List the games this bot referees."""
+        if not self.bot.games:
+            await ctx.reply("No refereed games right now.")
+            return
+        parts = [f"#{gid} {ref.format_name}" for gid, ref in sorted(self.bot.games.items())]
+        await ctx.reply(shorten("Refereeing: " + ", ".join(parts)))
+
+
+@dataclass
+class BotOptions:
+    """How the bot connects and where it keeps its journal."""
+
+    url: str
+    user: str
+    password: str | None = None
+    rooms: tuple[str, ...] = ()
+    journal_path: Path = Path("cockatrice-ext.sqlite3")
+    client_options: dict[str, Any] = field(default_factory=dict)
+    formats: tuple[str, ...] = ("auction", "vortex", "combat", "market", "autobattler")
+    format_options: dict[str, Any] = field(default_factory=dict)
+
+
+class Bot:
+    """One referee session on one server."""
+
+    def __init__(self, options: BotOptions, *, journal: Journal | None = None) -> None:
+        self.options = options
+        self.journal = journal or Journal(options.journal_path)
+        self.client: Any = None
+        self.games: dict[int, GameReferee] = {}
+        self.room_referees: list[Referee] = []
+        self.private_referees: list[Referee] = []
+        self.room_ids: list[int] = []
+        self.server_key = options.url
+        self._stopped = asyncio.Event()
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Connect, join the rooms, install the formats and restore journaled tables."""
+        self.client = await connect(
+            self.options.url, self.options.user, self.options.password, **self.options.client_options
+        )
+        self.client.add_listener(self.on_event)
+        rooms = await self.client.list_rooms()
+        wanted = self.options.rooms or tuple(r.name for r in rooms[:1])
+        for name in wanted:
+            room_id = await self.client.room_id_by_name(name)
+            await self.client.join_room(room_id)
+            self.room_ids.append(room_id)
+        self.room_referees.append(LobbyReferee(self))
+        from cockatrice_ext.bot import formats as bot_formats
+
+        for name in self.options.formats:
+            installer = bot_formats.INSTALLERS.get(name)
+            if installer is not None:
+                await installer(self)
+        for game_id, mirror in list(self.client.games.items()):  # re-seated at login (registered account)
+            await self.resume_game(game_id, mirror.room_id)
+        LOGGER.info("bot %s ready in rooms %s", self.client.user_name, self.room_ids)
+
+    async def run_forever(self) -> None:
+        await self.start()
+        try:
+            await self._stopped.wait()
+        finally:
+            await self.close()
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    async def close(self) -> None:
+        if self.client is not None:
+            await self.client.close()
+        self.journal.close()
+
+    # -- chat helpers ------------------------------------------------------------------------------
+
+    async def room_say(self, room_id: int, text: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.client.room_say(room_id, shorten(text))
+
+    async def tell(self, user_name: str, text: str) -> None:
+        """A private message (falls back silently if the user left)."""
+        try:
+            await self.client.send_message(user_name, shorten(text, 1000))
+        except Exception as exc:  # the user may have gone
+            LOGGER.info("could not message %s: %s", user_name, exc)
+
+    # -- routing -----------------------------------------------------------------------------------
+
+    async def on_event(self, event: Any) -> None:
+        try:
+            if isinstance(event, Reconnected):
+                for referee in list(self.games.values()):
+                    await referee.on_reconnected()
+                return
+            if isinstance(event, Disconnected):
+                return
+            if event.kind == "room" and event.name == "Event_RoomSay":
+                if not event.is_own and not event.is_replay:
+                    await self._on_room_say(event)
+            elif event.kind == "session" and event.name == "Event_UserMessage":
+                if not event.is_own:
+                    await self._on_private(event)
+            elif event.kind == "game" and event.game_id in self.games:
+                referee = self.games[event.game_id]
+                await referee.on_event(event)
+                if event.name in ("Event_GameClosed", "Event_Kicked"):
+                    self.forget_game(event.game_id)
+            elif event.kind == "session" and event.name == "Event_GameJoined":
+                await self._on_game_joined(event)
+        except Exception:
+            LOGGER.exception("bot failed on %r", event)
+
+    async def _on_room_say(self, event: ClientEvent) -> None:
+        text = str(getattr(event.message, "message", ""))
+        sender = str(getattr(event.message, "name", ""))
+        ctx = Context(self, "room", sender, room_id=event.room_id)
+        for referee in self.room_referees:
+            if await referee.handle_command(ctx, text):
+                return
+        if text.strip().startswith("!") and parse_invocation_safe(text):
+            await ctx.reply(shorten(f"{sender}: unknown command here; try !help"))
+
+    async def _on_private(self, event: ClientEvent) -> None:
+        text = str(getattr(event.message, "message", ""))
+        sender = str(getattr(event.message, "sender_name", ""))
+        ctx = Context(self, "private", sender)
+        for referee in self.private_referees:
+            if await referee.handle_command(ctx, text):
+                return
+        if parse_invocation_safe(text):
+            await self.tell(sender, "Unknown command. Join a league in the room first; then !help here.")
+
+    async def _on_game_joined(self, event: ClientEvent) -> None:
+        """A game we were (re)seated in: resume its referee from the journal if we know it."""
+        info = event.message.game_info  # type: ignore[attr-defined]
+        await self.resume_game(int(info.game_id), int(info.room_id))
+
+    async def resume_game(self, game_id: int, room_id: int) -> None:
+        """Resume the referee of a journaled game we sit in (after a restart or reconnect)."""
+        if game_id in self.games:
+            await self.games[game_id].on_reconnected()
+            return
+        from cockatrice_ext.bot import formats as bot_formats
+
+        key = f"{self.server_key}:game:{game_id}"
+        if not self.journal.has_table(key) or key not in self.journal.open_tables():
+            return
+        meta = self.journal.table_meta(key)
+        factory = bot_formats.RESUMERS.get(str(meta.get("format", "")))
+        if factory is None:
+            return
+        referee = await factory(self, game_id, room_id, key)
+        self.games[game_id] = referee
+        await referee.on_reconnected()
+
+    def adopt_game(self, referee: GameReferee) -> None:
+        self.games[referee.game_id] = referee
+
+    def forget_game(self, game_id: int) -> None:
+        referee = self.games.pop(game_id, None)
+        if referee is not None:
+            referee.closed = True
+
+
+def parse_invocation_safe(text: str) -> bool:
+    """Whether ``text`` looks like a command (never raises)."""
+    try:
+        return parse_invocation(text) is not None
+    except BadArgument:
+        return True

@@ -1,0 +1,52 @@
+"""The errors the card-data layer raises: one for bad input data, one for unknown names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class CardDataError(ValueError):
+    """A card source could not be read: malformed XML/JSON/script, wrong kind of file, HTTP failure.
+
+    ``source`` names the file (or URL) and ``line``/``column`` the position when known, so the
+    message reads ``cards.xml:12:5: mismatched tag``.
+    """
+
+    def __init__(self, message: str, *, source: str = "", line: int | None = None, column: int | None = None):
+        self.source = source
+        self.line = line
+        self.column = column
+        self.reason = message
+        where = source
+        if line is not None:
+            where += f":{line}"
+            if column is not None:
+                where += f":{column}"
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+@dataclass(frozen=True)
+class UnknownCard:
+    """One deck line whose card name matched nothing."""
+
+    name: str
+    line: int = 0
+    section: str = ""
+    suggestions: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        where = f"line {self.line}: " if self.line else ""
+        hint = f" (did you mean: {', '.join(self.suggestions)}?)" if self.suggestions else ""
+        return f"{where}unknown card {self.name!r}{hint}"
+
+
+class UnknownCardsError(LookupError):
+    """Some names in a deck or block list are not in the card database; ``unknown`` lists every one."""
+
+    def __init__(self, unknown: list[UnknownCard], *, source: str = ""):
+        self.unknown = list(unknown)
+        self.source = source
+        head = f"{source}: " if source else ""
+        lines = [f"{head}{len(self.unknown)} unknown card name(s):"]
+        lines += [f"  {u.describe()}" for u in self.unknown]
+        super().__init__("\n".join(lines))

@@ -1,0 +1,204 @@
+"""Read MTGJSON v5 files: AllPrintings, one set (``M19.json``) and AtomicCards; plain, .gz or .xz.
+
+MTGJSON lists one entry per face per printing; entries sharing ``name`` (``"Fire // Ice"``)
+are one :class:`Card`. Tokens (set ``tokens`` lists) become token cards, and their
+``reverseRelated`` names link the creators to them (``Card.related``). A real card always
+wins a name clash with a token. Sets are consumed (popped) as they are read so the decoded
+JSON is freed progressively.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cockatrice_ext.cards.errors import CardDataError
+from cockatrice_ext.cards.jsonio import load_json
+from cockatrice_ext.cards.model import Card, CardDatabase, CardSet, Face, Printing
+from cockatrice_ext.cards.text import colors_of, normalise_rarity
+
+LOGGER = logging.getLogger(__name__)
+
+
+def _str_or_none(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def face_from_mtgjson(entry: dict[str, Any]) -> Face:
+    """One MTGJSON card/token entry as a :class:`Face`."""
+    mana_value = entry.get("faceManaValue", entry.get("manaValue", entry.get("convertedManaCost", 0)))
+    return Face(
+        name=str(entry.get("faceName") or entry.get("name") or ""),
+        mana_cost=str(entry.get("manaCost") or ""),
+        mana_value=float(mana_value or 0),
+        colors=colors_of(entry.get("colors") or []),
+        supertypes=tuple(entry.get("supertypes") or ()),
+        types=tuple(entry.get("types") or ()),
+        subtypes=tuple(entry.get("subtypes") or ()),
+        type_line=str(entry.get("type") or ""),
+        oracle_text=str(entry.get("text") or ""),
+        power=_str_or_none(entry.get("power")),
+        toughness=_str_or_none(entry.get("toughness")),
+        loyalty=_str_or_none(entry.get("loyalty")),
+        defense=_str_or_none(entry.get("defense")),
+        side=str(entry.get("side") or "a"),
+    )
+
+
+@dataclass
+class _Pending:
+    """A card being assembled from several MTGJSON entries."""
+
+    name: str
+    layout: str
+    color_identity: tuple[str, ...]
+    is_token: bool
+    faces: dict[str, Face] = field(default_factory=dict)
+    printings: dict[tuple[str, str], Printing] = field(default_factory=dict)
+    related: list[str] = field(default_factory=list)
+
+
+class MtgjsonBuilder:
+    """Accumulates MTGJSON entries set by set and produces a :class:`CardDatabase`."""
+
+    def __init__(self, source: str = "") -> None:
+        self.source = source
+        self.cards: dict[str, _Pending] = {}
+        self.tokens: dict[str, _Pending] = {}
+        self.sets: dict[str, CardSet] = {}
+        self.makes: dict[str, list[str]] = {}  # creator -> tokens
+
+    def add_set(self, code: str, set_data: dict[str, Any]) -> None:
+        """Add one MTGJSON set object (``cards`` and ``tokens`` lists)."""
+        card_set = CardSet(
+            code=code,
+            name=str(set_data.get("name") or ""),
+            set_type=str(set_data.get("type") or ""),
+            release_date=str(set_data.get("releaseDate") or ""),
+        )
+        self.sets.setdefault(code, card_set)
+        for entry in set_data.get("cards") or ():
+            if isinstance(entry, dict):
+                self._add_entry(entry, card_set, token=entry.get("layout") == "token")
+        for entry in set_data.get("tokens") or ():
+            if isinstance(entry, dict):
+                self._add_entry(entry, card_set, token=True)
+                for creator in entry.get("reverseRelated") or ():
+                    self.makes.setdefault(str(creator), []).append(str(entry.get("name") or ""))
+
+    def add_atomic(self, name: str, faces: list[dict[str, Any]]) -> None:
+        """Add one AtomicCards entry (a list of faces, no printings)."""
+        for entry in faces:
+            if isinstance(entry, dict):
+                merged = {"name": name, **entry}
+                self._add_entry(merged, None, token=entry.get("layout") == "token")
+                pending = (self.tokens if entry.get("layout") == "token" else self.cards).get(name)
+                if pending is not None:
+                    for code in entry.get("printings") or ():
+                        key = (str(code), "")
+                        pending.printings.setdefault(key, Printing(set_code=str(code)))
+
+    def _add_entry(self, entry: dict[str, Any], card_set: CardSet | None, *, token: bool) -> None:
+        name = str(entry.get("name") or "")
+        if not name:
+            return
+        table = self.tokens if token else self.cards
+        pending = table.get(name)
+        if pending is None:
+            pending = _Pending(
+                name=name,
+                layout=str(entry.get("layout") or "normal"),
+                color_identity=colors_of(entry.get("colorIdentity") or []),
+                is_token=token,
+            )
+            table[name] = pending
+        side = str(entry.get("side") or "a")
+        if side not in pending.faces:
+            pending.faces[side] = face_from_mtgjson(entry)
+        if card_set is None:
+            return
+        number = str(entry.get("number") or "")
+        code = str(entry.get("setCode") or card_set.code)
+        if code != card_set.code and code not in self.sets:
+            self.sets[code] = CardSet(
+                code=code,
+                name=f"{card_set.name} Tokens",
+                set_type="token",
+                release_date=card_set.release_date,
+            )
+        key = (code, number)
+        if key in pending.printings and side != "a":
+            return
+        identifiers = entry.get("identifiers") or {}
+        pending.printings[key] = Printing(
+            set_code=code,
+            collector_number=number,
+            rarity=normalise_rarity(str(entry.get("rarity") or ("token" if token else ""))),
+            uuid=str(entry.get("uuid") or ""),
+            scryfall_id=str(identifiers.get("scryfallId") or ""),
+            multiverse_id=str(identifiers.get("multiverseId") or ""),
+            set_name=self.sets[code].name,
+            release_date=card_set.release_date,
+        )
+
+    def build(self) -> CardDatabase:
+        """The finished database: real cards first, tokens where their name is free."""
+        db = CardDatabase(source=self.source)
+        db.sets = dict(sorted(self.sets.items()))
+        for table in (self.cards, self.tokens):
+            for pending in table.values():
+                if pending.name in db.cards:
+                    continue
+                faces = tuple(pending.faces[s] for s in sorted(pending.faces))
+                printings = sorted(pending.printings.values(), key=lambda p: (p.release_date, p.set_code))
+                related = tuple(dict.fromkeys(t for t in self.makes.get(pending.name, ()) if t))
+                db.cards[pending.name] = Card(
+                    name=pending.name,
+                    layout=pending.layout,
+                    faces=faces,
+                    color_identity=pending.color_identity,
+                    printings=tuple(printings),
+                    is_token=pending.is_token,
+                    related=related,
+                )
+        return db
+
+
+def read_mtgjson_data(document: Any, *, source: str = "") -> CardDatabase:
+    """Build a database from decoded MTGJSON (AllPrintings, a set file or AtomicCards)."""
+    if not isinstance(document, dict) or not isinstance(document.get("data"), dict):
+        raise CardDataError("not an MTGJSON file (no top-level 'data' object)", source=source)
+    try:
+        return _read_data(document["data"], source)
+    except CardDataError:
+        raise
+    except (TypeError, ValueError, AttributeError, KeyError) as exc:
+        raise CardDataError(f"unexpected MTGJSON structure: {exc}", source=source) from exc
+
+
+def _read_data(data: dict[str, Any], source: str) -> CardDatabase:
+    builder = MtgjsonBuilder(source=source)
+    if isinstance(data.get("cards"), list):  # one set
+        builder.add_set(str(data.get("code") or "?"), data)
+        return builder.build()
+    for key in list(data):
+        value = data.pop(key)  # free as we go
+        if isinstance(value, dict) and "cards" in value:
+            builder.add_set(str(value.get("code") or key), value)
+        elif isinstance(value, list):
+            builder.add_atomic(str(key), value)
+        else:
+            raise CardDataError(f"unexpected MTGJSON entry {key!r}", source=source)
+    return builder.build()
+
+
+def read_mtgjson(path: str | Path, progress: Callable[[int], None] | None = None) -> CardDatabase:
+    """Read an MTGJSON file (plain, .gz or .xz): AllPrintings, a per-set file or AtomicCards."""
+    label = str(path)
+    document = load_json(path, progress)
+    db = read_mtgjson_data(document, source=label)
+    LOGGER.info("%s: %d cards in %d sets", label, len(db), len(db.sets))
+    return db

@@ -1,0 +1,296 @@
+"""Card-name resolution: from what a player typed to a :class:`Card` (and maybe a printing).
+
+Rules, in order of preference:
+
+1. the exact name (``"Fire // Ice"``, ``"Angel Token "`` with Cockatrice's trailing spaces);
+2. the same name folded: case, diacritics and ligatures (``Æther`` = ``AEther`` = ``aether``),
+   curly quotes, spacing around ``//`` (``Fire//Ice``, ``Fire / Ice``);
+3. one half of a split/aftermath/adventure card (``Fire`` -> ``Fire // Ice``), or the front
+   face of a double-faced card (``Delver of Secrets``);
+4. the back face of a double-faced/flip/meld card (``Insectile Aberration``), with a warning
+   because decks list such cards by their front face.
+
+Commas belong to names (``Jaya Ballard, Task Mage``), nothing splits on them. A set code and
+collector number pick the printing; a pin that matches no printing gives a warning, never a
+failure. Unknown names get typo suggestions from a trigram shortlist ranked with difflib,
+which stays fast on 30k names.
+
+:func:`resolve_deck` resolves a whole :class:`~cockatrice_ext.decks.model.Deck` and raises one
+:class:`UnknownCardsError` listing every unknown name with its line and suggestions.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+
+from cockatrice_ext.cards.errors import UnknownCard, UnknownCardsError
+from cockatrice_ext.cards.model import Card, CardDatabase, Printing
+from cockatrice_ext.decks.model import Deck, DeckEntry
+
+__all__ = [
+    "Match",
+    "NameIndex",
+    "ResolvedDeck",
+    "ResolvedEntry",
+    "UnknownCard",
+    "UnknownCardsError",
+    "fold_name",
+    "resolve_deck",
+    "resolve_name",
+]
+
+HALF_LAYOUTS = frozenset({"split", "aftermath", "adventure", "prepare"})
+BACK_FACE_LAYOUTS = frozenset(
+    {"transform", "modal_dfc", "meld", "flip", "reversible_card", "double_faced_token", "art_series"}
+)
+_TRANSLATE = str.maketrans(
+    {"Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "’": "'", "‘": "'", "`": "'", "“": '"', "”": '"', "ß": "ss"}
+)
+_SLASHES = re.compile(r"\s*/{1,2}\s*")
+_SPACES = re.compile(r"\s+")
+
+# priorities: lower wins
+_EXACT, _FULL, _HALF, _BACK = 0, 1, 2, 3
+
+
+def fold_name(name: str) -> str:
+    """The comparison key of a card name: no case, accents, ligatures or odd spacing."""
+    text = unicodedata.normalize("NFKD", name.translate(_TRANSLATE))
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = _SLASHES.sub(" // ", text)
+    return _SPACES.sub(" ", text).strip().casefold()
+
+
+@dataclass(frozen=True)
+class Match:
+    """A resolved name: the card, the pinned printing (or ``None``), and any warnings."""
+
+    card: Card
+    printing: Printing | None = None
+    warnings: tuple[str, ...] = ()
+
+
+class NameIndex:
+    """Lookup tables over one :class:`CardDatabase`; build once, resolve many names."""
+
+    def __init__(self, db: CardDatabase) -> None:
+        self.db = db
+        self._folded: dict[str, tuple[int, str]] = {}  # key -> (priority, card name)
+        for name, card in db.cards.items():
+            self._put(fold_name(name), _FULL, name, card)
+            if len(card.faces) > 1:
+                priority = _BACK if card.layout in BACK_FACE_LAYOUTS else _HALF
+                for index, face in enumerate(card.faces):
+                    self._put(fold_name(face.name), _HALF if index == 0 else priority, name, card)
+        self._grams: dict[str, list[int]] | None = None
+        self._keys: list[str] = []
+
+    def _put(self, key: str, priority: int, name: str, card: Card) -> None:
+        if not key:
+            return
+        old = self._folded.get(key)
+        if old is None:
+            self._folded[key] = (priority, name)
+            return
+        old_priority, old_name = old
+        old_card = self.db.cards[old_name]
+        # real cards over tokens; then lower priority; then the shorter (untrailed) name
+        if (card.is_token, priority, len(name)) < (old_card.is_token, old_priority, len(old_name)):
+            self._folded[key] = (priority, name)
+
+    def find(self, name: str) -> Card | None:
+        """The card ``name`` means, or ``None`` (no printing, no warnings)."""
+        match = self.resolve(name)
+        return match.card if match else None
+
+    def resolve(self, name: str, set_code: str = "", collector_number: str = "") -> Match | None:
+        """Resolve ``name`` (and optionally pin a printing); ``None`` when nothing matches."""
+        warnings: list[str] = []
+        card = self.db.cards.get(name)
+        if card is None:
+            hit = self._folded.get(fold_name(name))
+            if hit is None:
+                return None
+            priority, card_name = hit
+            card = self.db.cards[card_name]
+            if priority == _BACK:
+                warnings.append(f"{name!r} is the back face of {card.name!r}; using the whole card")
+        printing = None
+        if set_code or collector_number:
+            printing = pick_printing(card, set_code, collector_number)
+            if printing is None:
+                pin = " ".join(
+                    x for x in (f"({set_code.upper()})" if set_code else "", collector_number) if x
+                )
+                warnings.append(f"{card.name!r} has no printing {pin}; using the default printing")
+        return Match(card=card, printing=printing, warnings=tuple(warnings))
+
+    def suggest(self, name: str, limit: int = 5) -> list[str]:
+        """Up to ``limit`` card names close to ``name`` (best first)."""
+        key = fold_name(name)
+        if not key:
+            return []
+        if self._grams is None:
+            self._build_grams()
+        assert self._grams is not None
+        counts: Counter[int] = Counter()
+        for gram in _trigrams(key):
+            for index in self._grams.get(gram, ()):
+                counts[index] += 1
+        shortlist = [self._keys[i] for i, _ in counts.most_common(400)]
+        if not shortlist:
+            shortlist = [k for k in self._keys if k[:1] == key[:1]]
+        close = difflib.get_close_matches(key, shortlist, n=limit * 2, cutoff=0.6)
+        # also offer names that start with what was typed ("jaya ballard" -> "Jaya Ballard, Task Mage")
+        close += [k for k in shortlist if k.startswith(key) and k not in close][:limit]
+        names: list[str] = []
+        for k in close:
+            card_name = self.db.cards[self._folded[k][1]].name
+            if card_name not in names:
+                names.append(card_name)
+        return names[:limit]
+
+    def _build_grams(self) -> None:
+        self._keys = sorted(self._folded)
+        grams: dict[str, list[int]] = {}
+        for index, key in enumerate(self._keys):
+            for gram in _trigrams(key):
+                grams.setdefault(gram, []).append(index)
+        self._grams = grams
+
+
+def _trigrams(key: str) -> set[str]:
+    padded = f"  {key} "
+    return {padded[i : i + 3] for i in range(len(padded) - 2)}
+
+
+def pick_printing(card: Card, set_code: str = "", collector_number: str = "") -> Printing | None:
+    """The printing of ``card`` in ``set_code`` (case-insensitive) with ``collector_number``, if any.
+
+    With only a set code, the first printing in that set; with only a number, the first
+    printing with that number.
+    """
+    wanted_set = set_code.strip().upper()
+    wanted_number = collector_number.strip().lstrip("0") or collector_number.strip()
+    for printing in card.printings:
+        if wanted_set and printing.set_code.upper() != wanted_set:
+            continue
+        if wanted_number:
+            have = printing.collector_number.lstrip("0") or printing.collector_number
+            if have.casefold() != wanted_number.casefold():
+                continue
+        return printing
+    return None
+
+
+def resolve_name(
+    db: CardDatabase | NameIndex, name: str, set_code: str = "", collector_number: str = ""
+) -> Match:
+    """Resolve one name or raise :class:`UnknownCardsError` (with suggestions)."""
+    index = db if isinstance(db, NameIndex) else NameIndex(db)
+    match = index.resolve(name, set_code, collector_number)
+    if match is None:
+        raise UnknownCardsError([UnknownCard(name=name, suggestions=tuple(index.suggest(name)))])
+    return match
+
+
+@dataclass(frozen=True)
+class ResolvedEntry:
+    """One deck line resolved: ``count`` copies of ``card``, in ``printing`` if the line pinned one."""
+
+    card: Card
+    printing: Printing | None
+    count: int
+    entry: DeckEntry
+    warnings: tuple[str, ...] = ()
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        """Unpack as ``card, printing, count``."""
+        return iter((self.card, self.printing, self.count))
+
+
+@dataclass
+class ResolvedDeck:
+    """A deck whose every line is a known card; sections keep the deck's order and names."""
+
+    deck: Deck
+    sections: dict[str, list[ResolvedEntry]] = field(default_factory=dict)
+
+    @property
+    def main(self) -> list[ResolvedEntry]:
+        return self.sections.get("main", [])
+
+    @property
+    def side(self) -> list[ResolvedEntry]:
+        return self.sections.get("side", [])
+
+    @property
+    def warnings(self) -> list[str]:
+        """Every warning, prefixed with the line it concerns."""
+        out = []
+        for _, resolved in self.entries():
+            for warning in resolved.warnings:
+                out.append(f"line {resolved.entry.line}: {warning}" if resolved.entry.line else warning)
+        return out
+
+    def entries(self) -> list[tuple[str, ResolvedEntry]]:
+        """Every ``(section, resolved entry)`` in order."""
+        return [(s, e) for s, entries in self.sections.items() for e in entries]
+
+    def count(self, section: str | None = None) -> int:
+        """Total cards in one section or all."""
+        if section is not None:
+            return sum(e.count for e in self.sections.get(section, []))
+        return sum(e.count for _, e in self.entries())
+
+    def cards(self) -> list[Card]:
+        """Each distinct card once, in first-seen order."""
+        seen: dict[str, Card] = {}
+        for _, e in self.entries():
+            seen.setdefault(e.card.name, e.card)
+        return list(seen.values())
+
+    def tokens(self, db: CardDatabase) -> list[Card]:
+        """The tokens (and other related cards) the deck's cards make that ``db`` knows, each once."""
+        out: dict[str, Card] = {}
+        for card in self.cards():
+            for related in card.related:
+                other = db.cards.get(related)
+                if other is not None and related not in out:
+                    out[related] = other
+        return list(out.values())
+
+
+def resolve_deck(deck: Deck, db: CardDatabase | NameIndex, *, source: str = "") -> ResolvedDeck:
+    """Resolve every entry of ``deck`` against ``db``.
+
+    Returns a :class:`ResolvedDeck` with, per section, ``ResolvedEntry(card, printing, count,
+    entry, warnings)`` in deck order (``printing`` is ``None`` unless the line named a set).
+    Raises one :class:`UnknownCardsError` listing every unknown name with its line number and
+    suggestions; ``source`` (the file name) prefixes its message.
+    """
+    index = db if isinstance(db, NameIndex) else NameIndex(db)
+    resolved = ResolvedDeck(deck=deck)
+    unknown: list[UnknownCard] = []
+    for section, entries in deck.sections.items():
+        out = resolved.sections.setdefault(section, [])
+        for entry in entries:
+            match = index.resolve(entry.name, entry.set_code, entry.collector_number)
+            if match is None:
+                unknown.append(
+                    UnknownCard(
+                        name=entry.name,
+                        line=entry.line,
+                        section=section,
+                        suggestions=tuple(index.suggest(entry.name)),
+                    )
+                )
+                continue
+            out.append(ResolvedEntry(match.card, match.printing, entry.count, entry, match.warnings))
+    if unknown:
+        raise UnknownCardsError(unknown, source=source)
+    return resolved

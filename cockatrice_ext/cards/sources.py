@@ -1,0 +1,226 @@
+"""One entry point for every card source: :func:`load_cards` picks the reader from the content.
+
+Sources: a Cockatrice card-database XML (v3/v4), an MTGJSON file (AllPrintings, per-set,
+AtomicCards; plain/.gz/.xz), a Scryfall bulk file, a Forge card script / folder / zip, a
+Cockatrice data folder, our embedded card file, and the keywords ``default`` (the embedded
+cards plus the custom cards of ``blocks/*.xml``) and ``cockatrice`` (the user's own Cockatrice
+installation, found by :mod:`cockatrice_ext.cards.discover`).
+
+Without a source, :func:`default_source` answers ``$COCKATRICE_EXT_CARDS`` if set, else
+``default``. The embedded file covers every card of the shipped block lists, so tools that
+work on those never need more; :func:`load_cards_covering` falls back to a discovered
+Cockatrice installation when some names are missing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from cockatrice_ext.cards.errors import CardDataError
+from cockatrice_ext.cards.model import CardDatabase
+
+LOGGER = logging.getLogger(__name__)
+
+ENV_VAR = "COCKATRICE_EXT_CARDS"
+DEFAULT_KEYWORDS = frozenset({"default", "embedded", "builtin"})
+COCKATRICE_KEYWORDS = frozenset({"cockatrice", "auto"})
+DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "cards.json.gz"
+
+Progress = Callable[[int], None]
+_default_cache: CardDatabase | None = None
+
+
+def blocks_dir() -> Path:
+    """The folder of the shipped block lists and custom sets (``cockatrice_ext.blocks``)."""
+    import cockatrice_ext.blocks as blocks
+
+    return Path(blocks.__file__).resolve().parent
+
+
+def custom_set_files(folder: Path | None = None) -> list[Path]:
+    """The Cockatrice custom-set XML files shipped with the block lists, sorted."""
+    folder = folder or blocks_dir()
+    return sorted(p for p in folder.glob("*.xml") if p.is_file())
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of a file's bytes (to know whether the embedded copy of a custom set is current)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def load_default_cards(*, refresh: bool = False) -> CardDatabase:
+    """The embedded card database plus the custom cards of ``blocks/*.xml``.
+
+    Custom sets already folded into the embedded file at build time (same SHA-256) are not
+    parsed again, so the usual call reads one small gzip'd JSON and never imports lxml. The
+    result is cached per process; treat it as read-only.
+    """
+    global _default_cache
+    if _default_cache is not None and not refresh:
+        return _default_cache
+    from cockatrice_ext.cards.embedded import decode_database
+
+    try:
+        data = DATA_FILE.read_bytes()
+    except OSError as exc:
+        raise CardDataError(
+            f"embedded card data missing: {exc.strerror or exc}", source=str(DATA_FILE)
+        ) from exc
+    db, meta = decode_database(data, source="default")
+    embedded_customs: dict[str, str] = meta.get("custom_sets", {})
+    for path in custom_set_files():
+        if embedded_customs.get(path.name) == file_digest(path):
+            continue
+        from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
+
+        LOGGER.info("merging custom set %s (changed since the embedded card file was built)", path)
+        db.merge(read_cockatrice_xml(path))
+    db.link_reverse_related()
+    _default_cache = db
+    return db
+
+
+def default_source() -> str:
+    """``$COCKATRICE_EXT_CARDS`` when set, else ``"default"``."""
+    return os.environ.get(ENV_VAR, "").strip() or "default"
+
+
+def source_size(source: str | Path) -> int:
+    """Bytes :func:`load_cards` will read for ``source`` (0 for the embedded default), for progress bars."""
+    text = str(source)
+    if text in DEFAULT_KEYWORDS:
+        return 0
+    files = _expand(text)
+    return sum(p.stat().st_size for p in files if p.is_file())
+
+
+def _expand(source: str) -> list[Path]:
+    """The files behind a keyword or folder source."""
+    if source in COCKATRICE_KEYWORDS:
+        from cockatrice_ext.cards.discover import discover_cockatrice_files
+
+        return discover_cockatrice_files()
+    path = Path(source).expanduser()
+    if path.is_dir():
+        from cockatrice_ext.cards.discover import cockatrice_card_files
+
+        files = cockatrice_card_files(path)
+        if files:
+            return files
+        xml = sorted(p for p in path.rglob("*.xml") if p.is_file())
+        return xml or [path]
+    return [path]
+
+
+def sniff(path: Path) -> str:
+    """What kind of card file ``path`` is: ``xml``, ``mtgjson``, ``scryfall``, ``forge``, ``embedded``."""
+    import zipfile
+
+    from cockatrice_ext.cards.jsonio import peek
+
+    if path.is_dir():
+        return "forge"
+    if not path.exists():
+        raise CardDataError("no such file or folder", source=str(path))
+    if path.suffix.lower() == ".zip" and zipfile.is_zipfile(path):
+        return "forge"
+    head = peek(path)
+    stripped = head.lstrip(b"\xef\xbb\xbf").lstrip()
+    if b"cockatrice_carddatabase" in head or stripped.startswith(b"<"):
+        return "xml"
+    if stripped.startswith(b'{"cards":['):
+        return "embedded"
+    if stripped.startswith(b"{"):
+        return "mtgjson"
+    if stripped.startswith(b"["):
+        return "scryfall"
+    if stripped.startswith(b"Name:"):
+        return "forge"
+    raise CardDataError(
+        "unrecognised card data (expected Cockatrice XML, MTGJSON, Scryfall JSON or a Forge script)",
+        source=str(path),
+    )
+
+
+def read_file(path: Path, progress: Progress | None = None) -> CardDatabase:
+    """Read one card file of any supported kind."""
+    kind = sniff(path)
+    if kind == "xml":
+        from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
+
+        if progress is None:
+            return read_cockatrice_xml(path)
+        from cockatrice_ext.cards.jsonio import open_binary
+
+        with open_binary(path, progress) as handle:
+            return read_cockatrice_xml(handle, name=str(path))
+    if kind == "mtgjson":
+        from cockatrice_ext.cards.mtgjson import read_mtgjson
+
+        return read_mtgjson(path, progress)
+    if kind == "scryfall":
+        from cockatrice_ext.cards.scryfall import read_scryfall_bulk
+
+        return read_scryfall_bulk(path, progress)
+    if kind == "embedded":
+        from cockatrice_ext.cards.embedded import decode_database
+
+        return decode_database(path.read_bytes(), source=str(path))[0]
+    from cockatrice_ext.cards.forge import read_forge_cards
+
+    return read_forge_cards(path)
+
+
+def load_cards(source: str | Path | None = None, *, progress: Progress | None = None) -> CardDatabase:
+    """Load a card database from ``source`` (see module doc); ``None`` means :func:`default_source`.
+
+    Several files (a Cockatrice folder: cards.xml, tokens.xml, spoiler.xml, customsets) are
+    merged in Cockatrice's order: the first definition of a name wins, later files add
+    printings. Raises :class:`CardDataError` naming the file on any unreadable input.
+    """
+    text = str(source) if source is not None else default_source()
+    if text in DEFAULT_KEYWORDS:
+        return load_default_cards()
+    files = _expand(text)
+    if not files:
+        raise CardDataError("no Cockatrice card database found in the usual places", source=text)
+    db = CardDatabase()
+    for path in files:
+        db.merge(read_file(path, progress))
+    db.link_reverse_related()
+    if len(files) == 1:
+        db.source = str(files[0])
+    return db
+
+
+def load_cards_covering(
+    names: Iterable[str], source: str | Path | None = None, *, progress: Progress | None = None
+) -> CardDatabase:
+    """Load ``source``; if it is the default and some ``names`` are missing, add the user's Cockatrice cards.
+
+    This keeps the common case (shipped block lists) fast while a home-made list with cards
+    outside the embedded set still works on a machine with Cockatrice installed.
+    """
+    db = load_cards(source, progress=progress)
+    text = str(source) if source is not None else default_source()
+    if text not in DEFAULT_KEYWORDS:
+        return db
+    from cockatrice_ext.cards.resolve import NameIndex
+
+    index = NameIndex(db)
+    if all(index.find(name) is not None for name in names):
+        return db
+    from cockatrice_ext.cards.discover import discover_cockatrice_files
+
+    if not discover_cockatrice_files():
+        return db
+    LOGGER.info("some cards are not in the embedded data; loading your Cockatrice card database")
+    merged = CardDatabase(source="default")
+    merged.merge(db)
+    merged.merge(load_cards("cockatrice", progress=progress))
+    merged.link_reverse_related()
+    return merged

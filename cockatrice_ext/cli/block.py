@@ -1,0 +1,195 @@
+"""``cockatrice-ext block``: list the bundled blocks and check a block against the auction guidelines.
+
+``block check BLOCK`` reads BLOCK (a file, or the name of a bundled block), resolves every name
+against ``--card-source`` (default: the embedded cards plus the bundled custom sets, plus a custom
+set ``BLOCK.xml`` next to a block file), and prints what
+:func:`cockatrice_ext.decks.guidelines.analyze_block` measured. Unknown names: one error listing every
+one with its line and suggestions, exit code 2. Guideline warnings exit 0 unless ``--strict`` (then 1).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from cockatrice_ext.cli.cards import card_source_option
+
+if TYPE_CHECKING:
+    from cockatrice_ext.cards.model import CardDatabase
+    from cockatrice_ext.decks.guidelines import BlockReport
+    from cockatrice_ext.decks.model import Deck
+
+LOGGER = logging.getLogger(__name__)
+
+EXIT_WARNINGS = 1
+EXIT_BAD_INPUT = 2
+# Sections of a block list that are not part of the block itself.
+NOT_IN_BLOCK = frozenset({"side", "tokens", "maybeboard"})
+
+
+def find_block_file(block: str) -> Path:
+    """An existing file ``block``, else the bundled block of that name; click error naming the choices."""
+    from cockatrice_ext.blocks import block_path, list_blocks
+
+    path = Path(block).expanduser()
+    if path.is_file():
+        return path
+    try:
+        return block_path(block)
+    except KeyError:
+        known = ", ".join(list_blocks()) or "none"
+        raise click.BadParameter(
+            f"no such file, and no bundled block named {block!r} (bundled: {known})", param_hint="BLOCK"
+        ) from None
+
+
+def read_block(path: Path) -> Deck:
+    """Read a block file: ``.txt`` and other text as a block list, deck formats by their sniffed format."""
+    from cockatrice_ext.decks.readers import read_deck, sniff_format
+
+    data = path.read_bytes()
+    chosen = sniff_format(data, path.name)
+    if chosen in ("text", "arena"):
+        chosen = "blocklist"  # a block is not a deck: blank lines do not start a sideboard
+    return read_deck(path, format=chosen)
+
+
+def load_block_cards(deck: Deck, path: Path, card_source: str | None) -> CardDatabase:
+    """The card database for ``deck``: ``card_source`` (or the default) plus ``path``'s own custom set.
+
+    Big sources show a progress bar (on stderr); unreadable card data raises ``click.ClickException``.
+    """
+    from cockatrice_ext.cli.cards import open_card_source
+
+    names = [entry.name for _, entry in deck.entries()]
+    db = open_card_source(card_source, need=names)
+    custom = path.with_suffix(".xml")
+    if custom.is_file() and custom.resolve().parent != Path(__file__).resolve().parent:
+        from cockatrice_ext.cards.model import CardDatabase
+        from cockatrice_ext.cards.sources import custom_set_files, load_cards
+
+        if custom.resolve() not in {p.resolve() for p in custom_set_files()}:
+            merged = CardDatabase(source=db.source)
+            merged.merge(db)
+            merged.merge(load_cards(str(custom)))
+            merged.link_reverse_related()
+            db = merged
+    return db
+
+
+def check_block(path: Path, card_source: str | None) -> BlockReport:
+    """Read, resolve and measure the block in ``path`` (raises the readers' and resolver's errors)."""
+    from cockatrice_ext.cards.resolve import resolve_deck
+    from cockatrice_ext.decks.guidelines import analyze_block
+
+    deck = read_block(path)
+    db = load_block_cards(deck, path, card_source)
+    resolved = resolve_deck(deck, db, source=str(path))
+    for warning in resolved.warnings:
+        LOGGER.warning("%s: %s", path, warning)
+    return analyze_block(
+        (entry.card, entry.count) for section, entry in resolved.entries() if section not in NOT_IN_BLOCK
+    )
+
+
+def _bar(count: int, scale: float) -> str:
+    return "#" * max(1 if count else 0, round(count * scale))
+
+
+def render_report(name: str, report: BlockReport) -> str:
+    """The human-readable report ``block check`` prints."""
+    from cockatrice_ext.decks.guidelines import CREATURE_SHARE, REMOVAL_TARGET
+
+    low, high = CREATURE_SHARE
+    lines = [
+        f"Block {name}: {report.total} cards ({report.lands} lands)",
+        f"  creatures  {report.creatures:4d}  {report.creature_share:6.1%}  (guideline {low:.0%}-{high:.0%})",
+        f"  removal    {report.removal_count:4d}  {report.removal_share:6.1%}  (about {REMOVAL_TARGET:.0%})",
+        f"  draws 2+   {len(report.draw):4d}",
+        f"  stallers   {len(report.stall):4d}",
+        "  mana-value curve (nonland):",
+    ]
+    curve: dict[str, int] = {}
+    for value, count in report.curve.items():
+        key = f"{value}" if value < 7 else "7+"
+        curve[key] = curve.get(key, 0) + count
+    scale = 40 / max(curve.values()) if curve and max(curve.values()) > 40 else 1.0
+    for key, count in curve.items():
+        lines.append(f"    {key:>2}: {count:4d} {_bar(count, scale)}")
+    if report.removal:
+        lines.append(f"  removal cards: {'; '.join(report.removal)}")
+    if report.warnings:
+        lines.append("Warnings:")
+        for warning in report.warnings:
+            lines.append(f"  - {warning.message}")
+            if warning.cards and warning.code != "removal-high":
+                lines.append(f"      {'; '.join(warning.cards)}")
+    else:
+        lines.append("No guideline warnings.")
+    return "\n".join(lines)
+
+
+def report_json(name: str, report: BlockReport) -> dict[str, Any]:
+    """The report as JSON-friendly data (``block check --json``)."""
+    return {
+        "block": name,
+        "total": report.total,
+        "creatures": report.creatures,
+        "creature_share": round(report.creature_share, 4),
+        "lands": report.lands,
+        "removal": list(report.removal),
+        "removal_count": report.removal_count,
+        "removal_share": round(report.removal_share, 4),
+        "draw_more_than_one": list(report.draw),
+        "board_stall": report.stall,
+        "curve": {str(k): v for k, v in report.curve.items()},
+        "warnings": [{"code": w.code, "message": w.message, "cards": list(w.cards)} for w in report.warnings],
+    }
+
+
+@click.group()
+def block() -> None:
+    """Bundled block lists, and the auction block-building guidelines."""
+
+
+@block.command("list")
+def list_command() -> None:
+    """Show the bundled blocks: name, card count and what each one is."""
+    from cockatrice_ext.blocks import custom_cards_path, list_blocks, open_block
+
+    for name in list_blocks():
+        deck = open_block(name)
+        extra = " (+ custom cards)" if custom_cards_path(name) else ""
+        click.echo(f"{name:18s} {deck.count():4d}  {deck.name}{extra}")
+
+
+@block.command("check")
+@click.argument("block_name", metavar="BLOCK")
+@card_source_option
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--strict", is_flag=True, help="Exit with code 1 when a guideline is missed.")
+def check_command(block_name: str, card_source: str | None, as_json: bool, strict: bool) -> None:
+    """Measure BLOCK (a file or a bundled block name) against the Auction Magic building guidelines."""
+    from cockatrice_ext.cards.errors import CardDataError, UnknownCardsError
+    from cockatrice_ext.decks.errors import DeckFormatError
+
+    path = find_block_file(block_name)
+    try:
+        report = check_block(path, card_source)
+    except UnknownCardsError as exc:
+        click.echo(str(exc), err=True)
+        raise SystemExit(EXIT_BAD_INPUT) from None
+    except (DeckFormatError, CardDataError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(EXIT_BAD_INPUT) from None
+    name = path.stem
+    if as_json:
+        click.echo(json.dumps(report_json(name, report), indent=2, ensure_ascii=False))
+    else:
+        click.echo(render_report(name, report))
+    if strict and report.warnings:
+        raise SystemExit(EXIT_WARNINGS)

@@ -1,0 +1,158 @@
+"""``cockatrice-ext cards``: look cards up; plus the ``--card-source`` option every command shares.
+
+``card_source_option`` and :func:`open_card_source` are the one way a command gets card data:
+no option means ``$COCKATRICE_EXT_CARDS`` or else the embedded cards (fast); ``--card-source``
+takes a file or folder of any supported kind, ``cockatrice`` (your own Cockatrice install) or
+``default``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+import click
+
+from cockatrice_ext.cards.errors import CardDataError
+from cockatrice_ext.cards.model import Card, CardDatabase
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+PROGRESS_THRESHOLD = 4 * 1024 * 1024  # show a progress bar for sources bigger than this
+CARD_SOURCE_HELP = (
+    "Card data: a Cockatrice cards.xml/custom set, MTGJSON (AllPrintings, set or AtomicCards; .xz/.gz ok), "
+    "Scryfall bulk JSON, Forge card scripts (file/folder/zip), a Cockatrice data folder, 'cockatrice' "
+    "(your Cockatrice install) or 'default'. Default: $COCKATRICE_EXT_CARDS, else the built-in cards."
+)
+
+
+def card_source_option(func: F) -> F:
+    """Add ``--card-source PATH`` (parameter ``card_source``, ``None`` when not given) to a command."""
+    return click.option("--card-source", "card_source", metavar="PATH", default=None, help=CARD_SOURCE_HELP)(
+        func
+    )
+
+
+def open_card_source(path: str | None, progress: bool = True, *, need: Iterable[str] = ()) -> CardDatabase:
+    """Load the card data a command asked for; a click progress bar (on stderr) for long loads.
+
+    ``need`` are names the caller will resolve: with no explicit source, if the built-in cards
+    miss some of them and Cockatrice is installed, the user's Cockatrice cards are added.
+    Errors become :class:`click.ClickException` naming the file and position.
+    """
+    from cockatrice_ext.cards import sources
+
+    try:
+        size = 0 if not progress else _safe_size(path)
+        names = list(need)
+        if size < PROGRESS_THRESHOLD:
+            return sources.load_cards_covering(names, path) if names else sources.load_cards(path)
+        label = f"Loading {path or sources.default_source()}"
+        with click.progressbar(length=size, label=label, file=sys.stderr, show_eta=True) as bar:
+            loader = sources.load_cards_covering if names else None
+            if loader is not None:
+                return loader(names, path, progress=bar.update)
+            return sources.load_cards(path, progress=bar.update)
+    except CardDataError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _safe_size(path: str | None) -> int:
+    from cockatrice_ext.cards import sources
+
+    try:
+        return sources.source_size(path if path is not None else sources.default_source())
+    except OSError:
+        return 0
+
+
+@click.group()
+def cards() -> None:
+    """Look up cards in the card data."""
+
+
+def format_card(card: Card, *, max_printings: int = 12) -> str:
+    """A card as readable text: name, cost, type line, P/T or loyalty, text per face; printings."""
+    lines: list[str] = []
+    for face in card.faces or ():
+        head = face.name + (f"  {face.mana_cost}" if face.mana_cost else "")
+        lines.append(head)
+        stats = ""
+        if face.power is not None or face.toughness is not None:
+            stats = f"  {face.power or ''}/{face.toughness or ''}"
+        elif face.loyalty:
+            stats = f"  Loyalty {face.loyalty}"
+        elif face.defense:
+            stats = f"  Defense {face.defense}"
+        if face.type_line or stats:
+            lines.append(f"{face.type_line}{stats}")
+        if face.oracle_text:
+            lines.append(face.oracle_text)
+        lines.append("")
+    extra = []
+    if card.layout not in ("normal", "token"):
+        extra.append(f"Layout: {card.layout}")
+    if card.is_token:
+        extra.append("Token")
+    if card.related:
+        extra.append("Makes: " + ", ".join(card.related))
+    lines.extend(extra)
+    if card.printings:
+        shown = [
+            " ".join(x for x in (p.set_code, p.collector_number, f"({p.rarity})" if p.rarity else "") if x)
+            for p in card.printings[:max_printings]
+        ]
+        more = len(card.printings) - len(shown)
+        lines.append("Printings: " + ", ".join(shown) + (f" and {more} more" if more > 0 else ""))
+    return "\n".join(lines).rstrip()
+
+
+@cards.command()
+@click.argument("name", nargs=-1, required=True)
+@click.option("--set", "set_code", default="", help="Set code of the printing wanted.")
+@click.option("--number", "collector_number", default="", help="Collector number of the printing wanted.")
+@click.option("--all-printings", is_flag=True, help="List every printing.")
+@card_source_option
+def lookup(
+    name: tuple[str, ...], set_code: str, collector_number: str, all_printings: bool, card_source: str | None
+) -> None:
+    """Show the card NAME (exit code 2 and suggestions when it is unknown)."""
+    from cockatrice_ext.cards.resolve import NameIndex
+
+    wanted = " ".join(name)
+    db = open_card_source(card_source, need=[wanted])
+    index = NameIndex(db)
+    match = index.resolve(wanted, set_code, collector_number)
+    if match is None:
+        suggestions = index.suggest(wanted)
+        click.echo(f"Unknown card {wanted!r} in {db.source or 'the card data'}.", err=True)
+        if suggestions:
+            click.echo("Did you mean: " + "; ".join(suggestions) + "?", err=True)
+        sys.exit(2)
+    for warning in match.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    card = match.card
+    click.echo(format_card(card, max_printings=len(card.printings) if all_printings else 12))
+    if match.printing is not None:
+        p = match.printing
+        click.echo(f"Selected printing: {p.set_code} {p.collector_number} {p.rarity}".rstrip())
+
+
+@cards.command()
+def where() -> None:
+    """Show which card data is used without --card-source, and any Cockatrice install found."""
+    from cockatrice_ext.cards import sources
+    from cockatrice_ext.cards.discover import cockatrice_data_dirs, discover_cockatrice_files
+
+    click.echo(f"Default card source: {sources.default_source()}")
+    click.echo(f"Built-in card file: {sources.DATA_FILE}")
+    files = discover_cockatrice_files()
+    if files:
+        click.echo("Cockatrice card files (use --card-source cockatrice):")
+        for path in files:
+            click.echo(f"  {path}")
+    else:
+        click.echo("No Cockatrice installation found; looked in:")
+        for folder in cockatrice_data_dirs():
+            click.echo(f"  {folder}")

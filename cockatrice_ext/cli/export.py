@@ -1,0 +1,227 @@
+"""``cockatrice-ext export BLOCK --to FORMAT -o PATH``: a block list to a deck or card file.
+
+BLOCK is a file (block list, any deck format the deck readers know, or a Cockatrice card XML
+whose cards are exported as they are) or the name of a bundled block (``auction-sample``).
+Names are resolved against ``--card-source`` (default: the embedded cards plus the bundled
+custom sets). Every unknown name is reported at once, with its line and suggestions, and
+nothing is written (exit code 2). Output is rendered fully before an atomic write.
+
+The import path stays light: no network client, no lxml unless the input is XML.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from cockatrice_ext.cli.cards import card_source_option
+from cockatrice_ext.exporters import EXPORT_FORMATS
+
+if TYPE_CHECKING:
+    from cockatrice_ext.cards.model import CardDatabase
+    from cockatrice_ext.decks.model import Deck
+    from cockatrice_ext.exporters import ExportDeck
+
+LOGGER = logging.getLogger(__name__)
+
+EXIT_UNKNOWN_CARDS = 2
+EXIT_BAD_INPUT = 1
+_BLOCK_SUFFIXES = (".txt", ".xml")
+
+
+def _blocks_folder() -> Path:
+    import cockatrice_ext.blocks as blocks
+
+    return Path(blocks.__file__).resolve().parent
+
+
+def bundled_blocks() -> dict[str, Path]:
+    """Bundled block names -> files (``auction-sample``); a block list wins over a same-named XML."""
+    found: dict[str, Path] = {}
+    for suffix in _BLOCK_SUFFIXES:
+        for path in sorted(_blocks_folder().glob(f"*{suffix}")):
+            if path.is_file():
+                found.setdefault(path.stem, path)
+    return found
+
+
+def find_block(block: str) -> Path:
+    """The file ``block`` names: an existing path first, else a bundled block (``auction-sample``,
+    ``auction-custom.xml``)."""
+    path = Path(block).expanduser()
+    if path.is_file():
+        return path
+    if not path.parent.parts:
+        bundled = bundled_blocks()
+        if block in bundled:
+            return bundled[block]
+        exact = _blocks_folder() / block
+        if block.endswith(_BLOCK_SUFFIXES) and exact.is_file():
+            return exact
+    known = ", ".join(sorted(bundled_blocks())) or "none"
+    raise click.BadParameter(f"no such file, and no bundled block named {block!r} (bundled: {known})")
+
+
+def _is_card_xml(path: Path) -> bool:
+    with path.open("rb") as handle:
+        head = handle.read(4096)
+    return b"cockatrice_carddatabase" in head
+
+
+def _read_input(path: Path) -> Deck | CardDatabase:
+    """A block list / deck, or the cards of a Cockatrice card-database file."""
+    if path.suffix.lower() == ".xml" and _is_card_xml(path):
+        from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
+
+        return read_cockatrice_xml(path)
+    if path.suffix.lower() == ".txt":
+        from cockatrice_ext.decks.blocklist import read_block_list
+
+        return read_block_list(path)
+    from cockatrice_ext.decks.readers import read_deck
+
+    return read_deck(path)
+
+
+def _resolve(deck: Deck, card_source: str | None, source: str) -> ExportDeck:
+    """Resolve ``deck`` against the card data, building the name index once on the common path.
+
+    With no ``--card-source`` and names the built-in cards lack, the user's Cockatrice cards are
+    added (the policy of :func:`cockatrice_ext.cli.cards.open_card_source` with ``need=``).
+    """
+    from cockatrice_ext.cards.resolve import NameIndex, resolve_deck
+    from cockatrice_ext.cli.cards import open_card_source
+    from cockatrice_ext.exporters import from_resolved
+
+    db = open_card_source(card_source)
+    index = NameIndex(db)
+    names = [entry.name for _, entry in deck.entries()]
+    if card_source is None and any(index.find(name) is None for name in names):
+        db = open_card_source(card_source, need=names)
+        index = NameIndex(db)
+    return from_resolved(resolve_deck(deck, index, source=source), db)
+
+
+def build(path: Path, card_source: str | None) -> ExportDeck:
+    """Read ``path`` and resolve it into an :class:`ExportDeck` (raises the readers' errors)."""
+    from cockatrice_ext.cards.model import CardDatabase
+    from cockatrice_ext.exporters import deck_from_cards
+
+    loaded = _read_input(path)
+    if isinstance(loaded, CardDatabase):
+        name = next(iter(loaded.sets.values())).name if len(loaded.sets) == 1 else path.stem
+        return deck_from_cards(name or path.stem, loaded.cards.values(), loaded.sets)
+    return _resolve(loaded, card_source, str(path))
+
+
+def default_output(path: Path, fmt: str) -> Path:
+    """``auction-sample.cod`` for a file format, ``auction-sample-forge-cube/`` for a folder of files.
+
+    Never the input file itself: ``my-list.txt --to text`` gives ``my-list.text.txt``.
+    """
+    export_format = EXPORT_FORMATS[fmt]
+    if export_format.is_bundle:
+        return Path(f"{path.stem}-{fmt}")
+    out = Path(path.stem + export_format.suffix)
+    if out.resolve() == path.resolve():
+        out = Path(f"{path.stem}.{fmt}{export_format.suffix}")
+    return out
+
+
+def _format_help() -> str:
+    return "; ".join(f"{name}: {f.description}" for name, f in EXPORT_FORMATS.items())
+
+
+@click.command("export", help=__doc__.split("\n\n")[0] if __doc__ else None)
+@click.argument("block")
+@click.option(
+    "--to",
+    "fmt",
+    required=True,
+    type=click.Choice(list(EXPORT_FORMATS), case_sensitive=False),
+    help="Output format. " + _format_help(),
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Output file (a folder for forge-cube/forge-custom). Default: derived from the block name.",
+)
+@card_source_option
+@click.option(
+    "--name", "deck_name", default=None, help="Deck/cube name to write (default: the block's name)."
+)
+@click.option(
+    "--set-code",
+    default=None,
+    metavar="CODE",
+    help="cockatrice-xml/forge-custom: put every card in this custom set (code), e.g. AUC.",
+)
+@click.option("--set-name", default=None, help="Long name of the custom set given with --set-code.")
+@click.option(
+    "--no-printings",
+    is_flag=True,
+    help="cod/text: leave out set codes, collector numbers and ids (a .cod then validates against "
+    "Cockatrice's older deck.xsd, which predates those attributes).",
+)
+def export(
+    block: str,
+    fmt: str,
+    output: Path | None,
+    card_source: str | None,
+    deck_name: str | None,
+    set_code: str | None,
+    set_name: str | None,
+    no_printings: bool,
+) -> None:
+    """Convert a block list to a deck or card file."""
+    from cockatrice_ext.cards.errors import CardDataError, UnknownCardsError
+    from cockatrice_ext.decks.errors import DeckFormatError
+    from cockatrice_ext.exporters import export as write_export
+
+    fmt = fmt.lower()
+    path = find_block(block)
+    if set_code and fmt not in ("cockatrice-xml", "forge-custom"):
+        raise click.BadParameter("applies to cockatrice-xml and forge-custom only", param_hint="--set-code")
+    if no_printings and fmt not in ("cod", "text"):
+        raise click.BadParameter("applies to cod and text only", param_hint="--no-printings")
+    target = output if output is not None else default_output(path, fmt)
+    if target.resolve() == path.resolve():
+        raise click.BadParameter(f"refusing to overwrite the input file {path}", param_hint="-o")
+    try:
+        deck = build(path, card_source)
+    except UnknownCardsError as exc:
+        click.echo(f"error: {exc}", err=True)
+        click.echo("nothing written.", err=True)
+        sys.exit(EXIT_UNKNOWN_CARDS)
+    except (DeckFormatError, CardDataError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    if deck_name:
+        deck.name = deck_name
+    options: dict[str, object] = {"printings": False} if no_printings else {}
+    if set_code:
+        from cockatrice_ext.cards.model import CardSet
+
+        custom = deck.sets.get(set_code) or CardSet(
+            code=set_code, name=set_name or set_code, set_type="Custom"
+        )
+        if set_name:
+            custom = CardSet(
+                code=custom.code, name=set_name, set_type=custom.set_type, release_date=custom.release_date
+            )
+        options["custom_set" if fmt == "cockatrice-xml" else "edition"] = custom
+    try:
+        written = write_export(deck, fmt, target, **options)
+    except OSError as exc:
+        click.echo(f"error: cannot write {target}: {exc.strerror or exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    counts = ", ".join(f"{section} {deck.count(section)}" for section in deck.sections)
+    click.echo(f"{path.name}: {counts} ({len(deck.unique_cards())} distinct cards) -> {fmt}", err=True)
+    for file in written:
+        click.echo(str(file))

@@ -1,0 +1,1042 @@
+"""The asyncio client: one logged-in session to a Servatrice, kept alive and reconnected.
+
+Theory of operation
+-------------------
+``cockatrice_ext.protocol.ClientConnection`` (sans-I/O) turns bytes into typed events and commands
+into bytes. :class:`Client` is the thin asyncio adapter around it, with these tasks per connection:
+
+* the *reader* feeds received bytes to the connection, resolves command futures by ``cmd_id``, folds
+  game events into :class:`~cockatrice_ext.client.mirror.GameMirror` s and queues events for listeners;
+* the *sender* drains one FIFO of outgoing commands through the :class:`~.flood.FloodGate`, pacing them
+  so Servatrice's anti-flood never fires (order is preserved; free commands pass as soon as they are at
+  the head of the queue);
+* the *keepalive* sends ``Command_Ping`` every ``keepalive`` seconds (not through the FIFO), declares the
+  server dead after ``dead_after`` seconds without any data, and every ``idle_refresh`` seconds without
+  a room/game action sends an empty room command (``RespInvalidCommand``, no side effect) that resets
+  Servatrice's idle-client timer, which pings do not reset;
+* the *dispatcher* hands :class:`~.events.ClientEvent` s to listeners and ``events()`` iterators, so a
+  slow listener never stalls the reader (and so never the keepalive).
+
+When the connection drops every pending and queued command fails with :class:`ConnectionLost`; unless
+the client was closed on purpose it reconnects with exponential backoff, logs in again and rejoins its
+rooms and games (same role: player/spectator/judge). ``cmd_id`` s restart per connection, so nothing is
+re-sent blindly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
+from typing import Any, Literal
+
+from google.protobuf.message import Message
+
+from cockatrice_ext.protocol import ClientConnection, LocalProtocolError, ProtocolError, commands
+from cockatrice_ext.protocol import events as pev
+from cockatrice_ext.protocol import messages as pb
+
+from . import _wire
+from .backoff import backoff
+from .errors import (
+    ClientError,
+    CommandTimeout,
+    ConnectionLost,
+    LoginFailed,
+    ServerError,
+    command_failed,
+)
+from .events import AnyClientEvent, ClientEvent, Disconnected, Reconnected
+from .flood import (
+    FREE,
+    MAX_TEXT_LENGTH,
+    Cost,
+    FloodError,
+    FloodGate,
+    FloodLimits,
+    chat_cost,
+    game_command_cost,
+)
+from .mirror import GameMirror
+from .transport import ServerAddress, Transport, open_transport
+
+LOGGER = logging.getLogger(__name__)
+
+Domain = Literal["session", "room", "game"]
+Listener = Callable[[AnyClientEvent], Awaitable[None]]
+
+RESP_OK = 1
+_ROOM_FIELDS = {
+    "name": "name",
+    "description": "description",
+    "player_count": "player_count",
+    "game_count": "game_count",
+    "auto_join": "auto_join",
+}
+ROOM_MESSAGE_USER = 0
+
+
+@dataclasses.dataclass
+class _Outgoing:
+    """One container waiting in the send queue."""
+
+    domain: Domain
+    commands: list[Message]
+    room_id: int | None
+    game_id: int | None
+    cost: Cost
+    label: str
+    sent: asyncio.Future[int]
+    response: asyncio.Future[Any]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Seat:
+    """How we sat in a game, to rejoin after a reconnect."""
+
+    room_id: int
+    spectator: bool
+    judge: bool
+    password: str | None
+
+
+@dataclasses.dataclass(frozen=True)
+class RoomSummary:
+    """A room as listed by the server."""
+
+    room_id: int
+    name: str
+    description: str
+    player_count: int
+    game_count: int
+    auto_join: bool
+    game_types: dict[int, str]
+
+
+@dataclasses.dataclass(frozen=True)
+class ServerInfo:
+    """What the server said about itself."""
+
+    name: str
+    version: str
+    protocol_version: int
+
+
+class Client:
+    """A logged-in Servatrice session. Build it with :func:`connect`."""
+
+    def __init__(
+        self,
+        url: str,
+        user: str,
+        password: str | None = None,
+        *,
+        client_id: str = "cockatrice-ext",
+        client_version: str = "cockatrice-ext",
+        flood_limits: FloodLimits | None = None,
+        keepalive: float = 4.0,
+        dead_after: float = 15.0,
+        idle_refresh: float = 1200.0,
+        command_timeout: float = 30.0,
+        connect_timeout: float = 10.0,
+        reconnect: bool = True,
+        reconnect_delays: Callable[[], Iterator[float]] = backoff,
+        max_reconnect_attempts: int | None = None,
+        include_noise: bool = False,
+        max_frame_size: int = 8 * 1024 * 1024,
+    ) -> None:
+        self.address = ServerAddress.parse(url)
+        self.requested_user = user
+        self._password = password
+        self.client_id = client_id
+        self.client_version = client_version
+        self.keepalive = keepalive
+        self.dead_after = dead_after
+        self.idle_refresh = idle_refresh
+        self.command_timeout = command_timeout
+        self.connect_timeout = connect_timeout
+        self.reconnect_enabled = reconnect
+        self.reconnect_delays = reconnect_delays
+        self.max_reconnect_attempts = max_reconnect_attempts
+        self.include_noise = include_noise
+        self.max_frame_size = max_frame_size
+        self.flood = FloodGate(flood_limits)
+
+        self.user_name: str = ""
+        self.user_id: int | None = None
+        self.user_info: Any = None
+        self.server: ServerInfo | None = None
+        self.rooms: dict[int, RoomSummary] = {}
+        self.joined_rooms: set[int] = set()
+        self.games: dict[int, GameMirror] = {}
+
+        self._seats: dict[int, _Seat] = {}
+        self._join_passwords: dict[int, str | None] = {}
+        self._listeners: list[Listener] = []
+        self._subscribers: list[asyncio.Queue[AnyClientEvent | None]] = []
+        self._dispatch_queue: asyncio.Queue[AnyClientEvent | None] = asyncio.Queue()
+        self._queue: deque[_Outgoing] = deque()
+        self._queue_changed = asyncio.Event()
+        self._pending: dict[int, _Outgoing] = {}
+        self._game_joined_waiters: list[tuple[int, asyncio.Future[int]]] = []
+        self._create_lock = asyncio.Lock()
+        self._conn: ClientConnection | None = None
+        self._write_lock = asyncio.Lock()
+        self._unsent: list[bytes] = []
+        self._background: set[asyncio.Future[None]] = set()
+        self._identified: asyncio.Future[pev.ServerIdentified] | None = None
+        self._login_result: asyncio.Future[pev.LoginSucceeded | pev.LoginFailed] | None = None
+        self._transport: Transport | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._supervisor: asyncio.Task[None] | None = None
+        self._dispatcher: asyncio.Task[None] | None = None
+        self._connection_lost: asyncio.Future[str] | None = None
+        self._closing = False
+        self._connected = asyncio.Event()
+        self._last_data = 0.0
+        self._last_action = 0.0
+        self._joined_now: set[int] = set()
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
+    async def start(self) -> None:
+        """Connect and log in (raises on failure); then keep the session alive in the background."""
+        self._dispatcher = asyncio.create_task(self._dispatch_loop(), name="cockatrice-dispatch")
+        try:
+            await self._open_session()
+        except BaseException:
+            await self._stop_dispatcher()
+            raise
+        self._supervisor = asyncio.create_task(self._supervise(), name="cockatrice-supervisor")
+
+    async def close(self) -> None:
+        """Leave nothing running: no reconnect, pending commands fail with ConnectionLost."""
+        if self._closing:
+            return
+        self._closing = True
+        if self._supervisor is not None:
+            self._supervisor.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._supervisor
+        await self._teardown("client closed")
+        await self._stop_dispatcher()
+
+    async def __aenter__(self) -> Client:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def wait_closed(self) -> None:
+        """Return when the client has stopped for good (closed, or reconnection given up)."""
+        if self._supervisor is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._supervisor
+
+    async def wait_connected(self, timeout: float | None = None) -> None:
+        """Wait until the session is up (e.g. after a reconnect)."""
+        await asyncio.wait_for(self._connected.wait(), timeout)
+
+    async def _stop_dispatcher(self) -> None:
+        if self._dispatcher is not None:
+            await self._dispatch_queue.put(None)
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self._dispatcher, 5)
+            self._dispatcher = None
+        for queue in self._subscribers:
+            queue.put_nowait(None)
+
+    async def _open_session(self) -> None:
+        """Connect, identify, log in, start the per-connection tasks."""
+        loop = asyncio.get_running_loop()
+        transport = await open_transport(
+            self.address, max_message_size=self.max_frame_size, connect_timeout=self.connect_timeout
+        )
+        conn = ClientConnection(transport=transport.kind, max_frame_size=self.max_frame_size)
+        self._transport = transport
+        self._conn = conn
+        self._write_lock = asyncio.Lock()
+        self._connection_lost = loop.create_future()
+        self._identified = loop.create_future()
+        self._login_result = loop.create_future()
+        self._last_data = self._last_action = loop.time()
+        self._joined_now = set()
+        self._unsent = []
+        self._tasks = []
+        transport.start_reading(lambda data: self._on_data(transport, conn, data))
+        try:
+            await self._flush(transport, conn)  # the TCP hello
+            identified = await self._wait_or_lost(
+                self._identified, self.connect_timeout, "server identification"
+            )
+            self.server = ServerInfo(
+                identified.server_name, identified.server_version, identified.protocol_version
+            )
+            conn.login(
+                self.requested_user,
+                self._password,
+                client_id=self.client_id,
+                client_version=self.client_version,
+            )
+            await self._flush(transport, conn)
+            result = await self._wait_or_lost(self._login_result, self.command_timeout, "login response")
+            if isinstance(result, pev.LoginFailed):
+                raise LoginFailed(int(result.code), result.denied_reason, result.denied_end_time)
+            self.user_info = result.user_info
+            self.user_name = result.user_name
+            self.user_id = result.user_info.id if result.user_info.HasField("id") else None
+        except BaseException:
+            await self._teardown("login failed")
+            raise
+        self._tasks.append(asyncio.create_task(self._send_loop(transport, conn), name="cockatrice-sender"))
+        self._tasks.append(
+            asyncio.create_task(self._keepalive_loop(transport, conn), name="cockatrice-keepalive")
+        )
+        self._connected.set()
+        LOGGER.info("logged in to %s as %r over %s", self.address.url, self.user_name, transport.kind)
+
+    async def _flush(self, transport: Transport, conn: ClientConnection) -> None:
+        """Write whatever the connection has queued, in order (one writer at a time)."""
+        async with self._write_lock:
+            frames, self._unsent = self._unsent, []
+            frames.extend(conn.data_to_send())
+            for frame in frames:
+                await transport.send(frame)
+
+    async def _wait_or_lost(self, future: asyncio.Future[Any], timeout: float, what: str) -> Any:
+        assert self._connection_lost is not None
+        lost = self._connection_lost
+        done, _ = await asyncio.wait({future, lost}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if future in done:
+            return future.result()
+        if lost in done:
+            reason = lost.result()
+            if reason.startswith("protocol error"):
+                raise ServerError(reason)
+            raise ConnectionLost(f"connection lost while waiting for the {what}: {reason}")
+        raise CommandTimeout(f"no {what} from the server within {timeout:g}s")
+
+    async def _supervise(self) -> None:
+        """Wait for the connection to drop; reconnect unless closing."""
+        attempt_total = 0
+        while not self._closing:
+            assert self._connection_lost is not None
+            reason = await asyncio.shield(self._connection_lost)
+            await self._teardown(reason)
+            if self._closing:
+                return
+            will_retry = self.reconnect_enabled
+            self._publish(Disconnected(reason, will_retry))
+            if not will_retry:
+                self._closing = True
+                return
+            delays = self.reconnect_delays()
+            attempt = 0
+            while not self._closing:
+                attempt += 1
+                attempt_total += 1
+                if self.max_reconnect_attempts is not None and attempt > self.max_reconnect_attempts:
+                    LOGGER.error("giving up after %d reconnect attempts", attempt - 1)
+                    self._closing = True
+                    self._publish(Disconnected("gave up reconnecting", False))
+                    return
+                delay = next(delays)
+                LOGGER.info("reconnecting in %.1fs (attempt %d): %s", delay, attempt, reason)
+                await asyncio.sleep(delay)
+                try:
+                    await self._open_session()
+                except (OSError, TimeoutError, ClientError, ConnectionError) as exc:
+                    reason = str(exc) or type(exc).__name__
+                    LOGGER.warning("reconnect attempt %d failed: %s", attempt, reason)
+                    continue
+                await self._rejoin(attempt)
+                break
+
+    async def _rejoin(self, attempt: int) -> None:
+        rooms = sorted(self.joined_rooms)
+        self.joined_rooms = set()
+        rejoined_rooms: list[int] = []
+        for room_id in rooms:
+            try:
+                await self.join_room(room_id)
+                rejoined_rooms.append(room_id)
+            except (ClientError, TimeoutError) as exc:
+                LOGGER.warning("could not rejoin room %d: %s", room_id, exc)
+        seats = dict(self._seats)
+        rejoined: list[int] = []
+        lost: list[int] = []
+        for game_id, seat in seats.items():
+            if game_id in self._joined_now:
+                rejoined.append(game_id)  # the server re-seated us on login (persistent game)
+                continue
+            try:
+                await self.join_game(
+                    seat.room_id, game_id, spectator=seat.spectator, password=seat.password, judge=seat.judge
+                )
+                rejoined.append(game_id)
+            except (ClientError, TimeoutError) as exc:
+                LOGGER.warning("could not rejoin game %d: %s", game_id, exc)
+                lost.append(game_id)
+                self._seats.pop(game_id, None)
+                self.games.pop(game_id, None)
+        self._publish(
+            Reconnected(attempt, self.user_name, tuple(rejoined_rooms), tuple(rejoined), tuple(lost))
+        )
+
+    async def _teardown(self, reason: str) -> None:
+        """Stop this connection's tasks, close the transport, fail everything pending."""
+        self._connected.clear()
+        current = asyncio.current_task()
+        for task in self._tasks:
+            if task is not current:
+                task.cancel()
+        for task in self._tasks:
+            if task is not current:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self._tasks = []
+        if self._transport is not None:
+            with contextlib.suppress(Exception):
+                await self._transport.close()
+        self._transport = None
+        self._conn = None
+        if self._connection_lost is not None and not self._connection_lost.done():
+            self._connection_lost.set_result(reason)
+        error = ConnectionLost(reason)
+        for item in list(self._queue) + list(self._pending.values()):
+            for future in (item.sent, item.response):
+                if not future.done():
+                    future.set_exception(error)
+        self._queue.clear()
+        self._pending.clear()
+        for future in (self._identified, self._login_result):
+            if future is not None and not future.done():
+                future.set_exception(error)
+                future.exception()
+        for _, waiter in self._game_joined_waiters:
+            if not waiter.done():
+                waiter.set_exception(error)
+        self._game_joined_waiters.clear()
+
+    def _lost(self, reason: str) -> None:
+        if self._connection_lost is not None and not self._connection_lost.done():
+            LOGGER.warning("connection to %s lost: %s", self.address.url, reason)
+            self._connection_lost.set_result(reason)
+        self._connected.clear()
+
+    # -- tasks -------------------------------------------------------------------------------------
+
+    def _on_data(self, transport: Transport, conn: ClientConnection, data: bytes) -> None:
+        """Feed bytes from the transport to the protocol and act on the events (synchronously)."""
+        if conn is not self._conn:
+            return  # a connection we already gave up on
+        self._last_data = asyncio.get_running_loop().time()
+        try:
+            if data:
+                conn.receive_data(data)
+            else:
+                conn.receive_eof()
+            while True:
+                event = conn.next_event()
+                if event is pev.NEED_DATA:
+                    break
+                self._handle(event)
+                if isinstance(event, pev.ConnectionClosed):
+                    return
+        except ProtocolError as exc:
+            LOGGER.error("protocol error from %s: %s", self.address.url, exc)
+            self._lost(f"protocol error: {exc}")
+            return
+        except Exception as exc:  # a bug in a handler must not leave a zombie connection
+            LOGGER.exception("failed to process data from %s", self.address.url)
+            self._lost(f"client error: {exc!r}")
+            return
+        # The protocol may have produced frames by itself (the hashed login after the salt).
+        self._unsent.extend(conn.data_to_send())
+        if self._unsent:
+            task = asyncio.ensure_future(self._flush_or_lose(transport, conn))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def _flush_or_lose(self, transport: Transport, conn: ClientConnection) -> None:
+        try:
+            await self._flush(transport, conn)
+        except (OSError, ConnectionError) as exc:
+            self._lost(f"send failed: {exc}")
+
+    async def _send_loop(self, transport: Transport, conn: ClientConnection) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            if not self._queue:
+                self._queue_changed.clear()
+                await self._queue_changed.wait()
+                continue
+            item = self._queue[0]
+            if item.response.done():  # cancelled by the caller while queued
+                self._queue.popleft()
+                continue
+            wait = self.flood.delay(item.cost, loop.time())
+            if wait > 0:
+                LOGGER.debug("flood gate: %s waits %.2fs", item.label, wait)
+                await asyncio.sleep(wait)
+                continue
+            self._queue.popleft()
+            if not await self._send_item(transport, conn, item):
+                return
+
+    async def _send_item(self, transport: Transport, conn: ClientConnection, item: _Outgoing) -> bool:
+        """Encode, account and write one container; False if the connection broke."""
+        loop = asyncio.get_running_loop()
+        try:
+            cmd_id = conn.send(item.commands, room_id=item.room_id, game_id=item.game_id)
+        except LocalProtocolError as exc:
+            for future in (item.sent, item.response):
+                if not future.done():
+                    future.set_exception(exc)
+            return True
+        self.flood.record(item.cost, loop.time())
+        if item.domain in ("room", "game") or item.label == "Command_Message":
+            self._last_action = loop.time()
+        self._pending[cmd_id] = item
+        try:
+            await self._flush(transport, conn)
+        except (OSError, ConnectionError) as exc:
+            self._lost(f"send failed: {exc}")
+            return False
+        if not item.sent.done():
+            item.sent.set_result(cmd_id)
+        return True
+
+    async def _keepalive_loop(self, transport: Transport, conn: ClientConnection) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.keepalive)
+            now = loop.time()
+            if now - self._last_data > self.dead_after:
+                self._lost(f"no data from the server for {now - self._last_data:.1f}s")
+                return
+            try:
+                conn.send(commands.ping())
+                if self.joined_rooms and now - self._last_action > self.idle_refresh:
+                    # An empty room command: RespInvalidCommand, no side effect, but it resets the
+                    # server's idle-client timer (pings do not).
+                    room_id = min(self.joined_rooms)
+                    conn.send(pb.RoomCommand(), room_id=room_id)
+                    self._last_action = now
+                    LOGGER.debug("sent an idle-timer refresh in room %d", room_id)
+                await self._flush(transport, conn)
+            except (OSError, ConnectionError, LocalProtocolError) as exc:
+                self._lost(f"keepalive failed: {exc}")
+                return
+
+    async def _dispatch_loop(self) -> None:
+        while True:
+            event = await self._dispatch_queue.get()
+            if event is None:
+                return
+            for queue in list(self._subscribers):
+                queue.put_nowait(event)
+            for listener in list(self._listeners):
+                try:
+                    await listener(event)
+                except Exception:
+                    LOGGER.exception("listener %r failed on %r", listener, event)
+
+    def _publish(self, event: AnyClientEvent) -> None:
+        if self._listeners or self._subscribers:  # nobody listening: skip the dispatcher hop
+            self._dispatch_queue.put_nowait(event)
+
+    # -- incoming ----------------------------------------------------------------------------------
+
+    def _handle(self, event: pev.Event) -> None:
+        if isinstance(event, pev.ResponseReceived):
+            self._on_response(event)
+        elif isinstance(event, pev.SessionEventReceived):
+            self._on_session_event(event.message)
+        elif isinstance(event, pev.RoomEventReceived):
+            self._on_room_event(event.room_id, event.message)
+        elif isinstance(event, pev.GameEventsReceived):
+            self._on_game_events(event)
+        elif isinstance(event, pev.ServerIdentified):
+            if self._identified is not None and not self._identified.done():
+                self._identified.set_result(event)
+        elif isinstance(event, (pev.LoginSucceeded, pev.LoginFailed)):
+            if self._login_result is not None and not self._login_result.done():
+                self._login_result.set_result(event)
+        elif isinstance(event, pev.ConnectionClosed):
+            if event.reason is not None or event.reason_str:
+                reason = f"server closed the session ({getattr(event.reason, 'name', event.reason)}"
+                reason += f": {event.reason_str})" if event.reason_str else ")"
+            else:
+                reason = "server closed the connection"
+            self._lost(reason)
+
+    def _on_response(self, event: pev.ResponseReceived) -> None:
+        item = self._pending.pop(event.cmd_id, None)
+        if item is None or item.response.done():
+            return  # pings and idle refreshes
+        if event.code == RESP_OK:
+            item.response.set_result(event)
+        else:
+            item.response.set_exception(command_failed(int(event.code), event, command=item.label))
+
+    def _on_session_event(self, message: Message) -> None:
+        name = message.DESCRIPTOR.name
+        is_own = False
+        if name == "Event_GameJoined":
+            self._on_game_joined(message)
+        elif name == "Event_ListRooms":
+            for room in message.room_list:  # type: ignore[attr-defined]
+                self._remember_room(room)
+        elif name == "Event_UserMessage":
+            is_own = message.sender_name == self.user_name  # type: ignore[attr-defined]
+        elif name == "Event_NotifyUser":
+            LOGGER.info("server notification: %s", message)
+        self._publish(ClientEvent("session", message, is_own=is_own))
+
+    def _on_game_joined(self, message: Any) -> None:
+        game_id = message.game_info.game_id
+        room_id = message.game_info.room_id
+        room = self.rooms.get(room_id)
+        self.games[game_id] = GameMirror.from_game_joined(
+            message, room_game_types=room.game_types if room is not None else None
+        )
+        self._joined_now.add(game_id)
+        self._seats[game_id] = _Seat(
+            room_id, message.spectator, message.judge, self._join_passwords.get(game_id)
+        )
+        for entry in list(self._game_joined_waiters):
+            waiter_room, waiter = entry
+            if waiter_room == room_id and not waiter.done():
+                waiter.set_result(game_id)
+                self._game_joined_waiters.remove(entry)
+                break
+
+    def _on_room_event(self, room_id: int, message: Message) -> None:
+        name = message.DESCRIPTOR.name
+        is_own = is_replay = False
+        if name == "Event_RoomSay":
+            is_own = message.name == self.user_name  # type: ignore[attr-defined]
+            is_replay = message.message_type != ROOM_MESSAGE_USER  # type: ignore[attr-defined]
+        self._publish(ClientEvent("room", message, room_id=room_id, is_own=is_own, is_replay=is_replay))
+
+    def _on_game_events(self, event: Any) -> None:
+        game_id = event.game_id
+        mirror = self.games.get(game_id)
+        context = event.context
+        noise = context is not None and context.DESCRIPTOR.name == "Context_PingChanged"
+        deliver = bool(self._listeners or self._subscribers) and (self.include_noise or not noise)
+        for item in event.events:
+            message = item.message
+            if mirror is not None:
+                mirror.apply_event(message, player_id=item.player_id, context=context)
+                name = message.DESCRIPTOR.name
+                if name in ("Event_GameClosed", "Event_Kicked") or (
+                    name == "Event_Leave" and item.player_id == mirror.local_player_id
+                ):
+                    self._seats.pop(game_id, None)
+            if not deliver:
+                continue
+            is_own = mirror is not None and item.player_id >= 0 and item.player_id == mirror.local_player_id
+            self._publish(
+                ClientEvent(
+                    "game",
+                    message,
+                    room_id=mirror.room_id if mirror is not None else None,
+                    game_id=game_id,
+                    player_id=item.player_id,
+                    context=context,
+                    forced_by_judge=event.forced_by_judge,
+                    is_own=is_own,
+                )
+            )
+
+    def _remember_room(self, room: Any) -> None:
+        """Merge a ``ServerInfo_Room`` (full, or a partial count update) into ``rooms``."""
+        old = self.rooms.get(room.room_id)
+
+        def pick(field: str, default: Any) -> Any:
+            if room.HasField(field):
+                return getattr(room, field)
+            return getattr(old, _ROOM_FIELDS[field]) if old is not None else default
+
+        game_types = {gt.game_type_id: gt.description for gt in room.gametype_list}
+        if not game_types and old is not None:
+            game_types = old.game_types
+        self.rooms[room.room_id] = RoomSummary(
+            room_id=room.room_id,
+            name=pick("name", ""),
+            description=pick("description", ""),
+            player_count=pick("player_count", 0),
+            game_count=pick("game_count", 0),
+            auto_join=pick("auto_join", False),
+            game_types=game_types,
+        )
+
+    # -- listeners ---------------------------------------------------------------------------------
+
+    def add_listener(self, callback: Listener) -> None:
+        """Call ``await callback(event)`` for every event (in order, one at a time)."""
+        self._listeners.append(callback)
+
+    def remove_listener(self, callback: Listener) -> None:
+        with contextlib.suppress(ValueError):
+            self._listeners.remove(callback)
+
+    async def events(self) -> AsyncIterator[AnyClientEvent]:
+        """Iterate over events from now on, until the client is closed."""
+        queue: asyncio.Queue[AnyClientEvent | None] = asyncio.Queue()
+        self._subscribers.append(queue)
+        try:
+            while True:
+                event = await queue.get()
+                if event is None:
+                    return
+                yield event
+        finally:
+            self._subscribers.remove(queue)
+
+    # -- commands ----------------------------------------------------------------------------------
+
+    async def call(
+        self,
+        command: Message,
+        *,
+        room_id: int | None = None,
+        game_id: int | None = None,
+        timeout: float | None = None,
+    ) -> pev.ResponseReceived:
+        """Send one command and return its ``ResponseReceived`` (``code``, ``payload``).
+
+        ``command`` is a ``protocol.commands`` builder result or a concrete ``messages.Command_*``; its
+        domain (session/room/game) decides whether ``room_id`` or ``game_id`` is needed.
+
+        Raises:
+            CommandFailed: (or a subclass such as ``ChatFlood``) when the code is not RespOk.
+            CommandTimeout: no response within ``timeout`` seconds after it was sent.
+            ConnectionLost: the connection dropped first.
+            FloodError: the command alone exceeds a flood budget (e.g. a 2000-byte chat line).
+        """
+        wrapper = _wire.as_command(command)
+        domain: Domain = _wire.domain_of(wrapper)  # type: ignore[assignment]
+        return await self._submit(domain, [wrapper], room_id=room_id, game_id=game_id, timeout=timeout)
+
+    async def _submit(
+        self,
+        domain: Domain,
+        wrappers: Sequence[Message],
+        *,
+        room_id: int | None = None,
+        game_id: int | None = None,
+        timeout: float | None = None,
+    ) -> pev.ResponseReceived:
+        if self._closing:
+            raise ConnectionLost("client is closed")
+        if not self.connected:
+            raise ConnectionLost("not connected")
+        if domain == "room" and room_id is None:
+            raise ValueError("room commands need room_id")
+        if domain == "game" and game_id is None:
+            raise ValueError("game commands need game_id")
+        cost = _cost_of(wrappers)
+        self.flood.check(cost)
+        loop = asyncio.get_running_loop()
+        names = [_wire.command_name(w) for w in wrappers]
+        label = "+".join(names) if len(names) <= 3 else f"{len(names)} commands"
+        item = _Outgoing(
+            domain, list(wrappers), room_id, game_id, cost, label, loop.create_future(), loop.create_future()
+        )
+        transport, conn = self._transport, self._conn
+        if (
+            not self._queue
+            and transport is not None
+            and conn is not None
+            and not self.flood.delay(cost, loop.time())
+        ):
+            await self._send_item(transport, conn, item)  # fast path: nothing queued, budget available
+        else:
+            self._queue.append(item)
+            self._queue_changed.set()
+        limit = timeout or self.command_timeout
+        try:
+            if not item.sent.done():
+                await item.sent  # queued behind the flood gate: the timeout starts when it is sent
+            # A timer instead of asyncio.wait_for: no extra future/task hops on the hot path.
+            timer = loop.call_later(limit, _expire, item.response, f"{label}: no response within {limit:g}s")
+            try:
+                return await item.response
+            finally:
+                timer.cancel()
+        finally:
+            for future in (item.sent, item.response):
+                if not future.done():
+                    future.cancel()
+                elif not future.cancelled():
+                    future.exception()  # mark retrieved
+
+    # -- session -----------------------------------------------------------------------------------
+
+    async def ping(self) -> float:
+        """Round trip of one Command_Ping through the queue, in seconds."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await self.call(commands.ping())
+        return loop.time() - started
+
+    async def list_rooms(self) -> list[RoomSummary]:
+        """Ask for the room list (it arrives as Event_ListRooms, before the response) and return it."""
+        self.rooms.clear()
+        await self.call(commands.list_rooms())
+        return [self.rooms[room_id] for room_id in sorted(self.rooms)]
+
+    async def join_room(self, room_id: int) -> Any:
+        """Join a room; returns its ``ServerInfo_Room``. History/welcome lines arrive with ``is_replay``."""
+        response = await self.call(commands.join_room(room_id))
+        self.joined_rooms.add(room_id)
+        room_info = getattr(response.payload, "room_info", None)
+        if room_info is not None:
+            self._remember_room(room_info)
+        return room_info
+
+    async def leave_room(self, room_id: int) -> None:
+        await self.call(commands.leave_room(), room_id=room_id)
+        self.joined_rooms.discard(room_id)
+
+    async def room_id_by_name(self, name: str) -> int:
+        """Look a room up by name (case-insensitive), listing rooms if needed.
+
+        Raises:
+            KeyError: no such room.
+        """
+        if not self.rooms:
+            await self.list_rooms()
+        for room in self.rooms.values():
+            if room.name.lower() == name.lower():
+                return room.room_id
+        raise KeyError(f"no room called {name!r}")
+
+    async def send_message(self, user_name: str, text: str) -> None:
+        """Private message (Command_Message); counts against the chat budget."""
+        await self.call(commands.message(user_name, _check_text(text)))
+
+    async def room_say(self, room_id: int, text: str) -> None:
+        """Say ``text`` in a room (the server turns newlines into spaces)."""
+        await self.call(commands.room_say(_check_text(text)), room_id=room_id)
+
+    async def list_users(self) -> list[Any]:
+        """Users online (``ServerInfo_User`` messages)."""
+        response = await self.call(commands.list_users())
+        return list(getattr(response.payload, "user_list", []))
+
+    # -- games -------------------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        room_id: int,
+        *,
+        description: str,
+        max_players: int,
+        password: str | None = None,
+        spectators_allowed: bool = True,
+        spectators_need_password: bool = False,
+        spectators_can_talk: bool = True,
+        spectators_see_everything: bool = False,
+        share_decklists: bool = False,
+        join_as_judge: bool = False,
+        join_as_spectator: bool = False,
+        game_type_ids: Iterable[int] = (),
+        starting_life_total: int = 20,
+        only_buddies: bool = False,
+        only_registered: bool = False,
+        timeout: float | None = None,
+    ) -> int:
+        """Create a game in ``room_id``; return its id (learned from Event_GameJoined, as TriceBot does)."""
+        command = commands.create_game(
+            description,
+            max_players=max_players,
+            password=password or None,
+            game_type_ids=list(game_type_ids),
+            only_buddies=only_buddies,
+            only_registered=only_registered,
+            spectators_allowed=spectators_allowed,
+            spectators_need_password=spectators_need_password,
+            spectators_can_talk=spectators_can_talk,
+            spectators_see_everything=spectators_see_everything,
+            join_as_judge=join_as_judge,
+            join_as_spectator=join_as_spectator,
+            starting_life_total=starting_life_total,
+            share_decklists_on_load=share_decklists,
+        )
+        loop = asyncio.get_running_loop()
+        async with self._create_lock:
+            waiter: asyncio.Future[int] = loop.create_future()
+            entry = (room_id, waiter)
+            self._game_joined_waiters.append(entry)
+            try:
+                await self.call(command, room_id=room_id, timeout=timeout)
+                game_id = await asyncio.wait_for(asyncio.shield(waiter), timeout or self.command_timeout)
+            finally:
+                if entry in self._game_joined_waiters:
+                    self._game_joined_waiters.remove(entry)
+                if not waiter.done():
+                    waiter.cancel()
+                elif not waiter.cancelled():
+                    waiter.exception()
+        if password and game_id in self._seats:
+            self._seats[game_id] = dataclasses.replace(self._seats[game_id], password=password)
+        return game_id
+
+    async def join_game(
+        self,
+        room_id: int,
+        game_id: int,
+        *,
+        spectator: bool = False,
+        password: str | None = None,
+        judge: bool = False,
+        timeout: float | None = None,
+    ) -> GameMirror:
+        """Join a game (as player, spectator and/or judge) and return its mirror."""
+        command = commands.join_game(
+            game_id, password=password or None, spectator=spectator, join_as_judge=judge or None
+        )
+        self._join_passwords[game_id] = password
+        try:
+            await self.call(command, room_id=room_id, timeout=timeout)
+        finally:
+            self._join_passwords.pop(game_id, None)
+        mirror = self.games.get(game_id)
+        if mirror is None:
+            raise ServerError(f"joined game {game_id} but no Event_GameJoined arrived")
+        return mirror
+
+    async def game_command(self, game_id: int, command: Message, *, timeout: float | None = None) -> Any:
+        """Send one game command; returns its ``ResponseReceived``."""
+        wrapper = _wire.as_command(command)
+        if _wire.domain_of(wrapper) != "game":
+            raise TypeError(f"{_wire.command_name(wrapper)} is not a game command")
+        return await self._submit("game", [wrapper], game_id=game_id, timeout=timeout)
+
+    async def game_commands(
+        self, game_id: int, game_commands: Sequence[Message], *, timeout: float | None = None
+    ) -> list[Any]:
+        """Run ``game_commands`` in the given order, in as few containers as the flood budget allows.
+
+        Servatrice runs a container's commands last-to-first, so each batch goes out reversed. If a
+        container fails, later ones are not sent and ``CommandFailed`` is raised (inside a failed
+        container the server ran every command and reported the last failing code).
+        Returns one response per container sent.
+        """
+        wrappers = [_wire.as_command(c) for c in game_commands]
+        for wrapper in wrappers:
+            if _wire.domain_of(wrapper) != "game":
+                raise TypeError(f"{_wire.command_name(wrapper)} is not a game command")
+        return [
+            await self._submit("game", list(reversed(batch)), game_id=game_id, timeout=timeout)
+            for batch in self._batches(wrappers)
+        ]
+
+    def _batches(self, wrappers: Sequence[Message]) -> list[list[Message]]:
+        """Split into containers that each fit half of the game-command budget (and the chat budget)."""
+        limits = self.flood.limits
+        per_batch = max(1, limits.game_commands // 2) if limits.game_commands > 0 else 0
+        batches: list[list[Message]] = []
+        current: list[Message] = []
+        cost = FREE
+        for wrapper in wrappers:
+            new_cost = cost + _cost_of([wrapper])
+            try:
+                self.flood.check(new_cost)
+                fits = len(current) < 200 and (not per_batch or new_cost.game_commands <= per_batch)
+            except FloodError:
+                fits = False
+            if current and not fits:
+                batches.append(current)
+                current, new_cost = [], _cost_of([wrapper])
+            current.append(wrapper)
+            cost = new_cost
+        if current:
+            batches.append(current)
+        return batches
+
+    async def judge_commands(
+        self,
+        game_id: int,
+        target_player_id: int,
+        game_commands: Sequence[Message],
+        *,
+        timeout: float | None = None,
+    ) -> Any:
+        """Run ``game_commands`` as player ``target_player_id`` via ``Command_Judge`` (forward order, cost 1).
+
+        The server always answers RespOk and drops the inner results: check the events.
+        """
+        wrappers = [_wire.as_command(c) for c in game_commands]
+        return await self.game_command(game_id, commands.judge(target_player_id, wrappers), timeout=timeout)
+
+    async def game_say(self, game_id: int, text: str) -> None:
+        """Say ``text`` in a game's chat (costs one game command and one chat message)."""
+        await self.game_command(game_id, commands.game_say(_check_text(text)))
+
+    async def leave_game(self, game_id: int) -> None:
+        """Leave a game; forget its mirror and seat."""
+        self._seats.pop(game_id, None)
+        try:
+            await self.game_command(game_id, commands.leave_game())
+        finally:
+            self.games.pop(game_id, None)
+
+    async def select_deck(self, game_id: int, deck: str) -> Any:
+        """Load a deck (.cod XML text) before the game starts; the response carries Response_DeckDownload."""
+        return await self.game_command(game_id, commands.deck_select(deck))
+
+    async def ready_start(self, game_id: int, ready: bool = True, *, force_start: bool = False) -> None:
+        await self.game_command(game_id, commands.ready_start(ready, force_start=force_start or None))
+
+
+def _expire(future: asyncio.Future[Any], message: str) -> None:
+    if not future.done():
+        future.set_exception(CommandTimeout(message))
+
+
+def _check_text(text: str) -> str:
+    if len(text) > MAX_TEXT_LENGTH:
+        raise ValueError(f"text of {len(text)} characters exceeds Servatrice's limit of {MAX_TEXT_LENGTH}")
+    return text
+
+
+def _cost_of(wrappers: Sequence[Message]) -> Cost:
+    """Flood cost of one container holding ``wrappers``."""
+    cost = FREE
+    for wrapper in wrappers:
+        inner = _wire.inner_command(wrapper)
+        name = _wire.command_name(wrapper)
+        domain = _wire.domain_of(wrapper)
+        if domain == "game":
+            cost = cost + game_command_cost(name, message=getattr(inner, "message", None))
+        elif name in ("Command_RoomSay", "Command_Message"):
+            cost = cost + chat_cost(getattr(inner, "message", ""))
+    return cost
+
+
+async def connect(url: str, user: str, password: str | None = None, **options: Any) -> Client:
+    """Connect, log in and return a running :class:`Client` (use ``async with`` or ``await close()``).
+
+    ``options`` are :class:`Client`'s keyword arguments (``flood_limits``, ``keepalive``, ``reconnect``...).
+
+    Raises:
+        OSError / TimeoutError: the server is unreachable.
+        LoginFailed: the server refused the login.
+        ServerError: the handshake failed (e.g. a protocol-version mismatch or garbage bytes).
+        ConnectionLost: the server hung up during the handshake.
+    """
+    client = Client(url, user, password, **options)
+    await client.start()
+    return client

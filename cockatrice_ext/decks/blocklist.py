@@ -1,0 +1,269 @@
+"""The block-list text format: a forgiving, documented ``N Name`` list with sections.
+
+A block list is what people type or paste: an auction block, a cube, a pool, a deck. Every line is
+one of:
+
+* blank: ignored (a blank line never changes the section; that is the plain-text *deck* reader's
+  Cockatrice rule, see :mod:`cockatrice_ext.decks.readers`, not this one);
+* a comment: starts with ``#`` (but not ``##``), ``//`` or ``;``. Comment lines before the first card
+  become the deck's ``comments``; ``# Name: X`` (or ``// Name: X``) names the deck. A ``#`` preceded by
+  a space ends a card line early (``4 Shock  # cheap removal``); no real card name contains ``#``;
+* a section header, which puts the following cards in that section:
+  ``Main``/``Deck``/``Mainboard``/``Main deck``/``Decklist`` (-> ``main``), ``Sideboard``/``Side``
+  (-> ``side``, also ``Sideboard: 15``), ``Commander``/``Companion``/``Maybeboard``/``Tokens`` (lower-cased),
+  and any named section: ``[Removal]``, ``## Creatures``, ``Creatures (12):``. Cards before any
+  header are in ``main``;
+* a card: ``[SB:] [N|Nx|N x] [[SET] or [SET:NUM]] Name [(SET) [NUM]] [*F*]``. Without a count the
+  count is 1. ``SB:`` puts the card in ``side`` whatever the current section. Commas, apostrophes
+  and hyphens are part of names (``Jaya Ballard, Task Mage``); ``Fire//Ice``, ``Fire / Ice`` and
+  ``Fire // Ice`` are all written ``Fire // Ice``; typographic ``’`` becomes ``'``. A name that starts
+  with digits needs an explicit count (``1 1996 World Champion``).
+
+Leniency: the reader accepts every spelling above, but never guesses: a line that is not blank, a
+comment or a header must be a valid card line, otherwise :class:`DeckFormatError` names the file and
+line (count 0 or above :data:`MAX_COUNT`, a count with no name, a name over :data:`MAX_NAME_LENGTH`
+characters or with control characters, XML pasted into a text list, an empty ``[]`` header).
+Names are *not* checked against card data here; that is :func:`cockatrice_ext.cards.resolve`'s job.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+from cockatrice_ext.decks.errors import DeckFormatError
+from cockatrice_ext.decks.model import Deck, DeckEntry
+
+MAX_COUNT = 999
+MAX_NAME_LENGTH = 200
+MAX_TEXT_BYTES = 16 * 1024 * 1024
+
+_COUNT = re.compile(r"^(\d{1,9})(?:\s*[xX*])?\s+(\S.*)$|^(\d{1,9})[xX*](\S.*)$")
+_BRACKET_COUNT = re.compile(r"^[\(\[](\d{1,9})[\)\]]\s*(\S.*)$")
+_PREFIX_SET = re.compile(r"^\[([A-Za-z0-9]{1,8})(?::([A-Za-z0-9★\-]{1,12}))?\]\s*(\S.*)$")
+_SUFFIX_SET = re.compile(
+    r"^(.*?\S)\s+\(([A-Za-z0-9]{2,8})\)(?:\s+(?:([A-Za-z0-9]{2,8})-)?([A-Za-z0-9★\-]{1,12}))?$"
+)
+_FOIL = re.compile(r"\s+\*[Ff]\*$")
+_SPLIT = re.compile(r"\s*(?:/{1,2})\s*")
+_SPACES = re.compile(r"\s+")
+_SB = re.compile(r"^sb:\s*", re.IGNORECASE)
+_INLINE_COMMENT = re.compile(r"\s#.*$")
+
+_MAIN_HEADER = re.compile(
+    r"^(?:main|main\s*deck|deck|deck\s*list|mainboard|main\s*board)\s*:?\s*(?:\(?\d+\)?)?$", re.I
+)
+_SIDE_HEADER = re.compile(r"^(?:sideboard|side\s*board|side)\s*:?\s*(?:\(?\d+\)?)?(?:\s*cards?)?$", re.I)
+_KNOWN_HEADER = re.compile(r"^(commander|companion|maybeboard|tokens)\s*:?\s*(?:\(?\d+\)?)?$", re.I)
+_BRACKET_HEADER = re.compile(r"^\[([^\[\]]*)\]$")
+_HASH_HEADER = re.compile(r"^##+\s*(.*?)\s*#*$")
+_COLON_HEADER = re.compile(r"^([A-Za-z][\w '&/-]{0,60}?)\s*(?:\(\d+\))?\s*:$")
+_TRAILING_COUNT = re.compile(r"\s*\(\d+\)$")
+_NAME_COMMENT = re.compile(r"^name\s*[:=]\s*(.+)$", re.I)
+
+
+def canonical_section(title: str) -> str:
+    """``main``/``side`` for their many spellings, known zones lower-cased, else the title as written."""
+    title = _SPACES.sub(" ", title).strip().rstrip(":").strip()
+    title = _TRAILING_COUNT.sub("", title) or title
+    if _MAIN_HEADER.match(title):
+        return "main"
+    if _SIDE_HEADER.match(title):
+        return "side"
+    known = _KNOWN_HEADER.match(title)
+    if known:
+        return known.group(1).lower()
+    return title
+
+
+def normalize_name(raw: str) -> str:
+    """The name as a card list should spell it: single spaces, ``'`` apostrophes, `` // `` between halves."""
+    name = raw.replace("’", "'").replace("‘", "'")
+    name = _SPACES.sub(" ", name).strip()
+    if "/" in name:
+        name = _SPLIT.sub(" // ", name).strip()
+    return name
+
+
+def check_name(name: str) -> str | None:
+    """Why ``name`` cannot be a card name, or None if it can."""
+    if not name:
+        return "card line has no name"
+    if len(name) > MAX_NAME_LENGTH:
+        return f"card name longer than {MAX_NAME_LENGTH} characters"
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+        return "card name contains control or unassigned characters"
+    if name.startswith("<"):
+        return "this looks like XML, not a card line (read .cod/.dek files with read_deck)"
+    if not any(ch.isalnum() for ch in name):
+        return f"not a card name: {name!r}"
+    return None
+
+
+def parse_card_text(text: str) -> tuple[int, str, str, str]:
+    """Split one card line (no ``SB:``) into ``(count, name, set_code, collector_number)``.
+
+    Raises ValueError with a human message when the line is not a card.
+    """
+    text = _FOIL.sub("", text.strip())
+    original = text
+    count = 1
+    match = _COUNT.match(text)
+    if match:
+        digits, rest = (
+            (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+        )
+        count, text = int(digits), rest
+    else:
+        bracketed = _BRACKET_COUNT.match(text)
+        if bracketed:
+            count, text = int(bracketed.group(1)), bracketed.group(2)
+        elif text.isdigit():
+            raise ValueError(f"count {text} with no card name")
+    if count <= 0:
+        raise ValueError(f"count must be positive, got {count}")
+    if count > MAX_COUNT:
+        raise ValueError(
+            f"count {count} is above {MAX_COUNT}; a name that starts with digits needs a count first "
+            f"(write '1 {original}')"
+        )
+    set_code = number = ""
+    prefix = _PREFIX_SET.match(text)
+    if prefix:
+        set_code, number, text = prefix.group(1).upper(), prefix.group(2) or "", prefix.group(3)
+    suffix = _SUFFIX_SET.match(text)
+    if suffix:
+        # ``(PLST) XLN-65``: the inner code names the original printing, as Cockatrice reads it
+        text, set_code, number = (
+            suffix.group(1),
+            (suffix.group(3) or suffix.group(2)).upper(),
+            suffix.group(4) or "",
+        )
+    name = normalize_name(text)
+    problem = check_name(name)
+    if problem:
+        raise ValueError(problem)
+    return count, name, set_code, number
+
+
+def _section_header(line: str) -> str | None:
+    """The section a header line opens, or None if the line is not a header."""
+    bracket = _BRACKET_HEADER.match(line)
+    if bracket:
+        return canonical_section(bracket.group(1)) if bracket.group(1).strip() else ""
+    hashes = _HASH_HEADER.match(line)
+    if hashes:
+        return canonical_section(hashes.group(1)) if hashes.group(1) else ""
+    if _MAIN_HEADER.match(line):
+        return "main"
+    if _SIDE_HEADER.match(line):
+        return "side"
+    known = _KNOWN_HEADER.match(line)
+    if known:
+        return known.group(1).lower()
+    colon = _COLON_HEADER.match(line)
+    if colon:
+        return canonical_section(colon.group(1))
+    return None
+
+
+def _comment_text(line: str) -> str | None:
+    """The text of a comment line, or None if the line is not a comment."""
+    if line.startswith("##"):
+        return None
+    for marker in ("#", "//", ";"):
+        if line.startswith(marker):
+            return line[len(marker) :].strip()
+    return None
+
+
+def parse_block_list(text: str, source: str = "<text>") -> Deck:
+    """Parse block-list ``text`` into a :class:`Deck`; ``source`` names the file in error messages."""
+    if len(text) > MAX_TEXT_BYTES:
+        raise DeckFormatError(f"block list larger than {MAX_TEXT_BYTES} bytes", source=source)
+    deck = Deck(name=Path(source).stem if source != "<text>" else "")
+    section = "main"
+    comments: list[str] = []
+    seen_card = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip().lstrip("\ufeff")
+        if not line:
+            continue
+        comment = _comment_text(line)
+        if comment is not None:
+            if not seen_card:
+                named = _NAME_COMMENT.match(comment)
+                if named:
+                    deck.name = named.group(1).strip()
+                else:
+                    comments.append(comment)
+            continue
+        header = _section_header(line)
+        if header is not None:
+            if not header:
+                raise DeckFormatError("empty section header", source=source, line=number)
+            section = header
+            deck.section(section)
+            continue
+        target = section
+        sideboard = _SB.match(line)
+        if sideboard:
+            target, line = "side", line[sideboard.end() :]
+        line = _INLINE_COMMENT.sub("", line)
+        try:
+            count, name, set_code, collector = parse_card_text(line)
+        except ValueError as exc:
+            raise DeckFormatError(str(exc), source=source, line=number) from None
+        deck.section(target).append(
+            DeckEntry(name=name, count=count, set_code=set_code, collector_number=collector, line=number)
+        )
+        seen_card = True
+    deck.comments = "\n".join(comments).strip()
+    return deck
+
+
+def read_block_list(path: str | Path) -> Deck:
+    """Read a block-list file (UTF-8, BOM tolerated)."""
+    file = Path(path)
+    data = file.read_bytes()
+    if len(data) > MAX_TEXT_BYTES:
+        raise DeckFormatError(f"block list larger than {MAX_TEXT_BYTES} bytes", source=str(file))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise DeckFormatError("not UTF-8 text", source=str(file), line=line) from None
+    return parse_block_list(text, source=str(file))
+
+
+def _section_title(section: str) -> str:
+    return {"main": "Main", "side": "Sideboard"}.get(section, section)
+
+
+def format_block_list(deck: Deck, *, header: str = "") -> str:
+    """Write ``deck`` in the block-list format (the inverse of :func:`parse_block_list`).
+
+    ``header`` (and the deck's comments) become ``#`` comment lines at the top.
+    """
+    lines: list[str] = []
+    if deck.name:
+        lines.append(f"# Name: {deck.name}")
+    for text in (header, deck.comments):
+        for comment in text.splitlines():
+            lines.append(f"# {comment}".rstrip())
+    sections = [(name, entries) for name, entries in deck.sections.items() if entries]
+    needs_headers = any(name != "main" for name, _ in sections)
+    for name, entries in sections:
+        if needs_headers:
+            if lines:
+                lines.append("")
+            lines.append(f"[{_section_title(name)}]")
+        for entry in entries:
+            suffix = ""
+            if entry.set_code:
+                suffix = f" ({entry.set_code})" + (
+                    f" {entry.collector_number}" if entry.collector_number else ""
+                )
+            lines.append(f"{entry.count} {entry.name}{suffix}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,466 @@
+"""Readers for the deck formats people paste or save, behind one entry point, :func:`read_deck`.
+
+Formats (names used by ``format=``):
+
+* ``cod``: Cockatrice ``.cod`` XML (``<cockatrice_deck>``, ``<zone name=..>``, ``<card number name
+  [setShortName collectorNumber]>``); any zone name is kept, unknown elements are ignored.
+* ``dek``: MTGO ``.dek`` XML (``<Deck>`` with ``<Cards Quantity Name Sideboard>``).
+* ``forge``: Forge ``.dck`` (``[metadata]`` ``Name=``, ``[Main]``, ``[Sideboard]``, ``N Name|SET|art``;
+  section names and keys case-insensitive; ``#``/``;`` comments; unknown sections such as ``[shop]`` skipped).
+* ``xmage``: XMage ``.dck`` (``N [SET:NUM] Name``, ``SB: N [SET:NUM] Name``; ``NAME:``/``AUTHOR:``/``LAYOUT``
+  lines).
+* ``arena``: MTG Arena text (``Deck``/``Sideboard``/``Commander``/``Companion`` headers, ``N Name (SET) NUM``;
+  without a ``Sideboard`` header a blank line after the main deck starts the sideboard).
+* ``text``: Cockatrice/MTGO plain text, with Cockatrice's rules: leading comment lines give the deck
+  name and comments; ``SB:`` lines (if any) are the sideboard, else a ``Sideboard`` line splits, else a
+  single blank line splits main and side (several blank-separated blocks are all main).
+* ``blocklist``: this project's block-list format (:mod:`cockatrice_ext.decks.blocklist`).
+
+Every reader raises :class:`DeckFormatError` naming the source and line; XML is parsed with lxml without
+entity expansion, DTD loading or network access.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cockatrice_ext.decks.blocklist import (
+    MAX_TEXT_BYTES,
+    canonical_section,
+    check_name,
+    normalize_name,
+    parse_block_list,
+    parse_card_text,
+)
+from cockatrice_ext.decks.errors import DeckFormatError
+from cockatrice_ext.decks.model import Deck, DeckEntry
+
+if TYPE_CHECKING:
+    from lxml import etree
+
+FORMATS = ("cod", "dek", "forge", "xmage", "arena", "text", "blocklist")
+DECK_SUFFIXES = (".cod", ".dek", ".dck", ".txt", ".dec", ".mwdeck", ".deck")
+
+_XMAGE_CARD = re.compile(r"^(?:(SB):\s*)?(\d{1,9})\s+\[([A-Za-z0-9_]*):([^\]]*)\]\s*(.+)$", re.IGNORECASE)
+_XMAGE_META = re.compile(r"^(?:NAME|AUTHOR|LAYOUT\b)", re.IGNORECASE)
+_ARENA_HEADERS = {"deck": "main", "sideboard": "side", "commander": "commander", "companion": "companion"}
+_ARENA_SET = re.compile(r"\(([A-Za-z0-9]{2,8})\)\s+[A-Za-z0-9★\-]+\s*$")
+_SB = re.compile(r"^\s*sb:\s*", re.IGNORECASE)
+_SIDEBOARD_LINE = re.compile(r"^sideboard\b", re.IGNORECASE)
+_DECK_HEADER = re.compile(r"^((main)?deck(list)?|mainboard)\b", re.IGNORECASE)
+_CARD_START = re.compile(r"^\s*[\w\[\(\{]")
+_FORGE_SECTION = re.compile(r"^\[([^\]]*)\]$")
+_FORGE_COUNT = re.compile(r"^(\d{1,9})\s+(.+)$")
+_FORGE_SECTIONS = {"main": "main", "sideboard": "side"}
+_FORGE_IGNORED = {"shop", "general"}
+
+# ----------------------------------------------------------------------------------------------------
+# helpers
+
+
+def _entry(text: str, *, source: str, line: int) -> DeckEntry:
+    try:
+        count, name, set_code, number = parse_card_text(text)
+    except ValueError as exc:
+        raise DeckFormatError(str(exc), source=source, line=line) from None
+    return DeckEntry(name=name, count=count, set_code=set_code, collector_number=number, line=line)
+
+
+def _checked_name(raw: str, *, source: str, line: int) -> str:
+    name = normalize_name(raw)
+    problem = check_name(name)
+    if problem:
+        raise DeckFormatError(problem, source=source, line=line)
+    return name
+
+
+def _count(raw: str | None, *, source: str, line: int, what: str = "count") -> int:
+    text = (raw or "").strip()
+    if not text.isdigit() or len(text) > 9:
+        raise DeckFormatError(
+            f"{what} must be a positive whole number, got {raw!r}", source=source, line=line
+        )
+    value = int(text)
+    if not 0 < value <= 999:
+        raise DeckFormatError(f"{what} must be between 1 and 999, got {value}", source=source, line=line)
+    return value
+
+
+def _xml_root(data: bytes, source: str) -> etree._Element:
+    from lxml import etree  # imported here: text formats never pay for lxml
+
+    parser = etree.XMLParser(
+        resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False, huge_tree=False
+    )
+    try:
+        root = etree.fromstring(data, parser=parser)
+    except etree.XMLSyntaxError as exc:
+        line = exc.position[0] if exc.position else 0
+        raise DeckFormatError(f"malformed XML: {exc.msg}", source=source, line=line) from None
+    if root is None:
+        raise DeckFormatError("empty XML document", source=source)
+    tree = root.getroottree()
+    if tree.docinfo.internalDTD is not None or tree.docinfo.doctype:
+        raise DeckFormatError("XML with a DOCTYPE is not accepted", source=source)
+    return root
+
+
+def _local(tag: Any) -> str:
+    """The local name of an element tag (comments and processing instructions have none)."""
+    if not isinstance(tag, str):
+        return ""
+    return tag.rpartition("}")[2]
+
+
+# ----------------------------------------------------------------------------------------------------
+# XML formats
+
+
+def read_cod(data: bytes, source: str = "<text>") -> Deck:
+    """Read a Cockatrice ``.cod`` deck."""
+    root = _xml_root(data, source)
+    if _local(root.tag) != "cockatrice_deck":
+        raise DeckFormatError(f"root element is <{_local(root.tag)}>, not <cockatrice_deck>", source=source)
+    deck = Deck()
+    for element in root:
+        tag = _local(element.tag)
+        if tag == "deckname":
+            deck.name = (element.text or "").strip()
+        elif tag == "comments":
+            deck.comments = (element.text or "").strip()
+        elif tag == "zone":
+            zone = (element.get("name") or "").strip()
+            if not zone:
+                raise DeckFormatError("<zone> without a name", source=source, line=element.sourceline or 0)
+            entries = deck.section(zone)
+            for card in element:
+                if _local(card.tag) != "card":
+                    continue
+                line = card.sourceline or 0
+                entries.append(
+                    DeckEntry(
+                        name=_checked_name(card.get("name") or "", source=source, line=line),
+                        count=_count(card.get("number"), source=source, line=line, what="number"),
+                        set_code=(card.get("setShortName") or "").strip().upper(),
+                        collector_number=(card.get("collectorNumber") or "").strip(),
+                        line=line,
+                    )
+                )
+    return deck
+
+
+def read_dek(data: bytes, source: str = "<text>") -> Deck:
+    """Read an MTGO ``.dek`` XML deck."""
+    root = _xml_root(data, source)
+    if _local(root.tag) != "Deck":
+        raise DeckFormatError(f"root element is <{_local(root.tag)}>, not <Deck>", source=source)
+    deck = Deck()
+    deck.section("main")
+    for card in root:
+        if _local(card.tag) != "Cards":
+            continue
+        line = card.sourceline or 0
+        side = (card.get("Sideboard") or "false").strip().lower() == "true"
+        deck.section("side" if side else "main").append(
+            DeckEntry(
+                name=_checked_name(card.get("Name") or "", source=source, line=line),
+                count=_count(card.get("Quantity"), source=source, line=line, what="Quantity"),
+                line=line,
+            )
+        )
+    return deck
+
+
+# ----------------------------------------------------------------------------------------------------
+# text formats
+
+
+def read_forge(text: str, source: str = "<text>") -> Deck:
+    """Read a Forge ``.dck`` deck (cards before any section header count as ``main``)."""
+    deck = Deck()
+    section: str | None = "main"
+    in_metadata = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        header = _FORGE_SECTION.match(line)
+        if header:
+            key = header.group(1).strip().lower()
+            in_metadata = key == "metadata"
+            if in_metadata or key in _FORGE_IGNORED:
+                section = None
+            else:
+                section = _FORGE_SECTIONS.get(key, key)
+                deck.section(section)
+            continue
+        if in_metadata:
+            key, sep, value = line.partition("=")
+            if sep and key.strip().lower() == "name":
+                deck.name = value.strip()
+            elif sep and key.strip().lower() in ("comment", "description") and not deck.comments:
+                deck.comments = value.strip()
+            continue
+        if section is None:
+            continue
+        count = 1
+        counted = _FORGE_COUNT.match(line)
+        if counted:
+            count = _count(counted.group(1), source=source, line=number)
+            line = counted.group(2)
+        name, *extra = line.split("|")
+        name = name.strip().removesuffix("+").strip()
+        set_code = extra[0].strip().upper() if extra and extra[0].strip() != "???" else ""
+        collector = ""
+        for part in extra[1:]:
+            part = part.strip()
+            if part.startswith("[") and part.endswith("]"):
+                collector = part[1:-1]
+        deck.section(section).append(
+            DeckEntry(
+                name=_checked_name(name, source=source, line=number),
+                count=count,
+                set_code=set_code,
+                collector_number=collector,
+                line=number,
+            )
+        )
+    return deck
+
+
+def read_xmage(text: str, source: str = "<text>") -> Deck:
+    """Read an XMage ``.dck`` deck (``N [SET:NUM] Name``; plain ``N Name`` lines are accepted too)."""
+    deck = Deck()
+    deck.section("main")
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith(("#", "//")):
+            continue
+        if _XMAGE_META.match(line):
+            if line.upper().startswith("NAME:"):
+                deck.name = line[5:].strip()
+            continue
+        match = _XMAGE_CARD.match(line)
+        if match:
+            side, count, set_code, collector, name = match.groups()
+            deck.section("side" if side else "main").append(
+                DeckEntry(
+                    name=_checked_name(name, source=source, line=number),
+                    count=_count(count, source=source, line=number),
+                    set_code=set_code.upper(),
+                    collector_number=collector.strip(),
+                    line=number,
+                )
+            )
+            continue
+        side_match = _SB.match(line)
+        target = "side" if side_match else "main"
+        rest = line[side_match.end() :] if side_match else line
+        deck.section(target).append(_entry(rest, source=source, line=number))
+    return deck
+
+
+def read_arena(text: str, source: str = "<text>") -> Deck:
+    """Read MTG Arena text."""
+    deck = Deck()
+    lines = text.splitlines()
+    has_side_header = any(line.strip().lower() == "sideboard" for line in lines)
+    section = "main"
+    blank_after_cards = False
+    in_about = False
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if not line:
+            blank_after_cards = bool(deck.sections.get(section)) and section == "main"
+            in_about = False
+            continue
+        if line.startswith(("#", "//")):
+            continue
+        lowered = line.lower()
+        if lowered == "about":
+            in_about = True
+            continue
+        if in_about:
+            if lowered.startswith("name "):
+                deck.name = line[5:].strip()
+            continue
+        if lowered in _ARENA_HEADERS:
+            section = _ARENA_HEADERS[lowered]
+            deck.section(section)
+            blank_after_cards = False
+            continue
+        if blank_after_cards and not has_side_header and section == "main":
+            section = "side"
+        blank_after_cards = False
+        deck.section(section).append(_entry(line, source=source, line=number))
+    deck.section("main")
+    return deck
+
+
+def read_text(text: str, source: str = "<text>") -> Deck:
+    """Read Cockatrice/MTGO plain text with Cockatrice's header, ``SB:`` and blank-line rules."""
+    deck = Deck()
+    lines = text.splitlines()
+    first_card = next((i for i, line in enumerate(lines) if _CARD_START.match(line)), len(lines))
+    deck_start = 0
+    for i in range(first_card - 1, -1, -1):
+        if not lines[i].strip():
+            deck_start = i + 1
+            break
+    header = [line.strip() for line in lines[:deck_start] if line.strip()]
+    header_text = [re.sub(r"^[^\w\[\(\{]*", "", line) for line in header]
+    if header_text:
+        deck.name = header_text[0]
+        deck.comments = "\n".join(header_text[1:])
+    body = list(enumerate(lines, start=1))[deck_start:]
+    uses_sb = any(_SB.match(line) for _, line in body)
+    side_header = (
+        None if uses_sb else next((n for n, line in body if _SIDEBOARD_LINE.match(line.strip())), None)
+    )
+    # Blank-line split: only if exactly two non-empty blocks.
+    blocks: list[list[int]] = []
+    current: list[int] = []
+    for n, line in body:
+        if line.strip():
+            current.append(n)
+        elif current:
+            blocks.append(current)
+            current = []
+    if current:
+        blocks.append(current)
+    split_at = blocks[1][0] if not uses_sb and side_header is None and len(blocks) == 2 else None
+    deck.section("main")
+    first_nonempty = True
+    for n, raw in body:
+        line = raw.strip()
+        if not line:
+            continue
+        if first_nonempty and _DECK_HEADER.match(line):
+            first_nonempty = False
+            continue
+        first_nonempty = False
+        if n == side_header:
+            continue
+        if not _CARD_START.match(line) and not _SB.match(line):
+            continue  # comments and other non-card lines, as Cockatrice does
+        target = "main"
+        sideboard = _SB.match(line)
+        if sideboard:
+            target, line = "side", line[sideboard.end() :]
+        elif (side_header is not None and n > side_header) or (split_at is not None and n >= split_at):
+            target = "side"
+        deck.section(target).append(_entry(line, source=source, line=n))
+    return deck
+
+
+# ----------------------------------------------------------------------------------------------------
+# sniffing and the entry point
+
+
+def sniff_format(data: bytes, filename: str = "") -> str:
+    """Guess the format of ``data`` (file ``filename`` if known); one of :data:`FORMATS`."""
+    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    suffix = Path(filename).suffix.lower()
+    if head.startswith(b"<"):
+        if b"cockatrice_deck" in head:
+            return "cod"
+        if re.search(rb"<Deck[\s>]", head):
+            return "dek"
+        return "cod" if suffix == ".cod" else "dek" if suffix == ".dek" else "cod"
+    if suffix == ".cod":
+        return "cod"
+    text = data.decode("utf-8", errors="replace")
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lowered = [line.lower() for line in lines]
+    if any(line in ("[metadata]", "[main]", "[sideboard]", "[commander]") for line in lowered):
+        return "forge"
+    card_lines = [line for line in lines if line[:1].isdigit() or line.lower().startswith("sb:")]
+    if card_lines and sum(bool(_XMAGE_CARD.match(line)) for line in card_lines) * 2 > len(card_lines):
+        return "xmage"
+    if suffix == ".dck":
+        return "forge" if any("|" in line for line in lines) else "xmage"
+    if lowered and lowered[0] in ("deck", "commander", "companion", "about"):
+        return "arena"
+    if any(line.startswith("#") or (line.startswith("[") and line.endswith("]")) for line in lines):
+        return "blocklist"
+    if card_lines and sum(bool(_ARENA_SET.search(line)) for line in card_lines) * 2 > len(card_lines):
+        return "arena"
+    return "text"
+
+
+def _decode(data: bytes, source: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise DeckFormatError("not UTF-8 text", source=source, line=line) from None
+
+
+def read_deck(
+    path_or_text: str | Path | bytes, format: str | None = None, *, source: str | None = None
+) -> Deck:
+    """Read a deck from a file path, raw bytes or pasted text, sniffing the format unless ``format`` is given.
+
+    A :class:`~pathlib.Path`, or a one-line ``str`` naming an existing file, is read as a file; any
+    other ``str`` is the deck text itself. ``source`` overrides the name used in error messages.
+    """
+    filename = ""
+    if isinstance(path_or_text, Path) or (
+        isinstance(path_or_text, str)
+        and "\n" not in path_or_text
+        and len(path_or_text) < 4096
+        and Path(path_or_text).is_file()
+    ):
+        file = Path(path_or_text)
+        filename = str(file)
+        if file.stat().st_size > MAX_TEXT_BYTES:
+            raise DeckFormatError(f"file larger than {MAX_TEXT_BYTES} bytes", source=filename)
+        data = file.read_bytes()
+    elif isinstance(path_or_text, bytes):
+        data = path_or_text
+    elif "\n" not in path_or_text and path_or_text.strip().lower().endswith(DECK_SUFFIXES):
+        raise DeckFormatError("no such file", source=path_or_text.strip())
+    else:
+        data = path_or_text.encode("utf-8")
+    where = source or filename or "<text>"
+    if len(data) > MAX_TEXT_BYTES:
+        raise DeckFormatError(f"deck larger than {MAX_TEXT_BYTES} bytes", source=where)
+    chosen = (format or sniff_format(data, filename)).lower()
+    if chosen not in FORMATS:
+        raise DeckFormatError(
+            f"unknown deck format {format!r}; choose one of {', '.join(FORMATS)}", source=where
+        )
+    if chosen == "cod":
+        deck = read_cod(data, where)
+    elif chosen == "dek":
+        deck = read_dek(data, where)
+    else:
+        text = _decode(data, where)
+        reader = {
+            "forge": read_forge,
+            "xmage": read_xmage,
+            "arena": read_arena,
+            "text": read_text,
+            "blocklist": parse_block_list,
+        }[chosen]
+        deck = reader(text, where)
+    if not deck.name and filename:
+        deck.name = Path(filename).stem
+    return deck
+
+
+__all__ = [
+    "FORMATS",
+    "DeckFormatError",
+    "canonical_section",
+    "read_arena",
+    "read_cod",
+    "read_deck",
+    "read_dek",
+    "read_forge",
+    "read_text",
+    "read_xmage",
+    "sniff_format",
+]

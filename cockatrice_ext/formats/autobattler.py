@@ -1,0 +1,797 @@
+"""The AutoBattler cube: draft from a five-card shop, play short mini-games, the loser takes poison.
+
+RULE INDEX (seed 003, in our words -> where it is implemented)
+---------------------------------------------------------------
+- Energy starts at 3 (it is the starting hand size) and rises by 1 every three mini-games
+  -> ``AutoBattlerConfig.starting_energy`` / ``games_per_energy``, :meth:`AutoBattlerEngine._finish_minigame`.
+- Setup: six random cards from the cube to each player (the referee's :class:`Start`)
+  -> :meth:`AutoBattlerEngine._start`.
+- Start of each draft phase: one treasure and one random card each; from 6 energy two treasures and no card
+  (the pool stays at 15 cards, as the seed notes; ``random_card_at_high_energy`` keeps the card)
+  -> :meth:`AutoBattlerEngine._start_draft`.
+- Shop: five cards from the cube per player; drafting swaps a shop card with a pool card -> :class:`Swap`;
+  a treasure buys a new shop, the old one is discarded -> :class:`Roll`; a player ends with
+  :class:`EndDraft`; when all have, the shops (always five cards) go back to the cube and the discards are
+  shuffled in -> :meth:`AutoBattlerEngine._end_draft`.
+- Deckbuilding: a starting hand of exactly ``energy`` pool cards, an empty library, three basic lands and
+  up to five treasures on the battlefield; excess treasures are discarded
+  -> :meth:`AutoBattlerEngine.check_deck`, :meth:`AutoBattlerEngine._end_draft`.
+- Mini-games: 10 life, an empty library does not lose (``starting_life``, ``empty_library_loses`` are for the
+  bot to set up the game); the player with more poison chooses play or draw, a tie or the final two are
+  decided at random -> :meth:`AutoBattlerEngine._setup_matches` (:class:`MatchSetup`).
+- Loser's poison by energy: 3:1, 4:1, 5:2, 6:3, 7+:5, or a flat amount (``flat_poison``, the seed's 2)
+  -> :meth:`AutoBattlerEngine.poison_for_loss`; a draw is a loss for both
+  -> :meth:`AutoBattlerEngine._result`.
+- Concessions are not allowed: a result by concession is refused (``concession_not_allowed``, league core).
+- After a game each player keeps at most five treasures -> :class:`ReportTreasures`.
+- Pairing: first mini-game uniformly random; later the D20: 1 or 20 replays the roller's last opponent, even
+  and odd pick the other two (10% / 45% / 45%) -> :func:`d20_pairings`.
+- Elimination at 10 poison; the first player to die is the Ghost and keeps playing until a second player
+  dies; then only the final two play -> :meth:`AutoBattlerEngine._finish_minigame`,
+  :meth:`AutoBattlerEngine.active`.
+- The Ghost cannot decide the winner: if deaths at once would leave fewer than two, whoever lost to the Ghost
+  goes to 9 poison and plays the final -> :meth:`AutoBattlerEngine._finish_minigame`.
+- A draw that would eliminate two live players is replayed (no drafting in between) until there is a
+  winner -> :meth:`AutoBattlerEngine._result` (:class:`ReplayRequired`); if they cannot, the referee's
+  :class:`AbandonReplay` puts both at 9 poison.
+- 4 or 8 players; 8 are two isolated groups of four sharing the cube, whose winners play a final
+  -> ``AutoBattlerConfig.group_size``, :meth:`AutoBattlerEngine._after_groups`.
+- Options: interest (``interest_threshold``: X+ treasures after a mini-game -> +1), streaks
+  (``streak_length``: a 3+ win streak -> +1), carousel (every three mini-games 3*N face-up cards are
+  snake-drafted, most poison first, and the random card of the draft phase is dropped)
+  -> :class:`CarouselPick`, :meth:`AutoBattlerEngine._open_carousel`; flat poison (``flat_poison``).
+
+Error codes: the league core's plus ``wrong_phase``, ``not_active``, ``already_done``, ``no_treasure``,
+``not_in_shop``, ``not_your_pick``, ``not_in_carousel``, ``no_replay``, ``referee_only``.
+Invariant: every card is in exactly one place: a pool, a shop, the carousel, the draft discard, or the cube.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from cockatrice_ext.cards.model import CardFacts
+from cockatrice_ext.formats.base import Action, Effect, Engine, RulesError, register
+from cockatrice_ext.formats.league import (
+    BASIC_LAND_NAMES,
+    CardRef,
+    DeckProblem,
+    League,
+    ReportResult,
+    Start,
+    card_names,
+    require_referee,
+    resolve_card,
+)
+
+
+@dataclass(frozen=True)
+class AutoBattlerConfig:
+    """Options of an AutoBattler league (defaults from the seed)."""
+
+    players: tuple[str, ...] = ()
+    cards: tuple[CardFacts, ...] = ()
+    starting_energy: int = 3
+    games_per_energy: int = 3
+    starting_cards: int = 6
+    shop_size: int = 5
+    treasures_per_draft: int = 1
+    treasures_per_draft_high: int = 2
+    high_energy: int = 6
+    random_card_at_high_energy: bool = False
+    max_treasures: int = 5
+    basic_lands: int = 3
+    basic_land_names: tuple[str, ...] = BASIC_LAND_NAMES
+    poison_by_energy: tuple[tuple[int, int], ...] = ((3, 1), (4, 1), (5, 2), (6, 3), (7, 5))
+    flat_poison: int = 0
+    lethal_poison: int = 10
+    starting_life: int = 10
+    empty_library_loses: bool = False
+    group_size: int = 4
+    interest_threshold: int = 0
+    streak_length: int = 0
+    carousel: bool = False
+
+
+# -- actions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Swap(Action):
+    """Take ``shop_card`` from the shop, putting ``pool_card`` from the pool in its place."""
+
+    shop_card: CardRef = -1
+    pool_card: CardRef = -1
+
+
+@dataclass(frozen=True)
+class Roll(Action):
+    """Spend a treasure: discard the shop and open a new one."""
+
+
+@dataclass(frozen=True)
+class EndDraft(Action):
+    """The player has finished drafting this phase."""
+
+
+@dataclass(frozen=True)
+class CarouselPick(Action):
+    """Take ``card`` from the carousel on one's snake-draft turn."""
+
+    card: CardRef = -1
+
+
+@dataclass(frozen=True)
+class ReportTreasures(Action):
+    """``target`` ends the mini-game with ``count`` treasures on the battlefield (at most five are kept).
+
+    The referee reports for anyone; a player may report only their own (``target`` "" or themselves).
+    """
+
+    target: str = ""
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class AbandonReplay(Action):
+    """Referee: the replay of ``match_of``'s drawn game cannot go on; both players go to 9 poison."""
+
+    match_of: str = ""
+
+
+# -- effects -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TreasuresChanged(Effect):
+    player: str
+    treasures: int
+    delta: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class ShopOpened(Effect):
+    """Private to ``player``."""
+
+    player: str
+    cards: tuple[int, ...]
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Swapped(Effect):
+    player: str
+    taken: int
+    taken_name: str
+    given: int
+    given_name: str
+
+
+@dataclass(frozen=True)
+class Rolled(Effect):
+    player: str
+    discarded: tuple[int, ...]
+    discarded_names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PlayerDone(Effect):
+    player: str
+
+
+@dataclass(frozen=True)
+class DraftEnded(Effect):
+    returned: tuple[int, ...]
+    returned_names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MatchSetup(Effect):
+    """``chooser`` picks play or draw; when "" the draw was random and ``first`` plays first."""
+
+    round: int
+    players: tuple[str, ...]
+    chooser: str
+    first: str
+    hand_size: int
+    starting_life: int
+
+
+@dataclass(frozen=True)
+class PoisonChanged(Effect):
+    player: str
+    poison: int
+    delta: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class ReplayRequired(Effect):
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PlayerEliminated(Effect):
+    player: str
+
+
+@dataclass(frozen=True)
+class GhostNamed(Effect):
+    player: str
+
+
+@dataclass(frozen=True)
+class EnergyChanged(Effect):
+    energy: int
+
+
+@dataclass(frozen=True)
+class GroupWon(Effect):
+    group: int
+    player: str
+
+
+@dataclass(frozen=True)
+class ChampionDecided(Effect):
+    player: str
+
+
+@dataclass(frozen=True)
+class CarouselOpened(Effect):
+    cards: tuple[int, ...]
+    names: tuple[str, ...]
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CarouselPicked(Effect):
+    player: str
+    card: int
+    name: str
+
+
+# -- pairing -------------------------------------------------------------------------
+
+
+def d20_pairings(
+    active: Sequence[str], last_opponent: Mapping[str, str], rng: random.Random
+) -> list[tuple[str, str]]:
+    """Pair an even number of players with the seed's D20 method (uniform when there is no history).
+
+    The first player in seat order rolls; 1 or 20 replays their last opponent, an even roll the first of the
+    two others in seat order, an odd roll the second; the remaining two play each other.
+    """
+    players = list(active)
+    if len(players) == 2:
+        return [(players[0], players[1])]
+    roller = players[0]
+    last = last_opponent.get(roller, "")
+    others = [p for p in players if p not in (roller, last)]
+    if len(players) != 4 or last not in players or len(others) != 2:
+        rng.shuffle(players)
+        return [(players[i], players[i + 1]) for i in range(0, len(players) - 1, 2)]
+    roll = rng.randint(1, 20)
+    if roll in (1, 20):
+        opponent = last
+    elif roll % 2 == 0:
+        opponent = others[0]
+    else:
+        opponent = others[1]
+    rest = [p for p in players if p not in (roller, opponent)]
+    return [(roller, opponent), (rest[0], rest[1])]
+
+
+@register
+class AutoBattlerEngine(Engine[AutoBattlerConfig]):
+    """The AutoBattler cube league (see the module's rule index)."""
+
+    name: ClassVar[str] = "autobattler"
+    config_type: ClassVar[type[Any]] = AutoBattlerConfig
+    action_types: ClassVar[tuple[type[Action], ...]] = (
+        Start,
+        Swap,
+        Roll,
+        EndDraft,
+        CarouselPick,
+        ReportResult,
+        ReportTreasures,
+        AbandonReplay,
+    )
+
+    def __init__(self, config: AutoBattlerConfig, *, seed: int) -> None:
+        super().__init__(config, seed=seed)
+        if len(config.players) not in (4, 8) or config.group_size != 4:
+            raise ValueError("the AutoBattler cube is played by 4 or 8 players (groups of four)")
+        self.league = League(
+            config.players, config.cards, win_points=1, draw_points=0, allow_concession=False
+        )
+        size = config.group_size
+        self.groups: list[list[str]] = [
+            list(config.players[i : i + size]) for i in range(0, len(config.players), size)
+        ]
+        self.cube: list[int] = list(range(len(config.cards)))
+        self.discard: list[int] = []
+        self.shops: dict[str, list[int]] = {p: [] for p in config.players}
+        self.treasures: dict[str, int] = {p: 0 for p in config.players}
+        self.poison: dict[str, int] = {p: 0 for p in config.players}
+        self.streak: dict[str, int] = {p: 0 for p in config.players}
+        self.last_opponent: dict[str, str] = {}
+        self.energy = config.starting_energy
+        self.games_played = 0
+        self.phase = "setup"
+        self.done: list[str] = []
+        self.dead: list[str] = []  # in order of elimination
+        self.ghosts: dict[int, str] = {}  # group index -> its Ghost
+        self.group_winners: dict[int, str] = {}
+        self.champion = ""
+        self.carousel: list[int] = []
+        self.carousel_order: list[str] = []
+        self.carousel_turn = 0
+        self.replays: list[tuple[str, str]] = []  # pairs that must replay a drawn game
+        self.replay_round = False  # the current league round only replays drawn games
+        self.lost_to_ghost: list[str] = []  # this mini-game (across replays)
+        self.playing: list[str] = []  # who plays the current mini-game
+
+    # -- queries ----------------------------------------------------------------------
+    def group_of(self, player: str) -> int:
+        return next(i for i, g in enumerate(self.groups) if player in g)
+
+    def active(self, group: int | None = None) -> list[str]:
+        """Players who draft and play now: the living, plus the Ghost while only one player is dead."""
+        groups = range(len(self.groups)) if group is None else (group,)
+        result: list[str] = []
+        for g in groups:
+            if g in self.group_winners:
+                continue
+            result += [p for p in self.groups[g] if p not in self.dead or self.ghosts.get(g) == p]
+        return result
+
+    def alive(self, group: int) -> list[str]:
+        return [p for p in self.groups[group] if p not in self.dead]
+
+    def pool(self, player: str) -> list[int]:
+        return list(self.league.pools.get(player, []))
+
+    def shop(self, player: str) -> list[int]:
+        return list(self.shops.get(player, []))
+
+    def poison_for_loss(self) -> int:
+        """Poison the loser of a mini-game gets at the current energy."""
+        if self.config.flat_poison > 0:
+            return self.config.flat_poison
+        table = sorted(self.config.poison_by_energy)
+        amount = table[0][1] if table else 1
+        for energy, poison in table:
+            if self.energy >= energy:
+                amount = poison
+        return amount
+
+    def whose_carousel_pick(self) -> str | None:
+        if self.phase != "carousel":
+            return None
+        return self.carousel_order[self.carousel_turn]
+
+    def check_deck(
+        self,
+        player: str,
+        hand: Sequence[str],
+        library: Sequence[str] = (),
+        lands: Sequence[str] = (),
+        treasures: int = 0,
+    ) -> list[DeckProblem]:
+        """Problems of the mini-game setup ``player`` loads (empty when legal)."""
+        self.league.require_member(player)
+        cfg = self.config
+        problems: list[DeckProblem] = []
+        if len(hand) != self.energy:
+            problems.append(DeckProblem("wrong_hand_size", "", self.energy, len(hand)))
+        problems += self.league.missing_from_pool(player, hand)
+        if library:
+            problems.append(DeckProblem("library_not_empty", "", 0, len(library)))
+        if len(lands) != cfg.basic_lands:
+            problems.append(DeckProblem("wrong_land_count", "", cfg.basic_lands, len(lands)))
+        basics = {n.casefold() for n in cfg.basic_land_names}
+        for land in lands:
+            if land.strip().casefold() not in basics:
+                problems.append(DeckProblem("not_basic_land", land, 0, 0))
+        allowed = min(cfg.max_treasures, self.treasures[player])
+        if not 0 <= treasures <= allowed:
+            problems.append(DeckProblem("too_many_treasures", "", allowed, treasures))
+        return problems
+
+    def standings(self) -> list[dict[str, Any]]:
+        """The champion, then the living by poison, then the dead, last eliminated first."""
+        living = sorted(
+            (p for p in self.config.players if p not in self.dead),
+            key=lambda p: (p != self.champion, self.poison[p], self.config.players.index(p)),
+        )
+        ranked = living + list(reversed(self.dead))
+        return [{"player": p, "poison": self.poison[p], "treasures": self.treasures[p]} for p in ranked]
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    # -- dispatch ---------------------------------------------------------------------
+    def apply(self, action: Action) -> list[Effect]:
+        handlers = {
+            Start: self._start,
+            Swap: self._swap,
+            Roll: self._roll,
+            EndDraft: self._end_draft_for,
+            CarouselPick: self._carousel_pick,
+            ReportResult: self._result,
+            ReportTreasures: self._report_treasures,
+            AbandonReplay: self._abandon_replay,
+        }
+        handler = handlers.get(type(action))
+        if handler is None:
+            raise RulesError("malformed", field="action")
+        return handler(action)  # type: ignore[operator]
+
+    def _require_phase(self, *phases: str) -> None:
+        if self.phase not in phases:
+            raise RulesError("wrong_phase", phase=self.phase)
+
+    def _require_active(self, action: Action) -> str:
+        player = self.league.require_member(action.player)
+        if player not in self.active():
+            raise RulesError("not_active", player=player)
+        return player
+
+    def _draw(self, count: int) -> list[int]:
+        """Take up to ``count`` random cards from the cube."""
+        drawn = []
+        for _ in range(min(count, len(self.cube))):
+            drawn.append(self.cube.pop(self.rng.randrange(len(self.cube))))
+        return drawn
+
+    def _give_treasures(self, player: str, delta: int, reason: str) -> TreasuresChanged:
+        self.treasures[player] = max(0, self.treasures[player] + delta)
+        return TreasuresChanged(player, self.treasures[player], delta, reason)
+
+    # -- setup and drafting -----------------------------------------------------------
+    def _start(self, action: Action) -> list[Effect]:
+        require_referee(action)
+        self._require_phase("setup")
+        effects: list[Effect] = []
+        for player in self.config.players:
+            effects.append(self.league.give(player, self._draw(self.config.starting_cards), "setup"))
+        return effects + self._start_draft()
+
+    def _start_draft(self) -> list[Effect]:
+        cfg = self.config
+        due = cfg.carousel and self.games_played > 0 and self.games_played % cfg.games_per_energy == 0
+        if due and self.phase != "carousel_done":
+            return self._open_carousel()
+        self.phase = "draft"
+        self.done = []
+        high = self.energy >= cfg.high_energy
+        effects: list[Effect] = []
+        for player in self.active():
+            amount = cfg.treasures_per_draft_high if high else cfg.treasures_per_draft
+            effects.append(self._give_treasures(player, amount, "draft"))
+            if not cfg.carousel and (not high or cfg.random_card_at_high_energy):
+                effects.append(self.league.give(player, self._draw(1), "random"))
+        for player in self.active():
+            self.shops[player] = self._draw(cfg.shop_size)
+            shop = self.shops[player]
+            effects.append(ShopOpened(player, tuple(shop), card_names(cfg.cards, shop)))
+        return effects
+
+    def _open_carousel(self) -> list[Effect]:
+        players = self.active()
+        self.carousel = self._draw(3 * len(players))
+        by_poison = sorted(players, key=lambda p: (-self.poison[p], self.config.players.index(p)))
+        order: list[str] = []
+        for lap in range(3):
+            order += by_poison if lap % 2 == 0 else list(reversed(by_poison))
+        self.carousel_order = order[: len(self.carousel)]
+        self.carousel_turn = 0
+        self.phase = "carousel"
+        if not self.carousel_order:
+            self.phase = "carousel_done"
+            return self._start_draft()
+        names = card_names(self.config.cards, self.carousel)
+        return [CarouselOpened(tuple(self.carousel), names, tuple(self.carousel_order))]
+
+    def _carousel_pick(self, action: CarouselPick) -> list[Effect]:
+        self._require_phase("carousel")
+        player = self._require_active(action)
+        if player != self.carousel_order[self.carousel_turn]:
+            raise RulesError("not_your_pick", player=player, turn=self.carousel_order[self.carousel_turn])
+        try:
+            card = resolve_card(self.config.cards, action.card, self.carousel)
+        except RulesError as exc:
+            if exc.code == "card_not_found":
+                raise RulesError("not_in_carousel", card=action.card) from None
+            raise
+        self.carousel.remove(card)
+        self.league.pools[player].append(card)
+        self.carousel_turn += 1
+        effects: list[Effect] = [CarouselPicked(player, card, self.config.cards[card].name)]
+        if self.carousel_turn >= len(self.carousel_order):
+            self.cube.extend(self.carousel)
+            self.carousel = []
+            self.carousel_order = []
+            self.carousel_turn = 0
+            self.phase = "carousel_done"
+            effects += self._start_draft()
+        return effects
+
+    def _require_drafting(self, action: Action) -> str:
+        self._require_phase("draft")
+        player = self._require_active(action)
+        if player in self.done:
+            raise RulesError("already_done", player=player)
+        return player
+
+    def _swap(self, action: Swap) -> list[Effect]:
+        player = self._require_drafting(action)
+        try:
+            taken = resolve_card(self.config.cards, action.shop_card, self.shops[player])
+        except RulesError as exc:
+            if exc.code == "card_not_found":
+                raise RulesError("not_in_shop", card=action.shop_card) from None
+            raise
+        given = resolve_card(self.config.cards, action.pool_card, self.league.pools[player])
+        shop = self.shops[player]
+        shop[shop.index(taken)] = given
+        pool = self.league.pools[player]
+        pool[pool.index(given)] = taken
+        names = self.config.cards
+        return [Swapped(player, taken, names[taken].name, given, names[given].name)]
+
+    def _roll(self, action: Roll) -> list[Effect]:
+        player = self._require_drafting(action)
+        if self.treasures[player] < 1:
+            raise RulesError("no_treasure", player=player)
+        old = self.shops[player]
+        self.discard.extend(old)
+        effects: list[Effect] = [
+            self._give_treasures(player, -1, "roll"),
+            Rolled(player, tuple(old), card_names(self.config.cards, old)),
+        ]
+        self.shops[player] = self._draw(self.config.shop_size)
+        shop = self.shops[player]
+        effects.append(ShopOpened(player, tuple(shop), card_names(self.config.cards, shop)))
+        return effects
+
+    def _end_draft_for(self, action: EndDraft) -> list[Effect]:
+        player = self._require_drafting(action)
+        self.done.append(player)
+        effects: list[Effect] = [PlayerDone(player)]
+        if len(self.done) == len(self.active()):
+            effects += self._end_draft()
+        return effects
+
+    def _end_draft(self) -> list[Effect]:
+        returned: list[int] = []
+        for player in self.config.players:
+            returned += self.shops[player]
+            self.shops[player] = []
+        returned += self.discard
+        self.discard = []
+        self.cube.extend(returned)
+        self.cube.sort()
+        effects: list[Effect] = [DraftEnded(tuple(returned), card_names(self.config.cards, returned))]
+        for player in self.active():
+            excess = self.treasures[player] - self.config.max_treasures
+            if excess > 0:
+                effects.append(self._give_treasures(player, -excess, "excess"))
+        return effects + self._start_minigame()
+
+    # -- mini-games -------------------------------------------------------------------
+    def _start_minigame(self) -> list[Effect]:
+        self.phase = "play"
+        self.lost_to_ghost = []
+        self.replay_round = False
+        pairs: list[tuple[str, ...]] = []
+        for group in range(len(self.groups)):
+            players = self.active(group)
+            if len(players) >= 2:
+                pairs += d20_pairings(players, self.last_opponent, self.rng)
+        self.playing = [p for pair in pairs for p in pair]
+        return self._setup_matches(pairs)
+
+    def _setup_matches(self, pairs: Sequence[tuple[str, ...]]) -> list[Effect]:
+        effects = self.league.start_round(pairs)
+        for pair in pairs:
+            if len(pair) != 2:
+                continue
+            a, b = pair
+            final_two = self.phase == "final" or len(self.alive(self.group_of(a))) == 2
+            chooser = first = ""
+            if final_two or self.poison[a] == self.poison[b]:
+                first = self.rng.choice(pair)
+            else:
+                chooser = a if self.poison[a] > self.poison[b] else b
+            effects.append(
+                MatchSetup(self.league.round, pair, chooser, first, self.energy, self.config.starting_life)
+            )
+        return effects
+
+    def _report_treasures(self, action: ReportTreasures) -> list[Effect]:
+        self._require_phase("play")
+        if not isinstance(action.count, int) or isinstance(action.count, bool) or action.count < 0:
+            raise RulesError("malformed", field="count")
+        if not isinstance(action.target, str):
+            raise RulesError("malformed", field="target")
+        if action.player is None:
+            target = self.league.require_member(action.target)
+        else:
+            player = self.league.require_member(action.player)
+            if action.target not in ("", player):
+                raise RulesError("referee_only", player=player)
+            target = player
+        if target not in self.playing:
+            raise RulesError("not_active", player=target)
+        kept = min(action.count, self.config.max_treasures)
+        return [self._give_treasures(target, kept - self.treasures[target], "kept")]
+
+    def _result(self, action: ReportResult) -> list[Effect]:
+        self._require_phase("play", "final")
+        match, effects = self.league.report(action)
+        if not match.decided:
+            return effects
+        a, b = match.players
+        if self.phase == "final":
+            if match.draw:
+                effects.append(ReplayRequired(match.players))
+                return effects + self.league.start_round([match.players])
+            self.phase = "over"
+            self.champion = match.winner
+            return [*effects, ChampionDecided(match.winner)]
+        self.last_opponent[a], self.last_opponent[b] = b, a
+        amount = self.poison_for_loss()
+        lethal = self.config.lethal_poison
+        if match.draw:
+            live = [p for p in match.players if p not in self.dead]
+            if len(live) == 2 and all(self.poison[p] + amount >= lethal for p in live):
+                self.replays.append((a, b))
+                effects.append(ReplayRequired(match.players))
+                return effects + self._maybe_finish()
+            losers = [a, b]
+        else:
+            losers = [match.loser()]
+        for player in match.players:
+            self.streak[player] = self.streak[player] + 1 if player == match.winner else 0
+        group = self.group_of(a)
+        ghost = self.ghosts.get(group, "")
+        for loser in losers:
+            self.poison[loser] += amount
+            effects.append(PoisonChanged(loser, self.poison[loser], amount, "loss"))
+            if ghost and ghost in match.players and loser != ghost:
+                self.lost_to_ghost.append(loser)
+        return effects + self._maybe_finish()
+
+    def _abandon_replay(self, action: AbandonReplay) -> list[Effect]:
+        require_referee(action)
+        self._require_phase("play")
+        pair = next((p for p in self.replays if action.match_of in p), None)
+        if pair is not None:
+            self.replays.remove(pair)
+        elif self.replay_round:
+            match = self.league.match_of(action.match_of) if isinstance(action.match_of, str) else None
+            if match is None or match.decided:
+                raise RulesError("no_replay", player=action.match_of)
+            match.decided, match.draw = True, True  # the replay ends without a winner
+            pair = (match.players[0], match.players[1])
+        else:
+            raise RulesError("no_replay", player=action.match_of)
+        effects: list[Effect] = []
+        target = self.config.lethal_poison - 1
+        for player in pair:
+            delta = target - self.poison[player]
+            self.poison[player] = target
+            effects.append(PoisonChanged(player, target, delta, "replay_abandoned"))
+        return effects + self._maybe_finish()
+
+    def _maybe_finish(self) -> list[Effect]:
+        """After a decided match: start pending replays, or finish the mini-game when all is decided."""
+        if not self.league.round_done():
+            return []
+        if self.replays:
+            pairs: list[tuple[str, ...]] = list(self.replays)
+            self.replays = []
+            self.replay_round = True
+            return self._setup_matches(pairs)
+        return self._finish_minigame()
+
+    def _finish_minigame(self) -> list[Effect]:
+        cfg = self.config
+        effects: list[Effect] = []
+        lethal = cfg.lethal_poison
+        for group in range(len(self.groups)):
+            if group in self.group_winners:
+                continue
+            alive_before = self.alive(group)
+            newly_dead = [p for p in alive_before if self.poison[p] >= lethal]
+            survivors = [p for p in alive_before if p not in newly_dead]
+            if len(survivors) < 2 and newly_dead:
+                revived = [p for p in newly_dead if p in self.lost_to_ghost]
+                if not survivors and not revived:
+                    revived = list(newly_dead)  # safety net: a group never ends without a winner
+                for player in revived:
+                    delta = lethal - 1 - self.poison[player]
+                    self.poison[player] = lethal - 1
+                    effects.append(PoisonChanged(player, lethal - 1, delta, "ghost_rule"))
+                    newly_dead.remove(player)
+            for player in newly_dead:
+                self.dead.append(player)
+                effects.append(PlayerEliminated(player))
+            dead_here = [p for p in self.groups[group] if p in self.dead]
+            if len(dead_here) == 1 and newly_dead:
+                self.ghosts[group] = dead_here[0]
+                effects.append(GhostNamed(dead_here[0]))
+            elif len(dead_here) >= 2:
+                self.ghosts.pop(group, None)
+            alive = self.alive(group)
+            if len(alive) == 1:
+                self.group_winners[group] = alive[0]
+                effects.append(GroupWon(group, alive[0]))
+        for player in self.playing:
+            if cfg.streak_length > 0 and self.streak[player] >= cfg.streak_length:
+                effects.append(self._give_treasures(player, 1, "streak"))
+            if cfg.interest_threshold > 0 and self.treasures[player] >= cfg.interest_threshold:
+                effects.append(self._give_treasures(player, 1, "interest"))
+        self.playing = []
+        self.games_played += 1
+        if self.games_played % cfg.games_per_energy == 0:
+            self.energy += 1
+            effects.append(EnergyChanged(self.energy))
+        return effects + self._after_groups()
+
+    def _after_groups(self) -> list[Effect]:
+        if len(self.group_winners) < len(self.groups):
+            return self._start_draft()
+        winners = [self.group_winners[g] for g in range(len(self.groups))]
+        if len(winners) == 1:
+            self.phase = "over"
+            self.champion = winners[0]
+            return [ChampionDecided(winners[0])]
+        self.phase = "final"
+        self.playing = list(winners)
+        return self._setup_matches([(winners[0], winners[1])])
+
+    # -- state --------------------------------------------------------------------------
+    def locations(self) -> dict[str, list[int]]:
+        """Every place a card can be, for the conservation invariant."""
+        places = {f"pool:{p}": list(c) for p, c in self.league.pools.items()}
+        places |= {f"shop:{p}": list(c) for p, c in self.shops.items()}
+        places["carousel"] = list(self.carousel)
+        places["discard"] = list(self.discard)
+        places["cube"] = list(self.cube)
+        return places
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "phase": self.phase,
+            "energy": self.energy,
+            "games_played": self.games_played,
+            "league": self.league.snapshot(),
+            "groups": [list(g) for g in self.groups],
+            "cube": sorted(self.cube),
+            "discard": list(self.discard),
+            "shops": {p: list(s) for p, s in self.shops.items()},
+            "treasures": dict(self.treasures),
+            "poison": dict(self.poison),
+            "streak": dict(self.streak),
+            "last_opponent": dict(self.last_opponent),
+            "done": list(self.done),
+            "dead": list(self.dead),
+            "ghosts": {str(g): p for g, p in self.ghosts.items()},
+            "group_winners": {str(g): p for g, p in self.group_winners.items()},
+            "champion": self.champion,
+            "carousel": list(self.carousel),
+            "carousel_order": list(self.carousel_order),
+            "carousel_turn": self.carousel_turn,
+            "replays": [list(p) for p in self.replays],
+            "replay_round": self.replay_round,
+            "lost_to_ghost": list(self.lost_to_ghost),
+            "playing": list(self.playing),
+            "standings": self.standings(),
+        }

@@ -1,0 +1,531 @@
+"""The league core shared by the formats that span an evening of Cockatrice games.
+
+RULE INDEX (what the core implements, for Market Draft and the AutoBattler cube)
+--------------------------------------------------------------------------------
+- Members are server user names; nothing else identifies a player -> :meth:`League.require_member`.
+- Pools: which physical cards (indices into the config's ``cards``) each player owns ->
+  ``League.pools``, :meth:`League.give`, :meth:`League.take`, :meth:`League.pool_has_names`.
+- Card references from chat: an ``int`` is a card's identity (its index in ``cards``, as every effect
+  and snapshot shows it), a ``str`` is a name (case-insensitive) -> :func:`resolve_card`.
+- Private drafting: each seat holds a queue of packs; a pick takes one card from the pack at the head of
+  the queue and passes the rest to the next seat of the ring; when every pack is empty the next packs are
+  opened, until none are left -> :class:`Draft`, :meth:`Draft.pick`.
+- Pairings per round: round robin by the circle method (a bye when the count is odd) ->
+  :func:`round_robin_pairings`; engines with their own method pass pairs to :meth:`League.start_round`.
+- Game results: the referee (the bot, from the game it watched) records a result at once; otherwise both
+  players must claim the same result (winner or draw) -> :meth:`League.report`. A bye is a win.
+  Results by concession may be refused by the format (``allow_concession``).
+- Standings: points per win / draw (format's choice), then wins, then name -> :meth:`League.standings`.
+
+Error codes (``RulesError.code``) raised here: ``not_a_member``, ``malformed``, ``card_not_found``,
+``no_pack``, ``no_round``, ``not_paired``, ``not_in_match``, ``result_already_recorded``,
+``concession_not_allowed``, ``no_such_match``, ``referee_only``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cockatrice_ext.cards.model import CardFacts
+from cockatrice_ext.formats.base import Action, Effect, RulesError
+
+CardRef = int | str
+
+# ---------------------------------------------------------------------------
+# Actions and effects shared by the league formats
+# ---------------------------------------------------------------------------
+
+
+BASIC_LAND_NAMES = (
+    "Plains",
+    "Island",
+    "Swamp",
+    "Mountain",
+    "Forest",
+    "Wastes",
+    "Snow-Covered Plains",
+    "Snow-Covered Island",
+    "Snow-Covered Swamp",
+    "Snow-Covered Mountain",
+    "Snow-Covered Forest",
+)
+
+
+@dataclass(frozen=True)
+class Start(Action):
+    """The referee starts the league (deals the first cards). ``player`` must be ``None``."""
+
+
+@dataclass(frozen=True)
+class Pick(Action):
+    """Draft ``card`` (identity index or name) from the pack in front of ``player``."""
+
+    card: CardRef = -1
+
+
+@dataclass(frozen=True)
+class ReportResult(Action):
+    """A game's result: ``winner`` (a user name) or ``draw``.
+
+    ``player=None`` is the referee (the bot, from the game it watched): recorded at once. A player's report
+    is a claim that counts once their opponent claims the same. ``match_of`` names a player of the match
+    (needed only when the referee reports a draw). ``by_concession`` marks a game that ended by a concession.
+    """
+
+    winner: str = ""
+    draw: bool = False
+    match_of: str = ""
+    by_concession: bool = False
+
+
+@dataclass(frozen=True)
+class DeckProblem:
+    """One reason a deck is not legal: a stable ``code`` and structured details (no chat text)."""
+
+    code: str
+    name: str = ""
+    expected: int = 0
+    actual: int = 0
+
+
+@dataclass(frozen=True)
+class PackInFront(Effect):
+    """``player`` now picks from this pack (private to that player)."""
+
+    player: str
+    cards: tuple[int, ...]
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Picked(Effect):
+    """``player`` drafted ``card`` (private)."""
+
+    player: str
+    card: int
+    name: str
+
+
+@dataclass(frozen=True)
+class PackPassed(Effect):
+    """A pack of ``size`` cards went from ``source`` to ``target`` (public)."""
+
+    source: str
+    target: str
+    size: int
+
+
+@dataclass(frozen=True)
+class DraftFinished(Effect):
+    """Every pack of a draft has been picked empty."""
+
+    draft: str
+
+
+@dataclass(frozen=True)
+class RoundStarted(Effect):
+    """Round ``round`` begins with these pairings (``("alice",)`` alone is a bye)."""
+
+    round: int
+    pairings: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class ResultClaimed(Effect):
+    """``player`` claims a result; it counts when the opponent claims the same."""
+
+    round: int
+    player: str
+    players: tuple[str, ...]
+    winner: str
+    draw: bool
+
+
+@dataclass(frozen=True)
+class ResultRecorded(Effect):
+    """The result of a match is final."""
+
+    round: int
+    players: tuple[str, ...]
+    winner: str
+    draw: bool
+
+
+@dataclass(frozen=True)
+class CardsGiven(Effect):
+    """Cards entered ``player``'s pool (``source`` says from where: booster, market, shop...)."""
+
+    player: str
+    cards: tuple[int, ...]
+    names: tuple[str, ...]
+    source: str
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------
+
+
+def require_referee(action: Action) -> None:
+    """Raise ``referee_only`` unless the action comes from the referee (``player=None``)."""
+    if action.player is not None:
+        raise RulesError("referee_only", player=action.player)
+
+
+def resolve_card(cards: Sequence[CardFacts], ref: object, among: Iterable[int]) -> int:
+    """Return the identity of the card ``ref`` designates among ``among``.
+
+    Raises:
+        RulesError: ``malformed`` (not an int or str) or ``card_not_found``.
+    """
+    candidates = list(among)
+    if isinstance(ref, bool) or not isinstance(ref, (int, str)):
+        raise RulesError("malformed", field="card")
+    if isinstance(ref, int):
+        if ref in candidates:
+            return ref
+        raise RulesError("card_not_found", card=ref)
+    wanted = ref.strip().casefold()
+    for index in candidates:
+        if cards[index].name.casefold() == wanted:
+            return index
+    raise RulesError("card_not_found", card=ref)
+
+
+def round_robin_pairings(members: Sequence[str], round_index: int) -> list[tuple[str, ...]]:
+    """Pairings of round ``round_index`` (0-based) of a cyclic round robin (circle method).
+
+    With an odd number of members one of them has a bye (a 1-tuple) each round.
+    """
+    seats: list[str | None] = list(members)
+    if len(seats) % 2:
+        seats.append(None)
+    count = len(seats)
+    if count == 0:
+        return []
+    turns = max(count - 1, 1)
+    shift = round_index % turns
+    rest = seats[1:]
+    rest = rest[len(rest) - shift :] + rest[: len(rest) - shift] if shift else rest
+    order = [seats[0], *rest]
+    pairs: list[tuple[str, ...]] = []
+    for i in range(count // 2):
+        a, b = order[i], order[count - 1 - i]
+        if a is None and b is not None:
+            pairs.append((b,))
+        elif b is None and a is not None:
+            pairs.append((a,))
+        elif a is not None and b is not None:
+            pairs.append((a, b))
+    return pairs
+
+
+def card_names(cards: Sequence[CardFacts], indices: Iterable[int]) -> tuple[str, ...]:
+    """Names of the cards ``indices``, in order (effects carry both)."""
+    return tuple(cards[i].name for i in indices)
+
+
+# ---------------------------------------------------------------------------
+# Matches and the league
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Match:
+    """One game of a round. ``players`` has one name for a bye."""
+
+    round: int
+    players: tuple[str, ...]
+    winner: str = ""
+    draw: bool = False
+    decided: bool = False
+    claims: dict[str, str] = field(default_factory=dict)  # player -> winner name, or "" for a draw
+
+    def loser(self) -> str:
+        """The player who lost ("" for a draw, a bye, or an undecided match)."""
+        if not self.decided or self.draw or len(self.players) < 2:
+            return ""
+        return self.players[1] if self.players[0] == self.winner else self.players[0]
+
+    def opponent(self, player: str) -> str:
+        """The other player of the match ("" for a bye)."""
+        others = [p for p in self.players if p != player]
+        return others[0] if others else ""
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self) | {"players": list(self.players)}
+
+
+class League:
+    """Members, pools, pairings, results and standings of a league (pure, deterministic)."""
+
+    def __init__(
+        self,
+        members: Sequence[str],
+        cards: Sequence[CardFacts],
+        *,
+        win_points: int = 2,
+        draw_points: int = 1,
+        allow_concession: bool = True,
+    ) -> None:
+        if len(set(members)) != len(members) or not all(isinstance(m, str) and m for m in members):
+            raise ValueError("league members must be distinct, non-empty user names")
+        self.members: list[str] = list(members)
+        self.cards: tuple[CardFacts, ...] = tuple(cards)
+        self.win_points = win_points
+        self.draw_points = draw_points
+        self.allow_concession = allow_concession
+        self.pools: dict[str, list[int]] = {m: [] for m in self.members}
+        self.round = 0
+        self.matches: list[Match] = []  # every match of every round, in order
+
+    # -- members and pools ------------------------------------------------------
+    def require_member(self, player: object) -> str:
+        """Return ``player`` if it is a member, else raise ``not_a_member``."""
+        if not isinstance(player, str) or player not in self.pools:
+            raise RulesError("not_a_member", player=player if isinstance(player, (str, int)) else None)
+        return player
+
+    def give(self, player: str, cards: Sequence[int], source: str) -> CardsGiven:
+        """Put ``cards`` into ``player``'s pool."""
+        self.pools[player].extend(cards)
+        return CardsGiven(player, tuple(cards), card_names(self.cards, cards), source)
+
+    def take(self, player: str, cards: Sequence[int]) -> None:
+        """Remove ``cards`` from ``player``'s pool (the caller has checked ownership)."""
+        pool = self.pools[player]
+        for card in cards:
+            pool.remove(card)
+
+    def resolve_owned(self, player: str, refs: Sequence[object]) -> list[int]:
+        """Resolve distinct owned cards from references (the same name twice means two copies).
+
+        Raises:
+            RulesError: ``card_not_found`` (not owned, or fewer copies owned than named).
+        """
+        remaining = list(self.pools[player])
+        chosen: list[int] = []
+        for ref in refs:
+            card = resolve_card(self.cards, ref, remaining)
+            remaining.remove(card)
+            chosen.append(card)
+        return chosen
+
+    def missing_from_pool(
+        self, player: str, names: Iterable[str], free: Iterable[str] = ()
+    ) -> list[DeckProblem]:
+        """Problems for every name used more often than ``player`` owns it (``free`` names are unlimited)."""
+        free_names = {n.casefold() for n in free}
+        owned = Counter(self.cards[i].name.casefold() for i in self.pools[player])
+        wanted = Counter(n.strip().casefold() for n in names)
+        display = {self.cards[i].name.casefold(): self.cards[i].name for i in self.pools[player]}
+        for n in names:
+            display.setdefault(n.strip().casefold(), n.strip())
+        problems = []
+        for name, count in sorted(wanted.items()):
+            if name in free_names:
+                continue
+            if count > owned.get(name, 0):
+                problems.append(DeckProblem("not_in_pool", display[name], count, owned.get(name, 0)))
+        return problems
+
+    # -- rounds and results -----------------------------------------------------
+    def start_round(self, pairings: Sequence[tuple[str, ...]]) -> list[Effect]:
+        """Open the next round with ``pairings``; byes are recorded as wins at once."""
+        self.round += 1
+        effects: list[Effect] = [RoundStarted(self.round, tuple(tuple(p) for p in pairings))]
+        for players in pairings:
+            match = Match(self.round, tuple(players))
+            self.matches.append(match)
+            if len(players) == 1:
+                match.winner, match.decided = players[0], True
+                effects.append(ResultRecorded(self.round, match.players, match.winner, False))
+        return effects
+
+    def current_matches(self) -> list[Match]:
+        return [m for m in self.matches if m.round == self.round]
+
+    def round_done(self) -> bool:
+        return self.round > 0 and all(m.decided for m in self.current_matches())
+
+    def match_of(self, player: str, round_no: int | None = None) -> Match | None:
+        wanted = self.round if round_no is None else round_no
+        for match in self.matches:
+            if match.round == wanted and player in match.players:
+                return match
+        return None
+
+    def report(self, action: ReportResult) -> tuple[Match, list[Effect]]:
+        """Validate and record a result or a claim. The returned match is ``decided`` once final.
+
+        Raises:
+            RulesError: see the module's error codes; nothing changed.
+        """
+        if not isinstance(action.winner, str) or not isinstance(action.draw, bool):
+            raise RulesError("malformed", field="winner")
+        if bool(action.winner) == action.draw:
+            raise RulesError("malformed", field="winner_or_draw")
+        if action.by_concession and not self.allow_concession:
+            raise RulesError("concession_not_allowed")
+        if self.round == 0:
+            raise RulesError("no_round")
+        if action.player is None:
+            anchor = action.winner or action.match_of
+            if not isinstance(anchor, str) or anchor not in self.pools:
+                raise RulesError("not_a_member", player=anchor if isinstance(anchor, str) else None)
+        else:
+            anchor = self.require_member(action.player)
+        match = self.match_of(anchor)
+        if match is None or len(match.players) < 2:
+            raise RulesError("not_paired", player=anchor, round=self.round)
+        if action.match_of and action.match_of not in match.players:
+            raise RulesError("no_such_match", player=action.match_of)
+        if action.winner and action.winner not in match.players:
+            raise RulesError("not_in_match", player=action.winner)
+        if match.decided:
+            raise RulesError("result_already_recorded", players=list(match.players))
+        claim = action.winner  # "" is a draw
+        if action.player is None:
+            match.claims.clear()
+            return match, self._decide(match, claim)
+        match.claims[anchor] = claim
+        effects: list[Effect] = [ResultClaimed(self.round, anchor, match.players, claim, not claim)]
+        other = match.opponent(anchor)
+        if match.claims.get(other) == claim:
+            effects += self._decide(match, claim)
+        return match, effects
+
+    def _decide(self, match: Match, winner: str) -> list[Effect]:
+        match.winner, match.draw, match.decided = winner, not winner, True
+        return [ResultRecorded(match.round, match.players, match.winner, match.draw)]
+
+    def record(self, player: str) -> dict[str, int]:
+        """Wins, draws and losses of ``player`` over every decided match."""
+        wins = draws = losses = 0
+        for match in self.matches:
+            if not match.decided or player not in match.players:
+                continue
+            if match.draw:
+                draws += 1
+            elif match.winner == player:
+                wins += 1
+            else:
+                losses += 1
+        return {"wins": wins, "draws": draws, "losses": losses}
+
+    def points(self, player: str) -> int:
+        rec = self.record(player)
+        return rec["wins"] * self.win_points + rec["draws"] * self.draw_points
+
+    def standings(self) -> list[dict[str, Any]]:
+        """Members by points, then wins, then name."""
+        rows = [{"player": m, "points": self.points(m), **self.record(m)} for m in self.members]
+        rows.sort(key=lambda r: (-r["points"], -r["wins"], r["player"]))
+        return rows
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "members": list(self.members),
+            "pools": {m: list(p) for m, p in self.pools.items()},
+            "round": self.round,
+            "matches": [m.to_json() for m in self.matches],
+            "standings": self.standings(),
+        }
+
+
+# ---------------------------------------------------------------------------
+# Private drafting around a ring
+# ---------------------------------------------------------------------------
+
+
+class Draft:
+    """Packs passed around a ring of seats; each pick goes to the picker's pool in ``league``.
+
+    ``rounds[k][seat]`` is the pack seat ``seat`` opens in pack round ``k``. Picks are asynchronous: a seat
+    may hold several packs waiting (a queue); it always picks from the first.
+    """
+
+    def __init__(
+        self, name: str, league: League, seats: Sequence[str], rounds: Sequence[Sequence[list[int]]]
+    ):
+        self.name = name
+        self.league = league
+        self.seats: list[str] = list(seats)
+        self.unopened: list[list[list[int]]] = [[list(p) for p in packs] for packs in rounds]
+        self.queues: dict[str, list[list[int]]] = {s: [] for s in self.seats}
+        self.pack_round = 0
+        self.finished = False
+
+    def open_next(self) -> list[Effect]:
+        """Open the next pack round (or finish); returns the packs now in front of each seat."""
+        effects: list[Effect] = []
+        while not self.finished and not any(self.queues.values()):
+            if not self.unopened:
+                self.finished = True
+                effects.append(DraftFinished(self.name))
+                break
+            packs = self.unopened.pop(0)
+            self.pack_round += 1
+            for seat, pack in zip(self.seats, packs, strict=True):
+                if pack:
+                    self.queues[seat].append(pack)
+                    effects.append(self._front(seat))
+        return effects
+
+    def _front(self, seat: str) -> PackInFront:
+        pack = self.queues[seat][0]
+        return PackInFront(seat, tuple(pack), card_names(self.league.cards, pack))
+
+    def pending(self, seat: str) -> list[int]:
+        """The pack ``seat`` picks from now (empty if none)."""
+        queue = self.queues.get(seat) or []
+        return list(queue[0]) if queue else []
+
+    def pick(self, action: Pick) -> list[Effect]:
+        """Validate and apply a pick.
+
+        Raises:
+            RulesError: ``not_a_member``, ``no_pack``, ``card_not_found``, ``malformed``.
+        """
+        seat = self.league.require_member(action.player)
+        if seat not in self.queues:
+            raise RulesError("not_a_member", player=seat)
+        queue = self.queues[seat]
+        if self.finished or not queue:
+            raise RulesError("no_pack", player=seat)
+        pack = queue[0]
+        card = resolve_card(self.league.cards, action.card, pack)
+        pack.remove(card)
+        queue.pop(0)
+        self.league.pools[seat].append(card)
+        effects: list[Effect] = [Picked(seat, card, self.league.cards[card].name)]
+        if pack:
+            target = self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
+            self.queues[target].append(pack)
+            effects.append(PackPassed(seat, target, len(pack)))
+            if len(self.queues[target]) == 1:
+                effects.append(self._front(target))
+        if queue:
+            effects.append(self._front(seat))
+        effects += self.open_next()
+        return effects
+
+    def cards_held(self) -> list[int]:
+        """Every card still in a pack (queued or unopened), for conservation checks."""
+        held = [c for queue in self.queues.values() for pack in queue for c in pack]
+        held += [c for packs in self.unopened for pack in packs for c in pack]
+        return held
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "seats": list(self.seats),
+            "pack_round": self.pack_round,
+            "finished": self.finished,
+            "queues": {s: [list(p) for p in q] for s, q in self.queues.items()},
+            "unopened": [[list(p) for p in packs] for packs in self.unopened],
+        }

@@ -1,0 +1,84 @@
+"""Per-card auction price statistics across every journaled Auction Magic game.
+
+Block designers ask "is Orcish Oriflamme worth 1 gold?": this answers with what players
+actually paid. Each ``LotSold`` effect carries the cards, every bid, the winner, the price and
+the turn; ``LotUnsold`` records a card nobody wanted. A multi-card lot's price is shared
+evenly between its cards (reported as such), so totals still add up.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from cockatrice_ext.journal import Journal, JournalEntry
+
+AUCTION_ENGINE = "auction"
+
+
+@dataclass
+class CardPrices:
+    """What one card fetched across games."""
+
+    name: str
+    prices: list[float] = field(default_factory=list)
+    unsold: int = 0
+    bids: int = 0
+    games: set[str] = field(default_factory=set)
+    turns: list[int] = field(default_factory=list)
+
+    @property
+    def offered(self) -> int:
+        return len(self.prices) + self.unsold
+
+    @property
+    def sold(self) -> int:
+        return len(self.prices)
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.prices) if self.prices else None
+
+    @property
+    def mean(self) -> float | None:
+        return statistics.fmean(self.prices) if self.prices else None
+
+    @property
+    def low(self) -> float | None:
+        return min(self.prices) if self.prices else None
+
+    @property
+    def high(self) -> float | None:
+        return max(self.prices) if self.prices else None
+
+
+def price_table(entries: Iterable[JournalEntry]) -> dict[str, CardPrices]:
+    """Fold journal entries into per-card statistics, keyed by card name."""
+    table: dict[str, CardPrices] = defaultdict(lambda: CardPrices(""))
+    for entry in entries:
+        for effect in entry.effects:
+            kind = effect.get("type")
+            if kind not in ("LotSold", "LotUnsold"):
+                continue
+            cards = [c["name"] for c in effect.get("cards", [])]
+            if not cards:
+                continue
+            share = effect["price"] / len(cards) if kind == "LotSold" else 0.0
+            for name in cards:
+                stats = table[name]
+                stats.name = name
+                stats.games.add(entry.table_key)
+                stats.bids += len(effect.get("bids", []))
+                if kind == "LotSold":
+                    stats.prices.append(share)
+                    stats.turns.append(int(effect.get("turn", 0)))
+                elif effect.get("destination") != "free_commander":
+                    stats.unsold += 1
+    return dict(table)
+
+
+def journal_prices(journal: Journal) -> dict[str, CardPrices]:
+    """Per-card statistics over every auction game in ``journal``."""
+    return price_table(journal.entries(engine=AUCTION_ENGINE))

@@ -1,0 +1,523 @@
+"""Cockatrice writers: ``.cod`` decks, card-database XML (format v4) and clipboard text.
+
+Formats as Cockatrice reads them (docs/deck-and-card-formats.md §1-2):
+
+* ``.cod``: ``<cockatrice_deck version="1">`` with ``deckname``, ``comments`` and ``zone``
+  elements (``main``, ``side``, ``tokens``); each ``<card number= name=>`` optionally pinned by
+  ``setShortName`` / ``collectorNumber`` / ``uuid`` (the Scryfall id Cockatrice's database uses).
+* card database v4: ``<sets>`` (always with ``<priority>``, the parser leaves it uninitialised
+  otherwise) and ``<cards>``. Split, aftermath, adventure and prepare cards are one card named
+  ``A // B``; transform, modal and flip cards are one card per face linked with
+  ``related attach="transform"``; tokens carry ``token=1`` and ``reverse-related`` to their makers.
+* clipboard text: ``N Name (SET) NUM`` lines, a blank line, then the sideboard.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+
+from cockatrice_ext.cards.model import COLORS, Card, CardSet, Face, Printing
+
+from .model import COMBINED_LAYOUTS, ExportDeck, ExportEntry, display_name
+from .xmlutil import attr, element, text
+
+XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+MAINTYPE_PRIORITY = ("Planeswalker", "Creature", "Land", "Sorcery", "Instant", "Artifact", "Enchantment")
+# Cockatrice CardSet::Priority: lower sorts first and is the preferred printing.
+PRIORITY_PRIMARY, PRIORITY_SECONDARY, PRIORITY_REPRINT, PRIORITY_OTHER = 10, 20, 30, 40
+_SET_TYPE_PRIORITY = {
+    "core": PRIORITY_PRIMARY,
+    "expansion": PRIORITY_PRIMARY,
+    "custom": PRIORITY_PRIMARY,
+    "commander": PRIORITY_SECONDARY,
+    "draft_innovation": PRIORITY_SECONDARY,
+    "masters": PRIORITY_REPRINT,
+    "duel_deck": PRIORITY_REPRINT,
+    "from_the_vault": PRIORITY_REPRINT,
+    "premium_deck": PRIORITY_REPRINT,
+    "starter": PRIORITY_REPRINT,
+    "box": PRIORITY_REPRINT,
+}
+FALLBACK_SET = CardSet(code="CUSTOM", name="Custom cards", set_type="Custom")
+_NUMBER_FOR_CLIPBOARD = re.compile(r"\d+[^\w\s]*")
+_SET_FOR_CLIPBOARD = re.compile(r"\w{3,}")
+
+
+# --------------------------------------------------------------------------------------------
+# .cod
+# --------------------------------------------------------------------------------------------
+def _merged(entries: Iterable[ExportEntry], target: str) -> list[tuple[str, int, Printing | None]]:
+    """Sum counts of entries that render to the same name and printing, keeping first order."""
+    totals: dict[tuple[str, str, str], list] = {}
+    for entry in entries:
+        if entry.count <= 0:
+            continue
+        name = display_name(entry.card, target)
+        p = entry.printing
+        key = (name, p.set_code if p else "", p.collector_number if p else "")
+        if key in totals:
+            totals[key][1] += entry.count
+        else:
+            totals[key] = [name, entry.count, p]
+    return [(name, count, p) for name, count, p in totals.values()]
+
+
+def write_cod(deck: ExportDeck, *, printings: bool = True) -> bytes:
+    """A Cockatrice ``.cod`` deck.
+
+    ``printings`` adds ``setShortName``/``collectorNumber``/``uuid`` (read by Cockatrice since
+    2.9; older clients ignore them). Without it the file validates against the strict
+    ``deck.xsd`` shipped with Cockatrice, which predates those attributes.
+    """
+    out = [XML_DECLARATION, '<cockatrice_deck version="1">\n']
+    out.append(f"    <deckname>{text(deck.name)}</deckname>\n")
+    out.append(f"    <comments>{text(deck.comments)}</comments>\n")
+    zones = [("main", deck.main), ("side", deck.side), ("tokens", deck.tokens)]
+    zones.append(("maybeboard", deck.sections.get("maybeboard", [])))  # kept by Cockatrice, unused in game
+    for zone, entries in zones:
+        rows = _merged(entries, "cockatrice")
+        if not rows:
+            continue
+        out.append(f'    <zone name="{zone}">\n')
+        for name, count, p in rows:
+            extra = ""
+            if printings and p is not None:
+                if p.set_code:
+                    extra += f' setShortName="{attr(p.set_code.upper())}"'
+                if p.collector_number:
+                    extra += f' collectorNumber="{attr(p.collector_number)}"'
+                if p.scryfall_id:
+                    extra += f' uuid="{attr(p.scryfall_id)}"'
+            out.append(f'        <card number="{count}" name="{attr(name)}"{extra}/>\n')
+        out.append("    </zone>\n")
+    out.append("</cockatrice_deck>\n")
+    return "".join(out).encode("utf-8")
+
+
+# --------------------------------------------------------------------------------------------
+# clipboard / plain text
+# --------------------------------------------------------------------------------------------
+def _text_line(name: str, count: int, p: Printing | None) -> str:
+    line = f"{count} {name}"
+    if (
+        p is not None
+        and _SET_FOR_CLIPBOARD.fullmatch(p.set_code)
+        and _NUMBER_FOR_CLIPBOARD.fullmatch(p.collector_number)
+    ):
+        line += f" ({p.set_code.upper()}) {p.collector_number}"
+    return line
+
+
+def write_text(deck: ExportDeck, *, printings: bool = True) -> str:
+    """Plain text that Cockatrice's clipboard import (and most deck sites) read back exactly.
+
+    A ``// name`` header and ``// comments`` precede a blank line; the sideboard follows the
+    main deck after one blank line (``SB:`` prefixes when the main deck is empty). A set code
+    is written only together with a collector number, as Cockatrice's parser requires.
+    """
+    lines: list[str] = []
+    header = [deck.name] if deck.name.strip() else []
+    header += [c for c in deck.comments.splitlines() if c.strip()]
+    for h in header:
+        lines.append("// " + " ".join(h.split()))
+    if header:
+        lines.append("")
+    main = [_text_line(n, c, p if printings else None) for n, c, p in _merged(deck.main, "cockatrice")]
+    side = [_text_line(n, c, p if printings else None) for n, c, p in _merged(deck.side, "cockatrice")]
+    lines.extend(main)
+    if side:
+        if main:
+            lines.append("")
+            lines.extend(side)
+        else:
+            lines.extend("SB: " + s for s in side)
+    return "\n".join(_one_line(s) for s in lines) + "\n"
+
+
+def _one_line(value: str) -> str:
+    return " ".join(value.split()) if ("\n" in value or "\r" in value) else value
+
+
+# --------------------------------------------------------------------------------------------
+# card database XML v4
+# --------------------------------------------------------------------------------------------
+def mana_cost_text(cost: str) -> str:
+    """``{2}{W/U}{X}`` -> ``2{W/U}X``: single symbols lose their braces, hybrid/phyrexian keep them."""
+    out: list[str] = []
+    for symbol in re.findall(r"\{([^}]*)\}", cost):
+        out.append(symbol if "/" not in symbol else "{" + symbol + "}")
+    return "".join(out) if out or not cost else cost
+
+
+def maintype(types: Iterable[str]) -> str:
+    """Cockatrice's main type: the first of Planeswalker, Creature, Land, ... else the first type."""
+    present = list(types)
+    for t in MAINTYPE_PRIORITY:
+        if t in present:
+            return t
+    return present[0] if present else ""
+
+
+def tablerow(types: Iterable[str]) -> int:
+    """Where the card sits on the table: 0 lands, 2 creatures, 3 instants/sorceries, 1 the rest."""
+    present = set(types)
+    if "Land" in present:
+        return 0
+    if "Creature" in present:
+        return 2
+    if present & {"Instant", "Sorcery"}:
+        return 3
+    return 1
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _colors(letters: Iterable[str]) -> str:
+    got = set(letters)
+    return "".join(c for c in COLORS if c in got)
+
+
+def _type_line(face: Face) -> str:
+    if face.type_line:
+        return face.type_line
+    left = " ".join((*face.supertypes, *face.types))
+    return f"{left} — {' '.join(face.subtypes)}" if face.subtypes else left
+
+
+_ENTERS_TAPPED = re.compile(r"(?:\bThis \w+|\bit|\x00) enters(?: the battlefield)? tapped(?!\s+unless)")
+
+
+def _cipt(name: str, oracle: str) -> bool:
+    """Does the card say it (by name, "it" or "This <type>") enters tapped, without an "unless"?"""
+    if " tapped" not in oracle or "enters" not in oracle:
+        return False
+    text_ = oracle.replace(name, "\x00")
+    short = name.split(",")[0]
+    if short != name:
+        text_ = text_.replace(short, "\x00")
+    return _ENTERS_TAPPED.search(text_) is not None
+
+
+def _pt(face: Face) -> str:
+    if face.power is None and face.toughness is None:
+        return ""
+    if face.toughness is None:
+        return face.power or ""
+    return f"{face.power or ''}/{face.toughness}"
+
+
+def _joined(values: list[str]) -> str:
+    """Oracle's rule for merged faces: one value if the faces agree, else ``a // b``."""
+    present = [v for v in values if v]
+    if not present:
+        return ""
+    if all(v == present[0] for v in present):
+        return present[0]
+    return " // ".join(present)
+
+
+def _face_props(
+    card: Card, face: Face, *, layout: str, side: str, cmc: float, colors: str, maintype_: str
+) -> list[tuple[str, str]]:
+    props = [
+        ("layout", layout),
+        ("side", side),
+        ("type", _type_line(face)),
+        ("maintype", maintype_),
+        ("manacost", mana_cost_text(face.mana_cost)),
+        ("cmc", _number(cmc)),
+        ("colors", colors),
+        ("coloridentity", _colors(card.color_identity)),
+        ("pt", _pt(face)),
+        ("loyalty", face.loyalty or ""),
+        ("defense", face.defense or ""),
+    ]
+    return props
+
+
+class _CardRecord:
+    """One ``<card>`` to write (a merged card, a single face, or a token)."""
+
+    __slots__ = (
+        "cipt",
+        "is_token",
+        "landscape",
+        "name",
+        "printings",
+        "props",
+        "related",
+        "reverse",
+        "tablerow",
+        "text",
+        "upsidedown",
+    )
+
+    def __init__(
+        self, name: str, text_: str, props: list[tuple[str, str]], printings: list[Printing]
+    ) -> None:
+        self.name = name
+        self.text = text_
+        self.props = props
+        self.printings = printings
+        self.related: list[tuple[str, str]] = []  # (name, attach)
+        self.reverse: list[str] = []
+        self.is_token = False
+        self.tablerow = 1
+        self.cipt = False
+        self.upsidedown = False
+        self.landscape = False
+
+
+def _fix_name(name: str) -> str:
+    return name.replace("Æ", "AE").replace("æ", "ae").replace("\u2019", "'")
+
+
+def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
+    """Cockatrice's view of one oracle card: one record, or one per face for DFC-like layouts."""
+    faces = card.faces or (Face(name=card.name),)
+    layout = card.layout or "normal"
+    if card.is_token and layout == "normal":
+        layout = "token"
+    if len(faces) == 1 or layout in COMBINED_LAYOUTS:
+        name = display_name(card, "cockatrice")
+        oracle = "\n\n---\n\n".join(f.oracle_text for f in faces) if len(faces) > 1 else faces[0].oracle_text
+        first = faces[0]
+        props = [
+            ("layout", layout),
+            ("side", "front"),
+            ("type", _joined([_type_line(f) for f in faces])),
+            ("maintype", maintype(first.types)),
+            ("manacost", _joined([mana_cost_text(f.mana_cost) for f in faces])),
+            ("cmc", _number(_combined_mana_value(card, faces))),
+            ("colors", _colors(card.colors)),
+            ("coloridentity", _colors(card.color_identity)),
+            ("pt", _joined([_pt(f) for f in faces])),
+            ("loyalty", _joined([f.loyalty or "" for f in faces])),
+            ("defense", _joined([f.defense or "" for f in faces])),
+        ]
+        rec = _CardRecord(name, oracle, props, printings)
+        rec.tablerow = tablerow(first.types)
+        rec.cipt = _cipt(first.name, first.oracle_text)
+        rec.landscape = props[3][1] == "Battle" or layout in ("split", "planar")
+        rec.is_token = card.is_token
+        return [rec]
+    records: list[_CardRecord] = []
+    names = [_fix_name(f.name) for f in faces]
+    for index, face in enumerate(faces):
+        side = "back" if face.side == "b" else "front"
+        props = _face_props(
+            card,
+            face,
+            layout=layout,
+            side=side,
+            cmc=face.mana_value,
+            colors=_colors(face.colors),
+            maintype_=maintype(face.types),
+        )
+        rec = _CardRecord(names[index], face.oracle_text, props, printings)
+        rec.related = [(other, "transform") for other in names if other != names[index]]
+        rec.tablerow = tablerow(face.types)
+        rec.cipt = _cipt(face.name, face.oracle_text)
+        rec.upsidedown = layout == "flip" and index > 0
+        rec.landscape = maintype(face.types) == "Battle"
+        rec.is_token = card.is_token
+        records.append(rec)
+    return records
+
+
+def _combined_mana_value(card: Card, faces: tuple[Face, ...]) -> float:
+    """Split and aftermath cards count both halves; adventure-like cards count the main face."""
+    if len(faces) > 1 and card.layout in ("split", "aftermath"):
+        return sum(f.mana_value for f in faces)
+    return faces[0].mana_value if faces else card.mana_value
+
+
+def _set_priority(card_set: CardSet) -> int:
+    return _SET_TYPE_PRIORITY.get(card_set.set_type.lower(), PRIORITY_OTHER)
+
+
+def _write_printing(p: Printing, code: str) -> str:
+    attrs = ""
+    if p.multiverse_id:
+        attrs += f' muid="{attr(p.multiverse_id)}"'
+    if p.scryfall_id:
+        attrs += f' uuid="{attr(p.scryfall_id)}"'
+    if p.collector_number:
+        attrs += f' num="{attr(p.collector_number)}"'
+    if p.rarity:
+        attrs += f' rarity="{attr(p.rarity)}"'
+    return f"            <set{attrs}>{text(code)}</set>\n"
+
+
+def _write_record(rec: _CardRecord, out: list[str]) -> None:
+    out.append("        <card>\n")
+    out.append(f"            <name>{text(rec.name)}</name>\n")
+    out.append(element("text", rec.text, "            "))
+    props = [(k, v) for k, v in rec.props if v]
+    if props:
+        out.append("            <prop>\n")
+        for key, value in props:
+            out.append(f"                <{key}>{text(value)}</{key}>\n")
+        out.append("            </prop>\n")
+    for p in rec.printings:
+        out.append(_write_printing(p, p.set_code))
+    for name, attach in rec.related:
+        at = f' attach="{attach}"' if attach else ""
+        out.append(f"            <related{at}>{text(name)}</related>\n")
+    for name in rec.reverse:
+        out.append(f"            <reverse-related>{text(name)}</reverse-related>\n")
+    if rec.is_token:
+        out.append("            <token>1</token>\n")
+    out.append(f"            <tablerow>{rec.tablerow}</tablerow>\n")
+    if rec.cipt:
+        out.append("            <cipt>1</cipt>\n")
+    if rec.upsidedown:
+        out.append("            <upsidedown>1</upsidedown>\n")
+    if rec.landscape:
+        out.append("            <landscapeOrientation>1</landscapeOrientation>\n")
+    out.append("        </card>\n")
+
+
+def write_card_database(
+    cards: Iterable[Card],
+    sets: Mapping[str, CardSet] | None = None,
+    *,
+    custom_set: CardSet | None = None,
+    info: Mapping[str, str] | None = None,
+) -> bytes:
+    """A Cockatrice card database (v4) holding ``cards``.
+
+    Without ``custom_set`` every card keeps all its printings and each set it uses is
+    described from ``sets`` (a block's own database, or a complete ``cards.xml``). With
+    ``custom_set`` every card gets exactly one printing in that set, numbered by position when
+    it has no number there (a custom set for cards not in the official database; note that a
+    card whose name already exists in the user's database only adds a printing).
+    ``info`` fills the optional ``<info>`` header (author, createdAt, sourceUrl, sourceVersion).
+    """
+    with _no_gc_pauses():
+        return _write_card_database(cards, sets or {}, custom_set, info)
+
+
+@contextmanager
+def _no_gc_pauses() -> Iterator[None]:
+    """Pause the cyclic GC while building a large document.
+
+    Writing ~30k cards allocates millions of short-lived acyclic strings; with a card
+    database of a few hundred MB alive, each collector pass rescans it (measured: +40% time).
+    Reference counting still frees everything; the previous GC state is restored.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _write_card_database(
+    cards: Iterable[Card],
+    sets: Mapping[str, CardSet],
+    custom_set: CardSet | None,
+    info: Mapping[str, str] | None,
+) -> bytes:
+    records: dict[str, _CardRecord] = {}
+    token_records: dict[str, _CardRecord] = {}  # by the token card's own name (what Card.related uses)
+    makers: dict[str, list[str]] = {}
+    wanted_relations: list[tuple[_CardRecord, tuple[str, ...]]] = []
+    used_sets: dict[str, CardSet] = {}
+    for index, card in enumerate(cards, start=1):
+        printings = _printings_for(card, index, custom_set)
+        for p in printings:
+            if p.set_code not in used_sets:
+                used_sets[p.set_code] = sets.get(p.set_code) or _set_from_printing(p, custom_set)
+        card_records = []
+        for rec in _records_for(card, printings):
+            old = records.get(rec.name)
+            if old is None:
+                records[rec.name] = rec
+                card_records.append(rec)
+            else:  # same name twice (Cockatrice would merge them): keep one card with every printing
+                have = {(p.set_code, p.collector_number) for p in old.printings}
+                old.printings.extend(p for p in rec.printings if (p.set_code, p.collector_number) not in have)
+        if not card_records:
+            continue
+        if card.is_token:
+            token_records.setdefault(card.name, card_records[0])
+        if card.related:
+            wanted_relations.append((card_records[0], card.related))
+            for related in card.related:
+                makers.setdefault(related, []).append(card_records[0].name)
+    for rec, related in wanted_relations:
+        for name in related:
+            if name in token_records:
+                continue  # the token names its maker instead (reverse-related)
+            if name != rec.name and all(name != r for r, _ in rec.related):
+                rec.related.append((name, ""))
+    for name, rec in token_records.items():
+        rec.reverse = list(dict.fromkeys(m for m in makers.get(name, ()) if m != rec.name))
+
+    out = [XML_DECLARATION, '<cockatrice_carddatabase version="4">\n']
+    if info:
+        out.append("    <info>\n")
+        for key in ("author", "createdAt", "sourceUrl", "sourceVersion"):
+            if info.get(key):
+                out.append(f"        <{key}>{text(info[key])}</{key}>\n")
+        out.append("    </info>\n")
+    out.append("    <sets>\n")
+    for code in sorted(used_sets):
+        card_set = used_sets[code]
+        out.append("        <set>\n")
+        out.append(f"            <name>{text(code)}</name>\n")
+        out.append(element("longname", card_set.name or code, "            "))
+        out.append(element("settype", card_set.set_type or "Custom", "            "))
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", card_set.release_date or ""):
+            out.append(f"            <releasedate>{card_set.release_date}</releasedate>\n")
+        out.append(f"            <priority>{_set_priority(card_set)}</priority>\n")
+        out.append("        </set>\n")
+    out.append("    </sets>\n    <cards>\n")
+    for rec in records.values():
+        _write_record(rec, out)
+    out.append("    </cards>\n</cockatrice_carddatabase>\n")
+    return "".join(out).encode("utf-8")
+
+
+def _printings_for(card: Card, index: int, custom_set: CardSet | None) -> list[Printing]:
+    if custom_set is not None:
+        code = custom_set.code
+        mine = [p for p in card.printings if p.set_code == code]
+        if mine:
+            return mine[:1]
+        base = card.printings[0] if card.printings else None
+        return [
+            Printing(
+                set_code=code,
+                collector_number=str(index),
+                rarity=(base.rarity if base else "") or ("token" if card.is_token else "common"),
+                scryfall_id=base.scryfall_id if base else "",
+            )
+        ]
+    if card.printings:
+        seen: dict[tuple[str, str], Printing] = {}
+        for p in card.printings:
+            seen.setdefault((p.set_code, p.collector_number), p)
+        return list(seen.values())
+    return [Printing(set_code=FALLBACK_SET.code, collector_number=str(index))]
+
+
+def _set_from_printing(p: Printing, custom_set: CardSet | None) -> CardSet:
+    if custom_set is not None and p.set_code == custom_set.code:
+        return custom_set
+    if p.set_code == FALLBACK_SET.code:
+        return FALLBACK_SET
+    return CardSet(code=p.set_code, name=p.set_name or p.set_code, set_type="", release_date=p.release_date)
+
+
+def write_cockatrice_xml(deck: ExportDeck, *, custom_set: CardSet | None = None) -> bytes:
+    """The card database for every card of ``deck`` (a block's own database or a custom set)."""
+    return write_card_database(deck.unique_cards(), deck.sets, custom_set=custom_set)

@@ -1,0 +1,276 @@
+"""Forge writers: decks (``.dck``), cubes (``.dck`` + ``.draft``), card scripts and editions.
+
+Forge facts (docs/deck-and-card-formats.md §3): a deck is ``[metadata]`` ``Name=`` then
+``[Main]`` / ``[Sideboard]`` sections of ``N Name|SET`` lines; only split cards are spelled
+``A // B``, other multi-face cards by their front face. A cube is a deck under ``res/cube`` and
+a ``res/draft/*.draft`` whose ``DeckFile:`` must equal the cube's ``Name=`` (otherwise Forge
+silently drafts from its whole card pool). Custom cards are scripts under ``custom/cards`` and
+an edition file under ``custom/editions`` listing them with collector numbers and rarities.
+
+Multi-file formats return a *bundle*: ``{relative path: bytes}``, written together by
+:func:`cockatrice_ext.exporters.export`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from cockatrice_ext.cards.model import Card, CardSet, Face
+
+from .model import COMBINED_LAYOUTS, ExportDeck, ExportEntry, display_name
+
+_FORBIDDEN_IN_NAME = re.compile(r"[\x00-\x1f\x7f]")
+_FORGE_RARITY = {"common": "C", "uncommon": "U", "rare": "R", "mythic": "M", "special": "S", "bonus": "S"}
+_ALTERNATE_MODES = {
+    "split": "Split",
+    "aftermath": "Split",
+    "transform": "DoubleFaced",
+    "modal_dfc": "Modal",
+    "flip": "Flip",
+    "meld": "Meld",
+    "adventure": "Adventure",
+    "prepare": "Prepare",
+}
+_COLOR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+# Keywords Forge implements from a bare ``K:`` line; written when a whole oracle line is a list of them.
+_SIMPLE_KEYWORDS = (
+    "Flying",
+    "First Strike",
+    "Double Strike",
+    "Deathtouch",
+    "Defender",
+    "Haste",
+    "Hexproof",
+    "Indestructible",
+    "Lifelink",
+    "Menace",
+    "Reach",
+    "Shroud",
+    "Trample",
+    "Vigilance",
+    "Flash",
+    "Fear",
+    "Intimidate",
+    "Skulk",
+    "Prowess",
+    "Wither",
+    "Infect",
+)
+_KEYWORD_BY_LOWER = {k.lower(): k for k in _SIMPLE_KEYWORDS}
+
+
+def _line_value(value: str) -> str:
+    """A value safe on one ``key=value`` / ``Key:value`` line."""
+    return " ".join(_FORBIDDEN_IN_NAME.sub(" ", value).split())
+
+
+def _card_request(entry: ExportEntry) -> str:
+    name = _line_value(display_name(entry.card, "forge"))
+    p = entry.printing
+    if p is not None and p.set_code and "|" not in p.set_code:
+        return f"{name}|{_line_value(p.set_code.upper())}"
+    return name
+
+
+def _section_lines(entries: list[ExportEntry], *, one_per_line: bool = False) -> list[str]:
+    totals: dict[str, int] = {}
+    for entry in entries:
+        if entry.count > 0:
+            key = _card_request(entry)
+            totals[key] = totals.get(key, 0) + entry.count
+    lines: list[str] = []
+    for request, count in totals.items():
+        if one_per_line:
+            lines.extend(f"1 {request}" for _ in range(count))
+        else:
+            lines.append(f"{count} {request}")
+    return lines
+
+
+def _metadata(name: str, comment: str = "") -> list[str]:
+    lines = ["[metadata]", f"Name={_line_value(name) or 'Unnamed deck'}"]
+    if comment.strip():
+        lines.append(f"Comment={_line_value(comment)}")
+    return lines
+
+
+def write_forge_dck(deck: ExportDeck) -> str:
+    """A Forge deck (``.dck``): ``[Main]``, ``[Sideboard]`` (and ``[Commander]``) of ``N Name|SET`` lines."""
+    lines = _metadata(deck.name, deck.comments)
+    lines.append("[Main]")
+    lines.extend(_section_lines(deck.main))
+    for header, entries in (
+        ("Sideboard", deck.sections.get("side", [])),
+        ("Commander", deck.sections.get("commander", []) + deck.sections.get("companion", [])),
+    ):
+        section = _section_lines(entries)
+        if section:
+            lines.append(f"[{header}]")
+            lines.extend(section)
+    return "\n".join(lines) + "\n"
+
+
+def safe_file_stem(name: str, fallback: str = "unnamed") -> str:
+    """A file name stem that is safe on every OS and cannot climb out of its folder."""
+    stem = re.sub(r'[<>:"/\\|?*\x00-\x1f\x7f]', "", name).strip().strip(".")
+    return stem[:120] or fallback
+
+
+def write_forge_cube(
+    deck: ExportDeck, *, num_players: int = 8, num_packs: int = 3, booster_size: int = 15
+) -> dict[str, bytes]:
+    """A Forge cube: ``cube/<Name>.dck`` plus ``draft/<Name>.draft`` whose ``DeckFile`` matches.
+
+    Copy both folders into Forge's ``res`` folder. ``Singleton`` is set when no card appears
+    twice. Every copy gets its own line, as in Forge's bundled cubes.
+    """
+    name = _line_value(deck.name) or "Custom Cube"
+    stem = safe_file_stem(name, "cube")
+    lines = _metadata(name, deck.comments)
+    lines.append("[Main]")
+    lines.extend(_section_lines(deck.main, one_per_line=True))
+    counts: dict[str, int] = {}
+    for entry in deck.main:
+        counts[entry.card.name] = counts.get(entry.card.name, 0) + entry.count
+    singleton = all(c <= 1 for c in counts.values())
+    draft = [f"Name:{name}", f"DeckFile:{name}"]
+    if singleton:
+        draft.append("Singleton:True")
+    draft += ["", f"Booster: {booster_size} Any", f"NumPacks: {num_packs}", f"NumPlayers: {num_players}"]
+    return {
+        f"cube/{stem}.dck": ("\n".join(lines) + "\n").encode("utf-8"),
+        f"draft/{stem}.draft": ("\n".join(draft) + "\n").encode("utf-8"),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# card scripts and editions (custom cards)
+# --------------------------------------------------------------------------------------------
+def forge_mana_cost(cost: str) -> str:
+    """``{2}{W/U}{X}`` -> ``2 W/U X``; an empty cost is ``no cost``."""
+    symbols = re.findall(r"\{([^}]*)\}", cost)
+    return " ".join(symbols) if symbols else "no cost"
+
+
+def script_file_name(name: str) -> str:
+    """Forge's script naming: ``Mikaeus, the Lunarch`` -> ``mikaeus_the_lunarch.txt``."""
+    ascii_name = unicodedata.normalize("NFKD", name.replace("Æ", "Ae").replace("æ", "ae"))
+    ascii_name = ascii_name.encode("ascii", "ignore").decode("ascii").lower()
+    stem = re.sub(r"[^a-z0-9]+", "_", ascii_name.replace("'", "")).strip("_")
+    return (stem or "card") + ".txt"
+
+
+def _implied_colors(face: Face) -> set[str]:
+    return {c for c in "WUBRG" if c in face.mana_cost.upper()}
+
+
+def _keyword_lines(oracle: str) -> list[str]:
+    """``K:`` lines for oracle lines that are nothing but simple keywords (``Flying, vigilance``)."""
+    out: list[str] = []
+    for line in oracle.splitlines():
+        parts = [p.strip().lower() for p in line.split(",")]
+        if parts and all(p in _KEYWORD_BY_LOWER for p in parts):
+            out.extend(f"K:{_KEYWORD_BY_LOWER[p]}" for p in parts)
+    return out
+
+
+def _face_script(face: Face, *, is_token: bool) -> list[str]:
+    lines = [f"Name:{_line_value(face.name)}", f"ManaCost:{forge_mana_cost(face.mana_cost)}"]
+    colors = [c for c in "WUBRG" if c in face.colors]
+    if set(colors) != _implied_colors(face) and colors:
+        lines.append("Colors:" + ",".join(_COLOR_WORDS[c] for c in colors))
+    token = ["Token"] if is_token and "Token" not in face.supertypes else []
+    types = [*face.supertypes, *token, *face.types, *face.subtypes]
+    if types:
+        lines.append("Types:" + " ".join(_line_value(t) for t in types))
+    if face.power is not None or face.toughness is not None:
+        lines.append(f"PT:{face.power or 0}/{face.toughness or 0}")
+    if face.loyalty:
+        lines.append(f"Loyalty:{_line_value(face.loyalty)}")
+    if face.defense:
+        lines.append(f"Defense:{_line_value(face.defense)}")
+    lines.extend(_keyword_lines(face.oracle_text))
+    oracle = face.oracle_text.replace("\r\n", "\n").replace("\r", "\n")
+    lines.append("Oracle:" + _FORBIDDEN_IN_NAME.sub(" ", oracle.replace("\n", "\\n")))
+    return lines
+
+
+def write_forge_script(card: Card) -> str:
+    """A Forge card script for ``card``: names, cost, types, P/T, simple keywords and oracle text.
+
+    Abilities beyond simple keywords are not scripted: Forge shows the oracle text and plays
+    the card as its body (good enough for auction/cube play with a human referee).
+    """
+    faces = card.faces or (Face(name=card.name),)
+    blocks: list[list[str]] = []
+    for index, face in enumerate(faces):
+        lines = _face_script(face, is_token=card.is_token)
+        if index == 0 and len(faces) > 1:
+            mode = _ALTERNATE_MODES.get(card.layout, "DoubleFaced")
+            lines.insert(len(lines) - 1, f"AlternateMode:{mode}")
+        blocks.append(lines)
+    return "\n\nALTERNATE\n\n".join("\n".join(b) for b in blocks) + "\n"
+
+
+def write_forge_edition(cards: list[Card], edition: CardSet) -> str:
+    """A Forge edition file listing ``cards`` as ``num rarity Name`` lines of set ``edition``."""
+    lines = ["[metadata]", f"Code={_line_value(edition.code)}"]
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", edition.release_date or ""):
+        lines.append(f"Date={edition.release_date}")
+    lines.append(f"Name={_line_value(edition.name or edition.code)}")
+    lines.append("Type=Other")
+    lines += ["", "[cards]"]
+    for index, card in enumerate(cards, start=1):
+        printing = next((p for p in card.printings if p.set_code == edition.code), None)
+        number = (printing.collector_number if printing else "") or str(index)
+        rarity_name = (printing.rarity if printing else "") or (card.rarity or "common")
+        rarity = "T" if card.is_token else _FORGE_RARITY.get(rarity_name.lower(), "C")
+        lines.append(f"{_line_value(number)} {rarity} {_line_value(display_name(card, 'forge'))}")
+    return "\n".join(lines) + "\n"
+
+
+def write_forge_custom_set(deck: ExportDeck, *, edition: CardSet | None = None) -> dict[str, bytes]:
+    """Scripts and an edition for every card of ``deck``, laid out like Forge's ``custom`` folder.
+
+    Copy ``cards/`` and ``editions/`` into ``<Forge user dir>/custom/``. The edition defaults to
+    the set all the cards are printed in (a block's custom set), else ``CUSTOM``.
+    """
+    cards = deck.unique_cards()
+    if edition is None:
+        edition = _main_set(deck)
+    bundle: dict[str, bytes] = {}
+    for card in cards:
+        path = f"cards/{script_file_name(display_name(card, 'forge'))}"
+        if path in bundle:  # two names folding to one file: keep both, distinguishably
+            path = path[:-4] + f"_{len(bundle)}.txt"
+        bundle[path] = write_forge_script(card).encode("utf-8")
+    edition_stem = safe_file_stem(edition.name or edition.code, edition.code or "custom")
+    bundle[f"editions/{edition_stem}.txt"] = write_forge_edition(cards, edition).encode("utf-8")
+    return bundle
+
+
+def _main_set(deck: ExportDeck) -> CardSet:
+    """The one set every card is printed in (a custom set), else a ``CUSTOM`` edition named after the deck."""
+    cards = deck.unique_cards()
+    common: set[str] | None = None
+    for card in cards:
+        codes = {p.set_code for p in card.printings}
+        common = codes if common is None else common & codes
+    if common:
+        code = sorted(common)[0]
+        return deck.sets.get(code) or CardSet(code=code, name=code)
+    return CardSet(code="CUSTOM", name=deck.name or "Custom cards")
+
+
+__all__ = [
+    "COMBINED_LAYOUTS",
+    "forge_mana_cost",
+    "safe_file_stem",
+    "script_file_name",
+    "write_forge_cube",
+    "write_forge_custom_set",
+    "write_forge_dck",
+    "write_forge_edition",
+    "write_forge_script",
+]

@@ -1,0 +1,224 @@
+"""What every writer reads: a deck whose names are resolved to :class:`Card` objects.
+
+A block list or deck is parsed into a :class:`~cockatrice_ext.decks.model.Deck` (names as the
+user wrote them) and resolved against a :class:`~cockatrice_ext.cards.model.CardDatabase`.
+:func:`build_export_deck` turns the pair into an :class:`ExportDeck`: each entry carries the
+oracle :class:`Card` and the printing it should be written with, so the writers never look
+anything up and stay pure.
+
+Each consumer spells multi-face cards differently (Cockatrice keeps ``Fire // Ice`` whole but
+wants ``Delver of Secrets`` alone; MTGO writes ``Fire/Ice``); :func:`display_name` is the one
+place that knows the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from cockatrice_ext.cards.model import Card, CardDatabase, CardSet, Printing
+
+if TYPE_CHECKING:
+    from cockatrice_ext.cards.resolve import ResolvedDeck
+    from cockatrice_ext.decks.model import Deck
+
+# MTGJSON layouts whose faces are one card named "A // B" in Cockatrice (Oracle merges them).
+COMBINED_LAYOUTS = frozenset({"split", "aftermath", "adventure", "prepare"})
+# Layouts Forge (and MTGO/Arena) spell "A // B": only true split cards (Forge AlternateMode:Split).
+SPLIT_LAYOUTS = frozenset({"split", "aftermath"})
+# Layouts whose faces Cockatrice stores as separate cards linked by related attach="transform".
+SEPARATE_FACE_LAYOUTS = frozenset(
+    {"transform", "modal_dfc", "flip", "meld", "double_faced_token", "reversible_card", "battle"}
+)
+
+TARGETS = ("cockatrice", "forge", "mtgo", "arena")
+# Sections that are not part of the library; any other section name is a category of ``main``.
+NON_LIBRARY_SECTIONS = frozenset({"side", "tokens", "maybeboard", "commander", "companion"})
+
+
+def _ascii_oracle(name: str) -> str:
+    """Cockatrice Oracle's name fixes: ``Æ`` -> ``AE``, curly apostrophe -> ``'``."""
+    return name.replace("Æ", "AE").replace("æ", "ae").replace("\u2019", "'")
+
+
+def front_name(card: Card) -> str:
+    """The front face's name (``Delver of Secrets`` for ``Delver of Secrets // Insectile Aberration``)."""
+    if card.faces:
+        return card.faces[0].name
+    return card.name.split(" // ", 1)[0]
+
+
+def cockatrice_token_name(card: Card) -> str:
+    """Magic-Token's spelling: ``Goblin Token``; named (legendary) tokens keep their name."""
+    name = _ascii_oracle(card.name)
+    if name.endswith(("Token", "(Token)")) or "Legendary" in card.front.supertypes:
+        return name
+    return f"{name} Token"
+
+
+def display_name(card: Card, target: str) -> str:
+    """How ``target`` (one of :data:`TARGETS`) spells ``card`` in a deck file."""
+    multi = " // " in card.name
+    if target == "cockatrice":
+        if card.is_token and not multi:
+            return cockatrice_token_name(card)
+        if not multi or card.layout in COMBINED_LAYOUTS:
+            return _ascii_oracle(card.name)
+        return _ascii_oracle(front_name(card))
+    if target == "forge" or target == "arena":
+        if not multi or card.layout in SPLIT_LAYOUTS:
+            return card.name
+        return front_name(card)
+    if target == "mtgo":
+        if not multi:
+            return card.name
+        if card.layout in SPLIT_LAYOUTS:
+            return "/".join(part.strip() for part in card.name.split(" // "))
+        return front_name(card)
+    raise ValueError(f"unknown target {target!r}; expected one of {', '.join(TARGETS)}")
+
+
+@dataclass(frozen=True)
+class ExportEntry:
+    """``count`` copies of ``card``, to be written with ``printing`` when one is known."""
+
+    card: Card
+    count: int = 1
+    printing: Printing | None = None
+    line: int = 0
+
+
+@dataclass
+class ExportDeck:
+    """A resolved deck: named sections of :class:`ExportEntry` plus the sets its printings use.
+
+    ``main`` and ``side`` are the sections every format knows; ``tokens`` (Cockatrice's token
+    zone) holds token cards; other section names are kept and folded into ``main`` by writers
+    that have no place for them.
+    """
+
+    name: str = ""
+    comments: str = ""
+    sections: dict[str, list[ExportEntry]] = field(default_factory=dict)
+    sets: dict[str, CardSet] = field(default_factory=dict)
+
+    def section(self, name: str) -> list[ExportEntry]:
+        return self.sections.setdefault(name, [])
+
+    @property
+    def main(self) -> list[ExportEntry]:
+        """Every entry that belongs in the library: ``main`` plus category sections (``[Removal]``)."""
+        out: list[ExportEntry] = []
+        for name, entries in self.sections.items():
+            if name not in NON_LIBRARY_SECTIONS:
+                out.extend(entries)
+        return out
+
+    @property
+    def side(self) -> list[ExportEntry]:
+        """The sideboard, plus commanders/companions for formats without a command zone (as peer tools do)."""
+        out = list(self.sections.get("side", []))
+        for name in ("commander", "companion"):
+            out.extend(self.sections.get(name, []))
+        return out
+
+    @property
+    def tokens(self) -> list[ExportEntry]:
+        return list(self.sections.get("tokens", []))
+
+    def count(self, section: str | None = None) -> int:
+        if section is not None:
+            return sum(e.count for e in self.sections.get(section, []))
+        return sum(e.count for entries in self.sections.values() for e in entries)
+
+    def unique_cards(self) -> list[Card]:
+        """Each distinct card once, in order of first appearance."""
+        seen: dict[str, Card] = {}
+        for entries in self.sections.values():
+            for entry in entries:
+                seen.setdefault(entry.card.name, entry.card)
+        return list(seen.values())
+
+
+def build_export_deck(
+    deck: Deck, db: CardDatabase, *, source: str = "", with_tokens: bool = True
+) -> ExportDeck:
+    """Resolve ``deck`` against ``db`` (:func:`cockatrice_ext.cards.resolve.resolve_deck`) for export.
+
+    Raises :class:`~cockatrice_ext.cards.errors.UnknownCardsError` listing *every* unknown name
+    with its line and suggestions.
+    """
+    from cockatrice_ext.cards.resolve import resolve_deck
+
+    return from_resolved(resolve_deck(deck, db, source=source), db if with_tokens else None)
+
+
+def from_resolved(resolved: ResolvedDeck, db: CardDatabase | None = None) -> ExportDeck:
+    """An :class:`ExportDeck` from the card layer's :class:`ResolvedDeck`.
+
+    Entries keep the printing their line pinned (``None`` otherwise, so writers let the target
+    program choose). With ``db``, the tokens the deck's cards make (``Card.related`` names that
+    are tokens in ``db``) are added to a ``tokens`` section, once each, for Cockatrice's token
+    menu; ``db`` also describes the sets the cards are printed in.
+    """
+    deck = resolved.deck
+    out = ExportDeck(name=deck.name, comments=deck.comments)
+    for section, entries in resolved.sections.items():
+        if entries:
+            out.sections[section] = [
+                ExportEntry(card=e.card, count=e.count, printing=e.printing, line=e.entry.line)
+                for e in entries
+            ]
+    if db is not None:
+        _add_related_tokens(out, db)
+        used = {e.printing.set_code for entries in out.sections.values() for e in entries if e.printing}
+        used |= {p.set_code for card in out.unique_cards() for p in card.printings}
+        out.sets = {code: db.sets[code] for code in sorted(used) if code in db.sets}
+    return out
+
+
+def _add_related_tokens(deck: ExportDeck, db: CardDatabase) -> None:
+    have = {e.card.name for e in deck.sections.get("tokens", [])}
+    extra: list[ExportEntry] = []
+    for card in deck.unique_cards():
+        for name in card.related:
+            token = db.cards.get(name)
+            if token is not None and token.is_token and name not in have:
+                have.add(name)
+                extra.append(ExportEntry(card=token, count=1, printing=None))
+    if extra:
+        deck.section("tokens").extend(extra)
+
+
+def deck_from_cards(
+    name: str, cards: Iterable[Card], sets: Mapping[str, CardSet] | None = None
+) -> ExportDeck:
+    """An :class:`ExportDeck` holding one copy of each card (a card list, a custom set)."""
+    out = ExportDeck(name=name)
+    main = out.section("main")
+    tokens: list[ExportEntry] = []
+    for card in cards:
+        entry = ExportEntry(card=card, count=1, printing=card.printings[0] if card.printings else None)
+        (tokens if card.is_token else main).append(entry)
+    if tokens:
+        out.sections["tokens"] = tokens
+    out.sets = dict(sets or {})
+    return out
+
+
+__all__ = [
+    "COMBINED_LAYOUTS",
+    "NON_LIBRARY_SECTIONS",
+    "SEPARATE_FACE_LAYOUTS",
+    "SPLIT_LAYOUTS",
+    "TARGETS",
+    "ExportDeck",
+    "ExportEntry",
+    "build_export_deck",
+    "cockatrice_token_name",
+    "deck_from_cards",
+    "display_name",
+    "from_resolved",
+    "front_name",
+]

@@ -1,0 +1,262 @@
+"""Auction Magic end to end: the bot and scripted players in a real Servatrice game.
+
+Covers, in one game: the room command, seating, gold counters, over-bid and spectator refusals,
+no-bid rounds, a noncreature chain ending with a creature, ``!look`` + ``!order``, a card given
+back to the block, end-of-turn income.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bot_players import Player, wait_until
+from cockatrice_ext.protocol import commands
+from servatrice import ServatriceServer
+
+from cockatrice_ext.bot.auction import AuctionOptions, AuctionReferee
+from cockatrice_ext.bot.runtime import Bot, BotOptions
+from cockatrice_ext.client import FloodLimits
+from cockatrice_ext.formats import auction as rules
+
+pytestmark = pytest.mark.servatrice
+
+BLOCK = """\
+# A small test block: creatures and noncreatures, with duplicates.
+2 Grizzly Bears
+2 Chimney Imp
+1 Pacifism
+1 Lightning Bolt
+1 Dead Weight
+1 Giant Growth
+1 Serra Angel
+1 Augury Owl
+1 Shock
+1 Naturalize
+"""
+
+
+def run(coroutine: Any, timeout: float = 120.0) -> Any:
+    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+
+async def start_bot(url: str, journal: Path, block: Path, *, user: str = "referee", **extra: Any) -> Bot:
+    options = BotOptions(
+        url=url,
+        user=user,
+        password=extra.pop("password", None),
+        rooms=("Bot room",),
+        journal_path=journal,
+        formats=("auction",),
+        format_options={"auction": AuctionOptions(block=str(block), seed=7, **extra)},
+        # The test server runs with relaxed flood limits, and the bot is told so.
+        client_options={"reconnect": extra.pop("reconnect", False), "flood_limits": FloodLimits.unlimited()},
+    )
+    bot = Bot(options)
+    await bot.start()
+    return bot
+
+
+async def open_game(bot: Bot, host: Player, room_id: int, command: str = "!auction new 2") -> int:
+    since = host.mark()
+    await host.client.room_say(room_id, command)
+    line = await host.wait_line(lambda t: "Auction Magic game #" in t, since=since)
+    match = re.search(r"#(\d+)", line)
+    assert match, line
+    return int(match.group(1))
+
+
+def referee_of(bot: Bot, game_id: int) -> AuctionReferee:
+    referee = bot.games[game_id]
+    assert isinstance(referee, AuctionReferee)
+    return referee
+
+
+async def bot_line(player: Player, pattern: str, since: int) -> str:
+    return await player.wait_line(lambda t: re.search(pattern, t) is not None, since=since)
+
+
+def test_auction_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -> None:
+    block = tmp_path / "block.txt"
+    block.write_text(BLOCK)
+
+    async def scenario() -> None:
+        bot = await start_bot(servatrice.ws_url, tmp_path / "journal.sqlite3", block)
+        alice = await Player.connect(servatrice.ws_url, "alice_a")
+        bob = await Player.connect(servatrice.ws_url, "bob_a")
+        carol = await Player.connect(servatrice.ws_url, "carol_a")
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for p in (alice, bob, carol):
+                await p.client.join_room(room_id)
+            game_id = await open_game(bot, alice, room_id)
+            referee = referee_of(bot, game_id)
+            by_id: dict[int, Player] = {}
+            by_id[await alice.sit(room_id, game_id)] = alice
+            by_id[await bob.sit(room_id, game_id)] = bob
+            await carol.sit(room_id, game_id, spectator=True)
+
+            await bot_line(alice, r"Turn order", 0)
+            await wait_until(lambda: referee.table is not None and referee.engine.active is not None)
+            engine = referee.engine
+            assert set(engine.players) == set(by_id)
+            assert len(engine.block) == 12
+
+            # Gold counters are visible on the bot's player area.
+            bot_pid = referee.me
+            await wait_until(
+                lambda: (
+                    {
+                        c.name: c.value
+                        for c in alice.client.games[game_id].players[bot_pid].counters.values()
+                        if c.name.endswith(" gold")
+                    }
+                    == {f"{p.name} gold": 10 for p in (alice, bob)}
+                ),
+                what="gold counters",
+            )
+
+            active = by_id[int(engine.active)]  # type: ignore[arg-type]
+            other = bob if active is alice else alice
+            mark = active.mark()
+            await active.phase(game_id, 2)  # draw step: the auction step replaces it
+            await bot_line(active, r"Auction 1: .* to bid, has 10 gold", mark)
+
+            # Refusals: over-bid, spectator, out of turn; nothing changes.
+            before = engine.snapshot()
+            mark = active.mark()
+            await active.say(game_id, "!bid 50")
+            await bot_line(active, r"you have only 10 gold", mark)
+            await carol.say(game_id, "!bid 1")
+            await bot_line(active, r"carol_a: spectators can watch but not play", mark)
+            await other.say(game_id, "!bid 1")
+            await bot_line(active, r"it is .* bid, not yours", mark)
+            await other.say(game_id, "!bid banana")
+            await bot_line(active, r"must be a whole number", mark)
+            assert engine.snapshot() == before
+
+            # No-bid rounds until a noncreature is up, then buy it: another auction follows (rule 5).
+            lots_seen = 1
+            while True:
+                lot = engine.current_lot()
+                assert lot is not None
+                card = engine.config.cards[lot["cards"][0]["index"]]
+                first = by_id[int(engine.whose_bid())]  # type: ignore[arg-type]
+                second = bob if first is alice else alice
+                mark = active.mark()
+                if card.is_creature:
+                    await first.say(game_id, "!pass")
+                    await bot_line(active, rf"{first.name} passes", mark)
+                    await second.say(game_id, "!pass")
+                    await bot_line(active, r"No bids: .* goes to the bottom", mark)
+                    lots_seen += 1
+                    await bot_line(active, rf"Auction {lots_seen}:", mark)
+                    continue
+                break
+            # A noncreature: the first bidder buys it for 2.
+            buyer = first
+            await buyer.say(game_id, "!bid 2")
+            await bot_line(active, rf"{buyer.name} bids 2", mark)
+            await second.say(game_id, "!pass")
+            await bot_line(
+                active, rf"Sold: {re.escape(card.name)} to {buyer.name} for 2 \(8 gold left\)", mark
+            )
+            await bot_line(active, r"!cast or !keep", mark)
+            await buyer.say(game_id, "!keep")
+            await bot_line(active, rf"{buyer.name} keeps {re.escape(card.name)}", mark)
+            lots_seen += 1
+            await bot_line(active, rf"Auction {lots_seen}:", mark)  # the chain goes on
+            # The kept card lies on the buyer's table (seat mode) for them to pick up.
+            buyer_pid = next(pid for pid, p in by_id.items() if p is buyer)
+            await wait_until(
+                lambda: any(
+                    c.name == card.name
+                    for c in buyer.client.games[game_id].players[buyer_pid].zone("table").cards
+                ),
+                what="kept card on the buyer's table",
+            )
+            await wait_until(
+                lambda: any(
+                    c.name == f"{buyer.name} gold" and c.value == 8
+                    for c in buyer.client.games[game_id].players[bot_pid].counters.values()
+                ),
+                what="gold counter update",
+            )
+
+            # Keep buying until a creature is bought: the auction step ends.
+            while engine.phase == "auction":
+                lot = engine.current_lot()
+                if lot is None:  # a pending cast/keep choice
+                    pending = next(p for p in engine.players if engine.pending_choice(p))
+                    await by_id[int(pending)].say(game_id, "!cast")  # type: ignore[arg-type]
+                    await wait_until(lambda: not any(engine.pending_choice(p) for p in engine.players))
+                    continue
+                bidder = by_id[int(engine.whose_bid())]  # type: ignore[arg-type]
+                nxt = bob if bidder is alice else alice
+                mark = active.mark()
+                await bidder.say(game_id, "!bid 1")
+                await bot_line(active, rf"{bidder.name} bids 1", mark)
+                await nxt.say(game_id, "!pass")
+                await bot_line(active, r"Sold: ", mark)
+                await wait_until(lambda: engine.current_lot() is None, what="lot closed")
+            pending_players = [p for p in engine.players if engine.pending_choice(p)]
+            for pid in pending_players:
+                await by_id[int(pid)].say(game_id, "!cast")  # type: ignore[arg-type]
+            await wait_until(
+                lambda: not any(engine.pending_choice(p) for p in engine.players), what="choices"
+            )
+            assert engine.phase == "main"
+
+            # !look 3 is private to the active player; !order rearranges exactly those cards.
+            top_before = list(engine.block[:3])
+            mark = active.mark()
+            await active.say(game_id, "!look 3")
+            listing = await active.wait_private(lambda t: t.startswith("Top of the block:"))
+            for n, index in enumerate(top_before, start=1):
+                assert f"{n}. {engine.config.cards[index].name}" in listing
+            assert not any("Top of the block" in text for _, text in other.private)
+            await active.say(game_id, "!order 3 1 bottom 2")
+            await bot_line(active, r"reorders the top of the block \(1 to the bottom\)", mark)
+            assert engine.block[:2] == [top_before[2], top_before[0]]
+            assert engine.block[-1] == top_before[1]
+
+            # The buyer gives the kept card back by dropping it on the referee's table; !bottom places it.
+            mirror = buyer.client.games[game_id]
+            kept = next(c for c in mirror.players[buyer_pid].zone("table").cards if c.name == card.name)
+            deck_before = len(referee.cards.deck)
+            mark = active.mark()
+            await buyer.client.game_command(
+                game_id,
+                commands.move_card(
+                    "table", [kept.id], target_player_id=bot_pid, target_zone="table", x=3, y=0
+                ),
+            )
+            await bot_line(active, rf"gives back {re.escape(card.name)}", mark)
+            await buyer.say(game_id, "!bottom")
+            await bot_line(active, rf"puts {re.escape(card.name)} on the bottom of the block", mark)
+            assert engine.config.cards[engine.block[-1]].name == card.name
+            await wait_until(lambda: len(referee.cards.deck) == deck_before + 1)
+            await wait_until(
+                lambda: (
+                    bob.client.games[game_id].players[bot_pid].zone("deck").card_count == len(engine.block)
+                ),
+                what="physical block matches the engine's",
+            )
+
+            # End of turn: everyone gains 3 gold.
+            gold_before = {p: engine.gold(p) for p in engine.players}
+            mark = active.mark()
+            await active.next_turn(game_id)
+            await bot_line(active, r"Income \+3", mark)
+            await wait_until(lambda: engine.active is not None and by_id.get(int(engine.active)) is other)  # type: ignore[arg-type]
+            assert all(engine.gold(p) == gold_before[p] + 3 for p in engine.players)
+            assert isinstance(engine, rules.AuctionEngine)
+        finally:
+            for p in (alice, bob, carol):
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=180)

@@ -1,0 +1,120 @@
+"""The shared chat-command grammar: parsing, conversion and refusals."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cockatrice_ext.bot.commands import (
+    MAX_COMMAND_LENGTH,
+    BadArgument,
+    CommandError,
+    CommandSet,
+    Range,
+    Rest,
+    command,
+    parse_invocation,
+    split_args,
+)
+
+
+class Sample:
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    @command(aliases=("b",))
+    async def bid(self, ctx: object, amount: Annotated[int, Range(1, 999)]) -> None:
+        """Bid AMOUNT gold on the current lot."""
+        self.calls.append(("bid", amount))
+
+    @command(scopes=("game", "private"))
+    async def pick(self, ctx: object, card: Rest) -> None:
+        """Pick a card by number or name."""
+        self.calls.append(("pick", card))
+
+    @command()
+    async def look(self, ctx: object, count: int, who: str | None = None) -> None:
+        """Look at the top COUNT cards."""
+        self.calls.append(("look", count, who))
+
+
+def test_parse_invocation() -> None:
+    assert parse_invocation("hello") is None
+    assert parse_invocation("!") is None
+    inv = parse_invocation("  !BID 4 ")
+    assert inv is not None and (inv.name, inv.args) == ("bid", "4")
+    with pytest.raises(BadArgument):
+        parse_invocation("!x " + "a" * MAX_COMMAND_LENGTH)
+
+
+def test_split_args_keeps_apostrophes() -> None:
+    assert split_args("Gorgon's Head") == ["Gorgon's", "Head"]
+    assert split_args('"Fire // Ice" 2') == ["Fire // Ice", "2"]
+
+
+async def run(sample: Sample, line: str, scope: str = "game") -> bool:
+    commands = CommandSet(sample)
+    inv = parse_invocation(line)
+    assert inv is not None
+    return await commands.invoke(None, inv, scope)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("!bid 4", ("bid", 4)),
+        ("!b 999", ("bid", 999)),
+        ("!pick Jaya Ballard, Task Mage", ("pick", "Jaya Ballard, Task Mage")),
+        ("!look 3", ("look", 3, None)),
+        ("!look 3 bob", ("look", 3, "bob")),
+    ],
+)
+def test_conversion(line: str, expected: tuple[Any, ...]) -> None:
+    import asyncio
+
+    sample = Sample()
+    assert asyncio.run(run(sample, line))
+    assert sample.calls == [expected]
+
+
+@pytest.mark.parametrize(
+    ("line", "fragment"),
+    [
+        ("!bid", "missing AMOUNT"),
+        ("!bid x", "whole number"),
+        ("!bid 0", "between 1 and 999"),
+        ("!bid 4 5", "too many"),
+        ("!pick", "missing CARD"),
+    ],
+)
+def test_bad_arguments_explain_usage(line: str, fragment: str) -> None:
+    import asyncio
+
+    with pytest.raises(BadArgument, match=fragment):
+        asyncio.run(run(Sample(), line))
+
+
+def test_scope_filters_commands() -> None:
+    import asyncio
+
+    assert not asyncio.run(run(Sample(), "!bid 3", scope="private"))
+    assert asyncio.run(run(Sample(), "!pick 2", scope="private"))
+    listing = [spec.name for spec in CommandSet(Sample()).listing("game")]
+    assert listing == ["bid", "look", "pick"]
+    assert CommandSet(Sample()).find("bid", "game").usage == "!bid AMOUNT"  # type: ignore[union-attr]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=120))
+def test_fuzz_never_raises_anything_but_command_errors(text: str) -> None:
+    import asyncio
+
+    try:
+        inv = parse_invocation("!" + text)
+        if inv is not None:
+            asyncio.run(CommandSet(Sample()).invoke(None, inv, "game"))
+    except CommandError:
+        pass

@@ -1,0 +1,72 @@
+"""Fixtures for the card-data tests: real files from /work/shared and small MTGJSON extracts."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import lzma
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SHARED = Path("/work/shared")
+EXAMPLES = SHARED / "examples"
+COCKATRICE = SHARED / "cockatrice"
+ALLPRINTINGS = SHARED / "carddata" / "AllPrintings.json.xz"
+EXTRACT_SETS = ("APC", "ISD", "M19", "ELD", "TSP", "ZEN")
+
+
+def _need(path: Path) -> Path:
+    if not path.exists():
+        pytest.skip(f"{path} not available")
+    return path
+
+
+@pytest.fixture(scope="session")
+def examples() -> Path:
+    return _need(EXAMPLES)
+
+
+@pytest.fixture(scope="session")
+def shared_cockatrice() -> Path:
+    return _need(COCKATRICE)
+
+
+@pytest.fixture(scope="session")
+def mtgjson_extract(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Real MTGJSON data cut down to a few sets, in every file shape the reader accepts.
+
+    Keys: ``allprintings_xz`` / ``allprintings_gz`` / ``allprintings_json`` (AllPrintings shape),
+    ``set_M19`` (a per-set file), ``atomic`` (AtomicCards shape built from the same entries).
+    """
+    _need(ALLPRINTINGS)
+    with lzma.open(ALLPRINTINGS) as handle:
+        full = json.load(handle)
+    meta = full["meta"]
+    data = {code: full["data"][code] for code in EXTRACT_SETS}
+    del full
+    out = tmp_path_factory.mktemp("mtgjson")
+    document = json.dumps({"meta": meta, "data": data}).encode()
+    paths = {
+        "allprintings_json": out / "AllPrintings.json",
+        "allprintings_gz": out / "AllPrintings.json.gz",
+        "allprintings_xz": out / "AllPrintings.json.xz",
+        "set_M19": out / "M19.json",
+        "atomic": out / "AtomicCards.json",
+    }
+    paths["allprintings_json"].write_bytes(document)
+    paths["allprintings_gz"].write_bytes(gzip.compress(document, compresslevel=1, mtime=0))
+    paths["allprintings_xz"].write_bytes(lzma.compress(document, preset=0))
+    paths["set_M19"].write_text(json.dumps({"meta": meta, "data": data["M19"]}))
+    atomic: dict[str, list[dict[str, Any]]] = {}
+    drop = {"number", "setCode", "uuid", "rarity", "identifiers", "artist", "availability", "borderColor"}
+    for set_data in data.values():
+        for entry in set_data["cards"]:
+            faces = atomic.setdefault(entry["name"], [])
+            face = {k: v for k, v in entry.items() if k not in drop and k != "name"}
+            face["printings"] = [set_data["code"]]
+            if not any(f.get("side") == face.get("side") for f in faces):
+                faces.append(face)
+    paths["atomic"].write_text(json.dumps({"meta": meta, "data": atomic}))
+    return paths

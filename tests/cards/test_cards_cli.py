@@ -1,0 +1,67 @@
+"""``cockatrice-ext cards``: lookup, exit codes, --card-source, errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from cockatrice_ext.cli import main
+from cockatrice_ext.cli.cards import card_source_option, open_card_source
+
+
+def test_lookup_from_the_default_data() -> None:
+    result = CliRunner().invoke(main, ["cards", "lookup", "jaya", "ballard,", "task", "mage"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Jaya Ballard, Task Mage  {1}{R}{R}")
+    assert "Legendary Creature — Human Spellshaper  2/2" in result.output
+    assert "Printings: TSP 166 (rare)" in result.output
+
+
+def test_unknown_card_exits_2_with_suggestions() -> None:
+    result = CliRunner().invoke(main, ["cards", "lookup", "Jaya Balard, Task Mage"])
+    assert result.exit_code == 2
+    assert "Unknown card 'Jaya Balard, Task Mage'" in result.output
+    assert "Did you mean: Jaya Ballard, Task Mage" in result.output
+
+
+def test_card_source_option_and_printing(examples: Path) -> None:
+    source = str(examples / "cockatrice_test_cards.xml")
+    result = CliRunner().invoke(main, ["cards", "lookup", "cat", "--card-source", source, "--set", "CAT"])
+    assert result.exit_code == 0, result.output
+    assert "Cat  {2}{G}" in result.output and "Creature — Cat  3/3" in result.output
+    assert "Selected printing: CAT" in result.output
+
+
+def test_bad_card_source_is_a_clean_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<cockatrice_carddatabase version='4'>\n<cards><card>")
+    result = CliRunner().invoke(main, ["cards", "lookup", "X", "--card-source", str(bad)])
+    assert result.exit_code == 1
+    assert f"{bad}:2" in result.output and "Traceback" not in result.output
+
+
+def test_where_command() -> None:
+    result = CliRunner().invoke(main, ["cards", "where"])
+    assert result.exit_code == 0 and "Default card source" in result.output
+
+
+def test_reusable_option_and_progress_bar(
+    mtgjson_extract: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cockatrice_ext.cli.cards as cli_cards
+
+    monkeypatch.setattr(cli_cards, "PROGRESS_THRESHOLD", 1)
+
+    @click.command()
+    @card_source_option
+    def probe(card_source: str | None) -> None:
+        db = open_card_source(card_source)
+        click.echo(f"{len(db)} {'Fire // Ice' in db}")
+
+    result = CliRunner().invoke(probe, ["--card-source", str(mtgjson_extract["allprintings_xz"])])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().endswith("True")
+    assert "--card-source PATH" in CliRunner().invoke(probe, ["--help"]).output

@@ -1,0 +1,216 @@
+"""The client against a scripted fake server: handshake, keepalive, timeouts and hostile bytes."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import logging
+import struct
+
+import pytest
+from client_helpers import Recorder, run, wait_until
+from cockatrice_ext.protocol import commands
+from cockatrice_ext.protocol import messages as pb
+from fake_servatrice import FakeServatrice, frame
+
+from cockatrice_ext.client import (
+    CommandTimeout,
+    ConnectionLost,
+    Disconnected,
+    FloodLimits,
+    LoginFailed,
+    ServerAddress,
+    ServerError,
+    connect,
+)
+
+FAST = {"connect_timeout": 3.0, "command_timeout": 3.0, "reconnect": False}
+
+
+def test_server_address_parsing() -> None:
+    assert ServerAddress.parse("tcp://example.org") == ServerAddress(
+        "tcp", "example.org", 4747, "tcp://example.org"
+    )
+    ws = ServerAddress.parse("ws://example.org")
+    assert (ws.kind, ws.port, ws.url) == ("ws", 4748, "ws://example.org:4748/servatrice")
+    wss = ServerAddress.parse("wss://server.cockatrice.us/servatrice")
+    assert (wss.kind, wss.port, wss.secure) == ("ws", 443, True)
+    assert ServerAddress.parse("localhost:4748").kind == "ws"
+    assert ServerAddress.parse("localhost").kind == "tcp"
+    for bad in ("http://x", "tcp://", "tcp://host:notaport"):
+        with pytest.raises(ValueError):
+            ServerAddress.parse(bad)
+
+
+def test_plain_login_and_keepalive_pings() -> None:
+    async def scenario() -> None:
+        async with FakeServatrice() as server:
+            async with await connect(server.url, "bot", keepalive=0.05, **FAST) as client:
+                assert client.user_name == "bot"
+                await wait_until(lambda: len(server.commands_named("Command_Ping")) >= 3, what="pings")
+            [login] = server.logins
+            assert login.user_name == "bot" and not login.HasField("password")
+
+    run(scenario(), timeout=20)
+
+
+def test_salted_login_matches_independent_hash() -> None:
+    salt = "0123456789abcdef"
+    digest = (salt + "s3cret").encode()
+    for _ in range(1000):
+        digest = hashlib.sha512(digest).digest()
+    expected = salt + base64.b64encode(digest).decode()
+
+    async def scenario() -> None:
+        async with FakeServatrice(password_hash=True, salt=salt, expected_hash=expected) as server:
+            async with await connect(server.url, "reg", "s3cret", **FAST) as client:
+                assert client.user_name == "reg"
+            assert server.logins[0].hashed_password == expected
+            assert not server.logins[0].password
+        async with FakeServatrice(password_hash=True, salt=salt, expected_hash="wrong") as server:
+            with pytest.raises(LoginFailed) as info:
+                await connect(server.url, "reg", "s3cret", **FAST)
+            assert info.value.code == 12
+
+    run(scenario(), timeout=20)
+
+
+@pytest.mark.parametrize(
+    ("label", "bytes_"),
+    [
+        ("garbage", b"\x00\x00\x00\x05\xff\xff\xff\xff\xff"),
+        ("absurd length", struct.pack(">I", 0xFFFFFFF0) + b"x" * 16),
+        ("not protobuf", b"\x00\x00\x00\x03abc"),
+    ],
+)
+def test_hostile_bytes_before_identification_fail_cleanly(
+    label: str, bytes_: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def scenario() -> None:
+        async with FakeServatrice(before_identification=bytes_) as server:
+            with pytest.raises((ServerError, ConnectionLost)):
+                await connect(server.url, "bot", **FAST)
+
+    with caplog.at_level(logging.ERROR):
+        run(scenario(), timeout=15)
+    assert any("protocol error" in record.getMessage() for record in caplog.records), label
+
+
+def test_truncated_frame_then_close() -> None:
+    async def scenario() -> None:
+        async with FakeServatrice(before_identification=b"\x00\x00\x01\x00abc") as server:
+            connecting = asyncio.ensure_future(connect(server.url, "bot", **FAST))
+            await asyncio.sleep(0.2)
+            for writer in server._writers:
+                writer.close()
+            with pytest.raises((ServerError, ConnectionLost, CommandTimeout)):
+                await connecting
+
+    run(scenario(), timeout=15)
+
+
+def test_protocol_version_mismatch(caplog: pytest.LogCaptureFixture) -> None:
+    async def scenario() -> None:
+        async with FakeServatrice(protocol_version=13) as server:
+            with pytest.raises(ServerError, match="protocol"):
+                await connect(server.url, "bot", **FAST)
+
+    with caplog.at_level(logging.ERROR):
+        run(scenario(), timeout=15)
+
+
+def test_unknown_message_type_is_skipped() -> None:
+    unknown = pb.ServerMessage()
+    unknown.message_type = 2
+    odd = frame(unknown) + struct.pack(">I", 4) + b"\x08\x63\x10\x01"  # message_type 99 + unknown field
+
+    async def scenario() -> None:
+        async with (
+            FakeServatrice(after_login=odd) as server,
+            await connect(server.url, "bot", **FAST) as client,
+        ):
+            await client.ping()  # still alive after the odd messages
+            assert client.connected
+
+    run(scenario(), timeout=15)
+
+
+def test_garbage_after_login_disconnects_and_fails_pending(caplog: pytest.LogCaptureFixture) -> None:
+    async def scenario() -> None:
+        async with FakeServatrice(ignore_commands=frozenset({"Command_JoinRoom"})) as server:
+            client = await connect(server.url, "bot", **FAST)
+            events = Recorder(client)
+            pending = asyncio.ensure_future(client.join_room(0))  # never answered
+            await wait_until(lambda: bool(server.commands_named("Command_JoinRoom")))
+            for writer in server._writers:
+                writer.write(struct.pack(">I", 0x7FFFFFFF))
+            with pytest.raises(ConnectionLost):
+                await pending
+            gone = await events.wait_for(lambda e: isinstance(e, Disconnected))
+            assert "protocol error" in gone.reason and not gone.will_reconnect  # type: ignore[union-attr]
+            await client.wait_closed()
+            with pytest.raises(ConnectionLost):
+                await client.ping()
+            await client.close()
+
+    with caplog.at_level(logging.ERROR):
+        run(scenario(), timeout=15)
+
+
+def test_silent_server_is_declared_dead() -> None:
+    async def scenario() -> None:
+        async with FakeServatrice(answer_pings=False) as server:
+            client = await connect(server.url, "bot", keepalive=0.05, dead_after=0.3, **FAST)
+            events = Recorder(client)
+            gone = await events.wait_for(lambda e: isinstance(e, Disconnected), timeout=5)
+            assert "no data" in gone.reason  # type: ignore[union-attr]
+            await client.close()
+
+    run(scenario(), timeout=15)
+
+
+def test_command_timeout() -> None:
+    async def scenario() -> None:
+        async with (
+            FakeServatrice(ignore_commands=frozenset({"Command_JoinRoom"})) as server,
+            await connect(server.url, "bot", **FAST) as client,
+        ):
+            with pytest.raises(CommandTimeout):
+                await client.call(commands.join_room(3), timeout=0.2)
+            assert client.connected  # a timeout does not kill the session
+
+    run(scenario(), timeout=15)
+
+
+def test_batches_are_reversed_and_idle_refresh_sent() -> None:
+    async def scenario() -> None:
+        async with FakeServatrice() as server:
+            async with await connect(
+                server.url,
+                "bot",
+                keepalive=0.05,
+                idle_refresh=0.1,
+                flood_limits=FloodLimits(game_commands=4, command_interval=0.2, margin=0.0),
+                **FAST,
+            ) as client:
+                await client.join_room(0)
+                batch = [commands.roll_die(sides) for sides in range(2, 12)]
+                responses = await client.game_commands(5, batch)
+                assert len(responses) == 5  # 10 counted commands, 2 per container (half the budget)
+                await wait_until(
+                    lambda: any(
+                        c.room_command and not c.room_command[0].ListFields() for c in server.containers
+                    ),
+                    what="idle refresh",
+                )
+            sent = [c for c in server.containers if c.game_command]
+            sides = [
+                [w.Extensions[pb.Command_RollDie.ext].sides for w in container.game_command]
+                for container in sent
+            ]
+            # The server runs each container backwards, so the intended order is the reverse of each batch.
+            assert [s for batch_sides in sides for s in reversed(batch_sides)] == list(range(2, 12))
+            assert all(container.game_id == 5 for container in sent)
+
+    run(scenario(), timeout=15)

@@ -1,0 +1,116 @@
+"""The flood gate never lets a schedule exceed Servatrice's windows, and does not over-delay."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cockatrice_ext.client.backoff import backoff
+from cockatrice_ext.client.flood import (
+    Cost,
+    FloodError,
+    FloodGate,
+    FloodLimits,
+    chat_cost,
+    game_command_cost,
+    split_chat,
+)
+
+
+def test_costs() -> None:
+    assert game_command_cost("Command_MoveCard").is_free
+    assert game_command_cost("Command_IncCounter").is_free
+    assert game_command_cost("Command_CreateCounter") == Cost(game_commands=1)
+    assert game_command_cost("Command_Judge") == Cost(game_commands=1)
+    assert game_command_cost("Command_GameSay", message="héllo") == Cost(1, 1, 6)
+    assert chat_cost("abc") == Cost(0, 1, 3)
+
+
+def test_gate_paces_game_commands() -> None:
+    gate = FloodGate(FloodLimits(game_commands=3, margin=1.0))
+    one = Cost(game_commands=1)
+    for t in (0.0, 0.1, 0.2):
+        assert gate.delay(one, t) == 0.0
+        gate.record(one, t)
+    # The 4th must wait until the first leaves the 10 + 1 s window.
+    assert gate.delay(one, 0.3) == pytest.approx(10.7, abs=1e-5)
+    assert gate.delay(one, 11.0) == 0.0
+    assert gate.delay(Cost(), 0.3) == 0.0  # free commands never wait
+
+
+def test_gate_rejects_impossible_containers() -> None:
+    gate = FloodGate()
+    with pytest.raises(FloodError):
+        gate.delay(Cost(game_commands=21), 0)
+    with pytest.raises(FloodError):
+        gate.delay(chat_cost("x" * 1001), 0)
+
+
+def test_unlimited() -> None:
+    gate = FloodGate(FloodLimits.unlimited())
+    for t in range(100):
+        assert gate.delay(Cost(5, 5, 5000), float(t)) == 0.0
+        gate.record(Cost(5, 5, 5000), float(t))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(0, 3, allow_nan=False),
+            st.integers(0, 4),
+            st.integers(0, 2),
+            st.integers(0, 400),
+        ),
+        max_size=60,
+    )
+)
+def test_schedule_respects_every_server_window(requests: list[tuple[float, int, int, int]]) -> None:
+    """Simulate the server's window (10 s) over the gate's schedule: no window ever overflows."""
+    limits = FloodLimits(chat_messages=10, chat_chars=1000, game_commands=20, margin=0.0)
+    gate = FloodGate(limits)
+    now = 0.0
+    sent: list[tuple[float, Cost]] = []
+    for gap, commands, messages, chars in requests:
+        cost = Cost(commands, messages, chars if messages else 0)
+        now += gap
+        wait = gate.delay(cost, now)
+        assert wait >= 0
+        now += wait
+        assert gate.delay(cost, now) == 0.0
+        gate.record(cost, now)
+        sent.append((now, cost))
+    for start, _ in sent:
+        window = [c for t, c in sent if start <= t < start + 10.0]
+        total = sum(window, Cost())
+        assert total.game_commands <= 20 and total.chat_messages <= 10 and total.chat_chars <= 1000
+
+
+def test_split_chat() -> None:
+    text = "word " * 500
+    pieces = split_chat(text, 300)
+    assert all(len(p.encode()) <= 300 for p in pieces)
+    assert " ".join(pieces).split() == text.split()
+    assert split_chat("ééé", 2) == ["é", "é", "é"]
+    assert split_chat("", 10) == [""]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=600), st.integers(1, 200))
+def test_split_chat_bounds(text: str, limit: int) -> None:
+    pieces = split_chat(text, limit)
+    for piece in pieces:
+        assert len(piece.encode("utf-8")) <= max(limit, 4)
+
+
+def test_backoff_grows_and_caps() -> None:
+    delays = backoff(initial_delay=1, factor=2, max_delay=8, jitter=0.0)
+    assert [next(delays) for _ in range(6)] == [1, 2, 4, 8, 8, 8]
+    jittered = backoff(initial_delay=1, max_delay=4, jitter=0.5, rng=random.Random(1))
+    values = [next(jittered) for _ in range(5)]
+    assert all(base <= v <= base * 1.5 for v, base in zip(values, [1, 2, 4, 4, 4], strict=True))
+    with pytest.raises(ValueError):
+        next(backoff(factor=0.5))

@@ -1,0 +1,337 @@
+"""The client against a real Servatrice on loopback (skipped without a binary; see tests/servatrice.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from client_helpers import TEST_DECK, Recorder, run, wait_until
+from cockatrice_ext.protocol import commands
+from servatrice import FloodLimits as ServerFloodLimits
+from servatrice import ServatriceConfig, ServatriceFactory, ServatriceServer
+
+from cockatrice_ext.client import (
+    ChatFlood,
+    Client,
+    ClientEvent,
+    ContextError,
+    FloodLimits,
+    Reconnected,
+    backoff,
+    connect,
+)
+
+pytestmark = pytest.mark.servatrice
+
+TRANSPORTS = ["tcp", "ws"]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_login_rooms_and_name_collision(servatrice: ServatriceServer, transport: str) -> None:
+    async def scenario() -> None:
+        url = servatrice.url(transport)
+        async with (
+            await connect(url, f"dup_{transport}") as first,
+            await connect(url, f"dup_{transport}") as second,
+        ):
+            assert first.user_name == f"dup_{transport}"
+            assert second.user_name != first.user_name and second.user_name.startswith(f"dup_{transport}")
+            assert first.server is not None and first.server.protocol_version == 14
+            rooms = await first.list_rooms()
+            assert [room.name for room in rooms] == servatrice.room_names
+            info = await first.join_room(rooms[0].room_id)
+            assert [gt.description for gt in info.gametype_list] == ["Auction", "Vortex"]
+            assert await first.ping() >= 0
+
+    run(scenario())
+
+
+def test_two_clients_chat_in_room_and_private(servatrice: ServatriceServer) -> None:
+    async def scenario() -> None:
+        async with (
+            await connect(servatrice.tcp_url, "chat_alice") as alice,
+            await connect(servatrice.ws_url, "chat_bob") as bob,
+        ):
+            alice_events, bob_events = Recorder(alice), Recorder(bob)
+            room_id = await alice.room_id_by_name("Second room")
+            await alice.join_room(room_id)
+            await alice.room_say(room_id, "before bob came")
+            await bob.join_room(room_id)
+            # Bob sees the history replayed (marked) and the welcome message.
+            replay = await bob_events.wait_for(
+                lambda e: isinstance(e, ClientEvent) and e.name == "Event_RoomSay" and e.is_replay,
+                what="replay",
+            )
+            assert isinstance(replay, ClientEvent)
+            await bob.room_say(room_id, "hello\nalice")
+            heard = await alice_events.wait_for(
+                lambda e: (
+                    isinstance(e, ClientEvent)
+                    and e.name == "Event_RoomSay"
+                    and not e.is_replay
+                    and e.message.name == "chat_bob"
+                ),  # type: ignore[attr-defined]
+                what="bob's line",
+            )
+            assert isinstance(heard, ClientEvent) and not heard.is_own
+            assert heard.message.message == "hello alice"  # type: ignore[attr-defined]
+            own = await bob_events.wait_for(
+                lambda e: isinstance(e, ClientEvent) and e.name == "Event_RoomSay" and e.is_own,
+                what="own echo",
+            )
+            assert own.room_id == room_id  # type: ignore[union-attr]
+
+            await alice.send_message("chat_bob", "psst")
+            private = await bob_events.wait_for(
+                lambda e: isinstance(e, ClientEvent) and e.name == "Event_UserMessage", what="private message"
+            )
+            assert private.message.sender_name == "chat_alice"  # type: ignore[union-attr]
+            echo = await alice_events.wait_for(
+                lambda e: isinstance(e, ClientEvent) and e.name == "Event_UserMessage", what="echo"
+            )
+            assert echo.is_own  # type: ignore[union-attr]
+
+    run(scenario())
+
+
+def _find_card(client: Client, game_id: int, player_id: int, zone: str, name: str) -> Any:
+    mirror = client.games[game_id]
+    player = mirror.players.get(player_id)
+    if player is None or zone not in player.zones:
+        return None
+    return next((card for card in player.zones[zone].cards if card.name == name), None)
+
+
+def test_game_flow(servatrice: ServatriceServer) -> None:
+    """Create, join, decks, start, move a card to the opponent's table, counters, reveal to one player."""
+
+    async def scenario() -> None:
+        async with (
+            await connect(servatrice.ws_url, "game_host") as host,
+            await connect(servatrice.tcp_url, "game_guest") as guest,
+        ):
+            host_events, guest_events = Recorder(host), Recorder(guest)
+            room_id = 0
+            await host.join_room(room_id)
+            await guest.join_room(room_id)
+            game_id = await host.create_game(
+                room_id, description="flow test", max_players=2, share_decklists=True, game_type_ids=[0]
+            )
+            host_game = host.games[game_id]
+            assert host_game.local_player_id >= 0 and host_game.game_types == {0: "Auction"}
+            guest_game = await guest.join_game(room_id, game_id)
+            host_pid, guest_pid = host_game.local_player_id, guest_game.local_player_id
+            await wait_until(lambda: guest_pid in host_game.players, what="host sees guest")
+            assert host_game.players[guest_pid].name == "game_guest"
+
+            for client in (host, guest):
+                response = await client.select_deck(game_id, TEST_DECK)
+                assert response.payload is not None  # Response_DeckDownload
+            await wait_until(
+                lambda: guest_game.players[host_pid].deck_list.startswith("<?xml"), what="shared decklist"
+            )
+            assert host_game.players[guest_pid].deck_hash
+            for client in (host, guest):
+                await client.ready_start(game_id)
+            await wait_until(lambda: host_game.started and guest_game.started, what="game start")
+            assert host_game.active_player_id in (host_pid, guest_pid)
+            assert host_game.players[host_pid].zones["deck"].card_count == 40
+
+            # Draw a card, then drop it onto the guest's table: it gets a new id there.
+            await host.game_command(game_id, commands.draw_cards(2))
+            await wait_until(lambda: len(host_game.players[host_pid].zones["hand"].cards) == 2, what="draw")
+            card = host_game.players[host_pid].zones["hand"].cards[0]
+            await host.game_command(
+                game_id,
+                commands.move_card(
+                    "hand", [card.id], target_player_id=guest_pid, target_zone="table", x=0, y=0
+                ),
+            )
+            await wait_until(
+                lambda: _find_card(guest, game_id, guest_pid, "table", card.name), what="card moved"
+            )
+            moved = _find_card(guest, game_id, guest_pid, "table", card.name)
+            assert _find_card(host, game_id, guest_pid, "table", card.name).id == moved.id
+            assert len(host_game.players[host_pid].zones["hand"].cards) == 1
+            # Into another player's hand is not allowed for a non-judge.
+            other = host_game.players[host_pid].zones["hand"].cards[0]
+            with pytest.raises(ContextError):
+                await host.game_command(
+                    game_id,
+                    commands.move_card("hand", [other.id], target_player_id=guest_pid, target_zone="hand"),
+                )
+
+            # Counters on our own player.
+            await host.game_command(game_id, commands.create_counter("gold", value=3))
+            await wait_until(lambda: guest_game.players[host_pid].counter_value("gold") == 3, what="counter")
+            gold_id = next(c.id for c in host_game.players[host_pid].counters.values() if c.name == "gold")
+            await host.game_command(game_id, commands.inc_counter(gold_id, 2))
+            await wait_until(lambda: guest_game.players[host_pid].counter_value("gold") == 5, what="inc")
+            assert host_game.players[host_pid].counter_value("gold") == 5
+
+            # Reveal our remaining hand card to the guest only.
+            await host.game_command(game_id, commands.reveal_cards("hand", [other.id], player_id=guest_pid))
+            reveal = await guest_events.wait_for(
+                lambda e: isinstance(e, ClientEvent) and e.name == "Event_RevealCards", what="reveal"
+            )
+            assert [c.name for c in reveal.message.cards] == [other.name]  # type: ignore[union-attr]
+            assert guest_game.revealed and guest_game.revealed[-1][2][0].name == other.name
+
+            # Game chat: own echo marked, ping noise filtered.
+            await guest.game_say(game_id, "gg")
+            said = await host_events.wait_for(
+                lambda e: isinstance(e, ClientEvent) and e.name == "Event_GameSay", what="game say"
+            )
+            assert said.player_id == guest_pid and not said.is_own  # type: ignore[union-attr]
+            assert not any(
+                isinstance(e, ClientEvent) and e.context_name == "Context_PingChanged"
+                for e in host_events.events
+            )
+            await guest.leave_game(game_id)
+            assert game_id not in guest.games
+            await wait_until(lambda: guest_pid not in host_game.players, what="guest left")
+
+    run(scenario(), timeout=90)
+
+
+def test_reconnect_after_server_restart(servatrice_factory: ServatriceFactory) -> None:
+    server = servatrice_factory.start()
+
+    async def scenario() -> None:
+        client = await connect(
+            server.ws_url,
+            "phoenix",
+            keepalive=0.5,
+            dead_after=5,
+            reconnect_delays=lambda: backoff(initial_delay=0.2, max_delay=1.0, jitter=0.0),
+        )
+        async with client:
+            events = Recorder(client)
+            await client.join_room(1)
+            game_id = await client.create_game(1, description="doomed", max_players=2)
+            pending = asyncio.ensure_future(client.call(commands.ping()))
+            await asyncio.to_thread(server.restart)
+            back = await events.wait_for(lambda e: isinstance(e, Reconnected), timeout=30, what="reconnect")
+            assert isinstance(back, Reconnected)
+            assert back.rooms == (1,) and back.lost_games == (game_id,)
+            assert game_id not in client.games
+            assert client.joined_rooms == {1}
+            await client.room_say(1, "back again")
+            # The ping sent before the restart either completed or failed cleanly.
+            try:
+                await pending
+            except Exception as exc:
+                assert type(exc).__name__ == "ConnectionLost"
+
+    run(scenario(), timeout=60)
+
+
+def test_reconnect_rejoins_game_after_connection_drop(servatrice: ServatriceServer) -> None:
+    async def scenario() -> None:
+        async with (
+            await connect(servatrice.tcp_url, "drop_host") as host,
+            await connect(
+                servatrice.tcp_url,
+                "drop_guest",
+                reconnect_delays=lambda: backoff(initial_delay=0.1, max_delay=0.5, jitter=0.0),
+            ) as guest,
+        ):
+            guest_events = Recorder(guest)
+            await host.join_room(0)
+            await guest.join_room(0)
+            game_id = await host.create_game(0, description="drop test", max_players=3)
+            await guest.join_game(0, game_id, spectator=True)
+            # Cut the guest's socket under its feet.
+            assert guest._transport is not None
+            await guest._transport.close()
+            back = await guest_events.wait_for(
+                lambda e: isinstance(e, Reconnected), timeout=20, what="reconnect"
+            )
+            assert back.games == (game_id,) and back.lost_games == ()  # type: ignore[union-attr]
+            mirror = guest.games[game_id]
+            assert mirror.spectator
+            await wait_until(lambda: host.games[game_id].players.get(mirror.local_player_id) is not None)
+
+    run(scenario())
+
+
+def _ok(results: list[Any]) -> int:
+    return sum(1 for r in results if not isinstance(r, BaseException))
+
+
+def test_flood_burst_paced_by_scheduler(servatrice_factory: ServatriceFactory) -> None:
+    """30 chat lines and 60 counted game commands: flooded without pacing, all delivered with it.
+
+    The server uses Servatrice's default budgets (10 messages / 1000 characters / 20 game commands per
+    window) over a 2 s window so that the test stays short; the client is told the same window.
+    """
+    limits = ServerFloodLimits(2, 10, 1000, 2, 20)
+    server = servatrice_factory.start(ServatriceConfig(flood=limits))
+    client_limits = FloodLimits(chat_interval=2, command_interval=2)
+
+    async def burst(client: Client, room_id: int, game_id: int) -> list[Any]:
+        chat = [client.room_say(room_id, f"line {i:02d} " + "x" * 20) for i in range(30)]
+        rolls = [client.game_command(game_id, commands.roll_die(6)) for _ in range(60)]
+        return list(await asyncio.gather(*chat, *rolls, return_exceptions=True))
+
+    async def scenario() -> None:
+        async with (
+            await connect(server.ws_url, "flooder", flood_limits=FloodLimits.unlimited()) as reckless,
+            await connect(server.ws_url, "paced", flood_limits=client_limits) as paced,
+            await connect(server.ws_url, "listener") as listener,
+        ):
+            heard = Recorder(listener)
+            await listener.join_room(0)
+            for client in (reckless, paced):
+                await client.join_room(0)
+            reckless_game = await reckless.create_game(0, description="flood", max_players=2)
+            results = await burst(reckless, 0, reckless_game)
+            assert any(isinstance(r, ChatFlood) for r in results), "the burst should trip the server's limits"
+
+            paced_game = await paced.create_game(0, description="paced", max_players=2)
+            paced_events = Recorder(paced)
+            results = await burst(paced, 0, paced_game)
+            failures = [r for r in results if isinstance(r, BaseException)]
+            assert failures == []
+            await wait_until(
+                lambda: len([e for e in paced_events.named("Event_RollDie")]) == 60, what="all 60 rolls"
+            )
+            await heard.wait_for(
+                lambda e: (
+                    isinstance(e, ClientEvent)
+                    and e.name == "Event_RoomSay"
+                    and e.message.message.startswith("line 29")
+                ),  # type: ignore[attr-defined]
+                what="last paced line",
+            )
+            lines = [
+                e.message.message
+                for e in heard.named("Event_RoomSay")
+                if e.message.name == "paced"  # type: ignore[attr-defined]
+            ]
+            assert [line[:7] for line in lines] == [f"line {i:02d}" for i in range(30)]
+
+    run(scenario(), timeout=60)
+
+
+def test_default_limits_never_flood(servatrice_strict: ServatriceServer) -> None:
+    """With Servatrice's shipped limits and our default FloodLimits, a burst is paced, never refused."""
+
+    async def scenario() -> None:
+        async with await connect(servatrice_strict.tcp_url, "polite") as client:
+            await client.join_room(0)
+            game_id = await client.create_game(0, description="polite", max_players=1)
+            await client.select_deck(game_id, TEST_DECK)
+            await client.ready_start(game_id)
+            mirror = client.games[game_id]
+            await wait_until(lambda: mirror.started, what="solo game start")
+            chat = [client.room_say(0, f"polite {i}") for i in range(12)]
+            says = [client.game_say(game_id, f"say {i}") for i in range(3)]
+            rolls = [client.game_command(game_id, commands.roll_die(20)) for _ in range(16)]
+            free = [client.game_command(game_id, commands.inc_counter(0, 1)) for _ in range(30)]
+            results = await asyncio.gather(*chat, *says, *rolls, *free, return_exceptions=True)
+            assert [r for r in results if isinstance(r, BaseException)] == []
+            await wait_until(lambda: mirror.players[mirror.local_player_id].counter_value("life") == 50)
+
+    run(scenario(), timeout=60)

@@ -1,0 +1,212 @@
+"""``cockatrice-ext export`` via click's CliRunner: happy paths, unknown names, bad input, no half files."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from export_samples import load_schema, parse_xml
+
+from cockatrice_ext.cli import main
+from cockatrice_ext.cli.export import bundled_blocks, default_output
+from cockatrice_ext.decks.blocklist import read_block_list
+from cockatrice_ext.decks.readers import read_cod, read_forge
+
+
+@pytest.fixture
+def runner(monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    monkeypatch.delenv("COCKATRICE_EXT_CARDS", raising=False)
+    return CliRunner()
+
+
+def _run(runner: CliRunner, *args: str):  # type: ignore[no-untyped-def]
+    return runner.invoke(main, ["export", *args], catch_exceptions=False)
+
+
+def test_bundled_auction_sample_to_cod(runner: CliRunner, tmp_path: Path) -> None:
+    out = tmp_path / "x.cod"
+    result = _run(runner, "auction-sample", "--to", "cod", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == str(out)
+    data = out.read_bytes()
+    schema = load_schema("deck.xsd", cod_printing_attributes=True)
+    assert schema.validate(parse_xml(data)), schema.error_log
+    written = read_cod(data)
+    source = read_block_list(bundled_blocks()["auction-sample"])
+    assert written.name == source.name == "Auction Magic sample block"
+    expected: dict[str, int] = {}
+    for entry in source.main:
+        expected[entry.name] = expected.get(entry.name, 0) + entry.count
+    assert {e.name: e.count for e in written.sections["main"]} == expected
+    assert sum(expected.values()) == 199
+    tokens = [e.name for e in written.sections.get("tokens", [])]
+    assert all(name.endswith("Token") for name in tokens)  # Cockatrice's token names
+
+
+def test_every_format_from_the_cli_is_deterministic(runner: CliRunner, tmp_path: Path) -> None:
+    for fmt in ("cockatrice-xml", "text", "forge", "forge-cube", "mtgo", "arena"):
+        first, second = tmp_path / f"a-{fmt}", tmp_path / f"b-{fmt}"
+        assert _run(runner, "auction-sample", "--to", fmt, "-o", str(first)).exit_code == 0
+        assert _run(runner, "auction-sample", "--to", fmt, "-o", str(second)).exit_code == 0
+        files_a = (
+            sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
+            if first.is_dir()
+            else [Path()]
+        )
+        files_b = (
+            sorted(p.relative_to(second) for p in second.rglob("*") if p.is_file())
+            if second.is_dir()
+            else [Path()]
+        )
+        assert files_a == files_b
+        for rel in files_a:
+            assert (first / rel).read_bytes() == (second / rel).read_bytes(), fmt
+
+
+def test_auction_sample_card_database_is_schema_valid(runner: CliRunner, tmp_path: Path) -> None:
+    out = tmp_path / "auction.xml"
+    assert _run(runner, "auction-sample", "--to", "cockatrice-xml", "-o", str(out)).exit_code == 0
+    root = parse_xml(out.read_bytes())
+    schema = load_schema("cards-v4.xsd")
+    assert schema.validate(root), schema.error_log
+    assert len(root.findall("cards/card")) >= 188
+
+
+def test_forge_cube_from_the_cli(runner: CliRunner, tmp_path: Path) -> None:
+    result = _run(runner, "auction-sample", "--to", "forge-cube", "-o", str(tmp_path / "res"))
+    assert result.exit_code == 0, result.output
+    cube = read_forge((tmp_path / "res/cube/Auction Magic sample block.dck").read_text())
+    draft = (tmp_path / "res/draft/Auction Magic sample block.draft").read_text()
+    assert f"DeckFile:{cube.name}\n" in draft
+    assert sum(e.count for e in cube.sections["main"]) == 199
+
+
+def test_custom_set_xml_to_forge_custom_and_back_to_xml(runner: CliRunner, tmp_path: Path) -> None:
+    result = _run(runner, "auction-custom.xml", "--to", "forge-custom", "-o", str(tmp_path / "custom"))
+    assert result.exit_code == 0, result.output
+    edition = (tmp_path / "custom/editions/Auction Magic Custom Cards.txt").read_text()
+    assert "Code=AUC\n" in edition and "1 R Packaged Gnome\n" in edition
+    assert (tmp_path / "custom/cards/packaged_gnome.txt").read_text().startswith("Name:Packaged Gnome\n")
+    out = tmp_path / "auc.xml"
+    result = _run(
+        runner,
+        "auction-custom",
+        "--to",
+        "cockatrice-xml",
+        "-o",
+        str(out),
+        "--set-code",
+        "AUX",
+        "--set-name",
+        "Auction X",
+    )
+    assert result.exit_code == 0, result.output
+    root = parse_xml(out.read_bytes())
+    assert [(s.findtext("name"), s.findtext("longname")) for s in root.find("sets")] == [("AUX", "Auction X")]
+
+
+def test_custom_block_resolves_with_its_custom_set(runner: CliRunner, tmp_path: Path) -> None:
+    out = tmp_path / "c.cod"
+    result = _run(runner, "auction-custom.txt", "--to", "cod", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    rows = [(e.name, e.set_code, e.collector_number) for e in read_cod(out.read_bytes()).sections["main"]]
+    assert rows[0] == ("Packaged Gnome", "AUC", "1")
+
+
+def test_unknown_names_are_all_reported_and_nothing_is_written(runner: CliRunner, tmp_path: Path) -> None:
+    block = tmp_path / "typos.txt"
+    block.write_text("# Name: typos\n1 Angelic Edict\n2 Angelic Edcit\n\n[Side]\n1 Not A Real Card At All\n")
+    out = tmp_path / "typos.cod"
+    result = _run(runner, str(block), "--to", "cod", "-o", str(out))
+    assert result.exit_code == 2
+    assert "2 unknown card name(s)" in result.stderr
+    assert "line 3: unknown card 'Angelic Edcit' (did you mean: Angelic Edict" in result.stderr
+    assert "line 6: unknown card 'Not A Real Card At All'" in result.stderr
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["typos.txt"]
+
+
+def test_bad_format_name(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["export", "auction-sample", "--to", "pdf", "-o", str(tmp_path / "x")])
+    assert result.exit_code == 2
+    assert "Invalid value for '--to'" in result.output and "cod" in result.output
+    assert not (tmp_path / "x").exists()
+
+
+def test_malformed_block_names_file_and_line(runner: CliRunner, tmp_path: Path) -> None:
+    block = tmp_path / "broken.txt"
+    block.write_text("1 Angelic Edict\n0 Pacifism\n")
+    result = _run(runner, str(block), "--to", "cod", "-o", str(tmp_path / "b.cod"))
+    assert result.exit_code == 1
+    assert f"{block}:2:" in result.stderr
+    assert not (tmp_path / "b.cod").exists()
+
+
+def test_malformed_cod_input(runner: CliRunner, tmp_path: Path) -> None:
+    deck = tmp_path / "broken.cod"
+    deck.write_text(
+        '<?xml version="1.0"?><cockatrice_deck><zone name="main"><card number="1" name="x"></zone>'
+    )
+    result = _run(runner, str(deck), "--to", "forge", "-o", str(tmp_path / "b.dck"))
+    assert result.exit_code == 1
+    assert "broken.cod" in result.stderr
+    assert not (tmp_path / "b.dck").exists()
+
+
+def test_unknown_block_name(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["export", "no-such-block", "--to", "cod"])
+    assert result.exit_code == 2
+    assert "no bundled block named 'no-such-block'" in result.output and "auction-sample" in result.output
+
+
+def test_default_output_is_derived_from_the_block_name(runner: CliRunner) -> None:
+    with runner.isolated_filesystem():
+        result = _run(runner, "auction-sample", "--to", "forge")
+        assert result.exit_code == 0, result.output
+        assert Path("auction-sample.dck").is_file()
+        result = _run(runner, "auction-sample", "--to", "forge-cube")
+        assert Path("auction-sample-forge-cube/draft/Auction Magic sample block.draft").is_file()
+
+
+def test_never_overwrites_its_input(runner: CliRunner) -> None:
+    with runner.isolated_filesystem():
+        Path("mine.txt").write_text("1 Angelic Edict\n")
+        assert default_output(Path("mine.txt"), "text") == Path("mine.text.txt")
+        result = _run(runner, "mine.txt", "--to", "text")
+        assert result.exit_code == 0, result.output
+        assert Path("mine.txt").read_text() == "1 Angelic Edict\n"
+        assert Path("mine.text.txt").read_text() == "// mine\n\n1 Angelic Edict\n"
+        result = runner.invoke(main, ["export", "mine.txt", "--to", "text", "-o", "mine.txt"])
+        assert result.exit_code == 2 and "refusing to overwrite" in result.output
+        assert Path("mine.txt").read_text() == "1 Angelic Edict\n"
+
+
+def test_no_printings_gives_a_strictly_schema_valid_cod(runner: CliRunner, tmp_path: Path) -> None:
+    out = tmp_path / "c.cod"
+    result = _run(runner, "auction-custom", "--to", "cod", "-o", str(out), "--no-printings")
+    assert result.exit_code == 0, result.output
+    schema = load_schema("deck.xsd")
+    assert schema.validate(parse_xml(out.read_bytes())), schema.error_log
+    assert b"setShortName" not in out.read_bytes()
+    result = runner.invoke(main, ["export", "auction-custom", "--to", "forge", "--no-printings"])
+    assert result.exit_code == 2 and "--no-printings" in result.output
+
+
+def test_export_path_stays_light(tmp_path: Path) -> None:
+    """The cod export of a bundled block imports neither the network stack nor lxml."""
+    out = str(tmp_path / "x.cod")
+    heavy = ("requests", "lxml", "asyncio", "websockets", "google.protobuf")
+    code = (
+        "import sys\n"
+        "from cockatrice_ext.cli import main\n"
+        f"main(['export', 'auction-sample', '--to', 'cod', '-o', {out!r}], standalone_mode=False)\n"
+        f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "COCKATRICE_EXT_CARDS"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert result.stdout.strip().splitlines()[-1] == "[]"
+    assert (tmp_path / "x.cod").is_file()

@@ -1,0 +1,183 @@
+"""Forge (.dck, cube, scripts, edition), MTGO .dek and Arena writers, read back with the project's readers."""
+
+from __future__ import annotations
+
+from cockatrice_ext.exporters import (
+    ExportDeck,
+    ExportEntry,
+    deck_from_cards,
+    write_arena,
+    write_forge_cube,
+    write_forge_custom_set,
+    write_forge_dck,
+    write_mtgo_dek,
+)
+from cockatrice_ext.exporters.forge import forge_mana_cost, script_file_name, write_forge_script
+from export_samples import ANGELIC_EDICT, BONECRUSHER, DELVER, FIRE_ICE, SPIRIT, parse_xml, sample_deck
+
+from cockatrice_ext.cards.forge import parse_forge_script
+from cockatrice_ext.cards.model import Card, CardSet, Face, Printing
+from cockatrice_ext.decks.readers import read_arena, read_dek, read_forge
+
+
+def _rows(deck, section: str) -> list[tuple[str, int, str]]:  # type: ignore[no-untyped-def]
+    return [(e.name, e.count, e.set_code) for e in deck.sections.get(section, [])]
+
+
+# -- Forge deck -----------------------------------------------------------------------------------
+def test_forge_dck_reads_back() -> None:
+    text = write_forge_dck(sample_deck())
+    deck = read_forge(text)
+    assert deck.name == "Sample & <Test>"
+    assert _rows(deck, "main") == [
+        ("Angelic Edict", 2, "M14"),
+        ("Fire // Ice", 1, "MH2"),  # split: both halves
+        ("Delver of Secrets", 4, ""),  # DFC: front face
+        ('Minsc & Boo, "Timeless" <Heroes>', 1, ""),
+        ("Azorius Guildgate", 1, "RNA"),
+        ("Spectral Procession", 1, ""),
+    ]
+    assert _rows(deck, "side") == [("Bonecrusher Giant", 3, "ELD")]  # adventure: front face in Forge
+    assert '[metadata]\nName=Sample & <Test>\nComment=Line one Line "two" & more\n[Main]\n' in text
+
+
+def test_forge_dck_metadata_is_one_line_even_with_hostile_names() -> None:
+    deck = ExportDeck(name="evil\n[Main]\n99 Black Lotus", sections={"main": [ExportEntry(ANGELIC_EDICT, 1)]})
+    parsed = read_forge(write_forge_dck(deck))
+    assert _rows(parsed, "main") == [("Angelic Edict", 1, "")]
+    assert parsed.name == "evil [Main] 99 Black Lotus"
+
+
+def test_forge_cube_draft_file_matches_the_cube_name() -> None:
+    deck = sample_deck()
+    deck.name = "Auction: Cube/1"
+    bundle = write_forge_cube(deck, num_players=4)
+    assert sorted(bundle) == ["cube/Auction Cube1.dck", "draft/Auction Cube1.draft"]
+    cube = read_forge(bundle["cube/Auction Cube1.dck"].decode())
+    draft = dict(
+        line.split(":", 1)
+        for line in bundle["draft/Auction Cube1.draft"].decode().splitlines()
+        if ":" in line
+    )
+    assert draft["DeckFile"] == cube.name == "Auction: Cube/1"
+    assert draft["Name"] == cube.name
+    assert draft["NumPlayers"].strip() == "4"
+    assert "Singleton" not in draft  # Angelic Edict appears twice
+    assert sum(e.count for e in cube.sections["main"]) == deck.count() - deck.count("side") - deck.count(
+        "tokens"
+    )
+    assert all(e.count == 1 for e in cube.sections["main"])  # one line per copy, as Forge's cubes
+
+
+def test_forge_cube_singleton_flag() -> None:
+    bundle = write_forge_cube(deck_from_cards("Tiny", [ANGELIC_EDICT, FIRE_ICE]))
+    assert "Singleton:True" in bundle["draft/Tiny.draft"].decode()
+
+
+# -- Forge scripts -----------------------------------------------------------------------------------
+def test_forge_script_round_trips_through_the_card_layer() -> None:
+    for card in (ANGELIC_EDICT, FIRE_ICE, DELVER):
+        parsed = parse_forge_script(write_forge_script(card))
+        assert [f.name for f in parsed.faces] == [f.name for f in card.faces]
+        assert [f.types for f in parsed.faces] == [f.types for f in card.faces]
+        assert [f.subtypes for f in parsed.faces] == [f.subtypes for f in card.faces]
+        assert [(f.power, f.toughness) for f in parsed.faces] == [(f.power, f.toughness) for f in card.faces]
+        assert [f.oracle_text for f in parsed.faces] == [f.oracle_text for f in card.faces]
+        assert parsed.layout == card.layout
+
+
+def test_forge_script_details() -> None:
+    text = write_forge_script(DELVER)
+    assert text.startswith("Name:Delver of Secrets\nManaCost:U\nTypes:Creature Human Wizard\nPT:1/1\n")
+    assert "AlternateMode:DoubleFaced" in text
+    back = text.split("\n\nALTERNATE\n\n")[1]
+    assert "ManaCost:no cost" in back and "Colors:blue" in back and "K:Flying" in back
+    assert "Oracle:Tap target permanent.\\nDraw a card." in write_forge_script(FIRE_ICE)
+    assert forge_mana_cost("{2}{W/U}{X}") == "2 W/U X"
+    assert script_file_name("Mikaeus, the Lunarch") == "mikaeus_the_lunarch.txt"
+    assert script_file_name("Æther Vial") == "aether_vial.txt"
+    assert script_file_name("../../etc/passwd") == "etc_passwd.txt"
+
+
+def test_forge_custom_set_bundle() -> None:
+    auc = CardSet("AUC", "Auction Magic Custom Cards", "Custom", "2014-06-01")
+    gnome = Card(
+        name="Packaged Gnome",
+        faces=(Face("Packaged Gnome", mana_cost="{3}", types=("Creature",), power="2", toughness="2"),),
+        printings=(Printing("AUC", "1", "rare"),),
+    )
+    lab = Card(
+        name="Alchemy Lab",
+        faces=(Face("Alchemy Lab", mana_cost="{2}", types=("Artifact",)),),
+        printings=(Printing("AUC", "3", "uncommon"),),
+    )
+    deck = deck_from_cards("Auction", [gnome, lab], {"AUC": auc})
+    bundle = write_forge_custom_set(deck)
+    assert sorted(bundle) == [
+        "cards/alchemy_lab.txt",
+        "cards/packaged_gnome.txt",
+        "editions/Auction Magic Custom Cards.txt",
+    ]
+    edition = bundle["editions/Auction Magic Custom Cards.txt"].decode()
+    assert edition == (
+        "[metadata]\nCode=AUC\nDate=2014-06-01\nName=Auction Magic Custom Cards\nType=Other\n\n"
+        "[cards]\n1 R Packaged Gnome\n3 U Alchemy Lab\n"
+    )
+    # cards from many sets: a CUSTOM edition named after the deck, numbered by position
+    mixed = write_forge_custom_set(deck_from_cards("Mixed", [ANGELIC_EDICT, FIRE_ICE, SPIRIT]))
+    assert "editions/Mixed.txt" in mixed
+    assert "Code=CUSTOM" in mixed["editions/Mixed.txt"].decode()
+    assert "T Spirit" in mixed["editions/Mixed.txt"].decode()
+
+
+# -- MTGO ------------------------------------------------------------------------------------------------
+def test_mtgo_dek_reads_back() -> None:
+    data = write_mtgo_dek(sample_deck())
+    root = parse_xml(data)
+    assert root.tag == "Deck" and root.findtext("NetDeckID") == "0"
+    deck = read_dek(data)
+    names = [c.get("Name") for c in root.iter("Cards")]
+    assert "Fire/Ice" in names  # MTGO spells split cards with one slash
+    assert ("Fire // Ice", 1, "") in _rows(deck, "main")  # which readers normalise back
+    assert ("Delver of Secrets", 4, "") in _rows(deck, "main")
+    assert _rows(deck, "side") == [("Bonecrusher Giant", 3, "")]
+    assert all(c.get("CatID") is None for c in root.iter("Cards"))  # no MTGO ids in our card data
+
+
+# -- Arena -----------------------------------------------------------------------------------------------
+def test_arena_reads_back() -> None:
+    text = write_arena(sample_deck())
+    assert text.startswith("Deck\n2 Angelic Edict (M14) 3\n1 Fire // Ice (MH2) 290\n4 Delver of Secrets\n")
+    deck = read_arena(text)
+    assert [(e.name, e.count) for e in deck.sections["main"]][:3] == [
+        ("Angelic Edict", 2),
+        ("Fire // Ice", 1),
+        ("Delver of Secrets", 4),
+    ]
+    assert [(e.name, e.count, e.set_code, e.collector_number) for e in deck.sections["side"]] == [
+        ("Bonecrusher Giant", 3, "ELD", "115")
+    ]
+    assert "Commander" not in text and "Companion" not in text
+
+
+def test_arena_set_renames() -> None:
+    deck = ExportDeck(sections={"main": [ExportEntry(BONECRUSHER, 1, Printing("DOM", "1"))]})
+    assert write_arena(deck) == "Deck\n1 Bonecrusher Giant (DAR) 1\n"
+
+
+def test_commander_and_maybeboard_sections() -> None:
+    deck = ExportDeck(
+        name="cmd",
+        sections={
+            "main": [ExportEntry(ANGELIC_EDICT, 1)],
+            "Removal": [ExportEntry(FIRE_ICE, 1)],
+            "commander": [ExportEntry(DELVER, 1)],
+            "maybeboard": [ExportEntry(BONECRUSHER, 1)],
+        },
+    )
+    forge = read_forge(write_forge_dck(deck))
+    assert _rows(forge, "main") == [("Angelic Edict", 1, ""), ("Fire // Ice", 1, "")]
+    assert _rows(forge, "commander") == [("Delver of Secrets", 1, "")]
+    assert "Bonecrusher" not in write_forge_dck(deck)
+    arena = write_arena(deck)
+    assert "Commander" not in arena and "Sideboard\n1 Delver of Secrets\n" in arena

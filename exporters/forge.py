@@ -175,13 +175,12 @@ def _keyword_lines(oracle: str) -> list[str]:
     return out
 
 
-def _face_script(face: Face, *, is_token: bool) -> list[str]:
+def _face_script(face: Face) -> list[str]:
     lines = [f"Name:{_line_value(face.name)}", f"ManaCost:{forge_mana_cost(face.mana_cost)}"]
     colors = [c for c in "WUBRG" if c in face.colors]
     if set(colors) != _implied_colors(face) and colors:
         lines.append("Colors:" + ",".join(_COLOR_WORDS[c] for c in colors))
-    token = ["Token"] if is_token and "Token" not in face.supertypes else []
-    types = [*face.supertypes, *token, *face.types, *face.subtypes]
+    types = [*face.supertypes, *face.types, *face.subtypes]  # Forge marks tokens by folder, not type
     if types:
         lines.append("Types:" + " ".join(_line_value(t) for t in types))
     if face.power is not None or face.toughness is not None:
@@ -205,7 +204,7 @@ def write_forge_script(card: Card) -> str:
     faces = card.faces or (Face(name=card.name),)
     blocks: list[list[str]] = []
     for index, face in enumerate(faces):
-        lines = _face_script(face, is_token=card.is_token)
+        lines = _face_script(face)
         if index == 0 and len(faces) > 1:
             mode = _ALTERNATE_MODES.get(card.layout, "DoubleFaced")
             lines.insert(len(lines) - 1, f"AlternateMode:{mode}")
@@ -233,7 +232,8 @@ def write_forge_edition(cards: list[Card], edition: CardSet) -> str:
 def write_forge_custom_set(deck: ExportDeck, *, edition: CardSet | None = None) -> dict[str, bytes]:
     """Scripts and an edition for every card of ``deck``, laid out like Forge's ``custom`` folder.
 
-    Copy ``cards/`` and ``editions/`` into ``<Forge user dir>/custom/``. The edition defaults to
+    Copy ``cards/``, ``tokens/`` and ``editions/`` into ``<Forge user dir>/custom/``. Tokens get
+    scripts under ``tokens/`` and are not listed as cards of the edition. The edition defaults to
     the set all the cards are printed in (a block's custom set), else ``CUSTOM``.
     """
     cards = deck.unique_cards()
@@ -241,12 +241,14 @@ def write_forge_custom_set(deck: ExportDeck, *, edition: CardSet | None = None) 
         edition = _main_set(deck)
     bundle: dict[str, bytes] = {}
     for card in cards:
-        path = f"cards/{script_file_name(display_name(card, 'forge'))}"
+        folder = "tokens" if card.is_token else "cards"
+        path = f"{folder}/{script_file_name(display_name(card, 'forge'))}"
         if path in bundle:  # two names folding to one file: keep both, distinguishably
             path = path[:-4] + f"_{len(bundle)}.txt"
         bundle[path] = write_forge_script(card).encode("utf-8")
     edition_stem = safe_file_stem(edition.name or edition.code, edition.code or "custom")
-    bundle[f"editions/{edition_stem}.txt"] = write_forge_edition(cards, edition).encode("utf-8")
+    listed = [card for card in cards if not card.is_token]
+    bundle[f"editions/{edition_stem}.txt"] = write_forge_edition(listed, edition).encode("utf-8")
     return bundle
 
 

@@ -8,6 +8,9 @@ The object owns no socket.  The I/O layer does three things in a loop:
    WebSocket message) and call :meth:`~ClientConnection.receive_eof` when the peer closes;
 2. call :meth:`~ClientConnection.next_event` until it returns :data:`NEED_DATA`, acting on each event;
 3. write every frame returned by :meth:`~ClientConnection.data_to_send` (WebSocket: one binary message each).
+   Do this after *every* ``next_event()`` call, including one that returned ``NEED_DATA``, and before
+   blocking on the socket: handling a message can queue frames of its own (the hashed login is sent when
+   the salt arrives), and a driver that waits for the server first would wait forever.
 
 Commands go out through :meth:`~ClientConnection.send`, which allocates the ``cmd_id`` that the matching
 :class:`ResponseReceived` will carry, and :meth:`~ClientConnection.login`, which runs the login dance.

@@ -97,6 +97,10 @@ class ServatriceConfig:
     allow_create_as_judge: bool = True
     max_games_per_user: int = -1
     max_users_per_address: int = 0
+    sql_ini: str = ""
+    """Replaces the ``[authentication]``/``[database]`` sections (SQL mode, see tests/mariadb_server.py)."""
+    env: tuple[tuple[str, str], ...] = ()
+    """Extra environment for the process (e.g. ``MYSQL_UNIX_PORT``)."""
 
 
 def _ini_quote(value: str) -> str:
@@ -125,12 +129,11 @@ def render_ini(config: ServatriceConfig, *, tcp_port: int, ws_port: int, log_fil
         'requiredfeatures=""',
         f"idleclienttimeout={config.idle_client_timeout}",
         "",
-        "[authentication]",
-        "method=none",
-        "regonly=false",
-        "",
-        "[database]",
-        "type=none",
+        *(
+            config.sql_ini.splitlines()
+            if config.sql_ini
+            else ["[authentication]", "method=none", "regonly=false", "", "[database]", "type=none"]
+        ),
         "",
         "[rooms]",
         "method=config",
@@ -265,6 +268,7 @@ class ServatriceServer:
         env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "PORT")}
         env["HOME"] = str(self.workdir)
         env.setdefault("QT_QPA_PLATFORM", "offscreen")
+        env.update(dict(self.config.env))
         log = open(self.console_log, "ab")  # noqa: SIM115 - closed in stop()
         log.write(f"\n===== start #{self.starts + 1} =====\n".encode())
         log.flush()

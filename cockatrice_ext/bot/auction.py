@@ -43,10 +43,11 @@ from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.formats.base import Effect, RulesError
 from cockatrice_ext.journal import Table
 from cockatrice_ext.protocol import commands as pc
+from cockatrice_ext.protocol import messages as pb
 
 LOGGER = logging.getLogger(__name__)
 
-IS_JUDGE_LEVEL = 4  # ServerInfo_User.UserLevelFlag.IsJudge
+IS_JUDGE_LEVEL = pb.ServerInfo_User.IsJudge  # the server grants judge rights to this account
 DRAW_PHASE = 2
 COLORS = {
     "w": "W",

@@ -332,8 +332,11 @@ class Bot:
             await self.resume_game(game_id, mirror.room_id)
         LOGGER.info("bot %s ready in rooms %s", self.client.user_name, self.room_ids)
 
-    async def run_forever(self) -> None:
+    async def run_forever(self, on_ready: Callable[[], None] | None = None) -> None:
+        """Start, then serve until :meth:`stop` is called."""
         await self.start()
+        if on_ready is not None:
+            on_ready()
         try:
             await self._stopped.wait()
         finally:

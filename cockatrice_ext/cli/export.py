@@ -28,6 +28,15 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger(__name__)
 
+# What to do with the output, shown after writing (stderr).
+NEXT_STEPS = {
+    "cockatrice-xml": "Cockatrice: Card Database > Add custom sets/cards, pick the file, enable its set(s) "
+    "when asked. A card whose name already exists in Cockatrice only gains a printing.",
+    "forge-cube": "Forge: copy cube/ and draft/ into Forge's res folder (the draft names the cube).",
+    "forge-custom": "Forge: copy cards/, tokens/, editions/ into <Forge user dir>/custom/, restart Forge.",
+    "mtgo": "MTGO matches cards by name (no CatIDs); Cockatrice cannot read .dek files, use cod or text.",
+}
+
 EXIT_UNKNOWN_CARDS = 2
 EXIT_BAD_INPUT = 1
 _BLOCK_SUFFIXES = (".txt", ".xml")
@@ -103,7 +112,29 @@ def _resolve(deck: Deck, card_source: str | None, source: str) -> ExportDeck:
     if card_source is None and any(index.find(name) is None for name in names):
         db = open_card_source(card_source, need=names)
         index = NameIndex(db)
+    _untoken_names(deck, db)
     return from_resolved(resolve_deck(deck, index, source=source), db)
+
+
+def _untoken_names(deck: Deck, db: CardDatabase) -> None:
+    """Map Cockatrice token spellings in a ``tokens`` zone (``Goblin Token``, ``Boo (Token)``, trailing
+    spaces) to the card data's token names (``Goblin``), so a .cod we wrote reads back."""
+    from dataclasses import replace
+
+    entries = deck.sections.get("tokens")
+    if not entries:
+        return
+    for i, entry in enumerate(entries):
+        if entry.name in db.cards:
+            continue
+        bare = entry.name.rstrip()
+        for suffix in (" (Token)", " Token"):
+            if bare.endswith(suffix):
+                bare = bare[: -len(suffix)]
+                break
+        token = db.cards.get(bare)
+        if token is not None and token.is_token:
+            entries[i] = replace(entry, name=bare)
 
 
 def build(path: Path, card_source: str | None) -> ExportDeck:
@@ -136,7 +167,7 @@ def _format_help() -> str:
     return "; ".join(f"{name}: {f.description}" for name, f in EXPORT_FORMATS.items())
 
 
-@click.command("export", help=__doc__.split("\n\n")[0] if __doc__ else None)
+@click.command("export")
 @click.argument("block")
 @click.option(
     "--to",
@@ -179,7 +210,13 @@ def export(
     set_name: str | None,
     no_printings: bool,
 ) -> None:
-    """Convert a block list to a deck or card file."""
+    """Convert BLOCK to a deck or card file.
+
+    BLOCK is a block list, a deck file (.cod, .dck, .dek, Arena or plain text), a Cockatrice card
+    database XML (its cards are exported as they are), or a bundled block name such as
+    auction-sample. Unknown card names are all listed, with line numbers and suggestions; then
+    nothing is written and the exit code is 2.
+    """
     from cockatrice_ext.cards.errors import CardDataError, UnknownCardsError
     from cockatrice_ext.decks.errors import DeckFormatError
     from cockatrice_ext.exporters import export as write_export
@@ -225,3 +262,5 @@ def export(
     click.echo(f"{path.name}: {counts} ({len(deck.unique_cards())} distinct cards) -> {fmt}", err=True)
     for file in written:
         click.echo(str(file))
+    if fmt in NEXT_STEPS:
+        click.echo(NEXT_STEPS[fmt], err=True)

@@ -53,6 +53,7 @@ from .events import AnyClientEvent, ClientEvent, Disconnected, Reconnected
 from .flood import (
     FREE,
     MAX_TEXT_LENGTH,
+    WHITELISTED_GAME_COMMANDS,
     Cost,
     FloodError,
     FloodGate,
@@ -745,10 +746,10 @@ class Client:
             raise ValueError("room commands need room_id")
         if domain == "game" and game_id is None:
             raise ValueError("game commands need game_id")
-        cost = _cost_of(wrappers)
-        self.flood.check(cost)
+        cost, names = _cost_and_names(domain, wrappers)
+        if not cost.is_free:
+            self.flood.check(cost)
         loop = asyncio.get_running_loop()
-        names = [_wire.command_name(w) for w in wrappers]
         label = "+".join(names) if len(names) <= 3 else f"{len(names)} commands"
         item = _Outgoing(
             domain, list(wrappers), room_id, game_id, cost, label, loop.create_future(), loop.create_future()
@@ -758,7 +759,7 @@ class Client:
             not self._queue
             and transport is not None
             and conn is not None
-            and not self.flood.delay(cost, loop.time())
+            and (cost.is_free or not self.flood.delay(cost, loop.time()))
         ):
             await self._send_item(transport, conn, item)  # fast path: nothing queued, budget available
         else:
@@ -1012,18 +1013,32 @@ def _check_text(text: str) -> str:
     return text
 
 
-def _cost_of(wrappers: Sequence[Message]) -> Cost:
-    """Flood cost of one container holding ``wrappers``."""
+def _cost_and_names(domain: str, wrappers: Sequence[Message]) -> tuple[Cost, list[str]]:
+    """Flood cost of one container holding ``wrappers`` (all of ``domain``), and the command names."""
     cost = FREE
+    names = []
     for wrapper in wrappers:
         inner = _wire.inner_command(wrapper)
-        name = _wire.command_name(wrapper)
-        domain = _wire.domain_of(wrapper)
+        name = "" if inner is None else inner.DESCRIPTOR.name
+        names.append(name)
         if domain == "game":
-            cost = cost + game_command_cost(name, message=getattr(inner, "message", None))
+            if name == "Command_GameSay":
+                cost = cost + game_command_cost(name, message=inner.message)  # type: ignore[union-attr]
+            elif name not in WHITELISTED_GAME_COMMANDS:
+                cost = cost + _ONE_GAME_COMMAND
         elif name in ("Command_RoomSay", "Command_Message"):
-            cost = cost + chat_cost(getattr(inner, "message", ""))
-    return cost
+            cost = cost + chat_cost(inner.message)  # type: ignore[union-attr]
+    return cost, names
+
+
+def _cost_of(wrappers: Sequence[Message]) -> Cost:
+    """Flood cost of one container holding ``wrappers``."""
+    if not wrappers:
+        return FREE
+    return _cost_and_names(_wire.domain_of(wrappers[0]), wrappers)[0]
+
+
+_ONE_GAME_COMMAND = Cost(game_commands=1)
 
 
 async def connect(url: str, user: str, password: str | None = None, **options: Any) -> Client:

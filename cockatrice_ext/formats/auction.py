@@ -1557,6 +1557,8 @@ class AuctionEngine(Engine[AuctionConfig]):
             LotUnsold(lot.lot_no, lot.kind, refs, tuple(lot.bids), self.turn, "top", "player_left")
         ]
         if lot.kind == "commander":
+            if all(p in self.commanders for p in self.living()):
+                return effects + self._finish_pregame()
             return effects + self._open_commander_lot()
         return effects + self._continue_auction_step(lot.kind)
 

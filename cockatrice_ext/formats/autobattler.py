@@ -23,7 +23,9 @@ RULE INDEX (seed 003, in our words -> where it is implemented)
   -> :meth:`AutoBattlerEngine.poison_for_loss`; a draw is a loss for both
   -> :meth:`AutoBattlerEngine._result`.
 - Concessions are not allowed: a result by concession is refused (``concession_not_allowed``, league core).
-- After a game each player keeps at most five treasures -> :class:`ReportTreasures`.
+- After a game each player keeps at most five treasures -> :class:`ReportTreasures` (the bot counts them
+  when the game ends and reports them before, or with, that game's result: the next draft phase starts as
+  soon as the last result of the mini-game is in; unreported players keep what they placed).
 - Pairing: first mini-game uniformly random; later the D20: 1 or 20 replays the roller's last opponent, even
   and odd pick the other two (10% / 45% / 45%) -> :func:`d20_pairings`.
 - Elimination at 10 poison; the first player to die is the Ghost and keeps playing until a second player

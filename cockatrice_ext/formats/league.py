@@ -4,7 +4,8 @@ RULE INDEX (what the core implements, for Market Draft and the AutoBattler cube)
 --------------------------------------------------------------------------------
 - Members are server user names; nothing else identifies a player -> :meth:`League.require_member`.
 - Pools: which physical cards (indices into the config's ``cards``) each player owns ->
-  ``League.pools``, :meth:`League.give`, :meth:`League.take`, :meth:`League.pool_has_names`.
+  ``League.pools``, :meth:`League.give`, :meth:`League.take`, :meth:`League.resolve_owned`,
+  :meth:`League.missing_from_pool`.
 - Card references from chat: an ``int`` is a card's identity (its index in ``cards``, as every effect
   and snapshot shows it), a ``str`` is a name (case-insensitive) -> :func:`resolve_card`.
 - Private drafting: each seat holds a queue of packs; a pick takes one card from the pack at the head of

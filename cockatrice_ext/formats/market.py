@@ -297,6 +297,10 @@ class MarketDraftEngine(Engine[MarketConfig]):
     def pool(self, player: str) -> list[int]:
         return list(self.league.pools.get(player, []))
 
+    def pack(self, player: str) -> list[int]:
+        """The draft pack ``player`` picks from now (empty when none is waiting)."""
+        return self.draft.pending(player) if self.phase == "draft" else []
+
     def cost(self, card: int) -> int:
         """What buying ``card`` costs."""
         rarity = rarity_class(self.config.cards[card])

@@ -260,3 +260,78 @@ def test_auction_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -
             await bot.close()
 
     run(scenario(), timeout=180)
+
+
+def test_bot_restarted_mid_auction_loses_nothing(
+    servatrice_factory: Any, mariadb: Any, tmp_path: Path
+) -> None:
+    """SQL mode: the bot is a registered judge; killed mid-auction, a new process resumes the same lot."""
+    from servatrice import ServatriceConfig
+
+    for name, level in (("referee_r", "judge"), ("alice_r", "user"), ("bobby_r", "user")):
+        mariadb.add_user(name, "secret", level=level)
+    server = servatrice_factory.start(
+        ServatriceConfig(sql_ini=mariadb.servatrice_ini(), env=tuple(mariadb.servatrice_env().items()))
+    )
+    block = tmp_path / "block.txt"
+    block.write_text(BLOCK)
+    journal = tmp_path / "journal.sqlite3"
+
+    async def scenario() -> None:
+        bot = await start_bot(server.ws_url, journal, block, user="referee_r", password="secret")
+        alice = await Player.connect(server.ws_url, "alice_r", "secret")
+        bob = await Player.connect(server.tcp_url, "bobby_r", "secret")
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for p in (alice, bob):
+                await p.client.join_room(room_id)
+            game_id = await open_game(bot, alice, room_id)
+            referee = referee_of(bot, game_id)
+            assert referee.judge, f"a registered judge account referees as judge: {bot.client.user_info}"
+            by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
+            await wait_until(lambda: referee.table is not None and referee.engine.active is not None)
+            engine = referee.engine
+            active = by_id[int(engine.active)]  # type: ignore[arg-type]
+            mark = active.mark()
+            await active.phase(game_id, 2)
+            await bot_line(active, r"Auction 1: ", mark)
+            first = by_id[int(engine.whose_bid())]  # type: ignore[arg-type]
+            second = bob if first is alice else alice
+            await first.say(game_id, "!bid 3")
+            await bot_line(active, rf"{first.name} bids 3", mark)
+            lot_card = engine.current_lot()["cards"][0]["name"]  # type: ignore[index]
+            snapshot = engine.snapshot()
+
+            # Kill the bot: its connection drops without leaving the game.
+            await bot.client.close()
+            bot.journal.close()
+            await asyncio.sleep(0.5)
+            mark = active.mark()
+            await second.say(game_id, "!pass")  # nobody answers while the referee is away
+            await asyncio.sleep(0.5)
+
+            # A new bot process with the same journal is re-seated and resumes the open lot.
+            bot = await start_bot(server.ws_url, journal, block, user="referee_r", password="secret")
+            assert game_id in bot.games
+            referee = referee_of(bot, game_id)
+            engine = referee.engine
+            assert engine.snapshot() == snapshot
+            await bot_line(active, rf"Referee back\. .*auction 1: {re.escape(lot_card)}, high bid 3", mark)
+            await second.say(game_id, "!pass")
+            await bot_line(active, rf"Sold: {re.escape(lot_card)} to {first.name} for 3", mark)
+            if engine.pending_choice(next(p for p, pl in by_id.items() if pl is first)):
+                await first.say(game_id, "!keep")
+                await bot_line(active, rf"{first.name} keeps {re.escape(lot_card)}", mark)
+                # As a judge the referee puts kept cards straight into the buyer's hand.
+                first_pid = next(p for p, pl in by_id.items() if pl is first)
+                await wait_until(
+                    lambda: first.client.games[game_id].players[first_pid].zone("hand").card_count >= 1,
+                    what="kept card in hand",
+                )
+            assert engine.gold(next(p for p, pl in by_id.items() if pl is first)) == 7
+        finally:
+            for p in (alice, bob):
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=180)

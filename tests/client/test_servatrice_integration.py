@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from client_helpers import TEST_DECK, Recorder, run, wait_until
 from cockatrice_ext.protocol import commands
+from cockatrice_ext.protocol import messages as pb
 from servatrice import FloodLimits as ServerFloodLimits
 from servatrice import ServatriceConfig, ServatriceFactory, ServatriceServer
 
@@ -16,7 +17,9 @@ from cockatrice_ext.client import (
     Client,
     ClientEvent,
     ContextError,
+    Disconnected,
     FloodLimits,
+    InvalidCommand,
     Reconnected,
     backoff,
     connect,
@@ -131,7 +134,7 @@ def test_game_flow(servatrice: ServatriceServer) -> None:
             await wait_until(
                 lambda: guest_game.players[host_pid].deck_list.startswith("<?xml"), what="shared decklist"
             )
-            assert host_game.players[guest_pid].deck_hash
+            await wait_until(lambda: bool(host_game.players[guest_pid].deck_hash), what="guest deck hash")
             for client in (host, guest):
                 await client.ready_start(game_id)
             await wait_until(lambda: host_game.started and guest_game.started, what="game start")
@@ -335,3 +338,54 @@ def test_default_limits_never_flood(servatrice_strict: ServatriceServer) -> None
             await wait_until(lambda: mirror.players[mirror.local_player_id].counter_value("life") == 50)
 
     run(scenario(), timeout=60)
+
+
+def test_idle_refresh_is_harmless(servatrice_factory: ServatriceFactory) -> None:
+    """The idle-timer refresh (an empty room command) is answered RespInvalidCommand and changes nothing.
+
+    Servatrice without a database gives users an empty ``privlevel``, which exempts them from the idle
+    kick, so the kick itself can only be observed on an sql-auth server; here we check the refresh is
+    sent periodically and is harmless.
+    """
+    server = servatrice_factory.start(ServatriceConfig(idle_client_timeout=4))
+
+    async def scenario() -> None:
+        async with await connect(server.tcp_url, "busy_bot", keepalive=0.2, idle_refresh=0.5) as busy:
+            events = Recorder(busy)
+            await busy.join_room(0)
+            with pytest.raises(InvalidCommand):
+                await busy.call(pb.RoomCommand(), room_id=0)
+            await asyncio.sleep(2.0)  # several refreshes go out
+            assert busy.connected and busy.joined_rooms == {0}
+            assert not any(isinstance(e, Disconnected) for e in events.events)
+            await busy.room_say(0, "still here")
+
+    run(scenario(), timeout=30)
+
+
+def test_events_iterator(servatrice: ServatriceServer) -> None:
+    async def scenario() -> None:
+        async with (
+            await connect(servatrice.ws_url, "iter_a") as a,
+            await connect(servatrice.ws_url, "iter_b") as b,
+        ):
+            await a.join_room(1)
+            await b.join_room(1)
+
+            async def first_line() -> ClientEvent:
+                async for event in b.events():
+                    if (
+                        isinstance(event, ClientEvent)
+                        and event.name == "Event_RoomSay"
+                        and not event.is_replay
+                    ):
+                        return event
+                raise AssertionError("iterator ended")
+
+            waiter = asyncio.ensure_future(first_line())
+            await asyncio.sleep(0.1)
+            await a.room_say(1, "iterated")
+            event = await asyncio.wait_for(waiter, 10)
+            assert event.message.message == "iterated"  # type: ignore[attr-defined]
+
+    run(scenario())

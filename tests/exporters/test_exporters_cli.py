@@ -210,3 +210,19 @@ def test_export_path_stays_light(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert result.stdout.strip().splitlines()[-1] == "[]"
     assert (tmp_path / "x.cod").is_file()
+
+
+@pytest.mark.parametrize("fmt", ["forge", "mtgo", "arena", "text", "cod"])
+def test_written_decks_convert_back_to_the_same_cod(runner: CliRunner, tmp_path: Path, fmt: str) -> None:
+    """block -> FORMAT -> cod gives the library the block itself gives (every format is read back)."""
+    direct = tmp_path / "direct.cod"
+    assert _run(runner, "auction-sample", "--to", "cod", "-o", str(direct), "--no-printings").exit_code == 0
+    middle = tmp_path / f"middle.{fmt}"
+    assert _run(runner, "auction-sample", "--to", fmt, "-o", str(middle)).exit_code == 0
+    again = tmp_path / "again.cod"
+    result = _run(runner, str(middle), "--to", "cod", "-o", str(again), "--no-printings")
+    assert result.exit_code == 0, result.output
+    first, second = read_cod(direct.read_bytes()), read_cod(again.read_bytes())
+    assert {e.name: e.count for e in second.sections["main"]} == {
+        e.name: e.count for e in first.sections["main"]
+    }

@@ -127,7 +127,8 @@ def test_forge_custom_set_bundle() -> None:
     mixed = write_forge_custom_set(deck_from_cards("Mixed", [ANGELIC_EDICT, FIRE_ICE, SPIRIT]))
     assert "editions/Mixed.txt" in mixed
     assert "Code=CUSTOM" in mixed["editions/Mixed.txt"].decode()
-    assert "T Spirit" in mixed["editions/Mixed.txt"].decode()
+    assert "Spirit" not in mixed["editions/Mixed.txt"].decode()  # tokens are not cards of the edition
+    assert mixed["tokens/spirit.txt"].decode().startswith("Name:Spirit\nManaCost:no cost\nColors:white\n")
 
 
 # -- MTGO ------------------------------------------------------------------------------------------------

@@ -640,6 +640,16 @@ def test_commander_pregame_bidding_and_free_commander_then_life_40() -> None:
     assert engine.command[1] == [3]
 
 
+def test_last_bidder_leaving_the_pregame_finishes_it() -> None:
+    engine = make(commander_block(), players=(1, 2, 3), commander=True)
+    play(engine, StartPregame(None), Pass(1), Pass(2), Pass(3), Pass(2), Pass(3))
+    assert set(engine.commanders) == {1, 2}
+    effects = play(engine, Concede(3))
+    assert of_type(effects, am.PregameFinished)
+    assert engine.phase == "between_turns" and engine.lot is None
+    check_invariants(engine)
+
+
 def test_commander_damage_21_loses() -> None:
     engine = make(commander_block(), commander=True)
     play(engine, StartPregame(None), Pass(1), Pass(2), Pass(2))

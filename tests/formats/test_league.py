@@ -157,7 +157,7 @@ def test_ring_draft_passes_packs_and_conserves_cards() -> None:
     assert len(league.pools["ann"]) == len(league.pools["bob"]) == 5
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(
     seats=st.integers(min_value=2, max_value=5),
     pack_size=st.integers(min_value=1, max_value=5),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import random
 from collections import Counter
 
@@ -350,7 +351,7 @@ def play_randomly(engine: MarketDraftEngine, seed: int, steps: int, apply: objec
         if engine.is_over():
             break
         action = random_action(engine, rnd)
-        before = copy.deepcopy(engine.snapshot())
+        before = engine.snapshot()  # a fresh structure: nothing in it is shared with the engine
         try:
             do(action)  # type: ignore[operator]
         except RulesError:
@@ -382,7 +383,7 @@ JUNK = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     kind=st.sampled_from(MarketDraftEngine.action_types),
     values=st.lists(JUNK, min_size=4, max_size=4),
@@ -418,3 +419,4 @@ def test_journal_round_trip() -> None:
     play_randomly(engine, 21, 700, apply=table.apply)
     restored = journal.restore("market-1")
     assert restored.snapshot() == engine.snapshot()
+    assert json.loads(json.dumps(engine.snapshot())) == engine.snapshot()

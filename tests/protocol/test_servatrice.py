@@ -15,6 +15,7 @@ from cockatrice_ext.protocol import (
     ConnectionClosed,
     Event,
     GameEventsReceived,
+    LoginFailed,
     LoginSucceeded,
     ResponseCode,
     ResponseReceived,
@@ -22,6 +23,7 @@ from cockatrice_ext.protocol import (
     ServerIdentified,
     SessionEventReceived,
     SessionState,
+    UserLevel,
     commands,
 )
 from cockatrice_ext.protocol import messages as pb
@@ -158,5 +160,60 @@ def test_login_room_game_roundtrip(servatrice: object, transport: str) -> None:
         denied = session.call(commands.draw_cards(1), game_id=game_id)
         assert denied.code is ResponseCode.RespGameNotStarted
         assert session.call(commands.leave_game(), game_id=game_id).ok
+    finally:
+        session.close()
+
+
+@pytest.fixture(scope="module")
+def sql_servatrice(servatrice_binary: str, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """Servatrice in SQL mode (registered users, SupportsPasswordHash) over a private MariaDB."""
+    from mariadb_server import MariaDB, MariaDBUnavailable, find_schema
+    from servatrice import ServatriceConfig, ServatriceServer
+
+    try:
+        database = MariaDB(tmp_path_factory.mktemp("proto-mariadb"), find_schema(servatrice_binary))
+        database.start()
+    except MariaDBUnavailable as exc:
+        pytest.skip(f"SQL-mode Servatrice needs MariaDB: {exc}")
+    database.add_user("hashbot", "s3cret pass")
+    config = ServatriceConfig(sql_ini=database.servatrice_ini(), env=tuple(database.servatrice_env().items()))
+    server = ServatriceServer(servatrice_binary, tmp_path_factory.mktemp("proto-sql"), config)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+        database.stop()
+
+
+def _login(server: object, transport: str, user: str, password: str) -> tuple[BlockingSession, Event]:
+    session = BlockingSession(server.url(transport), transport)  # type: ignore[attr-defined]
+    ident = session.wait_for(lambda e: isinstance(e, ServerIdentified))
+    assert isinstance(ident, ServerIdentified) and ident.supports_password_hash
+    session.conn.login(user, password)
+    session.flush()
+    return session, session.wait_for(lambda e: isinstance(e, (LoginSucceeded, LoginFailed)))
+
+
+@pytest.mark.parametrize("transport", ["tcp", "ws"])
+def test_salted_hash_login_against_sql_servatrice(sql_servatrice: object, transport: str) -> None:
+    session, result = _login(sql_servatrice, transport, "hashbot", "s3cret pass")
+    try:
+        assert isinstance(result, LoginSucceeded), result
+        assert result.user_name == "hashbot"
+        assert result.user_info.user_level & UserLevel.IsRegistered
+    finally:
+        session.close()
+    session, result = _login(sql_servatrice, transport, "hashbot", "wrong password")
+    try:
+        assert isinstance(result, LoginFailed) and result.code is ResponseCode.RespWrongPassword
+        assert session.conn.state is SessionState.IDENTIFIED
+    finally:
+        session.close()
+    # Unknown name: empty salt, so we log in unregistered without sending the password.
+    session, result = _login(sql_servatrice, transport, f"guest{transport}x", "anything")
+    try:
+        assert isinstance(result, LoginSucceeded), result
+        assert not result.user_info.user_level & UserLevel.IsRegistered
     finally:
         session.close()

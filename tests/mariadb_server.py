@@ -80,7 +80,13 @@ class MariaDB:
         data = self.workdir / "data"
         self.workdir.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            [installer, "--no-defaults", f"--datadir={data}", "--user=root", "--auth-root-authentication-method=normal"],
+            [
+                installer,
+                "--no-defaults",
+                f"--datadir={data}",
+                "--user=root",
+                "--auth-root-authentication-method=normal",
+            ],
             check=True,
             capture_output=True,
         )
@@ -92,6 +98,7 @@ class MariaDB:
                 f"--datadir={data}",
                 f"--socket={self.socket}",
                 "--skip-networking",
+                "--sql-mode=NO_ENGINE_SUBSTITUTION",  # Servatrice relies on non-strict inserts
                 "--user=root",
                 f"--pid-file={self.workdir / 'mysqld.pid'}",
             ],

@@ -1,0 +1,687 @@
+"""Vortex in a real Cockatrice game: the bot holds the shoe and every pack, and turns draws into picks.
+
+Theory of operation
+-------------------
+The rules live in :mod:`cockatrice_ext.formats.vortex`; this module only adapts them.
+
+* **Seat.** The bot sits as a player whose deck is the pool (``blocks/vortex-pool.txt`` or the block
+  named in ``!vortex new N BLOCK``). Every card of the shoe, of the packs and of the passed pack stays
+  face down in that deck: the engine knows which card is in which zone, so nothing hidden is ever shown
+  on the table. The bot asks to sit as a judge; when the server grants it, picked cards and basic lands
+  go straight into the player's hand and life is adjusted for them, otherwise picks are dealt face down
+  onto the player's table and the player adjusts their own life.
+* **Hidden information.** A pack's contents reach only its owner: a private message with a numbered
+  list (and a Command_RevealCards of those cards to that player only). Anyone may count packs with
+  ``!packs``.
+* **Turns.** The opening draft (four picks each, then ``!basics``) needs no Cockatrice turns. In normal
+  play the bot keeps the Cockatrice active player equal to the engine's: it passes its own turns, the
+  draw step of the active player is a pick, and the turn changing is the end of turn (the pass step).
+  A failed pick (empty pack) ends the turn in the engine and the bot passes the Cockatrice turn too.
+* **Chat.** ``!pick N`` / ``!pick NAME`` (numbers are 1-based for players), ``!basics``, ``!mulligan``,
+  ``!draw [N]``, ``!pack``, ``!packs``, ``!state``; every refusal is one line; identity is the server's
+  player id of the chat event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Annotated, Any, ClassVar
+
+from cockatrice_ext.bot.blocks import LoadedBlock, load_block
+from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
+from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, Referee, shorten
+from cockatrice_ext.client import ClientEvent
+from cockatrice_ext.formats import vortex as rules
+from cockatrice_ext.formats.base import Effect, RulesError
+from cockatrice_ext.journal import Table
+from cockatrice_ext.protocol import commands as pc
+
+LOGGER = logging.getLogger(__name__)
+
+DRAW_PHASE = 2
+END_PHASE = 10
+LIFE_COUNTER = 0
+COLOR_BASICS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
+EMPTY_DECK_NAME = "none"
+
+
+@dataclass(frozen=True)
+class VortexOptions:
+    """Table options chosen when the game is created (journaled with the table)."""
+
+    seats: int = 2
+    block: str = "vortex-pool"
+    judge: bool = True  # ask to sit as judge; used only when the server grants it
+    skip_first_draw: bool = True  # two players: the starting player skips their first draw (Magic 103.8)
+    overflow_to: str = "graveyard"
+    password: str = ""
+    seed: int | None = None  # fixed shuffle for reproducible games; None = a fresh random seed
+
+
+REFUSALS: dict[str, str] = {
+    "not_started": "the draft has not started yet",
+    "already_started": "the game has already started",
+    "bad_player_count": "Vortex needs 2 to 5 players",
+    "not_a_player": "you are not a player of this game",
+    "not_your_turn": "it is {active_player}'s turn",
+    "wrong_phase": "not now (the game is in its {phase} phase)",
+    "pick_pending": "{player} must pick first",
+    "no_pick_pending": "you have no pick to make now",
+    "no_such_card": "your pack has no such card",
+    "card_not_available": "that card is not available",
+    "bad_count": "that number is out of range",
+    "bad_basics": "name exactly {count} basic lands",
+    "already_chose": "you already chose your basic lands",
+    "not_enough_basics": "a pack mulligan needs {needed} basic lands in your pack (you have {basics})",
+    "mulligan_too_late": "too late: the pack mulligan is at upkeep, before your first draw",
+    "already_mulliganed": "you already did a pack mulligan this turn",
+    "bad_arrangement": "that is not an arrangement of the top cards",
+    "bad_position": "top or bottom?",
+}
+
+
+class VortexRefusal(Referee):
+    """Only here so ``PLAYER_DETAILS`` knows the Vortex detail names (see :meth:`Referee.explain`)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Rendering (pure): effects -> public lines and private messages
+# ---------------------------------------------------------------------------------------------
+
+
+def pack_listing(cards: Iterable[rules.CardRef]) -> str:
+    """``1. Forest; 2. Shock`` - the numbers players use with ``!pick``."""
+    return "; ".join(f"{n}. {ref.name}" for n, ref in enumerate(cards, start=1))
+
+
+def render_effects(
+    effects: Iterable[Effect], engine: rules.VortexEngine, name_of: Callable[[Any], str]
+) -> list[str]:
+    """Public chat lines for ``effects``. Pack contents and picked cards (private) are left out."""
+    lines: list[str] = []
+    effects = list(effects)
+    for effect in effects:
+        if isinstance(effect, rules.GameStarted):
+            order = ", ".join(name_of(p) for p in effect.players)
+            lines.append(
+                f"Vortex: the shoe is shuffled ({effect.shoe_size} cards left after dealing a pack of"
+                f" {engine.config.pack_size} to each player and the passed pack). Opening draft,"
+                f" {engine.config.opening_draft_turns} picks each in turn order {order}."
+            )
+        elif isinstance(effect, rules.TurnStarted):
+            if effect.phase == "opening":
+                lines.append(f"Opening turn {effect.turn}: {name_of(effect.player)} drafts.")
+            else:
+                lines.append(f"Turn {effect.turn}: {name_of(effect.player)}.")
+        elif isinstance(effect, rules.PackReplenished):
+            lines.append(
+                f"{name_of(effect.player)} replenishes {effect.added} from the shoe"
+                f" (pack {effect.pack_size}, shoe {effect.shoe_size})."
+            )
+        elif isinstance(effect, rules.PickRequired):
+            lines.append(f"{name_of(effect.player)} to pick from {effect.pack_size}: !pick N or !pick NAME.")
+        elif isinstance(effect, rules.CardPicked):
+            lines.append(f"{name_of(effect.player)} picks a card.")
+        elif isinstance(effect, rules.StackCountered):
+            lines.append(
+                f"{name_of(effect.player)} has nothing to pick: the stack is countered and the turn ends."
+            )
+        elif isinstance(effect, rules.LifeLost):
+            lines.append(f"{name_of(effect.player)} loses {effect.amount} life.")
+        elif isinstance(effect, rules.PacksPassed):
+            lines.append(
+                f"{name_of(effect.player)} passes: takes the passed pack ({effect.pack_size}),"
+                f" leaves {effect.passed_size}."
+            )
+        elif isinstance(effect, rules.BasicsNeeded):
+            choices = ", ".join(effect.choices)
+            lines.append(
+                f"Opening draft done. Everyone: !basics with {effect.count} of {choices}"
+                " (or !basics alone to take the referee's choice for your colours)."
+            )
+        elif isinstance(effect, rules.BasicsAdded):
+            lines.append(f"{name_of(effect.player)} adds {', '.join(effect.names)} to their hand.")
+        elif isinstance(effect, rules.PackRevealed):
+            names = ", ".join(ref.name for ref in effect.cards)
+            lines.append(f"{name_of(effect.player)} mulligans their pack: {names}. It is exiled.")
+        elif isinstance(effect, rules.ReplenishLimitChanged):
+            lines.append(f"{name_of(effect.player)} replenishes to {effect.limit} this turn.")
+        elif isinstance(effect, rules.PackOverflow):
+            where = {"graveyard": "to their graveyard", "exile": "into exile"}.get(
+                effect.destination, "to the bottom of the shoe"
+            )
+            lines.append(f"{name_of(effect.player)}'s pack is too big: {effect.card.name} goes {where}.")
+        elif isinstance(effect, rules.ShoeShuffled):
+            lines.append(f"The shoe is shuffled ({effect.shoe_size} cards).")
+        elif isinstance(effect, rules.ShoeTopRevealed):
+            lines.append(f"{name_of(effect.visible_to)} looks at the top {len(effect.cards)} of the shoe.")
+    return lines
+
+
+def private_messages(effects: Iterable[Effect]) -> list[tuple[Any, str]]:
+    """(player, text) for what only that player may see: their pack when they must pick, their pick."""
+    effects = list(effects)
+    out: list[tuple[Any, str]] = []
+    for position, effect in enumerate(effects):
+        if isinstance(effect, rules.PackContents) and effect.visible_to is not None:
+            asked = any(
+                isinstance(later, rules.PickRequired) and later.player == effect.owner
+                for later in effects[position + 1 : position + 3]
+            )
+            if asked:
+                out.append(
+                    (effect.owner, f"Your pack: {pack_listing(effect.cards)}. In game chat: !pick N or !pick NAME.")
+                )
+        elif isinstance(effect, rules.CardPicked) and effect.visible_to is not None:
+            out.append((effect.player, f"You picked {effect.card.name}."))
+        elif isinstance(effect, rules.ShoeTopRevealed) and effect.visible_to is not None:
+            out.append((effect.visible_to, f"Top of the shoe: {pack_listing(effect.cards)}."))
+    return out
+
+
+def default_basics(engine: rules.VortexEngine, player: Any) -> tuple[str, ...]:
+    """The referee's choice: basics for the colours ``player`` picked most (Forest when colourless)."""
+    counts: Counter[str] = Counter()
+    for index in engine.players[player].owned:
+        for color in engine.config.cards[index].colors:
+            if color in COLOR_BASICS:
+                counts[color] += 1
+    ranked = [color for color, _ in counts.most_common(2)]
+    allowed = set(engine.config.basic_land_names)
+    names = [COLOR_BASICS[c] for c in ranked if COLOR_BASICS[c] in allowed]
+    if not names:
+        names = [engine.config.basic_land_names[-1]]
+    count = engine.config.opening_basics
+    if len(names) == 1:
+        return tuple(names * count)
+    return tuple(names[i % 2] if i < count - 1 else names[0] for i in range(count))
+
+
+def parse_pick(choice: str) -> int | str:
+    """``"3"`` -> engine position 2 (players count from 1); anything else is a card name.
+
+    Raises:
+        BadArgument: a number below 1.
+    """
+    text = choice.strip()
+    if text.isdigit():
+        number = int(text)
+        if number < 1:
+            raise BadArgument("pack numbers start at 1")
+        return number - 1
+    if len(text) > 150:
+        raise BadArgument("that card name is too long")
+    return text
+
+
+# ---------------------------------------------------------------------------------------------
+# Room command
+# ---------------------------------------------------------------------------------------------
+
+
+class VortexRoom(Referee):
+    """``!vortex new N [BLOCK]`` in room chat creates a refereed Vortex game."""
+
+    format_name = "vortex"
+
+    def __init__(self, bot: Bot, defaults: VortexOptions | None = None) -> None:
+        super().__init__(bot)
+        self.defaults = defaults or VortexOptions()
+
+    @command(scopes=("room",))
+    async def vortex(
+        self,
+        ctx: Context,
+        what: str,
+        players: Annotated[int, Range(rules.MIN_PLAYERS, rules.MAX_PLAYERS)] | None = None,
+        block: str | None = None,
+    ) -> None:
+        """!vortex new [PLAYERS] [BLOCK]: create a Vortex game (2-5 players) refereed by the bot."""
+        if what.lower() != "new":
+            raise BadArgument("usage: !vortex new [PLAYERS 2-5] [BLOCK]")
+        assert ctx.room_id is not None
+        options = VortexOptions(
+            **{**asdict(self.defaults), "seats": players or self.defaults.seats, "block": block or self.defaults.block}
+        )
+        try:
+            loaded = load_block(options.block)
+        except KeyError:
+            raise BadArgument(f"no block called {options.block!r}") from None
+        except (LookupError, ValueError, OSError) as exc:
+            raise BadArgument(f"block {options.block!r} does not load: {str(exc)[:120]}") from None
+        referee = await VortexReferee.create(self.bot, ctx.room_id, options, loaded, requested_by=ctx.sender)
+        await ctx.reply(
+            shorten(
+                f"Vortex game #{referee.game_id} is open for {options.seats} players (pool {loaded.name},"
+                f" {len(loaded)} cards). Join it, load any deck (an empty one is fine) and press ready."
+                " In game: !help."
+            )
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# The game referee
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Shoe:
+    """The bot's deck as the server holds it: card names by position (index 0 = top)."""
+
+    deck: list[str] = field(default_factory=list)
+
+    def position(self, name: str, exclude: set[int] | None = None) -> int | None:
+        for position, candidate in enumerate(self.deck):
+            if candidate == name and (exclude is None or position not in exclude):
+                return position
+        return None
+
+
+class VortexReferee(GameReferee):
+    """One Vortex game."""
+
+    format_name = "vortex"
+    refusals: ClassVar[dict[str, str]] = REFUSALS
+    PLAYER_DETAILS: ClassVar[frozenset[str]] = Referee.PLAYER_DETAILS | {"active_player"}
+
+    def __init__(self, bot: Bot, game_id: int, room_id: int, options: VortexOptions, block: LoadedBlock) -> None:
+        super().__init__(bot, game_id, room_id)
+        self.options = options
+        self.block = block
+        self.shoe = _Shoe()
+        self._lock = asyncio.Lock()
+        self._live: int | None = None  # the engine turn the Cockatrice active player currently plays
+        self._drew: bool = False  # the live turn's draw step happened
+        self._end_after_pick = False  # the turn passed in Cockatrice while a pick was pending
+        self._passes = 0  # turns the bot passed to bring Cockatrice in line with the engine
+
+    # -- creation and resumption ---------------------------------------------------------------
+
+    @classmethod
+    async def create(
+        cls, bot: Bot, room_id: int, options: VortexOptions, block: LoadedBlock, *, requested_by: str = ""
+    ) -> VortexReferee:
+        """Create the Cockatrice game, sit with the pool as deck and get ready."""
+        client = bot.client
+        room = client.rooms.get(room_id)
+        type_ids = [tid for tid, name in (room.game_types.items() if room else []) if "vortex" in name.lower()]
+        description = f"Vortex, {options.seats} players, refereed"
+        if requested_by:
+            description += f" (asked by {requested_by})"
+        game_id = await client.create_game(
+            room_id,
+            description=description[:200],
+            max_players=options.seats + 1,
+            password=options.password or None,
+            spectators_allowed=True,
+            join_as_judge=options.judge,
+            game_type_ids=type_ids,
+        )
+        referee = cls(bot, game_id, room_id, options, block)
+        bot.adopt_game(referee)
+        await client.select_deck(game_id, block.cod)
+        await client.ready_start(game_id, True)
+        return referee
+
+    @classmethod
+    async def resume(cls, bot: Bot, game_id: int, room_id: int, key: str) -> VortexReferee:
+        """Rebuild a referee from the journal (the bot was restarted and re-seated)."""
+        meta = bot.journal.table_meta(key)
+        options = VortexOptions(**meta["options"])
+        table = Table.restore(bot.journal, key)
+        facts = tuple(table.engine.config.cards)
+        block = LoadedBlock(name=options.block, facts=facts, game_names=tuple(meta["game_names"]), cod="")
+        referee = cls(bot, game_id, room_id, options, block)
+        referee.table = table
+        return referee
+
+    @property
+    def engine(self) -> rules.VortexEngine:
+        assert self.table is not None
+        engine: rules.VortexEngine = self.table.engine  # type: ignore[assignment]
+        return engine
+
+    @property
+    def judge(self) -> bool:
+        return bool(self.mirror.judge)
+
+    def is_engine_player(self, player_id: int) -> bool:
+        return self.table is not None and player_id in self.engine.players
+
+    # -- starting --------------------------------------------------------------------------------
+
+    async def start_engine(self) -> None:
+        """The Cockatrice game started: seat the engine players (player id order) and deal."""
+        humans = [p.player_id for p in self.humans()]
+        if not rules.MIN_PLAYERS <= len(humans) <= rules.MAX_PLAYERS:
+            await self.say("Vortex needs 2 to 5 players; this game cannot be refereed.")
+            return
+        config = rules.VortexConfig(
+            players=tuple(humans), cards=self.block.facts, overflow_to=self.options.overflow_to
+        )
+        seed = self.options.seed if self.options.seed is not None else secrets.randbits(48)
+        engine = rules.VortexEngine(config, seed=seed)
+        meta = {
+            "format": "vortex",
+            "options": asdict(self.options),
+            "game_names": list(self.block.game_names),
+            "room_id": self.room_id,
+            "game_id": self.game_id,
+            "names": {str(p): self.player_name(p) for p in humans},
+        }
+        self.table = Table.create(self.bot.journal, self.table_key, engine, meta=meta)
+        await self.read_deck()
+        await self.perform(self.apply(rules.StartGame(player=None)))
+
+    async def read_deck(self) -> None:
+        """Learn the order of our deck (the shoe, packs and passed pack) from the server."""
+        response = await self.bot.client.game_command(self.game_id, pc.dump_zone(self.me, "deck"))
+        zone = getattr(response.payload, "zone_info", None)
+        self.shoe.deck = [card.name for card in zone.card_list] if zone is not None else []
+
+    # -- events ----------------------------------------------------------------------------------
+
+    async def on_game_event(self, event: ClientEvent) -> None:
+        name = event.name
+        async with self._lock:
+            if self.table is None:
+                if self.mirror.started and name == "Event_SetActivePlayer":
+                    await self.start_engine()
+                    if self.table is not None:
+                        await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
+                return
+            if name == "Event_SetActivePlayer":
+                await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
+            elif name == "Event_SetActivePhase":
+                await self.on_phase(int(event.message.phase))  # type: ignore[attr-defined]
+
+    async def on_active_player(self, active: int) -> None:
+        engine = self.engine
+        if engine.phase != "play":
+            if active == self.me:
+                await self.run(pc.next_turn())
+            return
+        ended = self._live
+        self._live = None
+        if ended is not None and ended != active and engine.whose_turn == ended:
+            await self.end_turn(ended)
+        await self.follow_engine_turn()
+
+    async def end_turn(self, player: int) -> None:
+        """The Cockatrice turn of ``player`` ended: the engine's pass step (after any pending pick)."""
+        pending = [p for p in self.engine.players if self.engine.pending_pick(p)]
+        if pending:
+            self._end_after_pick = True
+            await self.say(
+                f"{self.player_name(pending[0])}: pick first (!pick N); then {self.player_name(player)}'s"
+                " turn ends."
+            )
+            return
+        await self.perform(self.apply(rules.EndTurn(player=None)))
+
+    async def follow_engine_turn(self) -> None:
+        """Bring the Cockatrice active player in line with the engine's (the bot passes turns)."""
+        engine = self.engine
+        target = engine.whose_turn
+        if engine.phase != "play" or target is None or self._end_after_pick:
+            return
+        if self.mirror.active_player_id == target:
+            if self._live != target:
+                self._live = target
+                self._drew = False
+                self._passes = 0
+            return
+        self._passes += 1
+        if self._passes > 2 * (len(engine.players) + 1):
+            await self.say(f"Turn order is out of step: it is {self.player_name(target)}'s turn in Vortex.")
+            return
+        await self.run(pc.next_turn())
+
+    async def on_phase(self, phase: int) -> None:
+        engine = self.engine
+        active = self.mirror.active_player_id
+        if engine.phase != "play" or self._live != active or self._drew or not DRAW_PHASE <= phase <= END_PHASE:
+            return
+        self._drew = True
+        if engine.drawn_this_turn:
+            return
+        if self.options.skip_first_draw and engine.turn == 1 and len(engine.players) == 2:
+            await self.say(f"{self.player_name(active)} starts and skips the first draw.")
+            return
+        await self.try_apply(rules.Draw(player=active, count=1))
+
+    async def on_reconnected(self) -> None:
+        async with self._lock:
+            if self.table is None or self.game_id not in self.bot.client.games:
+                return
+            await self.read_deck()
+            self._live = None
+            await self.say("Referee back. " + self.status_line())
+            await self.follow_engine_turn()
+
+    # -- performing effects ------------------------------------------------------------------------
+
+    async def try_apply(self, action: Any) -> None:
+        try:
+            await self.perform(self.apply(action))
+        except RulesError as exc:
+            LOGGER.info("game %d: %r refused: %s", self.game_id, action, exc)
+
+    async def perform(self, effects: list[Effect]) -> None:
+        """Move the physical cards, tell players their private information, and announce."""
+        turn_over = False
+        for effect in effects:
+            if isinstance(effect, rules.CardPicked):
+                await self.deliver(effect.card.index, effect.player, "hand")
+            elif isinstance(effect, rules.BasicsAdded):
+                await self.create_basics(effect.player, effect.names)
+            elif isinstance(effect, rules.LifeLost):
+                await self.lose_life(effect.player, effect.amount)
+            elif isinstance(effect, rules.CardsExiled):
+                for ref in effect.cards:
+                    await self.deck_to_my_zone(ref.index, "rfg")
+            elif isinstance(effect, rules.PackOverflow):
+                if effect.destination == "graveyard":
+                    await self.deliver(effect.card.index, effect.player, "grave")
+                elif effect.destination == "exile":
+                    await self.deck_to_my_zone(effect.card.index, "rfg")
+            elif isinstance(effect, rules.TurnEnded) and effect.reason == "failed_pick":
+                turn_over = self.engine.phase == "play"
+        lines = render_effects(effects, self.engine, self.player_name)
+        for chunk in _pack(lines):
+            await self.say(chunk)
+        for player, text in private_messages(effects):
+            await self.tell_pack(player, text, effects)
+        if turn_over:
+            self._live = None
+            self._end_after_pick = False
+            await self.follow_engine_turn()
+        elif self._end_after_pick and not any(self.engine.pending_pick(p) for p in self.engine.players):
+            self._end_after_pick = False
+            if self.engine.phase == "play" and self.engine.whose_turn != self.mirror.active_player_id:
+                await self.perform(self.apply(rules.EndTurn(player=None)))
+                await self.follow_engine_turn()
+
+    async def tell_pack(self, player: Any, text: str, effects: list[Effect]) -> None:
+        """Private: the message, plus a reveal of the pack's cards to that player only."""
+        await self.bot.tell(self.player_name(player), shorten(text, 900))
+        if not text.startswith("Your pack:"):
+            return
+        positions: list[int] = []
+        for ref in self.engine.pack(player):
+            position = self.shoe.position(self.block.game_names[ref.index], exclude=set(positions))
+            if position is not None:
+                positions.append(position)
+        if positions:
+            with contextlib.suppress(Exception):
+                await self.run(pc.reveal_cards("deck", positions, player_id=int(player)))
+
+    async def deliver(self, index: int, player: Any, zone: str) -> None:
+        """Move card ``index`` from our deck to ``player``: their ``zone`` if we judge, else their table."""
+        name = self.block.game_names[index]
+        position = self.shoe.position(name)
+        if position is None:
+            LOGGER.warning("game %d: %s is not in the bot's deck", self.game_id, name)
+            return
+        if self.judge:
+            move = pc.move_card("deck", [position], target_player_id=int(player), target_zone=zone, x=0, y=0)
+        else:
+            hidden = zone == "hand"
+            move = pc.move_card(
+                "deck", [position], target_player_id=int(player), target_zone="table", x=0, y=0, face_down=hidden
+            )
+        del self.shoe.deck[position]
+        await self.run(move)
+
+    async def deck_to_my_zone(self, index: int, zone: str) -> None:
+        name = self.block.game_names[index]
+        position = self.shoe.position(name)
+        if position is None:
+            return
+        del self.shoe.deck[position]
+        await self.run(pc.move_card("deck", [position], target_player_id=self.me, target_zone=zone, x=0, y=0))
+
+    async def create_basics(self, player: Any, names: Iterable[str]) -> None:
+        """Basic lands from outside the game: made in the player's hand (judge) or given on their table."""
+        names = list(names)
+        if self.judge:
+            made = [pc.create_token(n, zone="hand", destroy_on_zone_change=False) for n in names]
+            await self.bot.client.judge_commands(self.game_id, int(player), made)
+            return
+        for name in names:
+            before = {c.id for c in self.mirror.players[self.me].zone("table").cards}
+            await self.run(pc.create_token(name, zone="table", destroy_on_zone_change=False, x=0, y=0))
+            card_id = next(
+                (c.id for c in self.mirror.players[self.me].zone("table").cards if c.id not in before), None
+            )
+            if card_id is not None:
+                await self.run(
+                    pc.move_card("table", [card_id], target_player_id=int(player), target_zone="table", x=0, y=0)
+                )
+        await self.say(f"{self.player_name(player)}: your basic lands are on your table; take them into your hand.")
+
+    async def lose_life(self, player: Any, amount: int) -> None:
+        if self.judge:
+            await self.bot.client.judge_commands(self.game_id, int(player), [pc.inc_counter(LIFE_COUNTER, -amount)])
+        else:
+            await self.say(f"{self.player_name(player)}: lower your life by {amount}.")
+
+    # -- status ----------------------------------------------------------------------------------
+
+    def status_line(self) -> str:
+        engine = self.engine
+        parts = [f"Phase {engine.phase}"]
+        if engine.whose_turn is not None:
+            parts.append(f"{self.player_name(engine.whose_turn)}'s turn")
+        parts.append(self.packs_line())
+        return "; ".join(parts) + "."
+
+    def packs_line(self) -> str:
+        engine = self.engine
+        packs = ", ".join(f"{self.player_name(p)} {engine.pack_size(p)}" for p in engine.players)
+        return f"packs {packs}; passed {engine.passed_size()}; shoe {engine.shoe_size()}"
+
+    # -- commands --------------------------------------------------------------------------------
+
+    async def act(self, ctx: Context, make: Callable[[int], Any]) -> None:
+        """Check the sender, apply the action built for their seat, and perform its effects."""
+        player = self.require_player(ctx)
+        async with self._lock:
+            await self.perform(self.apply(make(player)))
+
+    def require_started(self) -> None:
+        if self.table is None:
+            raise NotAllowed("the game has not started yet")
+
+    @command(aliases=("p",))
+    async def pick(self, ctx: Context, card: Rest) -> None:
+        """Pick from your pack: !pick N (number from your list) or !pick NAME."""
+        choice = parse_pick(card)
+        await self.act(ctx, lambda p: rules.Pick(player=p, choice=choice))
+
+    @command()
+    async def basics(self, ctx: Context, names: Rest | None = None) -> None:
+        """Choose your three basic lands: !basics Forest Forest Mountain (alone: the referee chooses)."""
+        player = self.require_player(ctx)
+        self.require_started()
+        if names:
+            chosen = tuple(n for n in names.replace(",", " ").split() if n)
+        else:
+            chosen = default_basics(self.engine, player)
+        async with self._lock:
+            await self.perform(self.apply(rules.ChooseBasics(player=player, names=chosen)))
+
+    @command()
+    async def mulligan(self, ctx: Context) -> None:
+        """At your upkeep: exile a pack holding five or more basic lands; replenish to five this turn."""
+        await self.act(ctx, lambda p: rules.PackMulligan(player=p))
+
+    @command()
+    async def draw(self, ctx: Context, count: Annotated[int, Range(1, 20)] | None = None) -> None:
+        """Draw N cards for a card effect (each draw is a pick)."""
+        await self.act(ctx, lambda p: rules.Draw(player=p, count=count or 1))
+
+    @command()
+    async def pack(self, ctx: Context) -> None:
+        """See your own pack again (private message)."""
+        player = self.require_player(ctx)
+        self.require_started()
+        cards = self.engine.pack(player)
+        listing = pack_listing(cards) if cards else "empty"
+        await self.bot.tell(ctx.sender, shorten(f"Your pack: {listing}.", 900))
+
+    @command()
+    async def packs(self, ctx: Context) -> None:
+        """Count everyone's pack, the passed pack and the shoe."""
+        self.require_started()
+        await ctx.reply(shorten(self.packs_line().capitalize() + "."))
+
+    @command()
+    async def look(self, ctx: Context, count: Annotated[int, Range(1, 20)]) -> None:
+        """Look at the top N cards of the shoe for a card effect (shown to you only)."""
+        await self.act(ctx, lambda p: rules.LookAtShoe(player=p, count=count))
+
+    @command()
+    async def shuffle(self, ctx: Context) -> None:
+        """Shuffle the shoe for a card effect ("shuffle your library")."""
+        await self.act(ctx, lambda p: rules.ShuffleShoe(player=p))
+
+    @command()
+    async def state(self, ctx: Context) -> None:
+        """Where the game stands: phase, whose turn, pack and shoe sizes."""
+        self.require_started()
+        await ctx.reply(shorten(self.status_line()))
+
+
+def _pack(lines: list[str], limit: int = 280) -> list[str]:
+    """Join lines into as few chat messages as fit ``limit`` characters each."""
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        if current and len(current) + 1 + len(line) > limit:
+            out.append(current)
+            current = line
+        else:
+            current = f"{current} {line}".strip()
+    if current:
+        out.append(current)
+    return out
+
+
+async def install(bot: Bot) -> None:
+    defaults = bot.options.format_options.get("vortex")
+    bot.room_referees.append(VortexRoom(bot, defaults if isinstance(defaults, VortexOptions) else None))
+
+
+async def resume(bot: Bot, game_id: int, room_id: int, key: str) -> GameReferee:
+    return await VortexReferee.resume(bot, game_id, room_id, key)
+
+
+INSTALLERS = {"vortex": install}
+RESUMERS = {"vortex": resume}

@@ -220,6 +220,13 @@ class Table:
         Raises:
             RulesError: from the engine; nothing changed and nothing was journaled.
         """
-        effects = self.engine.apply(action)
+        # A refused action must leave no trace, and the random generator is part of the state: an
+        # engine that drew a random number before refusing would otherwise diverge from its replay.
+        rng_state = self.engine.rng.getstate()
+        try:
+            effects = self.engine.apply(action)
+        except Exception:
+            self.engine.rng.setstate(rng_state)
+            raise
         self.journal.append(self.key, action, effects)
         return effects

@@ -37,6 +37,7 @@ from cockatrice_ext.bot.blocks import LoadedBlock, load_block
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, Referee, shorten
 from cockatrice_ext.client import ClientEvent
+from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import vortex as rules
 from cockatrice_ext.formats.base import Effect, RulesError
 from cockatrice_ext.journal import Table
@@ -84,10 +85,6 @@ REFUSALS: dict[str, str] = {
     "bad_arrangement": "that is not an arrangement of the top cards",
     "bad_position": "top or bottom?",
 }
-
-
-class VortexRefusal(Referee):
-    """Only here so ``PLAYER_DETAILS`` knows the Vortex detail names (see :meth:`Referee.explain`)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -176,7 +173,10 @@ def private_messages(effects: Iterable[Effect]) -> list[tuple[Any, str]]:
             )
             if asked:
                 out.append(
-                    (effect.owner, f"Your pack: {pack_listing(effect.cards)}. In game chat: !pick N or !pick NAME.")
+                    (
+                        effect.owner,
+                        f"Your pack: {pack_listing(effect.cards)}. In game chat: !pick N or !pick NAME.",
+                    )
                 )
         elif isinstance(effect, rules.CardPicked) and effect.visible_to is not None:
             out.append((effect.player, f"You picked {effect.card.name}."))
@@ -247,7 +247,11 @@ class VortexRoom(Referee):
             raise BadArgument("usage: !vortex new [PLAYERS 2-5] [BLOCK]")
         assert ctx.room_id is not None
         options = VortexOptions(
-            **{**asdict(self.defaults), "seats": players or self.defaults.seats, "block": block or self.defaults.block}
+            **{
+                **asdict(self.defaults),
+                "seats": players or self.defaults.seats,
+                "block": block or self.defaults.block,
+            }
         )
         try:
             loaded = load_block(options.block)
@@ -290,7 +294,9 @@ class VortexReferee(GameReferee):
     refusals: ClassVar[dict[str, str]] = REFUSALS
     PLAYER_DETAILS: ClassVar[frozenset[str]] = Referee.PLAYER_DETAILS | {"active_player"}
 
-    def __init__(self, bot: Bot, game_id: int, room_id: int, options: VortexOptions, block: LoadedBlock) -> None:
+    def __init__(
+        self, bot: Bot, game_id: int, room_id: int, options: VortexOptions, block: LoadedBlock
+    ) -> None:
         super().__init__(bot, game_id, room_id)
         self.options = options
         self.block = block
@@ -310,7 +316,9 @@ class VortexReferee(GameReferee):
         """Create the Cockatrice game, sit with the pool as deck and get ready."""
         client = bot.client
         room = client.rooms.get(room_id)
-        type_ids = [tid for tid, name in (room.game_types.items() if room else []) if "vortex" in name.lower()]
+        type_ids = [
+            tid for tid, name in (room.game_types.items() if room else []) if "vortex" in name.lower()
+        ]
         description = f"Vortex, {options.seats} players, refereed"
         if requested_by:
             description += f" (asked by {requested_by})"
@@ -405,7 +413,7 @@ class VortexReferee(GameReferee):
         engine = self.engine
         if engine.phase != "play":
             if active == self.me:
-                await self.run(pc.next_turn())
+                await self.pass_turn()
             return
         ended = self._live
         self._live = None
@@ -441,12 +449,17 @@ class VortexReferee(GameReferee):
         if self._passes > 2 * (len(engine.players) + 1):
             await self.say(f"Turn order is out of step: it is {self.player_name(target)}'s turn in Vortex.")
             return
-        await self.run(pc.next_turn())
+        await self.pass_turn()
 
     async def on_phase(self, phase: int) -> None:
         engine = self.engine
         active = self.mirror.active_player_id
-        if engine.phase != "play" or self._live != active or self._drew or not DRAW_PHASE <= phase <= END_PHASE:
+        if (
+            engine.phase != "play"
+            or self._live != active
+            or self._drew
+            or not DRAW_PHASE <= phase <= END_PHASE
+        ):
             return
         self._drew = True
         if engine.drawn_this_turn:
@@ -523,21 +536,51 @@ class VortexReferee(GameReferee):
                 await self.run(pc.reveal_cards("deck", positions, player_id=int(player)))
 
     async def deliver(self, index: int, player: Any, zone: str) -> None:
-        """Move card ``index`` from our deck to ``player``: their ``zone`` if we judge, else their table."""
+        """Give card ``index`` from our deck to ``player``.
+
+        The card goes face down onto their table (any player may do that), so nobody else learns it.
+        As a judge the bot then moves it, acting as that player, into their ``zone``: the server shows
+        the card's name to the acting player only, so the owner sees what they got. Without judge
+        rights the owner picks it up themselves (the private message names it).
+        """
         name = self.block.game_names[index]
         position = self.shoe.position(name)
         if position is None:
             LOGGER.warning("game %d: %s is not in the bot's deck", self.game_id, name)
             return
-        if self.judge:
-            move = pc.move_card("deck", [position], target_player_id=int(player), target_zone=zone, x=0, y=0)
-        else:
-            hidden = zone == "hand"
-            move = pc.move_card(
-                "deck", [position], target_player_id=int(player), target_zone="table", x=0, y=0, face_down=hidden
-            )
+        table = self.mirror.players[int(player)].zone("table")
+        before = {c.id for c in table.cards}
+        move = pc.move_card(
+            "deck", [position], target_player_id=int(player), target_zone="table", x=0, y=0, face_down=True
+        )
         del self.shoe.deck[position]
         await self.run(move)
+        if not self.judge:
+            return
+        card_id = await self._wait_new_card(int(player), before)
+        if card_id is None:
+            LOGGER.warning("game %d: did not see %s arrive on %s's table", self.game_id, name, player)
+            return
+        take = pc.move_card("table", [card_id], target_player_id=int(player), target_zone=zone, x=0, y=0)
+        await self.bot.client.judge_commands(self.game_id, int(player), [take])
+
+    async def _wait_new_card(self, player: int, before: set[int], timeout: float = 3.0) -> int | None:
+        """The id of a card that appeared on ``player``'s table and was not in ``before``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            for card in self.mirror.players[player].zone("table").cards:
+                if card.id not in before:
+                    return card.id
+            await asyncio.sleep(0.01)
+        return None
+
+    async def pass_turn(self) -> None:
+        """End the Cockatrice turn (the bot's own, or one the engine ended)."""
+        try:
+            await self.run(pc.next_turn())
+        except ClientError as exc:
+            LOGGER.info("game %d: could not pass the turn: %s", self.game_id, exc)
 
     async def deck_to_my_zone(self, index: int, zone: str) -> None:
         name = self.block.game_names[index]
@@ -562,13 +605,19 @@ class VortexReferee(GameReferee):
             )
             if card_id is not None:
                 await self.run(
-                    pc.move_card("table", [card_id], target_player_id=int(player), target_zone="table", x=0, y=0)
+                    pc.move_card(
+                        "table", [card_id], target_player_id=int(player), target_zone="table", x=0, y=0
+                    )
                 )
-        await self.say(f"{self.player_name(player)}: your basic lands are on your table; take them into your hand.")
+        await self.say(
+            f"{self.player_name(player)}: your basic lands are on your table; take them into your hand."
+        )
 
     async def lose_life(self, player: Any, amount: int) -> None:
         if self.judge:
-            await self.bot.client.judge_commands(self.game_id, int(player), [pc.inc_counter(LIFE_COUNTER, -amount)])
+            await self.bot.client.judge_commands(
+                self.game_id, int(player), [pc.inc_counter(LIFE_COUNTER, -amount)]
+            )
         else:
             await self.say(f"{self.player_name(player)}: lower your life by {amount}.")
 
@@ -616,6 +665,7 @@ class VortexReferee(GameReferee):
             chosen = default_basics(self.engine, player)
         async with self._lock:
             await self.perform(self.apply(rules.ChooseBasics(player=player, names=chosen)))
+            await self.follow_engine_turn()  # normal play may begin now
 
     @command()
     async def mulligan(self, ctx: Context) -> None:

@@ -47,6 +47,19 @@ def bot() -> None:
     "--bid-timeout", type=float, default=0.0, show_default=True, help="Seconds per bid; 0 = no timer."
 )
 @click.option(
+    "--auction-starting-gold",
+    type=click.IntRange(0, 10_000_000),
+    default=10,
+    show_default=True,
+    help="Gold each auction player starts with.",
+)
+@click.option(
+    "--auction-seed",
+    type=int,
+    default=None,
+    help="Fixed block shuffle for reproducible auction games (default: a fresh random seed per game).",
+)
+@click.option(
     "--relaxed-flood",
     is_flag=True,
     help="The server has flood protection off or relaxed: do not pace chat and game commands.",
@@ -60,6 +73,8 @@ def run(
     formats: tuple[str, ...],
     auction_block: str,
     bid_timeout: float,
+    auction_starting_gold: int,
+    auction_seed: int | None,
     relaxed_flood: bool,
 ) -> None:
     """Connect to URL (tcp://host:4747 or ws://host:4748/servatrice) and referee games until Ctrl-C.
@@ -81,7 +96,14 @@ def run(
         journal_path=journal_path,
         formats=formats or ALL_FORMATS,
         client_options=client_options,
-        format_options={"auction": AuctionOptions(block=auction_block, bid_timeout=bid_timeout)},
+        format_options={
+            "auction": AuctionOptions(
+                block=auction_block,
+                bid_timeout=bid_timeout,
+                starting_gold=auction_starting_gold,
+                seed=auction_seed,
+            )
+        },
     )
     referee = Bot(options)
 

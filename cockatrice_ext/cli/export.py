@@ -239,6 +239,9 @@ def export(
     except (DeckFormatError, CardDataError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
+    except OSError as exc:
+        click.echo(f"error: cannot read {path}: {exc.strerror or exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
     if deck_name:
         deck.name = deck_name
     options: dict[str, object] = {"printings": False} if no_printings else {}

@@ -35,7 +35,7 @@ from typing import Any, Literal
 
 from google.protobuf.message import Message
 
-from cockatrice_ext.protocol import ClientConnection, LocalProtocolError, ProtocolError, commands
+from cockatrice_ext.protocol import ClientConnection, CloseReason, LocalProtocolError, ProtocolError, commands
 from cockatrice_ext.protocol import events as pev
 from cockatrice_ext.protocol import messages as pb
 
@@ -70,13 +70,9 @@ Domain = Literal["session", "room", "game"]
 Listener = Callable[[AnyClientEvent], Awaitable[None]]
 
 RESP_OK = 1
-_ROOM_FIELDS = {
-    "name": "name",
-    "description": "description",
-    "player_count": "player_count",
-    "game_count": "game_count",
-    "auto_join": "auto_join",
-}
+_FINAL_CLOSE_REASONS = frozenset(
+    {CloseReason.BANNED, CloseReason.USERNAMEINVALID, CloseReason.LOGGEDINELSEWERE}
+)
 ROOM_MESSAGE_USER = 0
 
 
@@ -326,7 +322,6 @@ class Client:
 
     async def _supervise(self) -> None:
         """Wait for the connection to drop; reconnect unless closing."""
-        attempt_total = 0
         while not self._closing:
             assert self._connection_lost is not None
             reason = await asyncio.shield(self._connection_lost)
@@ -342,7 +337,6 @@ class Client:
             attempt = 0
             while not self._closing:
                 attempt += 1
-                attempt_total += 1
                 if self.max_reconnect_attempts is not None and attempt > self.max_reconnect_attempts:
                     LOGGER.error("giving up after %d reconnect attempts", attempt - 1)
                     self._closing = True
@@ -572,6 +566,9 @@ class Client:
             if self._login_result is not None and not self._login_result.done():
                 self._login_result.set_result(event)
         elif isinstance(event, pev.ConnectionClosed):
+            if event.reason in _FINAL_CLOSE_REASONS:
+                # Reconnecting would only repeat this (or, for LOGGEDINELSEWERE, kick the other session).
+                self.reconnect_enabled = False
             if event.reason is not None or event.reason_str:
                 reason = f"server closed the session ({getattr(event.reason, 'name', event.reason)}"
                 reason += f": {event.reason_str})" if event.reason_str else ")"
@@ -615,7 +612,8 @@ class Client:
         )
         for entry in list(self._game_joined_waiters):
             waiter_room, waiter = entry
-            if waiter_room == room_id and not waiter.done():
+            # A game we are joining on purpose is not the one a pending create_game waits for.
+            if waiter_room == room_id and not waiter.done() and game_id not in self._join_passwords:
                 waiter.set_result(game_id)
                 self._game_joined_waiters.remove(entry)
                 break
@@ -666,7 +664,7 @@ class Client:
         def pick(field: str, default: Any) -> Any:
             if room.HasField(field):
                 return getattr(room, field)
-            return getattr(old, _ROOM_FIELDS[field]) if old is not None else default
+            return getattr(old, field) if old is not None else default
 
         game_types = {gt.game_type_id: gt.description for gt in room.gametype_list}
         if not game_types and old is not None:
@@ -776,6 +774,10 @@ class Client:
             finally:
                 timer.cancel()
         finally:
+            if item.sent.done() and not item.sent.cancelled() and item.sent.exception() is None:
+                cmd_id = item.sent.result()
+                if self._pending.get(cmd_id) is item:  # timed out or cancelled: stop waiting for it
+                    del self._pending[cmd_id]
             for future in (item.sent, item.response):
                 if not future.done():
                     future.cancel()

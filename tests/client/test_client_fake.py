@@ -214,3 +214,20 @@ def test_batches_are_reversed_and_idle_refresh_sent() -> None:
             assert all(container.game_id == 5 for container in sent)
 
     run(scenario(), timeout=15)
+
+
+def test_logged_in_elsewhere_is_final() -> None:
+    goodbye = pb.ServerMessage(message_type=pb.ServerMessage.SESSION_EVENT)
+    goodbye.session_event.Extensions[pb.Event_ConnectionClosed.ext].reason = 8  # LOGGEDINELSEWERE
+
+    async def scenario() -> None:
+        async with FakeServatrice(after_login=frame(goodbye)) as server:
+            client = await connect(server.url, "twin", connect_timeout=3.0, command_timeout=3.0)
+            events = Recorder(client)
+            gone = await events.wait_for(lambda e: isinstance(e, Disconnected))
+            assert not gone.will_reconnect and "LOGGEDINELSEWERE" in gone.reason  # type: ignore[union-attr]
+            await client.wait_closed()
+            assert server.connections == 1
+            await client.close()
+
+    run(scenario(), timeout=15)

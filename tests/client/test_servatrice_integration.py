@@ -389,3 +389,39 @@ def test_events_iterator(servatrice: ServatriceServer) -> None:
             assert event.message.message == "iterated"  # type: ignore[attr-defined]
 
     run(scenario())
+
+
+def test_judge_spectator_acts_for_a_player(servatrice: ServatriceServer) -> None:
+    """A bot created as judge + spectator runs commands as a player through Command_Judge."""
+
+    async def scenario() -> None:
+        async with (
+            await connect(servatrice.ws_url, "judge_bot") as judge,
+            await connect(servatrice.tcp_url, "judged_player") as player,
+        ):
+            player_events = Recorder(player)
+            await judge.join_room(0)
+            await player.join_room(0)
+            game_id = await judge.create_game(
+                0, description="judged", max_players=1, join_as_judge=True, join_as_spectator=True
+            )
+            judge_game = judge.games[game_id]
+            assert judge_game.judge and judge_game.spectator
+            player_game = await player.join_game(0, game_id)
+            await player.select_deck(game_id, TEST_DECK)
+            await player.ready_start(game_id)
+            await wait_until(lambda: judge_game.started and player_game.started, what="start")
+            pid = player_game.local_player_id
+            await judge.judge_commands(
+                game_id, pid, [commands.create_counter("poison", value=2), commands.draw_cards(3)]
+            )
+            forced = await player_events.wait_for(
+                lambda e: isinstance(e, ClientEvent) and e.name == "Event_CreateCounter",
+                what="judged counter",
+            )
+            assert forced.forced_by_judge is not None  # type: ignore[union-attr]
+            await wait_until(lambda: player_game.players[pid].counter_value("poison") == 2, what="poison")
+            await wait_until(lambda: player_game.players[pid].zones["hand"].card_count == 3, what="draw")
+            await wait_until(lambda: judge_game.players[pid].zones["hand"].card_count == 3, what="judge view")
+
+    run(scenario())

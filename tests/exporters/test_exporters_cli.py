@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from export_samples import load_schema, parse_xml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cockatrice_ext.cli import main
 from cockatrice_ext.cli.export import bundled_blocks, default_output
@@ -226,3 +228,46 @@ def test_written_decks_convert_back_to_the_same_cod(runner: CliRunner, tmp_path:
     assert {e.name: e.count for e in second.sections["main"]} == {
         e.name: e.count for e in first.sections["main"]
     }
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.one_of(
+        st.binary(max_size=300),
+        st.lists(
+            st.sampled_from(
+                [
+                    "1 Angelic Edict",
+                    "2 Pacifism",
+                    "Sideboard",
+                    "[Removal]",
+                    "# Name: x",
+                    "SB: 1 Mind Rot",
+                    "0 Pacifism",
+                    "1 Nonexistent Card",
+                    "<cockatrice_deck>",
+                    "1 Fire//Ice (MH2) 290",
+                    "",
+                    "x4",
+                ]
+            ),
+            max_size=8,
+        ).map(lambda lines: "\n".join(lines).encode()),
+    )
+)
+def test_any_input_gives_a_clean_exit_and_no_partial_output(
+    runner: CliRunner, tmp_path: Path, data: bytes
+) -> None:
+    block = tmp_path / "fuzz.txt"
+    block.write_bytes(data)
+    out = tmp_path / "fuzz.cod"
+    out.unlink(missing_ok=True)
+    result = runner.invoke(main, ["export", str(block), "--to", "cod", "-o", str(out)])
+    assert result.exit_code in (0, 1, 2), result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    if result.exit_code == 0:
+        read_cod(out.read_bytes())
+    else:
+        assert not out.exists()
+        assert result.stderr.startswith("error: ")
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]

@@ -1,0 +1,750 @@
+"""Magic Combat Rules in a real Cockatrice game: deck checks, the round clock, fights and the score.
+
+Theory of operation
+-------------------
+The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts them.
+
+* **Decks.** The game is created with shared decklists, so the server shows the bot every deck a
+  player loads. The bot checks it at once (every name known; exactly 40 cards, singleton, no lands, no
+  planeswalkers) and answers with one line: legal, or every offending card. The bot withholds its own
+  ready until both players hold legal decks, so an illegal deck never starts a game.
+* **Cards.** Each player plays with their own deck. The engine shuffles each deck list and deals the
+  draws (the server's shuffle of the physical deck is not visible to anyone, not even a judge), so the
+  bot tells each player privately which cards they drew; they take those from their library.
+* **Turns.** The engine runs the round clock: setup (``!place CARD SLOT`` then ``!ready``: the creatures
+  are revealed together), then ten rounds of one turn each. The bot keeps the Cockatrice active player
+  in step with the engine (it passes its own turns and the turns the engine ended). Going to the
+  combat phase in Cockatrice starts combat; passing the turn during the fights ends combat.
+* **Score.** Counters on the bot's player area show the round and each player's points; every round
+  begins with its spell cap; the winner is declared after round ten.
+* **Chat.** Every refusal is one line; identity is the server's player id of the chat event. Slots are
+  numbered 1-5 for players (the engine counts from 0).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from typing import Annotated, Any, ClassVar
+
+from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
+from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, Referee, shorten
+from cockatrice_ext.cards.model import CardFacts
+from cockatrice_ext.client import ClientEvent
+from cockatrice_ext.client.errors import ClientError
+from cockatrice_ext.formats import combat as rules
+from cockatrice_ext.formats.base import Effect, RulesError
+from cockatrice_ext.journal import Table
+from cockatrice_ext.protocol import commands as pc
+
+LOGGER = logging.getLogger(__name__)
+
+COMBAT_PHASE = 4
+ROUND_COUNTER = "Round"
+EMPTY_DECK = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>referee</deckname>'
+    '<comments/><zone name="main"/></cockatrice_deck>'
+)
+
+
+@dataclass(frozen=True)
+class CombatOptions:
+    """Table options chosen when the game is created (journaled with the table)."""
+
+    rounds: int = 10
+    judge: bool = False  # the bot needs no judge rights: players move their own cards
+    password: str = ""
+    seed: int | None = None  # fixed shuffle for reproducible games; None = a fresh random seed
+
+
+REFUSALS: dict[str, str] = {
+    "not_started": "setup has not started yet",
+    "already_started": "the game has already started",
+    "game_over": "the game is over",
+    "bad_player_count": "Magic Combat Rules needs exactly two players",
+    "illegal_deck": "{player}'s deck is not legal",
+    "not_a_player": "you are not a player of this game",
+    "not_your_turn": "it is {active_player}'s turn",
+    "wrong_step": "not now",
+    "no_such_card": "no such card there",
+    "card_not_available": "that card is not available",
+    "bad_slot": "slots are numbered 1 to {slots}",
+    "slot_occupied": "that slot is taken",
+    "slot_empty": "that slot is empty",
+    "not_a_creature": "{card} is not a creature",
+    "not_a_spell": "{card} is not a non-creature spell",
+    "mana_value_too_high": "{card}: setup creatures have mana value {maximum} or less",
+    "already_done": "you already said you are ready",
+    "wrong_sacrifices": "a creature of mana value {mana_value} needs {needed} sacrifice(s)",
+    "spell_limit": "you may set only {limit} spells per combat",
+    "ability_used": "you already used an ability this combat",
+    "cost_above_round": "abilities may cost at most the round number ({round})",
+    "spell_above_round": "{card} has mana value {mana_value}; this round allows {cap}",
+    "defender_instants_only": "the defending player may cast only instants ({card} is not one)",
+    "equipment_limit": "one equipment per player",
+    "needs_target": "{card} is an aura: !cast SLOT PLAYER CREATURE-SLOT",
+    "fight_pending": "resolve the declared fight first (!resolve)",
+    "no_fight_pending": "no fight is declared",
+    "already_fought": "that creature already fought this turn",
+    "no_opponent_across": "no creature across to fight",
+    "no_equipment": "you have no equipment in play",
+    "equip_not_yet": "equip it on a later turn (mana value {mana_value} + cost {cost} > round {round})",
+    "bad_count": "that number is out of range",
+    "bad_amount": "that amount is out of range",
+}
+
+PROBLEM_LABELS = {
+    "not_singleton": "more than one copy",
+    "land": "lands",
+    "planeswalker": "planeswalkers",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Pure parts: deck checks, argument parsing, rendering
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeckVerdict:
+    """The result of checking one loaded deck: ``facts`` when legal, else a one-line ``reason``."""
+
+    facts: tuple[CardFacts, ...] | None
+    reason: str
+
+    @property
+    def legal(self) -> bool:
+        return self.facts is not None
+
+
+def check_cod(cod_text: str, *, deck_size: int = rules.DECK_SIZE, db: Any = None) -> DeckVerdict:
+    """Check a loaded ``.cod`` deck (untrusted text) against the deck rules; never raises."""
+    from cockatrice_ext.bot.blocks import default_cards
+    from cockatrice_ext.cards.resolve import UnknownCardsError, resolve_deck
+    from cockatrice_ext.decks.errors import DeckFormatError
+    from cockatrice_ext.decks.readers import read_cod
+
+    if not cod_text.strip():
+        return DeckVerdict(None, "no deck list was shared; load your deck again")
+    try:
+        deck = read_cod(cod_text.encode("utf-8"), source="deck")
+    except (DeckFormatError, ValueError) as exc:
+        return DeckVerdict(None, f"the deck file does not read ({str(exc)[:120]})")
+    deck.sections = {name: entries for name, entries in deck.sections.items() if name == "main"}
+    try:
+        resolved = resolve_deck(deck, db if db is not None else default_cards(), source="deck")
+    except UnknownCardsError as exc:
+        names = ", ".join(sorted({u.name for u in exc.unknown}))
+        return DeckVerdict(None, f"unknown cards: {names}")
+    facts: list[CardFacts] = []
+    for entry in resolved.main:
+        facts.extend([entry.card.facts(entry.printing)] * entry.count)
+    problems = rules.check_deck(facts, deck_size=deck_size)
+    if not problems:
+        return DeckVerdict(tuple(facts), f"deck legal ({len(facts)} cards)")
+    return DeckVerdict(None, describe_problems(problems, deck_size))
+
+
+def describe_problems(problems: Iterable[rules.DeckProblem], deck_size: int = rules.DECK_SIZE) -> str:
+    """``41 cards (must be exactly 40); lands: Forest; more than one copy: Shock x2``."""
+    parts: list[str] = []
+    grouped: dict[str, list[str]] = {}
+    for problem in problems:
+        if problem.code == "deck_size":
+            parts.append(f"{problem.count} cards (must be exactly {deck_size})")
+        elif problem.card is not None:
+            label = problem.card + (f" x{problem.count}" if problem.code == "not_singleton" else "")
+            grouped.setdefault(problem.code, []).append(label)
+    for code in ("not_singleton", "land", "planeswalker"):
+        if code in grouped:
+            parts.append(f"{PROBLEM_LABELS[code]}: {', '.join(grouped[code])}")
+    return "illegal deck: " + "; ".join(parts)
+
+
+def split_card_and_numbers(text: str) -> tuple[str, list[int]]:
+    """``"Shivan Dragon 3 1"`` -> ``("Shivan Dragon", [3, 1])``: the name, then the numbers after it.
+
+    Raises:
+        BadArgument: no card name or no number.
+    """
+    words = text.split()
+    first = next((i for i, w in enumerate(words) if w.isdigit()), len(words))
+    name, numbers = " ".join(words[:first]), words[first:]
+    if not name or not numbers or not all(w.isdigit() for w in numbers):
+        raise BadArgument("name the card, then the slot number(s)")
+    if len(name) > 150:
+        raise BadArgument("that card name is too long")
+    return name, [int(w) for w in numbers]
+
+
+def slot_index(number: int, slots: int = 5) -> int:
+    """A player's slot number (1-based) as the engine's index (checked by the engine)."""
+    return number - 1 if number >= 1 else slots
+
+
+def render_effects(
+    effects: Iterable[Effect], engine: rules.CombatEngine, name_of: Callable[[Any], str]
+) -> list[str]:
+    """Public chat lines for ``effects``; drawn cards and face-down cards stay private."""
+    lines: list[str] = []
+    for effect in effects:
+        if isinstance(effect, rules.GameStarted):
+            players = " vs ".join(name_of(p) for p in effect.players)
+            lines.append(
+                f"Magic Combat Rules, {effect.rounds} rounds: {players}. Your opening hands come by private"
+                " message. Setup: !place CARD SLOT (creatures of mana value 3 or less, slots 1-5), then !ready."
+            )
+        elif isinstance(effect, rules.CardsDrawn):
+            if effect.cards and engine.phase == "play":
+                lines.append(f"{name_of(effect.player)} draws {len(effect.cards)}.")
+        elif isinstance(effect, rules.DrawPileReshuffled):
+            sizes = ", ".join(str(s) for s in effect.pile_sizes)
+            lines.append(
+                f"A draw pile ran out: both players shuffle their used cards into their decks ({sizes})."
+            )
+        elif isinstance(effect, rules.FaceDownPlaced):
+            where = "creature slot" if effect.zone == "creature" else "spell slot"
+            lines.append(f"{name_of(effect.player)} places a card face down in {where} {effect.slot + 1}.")
+        elif isinstance(effect, rules.PlayerReady):
+            lines.append(f"{name_of(effect.player)} is ready.")
+        elif isinstance(effect, rules.CreaturesRevealed):
+            shown = [f"{ref.name} ({slot + 1})" for slot, ref in enumerate(effect.slots) if ref is not None]
+            lines.append(f"{name_of(effect.player)} reveals: {', '.join(shown) or 'no creatures'}.")
+        elif isinstance(effect, rules.TurnStarted):
+            lines.append(
+                f"Round {effect.round}, {name_of(effect.player)}'s turn: spells up to mana value"
+                f" {effect.spell_cap}. Summon, then !combat."
+            )
+        elif isinstance(effect, rules.StepChanged):
+            if effect.step == "combat":
+                lines.append(
+                    "Combat: set up to 3 spells (!set CARD SLOT), one ability (!ability SLOT COST), !ready."
+                )
+            elif effect.step == "fights":
+                active = engine.whose_turn
+                lines.append(f"Fights: {name_of(active)}, !fight SLOT, or !pass to end combat.")
+        elif isinstance(effect, rules.CreatureSummoned):
+            sacrificed = ", ".join(ref.name for ref in effect.sacrificed)
+            lines.append(
+                f"{name_of(effect.player)} summons {effect.card.name} in slot {effect.slot + 1}"
+                + (f", sacrificing {sacrificed}." if sacrificed else ".")
+            )
+        elif isinstance(effect, rules.AbilityActivated):
+            lines.append(
+                f"{name_of(effect.player)} uses an ability of {effect.card.name} (cost {effect.cost})."
+            )
+        elif isinstance(effect, rules.FightDeclared):
+            lines.append(
+                f"{name_of(effect.player)}'s {effect.attacker.name} fights {effect.defender.name} in slot"
+                f" {effect.slot + 1}. Spells: !cast SPELL-SLOT; then !resolve."
+            )
+        elif isinstance(effect, rules.SpellCast):
+            target = ""
+            if effect.target_player is not None and effect.target_slot is not None:
+                target = f" on {name_of(effect.target_player)}'s slot {effect.target_slot + 1}"
+            lines.append(f"{name_of(effect.player)} casts {effect.card.name}{target}.")
+        elif isinstance(effect, rules.SpellsResolved):
+            lines.append("Resolving: " + ", ".join(ref.name for ref in effect.cards) + ".")
+        elif isinstance(effect, rules.EnchantmentReplaced):
+            old = f" ({effect.discarded.name} is discarded)" if effect.discarded is not None else ""
+            lines.append(f"{name_of(effect.player)}'s {effect.card.name} is the enchantment in play{old}.")
+        elif isinstance(effect, rules.PermanentEntered):
+            lines.append(f"{name_of(effect.player)}'s {effect.card.name} enters ({effect.kind}).")
+        elif isinstance(effect, rules.SpellFizzled):
+            lines.append(f"{effect.card.name} has no target and fizzles.")
+        elif isinstance(effect, rules.FightResolved):
+            lines.append(f"Fight in slot {effect.slot + 1} done; a creature that died: !dies CARD.")
+        elif isinstance(effect, rules.Equipped):
+            lines.append(
+                f"{name_of(effect.player)} equips {effect.equipment.name} to {effect.creature.name}."
+            )
+        elif isinstance(effect, rules.CardLeftPlay):
+            to = "hand" if effect.to == "hand" else "used pile"
+            lines.append(f"{effect.card.name} leaves play to {name_of(effect.owner)}'s {to}.")
+        elif isinstance(effect, rules.CardDiscarded):
+            lines.append(f"{name_of(effect.player)} discards {effect.card.name}.")
+        elif isinstance(effect, rules.PointsScored):
+            if effect.slots:
+                slots = ", ".join(str(s + 1) for s in effect.slots)
+                lines.append(
+                    f"{name_of(effect.player)} scores {effect.scored} (unblocked: slot {slots}), {effect.points} in all."
+                )
+            else:
+                lines.append(f"{name_of(effect.player)} scores {effect.scored}, {effect.points} in all.")
+        elif isinstance(effect, rules.LifeChanged):
+            lines.append(f"{name_of(effect.player)} is at {effect.life} life.")
+        elif isinstance(effect, rules.GameOver):
+            score = "-".join(str(p) for p in effect.points)
+            if effect.winner is None:
+                lines.append(f"Game over after round {engine.config.rounds}: a draw, {score}.")
+            else:
+                lines.append(
+                    f"Game over after round {engine.config.rounds}: {name_of(effect.winner)} wins, {score}."
+                )
+    return lines
+
+
+def private_messages(effects: Iterable[Effect], phase: str) -> list[tuple[Any, str]]:
+    """(player, text): the cards each player drew, which they take from their library."""
+    out: list[tuple[Any, str]] = []
+    for effect in effects:
+        if isinstance(effect, rules.CardsDrawn) and effect.cards and effect.visible_to is not None:
+            names = ", ".join(ref.name for ref in effect.cards)
+            what = "Your opening hand" if phase == "setup" else "You draw"
+            out.append((effect.player, f"{what}: {names}. Take them from your library into your hand."))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Room command
+# ---------------------------------------------------------------------------------------------
+
+
+class CombatRoom(Referee):
+    """``!combat new`` in room chat creates a refereed Magic Combat Rules game."""
+
+    format_name = "combat"
+
+    def __init__(self, bot: Bot, defaults: CombatOptions | None = None) -> None:
+        super().__init__(bot)
+        self.defaults = defaults or CombatOptions()
+
+    @command(scopes=("room",))
+    async def combat(self, ctx: Context, what: str) -> None:
+        """!combat new: create a two-player Magic Combat Rules game refereed by the bot."""
+        if what.lower() != "new":
+            raise BadArgument("usage: !combat new")
+        assert ctx.room_id is not None
+        referee = await CombatReferee.create(self.bot, ctx.room_id, self.defaults, requested_by=ctx.sender)
+        await ctx.reply(
+            shorten(
+                f"Magic Combat Rules game #{referee.game_id} is open for 2 players. Join, load your 40-card"
+                " deck (singleton, no lands, no planeswalkers) and press ready. In game: !help."
+            )
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# The game referee
+# ---------------------------------------------------------------------------------------------
+
+
+class CombatReferee(GameReferee):
+    """One Magic Combat Rules game."""
+
+    format_name = "combat"
+    refusals: ClassVar[dict[str, str]] = REFUSALS
+    PLAYER_DETAILS: ClassVar[frozenset[str]] = Referee.PLAYER_DETAILS | {"active_player"}
+
+    def __init__(self, bot: Bot, game_id: int, room_id: int, options: CombatOptions) -> None:
+        super().__init__(bot, game_id, room_id)
+        self.options = options
+        self.decks: dict[int, DeckVerdict] = {}
+        self.ready = False
+        self._lock = asyncio.Lock()
+        self._passes = 0
+
+    # -- creation and resumption ---------------------------------------------------------------
+
+    @classmethod
+    async def create(
+        cls, bot: Bot, room_id: int, options: CombatOptions, *, requested_by: str = ""
+    ) -> CombatReferee:
+        """Create the game with shared decklists and sit (not ready until both decks are legal)."""
+        client = bot.client
+        room = client.rooms.get(room_id)
+        type_ids = [
+            tid for tid, name in (room.game_types.items() if room else []) if "combat" in name.lower()
+        ]
+        description = "Magic Combat Rules, 2 players, refereed"
+        if requested_by:
+            description += f" (asked by {requested_by})"
+        game_id = await client.create_game(
+            room_id,
+            description=description[:200],
+            max_players=3,
+            password=options.password or None,
+            spectators_allowed=True,
+            share_decklists=True,
+            join_as_judge=options.judge,
+            game_type_ids=type_ids,
+        )
+        referee = cls(bot, game_id, room_id, options)
+        bot.adopt_game(referee)
+        await client.select_deck(game_id, EMPTY_DECK)
+        return referee
+
+    @classmethod
+    async def resume(cls, bot: Bot, game_id: int, room_id: int, key: str) -> CombatReferee:
+        """Rebuild a referee from the journal (the bot was restarted and re-seated)."""
+        meta = bot.journal.table_meta(key)
+        referee = cls(bot, game_id, room_id, CombatOptions(**meta["options"]))
+        referee.table = Table.restore(bot.journal, key)
+        referee.ready = True
+        return referee
+
+    @property
+    def engine(self) -> rules.CombatEngine:
+        assert self.table is not None
+        engine: rules.CombatEngine = self.table.engine  # type: ignore[assignment]
+        return engine
+
+    def is_engine_player(self, player_id: int) -> bool:
+        return self.table is not None and player_id in self.engine.config.players
+
+    # -- deck checks (before the game starts) ---------------------------------------------------
+
+    async def check_deck_of(self, player_id: int) -> None:
+        """A player loaded a deck: check it, say so, and ready or unready the bot."""
+        player = self.mirror.players.get(player_id)
+        if player is None or player.spectator or player_id == self.me:
+            return
+        verdict = check_cod(player.deck_list)
+        self.decks[player_id] = verdict
+        await self.say(f"{self.player_name(player_id)}: {verdict.reason}.")
+        await self.update_ready()
+
+    async def update_ready(self) -> None:
+        """Ready exactly when two players sit and both decks are legal (the game cannot start otherwise)."""
+        humans = self.humans()
+        wanted = len(humans) == 2 and all(
+            self.decks.get(p.player_id) is not None and self.decks[p.player_id].legal for p in humans
+        )
+        if wanted != self.ready:
+            self.ready = wanted
+            try:
+                await self.bot.client.ready_start(self.game_id, wanted)
+            except ClientError as exc:
+                LOGGER.info("game %d: ready %s refused: %s", self.game_id, wanted, exc)
+
+    # -- starting --------------------------------------------------------------------------------
+
+    async def start_engine(self) -> None:
+        humans = [p.player_id for p in self.humans()]
+        verdicts = [self.decks.get(p) for p in humans]
+        if len(humans) != 2 or any(v is None or v.facts is None for v in verdicts):
+            await self.say(
+                "Magic Combat Rules needs two players with legal decks; this game cannot be refereed."
+            )
+            return
+        decks = (verdicts[0].facts, verdicts[1].facts)  # type: ignore[union-attr]
+        config = rules.CombatConfig.from_decks((humans[0], humans[1]), decks, rounds=self.options.rounds)  # type: ignore[arg-type]
+        seed = self.options.seed if self.options.seed is not None else secrets.randbits(48)
+        engine = rules.CombatEngine(config, seed=seed)
+        meta = {
+            "format": "combat",
+            "options": asdict(self.options),
+            "room_id": self.room_id,
+            "game_id": self.game_id,
+            "names": {str(p): self.player_name(p) for p in humans},
+        }
+        self.table = Table.create(self.bot.journal, self.table_key, engine, meta=meta)
+        color = (200, 40, 40, 255)
+        await self.run(
+            pc.create_counter(ROUND_COUNTER, value=0, color=(90, 90, 200, 255)),
+            *(pc.create_counter(self.points_counter(p), value=0, color=color) for p in humans),
+        )
+        await self.perform(self.apply(rules.StartGame(player=None)))
+
+    def points_counter(self, player: Any) -> str:
+        return f"{self.player_name(player)[:20]} points"
+
+    def my_counter(self, name: str) -> int | None:
+        me = self.mirror.players.get(self.me)
+        if me is None:
+            return None
+        return next((c.id for c in me.counters.values() if c.name == name), None)
+
+    async def set_counter(self, name: str, value: int) -> None:
+        counter = self.my_counter(name)
+        if counter is None:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 3.0
+            while counter is None and loop.time() < deadline:
+                await asyncio.sleep(0.01)
+                counter = self.my_counter(name)
+        if counter is not None:
+            await self.run(pc.set_counter(counter, value))
+
+    # -- events ----------------------------------------------------------------------------------
+
+    async def on_game_event(self, event: ClientEvent) -> None:
+        name = event.name
+        async with self._lock:
+            if self.table is None:
+                if name == "Event_PlayerPropertiesChanged" and event.context_name == "Context_DeckSelect":
+                    props = event.message.player_properties  # type: ignore[attr-defined]
+                    pid = props.player_id if props.HasField("player_id") else event.player_id
+                    await self.check_deck_of(int(pid))
+                elif name in ("Event_Join", "Event_Leave") and not self.mirror.started:
+                    if name == "Event_Leave":
+                        self.decks.pop(event.player_id, None)
+                    await self.update_ready()
+                elif self.mirror.started and name == "Event_SetActivePlayer":
+                    await self.start_engine()
+                    if self.table is not None:
+                        await self.follow_engine_turn()
+                return
+            if self.engine.is_over():
+                return
+            if name == "Event_SetActivePlayer":
+                await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
+            elif name == "Event_SetActivePhase":
+                phase = int(event.message.phase)  # type: ignore[attr-defined]
+                active = self.engine.whose_turn
+                if (
+                    phase >= COMBAT_PHASE
+                    and active == self.mirror.active_player_id
+                    and self.engine.step == "main"
+                ):
+                    await self.try_apply(rules.BeginCombat(player=active))
+
+    async def on_active_player(self, active: int) -> None:
+        engine = self.engine
+        target = engine.whose_turn
+        if engine.phase == "play" and target is not None and active != target and active != self.me:
+            if self._passes == 0 and engine.step == "fights" and engine.fight_slot is None:
+                await self.try_apply(rules.EndCombat(player=target))  # passing the turn ends combat
+            elif self._passes == 0:
+                await self.say(
+                    f"It is still {self.player_name(target)}'s turn (step {engine.step or 'main'})."
+                )
+        await self.follow_engine_turn()
+
+    async def follow_engine_turn(self) -> None:
+        """Make the Cockatrice active player the engine's (the bot passes turns, a bounded number)."""
+        engine = self.engine
+        target = engine.whose_turn if engine.phase == "play" else None
+        if target is None:
+            if self.mirror.active_player_id == self.me and not engine.is_over():
+                await self.pass_turn()
+            return
+        if self.mirror.active_player_id == target:
+            self._passes = 0
+            return
+        self._passes += 1
+        if self._passes > 6:
+            self._passes = 0
+            return
+        await self.pass_turn()
+
+    async def pass_turn(self) -> None:
+        try:
+            await self.run(pc.next_turn())
+        except ClientError as exc:
+            LOGGER.info("game %d: could not pass the turn: %s", self.game_id, exc)
+
+    async def on_reconnected(self) -> None:
+        async with self._lock:
+            if self.table is None or self.game_id not in self.bot.client.games:
+                return
+            await self.say("Referee back. " + self.score_line())
+            await self.follow_engine_turn()
+
+    # -- performing effects ----------------------------------------------------------------------
+
+    async def try_apply(self, action: Any) -> None:
+        try:
+            await self.perform(self.apply(action))
+        except RulesError as exc:
+            LOGGER.info("game %d: %r refused: %s", self.game_id, action, exc)
+
+    async def perform(self, effects: list[Effect]) -> None:
+        """Update the counters, tell players their draws, announce, and keep the turn in step."""
+        engine = self.engine
+        new_turn = False
+        for effect in effects:
+            if isinstance(effect, rules.TurnStarted):
+                await self.set_counter(ROUND_COUNTER, effect.round)
+                new_turn = True
+            elif isinstance(effect, rules.PointsScored):
+                await self.set_counter(self.points_counter(effect.player), effect.points)
+            elif isinstance(effect, rules.GameOver) and self.table is not None:
+                self.bot.journal.close_table(self.table_key)
+        for chunk in _pack(render_effects(effects, engine, self.player_name)):
+            await self.say(chunk)
+        for player, text in private_messages(effects, engine.phase if engine.phase != "play" else "play"):
+            await self.bot.tell(self.player_name(player), shorten(text, 900))
+        if new_turn:
+            self._passes = 0
+            await self.follow_engine_turn()
+
+    # -- status ----------------------------------------------------------------------------------
+
+    def score_line(self) -> str:
+        engine = self.engine
+        board = engine.scoreboard()
+        points = ", ".join(f"{self.player_name(p)} {n}" for p, n in board["points"])
+        life = ", ".join(f"{self.player_name(p)} {n}" for p, n in board["life"])
+        head = f"Round {board['round']}/{board['rounds']}, spells up to {board['spell_cap']}"
+        if board["active_player"] is not None:
+            head += f", {self.player_name(board['active_player'])}'s turn ({engine.step})"
+        return f"{head}. Points: {points}. Life: {life}."
+
+    # -- commands --------------------------------------------------------------------------------
+
+    async def act(self, ctx: Context, make: Callable[[int], Any]) -> None:
+        """Check the sender, apply the action built for their seat, and perform its effects."""
+        player = self.require_player(ctx)
+        if self.table is None:
+            raise NotAllowed("the game has not started yet")
+        async with self._lock:
+            await self.perform(self.apply(make(player)))
+
+    @command()
+    async def place(self, ctx: Context, card_and_slot: Rest) -> None:
+        """Setup: !place CARD SLOT puts a creature (mana value 3 or less) face down in slot 1-5."""
+        name, numbers = split_card_and_numbers(card_and_slot)
+        if len(numbers) != 1:
+            raise BadArgument("usage: !place CARD SLOT")
+        await self.act(ctx, lambda p: rules.PlaceFaceDown(player=p, card=name, slot=slot_index(numbers[0])))
+
+    @command()
+    async def ready(self, ctx: Context) -> None:
+        """Setup: done placing creatures. Combat: done setting spells and abilities."""
+        self.require_player(ctx)
+        if self.table is not None and self.engine.phase == "play":
+            await self.act(ctx, lambda p: rules.CombatReady(player=p))
+        else:
+            await self.act(ctx, lambda p: rules.SetupDone(player=p))
+
+    @command()
+    async def summon(self, ctx: Context, card_and_slots: Rest) -> None:
+        """Main phase: !summon CARD SLOT [SACRIFICE-SLOT...] (4-7: sacrifice one, 8+: two)."""
+        name, numbers = split_card_and_numbers(card_and_slots)
+        slot, sacrifices = slot_index(numbers[0]), tuple(slot_index(n) for n in numbers[1:])
+        await self.act(ctx, lambda p: rules.Summon(player=p, card=name, slot=slot, sacrifices=sacrifices))
+
+    @command()
+    async def equip(
+        self, ctx: Context, slot: Annotated[int, Range(1, 5)], cost: Annotated[int, Range(0, 99)]
+    ) -> None:
+        """Attach your equipment to your creature in SLOT, paying its equip COST."""
+        await self.act(ctx, lambda p: rules.Equip(player=p, slot=slot - 1, cost=cost))
+
+    @command(name="combat")
+    async def begin_combat(self, ctx: Context) -> None:
+        """End your main phase: both players set spells for combat."""
+        await self.act(ctx, lambda p: rules.BeginCombat(player=p))
+
+    @command(name="set")
+    async def set_spell(self, ctx: Context, card_and_slot: Rest) -> None:
+        """Combat: !set CARD SLOT puts a non-creature card face down in spell slot 1-5 (three per combat)."""
+        name, numbers = split_card_and_numbers(card_and_slot)
+        if len(numbers) != 1:
+            raise BadArgument("usage: !set CARD SLOT")
+        await self.act(ctx, lambda p: rules.PlaceSpell(player=p, card=name, slot=slot_index(numbers[0])))
+
+    @command()
+    async def ability(
+        self, ctx: Context, slot: Annotated[int, Range(1, 5)], cost: Annotated[int, Range(0, 99)]
+    ) -> None:
+        """Combat: use one activated ability of your creature in SLOT costing COST (at most the round)."""
+        await self.act(ctx, lambda p: rules.ActivateAbility(player=p, slot=slot - 1, cost=cost))
+
+    @command()
+    async def fight(self, ctx: Context, slot: Annotated[int, Range(1, 5)]) -> None:
+        """Fights: your creature in SLOT fights the creature across."""
+        await self.act(ctx, lambda p: rules.DeclareFight(player=p, slot=slot - 1))
+
+    @command()
+    async def cast(
+        self,
+        ctx: Context,
+        spell_slot: Annotated[int, Range(1, 5)],
+        target_player: str | None = None,
+        target_slot: Annotated[int, Range(1, 5)] | None = None,
+    ) -> None:
+        """Before a fight: reveal the spell in SPELL-SLOT; auras add PLAYER CREATURE-SLOT."""
+        target: int | None = None
+        if target_player is not None:
+            found = self.mirror.player_by_name(target_player)
+            if found is None or not self.is_engine_player(found.player_id):
+                raise BadArgument(f"no player called {target_player[:40]!r} in this game")
+            target = found.player_id
+            if target_slot is None:
+                raise BadArgument("name the target creature's slot too")
+        slot = None if target_slot is None else target_slot - 1
+        await self.act(
+            ctx,
+            lambda p: rules.CastSpell(
+                player=p, spell_slot=spell_slot - 1, target_player=target, target_slot=slot
+            ),
+        )
+
+    @command()
+    async def resolve(self, ctx: Context) -> None:
+        """Resolve the revealed spells (last in, first out), then the fight."""
+        await self.act(ctx, lambda p: rules.ResolveFight(player=p))
+
+    @command(name="pass")
+    async def pass_(self, ctx: Context) -> None:
+        """End combat: your unblocked creatures score, and the turn ends."""
+        await self.act(ctx, lambda p: rules.EndCombat(player=p))
+
+    @command()
+    async def dies(self, ctx: Context, card: Rest) -> None:
+        """A permanent leaves play to its owner's used pile (died, sacrificed, destroyed)."""
+        await self.act(ctx, lambda p: rules.LeavePlay(player=p, card=card, to="used"))
+
+    @command()
+    async def bounce(self, ctx: Context, card: Rest) -> None:
+        """A permanent returns to its owner's hand."""
+        await self.act(ctx, lambda p: rules.LeavePlay(player=p, card=card, to="hand"))
+
+    @command()
+    async def discard(self, ctx: Context, card: Rest) -> None:
+        """Discard a card from your hand."""
+        await self.act(ctx, lambda p: rules.Discard(player=p, card=card))
+
+    @command()
+    async def draw(self, ctx: Context, count: Annotated[int, Range(1, 20)] | None = None) -> None:
+        """Draw N cards for a card effect."""
+        await self.act(ctx, lambda p: rules.Draw(player=p, count=count or 1))
+
+    @command()
+    async def life(self, ctx: Context, delta: str) -> None:
+        """Your life changes by DELTA (e.g. !life -3); life never ends the game."""
+        try:
+            amount = int(delta)
+        except ValueError:
+            raise BadArgument("usage: !life -3 or !life +2") from None
+        await self.act(ctx, lambda p: rules.AdjustLife(player=p, target=p, delta=amount))
+
+    @command()
+    async def score(self, ctx: Context) -> None:
+        """Round, spell cap, points and life."""
+        if self.table is None:
+            raise NotAllowed("the game has not started yet")
+        await ctx.reply(shorten(self.score_line()))
+
+
+def _pack(lines: list[str], limit: int = 280) -> list[str]:
+    """Join lines into as few chat messages as fit ``limit`` characters each."""
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        if current and len(current) + 1 + len(line) > limit:
+            out.append(current)
+            current = line
+        else:
+            current = f"{current} {line}".strip()
+    if current:
+        out.append(current)
+    return out
+
+
+async def install(bot: Bot) -> None:
+    defaults = bot.options.format_options.get("combat")
+    bot.room_referees.append(CombatRoom(bot, defaults if isinstance(defaults, CombatOptions) else None))
+
+
+async def resume(bot: Bot, game_id: int, room_id: int, key: str) -> GameReferee:
+    return await CombatReferee.resume(bot, game_id, room_id, key)
+
+
+INSTALLERS = {"combat": install}
+RESUMERS = {"combat": resume}

@@ -1,0 +1,1344 @@
+"""Market Draft and AutoBattler leagues: one journaled league, run over private messages and many games.
+
+Theory of operation
+-------------------
+The rules live in :mod:`cockatrice_ext.formats.market` and :mod:`cockatrice_ext.formats.autobattler`
+(on the shared core :mod:`cockatrice_ext.formats.league`); this module only adapts them.
+
+* **Lobby.** In room chat players ``!market join`` (or ``!autobattler join``); any member then says
+  ``!market start [ROUNDS] [BLOCK]`` / ``!autobattler start [BLOCK]``. The league becomes one journaled
+  :class:`~cockatrice_ext.journal.Table` keyed by server, room, format and league number.
+* **Private desk.** Everything else is a private message to the bot (``!pick``, ``!shop``, ``!swap``,
+  ``!buy``, ``!pool``, ``!standings``, ``!result``...). Identity is the server's sender name. Players see
+  numbered lists (packs, shops, the market, their pool) and answer with those 1-based positions or with
+  card names; :func:`pick_action`, :func:`swap_action` and :func:`buy_action` turn them into engine
+  actions carrying card identities.
+* **Games.** Each pairing gets its own Cockatrice game created by the bot with shared decklists. The bot
+  sits with an empty deck and presses ready only once both players of the match are seated with legal
+  decks (the engines' ``check_deck``), so an illegal deck cannot start. It learns the result from the
+  game: a life total reaching 0, a concession or a player leaving (AutoBattler refuses concessions, as
+  its engine does); ``!result win|loss|draw`` from both players is the fallback. For AutoBattler the
+  Treasure tokens on each player's battlefield are reported before the result.
+* **Restart.** The installer restores every open league of its format from the journal; the games of
+  undecided matches are adopted again when the bot is re-seated, or created anew otherwise.
+
+Rendering effects to chat lines is pure (:func:`render_effects`): public lines go to the league's room,
+private ones (packs, shops, pools) to the player concerned.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import secrets
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from cockatrice_ext.bot.blocks import LoadedBlock, load_block
+from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Rest, command, parse_invocation
+from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, Referee, shorten
+from cockatrice_ext.cards.model import CardFacts
+from cockatrice_ext.client import ClientEvent
+from cockatrice_ext.formats import autobattler as ab
+from cockatrice_ext.formats import league as core
+from cockatrice_ext.formats import market as mk
+from cockatrice_ext.formats.base import Action, Effect, Engine, RulesError
+from cockatrice_ext.journal import Table
+from cockatrice_ext.protocol import commands as pc
+
+LOGGER = logging.getLogger(__name__)
+
+FORMATS = ("market", "autobattler")
+TITLES = {"market": "Market Draft", "autobattler": "AutoBattler"}
+DEFAULT_BLOCKS = {"market": "market-pool", "autobattler": "autobattler-cube"}
+LIFE_COUNTER = 0
+PRIVATE_LIMIT = 900
+"""Private messages are cut into pieces of at most this many characters (the server's chat budget)."""
+
+EMPTY_DECK = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>referee</deckname>'
+    '<comments/><zone name="main"/></cockatrice_deck>'
+)
+
+REFUSALS: dict[str, str] = {
+    "not_a_member": "you are not in this league",
+    "malformed": "that does not make sense here",
+    "card_not_found": "no such card ({card})",
+    "no_pack": "you have no pack to pick from right now",
+    "no_round": "no round is being played",
+    "not_paired": "you have no game this round",
+    "not_in_match": "{player} is not in your match",
+    "result_already_recorded": "that result is already recorded",
+    "concession_not_allowed": "concessions do not decide AutoBattler games; play it out",
+    "no_such_match": "no such match",
+    "referee_only": "only the referee can do that",
+    "wrong_phase": "not now (the league is in its {phase} phase)",
+    "not_your_turn": "it is {turn}'s turn to buy, not yours",
+    "not_in_market": "{card} is not in the market",
+    "not_enough_worth": "those cards are worth {worth}; {card} costs {cost}",
+    "not_enough_cards": "the card pool is too small for this league",
+    "not_active": "you are not drafting or playing now",
+    "already_done": "you already finished drafting this phase",
+    "no_treasure": "you have no treasure to roll with",
+    "not_in_shop": "{card} is not in your shop",
+    "not_your_pick": "it is {turn}'s carousel pick",
+    "not_in_carousel": "{card} is not in the carousel",
+    "no_replay": "no replay is pending",
+}
+
+PROBLEMS: dict[str, str] = {
+    "deck_too_small": "{actual} cards, at least {expected} needed",
+    "not_in_pool": "{name} x{expected} but you own {actual}",
+    "wrong_hand_size": "{actual} hand cards, exactly {expected} needed (the energy)",
+    "library_not_empty": "the library must be empty",
+    "wrong_land_count": "{actual} basic lands, exactly {expected} needed",
+    "not_basic_land": "{name} is not a basic land",
+    "too_many_treasures": "{actual} treasures, at most {expected}",
+    "unreadable": "the deck could not be read",
+    "no_deck": "no deck loaded",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Options
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LeagueOptions:
+    """League options chosen at ``start`` (journaled with the league)."""
+
+    format: str = "market"
+    block: str = ""
+    rounds: int = 3  # Market Draft only
+    seed: int | None = None  # fixed shuffles for reproducible leagues; None = a fresh random seed
+    game_password: str = ""
+
+    @property
+    def block_name(self) -> str:
+        return self.block or DEFAULT_BLOCKS[self.format]
+
+
+# ---------------------------------------------------------------------------------------------
+# Pure helpers: positions -> card identities, deck checks, rendering
+# ---------------------------------------------------------------------------------------------
+
+
+def by_position(cards: Sequence[int], token: str, what: str) -> int | str:
+    """The card identity at 1-based position ``token`` of ``cards``, or the token itself as a name.
+
+    Raises:
+        BadArgument: a number outside ``1..len(cards)``.
+    """
+    token = token.strip()
+    if re.fullmatch(r"#?\d+", token):
+        number = int(token.lstrip("#"))
+        if not 1 <= number <= len(cards):
+            if not cards:
+                raise BadArgument(f"your {what} is empty")
+            raise BadArgument(f"there is no card {number} in your {what} (1-{len(cards)})")
+        return cards[number - 1]
+    if not token:
+        raise BadArgument(f"name a card of your {what} by number or name")
+    return token
+
+
+def pick_action(player: str, text: str, pack: Sequence[int], *, carousel: bool = False) -> Action:
+    """``!pick N|NAME`` -> a :class:`~cockatrice_ext.formats.league.Pick` (or a carousel pick)."""
+    ref = by_position(pack, text, "carousel" if carousel else "pack")
+    return ab.CarouselPick(player=player, card=ref) if carousel else core.Pick(player=player, card=ref)
+
+
+def split_two(text: str) -> tuple[str, str]:
+    """``2 5``, ``Name for Other Name`` or ``Name, Other Name`` -> the two card references."""
+    text = text.strip()
+    for separator in (" for ", ",", "|"):
+        if separator in text.lower():
+            index = text.lower().index(separator)
+            left, right = text[:index], text[index + len(separator) :]
+            if left.strip() and right.strip():
+                return left.strip(), right.strip()
+    words = text.split()
+    if len(words) == 2:
+        return words[0], words[1]
+    if len(words) > 2 and words[0].lstrip("#").isdigit():
+        return words[0], " ".join(words[1:])
+    if len(words) > 2 and words[-1].lstrip("#").isdigit():
+        return " ".join(words[:-1]), words[-1]
+    raise BadArgument("usage: !swap SHOP POOL (numbers from !shop), or !swap Shop Card for Pool Card")
+
+
+def swap_action(player: str, text: str, shop: Sequence[int], pool: Sequence[int]) -> ab.Swap:
+    """``!swap A B``: A from the shop, B from the pool (1-based positions or names)."""
+    left, right = split_two(text)
+    return ab.Swap(
+        player=player, shop_card=by_position(shop, left, "shop"), pool_card=by_position(pool, right, "pool")
+    )
+
+
+def pay_refs(text: str, pool: Sequence[int]) -> tuple[int | str, ...]:
+    """The cards traded in: pool positions and/or names, separated by commas (or spaces for numbers).
+
+    Raises:
+        BadArgument: a position out of range or named twice, or nothing to pay with.
+    """
+    text = text.strip()
+    if not text:
+        raise BadArgument("name the cards you trade in: !buy N with A, B, ...")
+    words = text.replace(",", " ").split()
+    parts = words if all(w.lstrip("#").isdigit() for w in words) else [p for p in text.split(",")]
+    refs: list[int | str] = []
+    positions: set[str] = set()
+    for part in (p.strip() for p in parts):
+        if not part:
+            continue
+        if part.lstrip("#").isdigit():
+            if part.lstrip("#") in positions:
+                raise BadArgument(f"card {part} is named twice")
+            positions.add(part.lstrip("#"))
+        refs.append(by_position(pool, part, "pool"))
+    if not refs:
+        raise BadArgument("name the cards you trade in: !buy N with A, B, ...")
+    return tuple(refs)
+
+
+def buy_action(player: str, text: str, market: Sequence[int], pool: Sequence[int]) -> mk.Buy:
+    """``!buy CARD with CARD, CARD...``: CARD from the market listing, the rest from the pool."""
+    match = re.match(r"(?is)^(.*?)\s+with\s+(.*)$", text.strip())
+    if match is None:
+        raise BadArgument("usage: !buy N with A, B, ... (N from !market, A, B from your !pool numbers)")
+    wanted = by_position(market, match.group(1), "market")
+    return mk.Buy(player=player, card=wanted, pay=pay_refs(match.group(2), pool))
+
+
+def result_action(player: str, outcome: str, opponent: str) -> core.ReportResult:
+    """``!result win|loss|draw`` -> a claim (counts when the opponent claims the same)."""
+    outcome = outcome.strip().lower()
+    if outcome in ("win", "won", "w"):
+        return core.ReportResult(player=player, winner=player)
+    if outcome in ("loss", "lose", "lost", "l"):
+        return core.ReportResult(player=player, winner=opponent)
+    if outcome in ("draw", "d", "tie"):
+        return core.ReportResult(player=player, draw=True)
+    raise BadArgument("usage: !result win|loss|draw")
+
+
+def deck_names(cod_text: str) -> tuple[list[str], list[str]] | None:
+    """(main, side) card names of a .cod deck, one entry per copy; ``None`` if it cannot be read."""
+    from cockatrice_ext.decks.errors import DeckFormatError
+    from cockatrice_ext.decks.readers import read_cod
+
+    try:
+        deck = read_cod(cod_text.encode("utf-8"), source="loaded deck")
+    except (DeckFormatError, ValueError):
+        return None
+    main: list[str] = []
+    side: list[str] = []
+    for section, entries in deck.sections.items():
+        target = side if section in ("side", "tokens", "maybeboard") else main
+        for entry in entries:
+            target.extend([entry.name] * min(entry.count, 500))
+    return main, side
+
+
+def canonical_names(names: Iterable[str], facts: Sequence[CardFacts], game_names: Sequence[str]) -> list[str]:
+    """Translate Cockatrice spellings back to the engine's card names (others are kept as written)."""
+    table = {n.casefold(): f.name for f, n in zip(facts, game_names, strict=False)}
+    table.update({f.name.casefold(): f.name for f in facts})
+    return [table.get(n.strip().casefold(), n.strip()) for n in names]
+
+
+def check_loaded_deck(
+    engine: Engine[Any], player: str, cod_text: str, block: LoadedBlock
+) -> list[core.DeckProblem]:
+    """The deck rules of the league's format applied to a loaded .cod (empty when legal).
+
+    Market: the main deck (sideboard ignored). AutoBattler: main-deck basic lands are the three lands,
+    cards named Treasure are treasures, every other main-deck card is the starting hand; the library is
+    empty by construction (the whole deck is hand and lands).
+    """
+    if not cod_text.strip():
+        return [core.DeckProblem("no_deck")]
+    read = deck_names(cod_text)
+    if read is None:
+        return [core.DeckProblem("unreadable")]
+    main = canonical_names(read[0], block.facts, block.game_names)
+    if isinstance(engine, mk.MarketDraftEngine):
+        return engine.check_deck(player, main)
+    assert isinstance(engine, ab.AutoBattlerEngine)
+    basics = {n.casefold() for n in engine.config.basic_land_names}
+    lands = [n for n in main if n.casefold() in basics]
+    treasures = sum(1 for n in main if n.casefold() in ("treasure", "treasure token"))
+    hand = [
+        n for n in main if n.casefold() not in basics and n.casefold() not in ("treasure", "treasure token")
+    ]
+    return engine.check_deck(player, hand, (), lands, treasures)
+
+
+def describe_problems(problems: Sequence[core.DeckProblem]) -> str:
+    """One line naming every problem of a deck."""
+    parts = []
+    for problem in problems:
+        template = PROBLEMS.get(problem.code, problem.code.replace("_", " "))
+        parts.append(template.format(**asdict(problem)))
+    return "; ".join(parts)
+
+
+def numbered(names: Sequence[str]) -> str:
+    return "; ".join(f"{n}. {name}" for n, name in enumerate(names, start=1))
+
+
+def grouped(names: Iterable[str]) -> str:
+    counts = Counter(names)
+    return ", ".join(f"{n}x {name}" if n > 1 else name for name, n in counts.items())
+
+
+def pool_list(game_names: Sequence[str]) -> str:
+    """A deck list (one ``N Name`` line per card) Cockatrice's deck editor accepts from the clipboard."""
+    counts = Counter(game_names)
+    return "\n".join(f"{count} {name}" for name, count in sorted(counts.items()))
+
+
+def pool_cod(name: str, game_names: Sequence[str]) -> str:
+    """The pool as a Cockatrice .cod (through the exporters; tokens the cards make are listed too)."""
+    from cockatrice_ext.bot.blocks import default_cards
+    from cockatrice_ext.decks.model import Deck, DeckEntry
+    from cockatrice_ext.exporters.cockatrice import write_cod
+    from cockatrice_ext.exporters.model import build_export_deck
+
+    deck = Deck(name=name, comments="League pool from the cockatrice-ext referee")
+    counts = Counter(game_names)
+    deck.sections["main"] = [DeckEntry(n, c) for n, c in sorted(counts.items())]
+    export = build_export_deck(deck, default_cards(), source="pool")
+    return write_cod(export, printings=False).decode("utf-8")
+
+
+@dataclass
+class Rendered:
+    """Chat for a batch of effects: ``public`` lines for the room, ``private`` lines per player."""
+
+    public: list[str] = field(default_factory=list)
+    private: dict[str, list[str]] = field(default_factory=dict)
+
+    def tell(self, player: str, line: str) -> None:
+        self.private.setdefault(player, []).append(line)
+
+
+def _rarity(card: CardFacts) -> str:
+    return mk.rarity_class(card) or card.rarity or "card"
+
+
+def render_effects(effects: Iterable[Effect], engine: Engine[Any]) -> Rendered:
+    """Short lines for ``effects`` of a Market Draft or AutoBattler engine (pure)."""
+    out = Rendered()
+    cards: Sequence[CardFacts] = engine.config.cards
+    effects = list(effects)
+    pools_shown: set[str] = set()
+    for effect in effects:
+        # -- shared league effects --
+        if isinstance(effect, core.PackInFront):
+            out.tell(
+                effect.player,
+                f"Your pack ({len(effect.cards)}): {numbered(effect.names)}. !pick N (or the name).",
+            )
+        elif isinstance(effect, core.Picked):
+            size = len(engine.league.pools[effect.player])  # type: ignore[attr-defined]
+            out.tell(effect.player, f"You picked {effect.name} ({size} in your pool).")
+        elif isinstance(effect, core.DraftFinished):
+            out.public.append(
+                "The draft is over: everyone has their pool. Decks: !pool in a private message."
+            )
+            for player in engine.league.members:  # type: ignore[attr-defined]
+                out.tell(player, "Draft over. Your pool as a deck list: !pool (or !pool cod).")
+        elif isinstance(effect, core.RoundStarted):
+            games = [" vs ".join(p) for p in effect.pairings if len(p) == 2]
+            byes = [p[0] for p in effect.pairings if len(p) == 1]
+            line = f"Round {effect.round}: " + ("; ".join(games) or "no games")
+            if byes:
+                line += "; bye: " + ", ".join(byes)
+            out.public.append(line + ". The referee opens a game for each pairing.")
+        elif isinstance(effect, core.ResultClaimed):
+            opponent = next((p for p in effect.players if p != effect.player), "")
+            said = "a draw" if effect.draw else f"{effect.winner} won"
+            out.tell(effect.player, f"Noted: {said}. Waiting for {opponent} to confirm.")
+            if opponent:
+                confirm = "draw" if effect.draw else "win" if effect.winner == opponent else "loss"
+                out.tell(opponent, f"{effect.player} reports {said}. Confirm with !result {confirm}.")
+        elif isinstance(effect, core.ResultRecorded):
+            if len(effect.players) == 1:
+                out.public.append(f"Round {effect.round}: {effect.players[0]} has a bye (a win).")
+            elif effect.draw:
+                out.public.append(f"Round {effect.round}: {' and '.join(effect.players)} draw.")
+            else:
+                loser = next(p for p in effect.players if p != effect.winner)
+                out.public.append(f"Round {effect.round}: {effect.winner} beats {loser}.")
+        elif isinstance(effect, core.CardsGiven):
+            source = {"booster": "Your booster", "setup": "Your first cards", "random": "A random card"}.get(
+                effect.source, f"From the {effect.source}"
+            )
+            out.tell(effect.player, f"{source}: {grouped(effect.names)} (now in your pool).")
+        # -- Market Draft --
+        elif isinstance(effect, mk.MarketOpened):
+            listing = numbered(
+                [f"{cards[c].name} ({_rarity(cards[c])}, {engine.cost(c)})" for c in effect.cards]  # type: ignore[attr-defined]
+            )
+            out.public.append(f"Market open: {listing}.")
+            out.public.append("Buying order: " + ", ".join(effect.order) + ".")
+            for player in effect.order:
+                out.tell(player, f"Market: {listing}. !market shows it with your pool numbers.")
+        elif isinstance(effect, mk.MarketTurn):
+            out.public.append(f"{effect.player} to buy.")
+            out.tell(effect.player, "Your turn to buy: !buy N with A, B... (numbers from !market) or !pass.")
+        elif isinstance(effect, mk.CardBought):
+            out.public.append(
+                f"{effect.player} buys {effect.name}, trading in {grouped(effect.paid_names)}"
+                f" (worth {effect.worth}, cost {effect.cost})."
+            )
+        elif isinstance(effect, mk.Passed):
+            out.public.append(f"{effect.player} passes.")
+        elif isinstance(effect, mk.MarketClosed):
+            kept = f" {len(effect.old_rares)} rare(s) stay for the next market." if effect.old_rares else ""
+            out.public.append(f"Market closed.{kept}")
+            for player in engine.league.members:  # type: ignore[attr-defined]
+                if player not in pools_shown:
+                    pools_shown.add(player)
+                    out.tell(player, "The market closed; update your deck from !pool.")
+        elif isinstance(effect, mk.LeagueOver):
+            table = ", ".join(f"{p} {pts}" for p, pts in effect.standings)
+            out.public.append(f"League over! Final standings (points): {table}.")
+        # -- AutoBattler --
+        elif isinstance(effect, ab.TreasuresChanged):
+            if effect.reason in ("draft", "kept", "excess", "interest", "streak") and effect.delta:
+                why = {
+                    "draft": "draft phase",
+                    "kept": "kept from the game",
+                    "excess": "more than five",
+                    "interest": "interest",
+                    "streak": "win streak",
+                }[effect.reason]
+                out.tell(effect.player, f"Treasures: {effect.treasures} ({effect.delta:+d}, {why}).")
+        elif isinstance(effect, ab.ShopOpened):
+            pool = engine.league.pools[effect.player]  # type: ignore[attr-defined]
+            out.tell(
+                effect.player,
+                f"Your shop: {numbered(effect.names)}. Your pool: {numbered([cards[c].name for c in pool])}."
+                " !swap SHOP POOL to take a card, !roll (1 treasure) for a new shop, !done when finished.",
+            )
+        elif isinstance(effect, ab.Swapped):
+            out.tell(effect.player, f"You took {effect.taken_name} and gave {effect.given_name}.")
+        elif isinstance(effect, ab.Rolled):
+            out.tell(effect.player, "Rolled: a new shop.")
+        elif isinstance(effect, ab.PlayerDone):
+            done = len(engine.done)  # type: ignore[attr-defined]
+            total = len(engine.active())  # type: ignore[attr-defined]
+            if done < total:
+                out.public.append(f"{effect.player} has finished drafting ({done}/{total}).")
+        elif isinstance(effect, ab.DraftEnded):
+            energy = engine.energy  # type: ignore[attr-defined]
+            out.public.append(f"Draft over. Energy {energy}: build your mini-game decks.")
+            for player in engine.active():  # type: ignore[attr-defined]
+                treasures = min(engine.treasures[player], engine.config.max_treasures)  # type: ignore[attr-defined]
+                out.tell(
+                    player,
+                    f"Deck: exactly {energy} cards of your pool (your starting hand) plus"
+                    f" {engine.config.basic_lands} basic lands; put your {treasures} treasure(s) on the"
+                    " battlefield as Treasure tokens (they are counted when the game ends). !pool lists it.",
+                )
+        elif isinstance(effect, ab.MatchSetup):
+            a, b = effect.players
+            if effect.chooser:
+                who = f"{effect.chooser} (more poison) chooses to play or draw"
+            else:
+                who = f"{effect.first} plays first (random)"
+            out.public.append(
+                f"{a} vs {b}: {who}; hand {effect.hand_size}, life {effect.starting_life}, no library."
+            )
+        elif isinstance(effect, ab.PoisonChanged):
+            why = {"loss": "lost", "ghost_rule": "Ghost rule", "replay_abandoned": "replay abandoned"}.get(
+                effect.reason, effect.reason
+            )
+            out.public.append(f"{effect.player}: {effect.poison} poison ({effect.delta:+d}, {why}).")
+        elif isinstance(effect, ab.ReplayRequired):
+            out.public.append(f"{' and '.join(effect.players)} drew and must play again.")
+        elif isinstance(effect, ab.PlayerEliminated):
+            out.public.append(f"{effect.player} is eliminated.")
+        elif isinstance(effect, ab.GhostNamed):
+            out.public.append(f"{effect.player} is the Ghost and keeps playing.")
+        elif isinstance(effect, ab.EnergyChanged):
+            out.public.append(f"Energy rises to {effect.energy}.")
+        elif isinstance(effect, ab.GroupWon):
+            out.public.append(f"{effect.player} wins group {effect.group + 1}.")
+        elif isinstance(effect, ab.ChampionDecided):
+            out.public.append(f"{effect.player} is the champion!")
+        elif isinstance(effect, ab.CarouselOpened):
+            out.public.append(f"Carousel: {numbered(effect.names)}. Order: {', '.join(effect.order)}.")
+            if effect.order:
+                out.tell(effect.order[0], "Your carousel pick: !pick N.")
+        elif isinstance(effect, ab.CarouselPicked):
+            out.public.append(f"{effect.player} takes {effect.name} from the carousel.")
+            turn = engine.whose_carousel_pick()  # type: ignore[attr-defined]
+            if turn:
+                out.tell(turn, "Your carousel pick: !pick N.")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Room: the lobby
+# ---------------------------------------------------------------------------------------------
+
+
+def _block_sections(spec: str) -> tuple[str, ...]:
+    """Every library section of a block (blocks group their cards under headers)."""
+    from cockatrice_ext import blocks
+    from cockatrice_ext.decks.blocklist import read_block_list
+    from cockatrice_ext.exporters.model import NON_LIBRARY_SECTIONS
+
+    path = Path(spec)
+    deck = read_block_list(path) if path.is_file() else blocks.open_block(spec)
+    sections = tuple(s for s, e in deck.sections.items() if e and s not in NON_LIBRARY_SECTIONS)
+    return sections or ("main",)
+
+
+def load_league_block(spec: str) -> LoadedBlock:
+    """Load a block for a league.
+
+    Raises:
+        BadArgument: no such block, or it does not load.
+    """
+    try:
+        return load_block(spec, sections=_block_sections(spec))
+    except KeyError:
+        raise BadArgument(f"no block called {spec!r}") from None
+    except (LookupError, ValueError, OSError) as exc:
+        raise BadArgument(f"block {spec!r} does not load: {str(exc)[:120]}") from None
+
+
+class LeagueRoom(Referee):
+    """Room commands of one league format: join, leave, start, status."""
+
+    format_name: ClassVar[str] = ""
+    refusals: ClassVar[dict[str, str]] = REFUSALS
+
+    def __init__(self, bot: Bot, defaults: LeagueOptions | None = None) -> None:
+        super().__init__(bot)
+        self.defaults = defaults or LeagueOptions(format=self.format_name)
+        self.lobbies: dict[int, list[str]] = {}
+        self.leagues: list[LeagueReferee] = []
+
+    def seats_range(self) -> tuple[int, int]:
+        return (2, 8) if self.format_name == "market" else (4, 8)
+
+    async def lobby(self, ctx: Context, what: str, args: str) -> None:
+        assert ctx.room_id is not None
+        fmt, title = self.format_name, TITLES[self.format_name]
+        members = self.lobbies.setdefault(ctx.room_id, [])
+        running = [lg for lg in self.leagues if lg.room_id == ctx.room_id and not lg.over]
+        what = what.lower()
+        low, high = self.seats_range()
+        if what == "join":
+            if any(ctx.sender in lg.engine.league.members for lg in running):
+                raise NotAllowed("you are already playing in a league here")
+            if ctx.sender in members:
+                raise NotAllowed(f"you already joined ({len(members)} waiting)")
+            if len(members) >= high:
+                raise NotAllowed(f"the {title} lobby is full ({high})")
+            members.append(ctx.sender)
+            await ctx.reply(
+                shorten(f"{ctx.sender} joins the {title} league ({len(members)}: {', '.join(members)}).")
+            )
+        elif what == "leave":
+            if ctx.sender not in members:
+                raise NotAllowed("you are not in the lobby")
+            members.remove(ctx.sender)
+            await ctx.reply(f"{ctx.sender} leaves the {title} lobby ({len(members)} waiting).")
+        elif what == "start":
+            if ctx.sender not in members:
+                raise NotAllowed(f"join first: !{fmt} join")
+            if fmt == "autobattler" and len(members) not in (4, 8):
+                raise NotAllowed(f"AutoBattler needs 4 or 8 players; {len(members)} joined")
+            if len(members) < low:
+                raise NotAllowed(f"{title} needs at least {low} players; {len(members)} joined")
+            options = self._start_options(args)
+            block = load_league_block(options.block_name)
+            league = await LeagueReferee.create(self.bot, ctx.room_id, options, block, list(members))
+            members.clear()
+            self.leagues.append(league)
+            await league.begin()
+        elif what == "status":
+            parts = [f"{title}: lobby {len(members)} ({', '.join(members) or 'nobody'})"]
+            parts += [lg.status_line() for lg in running]
+            await ctx.reply(shorten("; ".join(parts)))
+        else:
+            raise BadArgument(f"usage: !{fmt} join | leave | start {self._start_usage()} | status")
+
+    def _start_usage(self) -> str:
+        return "[ROUNDS] [BLOCK]" if self.format_name == "market" else "[BLOCK]"
+
+    def _start_options(self, args: str) -> LeagueOptions:
+        words = args.split()
+        options = self.defaults
+        if self.format_name == "market" and words and words[0].isdigit():
+            rounds = int(words.pop(0))
+            if not 1 <= rounds <= 20:
+                raise BadArgument("ROUNDS must be between 1 and 20")
+            options = LeagueOptions(**{**asdict(options), "rounds": rounds})
+        if words:
+            options = LeagueOptions(**{**asdict(options), "block": " ".join(words)})
+        return LeagueOptions(**{**asdict(options), "format": self.format_name})
+
+
+class MarketRoom(LeagueRoom):
+    format_name = "market"
+
+    @command(scopes=("room",))
+    async def market(self, ctx: Context, what: str, args: Rest | None = None) -> None:
+        """!market join | leave | start [ROUNDS] [BLOCK] | status: a Market Draft league."""
+        await self.lobby(ctx, what, args or "")
+
+
+class AutoBattlerRoom(LeagueRoom):
+    format_name = "autobattler"
+
+    @command(scopes=("room",))
+    async def autobattler(self, ctx: Context, what: str, args: Rest | None = None) -> None:
+        """!autobattler join | leave | start [BLOCK] | status: an AutoBattler cube league."""
+        await self.lobby(ctx, what, args or "")
+
+
+# ---------------------------------------------------------------------------------------------
+# The league: private desk, effects, games
+# ---------------------------------------------------------------------------------------------
+
+
+class LeagueReferee(Referee):
+    """One running league: its journaled table, its private commands and its games."""
+
+    refusals: ClassVar[dict[str, str]] = REFUSALS
+    MARKET_ONLY: ClassVar[frozenset[str]] = frozenset({"pack", "market", "buy", "pass"})
+    AUTOBATTLER_ONLY: ClassVar[frozenset[str]] = frozenset({"shop", "swap", "roll", "done", "treasures"})
+
+    def __init__(self, bot: Bot, room_id: int, options: LeagueOptions, block: LoadedBlock, table: Table):
+        super().__init__(bot)
+        self.room_id = room_id
+        self.options = options
+        self.format_name = options.format
+        self.block = block
+        self.table = table
+        self.games: dict[int, LeagueGame] = {}
+        self.over = table.engine.is_over()
+
+    # -- creation and restore ------------------------------------------------------------------------
+
+    @classmethod
+    async def create(
+        cls, bot: Bot, room_id: int, options: LeagueOptions, block: LoadedBlock, members: list[str]
+    ) -> LeagueReferee:
+        """Build the engine, journal it, and start the league (``Start(None)``)."""
+        seed = options.seed if options.seed is not None else secrets.randbits(48)
+        engine: Engine[Any]
+        try:
+            if options.format == "market":
+                engine = mk.MarketDraftEngine(
+                    mk.MarketConfig(players=tuple(members), rounds=options.rounds, cards=block.facts),
+                    seed=seed,
+                )
+            else:
+                engine = ab.AutoBattlerEngine(
+                    ab.AutoBattlerConfig(players=tuple(members), cards=block.facts), seed=seed
+                )
+        except RulesError as exc:
+            if exc.code == "not_enough_cards":
+                short = exc.details.get("shortfall", {})
+                need = ", ".join(f"{t} {v['have']}/{v['needed']}" for t, v in short.items())
+                raise NotAllowed(f"block {block.name} is too small for this league ({need})") from None
+            raise
+        except ValueError as exc:
+            raise NotAllowed(str(exc)) from None
+        number = 1
+        prefix = f"{bot.server_key}:league:{room_id}:{options.format}"
+        while bot.journal.has_table(f"{prefix}:{number}"):
+            number += 1
+        meta = {
+            "kind": "league",
+            "format": options.format,
+            "options": asdict(options),
+            "room_id": room_id,
+            "block": block.name,
+            "game_names": list(block.game_names),
+            "games": {},
+        }
+        table = Table.create(bot.journal, f"{prefix}:{number}", engine, meta=meta)
+        league = cls(bot, room_id, options, block, table)
+        bot.private_referees.append(league)
+        return league
+
+    async def begin(self) -> None:
+        """Announce the league in its room and deal the first cards (the referee's ``Start``)."""
+        options, block, bot, room_id = self.options, self.block, self.bot, self.room_id
+        members = self.engine.league.members
+        number = self.key.rsplit(":", 1)[-1]
+        title = TITLES[options.format]
+        extra = f", {options.rounds} rounds" if options.format == "market" else ""
+        effects = self.table.apply(core.Start(player=None))
+        await bot.room_say(
+            room_id,
+            f"{title} league #{number} starts: {', '.join(members)}"
+            f" ({block.name}, {len(block)} cards{extra}). Everything else by private message to me: !help.",
+        )
+        await self.perform(effects)
+
+    @classmethod
+    async def restore(cls, bot: Bot, key: str) -> LeagueReferee:
+        """Rebuild an open league from the journal and take its games back."""
+        meta = bot.journal.table_meta(key)
+        options = LeagueOptions(**meta["options"])
+        table = Table.restore(bot.journal, key)
+        facts = tuple(table.engine.config.cards)
+        block = LoadedBlock(
+            name=str(meta.get("block", "")), facts=facts, game_names=tuple(meta["game_names"]), cod=""
+        )
+        league = cls(bot, int(meta["room_id"]), options, block, table)
+        bot.private_referees.append(league)
+        for game_key, (round_no, *players) in sorted(meta.get("games", {}).items()):
+            match = league.engine.league.match_of(players[0], round_no)
+            if match is None or match.decided:
+                continue
+            game_id = int(game_key)
+            if game_id in bot.client.games:
+                game = LeagueGame(bot, league, game_id, round_no, tuple(players))
+                league.games[game_id] = game
+                bot.adopt_game(game)
+            else:
+                await league.open_game(round_no, tuple(players))
+        return league
+
+    # -- state ----------------------------------------------------------------------------------------
+
+    @property
+    def engine(self) -> Any:
+        return self.table.engine
+
+    @property
+    def key(self) -> str:
+        return self.table.key
+
+    def is_member(self, name: str) -> bool:
+        return name in self.engine.league.members
+
+    def card_name(self, index: int) -> str:
+        return self.block.facts[index].name
+
+    def game_name(self, index: int) -> str:
+        return self.block.game_names[index] if index < len(self.block.game_names) else self.card_name(index)
+
+    def status_line(self) -> str:
+        engine = self.engine
+        title = TITLES[self.format_name]
+        members = ", ".join(engine.league.members)
+        if self.over:
+            return f"{title} league ({members}) is over"
+        return f"{title} league ({members}): {engine.phase}, round {engine.league.round}"
+
+    def explain(self, error: RulesError) -> str:
+        details = dict(error.details)
+        card = details.get("card")
+        if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(self.block.facts):
+            details["card"] = self.card_name(card)
+        return super().explain(RulesError(error.code, **details))
+
+    # -- private command routing ------------------------------------------------------------------------
+
+    async def handle_command(self, ctx: Context, text: str) -> bool:
+        """Only members are served here; other leagues (or the bot's default line) answer the rest."""
+        if ctx.scope != "private" or not self.is_member(ctx.sender) or self.over:
+            return False
+        try:
+            invocation = parse_invocation(text)
+        except BadArgument:
+            invocation = None
+        if invocation is None:
+            return False
+        name = invocation.name
+        if self.commands.find(name, "private") is None or not self._offers(name):
+            others = [
+                r
+                for r in self.bot.private_referees
+                if isinstance(r, LeagueReferee) and r is not self and r.is_member(ctx.sender) and not r.over
+            ]
+            if any(r.commands.find(name, "private") is not None and r._offers(name) for r in others):
+                return False
+            await ctx.reply(f"{ctx.sender}: !{name} is not a {TITLES[self.format_name]} command; try !help")
+            return True
+        return await super().handle_command(ctx, text)
+
+    async def act(self, ctx: Context, action: Action) -> None:
+        """Apply a player's action through the journal and perform its effects."""
+        await self.perform(self.table.apply(action))
+
+    async def perform(self, effects: list[Effect]) -> None:
+        """Announce ``effects`` (room and private), open games for new pairings, close decided ones."""
+        engine = self.engine
+        rendered = render_effects(effects, engine)
+        for line in _pack_lines(rendered.public):
+            await self.bot.room_say(self.room_id, line)
+        for player, lines in rendered.private.items():
+            await self.tell_lines(player, lines)
+        for effect in effects:
+            if isinstance(effect, core.RoundStarted):
+                for pair in effect.pairings:
+                    if len(pair) == 2:
+                        await self.open_game(effect.round, tuple(pair))
+            elif isinstance(effect, core.ResultRecorded):
+                for game in list(self.games.values()):
+                    if game.round_no == effect.round and set(game.players) == set(effect.players):
+                        await game.finish(effect)
+        if engine.is_over() and not self.over:
+            self.over = True
+            self.bot.journal.close_table(self.key)
+            for game in list(self.games.values()):
+                await game.close()
+
+    async def tell_lines(self, player: str, lines: Sequence[str]) -> None:
+        """Private lines to ``player``, joined into as few messages as the budget allows."""
+        for chunk in _pack_lines(list(lines), limit=PRIVATE_LIMIT, separator=" | "):
+            await self.bot.tell(player, chunk)
+
+    async def tell_raw(self, player: str, text: str) -> None:
+        """A multi-line private text (deck lists keep their line breaks), in pieces under the budget."""
+        piece = ""
+        for line in text.splitlines():
+            if piece and len(piece) + 1 + len(line) > PRIVATE_LIMIT:
+                await self._send_raw(player, piece)
+                piece = ""
+            piece = f"{piece}\n{line}" if piece else line[:PRIVATE_LIMIT]
+        if piece:
+            await self._send_raw(player, piece)
+
+    async def _send_raw(self, player: str, text: str) -> None:
+        try:
+            await self.bot.client.send_message(player, text)
+        except Exception as exc:  # the user may have gone
+            LOGGER.info("could not message %s: %s", player, exc)
+
+    # -- games ----------------------------------------------------------------------------------------
+
+    async def open_game(self, round_no: int, players: tuple[str, ...]) -> None:
+        """Create the Cockatrice game of one pairing and tell both players where it is."""
+        try:
+            game = await LeagueGame.create(self.bot, self, round_no, players)
+        except Exception as exc:
+            LOGGER.warning("league %s: could not create a game for %s: %s", self.key, players, exc)
+            for player in players:
+                await self.bot.tell(
+                    player, "The referee could not open your game; play anyway and both send !result."
+                )
+            return
+        self.games[game.game_id] = game
+        meta = self.bot.journal.table_meta(self.key)
+        meta.setdefault("games", {})[str(game.game_id)] = [round_no, *players]
+        self.bot.journal.set_table_meta(self.key, meta)
+        hint = "your pool (!pool): 40+ cards, basic lands free" if self.format_name == "market" else "!pool"
+        for player in players:
+            opponent = next(p for p in players if p != player)
+            await self.bot.tell(
+                player,
+                f"Round {round_no}: your game vs {opponent} is #{game.game_id} in this room"
+                + (f" (password {self.options.game_password})" if self.options.game_password else "")
+                + f". Join it, load your deck from {hint} and press ready;"
+                " I start it when both decks are legal.",
+            )
+
+    def forget(self, game: LeagueGame) -> None:
+        self.games.pop(game.game_id, None)
+
+    # -- private commands --------------------------------------------------------------------------------
+
+    @command(scopes=("private",), aliases=("commands",))
+    async def help(self, ctx: Context) -> None:
+        """List the league commands."""
+        usages = [spec.usage for spec in self.commands.listing("private") if self._offers(spec.name)]
+        await ctx.reply(shorten(f"{TITLES[self.format_name]} league commands: " + " | ".join(usages), 900))
+
+    def _offers(self, name: str) -> bool:
+        if self.format_name == "market":
+            return name not in self.AUTOBATTLER_ONLY
+        return name not in self.MARKET_ONLY
+
+    @command(scopes=("private",))
+    async def pick(self, ctx: Context, card: Rest) -> None:
+        """Pick a card from your pack (or the carousel) by number or name."""
+        engine = self.engine
+        if isinstance(engine, ab.AutoBattlerEngine):
+            require_phase(engine, "carousel")
+            await self.act(ctx, pick_action(ctx.sender, card, engine.carousel, carousel=True))
+        else:
+            require_phase(engine, "draft")
+            if not engine.pack(ctx.sender):
+                raise RulesError("no_pack", player=ctx.sender)
+            await self.act(ctx, pick_action(ctx.sender, card, engine.pack(ctx.sender)))
+
+    @command(scopes=("private",))
+    async def pack(self, ctx: Context) -> None:
+        """Show the pack you pick from now."""
+        pack = self.engine.pack(ctx.sender)
+        if not pack:
+            raise NotAllowed("no pack is waiting for you")
+        await ctx.reply(
+            shorten(f"Your pack ({len(pack)}): {numbered([self.card_name(c) for c in pack])}.", 900)
+        )
+
+    @command(scopes=("private",))
+    async def market(self, ctx: Context) -> None:
+        """Show the market (with costs) and your pool numbers."""
+        engine: mk.MarketDraftEngine = self.engine
+        if engine.phase != "market":
+            raise NotAllowed("the market is closed")
+        listing = numbered(
+            [f"{self.card_name(c)} ({_rarity(self.block.facts[c])}, {engine.cost(c)})" for c in engine.market]
+        )
+        turn = engine.whose_turn()
+        await self.tell_lines(
+            ctx.sender,
+            [
+                f"Market: {listing}.",
+                f"{turn} to buy.",
+                f"Your pool: {numbered([self.card_name(c) for c in engine.pool(ctx.sender)])}.",
+            ],
+        )
+
+    @command(scopes=("private",))
+    async def buy(self, ctx: Context, what: Rest) -> None:
+        """Buy from the market: !buy N with A, B... (N from !market, A, B... pool numbers or names)."""
+        engine: mk.MarketDraftEngine = self.engine
+        require_phase(engine, "market")
+        await self.act(ctx, buy_action(ctx.sender, what, engine.market, engine.pool(ctx.sender)))
+
+    @command(name="pass", scopes=("private",))
+    async def pass_(self, ctx: Context) -> None:
+        """Pass your market turn."""
+        await self.act(ctx, mk.Pass(player=ctx.sender))
+
+    @command(scopes=("private",))
+    async def shop(self, ctx: Context) -> None:
+        """Show your shop, your pool and your treasures."""
+        engine: ab.AutoBattlerEngine = self.engine
+        shop = engine.shop(ctx.sender)
+        pool = [self.card_name(c) for c in engine.pool(ctx.sender)]
+        if not shop:
+            raise NotAllowed(f"no shop is open for you (phase {engine.phase}); your pool: {numbered(pool)}")
+        await ctx.reply(
+            shorten(
+                f"Shop: {numbered([self.card_name(c) for c in shop])}. Pool: {numbered(pool)}."
+                f" Treasures {engine.treasures[ctx.sender]}, energy {engine.energy}.",
+                900,
+            )
+        )
+
+    @command(scopes=("private",))
+    async def swap(self, ctx: Context, cards: Rest) -> None:
+        """Swap a shop card for a pool card: !swap SHOP POOL (numbers from !shop, or names)."""
+        engine: ab.AutoBattlerEngine = self.engine
+        require_phase(engine, "draft")
+        if ctx.sender in engine.done:
+            raise RulesError("already_done", player=ctx.sender)
+        await self.act(ctx, swap_action(ctx.sender, cards, engine.shop(ctx.sender), engine.pool(ctx.sender)))
+
+    @command(scopes=("private",))
+    async def roll(self, ctx: Context) -> None:
+        """Spend a treasure for a new shop."""
+        await self.act(ctx, ab.Roll(player=ctx.sender))
+
+    @command(scopes=("private",), aliases=("enddraft",))
+    async def done(self, ctx: Context) -> None:
+        """Finish drafting for this phase."""
+        await self.act(ctx, ab.EndDraft(player=ctx.sender))
+
+    @command(scopes=("private",))
+    async def treasures(self, ctx: Context) -> None:
+        """Show everyone's treasures and poison."""
+        engine: ab.AutoBattlerEngine = self.engine
+        rows = [f"{p} {engine.treasures[p]}T/{engine.poison[p]}P" for p in engine.league.members]
+        await ctx.reply(shorten(f"Energy {engine.energy}. " + ", ".join(rows)))
+
+    @command(scopes=("private",))
+    async def pool(self, ctx: Context, form: str | None = None) -> None:
+        """Your pool: a deck list to paste into the deck editor (!pool cod: a .cod file's text)."""
+        names = [self.game_name(c) for c in self.engine.pool(ctx.sender)]
+        if not names:
+            raise NotAllowed("your pool is empty")
+        form = (form or "list").lower()
+        if form == "cod":
+            try:
+                text = pool_cod(f"{ctx.sender} pool", names)
+            except (LookupError, ValueError) as exc:
+                raise NotAllowed(f"cannot write a .cod for this pool ({str(exc)[:80]}); use !pool") from None
+            await self.tell_raw(ctx.sender, text)
+        elif form in ("list", "text"):
+            await self.bot.tell(ctx.sender, f"Your pool ({len(names)} cards); paste into the deck editor:")
+            await self.tell_raw(ctx.sender, pool_list(names))
+        elif form in ("numbers", "n"):
+            await self.tell_lines(
+                ctx.sender,
+                [f"Your pool: {numbered([self.card_name(c) for c in self.engine.pool(ctx.sender)])}."],
+            )
+        else:
+            raise BadArgument("usage: !pool [list|cod|numbers]")
+
+    @command(scopes=("private",))
+    async def standings(self, ctx: Context) -> None:
+        """The league table."""
+        engine = self.engine
+        if isinstance(engine, ab.AutoBattlerEngine):
+            rows = [
+                f"{r['player']} {r['poison']} poison" + (" (out)" if r["player"] in engine.dead else "")
+                for r in engine.standings()
+            ]
+            text = f"Energy {engine.energy}, games {engine.games_played}: " + ", ".join(rows)
+        else:
+            rows = [
+                f"{r['player']} {r['points']} ({r['wins']}-{r['draws']}-{r['losses']})"
+                for r in engine.league.standings()
+            ]
+            text = f"Round {engine.league.round}/{engine.config.rounds}: " + ", ".join(rows)
+        await ctx.reply(shorten(text, 900))
+
+    @command(scopes=("private",))
+    async def result(self, ctx: Context, outcome: str) -> None:
+        """Report your game's result: !result win|loss|draw (counts when your opponent agrees)."""
+        engine = self.engine
+        match = engine.league.match_of(ctx.sender)
+        if match is None or len(match.players) < 2:
+            raise NotAllowed("you have no game this round")
+        action = result_action(ctx.sender, outcome, match.opponent(ctx.sender))
+        if isinstance(engine, ab.AutoBattlerEngine) and not match.decided:
+            game = next(
+                (g for g in self.games.values() if ctx.sender in g.players and g.round_no == match.round),
+                None,
+            )
+            opponent_claim = match.claims.get(match.opponent(ctx.sender))
+            if game is not None and opponent_claim is not None and opponent_claim == (action.winner or ""):
+                await game.report_treasures()
+        await self.act(ctx, action)
+
+    @command(scopes=("private",))
+    async def status(self, ctx: Context) -> None:
+        """Where the league stands and what you can do now."""
+        engine = self.engine
+        parts = [self.status_line()]
+        if isinstance(engine, mk.MarketDraftEngine):
+            if engine.pack(ctx.sender):
+                parts.append("you have a pack: !pack")
+            if engine.whose_turn():
+                parts.append(f"{engine.whose_turn()} to buy")
+        else:
+            if engine.phase == "draft" and ctx.sender in engine.active() and ctx.sender not in engine.done:
+                parts.append("you are drafting: !shop")
+        match = engine.league.match_of(ctx.sender)
+        if match is not None and len(match.players) == 2 and not match.decided:
+            game = next(
+                (g for g in self.games.values() if ctx.sender in g.players and g.round_no == match.round),
+                None,
+            )
+            parts.append(
+                f"your game vs {match.opponent(ctx.sender)}" + (f" is #{game.game_id}" if game else "")
+            )
+        await ctx.reply(shorten("; ".join(parts) + "."))
+
+
+def require_phase(engine: Any, phase: str) -> None:
+    """Refuse with the engine's own ``wrong_phase`` before numbers are read against empty lists."""
+    if engine.phase != phase:
+        raise RulesError("wrong_phase", phase=engine.phase)
+
+
+def _pack_lines(lines: list[str], limit: int = 280, separator: str = " ") -> list[str]:
+    """Join lines into as few messages as fit ``limit`` characters each (long lines stand alone)."""
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        if current and len(current) + len(separator) + len(line) > limit:
+            out.append(current)
+            current = line
+        else:
+            current = f"{current}{separator}{line}" if current else line
+    if current:
+        out.append(current)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# One game of a pairing
+# ---------------------------------------------------------------------------------------------
+
+
+class LeagueGame(GameReferee):
+    """The Cockatrice game of one pairing: deck checks, starting it, and learning its result."""
+
+    refusals: ClassVar[dict[str, str]] = REFUSALS
+
+    def __init__(
+        self, bot: Bot, league: LeagueReferee, game_id: int, round_no: int, players: tuple[str, ...]
+    ) -> None:
+        super().__init__(bot, game_id, league.room_id, table_key=f"{league.key}:game:{game_id}")
+        self.league = league
+        self.format_name = league.format_name
+        self.round_no = round_no
+        self.players = players
+        self.legal: dict[str, bool] = {}
+        self.checked: dict[str, str] = {}  # player -> deck text last checked
+        self.ready_sent = False
+        self.finished = False
+        self.table = league.table
+
+    @classmethod
+    async def create(
+        cls, bot: Bot, league: LeagueReferee, round_no: int, players: tuple[str, ...]
+    ) -> LeagueGame:
+        client = bot.client
+        room = client.rooms.get(league.room_id)
+        word = "autobattler" if league.format_name == "autobattler" else "market"
+        type_ids = [tid for tid, name in (room.game_types.items() if room else []) if word in name.lower()]
+        title = TITLES[league.format_name]
+        life = league.engine.config.starting_life if league.format_name == "autobattler" else 20
+        game_id = await client.create_game(
+            league.room_id,
+            description=f"{title} league round {round_no}: {players[0]} vs {players[1]}"[:200],
+            max_players=3,
+            password=league.options.game_password or None,
+            spectators_allowed=True,
+            share_decklists=True,
+            game_type_ids=type_ids,
+            starting_life_total=life,
+        )
+        game = cls(bot, league, game_id, round_no, players)
+        bot.adopt_game(game)
+        await client.select_deck(game_id, EMPTY_DECK)
+        return game
+
+    # -- helpers ----------------------------------------------------------------------------------------
+
+    def seat_of(self, name: str) -> int | None:
+        for player in self.mirror.players.values():
+            if player.name == name and not player.spectator:
+                return player.player_id
+        return None
+
+    def name_of(self, player_id: int) -> str:
+        player = self.mirror.players.get(player_id)
+        return player.name if player is not None else ""
+
+    def is_engine_player(self, player_id: int) -> bool:
+        return self.name_of(player_id) in self.players
+
+    def match(self) -> core.Match | None:
+        return self.league.engine.league.match_of(self.players[0], self.round_no)
+
+    # -- events -------------------------------------------------------------------------------------------
+
+    async def on_game_event(self, event: ClientEvent) -> None:
+        if self.finished or self.game_id not in self.bot.client.games:
+            return
+        name = event.name
+        mirror = self.mirror
+        if name in ("Event_Join", "Event_PlayerPropertiesChanged", "Event_GameStateChanged"):
+            await self.check_seats()
+            if not mirror.started:
+                await self.check_decks()
+                await self.maybe_ready()
+        if not mirror.started:
+            return
+        if name == "Event_SetActivePlayer" and int(event.message.active_player_id) == self.me:  # type: ignore[attr-defined]
+            with contextlib.suppress(Exception):
+                await self.run(pc.next_turn())
+        elif name == "Event_SetCounter" and int(event.message.counter_id) == LIFE_COUNTER:  # type: ignore[attr-defined]
+            loser = self.name_of(event.player_id)
+            if loser in self.players and int(event.message.value) <= 0:  # type: ignore[attr-defined]
+                await self.decide(winner=self.opponent(loser), reason=f"{loser} is at 0 life")
+        elif name == "Event_PlayerPropertiesChanged" and self.is_engine_player(event.player_id):
+            props = event.message.player_properties  # type: ignore[attr-defined]
+            if props.HasField("conceded") and props.conceded:
+                loser = self.name_of(event.player_id)
+                await self.decide(winner=self.opponent(loser), reason=f"{loser} concedes", concession=True)
+        elif name == "Event_Leave":
+            loser = self.left_player(event)
+            if loser:
+                await self.decide(winner=self.opponent(loser), reason=f"{loser} left", concession=True)
+
+    def left_player(self, event: ClientEvent) -> str:
+        """The match player who just left (the mirror has dropped them; find who is missing)."""
+        present = {p.name for p in self.mirror.players.values() if not p.spectator}
+        missing = [p for p in self.players if p not in present]
+        return missing[0] if len(missing) == 1 else ""
+
+    def opponent(self, player: str) -> str:
+        return next((p for p in self.players if p != player), "")
+
+    async def check_seats(self) -> None:
+        """Only the two players of the pairing may sit; others are asked to spectate and kicked."""
+        for player in list(self.mirror.players.values()):
+            if player.spectator or player.player_id == self.me or not player.name:
+                continue
+            if player.name not in self.players:
+                await self.say(
+                    f"{player.name}: this seat is for {' and '.join(self.players)}; join as a spectator."
+                )
+                with contextlib.suppress(Exception):
+                    await self.run(pc.kick_from_game(player.player_id))
+
+    async def check_decks(self) -> None:
+        """Check every newly loaded deck of the pairing and say whether it is legal."""
+        for name in self.players:
+            seat = self.seat_of(name)
+            if seat is None:
+                continue
+            deck = self.mirror.players[seat].deck_list
+            if not deck or self.checked.get(name) == deck:
+                continue
+            self.checked[name] = deck
+            problems = check_loaded_deck(self.league.engine, name, deck, self.league.block)
+            self.legal[name] = not problems
+            if problems:
+                await self.say(shorten(f"{name}: deck not legal: {describe_problems(problems)}."))
+            else:
+                await self.say(f"{name}: deck OK.")
+
+    async def maybe_ready(self) -> None:
+        """Press ready once both players sit, ready, with legal decks."""
+        seats = [self.seat_of(p) for p in self.players]
+        all_ready = all(
+            s is not None and self.mirror.players[s].ready_start and self.legal.get(p, False)
+            for s, p in zip(seats, self.players, strict=True)
+        )
+        if all_ready and not self.ready_sent:
+            self.ready_sent = True
+            await self.say("Both decks are legal: starting. Good luck!")
+            await self.bot.client.ready_start(self.game_id, True)
+        elif not all_ready and self.ready_sent and not self.mirror.started:
+            self.ready_sent = False
+            with contextlib.suppress(Exception):
+                await self.bot.client.ready_start(self.game_id, False)
+
+    def count_treasures(self, name: str) -> int | None:
+        seat = self.seat_of(name)
+        if seat is None:
+            return None
+        player = self.mirror.players[seat]
+        if player.conceded:
+            return None
+        return sum(
+            1 for c in player.zone("table").cards if c.name.casefold() in ("treasure", "treasure token")
+        )
+
+    async def report_treasures(self) -> None:
+        """AutoBattler: report the Treasures each player still has on the battlefield."""
+        engine = self.league.engine
+        if not isinstance(engine, ab.AutoBattlerEngine) or not self.mirror.started:
+            return
+        for name in self.players:
+            count = self.count_treasures(name)
+            if count is None:
+                continue
+            try:
+                await self.league.perform(
+                    self.league.table.apply(ab.ReportTreasures(player=None, target=name, count=count))
+                )
+            except RulesError as exc:
+                LOGGER.info("game %d: treasures of %s refused: %s", self.game_id, name, exc)
+
+    async def decide(self, *, winner: str, reason: str, concession: bool = False) -> None:
+        """The game showed a result: record it (the engine may refuse a concession)."""
+        match = self.match()
+        if match is None or match.decided or not winner:
+            return
+        if isinstance(self.league.engine, ab.AutoBattlerEngine) and not concession:
+            await self.report_treasures()
+        action = core.ReportResult(player=None, winner=winner, by_concession=concession)
+        try:
+            effects = self.league.table.apply(action)
+        except RulesError as exc:
+            if exc.code == "concession_not_allowed":
+                await self.say(
+                    f"{reason}: concessions do not decide AutoBattler games. Play on to 0 life,"
+                    " or both send me !result win|loss|draw by private message."
+                )
+                return
+            LOGGER.info("game %d: result refused: %s", self.game_id, exc)
+            return
+        await self.say(f"{reason}: {winner} wins.")
+        await self.league.perform(effects)
+
+    async def finish(self, effect: core.ResultRecorded) -> None:
+        """The match is decided: thank the players and leave the game."""
+        if self.finished:
+            return
+        if effect.draw:
+            await self.say("Result recorded: a draw. Thanks for playing!")
+        else:
+            await self.say(f"Result recorded: {effect.winner} wins. Thanks for playing!")
+        await self.close()
+
+    async def close(self) -> None:
+        self.finished = True
+        with contextlib.suppress(Exception):
+            await self.flush_chat()
+        self.league.forget(self)
+        self.bot.forget_game(self.game_id)
+        with contextlib.suppress(Exception):
+            await self.bot.client.leave_game(self.game_id)
+
+    async def on_reconnected(self) -> None:
+        """Re-seated (restart or reconnect): re-check the decks of a game not started yet."""
+        if self.finished or self.game_id not in self.bot.client.games:
+            return
+        if not self.mirror.started:
+            self.checked.clear()
+            await self.check_decks()
+            await self.maybe_ready()
+
+
+# ---------------------------------------------------------------------------------------------
+# Installation
+# ---------------------------------------------------------------------------------------------
+
+
+async def _install(bot: Bot, fmt: str) -> None:
+    defaults = bot.options.format_options.get(fmt)
+    room_cls = MarketRoom if fmt == "market" else AutoBattlerRoom
+    room = room_cls(bot, defaults if isinstance(defaults, LeagueOptions) else None)
+    bot.room_referees.append(room)
+    engine_name = "market" if fmt == "market" else "autobattler"
+    for key in bot.journal.open_tables(engine_name):
+        if not key.startswith(f"{bot.server_key}:league:"):
+            continue
+        try:
+            meta = bot.journal.table_meta(key)
+            if meta.get("kind") != "league" or meta.get("format") != fmt:
+                continue
+            room.leagues.append(await LeagueReferee.restore(bot, key))
+            LOGGER.info("restored league %s", key)
+        except Exception:
+            LOGGER.exception("could not restore league %s", key)
+
+
+async def install_market(bot: Bot) -> None:
+    await _install(bot, "market")
+
+
+async def install_autobattler(bot: Bot) -> None:
+    await _install(bot, "autobattler")
+
+
+async def resume(bot: Bot, game_id: int, room_id: int, key: str) -> GameReferee:
+    """League games are not tables of their own: their league adopts them when it is restored."""
+    for referee in bot.private_referees:
+        if isinstance(referee, LeagueReferee) and game_id in referee.games:
+            return referee.games[game_id]
+    raise LookupError(f"no league owns game {game_id}")
+
+
+INSTALLERS = {"market": install_market, "autobattler": install_autobattler}
+RESUMERS = {"market": resume, "autobattler": resume}

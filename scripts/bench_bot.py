@@ -1,0 +1,619 @@
+"""Acknowledgement latency of the Auction Magic referee bot on a real Servatrice, versus a bare echo bot.
+
+What is measured (all over loopback TCP to one real Servatrice with relaxed flood limits, in one run):
+
+1. **Referee vs echo.** One refereed auction game and one echo game, the same two scripted players
+   (:class:`cockatrice_ext.client.Client` via ``tests/bot/bot_players.py``) sitting in both. A sample
+   is the time from a player starting to send ``!bid N`` until the acknowledgement line
+   (``"<name> bids N."``) reaches that player's client. Referee and echo samples alternate, so both
+   see the same machine load. The echo bot is a separate process built directly on the sans-I/O
+   ``ClientConnection`` over a bare asyncio socket: no command queue, no flood gate, no game mirror;
+   it answers each game-chat line with one game-chat line.
+2. **Concurrency.** N = 1, 10, 50 auction games refereed by the same bot process, every game bidding
+   at a fixed pace (one bid per ``--interval-ms`` per game, closed loop: a bid waits for the previous
+   acknowledgement). Reports median/p90/p99/max acknowledgement latency and the CPU time of the bot
+   process (``/proc/<pid>/stat``), plus the CPU of Servatrice and of this (players') process for context.
+
+The referee runs as its own process through the real CLI (``cockatrice-ext bot run ... --relaxed-flood``)
+with a large starting gold, so one lot can take thousands of rising bids.
+
+Usage::
+
+    python scripts/bench_bot.py                       # full run, a little over a minute
+    python scripts/bench_bot.py --samples 300 --games 1,10 --seconds 4
+    python scripts/bench_bot.py --profile-bot /tmp/bot.prof   # run the referee under cProfile too
+
+Needs the ``servatrice`` binary (``$SERVATRICE_BIN`` or on ``PATH``) and the test extras (the scripted
+players and the server harness live under ``tests/``). This is a measurement, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import math
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cockatrice_ext.client import ClientEvent
+from cockatrice_ext.protocol import (
+    NEED_DATA,
+    ClientConnection,
+    ConnectionClosed,
+    GameEventsReceived,
+    LoginFailed,
+    LoginSucceeded,
+    ResponseReceived,
+    ServerIdentified,
+    SessionEventReceived,
+    commands,
+)
+from cockatrice_ext.protocol import messages as pb
+
+REPO = Path(__file__).resolve().parent.parent
+ROOM = "Bot room"
+STARTING_GOLD = 100_000  # the bot accepts bids up to 100000: one lot can take that many rising bids
+READY_TIMEOUT = 60.0
+ACK_TIMEOUT = 10.0
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The echo bot (runs in its own process: ``bench_bot.py echo-bot ...``)
+# ---------------------------------------------------------------------------------------------------------
+
+
+class EchoBot:
+    """A minimal bot on the sans-I/O connection: one socket, one game, one chat line per chat line."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.conn = ClientConnection(transport="tcp")
+        self.names: dict[int, str] = {}
+        self.me = -1
+        self.game_id = -1
+
+    def flush(self) -> None:
+        frames = self.conn.data_to_send()
+        if frames:
+            self.writer.write(b"".join(frames))
+
+    async def next_event(self) -> Any:
+        """The next protocol event, reading from the socket as needed."""
+        while True:
+            event = self.conn.next_event()
+            if event is not NEED_DATA:
+                return event
+            data = await self.reader.read(65536)
+            if data:
+                self.conn.receive_data(data)
+            else:
+                self.conn.receive_eof()
+
+    async def call(self, command: Any, **where: int) -> ResponseReceived:
+        """Send one command during setup and wait for its response (other events are kept for later)."""
+        cmd_id = self.conn.send(command, **where)
+        self.flush()
+        while True:
+            event = await self.next_event()
+            if isinstance(event, ResponseReceived) and event.cmd_id == cmd_id:
+                return event
+            self.observe(event)
+
+    def observe(self, event: Any) -> list[tuple[str, str]]:
+        """Learn seats and names; return the (sender, text) chat lines of other players in our game."""
+        if isinstance(event, ConnectionClosed):
+            raise ConnectionError(f"server closed the echo bot's connection: {event}")
+        lines: list[tuple[str, str]] = []
+        if isinstance(event, SessionEventReceived) and isinstance(event.message, pb.Event_GameJoined):
+            self.game_id = int(event.message.game_info.game_id)
+            self.me = int(event.message.player_id)
+        elif isinstance(event, GameEventsReceived) and event.game_id == self.game_id:
+            for item in event.events:
+                message = item.message
+                if isinstance(message, pb.Event_Join):
+                    props = message.player_properties
+                    self.names[int(props.player_id)] = props.user_info.name
+                elif isinstance(message, pb.Event_GameStateChanged):
+                    for player in message.player_list:
+                        props = player.properties
+                        if props.HasField("user_info"):
+                            self.names[int(props.player_id)] = props.user_info.name
+                elif isinstance(message, pb.Event_GameSay) and item.player_id != self.me:
+                    lines.append((self.names.get(item.player_id, f"player {item.player_id}"), message.message))
+        return lines
+
+    async def start(self, user: str, room_id: int) -> int:
+        """Log in, join the room, create a game; return its id."""
+        self.flush()  # the TCP hello
+        while not isinstance(event := await self.next_event(), ServerIdentified):
+            self.observe(event)
+        self.conn.login(user)
+        self.flush()
+        while not isinstance(event := await self.next_event(), LoginSucceeded | LoginFailed):
+            self.observe(event)
+        if isinstance(event, LoginFailed):
+            raise ConnectionError(f"echo bot login refused: {event}")
+        await self.call(commands.join_room(room_id))
+        await self.call(commands.create_game("echo bench", max_players=3), room_id=room_id)
+        while self.game_id < 0:
+            self.observe(await self.next_event())
+        return self.game_id
+
+    async def serve(self) -> None:
+        """Answer every chat line; each socket read is handled in full before one write."""
+        while True:
+            data = await self.reader.read(65536)
+            if not data:
+                return
+            self.conn.receive_data(data)
+            while (event := self.conn.next_event()) is not NEED_DATA:
+                for sender, text in self.observe(event):
+                    self.conn.send(commands.game_say(echo_reply(sender, text)), game_id=self.game_id)
+            self.flush()
+
+    async def keepalive(self) -> None:
+        """Servatrice drops a client that sends nothing for a while."""
+        while True:
+            await asyncio.sleep(2.0)
+            self.conn.send(commands.ping())
+            self.flush()
+
+
+def echo_reply(sender: str, text: str) -> str:
+    """``!bid N`` gets the referee's wording (``"<name> bids N."``); anything else is echoed."""
+    words = text.split()
+    if len(words) == 2 and words[0] == "!bid" and words[1].isdigit():
+        return f"{sender} bids {words[1]}."
+    return f"{sender}: {text}"[:300]
+
+
+async def run_echo_bot(host: str, port: int, user: str, room_id: int) -> None:
+    reader, writer = await asyncio.open_connection(host, port)
+    bot = EchoBot(reader, writer)
+    game_id = await bot.start(user, room_id)
+    print(f"echo-bot ready game {game_id}", flush=True)
+    pinger = asyncio.create_task(bot.keepalive())
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    server = asyncio.create_task(bot.serve())
+    await asyncio.wait([server, asyncio.create_task(stop.wait())], return_when=asyncio.FIRST_COMPLETED)
+    pinger.cancel()
+    server.cancel()
+    writer.close()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Measurement helpers
+# ---------------------------------------------------------------------------------------------------------
+
+
+def proc_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process, from /proc/<pid>/stat."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    fields = text[text.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def percentile(ordered: Sequence[float], fraction: float) -> float:
+    """Nearest-rank percentile of already sorted samples."""
+    rank = max(1, math.ceil(fraction * len(ordered)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+@dataclass
+class Stats:
+    """Latency summary in milliseconds."""
+
+    count: int
+    median: float
+    p90: float
+    p99: float
+    worst: float
+
+    @classmethod
+    def of(cls, samples: Iterable[float]) -> Stats:
+        ordered = sorted(samples)
+        if not ordered:
+            return cls(0, math.nan, math.nan, math.nan, math.nan)
+        ms = 1000.0
+        return cls(
+            len(ordered),
+            statistics.median(ordered) * ms,
+            percentile(ordered, 0.90) * ms,
+            percentile(ordered, 0.99) * ms,
+            ordered[-1] * ms,
+        )
+
+    def cells(self) -> str:
+        return f"{self.median:8.2f}{self.p90:8.2f}{self.p99:8.2f}{self.worst:8.2f}"
+
+
+class AckClock:
+    """Timestamps the bot's acknowledgements the moment they reach one player's client."""
+
+    def __init__(self, player: Any) -> None:
+        self.player = player
+        self.waiting: dict[int, tuple[str, str, asyncio.Future[float]]] = {}
+        player.client.add_listener(self._on_event)
+
+    async def _on_event(self, event: Any) -> None:
+        if not isinstance(event, ClientEvent) or event.is_own or event.name != "Event_GameSay":
+            return
+        entry = self.waiting.get(event.game_id if event.game_id is not None else -1)
+        if entry is None or entry[2].done():
+            return
+        needle, refusal, future = entry
+        text = str(event.message.message)  # type: ignore[attr-defined]
+        if needle in text:
+            future.set_result(time.perf_counter())
+        elif text.startswith(refusal):
+            future.set_exception(RuntimeError(f"bot refused: {text}"))
+
+    async def say_and_wait(self, game_id: int, amount: int) -> float:
+        """Send ``!bid amount`` in ``game_id``; return seconds until ``"<me> bids amount."`` arrives."""
+        name = self.player.name
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.waiting[game_id] = (f"{name} bids {amount}.", f"{name}: ", future)
+        started = time.perf_counter()
+        try:
+            await self.player.say(game_id, f"!bid {amount}")
+            arrived = await asyncio.wait_for(future, ACK_TIMEOUT)
+        finally:
+            self.waiting.pop(game_id, None)
+        return arrived - started
+
+
+@dataclass
+class AuctionTable:
+    """One refereed game between two scripted players, with an open lot and rising bids."""
+
+    game_id: int
+    clocks: dict[str, AckClock]
+    bidder: str
+    other: str
+    amount: int = 1
+    samples: list[float] = field(default_factory=list)
+
+    async def bid(self) -> float:
+        latency = await self.clocks[self.bidder].say_and_wait(self.game_id, self.amount)
+        self.amount += 1
+        self.bidder, self.other = self.other, self.bidder
+        return latency
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Processes
+# ---------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Child:
+    """A process this script started (stopped with SIGTERM by pid at the end)."""
+
+    name: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def wait_line(self, pattern: str, timeout: float = READY_TIMEOUT) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = self.log.read_text(errors="replace") if self.log.exists() else ""
+            match = re.search(pattern, text)
+            if match:
+                return match
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.name} exited with {self.process.returncode}:\n{text[-3000:]}")
+            time.sleep(0.05)
+        raise RuntimeError(f"{self.name} not ready within {timeout}s; log {self.log}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+
+
+def spawn(name: str, argv: list[str], workdir: Path) -> Child:
+    log = workdir / f"{name}.log"
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    with open(log, "wb") as handle:
+        process = subprocess.Popen(
+            argv, cwd=workdir, stdin=subprocess.DEVNULL, stdout=handle, stderr=subprocess.STDOUT, env=env
+        )
+    return Child(name, process, log)
+
+
+def start_referee(url: str, workdir: Path, profile: Path | None) -> Child:
+    argv = [sys.executable]
+    if profile is not None:
+        argv += ["-m", "cProfile", "-o", str(profile)]
+    argv += [
+        "-m",
+        "cockatrice_ext",
+        "bot",
+        "run",
+        url,
+        "--user",
+        "referee",
+        "--room",
+        ROOM,
+        "--relaxed-flood",
+        "--format",
+        "auction",
+        "--journal",
+        str(workdir / "journal.sqlite3"),
+        "--auction-starting-gold",
+        str(STARTING_GOLD),
+        "--auction-seed",
+        "7",
+    ]
+    child = spawn("referee", argv, workdir)
+    child.wait_line(r"Ctrl-C stops")
+    return child
+
+
+def start_echo(host: str, port: int, room_id: int, workdir: Path) -> tuple[Child, int]:
+    argv = [sys.executable, str(Path(__file__).resolve()), "echo-bot", host, str(port), "echo", str(room_id)]
+    child = spawn("echo", argv, workdir)
+    match = child.wait_line(r"echo-bot ready game (\d+)")
+    return child, int(match.group(1))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Scenario
+# ---------------------------------------------------------------------------------------------------------
+
+
+async def open_auction(room_id: int, host: Any, guest: Any) -> AuctionTable:
+    """Ask the referee for a game, seat both players, open the first lot; return the table."""
+    from bot_players import wait_until
+
+    mark = host.mark()
+    await host.client.room_say(room_id, "!auction new 2")
+    line = await host.wait_line(lambda t: t.startswith("Auction Magic game #"), since=mark, timeout=30)
+    game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
+    seats = {await host.sit(room_id, game_id): host, await guest.sit(room_id, game_id): guest}
+    await host.wait_line(lambda t: "Turn order" in t, since=mark, timeout=30)
+    mirror = host.client.games[game_id]
+    await wait_until(lambda: mirror.active_player_id in seats, timeout=30, what="a human's turn")
+    active = seats[mirror.active_player_id]
+    mark = active.mark()
+    await active.phase(game_id, 2)
+    line = await active.wait_line(lambda t: "Auction 1:" in t, since=mark, timeout=30)
+    first = re.search(r"(\S+) to bid, has \d+ gold", line).group(1)  # type: ignore[union-attr]
+    names = {host.name, guest.name}
+    clocks = {p.name: p.clock for p in (host, guest)}
+    (second,) = names - {first}
+    return AuctionTable(game_id, clocks, first, second)
+
+
+async def compare_with_echo(
+    table: AuctionTable, echo_game: int, samples: int, warmup: int, pause: float
+) -> tuple[list[float], list[float]]:
+    """Alternate one referee bid and one echo line by the same player; return (referee, echo) samples.
+
+    ``pause`` separates samples so each starts on quiet connections (as a human's next bid would):
+    back to back, a sample can wait for the previous one's delayed TCP ACKs (see docs/benchmarks.md).
+    """
+    referee: list[float] = []
+    echo: list[float] = []
+    echo_amount = 1
+    for index in range(warmup + samples):
+        speaker = table.clocks[table.bidder]
+        bid_latency = await table.bid()
+        await asyncio.sleep(pause)
+        echo_latency = await speaker.say_and_wait(echo_game, echo_amount)
+        await asyncio.sleep(pause)
+        echo_amount += 1
+        if index >= warmup:
+            referee.append(bid_latency)
+            echo.append(echo_latency)
+    return referee, echo
+
+
+async def drive(table: AuctionTable, start_at: float, deadline: float, interval: float) -> None:
+    """Bid every ``interval`` seconds (closed loop) until ``deadline``."""
+    await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
+    next_at = start_at
+    while time.perf_counter() < deadline:
+        table.samples.append(await table.bid())
+        next_at += interval
+        delay = next_at - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        else:
+            next_at = time.perf_counter()  # fell behind: no catch-up burst
+
+
+@dataclass
+class PhaseResult:
+    games: int
+    stats: Stats
+    wall: float
+    cpu: dict[str, float]
+
+
+async def concurrent_phase(
+    tables: list[AuctionTable], interval: float, seconds: float, pids: dict[str, int]
+) -> PhaseResult:
+    for table in tables:
+        table.samples.clear()
+    # Warm up every table once so lazily built state does not land in the measurement.
+    await asyncio.gather(*(table.bid() for table in tables))
+    cpu_before = {name: proc_cpu_seconds(pid) for name, pid in pids.items()}
+    began = time.perf_counter()
+    deadline = began + seconds
+    step = interval / len(tables)
+    await asyncio.gather(
+        *(drive(table, began + index * step, deadline, interval) for index, table in enumerate(tables))
+    )
+    wall = time.perf_counter() - began
+    cpu = {name: proc_cpu_seconds(pid) - cpu_before[name] for name, pid in pids.items()}
+    return PhaseResult(len(tables), Stats.of(s for t in tables for s in t.samples), wall, cpu)
+
+
+async def scenario(args: argparse.Namespace, server: Any, workdir: Path) -> None:
+    from bot_players import Player
+
+    counts = sorted({int(n) for n in args.games.split(",") if n.strip()})
+    host, port = "127.0.0.1", server.tcp_port
+    url = server.tcp_url
+    started = time.perf_counter()
+
+    referee = start_referee(url, workdir, args.profile_bot)
+    children = [referee]
+    players: list[Any] = []
+    try:
+        async def connect(name: str) -> Any:
+            player = await Player.connect(url, name)
+            player.clock = AckClock(player)
+            await player.client.join_room(room_id)
+            return player
+
+        probe = await Player.connect(url, "probe")
+        room_id = await probe.client.room_id_by_name(ROOM)
+        await probe.close()
+
+        echo, echo_game = start_echo(host, port, room_id, workdir)
+        children.append(echo)
+
+        tables: list[AuctionTable] = []
+        for index in range(max(counts)):
+            pair = await asyncio.gather(connect(f"p{index:02d}a"), connect(f"p{index:02d}b"))
+            players.extend(pair)
+            tables.append(await open_auction(room_id, *pair))
+        setup = time.perf_counter() - started
+        print(f"setup: {len(tables)} auction games, {len(players)} players, echo game {echo_game} ({setup:.1f} s)")
+
+        # 1. referee vs echo, same players, alternating.
+        first = tables[0]
+        for name in (first.bidder, first.other):
+            player = next(p for p in players if p.name == name)
+            await player.client.join_game(room_id, echo_game)
+        pids = {"referee": referee.pid, "echo": echo.pid}
+        cpu_before = {k: proc_cpu_seconds(v) for k, v in pids.items()}
+        referee_samples, echo_samples = await compare_with_echo(
+            first, echo_game, args.samples, args.warmup, args.pause_ms / 1000
+        )
+        cpu_per_ack = {
+            k: (proc_cpu_seconds(v) - cpu_before[k]) / (args.samples + args.warmup) for k, v in pids.items()
+        }
+        ref, ech = Stats.of(referee_samples), Stats.of(echo_samples)
+        print()
+        print(
+            f"1. acknowledgement latency, one game each, alternating, {args.pause_ms:g} ms apart,"
+            f" n={ref.count} each (ms)"
+        )
+        print(f"{'bot':<14}{'median':>8}{'p90':>8}{'p99':>8}{'max':>8}{'CPU/ack us':>12}")
+        print(f"{'echo bot':<14}{ech.cells()}{cpu_per_ack['echo'] * 1e6:12.0f}")
+        print(f"{'referee bot':<14}{ref.cells()}{cpu_per_ack['referee'] * 1e6:12.0f}")
+        print(
+            f"ratio referee/echo: median {ref.median / ech.median:.2f}x (aim <= 1.5x),"
+            f" p99 {ref.p99 / ech.p99:.2f}x; referee p99 {ref.p99:.2f} ms (aim < 5 ms)"
+        )
+
+        # 2. N concurrent games, one referee process.
+        pids = {"referee": referee.pid, "servatrice": server._process.pid, "players": os.getpid()}
+        results = []
+        for count in counts:
+            results.append(await concurrent_phase(tables[:count], args.interval_ms / 1000, args.seconds, pids))
+        print()
+        print(
+            f"2. concurrent auction games, one referee process; each game bids every {args.interval_ms:g} ms"
+            f" (closed loop), {args.seconds:g} s per step (latency in ms, CPU in % of one core)"
+        )
+        print(
+            f"{'games':>5}{'bids':>7}{'bids/s':>8}{'median':>8}{'p90':>8}{'p99':>8}{'max':>8}"
+            f"{'bot CPU s':>10}{'bot CPU%':>9}{'serv CPU%':>10}{'players CPU%':>13}"
+        )
+        for result in results:
+            cpu = result.cpu
+            print(
+                f"{result.games:>5}{result.stats.count:>7}{result.stats.count / result.wall:>8.0f}"
+                f"{result.stats.cells()}{cpu['referee']:>10.2f}{100 * cpu['referee'] / result.wall:>9.1f}"
+                f"{100 * cpu['servatrice'] / result.wall:>10.1f}{100 * cpu['players'] / result.wall:>13.1f}"
+            )
+        print()
+        print(
+            f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, load average at end"
+            f" {os.getloadavg()[0]:.1f}; total {time.perf_counter() - started:.0f} s"
+        )
+    finally:
+        for player in players:
+            with contextlib.suppress(Exception):
+                await player.close()
+        for child in reversed(children):
+            child.stop()
+
+
+def print_profile(path: Path, limit: int = 30) -> None:
+    import pstats
+
+    print(f"\nreferee profile ({path}), top {limit} by internal time:")
+    pstats.Stats(str(path)).sort_stats("tottime").print_stats(limit)
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["echo-bot"]:
+        host, port, user, room_id = argv[1], int(argv[2]), argv[3], int(argv[4])
+        asyncio.run(run_echo_bot(host, port, user, room_id))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=1000, help="referee/echo samples each (default 1000)")
+    parser.add_argument("--warmup", type=int, default=50, help="unmeasured pairs first (default 50)")
+    parser.add_argument(
+        "--pause-ms", type=float, default=50.0, help="quiet time after each referee/echo sample (default 50)"
+    )
+    parser.add_argument("--games", default="1,10,50", help="concurrent game counts (default 1,10,50)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="seconds per concurrency step")
+    parser.add_argument(
+        "--interval-ms", type=float, default=100.0, help="one bid per game every this many ms (default 100)"
+    )
+    parser.add_argument("--profile-bot", type=Path, help="run the referee under cProfile, write stats here")
+    parser.add_argument("--workdir", type=Path, help="keep logs here (default: a temporary directory)")
+    args = parser.parse_args(argv)
+
+    sys.path[:0] = [str(REPO / "tests"), str(REPO / "tests" / "bot")]
+    from servatrice import ServatriceConfig, ServatriceServer, find_servatrice_binary
+
+    binary = find_servatrice_binary()
+    if binary is None:
+        sys.exit("no servatrice binary: set SERVATRICE_BIN or put servatrice on PATH")
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bench-bot-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    # Relaxed flood limits; games never time out during the run.
+    server = ServatriceServer(binary, workdir / "servatrice", ServatriceConfig(max_game_inactivity_time=3600))
+    server.start()
+    try:
+        asyncio.run(scenario(args, server, workdir))
+    finally:
+        server.stop()
+    print(f"logs: {workdir}")
+    if args.profile_bot is not None and args.profile_bot.exists():
+        print_profile(args.profile_bot)
+
+
+if __name__ == "__main__":
+    main()

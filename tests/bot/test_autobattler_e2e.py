@@ -1,0 +1,219 @@
+"""AutoBattler league end to end: four players, two draft phases, two rounds of refereed mini-games."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bot_players import Player, wait_until
+from cockatrice_ext.protocol import commands
+from servatrice import ServatriceServer
+
+from cockatrice_ext.bot.league import AutoBattlerRoom, LeagueOptions, LeagueReferee
+from cockatrice_ext.bot.runtime import Bot, BotOptions
+from cockatrice_ext.client import FloodLimits
+from cockatrice_ext.formats import autobattler as ab
+
+pytestmark = pytest.mark.servatrice
+
+BOT = "referee_ab"
+NAMES = ("ann_ab", "ben_ab", "cat_ab", "dan_ab")
+
+
+def run(coroutine: Any, timeout: float = 120.0) -> Any:
+    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+
+def cod(names: list[str]) -> str:
+    cards = "".join(f'<card number="1" name="{n}"/>' for n in names)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>mini</deckname>'
+        f'<comments/><zone name="main">{cards}</zone></cockatrice_deck>'
+    )
+
+
+async def private(player: Player, pattern: str, since: int = 0) -> str:
+    async def waiter() -> str:
+        while True:
+            for _, text in player.private[since:]:
+                if re.search(pattern, text):
+                    return text
+            await asyncio.sleep(0.02)
+
+    try:
+        return await asyncio.wait_for(waiter(), 15)
+    except TimeoutError:
+        raise AssertionError(f"{player.name} never got {pattern!r}; last: {player.private[-5:]}") from None
+
+
+def test_autobattler_league_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        options = BotOptions(
+            url=servatrice.ws_url,
+            user=BOT,
+            rooms=("Bot room",),
+            journal_path=tmp_path / "journal.sqlite3",
+            formats=("autobattler",),
+            format_options={"autobattler": LeagueOptions(format="autobattler", seed=5)},
+            client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
+        )
+        bot = Bot(options)
+        await bot.start()
+        people = {name: await Player.connect(servatrice.ws_url, name) for name in NAMES}
+        eve = await Player.connect(servatrice.ws_url, "eve_ab")
+        ann = people["ann_ab"]
+        try:
+            room_id = await ann.client.room_id_by_name("Bot room")
+            for p in (*people.values(), eve):
+                await p.client.join_room(room_id)
+            mark = ann.mark()
+            for name in NAMES[:3]:
+                await people[name].client.room_say(room_id, "!autobattler join")
+            await ann.wait_line(lambda t: "cat_ab joins" in t, since=mark)
+            await ann.client.room_say(room_id, "!autobattler start")
+            await ann.wait_line(lambda t: "needs 4 or 8 players; 3 joined" in t, since=mark)
+            await people["dan_ab"].client.room_say(room_id, "!autobattler join")
+            await ann.wait_line(lambda t: "dan_ab joins" in t, since=mark)
+            await people["dan_ab"].client.room_say(room_id, "!autobattler start")
+            await ann.wait_line(lambda t: "AutoBattler league #1 starts" in t, since=mark)
+            room = next(r for r in bot.room_referees if isinstance(r, AutoBattlerRoom))
+            league: LeagueReferee = room.leagues[0]
+            engine: ab.AutoBattlerEngine = league.engine
+            assert engine.phase == "draft"
+            assert all(len(engine.pool(n)) == 7 and engine.treasures[n] == 1 for n in NAMES)
+            await private(ann, r"Your shop: 1\. .*Your pool: 1\. ")
+
+            async def tell(name: str, text: str) -> None:
+                await people[name].client.send_message(BOT, text)
+
+            # Refusals: outsiders, bad positions, commands of the other format, rolling without treasure.
+            before = engine.snapshot()
+            await eve.client.send_message(BOT, "!shop")
+            await private(eve, r"Join a league in the room first")
+            await tell("ann_ab", "!swap 9 1")
+            await private(ann, r"there is no card 9 in your shop \(1-5\)")
+            await tell("ann_ab", "!swap 1 8")
+            await private(ann, r"there is no card 8 in your pool \(1-7\)")
+            await tell("ann_ab", "!swap Not A Card for 1")
+            await private(ann, r"Not A Card is not in your shop")
+            await tell("ann_ab", "!buy 1 with 2")
+            await private(ann, r"!buy is not a AutoBattler command; try !help")
+            await tell("ann_ab", "!result win")
+            await private(ann, r"you have no game this round")
+            assert engine.snapshot() == before
+
+            # Drafting: a swap, a roll, a second roll without treasure.
+            shop_card, pool_card = engine.shop("ann_ab")[0], engine.pool("ann_ab")[0]
+            await tell("ann_ab", "!swap 1 1")
+            await private(ann, r"You took .* and gave ")
+            assert engine.pool("ann_ab")[0] == shop_card and pool_card in engine.shop("ann_ab")
+            old_shop = engine.shop("ann_ab")
+            count = len(ann.private)
+            await tell("ann_ab", "!roll")
+            await private(ann, r"Your shop: ", count)
+            assert engine.treasures["ann_ab"] == 0 and engine.shop("ann_ab") != old_shop
+            await tell("ann_ab", "!roll")
+            await private(ann, r"you have no treasure to roll with")
+
+            async def finish_draft() -> None:
+                for name in NAMES:
+                    await tell(name, "!done")
+                await wait_until(lambda: engine.phase == "play", what="draft over")
+
+            await finish_draft()
+            await tell("ann_ab", "!swap 1 1")
+            await private(ann, r"not now \(the league is in its play phase\)")
+
+            async def play_round(round_no: int, concession_game: bool) -> None:
+                """Sit every pairing in its game; the first game ends by concession + !result."""
+                pairs = [m.players for m in engine.league.current_matches()]
+                assert len(pairs) == 2
+                await wait_until(lambda: len(league.games) == 2, what="two games")
+                games = {tuple(g.players): gid for gid, g in league.games.items()}
+                for pair in pairs:
+                    for name in pair:
+                        await private(people[name], rf"Round {round_no}: your game vs .* is #{games[pair]}")
+
+                def deck(name: str, hand: int) -> list[str]:
+                    return [league.game_name(c) for c in engine.pool(name)[:hand]] + ["Mountain"] * 3
+
+                async def sit(pair: tuple[str, ...], illegal_first: bool) -> None:
+                    game_id = games[pair]
+                    first, second = (people[n] for n in pair)
+                    await first.client.join_game(room_id, game_id)
+                    since = first.mark()
+                    if illegal_first:
+                        await first.client.select_deck(game_id, cod(deck(pair[0], 4)))
+                        await first.wait_line(
+                            lambda t: f"{pair[0]}: deck not legal: 4 hand cards, exactly 3" in t, since=since
+                        )
+                    await first.client.select_deck(game_id, cod(deck(pair[0], 3)))
+                    await first.wait_line(lambda t: f"{pair[0]}: deck OK" in t, since=since)
+                    await first.client.ready_start(game_id, True)
+                    await second.sit(room_id, game_id, deck=cod(deck(pair[1], 3)))
+                    await wait_until(
+                        lambda: first.client.games[game_id].started, what=f"game {game_id} start"
+                    )
+
+                await asyncio.gather(*(sit(pair, i == 0) for i, pair in enumerate(pairs)))
+                poison = dict(engine.poison)
+
+                # Game 1: the winner made an extra Treasure in play; the loser concedes (refused), then
+                # both report by private message. Game 2: the loser's life reaches 0.
+                (w1, l1), (w2, l2) = pairs[0], pairs[1]
+                g1, g2 = games[pairs[0]], games[pairs[1]]
+                since = people[w1].mark()
+                await people[w1].client.game_commands(
+                    g1, [commands.create_token("Treasure"), commands.create_token("Treasure")]
+                )
+                await wait_until(
+                    lambda: (
+                        sum(
+                            c.name == "Treasure"
+                            for c in bot.client.games[g1].player_by_name(w1).zone("table").cards  # type: ignore[union-attr]
+                        )
+                        == 2
+                    ),
+                    what="treasures seen by the bot",
+                )
+                if concession_game:
+                    await people[l1].client.game_command(g1, commands.concede())
+                    await people[w1].wait_line(lambda t: "concessions do not decide" in t, since=since)
+                    assert not engine.league.match_of(w1).decided  # type: ignore[union-attr]
+                    await tell(w1, "!result win")
+                    await private(people[l1], rf"{w1} reports {w1} won\. Confirm with !result loss")
+                    await tell(l1, "!result loss")
+                else:
+                    await people[l1].client.game_command(g1, commands.set_counter(0, 0))
+                await wait_until(lambda: engine.league.match_of(w1).decided, what="game 1 result")  # type: ignore[union-attr]
+                assert engine.league.match_of(w1).winner == w1  # type: ignore[union-attr]
+                assert engine.treasures[w1] == 2
+                await people[l2].client.game_command(g2, commands.set_counter(0, 0))
+                await ann.wait_line(lambda t: f"Round {round_no}: {w2} beats {l2}" in t, since=mark)
+                await wait_until(lambda: engine.games_played == round_no, what="mini-game finished")
+                assert engine.poison[l1] == poison[l1] + 1 and engine.poison[l2] == poison[l2] + 1
+                assert engine.poison[w1] == poison[w1] and engine.poison[w2] == poison[w2]
+                await wait_until(lambda: not league.games, what="games closed")
+
+            count = len(ann.private)
+            await play_round(1, concession_game=True)
+            # The second draft phase: a treasure and a random card each, new shops.
+            assert engine.phase == "draft"
+            await private(ann, r"Treasures: \d+ \(\+1, draft phase\)", count)
+            await private(ann, r"Your shop: ", count)
+            assert all(len(engine.pool(n)) == 8 for n in NAMES)
+            await finish_draft()
+            await play_round(2, concession_game=False)
+            assert engine.phase == "draft" and engine.games_played == 2
+            await tell("ann_ab", "!standings")
+            await private(ann, r"Energy 3, games 2: ")
+            assert sum(engine.poison.values()) == 4
+        finally:
+            for p in (*people.values(), eve):
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=120)

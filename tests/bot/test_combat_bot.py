@@ -1,0 +1,211 @@
+"""Magic Combat Rules end to end: deck checks, setup, ten scored rounds and the winner, on a real Servatrice.
+
+Bob first loads a deck with an unknown card, then an illegal one (a land, a duplicate, 42 cards): each
+gets one line naming the offending cards and the game does not start (the bot stays unready). With a
+legal deck the game starts; both players place creatures face down, the reveal follows, and ten rounds
+are played quickly (combat, ready, pass), with one fight and a few refusals on the way. The bot's
+counters (round, points) and the final winner line are what the players see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import quoteattr
+
+import pytest
+from bot_players import Player, wait_until
+from servatrice import ServatriceServer
+
+from cockatrice_ext.bot.blocks import load_block
+from cockatrice_ext.bot.combat import CombatOptions, CombatReferee, check_cod
+from cockatrice_ext.bot.runtime import Bot, BotOptions
+from cockatrice_ext.client import FloodLimits
+from cockatrice_ext.formats import combat as rules
+
+pytestmark = pytest.mark.servatrice
+
+
+def cod(cards: list[tuple[int, str]]) -> str:
+    """A minimal .cod deck."""
+    body = "".join(f"<card number={quoteattr(str(n))} name={quoteattr(name)}/>" for n, name in cards)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>t</deckname>'
+        f'<comments/><zone name="main">{body}</zone></cockatrice_deck>'
+    )
+
+
+def run(coroutine: Any, timeout: float = 120.0) -> Any:
+    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+
+def cheap_creatures(engine: rules.CombatEngine, seat: int) -> list[str]:
+    cards = [engine.config.cards[i] for i in engine.seats[seat].hand]
+    return [c.name for c in cards if c.is_creature and c.mana_value <= 3]
+
+
+def seed_for_setup(facts: tuple[Any, ...]) -> int:
+    """A seed dealing the first player two cheap creatures and a spell, the second one cheap creature."""
+    for seed in range(500):
+        config = rules.CombatConfig.from_decks((1, 2), (facts, facts))
+        engine = rules.CombatEngine(config, seed=seed)
+        engine.apply(rules.StartGame(player=None))
+        spells = [i for i in engine.seats[0].hand if not engine.config.cards[i].is_creature]
+        if len(cheap_creatures(engine, 0)) >= 2 and cheap_creatures(engine, 1) and spells:
+            return seed
+    raise AssertionError("no suitable seed")
+
+
+async def bot_line(player: Player, pattern: str, since: int, timeout: float = 10.0) -> str:
+    return await player.wait_line(lambda t: re.search(pattern, t) is not None, since=since, timeout=timeout)
+
+
+def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -> None:
+    legal = load_block("combat-deck").cod
+    verdict = check_cod(legal)
+    assert verdict.legal, verdict.reason
+    assert verdict.facts is not None
+    seed = seed_for_setup(verdict.facts)
+    names = [f.name for f in verdict.facts]
+    unknown_deck = cod([(1, n) for n in names[:39]] + [(1, "Blorp the Unreal")])
+    illegal_deck = cod([(1, n) for n in names] + [(1, "Forest"), (1, "Shock")])
+
+    async def scenario() -> None:
+        options = BotOptions(
+            url=servatrice.ws_url,
+            user="combat_ref",
+            rooms=("Bot room",),
+            journal_path=tmp_path / "journal.sqlite3",
+            formats=("combat",),
+            format_options={"combat": CombatOptions(seed=seed)},
+            client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
+        )
+        bot = Bot(options)
+        await bot.start()
+        alice = await Player.connect(servatrice.ws_url, "alice_c")
+        bob = await Player.connect(servatrice.ws_url, "bob_c")
+        carol = await Player.connect(servatrice.ws_url, "carol_c")
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for p in (alice, bob, carol):
+                await p.client.join_room(room_id)
+            await alice.client.room_say(room_id, "!combat new")
+            line = await alice.wait_line(lambda t: "Magic Combat Rules game #" in t)
+            game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
+            referee = bot.games[game_id]
+            assert isinstance(referee, CombatReferee)
+
+            alice_pid = await alice.sit(room_id, game_id, deck=legal)
+            await bot_line(alice, r"alice_c: deck legal \(40 cards\)", 0)
+            mark = alice.mark()
+            bob_pid = await bob.sit(room_id, game_id, deck=unknown_deck)
+            await bot_line(alice, r"bob_c: unknown cards: Blorp the Unreal", mark)
+            await bob.client.select_deck(game_id, illegal_deck)
+            await bot_line(
+                alice,
+                r"bob_c: illegal deck: 42 cards \(must be exactly 40\); more than one copy: Shock x2;"
+                r" lands: Forest",
+                mark,
+            )
+            await carol.sit(room_id, game_id, spectator=True)
+            assert not alice.client.games[game_id].started and not referee.ready and referee.table is None
+
+            mark = alice.mark()
+            await bob.client.select_deck(game_id, legal)
+            await bot_line(alice, r"bob_c: deck legal", mark)
+            await bot_line(alice, r"Magic Combat Rules, 10 rounds: alice_c vs bob_c", mark)
+            engine = referee.engine
+            assert engine.config.players == (alice_pid, bob_pid)
+            hand = await alice.wait_private(lambda t: t.startswith("Your opening hand:"))
+            for index in engine.seats[0].hand:
+                assert engine.config.cards[index].name in hand
+
+            # Setup, with refusals: a non-creature, a spectator, a bad slot. Nothing changes.
+            a_creatures, b_creatures = cheap_creatures(engine, 0), cheap_creatures(engine, 1)
+            spell = next(
+                engine.config.cards[i].name
+                for i in engine.seats[0].hand
+                if not engine.config.cards[i].is_creature
+            )
+            before = engine.snapshot()
+            mark = alice.mark()
+            await alice.say(game_id, f"!place {spell} 3")
+            await bot_line(alice, rf"alice_c: {re.escape(spell)} is not a creature", mark)
+            await carol.say(game_id, f"!place {a_creatures[0]} 1")
+            await bot_line(alice, r"carol_c: spectators can watch but not play", mark)
+            await alice.say(game_id, f"!place {a_creatures[0]} 9")
+            await bot_line(alice, r"alice_c: slots are numbered 1 to 5", mark)
+            await alice.say(game_id, "!place Blorp the Unreal 1")
+            await bot_line(alice, r"alice_c: no such card there", mark)
+            assert engine.snapshot() == before
+
+            await alice.say(game_id, f"!place {a_creatures[0]} 1")
+            await bot_line(alice, r"alice_c places a card face down in creature slot 1", mark)
+            await alice.say(game_id, f"!place {a_creatures[1]} 2")
+            await bot_line(alice, r"alice_c places a card face down in creature slot 2", mark)
+            await bob.say(game_id, f"!place {b_creatures[0]} 1")
+            await bot_line(alice, r"bob_c places a card face down in creature slot 1", mark)
+            await alice.say(game_id, "!ready")
+            await bob.say(game_id, "!ready")
+            await bot_line(alice, rf"alice_c reveals: {re.escape(a_creatures[0])} \(1\)", mark)
+            await bot_line(alice, r"Round 1, alice_c's turn: spells up to mana value 1", mark)
+            await wait_until(
+                lambda: alice.client.games[game_id].active_player_id == alice_pid, what="alice active"
+            )
+
+            # Ten rounds. Alice's creature in slot 2 is unblocked: one point per turn. Bob's is blocked.
+            by_id = {alice_pid: alice, bob_pid: bob}
+            for turn in range(20):
+                active = by_id[int(engine.whose_turn)]  # type: ignore[arg-type]
+                other = bob if active is alice else alice
+                mark = alice.mark()
+                if turn == 0:
+                    await other.say(game_id, "!combat")
+                    await bot_line(alice, r"bob_c: it is alice_c's turn", mark)
+                await active.say(game_id, "!combat")
+                await bot_line(alice, r"Combat: set up to 3 spells", mark)
+                await active.say(game_id, "!ready")
+                await other.say(game_id, "!ready")
+                await bot_line(alice, rf"Fights: {active.name}", mark)
+                if turn == 0:
+                    await alice.say(game_id, "!fight 1")
+                    await bot_line(alice, rf"alice_c's {re.escape(a_creatures[0])} fights", mark)
+                    await alice.say(game_id, "!pass")
+                    await bot_line(alice, r"alice_c: resolve the declared fight first", mark)
+                    await alice.say(game_id, "!resolve")
+                    await bot_line(alice, r"Fight in slot 1 done", mark)
+                await active.say(game_id, "!pass")
+                expected = (turn // 2 + 1) if active is alice else 0
+                await bot_line(alice, rf"{active.name} scores \d+.*, {expected} in all", mark)
+                if turn < 19:
+                    nxt = other.name
+                    await bot_line(alice, rf"Round {(turn + 1) // 2 + 1}, {nxt}'s turn", mark)
+                    await wait_until(
+                        lambda o=other: (
+                            alice.client.games[game_id].active_player_id
+                            == next(pid for pid, p in by_id.items() if p is o)
+                        ),
+                        what="the Cockatrice turn follows the engine",
+                    )
+
+            await bot_line(alice, r"Game over after round 10: alice_c wins, 10-0", 0)
+            assert engine.is_over() and engine.winner == alice_pid
+            bot_pid = referee.me
+            await wait_until(
+                lambda: (
+                    {c.name: c.value for c in bob.client.games[game_id].players[bot_pid].counters.values()}
+                    == {"Round": 10, "alice_c points": 10, "bob_c points": 0}
+                ),
+                what="round and points counters",
+            )
+            mark = alice.mark()
+            await alice.say(game_id, "!pass")
+            await bot_line(alice, r"alice_c: the game is over", mark)
+        finally:
+            for p in (alice, bob, carol):
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=240)

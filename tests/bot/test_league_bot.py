@@ -1,0 +1,329 @@
+"""The league adapter's pure parts: command arguments to engine actions, deck checks, rendering, restore."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cockatrice_ext.bot.blocks import LoadedBlock
+from cockatrice_ext.bot.commands import BadArgument
+from cockatrice_ext.bot.league import (
+    LeagueOptions,
+    LeagueReferee,
+    buy_action,
+    by_position,
+    canonical_names,
+    check_loaded_deck,
+    deck_names,
+    describe_problems,
+    pay_refs,
+    pick_action,
+    pool_cod,
+    pool_list,
+    render_effects,
+    result_action,
+    split_two,
+    swap_action,
+)
+from cockatrice_ext.cards.model import CardFacts
+from cockatrice_ext.formats import autobattler as ab
+from cockatrice_ext.formats import league as core
+from cockatrice_ext.formats import market as mk
+from cockatrice_ext.journal import Journal, Table
+
+COLORS = ("W", "U", "B", "R", "G")
+
+
+def card(name: str, rarity: str = "common", colors: tuple[str, ...] = ("W",)) -> CardFacts:
+    return CardFacts(name=name, mana_value=1, colors=colors, types=("Creature",), rarity=rarity)
+
+
+def market_cards(players: int = 2, rounds: int = 1) -> tuple[CardFacts, ...]:
+    need = mk.required_counts(players, rounds)
+    cards: list[CardFacts] = []
+    for tier in ("common", "uncommon", "rare"):
+        for i in range(need[tier] + 3):
+            colors = () if i % 7 == 5 else (("W", "U") if i % 7 == 6 else (COLORS[i % 5],))
+            cards.append(card(f"{tier.title()} {i}", tier, colors))
+    return tuple(cards)
+
+
+def cod(names: list[str], side: list[str] | None = None) -> str:
+    main = "".join(f'<card number="1" name="{n}"/>' for n in names)
+    sb = "".join(f'<card number="1" name="{n}"/>' for n in side or [])
+    return (
+        '<?xml version="1.0"?><cockatrice_deck version="1"><deckname>d</deckname>'
+        f'<zone name="main">{main}</zone><zone name="side">{sb}</zone></cockatrice_deck>'
+    )
+
+
+# -- positions and names -> card identities -------------------------------------------------------
+
+
+def test_by_position_translates_one_based_positions() -> None:
+    assert by_position([40, 41, 42], "1", "pack") == 40
+    assert by_position([40, 41, 42], "#3", "pack") == 42
+    assert by_position([40, 41, 42], " Serra Angel ", "pack") == "Serra Angel"
+    with pytest.raises(BadArgument, match=r"no card 4 in your pack \(1-3\)"):
+        by_position([40, 41, 42], "4", "pack")
+    with pytest.raises(BadArgument, match="no card 0"):
+        by_position([40], "0", "pack")
+    with pytest.raises(BadArgument, match="your shop is empty"):
+        by_position([], "1", "shop")
+
+
+def test_pick_and_carousel_actions() -> None:
+    assert pick_action("al", "2", [7, 9]) == core.Pick(player="al", card=9)
+    assert pick_action("al", "Shock", [7, 9]) == core.Pick(player="al", card="Shock")
+    assert pick_action("al", "1", [5], carousel=True) == ab.CarouselPick(player="al", card=5)
+
+
+def test_swap_forms() -> None:
+    shop, pool = [10, 11, 12, 13, 14], [1, 2, 3]
+    assert swap_action("al", "2 3", shop, pool) == ab.Swap(player="al", shop_card=11, pool_card=3)
+    assert swap_action("al", "Llanowar Elves for 1", shop, pool) == ab.Swap(
+        player="al", shop_card="Llanowar Elves", pool_card=1
+    )
+    assert swap_action("al", "Giant Growth, Grizzly Bears", shop, pool).pool_card == "Grizzly Bears"
+    assert split_two("5 Grizzly Bears") == ("5", "Grizzly Bears")
+    assert split_two("Grizzly Bears 2") == ("Grizzly Bears", "2")
+    with pytest.raises(BadArgument, match="usage: !swap"):
+        split_two("1")
+    with pytest.raises(BadArgument, match="no card 9 in your shop"):
+        swap_action("al", "9 1", shop, pool)
+
+
+def test_buy_forms() -> None:
+    market, pool = [100, 101, 102], [1, 2, 3, 4, 5]
+    assert buy_action("al", "2 with 1 3 5", market, pool) == mk.Buy(player="al", card=101, pay=(1, 3, 5))
+    assert buy_action("al", "Serra Angel with Shock, 2", market, pool) == mk.Buy(
+        player="al", card="Serra Angel", pay=("Shock", 2)
+    )
+    assert buy_action("al", "1 WITH 1,2", market, pool).pay == (1, 2)
+    with pytest.raises(BadArgument, match="usage: !buy"):
+        buy_action("al", "2", market, pool)
+    with pytest.raises(BadArgument, match="named twice"):
+        buy_action("al", "1 with 2 2", market, pool)
+    with pytest.raises(BadArgument, match="no card 6 in your pool"):
+        pay_refs("6", pool)
+
+
+def test_result_claims() -> None:
+    assert result_action("al", "win", "bo") == core.ReportResult(player="al", winner="al")
+    assert result_action("al", "LOSS", "bo") == core.ReportResult(player="al", winner="bo")
+    assert result_action("al", "draw", "bo") == core.ReportResult(player="al", draw=True)
+    with pytest.raises(BadArgument):
+        result_action("al", "maybe", "bo")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.text(max_size=80),
+    st.lists(st.integers(0, 300), max_size=20),
+    st.lists(st.integers(0, 300), max_size=20),
+)
+def test_argument_parsers_never_crash(text: str, first: list[int], second: list[int]) -> None:
+    """Untrusted chat: the parsers either build an action or refuse with BadArgument."""
+    for parse in (
+        lambda: by_position(first, text, "pack"),
+        lambda: swap_action("al", text, first, second),
+        lambda: buy_action("al", text, first, second),
+        lambda: pay_refs(text, second),
+        lambda: result_action("al", text, "bo"),
+    ):
+        with contextlib.suppress(BadArgument):
+            parse()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=300))
+def test_deck_reader_never_crashes(text: str) -> None:
+    result = deck_names(text)
+    assert result is None or isinstance(result, tuple)
+
+
+# -- deck checks ------------------------------------------------------------------------------------
+
+
+def market_engine() -> mk.MarketDraftEngine:
+    engine = mk.MarketDraftEngine(
+        mk.MarketConfig(players=("al", "bo"), rounds=1, cards=market_cards()), seed=3
+    )
+    engine.apply(core.Start(player=None))
+    while engine.phase == "draft":
+        for player in ("al", "bo"):
+            if engine.pack(player):
+                engine.apply(core.Pick(player=player, card=engine.pack(player)[0]))
+    return engine
+
+
+def block_of(engine: Any, spell: dict[str, str] | None = None) -> LoadedBlock:
+    facts = tuple(engine.config.cards)
+    names = tuple((spell or {}).get(f.name, f.name) for f in facts)
+    return LoadedBlock("test", facts, names, "")
+
+
+def test_market_deck_check_from_a_loaded_cod() -> None:
+    engine = market_engine()
+    block = block_of(engine)
+    pool = [engine.config.cards[c].name for c in engine.pool("al")]
+    assert (
+        check_loaded_deck(engine, "al", cod(pool[:23] + ["Island"] * 17, side=["Black Lotus"]), block) == []
+    )
+    problems = check_loaded_deck(engine, "al", cod([*pool[:10], "Black Lotus"]), block)
+    assert [p.code for p in problems] == ["deck_too_small", "not_in_pool"]
+    line = describe_problems(problems)
+    assert "11 cards, at least 40 needed" in line and "Black Lotus x1 but you own 0" in line
+    assert [p.code for p in check_loaded_deck(engine, "al", "<not xml", block)] == ["unreadable"]
+    assert [p.code for p in check_loaded_deck(engine, "al", "", block)] == ["no_deck"]
+
+
+def test_cockatrice_spellings_are_translated() -> None:
+    facts = (card("Fire // Ice"), card("Shock"))
+    assert canonical_names(["fire // ice", "Shock", "Island"], facts, ("Fire // Ice", "Shock")) == [
+        "Fire // Ice",
+        "Shock",
+        "Island",
+    ]
+    assert canonical_names(["Delver"], (card("Delver of Secrets // Insectile Aberration"),), ("Delver",)) == [
+        "Delver of Secrets // Insectile Aberration"
+    ]
+
+
+def autobattler_engine() -> ab.AutoBattlerEngine:
+    cards = tuple(card(f"Cube {i}", "common", (COLORS[i % 5],)) for i in range(80))
+    engine = ab.AutoBattlerEngine(ab.AutoBattlerConfig(players=("a", "b", "c", "d"), cards=cards), seed=9)
+    engine.apply(core.Start(player=None))
+    return engine
+
+
+def test_autobattler_deck_check_hand_lands_treasures() -> None:
+    engine = autobattler_engine()
+    block = block_of(engine)
+    pool = [engine.config.cards[c].name for c in engine.pool("a")]
+    assert check_loaded_deck(engine, "a", cod(pool[:3] + ["Forest"] * 3), block) == []
+    assert check_loaded_deck(engine, "a", cod(pool[:3] + ["Forest"] * 3 + ["Treasure"]), block) == []
+    problems = check_loaded_deck(engine, "a", cod(pool[:4] + ["Forest"] * 2 + ["Treasure"] * 2), block)
+    assert [p.code for p in problems] == ["wrong_hand_size", "wrong_land_count", "too_many_treasures"]
+    assert "4 hand cards, exactly 3 needed" in describe_problems(problems)
+
+
+# -- rendering ----------------------------------------------------------------------------------------
+
+
+def test_render_draft_is_private_and_numbered() -> None:
+    engine = mk.MarketDraftEngine(
+        mk.MarketConfig(players=("al", "bo"), rounds=1, cards=market_cards()), seed=3
+    )
+    out = render_effects(engine.apply(core.Start(player=None)), engine)
+    assert out.public == []
+    assert set(out.private) == {"al", "bo"}
+    assert out.private["al"][0].startswith("Your pack (15): 1. ")
+    first = engine.config.cards[engine.pack("al")[0]].name
+    out = render_effects(engine.apply(core.Pick(player="al", card=engine.pack("al")[0])), engine)
+    assert out.private["al"][0] == f"You picked {first} (1 in your pool)."
+    assert out.public == [] and "bo" not in out.private  # bo still picks from their first pack
+
+
+def test_render_market_round() -> None:
+    engine = market_engine()
+    assert engine.phase == "play"
+    out = render_effects(engine.apply(core.ReportResult(player=None, winner="al")), engine)
+    text = " ".join(out.public)
+    assert "Round 1: al beats bo." in text
+    assert "League over! Final standings (points): al 2, bo 0." in text  # a one-round league ends here
+
+
+def test_render_market_buy_and_claims() -> None:
+    engine = mk.MarketDraftEngine(
+        mk.MarketConfig(players=("al", "bo"), rounds=2, cards=market_cards(2, 2)), seed=4
+    )
+    engine.apply(core.Start(player=None))
+    while engine.phase == "draft":
+        for player in ("al", "bo"):
+            if engine.pack(player):
+                engine.apply(core.Pick(player=player, card=engine.pack(player)[0]))
+    out = render_effects(engine.apply(core.ReportResult(player="bo", winner="al")), engine)
+    assert out.private["bo"] == ["Noted: al won. Waiting for al to confirm."]
+    assert out.private["al"] == ["bo reports al won. Confirm with !result win."]
+    out = render_effects(engine.apply(core.ReportResult(player="al", winner="al")), engine)
+    assert any(line.startswith("Market open: 1. ") for line in out.public)
+    assert "bo to buy." in out.public
+    assert out.private["bo"][-1].startswith("Your turn to buy")
+    assert any(line.startswith("Your booster: ") for line in out.private["al"])
+    out = render_effects(engine.apply(mk.Pass(player="bo")), engine)
+    assert out.public[0] == "bo passes."
+
+
+def test_render_autobattler_draft_and_setup() -> None:
+    engine = autobattler_engine()
+    out = render_effects(
+        engine.apply(ab.Swap(player="a", shop_card=engine.shop("a")[0], pool_card=engine.pool("a")[0])),
+        engine,
+    )
+    assert out.private["a"][0].startswith("You took ")
+    effects: list[Any] = []
+    for player in ("a", "b", "c", "d"):
+        effects += engine.apply(ab.EndDraft(player=player))
+    out = render_effects(effects, engine)
+    text = " ".join(out.public)
+    assert "Draft over. Energy 3" in text
+    assert "hand 3, life 10, no library" in text
+    assert text.count(" vs ") >= 2
+    assert out.private["a"][0].startswith("Deck: exactly 3 cards of your pool")
+
+
+def test_pool_list_and_cod() -> None:
+    text = pool_list(["Shock", "Grizzly Bears", "Shock"])
+    assert text.splitlines() == ["1 Grizzly Bears", "2 Shock"]
+    xml = pool_cod("al pool", ["Shock", "Grizzly Bears", "Shock"])
+    assert '<card number="2" name="Shock"/>' in xml and "<cockatrice_deck" in xml
+    assert deck_names(xml) is not None and sorted(deck_names(xml)[0]) == ["Grizzly Bears", "Shock", "Shock"]  # type: ignore[index]
+
+
+# -- journal and restore --------------------------------------------------------------------------------
+
+
+class _FakeClient:
+    def __init__(self) -> None:
+        self.games: dict[int, Any] = {}
+
+
+class _FakeBot:
+    """Just enough of a Bot to restore a league without a server."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+        self.client = _FakeClient()
+        self.private_referees: list[Any] = []
+        self.server_key = "ws://test"
+
+
+def test_league_restores_from_the_journal() -> None:
+    journal = Journal(":memory:")
+    engine = mk.MarketDraftEngine(
+        mk.MarketConfig(players=("al", "bo"), rounds=1, cards=market_cards()), seed=3
+    )
+    block = block_of(engine)
+    meta = {
+        "kind": "league",
+        "format": "market",
+        "options": {"format": "market", "block": "", "rounds": 1, "seed": 3, "game_password": ""},
+        "room_id": 0,
+        "block": "test",
+        "game_names": list(block.game_names),
+        "games": {},
+    }
+    table = Table.create(journal, "ws://test:league:0:market:1", engine, meta=meta)
+    table.apply(core.Start(player=None))
+    table.apply(core.Pick(player="al", card=engine.pack("al")[1]))
+    bot = _FakeBot(journal)
+    league = asyncio.run(LeagueReferee.restore(bot, table.key))  # type: ignore[arg-type]
+    assert league.engine.snapshot() == engine.snapshot()
+    assert league.options == LeagueOptions(format="market", rounds=1, seed=3)
+    assert bot.private_referees == [league]

@@ -1,0 +1,238 @@
+"""Market Draft league end to end: lobby, private draft, a refereed game, a market round, a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bot_players import Player, wait_until
+from cockatrice_ext.protocol import commands
+from servatrice import ServatriceServer
+
+from cockatrice_ext.bot.league import LeagueOptions, LeagueReferee, MarketRoom
+from cockatrice_ext.bot.runtime import Bot, BotOptions
+from cockatrice_ext.client import FloodLimits
+from cockatrice_ext.formats import market as mk
+
+pytestmark = pytest.mark.servatrice
+
+BOT = "referee_m"
+
+
+def run(coroutine: Any, timeout: float = 120.0) -> Any:
+    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+
+async def start_bot(url: str, journal: Path) -> Bot:
+    options = BotOptions(
+        url=url,
+        user=BOT,
+        rooms=("Bot room",),
+        journal_path=journal,
+        formats=("market",),
+        format_options={"market": LeagueOptions(format="market", rounds=2, seed=11)},
+        client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
+    )
+    bot = Bot(options)
+    await bot.start()
+    return bot
+
+
+def league_of(bot: Bot) -> LeagueReferee:
+    room = next(r for r in bot.room_referees if isinstance(r, MarketRoom))
+    assert room.leagues, "no league started"
+    return room.leagues[-1]
+
+
+def cod(names: list[str]) -> str:
+    cards = "".join(f'<card number="1" name="{n}"/>' for n in names)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>league</deckname>'
+        f'<comments/><zone name="main">{cards}</zone></cockatrice_deck>'
+    )
+
+
+async def tell(player: Player, text: str) -> None:
+    await player.client.send_message(BOT, text)
+
+
+async def private(player: Player, pattern: str, since: int = 0) -> str:
+    def match(text: str) -> bool:
+        return re.search(pattern, text) is not None
+
+    async def waiter() -> str:
+        while True:
+            for _, text in player.private[since:]:
+                if match(text):
+                    return text
+            await asyncio.sleep(0.02)
+
+    try:
+        return await asyncio.wait_for(waiter(), 15)
+    except TimeoutError:
+        raise AssertionError(f"{player.name} never got {pattern!r}; last: {player.private[-5:]}") from None
+
+
+def test_market_league_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -> None:
+    journal = tmp_path / "journal.sqlite3"
+
+    async def scenario() -> None:
+        bot = await start_bot(servatrice.ws_url, journal)
+        alice = await Player.connect(servatrice.ws_url, "alice_m")
+        bob = await Player.connect(servatrice.ws_url, "bob_m")
+        carol = await Player.connect(servatrice.ws_url, "carol_m")
+        players = {"alice_m": alice, "bob_m": bob}
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for p in (alice, bob, carol):
+                await p.client.join_room(room_id)
+
+            # Lobby in room chat; starting alone is refused.
+            mark = alice.mark()
+            await alice.client.room_say(room_id, "!market join")
+            await alice.wait_line(lambda t: "alice_m joins the Market Draft league" in t, since=mark)
+            await alice.client.room_say(room_id, "!market start")
+            await alice.wait_line(lambda t: "needs at least 2 players" in t, since=mark)
+            await bob.client.room_say(room_id, "!market join")
+            await alice.wait_line(lambda t: "bob_m joins" in t, since=mark)
+            await bob.client.room_say(room_id, "!market start")
+            await alice.wait_line(lambda t: "Market Draft league #1 starts" in t, since=mark)
+            league = league_of(bot)
+            engine: mk.MarketDraftEngine = league.engine
+            assert engine.phase == "draft"
+            await private(alice, r"Your pack \(15\): 1\. ")
+
+            # Bad input: non-members, out-of-range numbers, the wrong phase. Nothing changes.
+            before = engine.snapshot()
+            await tell(carol, "!pick 1")
+            await private(carol, r"Join a league in the room first")
+            await tell(alice, "!pick 99")
+            await private(alice, r"there is no card 99 in your pack \(1-15\)")
+            await tell(alice, "!pick Not A Real Card")
+            await private(alice, r"no such card \(Not A Real Card\)")
+            count = len(alice.private)
+            await tell(alice, "!buy 1 with 2")
+            await private(alice, r"not now \(the league is in its draft phase\)", count)
+            count = len(alice.private)
+            await tell(alice, "!pass")
+            await private(alice, r"not now \(the league is in its draft phase\)", count)
+            assert engine.snapshot() == before
+
+            # The draft: 45 picks each, by position and once by name.
+            first_pack = engine.pack("bob_m")
+            by_name = engine.config.cards[first_pack[2]].name
+            await tell(bob, f"!pick {by_name}")
+            await wait_until(lambda: by_name in [engine.config.cards[c].name for c in engine.pool("bob_m")])
+
+            async def drafter(name: str) -> None:
+                player = players[name]
+                while engine.phase == "draft":
+                    await wait_until(lambda: engine.phase != "draft" or bool(engine.pack(name)), timeout=20)
+                    if engine.phase != "draft":
+                        return
+                    size = len(engine.pool(name))
+                    await tell(player, "!pick 1")
+                    await wait_until(
+                        lambda size=size: len(engine.pool(name)) > size, timeout=20, what=f"{name} pick"
+                    )
+
+            await asyncio.gather(drafter("alice_m"), drafter("bob_m"))
+            assert engine.phase == "play"
+            assert all(len(engine.pool(n)) == 45 for n in players)
+            await alice.wait_line(lambda t: "Round 1: " in t and "vs" in t, since=mark)
+
+            # The pool as a deck list to paste, and as .cod text.
+            count = len(alice.private)
+            await tell(alice, "!pool")
+            listing = await private(alice, r"^1 ", count)
+            first_name = league.game_name(engine.pool("alice_m")[0])
+            assert f"1 {first_name}" in listing.splitlines() or first_name in listing
+            await tell(alice, "!pool cod")
+            await private(alice, r"<cockatrice_deck", count)
+
+            # The bot's game for the pairing.
+            note = await private(alice, r"your game vs bob_m is #\d+")
+            game_id = int(re.search(r"#(\d+)", note).group(1))  # type: ignore[union-attr]
+            await private(bob, rf"your game vs alice_m is #{game_id}")
+            game = league.games[game_id]
+
+            def deck_of(name: str) -> list[str]:
+                return [league.game_name(c) for c in engine.pool(name)[:23]] + ["Island"] * 17
+
+            # An illegal deck is refused with reasons; the game cannot start until it is fixed.
+            await alice.client.join_game(room_id, game_id)
+            game_mark = alice.mark()
+            await alice.client.select_deck(game_id, cod(["Island"] * 10 + ["Black Lotus"]))
+            await alice.wait_line(
+                lambda t: "alice_m: deck not legal" in t and "at least 40" in t and "Black Lotus" in t,
+                since=game_mark,
+            )
+            await alice.client.select_deck(game_id, cod(deck_of("alice_m")))
+            await alice.wait_line(lambda t: "alice_m: deck OK" in t, since=game_mark)
+            await alice.client.ready_start(game_id, True)
+            await bob.sit(room_id, game_id, deck=cod(deck_of("bob_m")))
+            await alice.wait_line(lambda t: "Both decks are legal" in t, since=game_mark)
+            await wait_until(lambda: alice.client.games[game_id].started, what="game started")
+            assert not game.finished
+
+            # bob concedes in Cockatrice: the result is learned from the game.
+            await bob.client.game_command(game_id, commands.concede())
+            await alice.wait_line(lambda t: "Round 1: alice_m beats bob_m" in t, since=mark)
+            match = engine.league.matches[0]
+            assert match.decided and match.winner == "alice_m"
+            await wait_until(lambda: game_id not in league.games, what="game closed")
+
+            # The market: boosters were dealt, the loser buys first.
+            await alice.wait_line(lambda t: t.startswith("Market open: 1. "), since=mark)
+            assert engine.phase == "market" and engine.whose_turn() == "bob_m"
+            assert all(len(engine.pool(n)) == 53 for n in players)
+            await private(bob, r"Your turn to buy")
+            before = engine.snapshot()
+            await tell(alice, "!buy 1 with 1 2 3")
+            await private(alice, r"it is bob_m's turn to buy, not yours")
+            uncommon = next(
+                i
+                for i, c in enumerate(engine.market)
+                if mk.rarity_class(engine.config.cards[c]) == "uncommon"
+            )
+            await tell(bob, f"!buy {uncommon + 1} with 1")
+            await private(bob, r"those cards are worth \d+; .* costs 10")
+            await tell(bob, f"!buy {uncommon + 1} with 1 1")
+            await private(bob, r"card 1 is named twice")
+            await tell(bob, "!swap 1 2")
+            await private(bob, r"!swap is not a Market Draft command; try !help")
+            assert engine.snapshot() == before
+            wanted = engine.market[uncommon]
+            paid = engine.pool("bob_m")[:10]
+            await tell(bob, f"!buy {uncommon + 1} with " + ", ".join(str(n) for n in range(1, 11)))
+            await alice.wait_line(lambda t: f"bob_m buys {engine.config.cards[wanted].name}" in t, since=mark)
+            pool = engine.pool("bob_m")
+            assert wanted in pool and len(pool) == 53 - 10 + 1
+            assert all(c in engine.discard for c in paid)
+            await tell(alice, "!pass")
+            await alice.wait_line(lambda t: "alice_m passes" in t, since=mark)
+            await tell(bob, "!pass")
+            await alice.wait_line(lambda t: "Market closed" in t, since=mark)
+            await alice.wait_line(lambda t: "Round 2: " in t, since=mark)
+            assert engine.phase == "play" and engine.league.round == 2
+            await private(alice, r"Round 2: your game vs bob_m is #\d+")
+            assert len(league.games) == 1
+            snapshot = engine.snapshot()
+        finally:
+            for p in (alice, bob, carol):
+                await p.close()
+            await bot.close()
+
+        # A restart loses nothing: the league comes back from the journal with its round-2 game.
+        bot = await start_bot(servatrice.ws_url, journal)
+        try:
+            league = league_of(bot)
+            assert league.engine.snapshot() == snapshot
+            assert len(league.games) == 1
+        finally:
+            await bot.close()
+
+    run(scenario(), timeout=120)

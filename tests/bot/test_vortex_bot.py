@@ -1,0 +1,245 @@
+"""Vortex end to end: the bot and scripted players in a real Servatrice game.
+
+One game with a 21-card pool (so the shoe is empty once the packs are dealt): the opening draft (four
+picks each, private pack lists, picks delivered to hands), refusals (out of turn, missing card,
+spectator), basics, then three turns: a pack mulligan followed by a failed pick from the empty pack
+(life lost, the turn ends), a normal pick with an empty shoe, and the pass step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bot_players import Player, wait_until
+from servatrice import ServatriceServer
+
+from cockatrice_ext.bot.blocks import load_block
+from cockatrice_ext.bot.runtime import Bot, BotOptions
+from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
+from cockatrice_ext.client import FloodLimits
+from cockatrice_ext.formats import vortex as rules
+
+pytestmark = pytest.mark.servatrice
+
+POOL = """\
+# A tiny Vortex pool: three spells and eighteen basics, exactly the three packs the deal needs.
+1 Shock
+1 Giant Growth
+1 Grizzly Bears
+9 Forest
+9 Mountain
+"""
+
+
+def run(coroutine: Any, timeout: float = 120.0) -> Any:
+    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+
+def choose_pick(engine: rules.VortexEngine, player: Any) -> int:
+    """The scripted players' policy: the first spell in the pack, else the first card."""
+    pack = engine.pack(player)
+    for position, ref in enumerate(pack):
+        if not engine.config.cards[ref.index].is_basic_land:
+            return position
+    return 0
+
+
+def seed_for_mulligan(pool: Path) -> int:
+    """A seed whose opening draft (with :func:`choose_pick`) leaves the first player a mulligan pack."""
+    facts = load_block(str(pool)).facts
+    for seed in range(500):
+        engine = rules.VortexEngine(rules.VortexConfig(players=(1, 2), cards=facts), seed=seed)
+        engine.apply(rules.StartGame(player=None))
+        while engine.phase == "opening":
+            player = engine.whose_turn
+            engine.apply(rules.Pick(player=player, choice=choose_pick(engine, player)))
+        basics = sum(1 for ref in engine.pack(1) if engine.config.cards[ref.index].is_basic_land)
+        if basics >= 5:
+            return seed
+    raise AssertionError("no seed gives a mulligan pack")
+
+
+async def bot_line(player: Player, pattern: str, since: int) -> str:
+    return await player.wait_line(lambda t: re.search(pattern, t) is not None, since=since)
+
+
+def hand_names(player: Player, game_id: int, pid: int) -> list[str]:
+    return [c.name for c in player.client.games[game_id].players[pid].zone("hand").cards]
+
+
+def test_vortex_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -> None:
+    pool = tmp_path / "pool.txt"
+    pool.write_text(POOL)
+    seed = seed_for_mulligan(pool)
+
+    async def scenario() -> None:
+        options = BotOptions(
+            url=servatrice.ws_url,
+            user="vortex_ref",
+            rooms=("Bot room",),
+            journal_path=tmp_path / "journal.sqlite3",
+            formats=("vortex",),
+            format_options={"vortex": VortexOptions(block=str(pool), seed=seed)},
+            client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
+        )
+        bot = Bot(options)
+        await bot.start()
+        alice = await Player.connect(servatrice.ws_url, "alice_v")
+        bob = await Player.connect(servatrice.ws_url, "bob_v")
+        carol = await Player.connect(servatrice.ws_url, "carol_v")
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for p in (alice, bob, carol):
+                await p.client.join_room(room_id)
+            await alice.client.room_say(room_id, "!vortex new 2")
+            line = await alice.wait_line(lambda t: "Vortex game #" in t)
+            game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
+            referee = bot.games[game_id]
+            assert isinstance(referee, VortexReferee)
+            by_id: dict[int, Player] = {}
+            by_id[await alice.sit(room_id, game_id)] = alice
+            by_id[await bob.sit(room_id, game_id)] = bob
+            pid_of = {p.name: pid for pid, p in by_id.items()}
+            await carol.sit(room_id, game_id, spectator=True)
+
+            await bot_line(alice, r"Opening turn 1: alice_v drafts", 0)
+            engine = referee.engine
+            assert engine.config.players == tuple(sorted(by_id))
+            assert engine.shoe_size() == 0 and engine.passed_size() == 7
+            assert referee.judge, "the relaxed test server lets the bot create its game as a judge"
+
+            # The first picker got their pack privately, numbered; the other player did not.
+            listing = await alice.wait_private(lambda t: t.startswith("Your pack:"))
+            for n, ref in enumerate(engine.pack(pid_of["alice_v"]), start=1):
+                assert f"{n}. {ref.name}" in listing
+            assert not any(t.startswith("Your pack:") for _, t in bob.private)
+
+            # Refusals: out of turn, a missing card, a spectator, a bad number. Nothing changes.
+            before = engine.snapshot()
+            mark = alice.mark()
+            await bob.say(game_id, "!pick 1")
+            await bot_line(alice, r"bob_v: you have no pick to make now", mark)
+            await alice.say(game_id, "!pick 9")
+            await bot_line(alice, r"alice_v: your pack has no such card", mark)
+            await alice.say(game_id, "!pick Black Lotus")
+            await bot_line(alice, r"alice_v: your pack has no such card", mark)
+            await alice.say(game_id, "!pick 0")
+            await bot_line(alice, r"alice_v: pack numbers start at 1", mark)
+            await carol.say(game_id, "!pick 1")
+            await bot_line(alice, r"carol_v: spectators can watch but not play", mark)
+            assert engine.snapshot() == before
+
+            # The opening draft: four picks each, alternately; by number and by name.
+            picked: dict[int, list[str]] = {pid: [] for pid in by_id}
+            for turn in range(8):
+                pid = int(engine.whose_turn)  # type: ignore[arg-type]
+                player = by_id[pid]
+                position = choose_pick(engine, pid)
+                name = engine.pack(pid)[position].name
+                mark = alice.mark()
+                choice = str(position + 1) if turn % 2 == 0 else name
+                await player.say(game_id, f"!pick {choice}")
+                await bot_line(alice, rf"{player.name} picks a card", mark)
+                picked[pid].append(name)
+                await wait_until(lambda n=turn: engine.opening_turns_done == n + 1, what="pick applied")
+            await bot_line(alice, r"Opening draft done", 0)
+            await alice.wait_private(lambda t: t.startswith("You picked"))
+            for pid, names in picked.items():
+                await wait_until(
+                    lambda pid=pid, names=names: (
+                        sorted(hand_names(by_id[pid], game_id, pid)) == sorted(names)
+                    ),
+                    what=f"{by_id[pid].name}'s picks in hand",
+                )
+            # Nobody else sees the picked cards' names.
+            alice_pid, bob_pid = pid_of["alice_v"], pid_of["bob_v"]
+            assert all(not c.name for c in alice.client.games[game_id].players[bob_pid].zone("hand").cards)
+
+            # Basics: chosen by name, or the referee's default.
+            mark = alice.mark()
+            await alice.say(game_id, "!basics Forest Forest Lotus")
+            await bot_line(alice, r"alice_v: name exactly 3 basic lands", mark)
+            await alice.say(game_id, "!basics Forest Forest Mountain")
+            await bot_line(alice, r"alice_v adds Forest, Forest, Mountain", mark)
+            await bob.say(game_id, "!basics")
+            await bot_line(alice, r"bob_v adds", mark)
+            await bot_line(alice, r"Turn 1: alice_v", mark)
+            await wait_until(
+                lambda: (
+                    sorted(hand_names(alice, game_id, alice_pid))
+                    == sorted(picked[alice_pid] + ["Forest", "Forest", "Mountain"])
+                ),
+                what="basics in alice's hand",
+            )
+            await wait_until(
+                lambda: alice.client.games[game_id].active_player_id == alice_pid, what="alice active"
+            )
+
+            # Turn 1 (alice): pack mulligan at upkeep, then a draw from an empty pack and an empty shoe.
+            mark = alice.mark()
+            await bob.say(game_id, "!mulligan")
+            await bot_line(alice, r"bob_v: it is alice_v's turn", mark)
+            await alice.phase(game_id, 1)
+            await alice.say(game_id, "!mulligan")
+            await bot_line(alice, r"alice_v mulligans their pack: .*It is exiled", mark)
+            await bot_line(alice, r"alice_v replenishes to 5 this turn", mark)
+            await alice.say(game_id, "!mulligan")
+            await bot_line(alice, r"alice_v: you already did a pack mulligan this turn", mark)
+            await wait_until(
+                lambda: (
+                    alice.client.games[game_id].players[referee.me].zone("rfg").card_count == 5
+                    or len(alice.client.games[game_id].players[referee.me].zone("rfg").cards) == 5
+                ),
+                what="mulliganed pack in exile",
+            )
+            await alice.phase(game_id, 2)
+            await bot_line(alice, r"alice_v starts and skips the first draw", mark)
+            await alice.say(game_id, "!draw")
+            await bot_line(alice, r"alice_v has nothing to pick: the stack is countered", mark)
+            await bot_line(alice, r"alice_v loses 1 life", mark)
+            await bot_line(alice, r"Turn 2: bob_v", mark)
+            await wait_until(
+                lambda: alice.client.games[game_id].players[alice_pid].counter_value("life") == 19,
+                what="alice's life counter",
+            )
+            assert engine.pack_size(alice_pid) == 4 and engine.passed_size() == 0
+
+            # Turn 2 (bob): the Cockatrice turn followed; the draw step is a pick from a pack the empty
+            # shoe cannot replenish.
+            await wait_until(lambda: bob.client.games[game_id].active_player_id == bob_pid, what="bob active")
+            mark = alice.mark()
+            await bob.phase(game_id, 2)
+            await bot_line(alice, r"bob_v to pick from 4", mark)
+            assert not any("replenishes" in t for _, t in alice.heard[mark:])
+            bob_hand = len(hand_names(bob, game_id, bob_pid))
+            await bob.say(game_id, "!pick 1")
+            await bot_line(alice, r"bob_v picks a card", mark)
+            await wait_until(
+                lambda: len(hand_names(bob, game_id, bob_pid)) == bob_hand + 1, what="bob's pick"
+            )
+            await bob.next_turn(game_id)
+            await bot_line(alice, r"bob_v passes: takes the passed pack \(0\), leaves 3", mark)
+            await bot_line(alice, r"Turn 3: alice_v", mark)
+
+            # Turn 3 (alice): a normal pick; anyone may count the packs.
+            await wait_until(
+                lambda: alice.client.games[game_id].active_player_id == alice_pid, what="alice again"
+            )
+            mark = alice.mark()
+            await alice.phase(game_id, 2)
+            await bot_line(alice, r"alice_v to pick from 4", mark)
+            await alice.say(game_id, "!pick 1")
+            await bot_line(alice, r"alice_v picks a card", mark)
+            await carol.say(game_id, "!packs")
+            await bot_line(alice, r"Packs alice_v 3, bob_v 0; passed 3; shoe 0", mark)
+            assert engine.whose_turn == alice_pid and engine.turn == 3
+        finally:
+            for p in (alice, bob, carol):
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=180)

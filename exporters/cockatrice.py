@@ -283,7 +283,25 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
     layout = card.layout or "normal"
     if card.is_token and layout == "normal":
         layout = "token"
-    if len(faces) == 1 or layout in COMBINED_LAYOUTS:
+    if len(faces) == 1:
+        face = faces[0]
+        main_type = maintype(face.types)
+        props = _face_props(
+            card,
+            face,
+            layout=layout,
+            side="front",
+            cmc=face.mana_value,
+            colors=_colors(card.colors),
+            maintype_=main_type,
+        )
+        rec = _CardRecord(display_name(card, "cockatrice"), face.oracle_text, props, printings)
+        rec.tablerow = tablerow(face.types)
+        rec.cipt = _cipt(face.name, face.oracle_text)
+        rec.landscape = main_type == "Battle" or layout in ("split", "planar")
+        rec.is_token = card.is_token
+        return [rec]
+    if layout in COMBINED_LAYOUTS:
         name = display_name(card, "cockatrice")
         oracle = "\n\n---\n\n".join(f.oracle_text for f in faces) if len(faces) > 1 else faces[0].oracle_text
         first = faces[0]

@@ -23,8 +23,13 @@ def clean(value: str) -> str:
     return _INVALID_XML_CHARS.sub("", value)
 
 
+_NEEDS_WORK = re.compile("[&<>\r\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
 def text(value: str) -> str:
     """Escape ``value`` for element content."""
+    if _NEEDS_WORK.search(value) is None:  # the common case: one C-level scan, nothing to do
+        return value
     value = clean(value)
     if "&" in value:
         value = value.replace("&", "&amp;")

@@ -36,6 +36,7 @@ import math
 import os
 import re
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -69,6 +70,30 @@ ACK_TIMEOUT = 10.0
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
+def quickack(sock: Any) -> None:
+    """Acknowledge received data at once (Linux ``TCP_QUICKACK``; it wears off, so set it after each read)."""
+    with contextlib.suppress(OSError, AttributeError):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
+
+
+def enable_client_quickack() -> None:
+    """Experiment: make every :class:`cockatrice_ext.client.Client` TCP socket in this process quick-ACK."""
+    from cockatrice_ext.client import transport
+
+    protocol_class: Any = transport._TcpProtocol
+    receive = protocol_class.data_received
+
+    def connection_made(self: Any, tcp: asyncio.BaseTransport) -> None:
+        self.bench_socket = tcp.get_extra_info("socket")
+
+    def data_received(self: Any, data: bytes) -> None:
+        quickack(getattr(self, "bench_socket", None))
+        receive(self, data)
+
+    protocol_class.connection_made = connection_made
+    protocol_class.data_received = data_received
+
+
 # ---------------------------------------------------------------------------------------------------------
 # The echo bot (runs in its own process: ``bench_bot.py echo-bot ...``)
 # ---------------------------------------------------------------------------------------------------------
@@ -77,9 +102,12 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 class EchoBot:
     """A minimal bot on the sans-I/O connection: one socket, one game, one chat line per chat line."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *, quick_ack: bool = False
+    ) -> None:
         self.reader = reader
         self.writer = writer
+        self.socket = writer.get_extra_info("socket") if quick_ack else None
         self.conn = ClientConnection(transport="tcp")
         self.names: dict[int, str] = {}
         self.me = -1
@@ -132,7 +160,8 @@ class EchoBot:
                         if props.HasField("user_info"):
                             self.names[int(props.player_id)] = props.user_info.name
                 elif isinstance(message, pb.Event_GameSay) and item.player_id != self.me:
-                    lines.append((self.names.get(item.player_id, f"player {item.player_id}"), message.message))
+                    sender = self.names.get(item.player_id, f"player {item.player_id}")
+                    lines.append((sender, message.message))
         return lines
 
     async def start(self, user: str, room_id: int) -> int:
@@ -158,6 +187,8 @@ class EchoBot:
             data = await self.reader.read(65536)
             if not data:
                 return
+            if self.socket is not None:
+                quickack(self.socket)
             self.conn.receive_data(data)
             while (event := self.conn.next_event()) is not NEED_DATA:
                 for sender, text in self.observe(event):
@@ -180,9 +211,9 @@ def echo_reply(sender: str, text: str) -> str:
     return f"{sender}: {text}"[:300]
 
 
-async def run_echo_bot(host: str, port: int, user: str, room_id: int) -> None:
+async def run_echo_bot(host: str, port: int, user: str, room_id: int, quick_ack: bool) -> None:
     reader, writer = await asyncio.open_connection(host, port)
-    bot = EchoBot(reader, writer)
+    bot = EchoBot(reader, writer, quick_ack=quick_ack)
     game_id = await bot.start(user, room_id)
     print(f"echo-bot ready game {game_id}", flush=True)
     pinger = asyncio.create_task(bot.keepalive())
@@ -344,13 +375,15 @@ def spawn(name: str, argv: list[str], workdir: Path) -> Child:
     return Child(name, process, log)
 
 
-def start_referee(url: str, workdir: Path, profile: Path | None) -> Child:
+def start_referee(url: str, workdir: Path, profile: Path | None, quick_ack: bool) -> Child:
     argv = [sys.executable]
     if profile is not None:
         argv += ["-m", "cProfile", "-o", str(profile)]
+    if quick_ack:  # the real CLI, with the client's sockets patched first
+        argv += [str(Path(__file__).resolve()), "quickack-cli"]
+    else:
+        argv += ["-m", "cockatrice_ext"]
     argv += [
-        "-m",
-        "cockatrice_ext",
         "bot",
         "run",
         url,
@@ -373,8 +406,9 @@ def start_referee(url: str, workdir: Path, profile: Path | None) -> Child:
     return child
 
 
-def start_echo(host: str, port: int, room_id: int, workdir: Path) -> tuple[Child, int]:
+def start_echo(host: str, port: int, room_id: int, workdir: Path, quick_ack: bool) -> tuple[Child, int]:
     argv = [sys.executable, str(Path(__file__).resolve()), "echo-bot", host, str(port), "echo", str(room_id)]
+    argv += ["quickack"] if quick_ack else []
     child = spawn("echo", argv, workdir)
     match = child.wait_line(r"echo-bot ready game (\d+)")
     return child, int(match.group(1))
@@ -480,11 +514,15 @@ async def scenario(args: argparse.Namespace, server: Any, workdir: Path) -> None
     host, port = "127.0.0.1", server.tcp_port
     url = server.tcp_url
     started = time.perf_counter()
+    load_at_start = os.getloadavg()[0]
 
-    referee = start_referee(url, workdir, args.profile_bot)
+    if args.quickack:
+        enable_client_quickack()
+    referee = start_referee(url, workdir, args.profile_bot, args.quickack)
     children = [referee]
     players: list[Any] = []
     try:
+
         async def connect(name: str) -> Any:
             player = await Player.connect(url, name)
             player.clock = AckClock(player)
@@ -495,18 +533,23 @@ async def scenario(args: argparse.Namespace, server: Any, workdir: Path) -> None
         room_id = await probe.client.room_id_by_name(ROOM)
         await probe.close()
 
-        echo, echo_game = start_echo(host, port, room_id, workdir)
+        echo, echo_game = start_echo(host, port, room_id, workdir, args.quickack)
         children.append(echo)
 
         tables: list[AuctionTable] = []
-        for index in range(max(counts)):
-            pair = await asyncio.gather(connect(f"p{index:02d}a"), connect(f"p{index:02d}b"))
-            players.extend(pair)
-            tables.append(await open_auction(room_id, *pair))
-        setup = time.perf_counter() - started
-        print(f"setup: {len(tables)} auction games, {len(players)} players, echo game {echo_game} ({setup:.1f} s)")
 
-        # 1. referee vs echo, same players, alternating.
+        async def grow(target: int) -> None:
+            """Open auction games (two new players each) until ``target`` exist."""
+            while len(tables) < target:
+                index = len(tables)
+                pair = await asyncio.gather(connect(f"p{index:02d}a"), connect(f"p{index:02d}b"))
+                players.extend(pair)
+                tables.append(await open_auction(room_id, *pair))
+
+        await grow(1)
+        print(f"setup: referee and echo bot ready, first game open ({time.perf_counter() - started:.1f} s)")
+
+        # 1. referee vs echo, same players, alternating; only these two games exist yet.
         first = tables[0]
         for name in (first.bidder, first.other):
             player = next(p for p in players if p.name == name)
@@ -537,7 +580,9 @@ async def scenario(args: argparse.Namespace, server: Any, workdir: Path) -> None
         pids = {"referee": referee.pid, "servatrice": server._process.pid, "players": os.getpid()}
         results = []
         for count in counts:
-            results.append(await concurrent_phase(tables[:count], args.interval_ms / 1000, args.seconds, pids))
+            await grow(count)  # exactly ``count`` auction games exist during the step
+            interval = args.interval_ms / 1000
+            results.append(await concurrent_phase(tables[:count], interval, args.seconds, pids))
         print()
         print(
             f"2. concurrent auction games, one referee process; each game bids every {args.interval_ms:g} ms"
@@ -556,8 +601,10 @@ async def scenario(args: argparse.Namespace, server: Any, workdir: Path) -> None
             )
         print()
         print(
-            f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, load average at end"
-            f" {os.getloadavg()[0]:.1f}; total {time.perf_counter() - started:.0f} s"
+            f"python {sys.version.split()[0]}, {os.cpu_count()} cpus,"
+            f" load average {load_at_start:.1f} at start, {os.getloadavg()[0]:.1f} at end;"
+            f" quickack {'on' if args.quickack else 'off'};"
+            f" total {time.perf_counter() - started:.0f} s"
         )
     finally:
         for player in players:
@@ -578,7 +625,14 @@ def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["echo-bot"]:
         host, port, user, room_id = argv[1], int(argv[2]), argv[3], int(argv[4])
-        asyncio.run(run_echo_bot(host, port, user, room_id))
+        asyncio.run(run_echo_bot(host, port, user, room_id, argv[5:6] == ["quickack"]))
+        return
+    if argv[:1] == ["quickack-cli"]:
+        from cockatrice_ext.cli import main as cli_main
+
+        enable_client_quickack()
+        sys.argv = ["cockatrice-ext", *argv[1:]]
+        cli_main()
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=1000, help="referee/echo samples each (default 1000)")
@@ -590,6 +644,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per concurrency step")
     parser.add_argument(
         "--interval-ms", type=float, default=100.0, help="one bid per game every this many ms (default 100)"
+    )
+    parser.add_argument(
+        "--quickack",
+        action="store_true",
+        help="experiment: every client socket (players, referee, echo bot) sets TCP_QUICKACK after each read",
     )
     parser.add_argument("--profile-bot", type=Path, help="run the referee under cProfile, write stats here")
     parser.add_argument("--workdir", type=Path, help="keep logs here (default: a temporary directory)")

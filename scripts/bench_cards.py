@@ -35,9 +35,8 @@ def _peak_rss_mb() -> float:
 def step_a(mtgjson: Path, out: Path) -> dict[str, float]:
     """Child process: read MTGJSON, write cards.xml atomically."""
     start = time.perf_counter()
-    from cockatrice_ext.exporters import write_card_database
-
     from cockatrice_ext.cards.mtgjson import read_mtgjson
+    from cockatrice_ext.exporters import write_card_database
     from cockatrice_ext.fsutil import atomic_write_bytes
 
     db = read_mtgjson(mtgjson)

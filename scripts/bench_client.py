@@ -27,10 +27,9 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from cockatrice_ext.client import connect
 from cockatrice_ext.protocol import commands
 from cockatrice_ext.protocol import messages as pb
-
-from cockatrice_ext.client import connect
 
 DECK = (
     '<cockatrice_deck version="1"><deckname>bench</deckname><comments/>'

@@ -18,11 +18,14 @@ Usage from any ``tests/`` sub-folder (the fixtures are exported by ``tests/conft
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import dataclasses
 import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -192,6 +195,13 @@ def free_port() -> int:
         return port
 
 
+def _die_with_parent() -> None:
+    """In the child: ask Linux to SIGTERM us when the test process dies (no orphaned servers)."""
+    with contextlib.suppress(Exception):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def _port_accepts(port: int) -> bool:
     with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
         return True
@@ -258,7 +268,11 @@ class ServatriceServer:
         return self._process is not None and self._process.poll() is None
 
     def start(self) -> None:
-        """Write the ini, start the process, and wait until both ports accept connections."""
+        """Write the ini, start the process, and wait until both ports accept connections.
+
+        On Linux the server gets SIGTERM when the thread that started it exits (no orphans if pytest is
+        killed), so call this from a long-lived thread such as the main one, not a worker thread.
+        """
         if self.running:
             return
         self.ini_path.write_text(
@@ -280,6 +294,7 @@ class ServatriceServer:
             stdout=log,
             stderr=subprocess.STDOUT,
             env=env,
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
         )
         self.starts += 1
         deadline = time.monotonic() + self.start_timeout

@@ -36,11 +36,13 @@ def default_cards() -> CardDatabase:
 
 
 def load_block(
-    spec: str, db: CardDatabase | None = None, *, sections: tuple[str, ...] = ("main",)
+    spec: str, db: CardDatabase | None = None, *, sections: tuple[str, ...] | None = ("main",)
 ) -> LoadedBlock:
     """Resolve block ``spec`` (a file path or a bundled block name) against ``db``.
 
-    Only the named sections become physical cards (a block list's sideboard is not shuffled in).
+    Only the named sections become physical cards (a block list's sideboard is not shuffled in);
+    ``sections=None`` takes every library section (block lists group cards under ``## Heading`` sections).
+    The chosen sections all go into the ``.cod``'s main zone, the bot's deck.
 
     Raises:
         KeyError: no such bundled block and no such file.
@@ -51,7 +53,7 @@ def load_block(
     from cockatrice_ext.decks.blocklist import read_block_list
     from cockatrice_ext.exporters import from_resolved
     from cockatrice_ext.exporters.cockatrice import write_cod
-    from cockatrice_ext.exporters.model import display_name
+    from cockatrice_ext.exporters.model import NON_LIBRARY_SECTIONS, display_name
 
     path = Path(spec)
     if path.is_file():
@@ -62,6 +64,8 @@ def load_block(
         name = spec
     cards = db if db is not None else default_cards()
     resolved = resolve_deck(deck, cards, source=str(spec))
+    if sections is None:
+        sections = tuple(s for s in resolved.sections if s not in NON_LIBRARY_SECTIONS)
     facts: list[CardFacts] = []
     game_names: list[str] = []
     for section in sections:
@@ -70,7 +74,6 @@ def load_block(
                 facts.append(entry.card.facts(entry.printing))
                 game_names.append(display_name(entry.card, "cockatrice"))
     export = from_resolved(resolved)
-    export.sections = {s: e for s, e in export.sections.items() if s in sections}
-    export.sections.setdefault("main", export.sections.pop(sections[0], []))
+    export.sections = {"main": [e for s in sections for e in export.sections.get(s, [])]}
     cod = write_cod(export, printings=False).decode("utf-8")
     return LoadedBlock(name=name, facts=tuple(facts), game_names=tuple(game_names), cod=cod)

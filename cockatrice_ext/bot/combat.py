@@ -28,11 +28,12 @@ import logging
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Annotated, Any, ClassVar
 
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, Referee, shorten
-from cockatrice_ext.cards.model import CardFacts
+from cockatrice_ext.cards.model import CardDatabase, CardFacts
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import combat as rules
@@ -56,6 +57,7 @@ class CombatOptions:
 
     rounds: int = 10
     judge: bool = False  # the bot needs no judge rights: players move their own cards
+    card_source: str = ""  # card database for deck checks ("" = $COCKATRICE_EXT_CARDS or the embedded cards)
     password: str = ""
     seed: int | None = None  # fixed shuffle for reproducible games; None = a fresh random seed
 
@@ -120,9 +122,22 @@ class DeckVerdict:
         return self.facts is not None
 
 
-def check_cod(cod_text: str, *, deck_size: int = rules.DECK_SIZE, db: Any = None) -> DeckVerdict:
+@lru_cache(maxsize=4)
+def card_database(source: str = "") -> CardDatabase:
+    """The card database deck checks use (cached: read-only). ``""`` = the configured default.
+
+    Raises:
+        cockatrice_ext.cards.errors.CardDataError: the source does not read.
+    """
+    from cockatrice_ext.cards.sources import load_cards
+
+    return load_cards(source or None)
+
+
+def check_cod(
+    cod_text: str, *, deck_size: int = rules.DECK_SIZE, db: CardDatabase | None = None
+) -> DeckVerdict:
     """Check a loaded ``.cod`` deck (untrusted text) against the deck rules; never raises."""
-    from cockatrice_ext.bot.blocks import default_cards
     from cockatrice_ext.cards.resolve import UnknownCardsError, resolve_deck
     from cockatrice_ext.decks.errors import DeckFormatError
     from cockatrice_ext.decks.readers import read_cod
@@ -135,10 +150,10 @@ def check_cod(cod_text: str, *, deck_size: int = rules.DECK_SIZE, db: Any = None
         return DeckVerdict(None, f"the deck file does not read ({str(exc)[:120]})")
     deck.sections = {name: entries for name, entries in deck.sections.items() if name == "main"}
     try:
-        resolved = resolve_deck(deck, db if db is not None else default_cards(), source="deck")
+        resolved = resolve_deck(deck, db if db is not None else card_database(), source="deck")
     except UnknownCardsError as exc:
         names = ", ".join(sorted({u.name for u in exc.unknown}))
-        return DeckVerdict(None, f"unknown cards: {names}")
+        return DeckVerdict(None, f"unknown cards: {names[:200]}")
     facts: list[CardFacts] = []
     for entry in resolved.main:
         facts.extend([entry.card.facts(entry.printing)] * entry.count)
@@ -194,8 +209,9 @@ def render_effects(
         if isinstance(effect, rules.GameStarted):
             players = " vs ".join(name_of(p) for p in effect.players)
             lines.append(
-                f"Magic Combat Rules, {effect.rounds} rounds: {players}. Your opening hands come by private"
-                " message. Setup: !place CARD SLOT (creatures of mana value 3 or less, slots 1-5), then !ready."
+                f"Magic Combat Rules, {effect.rounds} rounds: {players}. Opening hands come by private"
+                " message. Setup: !place CARD SLOT (creatures of mana value 3 or less, slots 1-5),"
+                " then !ready."
             )
         elif isinstance(effect, rules.CardsDrawn):
             if effect.cards and engine.phase == "play":
@@ -270,7 +286,8 @@ def render_effects(
             if effect.slots:
                 slots = ", ".join(str(s + 1) for s in effect.slots)
                 lines.append(
-                    f"{name_of(effect.player)} scores {effect.scored} (unblocked: slot {slots}), {effect.points} in all."
+                    f"{name_of(effect.player)} scores {effect.scored} (unblocked: slot {slots}),"
+                    f" {effect.points} in all."
                 )
             else:
                 lines.append(f"{name_of(effect.player)} scores {effect.scored}, {effect.points} in all.")
@@ -318,7 +335,15 @@ class CombatRoom(Referee):
         if what.lower() != "new":
             raise BadArgument("usage: !combat new")
         assert ctx.room_id is not None
-        referee = await CombatReferee.create(self.bot, ctx.room_id, self.defaults, requested_by=ctx.sender)
+        from cockatrice_ext.cards.errors import CardDataError
+
+        try:
+            cards = await asyncio.to_thread(card_database, self.defaults.card_source)
+        except CardDataError as exc:
+            raise BadArgument(f"the referee's card database does not load: {str(exc)[:120]}") from None
+        referee = await CombatReferee.create(
+            self.bot, ctx.room_id, self.defaults, requested_by=ctx.sender, cards=cards
+        )
         await ctx.reply(
             shorten(
                 f"Magic Combat Rules game #{referee.game_id} is open for 2 players. Join, load your 40-card"
@@ -343,6 +368,7 @@ class CombatReferee(GameReferee):
         super().__init__(bot, game_id, room_id)
         self.options = options
         self.decks: dict[int, DeckVerdict] = {}
+        self.cards: CardDatabase | None = None
         self.ready = False
         self._lock = asyncio.Lock()
         self._passes = 0
@@ -351,7 +377,13 @@ class CombatReferee(GameReferee):
 
     @classmethod
     async def create(
-        cls, bot: Bot, room_id: int, options: CombatOptions, *, requested_by: str = ""
+        cls,
+        bot: Bot,
+        room_id: int,
+        options: CombatOptions,
+        *,
+        requested_by: str = "",
+        cards: CardDatabase | None = None,
     ) -> CombatReferee:
         """Create the game with shared decklists and sit (not ready until both decks are legal)."""
         client = bot.client
@@ -373,6 +405,7 @@ class CombatReferee(GameReferee):
             game_type_ids=type_ids,
         )
         referee = cls(bot, game_id, room_id, options)
+        referee.cards = cards
         bot.adopt_game(referee)
         await client.select_deck(game_id, EMPTY_DECK)
         return referee
@@ -402,7 +435,7 @@ class CombatReferee(GameReferee):
         player = self.mirror.players.get(player_id)
         if player is None or player.spectator or player_id == self.me:
             return
-        verdict = check_cod(player.deck_list)
+        verdict = check_cod(player.deck_list, db=self.cards)
         self.decks[player_id] = verdict
         await self.say(f"{self.player_name(player_id)}: {verdict.reason}.")
         await self.update_ready()
@@ -566,7 +599,7 @@ class CombatReferee(GameReferee):
                 self.bot.journal.close_table(self.table_key)
         for chunk in _pack(render_effects(effects, engine, self.player_name)):
             await self.say(chunk)
-        for player, text in private_messages(effects, engine.phase if engine.phase != "play" else "play"):
+        for player, text in private_messages(effects, engine.phase):
             await self.bot.tell(self.player_name(player), shorten(text, 900))
         if new_turn:
             self._passes = 0
@@ -595,9 +628,9 @@ class CombatReferee(GameReferee):
             await self.perform(self.apply(make(player)))
 
     @command()
-    async def place(self, ctx: Context, card_and_slot: Rest) -> None:
+    async def place(self, ctx: Context, card_slot: Rest) -> None:
         """Setup: !place CARD SLOT puts a creature (mana value 3 or less) face down in slot 1-5."""
-        name, numbers = split_card_and_numbers(card_and_slot)
+        name, numbers = split_card_and_numbers(card_slot)
         if len(numbers) != 1:
             raise BadArgument("usage: !place CARD SLOT")
         await self.act(ctx, lambda p: rules.PlaceFaceDown(player=p, card=name, slot=slot_index(numbers[0])))
@@ -612,9 +645,9 @@ class CombatReferee(GameReferee):
             await self.act(ctx, lambda p: rules.SetupDone(player=p))
 
     @command()
-    async def summon(self, ctx: Context, card_and_slots: Rest) -> None:
+    async def summon(self, ctx: Context, card_slots: Rest) -> None:
         """Main phase: !summon CARD SLOT [SACRIFICE-SLOT...] (4-7: sacrifice one, 8+: two)."""
-        name, numbers = split_card_and_numbers(card_and_slots)
+        name, numbers = split_card_and_numbers(card_slots)
         slot, sacrifices = slot_index(numbers[0]), tuple(slot_index(n) for n in numbers[1:])
         await self.act(ctx, lambda p: rules.Summon(player=p, card=name, slot=slot, sacrifices=sacrifices))
 
@@ -631,9 +664,9 @@ class CombatReferee(GameReferee):
         await self.act(ctx, lambda p: rules.BeginCombat(player=p))
 
     @command(name="set")
-    async def set_spell(self, ctx: Context, card_and_slot: Rest) -> None:
+    async def set_spell(self, ctx: Context, card_slot: Rest) -> None:
         """Combat: !set CARD SLOT puts a non-creature card face down in spell slot 1-5 (three per combat)."""
-        name, numbers = split_card_and_numbers(card_and_slot)
+        name, numbers = split_card_and_numbers(card_slot)
         if len(numbers) != 1:
             raise BadArgument("usage: !set CARD SLOT")
         await self.act(ctx, lambda p: rules.PlaceSpell(player=p, card=name, slot=slot_index(numbers[0])))

@@ -56,6 +56,8 @@ FORMATS = ("market", "autobattler")
 TITLES = {"market": "Market Draft", "autobattler": "AutoBattler"}
 DEFAULT_BLOCKS = {"market": "market-pool", "autobattler": "autobattler-cube"}
 LIFE_COUNTER = 0
+MAX_DECK_CARDS = 1000
+"""Loaded decks are read up to this many cards (untrusted input; no league deck comes close)."""
 PRIVATE_LIMIT = 900
 """Private messages are cut into pieces of at most this many characters (the server's chat budget)."""
 
@@ -241,7 +243,8 @@ def deck_names(cod_text: str) -> tuple[list[str], list[str]] | None:
     for section, entries in deck.sections.items():
         target = side if section in ("side", "tokens", "maybeboard") else main
         for entry in entries:
-            target.extend([entry.name] * min(entry.count, 500))
+            room = MAX_DECK_CARDS - len(main) - len(side)
+            target.extend([entry.name] * max(0, min(entry.count, room)))
     return main, side
 
 
@@ -587,8 +590,21 @@ class LeagueRoom(Referee):
                 raise BadArgument("ROUNDS must be between 1 and 20")
             options = LeagueOptions(**{**asdict(options), "rounds": rounds})
         if words:
-            options = LeagueOptions(**{**asdict(options), "block": " ".join(words)})
+            options = LeagueOptions(**{**asdict(options), "block": self._chat_block(" ".join(words))})
         return LeagueOptions(**{**asdict(options), "format": self.format_name})
+
+    def _chat_block(self, name: str) -> str:
+        """A block named in chat: a bundled block or the operator's configured one, never a file path.
+
+        Raises:
+            BadArgument: anything else (room chat must not make the bot read files of its choosing).
+        """
+        from cockatrice_ext import blocks
+
+        bundled = blocks.list_blocks()
+        if name in bundled or (self.defaults.block and name == self.defaults.block):
+            return name
+        raise BadArgument(shorten(f"no block called {name!r}; bundled blocks: {', '.join(bundled)}"))
 
 
 class MarketRoom(LeagueRoom):
@@ -703,17 +719,29 @@ class LeagueReferee(Referee):
         )
         league = cls(bot, int(meta["room_id"]), options, block, table)
         bot.private_referees.append(league)
-        for game_key, (round_no, *players) in sorted(meta.get("games", {}).items()):
+        newest: dict[tuple[int, tuple[str, ...]], int] = {}
+        for game_key, (round_no, *players) in meta.get("games", {}).items():
+            pairing = (int(round_no), tuple(players))
+            newest[pairing] = max(newest.get(pairing, -1), int(game_key))
+        stale = {
+            k for k, v in meta.get("games", {}).items() if newest.get((int(v[0]), tuple(v[1:]))) != int(k)
+        }
+        for (round_no, players), game_id in sorted(newest.items()):
             match = league.engine.league.match_of(players[0], round_no)
             if match is None or match.decided:
+                stale.add(str(game_id))
                 continue
-            game_id = int(game_key)
-            if game_id in bot.client.games:
-                game = LeagueGame(bot, league, game_id, round_no, tuple(players))
+            if game_id in bot.client.games:  # re-seated (a registered account keeps its seat)
+                game = LeagueGame(bot, league, game_id, round_no, players)
                 league.games[game_id] = game
                 bot.adopt_game(game)
             else:
-                await league.open_game(round_no, tuple(players))
+                stale.add(str(game_id))
+                await league.open_game(round_no, players)
+        if stale:
+            meta = bot.journal.table_meta(key)
+            meta["games"] = {k: v for k, v in meta.get("games", {}).items() if k not in stale}
+            bot.journal.set_table_meta(key, meta)
         return league
 
     # -- state ----------------------------------------------------------------------------------------
@@ -787,11 +815,26 @@ class LeagueReferee(Referee):
             await self.bot.room_say(self.room_id, line)
         for player, lines in rendered.private.items():
             await self.tell_lines(player, lines)
+        pools_changed = any(
+            isinstance(e, (core.DraftFinished, ab.DraftEnded, mk.MarketClosed)) for e in effects
+        )
+        if pools_changed:
+            playing = engine.active() if isinstance(engine, ab.AutoBattlerEngine) else engine.league.members
+            for player in playing:
+                await self.send_pool(player)
         for effect in effects:
             if isinstance(effect, core.RoundStarted):
                 for pair in effect.pairings:
                     if len(pair) == 2:
                         await self.open_game(effect.round, tuple(pair))
+            elif isinstance(effect, ab.MatchSetup):
+                for game in self.games.values():
+                    if game.round_no == effect.round and set(game.players) == set(effect.players):
+                        game.setup_note = (
+                            f"{effect.chooser} (more poison) chooses to play or draw."
+                            if effect.chooser
+                            else f"{effect.first} plays first (decided at random)."
+                        ) + f" Hand {effect.hand_size}, life {effect.starting_life}, no library."
             elif isinstance(effect, core.ResultRecorded):
                 for game in list(self.games.values()):
                     if game.round_no == effect.round and set(game.players) == set(effect.players):
@@ -806,6 +849,13 @@ class LeagueReferee(Referee):
         """Private lines to ``player``, joined into as few messages as the budget allows."""
         for chunk in _pack_lines(list(lines), limit=PRIVATE_LIMIT, separator=" | "):
             await self.bot.tell(player, chunk)
+
+    async def send_pool(self, player: str) -> None:
+        """The player's pool as a deck list to paste into Cockatrice's deck editor."""
+        names = [self.game_name(c) for c in self.engine.pool(player)]
+        if names:
+            await self.bot.tell(player, f"Your pool ({len(names)} cards), to paste into the deck editor:")
+            await self.tell_raw(player, pool_list(names))
 
     async def tell_raw(self, player: str, text: str) -> None:
         """A multi-line private text (deck lists keep their line breaks), in pieces under the budget."""
@@ -978,8 +1028,7 @@ class LeagueReferee(Referee):
                 raise NotAllowed(f"cannot write a .cod for this pool ({str(exc)[:80]}); use !pool") from None
             await self.tell_raw(ctx.sender, text)
         elif form in ("list", "text"):
-            await self.bot.tell(ctx.sender, f"Your pool ({len(names)} cards); paste into the deck editor:")
-            await self.tell_raw(ctx.sender, pool_list(names))
+            await self.send_pool(ctx.sender)
         elif form in ("numbers", "n"):
             await self.tell_lines(
                 ctx.sender,
@@ -1055,11 +1104,29 @@ def require_phase(engine: Any, phase: str) -> None:
         raise RulesError("wrong_phase", phase=engine.phase)
 
 
+def _split_long(line: str, limit: int) -> list[str]:
+    """Cut a line longer than ``limit`` at "; " boundaries (a long listing becomes several messages)."""
+    if len(line) <= limit:
+        return [line]
+    pieces: list[str] = []
+    current = ""
+    for part in line.split("; "):
+        candidate = f"{current}; {part}" if current else part
+        if current and len(candidate) > limit:
+            pieces.append(current + ";")
+            current = part
+        else:
+            current = candidate
+    if current:
+        pieces.append(current)
+    return [p if len(p) <= limit else p[: limit - 1] + "…" for p in pieces]
+
+
 def _pack_lines(lines: list[str], limit: int = 280, separator: str = " ") -> list[str]:
-    """Join lines into as few messages as fit ``limit`` characters each (long lines stand alone)."""
+    """Join lines into as few messages as fit ``limit`` characters each (long lines are cut up)."""
     out: list[str] = []
     current = ""
-    for line in lines:
+    for line in (piece for raw in lines for piece in _split_long(raw, limit)):
         if current and len(current) + len(separator) + len(line) > limit:
             out.append(current)
             current = line
@@ -1092,6 +1159,7 @@ class LeagueGame(GameReferee):
         self.checked: dict[str, str] = {}  # player -> deck text last checked
         self.ready_sent = False
         self.finished = False
+        self.setup_note = ""
         self.table = league.table
 
     @classmethod
@@ -1118,6 +1186,21 @@ class LeagueGame(GameReferee):
         bot.adopt_game(game)
         await client.select_deck(game_id, EMPTY_DECK)
         return game
+
+    @command(aliases=("state",))
+    async def status(self, ctx: Context) -> None:
+        """The pairing and whose deck is legal."""
+        parts = []
+        for name in self.players:
+            seat = self.seat_of(name)
+            if seat is None:
+                parts.append(f"{name} not seated")
+            elif name not in self.legal:
+                parts.append(f"{name} no deck yet")
+            else:
+                parts.append(f"{name} deck {'OK' if self.legal[name] else 'not legal'}")
+        title = TITLES[self.format_name]
+        await ctx.reply(shorten(f"{title} league round {self.round_no}: " + ", ".join(parts) + "."))
 
     # -- helpers ----------------------------------------------------------------------------------------
 
@@ -1183,10 +1266,14 @@ class LeagueGame(GameReferee):
             if player.spectator or player.player_id == self.me or not player.name:
                 continue
             if player.name not in self.players:
+                pairing = " and ".join(self.players)
+                note = f"Game #{self.game_id} is for {pairing}; you may join it as a spectator."
+                await self.bot.tell(player.name, note)
                 await self.say(
                     f"{player.name}: this seat is for {' and '.join(self.players)}; join as a spectator."
                 )
                 with contextlib.suppress(Exception):
+                    await self.flush_chat()
                     await self.run(pc.kick_from_game(player.player_id))
 
     async def check_decks(self) -> None:
@@ -1215,7 +1302,7 @@ class LeagueGame(GameReferee):
         )
         if all_ready and not self.ready_sent:
             self.ready_sent = True
-            await self.say("Both decks are legal: starting. Good luck!")
+            await self.say(f"Both decks are legal: starting. {self.setup_note} Good luck!")
             await self.bot.client.ready_start(self.game_id, True)
         elif not all_ready and self.ready_sent and not self.mirror.started:
             self.ready_sent = False
@@ -1262,7 +1349,7 @@ class LeagueGame(GameReferee):
         except RulesError as exc:
             if exc.code == "concession_not_allowed":
                 await self.say(
-                    f"{reason}: concessions do not decide AutoBattler games. Play on to 0 life,"
+                    f"{reason}: concessions do not decide AutoBattler games. Unconcede and play on to 0 life,"
                     " or both send me !result win|loss|draw by private message."
                 )
                 return

@@ -225,7 +225,13 @@ class GameReferee(Referee):
         ctx = Context(self.bot, "game", name, player_id=player_id, game_id=self.game_id, room_id=self.room_id)
         ctx.reply_hook = self.say
         if text.strip().lower() in ("!help", "!commands"):
-            await self.say("Commands: " + " | ".join(spec.usage for spec in self.commands.listing("game")))
+            line = "Commands:"
+            for spec in self.commands.listing("game"):  # several lines when the list is long
+                if len(line) + 3 + len(spec.usage) > MAX_CHAT_LINE:
+                    await self.say(line)
+                    line = "Commands (more):"
+                line += (" " if line.endswith(":") else " | ") + spec.usage
+            await self.say(line)
             return
         await self.handle_command(ctx, text)
 

@@ -254,7 +254,7 @@ class VortexRoom(Referee):
             }
         )
         try:
-            loaded = load_block(options.block)
+            loaded = load_block(options.block, sections=None)
         except KeyError:
             raise BadArgument(f"no block called {options.block!r}") from None
         except (LookupError, ValueError, OSError) as exc:

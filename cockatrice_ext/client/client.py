@@ -411,10 +411,10 @@ class Client:
                     future.set_exception(error)
         self._queue.clear()
         self._pending.clear()
-        for future in (self._identified, self._login_result):
-            if future is not None and not future.done():
-                future.set_exception(error)
-                future.exception()
+        for handshake in (self._identified, self._login_result):
+            if handshake is not None and not handshake.done():
+                handshake.set_exception(error)
+                handshake.exception()
         for _, waiter in self._game_joined_waiters:
             if not waiter.done():
                 waiter.set_exception(error)
@@ -430,7 +430,7 @@ class Client:
 
     def _on_data(self, transport: Transport, conn: ClientConnection, data: bytes) -> None:
         """Feed bytes from the transport to the protocol and act on the events (synchronously)."""
-        if conn is not self._conn:
+        if self._conn is None or id(self._conn) != id(conn):
             return  # a connection we already gave up on
         self._last_data = asyncio.get_running_loop().time()
         try:

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cockatrice_ext.blocks import block_path, custom_cards_path, list_blocks, open_block
 from lxml import etree
 
+from cockatrice_ext.blocks import block_path, custom_cards_path, list_blocks, open_block
 from cockatrice_ext.decks.blocklist import parse_block_list
 from cockatrice_ext.decks.model import Deck
 

@@ -6,9 +6,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from cockatrice_ext.protocol import commands
-
 from cockatrice_ext.client import Client, ClientEvent, FloodLimits, connect
+from cockatrice_ext.protocol import commands
 
 EMPTY_DECK = (
     '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>none</deckname>'

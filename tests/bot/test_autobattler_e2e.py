@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 from bot_players import Player, wait_until
-from cockatrice_ext.protocol import commands
 from servatrice import ServatriceServer
 
 from cockatrice_ext.bot.league import AutoBattlerRoom, LeagueOptions, LeagueReferee
 from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.client import FloodLimits
 from cockatrice_ext.formats import autobattler as ab
+from cockatrice_ext.protocol import commands
 
 pytestmark = pytest.mark.servatrice
 

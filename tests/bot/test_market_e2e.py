@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 from bot_players import Player, wait_until
-from cockatrice_ext.protocol import commands
 from servatrice import ServatriceServer
 
 from cockatrice_ext.bot.league import LeagueOptions, LeagueReferee, MarketRoom
 from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.client import FloodLimits
 from cockatrice_ext.formats import market as mk
+from cockatrice_ext.protocol import commands
 
 pytestmark = pytest.mark.servatrice
 
@@ -144,6 +144,11 @@ def test_market_league_end_to_end(servatrice: ServatriceServer, tmp_path: Path) 
             assert all(len(engine.pool(n)) == 45 for n in players)
             await alice.wait_line(lambda t: "Round 1: " in t and "vs" in t, since=mark)
 
+            await private(alice, r"Your pool \(45 cards\), to paste into the deck editor")
+            count = len(alice.private)
+            await tell(alice, "!help")
+            await private(alice, r"Market Draft league commands: .*!buy WHAT.*!pool \[FORM\]", count)
+
             # The pool as a deck list to paste, and as .cod text.
             count = len(alice.private)
             await tell(alice, "!pool")
@@ -161,6 +166,20 @@ def test_market_league_end_to_end(servatrice: ServatriceServer, tmp_path: Path) 
 
             def deck_of(name: str) -> list[str]:
                 return [league.game_name(c) for c in engine.pool(name)[:23]] + ["Island"] * 17
+
+            # Only the pairing may sit: an outsider is told and removed; spectators are welcome.
+            carol_mark = carol.mark()
+            await carol.client.join_game(room_id, game_id)
+            await wait_until(
+                lambda: game_id not in carol.client.games or carol.client.games[game_id].kicked,
+                what="outsider removed",
+            )
+            await carol.wait_line(
+                lambda t: "carol_m: this seat is for alice_m and bob_m" in t, since=carol_mark
+            )
+            await private(carol, rf"Game #{game_id} is for alice_m and bob_m; you may join it as a spectator")
+            carol.client.games.pop(game_id, None)
+            await carol.client.join_game(room_id, game_id, spectator=True)
 
             # An illegal deck is refused with reasons; the game cannot start until it is fixed.
             await alice.client.join_game(room_id, game_id)
@@ -186,7 +205,7 @@ def test_market_league_end_to_end(servatrice: ServatriceServer, tmp_path: Path) 
             await wait_until(lambda: game_id not in league.games, what="game closed")
 
             # The market: boosters were dealt, the loser buys first.
-            await alice.wait_line(lambda t: t.startswith("Market open: 1. "), since=mark)
+            await alice.wait_line(lambda t: "Market open: 1. " in t, since=mark)
             assert engine.phase == "market" and engine.whose_turn() == "bob_m"
             assert all(len(engine.pool(n)) == 53 for n in players)
             await private(bob, r"Your turn to buy")

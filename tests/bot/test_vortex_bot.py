@@ -50,7 +50,7 @@ def choose_pick(engine: rules.VortexEngine, player: Any) -> int:
 
 def seed_for_mulligan(pool: Path) -> int:
     """A seed whose opening draft (with :func:`choose_pick`) leaves the first player a mulligan pack."""
-    facts = load_block(str(pool)).facts
+    facts = load_block(str(pool), sections=None).facts
     for seed in range(500):
         engine = rules.VortexEngine(rules.VortexConfig(players=(1, 2), cards=facts), seed=seed)
         engine.apply(rules.StartGame(player=None))

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-from cockatrice_ext.protocol import messages as pb
 from servatrice import ServatriceServer
 
 from cockatrice_ext.cli import main
 from cockatrice_ext.cli.server import format_event
 from cockatrice_ext.client import ClientEvent, Disconnected, SyncClient
+from cockatrice_ext.protocol import messages as pb
 
 
 def test_format_event_lines() -> None:

@@ -10,8 +10,6 @@ import struct
 
 import pytest
 from client_helpers import Recorder, run, wait_until
-from cockatrice_ext.protocol import commands
-from cockatrice_ext.protocol import messages as pb
 from fake_servatrice import FakeServatrice, frame
 
 from cockatrice_ext.client import (
@@ -24,6 +22,8 @@ from cockatrice_ext.client import (
     ServerError,
     connect,
 )
+from cockatrice_ext.protocol import commands
+from cockatrice_ext.protocol import messages as pb
 
 FAST = {"connect_timeout": 3.0, "command_timeout": 3.0, "reconnect": False}
 

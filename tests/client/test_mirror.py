@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from cockatrice_ext.protocol.pb import common_pb2 as common
-from cockatrice_ext.protocol.pb import game_events_pb2 as ge
-from cockatrice_ext.protocol.pb import session_events_pb2 as se
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cockatrice_ext.client.mirror import GameMirror
+from cockatrice_ext.protocol.pb import common_pb2 as common
+from cockatrice_ext.protocol.pb import game_events_pb2 as ge
+from cockatrice_ext.protocol.pb import session_events_pb2 as se
 
 
 def _state(players: list[tuple[int, str, dict[str, list[tuple[int, str]]]]], **kwargs: object) -> object:

@@ -7,8 +7,6 @@ from typing import Any
 
 import pytest
 from client_helpers import TEST_DECK, Recorder, run, wait_until
-from cockatrice_ext.protocol import commands
-from cockatrice_ext.protocol import messages as pb
 from servatrice import FloodLimits as ServerFloodLimits
 from servatrice import ServatriceConfig, ServatriceFactory, ServatriceServer
 
@@ -24,6 +22,8 @@ from cockatrice_ext.client import (
     backoff,
     connect,
 )
+from cockatrice_ext.protocol import commands
+from cockatrice_ext.protocol import messages as pb
 
 pytestmark = pytest.mark.servatrice
 
@@ -214,7 +214,7 @@ def test_reconnect_after_server_restart(servatrice_factory: ServatriceFactory) -
             await client.join_room(1)
             game_id = await client.create_game(1, description="doomed", max_players=2)
             pending = asyncio.ensure_future(client.call(commands.ping()))
-            await asyncio.to_thread(server.restart)
+            server.restart()  # blocks the loop briefly; start() must run in a long-lived thread (see harness)
             back = await events.wait_for(lambda e: isinstance(e, Reconnected), timeout=30, what="reconnect")
             assert isinstance(back, Reconnected)
             assert back.rooms == (1,) and back.lost_games == (game_id,)

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-from cockatrice_ext.blocks import list_blocks
 
+from cockatrice_ext.blocks import list_blocks
 from cockatrice_ext.cli import main
 from cockatrice_ext.decks.model import Deck
 
@@ -58,7 +58,6 @@ def test_check_json_and_strict(tmp_path: Path) -> None:
 
 def test_every_bundled_block_is_read_whole() -> None:
     from cockatrice_ext.blocks import block_path, open_block
-
     from cockatrice_ext.cli.block import read_block
 
     for name in list_blocks():

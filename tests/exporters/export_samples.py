@@ -10,10 +10,10 @@ import os
 from pathlib import Path
 
 import pytest
-from cockatrice_ext.exporters import ExportDeck, ExportEntry
 from lxml import etree
 
 from cockatrice_ext.cards.model import Card, CardSet, Face, Printing
+from cockatrice_ext.exporters import ExportDeck, ExportEntry
 
 # Cockatrice's XSDs are GPL text and are not copied into this repository; point
 # $COCKATRICE_SCHEMAS at a folder holding deck.xsd and cards-v4.xsd (doc/ in Cockatrice's source).

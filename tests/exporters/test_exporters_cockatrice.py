@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from cockatrice_ext.exporters import ExportDeck, ExportEntry, write_card_database, write_cod, write_text
-from cockatrice_ext.exporters.cockatrice import maintype, mana_cost_text, tablerow
 from export_samples import (
     ALL_CARDS,
     BONECRUSHER,
@@ -22,6 +20,8 @@ from export_samples import (
 from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
 from cockatrice_ext.cards.model import Card, CardSet, Face, Printing
 from cockatrice_ext.decks.readers import read_cod, read_text
+from cockatrice_ext.exporters import ExportDeck, ExportEntry, write_card_database, write_cod, write_text
+from cockatrice_ext.exporters.cockatrice import maintype, mana_cost_text, tablerow
 
 
 def _zone_rows(data: bytes) -> dict[str, list[tuple[str, int, str, str]]]:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from export_samples import ANGELIC_EDICT, BONECRUSHER, DELVER, FIRE_ICE, SPIRIT, parse_xml, sample_deck
+
+from cockatrice_ext.cards.forge import parse_forge_script
+from cockatrice_ext.cards.model import Card, CardSet, Face, Printing
+from cockatrice_ext.decks.readers import read_arena, read_dek, read_forge
 from cockatrice_ext.exporters import (
     ExportDeck,
     ExportEntry,
@@ -13,11 +18,6 @@ from cockatrice_ext.exporters import (
     write_mtgo_dek,
 )
 from cockatrice_ext.exporters.forge import forge_mana_cost, script_file_name, write_forge_script
-from export_samples import ANGELIC_EDICT, BONECRUSHER, DELVER, FIRE_ICE, SPIRIT, parse_xml, sample_deck
-
-from cockatrice_ext.cards.forge import parse_forge_script
-from cockatrice_ext.cards.model import Card, CardSet, Face, Printing
-from cockatrice_ext.decks.readers import read_arena, read_dek, read_forge
 
 
 def _rows(deck, section: str) -> list[tuple[str, int, str]]:  # type: ignore[no-untyped-def]

@@ -5,6 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from export_samples import ALL_CARDS, load_schema, parse_xml, sample_deck
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cockatrice_ext.cards.model import Card, Face, Printing
 from cockatrice_ext.exporters import (
     EXPORT_FORMATS,
     ExportDeck,
@@ -20,11 +25,6 @@ from cockatrice_ext.exporters import (
     write_text,
 )
 from cockatrice_ext.exporters.xmlutil import clean
-from export_samples import ALL_CARDS, load_schema, parse_xml, sample_deck
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from cockatrice_ext.cards.model import Card, Face, Printing
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from cockatrice_ext.protocol import CardAttribute, Phase, Zone, commands
 from cockatrice_ext.protocol import messages as pb
 from cockatrice_ext.protocol.commands import domain_of

@@ -7,6 +7,7 @@ import hashlib
 import logging
 
 import pytest
+
 from cockatrice_ext.protocol import (
     NEED_DATA,
     ClientConnection,

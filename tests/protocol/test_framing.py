@@ -5,12 +5,13 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from cockatrice_ext.protocol import LocalProtocolError, RemoteProtocolError
 from cockatrice_ext.protocol.framing import TCP_HELLO, TcpFrameDecoder, encode_tcp_frame
 from cockatrice_ext.protocol.pb.commands_pb2 import CommandContainer
 from cockatrice_ext.protocol.serverside import TCP_PREAMBLE
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
 def drain(decoder: TcpFrameDecoder) -> list[bytes]:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import itertools
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from cockatrice_ext.protocol import (
     NEED_DATA,
     ClientConnection,
@@ -22,8 +25,6 @@ from cockatrice_ext.protocol.serverside import (
     response_message,
     room_event_message,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 CAP = 256
 

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from cockatrice_ext.protocol import messages as pb
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from urllib.parse import urlparse
 
 import pytest
+
 from cockatrice_ext.protocol import (
     NEED_DATA,
     ClientConnection,

@@ -13,10 +13,11 @@ import os
 from pathlib import Path
 
 import pytest
-from cockatrice_ext.protocol import messages as pb
-from cockatrice_ext.protocol.pb import common_pb2
 from google.protobuf import descriptor_pb2, descriptor_pool
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
+
+from cockatrice_ext.protocol import messages as pb
+from cockatrice_ext.protocol.pb import common_pb2
 
 UPSTREAM = Path(
     os.environ.get(

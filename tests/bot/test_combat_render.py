@@ -1,0 +1,143 @@
+"""Pure parts of the Combat Rules referee: deck checks of loaded .cod text, parsing, rendering."""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import quoteattr
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cockatrice_ext.bot.blocks import load_block
+from cockatrice_ext.bot.combat import (
+    check_cod,
+    describe_problems,
+    private_messages,
+    render_effects,
+    split_card_and_numbers,
+)
+from cockatrice_ext.bot.commands import BadArgument
+from cockatrice_ext.cards.model import Card, CardDatabase, CardFacts, Face
+from cockatrice_ext.formats import combat as rules
+
+
+def cod(cards: list[tuple[int, str]], zone: str = "main") -> str:
+    body = "".join(f"<card number={quoteattr(str(n))} name={quoteattr(name)}/>" for n, name in cards)
+    return f'<cockatrice_deck version="1"><deckname/><zone name="{zone}">{body}</zone></cockatrice_deck>'
+
+
+@pytest.fixture(scope="module")
+def legal() -> str:
+    return load_block("combat-deck", sections=None).cod
+
+
+def test_bundled_deck_is_legal(legal: str) -> None:
+    verdict = check_cod(legal)
+    assert verdict.legal and verdict.reason == "deck legal (40 cards)"
+    assert verdict.facts is not None and len(verdict.facts) == 40
+
+
+def test_unknown_cards_are_named(legal: str) -> None:
+    verdict = check_cod(cod([(1, "Blorp the Unreal"), (1, "Shock")]))
+    assert not verdict.legal and verdict.reason == "unknown cards: Blorp the Unreal"
+
+
+def test_every_offending_card_is_listed() -> None:
+    verdict = check_cod(cod([(2, "Shock"), (1, "Forest"), (1, "Island"), (1, "Grizzly Bears")]))
+    assert not verdict.legal
+    assert verdict.reason == (
+        "illegal deck: 5 cards (must be exactly 40); more than one copy: Shock x2; lands: Forest, Island"
+    )
+
+
+def test_planeswalkers_are_named() -> None:
+    walker = CardFacts("Jace Beleren", mana_value=3, colors=("U",), types=("Planeswalker",))
+    db = CardDatabase()
+    db.add(Card(name=walker.name, faces=(Face(name=walker.name, types=walker.types),)))
+    verdict = check_cod(cod([(1, "Jace Beleren")]), db=db, deck_size=1)
+    assert verdict.reason == "illegal deck: planeswalkers: Jace Beleren"
+
+
+def test_sideboard_does_not_count(legal: str) -> None:
+    with_side = legal.replace(
+        "</cockatrice_deck>", '<zone name="side"><card number="4" name="Forest"/></zone></cockatrice_deck>'
+    )
+    assert check_cod(with_side).legal
+
+
+def test_unreadable_and_hostile_decks_are_refused() -> None:
+    assert "does not read" in check_cod("<cockatrice_deck").reason
+    assert "no deck list" in check_cod("").reason
+    bomb = (
+        '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "Shock">]>'
+        '<cockatrice_deck version="1"><zone name="main"><card number="1" name="&a;"/></zone>'
+        "</cockatrice_deck>"
+    )
+    assert not check_cod(bomb).legal
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=400))
+def test_check_cod_never_raises(text: str) -> None:
+    verdict = check_cod(text)
+    assert verdict.legal is False and verdict.reason
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 5), st.text(max_size=30)), max_size=6))
+def test_check_cod_never_raises_on_decks(cards: list[tuple[int, str]]) -> None:
+    verdict = check_cod(cod(cards))
+    assert verdict.reason
+
+
+def test_describe_problems_groups_by_kind() -> None:
+    problems = [rules.DeckProblem("land", "Forest", 1), rules.DeckProblem("land", "Island", 2)]
+    assert describe_problems(problems) == "illegal deck: lands: Forest, Island"
+
+
+def test_split_card_and_numbers() -> None:
+    assert split_card_and_numbers("Shivan Dragon 3 1 2") == ("Shivan Dragon", [3, 1, 2])
+    assert split_card_and_numbers("Serra Angel 1") == ("Serra Angel", [1])
+    for bad in ("", "Serra Angel", "3", "Serra Angel 1 x"):
+        with pytest.raises(BadArgument):
+            split_card_and_numbers(bad)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=200))
+def test_split_never_crashes(text: str) -> None:
+    try:
+        name, numbers = split_card_and_numbers(text)
+    except BadArgument:
+        return
+    assert name and numbers
+
+
+def test_rendering_a_whole_game(legal: str) -> None:
+    facts = check_cod(legal).facts
+    assert facts is not None
+    engine = rules.CombatEngine(rules.CombatConfig.from_decks((1, 2), (facts, facts), rounds=1), seed=1)
+    start = engine.apply(rules.StartGame(player=None))
+    names = {1: "alice", 2: "bob"}.get
+    opening = private_messages(start, engine.phase)
+    assert [p for p, _ in opening] == [1, 2] and opening[0][1].startswith("Your opening hand: ")
+    assert not any("draws" in line for line in render_effects(start, engine, names))
+    cheap = next(i for i in engine.seats[0].hand if facts[i].is_creature and facts[i].mana_value <= 3)
+    engine.apply(rules.PlaceFaceDown(player=1, card=cheap, slot=1))
+    engine.apply(rules.SetupDone(player=1))
+    setup = engine.apply(rules.SetupDone(player=2))
+    text = " ".join(render_effects(setup, engine, names))
+    assert f"alice reveals: {facts[cheap].name} (2)." in text
+    assert "bob reveals: no creatures." in text
+    assert "Round 1, alice's turn: spells up to mana value 1." in text
+    assert "alice draws 3." in text and "bob draws 3." in text
+    engine.apply(rules.BeginCombat(player=1))
+    engine.apply(rules.CombatReady(player=1))
+    engine.apply(rules.CombatReady(player=2))
+    end = engine.apply(rules.EndCombat(player=1))
+    text = " ".join(render_effects(end, engine, names))
+    assert "alice scores 1 (unblocked: slot 2), 1 in all." in text
+    for step in (rules.BeginCombat(player=2), rules.CombatReady(player=1), rules.CombatReady(player=2)):
+        engine.apply(step)
+    final = engine.apply(rules.EndCombat(player=2))
+    assert "Game over after round 1: alice wins, 1-0." in render_effects(final, engine, names)

@@ -1,0 +1,105 @@
+"""Pure parts of the Vortex referee: rendering, private messages, pick parsing, default basics."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cockatrice_ext.bot.commands import BadArgument
+from cockatrice_ext.bot.vortex import (
+    default_basics,
+    pack_listing,
+    parse_pick,
+    private_messages,
+    render_effects,
+)
+from cockatrice_ext.cards.model import CardFacts
+from cockatrice_ext.formats import vortex as rules
+
+FOREST = CardFacts("Forest", supertypes=("Basic",), types=("Land",))
+MOUNTAIN = CardFacts("Mountain", supertypes=("Basic",), types=("Land",))
+BOLT = CardFacts("Lightning Bolt", mana_value=1, colors=("R",), types=("Instant",))
+BEARS = CardFacts("Grizzly Bears", mana_value=2, colors=("G",), types=("Creature",), power="2", toughness="2")
+OWL = CardFacts("Augury Owl", mana_value=2, colors=("U",), types=("Creature",), power="1", toughness="1")
+
+
+def started_engine(cards: tuple[CardFacts, ...], seed: int = 3) -> tuple[rules.VortexEngine, list]:
+    engine = rules.VortexEngine(rules.VortexConfig(players=(1, 2), cards=cards), seed=seed)
+    return engine, engine.apply(rules.StartGame(player=None))
+
+
+def names(player: object) -> str:
+    return {1: "alice", 2: "bob"}.get(player, f"p{player}")  # type: ignore[call-overload]
+
+
+def test_start_lines_are_public_and_hide_packs() -> None:
+    engine, effects = started_engine((FOREST, MOUNTAIN, BOLT, BEARS, OWL) * 5)
+    lines = render_effects(effects, engine, names)
+    text = " ".join(lines)
+    assert "Opening draft, 4 picks each in turn order alice, bob" in text
+    assert "Opening turn 1: alice drafts." in text
+    assert "alice to pick from 7" in text
+    for ref in engine.pack(1):  # a pack's contents never reach the public lines
+        assert ref.name not in text
+
+
+def test_pack_goes_privately_to_the_player_who_must_pick() -> None:
+    engine, effects = started_engine((FOREST, MOUNTAIN, BOLT, BEARS, OWL) * 5)
+    private = private_messages(effects)
+    assert [player for player, _ in private] == [1]
+    assert private[0][1].startswith("Your pack: 1. " + engine.pack(1)[0].name)
+    pick = engine.apply(rules.Pick(player=1, choice=0))
+    private = private_messages(pick)
+    assert private[0][0] == 1 and private[0][1].startswith("You picked ")
+    assert private[1][0] == 2 and private[1][1].startswith("Your pack: ")
+    assert "alice picks a card." in render_effects(pick, engine, names)
+
+
+def test_failed_pick_and_mulligan_lines() -> None:
+    engine, _ = started_engine((FOREST,) * 21)
+    while engine.phase == "opening":
+        engine.apply(rules.Pick(player=engine.whose_turn, choice=0))
+    engine.apply(rules.ChooseBasics(player=1, names=("Forest",) * 3))
+    engine.apply(rules.ChooseBasics(player=2, names=("Forest",) * 3))
+    mulligan = engine.apply(rules.PackMulligan(player=1))
+    lines = " ".join(render_effects(mulligan, engine, names))
+    assert "alice mulligans their pack: Forest, Forest" in lines and "replenishes to 5" in lines
+    failed = engine.apply(rules.Draw(player=1))
+    lines = " ".join(render_effects(failed, engine, names))
+    assert "alice has nothing to pick: the stack is countered and the turn ends." in lines
+    assert "alice loses 1 life." in lines
+    assert "Turn 2: bob." in lines
+
+
+def test_parse_pick_counts_from_one() -> None:
+    assert parse_pick("1") == 0
+    assert parse_pick(" 7 ") == 6
+    assert parse_pick("Fire // Ice") == "Fire // Ice"
+    with pytest.raises(BadArgument):
+        parse_pick("0")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=200))
+def test_parse_pick_never_crashes(text: str) -> None:
+    try:
+        result = parse_pick(text)
+    except BadArgument:
+        return
+    assert (isinstance(result, int) and result >= 0) or isinstance(result, str)
+
+
+def test_default_basics_follow_the_picked_colours() -> None:
+    engine, _ = started_engine((BOLT, BEARS, BEARS, BEARS, FOREST, MOUNTAIN, OWL) * 3)
+    engine.players[1].owned = [i for i, c in enumerate(engine.config.cards) if c.name == "Grizzly Bears"][:2]
+    engine.players[1].owned.append(
+        next(i for i, c in enumerate(engine.config.cards) if c.name == "Lightning Bolt")
+    )
+    assert default_basics(engine, 1) == ("Forest", "Mountain", "Forest")
+    assert default_basics(engine, 2) == ("Forest", "Forest", "Forest")  # nothing coloured picked
+
+
+def test_pack_listing_numbers() -> None:
+    refs = (rules.CardRef(4, "Shock"), rules.CardRef(9, "Forest"))
+    assert pack_listing(refs) == "1. Shock; 2. Forest"

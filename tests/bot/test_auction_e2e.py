@@ -335,3 +335,43 @@ def test_bot_restarted_mid_auction_loses_nothing(
             await bot.close()
 
     run(scenario(), timeout=180)
+
+
+def test_three_players_and_the_bid_timer(servatrice: ServatriceServer, tmp_path: Path) -> None:
+    """Free-for-all with three players; a silent bidder is warned, then passed for by the timer."""
+    block = tmp_path / "block.txt"
+    block.write_text(BLOCK)
+
+    async def scenario() -> None:
+        bot = await start_bot(servatrice.ws_url, tmp_path / "journal.sqlite3", block, bid_timeout=1.0)
+        players = [await Player.connect(servatrice.ws_url, f"p{n}_timer") for n in range(3)]
+        try:
+            room_id = await players[0].client.room_id_by_name("Bot room")
+            for p in players:
+                await p.client.join_room(room_id)
+            game_id = await open_game(bot, players[0], room_id, "!auction new 3")
+            referee = referee_of(bot, game_id)
+            by_id = {await p.sit(room_id, game_id): p for p in players}
+            await wait_until(lambda: referee.table is not None and referee.engine.active is not None)
+            engine = referee.engine
+            assert len(engine.players) == 3
+            active = by_id[int(engine.active)]  # type: ignore[arg-type]
+            mark = active.mark()
+            await active.phase(game_id, 2)
+            await bot_line(active, r"Auction 1: ", mark)
+            order = list(engine.current_lot()["bidders"])  # type: ignore[index]
+            first, second, third = (by_id[int(p)] for p in order)
+            await first.say(game_id, "!bid 2")
+            await bot_line(active, rf"{first.name} bids 2\. {second.name} to bid", mark)
+            # The second bidder stays silent: a warning, then an automatic pass.
+            await bot_line(active, rf"{second.name}: 0\.5 s left to bid", mark)
+            await bot_line(active, rf"{second.name} ran out of time", mark)
+            await bot_line(active, rf"{second.name} passes\. {third.name} to bid", mark)
+            await third.say(game_id, "!pass")
+            await bot_line(active, rf"Sold: .* to {first.name} for 2", mark)
+        finally:
+            for p in players:
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=120)

@@ -327,3 +327,33 @@ def test_league_restores_from_the_journal() -> None:
     assert league.engine.snapshot() == engine.snapshot()
     assert league.options == LeagueOptions(format="market", rounds=1, seed=3)
     assert bot.private_referees == [league]
+
+
+# -- room options and chat packing -------------------------------------------------------------------------
+
+
+def test_start_options_and_block_names_from_chat() -> None:
+    from cockatrice_ext.bot.league import AutoBattlerRoom, MarketRoom
+
+    market = MarketRoom(object())  # type: ignore[arg-type]
+    options = market._start_options("4 market-pool")
+    assert (options.format, options.rounds, options.block_name) == ("market", 4, "market-pool")
+    assert market._start_options("").block_name == "market-pool"
+    with pytest.raises(BadArgument, match="ROUNDS must be between 1 and 20"):
+        market._start_options("99")
+    with pytest.raises(BadArgument, match="no block called '/etc/passwd'"):
+        market._start_options("/etc/passwd")  # chat never names files on the bot's machine
+    room = AutoBattlerRoom(object(), LeagueOptions(format="autobattler", block="/srv/my-cube.txt"))  # type: ignore[arg-type]
+    assert room._start_options("/srv/my-cube.txt").block == "/srv/my-cube.txt"  # the operator's own block
+    assert room._start_options("").format == "autobattler"
+
+
+def test_long_public_lines_are_cut_at_list_boundaries() -> None:
+    from cockatrice_ext.bot.league import _pack_lines
+
+    listing = "Market open: " + "; ".join(f"{n}. Card number {n} (rare, 20)" for n in range(1, 30)) + "."
+    pieces = _pack_lines(["Round 1: al beats bo.", listing], limit=280)
+    assert all(len(p) <= 280 for p in pieces)
+    assert "".join(pieces).count("Card number") == 29
+    assert pieces[0] == "Round 1: al beats bo." and pieces[1].startswith("Market open: 1. ")
+    assert _pack_lines(["a.", "b."]) == ["a. b."]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
@@ -44,6 +45,7 @@ from cockatrice_ext.protocol import commands as pc
 LOGGER = logging.getLogger(__name__)
 
 COMBAT_PHASE = 4
+_NUMBER = re.compile(r"[0-9]{1,3}")
 ROUND_COUNTER = "Round"
 EMPTY_DECK = (
     '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>referee</deckname>'
@@ -186,9 +188,9 @@ def split_card_and_numbers(text: str) -> tuple[str, list[int]]:
         BadArgument: no card name or no number.
     """
     words = text.split()
-    first = next((i for i, w in enumerate(words) if w.isdigit()), len(words))
+    first = next((i for i, w in enumerate(words) if _NUMBER.fullmatch(w)), len(words))
     name, numbers = " ".join(words[:first]), words[first:]
-    if not name or not numbers or not all(w.isdigit() for w in numbers):
+    if not name or not numbers or not all(_NUMBER.fullmatch(w) for w in numbers):
         raise BadArgument("name the card, then the slot number(s)")
     if len(name) > 150:
         raise BadArgument("that card name is too long")

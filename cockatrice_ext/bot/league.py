@@ -786,8 +786,9 @@ class LeagueReferee(Referee):
             return False
         try:
             invocation = parse_invocation(text)
-        except BadArgument:
-            invocation = None
+        except BadArgument as exc:
+            await ctx.reply(f"{ctx.sender}: {exc.reason}")
+            return True
         if invocation is None:
             return False
         name = invocation.name

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import secrets
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -210,7 +211,7 @@ def parse_pick(choice: str) -> int | str:
         BadArgument: a number below 1.
     """
     text = choice.strip()
-    if text.isdigit():
+    if re.fullmatch(r"[0-9]{1,3}", text):
         number = int(text)
         if number < 1:
             raise BadArgument("pack numbers start at 1")

@@ -102,7 +102,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from cockatrice_ext.cards.model import CardFacts
-from cockatrice_ext.formats.base import Action, Effect, Engine, PlayerId, RulesError, register
+from cockatrice_ext.formats.base import Action, CardRef, Effect, Engine, PlayerId, RulesError, register
 
 LOGGER = logging.getLogger(__name__)
 
@@ -153,14 +153,6 @@ class AuctionConfig:
 # ---------------------------------------------------------------------------
 # Value objects carried by effects
 # ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CardRef:
-    """A card as effects name it: its index in the config and its name."""
-
-    index: int
-    name: str
 
 
 @dataclass(frozen=True)

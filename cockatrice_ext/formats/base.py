@@ -44,6 +44,14 @@ class Effect:
     """Something that happened as the result of an accepted action."""
 
 
+@dataclasses.dataclass(frozen=True)
+class CardRef:
+    """A physical card as effects name it: its index in the engine's ``config.cards`` and its name."""
+
+    index: int
+    name: str
+
+
 class RulesError(ValueError):
     """An action is not allowed. Nothing was changed.
 

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from cockatrice_ext.cards.model import CardFacts
-from cockatrice_ext.formats.base import Action, Effect, Engine, PlayerId, RulesError, register
+from cockatrice_ext.formats.base import Action, CardRef, Effect, Engine, PlayerId, RulesError, register
 
 LOGGER = logging.getLogger(__name__)
 
@@ -274,14 +274,6 @@ class AdjustPoints(Action):
 # ---------------------------------------------------------------------------
 # Effects
 # ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CardRef:
-    """A card as effects name it: its index in ``config.cards`` and its name."""
-
-    index: int
-    name: str
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from cockatrice_ext.cards.model import CardFacts
-from cockatrice_ext.formats.base import Action, Effect, Engine, PlayerId, RulesError, register
+from cockatrice_ext.formats.base import Action, CardRef, Effect, Engine, PlayerId, RulesError, register
 
 LOGGER = logging.getLogger(__name__)
 
@@ -160,14 +160,6 @@ class PutInPack(Action):
 # ---------------------------------------------------------------------------
 # Effects
 # ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CardRef:
-    """A card as effects name it: its index in ``config.cards`` and its name."""
-
-    index: int
-    name: str
 
 
 @dataclass(frozen=True)

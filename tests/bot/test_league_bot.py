@@ -357,3 +357,47 @@ def test_long_public_lines_are_cut_at_list_boundaries() -> None:
     assert "".join(pieces).count("Card number") == 29
     assert pieces[0] == "Round 1: al beats bo." and pieces[1].startswith("Market open: 1. ")
     assert _pack_lines(["a.", "b."]) == ["a. b."]
+
+
+def market_in_market_phase() -> mk.MarketDraftEngine:
+    engine = mk.MarketDraftEngine(
+        mk.MarketConfig(players=("al", "bo"), rounds=2, cards=market_cards(2, 2)), seed=4
+    )
+    engine.apply(core.Start(player=None))
+    while engine.phase == "draft":
+        for player in ("al", "bo"):
+            if engine.pack(player):
+                engine.apply(core.Pick(player=player, card=engine.pack(player)[0]))
+    engine.apply(core.ReportResult(player=None, winner="al"))
+    assert engine.phase == "market"
+    return engine
+
+
+MARKET = market_in_market_phase()
+WORDS = st.sampled_from(
+    ["1", "2", "3", "12", "40", "99", "with", ",", "Common 1", "Uncommon 3", "Rare 2", "x"]
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(["al", "bo", "zed"]), st.lists(WORDS, max_size=12))
+def test_refused_chat_changes_nothing(player: str, words: list[str]) -> None:
+    """Whatever a player types, a refusal (parse or rules) leaves the league exactly as it was."""
+    import copy
+
+    from cockatrice_ext.formats.base import RulesError
+
+    engine = copy.deepcopy(MARKET)
+    before = engine.snapshot()
+    text = " ".join(words)
+    pool = engine.pool(player) if player in engine.league.members else []
+    try:
+        action = buy_action(player, text, engine.market, pool)
+        engine.apply(action)
+    except (BadArgument, RulesError):
+        assert engine.snapshot() == before
+        return
+    # Accepted: the buyer was on turn and paid enough; cards are conserved.
+    assert player == before["turn"]
+    counts = sum(len(v) for v in engine.locations().values())
+    assert counts == len(engine.config.cards)

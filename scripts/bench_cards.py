@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-DEFAULT_MTGJSON = Path("/work/shared/carddata/AllPrintings.json.xz")
+DEFAULT_MTGJSON = Path(__file__).resolve().parents[2] / "shared" / "carddata" / "AllPrintings.json.xz"
 
 
 def _peak_rss_mb() -> float:

@@ -29,7 +29,7 @@ from cockatrice_ext.fsutil import atomic_write_bytes
 LOGGER = logging.getLogger("build_card_subset")
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_ALLPRINTINGS = Path("/work/shared/carddata/AllPrintings.json.xz")
+DEFAULT_ALLPRINTINGS = Path(__file__).resolve().parents[2] / "shared" / "carddata" / "AllPrintings.json.xz"
 BASIC_LANDS = (
     "Plains",
     "Island",

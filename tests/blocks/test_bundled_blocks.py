@@ -10,15 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shared_paths
 from lxml import etree
 
 from cockatrice_ext.blocks import block_path, custom_cards_path, list_blocks, open_block
 from cockatrice_ext.decks.blocklist import parse_block_list
 from cockatrice_ext.decks.model import Deck
 
-ALL_PRINTINGS = Path("/work/shared/carddata/AllPrintings.json.xz")
-SEEDS = Path("/work/shared/seeds")
-XSD = Path("/work/shared/cockatrice/schemas/cards-v4.xsd")
+ALL_PRINTINGS = shared_paths.ALL_PRINTINGS
+SEEDS = shared_paths.SEEDS
+XSD = shared_paths.SCHEMAS / "cards-v4.xsd"
 REAL_BLOCKS = ["auction-sample", "vortex-pool", "autobattler-cube", "market-pool", "combat-deck"]
 BASICS = ("Plains", "Island", "Swamp", "Mountain", "Forest")
 COLORS = ("W", "U", "B", "R", "G")

@@ -122,6 +122,11 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
             for index in engine.seats[0].hand:
                 assert engine.config.cards[index].name in hand
 
+            mark = alice.mark()
+            await carol.say(game_id, "!help")  # a long list comes as more than one line
+            await bot_line(alice, r"Commands: !ability SLOT COST \| ", mark)
+            await bot_line(alice, r"Commands \(more\): .*!summon CARD_SLOTS\.\.\.", mark)
+
             # Setup, with refusals: a non-creature, a spectator, a bad slot. Nothing changes.
             a_creatures, b_creatures = cheap_creatures(engine, 0), cheap_creatures(engine, 1)
             spell = next(

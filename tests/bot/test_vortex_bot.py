@@ -117,6 +117,16 @@ def test_vortex_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
             for n, ref in enumerate(engine.pack(pid_of["alice_v"]), start=1):
                 assert f"{n}. {ref.name}" in listing
             assert not any(t.startswith("Your pack:") for _, t in bob.private)
+            # ...and the pack's cards were revealed to that player only (Command_RevealCards).
+            pack_names = sorted(ref.name for ref in engine.pack(pid_of["alice_v"]))
+            await wait_until(
+                lambda: any(
+                    pid == referee.me and sorted(c.name for c in cards) == pack_names
+                    for pid, _, cards in alice.client.games[game_id].revealed
+                ),
+                what="pack revealed to alice",
+            )
+            assert not any(c.name for _, _, cards in bob.client.games[game_id].revealed for c in cards)
 
             # Refusals: out of turn, a missing card, a spectator, a bad number. Nothing changes.
             before = engine.snapshot()
@@ -243,3 +253,87 @@ def test_vortex_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
             await bot.close()
 
     run(scenario(), timeout=180)
+
+
+def test_vortex_without_judge_rights(servatrice: ServatriceServer, tmp_path: Path) -> None:
+    """Without judge rights: picks face down on the picker's table, basics given on the table, life told."""
+    pool = tmp_path / "pool.txt"
+    pool.write_text(POOL)
+    seed = seed_for_mulligan(pool)
+
+    async def scenario() -> None:
+        options = BotOptions(
+            url=servatrice.ws_url,
+            user="vortex_plain",
+            rooms=("Bot room",),
+            journal_path=tmp_path / "journal.sqlite3",
+            formats=("vortex",),
+            format_options={"vortex": VortexOptions(block=str(pool), seed=seed, judge=False)},
+            client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
+        )
+        bot = Bot(options)
+        await bot.start()
+        alice = await Player.connect(servatrice.ws_url, "alice_w")
+        bob = await Player.connect(servatrice.ws_url, "bob_w")
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for p in (alice, bob):
+                await p.client.join_room(room_id)
+            await alice.client.room_say(room_id, "!vortex new 2")
+            line = await alice.wait_line(lambda t: "Vortex game #" in t)
+            game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
+            referee = bot.games[game_id]
+            assert isinstance(referee, VortexReferee)
+            by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
+            alice_pid = next(pid for pid, p in by_id.items() if p is alice)
+            await bot_line(alice, r"Opening turn 1: alice_w drafts", 0)
+            engine = referee.engine
+            assert not referee.judge
+
+            mark = alice.mark()
+            await alice.say(game_id, "!help")
+            await bot_line(alice, r"Commands: .*!pick CARD\.\.\.", mark)
+            for turn in range(8):
+                pid = int(engine.whose_turn)  # type: ignore[arg-type]
+                await by_id[pid].say(game_id, f"!pick {choose_pick(engine, pid) + 1}")
+                await wait_until(lambda n=turn: engine.opening_turns_done == n + 1, what="pick applied")
+            # Each player's four picks lie face down on their own table; nobody sees their names.
+            for pid in by_id:
+                await wait_until(
+                    lambda pid=pid: len(alice.client.games[game_id].players[pid].zone("table").cards) == 4,
+                    what="picks on the table",
+                )
+                cards = alice.client.games[game_id].players[pid].zone("table").cards
+                assert all(c.face_down and not c.name for c in cards)
+            await alice.wait_private(lambda t: t.startswith("You picked"))
+
+            mark = alice.mark()
+            await alice.say(game_id, "!basics Mountain Mountain Mountain")
+            await bot_line(alice, r"alice_w: your basic lands are on your table", mark)
+            await wait_until(
+                lambda: (
+                    [
+                        c.name for c in alice.client.games[game_id].players[alice_pid].zone("table").cards
+                    ].count("Mountain")
+                    == 3
+                ),
+                what="basics on alice's table",
+            )
+            await bob.say(game_id, "!basics")
+            await bot_line(alice, r"Turn 1: alice_w", mark)
+            await wait_until(
+                lambda: alice.client.games[game_id].active_player_id == alice_pid, what="alice active"
+            )
+            await alice.phase(game_id, 1)
+            await alice.say(game_id, "!mulligan")
+            await bot_line(alice, r"alice_w mulligans their pack", mark)
+            await alice.say(game_id, "!draw")
+            await bot_line(alice, r"alice_w: lower your life by 1", mark)
+            await bot_line(alice, r"Turn 2: bob_w", mark)
+            assert alice.client.games[game_id].players[alice_pid].counter_value("life") == 20
+        finally:
+            for p in (alice, bob):
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=120)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import shared_paths
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,8 +23,8 @@ from cockatrice_ext.decks.readers import (
     sniff_format,
 )
 
-EXAMPLES = Path("/work/shared/examples")
-COCKATRICE = Path("/work/shared/cockatrice")
+EXAMPLES = shared_paths.EXAMPLES
+COCKATRICE = shared_paths.COCKATRICE_FILES
 needs_examples = pytest.mark.skipif(not EXAMPLES.is_dir(), reason="shared example files not present")
 
 

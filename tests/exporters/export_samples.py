@@ -6,10 +6,10 @@ Imported by the exporter tests as ``export_samples`` (a unique module name: ``co
 from __future__ import annotations
 
 import functools
-import os
 from pathlib import Path
 
 import pytest
+import shared_paths
 from lxml import etree
 
 from cockatrice_ext.cards.model import Card, CardSet, Face, Printing
@@ -17,7 +17,7 @@ from cockatrice_ext.exporters import ExportDeck, ExportEntry
 
 # Cockatrice's XSDs are GPL text and are not copied into this repository; point
 # $COCKATRICE_SCHEMAS at a folder holding deck.xsd and cards-v4.xsd (doc/ in Cockatrice's source).
-SCHEMAS = Path(os.environ.get("COCKATRICE_SCHEMAS", "/work/shared/cockatrice/schemas"))
+SCHEMAS = shared_paths.SCHEMAS
 
 
 def schema_path(name: str) -> Path:

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Annotated, Any, ClassVar
 
-from cockatrice_ext.bot.blocks import LoadedBlock, load_block
+from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, Referee, shorten
 from cockatrice_ext.client import ClientEvent
@@ -242,13 +242,17 @@ class AuctionRoom(Referee):
         assert ctx.room_id is not None
         options = AuctionOptions(**{**asdict(self.defaults), "seats": players or self.defaults.seats})
         if block:
-            options = AuctionOptions(**{**asdict(options), "block": block})
+            try:
+                options = AuctionOptions(
+                    **{**asdict(options), "block": chat_block_name(block, self.defaults.block)}
+                )
+            except ValueError as exc:
+                raise BadArgument(str(exc)) from None
         try:
             loaded = load_block(options.block)
-        except KeyError:
-            raise BadArgument(f"no block called {options.block!r}") from None
         except (LookupError, ValueError) as exc:
-            raise BadArgument(f"block {options.block!r} does not load: {str(exc)[:120]}") from None
+            LOGGER.warning("auction block %r does not load: %s", options.block, exc)
+            raise BadArgument(f"block {options.block!r} does not load; the operator's log says why") from None
         referee = await AuctionReferee.create(self.bot, ctx.room_id, options, loaded, requested_by=ctx.sender)
         await ctx.reply(
             shorten(

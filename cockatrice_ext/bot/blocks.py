@@ -27,6 +27,22 @@ class LoadedBlock:
         return len(self.facts)
 
 
+def chat_block_name(name: str, operator_default: str = "") -> str:
+    """A block named in chat: a bundled block or the operator's configured one, never a file path.
+
+    Room chat comes from anyone; it must not make the bot open files of its choosing.
+
+    Raises:
+        ValueError: anything else, with the bundled names in the message.
+    """
+    from cockatrice_ext import blocks
+
+    bundled = blocks.list_blocks()
+    if name in bundled or (operator_default and name == operator_default):
+        return name
+    raise ValueError(f"no block called {name[:40]!r}; bundled blocks: {', '.join(bundled)}")
+
+
 @lru_cache(maxsize=1)
 def default_cards() -> CardDatabase:
     """The embedded card database plus the bundled custom sets (cached: it is read-only)."""

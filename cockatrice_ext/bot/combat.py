@@ -181,20 +181,31 @@ def describe_problems(problems: Iterable[rules.DeckProblem], deck_size: int = ru
     return "illegal deck: " + "; ".join(parts)
 
 
-def split_card_and_numbers(text: str) -> tuple[str, list[int]]:
-    """``"Shivan Dragon 3 1"`` -> ``("Shivan Dragon", [3, 1])``: the name, then the numbers after it.
+def split_card_and_numbers(text: str) -> tuple[str | int, list[int]]:
+    """``"Shivan Dragon 3 1"`` -> ``("Shivan Dragon", [3, 1])``: the card, then the numbers after it.
+
+    Only numbers (``"4 2"`` -> ``(4, [2])``): the first is the card's number in the player's hand list
+    (``!hand``), so a face-down card is never named in public chat.
 
     Raises:
-        BadArgument: no card name or no number.
+        BadArgument: no card or no number.
     """
     words = text.split()
+    if len(words) >= 2 and all(_NUMBER.fullmatch(w) for w in words):
+        return int(words[0]), [int(w) for w in words[1:]]
     first = next((i for i, w in enumerate(words) if _NUMBER.fullmatch(w)), len(words))
     name, numbers = " ".join(words[:first]), words[first:]
     if not name or not numbers or not all(_NUMBER.fullmatch(w) for w in numbers):
-        raise BadArgument("name the card, then the slot number(s)")
+        raise BadArgument("name the card (or its number in !hand), then the slot number(s)")
     if len(name) > 150:
         raise BadArgument("that card name is too long")
     return name, [int(w) for w in numbers]
+
+
+def hand_listing(engine: rules.CombatEngine, player: Any) -> str:
+    """``1. Shock; 2. Grizzly Bears`` - the numbers ``!place N SLOT`` and ``!set N SLOT`` use."""
+    hand = engine.seats[engine.config.players.index(player)].hand
+    return "; ".join(f"{n}. {engine.config.cards[i].name}" for n, i in enumerate(hand, start=1)) or "empty"
 
 
 def slot_index(number: int, slots: int = 5) -> int:
@@ -306,14 +317,25 @@ def render_effects(
     return lines
 
 
-def private_messages(effects: Iterable[Effect], phase: str) -> list[tuple[Any, str]]:
-    """(player, text): the cards each player drew, which they take from their library."""
+def private_messages(effects: Iterable[Effect], engine: rules.CombatEngine) -> list[tuple[Any, str]]:
+    """(player, text): the cards each player drew (they take them from their library), and their hand
+    list after they put a card face down (numbers for ``!place N SLOT`` / ``!set N SLOT``)."""
     out: list[tuple[Any, str]] = []
     for effect in effects:
         if isinstance(effect, rules.CardsDrawn) and effect.cards and effect.visible_to is not None:
-            names = ", ".join(ref.name for ref in effect.cards)
-            what = "Your opening hand" if phase == "setup" else "You draw"
-            out.append((effect.player, f"{what}: {names}. Take them from your library into your hand."))
+            if engine.phase == "setup":
+                out.append(
+                    (
+                        effect.player,
+                        f"Your opening hand: {hand_listing(engine, effect.player)}. Take these from your"
+                        " library. Place face down without naming them: !place N SLOT (N from this list).",
+                    )
+                )
+            else:
+                names = ", ".join(ref.name for ref in effect.cards)
+                out.append((effect.player, f"You draw: {names}. Take them from your library into your hand."))
+        elif isinstance(effect, rules.FaceDownPlaced) and effect.visible_to is not None:
+            out.append((effect.player, f"Your hand: {hand_listing(engine, effect.player)}."))
     return out
 
 
@@ -523,6 +545,9 @@ class CombatReferee(GameReferee):
                     if self.table is not None:
                         await self.follow_engine_turn()
                 return
+            if name == "Event_GameStateChanged" and not self.mirror.started:
+                self.bot.journal.close_table(self.table_key)  # the game ended (one player left standing)
+                return
             if self.engine.is_over():
                 return
             if name == "Event_SetActivePlayer":
@@ -601,7 +626,7 @@ class CombatReferee(GameReferee):
                 self.bot.journal.close_table(self.table_key)
         for chunk in _pack(render_effects(effects, engine, self.player_name)):
             await self.say(chunk)
-        for player, text in private_messages(effects, engine.phase):
+        for player, text in private_messages(effects, engine):
             await self.bot.tell(self.player_name(player), shorten(text, 900))
         if new_turn:
             self._passes = 0
@@ -629,13 +654,39 @@ class CombatReferee(GameReferee):
         async with self._lock:
             await self.perform(self.apply(make(player)))
 
+    def hand_card(self, player: int, card: str | int) -> str | int:
+        """A card name as given, or hand number ``card`` (1-based, as ``!hand`` lists) as the engine's index.
+
+        Raises:
+            BadArgument: no such number in the player's hand.
+        """
+        if isinstance(card, str):
+            return card
+        hand = self.engine.seats[self.engine.config.players.index(player)].hand
+        if not 1 <= card <= len(hand):
+            raise BadArgument(f"your hand has {len(hand)} cards (see !hand)")
+        return hand[card - 1]
+
+    @command()
+    async def hand(self, ctx: Context) -> None:
+        """Your hand as the referee knows it, numbered (private message)."""
+        player = self.require_player(ctx)
+        if self.table is None:
+            raise NotAllowed("the game has not started yet")
+        await self.bot.tell(ctx.sender, shorten(f"Your hand: {hand_listing(self.engine, player)}.", 900))
+
     @command()
     async def place(self, ctx: Context, card_slot: Rest) -> None:
-        """Setup: !place CARD SLOT puts a creature (mana value 3 or less) face down in slot 1-5."""
-        name, numbers = split_card_and_numbers(card_slot)
+        """Setup: !place CARD SLOT (or !place N SLOT, N from !hand): a creature face down in slot 1-5."""
+        card, numbers = split_card_and_numbers(card_slot)
         if len(numbers) != 1:
             raise BadArgument("usage: !place CARD SLOT")
-        await self.act(ctx, lambda p: rules.PlaceFaceDown(player=p, card=name, slot=slot_index(numbers[0])))
+        await self.act(
+            ctx,
+            lambda p: rules.PlaceFaceDown(
+                player=p, card=self.hand_card(p, card), slot=slot_index(numbers[0])
+            ),
+        )
 
     @command()
     async def ready(self, ctx: Context) -> None:
@@ -649,9 +700,12 @@ class CombatReferee(GameReferee):
     @command()
     async def summon(self, ctx: Context, card_slots: Rest) -> None:
         """Main phase: !summon CARD SLOT [SACRIFICE-SLOT...] (4-7: sacrifice one, 8+: two)."""
-        name, numbers = split_card_and_numbers(card_slots)
+        card, numbers = split_card_and_numbers(card_slots)
         slot, sacrifices = slot_index(numbers[0]), tuple(slot_index(n) for n in numbers[1:])
-        await self.act(ctx, lambda p: rules.Summon(player=p, card=name, slot=slot, sacrifices=sacrifices))
+        await self.act(
+            ctx,
+            lambda p: rules.Summon(player=p, card=self.hand_card(p, card), slot=slot, sacrifices=sacrifices),
+        )
 
     @command()
     async def equip(
@@ -667,11 +721,14 @@ class CombatReferee(GameReferee):
 
     @command(name="set")
     async def set_spell(self, ctx: Context, card_slot: Rest) -> None:
-        """Combat: !set CARD SLOT puts a non-creature card face down in spell slot 1-5 (three per combat)."""
-        name, numbers = split_card_and_numbers(card_slot)
+        """Combat: !set CARD SLOT (or !set N SLOT, N from !hand): a spell face down in spell slot 1-5."""
+        card, numbers = split_card_and_numbers(card_slot)
         if len(numbers) != 1:
             raise BadArgument("usage: !set CARD SLOT")
-        await self.act(ctx, lambda p: rules.PlaceSpell(player=p, card=name, slot=slot_index(numbers[0])))
+        await self.act(
+            ctx,
+            lambda p: rules.PlaceSpell(player=p, card=self.hand_card(p, card), slot=slot_index(numbers[0])),
+        )
 
     @command()
     async def ability(

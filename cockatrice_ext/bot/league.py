@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from cockatrice_ext.bot.blocks import LoadedBlock, load_block
+from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Rest, command, parse_invocation
 from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, Referee, shorten
 from cockatrice_ext.cards.model import CardFacts
@@ -594,17 +594,15 @@ class LeagueRoom(Referee):
         return LeagueOptions(**{**asdict(options), "format": self.format_name})
 
     def _chat_block(self, name: str) -> str:
-        """A block named in chat: a bundled block or the operator's configured one, never a file path.
+        """A block named in chat (see :func:`~cockatrice_ext.bot.blocks.chat_block_name`).
 
         Raises:
-            BadArgument: anything else (room chat must not make the bot read files of its choosing).
+            BadArgument: not a bundled block nor the operator's.
         """
-        from cockatrice_ext import blocks
-
-        bundled = blocks.list_blocks()
-        if name in bundled or (self.defaults.block and name == self.defaults.block):
-            return name
-        raise BadArgument(shorten(f"no block called {name!r}; bundled blocks: {', '.join(bundled)}"))
+        try:
+            return chat_block_name(name, self.defaults.block)
+        except ValueError as exc:
+            raise BadArgument(shorten(str(exc))) from None
 
 
 class MarketRoom(LeagueRoom):

@@ -405,6 +405,9 @@ class VortexReferee(GameReferee):
                     if self.table is not None:
                         await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
                 return
+            if name == "Event_GameStateChanged" and not self.mirror.started:
+                self.bot.journal.close_table(self.table_key)  # the game ended (one player left standing)
+                return
             if name == "Event_SetActivePlayer":
                 await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
             elif name == "Event_SetActivePhase":

@@ -150,7 +150,11 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
             await bot_line(alice, r"alice_c places a card face down in creature slot 1", mark)
             await alice.say(game_id, f"!place {a_creatures[1]} 2")
             await bot_line(alice, r"alice_c places a card face down in creature slot 2", mark)
-            await bob.say(game_id, f"!place {b_creatures[0]} 1")
+            # Bob places his by its number in his private hand list: the name stays hidden.
+            bob_hand = await bob.wait_private(lambda t: t.startswith("Your opening hand: 1. "))
+            number = [engine.config.cards[i].name for i in engine.seats[1].hand].index(b_creatures[0]) + 1
+            assert f"{number}. {b_creatures[0]}" in bob_hand
+            await bob.say(game_id, f"!place {number} 1")
             await bot_line(alice, r"bob_c places a card face down in creature slot 1", mark)
             await alice.say(game_id, "!ready")
             await bob.say(game_id, "!ready")

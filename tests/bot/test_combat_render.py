@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from types import SimpleNamespace
 from xml.sax.saxutils import quoteattr
 
 import pytest
@@ -12,6 +14,7 @@ from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.combat import (
     check_cod,
     describe_problems,
+    hand_listing,
     private_messages,
     render_effects,
     split_card_and_numbers,
@@ -98,6 +101,7 @@ def test_describe_problems_groups_by_kind() -> None:
 def test_split_card_and_numbers() -> None:
     assert split_card_and_numbers("Shivan Dragon 3 1 2") == ("Shivan Dragon", [3, 1, 2])
     assert split_card_and_numbers("Serra Angel 1") == ("Serra Angel", [1])
+    assert split_card_and_numbers("4 2") == (4, [2])
     for bad in ("", "Serra Angel", "3", "Serra Angel 1 x"):
         with pytest.raises(BadArgument):
             split_card_and_numbers(bad)
@@ -119,11 +123,13 @@ def test_rendering_a_whole_game(legal: str) -> None:
     engine = rules.CombatEngine(rules.CombatConfig.from_decks((1, 2), (facts, facts), rounds=1), seed=1)
     start = engine.apply(rules.StartGame(player=None))
     names = {1: "alice", 2: "bob"}.get
-    opening = private_messages(start, engine.phase)
+    opening = private_messages(start, engine)
     assert [p for p, _ in opening] == [1, 2] and opening[0][1].startswith("Your opening hand: ")
     assert not any("draws" in line for line in render_effects(start, engine, names))
     cheap = next(i for i in engine.seats[0].hand if facts[i].is_creature and facts[i].mana_value <= 3)
-    engine.apply(rules.PlaceFaceDown(player=1, card=cheap, slot=1))
+    placed = engine.apply(rules.PlaceFaceDown(player=1, card=cheap, slot=1))
+    assert private_messages(placed, engine) == [(1, f"Your hand: {hand_listing(engine, 1)}.")]
+    assert facts[cheap].name not in " ".join(render_effects(placed, engine, names))
     engine.apply(rules.SetupDone(player=1))
     setup = engine.apply(rules.SetupDone(player=2))
     text = " ".join(render_effects(setup, engine, names))
@@ -141,3 +147,26 @@ def test_rendering_a_whole_game(legal: str) -> None:
         engine.apply(step)
     final = engine.apply(rules.EndCombat(player=2))
     assert "Game over after round 1: alice wins, 1-0." in render_effects(final, engine, names)
+
+
+def test_resume_rebuilds_the_table_from_the_journal(tmp_path: Path, legal: str) -> None:
+    import asyncio
+    from dataclasses import asdict
+
+    from cockatrice_ext.bot import formats
+    from cockatrice_ext.bot.combat import CombatOptions, CombatReferee
+    from cockatrice_ext.journal import Journal, Table
+
+    facts = check_cod(legal).facts
+    assert facts is not None
+    journal = Journal(tmp_path / "j.sqlite3")
+    key = "ws://x:game:3"
+    engine = rules.CombatEngine(rules.CombatConfig.from_decks((1, 2), (facts, facts)), seed=2)
+    table = Table.create(journal, key, engine, meta={"format": "combat", "options": asdict(CombatOptions())})
+    table.apply(rules.StartGame(player=None))
+    table.apply(rules.SetupDone(player=1))
+    bot = SimpleNamespace(journal=journal, server_key="ws://x", client=None)
+    referee = asyncio.run(formats.RESUMERS.get("combat")(bot, 3, 0, key))  # type: ignore[arg-type]
+    assert isinstance(referee, CombatReferee)
+    assert referee.engine.snapshot() == engine.snapshot() and referee.ready
+    journal.close()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from types import SimpleNamespace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -103,3 +106,31 @@ def test_default_basics_follow_the_picked_colours() -> None:
 def test_pack_listing_numbers() -> None:
     refs = (rules.CardRef(4, "Shock"), rules.CardRef(9, "Forest"))
     assert pack_listing(refs) == "1. Shock; 2. Forest"
+
+
+def test_resume_rebuilds_the_table_from_the_journal(tmp_path: Path) -> None:
+    import asyncio
+    from dataclasses import asdict
+
+    from cockatrice_ext.bot import formats
+    from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
+    from cockatrice_ext.journal import Journal, Table
+
+    cards = (FOREST, MOUNTAIN, BOLT, BEARS, OWL) * 5
+    journal = Journal(tmp_path / "j.sqlite3")
+    key = "ws://x:game:7"
+    engine = rules.VortexEngine(rules.VortexConfig(players=(1, 2), cards=cards), seed=5)
+    meta = {
+        "format": "vortex",
+        "options": asdict(VortexOptions(seed=5)),
+        "game_names": [c.name for c in cards],
+    }
+    table = Table.create(journal, key, engine, meta=meta)
+    table.apply(rules.StartGame(player=None))
+    table.apply(rules.Pick(player=1, choice=2))
+    bot = SimpleNamespace(journal=journal, server_key="ws://x", client=None)
+    referee = asyncio.run(formats.RESUMERS.get("vortex")(bot, 7, 0, key))  # type: ignore[arg-type]
+    assert isinstance(referee, VortexReferee)
+    assert referee.engine.snapshot() == engine.snapshot()
+    assert referee.block.game_names[0] == "Forest"
+    journal.close()

@@ -516,9 +516,10 @@ async def scenario(args: argparse.Namespace, server: Any, workdir: Path) -> None
     started = time.perf_counter()
     load_at_start = os.getloadavg()[0]
 
-    if args.quickack:
+    bots_quickack = args.quickack in ("bots", "all")
+    if args.quickack in ("players", "all"):
         enable_client_quickack()
-    referee = start_referee(url, workdir, args.profile_bot, args.quickack)
+    referee = start_referee(url, workdir, args.profile_bot, bots_quickack)
     children = [referee]
     players: list[Any] = []
     try:
@@ -533,7 +534,7 @@ async def scenario(args: argparse.Namespace, server: Any, workdir: Path) -> None
         room_id = await probe.client.room_id_by_name(ROOM)
         await probe.close()
 
-        echo, echo_game = start_echo(host, port, room_id, workdir, args.quickack)
+        echo, echo_game = start_echo(host, port, room_id, workdir, bots_quickack)
         children.append(echo)
 
         tables: list[AuctionTable] = []
@@ -603,7 +604,7 @@ async def scenario(args: argparse.Namespace, server: Any, workdir: Path) -> None
         print(
             f"python {sys.version.split()[0]}, {os.cpu_count()} cpus,"
             f" load average {load_at_start:.1f} at start, {os.getloadavg()[0]:.1f} at end;"
-            f" quickack {'on' if args.quickack else 'off'};"
+            f" TCP_QUICKACK: {args.quickack};"
             f" total {time.perf_counter() - started:.0f} s"
         )
     finally:
@@ -647,8 +648,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--quickack",
-        action="store_true",
-        help="experiment: every client socket (players, referee, echo bot) sets TCP_QUICKACK after each read",
+        choices=("off", "bots", "players", "all"),
+        default="off",
+        help="experiment: these client sockets set TCP_QUICKACK after each read (bots = referee + echo bot)",
     )
     parser.add_argument("--profile-bot", type=Path, help="run the referee under cProfile, write stats here")
     parser.add_argument("--workdir", type=Path, help="keep logs here (default: a temporary directory)")

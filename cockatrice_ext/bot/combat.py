@@ -10,7 +10,10 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   ready until both players hold legal decks, so an illegal deck never starts a game.
 * **Cards.** Each player plays with their own deck. The engine shuffles each deck list and deals the
   draws (the server's shuffle of the physical deck is not visible to anyone, not even a judge), so the
-  bot tells each player privately which cards they drew; they take those from their library.
+  bot tells each player privately which cards they drew; they take those from their library. Face-down
+  cards are named by their number in the private hand list (``!place 3 2``, ``!set 5 1``, ``!hand``),
+  so public chat never gives them away. The bot does not check the physical table against the engine:
+  players move their own cards, and report deaths and bounces (``!dies``, ``!bounce``).
 * **Turns.** The engine runs the round clock: setup (``!place CARD SLOT`` then ``!ready``: the creatures
   are revealed together), then ten rounds of one turn each. The bot keeps the Cockatrice active player
   in step with the engine (it passes its own turns and the turns the engine ended). Going to the
@@ -451,6 +454,12 @@ class CombatReferee(GameReferee):
 
     def is_engine_player(self, player_id: int) -> bool:
         return self.table is not None and player_id in self.engine.config.players
+
+    def explain(self, error: RulesError) -> str:
+        if error.code == "wrong_step":  # details name either the step or the phase
+            where = error.details.get("step") or error.details.get("phase") or ""
+            return f"not now (it is the {where} step)" if where else "not now"
+        return super().explain(error)
 
     # -- deck checks (before the game starts) ---------------------------------------------------
 

@@ -7,9 +7,16 @@ The rules live in :mod:`cockatrice_ext.formats.vortex`; this module only adapts 
 * **Seat.** The bot sits as a player whose deck is the pool (``blocks/vortex-pool.txt`` or the block
   named in ``!vortex new N BLOCK``). Every card of the shoe, of the packs and of the passed pack stays
   face down in that deck: the engine knows which card is in which zone, so nothing hidden is ever shown
-  on the table. The bot asks to sit as a judge; when the server grants it, picked cards and basic lands
-  go straight into the player's hand and life is adjusted for them, otherwise picks are dealt face down
-  onto the player's table and the player adjusts their own life.
+  on the table. A picked card is dealt face down onto the picker's table (any player may do that).
+  The bot asks to sit as a judge; when the server grants it, it then moves the card into the picker's
+  hand *acting as that player* (``Command_Judge``), because the server names a card moved into a hand
+  only to the player who moved it; basic lands are created in the hand the same way and life is
+  adjusted for the player. Without judge rights the player picks up the face-down card (the private
+  message names it), takes the basics the bot leaves on their table, and adjusts their own life.
+* **Limits.** Winning and losing stay with Cockatrice. A player who concedes stays in the engine's turn
+  order (the engine has no concede), so the bot reports the turn order as out of step; card effects
+  that move cards from hands or graveyards back into the shoe or a pack (``PutInShoe``, ``PutInPack``)
+  have no chat command yet.
 * **Hidden information.** A pack's contents reach only its owner: a private message with a numbered
   list (and a Command_RevealCards of those cards to that player only). Anyone may count packs with
   ``!packs``.

@@ -61,6 +61,11 @@ class _Pending:
     related: list[str] = field(default_factory=list)
 
 
+def _printing_order(printing: Printing) -> tuple[str, str]:
+    """Oldest first, so ``Card.printings[0]`` is the original printing (and its rarity)."""
+    return (printing.release_date, printing.set_code)
+
+
 class MtgjsonBuilder:
     """Accumulates MTGJSON entries set by set and produces a :class:`CardDatabase`."""
 
@@ -133,15 +138,15 @@ class MtgjsonBuilder:
         if key in pending.printings and side != "a":
             return
         identifiers = entry.get("identifiers") or {}
-        pending.printings[key] = Printing(
-            set_code=code,
-            collector_number=number,
-            rarity=normalise_rarity(str(entry.get("rarity") or ("token" if token else ""))),
-            uuid=str(entry.get("uuid") or ""),
-            scryfall_id=str(identifiers.get("scryfallId") or ""),
-            multiverse_id=str(identifiers.get("multiverseId") or ""),
-            set_name=self.sets[code].name,
-            release_date=card_set.release_date,
+        pending.printings[key] = Printing(  # positional: this runs ~60k times for AllPrintings
+            code,
+            number,
+            normalise_rarity(str(entry.get("rarity") or ("token" if token else ""))),
+            str(entry.get("uuid") or ""),
+            str(identifiers.get("scryfallId") or ""),
+            str(identifiers.get("multiverseId") or ""),
+            self.sets[code].name,
+            card_set.release_date,
         )
 
     def build(self) -> CardDatabase:
@@ -152,9 +157,16 @@ class MtgjsonBuilder:
             for pending in table.values():
                 if pending.name in db.cards:
                     continue
-                faces = tuple(pending.faces[s] for s in sorted(pending.faces))
-                printings = sorted(pending.printings.values(), key=lambda p: (p.release_date, p.set_code))
-                related = tuple(dict.fromkeys(t for t in self.makes.get(pending.name, ()) if t))
+                faces = (
+                    tuple(pending.faces.values())
+                    if len(pending.faces) == 1
+                    else tuple(pending.faces[s] for s in sorted(pending.faces))
+                )
+                printings = list(pending.printings.values())
+                if len(printings) > 1:
+                    printings.sort(key=_printing_order)
+                makes = self.makes.get(pending.name)
+                related = tuple(dict.fromkeys(t for t in makes if t)) if makes else ()
                 db.cards[pending.name] = Card(
                     name=pending.name,
                     layout=pending.layout,

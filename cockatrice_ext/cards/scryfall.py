@@ -245,9 +245,14 @@ class ScryfallClient:
                 cards.append(card_from_scryfall(cached))
         return cards, not_found
 
+    def cached_cards(self) -> list[Card]:
+        """Every card in the on-disk cache."""
+        return [card_from_scryfall(obj) for obj in self._cache.values() if isinstance(obj, dict)]
+
     def database(self, names: Iterable[str]) -> CardDatabase:
-        """A :class:`CardDatabase` of the named cards (unknown names are logged and left out)."""
+        """The named cards plus everything cached before (unknown names are logged and left out)."""
         cards, not_found = self.fetch(list(names))
+        cards = cards + self.cached_cards()
         db = CardDatabase(source=self.base_url)
         for card in cards:
             _add(db, card)

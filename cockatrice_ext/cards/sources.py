@@ -6,6 +6,10 @@ Cockatrice data folder, our embedded card file, and the keywords ``default`` (th
 cards plus the custom cards of ``blocks/*.xml``) and ``cockatrice`` (the user's own Cockatrice
 installation, found by :mod:`cockatrice_ext.cards.discover`).
 
+The keyword ``scryfall`` asks the Scryfall API for the names a command needs (through
+:func:`load_cards_covering`; polite, cached on disk under :func:`cache_dir`); on its own it
+gives the cards cached so far.
+
 Without a source, :func:`default_source` answers ``$COCKATRICE_EXT_CARDS`` if set, else
 ``default``. The embedded file covers every card of the shipped block lists, so tools that
 work on those never need more; :func:`load_cards_covering` falls back to a discovered
@@ -19,15 +23,22 @@ import logging
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cockatrice_ext.cards.errors import CardDataError
 from cockatrice_ext.cards.model import CardDatabase
+
+if TYPE_CHECKING:
+    from cockatrice_ext.cards.scryfall import ScryfallClient
 
 LOGGER = logging.getLogger(__name__)
 
 ENV_VAR = "COCKATRICE_EXT_CARDS"
 DEFAULT_KEYWORDS = frozenset({"default", "embedded", "builtin"})
 COCKATRICE_KEYWORDS = frozenset({"cockatrice", "auto"})
+SCRYFALL_KEYWORD = "scryfall"
+SCRYFALL_URL_ENV = "COCKATRICE_EXT_SCRYFALL_URL"
+CACHE_DIR_ENV = "COCKATRICE_EXT_CACHE"
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "cards.json.gz"
 
 Progress = Callable[[int], None]
@@ -92,7 +103,7 @@ def default_source() -> str:
 def source_size(source: str | Path) -> int:
     """Bytes :func:`load_cards` will read for ``source`` (0 for the embedded default), for progress bars."""
     text = str(source)
-    if text in DEFAULT_KEYWORDS:
+    if text in DEFAULT_KEYWORDS or text == SCRYFALL_KEYWORD:
         return 0
     files = _expand(text)
     return sum(p.stat().st_size for p in files if p.is_file())
@@ -185,6 +196,8 @@ def load_cards(source: str | Path | None = None, *, progress: Progress | None = 
     text = str(source) if source is not None else default_source()
     if text in DEFAULT_KEYWORDS:
         return load_default_cards()
+    if text == SCRYFALL_KEYWORD:
+        return scryfall_client().database(())
     files = _expand(text)
     if not files:
         raise CardDataError("no Cockatrice card database found in the usual places", source=text)
@@ -205,8 +218,10 @@ def load_cards_covering(
     This keeps the common case (shipped block lists) fast while a home-made list with cards
     outside the embedded set still works on a machine with Cockatrice installed.
     """
-    db = load_cards(source, progress=progress)
     text = str(source) if source is not None else default_source()
+    if text == SCRYFALL_KEYWORD:
+        return scryfall_client().database(names)
+    db = load_cards(source, progress=progress)
     if text not in DEFAULT_KEYWORDS:
         return db
     from cockatrice_ext.cards.resolve import NameIndex
@@ -224,3 +239,20 @@ def load_cards_covering(
     merged.merge(load_cards("cockatrice", progress=progress))
     merged.link_reverse_related()
     return merged
+
+
+def cache_dir() -> Path:
+    """Where cockatrice-ext caches downloaded card data (``$COCKATRICE_EXT_CACHE`` overrides)."""
+    override = os.environ.get(CACHE_DIR_ENV, "").strip()
+    if override:
+        return Path(override).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME", "").strip() or str(Path.home() / ".cache")
+    return Path(base) / "cockatrice-ext"
+
+
+def scryfall_client() -> ScryfallClient:
+    """The Scryfall API client behind ``--card-source scryfall`` (on-disk cache in :func:`cache_dir`)."""
+    from cockatrice_ext.cards.scryfall import DEFAULT_BASE_URL, ScryfallClient
+
+    base_url = os.environ.get(SCRYFALL_URL_ENV, "").strip() or DEFAULT_BASE_URL
+    return ScryfallClient(base_url=base_url, cache_path=cache_dir() / "scryfall-cards.json")

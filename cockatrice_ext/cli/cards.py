@@ -23,7 +23,8 @@ PROGRESS_THRESHOLD = 4 * 1024 * 1024  # show a progress bar for sources bigger t
 CARD_SOURCE_HELP = (
     "Card data: a Cockatrice cards.xml/custom set, MTGJSON (AllPrintings, set or AtomicCards; .xz/.gz ok), "
     "Scryfall bulk JSON, Forge card scripts (file/folder/zip), a Cockatrice data folder, 'cockatrice' "
-    "(your Cockatrice install) or 'default'. Default: $COCKATRICE_EXT_CARDS, else the built-in cards."
+    "(your Cockatrice install), 'scryfall' (ask the Scryfall API, cached) or 'default'. "
+    "Default: $COCKATRICE_EXT_CARDS, else the built-in cards."
 )
 
 

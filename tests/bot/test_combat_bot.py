@@ -173,6 +173,9 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
                 if turn == 0:
                     await other.say(game_id, "!combat")
                     await bot_line(alice, r"bob_c: it is alice_c's turn", mark)
+                if turn == 0:
+                    await alice.say(game_id, "!resolve")
+                    await bot_line(alice, r"alice_c: not now \(it is the main step\)", mark)
                 await active.say(game_id, "!combat")
                 await bot_line(alice, r"Combat: set up to 3 spells", mark)
                 await active.say(game_id, "!ready")

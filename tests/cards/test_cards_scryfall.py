@@ -274,3 +274,27 @@ def test_unreachable_server_is_a_card_data_error(tmp_path: Path) -> None:
     client = ScryfallClient(base_url=f"http://127.0.0.1:{port}", timeout=2)
     with pytest.raises(CardDataError, match="request failed"):
         client.fetch(["Lightning Bolt"])
+
+
+def test_card_source_scryfall_fetches_what_a_command_needs(
+    fake_scryfall: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from cockatrice_ext.cards import sources
+    from cockatrice_ext.cli import main
+
+    host, port = fake_scryfall.server_address
+    monkeypatch.setenv(sources.SCRYFALL_URL_ENV, f"http://{host}:{port}")
+    monkeypatch.setenv(sources.CACHE_DIR_ENV, str(tmp_path / "cache"))
+    result = CliRunner().invoke(
+        main, ["cards", "lookup", "Insectile Aberration", "--card-source", "scryfall"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Delver of Secrets  {U}" in result.output
+    assert (tmp_path / "cache" / "scryfall-cards.json").is_file()
+    # later, without the network: the cache answers
+    fake_scryfall.fail_with = [500, 500, 500]
+    db = sources.load_cards("scryfall")
+    assert "Delver of Secrets // Insectile Aberration" in db
+    assert len(fake_scryfall.requests) == 1

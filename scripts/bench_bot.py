@@ -76,6 +76,41 @@ def quickack(sock: Any) -> None:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
 
 
+NODELAY_SHIM = r"""
+/* LD_PRELOAD shim for the benchmark: TCP_NODELAY on every socket the server accepts. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+static int nodelay(int fd) {
+    int one = 1;
+    if (fd >= 0) setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return fd;
+}
+
+int accept(int fd, struct sockaddr *addr, socklen_t *len) {
+    int (*real)(int, struct sockaddr *, socklen_t *) = dlsym(RTLD_NEXT, "accept");
+    return nodelay(real(fd, addr, len));
+}
+
+int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) {
+    int (*real)(int, struct sockaddr *, socklen_t *, int) = dlsym(RTLD_NEXT, "accept4");
+    return nodelay(real(fd, addr, len, flags));
+}
+"""
+
+
+def build_nodelay_shim(workdir: Path) -> Path:
+    """Compile :data:`NODELAY_SHIM` with the system C compiler (the ``--server-nodelay`` experiment)."""
+    source = workdir / "nodelay_shim.c"
+    library = workdir / "nodelay_shim.so"
+    source.write_text(NODELAY_SHIM)
+    subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", str(library), str(source), "-ldl"], check=True)
+    return library
+
+
 def enable_client_quickack() -> None:
     """Experiment: make every :class:`cockatrice_ext.client.Client` TCP socket in this process quick-ACK."""
     from cockatrice_ext.client import transport
@@ -604,7 +639,7 @@ async def scenario(args: argparse.Namespace, server: Any, workdir: Path) -> None
         print(
             f"python {sys.version.split()[0]}, {os.cpu_count()} cpus,"
             f" load average {load_at_start:.1f} at start, {os.getloadavg()[0]:.1f} at end;"
-            f" TCP_QUICKACK: {args.quickack};"
+            f" TCP_QUICKACK: {args.quickack}; server TCP_NODELAY: {'on' if args.server_nodelay else 'off'};"
             f" total {time.perf_counter() - started:.0f} s"
         )
     finally:
@@ -652,6 +687,11 @@ def main(argv: list[str] | None = None) -> None:
         default="off",
         help="experiment: these client sockets set TCP_QUICKACK after each read (bots = referee + echo bot)",
     )
+    parser.add_argument(
+        "--server-nodelay",
+        action="store_true",
+        help="experiment: LD_PRELOAD a shim so Servatrice's accepted sockets get TCP_NODELAY (needs cc)",
+    )
     parser.add_argument("--profile-bot", type=Path, help="run the referee under cProfile, write stats here")
     parser.add_argument("--workdir", type=Path, help="keep logs here (default: a temporary directory)")
     args = parser.parse_args(argv)
@@ -664,8 +704,12 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit("no servatrice binary: set SERVATRICE_BIN or put servatrice on PATH")
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bench-bot-"))
     workdir.mkdir(parents=True, exist_ok=True)
+    env: tuple[tuple[str, str], ...] = ()
+    if args.server_nodelay:
+        env = (("LD_PRELOAD", str(build_nodelay_shim(workdir))),)
     # Relaxed flood limits; games never time out during the run.
-    server = ServatriceServer(binary, workdir / "servatrice", ServatriceConfig(max_game_inactivity_time=3600))
+    config = ServatriceConfig(max_game_inactivity_time=3600, env=env)
+    server = ServatriceServer(binary, workdir / "servatrice", config)
     server.start()
     try:
         asyncio.run(scenario(args, server, workdir))

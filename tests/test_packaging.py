@@ -29,3 +29,6 @@ def test_fsutil_atomic_write(tmp_path: Path) -> None:
     atomic_write_text(target, "two")
     assert target.read_text() == "two"
     assert [p.name for p in target.parent.iterdir()] == ["deck.cod"]
+    plain = tmp_path / "plain"
+    plain.write_text("x")
+    assert target.stat().st_mode & 0o777 == plain.stat().st_mode & 0o777  # not private like mkstemp

@@ -32,7 +32,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Annotated, Any, ClassVar
 
 from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block
@@ -277,14 +277,6 @@ class _Returned:
     player: int
 
 
-@dataclass
-class _CardsInPlay:
-    """Where the bot's physical cards are: its deck order, and engine cards on its table."""
-
-    deck: list[str] = field(default_factory=list)
-    table: dict[int, int] = field(default_factory=dict)  # engine card index -> Cockatrice card id
-
-
 class AuctionReferee(GameReferee):
     """One Auction Magic game."""
 
@@ -297,9 +289,8 @@ class AuctionReferee(GameReferee):
         super().__init__(bot, game_id, room_id)
         self.options = options
         self.block = block
-        self.cards = _CardsInPlay()
+        self.on_table: dict[int, int] = {}  # engine card index -> its Cockatrice id on our table
         self.returned: list[_Returned] = []
-        self.judge = False
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
         self._moving = 0  # our own moves in flight (their events are not "dropped" cards)
@@ -332,7 +323,6 @@ class AuctionReferee(GameReferee):
             starting_life_total=40 if options.commander else 20,
         )
         referee = cls(bot, game_id, room_id, options, block)
-        referee.judge = judge
         bot.adopt_game(referee)
         await client.select_deck(game_id, block.cod)
         await client.ready_start(game_id, True)
@@ -348,7 +338,6 @@ class AuctionReferee(GameReferee):
         block = LoadedBlock(name=options.block, facts=facts, game_names=tuple(meta["game_names"]), cod="")
         referee = cls(bot, game_id, room_id, options, block)
         referee.table = table
-        referee.judge = bool(meta.get("judge"))
         return referee
 
     @property
@@ -389,11 +378,10 @@ class AuctionReferee(GameReferee):
             "game_names": list(self.block.game_names),
             "room_id": self.room_id,
             "game_id": self.game_id,
-            "judge": self.judge,
             "names": {str(p): self.player_name(p) for p in humans},
         }
         self.table = Table.create(self.bot.journal, self.table_key, engine, meta=meta)
-        await self.read_deck()
+        await self.read_own_deck()
         gold_color = (212, 175, 55, 255)
         counters = [
             pc.create_counter(self.counter_name(p), value=engine.gold(p), color=gold_color) for p in humans
@@ -409,12 +397,6 @@ class AuctionReferee(GameReferee):
 
     def counter_name(self, player: Any) -> str:
         return f"{self.player_name(player)[:20]} gold"
-
-    async def read_deck(self) -> None:
-        """Learn our deck's order (names) from the server."""
-        response = await self.bot.client.game_command(self.game_id, pc.dump_zone(self.me, "deck"))
-        zone = getattr(response.payload, "zone_info", None)
-        self.cards.deck = [card.name for card in zone.card_list] if zone is not None else []
 
     # -- events ----------------------------------------------------------------------------------
 
@@ -509,19 +491,19 @@ class AuctionReferee(GameReferee):
         async with self._lock:
             if self.table is None or self.game_id not in self.bot.client.games:
                 return
-            await self.read_deck()
+            await self.read_own_deck()
             table = self.mirror.players[self.me].zone("table")
             on_table: dict[str, list[int]] = {}
             for card in table.cards:
                 on_table.setdefault(card.name, []).append(card.id)
-            self.cards.table = {}
+            self.on_table = {}
             held = list(self.engine.lot.cards if self.engine.lot else []) + [
                 i for cards in self.engine.pending.values() for i in cards
             ]
             for index in held:
                 ids = on_table.get(self.block.game_names[index])
                 if ids:
-                    self.cards.table[index] = ids.pop(0)
+                    self.on_table[index] = ids.pop(0)
             await self.say("Referee back. " + self.status_line())
 
     # -- performing effects -------------------------------------------------------------------------
@@ -552,7 +534,8 @@ class AuctionReferee(GameReferee):
                 for ref in effect.cards:
                     await self.give(ref.index, effect.player, hand=True)
             elif isinstance(effect, rules.CardReturned) and returned_card_id is not None:
-                await self.returned_to_deck(returned_card_id, effect.card.index, top=effect.position == "top")
+                name = self.block.game_names[effect.card.index]
+                await self.table_to_own_deck(returned_card_id, name, top=effect.position == "top")
             elif isinstance(effect, rules.TopCardsShown):
                 await self.show_top(effect)
             elif isinstance(effect, rules.GoldChanged) and effect.new != effect.old:
@@ -562,9 +545,8 @@ class AuctionReferee(GameReferee):
             elif isinstance(effect, rules.GameOver) and self.table is not None:
                 self.bot.journal.close_table(self.table_key)
         lines = render_effects(effects, engine, self.player_name)
-        if lines:
-            for chunk in _pack(lines):
-                await self.say(chunk)
+        for line in lines:  # queued lines are merged into as few chat messages as fit
+            await self.say(line)
         self.arm_timer()
 
     def my_counter(self, name: str) -> int | None:
@@ -577,65 +559,37 @@ class AuctionReferee(GameReferee):
         return None
 
     async def deck_to_my_table(self, index: int) -> None:
-        name = self.block.game_names[index]
-        position = self._deck_position(name)
-        if position is None:
-            LOGGER.warning("game %d: %s is not in the bot's deck", self.game_id, name)
-            return
-        before = {c.id for c in self.mirror.players[self.me].zone("table").cards}
-        await self.run(
-            pc.move_card("deck", [position], target_player_id=self.me, target_zone="table", x=0, y=0)
+        """Reveal a lot: the card goes face up onto our table."""
+        card_id = await self.deal_from_deck(
+            self.block.game_names[index], self.me, exclude=self.on_table.values()
         )
-        del self.cards.deck[position]
-        card_id = await self._wait_new_card(before, name)
         if card_id is not None:
-            self.cards.table[index] = card_id
+            self.on_table[index] = card_id
 
     async def my_table_to_deck(self, index: int, *, top: bool) -> None:
-        card_id = self.cards.table.pop(index, None)
+        card_id = self.on_table.pop(index, None)
         if card_id is not None:
-            await self.returned_to_deck(card_id, index, top=top)
-
-    async def returned_to_deck(self, card_id: int, index: int, *, top: bool) -> None:
-        """Put a card lying on our table into our deck, on top or at the bottom."""
-        x = 0 if top else -1
-        await self.run(
-            pc.move_card("table", [card_id], target_player_id=self.me, target_zone="deck", x=x, y=0)
-        )
-        name = self.block.game_names[index]
-        if top:
-            self.cards.deck.insert(0, name)
-        else:
-            self.cards.deck.append(name)
+            await self.table_to_own_deck(card_id, self.block.game_names[index], top=top)
 
     async def give(self, index: int, player: Any, *, hand: bool) -> None:
-        """Move engine card ``index`` to ``player``: hand if we judge and ``hand``, else their table."""
-        zone = "hand" if hand and self.judge else "table"
-        card_id = self.cards.table.pop(index, None)
-        if card_id is not None:
+        """Hand engine card ``index`` to ``player``: onto their table, then (as a judge, for ``hand``) into
+        their hand. It comes from our table if it was up for auction, else from our deck (a draw)."""
+        player = int(player)
+        card_id = self.on_table.pop(index, None)
+        if card_id is None:
+            new_id = await self.deal_from_deck(self.block.game_names[index], player)
+        else:
+            before = self.table_ids(player)
             await self.run(
-                pc.move_card("table", [card_id], target_player_id=int(player), target_zone=zone, x=0, y=0)
+                pc.move_card("table", [card_id], target_player_id=player, target_zone="table", x=0, y=0)
             )
-            return
-        name = self.block.game_names[index]
-        position = self._deck_position(name)
-        if position is None:
-            LOGGER.warning("game %d: %s is not in the bot's deck", self.game_id, name)
-            return
-        await self.run(
-            pc.move_card("deck", [position], target_player_id=int(player), target_zone=zone, x=0, y=0)
-        )
-        del self.cards.deck[position]
+            new_id = await self.wait_new_card(player, before) if hand and self.is_judge else None
+        if hand and new_id is not None:
+            await self.into_hand(player, new_id)
 
     async def show_top(self, effect: rules.TopCardsShown) -> None:
         """Private: reveal the looked-at cards to that player only, and list them by number."""
-        positions: list[int] = []
-        taken: set[int] = set()
-        for ref in effect.cards:
-            position = self._deck_position(self.block.game_names[ref.index], exclude=taken)
-            if position is not None:
-                positions.append(position)
-                taken.add(position)
+        positions = self.own_deck.positions([self.block.game_names[ref.index] for ref in effect.cards])
         if positions:
             with contextlib.suppress(Exception):
                 await self.run(pc.reveal_cards("deck", positions, player_id=int(effect.player)))
@@ -648,22 +602,6 @@ class AuctionReferee(GameReferee):
                 900,
             ),
         )
-
-    def _deck_position(self, name: str, exclude: set[int] | None = None) -> int | None:
-        for position, candidate in enumerate(self.cards.deck):
-            if candidate == name and (exclude is None or position not in exclude):
-                return position
-        return None
-
-    async def _wait_new_card(self, before: set[int], name: str, timeout: float = 3.0) -> int | None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while loop.time() < deadline:
-            for card in self.mirror.players[self.me].zone("table").cards:
-                if card.id not in before and card.id not in self.cards.table.values() and card.name == name:
-                    return card.id
-            await asyncio.sleep(0.01)
-        return None
 
     # -- bid timer ---------------------------------------------------------------------------------
 
@@ -838,21 +776,6 @@ class AuctionReferee(GameReferee):
         if self.table is None:
             raise NotAllowed("the game has not started yet")
         await ctx.reply(self.status_line())
-
-
-def _pack(lines: list[str], limit: int = 240) -> list[str]:
-    """Join lines into as few chat messages as fit ``limit`` characters each."""
-    out: list[str] = []
-    current = ""
-    for line in lines:
-        if current and len(current) + 1 + len(line) > limit:
-            out.append(current)
-            current = line
-        else:
-            current = f"{current} {line}".strip()
-    if current:
-        out.append(current)
-    return out
 
 
 async def install(bot: Bot) -> None:

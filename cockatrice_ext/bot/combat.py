@@ -633,8 +633,8 @@ class CombatReferee(GameReferee):
                 await self.set_counter(self.points_counter(effect.player), effect.points)
             elif isinstance(effect, rules.GameOver) and self.table is not None:
                 self.bot.journal.close_table(self.table_key)
-        for chunk in _pack(render_effects(effects, engine, self.player_name)):
-            await self.say(chunk)
+        for line in render_effects(effects, engine, self.player_name):
+            await self.say(line)
         for player, text in private_messages(effects, engine):
             await self.bot.tell(self.player_name(player), shorten(text, 900))
         if new_turn:
@@ -821,21 +821,6 @@ class CombatReferee(GameReferee):
         if self.table is None:
             raise NotAllowed("the game has not started yet")
         await ctx.reply(shorten(self.score_line()))
-
-
-def _pack(lines: list[str], limit: int = 280) -> list[str]:
-    """Join lines into as few chat messages as fit ``limit`` characters each."""
-    out: list[str] = []
-    current = ""
-    for line in lines:
-        if current and len(current) + 1 + len(line) > limit:
-            out.append(current)
-            current = line
-        else:
-            current = f"{current} {line}".strip()
-    if current:
-        out.append(current)
-    return out
 
 
 async def install(bot: Bot) -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -45,6 +45,7 @@ from cockatrice_ext.client import ClientEvent, Disconnected, Reconnected, connec
 from cockatrice_ext.client.mirror import GameMirror, PlayerState
 from cockatrice_ext.formats.base import Effect, RulesError
 from cockatrice_ext.journal import Journal, Table
+from cockatrice_ext.protocol import commands as pc
 
 LOGGER = logging.getLogger(__name__)
 
@@ -134,6 +135,43 @@ class Referee:
         return [f"{spec.usage} - {spec.help}" for spec in self.commands.listing(scope)]
 
 
+@dataclass
+class OwnDeck:
+    """The bot's own deck as the server holds it: card names by position (0 = top).
+
+    Cards in a hidden zone are addressed by position, and the server shuffles every deck when the
+    game starts, so a referee reads its deck once (``Command_DumpZone``) and then keeps this list in
+    step with every card it moves in or out. The engine decides *which* card; this finds *where*.
+    """
+
+    names: list[str] = field(default_factory=list)
+
+    def position(self, name: str, exclude: set[int] | None = None) -> int | None:
+        """The first position holding ``name`` (skipping ``exclude``), or None."""
+        for position, candidate in enumerate(self.names):
+            if candidate == name and (exclude is None or position not in exclude):
+                return position
+        return None
+
+    def positions(self, names: list[str]) -> list[int]:
+        """Distinct positions for ``names`` (two copies of a card get two positions)."""
+        found: list[int] = []
+        for name in names:
+            position = self.position(name, exclude=set(found))
+            if position is not None:
+                found.append(position)
+        return found
+
+    def take(self, position: int) -> str:
+        return self.names.pop(position)
+
+    def put(self, name: str, *, top: bool) -> None:
+        if top:
+            self.names.insert(0, name)
+        else:
+            self.names.append(name)
+
+
 class GameReferee(Referee):
     """A referee for one Cockatrice game, backed by one journaled engine table."""
 
@@ -146,6 +184,7 @@ class GameReferee(Referee):
         self.closed = False
         self._outbox: list[str] = []
         self._sender: asyncio.Task[None] | None = None
+        self.own_deck = OwnDeck()
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -197,6 +236,81 @@ class GameReferee(Referee):
         """Send game commands in order (paced by the client's flood gate)."""
         if commands:
             await self.bot.client.game_commands(self.game_id, list(commands))
+
+    # -- the bot's own cards (shared piles live in its deck) ------------------------------------------
+
+    @property
+    def is_judge(self) -> bool:
+        """Whether the server seated us as a judge (we may then act for players)."""
+        return bool(self.mirror.judge)
+
+    async def read_own_deck(self) -> None:
+        """Learn our deck's order (names) from the server."""
+        response = await self.bot.client.game_command(self.game_id, pc.dump_zone(self.me, "deck"))
+        zone = getattr(response.payload, "zone_info", None)
+        self.own_deck.names = [card.name for card in zone.card_list] if zone is not None else []
+
+    async def wait_new_card(
+        self,
+        player: int,
+        before: set[int],
+        *,
+        name: str = "",
+        exclude: Iterable[int] = (),
+        timeout: float = 3.0,
+    ) -> int | None:
+        """The id of a card that appeared on ``player``'s table (not in ``before``), as the mirror sees it."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        skip = set(before) | set(exclude)
+        while loop.time() < deadline:
+            for card in self.mirror.players[player].zone("table").cards:
+                if card.id not in skip and (not name or card.name == name):
+                    return card.id
+            await asyncio.sleep(0.01)
+        return None
+
+    def table_ids(self, player: int) -> set[int]:
+        return {card.id for card in self.mirror.players[player].zone("table").cards}
+
+    async def deal_from_deck(
+        self, name: str, player: int, *, face_down: bool = False, exclude: Iterable[int] = ()
+    ) -> int | None:
+        """Move a card called ``name`` from our deck onto ``player``'s table; return its new id if seen.
+
+        Any player may put cards onto another player's table, so this needs no judge rights.
+        """
+        position = self.own_deck.position(name)
+        if position is None:
+            LOGGER.warning("game %d: %s is not in the bot's deck", self.game_id, name)
+            return None
+        before = self.table_ids(player)
+        move = pc.move_card(
+            "deck", [position], target_player_id=player, target_zone="table", x=0, y=0, face_down=face_down
+        )
+        self.own_deck.take(position)
+        await self.run(move)
+        return await self.wait_new_card(player, before, exclude=exclude)
+
+    async def into_hand(self, player: int, card_id: int, zone: str = "hand") -> bool:
+        """As a judge, move a card from ``player``'s table into their ``zone``, acting as them.
+
+        The server names a card moved into a hand only to whoever moved it, so acting as the owner is
+        what lets them see it. Returns False (nothing done) without judge rights.
+        """
+        if not self.is_judge:
+            return False
+        take = pc.move_card("table", [card_id], target_player_id=player, target_zone=zone, x=0, y=0)
+        await self.bot.client.judge_commands(self.game_id, player, [take])
+        return True
+
+    async def table_to_own_deck(self, card_id: int, name: str, *, top: bool) -> None:
+        """Put a card lying on our table into our deck, on top or at the bottom."""
+        move = pc.move_card(
+            "table", [card_id], target_player_id=self.me, target_zone="deck", x=0 if top else -1, y=0
+        )
+        await self.run(move)
+        self.own_deck.put(name, top=top)
 
     def apply(self, action: Any) -> list[Effect]:
         """Apply an action through the journaled table.

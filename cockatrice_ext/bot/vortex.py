@@ -38,7 +38,7 @@ import re
 import secrets
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Annotated, Any, ClassVar
 
 from cockatrice_ext.bot.blocks import LoadedBlock, load_block
@@ -282,19 +282,6 @@ class VortexRoom(Referee):
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass
-class _Shoe:
-    """The bot's deck as the server holds it: card names by position (index 0 = top)."""
-
-    deck: list[str] = field(default_factory=list)
-
-    def position(self, name: str, exclude: set[int] | None = None) -> int | None:
-        for position, candidate in enumerate(self.deck):
-            if candidate == name and (exclude is None or position not in exclude):
-                return position
-        return None
-
-
 class VortexReferee(GameReferee):
     """One Vortex game."""
 
@@ -308,7 +295,6 @@ class VortexReferee(GameReferee):
         super().__init__(bot, game_id, room_id)
         self.options = options
         self.block = block
-        self.shoe = _Shoe()
         self._lock = asyncio.Lock()
         self._live: int | None = None  # the engine turn the Cockatrice active player currently plays
         self._drew: bool = False  # the live turn's draw step happened
@@ -363,10 +349,6 @@ class VortexReferee(GameReferee):
         engine: rules.VortexEngine = self.table.engine  # type: ignore[assignment]
         return engine
 
-    @property
-    def judge(self) -> bool:
-        return bool(self.mirror.judge)
-
     def is_engine_player(self, player_id: int) -> bool:
         return self.table is not None and player_id in self.engine.players
 
@@ -392,14 +374,8 @@ class VortexReferee(GameReferee):
             "names": {str(p): self.player_name(p) for p in humans},
         }
         self.table = Table.create(self.bot.journal, self.table_key, engine, meta=meta)
-        await self.read_deck()
+        await self.read_own_deck()
         await self.perform(self.apply(rules.StartGame(player=None)))
-
-    async def read_deck(self) -> None:
-        """Learn the order of our deck (the shoe, packs and passed pack) from the server."""
-        response = await self.bot.client.game_command(self.game_id, pc.dump_zone(self.me, "deck"))
-        zone = getattr(response.payload, "zone_info", None)
-        self.shoe.deck = [card.name for card in zone.card_list] if zone is not None else []
 
     # -- events ----------------------------------------------------------------------------------
 
@@ -484,7 +460,7 @@ class VortexReferee(GameReferee):
         async with self._lock:
             if self.table is None or self.game_id not in self.bot.client.games:
                 return
-            await self.read_deck()
+            await self.read_own_deck()
             self._live = None
             await self.say("Referee back. " + self.status_line())
             await self.follow_engine_turn()
@@ -518,8 +494,8 @@ class VortexReferee(GameReferee):
             elif isinstance(effect, rules.TurnEnded) and effect.reason == "failed_pick":
                 turn_over = self.engine.phase == "play"
         lines = render_effects(effects, self.engine, self.player_name)
-        for chunk in _pack(lines):
-            await self.say(chunk)
+        for line in lines:  # queued lines are merged into as few chat messages as fit
+            await self.say(line)
         for player, text in private_messages(effects):
             await self.tell_pack(player, text, effects)
         if turn_over:
@@ -539,7 +515,7 @@ class VortexReferee(GameReferee):
             return
         positions: list[int] = []
         for ref in self.engine.pack(player):
-            position = self.shoe.position(self.block.game_names[ref.index], exclude=set(positions))
+            position = self.own_deck.position(self.block.game_names[ref.index], exclude=set(positions))
             if position is not None:
                 positions.append(position)
         if positions:
@@ -547,44 +523,17 @@ class VortexReferee(GameReferee):
                 await self.run(pc.reveal_cards("deck", positions, player_id=int(player)))
 
     async def deliver(self, index: int, player: Any, zone: str) -> None:
-        """Give card ``index`` from our deck to ``player``.
-
-        The card goes face down onto their table (any player may do that), so nobody else learns it.
-        As a judge the bot then moves it, acting as that player, into their ``zone``: the server shows
-        the card's name to the acting player only, so the owner sees what they got. Without judge
-        rights the owner picks it up themselves (the private message names it).
-        """
-        name = self.block.game_names[index]
-        position = self.shoe.position(name)
-        if position is None:
-            LOGGER.warning("game %d: %s is not in the bot's deck", self.game_id, name)
-            return
-        table = self.mirror.players[int(player)].zone("table")
-        before = {c.id for c in table.cards}
-        move = pc.move_card(
-            "deck", [position], target_player_id=int(player), target_zone="table", x=0, y=0, face_down=True
-        )
-        del self.shoe.deck[position]
-        await self.run(move)
-        if not self.judge:
-            return
-        card_id = await self._wait_new_card(int(player), before)
+        """Give card ``index`` from our deck to ``player``: face down onto their table (nobody else learns
+        it), then, as a judge, into their ``zone`` acting as them. Without judge rights the owner picks it
+        up themselves (the private message names it)."""
+        card_id = await self.deal_from_deck(self.block.game_names[index], int(player), face_down=True)
         if card_id is None:
-            LOGGER.warning("game %d: did not see %s arrive on %s's table", self.game_id, name, player)
+            if self.is_judge:
+                LOGGER.warning(
+                    "game %d: did not see card %d arrive on %s's table", self.game_id, index, player
+                )
             return
-        take = pc.move_card("table", [card_id], target_player_id=int(player), target_zone=zone, x=0, y=0)
-        await self.bot.client.judge_commands(self.game_id, int(player), [take])
-
-    async def _wait_new_card(self, player: int, before: set[int], timeout: float = 3.0) -> int | None:
-        """The id of a card that appeared on ``player``'s table and was not in ``before``."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while loop.time() < deadline:
-            for card in self.mirror.players[player].zone("table").cards:
-                if card.id not in before:
-                    return card.id
-            await asyncio.sleep(0.01)
-        return None
+        await self.into_hand(int(player), card_id, zone)
 
     async def pass_turn(self) -> None:
         """End the Cockatrice turn (the bot's own, or one the engine ended)."""
@@ -594,17 +543,16 @@ class VortexReferee(GameReferee):
             LOGGER.info("game %d: could not pass the turn: %s", self.game_id, exc)
 
     async def deck_to_my_zone(self, index: int, zone: str) -> None:
-        name = self.block.game_names[index]
-        position = self.shoe.position(name)
+        position = self.own_deck.position(self.block.game_names[index])
         if position is None:
             return
-        del self.shoe.deck[position]
+        self.own_deck.take(position)
         await self.run(pc.move_card("deck", [position], target_player_id=self.me, target_zone=zone, x=0, y=0))
 
     async def create_basics(self, player: Any, names: Iterable[str]) -> None:
         """Basic lands from outside the game: made in the player's hand (judge) or given on their table."""
         names = list(names)
-        if self.judge:
+        if self.is_judge:
             made = [pc.create_token(n, zone="hand", destroy_on_zone_change=False) for n in names]
             await self.bot.client.judge_commands(self.game_id, int(player), made)
             return
@@ -625,7 +573,7 @@ class VortexReferee(GameReferee):
         )
 
     async def lose_life(self, player: Any, amount: int) -> None:
-        if self.judge:
+        if self.is_judge:
             await self.bot.client.judge_commands(
                 self.game_id, int(player), [pc.inc_counter(LIFE_COUNTER, -amount)]
             )
@@ -718,21 +666,6 @@ class VortexReferee(GameReferee):
         """Where the game stands: phase, whose turn, pack and shoe sizes."""
         self.require_started()
         await ctx.reply(shorten(self.status_line()))
-
-
-def _pack(lines: list[str], limit: int = 280) -> list[str]:
-    """Join lines into as few chat messages as fit ``limit`` characters each."""
-    out: list[str] = []
-    current = ""
-    for line in lines:
-        if current and len(current) + 1 + len(line) > limit:
-            out.append(current)
-            current = line
-        else:
-            current = f"{current} {line}".strip()
-    if current:
-        out.append(current)
-    return out
 
 
 async def install(bot: Bot) -> None:

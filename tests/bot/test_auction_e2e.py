@@ -226,7 +226,7 @@ def test_auction_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -
             # The buyer gives the kept card back by dropping it on the referee's table; !bottom places it.
             mirror = buyer.client.games[game_id]
             kept = next(c for c in mirror.players[buyer_pid].zone("table").cards if c.name == card.name)
-            deck_before = len(referee.cards.deck)
+            deck_before = len(referee.own_deck.names)
             mark = active.mark()
             await buyer.client.game_command(
                 game_id,
@@ -238,7 +238,7 @@ def test_auction_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -
             await buyer.say(game_id, "!bottom")
             await bot_line(active, rf"puts {re.escape(card.name)} on the bottom of the block", mark)
             assert engine.config.cards[engine.block[-1]].name == card.name
-            await wait_until(lambda: len(referee.cards.deck) == deck_before + 1)
+            await wait_until(lambda: len(referee.own_deck.names) == deck_before + 1)
             await wait_until(
                 lambda: (
                     bob.client.games[game_id].players[bot_pid].zone("deck").card_count == len(engine.block)
@@ -287,7 +287,7 @@ def test_bot_restarted_mid_auction_loses_nothing(
                 await p.client.join_room(room_id)
             game_id = await open_game(bot, alice, room_id)
             referee = referee_of(bot, game_id)
-            assert referee.judge, f"a registered judge account referees as judge: {bot.client.user_info}"
+            assert referee.is_judge, f"a registered judge account referees as judge: {bot.client.user_info}"
             by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
             await wait_until(lambda: referee.table is not None and referee.engine.active is not None)
             engine = referee.engine

@@ -110,7 +110,7 @@ def test_vortex_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
             engine = referee.engine
             assert engine.config.players == tuple(sorted(by_id))
             assert engine.shoe_size() == 0 and engine.passed_size() == 7
-            assert referee.judge, "the relaxed test server lets the bot create its game as a judge"
+            assert referee.is_judge, "the relaxed test server lets the bot create its game as a judge"
 
             # The first picker got their pack privately, numbered; the other player did not.
             listing = await alice.wait_private(lambda t: t.startswith("Your pack:"))
@@ -288,7 +288,7 @@ def test_vortex_without_judge_rights(servatrice: ServatriceServer, tmp_path: Pat
             alice_pid = next(pid for pid, p in by_id.items() if p is alice)
             await bot_line(alice, r"Opening turn 1: alice_w drafts", 0)
             engine = referee.engine
-            assert not referee.judge
+            assert not referee.is_judge
 
             mark = alice.mark()
             await alice.say(game_id, "!help")

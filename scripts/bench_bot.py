@@ -410,7 +410,7 @@ def spawn(name: str, argv: list[str], workdir: Path) -> Child:
     return Child(name, process, log)
 
 
-def start_referee(url: str, workdir: Path, profile: Path | None, quick_ack: bool) -> Child:
+def start_referee(url: str, workdir: Path, journal: Path, profile: Path | None, quick_ack: bool) -> Child:
     argv = [sys.executable]
     if profile is not None:
         argv += ["-m", "cProfile", "-o", str(profile)]
@@ -430,7 +430,7 @@ def start_referee(url: str, workdir: Path, profile: Path | None, quick_ack: bool
         "--format",
         "auction",
         "--journal",
-        str(workdir / "journal.sqlite3"),
+        str(journal),
         "--auction-starting-gold",
         str(STARTING_GOLD),
         "--auction-seed",
@@ -554,7 +554,8 @@ async def scenario(args: argparse.Namespace, server: Any, workdir: Path) -> None
     bots_quickack = args.quickack in ("bots", "all")
     if args.quickack in ("players", "all"):
         enable_client_quickack()
-    referee = start_referee(url, workdir, args.profile_bot, bots_quickack)
+    journal = args.journal or workdir / "journal.sqlite3"
+    referee = start_referee(url, workdir, journal, args.profile_bot, bots_quickack)
     children = [referee]
     players: list[Any] = []
     try:
@@ -691,6 +692,9 @@ def main(argv: list[str] | None = None) -> None:
         "--server-nodelay",
         action="store_true",
         help="experiment: LD_PRELOAD a shim so Servatrice's accepted sockets get TCP_NODELAY (needs cc)",
+    )
+    parser.add_argument(
+        "--journal", type=Path, help="the referee's SQLite journal (default: in the work directory)"
     )
     parser.add_argument("--profile-bot", type=Path, help="run the referee under cProfile, write stats here")
     parser.add_argument("--workdir", type=Path, help="keep logs here (default: a temporary directory)")

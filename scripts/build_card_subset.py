@@ -1,10 +1,18 @@
 #!/usr/bin/env python3
-"""Build the embedded card file ``cockatrice_ext/data/cards.json.gz`` from MTGJSON AllPrintings.
+"""Build the embedded card files ``cockatrice_ext/data/`` from MTGJSON AllPrintings.
+
+``cards.json.gz`` (the default card database):
 
 It holds every card named in the block lists under ``blocks/*.txt`` with all their printings,
 the basic lands, the tokens those cards make (MTGJSON ``tokens`` of the sets involved), and the
 custom cards of ``blocks/*.xml`` (Cockatrice custom sets; their SHA-256 is recorded so the
-loader knows they are current). The output is reproducible: same inputs, same bytes.
+loader knows they are current).
+
+``oracle.json.gz`` (the rules facts of every real card): name, layout, faces with mana value,
+colours, types and power/toughness, and no text or printings, so that deck checks (Magic Combat
+Rules' "no lands, no planeswalkers, singleton") know any card a player may load, offline.
+
+The output is reproducible: same inputs, same bytes.
 
 Usage: python scripts/build_card_subset.py [--allprintings PATH] [--blocks DIR] [--out PATH] [--check]
 """
@@ -14,6 +22,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
@@ -22,7 +31,7 @@ from cockatrice_ext.cards.errors import CardDataError, UnknownCard, UnknownCards
 from cockatrice_ext.cards.model import Card, CardDatabase
 from cockatrice_ext.cards.mtgjson import read_mtgjson
 from cockatrice_ext.cards.resolve import NameIndex
-from cockatrice_ext.cards.sources import DATA_FILE, file_digest
+from cockatrice_ext.cards.sources import DATA_FILE, ORACLE_FILE, file_digest
 from cockatrice_ext.decks.blocklist import read_block_list
 from cockatrice_ext.fsutil import atomic_write_bytes
 
@@ -56,9 +65,22 @@ def block_names(blocks: Path) -> list[tuple[Path, str, int, str]]:
     return out
 
 
-def build_subset(allprintings: Path, blocks: Path) -> tuple[CardDatabase, dict[str, object]]:
+def build_oracle(full: CardDatabase) -> CardDatabase:
+    """Every real (non-token) card with its rules facts only: no text, no printings."""
+    oracle = CardDatabase(source="oracle")
+    for name, card in full.cards.items():
+        if card.is_token:
+            continue
+        faces = tuple(replace(face, oracle_text="", type_line="", mana_cost="") for face in card.faces)
+        oracle.cards[name] = replace(card, faces=faces, printings=(), related=())
+    return oracle
+
+
+def build_subset(
+    allprintings: Path, blocks: Path, full: CardDatabase | None = None
+) -> tuple[CardDatabase, dict[str, object]]:
     """The subset database and its ``meta`` (inputs and custom-set digests)."""
-    full = read_mtgjson(allprintings)
+    full = full if full is not None else read_mtgjson(allprintings)
     customs = CardDatabase()
     digests: dict[str, str] = {}
     for xml in sorted(blocks.glob("*.xml")):
@@ -148,23 +170,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--allprintings", type=Path, default=DEFAULT_ALLPRINTINGS)
     parser.add_argument("--blocks", type=Path, default=REPO / "blocks")
     parser.add_argument("--out", type=Path, default=DATA_FILE)
-    parser.add_argument("--check", action="store_true", help="exit 1 if the output file would change")
+    parser.add_argument("--check", action="store_true", help="exit 1 if an output file would change")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
+    oracle_out = args.out.with_name(ORACLE_FILE.name)
     try:
-        subset, meta = build_subset(args.allprintings, args.blocks)
+        full = read_mtgjson(args.allprintings)
+        subset, meta = build_subset(args.allprintings, args.blocks, full)
     except (CardDataError, UnknownCardsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     data = encode_database(subset, meta=meta)
+    oracle = encode_database(
+        build_oracle(full), meta={"built_from": args.allprintings.name, "kind": "oracle"}
+    )
     if args.check:
-        current = args.out.read_bytes() if args.out.exists() else b""
-        if current != data:
-            print(f"{args.out} is out of date; run scripts/build_card_subset.py", file=sys.stderr)
+        stale = [str(path) for path, new in ((args.out, data), (oracle_out, oracle))
+                 if not path.exists() or path.read_bytes() != new]  # fmt: skip
+        if stale:
+            print(f"{', '.join(stale)} out of date; run scripts/build_card_subset.py", file=sys.stderr)
             return 1
-        print(f"{args.out} is up to date")
+        print(f"{args.out} and {oracle_out} are up to date")
         return 0
     atomic_write_bytes(args.out, data)
+    atomic_write_bytes(oracle_out, oracle)
+    print(f"wrote {oracle_out}: {len(oracle)} bytes")
     tokens = sum(1 for c in subset.cards.values() if c.is_token)
     printings = sum(len(c.printings) for c in subset.cards.values())
     print(

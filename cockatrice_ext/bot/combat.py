@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
 import secrets
 from collections.abc import Callable, Iterable
@@ -129,13 +130,18 @@ class DeckVerdict:
 
 @lru_cache(maxsize=4)
 def card_database(source: str = "") -> CardDatabase:
-    """The card database deck checks use (cached: read-only). ``""`` = the configured default.
+    """The card database deck checks use (cached: read-only).
+
+    ``""`` means ``$COCKATRICE_EXT_CARDS`` if set, else the shipped rules facts of every real card
+    (players may bring any card) plus the default database.
 
     Raises:
         cockatrice_ext.cards.errors.CardDataError: the source does not read.
     """
-    from cockatrice_ext.cards.sources import load_cards
+    from cockatrice_ext.cards.sources import ENV_VAR, load_cards, load_rules_cards
 
+    if not source and not os.environ.get(ENV_VAR, "").strip():
+        return load_rules_cards()
     return load_cards(source or None)
 
 

@@ -40,6 +40,7 @@ SCRYFALL_KEYWORD = "scryfall"
 SCRYFALL_URL_ENV = "COCKATRICE_EXT_SCRYFALL_URL"
 CACHE_DIR_ENV = "COCKATRICE_EXT_CACHE"
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "cards.json.gz"
+ORACLE_FILE = DATA_FILE.with_name("oracle.json.gz")
 
 Progress = Callable[[int], None]
 _default_cache: CardDatabase | None = None
@@ -93,6 +94,36 @@ def load_default_cards(*, refresh: bool = False) -> CardDatabase:
     db.link_reverse_related()
     _default_cache = db
     return db
+
+
+_oracle_cache: CardDatabase | None = None
+
+
+def load_rules_cards() -> CardDatabase:
+    """Every real card's rules facts (no text, no printings) plus the default database.
+
+    For checks of decks players bring (any real card), offline. Cached; treat it as read-only.
+
+    Raises:
+        CardDataError: the shipped files are missing or corrupt.
+    """
+    global _oracle_cache
+    if _oracle_cache is not None:
+        return _oracle_cache
+    from cockatrice_ext.cards.embedded import decode_database
+
+    try:
+        data = ORACLE_FILE.read_bytes()
+    except OSError as exc:
+        raise CardDataError(
+            f"embedded card data missing: {exc.strerror or exc}", source=str(ORACLE_FILE)
+        ) from exc
+    oracle, _ = decode_database(data, source="oracle")
+    rules = CardDatabase()
+    rules.merge(load_default_cards())  # full definitions (printings, custom cards) win
+    rules.merge(oracle)
+    _oracle_cache = rules
+    return rules
 
 
 def default_source() -> str:

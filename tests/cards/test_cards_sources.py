@@ -217,3 +217,19 @@ def test_subset_script_covers_blocks_reproducibly(mtgjson_extract: dict[str, Pat
     assert "custom.xml" in meta["custom_sets"]
     (blocks / "c.txt").write_text("1 Delvre of Secrets\n")
     assert script.main(args) == 1  # unknown names fail the build
+
+
+def test_rules_cards_know_every_real_card_offline() -> None:
+    """Deck checks must recognise cards outside the bundled blocks (players bring their own decks)."""
+    from cockatrice_ext.cards.sources import load_default_cards, load_rules_cards
+
+    rules_db = load_rules_cards()
+    assert "Force of Will" not in load_default_cards()
+    season = rules_db.cards["Force of Will"]
+    assert season.types == ("Instant",) and season.mana_value == 5 and not season.oracle_text
+    jace = rules_db.cards["Jace, the Mind Sculptor"]
+    assert jace.types == ("Planeswalker",) and "Legendary" in jace.supertypes
+    assert len(rules_db) > 20000
+    # Cards of the default database keep their full definition (printings, custom cards).
+    assert rules_db.cards["Chimney Imp"].printings
+    assert "Packaged Gnome" in rules_db

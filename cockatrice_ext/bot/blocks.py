@@ -52,7 +52,7 @@ def default_cards() -> CardDatabase:
 
 
 def load_block(
-    spec: str, db: CardDatabase | None = None, *, sections: tuple[str, ...] | None = ("main",)
+    spec: str, db: CardDatabase | None = None, *, sections: tuple[str, ...] | None = None
 ) -> LoadedBlock:
     """Resolve block ``spec`` (a file path or a bundled block name) against ``db``.
 

@@ -63,7 +63,7 @@ class CombatOptions:
 
     rounds: int = 10
     judge: bool = False  # the bot needs no judge rights: players move their own cards
-    card_source: str = ""  # card database for deck checks ("" = $COCKATRICE_EXT_CARDS or the embedded cards)
+    card_source: str = ""  # card data for deck checks ("" = $COCKATRICE_EXT_CARDS, else every real card)
     password: str = ""
     seed: int | None = None  # fixed shuffle for reproducible games; None = a fresh random seed
 

@@ -135,6 +135,10 @@ class CommandSpec:
 
     @property
     def usage(self) -> str:
+        """``!bid AMOUNT``; a docstring that starts with its own usage (``!auction new [PLAYERS]: ...``)
+        gives that instead, for commands whose first argument is a sub-command."""
+        if self.help.startswith(PREFIX + self.name) and ": " in self.help:
+            return self.help.split(": ", 1)[0]
         return " ".join([PREFIX + self.name, *(p.usage for p in self.params)])
 
     def convert(self, args: str) -> list[Any]:

@@ -60,6 +60,11 @@ def bot() -> None:
     help="Fixed block shuffle for reproducible auction games (default: a fresh random seed per game).",
 )
 @click.option(
+    "--card-source",
+    default="",
+    help="Card data for checking the decks players load (default: every real card, shipped offline).",
+)
+@click.option(
     "--relaxed-flood",
     is_flag=True,
     help="The server has flood protection off or relaxed: do not pace chat and game commands.",
@@ -75,6 +80,7 @@ def run(
     bid_timeout: float,
     auction_starting_gold: int,
     auction_seed: int | None,
+    card_source: str,
     relaxed_flood: bool,
 ) -> None:
     """Connect to URL (tcp://host:4747 or ws://host:4748/servatrice) and referee games until Ctrl-C.
@@ -82,6 +88,7 @@ def run(
     Players ask for a game in room chat, e.g. "!auction new 2"; "!help" lists the commands.
     """
     from cockatrice_ext.bot.auction import AuctionOptions
+    from cockatrice_ext.bot.combat import CombatOptions
     from cockatrice_ext.bot.runtime import Bot, BotOptions
     from cockatrice_ext.client import ClientError, FloodLimits
 
@@ -102,7 +109,8 @@ def run(
                 bid_timeout=bid_timeout,
                 starting_gold=auction_starting_gold,
                 seed=auction_seed,
-            )
+            ),
+            "combat": CombatOptions(card_source=card_source),
         },
     )
     referee = Bot(options)

@@ -627,13 +627,14 @@ async def scenario(args: argparse.Namespace, server: Any, workdir: Path) -> None
         )
         print(
             f"{'games':>5}{'bids':>7}{'bids/s':>8}{'median':>8}{'p90':>8}{'p99':>8}{'max':>8}"
-            f"{'bot CPU s':>10}{'bot CPU%':>9}{'serv CPU%':>10}{'players CPU%':>13}"
+            f"{'bot CPU s':>10}{'bot CPU%':>9}{'us/bid':>8}{'serv CPU%':>10}{'players CPU%':>13}"
         )
         for result in results:
             cpu = result.cpu
             print(
                 f"{result.games:>5}{result.stats.count:>7}{result.stats.count / result.wall:>8.0f}"
                 f"{result.stats.cells()}{cpu['referee']:>10.2f}{100 * cpu['referee'] / result.wall:>9.1f}"
+                f"{1e6 * cpu['referee'] / max(1, result.stats.count):>8.0f}"
                 f"{100 * cpu['servatrice'] / result.wall:>10.1f}{100 * cpu['players'] / result.wall:>13.1f}"
             )
         print()

@@ -53,9 +53,9 @@ class _RawCard:
 
 
 def _local(tag: object) -> str:
-    if not isinstance(tag, str):
+    if type(tag) is not str:
         return ""  # comments, processing instructions
-    return tag.rsplit("}", 1)[-1]
+    return tag if tag[:1] != "{" else tag.rsplit("}", 1)[-1]
 
 
 def _text(elem: etree._Element) -> str:
@@ -213,12 +213,13 @@ def read_cockatrice_xml(source: str | Path | bytes | IO[bytes], *, name: str = "
 
 
 def _parse_into(db: CardDatabase, stream: str | IO[bytes], label: str) -> None:
-    # Only the root, <card> and <set> elements produce events (much cheaper than every element);
-    # "{*}" accepts them with or without a namespace.
+    # Only the end of each <card> and of the <sets> list produce events (much cheaper than every
+    # element, and than the many <set> printings inside cards); "{*}" accepts them with or without
+    # a namespace. The root is checked at the first event (its start tag has been read by then).
     events = etree.iterparse(
         stream,
-        events=("start", "end"),
-        tag=(f"{{*}}{ROOT_TAG}", "{*}card", "{*}set"),
+        events=("end",),
+        tag=(f"{{*}}{ROOT_TAG}", "{*}card", "{*}sets"),
         resolve_entities=False,
         no_network=True,
         load_dtd=False,
@@ -227,7 +228,7 @@ def _parse_into(db: CardDatabase, stream: str | IO[bytes], label: str) -> None:
         remove_pis=True,
     )
     root_seen = False
-    for event, elem in events:
+    for _event, elem in events:
         if not root_seen:
             root = elem.getroottree().getroot()
             if _local(root.tag) != ROOT_TAG:
@@ -241,14 +242,18 @@ def _parse_into(db: CardDatabase, stream: str | IO[bytes], label: str) -> None:
             version = root.get("version", "4")
             if version not in ("3", "4"):
                 LOGGER.warning("%s: card database version %r, reading as v4", label, version)
-        if event != "end":
-            continue
         parent = elem.getparent()
         if parent is None:
             continue
         tag = _local(elem.tag)
         container = _local(parent.tag)
-        if tag == "card" and container == "cards":
+        if tag == "sets" and container == ROOT_TAG:
+            for child in elem:
+                if _local(child.tag) == "set":
+                    card_set = _read_set(child)
+                    if card_set is not None:
+                        db.sets.setdefault(card_set.code, card_set)
+        elif tag == "card" and container == "cards":
             raw = _read_card(elem)
             if not raw.name:
                 LOGGER.warning("%s:%s: card without a name skipped", label, elem.sourceline)
@@ -257,10 +262,6 @@ def _parse_into(db: CardDatabase, stream: str | IO[bytes], label: str) -> None:
                 for creator in raw.reverse_related:
                     if creator:
                         db.reverse_related.setdefault(creator, []).append(raw.name)
-        elif tag == "set" and container == "sets":
-            card_set = _read_set(elem)
-            if card_set is not None:
-                db.sets.setdefault(card_set.code, card_set)
         else:
             continue
         elem.clear()

@@ -37,17 +37,14 @@ from typing import Annotated, Any, ClassVar
 
 from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
-from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, Referee, shorten
+from cockatrice_ext.bot.runtime import Bot, Context, PileReferee, Referee, room_installer, shorten
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.formats.base import Effect, RulesError
-from cockatrice_ext.journal import Table
 from cockatrice_ext.protocol import commands as pc
-from cockatrice_ext.protocol import messages as pb
 
 LOGGER = logging.getLogger(__name__)
 
-IS_JUDGE_LEVEL = pb.ServerInfo_User.IsJudge  # the server grants judge rights to this account
 DRAW_PHASE = 2
 COLORS = {
     "w": "W",
@@ -77,6 +74,7 @@ class AuctionOptions:
     auction_at: str = "draw"  # "draw" (the draw step) or "turn" (as soon as the turn begins)
     bid_timeout: float = 0.0  # seconds; 0 = no bid timer
     password: str = ""
+    judge: bool = False  # ask for a judge seat even if the account has no judge rights
     seed: int | None = None  # fixed shuffle for reproducible games; None = a fresh random seed
 
 
@@ -253,7 +251,14 @@ class AuctionRoom(Referee):
         except (LookupError, ValueError) as exc:
             LOGGER.warning("auction block %r does not load: %s", options.block, exc)
             raise BadArgument(f"block {options.block!r} does not load; the operator's log says why") from None
-        referee = await AuctionReferee.create(self.bot, ctx.room_id, options, loaded, requested_by=ctx.sender)
+        referee = await AuctionReferee.create(
+            self.bot,
+            ctx.room_id,
+            options,
+            loaded,
+            requested_by=ctx.sender,
+            starting_life=40 if options.commander else 20,
+        )
         await ctx.reply(
             shorten(
                 f"Auction Magic game #{referee.game_id} is open for {options.seats} players"
@@ -277,77 +282,30 @@ class _Returned:
     player: int
 
 
-class AuctionReferee(GameReferee):
+class AuctionReferee(PileReferee):
     """One Auction Magic game."""
 
     format_name = "auction"
+    game_title = "Auction Magic"
+    options_type = AuctionOptions
     refusals: ClassVar[dict[str, str]] = REFUSALS
 
     def __init__(
         self, bot: Bot, game_id: int, room_id: int, options: AuctionOptions, block: LoadedBlock
     ) -> None:
-        super().__init__(bot, game_id, room_id)
-        self.options = options
-        self.block = block
+        super().__init__(bot, game_id, room_id, options, block)
+        self.options: AuctionOptions = options
+        self.block: LoadedBlock = block
         self.on_table: dict[int, int] = {}  # engine card index -> its Cockatrice id on our table
         self.returned: list[_Returned] = []
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
-        self._moving = 0  # our own moves in flight (their events are not "dropped" cards)
-
-    # -- creation and resumption ---------------------------------------------------------------------
-
-    @classmethod
-    async def create(
-        cls, bot: Bot, room_id: int, options: AuctionOptions, block: LoadedBlock, *, requested_by: str = ""
-    ) -> AuctionReferee:
-        """Create the Cockatrice game, sit with the block as deck and get ready."""
-        client = bot.client
-        user_level = int(getattr(client.user_info, "user_level", 0) or 0)
-        judge = bool(user_level & IS_JUDGE_LEVEL)
-        room = client.rooms.get(room_id)
-        type_ids = [
-            tid for tid, name in (room.game_types.items() if room else []) if "auction" in name.lower()
-        ]
-        description = f"Auction Magic, {options.seats} players, refereed"
-        if requested_by:
-            description += f" (asked by {requested_by})"
-        game_id = await client.create_game(
-            room_id,
-            description=description[:200],
-            max_players=options.seats + 1,
-            password=options.password or None,
-            spectators_allowed=True,
-            join_as_judge=judge,
-            game_type_ids=type_ids,
-            starting_life_total=40 if options.commander else 20,
-        )
-        referee = cls(bot, game_id, room_id, options, block)
-        bot.adopt_game(referee)
-        await client.select_deck(game_id, block.cod)
-        await client.ready_start(game_id, True)
-        return referee
-
-    @classmethod
-    async def resume(cls, bot: Bot, game_id: int, room_id: int, key: str) -> AuctionReferee:
-        """Rebuild a referee from the journal (the bot was restarted and re-seated)."""
-        meta = bot.journal.table_meta(key)
-        options = AuctionOptions(**meta["options"])
-        table = Table.restore(bot.journal, key)
-        facts = tuple(table.engine.config.cards)
-        block = LoadedBlock(name=options.block, facts=facts, game_names=tuple(meta["game_names"]), cod="")
-        referee = cls(bot, game_id, room_id, options, block)
-        referee.table = table
-        return referee
 
     @property
     def engine(self) -> rules.AuctionEngine:
         assert self.table is not None
         engine: rules.AuctionEngine = self.table.engine  # type: ignore[assignment]
         return engine
-
-    def is_engine_player(self, player_id: int) -> bool:
-        return self.table is not None and player_id in self.engine.players
 
     # -- starting ------------------------------------------------------------------------------------
 
@@ -372,15 +330,7 @@ class AuctionReferee(GameReferee):
         )
         seed = self.options.seed if self.options.seed is not None else secrets.randbits(48)
         engine = rules.AuctionEngine(config, seed=seed)
-        meta = {
-            "format": "auction",
-            "options": asdict(self.options),
-            "game_names": list(self.block.game_names),
-            "room_id": self.room_id,
-            "game_id": self.game_id,
-            "names": {str(p): self.player_name(p) for p in humans},
-        }
-        self.table = Table.create(self.bot.journal, self.table_key, engine, meta=meta)
+        self.open_table(engine, humans)
         await self.read_own_deck()
         gold_color = (212, 175, 55, 255)
         counters = [
@@ -778,14 +728,5 @@ class AuctionReferee(GameReferee):
         await ctx.reply(self.status_line())
 
 
-async def install(bot: Bot) -> None:
-    defaults = bot.options.format_options.get("auction")
-    bot.room_referees.append(AuctionRoom(bot, defaults if isinstance(defaults, AuctionOptions) else None))
-
-
-async def resume(bot: Bot, game_id: int, room_id: int, key: str) -> GameReferee:
-    return await AuctionReferee.resume(bot, game_id, room_id, key)
-
-
-INSTALLERS = {"auction": install}
-RESUMERS = {"auction": resume}
+INSTALLERS = {"auction": room_installer(AuctionRoom, AuctionOptions, "auction")}
+RESUMERS = {"auction": AuctionReferee.resume}

@@ -37,7 +37,7 @@ from functools import lru_cache
 from typing import Annotated, Any, ClassVar
 
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
-from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, Referee, shorten
+from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, Referee, room_installer, shorten
 from cockatrice_ext.cards.model import CardDatabase, CardFacts
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
@@ -419,28 +419,22 @@ class CombatReferee(GameReferee):
         cards: CardDatabase | None = None,
     ) -> CombatReferee:
         """Create the game with shared decklists and sit (not ready until both decks are legal)."""
-        client = bot.client
-        room = client.rooms.get(room_id)
-        type_ids = [
-            tid for tid, name in (room.game_types.items() if room else []) if "combat" in name.lower()
-        ]
         description = "Magic Combat Rules, 2 players, refereed"
         if requested_by:
             description += f" (asked by {requested_by})"
-        game_id = await client.create_game(
+        game_id = await bot.open_game(
             room_id,
-            description=description[:200],
-            max_players=3,
-            password=options.password or None,
-            spectators_allowed=True,
+            description=description,
+            seats=2,
+            type_hint="combat",
+            password=options.password,
+            judge=options.judge,
             share_decklists=True,
-            join_as_judge=options.judge,
-            game_type_ids=type_ids,
         )
         referee = cls(bot, game_id, room_id, options)
         referee.cards = cards
         bot.adopt_game(referee)
-        await client.select_deck(game_id, EMPTY_DECK)
+        await bot.client.select_deck(game_id, EMPTY_DECK)
         return referee
 
     @classmethod
@@ -829,14 +823,5 @@ class CombatReferee(GameReferee):
         await ctx.reply(shorten(self.score_line()))
 
 
-async def install(bot: Bot) -> None:
-    defaults = bot.options.format_options.get("combat")
-    bot.room_referees.append(CombatRoom(bot, defaults if isinstance(defaults, CombatOptions) else None))
-
-
-async def resume(bot: Bot, game_id: int, room_id: int, key: str) -> GameReferee:
-    return await CombatReferee.resume(bot, game_id, room_id, key)
-
-
-INSTALLERS = {"combat": install}
-RESUMERS = {"combat": resume}
+INSTALLERS = {"combat": room_installer(CombatRoom, CombatOptions, "combat")}
+RESUMERS = {"combat": CombatReferee.resume}

@@ -47,6 +47,15 @@ class _Lazy(dict[str, Any]):
         table = getattr(module, self.attribute, {})
         return table.get(key, default)
 
+    def __getitem__(self, key: str) -> Any:
+        value = self.get(key)
+        if value is None:
+            raise KeyError(key)
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self.get(key) is not None
+
 
 INSTALLERS: dict[str, Installer] = _Lazy("INSTALLERS")
 RESUMERS: dict[str, Resumer] = _Lazy("RESUMERS")

@@ -1165,25 +1165,20 @@ class LeagueGame(GameReferee):
     async def create(
         cls, bot: Bot, league: LeagueReferee, round_no: int, players: tuple[str, ...]
     ) -> LeagueGame:
-        client = bot.client
-        room = client.rooms.get(league.room_id)
-        word = "autobattler" if league.format_name == "autobattler" else "market"
-        type_ids = [tid for tid, name in (room.game_types.items() if room else []) if word in name.lower()]
         title = TITLES[league.format_name]
         life = league.engine.config.starting_life if league.format_name == "autobattler" else 20
-        game_id = await client.create_game(
+        game_id = await bot.open_game(
             league.room_id,
-            description=f"{title} league round {round_no}: {players[0]} vs {players[1]}"[:200],
-            max_players=3,
-            password=league.options.game_password or None,
-            spectators_allowed=True,
+            description=f"{title} league round {round_no}: {players[0]} vs {players[1]}",
+            seats=2,
+            type_hint="autobattler" if league.format_name == "autobattler" else "market",
+            password=league.options.game_password,
             share_decklists=True,
-            game_type_ids=type_ids,
-            starting_life_total=life,
+            starting_life=life,
         )
         game = cls(bot, league, game_id, round_no, players)
         bot.adopt_game(game)
-        await client.select_deck(game_id, EMPTY_DECK)
+        await bot.client.select_deck(game_id, EMPTY_DECK)
         return game
 
     @command(aliases=("state",))

@@ -46,8 +46,12 @@ from cockatrice_ext.client.mirror import GameMirror, PlayerState
 from cockatrice_ext.formats.base import Effect, RulesError
 from cockatrice_ext.journal import Journal, Table
 from cockatrice_ext.protocol import commands as pc
+from cockatrice_ext.protocol import messages as pb
 
 LOGGER = logging.getLogger(__name__)
+
+IS_JUDGE_LEVEL = pb.ServerInfo_User.IsJudge
+"""The user-level flag of accounts the server lets judge games."""
 
 MAX_CHAT_LINE = 300
 """Bot lines are kept short: the chat budget is about 1000 characters per 10 s for all bot chat."""
@@ -377,6 +381,96 @@ class GameReferee(Referee):
         return True
 
 
+class PileReferee(GameReferee):
+    """A game referee whose shared pile (an auction block, a Vortex shoe) is its own deck.
+
+    Its options (a frozen dataclass with at least ``seats``, ``block``, ``password``, ``judge``) are
+    journaled with the table, together with how Cockatrice spells each pile card, so a restarted bot
+    rebuilds the referee from the journal alone.
+    """
+
+    game_title: ClassVar[str] = ""
+    options_type: ClassVar[type[Any]]
+
+    def __init__(self, bot: Bot, game_id: int, room_id: int, options: Any, block: Any) -> None:
+        super().__init__(bot, game_id, room_id)
+        self.options = options
+        self.block = block
+
+    @classmethod
+    async def create(
+        cls,
+        bot: Bot,
+        room_id: int,
+        options: Any,
+        block: Any,
+        *,
+        requested_by: str = "",
+        starting_life: int = 20,
+    ) -> Any:
+        """Create the Cockatrice game, sit with the pile as deck and get ready."""
+        description = f"{cls.game_title}, {options.seats} players, refereed"
+        if requested_by:
+            description += f" (asked by {requested_by})"
+        game_id = await bot.open_game(
+            room_id,
+            description=description,
+            seats=options.seats,
+            type_hint=cls.format_name,
+            password=options.password,
+            judge=options.judge,
+            starting_life=starting_life,
+        )
+        referee = cls(bot, game_id, room_id, options, block)
+        bot.adopt_game(referee)
+        await bot.client.select_deck(game_id, block.cod)
+        await bot.client.ready_start(game_id, True)
+        return referee
+
+    @classmethod
+    async def resume(cls, bot: Bot, game_id: int, room_id: int, key: str) -> Any:
+        """Rebuild a referee from the journal (the bot was restarted and re-seated)."""
+        from cockatrice_ext.bot.blocks import LoadedBlock
+
+        meta = bot.journal.table_meta(key)
+        options = cls.options_type(**meta["options"])
+        table = Table.restore(bot.journal, key)
+        facts = tuple(table.engine.config.cards)
+        block = LoadedBlock(name=options.block, facts=facts, game_names=tuple(meta["game_names"]), cod="")
+        referee = cls(bot, game_id, room_id, options, block)
+        referee.table = table
+        return referee
+
+    def open_table(self, engine: Any, players: Iterable[int]) -> None:
+        """Journal a new table for ``engine``, with what :meth:`resume` needs."""
+        from dataclasses import asdict
+
+        meta = {
+            "format": self.format_name,
+            "options": asdict(self.options),
+            "game_names": list(self.block.game_names),
+            "room_id": self.room_id,
+            "game_id": self.game_id,
+            "names": {str(p): self.player_name(p) for p in players},
+        }
+        self.table = Table.create(self.bot.journal, self.table_key, engine, meta=meta)
+
+    def is_engine_player(self, player_id: int) -> bool:
+        return self.table is not None and player_id in self.table.engine.players  # type: ignore[attr-defined]
+
+
+def room_installer(
+    room_type: Callable[..., Referee], options_type: type[Any], name: str
+) -> Callable[[Bot], Any]:
+    """The ``INSTALLERS`` entry of a format: its room commands, with the operator's default options."""
+
+    async def install(bot: Bot) -> None:
+        defaults = bot.options.format_options.get(name)
+        bot.room_referees.append(room_type(bot, defaults if isinstance(defaults, options_type) else None))
+
+    return install
+
+
 RoomCommandFactory = Callable[["Bot"], Referee]
 
 
@@ -551,6 +645,52 @@ class Bot:
         referee = await factory(self, game_id, room_id, key)
         self.games[game_id] = referee
         await referee.on_reconnected()
+
+    async def open_game(
+        self,
+        room_id: int,
+        *,
+        description: str,
+        seats: int,
+        type_hint: str,
+        password: str = "",
+        judge: bool = False,
+        share_decklists: bool = False,
+        starting_life: int = 20,
+    ) -> int:
+        """Create a game the bot sits in as one more player (it holds the shared piles).
+
+        ``seats`` counts the human players. The room's game types whose name contains ``type_hint``
+        are selected. A judge seat is asked for when ``judge`` or when the account has judge rights;
+        a server that refuses it gets a plain seat instead. Returns the game id.
+        """
+        from cockatrice_ext.client.errors import CommandFailed
+
+        room = self.client.rooms.get(room_id)
+        type_ids = [
+            tid for tid, name in (room.game_types.items() if room else []) if type_hint in name.lower()
+        ]
+        user_level = int(getattr(self.client.user_info, "user_level", 0) or 0)
+        ask_judge = judge or bool(user_level & IS_JUDGE_LEVEL)
+        for as_judge in (True, False) if ask_judge else (False,):
+            try:
+                game_id: int = await self.client.create_game(
+                    room_id,
+                    description=description[:200],
+                    max_players=seats + 1,
+                    password=password or None,
+                    spectators_allowed=True,
+                    share_decklists=share_decklists,
+                    join_as_judge=as_judge,
+                    game_type_ids=type_ids,
+                    starting_life_total=starting_life,
+                )
+                return game_id
+            except CommandFailed as exc:
+                if not as_judge:
+                    raise
+                LOGGER.info("no judge seat (%s); creating the game with a plain seat", exc)
+        raise AssertionError("unreachable")
 
     def adopt_game(self, referee: GameReferee) -> None:
         self.games[referee.game_id] = referee

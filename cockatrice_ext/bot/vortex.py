@@ -43,12 +43,11 @@ from typing import Annotated, Any, ClassVar
 
 from cockatrice_ext.bot.blocks import LoadedBlock, load_block
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
-from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, Referee, shorten
+from cockatrice_ext.bot.runtime import Bot, Context, PileReferee, Referee, room_installer, shorten
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import vortex as rules
 from cockatrice_ext.formats.base import Effect, RulesError
-from cockatrice_ext.journal import Table
 from cockatrice_ext.protocol import commands as pc
 
 LOGGER = logging.getLogger(__name__)
@@ -282,75 +281,32 @@ class VortexRoom(Referee):
 # ---------------------------------------------------------------------------------------------
 
 
-class VortexReferee(GameReferee):
+class VortexReferee(PileReferee):
     """One Vortex game."""
 
     format_name = "vortex"
+    game_title = "Vortex"
+    options_type = VortexOptions
     refusals: ClassVar[dict[str, str]] = REFUSALS
     PLAYER_DETAILS: ClassVar[frozenset[str]] = Referee.PLAYER_DETAILS | {"active_player"}
 
     def __init__(
         self, bot: Bot, game_id: int, room_id: int, options: VortexOptions, block: LoadedBlock
     ) -> None:
-        super().__init__(bot, game_id, room_id)
-        self.options = options
-        self.block = block
+        super().__init__(bot, game_id, room_id, options, block)
+        self.options: VortexOptions = options
+        self.block: LoadedBlock = block
         self._lock = asyncio.Lock()
         self._live: int | None = None  # the engine turn the Cockatrice active player currently plays
         self._drew: bool = False  # the live turn's draw step happened
         self._end_after_pick = False  # the turn passed in Cockatrice while a pick was pending
         self._passes = 0  # turns the bot passed to bring Cockatrice in line with the engine
 
-    # -- creation and resumption ---------------------------------------------------------------
-
-    @classmethod
-    async def create(
-        cls, bot: Bot, room_id: int, options: VortexOptions, block: LoadedBlock, *, requested_by: str = ""
-    ) -> VortexReferee:
-        """Create the Cockatrice game, sit with the pool as deck and get ready."""
-        client = bot.client
-        room = client.rooms.get(room_id)
-        type_ids = [
-            tid for tid, name in (room.game_types.items() if room else []) if "vortex" in name.lower()
-        ]
-        description = f"Vortex, {options.seats} players, refereed"
-        if requested_by:
-            description += f" (asked by {requested_by})"
-        game_id = await client.create_game(
-            room_id,
-            description=description[:200],
-            max_players=options.seats + 1,
-            password=options.password or None,
-            spectators_allowed=True,
-            join_as_judge=options.judge,
-            game_type_ids=type_ids,
-        )
-        referee = cls(bot, game_id, room_id, options, block)
-        bot.adopt_game(referee)
-        await client.select_deck(game_id, block.cod)
-        await client.ready_start(game_id, True)
-        return referee
-
-    @classmethod
-    async def resume(cls, bot: Bot, game_id: int, room_id: int, key: str) -> VortexReferee:
-        """Rebuild a referee from the journal (the bot was restarted and re-seated)."""
-        meta = bot.journal.table_meta(key)
-        options = VortexOptions(**meta["options"])
-        table = Table.restore(bot.journal, key)
-        facts = tuple(table.engine.config.cards)
-        block = LoadedBlock(name=options.block, facts=facts, game_names=tuple(meta["game_names"]), cod="")
-        referee = cls(bot, game_id, room_id, options, block)
-        referee.table = table
-        return referee
-
     @property
     def engine(self) -> rules.VortexEngine:
         assert self.table is not None
         engine: rules.VortexEngine = self.table.engine  # type: ignore[assignment]
         return engine
-
-    def is_engine_player(self, player_id: int) -> bool:
-        return self.table is not None and player_id in self.engine.players
 
     # -- starting --------------------------------------------------------------------------------
 
@@ -365,15 +321,7 @@ class VortexReferee(GameReferee):
         )
         seed = self.options.seed if self.options.seed is not None else secrets.randbits(48)
         engine = rules.VortexEngine(config, seed=seed)
-        meta = {
-            "format": "vortex",
-            "options": asdict(self.options),
-            "game_names": list(self.block.game_names),
-            "room_id": self.room_id,
-            "game_id": self.game_id,
-            "names": {str(p): self.player_name(p) for p in humans},
-        }
-        self.table = Table.create(self.bot.journal, self.table_key, engine, meta=meta)
+        self.open_table(engine, humans)
         await self.read_own_deck()
         await self.perform(self.apply(rules.StartGame(player=None)))
 
@@ -668,14 +616,5 @@ class VortexReferee(GameReferee):
         await ctx.reply(shorten(self.status_line()))
 
 
-async def install(bot: Bot) -> None:
-    defaults = bot.options.format_options.get("vortex")
-    bot.room_referees.append(VortexRoom(bot, defaults if isinstance(defaults, VortexOptions) else None))
-
-
-async def resume(bot: Bot, game_id: int, room_id: int, key: str) -> GameReferee:
-    return await VortexReferee.resume(bot, game_id, room_id, key)
-
-
-INSTALLERS = {"vortex": install}
-RESUMERS = {"vortex": resume}
+INSTALLERS = {"vortex": room_installer(VortexRoom, VortexOptions, "vortex")}
+RESUMERS = {"vortex": VortexReferee.resume}

@@ -19,6 +19,10 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from servatrice import ServatriceConfig
 
 ADMIN_BITS = {"user": 0, "admin": 1, "moderator": 2, "judge": 4}
 
@@ -157,3 +161,14 @@ class MariaDB:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+
+def sql_config(database: MariaDB, **options: object) -> ServatriceConfig:
+    """A Servatrice configuration in SQL mode (registered users, judges) over ``database``."""
+    from servatrice import ServatriceConfig
+
+    return ServatriceConfig(
+        sql_ini=database.servatrice_ini(),
+        env=tuple(database.servatrice_env().items()),
+        **options,  # type: ignore[arg-type]
+    )

@@ -266,13 +266,11 @@ def test_bot_restarted_mid_auction_loses_nothing(
     servatrice_factory: Any, mariadb: Any, tmp_path: Path
 ) -> None:
     """SQL mode: the bot is a registered judge; killed mid-auction, a new process resumes the same lot."""
-    from servatrice import ServatriceConfig
+    from mariadb_server import sql_config
 
     for name, level in (("referee_r", "judge"), ("alice_r", "user"), ("bobby_r", "user")):
         mariadb.add_user(name, "secret", level=level)
-    server = servatrice_factory.start(
-        ServatriceConfig(sql_ini=mariadb.servatrice_ini(), env=tuple(mariadb.servatrice_env().items()))
-    )
+    server = servatrice_factory.start(sql_config(mariadb))
     block = tmp_path / "block.txt"
     block.write_text(BLOCK)
     journal = tmp_path / "journal.sqlite3"

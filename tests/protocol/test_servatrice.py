@@ -166,25 +166,18 @@ def test_login_room_game_roundtrip(servatrice: object, transport: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def sql_servatrice(servatrice_binary: str, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    """Servatrice in SQL mode (registered users, SupportsPasswordHash) over a private MariaDB."""
-    from mariadb_server import MariaDB, MariaDBUnavailable, find_schema
-    from servatrice import ServatriceConfig, ServatriceServer
+def sql_servatrice(servatrice_binary: str, mariadb: object, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """Servatrice in SQL mode (registered users, SupportsPasswordHash) over the shared MariaDB."""
+    from mariadb_server import sql_config
+    from servatrice import ServatriceServer
 
-    try:
-        database = MariaDB(tmp_path_factory.mktemp("proto-mariadb"), find_schema(servatrice_binary))
-        database.start()
-    except MariaDBUnavailable as exc:
-        pytest.skip(f"SQL-mode Servatrice needs MariaDB: {exc}")
-    database.add_user("hashbot", "s3cret pass")
-    config = ServatriceConfig(sql_ini=database.servatrice_ini(), env=tuple(database.servatrice_env().items()))
-    server = ServatriceServer(servatrice_binary, tmp_path_factory.mktemp("proto-sql"), config)
+    mariadb.add_user("hashbot", "s3cret pass")  # type: ignore[attr-defined]
+    server = ServatriceServer(servatrice_binary, tmp_path_factory.mktemp("proto-sql"), sql_config(mariadb))  # type: ignore[arg-type]
     try:
         server.start()
         yield server
     finally:
         server.stop()
-        database.stop()
 
 
 def _login(server: object, transport: str, user: str, password: str) -> tuple[BlockingSession, Event]:

@@ -582,6 +582,8 @@ class Bot:
     async def on_event(self, event: Any) -> None:
         try:
             if isinstance(event, Reconnected):
+                for game_id in event.lost_games:
+                    await self._seat_lost(game_id)
                 for referee in list(self.games.values()):
                     await referee.on_reconnected()
                 return
@@ -691,6 +693,19 @@ class Bot:
                     raise
                 LOGGER.info("no judge seat (%s); creating the game with a plain seat", exc)
         raise AssertionError("unreachable")
+
+    async def _seat_lost(self, game_id: int) -> None:
+        """The server dropped our seat while we were away (unregistered accounts lose it): say so."""
+        referee = self.games.pop(game_id, None)
+        if referee is None:
+            return
+        referee.closed = True
+        LOGGER.warning("lost the seat in game %d; its journal table %s is kept", game_id, referee.table_key)
+        await self.room_say(
+            referee.room_id,
+            f"The referee lost its seat in game #{game_id} after a disconnect"
+            " (a registered account keeps it); the game's record is kept.",
+        )
 
     def adopt_game(self, referee: GameReferee) -> None:
         self.games[referee.game_id] = referee

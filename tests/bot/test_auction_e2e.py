@@ -8,6 +8,7 @@ back to the block, end-of-turn income.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from pathlib import Path
 from typing import Any
@@ -373,3 +374,75 @@ def test_three_players_and_the_bid_timer(servatrice: ServatriceServer, tmp_path:
             await bot.close()
 
     run(scenario(), timeout=120)
+
+
+def test_auction_under_servatrice_default_flood_limits(
+    servatrice_strict: ServatriceServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Servatrice's shipped flood limits: a brisk auction never draws a flood refusal, and every
+    command is answered (the bot paces and merges its chat instead)."""
+    block = tmp_path / "block.txt"
+    block.write_text(BLOCK)
+
+    async def scenario() -> None:
+        options = BotOptions(
+            url=servatrice_strict.ws_url,
+            user="strict_referee",
+            rooms=("Bot room",),
+            journal_path=tmp_path / "journal.sqlite3",
+            formats=("auction",),
+            format_options={"auction": AuctionOptions(block=str(block), seed=3, starting_gold=1000)},
+            client_options={"reconnect": False},  # default FloodLimits: the server's shipped values
+        )
+        bot = Bot(options)
+        await bot.start()
+        floods: list[str] = []
+        alice = Player(await connect_default(servatrice_strict.ws_url, "alice_s"))
+        bob = Player(await connect_default(servatrice_strict.ws_url, "bob_s"))
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for p in (alice, bob):
+                await p.client.join_room(room_id)
+            game_id = await open_game(bot, alice, room_id)
+            referee = referee_of(bot, game_id)
+            by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
+            await wait_until(
+                lambda: referee.table is not None and referee.engine.active is not None, timeout=30
+            )
+            engine = referee.engine
+            active = by_id[int(engine.active)]  # type: ignore[arg-type]
+            mark = active.mark()
+            await active.phase(game_id, 2)
+            await bot_line(active, r"Auction 1: ", mark)
+            # Twenty-four rising bids in a row, each answered before the next.
+            for amount in range(1, 25):
+                bidder = by_id[int(engine.whose_bid())]  # type: ignore[arg-type]
+                mark = bidder.mark() if bidder is not active else active.mark()
+                other = bob if bidder is alice else alice
+                since = other.mark()
+                try:
+                    await bidder.say(game_id, f"!bid {amount}")
+                except Exception as exc:  # a refusal by the server would surface here
+                    floods.append(repr(exc))
+                    raise
+                await other.wait_line(lambda t, a=amount: f"bids {a}." in t, since=since, timeout=30)
+            assert engine.current_lot()["high_bid"] == 24  # type: ignore[index]
+            assert not floods
+        finally:
+            for p in (alice, bob):
+                await p.close()
+            await bot.close()
+
+    caplog.set_level(logging.INFO)
+    run(scenario(), timeout=300)
+    refused = [
+        r.getMessage() for r in caplog.records if "Flood" in r.getMessage() or "flood" in r.getMessage()
+    ]
+    assert not [m for m in refused if "RespChatFlood" in m or "could not say" in m], refused
+
+
+async def connect_default(url: str, name: str) -> Any:
+    """A scripted player whose client paces itself like any Cockatrice user under default limits."""
+    from cockatrice_ext.client import connect
+
+    return await connect(url, name, reconnect=False)

@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import ssl
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from typing import Any, Literal
@@ -144,6 +145,7 @@ class Client:
         max_reconnect_attempts: int | None = None,
         include_noise: bool = False,
         max_frame_size: int = 8 * 1024 * 1024,
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         self.address = ServerAddress.parse(url)
         self.requested_user = user
@@ -160,6 +162,7 @@ class Client:
         self.max_reconnect_attempts = max_reconnect_attempts
         self.include_noise = include_noise
         self.max_frame_size = max_frame_size
+        self.ssl_context = ssl_context
         self.flood = FloodGate(flood_limits)
 
         self.user_name: str = ""
@@ -254,7 +257,10 @@ class Client:
         """Connect, identify, log in, start the per-connection tasks."""
         loop = asyncio.get_running_loop()
         transport = await open_transport(
-            self.address, max_message_size=self.max_frame_size, connect_timeout=self.connect_timeout
+            self.address,
+            max_message_size=self.max_frame_size,
+            connect_timeout=self.connect_timeout,
+            ssl_context=self.ssl_context,
         )
         conn = ClientConnection(transport=transport.kind, max_frame_size=self.max_frame_size)
         self._transport = transport

@@ -248,12 +248,24 @@ class WebSocketTransport(Transport):
 
 
 async def open_transport(
-    address: ServerAddress, *, max_message_size: int, connect_timeout: float = 10
+    address: ServerAddress,
+    *,
+    max_message_size: int,
+    connect_timeout: float = 10,
+    ssl_context: ssl.SSLContext | None = None,
 ) -> Transport:
-    """Connect to ``address`` (raises ``OSError``/``TimeoutError`` when unreachable)."""
+    """Connect to ``address`` (raises ``OSError``/``TimeoutError`` when unreachable).
+
+    ``ssl_context`` is used for ``wss://`` (default: the system's trusted certificates).
+    """
     if address.kind == "tcp":
         return await asyncio.wait_for(TcpTransport.open(address.host, address.port), connect_timeout)
     return await asyncio.wait_for(
-        WebSocketTransport.open(address.url, max_message_size=max_message_size, open_timeout=connect_timeout),
+        WebSocketTransport.open(
+            address.url,
+            max_message_size=max_message_size,
+            open_timeout=connect_timeout,
+            ssl_context=ssl_context,
+        ),
         connect_timeout + 1,
     )

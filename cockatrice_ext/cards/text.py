@@ -45,6 +45,7 @@ _COLOR_SET = frozenset(COLORS)
 _COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 
 
+@functools.lru_cache(maxsize=8192)
 def split_type_line(type_line: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """``"Legendary Creature — Human Cleric"`` -> (("Legendary",), ("Creature",), ("Human", "Cleric")).
 
@@ -78,6 +79,7 @@ def main_type(types: tuple[str, ...]) -> str:
     return next((t for t in types if t != "Token"), types[0] if types else "")
 
 
+@functools.lru_cache(maxsize=8192)
 def braced_mana_cost(cost: str) -> str:
     """Normalise a Cockatrice (``2{W/U}``, ``XW``) or brace (``{2}{W}``) cost to braces."""
     out: list[str] = []
@@ -127,6 +129,7 @@ def cockatrice_mana_cost(braced: str) -> str:
     )
 
 
+@functools.lru_cache(maxsize=8192)
 def mana_value_of(braced: str) -> float:
     """Mana value of a brace cost (X counts 0, ``{2/W}`` counts 2, hybrid counts 1, ``{H...}`` 0.5)."""
     total = 0.0
@@ -147,6 +150,18 @@ def mana_value_of(braced: str) -> float:
 
 
 def colors_of(value: str | list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
+    """Colour letters in WUBRG order from a string (``"WU"``, ``"W, U"``...) or a list of them."""
+    if isinstance(value, str):
+        return _colors_of_text(value)
+    return _colors_of(value)
+
+
+@functools.lru_cache(maxsize=1024)
+def _colors_of_text(value: str) -> tuple[str, ...]:
+    return _colors_of(value)
+
+
+def _colors_of(value: str | list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
     """Colour letters in WUBRG order from ``"WU"``, ``["U", "W"]`` or Forge words ``"white,blue"``."""
     if not value:
         return ()
@@ -164,6 +179,7 @@ def colors_of(value: str | list[str] | tuple[str, ...] | None) -> tuple[str, ...
     return tuple(c for c in COLORS if c in letters)
 
 
+@functools.lru_cache(maxsize=8192)
 def colors_from_cost(braced: str) -> tuple[str, ...]:
     """The colours a mana cost implies (for sources without a colour field)."""
     return colors_of(
@@ -171,6 +187,7 @@ def colors_from_cost(braced: str) -> tuple[str, ...]:
     )
 
 
+@functools.lru_cache(maxsize=8192)
 def split_pt(pt: str) -> tuple[str | None, str | None]:
     """Cockatrice ``pt``: ``"3/3"``, ``"3"`` (power only) or ``"/3"`` -> (power, toughness)."""
     pt = pt.strip()

@@ -17,10 +17,16 @@ What is measured (all over loopback TCP to one real Servatrice with relaxed floo
 The referee runs as its own process through the real CLI (``cockatrice-ext bot run ... --relaxed-flood``)
 with a large starting gold, so one lot can take thousands of rising bids.
 
+Servatrice's sockets run with Nagle's algorithm on, which together with the clients' delayed ACKs makes
+some answers wait ~40 ms. Two experiments take that out of the picture: ``--server-nodelay`` (an
+LD_PRELOAD shim, compiled with ``cc``, sets ``TCP_NODELAY`` on the sockets the server accepts) and
+``--quickack bots|players|all`` (those client sockets set ``TCP_QUICKACK`` after every read).
+
 Usage::
 
-    python scripts/bench_bot.py                       # full run, a little over a minute
+    python scripts/bench_bot.py                       # full run, about 160 s
     python scripts/bench_bot.py --samples 300 --games 1,10 --seconds 4
+    python scripts/bench_bot.py --server-nodelay      # the same without the server's Nagle stalls
     python scripts/bench_bot.py --profile-bot /tmp/bot.prof   # run the referee under cProfile too
 
 Needs the ``servatrice`` binary (``$SERVATRICE_BIN`` or on ``PATH``) and the test extras (the scripted
@@ -48,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from cockatrice_ext.client import ClientEvent
+from cockatrice_ext.fsutil import atomic_write_text
 from cockatrice_ext.protocol import (
     NEED_DATA,
     ClientConnection,
@@ -106,7 +113,7 @@ def build_nodelay_shim(workdir: Path) -> Path:
     """Compile :data:`NODELAY_SHIM` with the system C compiler (the ``--server-nodelay`` experiment)."""
     source = workdir / "nodelay_shim.c"
     library = workdir / "nodelay_shim.so"
-    source.write_text(NODELAY_SHIM)
+    atomic_write_text(source, NODELAY_SHIM)
     subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", str(library), str(source), "-ldl"], check=True)
     return library
 
@@ -219,16 +226,16 @@ class EchoBot:
     async def serve(self) -> None:
         """Answer every chat line; each socket read is handled in full before one write."""
         while True:
+            while (event := self.conn.next_event()) is not NEED_DATA:
+                for sender, text in self.observe(event):
+                    self.conn.send(commands.game_say(echo_reply(sender, text)), game_id=self.game_id)
+            self.flush()
             data = await self.reader.read(65536)
             if not data:
                 return
             if self.socket is not None:
                 quickack(self.socket)
             self.conn.receive_data(data)
-            while (event := self.conn.next_event()) is not NEED_DATA:
-                for sender, text in self.observe(event):
-                    self.conn.send(commands.game_say(echo_reply(sender, text)), game_id=self.game_id)
-            self.flush()
 
     async def keepalive(self) -> None:
         """Servatrice drops a client that sends nothing for a while."""

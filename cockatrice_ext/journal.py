@@ -77,6 +77,7 @@ class Journal:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(SCHEMA)
+        self._last_seq: dict[str, int] = {}  # one writer per journal (the bot): no MAX(seq) per write
 
     def close(self) -> None:
         self._db.close()
@@ -125,10 +126,13 @@ class Journal:
     def append(self, key: str, action: Action, effects: list[Effect]) -> int:
         """Append one accepted action and its effects; return its sequence number."""
         with self._transaction():
-            row = self._db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_key=?", (key,)
-            ).fetchone()
-            seq = int(row[0]) + 1
+            last = self._last_seq.get(key)
+            if last is None:
+                row = self._db.execute(
+                    "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_key=?", (key,)
+                ).fetchone()
+                last = int(row[0])
+            seq = last + 1
             self._db.execute(
                 "INSERT INTO actions(table_key, seq, at, action, effects) VALUES (?,?,?,?,?)",
                 (
@@ -139,6 +143,7 @@ class Journal:
                     json.dumps(to_jsonable(effects), sort_keys=True),
                 ),
             )
+        self._last_seq[key] = seq  # only after the commit: a failed write leaves no gap
         return seq
 
     def entries(self, key: str | None = None, *, engine: str | None = None) -> Iterator[JournalEntry]:

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import socket
 import ssl
 from collections.abc import Callable
 from typing import Literal
@@ -95,6 +96,9 @@ class Transport(abc.ABC):
         """Close the connection; safe to call twice."""
 
 
+_QUICKACK: int | None = getattr(socket, "TCP_QUICKACK", None)  # Linux only
+
+
 class _TcpProtocol(asyncio.Protocol):
     """Pushes received bytes straight to the callback (no reader task in between)."""
 
@@ -104,8 +108,22 @@ class _TcpProtocol(asyncio.Protocol):
         self.ended = False
         self.write_ready = asyncio.Event()
         self.write_ready.set()
+        self._socket: socket.socket | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        sock = transport.get_extra_info("socket")
+        if sock is not None and _QUICKACK is not None:
+            self._socket = sock
 
     def data_received(self, data: bytes) -> None:
+        if self._socket is not None:
+            # Servatrice leaves Nagle's algorithm on (its TCP_NODELAY never reaches the socket), so
+            # a burst of small replies waits for our delayed ACK (~40 ms). Acknowledging every read
+            # at once lets the next message through; Linux resets this flag, hence every time.
+            try:
+                self._socket.setsockopt(socket.IPPROTO_TCP, _QUICKACK, 1)
+            except OSError:
+                self._socket = None
         if self.on_data is None:
             self.early.append(data)
         else:

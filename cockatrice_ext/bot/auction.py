@@ -704,6 +704,17 @@ class AuctionReferee(PileReferee):
         """Vote to stop auctioning after unsold cards (everyone must agree)."""
         await self.act(ctx, lambda p: rules.StopAuctioning(player=p))
 
+    @command(name="auction")
+    async def auction_now(self, ctx: Context) -> None:
+        """Start this turn's auction step now (for when the draw step was skipped in Cockatrice)."""
+        player = self.require_player(ctx)
+        async with self._lock:
+            if self.engine.active != player:
+                raise NotAllowed("only the active player can start the auction step")
+            if self.engine.phase != "beginning":
+                raise NotAllowed("the auction step already happened this turn")
+            await self.start_auction_step()
+
     @command()
     async def sell(self, ctx: Context, cards: Rest) -> None:
         """Put cards you own up for auction (card effects, 90X.6): !sell NAME[, NAME...]."""

@@ -356,7 +356,10 @@ def test_three_players_and_the_bid_timer(servatrice: ServatriceServer, tmp_path:
             assert len(engine.players) == 3
             active = by_id[int(engine.active)]  # type: ignore[arg-type]
             mark = active.mark()
-            await active.phase(game_id, 2)
+            others = [p for p in players if p is not active]
+            await others[0].say(game_id, "!auction")  # only the active player may start it
+            await bot_line(active, rf"{others[0].name}: only the active player", mark)
+            await active.say(game_id, "!auction")  # no draw step in Cockatrice: start it by hand
             await bot_line(active, r"Auction 1: ", mark)
             order = list(engine.current_lot()["bidders"])  # type: ignore[index]
             first, second, third = (by_id[int(p)] for p in order)

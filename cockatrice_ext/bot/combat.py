@@ -402,7 +402,7 @@ class CombatReferee(GameReferee):
         self.options = options
         self.decks: dict[int, DeckVerdict] = {}
         self.cards: CardDatabase | None = None
-        self.ready = False
+        self.is_ready = False
         self._lock = asyncio.Lock()
         self._passes = 0
 
@@ -443,7 +443,7 @@ class CombatReferee(GameReferee):
         meta = bot.journal.table_meta(key)
         referee = cls(bot, game_id, room_id, CombatOptions(**meta["options"]))
         referee.table = Table.restore(bot.journal, key)
-        referee.ready = True
+        referee.is_ready = True
         return referee
 
     @property
@@ -479,8 +479,8 @@ class CombatReferee(GameReferee):
         wanted = len(humans) == 2 and all(
             self.decks.get(p.player_id) is not None and self.decks[p.player_id].legal for p in humans
         )
-        if wanted != self.ready:
-            self.ready = wanted
+        if wanted != self.is_ready:
+            self.is_ready = wanted
             try:
                 await self.bot.client.ready_start(self.game_id, wanted)
             except ClientError as exc:

@@ -116,7 +116,7 @@ class _TcpProtocol(asyncio.Protocol):
             self._socket = sock
 
     def data_received(self, data: bytes) -> None:
-        if self._socket is not None:
+        if self._socket is not None and _QUICKACK is not None:
             # Servatrice leaves Nagle's algorithm on (its TCP_NODELAY never reaches the socket), so
             # a burst of small replies waits for our delayed ACK (~40 ms). Acknowledging every read
             # at once lets the next message through; Linux resets this flag, hence every time.

@@ -110,7 +110,7 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
                 mark,
             )
             await carol.sit(room_id, game_id, spectator=True)
-            assert not alice.client.games[game_id].started and not referee.ready and referee.table is None
+            assert not alice.client.games[game_id].started and not referee.is_ready and referee.table is None
 
             mark = alice.mark()
             await bob.client.select_deck(game_id, legal)

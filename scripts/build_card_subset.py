@@ -28,7 +28,7 @@ from pathlib import Path
 from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
 from cockatrice_ext.cards.embedded import encode_database
 from cockatrice_ext.cards.errors import CardDataError, UnknownCard, UnknownCardsError
-from cockatrice_ext.cards.model import Card, CardDatabase
+from cockatrice_ext.cards.model import BASIC_LAND_NAMES, Card, CardDatabase
 from cockatrice_ext.cards.mtgjson import read_mtgjson
 from cockatrice_ext.cards.resolve import NameIndex
 from cockatrice_ext.cards.sources import DATA_FILE, ORACLE_FILE, file_digest
@@ -39,20 +39,6 @@ LOGGER = logging.getLogger("build_card_subset")
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_ALLPRINTINGS = Path(__file__).resolve().parents[2] / "shared" / "carddata" / "AllPrintings.json.xz"
-BASIC_LANDS = (
-    "Plains",
-    "Island",
-    "Swamp",
-    "Mountain",
-    "Forest",
-    "Wastes",
-    "Snow-Covered Plains",
-    "Snow-Covered Island",
-    "Snow-Covered Swamp",
-    "Snow-Covered Mountain",
-    "Snow-Covered Forest",
-    "Snow-Covered Wastes",
-)
 
 
 def block_names(blocks: Path) -> list[tuple[Path, str, int, str]]:
@@ -108,7 +94,7 @@ def build_subset(
     if unknown:
         raise UnknownCardsError(unknown, source=str(blocks))
     involved_sets = {p.set_code for card in wanted.values() for p in card.printings}
-    for name in BASIC_LANDS:
+    for name in BASIC_LAND_NAMES:
         basic = full.cards.get(name)
         if basic is None:
             continue

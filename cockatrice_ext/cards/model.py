@@ -11,6 +11,21 @@ from dataclasses import dataclass, field
 
 COLORS = ("W", "U", "B", "R", "G")
 RARITIES = ("common", "uncommon", "rare", "mythic", "special", "bonus", "token")
+BASIC_LAND_NAMES = (
+    "Plains",
+    "Island",
+    "Swamp",
+    "Mountain",
+    "Forest",
+    "Wastes",
+    "Snow-Covered Plains",
+    "Snow-Covered Island",
+    "Snow-Covered Swamp",
+    "Snow-Covered Mountain",
+    "Snow-Covered Forest",
+    "Snow-Covered Wastes",
+)
+"""Basic lands: free in limited formats, and always part of the embedded card data."""
 
 
 @dataclass(frozen=True)

@@ -41,21 +41,6 @@ CardRef = int | str
 # ---------------------------------------------------------------------------
 
 
-BASIC_LAND_NAMES = (
-    "Plains",
-    "Island",
-    "Swamp",
-    "Mountain",
-    "Forest",
-    "Wastes",
-    "Snow-Covered Plains",
-    "Snow-Covered Island",
-    "Snow-Covered Swamp",
-    "Snow-Covered Mountain",
-    "Snow-Covered Forest",
-)
-
-
 @dataclass(frozen=True)
 class Start(Action):
     """The referee starts the league (deals the first cards). ``player`` must be ``None``."""

@@ -48,10 +48,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from cockatrice_ext.cards.model import COLORS, CardFacts
+from cockatrice_ext.cards.model import BASIC_LAND_NAMES, COLORS, CardFacts
 from cockatrice_ext.formats.base import Action, Effect, Engine, RulesError, register
 from cockatrice_ext.formats.league import (
-    BASIC_LAND_NAMES,
     CardRef,
     DeckProblem,
     Draft,

@@ -195,6 +195,11 @@ def render_effects(
             lines.append(
                 f"{name_of(effect.player)} takes {effect.card.name} as commander for {effect.price}."
             )
+        elif isinstance(effect, rules.CommanderDamageTaken):
+            lines.append(
+                f"{name_of(effect.player)} has taken {effect.total} commander damage"
+                f" from {effect.commander.name}."
+            )
         elif isinstance(effect, rules.PregameFinished):
             lines.append("Every player has a commander: life totals are now 40. Good luck!")
         elif isinstance(effect, rules.PlayerLost):
@@ -210,6 +215,27 @@ def render_effects(
     if gold_moves:
         lines.append(f"Income +{engine.config.income}: " + ", ".join(gold_moves) + " gold.")
     return lines
+
+
+COMMANDER_BLOCK = "auction-commander"
+
+
+def check_commander_block(block: LoadedBlock, seats: int) -> None:
+    """90Y.3 before a game is created: singleton by name, a legendary creature for every player.
+
+    Raises:
+        BadArgument: with the engine's reason.
+    """
+    try:
+        rules.AuctionEngine._validate_config(
+            rules.AuctionConfig(players=tuple(range(1, seats + 1)), cards=block.facts, commander=True)
+        )
+    except RulesError as exc:
+        reasons = {
+            "not_enough_legends": f"the block needs at least {seats} legendary creatures",
+            "block_not_singleton": "every card of a Commander Auction block must have a different name",
+        }
+        raise BadArgument(reasons.get(exc.code, exc.code.replace("_", " "))) from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,11 +260,20 @@ class AuctionRoom(Referee):
         players: Annotated[int, Range(2, 6)] | None = None,
         block: str | None = None,
     ) -> None:
-        """!auction new [PLAYERS] [BLOCK]: create an Auction Magic game refereed by the bot."""
-        if what.lower() != "new":
-            raise BadArgument("usage: !auction new [PLAYERS 2-6] [BLOCK]")
+        """!auction new|commander [PLAYERS] [BLOCK]: create an Auction Magic (or Commander Auction) game."""
+        kind = what.lower()
+        if kind not in ("new", "commander"):
+            raise BadArgument("usage: !auction new|commander [PLAYERS 2-6] [BLOCK]")
         assert ctx.room_id is not None
         options = AuctionOptions(**{**asdict(self.defaults), "seats": players or self.defaults.seats})
+        if kind == "commander":
+            options = AuctionOptions(
+                **{
+                    **asdict(options),
+                    "commander": True,
+                    "block": COMMANDER_BLOCK if not block else options.block,
+                }
+            )
         if block:
             try:
                 options = AuctionOptions(
@@ -251,6 +286,8 @@ class AuctionRoom(Referee):
         except (LookupError, ValueError) as exc:
             LOGGER.warning("auction block %r does not load: %s", options.block, exc)
             raise BadArgument(f"block {options.block!r} does not load; the operator's log says why") from None
+        if options.commander:
+            check_commander_block(loaded, options.seats)
         referee = await AuctionReferee.create(
             self.bot,
             ctx.room_id,
@@ -259,9 +296,10 @@ class AuctionRoom(Referee):
             requested_by=ctx.sender,
             starting_life=40 if options.commander else 20,
         )
+        title = "Commander Auction" if options.commander else "Auction Magic"
         await ctx.reply(
             shorten(
-                f"Auction Magic game #{referee.game_id} is open for {options.seats} players"
+                f"{title} game #{referee.game_id} is open for {options.seats} players"
                 f" (block {loaded.name}, {len(loaded)} cards). Join it, load any deck (an empty one is fine)"
                 " and press ready. In game: !help."
             )
@@ -377,6 +415,10 @@ class AuctionReferee(PileReferee):
 
     async def on_active_player(self, active: int) -> None:
         engine = self.engine
+        if engine.phase == "pregame":  # 90Y.4a: commanders first; the turn begins when the pregame ends
+            if active == self.me:
+                await self.run(pc.next_turn())
+            return
         if engine.active is not None and engine.active != active:
             await self.perform(self.apply(rules.EndTurn(player=None)))
         if active == self.me:
@@ -467,6 +509,7 @@ class AuctionReferee(PileReferee):
     async def perform(self, effects: list[Effect], *, returned_card_id: int | None = None) -> None:
         """Move the physical cards, update the gold counters, and announce, for ``effects``."""
         engine = self.engine
+        pregame_over = False
         for effect in effects:
             if isinstance(effect, rules.LotOpened):
                 if effect.kind != "owned":  # a player's own card stays with them until sold
@@ -494,10 +537,14 @@ class AuctionReferee(PileReferee):
                     await self.run(pc.inc_counter(counter, effect.new - effect.old))
             elif isinstance(effect, rules.GameOver) and self.table is not None:
                 self.bot.journal.close_table(self.table_key)
+            elif isinstance(effect, rules.PregameFinished):
+                pregame_over = True
         lines = render_effects(effects, engine, self.player_name)
         for line in lines:  # queued lines are merged into as few chat messages as fit
             await self.say(line)
         self.arm_timer()
+        if pregame_over and self.mirror.active_player_id in engine.players:
+            await self.on_active_player(self.mirror.active_player_id)
 
     def my_counter(self, name: str) -> int | None:
         me = self.mirror.players.get(self.me)
@@ -725,6 +772,26 @@ class AuctionReferee(PileReferee):
     async def lot(self, ctx: Context, count: Annotated[int, Range(1, 10)]) -> None:
         """Put the top N cards of the block up for auction together (card effects, 90X.8)."""
         await self.act(ctx, lambda p: rules.AuctionFromBlock(player=p, count=count))
+
+    @command()
+    async def cdamage(
+        self, ctx: Context, amount: Annotated[int, Range(1, 100)], owner: Rest | None = None
+    ) -> None:
+        """Record combat damage a commander dealt you: !cdamage N [OWNER] (90Y.7: 21 from one loses)."""
+        player = self.require_player(ctx)
+        engine = self.engine
+        others = {p: i for p, i in engine.commanders.items() if p != player}
+        if owner:
+            chosen = [p for p in others if self.player_name(p).casefold() == owner.strip().casefold()]
+        else:
+            chosen = list(others) if len(others) == 1 else []
+        if len(chosen) != 1:
+            raise BadArgument("name whose commander hit you: !cdamage N OWNER")
+        index = others[chosen[0]]
+        async with self._lock:
+            await self.perform(
+                self.apply(rules.CommanderDamage(player=None, target=player, commander=index, amount=amount))
+            )
 
     @command()
     async def concede(self, ctx: Context) -> None:

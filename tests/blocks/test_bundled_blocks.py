@@ -20,7 +20,14 @@ from cockatrice_ext.decks.model import Deck
 ALL_PRINTINGS = shared_paths.ALL_PRINTINGS
 SEEDS = shared_paths.SEEDS
 XSD = shared_paths.SCHEMAS / "cards-v4.xsd"
-REAL_BLOCKS = ["auction-sample", "vortex-pool", "autobattler-cube", "market-pool", "combat-deck"]
+REAL_BLOCKS = [
+    "auction-sample",
+    "auction-commander",
+    "vortex-pool",
+    "autobattler-cube",
+    "market-pool",
+    "combat-deck",
+]
 BASICS = ("Plains", "Island", "Swamp", "Mountain", "Forest")
 COLORS = ("W", "U", "B", "R", "G")
 
@@ -115,6 +122,19 @@ def test_auction_sample_is_the_seed_list(oracle: Oracle) -> None:
     assert "sums to\n199" in deck.comments
     doubles = sorted(name for name, n in counted(deck).items() if n > 1)
     assert len(doubles) == 11 and all(n <= 2 for n in counted(deck).values())
+
+
+def test_auction_commander_block_fits_rule_90y(oracle: Oracle) -> None:
+    """Singleton by name (90Y.3) and enough legendary creatures for six players, built from the sample."""
+    from cockatrice_ext.cards.sources import load_default_cards
+
+    deck = open_block("auction-commander")
+    names = [entry.name for _, entry in deck.entries()]
+    assert deck.count() == 200 and all(n == 1 for n in counted(deck).values())
+    assert set(e.name for e in open_block("auction-sample").main) <= set(names)
+    cards = load_default_cards().cards
+    legends = [n for n in names if "Legendary" in cards[n].supertypes and "Creature" in cards[n].types]
+    assert len(legends) >= 6
 
 
 def test_auction_custom_set_is_valid_and_matches_its_list(tmp_path: Path) -> None:

@@ -449,3 +449,62 @@ async def connect_default(url: str, name: str) -> Any:
     from cockatrice_ext.client import connect
 
     return await connect(url, name, reconnect=False)
+
+
+def test_commander_auction_pregame(servatrice: ServatriceServer, tmp_path: Path) -> None:
+    """90Y: commanders are auctioned before the first turn, life is 40, commander damage is tracked."""
+    block = tmp_path / "block.txt"
+    block.write_text(BLOCK)
+
+    async def scenario() -> None:
+        bot = await start_bot(servatrice.ws_url, tmp_path / "journal.sqlite3", block)
+        alice = await Player.connect(servatrice.ws_url, "alice_cmd")
+        bob = await Player.connect(servatrice.ws_url, "bob_cmd")
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for p in (alice, bob):
+                await p.client.join_room(room_id)
+            await alice.client.room_say(room_id, "!auction commander 2 vortex-pool")
+            await alice.wait_line(lambda t: "must have a different name" in t)  # 90Y.3: not singleton
+            since = alice.mark()
+            await alice.client.room_say(room_id, "!auction commander 2")
+            line = await alice.wait_line(lambda t: "Commander Auction game #" in t, since=since)
+            game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
+            referee = referee_of(bot, game_id)
+            by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
+            await wait_until(lambda: referee.table is not None and referee.engine.lot is not None, timeout=15)
+            engine = referee.engine
+            assert engine.phase == "pregame"
+            lot = engine.current_lot()
+            assert lot is not None and lot["kind"] == "commander"
+            first = by_id[int(engine.whose_bid())]  # type: ignore[arg-type]
+            second = bob if first is alice else alice
+            mark = first.mark()
+            await first.say(game_id, "!bid 2")
+            await second.wait_line(lambda t: f"{first.name} bids 2" in t)
+            await second.say(game_id, "!pass")
+            await first.wait_line(lambda t: "as commander for 2" in t, since=mark)
+            # The second commander lot has one bidder left; passing still gives it to them, free.
+            await wait_until(lambda: engine.whose_bid() is not None)
+            await second.say(game_id, "!pass")
+            await first.wait_line(lambda t: "life totals are now 40" in t, since=mark)
+            assert set(engine.commanders) == set(by_id)
+            for pid, player in by_id.items():
+                mirror = player.client.games[game_id]
+                assert mirror.players[pid].counter_value("life") == 40
+                name = engine.config.cards[engine.commanders[pid]].name
+                await wait_until(
+                    lambda m=mirror, p=pid, n=name: any(c.name == n for c in m.players[p].zone("table").cards)
+                )
+            # Then the first ordinary turn begins, and commander damage is recorded.
+            await wait_until(lambda: engine.active is not None, timeout=15)
+            victim = by_id[int(engine.active)]  # type: ignore[arg-type]
+            mark = victim.mark()
+            await victim.say(game_id, "!cdamage 5")
+            await (bob if victim is alice else alice).wait_line(lambda t: "has taken 5 commander damage" in t)
+        finally:
+            for p in (alice, bob):
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=120)

@@ -37,7 +37,7 @@ from typing import Annotated, Any, ClassVar
 
 from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
-from cockatrice_ext.bot.runtime import Bot, Context, PileReferee, Referee, room_installer, shorten
+from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, PileReferee, shorten
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.formats.base import Effect, RulesError
@@ -243,14 +243,12 @@ def check_commander_block(block: LoadedBlock, seats: int) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-class AuctionRoom(Referee):
+class AuctionRoom(FormatRoom):
     """``!auction new`` in room chat creates a refereed Auction Magic game."""
 
     format_name = "auction"
-
-    def __init__(self, bot: Bot, defaults: AuctionOptions | None = None) -> None:
-        super().__init__(bot)
-        self.defaults = defaults or AuctionOptions()
+    options_type = AuctionOptions
+    defaults: AuctionOptions
 
     @command(scopes=("room",))
     async def auction(
@@ -806,5 +804,5 @@ class AuctionReferee(PileReferee):
         await ctx.reply(self.status_line())
 
 
-INSTALLERS = {"auction": room_installer(AuctionRoom, AuctionOptions, "auction")}
+INSTALLERS = {"auction": AuctionRoom.install}
 RESUMERS = {"auction": AuctionReferee.resume}

@@ -37,7 +37,7 @@ from functools import lru_cache
 from typing import Annotated, Any, ClassVar
 
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
-from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, Referee, room_installer, shorten
+from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, GameReferee, Referee, shorten
 from cockatrice_ext.cards.model import CardDatabase, CardFacts
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
@@ -353,14 +353,12 @@ def private_messages(effects: Iterable[Effect], engine: rules.CombatEngine) -> l
 # ---------------------------------------------------------------------------------------------
 
 
-class CombatRoom(Referee):
+class CombatRoom(FormatRoom):
     """``!combat new`` in room chat creates a refereed Magic Combat Rules game."""
 
     format_name = "combat"
-
-    def __init__(self, bot: Bot, defaults: CombatOptions | None = None) -> None:
-        super().__init__(bot)
-        self.defaults = defaults or CombatOptions()
+    options_type = CombatOptions
+    defaults: CombatOptions
 
     @command(scopes=("room",))
     async def combat(self, ctx: Context, what: str) -> None:
@@ -823,5 +821,5 @@ class CombatReferee(GameReferee):
         await ctx.reply(shorten(self.score_line()))
 
 
-INSTALLERS = {"combat": room_installer(CombatRoom, CombatOptions, "combat")}
+INSTALLERS = {"combat": CombatRoom.install}
 RESUMERS = {"combat": CombatReferee.resume}

@@ -459,16 +459,19 @@ class PileReferee(GameReferee):
         return self.table is not None and player_id in self.table.engine.players  # type: ignore[attr-defined]
 
 
-def room_installer(
-    room_type: Callable[..., Referee], options_type: type[Any], name: str
-) -> Callable[[Bot], Any]:
-    """The ``INSTALLERS`` entry of a format: its room commands, with the operator's default options."""
+class FormatRoom(Referee):
+    """Room commands of one format, with the operator's default table options (``options_type``)."""
 
-    async def install(bot: Bot) -> None:
-        defaults = bot.options.format_options.get(name)
-        bot.room_referees.append(room_type(bot, defaults if isinstance(defaults, options_type) else None))
+    options_type: ClassVar[type[Any]]
 
-    return install
+    def __init__(self, bot: Bot, defaults: Any = None) -> None:
+        super().__init__(bot)
+        self.defaults = defaults if isinstance(defaults, self.options_type) else self.options_type()
+
+    @classmethod
+    async def install(cls, bot: Bot) -> None:
+        """The format's ``INSTALLERS`` entry: add these room commands with the operator's defaults."""
+        bot.room_referees.append(cls(bot, bot.options.format_options.get(cls.format_name)))
 
 
 RoomCommandFactory = Callable[["Bot"], Referee]

@@ -43,7 +43,7 @@ from typing import Annotated, Any, ClassVar
 
 from cockatrice_ext.bot.blocks import LoadedBlock, load_block
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
-from cockatrice_ext.bot.runtime import Bot, Context, PileReferee, Referee, room_installer, shorten
+from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, PileReferee, Referee, shorten
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import vortex as rules
@@ -232,14 +232,12 @@ def parse_pick(choice: str) -> int | str:
 # ---------------------------------------------------------------------------------------------
 
 
-class VortexRoom(Referee):
+class VortexRoom(FormatRoom):
     """``!vortex new N [BLOCK]`` in room chat creates a refereed Vortex game."""
 
     format_name = "vortex"
-
-    def __init__(self, bot: Bot, defaults: VortexOptions | None = None) -> None:
-        super().__init__(bot)
-        self.defaults = defaults or VortexOptions()
+    options_type = VortexOptions
+    defaults: VortexOptions
 
     @command(scopes=("room",))
     async def vortex(
@@ -616,5 +614,5 @@ class VortexReferee(PileReferee):
         await ctx.reply(shorten(self.status_line()))
 
 
-INSTALLERS = {"vortex": room_installer(VortexRoom, VortexOptions, "vortex")}
+INSTALLERS = {"vortex": VortexRoom.install}
 RESUMERS = {"vortex": VortexReferee.resume}

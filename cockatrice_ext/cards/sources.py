@@ -23,7 +23,7 @@ import logging
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cockatrice_ext.cards.errors import CardDataError
 from cockatrice_ext.cards.model import CardDatabase
@@ -64,6 +64,21 @@ def file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def _read_shipped(path: Path, label: str) -> tuple[CardDatabase, dict[str, Any]]:
+    """Decode one of the card files shipped in ``cockatrice_ext/data``.
+
+    Raises:
+        CardDataError: the file is missing or corrupt.
+    """
+    from cockatrice_ext.cards.embedded import decode_database
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CardDataError(f"embedded card data missing: {exc.strerror or exc}", source=str(path)) from exc
+    return decode_database(data, source=label)
+
+
 def load_default_cards(*, refresh: bool = False) -> CardDatabase:
     """The embedded card database plus the custom cards of ``blocks/*.xml``.
 
@@ -74,15 +89,7 @@ def load_default_cards(*, refresh: bool = False) -> CardDatabase:
     global _default_cache
     if _default_cache is not None and not refresh:
         return _default_cache
-    from cockatrice_ext.cards.embedded import decode_database
-
-    try:
-        data = DATA_FILE.read_bytes()
-    except OSError as exc:
-        raise CardDataError(
-            f"embedded card data missing: {exc.strerror or exc}", source=str(DATA_FILE)
-        ) from exc
-    db, meta = decode_database(data, source="default")
+    db, meta = _read_shipped(DATA_FILE, "default")
     embedded_customs: dict[str, str] = meta.get("custom_sets", {})
     for path in custom_set_files():
         if embedded_customs.get(path.name) == file_digest(path):
@@ -110,15 +117,7 @@ def load_rules_cards() -> CardDatabase:
     global _oracle_cache
     if _oracle_cache is not None:
         return _oracle_cache
-    from cockatrice_ext.cards.embedded import decode_database
-
-    try:
-        data = ORACLE_FILE.read_bytes()
-    except OSError as exc:
-        raise CardDataError(
-            f"embedded card data missing: {exc.strerror or exc}", source=str(ORACLE_FILE)
-        ) from exc
-    oracle, _ = decode_database(data, source="oracle")
+    oracle, _ = _read_shipped(ORACLE_FILE, "oracle")
     rules = CardDatabase()
     rules.merge(load_default_cards())  # full definitions (printings, custom cards) win
     rules.merge(oracle)

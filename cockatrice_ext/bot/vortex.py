@@ -123,6 +123,8 @@ def render_effects(
                 lines.append(f"Opening turn {effect.turn}: {name_of(effect.player)} drafts.")
             else:
                 lines.append(f"Turn {effect.turn}: {name_of(effect.player)}.")
+        elif isinstance(effect, rules.FirstDrawSkipped):
+            lines.append(f"{name_of(effect.player)} starts and skips the first draw.")
         elif isinstance(effect, rules.PackReplenished):
             lines.append(
                 f"{name_of(effect.player)} replenishes {effect.added} from the shoe"
@@ -315,7 +317,10 @@ class VortexReferee(PileReferee):
             await self.say("Vortex needs 2 to 5 players; this game cannot be refereed.")
             return
         config = rules.VortexConfig(
-            players=tuple(humans), cards=self.block.facts, overflow_to=self.options.overflow_to
+            players=tuple(humans),
+            cards=self.block.facts,
+            overflow_to=self.options.overflow_to,
+            skip_first_draw=self.options.skip_first_draw,
         )
         seed = self.options.seed if self.options.seed is not None else secrets.randbits(48)
         engine = rules.VortexEngine(config, seed=seed)
@@ -395,12 +400,7 @@ class VortexReferee(PileReferee):
         ):
             return
         self._drew = True
-        if engine.drawn_this_turn:
-            return
-        if self.options.skip_first_draw and engine.turn == 1 and len(engine.players) == 2:
-            await self.say(f"{self.player_name(active)} starts and skips the first draw.")
-            return
-        await self.try_apply(rules.Draw(player=active, count=1))
+        await self.try_apply(rules.DrawStep(player=None))
 
     async def on_reconnected(self) -> None:
         async with self._lock:

@@ -13,6 +13,9 @@ RULE INDEX (seed 001, in our words -> where it lives)
 * A pack over seven cards loses a random card (state-based) -> ``_state_based_actions``. The seed says the
   owner *discards* it, so by default it goes to that player's graveyard (``overflow_to="graveyard"``);
   ``"shoe_bottom"`` and ``"exile"`` are configurable house rules. Only ``PutInPack`` can overfill a pack.
+* The draw step: the active player draws one card, except the starting player of a two-player game on
+  the first turn (Magic 103.8; ``skip_first_draw``) -> ``DrawStep`` (``_draw_step``), effect
+  ``FirstDrawSkipped``.
 * Draw = draft: replenish from the shoe to seven (nothing if the shoe is empty), then pick one card
   into hand and own it -> ``Draw`` queues draws, ``_next_draw`` replenishes and opens a pending pick,
   ``Pick`` (``_pick``) moves the card to ``owned[player]``.
@@ -35,8 +38,8 @@ Refusal codes (``RulesError.code``)
 (bad position, name or index), ``card_not_available`` (the card is not where the action needs it),
 ``bad_count``, ``bad_basics`` (wrong number or not a configured basic), ``already_chose``,
 ``not_enough_basics``, ``mulligan_too_late`` (already drew this turn), ``already_mulliganed``,
-``bad_arrangement``, ``bad_position``, ``bad_config``, ``unknown_action``. Winning and losing stay
-with Cockatrice (life, poison): the engine has no game-over state.
+``bad_arrangement``, ``bad_position``, ``bad_config``, ``referee_only``, ``unknown_action``. Winning and
+losing stay with Cockatrice (life, poison): the engine has no game-over state.
 
 Card references: a card's identity is its index in ``config.cards``. ``Pick.choice`` is an ``int``
 position in the player's pack (0-based, in the order of :meth:`VortexEngine.pack`) or a card name
@@ -76,6 +79,8 @@ class VortexConfig:
     basic_land_names: tuple[str, ...] = BASIC_LAND_NAMES
     empty_pick_life_loss: int = 1
     overflow_to: str = "graveyard"
+    skip_first_draw: bool = True
+    """Two players: the starting player skips their first draw step (Magic 103.8)."""
 
 
 # ---------------------------------------------------------------------------
@@ -93,6 +98,11 @@ class Draw(Action):
     """``player`` draws ``count`` cards, i.e. drafts that many times (one pick each)."""
 
     count: int = 1
+
+
+@dataclass(frozen=True)
+class DrawStep(Action):
+    """Referee: the active player reached the draw step (their turn-based draw, once per turn)."""
 
 
 @dataclass(frozen=True)
@@ -232,6 +242,13 @@ class TurnEnded(Effect):
 
 
 @dataclass(frozen=True)
+class FirstDrawSkipped(Effect):
+    """The starting player of a two-player game skips the first draw (Magic 103.8)."""
+
+    player: PlayerId
+
+
+@dataclass(frozen=True)
 class TurnStarted(Effect):
     player: PlayerId
     turn: int
@@ -352,6 +369,7 @@ class VortexEngine(Engine[VortexConfig]):
     action_types: ClassVar[tuple[type[Action], ...]] = (
         StartGame,
         Draw,
+        DrawStep,
         Pick,
         ChooseBasics,
         PackMulligan,
@@ -463,6 +481,7 @@ class VortexEngine(Engine[VortexConfig]):
         handler = {
             StartGame: self._start,
             Draw: self._draw,
+            DrawStep: self._draw_step,
             Pick: self._pick,
             ChooseBasics: self._choose_basics,
             PackMulligan: self._mulligan,
@@ -609,6 +628,18 @@ class VortexEngine(Engine[VortexConfig]):
         if action.player == self.whose_turn:
             self.drawn_this_turn = True
         return self._next_draw(action.player)  # type: ignore[arg-type]
+
+    def _draw_step(self, action: DrawStep) -> list[Effect]:
+        if action.player is not None:
+            raise RulesError("referee_only")
+        self._require_phase("play")
+        active = self.whose_turn
+        if self.drawn_this_turn or active is None:
+            return []
+        if self.config.skip_first_draw and self.turn == 1 and len(self.config.players) == 2:
+            self.drawn_this_turn = True
+            return [FirstDrawSkipped(active)]
+        return self._draw(Draw(player=active, count=1))
 
     def _next_draw(self, player: PlayerId) -> list[Effect]:
         """Start ``player``'s next queued draw: replenish, then open a pick (or fail it)."""

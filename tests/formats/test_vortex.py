@@ -476,3 +476,22 @@ def test_actions_json_round_trip() -> None:
         PutInShoe(2, 7, "bottom"),
     ):
         assert decode_action(VortexEngine, encode_action(action)) == action
+
+
+def test_draw_step_skips_the_starting_players_first_draw_in_two_player_games() -> None:
+    """Magic 103.8, applied by the engine's turn-based draw (``DrawStep``), not by the bot."""
+    from cockatrice_ext.formats.vortex import DrawStep, FirstDrawSkipped
+
+    engine = new_engine()
+    to_play(engine)
+    assert_refused(engine, DrawStep(player=1), "referee_only")
+    first = engine.whose_turn
+    assert engine.apply(DrawStep(player=None)) == [FirstDrawSkipped(first)]
+    assert engine.apply(DrawStep(player=None)) == []  # once per turn
+    three = new_engine(players=(1, 2, 3))
+    to_play(three)
+    effects = three.apply(DrawStep(player=None))
+    assert (
+        not any(isinstance(e, FirstDrawSkipped) for e in effects)
+        and three.players[three.whose_turn].pick_pending
+    )

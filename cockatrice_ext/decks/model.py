@@ -2,12 +2,17 @@
 
 A block list, a cube, a pool and a deck are all a :class:`Deck`: ``main`` and ``side`` are
 the sections Cockatrice and Forge know; any other section name is kept (Forge ``[Commander]``,
-a block list's ``# Removal`` header, Cockatrice's ``tokens`` zone).
+a block list's ``# Removal`` header, Cockatrice's ``tokens`` zone). :data:`MAYBE` is the one name
+every reader uses for a maybeboard (Moxfield, Archidekt, Cockatrice's ``maybe`` zone), so that
+writers can keep it or say they left it out.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+MAYBE = "maybe"
+"""Section name of a maybeboard / considering list, whatever the source called it."""
 
 
 @dataclass(frozen=True)
@@ -28,6 +33,9 @@ class Deck:
     name: str = ""
     comments: str = ""
     sections: dict[str, list[DeckEntry]] = field(default_factory=dict)
+    tags: list[str] = field(default_factory=list)  # Cockatrice <tags>, Forge Tags=
+    banner_card: str = ""  # Cockatrice <bannerCard>: the card shown for the deck
+    format: str = ""  # Cockatrice <format> (e.g. "commander"); may be empty
 
     def section(self, name: str) -> list[DeckEntry]:
         return self.sections.setdefault(name, [])

@@ -40,6 +40,7 @@ class Printing:
     multiverse_id: str = ""
     set_name: str = ""
     release_date: str = ""
+    pic_url: str = ""  # Cockatrice <set picURL=...>: the image of a spoiler or custom card
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,8 @@ CREATE TABLE IF NOT EXISTS tables (
     seed INTEGER NOT NULL,
     created REAL NOT NULL,
     meta TEXT NOT NULL DEFAULT '{}',
-    closed INTEGER NOT NULL DEFAULT 0
+    closed INTEGER NOT NULL DEFAULT 0,
+    closed_reason TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_key TEXT NOT NULL REFERENCES tables(key),
@@ -77,10 +78,17 @@ class Journal:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(SCHEMA)
+        self._migrate()
         self._last_seq: dict[str, int] = {}  # one writer per journal (the bot): no MAX(seq) per write
 
     def close(self) -> None:
         self._db.close()
+
+    def _migrate(self) -> None:
+        """Bring a journal written by an older version up to this schema (columns only ever added)."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+        if "closed_reason" not in columns:
+            self._db.execute("ALTER TABLE tables ADD COLUMN closed_reason TEXT NOT NULL DEFAULT ''")
 
     # -- tables -------------------------------------------------------------
     def create_table(self, key: str, engine: Engine[Any], *, meta: dict[str, Any] | None = None) -> None:
@@ -110,8 +118,16 @@ class Journal:
     def set_table_meta(self, key: str, meta: dict[str, Any]) -> None:
         self._db.execute("UPDATE tables SET meta=? WHERE key=?", (json.dumps(meta, sort_keys=True), key))
 
-    def close_table(self, key: str) -> None:
-        self._db.execute("UPDATE tables SET closed=1 WHERE key=?", (key,))
+    def close_table(self, key: str, reason: str = "") -> None:
+        """Mark a table finished (``reason``: "game over", "abandoned", "replaced by game 12"...)."""
+        self._db.execute("UPDATE tables SET closed=1, closed_reason=? WHERE key=?", (reason, key))
+
+    def closed_reason(self, key: str) -> str | None:
+        """Why a table was closed ("" when no reason was given), or None while it is open."""
+        row = self._db.execute("SELECT closed, closed_reason FROM tables WHERE key=?", (key,)).fetchone()
+        if row is None:
+            raise JournalError(f"no table {key!r}")
+        return str(row[1]) if row[0] else None
 
     def open_tables(self, engine: str | None = None) -> list[str]:
         """Keys of tables not yet closed, oldest first."""

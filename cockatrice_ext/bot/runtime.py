@@ -26,13 +26,13 @@ its view of the cards from the game state the server sends when the bot is re-se
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from cockatrice_ext.bot.chat import ChatScheduler, client_scheduler
 from cockatrice_ext.bot.commands import (
     BadArgument,
     CommandError,
@@ -42,6 +42,7 @@ from cockatrice_ext.bot.commands import (
     parse_invocation,
 )
 from cockatrice_ext.client import ClientEvent, Disconnected, Reconnected, connect
+from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.client.mirror import GameMirror, PlayerState
 from cockatrice_ext.formats.base import Effect, RulesError
 from cockatrice_ext.journal import Journal, Table
@@ -133,6 +134,9 @@ class Referee:
             await ctx.reply(shorten(f"{ctx.sender}: {exc.reason}"))
         except RulesError as exc:
             await ctx.reply(shorten(f"{ctx.sender}: {self.explain(exc)}"))
+        except ClientError as exc:  # the server refused something the command needed
+            LOGGER.warning("%s: %s failed on the server: %s", ctx.sender, text, exc)
+            await ctx.reply(shorten(f"{ctx.sender}: the server refused that ({exc}); nothing changed"))
         return True
 
     def help_lines(self, scope: str) -> list[str]:
@@ -186,9 +190,10 @@ class GameReferee(Referee):
         self.table_key = table_key or f"{bot.server_key}:game:{game_id}"
         self.table: Table | None = None
         self.closed = False
-        self._outbox: list[str] = []
-        self._sender: asyncio.Task[None] | None = None
+        self.finished = ""  # why the game is over ("" while it goes on); the bot leaves it soon after
         self.own_deck = OwnDeck()
+        self.seat_names: dict[int, str] = {}  # every player ever seated: names outlive a player leaving
+        self._leave_timer: asyncio.TimerHandle | None = None
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -201,8 +206,19 @@ class GameReferee(Referee):
         return self.mirror.local_player_id
 
     def player_name(self, player_id: Any) -> str:
-        player = self.mirror.players.get(int(player_id)) if isinstance(player_id, int) else None
-        return player.name if player is not None and player.name else f"player {player_id}"
+        """The seat's user name, also after that player left (ids are never shown to players)."""
+        if not isinstance(player_id, int):
+            return str(player_id)
+        player = self.mirror.players.get(player_id) if self.game_id in self.bot.client.games else None
+        if player is not None and player.name:
+            self.seat_names[player_id] = player.name
+            return player.name
+        return self.seat_names.get(player_id) or "a player who left"
+
+    def remember_names(self) -> None:
+        for player in self.mirror.players.values():
+            if player.name:
+                self.seat_names[player.player_id] = player.name
 
     def display_player(self, player: Any) -> str:
         return self.player_name(player)
@@ -211,30 +227,17 @@ class GameReferee(Referee):
         """Seated players other than the bot, in turn order (player id order)."""
         return [p for p in self.mirror.seated_players if p.player_id != self.me]
 
+    @property
+    def chat_destination(self) -> tuple[str, int]:
+        return ("game", self.game_id)
+
     async def say(self, text: str) -> None:
-        """Queue a short line for the game's chat.
-
-        Lines go out in order through one sender task. While the chat budget makes it wait, new
-        lines pile up and leave together as one message, so a busy table never floods.
-        """
-        self._outbox.append(shorten(text))
-        if self._sender is None or self._sender.done():
-            self._sender = asyncio.create_task(self._drain_outbox())
-
-    async def _drain_outbox(self) -> None:
-        while self._outbox:
-            message = self._outbox.pop(0)
-            while self._outbox and len(message) + 1 + len(self._outbox[0]) <= MAX_CHAT_LINE:
-                message += " " + self._outbox.pop(0)
-            try:
-                await self.bot.client.game_say(self.game_id, message)
-            except Exception as exc:
-                LOGGER.warning("game %d: could not say %r: %s", self.game_id, message, exc)
+        """Queue a short line for the game's chat (the bot's fair chat scheduler sends it)."""
+        self.bot.chat.say(self.chat_destination, text)
 
     async def flush_chat(self) -> None:
-        """Wait until every queued line was sent."""
-        while self._sender is not None and not self._sender.done():
-            await asyncio.shield(self._sender)
+        """Wait until every line queued for this game was sent."""
+        await self.bot.chat.flush(self.chat_destination)
 
     async def run(self, *commands: Any) -> None:
         """Send game commands in order (paced by the client's flood gate)."""
@@ -330,12 +333,62 @@ class GameReferee(Referee):
 
     async def on_event(self, event: ClientEvent) -> None:
         """Route one game event: chat to commands, the rest to :meth:`on_game_event`."""
+        if self.game_id in self.bot.client.games:
+            self.remember_names()
         if event.name == "Event_GameSay":
             if event.is_own:
                 return
             await self.on_chat(event.player_id, str(getattr(event.message, "message", "")))
             return
         await self.on_game_event(event)
+        if event.name == "Event_Leave" and not self.closed and not self.humans():
+            await self.finish(self.finished or "abandoned: every player left", linger=0.0)
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+
+    LINGER_SECONDS: ClassVar[float] = 300.0
+    """How long the bot stays in a finished game so players can look at the board (unless the room
+    needs the game slot, see :meth:`Bot.open_game`)."""
+
+    async def finish(self, reason: str, *, linger: float | None = None) -> None:
+        """The game is over (or abandoned): close its journal table with ``reason``, then leave.
+
+        The bot stays ``linger`` seconds (its cards stay on the players' tables meanwhile), leaves at
+        once when every player has gone, and earlier when the room needs a new game.
+        """
+        if self.table is not None and self.bot.journal.closed_reason(self.table_key) is None:
+            self.bot.journal.close_table(self.table_key, reason)
+        self.finished = self.finished or reason
+        delay = self.LINGER_SECONDS if linger is None else linger
+        if delay <= 0 or not self.humans():
+            await self.leave()
+        elif self._leave_timer is None:
+            loop = asyncio.get_running_loop()
+            self._leave_timer = loop.call_later(delay, lambda: loop.create_task(self.leave()))
+
+    async def leave(self) -> None:
+        """Leave the Cockatrice game (after the last chat line went out) and stop refereeing it."""
+        if self.closed:
+            return
+        self.closed = True
+        if self._leave_timer is not None:
+            self._leave_timer.cancel()
+        await self.flush_chat()
+        self.bot.forget_game(self.game_id)
+        if self.game_id in self.bot.client.games:
+            try:
+                await self.bot.client.leave_game(self.game_id)
+            except Exception as exc:  # the game may be gone already
+                LOGGER.info("game %d: leaving failed: %s", self.game_id, exc)
+        self.bot.chat.drop(self.chat_destination)
+
+    def status(self) -> str:
+        """A few words for ``!games``: what state the game is in."""
+        if self.finished:
+            return f"over ({self.finished})"
+        if self.table is None:
+            return f"waiting for players ({len(self.humans())} seated)"
+        return "in progress"
 
     async def on_chat(self, player_id: int, text: str) -> None:
         player = self.mirror.players.get(player_id)
@@ -492,8 +545,8 @@ class LobbyReferee(Referee):
         if not self.bot.games:
             await ctx.reply("No refereed games right now.")
             return
-        parts = [f"#{gid} {ref.format_name}" for gid, ref in sorted(self.bot.games.items())]
-        await ctx.reply(shorten("Refereeing: " + ", ".join(parts)))
+        parts = [f"#{gid} {ref.format_name}: {ref.status()}" for gid, ref in sorted(self.bot.games.items())]
+        await ctx.reply(shorten("Refereeing: " + "; ".join(parts)))
 
 
 @dataclass
@@ -517,6 +570,7 @@ class Bot:
         self.options = options
         self.journal = journal or Journal(options.journal_path)
         self.client: Any = None
+        self.chat: ChatScheduler = ChatScheduler(_not_connected, lambda _d, _m: 0.0)
         self.games: dict[int, GameReferee] = {}
         self.room_referees: list[Referee] = []
         self.private_referees: list[Referee] = []
@@ -531,6 +585,7 @@ class Bot:
         self.client = await connect(
             self.options.url, self.options.user, self.options.password, **self.options.client_options
         )
+        self.chat = client_scheduler(self.client)
         self.client.add_listener(self.on_event)
         rooms = await self.client.list_rooms()
         wanted = self.options.rooms or tuple(r.name for r in rooms[:1])
@@ -564,21 +619,20 @@ class Bot:
 
     async def close(self) -> None:
         if self.client is not None:
+            await self.chat.flush(timeout=5.0)
+            self.chat.close()
             await self.client.close()
         self.journal.close()
 
     # -- chat helpers ------------------------------------------------------------------------------
 
     async def room_say(self, room_id: int, text: str) -> None:
-        with contextlib.suppress(Exception):
-            await self.client.room_say(room_id, shorten(text))
+        """Queue a line for a room's chat."""
+        self.chat.say(("room", room_id), text)
 
     async def tell(self, user_name: str, text: str) -> None:
-        """A private message (falls back silently if the user left)."""
-        try:
-            await self.client.send_message(user_name, shorten(text, 1000))
-        except Exception as exc:  # the user may have gone
-            LOGGER.info("could not message %s: %s", user_name, exc)
+        """Queue a private message (dropped with a log line if the user has left)."""
+        self.chat.say(("user", user_name), text)
 
     # -- routing -----------------------------------------------------------------------------------
 
@@ -677,25 +731,52 @@ class Bot:
         ]
         user_level = int(getattr(self.client.user_info, "user_level", 0) or 0)
         ask_judge = judge or bool(user_level & IS_JUDGE_LEVEL)
+        settings = {
+            "description": description[:200],
+            "max_players": seats + 1,
+            "password": password or None,
+            "spectators_allowed": True,
+            "share_decklists": share_decklists,
+            "game_type_ids": type_ids,
+            "starting_life_total": starting_life,
+        }
         for as_judge in (True, False) if ask_judge else (False,):
             try:
-                game_id: int = await self.client.create_game(
-                    room_id,
-                    description=description[:200],
-                    max_players=seats + 1,
-                    password=password or None,
-                    spectators_allowed=True,
-                    share_decklists=share_decklists,
-                    join_as_judge=as_judge,
-                    game_type_ids=type_ids,
-                    starting_life_total=starting_life,
-                )
-                return game_id
+                return await self._create_game(room_id, join_as_judge=as_judge, **settings)
             except CommandFailed as exc:
                 if not as_judge:
                     raise
                 LOGGER.info("no judge seat (%s); creating the game with a plain seat", exc)
         raise AssertionError("unreachable")
+
+    async def _create_game(self, room_id: int, **settings: Any) -> int:
+        """``Command_CreateGame``; when the server's per-user game limit is reached, leave finished
+        games and try once more, else refuse with a sentence the room can read."""
+        from cockatrice_ext.client.errors import CommandFailed
+
+        try:
+            game_id: int = await self.client.create_game(room_id, **settings)
+            return game_id
+        except CommandFailed as exc:
+            if exc.code_name != "RespContextError":
+                raise
+        finished = [ref for ref in self.games.values() if ref.finished and ref.room_id == room_id]
+        for referee in finished:
+            await referee.leave()
+        if finished:
+            try:
+                game_id = await self.client.create_game(room_id, **settings)
+                return game_id
+            except CommandFailed as exc:
+                if exc.code_name != "RespContextError":
+                    raise
+        # Servatrice counts every game the account created that still exists, even after the bot left
+        # it: a game closes only when its last player leaves.
+        raise NotAllowed(
+            "no new game: this server limits how many games one account creates per room, and the"
+            " referee's earlier games still have players in them. Leave finished games (they close"
+            " when empty), or ask the operator for a judge account or another referee account"
+        )
 
     async def _seat_lost(self, game_id: int) -> None:
         """The server dropped our seat while we were away (unregistered accounts lose it): say so."""
@@ -717,6 +798,10 @@ class Bot:
         referee = self.games.pop(game_id, None)
         if referee is not None:
             referee.closed = True
+
+
+async def _not_connected(destination: Any, message: str) -> None:
+    raise ConnectionError(f"not connected: cannot send {message!r} to {destination}")
 
 
 def parse_invocation_safe(text: str) -> bool:

@@ -1,0 +1,186 @@
+"""One fair chat budget per connection: every room, game and private conversation shares it.
+
+Theory of operation
+-------------------
+Servatrice counts ``Command_RoomSay``, ``Command_GameSay`` and ``Command_Message`` against one
+per-connection budget (about ten messages and 1,000 characters per ten seconds, shipped defaults).
+A bot that sends lines in arrival order lets one busy game or one spamming player delay everybody
+else's answers by tens of seconds. :class:`ChatScheduler` fixes that:
+
+* each **destination** (a room, a game, a user) has its own queue of lines;
+* when the budget allows one more message, the waiting destination served **least recently** gets
+  it, and all the lines it has waiting leave together as one message, separated by ``" | "``;
+* a message is handed to the client only when the client's flood gate says it fits *now*, so chat
+  never sits in the client's command queue in front of free game commands (card moves, counters,
+  annotations: the channels that carry most of what players see).
+
+So a spammer's twenty refusals become one or two messages in their own game, and another user's
+room ``!help`` takes the very next message the budget allows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from cockatrice_ext.client.flood import chat_cost, game_command_cost
+
+LOGGER = logging.getLogger(__name__)
+
+Destination = tuple[str, Any]
+"""``("room", room_id)``, ``("game", game_id)`` or ``("user", user_name)``."""
+
+SEPARATOR = " | "
+MAX_MESSAGE = 300
+"""A merged message stays short: the character budget is shared by every conversation."""
+
+Sender = Callable[[Destination, str], Awaitable[None]]
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class ChatScheduler:
+    """Queues lines per destination and sends them fairly under one connection's chat budget.
+
+    ``send`` delivers one message to a destination; ``delay`` answers how many seconds until that
+    message to that destination fits the budget (0 = now). Both come from the client in production and are
+    plain callables so the scheduler can be tested without a server.
+    """
+
+    def __init__(
+        self,
+        send: Sender,
+        delay: Callable[[Destination, str], float],
+        *,
+        max_message: int = MAX_MESSAGE,
+        user_limit: int = 1000,
+    ) -> None:
+        self._send = send
+        self._delay = delay
+        self.max_message = max_message
+        self.user_limit = user_limit
+        self._queues: dict[Destination, deque[str]] = {}
+        self._served: dict[Destination, int] = {}  # destination -> serial of its last message
+        self._wakeup = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._task: asyncio.Task[None] | None = None
+        self.sent_messages = 0
+
+    def limit_for(self, destination: Destination) -> int:
+        """Private messages may be longer (a pool list); room and game lines stay short."""
+        return self.user_limit if destination[0] == "user" else self.max_message
+
+    def say(self, destination: Destination, text: str) -> None:
+        """Queue one line for ``destination`` (never blocks; empty lines are dropped)."""
+        line = _clip(text, self.limit_for(destination))
+        if not line:
+            return
+        self._queues.setdefault(destination, deque()).append(line)
+        self._idle.clear()
+        self._wakeup.set()
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def pending(self, destination: Destination | None = None) -> int:
+        """Lines waiting (for one destination, or in all)."""
+        if destination is not None:
+            return len(self._queues.get(destination, ()))
+        return sum(len(q) for q in self._queues.values())
+
+    def drop(self, destination: Destination) -> None:
+        """Forget what is queued for a destination that is gone (a closed game, a user who left)."""
+        self._queues.pop(destination, None)
+        self._served.pop(destination, None)
+        if not self._queues:
+            self._idle.set()
+
+    async def flush(self, destination: Destination | None = None, *, timeout: float = 60.0) -> None:
+        """Wait until everything (or everything for ``destination``) was sent."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while (self.pending(destination) if destination is not None else not self._idle.is_set()):
+            if loop.time() > deadline:
+                return
+            await asyncio.sleep(0.02)
+
+    def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    def _next_destination(self) -> Destination:
+        """The waiting destination served least recently (never served comes first, then arrival)."""
+        return min(self._queues, key=lambda d: self._served.get(d, -1))
+
+    def _next_message(self) -> tuple[Destination, str] | None:
+        """The next destination's waiting lines merged into one message."""
+        while self._queues:
+            destination = self._next_destination()
+            queue = self._queues[destination]
+            if not queue:
+                del self._queues[destination]
+                continue
+            self.sent_messages += 1
+            self._served[destination] = self.sent_messages
+            limit = self.limit_for(destination)
+            message = queue.popleft()
+            while queue and len(message) + len(SEPARATOR) + len(queue[0]) <= limit:
+                message += SEPARATOR + queue.popleft()
+            if not queue:
+                del self._queues[destination]
+            return destination, message
+        return None
+
+    async def _run(self) -> None:
+        while True:
+            if not self._queues:
+                self._idle.set()
+                self._wakeup.clear()
+                await self._wakeup.wait()
+                continue
+            # Wait for the budget *before* choosing: lines that arrive meanwhile join their message.
+            head = self._next_destination()
+            wait = self._delay(head, "x" * min(self.max_message, 100))
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            chosen = self._next_message()
+            if chosen is None:
+                continue
+            destination, message = chosen
+            wait = self._delay(destination, message)
+            if wait > 0:  # a long merged message needs more of the character budget
+                await asyncio.sleep(wait)
+            try:
+                await self._send(destination, message)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a user who left, a game that closed: the others go on
+                LOGGER.info("chat to %s failed: %s", destination, exc)
+
+
+def client_scheduler(client: Any, **options: Any) -> ChatScheduler:
+    """A scheduler sending through ``client`` (``room_say``, ``game_say``, ``send_message``)."""
+
+    async def send(destination: Destination, message: str) -> None:
+        kind, target = destination
+        if kind == "room":
+            await client.room_say(target, message)
+        elif kind == "game":
+            await client.game_say(target, message)
+        else:
+            await client.send_message(target, message)
+
+    def delay(destination: Destination, message: str) -> float:
+        # A game line also counts as a game command: both budgets must allow it.
+        cost = game_command_cost("Command_GameSay", message=message) if destination[0] == "game" else None
+        loop = asyncio.get_running_loop()
+        return float(client.flood.delay(cost or chat_cost(message), loop.time()))
+
+    return ChatScheduler(send, delay, **options)

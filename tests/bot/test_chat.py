@@ -1,0 +1,101 @@
+"""The fair chat scheduler: one budget, many conversations, nobody waits behind a spammer."""
+
+from __future__ import annotations
+
+import asyncio
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cockatrice_ext.bot.chat import SEPARATOR, ChatScheduler
+from cockatrice_ext.client.flood import FloodGate, FloodLimits, chat_cost
+
+
+class Budget:
+    """A scheduler wired to a real FloodGate with Servatrice's shipped chat limits, on the loop's clock."""
+
+    def __init__(self, limits: FloodLimits | None = None) -> None:
+        self.gate = FloodGate(limits or FloodLimits(margin=0.0))
+        self.sent: list[tuple[float, tuple[str, object], str]] = []
+        self.scheduler = ChatScheduler(self.send, self.delay)
+        self.start = asyncio.get_running_loop().time()
+
+    async def send(self, destination: tuple[str, object], message: str) -> None:
+        now = asyncio.get_running_loop().time()
+        assert self.gate.delay(chat_cost(message), now) == 0, "sent over the budget"
+        self.gate.record(chat_cost(message), now)
+        self.sent.append((now - self.start, destination, message))
+
+    def delay(self, destination: tuple[str, object], message: str) -> float:
+        return self.gate.delay(chat_cost(message), asyncio.get_running_loop().time())
+
+
+def test_a_spammer_does_not_delay_another_conversation() -> None:
+    async def scenario() -> tuple[float, float, list[tuple[float, tuple[str, object], str]]]:
+        budget = Budget(FloodLimits(chat_interval=1.0, chat_messages=3, chat_chars=1000, margin=0.0))
+        asked_at = 0.0
+        for n in range(30):  # thirty refusals for one player in game 1, one every 20 ms
+            budget.scheduler.say(("game", 1), f"Alice: bid {n} refused, the high bid is higher")
+            if n == 10:
+                asked_at = asyncio.get_running_loop().time() - budget.start
+                budget.scheduler.say(("room", 7), "Room commands: !auction new | !games")
+            await asyncio.sleep(0.02)
+        await budget.scheduler.flush(timeout=10)
+        room_at = next(at for at, dest, _ in budget.sent if dest == ("room", 7))
+        return asked_at, room_at, budget.sent
+
+    asked_at, room_at, sent = asyncio.run(scenario())
+    between = [m for at, d, m in sent if asked_at <= at < room_at]
+    assert between == [], f"game 1 was served before the room's waiting answer: {between}"
+    game_lines = SEPARATOR.join(m for _, d, m in sent if d == ("game", 1)).split(SEPARATOR)
+    assert len(game_lines) == 30 and game_lines[0].startswith("Alice: bid 0 ")
+    assert len([1 for _, d, _ in sent if d == ("game", 1)]) < 10  # merged, not thirty messages
+
+
+def test_merged_lines_keep_their_order_and_a_separator() -> None:
+    async def scenario() -> list[str]:
+        budget = Budget(FloodLimits(chat_interval=1.0, chat_messages=1, chat_chars=1000, margin=0.0))
+        budget.scheduler.say(("game", 1), "first")
+        budget.scheduler.say(("game", 1), "second")
+        budget.scheduler.say(("game", 1), "third")
+        await budget.scheduler.flush(timeout=5)
+        return [m for _, _, m in budget.sent]
+
+    messages = asyncio.run(scenario())
+    assert SEPARATOR.join(messages).split(SEPARATOR) == ["first", "second", "third"]
+
+
+def test_private_messages_may_be_longer_than_table_lines() -> None:
+    async def scenario() -> list[str]:
+        budget = Budget()
+        budget.scheduler.say(("user", "bob"), "x" * 700)
+        budget.scheduler.say(("game", 2), "y" * 700)
+        await budget.scheduler.flush(timeout=30)
+        return [m for _, _, m in budget.sent]
+
+    by_length = sorted(len(m) for m in asyncio.run(scenario()))
+    assert by_length == [300, 700]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([("game", 1), ("game", 2), ("room", 0), ("user", "ann")]), st.text(max_size=80)
+        ),
+        max_size=25,
+    )
+)
+def test_never_over_budget_and_nothing_lost(lines: list[tuple[tuple[str, object], str]]) -> None:
+    async def scenario() -> list[tuple[float, tuple[str, object], str]]:
+        budget = Budget(FloodLimits(chat_interval=0.2, chat_messages=2, chat_chars=400, margin=0.0))
+        for destination, text in lines:
+            budget.scheduler.say(destination, text)
+        await budget.scheduler.flush(timeout=30)
+        return budget.sent
+
+    sent = asyncio.run(scenario())  # Budget.send asserts the gate allowed every message
+    for destination in {d for d, _ in lines}:
+        expected = [" ".join(t.split()) for d, t in lines if d == destination and " ".join(t.split())]
+        got = [m for _, d, m in sent if d == destination]
+        assert SEPARATOR.join(got) == SEPARATOR.join(expected)

@@ -129,6 +129,21 @@ class Journal:
             raise JournalError(f"no table {key!r}")
         return str(row[1]) if row[0] else None
 
+    def copy_table(self, key: str, new_key: str, *, meta: dict[str, Any]) -> None:
+        """A new open table with ``key``'s engine, seed and every action (a game rebuilt elsewhere)."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO tables(key, engine, config, seed, created, meta)"
+                " SELECT ?, engine, config, seed, ?, ? FROM tables WHERE key=?",
+                (new_key, time.time(), json.dumps(meta, sort_keys=True), key),
+            )
+            self._db.execute(
+                "INSERT INTO actions(table_key, seq, at, action, effects)"
+                " SELECT ?, seq, at, action, effects FROM actions WHERE table_key=?",
+                (new_key, key),
+            )
+        self._last_seq.pop(new_key, None)
+
     def open_tables(self, engine: str | None = None) -> list[str]:
         """Keys of tables not yet closed, oldest first."""
         sql = "SELECT key FROM tables WHERE closed=0"

@@ -3,6 +3,8 @@
 ``INSTALLERS[name](bot)`` adds the format's room (and private-message) commands to a running
 :class:`~cockatrice_ext.bot.runtime.Bot`. ``RESUMERS[name](bot, game_id, room_id, table_key)``
 rebuilds a game referee from the journal when the bot is re-seated after a restart.
+``REBUILDERS[name](bot, room_id, table_key, requested_by)`` opens a *new* game from a journaled one
+whose seat the bot lost (unregistered accounts lose their seat when they disconnect): ``!resume``.
 Modules are imported lazily so one format's failure cannot stop the others.
 """
 
@@ -17,6 +19,7 @@ if TYPE_CHECKING:
 
 Installer = Callable[["Bot"], Awaitable[None]]
 Resumer = Callable[["Bot", int, int, str], Awaitable["GameReferee"]]
+Rebuilder = Callable[["Bot", int, str, str], Awaitable["GameReferee"]]
 
 MODULES = {
     "auction": "cockatrice_ext.bot.auction",
@@ -59,3 +62,4 @@ class _Lazy(dict[str, Any]):
 
 INSTALLERS: dict[str, Installer] = _Lazy("INSTALLERS")
 RESUMERS: dict[str, Resumer] = _Lazy("RESUMERS")
+REBUILDERS: dict[str, Rebuilder] = _Lazy("REBUILDERS")

@@ -541,12 +541,28 @@ class LobbyReferee(Referee):
 
     @command(scopes=("room",))
     async def games(self, ctx: Context) -> None:
-        """List the games this bot referees."""
-        if not self.bot.games:
+        """List the games this bot referees, and the ones it lost and can resume."""
+        parts = [f"#{gid} {ref.format_name}: {ref.status()}" for gid, ref in sorted(self.bot.games.items())]
+        lost = [f"#{gid}" for gid in sorted(self.bot.lost_games())]
+        if not parts and not lost:
             await ctx.reply("No refereed games right now.")
             return
-        parts = [f"#{gid} {ref.format_name}: {ref.status()}" for gid, ref in sorted(self.bot.games.items())]
-        await ctx.reply(shorten("Refereeing: " + "; ".join(parts)))
+        text = "Refereeing: " + "; ".join(parts) if parts else "Refereeing no game right now."
+        if lost:
+            text += " Lost in a restart (say !resume GAME): " + ", ".join(lost)
+        await ctx.reply(shorten(text))
+
+    @command(scopes=("room",))
+    async def resume(self, ctx: Context, game: int) -> None:
+        """Continue a game the referee lost in a restart, in a new game (its players only)."""
+        if ctx.room_id is None:
+            raise NotAllowed("say this in the room where the game was played")
+        referee = await self.bot.rebuild_game(ctx.room_id, game, ctx.sender)
+        await ctx.reply(
+            shorten(
+                f"Game #{game} continues as game #{referee.game_id}: its players, join it and load any deck."
+            )
+        )
 
 
 @dataclass
@@ -602,6 +618,7 @@ class Bot:
                 await installer(self)
         for game_id, mirror in list(self.client.games.items()):  # re-seated at login (registered account)
             await self.resume_game(game_id, mirror.room_id)
+        await self.announce_lost_games()
         LOGGER.info("bot %s ready in rooms %s", self.client.user_name, self.room_ids)
 
     async def run_forever(self, on_ready: Callable[[], None] | None = None) -> None:
@@ -785,11 +802,65 @@ class Bot:
             return
         referee.closed = True
         LOGGER.warning("lost the seat in game %d; its journal table %s is kept", game_id, referee.table_key)
-        await self.room_say(
-            referee.room_id,
-            f"The referee lost its seat in game #{game_id} after a disconnect"
-            " (a registered account keeps it); the game's record is kept.",
+        await self.room_say(referee.room_id, self._lost_line(game_id, referee.table_key))
+
+    GAME_KEY = ":game:"
+
+    def lost_games(self) -> dict[int, str]:
+        """Journaled open games of this server that the bot no longer sits in: game id -> table key."""
+        prefix = f"{self.server_key}{self.GAME_KEY}"
+        lost = {}
+        for key in self.journal.open_tables():
+            if key.startswith(prefix) and key[len(prefix) :].isdigit():
+                game_id = int(key[len(prefix) :])
+                if game_id not in self.games:
+                    lost[game_id] = key
+        return lost
+
+    def _lost_line(self, game_id: int, key: str) -> str:
+        meta = self.journal.table_meta(key)
+        names = ", ".join(str(n) for n in dict(meta.get("names", {})).values())
+        what = f"{meta.get('format', 'game')} game #{game_id}" + (f" ({names})" if names else "")
+        return (
+            f"The referee lost its seat in the {what} when it restarted (an unregistered account"
+            f" loses its seats). Its record is kept: say !resume {game_id} to continue it in a new game."
         )
+
+    async def announce_lost_games(self) -> None:
+        """Right after (re)starting: tell each room which of its games the bot can no longer referee."""
+        for game_id, key in sorted(self.lost_games().items()):
+            room_id = int(self.journal.table_meta(key).get("room_id", -1))
+            if room_id in self.room_ids:
+                await self.room_say(room_id, self._lost_line(game_id, key))
+
+    async def rebuild_game(self, room_id: int, game_id: int, requested_by: str) -> GameReferee:
+        """``!resume``: open a new game from the journal of a lost one (the format decides how).
+
+        Raises:
+            NotAllowed: no such lost game here, the asker did not play in it, or the format cannot.
+        """
+        from cockatrice_ext.bot import formats as bot_formats
+        from cockatrice_ext.journal import JournalError
+
+        key = self.lost_games().get(game_id)
+        if key is None:
+            raise NotAllowed(f"game #{game_id} is not a lost game of this referee (see !games)")
+        meta = self.journal.table_meta(key)
+        if int(meta.get("room_id", -1)) != room_id:
+            raise NotAllowed(f"game #{game_id} was played in another room")
+        if requested_by not in dict(meta.get("names", {})).values():
+            raise NotAllowed(f"only the players of game #{game_id} can resume it")
+        rebuilder = bot_formats.REBUILDERS.get(str(meta.get("format", "")))
+        if rebuilder is None:
+            raise NotAllowed(f"a {meta.get('format', 'game')} game cannot be rebuilt yet; its record is kept")
+        try:
+            referee: GameReferee = await rebuilder(self, room_id, key, requested_by)
+        except JournalError as exc:  # never guess: say what could not be read
+            raise NotAllowed(
+                f"game #{game_id}'s record cannot be replayed ({exc}); nothing was changed"
+            ) from exc
+        self.journal.close_table(key, f"resumed as game {referee.game_id}")
+        return referee
 
     def adopt_game(self, referee: GameReferee) -> None:
         self.games[referee.game_id] = referee

@@ -364,11 +364,11 @@ def test_three_players_and_the_bid_timer(servatrice: ServatriceServer, tmp_path:
             order = list(engine.current_lot()["bidders"])  # type: ignore[index]
             first, second, third = (by_id[int(p)] for p in order)
             await first.say(game_id, "!bid 2")
-            await bot_line(active, rf"{first.name} bids 2\. {second.name} to bid", mark)
+            await bot_line(active, rf"{first.name} bids 2\. \| {second.name} to bid", mark)
             # The second bidder stays silent: a warning, then an automatic pass.
             await bot_line(active, rf"{second.name}: 0\.5 s left to bid", mark)
             await bot_line(active, rf"{second.name} ran out of time", mark)
-            await bot_line(active, rf"{second.name} passes\. {third.name} to bid", mark)
+            await bot_line(active, rf"{second.name} passes\. \| {third.name} to bid", mark)
             await third.say(game_id, "!pass")
             await bot_line(active, rf"Sold: .* to {first.name} for 2", mark)
         finally:

@@ -284,6 +284,10 @@ class CommandSet:
                 seen[spec.name] = spec
         return [seen[k] for k in sorted(seen)]
 
+    def names(self, scope: str) -> list[str]:
+        """Every name and alias usable in ``scope``."""
+        return sorted(name for name, spec in self.specs.items() if scope in spec.scopes)
+
     async def invoke(self, ctx: Any, invocation: Invocation, scope: str) -> bool:
         """Run the command if this set has it for ``scope``; return whether it did.
 
@@ -296,3 +300,12 @@ class CommandSet:
         values = spec.convert(invocation.args)
         await spec.handler(ctx, *values)
         return True
+
+
+def unknown_command_reason(name: str, known: list[str]) -> str:
+    """The one line every scope answers an unknown ``!name`` with (a close match is suggested)."""
+    import difflib
+
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    hint = f"did you mean {PREFIX}{close[0]}? " if close else ""
+    return f"unknown command {PREFIX}{name}; {hint}{PREFIX}help lists the commands"

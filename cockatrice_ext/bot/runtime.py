@@ -40,6 +40,7 @@ from cockatrice_ext.bot.commands import (
     NotAllowed,
     command,
     parse_invocation,
+    unknown_command_reason,
 )
 from cockatrice_ext.client import ClientEvent, Disconnected, Reconnected, connect
 from cockatrice_ext.client.errors import ClientError
@@ -404,7 +405,8 @@ class GameReferee(Referee):
                 line += (" " if line.endswith(":") else " | ") + spec.usage
             await self.say(line)
             return
-        await self.handle_command(ctx, text)
+        if not await self.handle_command(ctx, text):
+            await reply_unknown(ctx, text, [self])
 
     async def on_game_event(self, event: ClientEvent) -> None:
         """Override: react to moves, turns, phases, joins..."""
@@ -686,8 +688,7 @@ class Bot:
         for referee in self.room_referees:
             if await referee.handle_command(ctx, text):
                 return
-        if text.strip().startswith("!") and parse_invocation_safe(text):
-            await ctx.reply(shorten(f"{sender}: unknown command here; try !help"))
+        await reply_unknown(ctx, text, self.room_referees)
 
     async def _on_private(self, event: ClientEvent) -> None:
         text = str(getattr(event.message, "message", ""))
@@ -696,8 +697,11 @@ class Bot:
         for referee in self.private_referees:
             if await referee.handle_command(ctx, text):
                 return
-        if parse_invocation_safe(text):
-            await self.tell(sender, "Unknown command. Join a league in the room first; then !help here.")
+        if not any(r.commands.names("private") for r in self.private_referees):
+            if parse_invocation_safe(text):
+                await self.tell(sender, "Unknown command. Join a league in the room first; then !help here.")
+            return
+        await reply_unknown(ctx, text, self.private_referees)
 
     async def _on_game_joined(self, event: ClientEvent) -> None:
         """A game we were (re)seated in: resume its referee from the journal if we know it."""
@@ -873,6 +877,18 @@ class Bot:
 
 async def _not_connected(destination: Any, message: str) -> None:
     raise ConnectionError(f"not connected: cannot send {message!r} to {destination}")
+
+
+async def reply_unknown(ctx: Context, text: str, referees: Iterable[Referee]) -> None:
+    """Answer a ``!word`` nobody here knows, suggesting the closest command of this scope."""
+    try:
+        invocation = parse_invocation(text)
+    except BadArgument:
+        return  # already answered by handle_command
+    if invocation is None:
+        return
+    known = sorted({name for r in referees for name in r.commands.names(ctx.scope)} | {"help"})
+    await ctx.reply(shorten(f"{ctx.sender}: {unknown_command_reason(invocation.name, known)}"))
 
 
 def parse_invocation_safe(text: str) -> bool:

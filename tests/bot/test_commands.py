@@ -118,3 +118,11 @@ def test_fuzz_never_raises_anything_but_command_errors(text: str) -> None:
             asyncio.run(CommandSet(Sample()).invoke(None, inv, "game"))
     except CommandError:
         pass
+
+
+def test_unknown_command_suggests_the_closest_one() -> None:
+    from cockatrice_ext.bot.commands import unknown_command_reason
+
+    assert "did you mean !bid?" in unknown_command_reason("bidd", ["bid", "pass", "help"])
+    reason = unknown_command_reason("xyzzy", ["bid", "pass", "help"])
+    assert "did you mean" not in reason and "!help lists the commands" in reason

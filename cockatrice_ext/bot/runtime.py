@@ -26,6 +26,7 @@ its view of the cards from the game state the server sends when the bot is re-se
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -463,7 +464,8 @@ class PileReferee(GameReferee):
         requested_by: str = "",
         starting_life: int = 20,
     ) -> Any:
-        """Create the Cockatrice game, sit with the pile as deck and get ready."""
+        """Create the Cockatrice game on the least busy session, sit with the pile as deck, get ready."""
+        bot = bot.least_loaded()
         description = f"{cls.game_title}, {options.seats} players, refereed"
         if requested_by:
             description += f" (asked by {requested_by})"
@@ -544,7 +546,9 @@ class LobbyReferee(Referee):
     @command(scopes=("room",))
     async def games(self, ctx: Context) -> None:
         """List the games this bot referees, and the ones it lost and can resume."""
-        parts = [f"#{gid} {ref.format_name}: {ref.status()}" for gid, ref in sorted(self.bot.games.items())]
+        parts = [
+            f"#{gid} {ref.format_name}: {ref.status()}" for gid, ref in sorted(self.bot.all_games().items())
+        ]
         lost = [f"#{gid}" for gid in sorted(self.bot.lost_games())]
         if not parts and not lost:
             await ctx.reply("No refereed games right now.")
@@ -579,13 +583,25 @@ class BotOptions:
     client_options: dict[str, Any] = field(default_factory=dict)
     formats: tuple[str, ...] = ("auction", "vortex", "combat", "market", "autobattler")
     format_options: dict[str, Any] = field(default_factory=dict)
+    extra_users: tuple[str, ...] = ()
+    """More accounts (or names, under auth none) that open and referee games, each with its own chat
+    and command budget; the main account answers the room. Same password as the main account."""
 
 
 class Bot:
-    """One referee session on one server."""
+    """One referee session on one server; the main session also holds the helper sessions.
 
-    def __init__(self, options: BotOptions, *, journal: Journal | None = None) -> None:
+    Servatrice gives every connection its own flood budget, so the main session can open new games
+    on its least busy helper session (``extra_users``). A helper session only referees the games it
+    sits in; room commands and private messages are answered by the main session.
+    """
+
+    def __init__(
+        self, options: BotOptions, *, journal: Journal | None = None, main: Bot | None = None
+    ) -> None:
         self.options = options
+        self.main = main
+        self.sessions: list[Bot] = [self]
         self.journal = journal or Journal(options.journal_path)
         self.client: Any = None
         self.chat: ChatScheduler = ChatScheduler(_not_connected, lambda _d, _m: 0.0)
@@ -600,17 +616,15 @@ class Bot:
 
     async def start(self) -> None:
         """Connect, join the rooms, install the formats and restore journaled tables."""
-        self.client = await connect(
-            self.options.url, self.options.user, self.options.password, **self.options.client_options
-        )
-        self.chat = client_scheduler(self.client)
-        self.client.add_listener(self.on_event)
-        rooms = await self.client.list_rooms()
-        wanted = self.options.rooms or tuple(r.name for r in rooms[:1])
-        for name in wanted:
-            room_id = await self.client.room_id_by_name(name)
-            await self.client.join_room(room_id)
-            self.room_ids.append(room_id)
+        await self._connect()
+        for user in self.options.extra_users:
+            helper = Bot(
+                dataclasses.replace(self.options, user=user, extra_users=()), journal=self.journal, main=self
+            )
+            await helper._connect()
+            self.sessions.append(helper)
+            for game_id, mirror in list(helper.client.games.items()):
+                await helper.resume_game(game_id, mirror.room_id)
         self.room_referees.append(LobbyReferee(self))
         from cockatrice_ext.bot import formats as bot_formats
 
@@ -622,6 +636,30 @@ class Bot:
             await self.resume_game(game_id, mirror.room_id)
         await self.announce_lost_games()
         LOGGER.info("bot %s ready in rooms %s", self.client.user_name, self.room_ids)
+
+    async def _connect(self) -> None:
+        """Log in and join the rooms (the same rooms for every session)."""
+        self.client = await connect(
+            self.options.url, self.options.user, self.options.password, **self.options.client_options
+        )
+        self.chat = client_scheduler(self.client)
+        self.client.add_listener(self.on_event)
+        rooms = await self.client.list_rooms()
+        wanted = self.options.rooms or tuple(r.name for r in rooms[:1])
+        for name in wanted:
+            room_id = await self.client.room_id_by_name(name)
+            await self.client.join_room(room_id)
+            self.room_ids.append(room_id)
+
+    def least_loaded(self) -> Bot:
+        """The session that should open the next game: the one refereeing the fewest games."""
+        main = self.main or self
+        return min(main.sessions, key=lambda session: len(session.games))
+
+    def all_games(self) -> dict[int, GameReferee]:
+        """Every game refereed by any session of this bot."""
+        main = self.main or self
+        return {gid: ref for session in main.sessions for gid, ref in session.games.items()}
 
     async def run_forever(self, on_ready: Callable[[], None] | None = None) -> None:
         """Start, then serve until :meth:`stop` is called."""
@@ -637,11 +675,13 @@ class Bot:
         self._stopped.set()
 
     async def close(self) -> None:
-        if self.client is not None:
-            await self.chat.flush(timeout=5.0)
-            self.chat.close()
-            await self.client.close()
-        self.journal.close()
+        for session in reversed(self.sessions):
+            if session.client is not None:
+                await session.chat.flush(timeout=5.0)
+                session.chat.close()
+                await session.client.close()
+        if self.main is None:
+            self.journal.close()
 
     # -- chat helpers ------------------------------------------------------------------------------
 
@@ -665,6 +705,12 @@ class Bot:
                 return
             if isinstance(event, Disconnected):
                 return
+            if (
+                self.main is not None
+                and event.kind in ("room", "session")
+                and event.name != "Event_GameJoined"
+            ):
+                return  # a helper session: the main session answers the room and private messages
             if event.kind == "room" and event.name == "Event_RoomSay":
                 if not event.is_own and not event.is_replay:
                     await self._on_room_say(event)
@@ -817,7 +863,7 @@ class Bot:
         for key in self.journal.open_tables():
             if key.startswith(prefix) and key[len(prefix) :].isdigit():
                 game_id = int(key[len(prefix) :])
-                if game_id not in self.games:
+                if game_id not in self.all_games():
                     lost[game_id] = key
         return lost
 

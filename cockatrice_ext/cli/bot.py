@@ -28,6 +28,14 @@ def bot() -> None:
 )
 @click.option("--room", "rooms", multiple=True, help="Room to sit in (repeatable; default: the first room).")
 @click.option(
+    "--extra-user",
+    "extra_users",
+    multiple=True,
+    metavar="NAME",
+    help="Another account (same password) that opens and referees games, with its own flood budget;"
+    " repeatable. Mind the server's max_users_per_address (4 by default).",
+)
+@click.option(
     "--journal",
     "journal_path",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -74,6 +82,7 @@ def run(
     user: str,
     password: str | None,
     rooms: tuple[str, ...],
+    extra_users: tuple[str, ...],
     journal_path: Path,
     formats: tuple[str, ...],
     auction_block: str,
@@ -100,6 +109,7 @@ def run(
         user=user,
         password=password,
         rooms=rooms,
+        extra_users=extra_users,
         journal_path=journal_path,
         formats=formats or ALL_FORMATS,
         client_options=client_options,

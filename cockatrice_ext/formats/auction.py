@@ -42,8 +42,9 @@ RULE INDEX (seed 000: the opening rules 1-9, the forum rulings, draft rules 90X 
   bidding starts with the next player; the price goes to the owner; the winner owns it and puts it into
   hand; no follow-up auction; unsold -> back where it was, owner unchanged -> ``_close_lot`` (``owned``).
 * 90X.7 (``AuctionOwnCards`` with several cards): all go to the winner, as 90X.6.
-* 90X.8 (``AuctionFromBlock``): the top N cards go up together; all to the winner; a follow-up auction only
-  if every card bought is a noncreature; unsold -> bottom of the block in random order.
+* 90X.8 (``AuctionFromBlock``): the top N cards go up together; all to the winner, who may cast or keep each
+  one (90X.4c, like any auctioned card: ``PurchaseChoicePending``); a follow-up auction only if every card
+  bought is a noncreature (after the choices); unsold -> bottom of the block in random order.
 * 90X.10: casting costs no mana -> nothing to model (the bot shows no costs).
 * 90X.11: simultaneous wins / losses are decided by gold -> ``resolve_simultaneous``, used by
   ``DeclareWin`` / ``DeclareLoss`` and ``_block_ran_out``.
@@ -107,6 +108,11 @@ from cockatrice_ext.formats.base import Action, CardRef, Effect, Engine, PlayerI
 LOGGER = logging.getLogger(__name__)
 
 MAX_PLAYERS = 6
+MAX_STARTING_GOLD = 10_000_000
+"""The most gold a table may start with (``--auction-starting-gold`` takes its range from it)."""
+MAX_BID = 1000 * MAX_STARTING_GOLD
+"""The largest bid the bot's ``!bid`` parses: far above any gold total a game reaches, so a bid above a
+player's gold is answered with how much they have rather than with a range error."""
 MANA_COLORS = ("W", "U", "B", "R", "G")
 EMPTY_BLOCK_RULES = ("active_player_loses", "draw", "higher_life_wins")
 CardRefValue = int | str
@@ -747,6 +753,8 @@ class AuctionEngine(Engine[AuctionConfig]):
             value = getattr(config, option)
             if not _is_int(value) or value < 0:
                 raise RulesError("bad_option", option=option, value=value)
+        if config.starting_gold > MAX_STARTING_GOLD:
+            raise RulesError("bad_option", option="starting_gold", value=config.starting_gold)
         if config.commander:
             names = [c.name.casefold() for c in config.cards]
             if len(set(names)) != len(names):
@@ -1122,9 +1130,12 @@ class AuctionEngine(Engine[AuctionConfig]):
         else:
             effects.append(self._change_gold(winner, -price, f"bought_lot_{lot.lot_no}"))
             self.ledger["lots"] += price
-        destination = {"auction_step": "pending", "follow_up": "pending", "commander": "command"}.get(
-            lot.kind, "hand"
-        )
+        destination = {
+            "auction_step": "pending",
+            "follow_up": "pending",
+            "from_block": "pending",
+            "commander": "command",
+        }.get(lot.kind, "hand")
         effects.insert(
             0,
             LotSold(

@@ -569,8 +569,22 @@ def test_block_lot_all_noncreature_means_follow_up() -> None:
     effects = play(engine, AuctionFromBlock(1, count=2))
     assert of_type(effects, am.LotOpened)[0].kind == "from_block"
     effects = play(engine, Bid(1, amount=2), Pass(2))
-    assert sorted(engine.hand[1]) == [0, 1]
+    # 90X.4c: a card bought from a block lot may be cast at once or kept, like any auctioned card.
+    assert [e.card.name for e in of_type(effects, am.PurchaseChoicePending)] == ["A", "B"]
+    assert engine.lot is None and engine.follow_up_due  # the follow-up waits for the choices
+    play(engine, Cast(1, card="A"))
+    effects = play(engine, Keep(1, card="B"))
+    assert engine.played[1] == [0] and engine.hand[1] == [1]
     assert engine.current_lot()["cards"][0]["name"] == "C"  # type: ignore[index]
+
+
+def test_starting_gold_is_capped_by_one_constant() -> None:
+    """The CLI's --auction-starting-gold and the bot's bid cap derive from MAX_STARTING_GOLD."""
+    with pytest.raises(RulesError) as refused:
+        make([creature("A")], starting_gold=am.MAX_STARTING_GOLD + 1)
+    assert refused.value.code == "bad_option"
+    assert make([creature("A")], starting_gold=am.MAX_STARTING_GOLD).gold(1) == am.MAX_STARTING_GOLD
+    assert am.MAX_BID >= am.MAX_STARTING_GOLD
 
 
 def test_block_lot_with_a_creature_has_no_follow_up() -> None:

@@ -6,42 +6,59 @@ The rules live in :mod:`cockatrice_ext.formats.auction`; this module only adapts
 
 * **Seat.** The bot sits in the game as a player whose deck is the auction block (the physical
   cards). Where the server grants judge rights it joins as a judge player too, which lets it put
-  kept cards straight into a winner's hand; otherwise bought cards go onto the winner's table
-  (the only zone of another player a non-judge may use) for them to pick up. The bot passes its
-  own turns.
-* **Turns.** ``Event_SetActivePlayer`` ends the previous turn (income) and begins the next;
-  the auction step starts when the active player reaches the draw step (or at once, with
-  ``auction_at="turn"``).
-* **Cards.** The engine decides which block card is revealed; the bot finds a card of that name
-  in its own deck (it reads its deck with ``Command_DumpZone`` and keeps the order as it moves
-  cards) and moves it: to its table for a lot, to a player for a sale or a draw, back into the
-  deck for an unsold lot. A card a player drops on the bot's table goes back to the block.
-* **Gold** is shown as counters on the bot's player area, one per player ("Alice gold"), and
-  announced after every sale.
-* **Chat.** Players use ``!bid N``, ``!pass`` and the rest (``!help``); every refusal is one line.
-  Identity is the server's player id of the chat event.
+  kept and drawn cards straight into a player's hand and keep each player's gold on a counter of
+  their own; otherwise those cards go onto the player's table (the only zone of another player a
+  non-judge may use) and the bot says once exactly what to drag where. The bot passes its own turns.
+* **Channels.** Servatrice gives the bot's connection ten chat messages per ten seconds for every
+  game, room and private message together, but card annotations, counters and card moves are free.
+  So what players see is computed once from the engine by the pure :func:`render_view` and sent
+  through three sinks: the open lot's **annotation** on its card (lot, high bid, bidder, who is to
+  bid and, without judge rights, everyone's gold), **counters** (with judge rights: ``gold`` on each
+  player's own area, their mana counters after ``!mana``), and **chat**, only for what needs words
+  (a lot opening, a sale, instructions, refusals), merged by the runtime's scheduler. A bid costs no
+  chat message.
+* **Turns.** ``Event_SetActivePlayer`` ends the previous turn (income) and begins the next; the
+  auction step starts when the active player reaches the draw step (or at once, with
+  ``auction_at="turn"``). Servatrice passes a conceding or leaving player's turn before it tells the
+  game why, so a turn change first waits a moment and settles departures (no income, no prompts
+  for a player who is gone).
+* **Cards.** The engine decides which block card moves; the bot finds a card of that name in its
+  own deck (read with ``Command_DumpZone`` and kept in step) and moves it. Every card it deals gets
+  its own column on the target table (Cockatrice's table has three grid points per card column;
+  none hides another). A card handed to a player is labelled ``Owner: NAME`` first: bought cards
+  belong to the buyer (90X.3e), and Servatrice reads that label when a player concedes. A card a
+  player drops on the bot's table goes back to the block (``!top`` / ``!bottom``).
+* **Identity.** Engine players are the seats of the game the table was created in; a game rebuilt
+  after a restart (``!resume``) seats the same people under new ids, so the referee maps engine
+  players to seats by user name at its boundary (commands in, card moves and counters out).
 
-Everything accepted goes through the journaled table first, so a restarted bot (a registered
-account keeps its seat) resumes with every gold total, the block order and the open lot.
+Everything accepted goes through the journaled table first. A restarted bot with a registered
+account keeps its seat and resumes in place; one that lost its seat rebuilds the game on ``!resume``
+(:meth:`AuctionReferee.rebuild`): the remaining block as its deck, every card back with the player
+who holds it, gold, and the open lot with its standing bid.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import secrets
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Annotated, Any, ClassVar
 
-from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block
+from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block, pile_cod
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, PileReferee, shorten
 from cockatrice_ext.client import ClientEvent
+from cockatrice_ext.client.mirror import CounterState
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.formats.base import Effect, RulesError
+from cockatrice_ext.journal import JournalError, Table
 from cockatrice_ext.protocol import commands as pc
+from cockatrice_ext.protocol.codes import CardAttribute
 
 LOGGER = logging.getLogger(__name__)
 
@@ -58,6 +75,15 @@ COLORS = {
     "g": "G",
     "green": "G",
 }
+MANA_COUNTERS = {"W": 1, "U": 2, "B": 3, "R": 4, "G": 5}
+"""Cockatrice's fixed player counters for each colour of mana (0 is life)."""
+GOLD_COUNTER = "gold"
+GOLD_COLOR = (212, 175, 55, 255)
+GRID_POINTS_PER_CARD = 3
+"""Cockatrice's table grid: x // 3 is the card column; x % 3 stacks cards on one another."""
+DEAL_ROW = 0
+SETTLE_SECONDS = 0.15
+"""How long a turn change waits for the concession or departure Servatrice sends just after it."""
 
 
 @dataclass(frozen=True)
@@ -104,12 +130,30 @@ REFUSALS: dict[str, str] = {
     "not_a_player": "you are not a player of this game",
     "feature_disabled": "that option is off for this table",
     "auction_step_taken": "the auction step already happened this turn",
+    "already_voted": "you already voted to stop",
+    "bids_placed": "a bid was placed on this lot: bid or pass",
 }
 
 
 # ---------------------------------------------------------------------------------------------
-# Rendering: effects -> short chat lines (pure, so it is tested without a server)
+# What players see: one pure view of the engine after some effects (tested without a server)
 # ---------------------------------------------------------------------------------------------
+
+NameOf = Callable[[Any], str]
+
+
+@dataclass
+class AuctionView:
+    """What players should see after a batch of effects; the referee sends it through its sinks."""
+
+    chat: list[str] = field(default_factory=list)
+    """Lines that need words, in order (the game-over line first)."""
+    lot_note: str = ""
+    """The open lot's annotation on its card(s); "" when no lot card lies on the referee's table."""
+    gold: dict[Any, int] = field(default_factory=dict)
+    """Every living player's gold (the judge's counters are brought to these values)."""
+    mana: list[tuple[Any, str, int]] = field(default_factory=list)
+    """Mana bought: (player, colour letter, count), for the player's mana counter."""
 
 
 def card_label(facts: Any) -> str:
@@ -120,51 +164,143 @@ def card_label(facts: Any) -> str:
     return f"{facts.name} ({kind})"
 
 
-def render_effects(
-    effects: Iterable[Effect], engine: rules.AuctionEngine, name_of: Callable[[Any], str]
-) -> list[str]:
-    """Public chat lines for ``effects``; private information (looked-at cards) is left out."""
-    lines: list[str] = []
-    gold_moves: list[str] = []
-    effects = list(effects)
-    for position, effect in enumerate(effects):
-        previous = effects[position - 1] if position else None
+def gold_summary(engine: rules.AuctionEngine, name_of: NameOf) -> str:
+    """``Alice 7, Bob 10``: the players still in the game (a player who left is not listed)."""
+    return ", ".join(f"{name_of(p)} {engine.gold(p)}" for p in engine.living())
 
+
+def lot_note(engine: rules.AuctionEngine, name_of: NameOf, *, with_gold: bool) -> str:
+    """The open lot as the annotation on its card: lot, high bid and bidder, who is to bid, gold."""
+    lot = engine.current_lot()
+    if lot is None:
+        return ""
+    names = ", ".join(card["name"] for card in lot["cards"])
+    lines = [f"Auction {lot['lot_no']}: {names}"]
+    if lot["high_bidder"] is not None:
+        lines.append(f"High bid: {lot['high_bid']} by {name_of(lot['high_bidder'])}")
+    else:
+        lines.append("No bid yet")
+    lines.append(f"To bid: {name_of(lot['to_bid'])} (!bid N or !pass)")
+    if with_gold:
+        lines.append("Gold: " + gold_summary(engine, name_of))
+    return "\n".join(lines)
+
+
+def listed(names: Iterable[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    items = list(names)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def to_hand_line(who: str, cards: Iterable[str]) -> str:
+    """The one instruction a player without a judge's help needs for cards dealt onto their table."""
+    names = list(cards)
+    return f"{who}: drag {listed(names)} from your table to your hand."
+
+
+def sell_line(seller: str, winner: str, cards: Iterable[str]) -> str:
+    """What a seller does with cards sold by ``!sell`` when the referee cannot move them."""
+    return f"{seller}: drag {listed(cards)} onto {winner}'s table; {winner}: then into your hand."
+
+
+def order_example(count: int) -> str:
+    """A ``!order`` that fits ``count`` looked-at cards (the first two swapped)."""
+    if count == 1:
+        return "!order 1 (or !order bottom 1)"
+    numbers = [2, 1, *range(3, count + 1)]
+    return "!order " + " ".join(str(n) for n in numbers)
+
+
+def _unsold_line(effect: rules.LotUnsold, name_of: NameOf) -> str:
+    names = ", ".join(c.name for c in effect.cards)
+    where = {
+        "returned": "stays with its owner",
+        "top": "goes up again without them",
+        "free_commander": "goes free to the first bidder",
+        "bottom_random": "goes to the bottom",
+    }.get(effect.destination, "goes to the bottom")
+    if effect.reason == "turn_ended":
+        if effect.bids:
+            last = effect.bids[-1]
+            return (
+                f"The turn ended during auction {effect.lot_no}: {name_of(last.player)}'s bid of"
+                f" {last.amount} is void and {names} {where}."
+            )
+        return f"The turn ended during auction {effect.lot_no}: {names} {where} unsold."
+    if effect.reason == "player_left":
+        return f"A bidder left during auction {effect.lot_no}: {names} {where}."
+    if effect.reason == "players_stopped":
+        return f"Unsold: {names} {where}."
+    return f"No bids: {names} {where}."
+
+
+def _lost_phrase(reason: str) -> str:
+    return {"conceded": "conceded", "left": "left the game"}.get(reason, f"lost ({reason.replace('_', ' ')})")
+
+
+def render_view(
+    effects: Iterable[Effect], engine: rules.AuctionEngine, name_of: NameOf, *, judge: bool
+) -> AuctionView:
+    """What players should see after ``effects`` (already applied to ``engine``).
+
+    ``judge``: the referee holds judge rights, so it moves cards into hands and keeps gold and mana
+    on the players' counters; without them, gold shows on the lot card and in chat, and players are
+    told once what to drag where. Private information (looked-at cards) is left out.
+    """
+    effects = list(effects)
+    lot = engine.lot
+    owned_lot = lot is not None and lot.kind == "owned"  # the seller's own cards: nothing to annotate
+    view = AuctionView(
+        lot_note="" if owned_lot else lot_note(engine, name_of, with_gold=not judge),
+        gold={p: engine.gold(p) for p in engine.living()},
+    )
+    gone = set(engine.eliminated)
+    lines: list[str] = []
+    ending: list[str] = []
+    income: list[str] = []
+    departures = {e.player: e.reason for e in effects if isinstance(e, rules.PlayerLost)}
+    unanimous_stop = any(isinstance(e, rules.StopVoted) and not e.waiting_for for e in effects)
+    owned_sale: rules.LotSold | None = None
+    for effect in effects:
         if isinstance(effect, rules.LotOpened):
             cards = ", ".join(card_label(engine.config.cards[c.index]) for c in effect.cards)
-            first = effect.first_bidder
-            lines.append(
-                f"Auction {effect.lot_no}: {cards}. {name_of(first)} to bid, has {engine.gold(first)} gold."
-            )
-        elif isinstance(effect, rules.BidAccepted):
-            lines.append(f"{name_of(effect.player)} bids {effect.amount}.")
-        elif isinstance(effect, rules.Passed):
-            lines.append(f"{name_of(effect.player)} passes.")
-        elif isinstance(effect, rules.NextToBid):
-            if isinstance(previous, rules.LotOpened):
-                continue  # the lot's opening line already says who bids first
-            lines.append(f"{name_of(effect.player)} to bid ({engine.gold(effect.player)} gold).")
+            where = "" if effect.kind == "owned" else " (the card on the referee's table)"
+            lines.append(f"Auction {effect.lot_no}: {cards}{where}. {name_of(effect.first_bidder)} to bid.")
         elif isinstance(effect, rules.LotSold):
             names = ", ".join(c.name for c in effect.cards)
-            winner = effect.winner
             lines.append(
-                f"Sold: {names} to {name_of(winner)} for {effect.price} ({engine.gold(winner)} gold left)."
+                f"Sold: {names} to {name_of(effect.winner)} for {effect.price}"
+                f" ({engine.gold(effect.winner)} gold left)."
             )
+            owned_sale = effect if effect.kind == "owned" else None
         elif isinstance(effect, rules.LotUnsold):
-            names = ", ".join(c.name for c in effect.cards)
-            where = {"returned": "goes back to its owner", "top": "goes back on top"}.get(
-                effect.destination, "goes to the bottom"
-            )
-            lines.append(f"No bids: {names} {where}.")
+            lines.append(_unsold_line(effect, name_of))
         elif isinstance(effect, rules.PurchaseChoicePending):
             lines.append(f"{name_of(effect.player)}: !cast or !keep {effect.card.name}.")
         elif isinstance(effect, rules.CardCast):
             lines.append(f"{name_of(effect.player)} casts {effect.card.name}.")
-        elif isinstance(effect, rules.CardKept):
-            lines.append(f"{name_of(effect.player)} keeps {effect.card.name}.")
+        elif isinstance(effect, rules.CardKept) and effect.player not in gone:
+            who = name_of(effect.player)
+            if effect.automatic:
+                lines.append(
+                    f"{effect.card.name} goes to {who}'s hand (no !cast or !keep by the end of turn)."
+                )
+            else:
+                lines.append(f"{who} keeps {effect.card.name}.")
+            if not judge:
+                lines.append(to_hand_line(who, [effect.card.name]))
         elif isinstance(effect, rules.CardsDrawn):
-            got = len(effect.cards)
-            lines.append(f"{name_of(effect.player)} draws {got} from the block ({engine.block_size()} left).")
+            who = name_of(effect.player)
+            lines.append(f"{who} draws {len(effect.cards)} from the block ({engine.block_size()} left).")
+            if effect.cards and not judge and effect.player not in gone:
+                lines.append(to_hand_line(who, [c.name for c in effect.cards]))
+        elif isinstance(effect, rules.CardsAwarded) and effect.player not in gone:
+            names = [c.name for c in effect.cards]
+            if owned_sale is not None and owned_sale.seller is not None:
+                if not judge:
+                    lines.append(sell_line(name_of(owned_sale.seller), name_of(effect.player), names))
+            elif not judge:
+                lines.append(to_hand_line(name_of(effect.player), names))
         elif isinstance(effect, rules.CardReturned):
             who = name_of(effect.player) if effect.player is not None else "The referee"
             lines.append(f"{who} puts {effect.card.name} on the {effect.position} of the block.")
@@ -176,21 +312,32 @@ def render_effects(
         elif isinstance(effect, rules.BlockShuffled):
             lines.append(f"The block is shuffled ({effect.size} cards).")
         elif isinstance(effect, rules.ManaBought):
-            lines.append(
+            view.mana.append((effect.player, effect.color, effect.count))
+            line = (
                 f"{name_of(effect.player)} buys {effect.count} {effect.color} mana"
-                f" ({engine.gold(effect.player)} gold left)."
+                f" ({engine.gold(effect.player)} gold left)"
             )
+            if not judge:
+                line += f": add {effect.count} to your {effect.color} counter"
+            lines.append(line + ".")
         elif isinstance(effect, rules.GoldChanged) and effect.reason == "income":
-            gold_moves.append(f"{name_of(effect.player)} {effect.new}")
+            if not judge:
+                income.append(f"{name_of(effect.player)} {effect.new}")
         elif isinstance(effect, rules.GoldChanged) and effect.reason.startswith("sold_lot"):
             lines.append(f"{name_of(effect.player)} receives {effect.new - effect.old} gold ({effect.new}).")
         elif isinstance(effect, rules.GoldChanged) and not effect.reason.startswith(("bought_lot", "mana")):
             lines.append(f"{name_of(effect.player)} gold {effect.old} -> {effect.new} ({effect.reason}).")
-        elif isinstance(effect, rules.AuctionStepEnded) and effect.reason == "block_empty":
-            lines.append("The block is empty.")
+        elif isinstance(effect, rules.AuctionStepEnded):
+            if effect.reason == "block_empty":
+                lines.append("The block is empty.")
+            elif effect.reason == "players_stopped" and not unanimous_stop:
+                lines.append("Everyone voted to stop: no more auctions this turn.")
         elif isinstance(effect, rules.StopVoted):
-            waiting = ", ".join(name_of(p) for p in effect.waiting_for)
-            lines.append(f"{name_of(effect.player)} votes to stop auctioning (waiting for {waiting}).")
+            if effect.waiting_for:
+                waiting = ", ".join(name_of(p) for p in effect.waiting_for)
+                lines.append(f"{name_of(effect.player)} votes to stop auctioning (waiting for {waiting}).")
+            else:
+                lines.append(f"{name_of(effect.player)} votes to stop too: no more auctions this turn.")
         elif isinstance(effect, rules.CommanderChosen):
             lines.append(
                 f"{name_of(effect.player)} takes {effect.card.name} as commander for {effect.price}."
@@ -203,18 +350,26 @@ def render_effects(
         elif isinstance(effect, rules.PregameFinished):
             lines.append("Every player has a commander: life totals are now 40. Good luck!")
         elif isinstance(effect, rules.PlayerLost):
-            lines.append(f"{name_of(effect.player)} loses ({effect.reason.replace('_', ' ')}).")
+            if not any(isinstance(e, rules.GameOver) for e in effects):
+                lines.append(f"{name_of(effect.player)} {_lost_phrase(effect.reason)}.")
         elif isinstance(effect, rules.GameOver):
+            why = "; ".join(f"{name_of(p)} {_lost_phrase(r)}" for p, r in departures.items())
+            why = why or effect.reason.replace("_", " ")
             if effect.winners:
-                lines.append(
-                    "Game over: " + ", ".join(name_of(p) for p in effect.winners) + " wins"
-                    f" ({effect.reason.replace('_', ' ')})."
-                )
+                winners = ", ".join(name_of(p) for p in effect.winners)
+                ending.append(f"Game over: {winners} wins ({why}).")
             else:
-                lines.append(f"Game over: a draw ({effect.reason.replace('_', ' ')}).")
-    if gold_moves:
-        lines.append(f"Income +{engine.config.income}: " + ", ".join(gold_moves) + " gold.")
-    return lines
+                ending.append(f"Game over: a draw ({why}).")
+    if (
+        owned_lot
+        and lot is not None
+        and any(isinstance(e, (rules.BidAccepted, rules.Passed)) for e in effects)
+    ):
+        lines.append(lot_note(engine, name_of, with_gold=False).replace("\n", "; ") + ".")
+    if income:
+        lines.append(f"Income +{engine.config.income}: " + ", ".join(income) + " gold.")
+    view.chat = ending + lines
+    return view
 
 
 COMMANDER_BLOCK = "auction-commander"
@@ -315,7 +470,7 @@ class _Returned:
 
     card_id: int
     name: str
-    player: int
+    player: Any  # engine player
 
 
 class AuctionReferee(PileReferee):
@@ -332,8 +487,16 @@ class AuctionReferee(PileReferee):
         super().__init__(bot, game_id, room_id, options, block)
         self.options: AuctionOptions = options
         self.block: LoadedBlock = block
+        if not options.commander:  # !cdamage belongs to Commander Auction only (and its !help)
+            self.commands.specs.pop("cdamage", None)
         self.on_table: dict[int, int] = {}  # engine card index -> its Cockatrice id on our table
         self.returned: list[_Returned] = []
+        self.engine_names: dict[Any, str] = {}  # engine player -> user name (seats are found by name)
+        self.live = False  # the engine is bound to the seated players (started, resumed or rebuilt)
+        self.continues: int | None = None  # the lost game this one rebuilds
+        self._turn_target: int | None = None  # after a rebuild: the seat whose turn the journal says it is
+        self._notes: dict[int, str] = {}  # card id on our table -> the annotation we gave it
+        self._shown_gold: dict[Any, int] = {}  # engine player -> the value of their gold counter
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
 
@@ -342,6 +505,45 @@ class AuctionReferee(PileReferee):
         assert self.table is not None
         engine: rules.AuctionEngine = self.table.engine  # type: ignore[assignment]
         return engine
+
+    # -- identity: engine players <-> seats, by user name ---------------------------------------------
+
+    def player_name(self, player_id: Any) -> str:
+        """An engine player's user name (also after they left)."""
+        name = self.engine_names.get(player_id)
+        return name if name is not None else super().player_name(player_id)
+
+    def seat_of(self, player: Any) -> int | None:
+        """The seat of engine player ``player`` in this game, or None if they are not seated."""
+        name = self.engine_names.get(player)
+        if name is None or self.game_id not in self.bot.client.games:
+            return None
+        for seat in self.mirror.players.values():
+            if seat.name == name and not seat.spectator and seat.player_id != self.me:
+                return seat.player_id
+        return None
+
+    def engine_player(self, seat_id: int | None) -> Any | None:
+        """The engine player sitting in seat ``seat_id``, or None."""
+        seat = self.mirror.players.get(seat_id) if seat_id is not None else None
+        if seat is None or seat.spectator or self.table is None:
+            return None
+        return next((p for p, name in self.engine_names.items() if name == seat.name), None)
+
+    def is_engine_player(self, player_id: int) -> bool:
+        return self.engine_player(player_id) is not None
+
+    def _bind_names(self, meta: dict[str, Any]) -> None:
+        """Learn the engine players' names from the table's journaled meta.
+
+        Raises:
+            JournalError: a player of the engine has no journaled name.
+        """
+        names = dict(meta.get("names", {}))
+        for player in self.engine.players:
+            if str(player) not in names:
+                raise JournalError(f"no name journaled for player {player}")
+            self.engine_names[player] = str(names[str(player)])
 
     # -- starting ------------------------------------------------------------------------------------
 
@@ -366,23 +568,124 @@ class AuctionReferee(PileReferee):
         )
         seed = self.options.seed if self.options.seed is not None else secrets.randbits(48)
         engine = rules.AuctionEngine(config, seed=seed)
+        self.engine_names = {p: self.mirror.players[p].name for p in humans}
         self.open_table(engine, humans)
+        self.live = True
         await self.read_own_deck()
-        gold_color = (212, 175, 55, 255)
-        counters = [
-            pc.create_counter(self.counter_name(p), value=engine.gold(p), color=gold_color) for p in humans
-        ]
-        await self.run(*counters)
         order = ", ".join(self.player_name(p) for p in humans)
+        gold_where = "on your gold counter" if self.is_judge else "on the lot card and with !gold"
         await self.say(
             f"Auction Magic: {len(self.block)}-card block shuffled. Turn order {order}."
-            f" Everyone has {self.options.starting_gold} gold, +{self.options.income} at each end of turn."
+            f" Everyone has {self.options.starting_gold} gold ({gold_where}), +{self.options.income}"
+            " at each end of turn. Bids show on the lot card's note."
         )
+        await self.show_counters({p: engine.gold(p) for p in humans}, [])
         if self.options.commander:
             await self.perform(self.apply(rules.StartPregame(player=None)))
 
-    def counter_name(self, player: Any) -> str:
-        return f"{self.player_name(player)[:20]} gold"
+    @classmethod
+    async def resume(cls, bot: Bot, game_id: int, room_id: int, key: str) -> Any:
+        """Re-seated in the same game after a restart (registered account): the journal as it was."""
+        referee = await super().resume(bot, game_id, room_id, key)
+        referee._bind_names(bot.journal.table_meta(key))
+        referee.live = True
+        return referee
+
+    @classmethod
+    async def rebuild(cls, bot: Bot, room_id: int, key: str, requested_by: str) -> AuctionReferee:
+        """``!resume``: a new Cockatrice game continuing the journaled game ``key`` whose seat was lost.
+
+        The bot's deck is every card the journal says is not out of the game: the remaining block, the
+        open lot and bought cards waiting for a choice (back on the bot's table), and what each player
+        held (dealt back to them when the game starts). Gold and the open lot come from the journal.
+
+        Raises:
+            JournalError: the journal cannot be replayed, or lacks what a rebuild needs.
+            NotAllowed: the game is over.
+        """
+        meta = bot.journal.table_meta(key)
+        options = AuctionOptions(**meta["options"])
+        engine = Table.restore(bot.journal, key).engine
+        assert isinstance(engine, rules.AuctionEngine)
+        if engine.is_over():
+            raise NotAllowed("that game is over; there is nothing to continue")
+        game_names = [str(n) for n in meta.get("game_names", [])]
+        if len(game_names) != len(engine.config.cards):
+            raise JournalError("the journaled block does not match its cards")
+        living = engine.living()
+        held = [
+            *engine.block,
+            *(engine.lot.cards if engine.lot is not None else []),
+            *(i for p in engine.players for i in engine.pending[p]),
+            *(i for p in living for zone in (engine.hand, engine.played, engine.command) for i in zone[p]),
+        ]
+        block = LoadedBlock(
+            name=options.block,
+            facts=tuple(engine.config.cards),
+            game_names=tuple(game_names),
+            cod=pile_cod(options.block, [game_names[i] for i in held]),
+        )
+        options = dataclasses.replace(options, seats=len(living))
+        referee: AuctionReferee = await cls.create(
+            bot,
+            room_id,
+            options,
+            block,
+            requested_by=requested_by,
+            starting_life=40 if options.commander else 20,
+        )
+        new_meta = {**meta, "options": asdict(options), "game_id": referee.game_id, "rebuilt_from": key}
+        referee.bot.journal.copy_table(key, referee.table_key, meta=new_meta)
+        referee.table = Table.restore(referee.bot.journal, referee.table_key)
+        referee._bind_names(new_meta)
+        referee.continues = int(meta.get("game_id", 0)) or None
+        return referee
+
+    async def restore_board(self) -> None:
+        """The rebuilt game started: deal every card back where the journal says it is, show gold and
+        the open lot, then pass the turn to the player whose turn it was."""
+        engine = self.engine
+        self.live = True
+        await self.read_own_deck()
+        for index in list(engine.lot.cards if engine.lot is not None else []):
+            await self.to_my_table(index)
+        for player in engine.players:
+            for index in engine.pending[player]:
+                card_id = await self.to_my_table(index)
+                if card_id is not None:
+                    await self.annotate(card_id, f"Bought by {self.player_name(player)}: !cast or !keep")
+        instructions: list[str] = []
+        for player in engine.living():
+            in_hand = list(engine.hand[player])
+            for index in in_hand:
+                await self.hand_over(index, player, hand=True)
+            for index in [*engine.played[player], *engine.command[player]]:
+                await self.hand_over(index, player, hand=False)
+            if in_hand and not self.is_judge:
+                instructions.append(
+                    to_hand_line(self.player_name(player), [self.block.game_names[i] for i in in_hand])
+                )
+        continued = f"Game #{self.continues}" if self.continues else "The game"
+        await self.say(shorten(f"{continued} continues here: {self.status_line()}"))
+        for line in instructions:
+            await self.say(line)
+        await self.show_lot(lot_note(engine, self.player_name, with_gold=not self.is_judge))
+        await self.show_counters({p: engine.gold(p) for p in engine.living()}, [])
+        if engine.active is not None:
+            self._turn_target = self.seat_of(engine.active)
+        self.arm_timer()
+
+    async def turn_away(self, event: ClientEvent) -> None:
+        """Before a rebuilt game starts, only its own players may take a seat."""
+        props = event.message.player_properties  # type: ignore[attr-defined]
+        name = props.user_info.name
+        living = {self.engine_names[p] for p in self.engine.living()}
+        if props.spectator or props.player_id == self.me or name in living:
+            return
+        await self.say(
+            shorten(f"{name}: this game continues game #{self.continues}; only its players can sit.")
+        )
+        await self.run(pc.kick_from_game(props.player_id))
 
     # -- events ----------------------------------------------------------------------------------
 
@@ -396,6 +699,13 @@ class AuctionReferee(PileReferee):
                     if self.table is not None:
                         await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
                 return
+            if not self.live:  # a rebuilt game waiting for its players
+                if name == "Event_Join":
+                    await self.turn_away(event)
+                elif self.mirror.started and name == "Event_SetActivePlayer":
+                    await self.restore_board()
+                    await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
+                return
             if self.engine.is_over():
                 return
             if name == "Event_SetActivePlayer":
@@ -404,25 +714,47 @@ class AuctionReferee(PileReferee):
                 await self.on_phase(int(event.message.phase))  # type: ignore[attr-defined]
             elif name == "Event_MoveCard" and not event.is_own:
                 await self.on_card_moved(event)
-            elif name in ("Event_Leave", "Event_Kicked") and self.is_engine_player(event.player_id):
-                await self.try_apply(rules.Concede(player=event.player_id))
-            elif name == "Event_PlayerPropertiesChanged" and self.is_engine_player(event.player_id):
-                props = event.message.player_properties  # type: ignore[attr-defined]
-                if props.HasField("conceded") and props.conceded:
-                    await self.try_apply(rules.Concede(player=event.player_id))
+            elif name in ("Event_Leave", "Event_PlayerPropertiesChanged"):
+                await self.settle_departures()
 
-    async def on_active_player(self, active: int) -> None:
+    async def settle_departures(self) -> None:
+        """Players whose seat is gone have left; a conceded seat has conceded: tell the engine first."""
+        if not self.live:
+            return
+        for player in self.engine.living():
+            if self.engine.is_over():
+                return
+            seat = self.seat_of(player)
+            if seat is None:
+                await self.try_apply(rules.DeclareLoss(player=None, targets=(player,), reason="left"))
+            elif self.mirror.players[seat].conceded:
+                await self.try_apply(rules.Concede(player=player))
+
+    async def on_active_player(self, seat: int) -> None:
         engine = self.engine
-        if engine.phase == "pregame":  # 90Y.4a: commanders first; the turn begins when the pregame ends
-            if active == self.me:
+        if self._turn_target is not None:  # a rebuilt game: pass the turn on to the journal's active player
+            if seat == self._turn_target or self._turn_target not in self.mirror.players:
+                self._turn_target = None
+            else:
                 await self.run(pc.next_turn())
             return
+        if engine.phase == "pregame":  # 90Y.4a: commanders first; the turn begins when the pregame ends
+            if seat == self.me:
+                await self.run(pc.next_turn())
+            return
+        if engine.active is not None:
+            # A conceding or leaving active player's turn passes before the server says why.
+            await asyncio.sleep(SETTLE_SECONDS)
+            await self.settle_departures()
+            if engine.is_over():
+                return
+        active = self.engine_player(seat)
         if engine.active is not None and engine.active != active:
             await self.perform(self.apply(rules.EndTurn(player=None)))
-        if active == self.me:
+        if seat == self.me:
             await self.run(pc.next_turn())
             return
-        if active in engine.players and engine.active != active and not engine.is_over():
+        if active in engine.living() and engine.active != active and not engine.is_over():
             await self.perform(self.apply(rules.BeginTurn(player=None, active=active)))
             if self.options.auction_at == "turn":
                 await self.start_auction_step()
@@ -431,7 +763,8 @@ class AuctionReferee(PileReferee):
         engine = self.engine
         if (
             phase >= DRAW_PHASE
-            and engine.active == self.mirror.active_player_id
+            and engine.active is not None
+            and engine.active == self.engine_player(self.mirror.active_player_id)
             and engine.phase == "beginning"
         ):
             await self.start_auction_step()
@@ -442,13 +775,21 @@ class AuctionReferee(PileReferee):
         await self.perform(self.apply(rules.StartAuctionStep(player=None)))
 
     async def on_card_moved(self, event: ClientEvent) -> None:
-        """A player dropped a card on our table: it goes back to the block (top unless they say !bottom)."""
+        """A player dropped a card on our table: it goes back to the block (top unless they say !bottom).
+
+        Cards that come back because their holder conceded leave the game with them (800.4a).
+        """
         move = event.message
         if move.target_player_id != self.me or move.target_zone != "table":  # type: ignore[attr-defined]
             return
         card_id = move.new_card_id if move.new_card_id >= 0 else move.card_id  # type: ignore[attr-defined]
         name = move.card_name  # type: ignore[attr-defined]
-        mover = event.player_id
+        if event.context_name == "Context_Concede":
+            await self.settle_departures()
+        mover = self.engine_player(event.player_id)
+        if mover is None or mover not in self.engine.living():
+            await self.run(pc.move_card("table", [card_id], target_player_id=self.me, target_zone="rfg"))
+            return
         if not name:
             card = self.mirror.players[self.me].zone("table").find(card_id)
             name = card.name if card is not None else ""
@@ -464,10 +805,17 @@ class AuctionReferee(PileReferee):
                 rules.ReturnToBlock(player=pending.player, card=pending.name, position=position)
             )
         except RulesError as exc:
-            back = pc.move_card(
-                "table", [pending.card_id], target_player_id=pending.player, target_zone="table", x=0, y=0
-            )
-            await self.run(back)
+            seat = self.seat_of(pending.player)
+            if seat is not None:
+                back = pc.move_card(
+                    "table",
+                    [pending.card_id],
+                    target_player_id=seat,
+                    target_zone="table",
+                    x=self.free_x(seat),
+                    y=DEAL_ROW,
+                )
+                await self.run(back)
             await self.say(
                 shorten(
                     f"{self.player_name(pending.player)}: {pending.name} sent back ({self.explain(exc)})."
@@ -496,7 +844,7 @@ class AuctionReferee(PileReferee):
                     self.on_table[index] = ids.pop(0)
             await self.say("Referee back. " + self.status_line())
 
-    # -- performing effects -------------------------------------------------------------------------
+    # -- performing effects: one view, then the sinks (cards, annotation, counters, chat) ----------------
 
     async def try_apply(self, action: Any) -> None:
         try:
@@ -505,94 +853,250 @@ class AuctionReferee(PileReferee):
             LOGGER.info("game %d: %r refused: %s", self.game_id, action, exc)
 
     async def perform(self, effects: list[Effect], *, returned_card_id: int | None = None) -> None:
-        """Move the physical cards, update the gold counters, and announce, for ``effects``."""
+        """Show ``effects``: chat lines are queued first, then cards move, then the lot note and counters."""
         engine = self.engine
+        view = render_view(effects, engine, self.player_name, judge=self.is_judge)
+        for line in view.chat:  # queued lines are merged into as few chat messages as fit
+            await self.say(line)
         pregame_over = False
+        labels: dict[int, str] = {}
+        owned_sale: rules.LotSold | None = None
         for effect in effects:
             if isinstance(effect, rules.LotOpened):
                 if effect.kind != "owned":  # a player's own card stays with them until sold
                     for ref in effect.cards:
-                        await self.deck_to_my_table(ref.index)
+                        await self.to_my_table(ref.index)
+            elif isinstance(effect, rules.LotSold):
+                owned_sale = effect if effect.kind == "owned" else None
+                for ref in effect.cards:
+                    labels[ref.index] = f"Bought for {effect.price} (auction {effect.lot_no})"
             elif isinstance(effect, rules.LotUnsold):
-                if effect.destination != "returned":
+                if effect.destination not in ("returned", "free_commander"):
                     for ref in effect.cards:
                         await self.my_table_to_deck(ref.index, top=effect.destination == "top")
+            elif isinstance(effect, rules.PurchaseChoicePending):
+                card_id = self.on_table.get(effect.card.index)
+                if card_id is not None:
+                    await self.annotate(
+                        card_id, f"Bought by {self.player_name(effect.player)}: !cast or !keep"
+                    )
             elif isinstance(effect, (rules.CardCast, rules.CommanderChosen)):
-                await self.give(effect.card.index, effect.player, hand=False)
+                label = labels.get(effect.card.index, "")
+                await self.hand_over(effect.card.index, effect.player, hand=False, label=label)
             elif isinstance(effect, rules.CardKept):
-                await self.give(effect.card.index, effect.player, hand=True)
-            elif isinstance(effect, (rules.CardsDrawn, rules.CardsAwarded)):
+                await self.hand_over(effect.card.index, effect.player, hand=True)
+            elif isinstance(effect, rules.CardsDrawn):
                 for ref in effect.cards:
-                    await self.give(ref.index, effect.player, hand=True)
+                    await self.hand_over(ref.index, effect.player, hand=True)
+            elif isinstance(effect, rules.CardsAwarded):
+                if owned_sale is not None and owned_sale.seller is not None:
+                    await self.deliver_sold(effect, owned_sale.seller)
+                else:
+                    for ref in effect.cards:
+                        await self.hand_over(
+                            ref.index, effect.player, hand=True, label=labels.get(ref.index, "")
+                        )
             elif isinstance(effect, rules.CardReturned) and returned_card_id is not None:
                 name = self.block.game_names[effect.card.index]
                 await self.table_to_own_deck(returned_card_id, name, top=effect.position == "top")
             elif isinstance(effect, rules.TopCardsShown):
                 await self.show_top(effect)
-            elif isinstance(effect, rules.GoldChanged) and effect.new != effect.old:
-                counter = self.my_counter(self.counter_name(effect.player))
-                if counter is not None:
-                    await self.run(pc.inc_counter(counter, effect.new - effect.old))
-            elif isinstance(effect, rules.GameOver) and self.table is not None:
-                self.bot.journal.close_table(self.table_key)
             elif isinstance(effect, rules.PregameFinished):
                 pregame_over = True
-        lines = render_effects(effects, engine, self.player_name)
-        for line in lines:  # queued lines are merged into as few chat messages as fit
-            await self.say(line)
+        await self.show_lot(view.lot_note)
+        await self.show_counters(view.gold, view.mana)
         self.arm_timer()
-        if pregame_over and self.mirror.active_player_id in engine.players:
+        if engine.is_over():
+            await self.finish(f"game over ({engine.end_reason.replace('_', ' ')})")
+            return
+        if pregame_over and self.engine_player(self.mirror.active_player_id) in engine.players:
             await self.on_active_player(self.mirror.active_player_id)
 
-    def my_counter(self, name: str) -> int | None:
-        me = self.mirror.players.get(self.me)
-        if me is None:
-            return None
-        for counter in me.counters.values():
-            if counter.name == name:
-                return counter.id
-        return None
+    # -- sinks: cards ------------------------------------------------------------------------------------
 
-    async def deck_to_my_table(self, index: int) -> None:
-        """Reveal a lot: the card goes face up onto our table."""
-        card_id = await self.deal_from_deck(
-            self.block.game_names[index], self.me, exclude=self.on_table.values()
+    def free_x(self, seat: int, row: int = DEAL_ROW) -> int:
+        """The grid x of the first empty card column of ``seat``'s table row (no card hides another)."""
+        used = {
+            card.x // GRID_POINTS_PER_CARD
+            for card in self.mirror.players[seat].zone("table").cards
+            if card.y == row and card.x >= 0
+        }
+        column = 0
+        while column in used:
+            column += 1
+        return column * GRID_POINTS_PER_CARD
+
+    async def to_my_table(self, index: int) -> int | None:
+        """Engine card ``index`` face up on our table, in its own column (from our deck if needed)."""
+        card_id = self.on_table.get(index)
+        if card_id is not None:
+            return card_id
+        name = self.block.game_names[index]
+        position = self.own_deck.position(name)
+        if position is None:
+            LOGGER.warning("game %d: %s is not in the bot's deck", self.game_id, name)
+            return None
+        before = self.table_ids(self.me)
+        self.own_deck.take(position)
+        await self.run(
+            pc.move_card(
+                "deck",
+                [position],
+                target_player_id=self.me,
+                target_zone="table",
+                x=self.free_x(self.me),
+                y=DEAL_ROW,
+            )
         )
+        card_id = await self.wait_new_card(self.me, before, name=name)
         if card_id is not None:
             self.on_table[index] = card_id
+        return card_id
 
     async def my_table_to_deck(self, index: int, *, top: bool) -> None:
         card_id = self.on_table.pop(index, None)
         if card_id is not None:
+            self._notes.pop(card_id, None)
             await self.table_to_own_deck(card_id, self.block.game_names[index], top=top)
 
-    async def give(self, index: int, player: Any, *, hand: bool) -> None:
-        """Hand engine card ``index`` to ``player``: onto their table, then (as a judge, for ``hand``) into
-        their hand. It comes from our table if it was up for auction, else from our deck (a draw)."""
-        player = int(player)
-        card_id = self.on_table.pop(index, None)
+    async def hand_over(self, index: int, player: Any, *, hand: bool, label: str = "") -> None:
+        """Give engine card ``index`` to ``player``: labelled with its owner, onto their table in a column
+        of its own, then (as a judge, for ``hand``) into their hand. Who left takes it out of the game."""
+        card_id = await self.to_my_table(index)
         if card_id is None:
-            new_id = await self.deal_from_deck(self.block.game_names[index], player)
-        else:
-            before = self.table_ids(player)
-            await self.run(
-                pc.move_card("table", [card_id], target_player_id=player, target_zone="table", x=0, y=0)
-            )
-            new_id = await self.wait_new_card(player, before) if hand and self.is_judge else None
+            return
+        self.on_table.pop(index, None)
+        seat = self.seat_of(player)
+        if seat is None:  # 800.4a: what a player who left owns leaves the game with them
+            await self.run(pc.move_card("table", [card_id], target_player_id=self.me, target_zone="rfg"))
+            return
+        await self.annotate(card_id, f"Owner: {self.player_name(player)}" + (f"\n{label}" if label else ""))
+        self._notes.pop(card_id, None)
+        before = self.table_ids(seat)
+        move = pc.move_card(
+            "table", [card_id], target_player_id=seat, target_zone="table", x=self.free_x(seat), y=DEAL_ROW
+        )
+        await self.run(move)
+        new_id = await self.wait_new_card(seat, before, name=self.block.game_names[index])
         if hand and new_id is not None:
-            await self.into_hand(player, new_id)
+            await self.into_hand(seat, new_id)
+
+    async def deliver_sold(self, awarded: rules.CardsAwarded, seller: Any) -> None:
+        """Cards sold with ``!sell`` are in the seller's hand or on their table: a judge moves them into
+        the winner's hand; otherwise (or if it cannot see them) the seller is told what to drag where."""
+        names = [self.block.game_names[ref.index] for ref in awarded.cards]
+        if self.is_judge:
+            moved = [await self.judge_transfer(name, seller, awarded.player) for name in names]
+            if all(moved):
+                return
+            await self.say(sell_line(self.player_name(seller), self.player_name(awarded.player), names))
+
+    async def judge_transfer(self, name: str, seller: Any, winner: Any) -> bool:
+        """As a judge: move a card called ``name`` from the seller's table or hand into the winner's hand."""
+        seller_seat, winner_seat = self.seat_of(seller), self.seat_of(winner)
+        if seller_seat is None or winner_seat is None:
+            return False
+        for zone in ("table", "hand"):
+            card = next(
+                (c for c in self.mirror.players[seller_seat].zone(zone).cards if c.name == name), None
+            )
+            if card is not None:
+                break
+        else:
+            return False
+        before = self.table_ids(winner_seat)
+        move = pc.move_card(
+            zone,
+            [card.id],
+            target_player_id=winner_seat,
+            target_zone="table",
+            x=self.free_x(winner_seat),
+            y=DEAL_ROW,
+        )
+        await self.bot.client.judge_commands(self.game_id, seller_seat, [move])
+        new_id = await self.wait_new_card(winner_seat, before, name=name)
+        return new_id is not None and await self.into_hand(winner_seat, new_id)
+
+    # -- sinks: annotation and counters (free game commands) ------------------------------------------
+
+    async def annotate(self, card_id: int, note: str) -> None:
+        """Set the annotation of a card on our table (a free command; skipped when unchanged)."""
+        if self._notes.get(card_id) == note:
+            return
+        self._notes[card_id] = note
+        await self.run(pc.set_card_attr("table", card_id, CardAttribute.AttrAnnotation, note))
+
+    async def show_lot(self, note: str) -> None:
+        """The open lot's note on each of its cards."""
+        lot = self.engine.lot
+        if lot is None or not note:
+            return
+        for index in lot.cards:
+            card_id = self.on_table.get(index)
+            if card_id is not None:
+                await self.annotate(card_id, note)
+
+    def gold_counter(self, seat: int) -> CounterState | None:
+        player = self.mirror.players.get(seat)
+        if player is None:
+            return None
+        return next((c for c in player.counters.values() if c.name == GOLD_COUNTER), None)
+
+    async def wait_gold_counter(self, seat: int, timeout: float = 3.0) -> CounterState | None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while (counter := self.gold_counter(seat)) is None and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        return counter
+
+    async def show_counters(self, gold: dict[Any, int], mana: list[tuple[Any, str, int]]) -> None:
+        """As a judge: each player's gold on a counter of their own area, and mana they bought on their
+        colour counter (one ``Command_Judge`` per player). Without judge rights there are no counters."""
+        if not self.is_judge:
+            return
+        commands: dict[int, list[Any]] = {}
+        for player, value in gold.items():
+            seat = self.seat_of(player)
+            if seat is None:
+                continue
+            shown = self._shown_gold.get(player)
+            if shown is None:
+                counter = self.gold_counter(seat)
+                if counter is None:
+                    await self.bot.client.judge_commands(
+                        self.game_id, seat, [pc.create_counter(GOLD_COUNTER, value=value, color=GOLD_COLOR)]
+                    )
+                    counter = await self.wait_gold_counter(seat)
+                    shown = value
+                else:
+                    shown = counter.value
+                if counter is None:
+                    continue
+                self._shown_gold[player] = shown
+            if value != shown:
+                counter = self.gold_counter(seat)
+                if counter is not None:
+                    commands.setdefault(seat, []).append(pc.inc_counter(counter.id, value - shown))
+                    self._shown_gold[player] = value
+        for player, color, count in mana:
+            seat = self.seat_of(player)
+            if seat is not None:
+                commands.setdefault(seat, []).append(pc.inc_counter(MANA_COUNTERS[color], count))
+        for seat, wanted in commands.items():
+            await self.bot.client.judge_commands(self.game_id, seat, wanted)
 
     async def show_top(self, effect: rules.TopCardsShown) -> None:
         """Private: reveal the looked-at cards to that player only, and list them by number."""
+        seat = self.seat_of(effect.player)
         positions = self.own_deck.positions([self.block.game_names[ref.index] for ref in effect.cards])
-        if positions:
+        if positions and seat is not None:
             with contextlib.suppress(Exception):
-                await self.run(pc.reveal_cards("deck", positions, player_id=int(effect.player)))
+                await self.run(pc.reveal_cards("deck", positions, player_id=seat))
         listing = "; ".join(f"{n}. {ref.name}" for n, ref in enumerate(effect.cards, start=1))
         await self.bot.tell(
             self.player_name(effect.player),
             shorten(
-                f"Top of the block: {listing}. Reorder in game chat: !order 2 1 3"
+                f"Top of the block: {listing}. Reorder in game chat: {order_example(len(effect.cards))}"
                 " ('bottom N' puts N at the bottom).",
                 900,
             ),
@@ -640,7 +1144,7 @@ class AuctionReferee(PileReferee):
             bidder = engine.whose_bid()
             if bidder is not None:
                 parts.append(f"{self.player_name(bidder)} to bid")
-        parts.append("gold " + ", ".join(f"{self.player_name(p)} {engine.gold(p)}" for p in engine.players))
+        parts.append("gold " + gold_summary(engine, self.player_name))
         parts.append(f"block {engine.block_size()}")
         return "; ".join(parts) + "."
 
@@ -648,12 +1152,12 @@ class AuctionReferee(PileReferee):
 
     async def act(self, ctx: Context, make: Callable[[int], Any]) -> None:
         """Check the sender, apply the action built for their seat, and perform its effects."""
-        player = self.require_player(ctx)
+        player = self.engine_player(self.require_player(ctx))
         async with self._lock:
             await self.perform(self.apply(make(player)))
 
     @command(aliases=("b",))
-    async def bid(self, ctx: Context, amount: Annotated[int, Range(1, 100000)]) -> None:
+    async def bid(self, ctx: Context, amount: Annotated[int, Range(1, rules.MAX_BID)]) -> None:
         """Bid AMOUNT gold on the card up for auction."""
         await self.act(ctx, lambda p: rules.Bid(player=p, amount=amount))
 
@@ -677,9 +1181,7 @@ class AuctionReferee(PileReferee):
         """Show everyone's gold."""
         if self.table is None:
             raise NotAllowed("the game has not started yet")
-        await ctx.reply(
-            ", ".join(f"{self.player_name(p)} {self.engine.gold(p)}" for p in self.engine.players)
-        )
+        await ctx.reply("Gold: " + gold_summary(self.engine, self.player_name))
 
     @command()
     async def mana(
@@ -704,7 +1206,7 @@ class AuctionReferee(PileReferee):
     @command(aliases=("reorder",))
     async def order(self, ctx: Context, order: Rest) -> None:
         """Put the cards you looked at back: !order 2 1 3 [bottom 4] (numbers from your !look)."""
-        player = self.require_player(ctx)
+        player = self.engine_player(self.require_player(ctx))
         seen = self.engine.looks.get(player) if self.table is not None else None
         if not seen:
             raise BadArgument("use !look N first")
@@ -722,7 +1224,7 @@ class AuctionReferee(PileReferee):
         await self.act(ctx, lambda p: rules.Reorder(player=p, top=tuple(top), bottom=tuple(bottom)))
 
     async def _place(self, ctx: Context, position: str) -> None:
-        player = self.require_player(ctx)
+        player = self.engine_player(self.require_player(ctx))
         async with self._lock:
             mine = [r for r in self.returned if r.player == player]
             if not mine:
@@ -752,7 +1254,7 @@ class AuctionReferee(PileReferee):
     @command(name="auction")
     async def auction_now(self, ctx: Context) -> None:
         """Start this turn's auction step now (for when the draw step was skipped in Cockatrice)."""
-        player = self.require_player(ctx)
+        player = self.engine_player(self.require_player(ctx))
         async with self._lock:
             if self.engine.active != player:
                 raise NotAllowed("only the active player can start the auction step")
@@ -776,7 +1278,7 @@ class AuctionReferee(PileReferee):
         self, ctx: Context, amount: Annotated[int, Range(1, 100)], owner: Rest | None = None
     ) -> None:
         """Record combat damage a commander dealt you: !cdamage N [OWNER] (90Y.7: 21 from one loses)."""
-        player = self.require_player(ctx)
+        player = self.engine_player(self.require_player(ctx))
         engine = self.engine
         others = {p: i for p, i in engine.commanders.items() if p != player}
         if owner:
@@ -806,3 +1308,4 @@ class AuctionReferee(PileReferee):
 
 INSTALLERS = {"auction": AuctionRoom.install}
 RESUMERS = {"auction": AuctionReferee.resume}
+REBUILDERS = {"auction": AuctionReferee.rebuild}

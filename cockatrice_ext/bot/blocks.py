@@ -27,6 +27,25 @@ class LoadedBlock:
         return len(self.facts)
 
 
+def pile_cod(deck_name: str, game_names: list[str]) -> str:
+    """A ``.cod`` whose main zone holds exactly ``game_names`` (a pile rebuilt from a journal).
+
+    Cockatrice shuffles every deck when a game starts, so only the multiset of names matters here;
+    the referee finds each card by name afterwards.
+    """
+    from collections import Counter
+
+    from cockatrice_ext.exporters.xmlutil import attr, text
+
+    counts = Counter(game_names)
+    rows = "".join(f'        <card number="{n}" name="{attr(name)}"/>\n' for name, n in counts.items())
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1">\n'
+        f"    <deckname>{text(deck_name)}</deckname>\n    <comments/>\n"
+        f'    <zone name="main">\n{rows}    </zone>\n</cockatrice_deck>\n'
+    )
+
+
 def chat_block_name(name: str, operator_default: str = "") -> str:
     """A block named in chat: a bundled block or the operator's configured one, never a file path.
 

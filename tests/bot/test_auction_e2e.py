@@ -76,8 +76,24 @@ def referee_of(bot: Bot, game_id: int) -> AuctionReferee:
     return referee
 
 
-async def bot_line(player: Player, pattern: str, since: int) -> str:
-    return await player.wait_line(lambda t: re.search(pattern, t) is not None, since=since)
+async def bot_line(player: Player, pattern: str, since: int, timeout: float = 10.0) -> str:
+    return await player.wait_line(lambda t: re.search(pattern, t) is not None, since=since, timeout=timeout)
+
+
+def lot_note_seen(player: Player, game_id: int, bot_pid: int) -> str:
+    """The note on the lot card(s) on the referee's table, as this player's client sees it."""
+    cards = player.client.games[game_id].players[bot_pid].zone("table").cards
+    return "\n".join(c.annotation for c in cards if c.annotation.startswith("Auction "))
+
+
+async def wait_note(player: Player, game_id: int, bot_pid: int, pattern: str, timeout: float = 10.0) -> str:
+    """Wait until the lot card's note matches ``pattern`` (a bid's acknowledgement: no chat needed)."""
+    await wait_until(
+        lambda: re.search(pattern, lot_note_seen(player, game_id, bot_pid)) is not None,
+        timeout=timeout,
+        what=f"lot note {pattern!r} (seen: {lot_note_seen(player, game_id, bot_pid)!r})",
+    )
+    return lot_note_seen(player, game_id, bot_pid)
 
 
 def test_auction_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -> None:
@@ -106,25 +122,17 @@ def test_auction_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -
             assert set(engine.players) == set(by_id)
             assert len(engine.block) == 12
 
-            # Gold counters are visible on the bot's player area.
             bot_pid = referee.me
-            await wait_until(
-                lambda: (
-                    {
-                        c.name: c.value
-                        for c in alice.client.games[game_id].players[bot_pid].counters.values()
-                        if c.name.endswith(" gold")
-                    }
-                    == {f"{p.name} gold": 10 for p in (alice, bob)}
-                ),
-                what="gold counters",
-            )
-
             active = by_id[int(engine.active)]  # type: ignore[arg-type]
             other = bob if active is alice else alice
             mark = active.mark()
             await active.phase(game_id, 2)  # draw step: the auction step replaces it
-            await bot_line(active, r"Auction 1: .* to bid, has 10 gold", mark)
+            await bot_line(active, rf"Auction 1: .* {active.name} to bid\.", mark)
+            # Without judge rights everyone's gold is on the lot card's note (no counters on the bot).
+            await wait_note(
+                other, game_id, bot_pid, rf"To bid: {active.name}.*\nGold: .*alice_a 10, bob_a 10"
+            )
+            assert not alice.client.games[game_id].players[bot_pid].counters.keys() - set(range(8))
 
             # Refusals: over-bid, spectator, out of turn; nothing changes.
             before = engine.snapshot()
@@ -150,7 +158,7 @@ def test_auction_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -
                 mark = active.mark()
                 if card.is_creature:
                     await first.say(game_id, "!pass")
-                    await bot_line(active, rf"{first.name} passes", mark)
+                    await wait_note(active, game_id, bot_pid, rf"To bid: {second.name}")
                     await second.say(game_id, "!pass")
                     await bot_line(active, r"No bids: .* goes to the bottom", mark)
                     lots_seen += 1
@@ -160,7 +168,7 @@ def test_auction_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -
             # A noncreature: the first bidder buys it for 2.
             buyer = first
             await buyer.say(game_id, "!bid 2")
-            await bot_line(active, rf"{buyer.name} bids 2", mark)
+            await wait_note(active, game_id, bot_pid, rf"High bid: 2 by {buyer.name}\nTo bid: {second.name}")
             await second.say(game_id, "!pass")
             await bot_line(
                 active, rf"Sold: {re.escape(card.name)} to {buyer.name} for 2 \(8 gold left\)", mark
@@ -168,6 +176,10 @@ def test_auction_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -
             await bot_line(active, r"!cast or !keep", mark)
             await buyer.say(game_id, "!keep")
             await bot_line(active, rf"{buyer.name} keeps {re.escape(card.name)}", mark)
+            # Without judge rights the buyer is told exactly what to drag where, once.
+            await bot_line(
+                active, rf"{buyer.name}: drag {re.escape(card.name)} from your table to your hand", mark
+            )
             lots_seen += 1
             await bot_line(active, rf"Auction {lots_seen}:", mark)  # the chain goes on
             # The kept card lies on the buyer's table (seat mode) for them to pick up.
@@ -179,13 +191,9 @@ def test_auction_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -
                 ),
                 what="kept card on the buyer's table",
             )
-            await wait_until(
-                lambda: any(
-                    c.name == f"{buyer.name} gold" and c.value == 8
-                    for c in buyer.client.games[game_id].players[bot_pid].counters.values()
-                ),
-                what="gold counter update",
-            )
+            mark = buyer.mark()
+            await buyer.say(game_id, "!gold")
+            await bot_line(buyer, rf"Gold: .*{buyer.name} 8", mark)
 
             # Keep buying until a creature is bought: the auction step ends.
             while engine.phase == "auction":
@@ -199,7 +207,7 @@ def test_auction_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -
                 nxt = bob if bidder is alice else alice
                 mark = active.mark()
                 await bidder.say(game_id, "!bid 1")
-                await bot_line(active, rf"{bidder.name} bids 1", mark)
+                await wait_note(active, game_id, bot_pid, rf"High bid: 1 by {bidder.name}")
                 await nxt.say(game_id, "!pass")
                 await bot_line(active, r"Sold: ", mark)
                 await wait_until(lambda: engine.current_lot() is None, what="lot closed")
@@ -297,7 +305,7 @@ def test_bot_restarted_mid_auction_loses_nothing(
             first = by_id[int(engine.whose_bid())]  # type: ignore[arg-type]
             second = bob if first is alice else alice
             await first.say(game_id, "!bid 3")
-            await bot_line(active, rf"{first.name} bids 3", mark)
+            await wait_note(active, game_id, referee.me, rf"High bid: 3 by {first.name}")
             lot_card = engine.current_lot()["cards"][0]["name"]  # type: ignore[index]
             snapshot = engine.snapshot()
 
@@ -328,6 +336,14 @@ def test_bot_restarted_mid_auction_loses_nothing(
                     what="kept card in hand",
                 )
             assert engine.gold(next(p for p, pl in by_id.items() if pl is first)) == 7
+            # As a judge the referee keeps each player's gold on a counter of their own area.
+            for pid, player in by_id.items():
+                await wait_until(
+                    lambda pid=pid, player=player: (
+                        player.client.games[game_id].players[pid].counter_value("gold") == engine.gold(pid)
+                    ),
+                    what=f"{player.name}'s gold counter",
+                )
         finally:
             for p in (alice, bob):
                 await p.close()
@@ -364,11 +380,13 @@ def test_three_players_and_the_bid_timer(servatrice: ServatriceServer, tmp_path:
             order = list(engine.current_lot()["bidders"])  # type: ignore[index]
             first, second, third = (by_id[int(p)] for p in order)
             await first.say(game_id, "!bid 2")
-            await bot_line(active, rf"{first.name} bids 2\. \| {second.name} to bid", mark)
+            await wait_note(
+                active, game_id, referee.me, rf"High bid: 2 by {first.name}\nTo bid: {second.name}"
+            )
             # The second bidder stays silent: a warning, then an automatic pass.
             await bot_line(active, rf"{second.name}: 0\.5 s left to bid", mark)
             await bot_line(active, rf"{second.name} ran out of time", mark)
-            await bot_line(active, rf"{second.name} passes\. \| {third.name} to bid", mark)
+            await wait_note(active, game_id, referee.me, rf"To bid: {third.name}")
             await third.say(game_id, "!pass")
             await bot_line(active, rf"Sold: .* to {first.name} for 2", mark)
         finally:
@@ -417,20 +435,23 @@ def test_auction_under_servatrice_default_flood_limits(
             mark = active.mark()
             await active.phase(game_id, 2)
             await bot_line(active, r"Auction 1: ", mark)
-            # Twenty-four rising bids in a row, each answered before the next.
+            await bot.chat.flush()
+            chat_before = bot.chat.sent_messages
+            # Twenty-four rising bids in a row, each acknowledged (on the lot card) before the next.
             for amount in range(1, 25):
                 bidder = by_id[int(engine.whose_bid())]  # type: ignore[arg-type]
-                mark = bidder.mark() if bidder is not active else active.mark()
                 other = bob if bidder is alice else alice
-                since = other.mark()
                 try:
                     await bidder.say(game_id, f"!bid {amount}")
                 except Exception as exc:  # a refusal by the server would surface here
                     floods.append(repr(exc))
                     raise
-                await other.wait_line(lambda t, a=amount: f"bids {a}." in t, since=since, timeout=30)
+                await wait_note(
+                    bidder, game_id, referee.me, rf"High bid: {amount} by {bidder.name}\nTo bid: {other.name}"
+                )
             assert engine.current_lot()["high_bid"] == 24  # type: ignore[index]
             assert not floods
+            assert bot.chat.sent_messages == chat_before, "a bid's acknowledgement costs no chat message"
         finally:
             for p in (alice, bob):
                 await p.close()
@@ -481,7 +502,7 @@ def test_commander_auction_pregame(servatrice: ServatriceServer, tmp_path: Path)
             second = bob if first is alice else alice
             mark = first.mark()
             await first.say(game_id, "!bid 2")
-            await second.wait_line(lambda t: f"{first.name} bids 2" in t)
+            await wait_note(second, game_id, referee.me, rf"High bid: 2 by {first.name}")
             await second.say(game_id, "!pass")
             await first.wait_line(lambda t: "as commander for 2" in t, since=mark)
             # The second commander lot has one bidder left; passing still gives it to them, free.

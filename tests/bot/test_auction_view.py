@@ -1,0 +1,141 @@
+"""What players see in Auction Magic, as the pure view computes it from the engine (no server)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cockatrice_ext.bot.auction import lot_note, order_example, render_view
+from cockatrice_ext.cards.model import CardFacts
+from cockatrice_ext.formats import auction as am
+
+NAMES = {1: "alice", 2: "bob", 3: "carol"}
+
+
+def name_of(player: Any) -> str:
+    return NAMES[player]
+
+
+def creature(name: str) -> CardFacts:
+    return CardFacts(name=name, types=("Creature",), power="2", toughness="2")
+
+
+def spell(name: str) -> CardFacts:
+    return CardFacts(name=name, types=("Instant",))
+
+
+def engine_with(cards: list[CardFacts], players: tuple[int, ...] = (1, 2)) -> am.AuctionEngine:
+    config = am.AuctionConfig(players=players, cards=tuple(cards), shuffle_block=False)
+    return am.AuctionEngine(config, seed=1)
+
+
+def view_of(engine: am.AuctionEngine, *actions: Any, judge: bool = False) -> Any:
+    effects: list[Any] = []
+    for action in actions:
+        effects += engine.apply(action)
+    return render_view(effects, engine, name_of, judge=judge)
+
+
+def started(engine: am.AuctionEngine) -> Any:
+    return view_of(engine, am.BeginTurn(None, active=1), am.StartAuctionStep(None))
+
+
+def test_a_bid_is_acknowledged_on_the_lot_card_not_in_chat() -> None:
+    engine = engine_with([creature("Bear"), creature("Imp")])
+    opened = started(engine)
+    assert opened.chat == ["Auction 1: Bear (creature 2/2) (the card on the referee's table). alice to bid."]
+    view = view_of(engine, am.Bid(1, amount=3))
+    assert view.chat == []
+    assert (
+        view.lot_note
+        == "Auction 1: Bear\nHigh bid: 3 by alice\nTo bid: bob (!bid N or !pass)\nGold: alice 10, bob 10"
+    )
+    judged = view_of(engine, am.Pass(2), judge=True)  # with judge rights gold lives on counters
+    assert judged.gold == {1: 7, 2: 10} and "Gold" not in lot_note(engine, name_of, with_gold=False)
+
+
+def test_a_standing_bid_voided_by_the_end_of_turn_is_not_no_bids() -> None:
+    engine = engine_with([creature("Bear"), creature("Imp")])
+    started(engine)
+    view = view_of(engine, am.Bid(1, amount=2), am.EndTurn(None))
+    assert not any("No bids" in line for line in view.chat)
+    assert (
+        "The turn ended during auction 1: alice's bid of 2 is void and Bear goes to the bottom." in view.chat
+    )
+    assert "Income +3: alice 13, bob 13 gold." in view.chat
+    assert not any("Income" in line for line in render_view([], engine, name_of, judge=True).chat)
+
+
+def test_a_unanimous_stop_never_waits_for_nobody() -> None:
+    engine = engine_with([creature("Bear"), creature("Imp")])
+    started(engine)
+    first = view_of(engine, am.StopAuctioning(1))
+    assert first.chat == ["alice votes to stop auctioning (waiting for bob)."]
+    last = view_of(engine, am.StopAuctioning(2))
+    assert not any("waiting for" in line for line in last.chat), last.chat
+    assert last.chat[0] == "bob votes to stop too: no more auctions this turn."
+
+
+def test_a_player_who_leaves_is_named_as_leaving_and_dropped_from_gold() -> None:
+    engine = engine_with([creature("Bear"), creature("Imp")], players=(1, 2, 3))
+    started(engine)
+    view = view_of(engine, am.Bid(1, amount=2), am.DeclareLoss(None, targets=(2,), reason="left"))
+    assert "bob left the game." in view.chat
+    assert not any("conceded" in line or "player 2" in line for line in view.chat)
+    assert any(line.startswith("A bidder left during auction 1") for line in view.chat)
+    assert view.gold == {1: 10, 3: 10} and "bob" not in view.lot_note
+
+
+def test_game_over_comes_first_and_says_who_conceded() -> None:
+    engine = engine_with([creature("Bear"), creature("Imp")])
+    started(engine)
+    view = view_of(engine, am.Bid(1, amount=2), am.Concede(2))
+    assert view.chat[0] == "Game over: alice wins (bob conceded)."
+    assert not any("loses" in line for line in view.chat)
+
+
+def test_kept_and_drawn_cards_come_with_one_drag_instruction_without_judge_rights() -> None:
+    engine = engine_with([spell("Shock"), creature("Bear"), spell("Giant Growth"), spell("Naturalize")])
+    started(engine)
+    view_of(engine, am.Bid(1, amount=1), am.Pass(2))
+    kept = view_of(engine, am.Keep(1))
+    assert kept.chat.count("alice: drag Shock from your table to your hand.") == 1
+    assert not any("drag" in line for line in render_view(kept_effects(), engine, name_of, judge=True).chat)
+    view_of(engine, am.Pass(1), am.Pass(2))  # Bear unsold
+    drawn = view_of(engine, am.EndTurn(None), am.BeginTurn(None, active=2), am.Draw(2, count=2))
+    assert "bob: drag Naturalize and Bear from your table to your hand." in drawn.chat
+
+
+def kept_effects() -> list[Any]:
+    return [am.CardKept(1, am.CardRef(0, "Shock"), automatic=False)]
+
+
+def test_block_lots_offer_cast_or_keep_and_sold_own_cards_tell_the_seller() -> None:
+    engine = engine_with([spell("Shock"), spell("Bolt"), creature("Bear"), creature("Imp")])
+    view_of(engine, am.BeginTurn(None, active=1))
+    view_of(engine, am.AuctionFromBlock(1, count=2))
+    sold = view_of(engine, am.Bid(1, amount=1), am.Pass(2))
+    assert "alice: !cast or !keep Shock." in sold.chat and "alice: !cast or !keep Bolt." in sold.chat
+    view_of(engine, am.Keep(1, card="Shock"), am.Cast(1, card="Bolt"))
+    view_of(engine, am.Pass(1), am.Bid(2, amount=1), am.Pass(1), am.Keep(2))  # the follow-up: Bear to bob
+    opened = view_of(engine, am.AuctionOwnCards(1, cards=("Shock",)))
+    assert opened.lot_note == ""  # the seller's own card is not on the referee's table
+    sale = view_of(engine, am.Bid(2, amount=2))
+    assert "alice: drag Shock onto bob's table; bob: then into your hand." in sale.chat
+
+
+def test_mana_without_judge_rights_names_the_counter_to_raise() -> None:
+    engine = engine_with([creature("Bear")])
+    view_of(engine, am.BeginTurn(None, active=1))
+    view = view_of(engine, am.BuyMana(1, color="R", count=2))
+    assert view.chat == ["alice buys 2 R mana (8 gold left): add 2 to your R counter."]
+    judged = render_view(engine.apply(am.BuyMana(1, color="G", count=1)), engine, name_of, judge=True)
+    assert judged.mana == [(1, "G", 1)] and "counter" not in judged.chat[0]
+
+
+@pytest.mark.parametrize(
+    ("count", "example"), [(1, "!order 1 (or !order bottom 1)"), (2, "!order 2 1"), (4, "!order 2 1 3 4")]
+)
+def test_order_example_fits_what_was_looked_at(count: int, example: str) -> None:
+    assert order_example(count) == example

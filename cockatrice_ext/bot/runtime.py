@@ -743,9 +743,15 @@ class Bot:
         for referee in self.private_referees:
             if await referee.handle_command(ctx, text):
                 return
-        if not any(r.commands.names("private") for r in self.private_referees):
-            if parse_invocation_safe(text):
-                await self.tell(sender, "Unknown command. Join a league in the room first; then !help here.")
+        try:
+            invocation = parse_invocation(text)
+        except BadArgument:
+            return
+        if invocation is None:
+            return
+        known = {name for r in self.private_referees for name in r.commands.names("private")}
+        if invocation.name in known or not known:  # a league command from someone in no league
+            await self.tell(sender, "Join a league in the room first; then !help here.")
             return
         await reply_unknown(ctx, text, self.private_referees)
 

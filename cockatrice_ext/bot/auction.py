@@ -1139,8 +1139,8 @@ class AuctionReferee(PileReferee):
         lot = engine.current_lot()
         if lot is not None:
             names = ", ".join(card["name"] for card in lot["cards"])
-            high = lot.get("high_bid") or 0
-            parts.append(f"auction {lot['lot_no']}: {names}, high bid {high}")
+            high = f"high bid {lot['high_bid']} by {self.player_name(lot['high_bidder'])}"
+            parts.append(f"auction {lot['lot_no']}: {names}, " + (high if lot["bids"] else "no bid yet"))
             bidder = engine.whose_bid()
             if bidder is not None:
                 parts.append(f"{self.player_name(bidder)} to bid")

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import click
 
+from cockatrice_ext.formats.auction import MAX_STARTING_GOLD
+
 ALL_FORMATS = ("auction", "vortex", "combat", "market", "autobattler")
 
 
@@ -56,7 +58,7 @@ def bot() -> None:
 )
 @click.option(
     "--auction-starting-gold",
-    type=click.IntRange(0, 10_000_000),
+    type=click.IntRange(0, MAX_STARTING_GOLD),
     default=10,
     show_default=True,
     help="Gold each auction player starts with.",

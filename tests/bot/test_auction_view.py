@@ -139,3 +139,17 @@ def test_mana_without_judge_rights_names_the_counter_to_raise() -> None:
 )
 def test_order_example_fits_what_was_looked_at(count: int, example: str) -> None:
     assert order_example(count) == example
+
+
+def test_the_bid_cap_covers_the_largest_starting_gold() -> None:
+    """``!bid`` parses any amount the CLI lets a table start with (one constant behind both)."""
+    from cockatrice_ext.bot.auction import AuctionReferee
+    from cockatrice_ext.bot.commands import CommandSet
+    from cockatrice_ext.cli.bot import run
+
+    option = next(p for p in run.params if p.name == "auction_starting_gold")
+    bid = CommandSet(AuctionReferee.__new__(AuctionReferee)).specs["bid"]
+    (amount,) = bid.params
+    assert option.type.max == am.MAX_STARTING_GOLD  # type: ignore[attr-defined]
+    assert amount.bounds is not None and amount.bounds.high >= option.type.max  # type: ignore[attr-defined]
+    assert bid.convert(str(am.MAX_STARTING_GOLD)) == [am.MAX_STARTING_GOLD]

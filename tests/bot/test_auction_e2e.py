@@ -344,6 +344,17 @@ def test_bot_restarted_mid_auction_loses_nothing(
                     ),
                     what=f"{player.name}'s gold counter",
                 )
+            # !mana as a judge: the gold counter goes down and the buyer's own R counter up, acting as them.
+            first_pid = next(p for p, pl in by_id.items() if pl is first)
+            first_seat = first.client.games[game_id].players[first_pid]
+            red_before = first_seat.counter_value("r") or 0
+            await first.say(game_id, "!mana R 2")
+            await wait_until(
+                lambda: (
+                    first_seat.counter_value("r") == red_before + 2 and first_seat.counter_value("gold") == 5
+                ),
+                what="mana and gold counters after !mana R 2",
+            )
         finally:
             for p in (alice, bob):
                 await p.close()

@@ -284,6 +284,8 @@ def test_a_concession_ends_the_game_before_anything_else(
             assert said[0].startswith("Game over"), said
             assert not any("!top" in line or "Income" in line or "gives back" in line for line in said), said
             assert engine.gold(active_pid) == 9  # no income paid to the conceder
+            bot_table = other.client.games[game_id].players[referee.me].zone("table").cards
+            assert "Giant Growth" not in [c.name for c in bot_table]  # the buyer's card left with them
             assert referee.finished
         finally:
             for player in by_id.values():

@@ -497,6 +497,7 @@ class AuctionReferee(PileReferee):
         self._turn_target: int | None = None  # after a rebuild: the seat whose turn the journal says it is
         self._notes: dict[int, str] = {}  # card id on our table -> the annotation we gave it
         self._shown_gold: dict[Any, int] = {}  # engine player -> the value of their gold counter
+        self._labels: dict[int, str] = {}  # engine card index -> what it was bought for
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
 
@@ -859,7 +860,6 @@ class AuctionReferee(PileReferee):
         for line in view.chat:  # queued lines are merged into as few chat messages as fit
             await self.say(line)
         pregame_over = False
-        labels: dict[int, str] = {}
         owned_sale: rules.LotSold | None = None
         for effect in effects:
             if isinstance(effect, rules.LotOpened):
@@ -869,7 +869,7 @@ class AuctionReferee(PileReferee):
             elif isinstance(effect, rules.LotSold):
                 owned_sale = effect if effect.kind == "owned" else None
                 for ref in effect.cards:
-                    labels[ref.index] = f"Bought for {effect.price} (auction {effect.lot_no})"
+                    self._labels[ref.index] = f"Bought for {effect.price} (auction {effect.lot_no})"
             elif isinstance(effect, rules.LotUnsold):
                 if effect.destination not in ("returned", "free_commander"):
                     for ref in effect.cards:
@@ -881,8 +881,7 @@ class AuctionReferee(PileReferee):
                         card_id, f"Bought by {self.player_name(effect.player)}: !cast or !keep"
                     )
             elif isinstance(effect, (rules.CardCast, rules.CommanderChosen)):
-                label = labels.get(effect.card.index, "")
-                await self.hand_over(effect.card.index, effect.player, hand=False, label=label)
+                await self.hand_over(effect.card.index, effect.player, hand=False)
             elif isinstance(effect, rules.CardKept):
                 await self.hand_over(effect.card.index, effect.player, hand=True)
             elif isinstance(effect, rules.CardsDrawn):
@@ -893,9 +892,7 @@ class AuctionReferee(PileReferee):
                     await self.deliver_sold(effect, owned_sale.seller)
                 else:
                     for ref in effect.cards:
-                        await self.hand_over(
-                            ref.index, effect.player, hand=True, label=labels.get(ref.index, "")
-                        )
+                        await self.hand_over(ref.index, effect.player, hand=True)
             elif isinstance(effect, rules.CardReturned) and returned_card_id is not None:
                 name = self.block.game_names[effect.card.index]
                 await self.table_to_own_deck(returned_card_id, name, top=effect.position == "top")
@@ -959,27 +956,37 @@ class AuctionReferee(PileReferee):
             self._notes.pop(card_id, None)
             await self.table_to_own_deck(card_id, self.block.game_names[index], top=top)
 
-    async def hand_over(self, index: int, player: Any, *, hand: bool, label: str = "") -> None:
-        """Give engine card ``index`` to ``player``: labelled with its owner, onto their table in a column
-        of its own, then (as a judge, for ``hand``) into their hand. Who left takes it out of the game."""
+    async def hand_over(self, index: int, player: Any, *, hand: bool) -> None:
+        """Give engine card ``index`` to ``player``: labelled with its owner (and price), onto their table
+        in a column of its own, then (as a judge, for ``hand``) into their hand. A player who is out of
+        the game takes it out of the game with them (800.4a)."""
         card_id = await self.to_my_table(index)
         if card_id is None:
             return
         self.on_table.pop(index, None)
-        seat = self.seat_of(player)
-        if seat is None:  # 800.4a: what a player who left owns leaves the game with them
+        label = self._labels.pop(index, "")
+        seat = self.seat_of(player) if player in self.engine.living() else None
+        if seat is None:
             await self.run(pc.move_card("table", [card_id], target_player_id=self.me, target_zone="rfg"))
             return
-        await self.annotate(card_id, f"Owner: {self.player_name(player)}" + (f"\n{label}" if label else ""))
+        with contextlib.suppress(KeyError):  # their seat went while the card moved: it went with them
+            await self.annotate(
+                card_id, f"Owner: {self.player_name(player)}" + (f"\n{label}" if label else "")
+            )
+            before = self.table_ids(seat)
+            move = pc.move_card(
+                "table",
+                [card_id],
+                target_player_id=seat,
+                target_zone="table",
+                x=self.free_x(seat),
+                y=DEAL_ROW,
+            )
+            await self.run(move)
+            new_id = await self.wait_new_card(seat, before, name=self.block.game_names[index])
+            if hand and new_id is not None:
+                await self.into_hand(seat, new_id)
         self._notes.pop(card_id, None)
-        before = self.table_ids(seat)
-        move = pc.move_card(
-            "table", [card_id], target_player_id=seat, target_zone="table", x=self.free_x(seat), y=DEAL_ROW
-        )
-        await self.run(move)
-        new_id = await self.wait_new_card(seat, before, name=self.block.game_names[index])
-        if hand and new_id is not None:
-            await self.into_hand(seat, new_id)
 
     async def deliver_sold(self, awarded: rules.CardsAwarded, seller: Any) -> None:
         """Cards sold with ``!sell`` are in the seller's hand or on their table: a judge moves them into
@@ -1004,10 +1011,17 @@ class AuctionReferee(PileReferee):
                 break
         else:
             return False
+        with contextlib.suppress(KeyError):  # a seat went meanwhile: the referee says what to drag instead
+            return await self._judge_move(zone, card.id, name, seller_seat, winner_seat)
+        return False
+
+    async def _judge_move(
+        self, zone: str, card_id: int, name: str, seller_seat: int, winner_seat: int
+    ) -> bool:
         before = self.table_ids(winner_seat)
         move = pc.move_card(
             zone,
-            [card.id],
+            [card_id],
             target_player_id=winner_seat,
             target_zone="table",
             x=self.free_x(winner_seat),

@@ -683,12 +683,24 @@ class AuctionReferee(PileReferee):
         living = {self.engine_names[p] for p in self.engine.living()}
         if props.spectator or props.player_id == self.me or name in living:
             return
-        await self.say(
-            shorten(f"{name}: this game continues game #{self.continues}; only its players can sit.")
+        await self.bot.tell(
+            name, f"Game #{self.game_id} continues game #{self.continues}; only its players can sit."
         )
         await self.run(pc.kick_from_game(props.player_id))
 
     # -- events ----------------------------------------------------------------------------------
+
+    async def on_event(self, event: ClientEvent) -> None:
+        """As the runtime's, except that a rebuilt game waiting for its players stays open when someone
+        who did not play it leaves (or is turned away)."""
+        if (
+            not self.live
+            and self.table is not None
+            and event.name == "Event_Leave"
+            and self.seat_names.get(event.player_id) not in self.engine_names.values()
+        ):
+            return
+        await super().on_event(event)
 
     async def on_game_event(self, event: ClientEvent) -> None:
         name = event.name

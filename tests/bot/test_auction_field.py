@@ -368,6 +368,16 @@ def test_resume_after_kill_rebuilds_the_game(servatrice_strict: ServatriceServer
             line = await bot_line(alice, rf"Game #{old_game} continues as game #\d+", mark)
             new_game = int(re.search(r"as game #(\d+)", line).group(1))  # type: ignore[union-attr]
             mark = alice.mark()
+            # Only the game's own players may sit in the rebuilt game.
+            eve = Player(await connect_default(url, "eve_k"))
+            try:
+                await eve.client.join_room(room_id)
+                stranger = await eve.client.join_game(room_id, new_game)
+                await wait_until(lambda: stranger.kicked, what="the stranger turned away")
+                told = await eve.wait_private(lambda t: "only its players can sit" in t)
+                assert f"continues game #{old_game}" in told
+            finally:
+                await eve.close()
             new_seats = {await alice.sit(room_id, new_game): alice, await bob.sit(room_id, new_game): bob}
             await bot_line(
                 alice, rf"Game #{old_game} continues here: .*auction 2: Naturalize, high bid 2", mark

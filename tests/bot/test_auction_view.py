@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import random
+import re
 from typing import Any
 
 import pytest
+from formats.test_auction import BLOCK as RANDOM_BLOCK
+from formats.test_auction import random_action
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cockatrice_ext.bot.auction import lot_note, order_example, render_view
 from cockatrice_ext.cards.model import CardFacts
 from cockatrice_ext.formats import auction as am
+from cockatrice_ext.formats.base import RulesError
 
 NAMES = {1: "alice", 2: "bob", 3: "carol"}
 
@@ -153,3 +160,27 @@ def test_the_bid_cap_covers_the_largest_starting_gold() -> None:
     assert option.type.max == am.MAX_STARTING_GOLD  # type: ignore[attr-defined]
     assert amount.bounds is not None and amount.bounds.high >= option.type.max  # type: ignore[attr-defined]
     assert bid.convert(str(am.MAX_STARTING_GOLD)) == [am.MAX_STARTING_GOLD]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=st.lists(st.integers(0, 2**32), min_size=10, max_size=120), players=st.integers(2, 4))
+def test_random_play_renders_sensible_views(steps: list[int], players: int) -> None:
+    """Whatever happens, the view names players by name, never waits for nobody, shows gold only for
+    players still in, and has a lot note exactly when a lot lies on the referee's table."""
+    names = {p: f"player{p}name" for p in range(1, players + 1)}
+    engine = am.AuctionEngine(am.AuctionConfig(players=tuple(names), cards=RANDOM_BLOCK), seed=3)
+    for step in steps:
+        if engine.is_over():
+            break
+        try:
+            effects = engine.apply(random_action(engine, random.Random(step)))
+        except RulesError:
+            continue
+        for judge in (False, True):
+            view = render_view(effects, engine, names.__getitem__, judge=judge)
+            said = " ".join(view.chat)
+            assert "(waiting for )" not in said and not re.search(r"\bplayer \d", said)
+            assert set(view.gold) == set(engine.living())
+            assert bool(view.lot_note) == (engine.lot is not None and engine.lot.kind != "owned")
+            if any(isinstance(e, am.GameOver) for e in effects):
+                assert view.chat[0].startswith("Game over")

@@ -355,6 +355,23 @@ def test_bot_restarted_mid_auction_loses_nothing(
                 ),
                 what="mana and gold counters after !mana R 2",
             )
+            # !sell as a judge: the referee moves the sold card from the seller's hand into the winner's.
+            assert engine.lot is not None and not engine.lot.bids
+            await first.say(game_id, "!stop")
+            await second.say(game_id, "!stop")
+            await wait_until(lambda: engine.phase == "main", what="the auction step stopped")
+            second_pid = next(p for p, pl in by_id.items() if pl is second)
+            second_hand = second.client.games[game_id].players[second_pid].zone("hand")
+            mark = second.mark()
+            await first.say(game_id, f"!sell {lot_card}")
+            await bot_line(second, rf"Auction \d+: {re.escape(lot_card)} .*{second.name} to bid", mark)
+            await second.say(game_id, "!bid 1")
+            await bot_line(second, rf"Sold: {re.escape(lot_card)} to {second.name} for 1", mark)
+            await wait_until(
+                lambda: [c.name for c in second_hand.cards] == [lot_card],
+                what="the sold card in the winner's hand",
+            )
+            assert not any("drag" in text for _, text in second.heard[mark:])
         finally:
             for p in (alice, bob):
                 await p.close()

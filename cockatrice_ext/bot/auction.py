@@ -648,8 +648,12 @@ class AuctionReferee(PileReferee):
         engine = self.engine
         self.live = True
         await self.read_own_deck()
-        for index in list(engine.lot.cards if engine.lot is not None else []):
-            await self.to_my_table(index)
+        lot = engine.lot
+        for index in list(lot.cards if lot is not None else []):
+            if lot is not None and lot.kind == "owned":  # cards up for sale by a player stay with them
+                await self.hand_over(index, lot.seller, hand=lot.origins.get(index) == "hand")
+            else:
+                await self.to_my_table(index)
         for player in engine.players:
             for index in engine.pending[player]:
                 card_id = await self.to_my_table(index)

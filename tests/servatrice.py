@@ -45,7 +45,7 @@ def skip_reason() -> str:
     """Why the servatrice tests cannot run here."""
     return (
         "no Servatrice binary: set SERVATRICE_BIN to a built servatrice "
-        "(e.g. /opt/cockatrice-src/build/servatrice/servatrice) or put servatrice on PATH"
+        "(built from Cockatrice's sources, see README) or put servatrice on PATH"
     )
 
 

@@ -15,3 +15,11 @@ EXAMPLES = SHARED / "examples"
 COCKATRICE_FILES = SHARED / "cockatrice"
 SCHEMAS = Path(os.environ.get("COCKATRICE_SCHEMAS", COCKATRICE_FILES / "schemas"))
 SEEDS = SHARED / "seeds"
+
+_COCKATRICE_SRC = os.environ.get("COCKATRICE_SRC", "")
+UPSTREAM_PROTOS = Path(
+    os.environ.get("COCKATRICE_PROTO_DIR")
+    or (Path(_COCKATRICE_SRC) / "libcockatrice_protocol/libcockatrice/protocol/pb" if _COCKATRICE_SRC else "")
+    or ROOT / "missing-upstream-protos"
+)
+"""Cockatrice's own .proto files (``COCKATRICE_PROTO_DIR``, or inside ``COCKATRICE_SRC``); absent on CI."""

@@ -1,4 +1,4 @@
-"""Fixtures for the card-data tests: real files from /work/shared and small MTGJSON extracts."""
+"""Fixtures for the card-data tests: real files from ../shared (tests/shared_paths.py), MTGJSON extracts."""
 
 from __future__ import annotations
 
@@ -9,11 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_paths import ALL_PRINTINGS as ALLPRINTINGS
+from shared_paths import COCKATRICE_FILES as COCKATRICE
+from shared_paths import EXAMPLES
 
-SHARED = Path("/work/shared")
-EXAMPLES = SHARED / "examples"
-COCKATRICE = SHARED / "cockatrice"
-ALLPRINTINGS = SHARED / "carddata" / "AllPrintings.json.xz"
 EXTRACT_SETS = ("APC", "ISD", "M19", "ELD", "TSP", "ZEN")
 
 

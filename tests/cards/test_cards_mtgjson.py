@@ -10,12 +10,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared_paths import ALL_PRINTINGS as ALLPRINTINGS
 
 from cockatrice_ext.cards.errors import CardDataError
 from cockatrice_ext.cards.mtgjson import read_mtgjson, read_mtgjson_data
 from cockatrice_ext.cards.sources import load_cards, sniff
-
-ALLPRINTINGS = Path("/work/shared/carddata/AllPrintings.json.xz")
 
 
 @pytest.mark.parametrize("kind", ["allprintings_json", "allprintings_gz", "allprintings_xz"])

@@ -9,28 +9,24 @@ packing, extension numbers and enum values.  Skips when the Cockatrice sources a
 from __future__ import annotations
 
 import importlib.resources
-import os
-from pathlib import Path
 
 import pytest
 from google.protobuf import descriptor_pb2, descriptor_pool
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from shared_paths import UPSTREAM_PROTOS as UPSTREAM
 
 from cockatrice_ext.protocol import messages as pb
 from cockatrice_ext.protocol.pb import common_pb2
-
-UPSTREAM = Path(
-    os.environ.get(
-        "COCKATRICE_PROTO_DIR", "/opt/cockatrice-src/libcockatrice_protocol/libcockatrice/protocol/pb"
-    )
-)
 
 
 @pytest.fixture(scope="module")
 def upstream(tmp_path_factory: pytest.TempPathFactory) -> descriptor_pool.DescriptorPool:
     protoc = pytest.importorskip("grpc_tools.protoc")
     if not UPSTREAM.is_dir():
-        pytest.skip(f"Cockatrice protos not found at {UPSTREAM} (set COCKATRICE_PROTO_DIR)")
+        pytest.skip(
+            "Cockatrice's .proto files not found: set COCKATRICE_SRC (an extracted Cockatrice source"
+            " tree) or COCKATRICE_PROTO_DIR"
+        )
     out = tmp_path_factory.mktemp("upstream") / "set.pb"
     well_known = importlib.resources.files("grpc_tools") / "_proto"
     files = sorted(p.name for p in UPSTREAM.glob("*.proto"))

@@ -534,17 +534,18 @@ class AuctionReferee(PileReferee):
     def is_engine_player(self, player_id: int) -> bool:
         return self.engine_player(player_id) is not None
 
-    def _bind_names(self, meta: dict[str, Any]) -> None:
-        """Learn the engine players' names from the table's journaled meta.
+    @staticmethod
+    def journaled_names(meta: dict[str, Any], engine: rules.AuctionEngine) -> dict[Any, str]:
+        """The engine players' user names from a table's journaled meta.
 
         Raises:
             JournalError: a player of the engine has no journaled name.
         """
         names = dict(meta.get("names", {}))
-        for player in self.engine.players:
-            if str(player) not in names:
-                raise JournalError(f"no name journaled for player {player}")
-            self.engine_names[player] = str(names[str(player)])
+        missing = [str(p) for p in engine.players if str(p) not in names]
+        if missing:
+            raise JournalError(f"no name journaled for player(s) {', '.join(missing)}")
+        return {p: str(names[str(p)]) for p in engine.players}
 
     # -- starting ------------------------------------------------------------------------------------
 
@@ -588,7 +589,7 @@ class AuctionReferee(PileReferee):
     async def resume(cls, bot: Bot, game_id: int, room_id: int, key: str) -> Any:
         """Re-seated in the same game after a restart (registered account): the journal as it was."""
         referee = await super().resume(bot, game_id, room_id, key)
-        referee._bind_names(bot.journal.table_meta(key))
+        referee.engine_names = cls.journaled_names(bot.journal.table_meta(key), referee.engine)
         referee.live = True
         return referee
 
@@ -610,6 +611,7 @@ class AuctionReferee(PileReferee):
         assert isinstance(engine, rules.AuctionEngine)
         if engine.is_over():
             raise NotAllowed("that game is over; there is nothing to continue")
+        engine_names = cls.journaled_names(meta, engine)
         game_names = [str(n) for n in meta.get("game_names", [])]
         if len(game_names) != len(engine.config.cards):
             raise JournalError("the journaled block does not match its cards")
@@ -638,7 +640,7 @@ class AuctionReferee(PileReferee):
         new_meta = {**meta, "options": asdict(options), "game_id": referee.game_id, "rebuilt_from": key}
         referee.bot.journal.copy_table(key, referee.table_key, meta=new_meta)
         referee.table = Table.restore(referee.bot.journal, referee.table_key)
-        referee._bind_names(new_meta)
+        referee.engine_names = engine_names
         referee.continues = int(meta.get("game_id", 0)) or None
         return referee
 

@@ -184,3 +184,37 @@ def test_random_play_renders_sensible_views(steps: list[int], players: int) -> N
             assert bool(view.lot_note) == (engine.lot is not None and engine.lot.kind != "owned")
             if any(isinstance(e, am.GameOver) for e in effects):
                 assert view.chat[0].startswith("Game over")
+
+
+WORD = st.text(
+    st.characters(whitelist_categories=("L", "N"), whitelist_characters="',-&<>\"!"), min_size=1, max_size=8
+)
+LETTERS = st.text(st.characters(whitelist_categories=("L",)), min_size=1, max_size=8)
+CARD_NAME = st.tuples(LETTERS, st.lists(WORD, max_size=3)).map(lambda parts: " ".join([parts[0], *parts[1]]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(names=st.lists(CARD_NAME, min_size=1, max_size=12))
+def test_a_rebuilt_pile_is_a_cod_holding_exactly_its_cards(names: list[str]) -> None:
+    """``pile_cod`` (a rebuilt game's deck) reads back as the same multiset of names (XML escaped)."""
+    from collections import Counter
+
+    from cockatrice_ext.bot.blocks import pile_cod
+    from cockatrice_ext.decks.readers import read_cod
+
+    deck = read_cod(pile_cod("rebuilt <deck>", names).encode("utf-8"))
+    assert deck.name == "rebuilt <deck>"
+    assert Counter({entry.name: entry.count for entry in deck.section("main")}) == Counter(names)
+
+
+def test_a_journal_without_a_players_name_is_reported_not_guessed() -> None:
+    from cockatrice_ext.bot.auction import AuctionReferee
+    from cockatrice_ext.journal import JournalError
+
+    engine = engine_with([creature("Bear")])
+    assert AuctionReferee.journaled_names({"names": {"1": "alice", "2": "bob"}}, engine) == NAMES_12
+    with pytest.raises(JournalError, match="player"):
+        AuctionReferee.journaled_names({"names": {"1": "alice"}}, engine)
+
+
+NAMES_12 = {1: "alice", 2: "bob"}

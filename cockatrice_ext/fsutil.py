@@ -1,16 +1,67 @@
-"""Atomic file writes: a reader sees the old file or the whole new one, never half of it."""
+"""Safe file writes: a reader sees the old file or the whole new one, never half of it.
+
+* The target must be a regular file or absent: a FIFO, a device, a socket or a folder in its place
+  is refused and left untouched (:class:`UnsafeOutput`).
+* A symbolic link stays a link: the file it points to is replaced (atomically, in that file's folder).
+* :func:`atomic_write_files` writes several files all together or not at all: every file is staged
+  beside its target first, then renamed into place; if any step fails, the files already renamed are
+  put back as they were and the staged ones are removed.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 
-def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder, then rename."""
+class UnsafeOutput(OSError):
+    """The output path holds something that must not be replaced by a file."""
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def writable_target(path: str | Path) -> Path:
+    """The regular file that writing ``path`` should replace (a link's final target), or refuse.
+
+    Raises:
+        UnsafeOutput: ``path`` (or what a link points to) exists and is not a regular file, or the
+            link loops.
+    """
     target = Path(path)
+    if target.is_symlink():
+        try:
+            target = target.resolve(strict=False)
+        except RuntimeError as exc:  # a symlink loop (Python < 3.13)
+            raise UnsafeOutput(f"{path} is a symbolic link that loops") from exc
+        if target.is_symlink():  # still a link after resolving: a loop
+            raise UnsafeOutput(f"{path} is a symbolic link that loops")
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return target
+    except OSError as exc:
+        if exc.errno == 40:  # ELOOP
+            raise UnsafeOutput(f"{path} is a symbolic link that loops") from exc
+        raise
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        raise UnsafeOutput(f"{path} is {kind}, not a regular file: it is left alone")
+    return target
+
+
+def _stage(target: Path, data: bytes) -> str:
+    """Write ``data`` to a temporary file beside ``target``; return its path."""
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
@@ -20,11 +71,56 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+    return tmp
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, then rename.
+
+    Raises:
+        UnsafeOutput: ``path`` is not a regular file (see :func:`writable_target`).
+    """
+    atomic_write_files({Path(path): data})
+
+
+def atomic_write_files(files: Mapping[Path, bytes]) -> None:
+    """Write every file, all together or not at all (see the module docstring).
+
+    Raises:
+        UnsafeOutput: one of the paths is not a regular file; nothing was written.
+        OSError: a write or rename failed; nothing new was left behind.
+    """
+    targets = {writable_target(path): data for path, data in files.items()}
+    staged: dict[Path, str] = {}
+    replaced: list[tuple[Path, str | None]] = []  # (target, backup of the old file or None)
+    try:
+        for target, data in targets.items():
+            staged[target] = _stage(target, data)
+        for target, tmp in staged.items():
+            backup = None
+            if len(staged) > 1 and target.exists():
+                backup = _stage(target, target.read_bytes())
+            os.replace(tmp, target)
+            replaced.append((target, backup))
+    except BaseException:
+        for target, backup in reversed(replaced):
+            with contextlib.suppress(OSError):
+                if backup is None:
+                    os.unlink(target)
+                else:
+                    os.replace(backup, target)
+        for tmp in staged.values():
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+        raise
+    for _, backup in replaced:
+        if backup is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(backup)
 
 
 def _umask() -> int:

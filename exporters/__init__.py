@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cockatrice_ext.cards.model import Card
-from cockatrice_ext.fsutil import atomic_write_bytes
+from cockatrice_ext.fsutil import atomic_write_files
 
 from .arena import write_arena
 from .cockatrice import write_card_database, write_cockatrice_xml, write_cod, write_text
@@ -114,8 +114,7 @@ def export(
                 raise ValueError(f"refusing to write outside {target}: {file}")
     else:
         files = {target: rendered.encode("utf-8") if isinstance(rendered, str) else rendered}
-    for file, data in files.items():
-        atomic_write_bytes(file, data)
+    atomic_write_files(files)  # all together or not at all
     return list(files)
 
 

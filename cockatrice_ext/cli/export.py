@@ -181,7 +181,9 @@ def _format_help() -> str:
     "--output",
     type=click.Path(path_type=Path),
     default=None,
-    help="Output file (a folder for forge-cube/forge-custom). Default: derived from the block name.",
+    help="Output file (a folder for forge-cube/forge-custom); - writes a one-file format to standard"
+    " output. An existing path must be a regular file (a link's target is replaced). Default: derived"
+    " from the block name.",
 )
 @card_source_option
 @click.option(
@@ -227,9 +229,20 @@ def export(
         raise click.BadParameter("applies to cockatrice-xml and forge-custom only", param_hint="--set-code")
     if no_printings and fmt not in ("cod", "text"):
         raise click.BadParameter("applies to cod and text only", param_hint="--no-printings")
+    to_stdout = output == Path("-")
+    if to_stdout and EXPORT_FORMATS[fmt].is_bundle:
+        raise click.BadParameter(f"{fmt} writes a folder of files, not one stream", param_hint="-o -")
     target = output if output is not None else default_output(path, fmt)
-    if target.resolve() == path.resolve():
-        raise click.BadParameter(f"refusing to overwrite the input file {path}", param_hint="-o")
+    if not to_stdout:
+        from cockatrice_ext.fsutil import UnsafeOutput, writable_target
+
+        if target.resolve() == path.resolve():
+            raise click.BadParameter(f"refusing to overwrite the input file {path}", param_hint="-o")
+        try:
+            if not EXPORT_FORMATS[fmt].is_bundle:
+                writable_target(target)
+        except UnsafeOutput as exc:
+            raise click.BadParameter(str(exc), param_hint="-o") from None
     try:
         deck = build(path, card_source)
     except UnknownCardsError as exc:
@@ -241,6 +254,9 @@ def export(
         sys.exit(EXIT_BAD_INPUT)
     except OSError as exc:
         click.echo(f"error: cannot read {path}: {exc.strerror or exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    if deck.count() == 0:
+        click.echo(f"error: {path.name} lists no cards; nothing written.", err=True)
         sys.exit(EXIT_BAD_INPUT)
     if deck_name:
         deck.name = deck_name
@@ -256,6 +272,14 @@ def export(
                 code=custom.code, name=set_name, set_type=custom.set_type, release_date=custom.release_date
             )
         options["custom_set" if fmt == "cockatrice-xml" else "edition"] = custom
+    if to_stdout:
+        from cockatrice_ext.exporters import render
+
+        rendered = render(deck, fmt, **options)
+        stream = click.get_binary_stream("stdout")
+        stream.write(rendered.encode("utf-8") if isinstance(rendered, str) else rendered)  # type: ignore[arg-type]
+        stream.flush()
+        return
     try:
         written = write_export(deck, fmt, target, **options)
     except OSError as exc:

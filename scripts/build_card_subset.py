@@ -8,9 +8,9 @@ the basic lands, the tokens those cards make (MTGJSON ``tokens`` of the sets inv
 custom cards of ``blocks/*.xml`` (Cockatrice custom sets; their SHA-256 is recorded so the
 loader knows they are current).
 
-``oracle.json.gz`` (the rules facts of every real card): name, layout, faces with mana value,
-colours, types and power/toughness, and no text or printings, so that deck checks (Magic Combat
-Rules' "no lands, no planeswalkers, singleton") know any card a player may load, offline.
+``allcards.sqlite3`` (every card and token of AllPrintings, read lazily; see
+:mod:`cockatrice_ext.cards.store`): any real block resolves offline, and deck checks (Magic Combat
+Rules' "no lands, no planeswalkers, singleton") know any card a player may load.
 
 The output is reproducible: same inputs, same bytes.
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from dataclasses import replace
+import tempfile
 from pathlib import Path
 
 from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
@@ -31,7 +31,8 @@ from cockatrice_ext.cards.errors import CardDataError, UnknownCard, UnknownCards
 from cockatrice_ext.cards.model import BASIC_LAND_NAMES, Card, CardDatabase
 from cockatrice_ext.cards.mtgjson import read_mtgjson
 from cockatrice_ext.cards.resolve import NameIndex
-from cockatrice_ext.cards.sources import DATA_FILE, ORACLE_FILE, file_digest
+from cockatrice_ext.cards.sources import DATA_FILE, file_digest
+from cockatrice_ext.cards.store import STORE_FILE, write_store
 from cockatrice_ext.decks.blocklist import read_block_list
 from cockatrice_ext.fsutil import atomic_write_bytes
 
@@ -49,17 +50,6 @@ def block_names(blocks: Path) -> list[tuple[Path, str, int, str]]:
         for _, entry in deck.entries():
             out.append((path, entry.name, entry.line, entry.set_code.upper()))
     return out
-
-
-def build_oracle(full: CardDatabase) -> CardDatabase:
-    """Every real (non-token) card with its rules facts only: no text, no printings."""
-    oracle = CardDatabase(source="oracle")
-    for name, card in full.cards.items():
-        if card.is_token:
-            continue
-        faces = tuple(replace(face, oracle_text="", type_line="", mana_cost="") for face in card.faces)
-        oracle.cards[name] = replace(card, faces=faces, printings=(), related=())
-    return oracle
 
 
 def build_subset(
@@ -159,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if an output file would change")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
-    oracle_out = args.out.with_name(ORACLE_FILE.name)
+    store_out = args.out.with_name(STORE_FILE.name)
     try:
         full = read_mtgjson(args.allprintings)
         subset, meta = build_subset(args.allprintings, args.blocks, full)
@@ -167,20 +157,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     data = encode_database(subset, meta=meta)
-    oracle = encode_database(
-        build_oracle(full), meta={"built_from": args.allprintings.name, "kind": "oracle"}
-    )
+    with tempfile.TemporaryDirectory() as scratch:
+        fresh = Path(scratch) / STORE_FILE.name
+        write_store(full, fresh, meta={"built_from": args.allprintings.name})
+        store = fresh.read_bytes()
     if args.check:
-        stale = [str(path) for path, new in ((args.out, data), (oracle_out, oracle))
+        stale = [str(path) for path, new in ((args.out, data), (store_out, store))
                  if not path.exists() or path.read_bytes() != new]  # fmt: skip
         if stale:
             print(f"{', '.join(stale)} out of date; run scripts/build_card_subset.py", file=sys.stderr)
             return 1
-        print(f"{args.out} and {oracle_out} are up to date")
+        print(f"{args.out} and {store_out} are up to date")
         return 0
     atomic_write_bytes(args.out, data)
-    atomic_write_bytes(oracle_out, oracle)
-    print(f"wrote {oracle_out}: {len(oracle)} bytes")
+    atomic_write_bytes(store_out, store)
+    print(f"wrote {store_out}: {len(full)} cards, {len(store)} bytes")
     tokens = sum(1 for c in subset.cards.values() if c.is_token)
     printings = sum(len(c.printings) for c in subset.cards.values())
     print(

@@ -33,9 +33,14 @@ class UnknownCard:
     line: int = 0
     section: str = ""
     suggestions: tuple[str, ...] = ()
+    reason: str = ""
+    """Why a known name cannot be used (a melded back face); empty for a name nothing matched."""
 
     def describe(self) -> str:
         where = f"line {self.line}: " if self.line else ""
+        if self.reason:
+            cards = f": {', '.join(self.suggestions)}" if self.suggestions else ""
+            return f"{where}{self.name!r} {self.reason}{cards}"
         hint = f" (did you mean: {', '.join(self.suggestions)}?)" if self.suggestions else ""
         return f"{where}unknown card {self.name!r}{hint}"
 
@@ -47,6 +52,14 @@ class UnknownCardsError(LookupError):
         self.unknown = list(unknown)
         self.source = source
         head = f"{source}: " if source else ""
-        lines = [f"{head}{len(self.unknown)} unknown card name(s):"]
-        lines += [f"  {u.describe()}" for u in self.unknown]
+        count = len(self.unknown)
+        usable = any(u.reason for u in self.unknown)
+        what = "card name(s) cannot be used" if usable else "unknown card name(s)"
+        lines = [f"{head}{count} {what}:"]
+        lines += [f"  {u.describe()}" for u in self.unknown[: self.SHOWN]]
+        if len(self.unknown) > self.SHOWN:
+            lines.append(f"  ... and {len(self.unknown) - self.SHOWN} more")
         super().__init__("\n".join(lines))
+
+    SHOWN = 25
+    """At most this many names are listed; a count stands for the rest."""

@@ -213,6 +213,8 @@ class CardDatabase:
     source: str = ""
     # creator name -> token/card names it makes, from Cockatrice ``reverse-related`` not yet applied
     reverse_related: dict[str, list[str]] = field(default_factory=dict)
+    # folded name -> name, of cards known but not loaded (the shipped store): for "did you mean"
+    name_hints: dict[str, str] = field(default_factory=dict)
 
     def add(self, card: Card) -> None:
         """Add ``card``; a second card of the same name merges its printings into the first."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -153,6 +153,7 @@ class MtgjsonBuilder:
         """The finished database: real cards first, tokens where their name is free."""
         db = CardDatabase(source=self.source)
         db.sets = dict(sorted(self.sets.items()))
+        meld_fronts: dict[str, list[str]] = {}  # melded card -> the two cards that meld into it
         for table in (self.cards, self.tokens):
             for pending in table.values():
                 if pending.name in db.cards:
@@ -167,8 +168,17 @@ class MtgjsonBuilder:
                     printings.sort(key=_printing_order)
                 makes = self.makes.get(pending.name)
                 related = tuple(dict.fromkeys(t for t in makes if t)) if makes else ()
-                db.cards[pending.name] = Card(
-                    name=pending.name,
+                name = pending.name
+                if pending.layout == "meld" and len(faces) == 1 and " // " in name:
+                    # MTGJSON names a meld front "Front // Melded"; Cockatrice and Scryfall call it
+                    # "Front", a card of its own that melds into the other (a card of its own too).
+                    name, _, melded = name.partition(" // ")
+                    related = (*related, melded)
+                    meld_fronts.setdefault(melded, []).append(name)
+                    if name in db.cards:
+                        continue
+                db.cards[name] = Card(
+                    name=name,
                     layout=pending.layout,
                     faces=faces,
                     color_identity=pending.color_identity,
@@ -176,6 +186,10 @@ class MtgjsonBuilder:
                     is_token=pending.is_token,
                     related=related,
                 )
+        for melded, fronts in meld_fronts.items():
+            result = db.cards.get(melded)
+            if result is not None:
+                db.cards[melded] = replace(result, related=tuple(dict.fromkeys((*result.related, *fronts))))
         return db
 
 

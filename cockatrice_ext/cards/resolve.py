@@ -149,13 +149,14 @@ class NameIndex:
         close += [k for k in shortlist if k.startswith(key) and k not in close][:limit]
         names: list[str] = []
         for k in close:
-            card_name = self.db.cards[self._folded[k][1]].name
+            hit = self._folded.get(k)
+            card_name = self.db.cards[hit[1]].name if hit else self.db.name_hints[k]
             if card_name not in names:
                 names.append(card_name)
         return names[:limit]
 
     def _build_grams(self) -> None:
-        self._keys = sorted(self._folded)
+        self._keys = sorted(set(self._folded) | set(self.db.name_hints))
         grams: dict[str, list[int]] = {}
         for index, key in enumerate(self._keys):
             for gram in _trigrams(key):
@@ -265,6 +266,18 @@ class ResolvedDeck:
         return list(out.values())
 
 
+def is_meld_result(card: Card) -> bool:
+    """Whether ``card`` is what two meld cards become (Brisela, Voice of Nightmares): no deck holds it."""
+    return card.layout == "meld" and len(card.faces) == 1 and card.faces[0].side == "b"
+
+
+def melds_into(db: CardDatabase, melded: str) -> list[str]:
+    """The meld cards that become ``melded`` (those in ``db``)."""
+    return [
+        c.name for c in db.cards.values() if c.layout == "meld" and melded in c.related and c.name != melded
+    ]
+
+
 def resolve_deck(deck: Deck, db: CardDatabase | NameIndex, *, source: str = "") -> ResolvedDeck:
     """Resolve every entry of ``deck`` against ``db``.
 
@@ -287,6 +300,17 @@ def resolve_deck(deck: Deck, db: CardDatabase | NameIndex, *, source: str = "") 
                         line=entry.line,
                         section=section,
                         suggestions=tuple(index.suggest(entry.name)),
+                    )
+                )
+                continue
+            if is_meld_result(match.card):
+                unknown.append(
+                    UnknownCard(
+                        name=entry.name,
+                        line=entry.line,
+                        section=section,
+                        suggestions=tuple(melds_into(index.db, match.card.name)),
+                        reason="is the melded back face of two cards, not a card of its own; list them",
                     )
                 )
                 continue

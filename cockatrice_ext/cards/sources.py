@@ -40,7 +40,6 @@ SCRYFALL_KEYWORD = "scryfall"
 SCRYFALL_URL_ENV = "COCKATRICE_EXT_SCRYFALL_URL"
 CACHE_DIR_ENV = "COCKATRICE_EXT_CACHE"
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "cards.json.gz"
-ORACLE_FILE = DATA_FILE.with_name("oracle.json.gz")
 
 Progress = Callable[[int], None]
 _default_cache: CardDatabase | None = None
@@ -107,7 +106,7 @@ _oracle_cache: CardDatabase | None = None
 
 
 def load_rules_cards() -> CardDatabase:
-    """Every real card's rules facts (no text, no printings) plus the default database.
+    """Every real card (the shipped store) plus the default database's custom cards.
 
     For checks of decks players bring (any real card), offline. Cached; treat it as read-only.
 
@@ -117,10 +116,11 @@ def load_rules_cards() -> CardDatabase:
     global _oracle_cache
     if _oracle_cache is not None:
         return _oracle_cache
-    oracle, _ = _read_shipped(ORACLE_FILE, "oracle")
+    from cockatrice_ext.cards.store import shipped_store
+
     rules = CardDatabase()
-    rules.merge(load_default_cards())  # full definitions (printings, custom cards) win
-    rules.merge(oracle)
+    rules.merge(load_default_cards())  # the custom cards of the bundled blocks win
+    rules.merge(shipped_store().all_cards())
     _oracle_cache = rules
     return rules
 
@@ -257,17 +257,26 @@ def load_cards_covering(
     from cockatrice_ext.cards.resolve import NameIndex
 
     index = NameIndex(db)
-    if all(index.find(name) is not None for name in names):
+    missing = [name for name in names if index.find(name) is None]
+    if not missing:
         return db
-    from cockatrice_ext.cards.discover import discover_cockatrice_files
+    from cockatrice_ext.cards.store import shipped_store
 
-    if not discover_cockatrice_files():
-        return db
-    LOGGER.info("some cards are not in the embedded data; loading your Cockatrice card database")
+    store = shipped_store()
     merged = CardDatabase(source="default")
     merged.merge(db)
-    merged.merge(load_cards("cockatrice", progress=progress))
+    merged.merge(store.cards_for(missing))  # every real card, offline
     merged.link_reverse_related()
+    index = NameIndex(merged)
+    if all(index.find(name) is not None for name in missing):
+        return merged
+    from cockatrice_ext.cards.discover import discover_cockatrice_files
+
+    if discover_cockatrice_files():
+        LOGGER.info("some cards are not in the shipped data; adding your Cockatrice card database")
+        merged.merge(load_cards("cockatrice", progress=progress))
+        merged.link_reverse_related()
+    merged.name_hints = store.name_hints()  # "did you mean" among every real card
     return merged
 
 

@@ -113,7 +113,10 @@ def _resolve(deck: Deck, card_source: str | None, source: str) -> ExportDeck:
         db = open_card_source(card_source, need=names)
         index = NameIndex(db)
     _untoken_names(deck, db)
-    return from_resolved(resolve_deck(deck, index, source=source), db)
+    resolved = resolve_deck(deck, index, source=source)
+    for warning in resolved.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    return from_resolved(resolved, db)
 
 
 def _untoken_names(deck: Deck, db: CardDatabase) -> None:

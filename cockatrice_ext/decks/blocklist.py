@@ -96,7 +96,7 @@ def check_name(name: str) -> str | None:
         return "card name contains control or unassigned characters"
     if name.startswith("<"):
         return "this looks like XML, not a card line (read .cod/.dek files with read_deck)"
-    if not any(ch.isalnum() for ch in name):
+    if not any(ch.isalnum() for ch in name) and name.strip("_"):  # "_____" is a real card
         return f"not a card name: {name!r}"
     return None
 

@@ -226,7 +226,12 @@ def test_rules_cards_know_every_real_card_offline() -> None:
     rules_db = load_rules_cards()
     assert "Force of Will" not in load_default_cards()
     season = rules_db.cards["Force of Will"]
-    assert season.types == ("Instant",) and season.mana_value == 5 and not season.oracle_text
+    assert (
+        season.types == ("Instant",)
+        and season.mana_value == 5
+        and "Counter target spell" in season.oracle_text
+    )
+    assert season.printings and season.printings[0].set_code  # the one card layer: printings too
     jace = rules_db.cards["Jace, the Mind Sculptor"]
     assert jace.types == ("Planeswalker",) and "Legendary" in jace.supertypes
     assert len(rules_db) > 20000

@@ -1,0 +1,124 @@
+"""Every real card offline: the shipped store, read lazily, behind the default card source."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from shared_paths import ALL_PRINTINGS
+
+from cockatrice_ext.cards.errors import CardDataError
+from cockatrice_ext.cards.sources import load_cards_covering
+from cockatrice_ext.cards.store import CardStore, shipped_store
+from cockatrice_ext.cli import main
+
+REAL_BLOCK = """\
+4 Duress
+4 Delver of Secrets
+2 Fire // Ice
+1 Aether Vial
+1 Bruna, the Fading Light
+1 Gisela, the Broken Blade
+1 _____
+1 Grizzly Bears (10E) 256
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "card"),
+    [
+        ("Duress", "Duress"),
+        ("delver of secrets", "Delver of Secrets // Insectile Aberration"),
+        ("Insectile Aberration", "Delver of Secrets // Insectile Aberration"),
+        ("Fire // Ice", "Fire // Ice"),
+        ("Æther Vial", "Aether Vial"),
+        ("Bruna, the Fading Light", "Bruna, the Fading Light"),
+        ("Graf Rats", "Graf Rats"),
+        ("Hanweir Battlements", "Hanweir Battlements"),
+        ("_____", "_____"),
+    ],
+)
+def test_the_store_knows_every_real_card(name: str, card: str) -> None:
+    found = shipped_store().find(name)
+    assert found is not None and found.name == card
+
+
+def test_meld_cards_point_at_each_other() -> None:
+    store = shipped_store()
+    bruna, brisela = store.find("Bruna, the Fading Light"), store.find("Brisela, Voice of Nightmares")
+    assert bruna is not None and brisela is not None
+    assert "Brisela, Voice of Nightmares" in bruna.related
+    assert set(brisela.related) >= {"Bruna, the Fading Light", "Gisela, the Broken Blade"}
+
+
+def test_a_card_brings_its_tokens() -> None:
+    db = shipped_store().cards_for(["Young Pyromancer"])
+    tokens = [c for c in db.cards.values() if c.is_token]
+    assert tokens and all(t.name in db.cards["Young Pyromancer"].related for t in tokens)
+
+
+def test_default_source_covers_real_blocks_and_suggests_real_names() -> None:
+    db = load_cards_covering(["Duress", "Delver of Secretz"])
+    assert "Duress" in db.cards
+    from cockatrice_ext.cards.resolve import NameIndex
+
+    assert NameIndex(db).suggest("Delver of Secretz")[0] == "Delver of Secrets"
+
+
+def test_export_of_a_real_block_offline(tmp_path: Path) -> None:
+    block = tmp_path / "real.txt"
+    block.write_text(REAL_BLOCK)
+    out = tmp_path / "real.cod"
+    result = CliRunner().invoke(main, ["export", str(block), "--to", "cod", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    for name in (
+        "Duress",
+        "Delver of Secrets",
+        "Fire // Ice",
+        "Aether Vial",
+        "Bruna, the Fading Light",
+        "_____",
+    ):
+        assert f'name="{name}"' in text
+    assert "line 8: 'Grizzly Bears' has no printing (10E) 256" in result.stderr
+
+
+def test_a_melded_back_face_is_refused_with_its_pair(tmp_path: Path) -> None:
+    block = tmp_path / "meld.txt"
+    block.write_text("1 Brisela, Voice of Nightmares\n")
+    result = CliRunner().invoke(main, ["export", str(block), "--to", "cod", "-o", str(tmp_path / "x.cod")])
+    assert result.exit_code == 2
+    assert "melded back face" in result.stderr and "Gisela, the Broken Blade" in result.stderr
+    assert not (tmp_path / "x.cod").exists()
+
+
+def test_many_unknown_names_are_capped(tmp_path: Path) -> None:
+    block = tmp_path / "noise.txt"
+    block.write_text("".join(f"1 Zzqx Nonsense {n}\n" for n in range(300)))
+    result = CliRunner().invoke(main, ["export", str(block), "--to", "cod", "-o", str(tmp_path / "x.cod")])
+    assert result.exit_code == 2
+    assert "300 unknown card name(s)" in result.stderr and "... and 275 more" in result.stderr
+    assert result.stderr.count("unknown card 'Zzqx") == 25
+
+
+def test_a_corrupt_store_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "allcards.sqlite3"
+    bad.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(CardDataError):
+        CardStore(bad)
+
+
+@pytest.mark.skipif(not ALL_PRINTINGS.is_file(), reason="../shared/carddata/AllPrintings.json.xz is absent")
+def test_the_shipped_card_files_are_rebuilt_byte_for_byte() -> None:
+    script = Path(__file__).resolve().parents[2] / "scripts" / "build_card_subset.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--allprintings", str(ALL_PRINTINGS), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr

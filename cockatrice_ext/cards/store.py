@@ -54,6 +54,7 @@ class CardStore:
         self._spelled: dict[str, str] = {}
         self._chunks: dict[int, list[bytes]] = {}
         self._sets: dict[str, CardSet] | None = None
+        self._set_info: dict[str, tuple[str, str]] | None = None
 
     # -- reading ---------------------------------------------------------------------------------
     def _blob(self, key: str) -> bytes:
@@ -96,8 +97,9 @@ class CardStore:
             obj: dict[str, Any] = json.loads(chunk[number % CHUNK])
         except (IndexError, ValueError) as exc:
             raise CardDataError(f"shipped card data corrupt (card {number})", source=str(self.path)) from exc
-        set_info = {code: (s.name, s.release_date) for code, s in self.sets.items()}
-        return card_from_json(obj, set_info)
+        if self._set_info is None:
+            self._set_info = {code: (s.name, s.release_date) for code, s in self.sets.items()}
+        return card_from_json(obj, self._set_info)
 
     def find(self, name: str) -> Card | None:
         """The card called ``name`` (card or face name, any case or accents), or None."""

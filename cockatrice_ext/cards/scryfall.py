@@ -178,7 +178,11 @@ class ScryfallClient:
             try:
                 response = self.session.post(url, json={"identifiers": identifiers}, timeout=self.timeout)
             except Exception as exc:  # requests' exceptions, without importing them at module level
-                raise CardDataError(f"request failed: {exc}", source=url) from exc
+                raise CardDataError(
+                    f"cannot reach Scryfall ({type(exc).__name__}); for offline work leave out"
+                    " --card-source scryfall (every real card is built in) or give a downloaded file",
+                    source=url,
+                ) from exc
             if response.status_code == 429 and attempt < 2:
                 retry_after = response.headers.get("Retry-After", "1")
                 try:

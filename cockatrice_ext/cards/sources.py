@@ -295,3 +295,37 @@ def scryfall_client() -> ScryfallClient:
 
     base_url = os.environ.get(SCRYFALL_URL_ENV, "").strip() or DEFAULT_BASE_URL
     return ScryfallClient(base_url=base_url, cache_path=cache_dir() / "scryfall-cards.json")
+
+
+def load_stacked(
+    sources: Iterable[str],
+    names: Iterable[str] = (),
+    *,
+    with_default: bool = True,
+    progress: Progress | None = None,
+) -> CardDatabase:
+    """Several sources merged in order, later ones winning, on top of the default (unless left out).
+
+    ``names`` are the card names the caller will resolve (Scryfall fetches them; the default adds
+    the real cards the given sources lack).
+    """
+    from cockatrice_ext.cards.resolve import NameIndex
+
+    wanted = list(names)
+    layers = [
+        load_cards_covering(wanted, text) if text == SCRYFALL_KEYWORD else load_cards(text, progress=progress)
+        for text in sources
+    ]
+    merged = CardDatabase(
+        source=" + ".join(db.source or text for db, text in zip(layers, sources, strict=False))
+    )
+    for layer in reversed(layers):  # the first definition of a name wins: the last source goes first
+        merged.merge(layer)
+    if with_default:
+        index = NameIndex(merged)
+        missing = [name for name in wanted if index.find(name) is None]
+        default = load_cards_covering(missing, "default") if missing else load_default_cards()
+        merged.merge(default)
+        merged.name_hints = default.name_hints
+    merged.link_reverse_related()
+    return merged

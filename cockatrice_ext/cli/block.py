@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from cockatrice_ext.cli.cards import card_source_option
+from cockatrice_ext.cli.cards import CardSources, card_source_option
 
 if TYPE_CHECKING:
     from cockatrice_ext.cards.model import CardDatabase
@@ -58,7 +58,7 @@ def read_block(path: Path) -> Deck:
     return read_deck(path, format=chosen)
 
 
-def load_block_cards(deck: Deck, path: Path, card_source: str | None) -> CardDatabase:
+def load_block_cards(deck: Deck, path: Path, card_source: CardSources | None) -> CardDatabase:
     """The card database for ``deck``: ``card_source`` (or the default) plus ``path``'s own custom set.
 
     Big sources show a progress bar (on stderr); unreadable card data raises ``click.ClickException``.
@@ -81,7 +81,7 @@ def load_block_cards(deck: Deck, path: Path, card_source: str | None) -> CardDat
     return db
 
 
-def check_block(path: Path, card_source: str | None) -> BlockReport:
+def check_block(path: Path, card_source: CardSources | None) -> BlockReport:
     """Read, resolve and measure the block in ``path`` (raises the readers' and resolver's errors)."""
     from cockatrice_ext.cards.resolve import resolve_deck
     from cockatrice_ext.decks.guidelines import analyze_block
@@ -172,7 +172,7 @@ def list_command() -> None:
 @card_source_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--strict", is_flag=True, help="Exit with code 1 when a guideline is missed.")
-def check_command(block_name: str, card_source: str | None, as_json: bool, strict: bool) -> None:
+def check_command(block_name: str, card_source: CardSources | None, as_json: bool, strict: bool) -> None:
     """Measure BLOCK (a file or a bundled block name) against the Auction Magic building guidelines."""
     from cockatrice_ext.cards.errors import CardDataError, UnknownCardsError
     from cockatrice_ext.decks.errors import DeckFormatError

@@ -1,15 +1,18 @@
 """``cockatrice-ext cards``: look cards up; plus the ``--card-source`` option every command shares.
 
 ``card_source_option`` and :func:`open_card_source` are the one way a command gets card data:
-no option means ``$COCKATRICE_EXT_CARDS`` or else the embedded cards (fast); ``--card-source``
-takes a file or folder of any supported kind, ``cockatrice`` (your own Cockatrice install) or
-``default``.
+no option means ``$COCKATRICE_EXT_CARDS`` or else the embedded cards (every real card, fast);
+``--card-source`` takes a file or folder of any supported kind, ``cockatrice`` (your own Cockatrice
+install), ``scryfall`` or ``default``; it may repeat: sources merge in order, later ones winning, on
+top of the built-in cards (``--no-default-cards`` leaves those out).
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import click
@@ -24,18 +27,43 @@ CARD_SOURCE_HELP = (
     "Card data: a Cockatrice cards.xml/custom set, MTGJSON (AllPrintings, set or AtomicCards; .xz/.gz ok), "
     "Scryfall bulk JSON, Forge card scripts (file/folder/zip), a Cockatrice data folder, 'cockatrice' "
     "(your Cockatrice install), 'scryfall' (ask the Scryfall API, cached) or 'default'. "
-    "Default: $COCKATRICE_EXT_CARDS, else the built-in cards."
+    "Repeatable: sources merge in order, later ones winning, on top of the built-in cards. "
+    "Default: $COCKATRICE_EXT_CARDS, else the built-in cards (every real card up to 2022-04)."
 )
 
 
+@dataclass(frozen=True)
+class CardSources:
+    """What ``--card-source`` (repeated) and ``--no-default-cards`` asked for."""
+
+    sources: tuple[str, ...]
+    with_default: bool = True
+
+
 def card_source_option(func: F) -> F:
-    """Add ``--card-source PATH`` (parameter ``card_source``, ``None`` when not given) to a command."""
-    return click.option("--card-source", "card_source", metavar="PATH", default=None, help=CARD_SOURCE_HELP)(
-        func
-    )
+    """Add ``--card-source PATH`` (repeatable) and ``--no-default-cards`` to a command; the command gets
+    one parameter ``card_source``: ``None`` when neither was given, else a :class:`CardSources`."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, card_source: tuple[str, ...], no_default_cards: bool, **kwargs: Any) -> Any:
+        spec = (
+            CardSources(tuple(card_source), not no_default_cards) if card_source or no_default_cards else None
+        )
+        return func(*args, card_source=spec, **kwargs)
+
+    wrapper = click.option(
+        "--no-default-cards",
+        is_flag=True,
+        help="Use only the --card-source files, not the built-in cards under them.",
+    )(wrapper)
+    return click.option(  # type: ignore[return-value]
+        "--card-source", "card_source", metavar="PATH", multiple=True, help=CARD_SOURCE_HELP
+    )(wrapper)
 
 
-def open_card_source(path: str | None, progress: bool = True, *, need: Iterable[str] = ()) -> CardDatabase:
+def open_card_source(
+    path: str | CardSources | None, progress: bool = True, *, need: Iterable[str] = ()
+) -> CardDatabase:
     """Load the card data a command asked for; a click progress bar (on stderr) for long loads.
 
     ``need`` are names the caller will resolve: with no explicit source, if the built-in cards
@@ -44,6 +72,13 @@ def open_card_source(path: str | None, progress: bool = True, *, need: Iterable[
     """
     from cockatrice_ext.cards import sources
 
+    if isinstance(path, CardSources):
+        if not path.sources and not path.with_default:
+            raise click.UsageError("--no-default-cards needs at least one --card-source")
+        try:
+            return sources.load_stacked(path.sources, need, with_default=path.with_default)
+        except CardDataError as exc:
+            raise click.ClickException(str(exc)) from exc
     try:
         size = 0 if not progress else _safe_size(path)
         names = list(need)
@@ -116,28 +151,38 @@ def format_card(card: Card, *, max_printings: int = 12) -> str:
 @click.option("--all-printings", is_flag=True, help="List every printing.")
 @card_source_option
 def lookup(
-    name: tuple[str, ...], set_code: str, collector_number: str, all_printings: bool, card_source: str | None
+    name: tuple[str, ...],
+    set_code: str,
+    collector_number: str,
+    all_printings: bool,
+    card_source: CardSources | None,
 ) -> None:
-    """Show the card NAME (exit code 2 and suggestions when it is unknown)."""
+    """Show each card NAME (quote names with spaces; exit code 2 and suggestions if one is unknown)."""
     from cockatrice_ext.cards.resolve import NameIndex
 
-    wanted = " ".join(name)
-    db = open_card_source(card_source, need=[wanted])
+    wanted = list(name)
+    db = open_card_source(card_source, need=wanted)
     index = NameIndex(db)
-    match = index.resolve(wanted, set_code, collector_number)
-    if match is None:
-        suggestions = index.suggest(wanted)
-        click.echo(f"Unknown card {wanted!r} in {db.source or 'the card data'}.", err=True)
-        if suggestions:
-            click.echo("Did you mean: " + "; ".join(suggestions) + "?", err=True)
+    unknown = False
+    for position, one in enumerate(wanted):
+        match = index.resolve(one, set_code, collector_number)
+        if match is None:
+            unknown = True
+            suggestions = index.suggest(one)
+            hint = f" Did you mean: {'; '.join(suggestions)}?" if suggestions else ""
+            click.echo(f"error: unknown card {one!r} in {db.source or 'the card data'}.{hint}", err=True)
+            continue
+        for warning in match.warnings:
+            click.echo(f"warning: {warning}", err=True)
+        card = match.card
+        if position:
+            click.echo("")
+        click.echo(format_card(card, max_printings=len(card.printings) if all_printings else 12))
+        if match.printing is not None:
+            p = match.printing
+            click.echo(f"Selected printing: {p.set_code} {p.collector_number} {p.rarity}".rstrip())
+    if unknown:
         sys.exit(2)
-    for warning in match.warnings:
-        click.echo(f"warning: {warning}", err=True)
-    card = match.card
-    click.echo(format_card(card, max_printings=len(card.printings) if all_printings else 12))
-    if match.printing is not None:
-        p = match.printing
-        click.echo(f"Selected printing: {p.set_code} {p.collector_number} {p.rarity}".rstrip())
 
 
 @cards.command()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cockatrice_ext.cli.cards import card_source_option
+from cockatrice_ext.cli.cards import CardSources, card_source_option
 from cockatrice_ext.exporters import EXPORT_FORMATS
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def _read_input(path: Path) -> Deck | CardDatabase:
     return read_deck(path)
 
 
-def _resolve(deck: Deck, card_source: str | None, source: str) -> ExportDeck:
+def _resolve(deck: Deck, card_source: CardSources | None, source: str) -> ExportDeck:
     """Resolve ``deck`` against the card data, building the name index once on the common path.
 
     With no ``--card-source`` and names the built-in cards lack, the user's Cockatrice cards are
@@ -106,12 +106,9 @@ def _resolve(deck: Deck, card_source: str | None, source: str) -> ExportDeck:
     from cockatrice_ext.cli.cards import open_card_source
     from cockatrice_ext.exporters import from_resolved
 
-    db = open_card_source(card_source)
-    index = NameIndex(db)
     names = [entry.name for _, entry in deck.entries()]
-    if card_source is None and any(index.find(name) is None for name in names):
-        db = open_card_source(card_source, need=names)
-        index = NameIndex(db)
+    db = open_card_source(card_source, need=names)
+    index = NameIndex(db)
     _untoken_names(deck, db)
     resolved = resolve_deck(deck, index, source=source)
     for warning in resolved.warnings:
@@ -140,7 +137,7 @@ def _untoken_names(deck: Deck, db: CardDatabase) -> None:
             entries[i] = replace(entry, name=bare)
 
 
-def build(path: Path, card_source: str | None) -> ExportDeck:
+def build(path: Path, card_source: CardSources | None) -> ExportDeck:
     """Read ``path`` and resolve it into an :class:`ExportDeck` (raises the readers' errors)."""
     from cockatrice_ext.cards.model import CardDatabase
     from cockatrice_ext.exporters import deck_from_cards
@@ -209,7 +206,7 @@ def export(
     block: str,
     fmt: str,
     output: Path | None,
-    card_source: str | None,
+    card_source: CardSources | None,
     deck_name: str | None,
     set_code: str | None,
     set_name: str | None,

@@ -13,17 +13,24 @@ from cockatrice_ext.cli.cards import card_source_option, open_card_source
 
 
 def test_lookup_from_the_default_data() -> None:
-    result = CliRunner().invoke(main, ["cards", "lookup", "jaya", "ballard,", "task", "mage"])
+    result = CliRunner().invoke(main, ["cards", "lookup", "jaya ballard, task mage"])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("Jaya Ballard, Task Mage  {1}{R}{R}")
     assert "Legendary Creature — Human Spellshaper  2/2" in result.output
     assert "Printings: TSP 166 (rare)" in result.output
 
 
+def test_lookup_takes_each_argument_as_one_name() -> None:
+    result = CliRunner().invoke(main, ["cards", "lookup", "Duress", "Fire // Ice"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Duress  {B}") and "\nFire // Ice" not in result.output[:5]
+    assert "Fire  {R/U}" in result.output or "Fire  {1}{R}" in result.output
+
+
 def test_unknown_card_exits_2_with_suggestions() -> None:
     result = CliRunner().invoke(main, ["cards", "lookup", "Jaya Balard, Task Mage"])
     assert result.exit_code == 2
-    assert "Unknown card 'Jaya Balard, Task Mage'" in result.output
+    assert "unknown card 'Jaya Balard, Task Mage'" in result.output
     assert "Did you mean: Jaya Ballard, Task Mage" in result.output
 
 

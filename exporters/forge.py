@@ -13,8 +13,11 @@ Multi-file formats return a *bundle*: ``{relative path: bytes}``, written togeth
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import unicodedata
+from datetime import UTC, date, datetime
 
 from cockatrice_ext.cards.model import Card, CardSet, Face
 
@@ -117,14 +120,52 @@ def safe_file_stem(name: str, fallback: str = "unnamed") -> str:
     return stem[:120] or fallback
 
 
+def draft_size(
+    cube_size: int, players: int | None = None, packs: int | None = None, pack_size: int | None = None
+) -> tuple[int, int, int]:
+    """``(players, packs, pack_size)`` whose draft fits a cube of ``cube_size`` cards.
+
+    Forge deals every pack from the cube and throws "cardpool has been depleted" when it runs out,
+    so what is not given is chosen to fit: 3 packs of 15 for up to 8 players, fewer players (at
+    least 2), then smaller packs (at least 5 cards), then fewer packs.
+
+    Raises:
+        ValueError: the numbers given (or the cube) cannot make a draft.
+    """
+    given_packs = packs
+    packs = packs or 3
+    size = pack_size or 15
+    if players is None:
+        players = max(2, min(8, cube_size // (packs * size)))
+    if pack_size is None and players * packs * size > cube_size:
+        size = max(5, cube_size // (players * packs))
+    if given_packs is None and players * packs * size > cube_size:
+        packs = max(1, cube_size // (players * size))
+    need = players * packs * size
+    if min(players, packs, size) < 1 or need > cube_size:
+        raise ValueError(
+            f"a draft of {players} players x {packs} packs x {size} cards needs {need} cards;"
+            f" the cube has {cube_size}"
+        )
+    return players, packs, size
+
+
 def write_forge_cube(
-    deck: ExportDeck, *, num_players: int = 8, num_packs: int = 3, booster_size: int = 15
+    deck: ExportDeck,
+    *,
+    num_players: int | None = None,
+    num_packs: int | None = None,
+    booster_size: int | None = None,
 ) -> dict[str, bytes]:
     """A Forge cube: ``cube/<Name>.dck`` plus ``draft/<Name>.draft`` whose ``DeckFile`` matches.
 
     Copy both folders into Forge's ``res`` folder. ``Singleton`` is set when no card appears
-    twice. Every copy gets its own line, as in Forge's bundled cubes.
+    twice. Every copy gets its own line, as in Forge's bundled cubes. The draft is sized to the
+    cube (:func:`draft_size`).
     """
+    num_players, num_packs, booster_size = draft_size(
+        deck.count("main"), num_players, num_packs, booster_size
+    )
     name = _line_value(deck.name) or "Custom Cube"
     stem = safe_file_stem(name, "cube")
     lines = _metadata(name, deck.comments)
@@ -214,9 +255,7 @@ def write_forge_script(card: Card) -> str:
 
 def write_forge_edition(cards: list[Card], edition: CardSet) -> str:
     """A Forge edition file listing ``cards`` as ``num rarity Name`` lines of set ``edition``."""
-    lines = ["[metadata]", f"Code={_line_value(edition.code)}"]
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", edition.release_date or ""):
-        lines.append(f"Date={edition.release_date}")
+    lines = ["[metadata]", f"Code={_line_value(edition.code)}", f"Date={edition_date(edition)}"]
     lines.append(f"Name={_line_value(edition.name or edition.code)}")
     lines.append("Type=Other")
     lines += ["", "[cards]"]
@@ -230,17 +269,22 @@ def write_forge_edition(cards: list[Card], edition: CardSet) -> str:
 
 
 def write_forge_custom_set(deck: ExportDeck, *, edition: CardSet | None = None) -> dict[str, bytes]:
-    """Scripts and an edition for every card of ``deck``, laid out like Forge's ``custom`` folder.
+    """Scripts for the custom cards of ``deck`` and an edition listing every card, laid out like
+    Forge's ``custom`` folder.
 
-    Copy ``cards/``, ``tokens/`` and ``editions/`` into ``<Forge user dir>/custom/``. Tokens get
+    Copy ``cards/``, ``tokens/`` and ``editions/`` into ``<Forge user dir>/custom/``. Real cards are
+    listed in the edition by name but not scripted (Forge's own scripts play them). Tokens get
     scripts under ``tokens/`` and are not listed as cards of the edition. The edition defaults to
-    the set all the cards are printed in (a block's custom set), else ``CUSTOM``.
+    the set all the cards are printed in (a block's custom set), else one whose code is unique to
+    the block (:func:`_main_set`).
     """
     cards = deck.unique_cards()
     if edition is None:
         edition = _main_set(deck)
     bundle: dict[str, bytes] = {}
     for card in cards:
+        if is_real_card(card):
+            continue  # Forge has its own, working script; ours would replace it everywhere
         folder = "tokens" if card.is_token else "cards"
         path = f"{folder}/{script_file_name(display_name(card, 'forge'))}"
         if path in bundle:  # two names folding to one file: keep both, distinguishably
@@ -262,12 +306,41 @@ def _main_set(deck: ExportDeck) -> CardSet:
     if common:
         code = sorted(common)[0]
         return deck.sets.get(code) or CardSet(code=code, name=code)
-    return CardSet(code="CUSTOM", name=deck.name or "Custom cards")
+    # Two exported blocks must not share an edition code: derive it from the block's content.
+    digest = hashlib.sha256("\n".join(sorted(c.name for c in cards)).encode("utf-8")).hexdigest()
+    return CardSet(code=f"X{digest[:5].upper()}", name=deck.name or "Custom cards")
+
+
+def edition_date(edition: CardSet) -> str:
+    """Forge needs ``Date=`` (it fails to start without one): the set's own date, else
+    ``$SOURCE_DATE_EPOCH``'s day (reproducible builds), else today."""
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", edition.release_date or ""):
+        return edition.release_date
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    day = datetime.fromtimestamp(int(epoch), tz=UTC).date() if epoch.isdigit() else date.today()
+    return day.isoformat()
+
+
+def is_real_card(card: Card) -> bool:
+    """Whether ``card`` is an official card (in the built-in data of every real card, same name)."""
+    if card.is_token:
+        return False
+    from cockatrice_ext.cards.errors import CardDataError
+    from cockatrice_ext.cards.store import shipped_store
+
+    try:
+        real = shipped_store().find(card.name)
+    except CardDataError:
+        return False
+    return real is not None and real.name == card.name
 
 
 __all__ = [
     "COMBINED_LAYOUTS",
+    "draft_size",
+    "edition_date",
     "forge_mana_cost",
+    "is_real_card",
     "safe_file_stem",
     "script_file_name",
     "write_forge_cube",

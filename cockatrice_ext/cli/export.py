@@ -197,6 +197,13 @@ def _format_help() -> str:
 )
 @click.option("--set-name", default=None, help="Long name of the custom set given with --set-code.")
 @click.option(
+    "--players", type=click.IntRange(2, 16), default=None, help="forge-cube: drafters (default: fit)."
+)
+@click.option("--packs", type=click.IntRange(1, 10), default=None, help="forge-cube: packs each (default 3).")
+@click.option(
+    "--pack-size", type=click.IntRange(1, 30), default=None, help="forge-cube: cards a pack (default 15)."
+)
+@click.option(
     "--no-printings",
     is_flag=True,
     help="cod/text: leave out set codes, collector numbers and ids (a .cod then validates against "
@@ -210,6 +217,9 @@ def export(
     deck_name: str | None,
     set_code: str | None,
     set_name: str | None,
+    players: int | None,
+    packs: int | None,
+    pack_size: int | None,
     no_printings: bool,
 ) -> None:
     """Convert BLOCK to a deck or card file.
@@ -229,6 +239,9 @@ def export(
         raise click.BadParameter("applies to cockatrice-xml and forge-custom only", param_hint="--set-code")
     if no_printings and fmt not in ("cod", "text"):
         raise click.BadParameter("applies to cod and text only", param_hint="--no-printings")
+    draft = {"num_players": players, "num_packs": packs, "booster_size": pack_size}
+    if fmt != "forge-cube" and any(v is not None for v in draft.values()):
+        raise click.BadParameter("applies to forge-cube only", param_hint="--players/--packs/--pack-size")
     to_stdout = output == Path("-")
     if to_stdout and EXPORT_FORMATS[fmt].is_bundle:
         raise click.BadParameter(f"{fmt} writes a folder of files, not one stream", param_hint="-o -")
@@ -260,7 +273,14 @@ def export(
         sys.exit(EXIT_BAD_INPUT)
     if deck_name:
         deck.name = deck_name
+    elif fmt == "forge" and not to_stdout:
+        # Forge keys decks by Name= and moves a .dck whose file name differs out of Constructed.
+        from cockatrice_ext.exporters.forge import safe_file_stem
+
+        deck.name = safe_file_stem(target.stem, deck.name or "deck")
     options: dict[str, object] = {"printings": False} if no_printings else {}
+    if fmt == "forge-cube":
+        options.update(draft)
     if set_code:
         from cockatrice_ext.cards.model import CardSet
 
@@ -282,6 +302,9 @@ def export(
         return
     try:
         written = write_export(deck, fmt, target, **options)
+    except ValueError as exc:  # e.g. a draft the cube cannot fill
+        click.echo(f"error: {exc}; nothing written.", err=True)
+        sys.exit(EXIT_UNKNOWN_CARDS)
     except OSError as exc:
         click.echo(f"error: cannot write {target}: {exc.strerror or exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)

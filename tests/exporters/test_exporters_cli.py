@@ -51,7 +51,7 @@ def test_bundled_auction_sample_to_cod(runner: CliRunner, tmp_path: Path) -> Non
 
 def test_every_format_from_the_cli_is_deterministic(runner: CliRunner, tmp_path: Path) -> None:
     for fmt in ("cockatrice-xml", "text", "forge", "forge-cube", "mtgo", "arena"):
-        first, second = tmp_path / f"a-{fmt}", tmp_path / f"b-{fmt}"
+        first, second = tmp_path / "a" / f"out-{fmt}", tmp_path / "b" / f"out-{fmt}"  # same file name
         assert _run(runner, "auction-sample", "--to", fmt, "-o", str(first)).exit_code == 0
         assert _run(runner, "auction-sample", "--to", fmt, "-o", str(second)).exit_code == 0
         files_a = (
@@ -271,3 +271,51 @@ def test_any_input_gives_a_clean_exit_and_no_partial_output(
         assert not out.exists()
         assert result.stderr.startswith("error: ")
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_forge_outputs_forge_can_load(tmp_path: Path) -> None:
+    """A .dck is named after its file (Forge keys decks by Name=); a draft fits its cube or is refused;
+    forge-custom scripts no real card."""
+    runner = CliRunner()
+    result = runner.invoke(
+        main, ["export", "auction-sample", "--to", "forge", "-o", str(tmp_path / "My Deck.dck")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "\nName=My Deck\n" in (tmp_path / "My Deck.dck").read_text()
+
+    result = runner.invoke(
+        main, ["export", "auction-sample", "--to", "forge-cube", "-o", str(tmp_path / "cube")]
+    )
+    assert result.exit_code == 0, result.output
+    (draft,) = (tmp_path / "cube" / "draft").iterdir()
+    fields = dict(line.split(": ", 1) for line in draft.read_text().splitlines() if ": " in line)
+    assert int(fields["NumPlayers"]) * int(fields["NumPacks"]) * int(fields["Booster"].split()[0]) <= 199
+
+    out = tmp_path / "cube8"
+    result = runner.invoke(
+        main,
+        [
+            "export",
+            "auction-sample",
+            "--to",
+            "forge-cube",
+            "-o",
+            str(out),
+            "--players",
+            "8",
+            "--packs",
+            "3",
+            "--pack-size",
+            "15",
+        ],
+    )
+    assert result.exit_code == 2 and "needs 360 cards; the cube has 199" in result.output
+    assert not out.exists()
+
+    result = runner.invoke(
+        main, ["export", "auction-sample", "--to", "forge-custom", "-o", str(tmp_path / "fc")]
+    )
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "fc" / "cards").exists()  # every card of the sample block is a real card
+    (edition,) = (tmp_path / "fc" / "editions").iterdir()
+    assert "\nDate=" in edition.read_text() and "Code=CUSTOM" not in edition.read_text()

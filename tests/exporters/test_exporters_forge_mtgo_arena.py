@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from export_samples import ANGELIC_EDICT, BONECRUSHER, DELVER, FIRE_ICE, SPIRIT, parse_xml, sample_deck
 
 from cockatrice_ext.cards.forge import parse_forge_script
@@ -51,7 +54,7 @@ def test_forge_dck_metadata_is_one_line_even_with_hostile_names() -> None:
 def test_forge_cube_draft_file_matches_the_cube_name() -> None:
     deck = sample_deck()
     deck.name = "Auction: Cube/1"
-    bundle = write_forge_cube(deck, num_players=4)
+    bundle = write_forge_cube(deck, num_players=2, num_packs=1, booster_size=5)
     assert sorted(bundle) == ["cube/Auction Cube1.dck", "draft/Auction Cube1.draft"]
     cube = read_forge(bundle["cube/Auction Cube1.dck"].decode())
     draft = dict(
@@ -61,7 +64,7 @@ def test_forge_cube_draft_file_matches_the_cube_name() -> None:
     )
     assert draft["DeckFile"] == cube.name == "Auction: Cube/1"
     assert draft["Name"] == cube.name
-    assert draft["NumPlayers"].strip() == "4"
+    assert draft["NumPlayers"].strip() == "2"
     assert "Singleton" not in draft  # Angelic Edict appears twice
     assert sum(e.count for e in cube.sections["main"]) == deck.count() - deck.count("side") - deck.count(
         "tokens"
@@ -70,8 +73,19 @@ def test_forge_cube_draft_file_matches_the_cube_name() -> None:
 
 
 def test_forge_cube_singleton_flag() -> None:
-    bundle = write_forge_cube(deck_from_cards("Tiny", [ANGELIC_EDICT, FIRE_ICE]))
+    bundle = write_forge_cube(deck_from_cards("Tiny", [ANGELIC_EDICT, FIRE_ICE]), num_players=2, num_packs=1,
+                              booster_size=1)  # fmt: skip
     assert "Singleton:True" in bundle["draft/Tiny.draft"].decode()
+
+
+@pytest.mark.parametrize(("size", "expected"), [(199, (4, 3, 15)), (250, (5, 3, 15)), (60, (2, 3, 10))])
+def test_the_draft_is_sized_to_the_cube(size: int, expected: tuple[int, int, int]) -> None:
+    from cockatrice_ext.exporters.forge import draft_size
+
+    players, packs, pack_size = draft_size(size)
+    assert (players, packs, pack_size) == expected and players * packs * pack_size <= size
+    with pytest.raises(ValueError, match="needs 360 cards; the cube has 199"):
+        draft_size(199, players=8, packs=3, pack_size=15)
 
 
 # -- Forge scripts -----------------------------------------------------------------------------------
@@ -123,11 +137,19 @@ def test_forge_custom_set_bundle() -> None:
         "[metadata]\nCode=AUC\nDate=2014-06-01\nName=Auction Magic Custom Cards\nType=Other\n\n"
         "[cards]\n1 R Packaged Gnome\n3 U Alchemy Lab\n"
     )
-    # cards from many sets: a CUSTOM edition named after the deck, numbered by position
+    # cards from many sets: an edition named after the deck, numbered by position, with a code and a
+    # date of its own (Forge will not start without Date=; two blocks must not share a code)
     mixed = write_forge_custom_set(deck_from_cards("Mixed", [ANGELIC_EDICT, FIRE_ICE, SPIRIT]))
-    assert "editions/Mixed.txt" in mixed
-    assert "Code=CUSTOM" in mixed["editions/Mixed.txt"].decode()
-    assert "Spirit" not in mixed["editions/Mixed.txt"].decode()  # tokens are not cards of the edition
+    edition = mixed["editions/Mixed.txt"].decode()
+    assert "Code=CUSTOM" not in edition and re.search(r"^Code=X[0-9A-F]{5}$", edition, re.M)
+    assert re.search(r"^Date=\d{4}-\d{2}-\d{2}$", edition, re.M)
+    other = write_forge_custom_set(deck_from_cards("Mixed", [ANGELIC_EDICT, SPIRIT]))[
+        "editions/Mixed.txt"
+    ].decode()
+    assert other.split("\n")[1] != edition.split("\n")[1]
+    assert "Spirit" not in edition  # tokens are not cards of the edition
+    assert "Fire // Ice" in edition or "Fire" in edition  # real cards are listed by name...
+    assert not any(path.startswith("cards/") for path in mixed)  # ...but never scripted
     assert mixed["tokens/spirit.txt"].decode().startswith("Name:Spirit\nManaCost:no cost\nColors:white\n")
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import click
 
 from cockatrice_ext.cli.cards import CardSources, card_source_option
+from cockatrice_ext.decks.model import MAYBE
 from cockatrice_ext.exporters import EXPORT_FORMATS
 
 if TYPE_CHECKING:
@@ -292,6 +293,9 @@ def export(
                 code=custom.code, name=set_name, set_type=custom.set_type, release_date=custom.release_date
             )
         options["custom_set" if fmt == "cockatrice-xml" else "edition"] = custom
+    maybe = deck.count(MAYBE)
+    if maybe and fmt != "cod":  # only Cockatrice's .cod keeps a maybeboard (as a zone of its own)
+        click.echo(f"warning: maybeboard ({maybe} cards) not written: {fmt} has no maybeboard", err=True)
     if to_stdout:
         from cockatrice_ext.exporters import render
 

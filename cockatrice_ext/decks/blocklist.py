@@ -33,7 +33,7 @@ import unicodedata
 from pathlib import Path
 
 from cockatrice_ext.decks.errors import DeckFormatError
-from cockatrice_ext.decks.model import Deck, DeckEntry
+from cockatrice_ext.decks.model import MAYBE, Deck, DeckEntry
 
 MAX_COUNT = 999
 MAX_NAME_LENGTH = 200
@@ -45,7 +45,16 @@ _PREFIX_SET = re.compile(r"^\[([A-Za-z0-9]{1,8})(?::([A-Za-z0-9★\-]{1,12}))?\]
 _SUFFIX_SET = re.compile(
     r"^(.*?\S)\s+\(([A-Za-z0-9]{2,8})\)(?:\s+(?:([A-Za-z0-9]{2,8})-)?([A-Za-z0-9★\-]{1,12}))?$"
 )
-_FOIL = re.compile(r"\s+\*[Ff]\*$")
+_FOIL = re.compile(r"(?:\s+\*[A-Za-z]{1,8}\*)+$")  # Moxfield's *F* (foil), *E* (etched), *A*...
+_CARET_TAGS = re.compile(r"\s+\^[^^]*\^$")  # Archidekt's ^Have,#37d67a^
+_CATEGORIES = re.compile(r"\s+\[([^\]\[]*)\]$")  # Archidekt's [Removal{noDeck}{noPrice},Burn]
+_FORGE_PIPE = re.compile(r"^(.+?)\|([A-Za-z0-9]{2,8})(?:\|\d+)?$")  # Forge's Name|SET|ART (art, not number)
+_CATEGORY_SECTIONS = {
+    "maybeboard": MAYBE,
+    "sideboard": "side",
+    "commander": "commander",
+    "considering": MAYBE,
+}
 _SPLIT = re.compile(r"\s*(?:/{1,2})\s*")
 _SPACES = re.compile(r"\s+")
 _SB = re.compile(r"^sb:\s*", re.IGNORECASE)
@@ -101,12 +110,29 @@ def check_name(name: str) -> str | None:
     return None
 
 
+def strip_markers(text: str) -> tuple[str, str]:
+    """A pasted card line without the deck sites' markers, and the section its categories name.
+
+    Moxfield's ``*F*``/``*E*``, Archidekt's ``^tags^`` and ``[Category{noDeck},...]`` (Maybeboard,
+    Sideboard, Commander name a section; ``""`` otherwise) are dropped: Cockatrice has no use for them.
+    """
+    text = _CARET_TAGS.sub("", text.strip())
+    section = ""
+    categories = _CATEGORIES.search(text)
+    if categories:
+        text = text[: categories.start()]
+        for category in categories.group(1).split(","):
+            name = re.sub(r"\{[^}]*\}", "", category).strip().lower()
+            section = section or _CATEGORY_SECTIONS.get(name, "")
+    return _FOIL.sub("", text.rstrip()), section
+
+
 def parse_card_text(text: str) -> tuple[int, str, str, str]:
     """Split one card line (no ``SB:``) into ``(count, name, set_code, collector_number)``.
 
     Raises ValueError with a human message when the line is not a card.
     """
-    text = _FOIL.sub("", text.strip())
+    text = strip_markers(text)[0]
     original = text
     count = 1
     match = _COUNT.match(text)
@@ -129,6 +155,9 @@ def parse_card_text(text: str) -> tuple[int, str, str, str]:
             f"(write '1 {original}')"
         )
     set_code = number = ""
+    piped = _FORGE_PIPE.match(text)
+    if piped:
+        text, set_code = piped.group(1), piped.group(2).upper()
     prefix = _PREFIX_SET.match(text)
     if prefix:
         set_code, number, text = prefix.group(1).upper(), prefix.group(2) or "", prefix.group(3)
@@ -211,6 +240,9 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
         if sideboard:
             target, line = "side", line[sideboard.end() :]
         line = _INLINE_COMMENT.sub("", line)
+        category = strip_markers(line)[1]
+        if category and target == "main":
+            target = category  # Archidekt's Maybeboard / Sideboard / Commander categories
         try:
             count, name, set_code, collector = parse_card_text(line)
         except ValueError as exc:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-MAYBE = "maybe"
+MAYBE = "maybeboard"
 """Section name of a maybeboard / considering list, whatever the source called it."""
 
 

@@ -74,7 +74,15 @@ def write_cod(deck: ExportDeck, *, printings: bool = True) -> bytes:
     """
     out = [XML_DECLARATION, '<cockatrice_deck version="1">\n']
     out.append(f"    <deckname>{text(deck.name)}</deckname>\n")
+    if deck.format:
+        out.append(f"    <format>{text(deck.format)}</format>\n")
+    if deck.banner_card:
+        out.append(f"    <bannerCard>{text(deck.banner_card)}</bannerCard>\n")
     out.append(f"    <comments>{text(deck.comments)}</comments>\n")
+    if deck.tags:
+        out.append(
+            "    <tags>\n" + "".join(f"        <tag>{text(t)}</tag>\n" for t in deck.tags) + "    </tags>\n"
+        )
     zones = [("main", deck.main), ("side", deck.side), ("tokens", deck.tokens)]
     zones.append(("maybeboard", deck.sections.get("maybeboard", [])))  # kept by Cockatrice, unused in game
     for zone, entries in zones:
@@ -369,6 +377,8 @@ def _write_printing(p: Printing, code: str) -> str:
         attrs += f' num="{attr(p.collector_number)}"'
     if p.rarity:
         attrs += f' rarity="{attr(p.rarity)}"'
+    if p.pic_url:  # a spoiler's or custom card's picture: Cockatrice has no other source for it
+        attrs += f' picURL="{attr(p.pic_url)}"'
     return f"            <set{attrs}>{text(code)}</set>\n"
 
 
@@ -518,12 +528,13 @@ def _printings_for(card: Card, index: int, custom_set: CardSet | None) -> list[P
                 collector_number=str(index),
                 rarity=(base.rarity if base else "") or ("token" if card.is_token else "common"),
                 scryfall_id=base.scryfall_id if base else "",
+                pic_url=base.pic_url if base else "",
             )
         ]
     if card.printings:
-        seen: dict[tuple[str, str], Printing] = {}
-        for p in card.printings:
-            seen.setdefault((p.set_code, p.collector_number), p)
+        seen: dict[tuple[str, str, str], Printing] = {}
+        for p in card.printings:  # two arts in one set without numbers differ by picture
+            seen.setdefault((p.set_code, p.collector_number, p.pic_url), p)
         return list(seen.values())
     return [Printing(set_code=FALLBACK_SET.code, collector_number=str(index))]
 

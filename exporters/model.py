@@ -102,6 +102,9 @@ class ExportDeck:
     comments: str = ""
     sections: dict[str, list[ExportEntry]] = field(default_factory=dict)
     sets: dict[str, CardSet] = field(default_factory=dict)
+    tags: list[str] = field(default_factory=list)
+    banner_card: str = ""
+    format: str = ""
 
     def section(self, name: str) -> list[ExportEntry]:
         return self.sections.setdefault(name, [])
@@ -163,7 +166,13 @@ def from_resolved(resolved: ResolvedDeck, db: CardDatabase | None = None) -> Exp
     menu; ``db`` also describes the sets the cards are printed in.
     """
     deck = resolved.deck
-    out = ExportDeck(name=deck.name, comments=deck.comments)
+    out = ExportDeck(
+        name=deck.name,
+        comments=deck.comments,
+        tags=list(deck.tags),
+        banner_card=deck.banner_card,
+        format=deck.format,
+    )
     for section, entries in resolved.sections.items():
         if entries:
             out.sections[section] = [

@@ -160,6 +160,7 @@ def _card_of(raw: _RawCard) -> Card:
             rarity=normalise_rarity(attrs.get("rarity", "")),
             scryfall_id=attrs.get("uuid", ""),
             multiverse_id=attrs.get("muid", "") or raw.props.get("muid", ""),
+            pic_url=attrs.get("picurl", ""),
         )
         for code, attrs in raw.sets
         if code

@@ -222,8 +222,8 @@ class CardDatabase:
         if old is None:
             self.cards[card.name] = card
             return
-        have = {(p.set_code, p.collector_number) for p in old.printings}
-        extra = tuple(p for p in card.printings if (p.set_code, p.collector_number) not in have)
+        have = {(p.set_code, p.collector_number, p.pic_url) for p in old.printings}
+        extra = tuple(p for p in card.printings if (p.set_code, p.collector_number, p.pic_url) not in have)
         if extra:
             from dataclasses import replace
 

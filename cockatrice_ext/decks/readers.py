@@ -130,6 +130,12 @@ def read_cod(data: bytes, source: str = "<text>") -> Deck:
             deck.name = (element.text or "").strip()
         elif tag == "comments":
             deck.comments = (element.text or "").strip()
+        elif tag == "format":
+            deck.format = (element.text or "").strip()
+        elif tag == "bannerCard":
+            deck.banner_card = (element.text or "").strip()
+        elif tag == "tags":
+            deck.tags = [t for t in ((c.text or "").strip() for c in element if _local(c.tag) == "tag") if t]
         elif tag == "zone":
             zone = (element.get("name") or "").strip()
             if not zone:

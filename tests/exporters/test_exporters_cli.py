@@ -319,3 +319,35 @@ def test_forge_outputs_forge_can_load(tmp_path: Path) -> None:
     assert not (tmp_path / "fc" / "cards").exists()  # every card of the sample block is a real card
     (edition,) = (tmp_path / "fc" / "editions").iterdir()
     assert "\nDate=" in edition.read_text() and "Code=CUSTOM" not in edition.read_text()
+
+
+def test_nothing_dropped_on_re_export(tmp_path: Path) -> None:
+    """Spoiler cards keep their pictures; a .cod keeps its tags, banner card and format."""
+    import re
+
+    from shared_paths import COCKATRICE_FILES
+
+    spoiler = COCKATRICE_FILES / "spoiler-magic-spoiler.xml"
+    if not spoiler.is_file():
+        pytest.skip("../shared/cockatrice/spoiler-magic-spoiler.xml is absent")
+    runner = CliRunner()
+    out = tmp_path / "spoiler.xml"
+    result = runner.invoke(main, ["export", str(spoiler), "--to", "cockatrice-xml", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    before = set(re.findall(r'picURL="([^"]+)"', spoiler.read_text()))
+    after = set(re.findall(r'picURL="([^"]+)"', out.read_text().replace("&amp;", "&")))
+    assert before and before == after
+
+    cod = tmp_path / "tagged.cod"
+    cod.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>Tagged</deckname>'
+        "<format>commander</format><bannerCard>Duress</bannerCard><comments>c</comments>"
+        "<tags><tag>auction</tag><tag>budget</tag></tags>"
+        '<zone name="main"><card number="4" name="Duress"/></zone></cockatrice_deck>'
+    )
+    again = tmp_path / "again.cod"
+    result = runner.invoke(main, ["export", str(cod), "--to", "cod", "-o", str(again)])
+    assert result.exit_code == 0, result.output
+    text = again.read_text()
+    assert "<format>commander</format>" in text and "<bannerCard>Duress</bannerCard>" in text
+    assert "<tag>auction</tag>" in text and "<tag>budget</tag>" in text

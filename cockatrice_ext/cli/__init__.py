@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import sys
 from typing import Any
 
 import click
@@ -42,6 +43,23 @@ class LazyGroup(click.Group):
             command: click.Command = getattr(module, attr)
             return command
         return super().get_command(ctx, cmd_name)
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        """Every refusal reads the same, ``error: ...`` on stderr (click's own say ``Error:``)."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        except click.exceptions.Abort:
+            click.echo("Aborted.", err=True)
+            sys.exit(1)
+        except click.ClickException as exc:
+            if isinstance(exc, click.UsageError) and exc.ctx is not None:
+                click.echo(exc.ctx.get_usage(), err=True)
+                hint = f"Try '{exc.ctx.command_path} {exc.ctx.help_option_names[0]}' for help.\n"
+                click.echo(hint, err=True)
+            click.echo(f"error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, SUBCOMMANDS[name][2]) for name in sorted(SUBCOMMANDS)]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cockatrice_ext.cli.cards import CardSources, card_source_option
+from cockatrice_ext.cli.export import EXIT_BAD_INPUT
 
 if TYPE_CHECKING:
     from cockatrice_ext.cards.model import CardDatabase
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
 LOGGER = logging.getLogger(__name__)
 
 EXIT_WARNINGS = 1
-EXIT_BAD_INPUT = 2
 # Sections of a block list that are not part of the block itself.
 NOT_IN_BLOCK = frozenset({"side", "tokens", "maybeboard"})
 
@@ -87,6 +87,10 @@ def check_block(path: Path, card_source: CardSources | None) -> BlockReport:
     from cockatrice_ext.decks.guidelines import analyze_block
 
     deck = read_block(path)
+    if deck.count() == 0:
+        from cockatrice_ext.decks.errors import DeckFormatError
+
+        raise DeckFormatError("the block lists no cards", source=str(path))
     db = load_block_cards(deck, path, card_source)
     resolved = resolve_deck(deck, db, source=str(path))
     for warning in resolved.warnings:
@@ -181,7 +185,7 @@ def check_command(block_name: str, card_source: CardSources | None, as_json: boo
     try:
         report = check_block(path, card_source)
     except UnknownCardsError as exc:
-        click.echo(str(exc), err=True)
+        click.echo(f"error: {exc}", err=True)
         raise SystemExit(EXIT_BAD_INPUT) from None
     except (DeckFormatError, CardDataError) as exc:
         click.echo(f"error: {exc}", err=True)

@@ -38,8 +38,10 @@ NEXT_STEPS = {
     "mtgo": "MTGO matches cards by name (no CatIDs); Cockatrice cannot read .dek files, use cod or text.",
 }
 
-EXIT_UNKNOWN_CARDS = 2
-EXIT_BAD_INPUT = 1
+EXIT_BAD_INPUT = 2
+"""Unknown cards, an unreadable or empty block, options that cannot work: the same for every command."""
+EXIT_CANNOT_WRITE = 1
+"""The input was fine but the output could not be written."""
 _BLOCK_SUFFIXES = (".txt", ".xml")
 
 
@@ -262,7 +264,7 @@ def export(
     except UnknownCardsError as exc:
         click.echo(f"error: {exc}", err=True)
         click.echo("nothing written.", err=True)
-        sys.exit(EXIT_UNKNOWN_CARDS)
+        sys.exit(EXIT_BAD_INPUT)
     except (DeckFormatError, CardDataError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
@@ -308,10 +310,10 @@ def export(
         written = write_export(deck, fmt, target, **options)
     except ValueError as exc:  # e.g. a draft the cube cannot fill
         click.echo(f"error: {exc}; nothing written.", err=True)
-        sys.exit(EXIT_UNKNOWN_CARDS)
+        sys.exit(EXIT_BAD_INPUT)
     except OSError as exc:
         click.echo(f"error: cannot write {target}: {exc.strerror or exc}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
+        sys.exit(EXIT_CANNOT_WRITE)
     counts = ", ".join(f"{section} {deck.count(section)}" for section in deck.sections)
     click.echo(f"{path.name}: {counts} ({len(deck.unique_cards())} distinct cards) -> {fmt}", err=True)
     for file in written:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import click
@@ -45,7 +46,10 @@ def prices(journal_path: Path, card_filter: str | None, sort: str, as_json: bool
 
     if not journal_path.exists():
         raise click.ClickException(f"no journal at {journal_path} (run the bot first, or pass --journal)")
-    rows = list(journal_prices(Journal(journal_path)).values())
+    try:
+        rows = list(journal_prices(Journal(journal_path)).values())
+    except sqlite3.DatabaseError as exc:
+        raise click.ClickException(f"{journal_path} is not a cockatrice-ext journal ({exc})") from None
     if card_filter:
         rows = [r for r in rows if card_filter.casefold() in r.name.casefold()]
     key = {

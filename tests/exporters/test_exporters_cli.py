@@ -143,7 +143,7 @@ def test_malformed_block_names_file_and_line(runner: CliRunner, tmp_path: Path) 
     block = tmp_path / "broken.txt"
     block.write_text("1 Angelic Edict\n0 Pacifism\n")
     result = _run(runner, str(block), "--to", "cod", "-o", str(tmp_path / "b.cod"))
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # bad input, as for unknown cards and in block check
     assert f"{block}:2:" in result.stderr
     assert not (tmp_path / "b.cod").exists()
 
@@ -154,7 +154,7 @@ def test_malformed_cod_input(runner: CliRunner, tmp_path: Path) -> None:
         '<?xml version="1.0"?><cockatrice_deck><zone name="main"><card number="1" name="x"></zone>'
     )
     result = _run(runner, str(deck), "--to", "forge", "-o", str(tmp_path / "b.dck"))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "broken.cod" in result.stderr
     assert not (tmp_path / "b.dck").exists()
 

@@ -14,7 +14,11 @@ Rules' "no lands, no planeswalkers, singleton") know any card a player may load.
 
 The output is reproducible: same inputs, same bytes.
 
-Usage: python scripts/build_card_subset.py [--allprintings PATH] [--blocks DIR] [--out PATH] [--check]
+Tokens, emblems and dungeons take Cockatrice's names (Magic-Token's ``tokens.xml``, see
+:mod:`cockatrice_ext.cards.tokens`).
+
+Usage: python scripts/build_card_subset.py [--allprintings PATH] [--tokens PATH] [--blocks DIR] [--out PATH]
+[--check]
 """
 
 from __future__ import annotations
@@ -33,13 +37,16 @@ from cockatrice_ext.cards.mtgjson import read_mtgjson
 from cockatrice_ext.cards.resolve import NameIndex
 from cockatrice_ext.cards.sources import DATA_FILE, file_digest
 from cockatrice_ext.cards.store import STORE_FILE, write_store
+from cockatrice_ext.cards.tokens import apply_cockatrice_token_names
 from cockatrice_ext.decks.blocklist import read_block_list
 from cockatrice_ext.fsutil import atomic_write_bytes
 
 LOGGER = logging.getLogger("build_card_subset")
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_ALLPRINTINGS = Path(__file__).resolve().parents[2] / "shared" / "carddata" / "AllPrintings.json.xz"
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+DEFAULT_ALLPRINTINGS = SHARED / "carddata" / "AllPrintings.json.xz"
+DEFAULT_TOKENS = SHARED / "cockatrice" / "tokens-magic-token.xml"
 
 
 def block_names(blocks: Path) -> list[tuple[Path, str, int, str]]:
@@ -144,6 +151,12 @@ def build_subset(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--allprintings", type=Path, default=DEFAULT_ALLPRINTINGS)
+    parser.add_argument(
+        "--tokens",
+        type=Path,
+        default=DEFAULT_TOKENS,
+        help="Magic-Token's tokens.xml: Cockatrice's token names",
+    )
     parser.add_argument("--blocks", type=Path, default=REPO / "blocks")
     parser.add_argument("--out", type=Path, default=DATA_FILE)
     parser.add_argument("--check", action="store_true", help="exit 1 if an output file would change")
@@ -152,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     store_out = args.out.with_name(STORE_FILE.name)
     try:
         full = read_mtgjson(args.allprintings)
+        apply_cockatrice_token_names(full, read_cockatrice_xml(args.tokens))
         subset, meta = build_subset(args.allprintings, args.blocks, full)
     except (CardDataError, UnknownCardsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -159,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     data = encode_database(subset, meta=meta)
     with tempfile.TemporaryDirectory() as scratch:
         fresh = Path(scratch) / STORE_FILE.name
-        write_store(full, fresh, meta={"built_from": args.allprintings.name})
+        write_store(full, fresh, meta={"built_from": args.allprintings.name, "token_names": args.tokens.name})
         store = fresh.read_bytes()
     if args.check:
         stale = [str(path) for path, new in ((args.out, data), (store_out, store))

@@ -86,6 +86,8 @@ class NameIndex:
                 priority = _BACK if card.layout in BACK_FACE_LAYOUTS else _HALF
                 for index, face in enumerate(card.faces):
                     self._put(fold_name(face.name), _HALF if index == 0 else priority, name, card)
+            elif card.faces and card.faces[0].name != name:  # a token Cockatrice renames: "Germ"
+                self._put(fold_name(card.faces[0].name), _HALF, name, card)
         self._grams: dict[str, list[int]] | None = None
         self._keys: list[str] = []
 

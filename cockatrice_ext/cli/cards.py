@@ -112,7 +112,8 @@ def format_card(card: Card, *, max_printings: int = 12) -> str:
     """A card as readable text: name, cost, type line, P/T or loyalty, text per face; printings."""
     lines: list[str] = []
     for face in card.faces or ():
-        head = face.name + (f"  {face.mana_cost}" if face.mana_cost else "")
+        shown_name = face.name if len(card.faces) > 1 else card.name  # a renamed token shows its own name
+        head = shown_name + (f"  {face.mana_cost}" if face.mana_cost else "")
         lines.append(head)
         stats = ""
         if face.power is not None or face.toughness is not None:

@@ -1,0 +1,83 @@
+"""Tokens, emblems and dungeons named as Cockatrice names them (Magic-Token's ``tokens.xml``).
+
+MTGJSON names a token by its card name ("Germ", "Arlinn Kord Emblem"); Cockatrice's token
+database names the same printing "Phyrexian Germ Token" or "Arlinn, Embraced by the Moon Emblem",
+and tells same-named tokens apart with trailing spaces ("Soldier Token", "Soldier Token "). No
+suffix rule reproduces that, so :func:`apply_cockatrice_token_names` matches data:
+
+1. each token printing whose Scryfall id is a printing of ``tokens.xml`` takes that entry's name;
+2. a printing without such a match joins the name most of its card's printings took;
+3. a token none of whose printings match takes ``NAME Token`` or ``SUBTYPES Token`` when
+   ``tokens.xml`` has a token of that name with the same colours and power/toughness; else it
+   keeps its MTGJSON name (art cards, ads and the like, which Cockatrice does not list).
+
+A card that MTGJSON splits into several Cockatrice tokens keeps its MTGJSON faces on the name most
+printings took (so "Germ" still finds it) and takes ``tokens.xml``'s faces on the others. Links
+follow: a card that made "Germ" makes "Phyrexian Germ Token", plus every ``reverse-related`` link
+of ``tokens.xml`` whose creator is known.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+from cockatrice_ext.cards.model import Card, CardDatabase, Printing
+
+
+def apply_cockatrice_token_names(db: CardDatabase, reference: CardDatabase) -> dict[str, str]:
+    """Rename ``db``'s tokens in place to ``reference``'s (a ``tokens.xml``) names; return old -> new name."""
+    by_scryfall_id = {p.scryfall_id: card.name for card in reference.cards.values() for p in card.printings
+                      if p.scryfall_id}  # fmt: skip
+    renamed: dict[str, str] = {}
+    for card in [c for c in db.cards.values() if c.is_token]:
+        groups = _printings_by_name(card, by_scryfall_id, reference)
+        if list(groups) == [card.name]:
+            continue
+        del db.cards[card.name]
+        primary = next(iter(groups))
+        renamed[card.name] = primary
+        for name, printings in groups.items():
+            faces = (
+                card.faces if name == primary or name not in reference.cards else reference.cards[name].faces
+            )
+            db.add(replace(card, name=name, faces=faces, printings=printings))
+    for name, card in list(db.cards.items()):
+        if any(r in renamed for r in card.related):
+            related = tuple(dict.fromkeys(renamed.get(r, r) for r in card.related))
+            db.cards[name] = replace(card, related=related)
+    for creator, made in reference.reverse_related.items():
+        card = db.cards.get(creator)
+        if card is not None:
+            extra = tuple(n for n in dict.fromkeys(made) if n in db.cards and n not in card.related)
+            db.cards[creator] = replace(card, related=card.related + extra)
+    return renamed
+
+
+def _printings_by_name(
+    card: Card, by_scryfall_id: dict[str, str], reference: CardDatabase
+) -> dict[str, tuple[Printing, ...]]:
+    """The Cockatrice name of each of ``card``'s printings, grouped; the name most printings take first."""
+    named = [(by_scryfall_id.get(p.scryfall_id), p) for p in card.printings]
+    counts = Counter(name for name, _ in named if name)
+    if not counts:
+        return {_derived_name(card, reference): card.printings}
+    primary = min(counts, key=lambda n: (-counts[n], len(n), n))
+    groups: dict[str, list[Printing]] = {primary: []}
+    for name, printing in named:
+        groups.setdefault(name or primary, []).append(printing)
+    return {name: tuple(printings) for name, printings in groups.items()}
+
+
+def _derived_name(card: Card, reference: CardDatabase) -> str:
+    """``NAME Token`` or ``SUBTYPES Token`` if ``reference`` has it with the same look, else the name."""
+    front = card.front
+    for candidate in (f"{card.name} Token", f"{' '.join(front.subtypes)} Token"):
+        match = reference.cards.get(candidate)
+        if match is not None and (match.colors, match.power, match.toughness) == (
+            card.colors,
+            front.power,
+            front.toughness,
+        ):
+            return candidate
+    return card.name

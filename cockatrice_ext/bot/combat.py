@@ -14,7 +14,7 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   cards are named by their number in the private hand list (``!place 3 2``, ``!set 5 1``, ``!hand``),
   so public chat never gives them away. The bot does not check the physical table against the engine:
   players move their own cards, and report deaths and bounces (``!dies``, ``!bounce``).
-* **Turns.** The engine runs the round clock: setup (``!place CARD SLOT`` then ``!ready``: the creatures
+* **Turns.** The engine runs the round clock: setup (``!place N SLOT`` then ``!ready``: the creatures
   are revealed together), then ten rounds of one turn each. The bot keeps the Cockatrice active player
   in step with the engine (it passes its own turns and the turns the engine ended). Going to the
   combat phase in Cockatrice starts combat; passing the turn during the fights ends combat.
@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Annotated, Any, ClassVar
 
-from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
+from cockatrice_ext.bot.commands import BadArgument, CommandError, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, GameReferee, Referee, shorten
 from cockatrice_ext.cards.model import CardDatabase, CardFacts
 from cockatrice_ext.client import ClientEvent
@@ -232,7 +232,7 @@ def render_effects(
             players = " vs ".join(name_of(p) for p in effect.players)
             lines.append(
                 f"Magic Combat Rules, {effect.rounds} rounds: {players}. Opening hands come by private"
-                " message. Setup: !place CARD SLOT (creatures of mana value 3 or less, slots 1-5),"
+                " message. Setup: !place N SLOT (N from !hand; creatures of mana value 3 or less, slots 1-5),"
                 " then !ready."
             )
         elif isinstance(effect, rules.CardsDrawn):
@@ -259,7 +259,8 @@ def render_effects(
         elif isinstance(effect, rules.StepChanged):
             if effect.step == "combat":
                 lines.append(
-                    "Combat: set up to 3 spells (!set CARD SLOT), one ability (!ability SLOT COST), !ready."
+                    "Combat: set up to 3 spells (!set N SLOT, N from !hand), one ability"
+                    " (!ability SLOT COST), !ready."
                 )
             elif effect.step == "fights":
                 active = engine.whose_turn
@@ -661,6 +662,22 @@ class CombatReferee(GameReferee):
         async with self._lock:
             await self.perform(self.apply(make(player)))
 
+    async def act_hidden(self, ctx: Context, card: str | int, make: Callable[[int], Any]) -> None:
+        """:meth:`act` for a card that goes face down: a hidden card is referred to by its number
+        (from ``!hand``), and a refusal is answered by private message, so the opponent never
+        reads which card it was."""
+        try:
+            if isinstance(card, str):
+                raise BadArgument(
+                    "face-down cards are named by their number from !hand (e.g. !set 3 1), so your"
+                    " opponent cannot read them; !hand lists yours privately"
+                )
+            await self.act(ctx, make)
+        except (CommandError, RulesError) as exc:
+            reason = exc.reason if isinstance(exc, CommandError) else self.explain(exc)
+            await self.bot.tell(ctx.sender, shorten(f"Refused: {reason}", 900))
+            await self.say(f"{ctx.sender}: refused (the reason was sent to you privately).")
+
     def hand_card(self, player: int, card: str | int) -> str | int:
         """A card name as given, or hand number ``card`` (1-based, as ``!hand`` lists) as the engine's index.
 
@@ -684,12 +701,13 @@ class CombatReferee(GameReferee):
 
     @command()
     async def place(self, ctx: Context, card_slot: Rest) -> None:
-        """Setup: !place CARD SLOT (or !place N SLOT, N from !hand): a creature face down in slot 1-5."""
+        """Setup: !place N SLOT (N from !hand): a creature face down in slot 1-5."""
         card, numbers = split_card_and_numbers(card_slot)
         if len(numbers) != 1:
-            raise BadArgument("usage: !place CARD SLOT")
-        await self.act(
+            raise BadArgument("usage: !place N SLOT (N from !hand)")
+        await self.act_hidden(
             ctx,
+            card,
             lambda p: rules.PlaceFaceDown(
                 player=p, card=self.hand_card(p, card), slot=slot_index(numbers[0])
             ),
@@ -728,12 +746,13 @@ class CombatReferee(GameReferee):
 
     @command(name="set")
     async def set_spell(self, ctx: Context, card_slot: Rest) -> None:
-        """Combat: !set CARD SLOT (or !set N SLOT, N from !hand): a spell face down in spell slot 1-5."""
+        """Combat: !set N SLOT (N from !hand): a spell face down in spell slot 1-5."""
         card, numbers = split_card_and_numbers(card_slot)
         if len(numbers) != 1:
-            raise BadArgument("usage: !set CARD SLOT")
-        await self.act(
+            raise BadArgument("usage: !set N SLOT (N from !hand)")
+        await self.act_hidden(
             ctx,
+            card,
             lambda p: rules.PlaceSpell(player=p, card=self.hand_card(p, card), slot=slot_index(numbers[0])),
         )
 

@@ -136,19 +136,27 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
             )
             before = engine.snapshot()
             mark = alice.mark()
-            await alice.say(game_id, f"!place {spell} 3")
-            await bot_line(alice, rf"alice_c: {re.escape(spell)} is not a creature", mark)
-            await carol.say(game_id, f"!place {a_creatures[0]} 1")
-            await bot_line(alice, r"carol_c: spectators can watch but not play", mark)
-            await alice.say(game_id, f"!place {a_creatures[0]} 9")
-            await bot_line(alice, r"alice_c: slots are numbered 1 to 5", mark)
-            await alice.say(game_id, "!place Blorp the Unreal 1")
-            await bot_line(alice, r"alice_c: no such card there", mark)
-            assert engine.snapshot() == before
 
-            await alice.say(game_id, f"!place {a_creatures[0]} 1")
+            def number_of(seat: int, name: str) -> int:
+                return [engine.config.cards[i].name for i in engine.seats[seat].hand].index(name) + 1
+
+            # Refusals about a hidden card reach only its owner: the table reads no card name.
+            heard_by_bob = bob.mark()
+            await alice.say(game_id, f"!place {number_of(0, spell)} 3")
+            await alice.wait_private(lambda t: f"{spell} is not a creature" in t)
+            await bot_line(alice, r"alice_c: refused \(the reason was sent to you privately\)", mark)
+            await carol.say(game_id, f"!place {number_of(0, a_creatures[0])} 1")
+            await bot_line(alice, r"carol_c: refused", mark)
+            await alice.say(game_id, f"!place {number_of(0, a_creatures[0])} 9")
+            await alice.wait_private(lambda t: "slots are numbered 1 to 5" in t)
+            await alice.say(game_id, f"!place {a_creatures[0]} 1")  # a name: refused, never used
+            await alice.wait_private(lambda t: "named by their number from !hand" in t)
+            assert engine.snapshot() == before
+            assert not any(spell in text for _, text in bob.heard[heard_by_bob:]), bob.heard[heard_by_bob:]
+
+            await alice.say(game_id, f"!place {number_of(0, a_creatures[0])} 1")
             await bot_line(alice, r"alice_c places a card face down in creature slot 1", mark)
-            await alice.say(game_id, f"!place {a_creatures[1]} 2")
+            await alice.say(game_id, f"!place {number_of(0, a_creatures[1])} 2")
             await bot_line(alice, r"alice_c places a card face down in creature slot 2", mark)
             # Bob places his by its number in his private hand list: the name stays hidden.
             bob_hand = await bob.wait_private(lambda t: t.startswith("Your opening hand: 1. "))

@@ -52,7 +52,8 @@ def front_name(card: Card) -> str:
 def cockatrice_token_name(card: Card) -> str:
     """Magic-Token's spelling: ``Goblin Token``; named (legendary) tokens keep their name."""
     name = _ascii_oracle(card.name)
-    if name.endswith(("Token", "(Token)")) or "Legendary" in card.front.supertypes:
+    # Magic-Token tells same-named tokens apart by trailing spaces ("Insect Token "): keep them.
+    if name.rstrip().endswith(("Token", "(Token)")) or "Legendary" in card.front.supertypes:
         return name
     return f"{name} Token"
 

@@ -42,6 +42,8 @@ def card_to_json(card: Card) -> dict[str, Any]:
         out["color_identity"] = list(card.color_identity)
     if card.printings:
         out["printings"] = [[getattr(p, k) for k in _PRINTING_ROW] for p in card.printings]
+        if any(p.pic_url for p in card.printings):  # spoiler and custom cards' images
+            out["pic_urls"] = [p.pic_url for p in card.printings]
     if card.is_token:
         out["is_token"] = True
     if card.related:
@@ -56,9 +58,13 @@ def card_from_json(obj: dict[str, Any], set_info: dict[str, tuple[str, str]]) ->
         for f in obj.get("faces", ())
     )
     no_set = ("", "")
+    rows = obj.get("printings", ())
+    pic_urls = obj.get("pic_urls") or [""] * len(rows)
     printings = tuple(
-        Printing(code, number, rarity, uuid, scryfall_id, multiverse_id, *set_info.get(code, no_set))
-        for code, number, rarity, uuid, scryfall_id, multiverse_id in obj.get("printings", ())
+        Printing(code, number, rarity, uuid, scryfall_id, multiverse_id, *set_info.get(code, no_set), pic_url)
+        for (code, number, rarity, uuid, scryfall_id, multiverse_id), pic_url in zip(
+            rows, pic_urls, strict=False
+        )
     )
     return Card(
         name=obj["name"],

@@ -216,12 +216,35 @@ def read_file(path: Path, progress: Progress | None = None) -> CardDatabase:
     return read_forge_cards(path)
 
 
-def load_cards(source: str | Path | None = None, *, progress: Progress | None = None) -> CardDatabase:
+CACHED_KINDS = frozenset({"xml", "mtgjson", "scryfall"})
+
+
+def read_layer_file(path: Path, names: Iterable[str] = (), progress: Progress | None = None) -> CardDatabase:
+    """One card file, through the parsed-file cache (:mod:`cockatrice_ext.cards.cache`) when it is big.
+
+    With ``names``, a valid cache yields only the cards behind them (and every name, for suggestions).
+    """
+    from cockatrice_ext.cards import cache
+
+    try:
+        big = path.is_file() and path.stat().st_size >= cache.MIN_CACHED_BYTES
+    except OSError:
+        big = False
+    if not big or sniff(path) not in CACHED_KINDS:
+        return read_file(path, progress)
+    return cache.load_cached(path, list(names), lambda one: read_file(one, progress))
+
+
+def load_cards(
+    source: str | Path | None = None, *, names: Iterable[str] = (), progress: Progress | None = None
+) -> CardDatabase:
     """Load a card database from ``source`` (see module doc); ``None`` means :func:`default_source`.
 
     Several files (a Cockatrice folder: cards.xml, tokens.xml, spoiler.xml, customsets) are
     merged in Cockatrice's order: the first definition of a name wins, later files add
-    printings. Raises :class:`CardDataError` naming the file on any unreadable input.
+    printings. Big files go through the parsed-file cache; with ``names`` (those the caller will
+    resolve) a cached file gives only their cards. Raises :class:`CardDataError` naming the file
+    on any unreadable input.
     """
     text = str(source) if source is not None else default_source()
     if text in DEFAULT_KEYWORDS:
@@ -232,8 +255,11 @@ def load_cards(source: str | Path | None = None, *, progress: Progress | None = 
     if not files:
         raise CardDataError("no Cockatrice card database found in the usual places", source=text)
     db = CardDatabase()
+    wanted = list(names)
     for path in files:
-        db.merge(read_file(path, progress))
+        layer = read_layer_file(path, wanted, progress)
+        db.merge(layer)
+        db.name_hints.update(layer.name_hints)
     db.link_reverse_related()
     if len(files) == 1:
         db.source = str(files[0])
@@ -313,7 +339,9 @@ def load_stacked(
 
     wanted = list(names)
     layers = [
-        load_cards_covering(wanted, text) if text == SCRYFALL_KEYWORD else load_cards(text, progress=progress)
+        load_cards_covering(wanted, text)
+        if text == SCRYFALL_KEYWORD
+        else load_cards(text, names=wanted, progress=progress)
         for text in sources
     ]
     merged = CardDatabase(
@@ -321,11 +349,37 @@ def load_stacked(
     )
     for layer in reversed(layers):  # the first definition of a name wins: the last source goes first
         merged.merge(layer)
+        merged.name_hints.update(layer.name_hints)
+    merged.link_reverse_related()
+    index = NameIndex(merged)
+    missing = [name for name in wanted if index.find(name) is None]
     if with_default:
-        index = NameIndex(merged)
-        missing = [name for name in wanted if index.find(name) is None]
-        default = load_cards_covering(missing, "default") if missing else load_default_cards()
-        merged.merge(default)
-        merged.name_hints = default.name_hints
+        # the default adds what the given sources lack: names, the tokens their cards make
+        lacking = missing + sorted(
+            {r for card in merged.cards.values() for r in card.related} - set(merged.cards)
+        )
+        if lacking or not wanted:
+            default = load_cards_covering(lacking, "default") if lacking else load_default_cards()
+            merged.merge(default)
+            merged.name_hints.update(default.name_hints)
+            index = NameIndex(merged)
+            missing = [name for name in missing if index.find(name) is None]
+    if missing:  # suggestions may come from every name of the cached sources, not only the loaded ones
+        merged.name_hints.update(_cached_name_hints(sources))
     merged.link_reverse_related()
     return merged
+
+
+def _cached_name_hints(sources: Iterable[str]) -> dict[str, str]:
+    """Folded name -> name of every card in the parsed-file caches of ``sources`` (for "did you mean")."""
+    from cockatrice_ext.cards.cache import open_cached
+
+    hints: dict[str, str] = {}
+    for text in sources:
+        if text in DEFAULT_KEYWORDS or text == SCRYFALL_KEYWORD:
+            continue
+        for path in _expand(text):
+            store = open_cached(path) if path.is_file() else None
+            if store is not None:
+                hints.update(store.name_hints())
+    return hints

@@ -7,8 +7,13 @@ The file is a small SQLite database (opened read-only, never written at run time
 * ``meta``: format, version and where the data came from;
 * ``sets``: every set's code, name, type and release date;
 * ``blobs``: ``index`` (zlib'd lines ``folded-name TAB card-number TAB name``, one per card name
-  and face name) and ``chunk:N`` (zlib'd cards ``N*CHUNK .. N*CHUNK+CHUNK-1``, one compact JSON object per
-  line, in :func:`cockatrice_ext.cards.embedded.card_to_json`'s form).
+  and face name, plus ``=NAME`` for a name that folds like another's), ``chunk:N`` (zlib'd cards
+  ``N*CHUNK .. N*CHUNK+CHUNK-1``, one compact JSON object per line, in
+  :func:`cockatrice_ext.cards.embedded.card_to_json`'s form) and, when the source had any,
+  ``reverse-related`` (zlib'd JSON of the links to creators the file does not hold, as a
+  ``tokens.xml`` has).
+
+The same format serves :mod:`cockatrice_ext.cards.cache` (parsed big sources, kept whole).
 
 Looking a name up reads the index once (a few milliseconds) and then only the chunks of the cards
 asked for, so a 200-card block costs a fraction of a second while every one of MTGJSON's cards and
@@ -19,6 +24,7 @@ keep the file small.
 
 from __future__ import annotations
 
+import bisect
 import json
 import sqlite3
 import zlib
@@ -34,14 +40,16 @@ from cockatrice_ext.cards.resolve import fold_name
 FORMAT = "cockatrice-ext-allcards"
 VERSION = 1
 CHUNK = 128
+EXACT = "="  # index key prefix of a name another name folds to: the exact spelling finds it
 STORE_FILE = Path(__file__).resolve().parent.parent / "data" / "allcards.sqlite3"
 
 
 class CardStore:
     """Read-only, lazy access to the shipped file of every card."""
 
-    def __init__(self, path: Path = STORE_FILE) -> None:
+    def __init__(self, path: Path = STORE_FILE, *, label: str = "every real card (shipped)") -> None:
         self.path = path
+        self.label = label
         try:
             self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
             meta = dict(self._db.execute("SELECT key, value FROM meta"))
@@ -51,6 +59,7 @@ class CardStore:
             raise CardDataError(f"not a {FORMAT} v{VERSION} file", source=str(path))
         self.meta = meta
         self._index: dict[str, int] | None = None
+        self._index_lines: list[str] | None = None
         self._spelled: dict[str, str] = {}
         self._chunks: dict[int, list[bytes]] = {}
         self._sets: dict[str, CardSet] | None = None
@@ -67,11 +76,25 @@ class CardStore:
             raise CardDataError(f"shipped card data corrupt ({key}): {exc}", source=str(self.path)) from exc
 
     @property
+    def _lines(self) -> list[str]:
+        """The index's lines, sorted by key (read once; a look-up bisects them, no dict built)."""
+        if self._index_lines is None:
+            self._index_lines = self._blob("index").decode("utf-8").split("\n")
+        return self._index_lines
+
+    def _number(self, key: str) -> int | None:
+        lines = self._lines
+        at = bisect.bisect_left(lines, key + "\t")
+        if at < len(lines) and lines[at].startswith(key + "\t"):
+            return int(lines[at].split("\t", 2)[1])
+        return None
+
+    @property
     def index(self) -> dict[str, int]:
         """Folded card and face name -> card number."""
         if self._index is None:
             index: dict[str, int] = {}
-            for line in self._blob("index").decode("utf-8").splitlines():
+            for line in self._lines:
                 key, number, spelled = line.split("\t", 2)
                 index[key] = int(number)
                 self._spelled[key] = spelled
@@ -103,12 +126,14 @@ class CardStore:
 
     def find(self, name: str) -> Card | None:
         """The card called ``name`` (card or face name, any case or accents), or None."""
-        number = self.index.get(fold_name(name))
+        number = self._number(EXACT + name)
+        if number is None:
+            number = self._number(fold_name(name))
         return None if number is None else self.card(number)
 
     def cards_for(self, names: list[str]) -> CardDatabase:
         """The cards behind ``names`` (unknown ones skipped) plus the tokens and meld results they name."""
-        db = CardDatabase(source="every real card (shipped)")
+        db = CardDatabase(source=self.label, reverse_related=self.reverse_related())
         wanted = [self.find(name) for name in names]
         for card in wanted:
             if card is not None:
@@ -124,16 +149,24 @@ class CardStore:
 
     def all_cards(self) -> CardDatabase:
         """Every card (reads the whole file: for bulk checks, not for single look-ups)."""
-        db = CardDatabase(source="every real card (shipped)", sets=dict(self.sets))
+        db = CardDatabase(source=self.label, sets=dict(self.sets), reverse_related=self.reverse_related())
         for number in sorted(set(self.index.values())):
             card = self.card(number)
             db.cards[card.name] = card
         return db
 
+    def reverse_related(self) -> dict[str, list[str]]:
+        """Links to creators outside this file (creator -> names it makes), as the source had them."""
+        row = self._db.execute("SELECT 1 FROM blobs WHERE key='reverse-related'").fetchone()
+        if row is None:
+            return {}
+        links: dict[str, list[str]] = json.loads(self._blob("reverse-related"))
+        return links
+
     def name_hints(self) -> dict[str, str]:
         """Folded name -> the name as printed, for every card and face (for "did you mean")."""
         _ = self.index
-        return dict(self._spelled)
+        return {key: name for key, name in self._spelled.items() if not key.startswith(EXACT)}
 
 
 @lru_cache(maxsize=1)
@@ -142,8 +175,11 @@ def shipped_store() -> CardStore:
     return CardStore()
 
 
-def write_store(db: CardDatabase, path: Path, *, meta: dict[str, str]) -> None:
-    """Write every card of ``db`` as a store file (reproducible: same cards, same bytes)."""
+def write_store(db: CardDatabase, path: Path, *, meta: dict[str, str], compact: bool = True) -> None:
+    """Write every card of ``db`` as a store file (reproducible: same cards, same bytes).
+
+    ``compact`` leaves out MTGJSON uuids and multiverse ids (the shipped file); a cache keeps them.
+    """
     if path.exists():
         path.unlink()
     con = sqlite3.connect(path)
@@ -171,15 +207,24 @@ def write_store(db: CardDatabase, path: Path, *, meta: dict[str, str]) -> None:
             card = db.cards[name]
             for is_face, spelled in [(False, name)] + [(True, face.name) for face in card.faces]:
                 key = fold_name(spelled)
+                if "\t" in spelled or "\n" in spelled:
+                    continue  # cannot be a line of the index
                 rank = (card.is_token, is_face)  # real cards first, then whole names before faces
                 old = index.get(key)
                 if key and (old is None or rank < old[0]):
                     index[key] = (rank, number, spelled)
-        lines = "\n".join(f"{key}\t{n}\t{spelled}" for key, (_, n, spelled) in sorted(index.items()))
+        for number, name in enumerate(names):  # names that fold alike ("Angel Token", "Angel Token ")
+            winner = index.get(fold_name(name))
+            if (winner is None or winner[2] != name) and "\t" not in name and "\n" not in name:
+                index[EXACT + name] = ((False, False), number, name)
+        lines = "\n".join(sorted(f"{key}\t{n}\t{spelled}" for key, (_, n, spelled) in index.items()))
         rows = [("index", zlib.compress(lines.encode("utf-8"), 9))]
         for start in range(0, len(names), CHUNK):
-            chunk = [_compact_json(db.cards[name]) for name in names[start : start + CHUNK]]
+            chunk = [_card_json(db.cards[name], compact) for name in names[start : start + CHUNK]]
             rows.append((f"chunk:{start // CHUNK}", zlib.compress("\n".join(chunk).encode("utf-8"), 9)))
+        if db.reverse_related:
+            links = json.dumps(db.reverse_related, sort_keys=True, ensure_ascii=False).encode("utf-8")
+            rows.append(("reverse-related", zlib.compress(links, 9)))
         con.executemany("INSERT INTO blobs VALUES (?, ?)", rows)
         con.commit()
         con.execute("VACUUM")
@@ -187,9 +232,9 @@ def write_store(db: CardDatabase, path: Path, *, meta: dict[str, str]) -> None:
         con.close()
 
 
-def _compact_json(card: Card) -> str:
+def _card_json(card: Card, compact: bool) -> str:
     obj = card_to_json(card)
-    for printing in obj.get("printings", ()):
+    for printing in obj.get("printings", ()) if compact else ():
         printing[3] = ""  # MTGJSON uuid: not used by Cockatrice or Forge
         printing[5] = ""  # multiverse id
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))

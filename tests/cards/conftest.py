@@ -69,3 +69,11 @@ def mtgjson_extract(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]
                 faces.append(face)
     paths["atomic"].write_text(json.dumps({"meta": meta, "data": atomic}))
     return paths
+
+
+@pytest.fixture(autouse=True)
+def own_card_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """Every test caches parsed card files in a folder of its own, never in the user's cache."""
+    folder = tmp_path / "card-cache"
+    monkeypatch.setenv("COCKATRICE_EXT_CACHE", str(folder))
+    return folder

@@ -5,7 +5,7 @@ Theory of operation
 The rules live in :mod:`cockatrice_ext.formats.vortex`; this module only adapts them.
 
 * **Seat.** The bot sits as a player whose deck is the pool (``blocks/vortex-pool.txt`` or the block
-  named in ``!vortex new N BLOCK``). Every card of the shoe, of the packs and of the passed pack stays
+  named in ``!vortex new N POOL``). Every card of the shoe, of the packs and of the passed pack stays
   face down in that deck: the engine knows which card is in which zone, so nothing hidden is ever shown
   on the table. A picked card is dealt face down onto the picker's table (any player may do that).
   The bot asks to sit as a judge; when the server grants it, it then moves the card into the picker's
@@ -235,7 +235,7 @@ def parse_pick(choice: str) -> int | str:
 
 
 class VortexRoom(FormatRoom):
-    """``!vortex new N [BLOCK]`` in room chat creates a refereed Vortex game."""
+    """``!vortex new N [POOL]`` in room chat creates a refereed Vortex game."""
 
     format_name = "vortex"
     options_type = VortexOptions
@@ -247,17 +247,17 @@ class VortexRoom(FormatRoom):
         ctx: Context,
         what: str,
         players: Annotated[int, Range(rules.MIN_PLAYERS, rules.MAX_PLAYERS)] | None = None,
-        block: str | None = None,
+        pool: str | None = None,
     ) -> None:
-        """!vortex new [PLAYERS] [BLOCK]: create a Vortex game (2-5 players) refereed by the bot."""
+        """!vortex new [PLAYERS] [POOL]: create a Vortex game (2-5 players) refereed by the bot."""
         if what.lower() != "new":
-            raise BadArgument("usage: !vortex new [PLAYERS 2-5] [BLOCK]")
+            raise BadArgument("usage: !vortex new [PLAYERS 2-5] [POOL]")
         assert ctx.room_id is not None
         options = VortexOptions(
             **{
                 **asdict(self.defaults),
                 "seats": players or self.defaults.seats,
-                "block": block or self.defaults.block,
+                "block": pool or self.defaults.block,
             }
         )
         try:

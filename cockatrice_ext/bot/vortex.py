@@ -595,7 +595,8 @@ class VortexReferee(PileReferee):
     async def packs(self, ctx: Context) -> None:
         """Count everyone's pack, the passed pack and the shoe."""
         self.require_started()
-        await ctx.reply(shorten(self.packs_line().capitalize() + "."))
+        line = self.packs_line()
+        await ctx.reply(shorten(line[:1].upper() + line[1:] + "."))  # names keep their spelling
 
     @command()
     async def look(self, ctx: Context, count: Annotated[int, Range(1, 20)]) -> None:

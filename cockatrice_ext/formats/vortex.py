@@ -573,11 +573,13 @@ class VortexEngine(Engine[VortexConfig]):
             raise RulesError("bad_config", option="overflow_to", value=self.config.overflow_to)
         self.shoe = list(range(len(self.config.cards)))
         self.rng.shuffle(self.shoe)
-        effects: list[Effect] = [GameStarted(tuple(self.config.players), len(self.shoe))]
+        dealt: list[Effect] = []
         for p, st in self.players.items():
             st.pack = self._take_from_shoe(self.config.pack_size)
-            effects.append(PackContents(p, tuple(self._ref(c) for c in st.pack), visible_to=p))
+            dealt.append(PackContents(p, tuple(self._ref(c) for c in st.pack), visible_to=p))
         self.passed = self._take_from_shoe(self.config.pack_size)
+        # The shoe as players will find it: after every pack and the passed pack were dealt.
+        effects: list[Effect] = [GameStarted(tuple(self.config.players), len(self.shoe)), *dealt]
         self.phase = "opening"
         self.turn_index = 0
         effects += self._begin_opening_turn()

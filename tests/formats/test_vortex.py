@@ -109,6 +109,8 @@ def test_start_deals_hidden_packs_and_passed_pack() -> None:
     assert all(engine.pack_size(p) == 7 for p in (1, 2, 3))
     assert engine.passed_size() == 7
     assert engine.shoe_size() == len(engine.config.cards) - 28
+    started = next(e for e in effects if type(e).__name__ == "GameStarted")
+    assert started.shoe_size == engine.shoe_size()  # the opening line and !state agree
     assert isinstance(effects[-1], PickRequired) and effects[-1].player == 1
     check_invariants(engine)
 

@@ -59,7 +59,14 @@ class UnknownCardsError(LookupError):
         lines += [f"  {u.describe()}" for u in self.unknown[: self.SHOWN]]
         if len(self.unknown) > self.SHOWN:
             lines.append(f"  ... and {len(self.unknown) - self.SHOWN} more")
+        if not all(u.reason for u in self.unknown):
+            lines.append(self.HINT)
         super().__init__("\n".join(lines))
 
     SHOWN = 25
     """At most this many names are listed; a count stands for the rest."""
+    HINT = (
+        "  (cards missing from the card data: add a source with --card-source FILE, e.g. your custom set "
+        "or Cockatrice cards.xml, 'cockatrice' or 'scryfall')"
+    )
+    """Said once under a list of unknown names: where such names can come from."""

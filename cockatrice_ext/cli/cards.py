@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import click
 
-from cockatrice_ext.cards.errors import CardDataError
+from cockatrice_ext.cards.errors import CardDataError, UnknownCardsError
 from cockatrice_ext.cards.model import Card, CardDatabase
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -183,6 +183,7 @@ def lookup(
             p = match.printing
             click.echo(f"Selected printing: {p.set_code} {p.collector_number} {p.rarity}".rstrip())
     if unknown:
+        click.echo(UnknownCardsError.HINT.strip(), err=True)
         sys.exit(2)
 
 

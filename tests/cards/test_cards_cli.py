@@ -34,6 +34,17 @@ def test_unknown_card_exits_2_with_suggestions() -> None:
     assert "Did you mean: Jaya Ballard, Task Mage" in result.output
 
 
+def test_unknown_names_point_at_card_source(tmp_path: Path) -> None:
+    """A name no source knows: lookup and export both say where more cards can come from."""
+    result = CliRunner().invoke(main, ["cards", "lookup", "Blorpy McCardface"])
+    assert result.exit_code == 2 and "--card-source" in result.output
+    block = tmp_path / "b.txt"
+    block.write_text("1 Duress\n1 Blorpy McCardface\n")
+    result = CliRunner().invoke(main, ["export", str(block), "--to", "cod", "-o", str(tmp_path / "b.cod")])
+    assert result.exit_code == 2 and "line 2: unknown card 'Blorpy McCardface'" in result.output
+    assert "--card-source" in result.output and not (tmp_path / "b.cod").exists()
+
+
 def test_card_source_option_and_printing(examples: Path) -> None:
     source = str(examples / "cockatrice_test_cards.xml")
     result = CliRunner().invoke(main, ["cards", "lookup", "cat", "--card-source", source, "--set", "CAT"])

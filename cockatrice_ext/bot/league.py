@@ -532,6 +532,18 @@ class LeagueRoom(Referee):
         self.lobbies: dict[int, list[str]] = {}
         self.leagues: list[LeagueReferee] = []
 
+    def membership(self, user: str) -> str:
+        """Which league or lobby ``user`` is in, in any room and any format ("" when none)."""
+        for room in self.bot.room_referees:
+            if not isinstance(room, LeagueRoom):
+                continue
+            title = TITLES[room.format_name]
+            if any(user in lg.engine.league.members for lg in room.leagues if not lg.over):
+                return f"a running {title} league"
+            if any(user in members for members in room.lobbies.values()):
+                return f"the {title} lobby"
+        return ""
+
     def seats_range(self) -> tuple[int, int]:
         return (2, 8) if self.format_name == "market" else (4, 8)
 
@@ -543,8 +555,9 @@ class LeagueRoom(Referee):
         what = what.lower()
         low, high = self.seats_range()
         if what == "join":
-            if any(ctx.sender in lg.engine.league.members for lg in running):
-                raise NotAllowed("you are already playing in a league here")
+            elsewhere = self.membership(ctx.sender)
+            if elsewhere:  # private commands name no league: one player, one league at a time
+                raise NotAllowed(f"you are already in {elsewhere}; one league at a time")
             if ctx.sender in members:
                 raise NotAllowed(f"you already joined ({len(members)} waiting)")
             if len(members) >= high:

@@ -401,3 +401,32 @@ def test_refused_chat_changes_nothing(player: str, words: list[str]) -> None:
     assert player == before["turn"]
     counts = sum(len(v) for v in engine.locations().values())
     assert counts == len(engine.config.cards)
+
+
+def test_one_league_at_a_time_across_formats_and_rooms() -> None:
+    """Private commands name no league, so a player in one league or lobby cannot join another."""
+    from cockatrice_ext.bot.league import AutoBattlerRoom, MarketRoom
+    from cockatrice_ext.bot.runtime import Bot, BotOptions, Context
+
+    async def scenario() -> list[str]:
+        bot = Bot(BotOptions(url="ws://127.0.0.1:1/none", user="referee"), journal=Journal(":memory:"))
+        market, autobattler = MarketRoom(bot), AutoBattlerRoom(bot)
+        bot.room_referees += [market, autobattler]
+        said: list[str] = []
+
+        async def collect(text: str) -> None:
+            said.append(text)
+
+        for room_id, referee, text in (
+            (1, market, "!market join"),
+            (1, autobattler, "!autobattler join"),
+            (2, market, "!market join"),
+        ):
+            ctx = Context(bot, "room", "alice", room_id=room_id, reply_hook=collect)
+            await referee.handle_command(ctx, text)
+        return said
+
+    said = asyncio.run(scenario())
+    assert said[0].startswith("alice joins the ")
+    assert said[1].startswith("alice: you are already in the ") and "lobby; one league at a time" in said[1]
+    assert said[2] == said[1]  # another room of the same format: the same answer

@@ -5,10 +5,16 @@
 (b) Loading that cards.xml with the card layer's XML reader: wall time and peak RSS.
 (c) ``cockatrice-ext export auction-sample --to cod`` as a subprocess, interpreter start
     included: median (and min/max) of N runs.
+(d) ``cockatrice-ext cards lookup NAME --card-source cards.xml --card-source tokens.xml``, whole
+    process: first load (parsed-file cache emptied before each run) and repeated load (cache warm);
+    with ``--cockatrice-bench PATH``, Cockatrice's own ``load_benchmark`` (built from its
+    ``tests/carddatabase``) on the same two files in the same run: its cold (XML, writes its cache)
+    and warm (binary cache) loads as it prints them, and its whole-process wall time.
 
 Each step runs in a fresh interpreter so peak RSS and import costs are its own. Usage::
 
-    python scripts/bench_cards.py [--mtgjson PATH] [--runs 15] [--workdir DIR]
+    python scripts/bench_cards.py [--mtgjson PATH] [--tokens PATH] [--runs 15] [--workdir DIR]
+        [--cockatrice-bench /opt/cockatrice-cardbench/tests/carddatabase/load_benchmark]
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -25,7 +32,9 @@ import tempfile
 import time
 from pathlib import Path
 
-DEFAULT_MTGJSON = Path(__file__).resolve().parents[2] / "shared" / "carddata" / "AllPrintings.json.xz"
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+DEFAULT_MTGJSON = SHARED / "carddata" / "AllPrintings.json.xz"
+DEFAULT_TOKENS = SHARED / "cockatrice" / "tokens-magic-token.xml"
 
 
 def _peak_rss_mb() -> float:
@@ -82,8 +91,7 @@ def _child(args: list[str]) -> tuple[dict[str, float], float, float]:
 
 def bench_cli(runs: int, workdir: Path) -> tuple[list[float], list[float]]:
     """Wall and CPU seconds of ``runs`` CLI invocations (after one warm-up run)."""
-    exe = shutil.which("cockatrice-ext")
-    command = [exe] if exe else [sys.executable, "-m", "cockatrice_ext"]
+    command = _cli_command()
     out = workdir / "auction-sample.cod"
     times: list[float] = []
     cpus: list[float] = []
@@ -100,10 +108,51 @@ def bench_cli(runs: int, workdir: Path) -> tuple[list[float], list[float]]:
     return times[1:], cpus[1:]
 
 
+def _cli_command() -> list[str]:
+    exe = shutil.which("cockatrice-ext")
+    return [exe] if exe else [sys.executable, "-m", "cockatrice_ext"]
+
+
+def bench_stack(runs: int, xml: Path, tokens: Path, cache: Path) -> tuple[list[float], list[float]]:
+    """(d): wall seconds of first loads (cache emptied) and repeated loads of the two-source lookup."""
+    command = [*_cli_command(), "cards", "lookup", "Lightning Bolt", "--card-source", str(xml)]
+    command += ["--card-source", str(tokens)]
+    env = {**os.environ, "COCKATRICE_EXT_CACHE": str(cache)}
+    first: list[float] = []
+    again: list[float] = []
+    for _ in range(runs):
+        shutil.rmtree(cache, ignore_errors=True)
+        for times in (first, again):
+            start = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True, env=env)
+            times.append(time.perf_counter() - start)
+    return first, again
+
+
+def bench_cockatrice(binary: Path, runs: int, xml: Path, tokens: Path) -> list[tuple[float, float, float]]:
+    """Cockatrice's load_benchmark: (cold ms, warm ms, whole-process s) per run."""
+    command = [str(binary), "--carddb", str(xml), "--tokens", str(tokens)]
+    command += ["--spoilers", "/nonexistent", "--custom", "/nonexistent"]
+    out: list[tuple[float, float, float]] = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.run(command, check=True, capture_output=True, text=True)
+        wall = time.perf_counter() - start
+        loads = [
+            float(ms) for ms in re.findall(r"Load wall-clock time\s*:\s*(\d+) ms", proc.stdout + proc.stderr)
+        ]
+        out.append((loads[0], loads[-1], wall))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mtgjson", type=Path, default=DEFAULT_MTGJSON)
+    parser.add_argument("--tokens", type=Path, default=DEFAULT_TOKENS)
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument(
+        "--cockatrice-bench", type=Path, help="Cockatrice's tests/carddatabase/load_benchmark"
+    )
     parser.add_argument("--workdir", type=Path, default=None)
     parser.add_argument("--step", choices=["a", "b"], help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
@@ -138,6 +187,22 @@ def main() -> None:
         f"{statistics.median(cpus):.3f} s CPU "
         f"(wall min {min(times):.3f}, max {max(times):.3f}, {len(times)} runs)"
     )
+    tokens = workdir / "tokens.xml"
+    shutil.copyfile(args.tokens, tokens)
+    first, again = bench_stack(max(3, args.runs // 3), xml, tokens, workdir / "cache")
+    print(
+        f"(d) cards lookup, cards.xml + tokens.xml: first load median {statistics.median(first):.3f} s "
+        f"(min {min(first):.3f}), repeated load median {statistics.median(again):.3f} s "
+        f"(min {min(again):.3f}), {len(first)} runs each, whole process"
+    )
+    if args.cockatrice_bench:
+        runs = bench_cockatrice(args.cockatrice_bench, max(3, args.runs // 3), xml, tokens)
+        cold, warm, walls = zip(*runs, strict=True)
+        print(
+            f"    Cockatrice load_benchmark, same files: cold load median {statistics.median(cold):.0f} ms, "
+            f"cached load median {statistics.median(warm):.0f} ms (as it prints them, in process); "
+            f"whole process (both loads) median {statistics.median(walls):.3f} s, {len(runs)} runs"
+        )
     baseline: list[float] = []
     baseline_cpu: list[float] = []
     for _ in range(args.runs):

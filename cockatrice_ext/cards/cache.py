@@ -82,7 +82,7 @@ def write_cache(source: Path, db: CardDatabase) -> None:
     scratch = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        write_store(db, scratch, meta=_identity(source), compact=False)
+        write_store(db, scratch, meta=_identity(source), compact=False, level=1)
         con = sqlite3.connect(scratch)
         try:
             con.execute("INSERT INTO meta VALUES ('blobs_sha256', ?)", (_blobs_digest(con),))

@@ -175,10 +175,13 @@ def shipped_store() -> CardStore:
     return CardStore()
 
 
-def write_store(db: CardDatabase, path: Path, *, meta: dict[str, str], compact: bool = True) -> None:
+def write_store(
+    db: CardDatabase, path: Path, *, meta: dict[str, str], compact: bool = True, level: int = 9
+) -> None:
     """Write every card of ``db`` as a store file (reproducible: same cards, same bytes).
 
-    ``compact`` leaves out MTGJSON uuids and multiverse ids (the shipped file); a cache keeps them.
+    ``compact`` leaves out MTGJSON uuids and multiverse ids (the shipped file); a cache keeps them and,
+    written while the user waits, takes a faster zlib ``level``.
     """
     if path.exists():
         path.unlink()
@@ -203,10 +206,11 @@ def write_store(db: CardDatabase, path: Path, *, meta: dict[str, str], compact: 
         )
         names = sorted(db.cards)
         index: dict[str, tuple[tuple[bool, bool], int, str]] = {}
+        folded: dict[str, str] = {}
         for number, name in enumerate(names):
             card = db.cards[name]
             for is_face, spelled in [(False, name)] + [(True, face.name) for face in card.faces]:
-                key = fold_name(spelled)
+                key = folded.setdefault(spelled, fold_name(spelled))
                 if "\t" in spelled or "\n" in spelled:
                     continue  # cannot be a line of the index
                 rank = (card.is_token, is_face)  # real cards first, then whole names before faces
@@ -214,17 +218,17 @@ def write_store(db: CardDatabase, path: Path, *, meta: dict[str, str], compact: 
                 if key and (old is None or rank < old[0]):
                     index[key] = (rank, number, spelled)
         for number, name in enumerate(names):  # names that fold alike ("Angel Token", "Angel Token ")
-            winner = index.get(fold_name(name))
+            winner = index.get(folded[name])
             if (winner is None or winner[2] != name) and "\t" not in name and "\n" not in name:
                 index[EXACT + name] = ((False, False), number, name)
         lines = "\n".join(sorted(f"{key}\t{n}\t{spelled}" for key, (_, n, spelled) in index.items()))
-        rows = [("index", zlib.compress(lines.encode("utf-8"), 9))]
+        rows = [("index", zlib.compress(lines.encode("utf-8"), level))]
         for start in range(0, len(names), CHUNK):
             chunk = [_card_json(db.cards[name], compact) for name in names[start : start + CHUNK]]
-            rows.append((f"chunk:{start // CHUNK}", zlib.compress("\n".join(chunk).encode("utf-8"), 9)))
+            rows.append((f"chunk:{start // CHUNK}", zlib.compress("\n".join(chunk).encode("utf-8"), level)))
         if db.reverse_related:
             links = json.dumps(db.reverse_related, sort_keys=True, ensure_ascii=False).encode("utf-8")
-            rows.append(("reverse-related", zlib.compress(links, 9)))
+            rows.append(("reverse-related", zlib.compress(links, level)))
         con.executemany("INSERT INTO blobs VALUES (?, ?)", rows)
         con.commit()
         con.execute("VACUUM")

@@ -400,6 +400,7 @@ class CombatReferee(GameReferee):
         super().__init__(bot, game_id, room_id)
         self.options = options
         self.decks: dict[int, DeckVerdict] = {}
+        self._reminded: set[int] = set()  # players told once why their ready changes nothing
         self.cards: CardDatabase | None = None
         self.is_ready = False
         self._lock = asyncio.Lock()
@@ -471,6 +472,22 @@ class CombatReferee(GameReferee):
         self.decks[player_id] = verdict
         await self.say(f"{self.player_name(player_id)}: {verdict.reason}.")
         await self.update_ready()
+
+    async def remind_illegal_deck(self, player_id: int) -> None:
+        """A player pressed ready with a deck that cannot start the game: say why, privately, once."""
+        verdict = self.decks.get(player_id)
+        if (verdict is not None and verdict.legal) or player_id in self._reminded or player_id == self.me:
+            return
+        self._reminded.add(player_id)
+        reason = verdict.reason if verdict is not None else "no deck list reached the referee"
+        await self.bot.tell(
+            self.player_name(player_id),
+            shorten(
+                f"The game cannot start yet: {reason}. Load a legal deck (exactly 40 cards, singleton,"
+                " no lands, no planeswalkers); the referee readies itself when both decks are legal.",
+                900,
+            ),
+        )
 
     async def update_ready(self) -> None:
         """Ready exactly when two players sit and both decks are legal (the game cannot start otherwise)."""
@@ -544,6 +561,11 @@ class CombatReferee(GameReferee):
                     props = event.message.player_properties  # type: ignore[attr-defined]
                     pid = props.player_id if props.HasField("player_id") else event.player_id
                     await self.check_deck_of(int(pid))
+                elif name == "Event_PlayerPropertiesChanged" and event.context_name == "Context_ReadyStart":
+                    props = event.message.player_properties  # type: ignore[attr-defined]
+                    pid = int(props.player_id if props.HasField("player_id") else event.player_id)
+                    if props.HasField("ready_start") and props.ready_start:
+                        await self.remind_illegal_deck(pid)
                 elif name in ("Event_Join", "Event_Leave") and not self.mirror.started:
                     if name == "Event_Leave":
                         self.decks.pop(event.player_id, None)

@@ -100,8 +100,11 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
             alice_pid = await alice.sit(room_id, game_id, deck=legal)
             await bot_line(alice, r"alice_c: deck legal \(40 cards\)", 0)
             mark = alice.mark()
-            bob_pid = await bob.sit(room_id, game_id, deck=unknown_deck)
+            bob_pid = await bob.sit(room_id, game_id, deck=unknown_deck)  # loads the deck, presses ready
             await bot_line(alice, r"bob_c: unknown cards: Blorp the Unreal", mark)
+            # Ready with a deck that cannot start the game: Bob is told why, privately, once.
+            reminder = await bob.wait_private(lambda t: t.startswith("The game cannot start yet"))
+            assert "Blorp the Unreal" in reminder
             await bob.client.select_deck(game_id, illegal_deck)
             await bot_line(
                 alice,

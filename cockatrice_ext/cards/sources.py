@@ -11,9 +11,15 @@ The keyword ``scryfall`` asks the Scryfall API for the names a command needs (th
 gives the cards cached so far.
 
 Without a source, :func:`default_source` answers ``$COCKATRICE_EXT_CARDS`` if set, else
-``default``. The embedded file covers every card of the shipped block lists, so tools that
-work on those never need more; :func:`load_cards_covering` falls back to a discovered
-Cockatrice installation when some names are missing.
+``default``: the variable replaces the built-in cards everywhere, also as the bottom layer under
+``--card-source`` (:func:`load_stacked`), and ``--no-default-cards`` leaves it out too. The
+default is the compact file of the shipped blocks' cards over the lazily read store of every real
+card (:mod:`cockatrice_ext.cards.store`); :func:`load_cards_covering` falls back to a discovered
+Cockatrice installation when some names are still missing.
+
+Big files (a ``cards.xml``, MTGJSON, Scryfall bulk) are parsed once and kept in a cache
+(:mod:`cockatrice_ext.cards.cache`); when the caller says which names it needs, a cached file
+gives only their cards.
 """
 
 from __future__ import annotations
@@ -275,9 +281,10 @@ def load_cards_covering(
     outside the embedded set still works on a machine with Cockatrice installed.
     """
     text = str(source) if source is not None else default_source()
+    names = list(names)
     if text == SCRYFALL_KEYWORD:
         return scryfall_client().database(names)
-    db = load_cards(source, progress=progress)
+    db = load_cards(text, names=names, progress=progress)
     if text not in DEFAULT_KEYWORDS:
         return db
     from cockatrice_ext.cards.resolve import NameIndex
@@ -359,13 +366,16 @@ def load_stacked(
             {r for card in merged.cards.values() for r in card.related} - set(merged.cards)
         )
         if lacking or not wanted:
-            default = load_cards_covering(lacking, "default") if lacking else load_default_cards()
+            bottom = default_source()  # the built-in cards, or what $COCKATRICE_EXT_CARDS puts in their place
+            default = load_cards_covering(lacking, bottom) if lacking else load_cards(bottom)
             merged.merge(default)
             merged.name_hints.update(default.name_hints)
             index = NameIndex(merged)
             missing = [name for name in missing if index.find(name) is None]
     if missing:  # suggestions may come from every name of the cached sources, not only the loaded ones
-        merged.name_hints.update(_cached_name_hints(sources))
+        merged.name_hints.update(
+            _cached_name_hints([*sources, default_source()] if with_default else sources)
+        )
     merged.link_reverse_related()
     return merged
 

@@ -74,3 +74,18 @@ def test_scryfall_unreachable_is_said_not_every_card_unknown(tmp_path: Path, mon
     assert result.exit_code != 0
     assert "cannot reach Scryfall" in result.output and "unknown card" not in result.output
     assert not (tmp_path / "x.cod").exists()
+
+
+def test_env_cards_replace_the_default_under_card_sources(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """$COCKATRICE_EXT_CARDS is the bottom layer instead of the built-in cards; --no-default-cards drops it"""
+    monkeypatch.setenv("COCKATRICE_EXT_CARDS", str(write_custom(tmp_path / "env.xml", "From the variable.")))
+    top = tmp_path / "top.xml"
+    top.write_text(CUSTOM.replace("Gilded Test", "Top Test").replace("{text}", "From the option."))
+    args = ["cards", "lookup", "Gilded Test", "Top Test", "--card-source", str(top)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "From the variable." in result.output and "From the option." in result.output
+    result = CliRunner().invoke(main, [*args, "--no-default-cards"])
+    assert result.exit_code == 2 and "unknown card 'Gilded Test'" in result.output
+    result = CliRunner().invoke(main, ["cards", "lookup", "Duress", "--card-source", str(top)])
+    assert result.exit_code == 2  # the built-in cards are replaced, not added

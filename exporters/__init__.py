@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cockatrice_ext.cards.model import Card
+from cockatrice_ext.decks.model import MAYBE
 from cockatrice_ext.fsutil import atomic_write_files
 
 from .arena import write_arena
@@ -97,6 +98,24 @@ def render(deck: ExportDeck | ResolvedDeck | Iterable[Card], fmt: str, **options
     return export_format.writer(deck, **options)
 
 
+def left_out(deck: ExportDeck, fmt: str) -> list[str]:
+    """What writing ``deck`` as ``fmt`` leaves out, one phrase each; only a ``.cod`` keeps it all
+    (the maybeboard as a zone of its own, tags, banner card and format in its header)."""
+    if fmt == "cod":
+        return []
+    dropped = []
+    maybe = deck.count(MAYBE)
+    if maybe:
+        dropped.append(f"maybeboard ({maybe} cards)")
+    if deck.tags:
+        dropped.append(f"tags ({', '.join(deck.tags)})")
+    if deck.banner_card:
+        dropped.append(f"banner card ({deck.banner_card})")
+    if deck.format:
+        dropped.append(f"format ({deck.format})")
+    return dropped
+
+
 def export(
     deck: ExportDeck | ResolvedDeck | Iterable[Card], fmt: str, path: str | Path, **options: Any
 ) -> list[Path]:
@@ -128,6 +147,7 @@ __all__ = [
     "display_name",
     "export",
     "from_resolved",
+    "left_out",
     "render",
     "write_arena",
     "write_card_database",

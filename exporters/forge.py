@@ -18,10 +18,14 @@ import os
 import re
 import unicodedata
 from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING
 
 from cockatrice_ext.cards.model import Card, CardSet, Face
 
 from .model import COMBINED_LAYOUTS, ExportDeck, ExportEntry, display_name
+
+if TYPE_CHECKING:
+    from cockatrice_ext.cards.store import CardStore
 
 _FORBIDDEN_IN_NAME = re.compile(r"[\x00-\x1f\x7f]")
 _FORGE_RARITY = {"common": "C", "uncommon": "U", "rare": "R", "mythic": "M", "special": "S", "bonus": "S"}
@@ -297,17 +301,25 @@ def write_forge_custom_set(deck: ExportDeck, *, edition: CardSet | None = None) 
 
 
 def _main_set(deck: ExportDeck) -> CardSet:
-    """The one set every card is printed in (a custom set), else a ``CUSTOM`` edition named after the deck."""
+    """The custom set every card is printed in, else an edition whose code is unique to the block.
+
+    A real set is never reused (an edition with a real code would collide with Forge's own). The
+    unique code is a short hash of the block's name and its card counts: the same export gives the
+    same code, two blocks get two codes.
+    """
     cards = deck.unique_cards()
     common: set[str] | None = None
     for card in cards:
         codes = {p.set_code for p in card.printings}
         common = codes if common is None else common & codes
-    if common:
-        code = sorted(common)[0]
-        return deck.sets.get(code) or CardSet(code=code, name=code)
-    # Two exported blocks must not share an edition code: derive it from the block's content.
-    digest = hashlib.sha256("\n".join(sorted(c.name for c in cards)).encode("utf-8")).hexdigest()
+    custom = sorted((common or set()) - _official_set_codes())
+    if custom:
+        return deck.sets.get(custom[0]) or CardSet(code=custom[0], name=custom[0])
+    counts: dict[str, int] = {}
+    for entry in deck.main + deck.side:
+        counts[entry.card.name] = counts.get(entry.card.name, 0) + entry.count
+    content = [deck.name, *(f"{count} {name}" for name, count in sorted(counts.items()))]
+    digest = hashlib.sha256("\n".join(content).encode("utf-8")).hexdigest()
     return CardSet(code=f"X{digest[:5].upper()}", name=deck.name or "Custom cards")
 
 
@@ -321,17 +333,29 @@ def edition_date(edition: CardSet) -> str:
     return day.isoformat()
 
 
-def is_real_card(card: Card) -> bool:
-    """Whether ``card`` is an official card (in the built-in data of every real card, same name)."""
-    if card.is_token:
-        return False
+def _official_store() -> CardStore | None:
+    """The built-in data of every real card, or None when it cannot be read."""
     from cockatrice_ext.cards.errors import CardDataError
     from cockatrice_ext.cards.store import shipped_store
 
     try:
-        real = shipped_store().find(card.name)
+        return shipped_store()
     except CardDataError:
+        return None
+
+
+def _official_set_codes() -> set[str]:
+    """Codes of the real sets (Forge ships an edition for each)."""
+    store = _official_store()
+    return set(store.sets) if store is not None else set()
+
+
+def is_real_card(card: Card) -> bool:
+    """Whether ``card`` is an official card (in the built-in data of every real card, same name)."""
+    if card.is_token:
         return False
+    store = _official_store()
+    real = store.find(card.name) if store is not None else None
     return real is not None and real.name == card.name
 
 

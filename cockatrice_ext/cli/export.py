@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING
 import click
 
 from cockatrice_ext.cli.cards import CardSources, card_source_option
-from cockatrice_ext.decks.model import MAYBE
-from cockatrice_ext.exporters import EXPORT_FORMATS
+from cockatrice_ext.exporters import EXPORT_FORMATS, left_out
 
 if TYPE_CHECKING:
     from cockatrice_ext.cards.model import CardDatabase
@@ -166,6 +165,24 @@ def default_output(path: Path, fmt: str) -> Path:
     return out
 
 
+def _name_after_file(deck: ExportDeck, target: Path, *, chosen: bool) -> None:
+    """Keep a Forge deck in Constructed: Forge renames (and moves out of Constructed) a ``.dck`` whose
+    file name is not its ``Name=`` minus the characters file names cannot hold, so a name that does
+    not match the file becomes the file's name, with a warning when the user ``chose`` it (``--name``)."""
+    from cockatrice_ext.exporters.forge import safe_file_stem
+
+    stem = safe_file_stem(target.stem, "deck")
+    if deck.name and safe_file_stem(deck.name, "") == stem:
+        return
+    if chosen:
+        click.echo(
+            f"warning: deck named {stem!r} after its file, not {deck.name!r}: Forge moves a .dck whose"
+            " name differs from its file name out of Constructed",
+            err=True,
+        )
+    deck.name = stem
+
+
 def _format_help() -> str:
     return "; ".join(f"{name}: {f.description}" for name, f in EXPORT_FORMATS.items())
 
@@ -276,11 +293,8 @@ def export(
         sys.exit(EXIT_BAD_INPUT)
     if deck_name:
         deck.name = deck_name
-    elif fmt == "forge" and not to_stdout:
-        # Forge keys decks by Name= and moves a .dck whose file name differs out of Constructed.
-        from cockatrice_ext.exporters.forge import safe_file_stem
-
-        deck.name = safe_file_stem(target.stem, deck.name or "deck")
+    if fmt == "forge" and not to_stdout:
+        _name_after_file(deck, target, chosen=bool(deck_name))
     options: dict[str, object] = {"printings": False} if no_printings else {}
     if fmt == "forge-cube":
         options.update(draft)
@@ -295,9 +309,8 @@ def export(
                 code=custom.code, name=set_name, set_type=custom.set_type, release_date=custom.release_date
             )
         options["custom_set" if fmt == "cockatrice-xml" else "edition"] = custom
-    maybe = deck.count(MAYBE)
-    if maybe and fmt != "cod":  # only Cockatrice's .cod keeps a maybeboard (as a zone of its own)
-        click.echo(f"warning: maybeboard ({maybe} cards) not written: {fmt} has no maybeboard", err=True)
+    for dropped in left_out(deck, fmt):
+        click.echo(f"warning: {dropped} not written: {fmt} has no place for it", err=True)
     if to_stdout:
         from cockatrice_ext.exporters import render
 

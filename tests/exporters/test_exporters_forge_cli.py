@@ -1,0 +1,74 @@
+"""Forge outputs through the CLI: editions Forge can load beside its own, decks kept in Constructed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cockatrice_ext.cards.store import shipped_store
+from cockatrice_ext.cli import main
+from cockatrice_ext.decks.readers import read_forge
+
+
+@pytest.fixture
+def runner(monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    monkeypatch.delenv("COCKATRICE_EXT_CARDS", raising=False)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    return CliRunner()
+
+
+def _edition(folder: Path) -> dict[str, str]:
+    (edition,) = (folder / "editions").iterdir()
+    metadata = edition.read_text().split("[cards]")[0]
+    return dict(line.split("=", 1) for line in metadata.splitlines() if "=" in line)
+
+
+def _export(runner: CliRunner, block: Path, fmt: str, out: Path, *extra: str):  # type: ignore[no-untyped-def]
+    result = runner.invoke(main, ["export", str(block), "--to", fmt, "-o", str(out), *extra])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_an_edition_of_real_cards_never_takes_a_real_set_code(runner: CliRunner, tmp_path: Path) -> None:
+    """Cards all printed in one real set must not make an edition named like Forge's own set."""
+    block = tmp_path / "bolts.txt"
+    block.write_text("4 Lightning Bolt\n")
+    _export(runner, block, "forge-custom", tmp_path / "out")
+    edition = _edition(tmp_path / "out")
+    assert edition["Code"] not in shipped_store().sets
+    assert edition["Date"] == "2023-11-14"  # SOURCE_DATE_EPOCH's day
+    assert not (tmp_path / "out" / "cards").exists()
+
+
+def test_edition_codes_differ_between_blocks_and_repeat_for_one(runner: CliRunner, tmp_path: Path) -> None:
+    """The code comes from the block's name and content: same export, same bytes; other block, other code."""
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    first.write_text("1 Lightning Bolt\n1 Auctioneer\n")
+    second.write_text("1 Lightning Bolt\n1 Auctioneer\n")  # same cards, another block
+    codes = []
+    for block, out in ((first, "a"), (second, "b"), (first, "c")):
+        _export(runner, block, "forge-custom", tmp_path / out)
+        codes.append(_edition(tmp_path / out)["Code"])
+    assert codes[0] != codes[1] and codes[0] == codes[2]
+    (a_file,) = (tmp_path / "a" / "editions").iterdir()
+    (c_file,) = (tmp_path / "c" / "editions").iterdir()
+    assert a_file.read_bytes() == c_file.read_bytes()
+    assert sorted(p.name for p in (tmp_path / "a" / "cards").iterdir()) == ["auctioneer.txt"]
+
+
+def test_a_dck_name_follows_its_file_even_against_name(runner: CliRunner, tmp_path: Path) -> None:
+    """Forge moves a .dck whose Name= differs from its file name out of Constructed: the file name wins,
+    and the user is told."""
+    out = tmp_path / "Burn.dck"
+    block = tmp_path / "b.txt"
+    block.write_text("4 Lightning Bolt\n")
+    result = _export(runner, block, "forge", out, "--name", "Red: Deck Wins?")
+    assert read_forge(out.read_text()).name == "Burn"
+    assert "warning:" in result.output and "Burn" in result.output
+
+    result = _export(runner, block, "forge", tmp_path / "Red Deck Wins.dck", "--name", "Red: Deck Wins?")
+    kept = read_forge((tmp_path / "Red Deck Wins.dck").read_text())
+    assert kept.name == "Red: Deck Wins?"  # the file name is the name minus what Forge strips
+    assert "warning" not in result.output

@@ -271,6 +271,11 @@ class ResolvedDeck:
         return list(out.values())
 
 
+LIBRARY_SECTIONS = frozenset({"main", "side"})
+"""Sections Cockatrice turns into game cards (library, sideboard): no token belongs there."""
+TOKENS_SECTION = "tokens"
+
+
 def is_meld_result(card: Card) -> bool:
     """Whether ``card`` is what two meld cards become (Brisela, Voice of Nightmares): no deck holds it."""
     return card.layout == "meld" and len(card.faces) == 1 and card.faces[0].side == "b"
@@ -287,7 +292,9 @@ def resolve_deck(deck: Deck, db: CardDatabase | NameIndex, *, source: str = "") 
     """Resolve every entry of ``deck`` against ``db``.
 
     Returns a :class:`ResolvedDeck` with, per section, ``ResolvedEntry(card, printing, count,
-    entry, warnings)`` in deck order (``printing`` is ``None`` unless the line named a set).
+    entry, warnings)`` in deck order (``printing`` is ``None`` unless the line named a set). A token
+    listed in main or side goes to the ``tokens`` section with a warning (Cockatrice keeps tokens in
+    the deck's tokens zone, never in a library).
     Raises one :class:`UnknownCardsError` listing every unknown name with its line number and
     suggestions; ``source`` (the file name) prefixes its message.
     """
@@ -319,7 +326,12 @@ def resolve_deck(deck: Deck, db: CardDatabase | NameIndex, *, source: str = "") 
                     )
                 )
                 continue
-            out.append(ResolvedEntry(match.card, match.printing, entry.count, entry, match.warnings))
+            warnings = match.warnings
+            target = out
+            if match.card.is_token and section in LIBRARY_SECTIONS:
+                warnings += (f"{match.card.name!r} is a token: moved from {section} to tokens",)
+                target = resolved.sections.setdefault(TOKENS_SECTION, [])
+            target.append(ResolvedEntry(match.card, match.printing, entry.count, entry, warnings))
     if unknown:
         raise UnknownCardsError(unknown, source=source)
     return resolved

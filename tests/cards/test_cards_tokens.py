@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from click.testing import CliRunner
 
 from cockatrice_ext.cards.model import Card, CardDatabase, Face, Printing
@@ -53,3 +55,22 @@ def test_rename_splits_by_printing_and_follows_links() -> None:
     assert db.cards["Soldier Token "].colors == ("R",)  # the second token takes tokens.xml's faces
     assert db.cards["Raise the Alarm"].related == ("Soldier Token", "Soldier Token ")
     assert "Ad Card" in db and "Soldier" not in db
+
+
+def test_tokens_xml_as_a_source_keeps_names_and_keeps_tokens_out_of_main(
+    shared_cockatrice: Path, tmp_path: Path
+) -> None:
+    """Magic-Token's own file: names as written there, a token listed in main goes to the tokens zone."""
+    block = tmp_path / "b.txt"
+    block.write_text("1 Duress\n1 Angel Token\n1 Batterskull\n")
+    out = tmp_path / "b.cod"
+    tokens = str(shared_cockatrice / "tokens-magic-token.xml")
+    result = CliRunner().invoke(
+        main, ["export", str(block), "--to", "cod", "-o", str(out), "--card-source", tokens]
+    )
+    assert result.exit_code == 0, result.output
+    assert "line 2: 'Angel Token' is a token: moved from main to tokens" in result.output
+    main_zone, tokens_zone = out.read_text().split('<zone name="tokens">')
+    assert "Angel Token" not in main_zone and 'name="Duress"' in main_zone
+    assert 'name="Angel Token"' in tokens_zone and 'name="Phyrexian Germ Token"' in tokens_zone
+    assert "Token  Token" not in out.read_text() and "Token Token" not in out.read_text()

@@ -39,19 +39,24 @@ if TYPE_CHECKING:
     from cockatrice_ext.cards.resolve import ResolvedDeck
 
 Rendered = bytes | str | dict[str, bytes]
+DECK_ITEMS = frozenset({"maybeboard", "tags", "banner card", "format"})
+"""What a deck may carry besides its cards' sections (a .cod holds them all)."""
 
 
 @dataclass(frozen=True)
 class ExportFormat:
     """One entry of :data:`EXPORT_FORMATS`.
 
-    ``suffix`` is the default file suffix, or ``""`` for a bundle written into a folder.
+    ``suffix`` is the default file suffix, or ``""`` for a bundle written into a folder. ``keeps`` names
+    the deck-level items (of :data:`DECK_ITEMS`) the format can hold; the others are announced by
+    :func:`left_out`.
     """
 
     name: str
     writer: Callable[..., Rendered]
     suffix: str
     description: str
+    keeps: frozenset[str] = frozenset()
 
     @property
     def is_bundle(self) -> bool:
@@ -61,7 +66,9 @@ class ExportFormat:
 EXPORT_FORMATS: dict[str, ExportFormat] = {
     f.name: f
     for f in (
-        ExportFormat("cod", write_cod, ".cod", "Cockatrice deck (.cod) with main, side and tokens zones"),
+        ExportFormat(
+            "cod", write_cod, ".cod", "Cockatrice deck (.cod) with main, side and tokens zones", DECK_ITEMS
+        ),
         ExportFormat(
             "cockatrice-xml",
             write_cockatrice_xml,
@@ -69,8 +76,14 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             "Cockatrice card database v4 (put it in the customsets folder)",
         ),
         ExportFormat("text", write_text, ".txt", "Plain text, Cockatrice clipboard style"),
-        ExportFormat("forge", write_forge_dck, ".dck", "Forge deck (.dck)"),
-        ExportFormat("forge-cube", write_forge_cube, "", "Forge cube: cube/<Name>.dck + draft/<Name>.draft"),
+        ExportFormat("forge", write_forge_dck, ".dck", "Forge deck (.dck)", frozenset({"tags"})),
+        ExportFormat(
+            "forge-cube",
+            write_forge_cube,
+            "",
+            "Forge cube: cube/<Name>.dck + draft/<Name>.draft",
+            frozenset({"tags"}),
+        ),
         ExportFormat(
             "forge-custom",
             write_forge_custom_set,
@@ -99,21 +112,16 @@ def render(deck: ExportDeck | ResolvedDeck | Iterable[Card], fmt: str, **options
 
 
 def left_out(deck: ExportDeck, fmt: str) -> list[str]:
-    """What writing ``deck`` as ``fmt`` leaves out, one phrase each; only a ``.cod`` keeps it all
-    (the maybeboard as a zone of its own, tags, banner card and format in its header)."""
-    if fmt == "cod":
-        return []
-    dropped = []
+    """What writing ``deck`` as ``fmt`` leaves out (deck-level items it has no place for), one phrase each."""
     maybe = deck.count(MAYBE)
-    if maybe:
-        dropped.append(f"maybeboard ({maybe} cards)")
-    if deck.tags:
-        dropped.append(f"tags ({', '.join(deck.tags)})")
-    if deck.banner_card:
-        dropped.append(f"banner card ({deck.banner_card})")
-    if deck.format:
-        dropped.append(f"format ({deck.format})")
-    return dropped
+    present = {
+        "maybeboard": f"maybeboard ({maybe} cards)" if maybe else "",
+        "tags": f"tags ({', '.join(deck.tags)})" if deck.tags else "",
+        "banner card": f"banner card ({deck.banner_card})" if deck.banner_card else "",
+        "format": f"format ({deck.format})" if deck.format else "",
+    }
+    keeps = EXPORT_FORMATS[fmt].keeps
+    return [phrase for item, phrase in present.items() if phrase and item not in keeps]
 
 
 def export(
@@ -138,6 +146,7 @@ def export(
 
 
 __all__ = [
+    "DECK_ITEMS",
     "EXPORT_FORMATS",
     "ExportDeck",
     "ExportEntry",

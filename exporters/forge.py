@@ -95,16 +95,20 @@ def _section_lines(entries: list[ExportEntry], *, one_per_line: bool = False) ->
     return lines
 
 
-def _metadata(name: str, comment: str = "") -> list[str]:
-    lines = ["[metadata]", f"Name={_line_value(name) or 'Unnamed deck'}"]
-    if comment.strip():
-        lines.append(f"Comment={_line_value(comment)}")
+def _metadata(deck: ExportDeck, fallback_name: str = "Unnamed deck") -> list[str]:
+    """``[metadata]``: ``Name=``, then ``Comment=`` and ``Tags=`` (comma-separated) when there are any."""
+    lines = ["[metadata]", f"Name={_line_value(deck.name) or fallback_name}"]
+    if deck.comments.strip():
+        lines.append(f"Comment={_line_value(deck.comments)}")
+    tags = [_line_value(tag.replace(",", " ")) for tag in deck.tags]
+    if any(tags):
+        lines.append("Tags=" + ",".join(tag for tag in tags if tag))
     return lines
 
 
 def write_forge_dck(deck: ExportDeck) -> str:
     """A Forge deck (``.dck``): ``[Main]``, ``[Sideboard]`` (and ``[Commander]``) of ``N Name|SET`` lines."""
-    lines = _metadata(deck.name, deck.comments)
+    lines = _metadata(deck)
     lines.append("[Main]")
     lines.extend(_section_lines(deck.main))
     for header, entries in (
@@ -172,7 +176,7 @@ def write_forge_cube(
     )
     name = _line_value(deck.name) or "Custom Cube"
     stem = safe_file_stem(name, "cube")
-    lines = _metadata(name, deck.comments)
+    lines = _metadata(deck, name)
     lines.append("[Main]")
     lines.extend(_section_lines(deck.main, one_per_line=True))
     counts: dict[str, int] = {}

@@ -193,6 +193,24 @@ def sniff(path: Path) -> str:
     )
 
 
+def with_cockatrice_token_names(db: CardDatabase) -> CardDatabase:
+    """``db`` (MTGJSON or Scryfall) with its tokens named as Cockatrice (and the shipped store) names them.
+
+    The shipped store's tokens carry Magic-Token's names and Scryfall ids, so they are the reference
+    (:mod:`cockatrice_ext.cards.tokens`); without a readable store the names stay as they are.
+    """
+    from cockatrice_ext.cards.store import shipped_store
+    from cockatrice_ext.cards.tokens import apply_cockatrice_token_names
+
+    try:
+        reference = shipped_store().token_cards()
+    except CardDataError as exc:
+        LOGGER.warning("tokens keep their names: %s", exc)
+        return db
+    apply_cockatrice_token_names(db, reference)
+    return db
+
+
 def read_file(path: Path, progress: Progress | None = None) -> CardDatabase:
     """Read one card file of any supported kind."""
     kind = sniff(path)
@@ -208,11 +226,11 @@ def read_file(path: Path, progress: Progress | None = None) -> CardDatabase:
     if kind == "mtgjson":
         from cockatrice_ext.cards.mtgjson import read_mtgjson
 
-        return read_mtgjson(path, progress)
+        return with_cockatrice_token_names(read_mtgjson(path, progress))
     if kind == "scryfall":
         from cockatrice_ext.cards.scryfall import read_scryfall_bulk
 
-        return read_scryfall_bulk(path, progress)
+        return with_cockatrice_token_names(read_scryfall_bulk(path, progress))
     if kind == "embedded":
         from cockatrice_ext.cards.embedded import decode_database
 

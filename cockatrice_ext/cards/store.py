@@ -9,7 +9,8 @@ The file is a small SQLite database (opened read-only, never written at run time
 * ``blobs``: ``index`` (zlib'd lines ``folded-name TAB card-number TAB name``, one per card name
   and face name, plus ``=NAME`` for a name that folds like another's), ``chunk:N`` (zlib'd cards
   ``N*CHUNK .. N*CHUNK+CHUNK-1``, one compact JSON object per line, in
-  :func:`cockatrice_ext.cards.embedded.card_to_json`'s form) and, when the source had any,
+  :func:`cockatrice_ext.cards.embedded.card_to_json`'s form), ``tokens`` (the numbers of the token
+  cards, one per line) and, when the source had any,
   ``reverse-related`` (zlib'd JSON of the links to creators the file does not hold, as a
   ``tokens.xml`` has).
 
@@ -155,6 +156,15 @@ class CardStore:
             db.cards[card.name] = card
         return db
 
+    def token_cards(self) -> CardDatabase:
+        """Every token, emblem and dungeon of the file (reads only those cards)."""
+        db = CardDatabase(source=self.label)
+        row = self._db.execute("SELECT 1 FROM blobs WHERE key='tokens'").fetchone()
+        for line in self._blob("tokens").decode("ascii").split("\n") if row else ():
+            card = self.card(int(line))
+            db.cards[card.name] = card
+        return db
+
     def reverse_related(self) -> dict[str, list[str]]:
         """Links to creators outside this file (creator -> names it makes), as the source had them."""
         row = self._db.execute("SELECT 1 FROM blobs WHERE key='reverse-related'").fetchone()
@@ -226,6 +236,9 @@ def write_store(
         for start in range(0, len(names), CHUNK):
             chunk = [_card_json(db.cards[name], compact) for name in names[start : start + CHUNK]]
             rows.append((f"chunk:{start // CHUNK}", zlib.compress("\n".join(chunk).encode("utf-8"), level)))
+        tokens = [str(number) for number, name in enumerate(names) if db.cards[name].is_token]
+        if tokens:
+            rows.append(("tokens", zlib.compress("\n".join(tokens).encode("ascii"), level)))
         if db.reverse_related:
             links = json.dumps(db.reverse_related, sort_keys=True, ensure_ascii=False).encode("utf-8")
             rows.append(("reverse-related", zlib.compress(links, level)))

@@ -74,3 +74,11 @@ def test_tokens_xml_as_a_source_keeps_names_and_keeps_tokens_out_of_main(
     assert "Angel Token" not in main_zone and 'name="Duress"' in main_zone
     assert 'name="Angel Token"' in tokens_zone and 'name="Phyrexian Germ Token"' in tokens_zone
     assert "Token  Token" not in out.read_text() and "Token Token" not in out.read_text()
+
+
+def test_an_mtgjson_source_gets_cockatrice_token_names(mtgjson_extract: dict[str, Path]) -> None:
+    """Through --card-source, MTGJSON's "Angel" made by Resplendent Angel is named as tokens.xml names it."""
+    source = str(mtgjson_extract["allprintings_xz"])
+    args = ["Resplendent Angel", "--card-source", source, "--no-default-cards"]
+    made = next(line for line in _lookup(*args).splitlines() if line.startswith("Makes: "))
+    assert "Angel Token" in made and "Makes: Angel," not in made and not made.endswith(" Angel")

@@ -3,15 +3,21 @@
 * The target must be a regular file or absent: a FIFO, a device, a socket or a folder in its place
   is refused and left untouched (:class:`UnsafeOutput`).
 * A symbolic link stays a link: the file it points to is replaced (atomically, in that file's folder).
+  A dangling link is followed too: the file it names is created (with its folders), as ``open()`` would,
+  so a link prepared for an output works the first time. A link that loops is refused.
 * :func:`atomic_write_files` writes several files all together or not at all: every file is staged
   beside its target first, then renamed into place; if any step fails, the files already renamed are
-  put back as they were and the staged ones are removed.
+  put back as they were (same bytes, same mode: the old file is kept under a second name, a hard link),
+  the staged ones are removed, and so are the folders made for them.
+* New files get the mode a plain ``open()`` would give them (0644 under umask 022).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import secrets
+import shutil
 import stat
 import tempfile
 from collections.abc import Mapping
@@ -60,9 +66,35 @@ def writable_target(path: str | Path) -> Path:
     return target
 
 
+def _make_folders(folder: Path) -> list[Path]:
+    """Make ``folder`` and its missing parents; return the ones made, outermost first."""
+    missing: list[Path] = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    made: list[Path] = []
+    for path in reversed(missing):
+        path.mkdir()
+        made.append(path)
+    return made
+
+
+def _keep_old(target: Path) -> str | None:
+    """A second name for the file at ``target`` (a hard link, else a copy with its mode), to put it back."""
+    if not target.exists():
+        return None
+    backup = target.parent / f".{target.name}.{secrets.token_hex(6)}.old"
+    try:
+        os.link(target, backup)
+    except OSError:  # a file system without hard links
+        copy = _stage(target, target.read_bytes())
+        shutil.copymode(target, copy)
+        return copy
+    return str(backup)
+
+
 def _stage(target: Path, data: bytes) -> str:
-    """Write ``data`` to a temporary file beside ``target``; return its path."""
-    target.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``data`` to a temporary file beside ``target`` (whose folder exists); return its path."""
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         # mkstemp makes a private (0600) file; give it the mode a plain open() would.
@@ -95,27 +127,33 @@ def atomic_write_files(files: Mapping[Path, bytes]) -> None:
         OSError: a write or rename failed; nothing new was left behind.
     """
     targets = {writable_target(path): data for path, data in files.items()}
+    made: list[Path] = []
     staged: dict[Path, str] = {}
-    replaced: list[tuple[Path, str | None]] = []  # (target, backup of the old file or None)
+    # (target, the old file's second name, None when there was none), recorded before each rename so
+    # that a failed rename is undone too.
+    replaced: list[tuple[Path, str | None]] = []
     try:
         for target, data in targets.items():
+            made.extend(_make_folders(target.parent))
             staged[target] = _stage(target, data)
         for target, tmp in staged.items():
-            backup = None
-            if len(staged) > 1 and target.exists():
-                backup = _stage(target, target.read_bytes())
+            replaced.append((target, _keep_old(target)))
             os.replace(tmp, target)
-            replaced.append((target, backup))
     except BaseException:
         for target, backup in reversed(replaced):
             with contextlib.suppress(OSError):
                 if backup is None:
                     os.unlink(target)
+                elif os.path.samefile(backup, target):  # this rename never happened
+                    os.unlink(backup)
                 else:
                     os.replace(backup, target)
         for tmp in staged.values():
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
         raise
     for _, backup in replaced:
         if backup is not None:

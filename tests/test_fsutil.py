@@ -103,3 +103,117 @@ def test_an_empty_block_is_an_error_and_writes_nothing(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["export", str(block), "--to", "cod", "-o", str(out)])
     assert result.exit_code != 0 and "lists no cards" in result.output
     assert out.read_text() == "precious"
+
+
+def test_a_failed_bundle_leaves_no_new_folder_and_keeps_old_files(tmp_path: Path) -> None:
+    """forge-custom whose editions/ is blocked by a file: exit 1, no cards/ folder made, old files intact."""
+    block = tmp_path / "custom.txt"
+    block.write_text("1 Auctioneer\n1 Lightning Bolt\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "editions").write_text("a file where a folder is needed")
+    result = CliRunner().invoke(main, ["export", str(block), "--to", "forge-custom", "-o", str(out)])
+    assert result.exit_code == 1 and result.output.startswith("error: cannot write")
+    assert sorted(p.name for p in out.iterdir()) == ["editions"]
+
+    (out / "editions").unlink()
+    first = CliRunner().invoke(main, ["export", str(block), "--to", "forge-custom", "-o", str(out)])
+    assert first.exit_code == 0, first.output
+    script = out / "cards" / "auctioneer.txt"
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    (edition,) = (out / "editions").iterdir()
+    edition.unlink()
+    os.mkfifo(edition)  # a FIFO where the second file goes
+    result = CliRunner().invoke(main, ["export", str(block), "--to", "forge-custom", "-o", str(out)])
+    assert result.exit_code != 0 and "named pipe" in result.output
+    assert script.read_bytes() == before[script] and stat.S_ISFIFO(os.lstat(edition).st_mode)
+
+
+def test_a_failed_rename_puts_back_every_old_file_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second rename fails: the first file is back with its bytes and its own mode (0600 stays)."""
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_bytes(b"old a")
+    first.chmod(0o600)
+    second.write_bytes(b"old b")
+    real_replace = os.replace
+    calls: list[str] = []
+
+    def failing_replace(src: str, dst: str) -> None:
+        calls.append(str(dst))
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        real_replace(src, dst)
+
+    monkeypatch.setattr("cockatrice_ext.fsutil.os.replace", failing_replace)
+    with pytest.raises(OSError, match="No space"):
+        atomic_write_files({first: b"new a", second: b"new b"})
+    monkeypatch.undo()
+    assert first.read_bytes() == b"old a" and stat.S_IMODE(os.stat(first).st_mode) == 0o600
+    assert second.read_bytes() == b"old b"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+
+
+def test_devices_links_and_folders_through_the_cli(tmp_path: Path) -> None:
+    """/dev/full is refused and stays a device; a link's target is replaced and the link kept; a dangling
+    link makes its target (documented in fsutil); a folder where a file goes is refused."""
+    runner = CliRunner()
+    result = runner.invoke(main, ["export", "auction-sample", "--to", "cod", "-o", "/dev/full"])
+    assert result.exit_code == 2 and "character device" in result.output
+    assert stat.S_ISCHR(os.lstat("/dev/full").st_mode)
+
+    real = tmp_path / "decks" / "real.cod"
+    real.parent.mkdir()
+    real.write_text("old")
+    link = tmp_path / "link.cod"
+    link.symlink_to(real)
+    assert runner.invoke(main, ["export", "auction-sample", "--to", "cod", "-o", str(link)]).exit_code == 0
+    assert link.is_symlink() and real.read_text().startswith("<?xml")
+    assert stat.S_IMODE(os.stat(real).st_mode) == 0o666 & ~_umask()
+    assert sorted(p.name for p in real.parent.iterdir()) == ["real.cod"]  # no temporary file left
+
+    dangling = tmp_path / "dangling.cod"
+    dangling.symlink_to(tmp_path / "made.cod")
+    assert (
+        runner.invoke(main, ["export", "auction-sample", "--to", "cod", "-o", str(dangling)]).exit_code == 0
+    )
+    assert dangling.is_symlink() and (tmp_path / "made.cod").read_text().startswith("<?xml")
+
+    (tmp_path / "folder.cod").mkdir()
+    result = runner.invoke(
+        main, ["export", "auction-sample", "--to", "cod", "-o", str(tmp_path / "folder.cod")]
+    )
+    assert result.exit_code == 2 and "a folder" in result.output
+
+
+def test_a_failed_stage_leaves_no_folder_it_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Staging the second file fails (disk full): the folder made for the first is gone again."""
+    real_fsync = os.fsync
+    calls: list[int] = []
+
+    def failing_fsync(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        real_fsync(fd)
+
+    monkeypatch.setattr("cockatrice_ext.fsutil.os.fsync", failing_fsync)
+    out = tmp_path / "out"
+    with pytest.raises(OSError, match="No space"):
+        atomic_write_files({out / "cube" / "c.dck": b"cube", out / "draft" / "c.draft": b"draft"})
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_single_rename_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "deck.cod"
+    target.write_bytes(b"old")
+
+    def failing_replace(src: str, dst: str) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr("cockatrice_ext.fsutil.os.replace", failing_replace)
+    with pytest.raises(OSError, match="Input/output"):
+        atomic_write_bytes(target, b"new")
+    monkeypatch.undo()
+    assert target.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["deck.cod"]

@@ -298,7 +298,7 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
             card,
             face,
             layout=layout,
-            side="front",
+            side="back" if face.side == "b" else "front",  # a melded result is a back face
             cmc=face.mana_value,
             colors=_colors(card.colors),
             maintype_=main_type,

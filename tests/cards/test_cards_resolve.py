@@ -163,3 +163,24 @@ def test_fold_is_idempotent_and_resolution_never_crashes(text: str) -> None:
     index = NameIndex(db)
     index.resolve(text, text[:3], text[3:6])
     assert len(index.suggest(text)) <= 5
+
+
+def test_a_melded_result_stays_a_back_face_through_cockatrice_xml(tmp_path: Path) -> None:
+    """A cards.xml we write marks Brisela a back face, so a block naming it is refused with its meld pair."""
+    from click.testing import CliRunner
+
+    from cockatrice_ext.cards.store import shipped_store
+    from cockatrice_ext.cli import main
+    from cockatrice_ext.exporters import write_card_database
+
+    store = shipped_store()
+    names = ("Bruna, the Fading Light", "Gisela, the Broken Blade", "Brisela, Voice of Nightmares")
+    cards = [store.find(name) for name in names]
+    xml = tmp_path / "meld.xml"
+    xml.write_bytes(write_card_database([c for c in cards if c is not None], store.sets))
+    block = tmp_path / "b.txt"
+    block.write_text("1 Brisela, Voice of Nightmares\n")
+    args = ["export", str(block), "--to", "cod", "-o", str(tmp_path / "b.cod"), "--card-source", str(xml)]
+    result = CliRunner().invoke(main, [*args, "--no-default-cards"])
+    assert result.exit_code == 2, result.output
+    assert "Bruna, the Fading Light" in result.output and "Gisela, the Broken Blade" in result.output

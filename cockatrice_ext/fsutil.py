@@ -66,6 +66,25 @@ def writable_target(path: str | Path) -> Path:
     return target
 
 
+def writable_folder(path: str | Path) -> Path:
+    """The folder a multi-file output goes into (a link's target): absent or a folder, else refuse.
+
+    Raises:
+        UnsafeOutput: ``path`` exists (or a link's target does) and is not a folder.
+    """
+    folder = Path(path)
+    try:
+        mode = os.stat(folder).st_mode
+    except FileNotFoundError:
+        return folder
+    except OSError as exc:
+        raise UnsafeOutput(f"{path} cannot be used as a folder: {exc.strerror or exc}") from exc
+    if not stat.S_ISDIR(mode):
+        kind = next((name for test, name in _KINDS if test(mode)), "a file")
+        raise UnsafeOutput(f"{path} is {kind}, not a folder: it is left alone")
+    return folder
+
+
 def _make_folders(folder: Path) -> list[Path]:
     """Make ``folder`` and its missing parents; return the ones made, outermost first."""
     missing: list[Path] = []

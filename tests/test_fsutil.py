@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -217,3 +219,28 @@ def test_a_failed_single_rename_keeps_the_old_file(tmp_path: Path, monkeypatch: 
         atomic_write_bytes(target, b"new")
     monkeypatch.undo()
     assert target.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["deck.cod"]
+
+
+def test_standard_output_that_cannot_be_written_is_one_error_line(tmp_path: Path) -> None:
+    """``-o -`` into a full device: one 'error:' line, exit 1, no traceback."""
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "cockatrice_ext", "export", "auction-sample", "--to", "cod", "-o", "-"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "error: cannot write to standard output: No space left on device"
+    ]
+
+
+def test_a_bundle_into_a_file_is_refused(tmp_path: Path) -> None:
+    cube = tmp_path / "cube"
+    cube.write_text("precious")
+    result = CliRunner().invoke(main, ["export", "auction-sample", "--to", "forge-cube", "-o", str(cube)])
+    assert result.exit_code == 2 and "not a folder" in result.output
+    assert cube.read_text() == "precious"

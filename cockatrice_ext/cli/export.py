@@ -11,7 +11,9 @@ The import path stays light: no network client, no lxml unless the input is XML.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -183,6 +185,19 @@ def _name_after_file(deck: ExportDeck, target: Path, *, chosen: bool) -> None:
     deck.name = stem
 
 
+def _write_stdout(rendered: str | bytes) -> None:
+    """``-o -``: the one file on standard output; a stream that cannot take it is one error line."""
+    stream = click.get_binary_stream("stdout")
+    try:
+        stream.write(rendered.encode("utf-8") if isinstance(rendered, str) else rendered)
+        stream.flush()
+    except OSError as exc:
+        with contextlib.suppress(OSError, ValueError):  # nothing left for Python to flush at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        click.echo(f"error: cannot write to standard output: {exc.strerror or exc}", err=True)
+        sys.exit(EXIT_CANNOT_WRITE)
+
+
 def _format_help() -> str:
     return "; ".join(f"{name}: {f.description}" for name, f in EXPORT_FORMATS.items())
 
@@ -267,15 +282,16 @@ def export(
         raise click.BadParameter(f"{fmt} writes a folder of files, not one stream", param_hint="-o -")
     target = output if output is not None else default_output(path, fmt)
     if not to_stdout:
-        from cockatrice_ext.fsutil import UnsafeOutput, writable_target
+        from cockatrice_ext.fsutil import UnsafeOutput, writable_folder, writable_target
 
         if target.resolve() == path.resolve():
             raise click.BadParameter(f"refusing to overwrite the input file {path}", param_hint="-o")
+        bundle = EXPORT_FORMATS[fmt].is_bundle
         try:
-            if not EXPORT_FORMATS[fmt].is_bundle:
-                writable_target(target)
+            (writable_folder if bundle else writable_target)(target)
         except UnsafeOutput as exc:
-            raise click.BadParameter(str(exc), param_hint="-o") from None
+            writes = "a folder of files" if bundle else "one file"
+            raise click.BadParameter(f"{exc} ({fmt} writes {writes})", param_hint="-o") from None
     try:
         deck = build(path, card_source)
     except UnknownCardsError as exc:
@@ -314,10 +330,7 @@ def export(
     if to_stdout:
         from cockatrice_ext.exporters import render
 
-        rendered = render(deck, fmt, **options)
-        stream = click.get_binary_stream("stdout")
-        stream.write(rendered.encode("utf-8") if isinstance(rendered, str) else rendered)  # type: ignore[arg-type]
-        stream.flush()
+        _write_stdout(render(deck, fmt, **options))  # type: ignore[arg-type]
         return
     try:
         written = write_export(deck, fmt, target, **options)

@@ -102,7 +102,9 @@ def load_cached(source: Path, names: list[str], parse: Callable[[Path], CardData
     if store is None:
         db = parse(source)
         write_cache(source, db)
-        return db
+        store = open_cached(source) if names else None  # the same cards a later run gets, and fewer to merge
+        if store is None:
+            return db
     if not names:
         return store.all_cards()
     return store.cards_for(names)

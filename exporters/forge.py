@@ -281,9 +281,9 @@ def write_forge_custom_set(deck: ExportDeck, *, edition: CardSet | None = None) 
     Forge's ``custom`` folder.
 
     Copy ``cards/``, ``tokens/`` and ``editions/`` into ``<Forge user dir>/custom/``. Real cards are
-    listed in the edition by name but not scripted (Forge's own scripts play them). Tokens get
-    scripts under ``tokens/`` and are not listed as cards of the edition. The edition defaults to
-    the set all the cards are printed in (a block's custom set), else one whose code is unique to
+    listed in the edition by name but not scripted (Forge's own scripts play them). Custom tokens get
+    scripts under ``tokens/`` (real ones none) and are not listed as cards of the edition. The
+    edition defaults to the custom set all the cards are printed in, else one whose code is unique to
     the block (:func:`_main_set`).
     """
     cards = deck.unique_cards()
@@ -292,7 +292,7 @@ def write_forge_custom_set(deck: ExportDeck, *, edition: CardSet | None = None) 
     bundle: dict[str, bytes] = {}
     for card in cards:
         if is_real_card(card):
-            continue  # Forge has its own, working script; ours would replace it everywhere
+            continue  # Forge has its own, working script; ours would replace it
         folder = "tokens" if card.is_token else "cards"
         path = f"{folder}/{script_file_name(display_name(card, 'forge'))}"
         if path in bundle:  # two names folding to one file: keep both, distinguishably
@@ -355,12 +355,11 @@ def _official_set_codes() -> set[str]:
 
 
 def is_real_card(card: Card) -> bool:
-    """Whether ``card`` is an official card (in the built-in data of every real card, same name)."""
-    if card.is_token:
-        return False
+    """Whether ``card`` is an official card or token (in the built-in data of every real card and token,
+    same name, same kind): Forge has a working script for it."""
     store = _official_store()
     real = store.find(card.name) if store is not None else None
-    return real is not None and real.name == card.name
+    return real is not None and real.name == card.name and real.is_token == card.is_token
 
 
 __all__ = [

@@ -7,9 +7,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from cockatrice_ext.cards.model import Card
 from cockatrice_ext.cards.store import shipped_store
 from cockatrice_ext.cli import main
 from cockatrice_ext.decks.readers import read_forge
+from cockatrice_ext.exporters.forge import is_real_card
 
 
 @pytest.fixture
@@ -72,3 +74,26 @@ def test_a_dck_name_follows_its_file_even_against_name(runner: CliRunner, tmp_pa
     kept = read_forge((tmp_path / "Red Deck Wins.dck").read_text())
     assert kept.name == "Red: Deck Wins?"  # the file name is the name minus what Forge strips
     assert "warning" not in result.output
+
+
+def test_forge_custom_scripts_only_what_forge_lacks(runner: CliRunner, tmp_path: Path) -> None:
+    """The sample block is all real cards and tokens: no script at all, only the edition listing them.
+    The custom set gets a script per card, in its own edition (AUC, its own date)."""
+    result = runner.invoke(
+        main, ["export", "auction-sample", "--to", "forge-custom", "-o", str(tmp_path / "s")]
+    )
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "s").iterdir()) == ["editions"]
+
+    result = runner.invoke(
+        main, ["export", "auction-custom.xml", "--to", "forge-custom", "-o", str(tmp_path / "c")]
+    )
+    assert result.exit_code == 0, result.output
+    scripts = sorted(p.name for p in (tmp_path / "c" / "cards").iterdir())
+    assert "auctioneer.txt" in scripts and "packaged_gnome.txt" in scripts
+    names = [
+        p.read_text().splitlines()[0].removeprefix("Name:") for p in (tmp_path / "c" / "cards").iterdir()
+    ]
+    assert "Auctioneer" in names and not any(is_real_card(Card(name=name)) for name in names)
+    edition = _edition(tmp_path / "c")
+    assert edition["Code"] == "AUC" and edition["Date"] == "2014-06-01"

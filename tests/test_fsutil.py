@@ -6,10 +6,14 @@ import os
 import stat
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cockatrice_ext.cli import main
 from cockatrice_ext.fsutil import UnsafeOutput, atomic_write_bytes, atomic_write_files
@@ -244,3 +248,53 @@ def test_a_bundle_into_a_file_is_refused(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["export", "auction-sample", "--to", "forge-cube", "-o", str(cube)])
     assert result.exit_code == 2 and "not a folder" in result.output
     assert cube.read_text() == "precious"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    files=st.dictionaries(
+        st.sampled_from(["a", "b", "sub/c", "sub/deep/d", "other/e"]),
+        st.tuples(st.booleans(), st.binary(max_size=20)),
+        min_size=1,
+    ),
+    fail_at=st.integers(min_value=1, max_value=12),
+    failing=st.sampled_from(["replace", "fsync", "link"]),
+)
+def test_all_or_nothing_whatever_step_fails(
+    files: dict[str, tuple[bool, bytes]], fail_at: int, failing: str
+) -> None:
+    """Any one step failing leaves the folder exactly as it was (same files, bytes and modes); else every
+    file is new."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for name, (exists, _) in files.items():
+            if exists:
+                (root / name).parent.mkdir(parents=True, exist_ok=True)
+                (root / name).write_bytes(b"old " + name.encode())
+                (root / name).chmod(0o640)
+        before = _snapshot(root)
+        real = getattr(os, failing)
+        calls: list[object] = []
+
+        def flaky(*args: object) -> object:
+            calls.append(args)
+            if len(calls) == fail_at:
+                raise OSError(28, "No space left on device")
+            return real(*args)
+
+        with mock.patch(f"cockatrice_ext.fsutil.os.{failing}", flaky):
+            try:
+                atomic_write_files({root / name: data for name, (_, data) in files.items()})
+            except OSError:
+                assert _snapshot(root) == before
+                return
+        assert {name: (root / name).read_bytes() for name in files} == {n: d for n, (_, d) in files.items()}
+        assert not [p for p in root.rglob(".*")]  # nothing staged or kept left behind
+
+
+def _snapshot(root: Path) -> dict[str, tuple[bytes, int] | None]:
+    """Every path under ``root``: a file's bytes and mode, None for a folder."""
+    return {
+        str(p.relative_to(root)): (p.read_bytes(), stat.S_IMODE(p.stat().st_mode)) if p.is_file() else None
+        for p in root.rglob("*")
+    }

@@ -15,7 +15,8 @@ RULE INDEX (seed 001, in our words -> where it lives)
   ``"shoe_bottom"`` and ``"exile"`` are configurable house rules. Only ``PutInPack`` can overfill a pack.
 * The draw step: the active player draws one card, except the starting player of a two-player game on
   the first turn (Magic 103.8; ``skip_first_draw``) -> ``DrawStep`` (``_draw_step``), effect
-  ``FirstDrawSkipped``.
+  ``FirstDrawSkipped``. Once per turn (``draw_step_done``); an upkeep "draw a card" is an extra pick and
+  does not use it up.
 * Draw = draft: replenish from the shoe to seven (nothing if the shoe is empty), then pick one card
   into hand and own it -> ``Draw`` queues draws, ``_next_draw`` replenishes and opens a pending pick,
   ``Pick`` (``_pick``) moves the card to ``owned[player]``.
@@ -394,6 +395,9 @@ class VortexEngine(Engine[VortexConfig]):
         self.turn = 0  # turns of normal play started so far
         self.opening_turns_done = 0
         self.drawn_this_turn = False
+        """Any card drawn by the active player this turn (ends the upkeep window for a pack mulligan)."""
+        self.draw_step_done = False
+        """The turn-based draw happened (or was skipped); extra draws at upkeep do not count."""
         self.mulliganed_this_turn = False
 
     # -- queries ----------------------------------------------------------------
@@ -436,6 +440,7 @@ class VortexEngine(Engine[VortexConfig]):
             "turn": self.turn,
             "opening_turns_done": self.opening_turns_done,
             "drawn_this_turn": self.drawn_this_turn,
+            "draw_step_done": self.draw_step_done,
             "mulliganed_this_turn": self.mulliganed_this_turn,
             "shoe": list(self.shoe),
             "passed": list(self.passed),
@@ -636,8 +641,9 @@ class VortexEngine(Engine[VortexConfig]):
             raise RulesError("referee_only")
         self._require_phase("play")
         active = self.whose_turn
-        if self.drawn_this_turn or active is None:
+        if self.draw_step_done or active is None:
             return []
+        self.draw_step_done = True
         if self.config.skip_first_draw and self.turn == 1 and len(self.config.players) == 2:
             self.drawn_this_turn = True
             return [FirstDrawSkipped(active)]
@@ -717,6 +723,7 @@ class VortexEngine(Engine[VortexConfig]):
     def _begin_play_turn(self) -> list[Effect]:
         self.turn += 1
         self.drawn_this_turn = False
+        self.draw_step_done = False
         self.mulliganed_this_turn = False
         return [TurnStarted(self.config.players[self.turn_index], self.turn, "play")]
 

@@ -497,3 +497,21 @@ def test_draw_step_skips_the_starting_players_first_draw_in_two_player_games() -
         not any(isinstance(e, FirstDrawSkipped) for e in effects)
         and three.players[three.whose_turn].pick_pending
     )
+
+
+def test_an_upkeep_draw_does_not_take_the_draw_step_away() -> None:
+    """Issue 9 bug 1: a "draw a card" at upkeep is an extra pick; the draw step still draws one."""
+    from cockatrice_ext.formats.vortex import DrawStep
+
+    engine = new_engine()
+    to_play(engine)
+    engine.apply(EndTurn(engine.whose_turn))  # past the first turn, whose draw step is skipped
+    active = engine.whose_turn
+    engine.apply(Draw(active))
+    engine.apply(Pick(active, 0))
+    assert_refused(engine, PackMulligan(active), "mulligan_too_late")  # still: a card was drawn
+    effects = engine.apply(DrawStep(player=None))
+    assert any(isinstance(e, PickRequired) for e in effects)
+    engine.apply(Pick(active, 0))
+    assert engine.players[active].picks == 4 + 2
+    assert engine.apply(DrawStep(player=None)) == []  # still once per turn

@@ -305,6 +305,11 @@ def render_effects(
             lines.append(f"{effect.card.name} leaves play to {name_of(effect.owner)}'s {to}.")
         elif isinstance(effect, rules.CardDiscarded):
             lines.append(f"{name_of(effect.player)} discards {effect.card.name}.")
+        elif isinstance(effect, rules.DiscardToHandSize):
+            lines.append(
+                f"Cleanup: {name_of(effect.player)} discards {effect.count} (!discard CARD) down to"
+                f" {effect.hand_size} cards; then the turn passes."
+            )
         elif isinstance(effect, rules.PointsScored):
             if effect.slots:
                 slots = ", ".join(str(s + 1) for s in effect.slots)

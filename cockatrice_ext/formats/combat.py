@@ -16,9 +16,13 @@ RULE INDEX (seed 004, in our words -> where it lives)
   same turn only if mana value + equip cost <= round, otherwise on a later turn -> ``Equip``.
 * Summon in the first main phase only; mana value 3 or less into an open slot; 4-7 sacrifices one creature,
   8+ two -> ``Summon`` (``_sacrifices_needed``); a sacrificed creature's slot may take the new creature.
-* Turn: untap skipped (nothing taps), draw three -> ``_begin_turn`` (by default every player draws three at
-  each draw step, the seed's literal "each player draws three cards"; ``both_players_draw=False`` makes it the
-  active player only), main -> ``Summon``/``Equip``, combat -> below, second main skipped, end.
+* Turn: untap skipped (nothing taps), draw three -> ``_begin_turn``. By default the active player draws three
+  at their draw step: the seed's arithmetic (7 + 10 turns x 3 = 37 cards of a 40-card deck) fits that reading;
+  ``both_players_draw=True`` is the literal "each player draws three cards" at every draw step. Main ->
+  ``Summon``/``Equip``, combat -> below, second main skipped, end.
+* Cleanup "as normal": the active player discards down to ``max_hand_size`` (seven) before the turn passes ->
+  ``_cleanup`` opens step ``"cleanup"`` (effect ``DiscardToHandSize``), ``Discard`` by the active player
+  ends the turn once the hand is small enough. The game's last turn skips it (the game is over).
 * Combat: each player places up to three non-creature cards face down in five spell slots -> ``BeginCombat``,
   ``PlaceSpell``; then each may use one activated ability costing at most the round -> ``ActivateAbility``;
   ``CombatReady`` from both opens the fights.
@@ -119,7 +123,10 @@ class CombatConfig:
     deck_size: int = DECK_SIZE
     opening_hand: int = 7
     draws_per_turn: int = 3
-    both_players_draw: bool = True
+    both_players_draw: bool = False
+    """Both players draw at every draw step (the literal reading) instead of the active player only."""
+    max_hand_size: int = 7
+    """Cleanup: the active player discards down to this many cards before the turn passes."""
     creature_slots: int = 5
     spell_slots: int = 5
     spells_per_combat: int = 3
@@ -333,6 +340,15 @@ class TurnStarted(Effect):
 @dataclass(frozen=True)
 class StepChanged(Effect):
     step: str
+
+
+@dataclass(frozen=True)
+class DiscardToHandSize(Effect):
+    """Cleanup: ``player`` must discard ``count`` cards (down to ``hand_size``) before the turn passes."""
+
+    player: PlayerId
+    count: int
+    hand_size: int
 
 
 @dataclass(frozen=True)
@@ -700,6 +716,8 @@ class CombatEngine(Engine[CombatConfig]):
             raise RulesError("bad_config", option="owners")
         if cfg.rounds < 1 or cfg.creature_slots < 1 or cfg.spell_slots < 0:
             raise RulesError("bad_config", option="rounds/slots")
+        if cfg.max_hand_size < 0:
+            raise RulesError("bad_config", option="max_hand_size")
         decks = [[i for i, o in enumerate(cfg.owners) if o == seat] for seat in (0, 1)]
         if cfg.check_decks:
             for seat, deck in enumerate(decks):
@@ -1059,7 +1077,19 @@ class CombatEngine(Engine[CombatConfig]):
         )
         me.points += len(unblocked)
         effects: list[Effect] = [PointsScored(action.player, unblocked, len(unblocked), me.points)]  # type: ignore[arg-type]
-        return effects + self._end_turn()
+        return effects + self._cleanup()
+
+    def _cleanup(self) -> list[Effect]:
+        """End the turn, unless the active player must first discard down to the maximum hand size.
+
+        The game's last turn has no cleanup: nothing after it could use the hand.
+        """
+        excess = len(self.seats[self.active].hand) - self.config.max_hand_size
+        last_turn = self.active == 1 and self.round >= self.config.rounds
+        if excess > 0 and not last_turn:
+            self.step = "cleanup"
+            return [DiscardToHandSize(self.config.players[self.active], excess, self.config.max_hand_size)]
+        return self._end_turn()
 
     # -- leaving play, discards, draws, life -----------------------------------------------
     def _remove_creature(self, seat: int, slot: int, to: str) -> list[Effect]:
@@ -1118,7 +1148,10 @@ class CombatEngine(Engine[CombatConfig]):
         card = self._card(action.card, me.hand)
         me.hand.remove(card)
         me.used.append(card)
-        return [CardDiscarded(action.player, self._ref(card))]  # type: ignore[arg-type]
+        effects: list[Effect] = [CardDiscarded(action.player, self._ref(card))]  # type: ignore[arg-type]
+        if self.phase == "play" and self.step == "cleanup" and seat == self.active:
+            effects += self._cleanup()
+        return effects
 
     def _do_Draw(self, action: Draw) -> list[Effect]:
         seat = self._seat(action.player)

@@ -202,6 +202,12 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
                 await active.say(game_id, "!pass")
                 expected = (turn // 2 + 1) if active is alice else 0
                 await bot_line(alice, rf"{active.name} scores \d+.*, {expected} in all", mark)
+                if engine.step == "cleanup":  # cleanup: discard down to seven, by name
+                    await bot_line(alice, rf"Cleanup: {active.name} discards", mark)
+                    seat = engine.seats[engine.active]
+                    for card in [engine.config.cards[i].name for i in seat.hand[7:]]:
+                        await active.say(game_id, f"!discard {card}")
+                        await bot_line(alice, rf"{active.name} discards {re.escape(card)}", mark)
                 if turn < 19:
                     nxt = other.name
                     await bot_line(alice, rf"Round {(turn + 1) // 2 + 1}, {nxt}'s turn", mark)

@@ -136,13 +136,17 @@ def test_rendering_a_whole_game(legal: str) -> None:
     assert f"alice reveals: {facts[cheap].name} (2)." in text
     assert "bob reveals: no creatures." in text
     assert "Round 1, alice's turn: spells up to mana value 1." in text
-    assert "alice draws 3." in text and "bob draws 3." in text
+    assert "alice draws 3." in text and "bob draws" not in text  # the active player draws
     engine.apply(rules.BeginCombat(player=1))
     engine.apply(rules.CombatReady(player=1))
     engine.apply(rules.CombatReady(player=2))
     end = engine.apply(rules.EndCombat(player=1))
     text = " ".join(render_effects(end, engine, names))
     assert "alice scores 1 (unblocked: slot 2), 1 in all." in text
+    excess = engine.hand_size(1) - 7
+    assert excess > 0 and f"Cleanup: alice discards {excess} (!discard CARD) down to 7 cards" in text
+    for _ in range(excess):
+        engine.apply(rules.Discard(player=1, card=engine.seats[0].hand[0]))
     for step in (rules.BeginCombat(player=2), rules.CombatReady(player=1), rules.CombatReady(player=2)):
         engine.apply(step)
     final = engine.apply(rules.EndCombat(player=2))

@@ -26,6 +26,7 @@ from cockatrice_ext.formats.combat import (
     DeckProblem,
     DeclareFight,
     Discard,
+    DiscardToHandSize,
     Draw,
     DrawPileReshuffled,
     EnchantmentReplaced,
@@ -104,6 +105,14 @@ def to_fights(engine: CombatEngine, active: int = A) -> None:
     engine.apply(CombatReady(B))
 
 
+def end_turn(engine: CombatEngine, player: int) -> list[Any]:
+    """End combat, then discard the first cards of the hand down to the hand size at cleanup."""
+    effects = engine.apply(EndCombat(player))
+    while engine.step == "cleanup":
+        effects += engine.apply(Discard(player, engine.seats[engine.active].hand[0]))
+    return effects
+
+
 def check_invariants(engine: CombatEngine) -> None:
     where = engine.card_locations()
     if engine.phase != "new":
@@ -117,6 +126,8 @@ def check_invariants(engine: CombatEngine) -> None:
         for c in s.creatures:
             assert c is None or engine.config.cards[c].is_creature
     assert 0 <= engine.round <= engine.config.rounds
+    if engine.step == "cleanup":  # the turn waits for a discard only while the hand is too big
+        assert engine.hand_size(engine.whose_turn) > engine.config.max_hand_size
     enchantments = [s.enchantment for s in engine.seats if s.enchantment is not None]
     assert len(enchantments) <= (1 if engine.config.shared_enchantment else len(engine.seats))
 
@@ -190,18 +201,63 @@ def test_setup_deals_seven_and_places_face_down() -> None:
     engine.apply(SetupDone(A))
     assert_refused(engine, PlaceFaceDown(A, "A Creature 1", 3), "already_done")
     assert_refused(engine, SetupDone(A), "already_done")
+    hand_before = engine.hand_size(A)
     effects = engine.apply(SetupDone(B))
     revealed = [e for e in effects if isinstance(e, CreaturesRevealed)]
     assert revealed[0].player == A and revealed[0].slots[2] is not None and revealed[0].slots[0] is None
     assert TurnStarted(A, 1, 1) in effects
-    # the seed's "each player draws three cards" at the draw step
-    assert engine.hand_size(B) == 10 and engine.round == 1 and engine.spell_cap() == 1
+    # the active player draws three at the draw step (7 + 10 x 3 = 37 cards of 40 over the game)
+    assert engine.hand_size(A) == hand_before + 3 and engine.hand_size(B) == 7
+    assert engine.round == 1 and engine.spell_cap() == 1
 
 
-def test_only_active_player_draws_when_configured() -> None:
-    engine = new_engine(both_players_draw=False)
+def test_both_players_draw_when_configured() -> None:
+    """The literal reading of "each player draws three cards" is an option."""
+    engine = new_engine(both_players_draw=True)
     to_play(engine)
-    assert engine.hand_size(A) == 10 and engine.hand_size(B) == 7
+    assert engine.hand_size(A) == 10 and engine.hand_size(B) == 10
+
+
+def test_cleanup_discards_down_to_seven_before_the_turn_passes() -> None:
+    """Issue 9 bug 2: "Clean: as normal" caps the active player's hand at seven."""
+    engine = new_engine()
+    to_play(engine)
+    to_fights(engine, A)
+    effects = engine.apply(EndCombat(A))
+    assert DiscardToHandSize(A, 3, 7) in effects and engine.whose_turn == A and engine.step == "cleanup"
+    assert_refused(engine, BeginCombat(B), "not_your_turn")
+    assert_refused(engine, Summon(A, engine.seats[0].hand[0], 0), "wrong_step")
+    engine.apply(Discard(B, engine.seats[1].hand[0]))  # the other player's discard changes nothing here
+    assert engine.step == "cleanup"
+    engine.apply(Discard(A, engine.seats[0].hand[0]))
+    engine.apply(Discard(A, engine.seats[0].hand[0]))
+    effects = engine.apply(Discard(A, engine.seats[0].hand[0]))
+    assert engine.hand_size(A) == 7 and engine.whose_turn == B
+    assert any(isinstance(e, TurnStarted) and e.player == B for e in effects)
+    check_invariants(engine)
+
+
+def test_a_hand_of_seven_or_less_has_no_cleanup_and_the_size_is_an_option() -> None:
+    engine = new_engine(max_hand_size=10)
+    to_play(engine)
+    to_fights(engine, A)
+    effects = engine.apply(EndCombat(A))
+    assert not any(isinstance(e, DiscardToHandSize) for e in effects) and engine.whose_turn == B
+
+
+@pytest.mark.parametrize("both_draw", [False, True])
+def test_used_cards_come_back_over_a_whole_game_in_either_reading(both_draw: bool) -> None:
+    """With cleanup, hands stay small and the used-card reshuffle happens (it never did before)."""
+    engine = new_engine(both_players_draw=both_draw)
+    to_play(engine)
+    effects: list[Any] = []
+    while not engine.is_over():
+        player = engine.whose_turn
+        assert all(engine.hand_size(p) <= 7 + 3 * (1 + both_draw) for p in (A, B))
+        to_fights(engine, player)
+        effects += end_turn(engine, player)
+        check_invariants(engine)
+    assert any(isinstance(e, DrawPileReshuffled) for e in effects) == both_draw
 
 
 # -- summoning ---------------------------------------------------------------------------------
@@ -306,14 +362,14 @@ def test_unblocked_creatures_score_at_end_of_combat() -> None:
     engine.apply(ResolveFight(A))
     engine.apply(LeavePlay(None, "B Creature 0"))  # the defender died in the fight
     assert_refused(engine, DeclareFight(A, 1), "no_opponent_across")
-    effects = engine.apply(EndCombat(A))
+    effects = end_turn(engine, A)
     assert effects[0] == PointsScored(A, (0, 1, 2), 3, 3)
     assert engine.points(A) == 3 and engine.whose_turn == B and engine.round == 1
     board = engine.scoreboard()
     assert board["points"] == [[A, 3], [B, 0]] and board["spell_cap"] == 1
     # B has no creature: nothing scores
     to_fights(engine, active=B)
-    effects = engine.apply(EndCombat(B))
+    effects = end_turn(engine, B)
     assert effects[0] == PointsScored(B, (), 0, 0)
     assert engine.round == 2 and engine.whose_turn == A and engine.spell_cap() == 2
 
@@ -323,7 +379,7 @@ def test_enchantment_replaces_the_one_in_play() -> None:
     to_play(engine, a_setup=("A Creature 0",), b_setup=("B Creature 0",))
     give(engine, "A Anthem 1", "B Bolt 1")
     to_fights(engine)
-    engine.apply(EndCombat(A))
+    end_turn(engine, A)
     give(engine, "B Anthem 1")
     engine.apply(BeginCombat(B))
     engine.apply(PlaceSpell(B, "B Anthem 1", 0))
@@ -333,7 +389,7 @@ def test_enchantment_replaces_the_one_in_play() -> None:
     engine.apply(CastSpell(B, 0))
     effects = engine.apply(ResolveFight(B))
     assert EnchantmentReplaced(B, engine._ref(idx(engine, "B Anthem 1")), None, None) in effects
-    engine.apply(EndCombat(B))
+    end_turn(engine, B)
     # round 2: A's enchantment discards B's (one in play at the table)
     engine.apply(BeginCombat(A))
     engine.apply(PlaceSpell(A, "A Anthem 1", 0))
@@ -374,7 +430,7 @@ def equipment_game(round_to_reach: int) -> CombatEngine:
     to_play(engine, a_setup=("A Creature 0",), b_setup=("B Creature 0",))
     while engine.round < round_to_reach:
         to_fights(engine, engine.whose_turn)
-        engine.apply(EndCombat(engine.whose_turn))
+        end_turn(engine, engine.whose_turn)
     return engine
 
 
@@ -398,9 +454,9 @@ def test_equip_same_turn_only_if_mana_value_plus_cost_within_round() -> None:
     assert engine.seats[0].equipped_slot == 0
     # a second equipment is refused while the first is in play
     give(engine, "A Sword 1")
-    engine.apply(EndCombat(A))
+    end_turn(engine, A)
     to_fights(engine, B)
-    engine.apply(EndCombat(B))
+    end_turn(engine, B)
     # round 4: the too-expensive equip from before is now allowed (a later turn)
     engine.apply(Equip(A, 0, 5))
     engine.apply(BeginCombat(A))
@@ -448,7 +504,7 @@ def test_ten_rounds_then_game_over_with_winner_or_tie() -> None:
     while not engine.is_over():
         player = engine.whose_turn
         to_fights(engine, player)
-        effects = engine.apply(EndCombat(player))
+        effects = end_turn(engine, player)
     assert effects[-1] == GameOver(A, (10, 0))
     assert engine.round == 10
     assert_refused(engine, Draw(A), "game_over")
@@ -458,7 +514,7 @@ def test_ten_rounds_then_game_over_with_winner_or_tie() -> None:
     while not tie.is_over():
         player = tie.whose_turn
         to_fights(tie, player)
-        effects = tie.apply(EndCombat(player))
+        effects = end_turn(tie, player)
     assert effects[-1] == GameOver(None, (0, 0))
 
 
@@ -561,6 +617,8 @@ def random_action(rng: random.Random, engine: CombatEngine) -> Action:
         if fights and rng.random() < 0.8:
             return DeclareFight(active, rng.choice(fights))
         return EndCombat(active)
+    if engine.step == "cleanup" and rng.random() < 0.8:
+        return Discard(active, rng.choice(act.hand))
     return noise_action(rng, engine)
 
 

@@ -1,0 +1,52 @@
+"""The referee bot as a user runs it: ``cockatrice-ext bot run tcp://... --user RefereeBot --room ...``."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from servatrice import ServatriceServer
+
+BOT_NAME = "RefereeBot"
+ROOM = "Bot room"
+
+
+class Referee:
+    """``cockatrice-ext bot run`` as the README starts it, as a subprocess with its log in a file."""
+
+    def __init__(self, server: ServatriceServer, workdir: Path, *extra: str) -> None:
+        self.server = server
+        self.journal = workdir / "journal.sqlite3"
+        self.log = workdir / "bot.log"
+        self.extra = extra
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "cockatrice_ext", "bot", "run", self.server.tcp_url]
+        command += ["--user", BOT_NAME, "--room", ROOM, "--journal", str(self.journal), *self.extra]
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                command, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ)
+            )
+
+    def kill9(self) -> None:
+        """``kill -9``: no goodbye, no flush."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        process = self.process
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""

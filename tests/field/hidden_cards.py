@@ -1,0 +1,103 @@
+"""Which card names each player may know, and a scan of everything they received for the others.
+
+A ``Secret`` is a card name known only to its holders from a moment on (a pack, a hand, a pool or a shop
+told to them privately, or the top of a block they looked at) until it is legitimately revealed. A player
+"knows" a name from the moment any secret naming it is theirs. ``find_leaks`` reads every item each player
+received (chat of every kind, game events, room events, session events) and reports every hidden name in
+it, except in what that player typed themselves.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from field_players import FieldPlayer
+
+
+@dataclass(frozen=True)
+class Secret:
+    """``name`` is hidden from everyone but ``holders`` during [start, end) (monotonic seconds)."""
+
+    name: str
+    holders: frozenset[str]
+    start: float = 0.0
+    end: float = math.inf
+
+
+@dataclass(frozen=True)
+class Leak:
+    """A hidden name found in something a player received."""
+
+    reader: str
+    name: str
+    kind: str
+    text: str
+    at: float
+
+    def __str__(self) -> str:
+        return f"{self.reader} was shown {self.name!r} in {self.kind}: {self.text[:160]!r}"
+
+
+def block_names(path: Path) -> set[str]:
+    """Card names of a block/pool list (``N Name [(SET) NUM]`` lines, ``#`` comments)."""
+    names = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        match = re.match(r"^(?:\d+x?\s+)?(.+?)(?:\s+\([A-Za-z0-9]+\)(?:\s+\S+)?)?$", line)
+        if line and match and not line.startswith("["):
+            names.add(match.group(1))
+    return names
+
+
+def name_pattern(names: Iterable[str]) -> re.Pattern[str]:
+    """One case-insensitive pattern matching any of ``names`` as whole words (longest first)."""
+    ordered = sorted(set(names), key=len, reverse=True)
+    return re.compile(r"(?<!\w)(" + "|".join(map(re.escape, ordered)) + r")(?!\w)", re.IGNORECASE)
+
+
+def names_in(text: str, pattern: re.Pattern[str], canonical: Mapping[str, str]) -> set[str]:
+    return {canonical[match.lower()] for match in pattern.findall(text)}
+
+
+def private_secrets(
+    players: Iterable[FieldPlayer], sender: str, universe: set[str], *, start: float = 0.0
+) -> list[Secret]:
+    """A secret per card name the bot (``sender``) told each player privately, hidden from ``start`` on."""
+    pattern = name_pattern(universe)
+    canonical = {name.lower(): name for name in universe}
+    secrets = []
+    for player in players:
+        for _, text in player.private_from(sender):
+            secrets += [
+                Secret(name, frozenset({player.name}), start) for name in names_in(text, pattern, canonical)
+            ]
+    return secrets
+
+
+def find_leaks(readers: Iterable[FieldPlayer], secrets: list[Secret]) -> list[Leak]:
+    """Every secret name a reader received while it was hidden from them."""
+    if not secrets:
+        return []
+    pattern = name_pattern(secret.name for secret in secrets)
+    canonical = {secret.name.lower(): secret.name for secret in secrets}
+    by_name: dict[str, list[Secret]] = {}
+    for secret in secrets:
+        by_name.setdefault(secret.name, []).append(secret)
+    leaks = []
+    for reader in readers:
+        for item in reader.received:
+            if reader.sender_of(item) == reader.name:  # their own words are never a leak
+                continue
+            for text in item.strings:
+                for name in names_in(text, pattern, canonical):
+                    hidden = any(
+                        reader.name not in s.holders and s.start <= item.at < s.end for s in by_name[name]
+                    )
+                    known = any(reader.name in s.holders and s.start <= item.at for s in by_name[name])
+                    if hidden and not known:
+                        leaks.append(Leak(reader.name, name, item.kind, text, item.at))
+    return leaks

@@ -1,0 +1,85 @@
+"""The hidden-card scanner catches planted leaks, and only leaks (real Cockatrice event messages)."""
+
+from __future__ import annotations
+
+from field_players import FieldPlayer, Game, Protos, Received
+from hidden_cards import Secret, block_names, find_leaks, private_secrets
+from shared_paths import ROOT
+
+BOT = "RefereeBot"
+
+
+def player_with(protos: Protos, name: str, items: list[Received]) -> FieldPlayer:
+    player = FieldPlayer(protos, name)
+    player.games[1] = Game(1, names={0: BOT, 1: "alice", 2: "bob"})
+    player.received = items
+    return player
+
+
+def test_planted_leaks_are_found_and_nothing_else(protos: Protos) -> None:
+    pb = protos
+    bob_pack = Received(
+        1.0, "Event_UserMessage", pb.Event_UserMessage(sender_name=BOT, message="1. Shock 2. Giant Growth")
+    )
+    alice_pack = Received(
+        1.0, "Event_UserMessage", pb.Event_UserMessage(sender_name=BOT, message="1. Grizzly Bears")
+    )
+    bob = player_with(protos, "bob", [bob_pack])
+    alice = player_with(
+        protos,
+        "alice",
+        [
+            alice_pack,
+            Received(
+                0.5, "Event_GameSay", pb.Event_GameSay(message="bob holds Shock"), 1, 0
+            ),  # before the deal
+            Received(2.0, "Event_GameSay", pb.Event_GameSay(message="A Shocking turn, Grizzly Bears"), 1, 0),
+            Received(3.0, "Event_GameSay", pb.Event_GameSay(message="bob picks shock"), 1, 0),  # lower-cased
+            Received(
+                3.5, "Event_MoveCard", pb.Event_MoveCard(card_name="Giant Growth", target_zone="table"), 1, 2
+            ),
+            Received(
+                3.6,
+                "Event_SetCardAttr",
+                pb.Event_SetCardAttr(attribute=6, attr_value="Lot: Giant Growth"),
+                1,
+                0,
+            ),
+            Received(
+                4.0, "Event_GameSay", pb.Event_GameSay(message="I guess Shock"), 1, 1
+            ),  # alice's own words
+            Received(
+                9.0, "Event_GameSay", pb.Event_GameSay(message="bob casts Shock"), 1, 0
+            ),  # revealed by then
+        ],
+    )
+    universe = {"Shock", "Giant Growth", "Grizzly Bears", "Serra Angel"}
+    secrets = [
+        Secret(s.name, s.holders, 1.0, 8.0 if s.name == "Shock" else float("inf"))
+        for s in private_secrets([alice, bob], BOT, universe)
+    ]
+    assert sorted((s.name, *s.holders) for s in secrets) == [
+        ("Giant Growth", "bob"),
+        ("Grizzly Bears", "alice"),
+        ("Shock", "bob"),
+    ]
+    leaks = find_leaks([alice, bob], secrets)
+    assert sorted((leak.reader, leak.name, leak.kind) for leak in leaks) == [
+        ("alice", "Giant Growth", "Event_MoveCard"),
+        ("alice", "Giant Growth", "Event_SetCardAttr"),
+        ("alice", "Shock", "Event_GameSay"),
+    ]
+    assert "bob picks shock" in str(next(leak for leak in leaks if leak.name == "Shock"))
+
+
+def test_a_name_both_players_hold_is_no_secret_from_either(protos: Protos) -> None:
+    message = protos.Event_UserMessage(sender_name=BOT, message="your pack: Forest, Shock")
+    alice = player_with(protos, "alice", [Received(1.0, "Event_UserMessage", message)])
+    bob = player_with(protos, "bob", [Received(1.0, "Event_UserMessage", message)])
+    alice.received.append(Received(2.0, "Event_GameSay", protos.Event_GameSay(message="bob: Forest"), 1, 0))
+    assert find_leaks([alice, bob], private_secrets([alice, bob], BOT, {"Forest", "Shock"})) == []
+
+
+def test_block_names_reads_the_shipped_pools() -> None:
+    names = block_names(ROOT / "blocks" / "auction-sample.txt")
+    assert {"Accorder Paladin", "Ainok Bond-Kin"} <= names and not any(n.startswith(("#", "1 ")) for n in names)

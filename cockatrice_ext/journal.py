@@ -1,4 +1,4 @@
-"""One SQLite journal for every format: tables (games or leagues) and their accepted actions.
+"""One journal for every format: tables (games or leagues), their accepted actions, and leases.
 
 Theory of operation
 -------------------
@@ -11,6 +11,33 @@ auction in progress...).
 
 Effects are stored too, so reports such as ``stats prices`` are plain queries over what
 happened, with no replay.
+
+Backends
+--------
+A path names an SQLite file (the default, one machine); a ``postgresql://`` URL names a
+PostgreSQL database that several bot processes on several machines share (driver: psycopg 3,
+the ``postgres`` extra; see :mod:`cockatrice_ext.journal_pg`). Every query is written once, below;
+a :class:`Database` only supplies the connection, the transactions, the parameter style, two
+type names and the database clock.
+
+Migrations
+----------
+``schema_version`` lists the :data:`MIGRATIONS` applied, one row each. Opening a journal applies
+the missing ones in order, in one transaction (PostgreSQL: under an advisory lock, so processes
+starting together migrate once). A journal written before ``schema_version`` existed is
+recognised by its columns. A journal newer than this program is refused, never rewritten.
+
+Idempotent actions
+------------------
+Every action carries an id (the caller's, or a fresh UUID): a table never holds two actions with
+the same id, so an append retried after a crash is refused (:class:`DuplicateAction`) rather
+than applied twice.
+
+Leases
+------
+A lease gives a key (a table, a room...) to one owner process until an expiry, measured by the
+database's clock so that machines with different clocks agree. Taking a lease is one atomic
+statement (``INSERT ... ON CONFLICT ... WHERE expired``): two processes never hold the same key.
 """
 
 from __future__ import annotations
@@ -18,10 +45,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
+import uuid
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 from cockatrice_ext.formats.base import (
     Action,
@@ -34,30 +64,62 @@ from cockatrice_ext.formats.base import (
     to_jsonable,
 )
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    key TEXT PRIMARY KEY,
-    engine TEXT NOT NULL,
-    config TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    created REAL NOT NULL,
-    meta TEXT NOT NULL DEFAULT '{}',
-    closed INTEGER NOT NULL DEFAULT 0,
-    closed_reason TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_key TEXT NOT NULL REFERENCES tables(key),
-    seq INTEGER NOT NULL,
-    at REAL NOT NULL,
-    action TEXT NOT NULL,
-    effects TEXT NOT NULL,
-    PRIMARY KEY (table_key, seq)
-);
-"""
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One step of the schema; ``{REAL}``/``{BIGINT}`` become each database's type names."""
+
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "tables and their actions",
+        (
+            "CREATE TABLE tables (key TEXT PRIMARY KEY, engine TEXT NOT NULL, config TEXT NOT NULL,"
+            " seed {BIGINT} NOT NULL, created {REAL} NOT NULL, meta TEXT NOT NULL DEFAULT '{}',"
+            " closed INTEGER NOT NULL DEFAULT 0)",
+            "CREATE TABLE actions (table_key TEXT NOT NULL REFERENCES tables(key), seq INTEGER NOT NULL,"
+            " at {REAL} NOT NULL, action TEXT NOT NULL, effects TEXT NOT NULL, PRIMARY KEY (table_key, seq))",
+        ),
+    ),
+    Migration(
+        2, "why a table was closed", ("ALTER TABLE tables ADD COLUMN closed_reason TEXT NOT NULL DEFAULT ''",)
+    ),
+    Migration(
+        3,
+        "action ids: a retried append is refused",
+        (
+            "ALTER TABLE actions ADD COLUMN action_id TEXT",
+            "CREATE UNIQUE INDEX actions_by_id ON actions(table_key, action_id)",
+        ),
+    ),
+    Migration(
+        4,
+        "leases: one owner process per key until an expiry",
+        ("CREATE TABLE leases (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires {REAL} NOT NULL)",),
+    ),
+)
+SCHEMA_VERSION = MIGRATIONS[-1].version
 
 
 class JournalError(RuntimeError):
     """The journal is missing a table or holds something that cannot be replayed."""
+
+
+class DuplicateAction(JournalError):
+    """The table already holds an action with this id: a retried append, refused."""
+
+    def __init__(self, table_key: str, action_id: str, seq: int) -> None:
+        super().__init__(f"table {table_key!r} already holds action {action_id!r} (number {seq})")
+        self.table_key = table_key
+        self.action_id = action_id
+        self.seq = seq
 
 
 @dataclass(frozen=True)
@@ -67,28 +129,172 @@ class JournalEntry:
     at: float
     action: dict[str, Any]
     effects: list[dict[str, Any]]
+    action_id: str | None = None  # None only for actions journaled before ids existed
+
+
+@dataclass(frozen=True)
+class Lease:
+    """``owner`` holds ``key`` until ``expires`` (seconds since the epoch, by the database's clock)."""
+
+    key: str
+    owner: str
+    expires: float
+
+
+class Rows(Protocol):
+    """What both drivers' cursors offer."""
+
+    rowcount: int
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Database(ABC):
+    """One connection, and the few things in which SQLite and PostgreSQL differ.
+
+    Queries are written with ``?`` parameters and the tokens of :attr:`tokens` (``{REAL}``,
+    ``{BIGINT}``, ``{NOW}`` = the database clock in seconds since the epoch); :meth:`sql` turns
+    them into the database's own spelling.
+    """
+
+    tokens: ClassVar[dict[str, str]]
+    integrity_errors: ClassVar[tuple[type[Exception], ...]]
+    migration_lock: ClassVar[str] = ""
+    """A statement run first in the migration transaction so that one process migrates at a time."""
+
+    def __init__(self) -> None:
+        self._spelled: dict[str, str] = {}
+
+    def sql(self, text: str) -> str:
+        spelled = self._spelled.get(text)
+        if spelled is None:
+            spelled = text
+            for token, value in self.tokens.items():
+                spelled = spelled.replace(token, value)
+            self._spelled[text] = spelled
+        return spelled
+
+    @abstractmethod
+    def execute(self, text: str, args: Sequence[Any] = ()) -> Rows:
+        """Run one statement (autocommit unless inside :meth:`transaction`)."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[None]:
+        """Statements inside commit together, or not at all; writers are serialised from the start."""
+
+    @abstractmethod
+    def columns(self, table: str) -> set[str]:
+        """Column names of ``table`` (empty when it does not exist)."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+
+class SQLiteDatabase(Database):
+    """An SQLite file (or ``":memory:"``), WAL mode, foreign keys enforced as on PostgreSQL."""
+
+    tokens: ClassVar[dict[str, str]] = {
+        "{REAL}": "REAL",
+        "{BIGINT}": "INTEGER",
+        "{NOW}": "((julianday('now') - 2440587.5) * 86400.0)",
+    }
+    integrity_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.IntegrityError,)
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute("PRAGMA foreign_keys=ON")
+
+    def execute(self, text: str, args: Sequence[Any] = ()) -> Rows:
+        return self._conn.execute(self.sql(text), args)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    def columns(self, table: str) -> set[str]:
+        return {row[0] for row in self._conn.execute("SELECT name FROM pragma_table_info(?)", (table,))}
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def open_database(spec: str | Path) -> Database:
+    """The database a journal spec names: a ``postgresql://`` URL, or else an SQLite path."""
+    if isinstance(spec, str) and spec.startswith(POSTGRES_SCHEMES):
+        from cockatrice_ext.journal_pg import PostgresDatabase
+
+        return PostgresDatabase(spec)
+    return SQLiteDatabase(str(spec))
 
 
 class Journal:
-    """An SQLite file of tables and their actions. ``":memory:"`` works for tests."""
+    """Tables, their actions and leases: SQLite (a path; ``":memory:"`` for tests) or PostgreSQL (a URL)."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(SCHEMA)
-        self._migrate()
-        self._last_seq: dict[str, int] = {}  # one writer per journal (the bot): no MAX(seq) per write
+    def __init__(self, spec: str | Path) -> None:
+        self.path = str(spec)
+        self._db = open_database(spec)
+        try:
+            self._migrate()
+        except BaseException:
+            self._db.close()
+            raise
+        self._last_seq: dict[str, int] = {}  # one writer per table (its lease owner): no MAX(seq) per write
 
     def close(self) -> None:
         self._db.close()
 
+    # -- schema -------------------------------------------------------------
+    def schema_version(self) -> int:
+        """The last migration applied to this journal."""
+        return int(self._db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0])
+
     def _migrate(self) -> None:
-        """Bring a journal written by an older version up to this schema (columns only ever added)."""
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
-        if "closed_reason" not in columns:
-            self._db.execute("ALTER TABLE tables ADD COLUMN closed_reason TEXT NOT NULL DEFAULT ''")
+        """Apply the migrations this journal lacks, in order, in one transaction."""
+        with self._db.transaction():
+            if self._db.migration_lock:
+                self._db.execute(self._db.migration_lock)
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY,"
+                " description TEXT NOT NULL, applied {REAL} NOT NULL)"
+            )
+            row = self._db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+            current = int(row[0]) if row[0] is not None else self._record_version_in_place()
+            if current > SCHEMA_VERSION:
+                raise JournalError(
+                    f"the journal has schema version {current}, newer than this program's {SCHEMA_VERSION}:"
+                    " upgrade cockatrice-ext"
+                )
+            for migration in MIGRATIONS[current:]:
+                for statement in migration.statements:
+                    self._db.execute(statement)
+                self._record(migration, "")
+
+    def _record_version_in_place(self) -> int:
+        """Journals from before ``schema_version``: recognise their version by their columns."""
+        columns = self._db.columns("tables")
+        current = 0 if not columns else 2 if "closed_reason" in columns else 1
+        for migration in MIGRATIONS[:current]:
+            self._record(migration, " (found in place)")
+        return current
+
+    def _record(self, migration: Migration, note: str) -> None:
+        self._db.execute(
+            "INSERT INTO schema_version(version, description, applied) VALUES (?,?,?)",
+            (migration.version, migration.description + note, time.time()),
+        )
 
     # -- tables -------------------------------------------------------------
     def create_table(self, key: str, engine: Engine[Any], *, meta: dict[str, Any] | None = None) -> None:
@@ -130,16 +336,16 @@ class Journal:
         return str(row[1]) if row[0] else None
 
     def copy_table(self, key: str, new_key: str, *, meta: dict[str, Any]) -> None:
-        """A new open table with ``key``'s engine, seed and every action (a game rebuilt elsewhere)."""
-        with self._transaction():
+        """A new open table with ``key``'s engine, seed and actions (ids too): a game rebuilt elsewhere."""
+        with self._db.transaction():
             self._db.execute(
                 "INSERT INTO tables(key, engine, config, seed, created, meta)"
                 " SELECT ?, engine, config, seed, ?, ? FROM tables WHERE key=?",
                 (new_key, time.time(), json.dumps(meta, sort_keys=True), key),
             )
             self._db.execute(
-                "INSERT INTO actions(table_key, seq, at, action, effects)"
-                " SELECT ?, seq, at, action, effects FROM actions WHERE table_key=?",
+                "INSERT INTO actions(table_key, seq, at, action, effects, action_id)"
+                " SELECT ?, seq, at, action, effects, action_id FROM actions WHERE table_key=?",
                 (new_key, key),
             )
         self._last_seq.pop(new_key, None)
@@ -154,33 +360,63 @@ class Journal:
         return [r[0] for r in self._db.execute(sql + " ORDER BY created, key", args)]
 
     # -- actions ------------------------------------------------------------
-    def append(self, key: str, action: Action, effects: list[Effect]) -> int:
-        """Append one accepted action and its effects; return its sequence number."""
-        with self._transaction():
-            last = self._last_seq.get(key)
-            if last is None:
-                row = self._db.execute(
-                    "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_key=?", (key,)
-                ).fetchone()
-                last = int(row[0])
-            seq = last + 1
-            self._db.execute(
-                "INSERT INTO actions(table_key, seq, at, action, effects) VALUES (?,?,?,?,?)",
-                (
-                    key,
-                    seq,
-                    time.time(),
-                    json.dumps(encode_action(action), sort_keys=True),
-                    json.dumps(to_jsonable(effects), sort_keys=True),
-                ),
-            )
+    def append(self, key: str, action: Action, effects: list[Effect], *, action_id: str | None = None) -> int:
+        """Append one accepted action and its effects; return its sequence number.
+
+        ``action_id`` (default: a fresh UUID) names the action for retries.
+
+        Raises:
+            DuplicateAction: the table already holds ``action_id``; nothing was written.
+            JournalError: no such table, or another process wrote this table's next action.
+        """
+        action_id = action_id or uuid.uuid4().hex
+        try:
+            with self._db.transaction():
+                last = self._last_seq.get(key)
+                if last is None:
+                    row = self._db.execute(
+                        "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_key=?", (key,)
+                    ).fetchone()
+                    last = int(row[0])
+                seq = last + 1
+                self._db.execute(
+                    "INSERT INTO actions(table_key, seq, at, action, effects, action_id)"
+                    " VALUES (?,?,?,?,?,?)",
+                    (
+                        key,
+                        seq,
+                        time.time(),
+                        json.dumps(encode_action(action), sort_keys=True),
+                        json.dumps(to_jsonable(effects), sort_keys=True),
+                        action_id,
+                    ),
+                )
+        except self._db.integrity_errors as exc:
+            self._last_seq.pop(key, None)
+            raise self._refusal(key, action_id, seq) from exc
         self._last_seq[key] = seq  # only after the commit: a failed write leaves no gap
         return seq
+
+    def _refusal(self, key: str, action_id: str, seq: int) -> JournalError:
+        """Why the database refused action ``seq`` of table ``key``."""
+        existing = self.action_seq(key, action_id)
+        if existing is not None:
+            return DuplicateAction(key, action_id, existing)
+        if not self.has_table(key):
+            return JournalError(f"no table {key!r}")
+        return JournalError(f"table {key!r}: action {seq} was journaled by another process")
+
+    def action_seq(self, key: str, action_id: str) -> int | None:
+        """The sequence number of action ``action_id`` in table ``key``, or None if it is not journaled."""
+        row = self._db.execute(
+            "SELECT seq FROM actions WHERE table_key=? AND action_id=?", (key, action_id)
+        ).fetchone()
+        return None if row is None else int(row[0])
 
     def entries(self, key: str | None = None, *, engine: str | None = None) -> Iterator[JournalEntry]:
         """Journaled actions in order, for one table, or every table (of one engine)."""
         sql = (
-            "SELECT a.table_key, a.seq, a.at, a.action, a.effects"
+            "SELECT a.table_key, a.seq, a.at, a.action, a.effects, a.action_id"
             " FROM actions a JOIN tables t ON t.key = a.table_key"
         )
         where, args = [], []
@@ -193,8 +429,8 @@ class Journal:
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY t.created, a.table_key, a.seq"
-        for table_key, seq, at, action, effects in self._db.execute(sql, args):
-            yield JournalEntry(table_key, seq, at, json.loads(action), json.loads(effects))
+        for table_key, seq, at, action, effects, action_id in self._db.execute(sql, args):
+            yield JournalEntry(table_key, seq, at, json.loads(action), json.loads(effects), action_id)
 
     def restore(self, key: str) -> Engine[Any]:
         """Rebuild a table's engine by replaying its actions.
@@ -216,19 +452,50 @@ class Journal:
                 raise JournalError(f"table {key!r} action {entry.seq} no longer applies: {exc}") from exc
         return engine
 
-    def _transaction(self) -> _Tx:
-        return _Tx(self._db)
+    # -- leases -------------------------------------------------------------
+    def acquire(self, key: str, owner: str, ttl: float) -> Lease | None:
+        """Give ``key`` to ``owner`` for ``ttl`` seconds if it is free, expired or already theirs.
 
+        One atomic statement: of processes racing for a key, at most one gets it.
+        """
+        row = self._db.execute(
+            "INSERT INTO leases(key, owner, expires) VALUES (?, ?, {NOW} + ?)"
+            " ON CONFLICT (key) DO UPDATE SET owner=excluded.owner, expires=excluded.expires"
+            " WHERE leases.expires < {NOW} OR leases.owner = excluded.owner"
+            " RETURNING key, owner, expires",
+            (key, owner, float(ttl)),
+        ).fetchall()
+        return Lease(*row[0]) if row else None
 
-class _Tx:
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
+    def renew(self, key: str, owner: str, ttl: float) -> Lease | None:
+        """Extend ``owner``'s unexpired lease on ``key`` to ``ttl`` seconds from now; None: it is lost."""
+        row = self._db.execute(
+            "UPDATE leases SET expires={NOW} + ? WHERE key=? AND owner=? AND expires >= {NOW}"
+            " RETURNING key, owner, expires",
+            (float(ttl), key, owner),
+        ).fetchall()
+        return Lease(*row[0]) if row else None
 
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+    def release(self, key: str, owner: str) -> bool:
+        """Give ``key`` up at once; False when ``owner`` did not hold it."""
+        return self._db.execute("DELETE FROM leases WHERE key=? AND owner=?", (key, owner)).rowcount > 0
 
-    def __exit__(self, exc_type: object, *_: object) -> None:
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+    def lease(self, key: str) -> Lease | None:
+        """Who holds ``key`` now (None: nobody, or the lease expired)."""
+        row = self._db.execute(
+            "SELECT key, owner, expires FROM leases WHERE key=? AND expires >= {NOW}", (key,)
+        ).fetchone()
+        return None if row is None else Lease(*row)
+
+    def expired_tables(self) -> list[str]:
+        """Open tables nobody holds (lease expired, released or never taken), oldest first: to take over."""
+        return [
+            row[0]
+            for row in self._db.execute(
+                "SELECT t.key FROM tables t LEFT JOIN leases l ON l.key = t.key"
+                " WHERE t.closed = 0 AND (l.key IS NULL OR l.expires < {NOW}) ORDER BY t.created, t.key"
+            )
+        ]
 
 
 class Table:
@@ -250,12 +517,18 @@ class Table:
     def restore(cls, journal: Journal, key: str) -> Table:
         return cls(key, journal.restore(key), journal)
 
-    def apply(self, action: Action) -> list[Effect]:
+    def apply(self, action: Action, *, action_id: str | None = None) -> list[Effect]:
         """Apply ``action`` to the engine and journal it; refused actions leave no trace.
+
+        ``action_id`` names the action so that a retry is refused instead of applied twice.
 
         Raises:
             RulesError: from the engine; nothing changed and nothing was journaled.
+            DuplicateAction: ``action_id`` is already journaled; nothing changed.
+            JournalError: the journal refused the action; the engine is reloaded from the journal.
         """
+        if action_id is not None and (seq := self.journal.action_seq(self.key, action_id)) is not None:
+            raise DuplicateAction(self.key, action_id, seq)
         # A refused action must leave no trace, and the random generator is part of the state: an
         # engine that drew a random number before refusing would otherwise diverge from its replay.
         rng_state = self.engine.rng.getstate()
@@ -264,5 +537,9 @@ class Table:
         except Exception:
             self.engine.rng.setstate(rng_state)
             raise
-        self.journal.append(self.key, action, effects)
+        try:
+            self.journal.append(self.key, action, effects, action_id=action_id)
+        except JournalError:
+            self.engine = self.journal.restore(self.key)  # applied here, not journaled: back in step
+            raise
         return effects

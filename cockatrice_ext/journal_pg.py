@@ -1,0 +1,71 @@
+"""The PostgreSQL side of the journal: psycopg 3 behind :class:`~cockatrice_ext.journal.Database`.
+
+Several bot processes, on several machines, share one PostgreSQL journal; every query is the shared
+one of :mod:`cockatrice_ext.journal`, only spelled with ``%s`` parameters, PostgreSQL's type names
+and the server's clock (so leases expire by one clock whatever the machines' clocks say).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, ClassVar
+
+from cockatrice_ext.journal import Database, JournalError, Rows
+
+try:
+    import psycopg
+except ImportError:  # the optional "postgres" extra
+    psycopg = None  # type: ignore[assignment]
+
+MIGRATION_LOCK_ID = 0x636B_6A6F_7572  # any fixed number: the advisory lock serialising migrations
+
+
+def redact(url: str) -> str:
+    """``url`` with its password hidden, for messages."""
+    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", url)
+
+
+class PostgresDatabase(Database):
+    """One autocommit psycopg connection; ``transaction()`` is a real BEGIN ... COMMIT."""
+
+    tokens: ClassVar[dict[str, str]] = {
+        "?": "%s",
+        "{REAL}": "DOUBLE PRECISION",
+        "{BIGINT}": "BIGINT",
+        "{NOW}": "CAST(EXTRACT(EPOCH FROM statement_timestamp()) AS DOUBLE PRECISION)",
+    }
+    integrity_errors: ClassVar[tuple[type[Exception], ...]] = (
+        (psycopg.IntegrityError,) if psycopg is not None else ()
+    )
+    migration_lock: ClassVar[str] = f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_ID})"
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        if psycopg is None:
+            raise JournalError("a PostgreSQL journal needs psycopg: pip install 'cockatrice-ext[postgres]'")
+        try:
+            self._conn = psycopg.connect(url, autocommit=True)
+        except psycopg.Error as exc:
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise JournalError(f"cannot open the journal at {redact(url)}: {reason}") from None
+
+    def execute(self, text: str, args: Sequence[Any] = ()) -> Rows:
+        return self._conn.execute(self.sql(text), args)  # type: ignore[call-overload, no-any-return]
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self._conn.transaction():
+            yield
+
+    def columns(self, table: str) -> set[str]:
+        rows = self.execute(
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name = ?",
+            (table,),
+        )
+        return {row[0] for row in rows}
+
+    def close(self) -> None:
+        self._conn.close()

@@ -329,7 +329,15 @@ class GameReferee(Referee):
         """
         if self.table is None:
             raise NotAllowed("the game has not started yet")
-        return self.table.apply(action)
+        effects = self.table.apply(action)
+        self.views_changed()
+        return effects
+
+    def views_changed(self) -> None:
+        """Tell the bot's view listeners (the web view) that what this game shows may have changed."""
+        main = self.bot.main or self.bot
+        for listener in main.view_listeners:
+            listener(self)
 
     # -- events ------------------------------------------------------------------------------------
 
@@ -343,6 +351,8 @@ class GameReferee(Referee):
             await self.on_chat(event.player_id, str(getattr(event.message, "message", "")))
             return
         await self.on_game_event(event)
+        if event.name in ("Event_Join", "Event_Leave", "Event_GameStateChanged"):
+            self.views_changed()
         if event.name == "Event_Leave" and not self.closed and not self.humans():
             await self.finish(self.finished or "abandoned: every player left", linger=0.0)
 
@@ -361,6 +371,7 @@ class GameReferee(Referee):
         if self.table is not None and self.bot.journal.closed_reason(self.table_key) is None:
             self.bot.journal.close_table(self.table_key, reason)
         self.finished = self.finished or reason
+        self.views_changed()
         delay = self.LINGER_SECONDS if linger is None else linger
         if delay <= 0 or not self.humans():
             await self.leave()
@@ -511,6 +522,7 @@ class PileReferee(GameReferee):
             "names": {str(p): self.player_name(p) for p in players},
         }
         self.table = Table.create(self.bot.journal, self.table_key, engine, meta=meta)
+        self.views_changed()
 
     def is_engine_player(self, player_id: int) -> bool:
         return self.table is not None and player_id in self.table.engine.players  # type: ignore[attr-defined]
@@ -610,6 +622,8 @@ class Bot:
         self.private_referees: list[Referee] = []
         self.room_ids: list[int] = []
         self.server_key = options.url
+        self.view_listeners: list[Callable[[GameReferee], None]] = []
+        """Called (on the main session) when what a game shows may have changed: the web view."""
         self._stopped = asyncio.Event()
 
     # -- lifecycle ---------------------------------------------------------------------------------
@@ -776,6 +790,7 @@ class Bot:
             return
         referee = await factory(self, game_id, room_id, key)
         self.games[game_id] = referee
+        referee.views_changed()
         await referee.on_reconnected()
 
     async def open_game(
@@ -920,11 +935,13 @@ class Bot:
 
     def adopt_game(self, referee: GameReferee) -> None:
         self.games[referee.game_id] = referee
+        referee.views_changed()
 
     def forget_game(self, game_id: int) -> None:
         referee = self.games.pop(game_id, None)
         if referee is not None:
             referee.closed = True
+            referee.views_changed()
 
 
 async def _not_connected(destination: Any, message: str) -> None:

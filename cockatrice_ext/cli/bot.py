@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import signal
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -79,6 +80,19 @@ def bot() -> None:
     is_flag=True,
     help="The server has flood protection off or relaxed: do not pace chat and game commands.",
 )
+@click.option(
+    "--web",
+    "web_address",
+    metavar="HOST:PORT",
+    default=None,
+    help="Also serve the live web view (boards, private pages) on HOST:PORT (a bare PORT binds 127.0.0.1).",
+)
+@click.option(
+    "--web-url",
+    metavar="URL",
+    default=None,
+    help="The web view's public address, used in the links sent to players (default: http://HOST:PORT).",
+)
 def run(
     url: str,
     user: str,
@@ -93,6 +107,8 @@ def run(
     auction_seed: int | None,
     card_source: str,
     relaxed_flood: bool,
+    web_address: str | None,
+    web_url: str | None,
 ) -> None:
     """Connect to URL (tcp://host:4747 or ws://host:4748/servatrice) and referee games until Ctrl-C.
 
@@ -125,6 +141,7 @@ def run(
             "combat": CombatOptions(card_source=card_source),
         },
     )
+    web_options = _web_options(web_address, web_url)
     referee = Bot(options)
 
     async def main() -> None:
@@ -132,13 +149,53 @@ def run(
         for signum in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(signum, referee.stop)
-        await referee.run_forever(
-            on_ready=lambda: click.echo(
-                f"referee {referee.client.user_name} is in {len(referee.room_ids)} room(s); Ctrl-C stops"
+        web_view = await _start_web(referee, web_options) if web_options is not None else None
+        try:
+            await referee.run_forever(
+                on_ready=lambda: click.echo(
+                    f"referee {referee.client.user_name} is in {len(referee.room_ids)} room(s); Ctrl-C stops"
+                )
             )
-        )
+        finally:
+            if web_view is not None:
+                await web_view.stop()
 
     try:
         asyncio.run(main())
     except (OSError, ClientError) as exc:
         raise click.ClickException(f"cannot run the bot on {url}: {exc}") from exc
+
+
+def _web_options(address: str | None, public_url: str | None) -> Any:
+    """The web view's options from ``--web``/``--web-url`` (None without ``--web``); bad values exit 2."""
+    if address is None:
+        if public_url is not None:
+            raise click.BadParameter("--web-url needs --web HOST:PORT", param_hint="--web-url")
+        return None
+    from cockatrice_ext.web.address import check_public_url, parse_listen
+    from cockatrice_ext.web.server import WebOptions
+
+    try:
+        host, port = parse_listen(address)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--web") from None
+    try:
+        url = check_public_url(public_url) if public_url is not None else ""
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--web-url") from None
+    return WebOptions(host=host, port=port, public_url=url)
+
+
+async def _start_web(referee: Any, options: Any) -> Any:
+    """Serve the web view from the bot's own event loop (one clear error if the address is taken)."""
+    from cockatrice_ext.web.server import WebView
+
+    web_view = WebView(referee, options)
+    try:
+        await web_view.start()
+    except OSError as exc:
+        raise click.ClickException(
+            f"cannot serve the web view on {options.host}:{options.port}: {exc}"
+        ) from None
+    click.echo(f"web view: {web_view.base_url}/")
+    return web_view

@@ -1,0 +1,486 @@
+"""The live web view: an aiohttp app served from the bot's own process and event loop.
+
+Theory of operation
+-------------------
+The runtime calls :meth:`WebView.game_changed` (one of ``Bot.view_listeners``) whenever what a game
+shows may have changed: an accepted action, a join or leave, the game finishing or being forgotten.
+That only marks the game dirty; one flush task per loop turn then recomputes the views of the dirty
+games (:mod:`cockatrice_ext.web.views`, only for pages someone has open) and hands each open page the
+newest one through server-sent events. A slow page never queues: it gets the latest view, not every one.
+
+Pages (all live, no reload):
+
+* ``/`` the refereed games; ``/game/N`` one game's public board;
+* ``/game/N/private/TOKEN`` one player's private page (a Vortex pack, with pick buttons). Its link
+  is sent once by private message when the game's engine starts. A pick posted from the page is run
+  as the chat command ``!pick N`` from that player (same parser, same checks, same journal), and the
+  command's answer is shown on the page.
+
+Security: tokens are 192-bit secrets bound to one player of one game and revoked when the game ends
+(:mod:`cockatrice_ext.web.tokens`); no page, error or log line carries a token (pages find their
+streams from their own address; the access log redacts them); request bodies are capped, every client
+address has a request budget and a limit on open streams, each token an action budget; errors are
+one plain line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import logging
+import re
+import string
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+from aiohttp.abc import AbstractAccessLogger
+
+from cockatrice_ext.bot.commands import MAX_COMMAND_LENGTH
+from cockatrice_ext.bot.runtime import Bot, Context, GameReferee
+from cockatrice_ext.web import views
+from cockatrice_ext.web.tokens import Grant, TokenBook
+
+LOGGER = logging.getLogger(__name__)
+
+KEEPALIVE_SECONDS = 15.0
+"""A comment line on idle streams, so proxies and browsers keep them open."""
+MAX_CHOICE_LENGTH = 150
+"""A pick is a pack number or a card name; nothing longer is a card."""
+TOKEN_IN_PATH = re.compile(r"(/private/)[^/]+")
+ERRORS = {
+    400: "error: bad request",
+    404: "error: no such page (a private link expires when its game ends)",
+    405: "error: method not allowed",
+    410: "error: this game is over",
+    413: "error: request too large",
+    429: "error: too many requests; slow down",
+}
+SECURITY_HEADERS = {
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
+}
+
+
+@dataclass(frozen=True)
+class WebOptions:
+    """Where the web view listens, the address players are given, and its limits."""
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    public_url: str = ""
+    """The base of the links sent to players (the operator's public address); default: http://HOST:PORT."""
+    max_body: int = 2048
+    requests_per_second: float = 20.0
+    request_burst: int = 60
+    actions_per_second: float = 1.0
+    action_burst: int = 5
+    max_streams_per_client: int = 100
+    max_streams: int = 2000
+
+    def base_url(self, bound_port: int) -> str:
+        """Where players are sent: the public URL, else the address the view listens on."""
+        if self.public_url:
+            return self.public_url.rstrip("/")
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{bound_port}"
+
+
+def redact(path: str) -> str:
+    """A request path fit for a log line: the token of a private page replaced."""
+    return TOKEN_IN_PATH.sub(r"\1…", path)
+
+
+class RedactingAccessLogger(AbstractAccessLogger):
+    """aiohttp's access log, without the private pages' tokens."""
+
+    def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
+        self.logger.info(
+            '%s "%s %s" %d %.3fs', request.remote, request.method, redact(request.path), response.status, time
+        )
+
+
+class RateLimiter:
+    """Token buckets by key (a client address, a private token): ``rate`` per second, ``burst`` at once."""
+
+    MAX_KEYS = 10_000
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def allow(self, key: str) -> bool:
+        now = self.clock()
+        tokens, since = self._buckets.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - since) * self.rate)
+        if len(self._buckets) >= self.MAX_KEYS and key not in self._buckets:
+            self._prune(now)
+        if tokens < 1.0:
+            self._buckets[key] = (tokens, now)
+            return False
+        self._buckets[key] = (tokens - 1.0, now)
+        return True
+
+    def _prune(self, now: float) -> None:
+        """Forget buckets that have refilled (they would start full anyway)."""
+        full = [k for k, (t, s) in self._buckets.items() if t + (now - s) * self.rate >= self.burst]
+        for key in full:
+            del self._buckets[key]
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One open page's stream: the newest view waiting to be sent, or the event that ends it."""
+
+    client: str
+    pending: str | None = None
+    final: str = ""
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def offer(self, payload: str) -> None:
+        self.pending = payload
+        self.wake.set()
+
+    def end(self, event: str) -> None:
+        self.final = event
+        self.wake.set()
+
+
+Channel = tuple[Any, ...]
+"""``("games",)``, ``("game", N)`` or ``("private", N, player)``."""
+
+
+def _load_text(*parts: str) -> str:
+    return resources.files("cockatrice_ext.web").joinpath(*parts).read_text(encoding="utf-8")
+
+
+class WebView:
+    """The bot's web app: pages, live streams, private links and page actions."""
+
+    def __init__(self, bot: Bot, options: WebOptions) -> None:
+        self.bot = bot
+        self.options = options
+        self.tokens = TokenBook()
+        self.requests = RateLimiter(options.requests_per_second, options.request_burst)
+        self.actions = RateLimiter(options.actions_per_second, options.action_burst)
+        self.channels: dict[Channel, set[Subscriber]] = {}
+        self.last: dict[Channel, str] = {}  # the view each channel last sent (unchanged views are not resent)
+        self.streams_by_client: dict[str, int] = {}
+        self._dirty: dict[int, GameReferee] = {}
+        self._flush_task: asyncio.Task[None] | None = None
+        self._runner: web.AppRunner | None = None
+        self.base_url = options.base_url(options.port)
+        self._page = string.Template(_load_text("templates", "page.html"))
+        self._static = {
+            "app.js": (_load_text("static", "app.js"), "text/javascript"),
+            "style.css": (_load_text("static", "style.css"), "text/css"),
+        }
+        self.app = self._make_app()
+
+    # -- lifecycle -----------------------------------------------------------------------------------
+
+    def _make_app(self) -> web.Application:
+        app = web.Application(client_max_size=self.options.max_body, middlewares=[self._guard])
+        app.add_routes(
+            [
+                web.get("/", self._games_page),
+                web.get("/events", self._games_events),
+                web.get("/static/{name}", self._static_file),
+                web.get(r"/game/{game:\d{1,9}}", self._game_page),
+                web.get(r"/game/{game:\d{1,9}}/events", self._game_events),
+                web.get(r"/game/{game:\d{1,9}}/private/{token}", self._private_page),
+                web.get(r"/game/{game:\d{1,9}}/private/{token}/events", self._private_events),
+                web.post(r"/game/{game:\d{1,9}}/private/{token}/pick", self._pick),
+            ]
+        )
+        return app
+
+    async def start(self) -> None:
+        """Listen on the configured address and follow the bot's games."""
+        self.bot.view_listeners.append(self.game_changed)
+        self._runner = web.AppRunner(self.app, access_log_class=RedactingAccessLogger)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.options.host, self.options.port)
+        await site.start()
+        self.base_url = self.options.base_url(self.port)
+        LOGGER.info("web view on %s:%d, links as %s", self.options.host, self.port, self.base_url)
+
+    @property
+    def port(self) -> int:
+        """The port actually bound (useful with port 0)."""
+        assert self._runner is not None
+        for address in self._runner.addresses:
+            return int(address[1])
+        raise RuntimeError("the web view is not listening")
+
+    async def stop(self) -> None:
+        """End every open stream, then stop listening."""
+        if self.game_changed in self.bot.view_listeners:
+            self.bot.view_listeners.remove(self.game_changed)
+        for subscribers in self.channels.values():
+            for subscriber in subscribers:
+                subscriber.end("closed")
+        if self._flush_task is not None:
+            self._flush_task.cancel()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # -- change notifications ------------------------------------------------------------------------
+
+    def game_changed(self, referee: GameReferee) -> None:
+        """The runtime's view hook: remember the game; one flush per loop turn recomputes views."""
+        self._dirty[referee.game_id] = referee
+        if self._flush_task is None:
+            self._flush_task = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        await asyncio.sleep(0)  # let the command that changed the game finish its synchronous part
+        dirty, self._dirty = self._dirty, {}
+        self._flush_task = None
+        try:
+            for game_id, referee in dirty.items():
+                await self._refresh_game(game_id, referee)
+            self._publish(("games",), self._games_view)
+        except Exception:  # a view must never take the bot down
+            LOGGER.exception("web view: refreshing games %s failed", sorted(dirty))
+
+    def _live(self, game_id: int) -> GameReferee | None:
+        """The game's referee while the bot sits in it (a finished game lingers a few minutes)."""
+        referee = self.bot.all_games().get(game_id)
+        if referee is None or referee.closed:
+            return None
+        return referee
+
+    def _over(self, referee: GameReferee) -> bool:
+        """Whether the game has ended: finished by its referee, or its journal table closed."""
+        if referee.finished or referee.closed:
+            return True
+        table = referee.table
+        return table is not None and self.bot.journal.closed_reason(table.key) is not None
+
+    async def _refresh_game(self, game_id: int, referee: GameReferee) -> None:
+        present = self.bot.all_games().get(game_id) is referee and not referee.closed
+        if self._over(referee) or not present:
+            self.tokens.revoke_game(game_id)
+            for channel in [c for c in self.channels if c[0] == "private" and c[1] == game_id]:
+                self._end(channel, "expired")
+        elif referee.format_name in views.PRIVATE_FORMATS and referee.table is not None:
+            await self._send_links(referee)
+        if not present:
+            self._end(("game", game_id), "gone")
+            return
+        self._publish(("game", game_id), lambda: views.game_view(referee))
+        for channel in [c for c in self.channels if c[0] == "private" and c[1] == game_id]:
+            player = channel[2]
+            self._publish(channel, lambda player=player: views.private_view(referee, player))
+
+    async def _send_links(self, referee: GameReferee) -> None:
+        """Once per player and game: a private message with the link to their private page."""
+        assert referee.table is not None
+        for player in referee.table.engine.config.players:  # type: ignore[attr-defined]
+            if self.tokens.has_token(referee.game_id, player):
+                continue
+            name = referee.player_name(player)
+            token = self.tokens.issue(referee.game_id, player, name)
+            url = f"{self.base_url}/game/{referee.game_id}/private/{token}"
+            what = "your private page (your pack; pick there or in chat)"
+            await self.bot.tell(name, f"{views.game_title(referee)}: {what}: {url}")
+
+    # -- channels --------------------------------------------------------------------------------------
+
+    def _publish(self, channel: Channel, make: Callable[[], Any]) -> None:
+        """Recompute a channel's view if a page watches it, and send it if it changed."""
+        subscribers = self.channels.get(channel)
+        if not subscribers:
+            self.last.pop(channel, None)
+            return
+        payload = json.dumps(make(), separators=(",", ":"), sort_keys=True)
+        if self.last.get(channel) == payload:
+            return
+        self.last[channel] = payload
+        for subscriber in subscribers:
+            subscriber.offer(payload)
+
+    def _end(self, channel: Channel, event: str) -> None:
+        for subscriber in self.channels.get(channel, ()):
+            subscriber.end(event)
+
+    def _games_view(self) -> Any:
+        games = sorted(self.bot.all_games().items())
+        return {"games": [views.game_summary(referee) for _, referee in games if not referee.closed]}
+
+    async def _stream(
+        self, request: web.Request, channel: Channel, make: Callable[[], Any]
+    ) -> web.StreamResponse:
+        """A server-sent-events stream of ``channel``'s views, starting with the current one."""
+        client = request.remote or "?"
+        open_here = self.streams_by_client.get(client, 0)
+        total = sum(len(s) for s in self.channels.values())
+        if open_here >= self.options.max_streams_per_client or total >= self.options.max_streams:
+            raise web.HTTPTooManyRequests()
+        response = web.StreamResponse(
+            headers={**SECURITY_HEADERS, "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
+        )
+        await response.prepare(request)
+        subscriber = Subscriber(client)
+        self.channels.setdefault(channel, set()).add(subscriber)
+        self.streams_by_client[client] = open_here + 1
+        payload = self.last.get(channel) or json.dumps(make(), separators=(",", ":"), sort_keys=True)
+        self.last[channel] = payload
+        subscriber.offer(payload)
+        try:
+            while True:
+                try:
+                    await asyncio.wait_for(subscriber.wake.wait(), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    await response.write(b": keepalive\n\n")
+                    continue
+                subscriber.wake.clear()
+                data, subscriber.pending = subscriber.pending, None
+                if data is not None and not subscriber.final:
+                    await response.write(f"event: view\ndata: {data}\n\n".encode())
+                if subscriber.final:
+                    await response.write(f"event: {subscriber.final}\ndata: {{}}\n\n".encode())
+                    break
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            subscribers = self.channels.get(channel, set())
+            subscribers.discard(subscriber)
+            if not subscribers:
+                self.channels.pop(channel, None)
+                self.last.pop(channel, None)
+            self.streams_by_client[client] -= 1
+            if not self.streams_by_client[client]:
+                del self.streams_by_client[client]
+        return response
+
+    # -- middleware ------------------------------------------------------------------------------------
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Rate limit, one-line errors (never echoing the address), security headers."""
+        if not self.requests.allow(request.remote or "?"):
+            return self._error(429)
+        try:
+            response: web.StreamResponse = await handler(request)
+        except web.HTTPException as exc:
+            return self._error(exc.status)
+        except Exception:
+            LOGGER.exception("web view: %s %s failed", request.method, redact(request.path))
+            return web.Response(status=500, text="error: something went wrong; nothing changed")
+        if not response.prepared:
+            response.headers.update(SECURITY_HEADERS)
+        return response
+
+    @staticmethod
+    def _error(status: int) -> web.Response:
+        text = ERRORS.get(status, "error: request refused")
+        return web.Response(status=status, text=text, headers=SECURITY_HEADERS)
+
+    # -- pages -----------------------------------------------------------------------------------------
+
+    def _html(self, kind: str, title: str) -> web.Response:
+        page = self._page.substitute(kind=html.escape(kind), title=html.escape(title))
+        return web.Response(text=page, content_type="text/html")
+
+    async def _static_file(self, request: web.Request) -> web.Response:
+        found = self._static.get(request.match_info["name"])
+        if found is None:
+            raise web.HTTPNotFound()
+        text, content_type = found
+        return web.Response(text=text, content_type=content_type)
+
+    async def _games_page(self, request: web.Request) -> web.Response:
+        return self._html("games", "Refereed games")
+
+    async def _games_events(self, request: web.Request) -> web.StreamResponse:
+        return await self._stream(request, ("games",), self._games_view)
+
+    def _game(self, request: web.Request) -> tuple[int, GameReferee]:
+        game_id = int(request.match_info["game"])
+        referee = self._live(game_id)
+        if referee is None:
+            raise web.HTTPNotFound()
+        return game_id, referee
+
+    async def _game_page(self, request: web.Request) -> web.Response:
+        _, referee = self._game(request)
+        return self._html("game", views.game_title(referee))
+
+    async def _game_events(self, request: web.Request) -> web.StreamResponse:
+        game_id, referee = self._game(request)
+        return await self._stream(request, ("game", game_id), lambda: views.game_view(referee))
+
+    def _grant(self, request: web.Request) -> tuple[Grant, GameReferee]:
+        """The token's grant and its live game, or 404 (unknown, expired or another game's token)."""
+        game_id = int(request.match_info["game"])
+        grant = self.tokens.find(request.match_info["token"], game_id)
+        referee = self._live(game_id) if grant is not None else None
+        if grant is None or referee is None or self._over(referee):
+            raise web.HTTPNotFound()
+        return grant, referee
+
+    async def _private_page(self, request: web.Request) -> web.Response:
+        grant, referee = self._grant(request)
+        return self._html("private", f"{views.game_title(referee)}: {grant.name}")
+
+    async def _private_events(self, request: web.Request) -> web.StreamResponse:
+        grant, referee = self._grant(request)
+        channel = ("private", grant.game_id, grant.player)
+        return await self._stream(request, channel, lambda: views.private_view(referee, grant.player))
+
+    async def _pick(self, request: web.Request) -> web.Response:
+        """A pick from the private page: the chat command ``!pick CHOICE`` from the token's player."""
+        grant, referee = self._grant(request)
+        if not self.actions.allow(request.match_info["token"]):
+            raise web.HTTPTooManyRequests()
+        form = await request.post()
+        choice = " ".join(str(form.get("choice", "")).split())
+        if not choice or len(choice) > MAX_CHOICE_LENGTH:
+            raise web.HTTPBadRequest()
+        replies = await self.run_command(grant, referee, f"!pick {choice}")
+        return web.json_response({"replies": replies}, headers=SECURITY_HEADERS)
+
+    async def run_command(self, grant: Grant, referee: GameReferee, text: str) -> list[str]:
+        """Run ``text`` as a game chat command of the grant's player; return what the bot answered them.
+
+        The seat is found by the player's name in the game now, so the same checks as in chat apply
+        (a spectator or a player who left cannot act).
+        """
+        assert len(text) <= MAX_COMMAND_LENGTH
+        seat = next(
+            (
+                p.player_id
+                for p in referee.mirror.players.values()
+                if p.name == grant.name and not p.spectator and p.player_id != referee.me
+            ),
+            None,
+        )
+        replies: list[str] = []
+
+        async def answer(line: str) -> None:
+            replies.append(line)
+
+        ctx = Context(
+            referee.bot,
+            "game",
+            grant.name,
+            player_id=seat,
+            game_id=referee.game_id,
+            room_id=referee.room_id,
+            reply_hook=answer,
+        )
+        if not await referee.handle_command(ctx, text):
+            replies.append("that cannot be done from this page")
+        return replies

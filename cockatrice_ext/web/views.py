@@ -1,0 +1,177 @@
+"""What the web pages show: pure functions from a format's engine to JSON-able views.
+
+Theory of operation
+-------------------
+Outputs are views: a page shows what is derived from the engine's state, never a copy kept on the
+side. The Auction board reuses the very functions the game's sinks use (:func:`render_view` for the
+gold and the lot card's annotation, :func:`lot_note` for a player's own lot), so the board and the
+lot card cannot disagree. The auction history is read from the journal's ``LotSold``/``LotUnsold``
+effects (what ``stats prices`` reads), so it survives a restart.
+
+Public views hold only what every player at the table may see: sizes of hidden piles, never their
+cards. The one private view here, a Vortex player's pack, is built for one engine player only and is
+served only behind that player's token (see :mod:`cockatrice_ext.web.tokens`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from cockatrice_ext.bot.auction import lot_note, render_view
+from cockatrice_ext.formats import auction as auction_rules
+from cockatrice_ext.formats import combat as combat_rules
+from cockatrice_ext.formats import vortex as vortex_rules
+
+NameOf = Callable[[Any], str]
+View = dict[str, Any]
+
+FORMAT_TITLES = {
+    "auction": "Auction Magic",
+    "vortex": "Vortex",
+    "combat": "Magic Combat Rules",
+}
+HISTORY_EFFECTS = ("LotSold", "LotUnsold")
+
+
+def game_title(referee: Any) -> str:
+    """``Vortex game #12``: how pages and links name a game."""
+    return f"{FORMAT_TITLES.get(referee.format_name, referee.format_name)} game #{referee.game_id}"
+
+
+def auction_history(effects: Iterable[dict[str, Any]], name_of: NameOf) -> list[View]:
+    """Every closed lot, oldest first, from journaled effect dicts: cards, buyer and price (or unsold)."""
+    rows: list[View] = []
+    for effect in effects:
+        kind = effect.get("type")
+        if kind not in HISTORY_EFFECTS:
+            continue
+        row: View = {
+            "lot": int(effect.get("lot_no", 0)),
+            "cards": [str(card.get("name", "")) for card in effect.get("cards", [])],
+            "bids": len(effect.get("bids", [])),
+        }
+        if kind == "LotSold":
+            row.update(sold=True, buyer=name_of(effect.get("winner")), price=int(effect.get("price", 0)))
+        else:
+            row.update(sold=False, buyer="", price=0)
+        rows.append(row)
+    return rows
+
+
+def auction_board(
+    engine: auction_rules.AuctionEngine, name_of: NameOf, history: Iterable[dict[str, Any]]
+) -> View:
+    """The public Auction board: the open lot as its card's note says it, gold, block size, history."""
+    view = render_view((), engine, name_of, judge=True)  # judge: gold in its own table, not in the note
+    note = view.lot_note or lot_note(engine, name_of, with_gold=False)  # a player's own lot has no card
+    lot = engine.current_lot()
+    return {
+        "format": "auction",
+        "turn": engine.turn,
+        "active": name_of(engine.active) if engine.active is not None else "",
+        "phase": engine.phase.replace("_", " "),
+        "lot": {
+            "note": note.splitlines(),
+            "number": lot["lot_no"] if lot else None,
+            "cards": [card["name"] for card in lot["cards"]] if lot else [],
+            "high_bid": lot["high_bid"] if lot else 0,
+            "high_bidder": name_of(lot["high_bidder"]) if lot and lot["high_bidder"] is not None else "",
+            "to_bid": name_of(lot["to_bid"]) if lot else "",
+        },
+        "gold": [{"player": name_of(p), "gold": gold} for p, gold in view.gold.items()],
+        "out": [name_of(p) for p in engine.eliminated],
+        "block_left": engine.block_size(),
+        "history": auction_history(history, name_of),
+    }
+
+
+def vortex_board(engine: vortex_rules.VortexEngine, name_of: NameOf) -> View:
+    """The public Vortex board: phase, turn, whose turn, every pack's size, the passed pack, the shoe."""
+    turn_player = engine.whose_turn
+    return {
+        "format": "vortex",
+        "phase": engine.phase,
+        "turn": engine.turn,
+        "active": name_of(turn_player) if turn_player is not None else "",
+        "packs": [
+            {"player": name_of(p), "size": engine.pack_size(p), "to_pick": engine.pending_pick(p)}
+            for p in engine.config.players
+        ],
+        "passed": engine.passed_size(),
+        "shoe": engine.shoe_size(),
+    }
+
+
+def vortex_pack(engine: vortex_rules.VortexEngine, player: Any, name_of: NameOf) -> View:
+    """Private to ``player``: their pack, numbered as ``!pick N`` counts, and whether they must pick."""
+    return {
+        "format": "vortex",
+        "player": name_of(player),
+        "pack": [{"number": n, "name": ref.name} for n, ref in enumerate(engine.pack(player), start=1)],
+        "to_pick": engine.pending_pick(player),
+        "board": vortex_board(engine, name_of),
+    }
+
+
+def combat_board(engine: combat_rules.CombatEngine, name_of: NameOf) -> View:
+    """The public Combat board: round, the round's spell cap, points and life of each player."""
+    board = engine.scoreboard()
+    return {
+        "format": "combat",
+        "phase": engine.phase,
+        "round": board["round"],
+        "rounds": board["rounds"],
+        "cap": board["spell_cap"],
+        "active": name_of(board["active_player"]) if board["active_player"] is not None else "",
+        "players": [
+            {"player": name_of(p), "points": points, "life": life}
+            for (p, points), (_, life) in zip(board["points"], board["life"], strict=True)
+        ],
+        "winner": name_of(board["winner"]) if board["winner"] is not None else "",
+    }
+
+
+def game_summary(referee: Any) -> View:
+    """One row of the games list: number, format, state and the seated players' names."""
+    seated = referee.humans() if referee.game_id in referee.bot.client.games else []
+    return {
+        "game": referee.game_id,
+        "format": referee.format_name,
+        "title": FORMAT_TITLES.get(referee.format_name, referee.format_name),
+        "status": referee.status(),
+        "players": [player.name for player in seated],
+    }
+
+
+def game_view(referee: Any) -> View:
+    """A game's public page: its summary, plus its format's board once the engine runs."""
+    view: View = {"summary": game_summary(referee), "board": None}
+    table = referee.table
+    if table is None:
+        return view
+    engine = table.engine
+    name_of = referee.player_name
+    if isinstance(engine, auction_rules.AuctionEngine):
+        effects = (effect for entry in referee.bot.journal.entries(table.key) for effect in entry.effects)
+        view["board"] = auction_board(engine, name_of, effects)
+    elif isinstance(engine, vortex_rules.VortexEngine):
+        view["board"] = vortex_board(engine, name_of)
+    elif isinstance(engine, combat_rules.CombatEngine):
+        view["board"] = combat_board(engine, name_of)
+    return view
+
+
+def private_view(referee: Any, player: Any) -> View | None:
+    """What only ``player`` may see of this game on their page, or None if the format has no such page."""
+    table = referee.table
+    if table is None or not isinstance(table.engine, vortex_rules.VortexEngine):
+        return None
+    return {
+        "summary": game_summary(referee),
+        "private": vortex_pack(table.engine, player, referee.player_name),
+    }
+
+
+PRIVATE_FORMATS = frozenset({"vortex"})
+"""Formats whose players get a private page (and its link) when their game starts."""

@@ -1,0 +1,310 @@
+"""The web view served by aiohttp in front of a real referee (no Servatrice: a mirror stands in for it).
+
+A real :class:`Bot` and :class:`VortexReferee` with a journal on disk; the server's client is replaced
+by its game mirror (seats: the referee 0, alice 1, bob 2, the spectator carol 3). Chat goes to a list.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import aiohttp
+import pytest
+
+from cockatrice_ext.bot.blocks import load_block
+from cockatrice_ext.bot.chat import ChatScheduler
+from cockatrice_ext.bot.runtime import Bot, BotOptions
+from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
+from cockatrice_ext.client.mirror import GameMirror, PlayerState
+from cockatrice_ext.formats import vortex as rules
+from cockatrice_ext.web.server import RateLimiter, WebOptions, WebView, redact
+
+GAME = 7
+LINK = re.compile(r"(http://127\.0\.0\.1:\d+)/game/(\d+)/private/([A-Za-z0-9_-]+)")
+
+
+@dataclass
+class Setup:
+    bot: Bot
+    referee: VortexReferee
+    web: WebView
+    session: aiohttp.ClientSession
+    chat: list[tuple[Any, str]] = field(default_factory=list)
+    links: dict[str, str] = field(default_factory=dict)  # user name -> the private page's URL
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.web.port}"
+
+    @property
+    def engine(self) -> rules.VortexEngine:
+        return self.referee.engine
+
+
+async def make_setup(tmp_path: Path, **limits: Any) -> Setup:
+    bot = Bot(
+        BotOptions(url="ws://servatrice.invalid", user="ref", journal_path=tmp_path / "journal.sqlite3")
+    )
+    chat: list[tuple[Any, str]] = []
+
+    async def send(destination: Any, message: str) -> None:
+        chat.append((destination, message))
+
+    bot.chat = ChatScheduler(send, lambda _d, _m: 0.0)
+    seats = {
+        0: PlayerState(0, "ref"),
+        1: PlayerState(1, "alice"),
+        2: PlayerState(2, "bob"),
+        3: PlayerState(3, "carol", spectator=True),
+    }
+    mirror = GameMirror(game_id=GAME, room_id=1, local_player_id=0, started=True, players=seats)
+
+    async def no_commands(*_: Any, **__: Any) -> None:
+        return None
+
+    async def empty_response(*_: Any, **__: Any) -> Any:
+        return SimpleNamespace(payload=None)  # the bot's deck reads as empty: no card moves
+
+    bot.client = SimpleNamespace(
+        games={GAME: mirror}, game_commands=no_commands, game_command=empty_response, user_name="ref"
+    )
+    web = WebView(bot, WebOptions(port=0, **limits))
+    await web.start()
+    referee = VortexReferee(bot, GAME, 1, VortexOptions(seed=5), load_block("vortex-pool", sections=None))
+    bot.adopt_game(referee)
+    await referee.start_engine()  # as when the Cockatrice game starts: seats 1 and 2 play
+    setup = Setup(bot, referee, web, aiohttp.ClientSession(), chat)
+    await settle(bot)
+    for destination, message in chat:
+        match = LINK.search(message)
+        if destination[0] == "user" and match:
+            setup.links[destination[1]] = match.group(0)
+    return setup
+
+
+async def settle(bot: Bot) -> None:
+    """Let the web view's flush run, then every queued chat line go out."""
+    await asyncio.sleep(0.05)
+    await bot.chat.flush(timeout=5)
+
+
+def scenario(tmp_path: Path, body: Callable[[Setup], Awaitable[None]], **limits: Any) -> None:
+    async def run() -> None:
+        setup = await make_setup(tmp_path, **limits)
+        try:
+            await asyncio.wait_for(body(setup), 30)
+        finally:
+            await setup.session.close()
+            await setup.web.stop()
+            setup.bot.chat.close()
+
+    asyncio.run(run())
+
+
+async def events(session: aiohttp.ClientSession, url: str) -> AsyncIterator[tuple[str, Any]]:
+    """(event name, JSON data) from a server-sent-events stream."""
+    async with session.get(url) as response:
+        assert response.status == 200, await response.text()
+        assert response.headers["Content-Type"].startswith("text/event-stream")
+        name = ""
+        async for raw in response.content:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("event: "):
+                name = line[len("event: ") :]
+            elif line.startswith("data: "):
+                yield name, json.loads(line[len("data: ") :])
+
+
+def pack_names(view: Any) -> list[str]:
+    return [card["name"] for card in view["private"]["pack"]]
+
+
+def test_each_player_gets_one_link_with_a_long_token(tmp_path: Path) -> None:
+    async def body(s: Setup) -> None:
+        assert set(s.links) == {"alice", "bob"}
+        tokens = [LINK.search(url).group(3) for url in s.links.values()]  # type: ignore[union-attr]
+        assert len(set(tokens)) == 2 and all(len(t) >= 32 for t in tokens)  # 24 random bytes, base64
+        s.referee.apply(rules.Pick(player=1, choice=0))  # more changes send no second link
+        await settle(s.bot)
+        assert sum(1 for d, m in s.chat if d[0] == "user" and "/private/" in m) == 2
+
+    scenario(tmp_path, body)
+
+
+def test_private_page_shows_that_players_pack_and_no_other_token_opens_it(tmp_path: Path) -> None:
+    async def body(s: Setup) -> None:
+        for name, pid in (("alice", 1), ("bob", 2)):
+            async with s.session.get(s.links[name]) as page:
+                html = await page.text()
+                assert page.status == 200 and name in html
+                assert s.links[name].rsplit("/", 1)[1] not in html  # the page never prints its token
+                assert page.headers["Referrer-Policy"] == "no-referrer"
+            async for kind, view in events(s.session, s.links[name] + "/events"):
+                assert kind == "view"
+                assert pack_names(view) == [ref.name for ref in s.engine.pack(pid)]
+                assert view["private"]["player"] == name
+                break
+        alice_token = s.links["alice"].rsplit("/", 1)[1]
+        refused = [
+            f"{s.base}/game/{GAME + 1}/private/{alice_token}",  # another game
+            f"{s.base}/game/{GAME}/private/{alice_token[:-1]}",  # a token one character short
+            f"{s.base}/game/{GAME}/private/{alice_token}x",
+            f"{s.base}/game/{GAME}/private/{'A' * 500}",
+        ]
+        for url in refused:
+            for suffix in ("", "/events"):
+                async with s.session.get(url + suffix) as response:
+                    text = await response.text()
+                    assert response.status == 404, url
+                    assert text.startswith("error: ") and alice_token[:20] not in text
+
+    scenario(tmp_path, body)
+
+
+def test_a_pick_from_the_page_is_the_chat_command_journaled(tmp_path: Path) -> None:
+    async def body(s: Setup) -> None:
+        journal = s.bot.journal
+        before = list(journal.entries(s.referee.table_key))
+        alice_pack = [ref.name for ref in s.engine.pack(1)]
+        stream = events(s.session, s.links["alice"] + "/events")
+        _, first = await anext(stream)
+        assert pack_names(first) == alice_pack and first["private"]["to_pick"] is True
+
+        # Out of turn: bob's page gets the same refusal chat would give; nothing is journaled.
+        async with s.session.post(s.links["bob"] + "/pick", data={"choice": "1"}) as response:
+            assert response.status == 200
+            assert (await response.json())["replies"] == ["bob: you have no pick to make now"]
+        assert list(journal.entries(s.referee.table_key)) == before
+
+        async with s.session.post(s.links["alice"] + "/pick", data={"choice": "2"}) as response:
+            assert response.status == 200 and (await response.json())["replies"] == []
+        entries = list(journal.entries(s.referee.table_key))
+        assert entries[len(before)].action == {"type": "Pick", "player": 1, "choice": 1}
+        _, after = await anext(stream)  # the page updates itself: the picked card left the pack
+        assert pack_names(after) == [ref.name for ref in s.engine.pack(1)]
+        assert after["private"]["to_pick"] is False
+        await settle(s.bot)
+        assert ((("game", GAME), "alice picks a card.")) in [(d, m.split(" | ")[0]) for d, m in s.chat]
+        assert any(d == ("user", "alice") and f"You picked {alice_pack[1]}." in m for d, m in s.chat)
+        await stream.aclose()
+
+    scenario(tmp_path, body)
+
+
+def test_links_expire_when_the_game_ends(tmp_path: Path) -> None:
+    async def body(s: Setup) -> None:
+        stream = events(s.session, s.links["alice"] + "/events")
+        await anext(stream)
+        await s.referee.finish("game over (test)", linger=60)
+        kind, _ = await anext(stream)
+        assert kind == "expired"
+        for name in ("alice", "bob"):
+            async with s.session.get(s.links[name]) as page:
+                assert page.status == 404
+            async with s.session.post(s.links[name] + "/pick", data={"choice": "1"}) as response:
+                assert response.status == 404
+        async with s.session.get(f"{s.base}/game/{GAME}") as page:  # the public board stays
+            assert page.status == 200
+        await stream.aclose()
+
+    scenario(tmp_path, body)
+
+
+def test_public_pages_list_the_game_and_never_show_a_pack(tmp_path: Path) -> None:
+    async def body(s: Setup) -> None:
+        async for kind, view in events(s.session, f"{s.base}/events"):
+            assert kind == "view"
+            assert view["games"] == [
+                {
+                    "game": GAME,
+                    "format": "vortex",
+                    "title": "Vortex",
+                    "status": "in progress",
+                    "players": ["alice", "bob"],
+                }
+            ]
+            break
+        stream = events(s.session, f"{s.base}/game/{GAME}/events")
+        _, view = await anext(stream)
+        assert view["board"]["packs"][0] == {"player": "alice", "size": 7, "to_pick": True}
+        hidden = {ref.name for p in (1, 2) for ref in s.engine.pack(p)}
+        assert not any(name in json.dumps(view) for name in hidden)
+        s.referee.apply(rules.Pick(player=1, choice=0))  # a pick from chat updates the board too
+        _, view = await anext(stream)
+        assert view["board"]["packs"][0] == {
+            "player": "alice",
+            "size": s.engine.pack_size(1),
+            "to_pick": False,
+        }
+        async with s.session.get(f"{s.base}/game/{GAME + 1}") as page:
+            assert page.status == 404 and (await page.text()).startswith("error: ")
+        await stream.aclose()
+
+    scenario(tmp_path, body)
+
+
+def test_requests_are_size_and_rate_limited(tmp_path: Path) -> None:
+    async def body(s: Setup) -> None:
+        async with s.session.post(s.links["alice"] + "/pick", data={"choice": "1" * 5000}) as response:
+            assert response.status == 413 and await response.text() == "error: request too large"
+        async with s.session.post(s.links["alice"] + "/pick", data={"choice": "x" * 200}) as response:
+            assert response.status == 400
+        statuses = []
+        for _ in range(8):
+            async with s.session.get(f"{s.base}/") as page:
+                statuses.append(page.status)
+        assert 429 in statuses and statuses[0] == 200
+
+    scenario(tmp_path, body, request_burst=5, requests_per_second=0.5)
+
+
+def test_actions_per_token_and_streams_per_client_are_capped(tmp_path: Path) -> None:
+    async def body(s: Setup) -> None:
+        statuses = []
+        for _ in range(4):
+            async with s.session.post(s.links["bob"] + "/pick", data={"choice": "1"}) as response:
+                statuses.append(response.status)
+        assert statuses == [200, 200, 429, 429]
+        first = events(s.session, f"{s.base}/events")
+        await anext(first)
+        second = events(s.session, f"{s.base}/events")
+        await anext(second)
+        async with s.session.get(f"{s.base}/events") as response:
+            assert response.status == 429
+        await first.aclose()
+        await second.aclose()
+
+    scenario(tmp_path, body, action_burst=2, actions_per_second=0.01, max_streams_per_client=2)
+
+
+def test_the_access_log_never_holds_a_token(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    async def body(s: Setup) -> None:
+        with caplog.at_level(logging.INFO, logger="aiohttp.access"):
+            async with s.session.get(s.links["alice"]) as page:
+                assert page.status == 200
+            async with s.session.get(s.links["alice"] + "zz") as page:
+                assert page.status == 404
+        token = s.links["alice"].rsplit("/", 1)[1]
+        lines = [r.getMessage() for r in caplog.records if r.name == "aiohttp.access"]
+        assert len(lines) == 2 and all("/private/…" in line for line in lines)
+        assert not any(token[:12] in line for line in lines)
+
+    scenario(tmp_path, body)
+
+
+def test_redact_and_rate_limiter() -> None:
+    assert redact("/game/3/private/abc_DEF-1/events") == "/game/3/private/…/events"
+    now = [0.0]
+    limiter = RateLimiter(rate=1.0, burst=2, clock=lambda: now[0])
+    assert [limiter.allow("a") for _ in range(3)] == [True, True, False]
+    assert limiter.allow("b")  # another client has its own budget
+    now[0] = 1.0
+    assert limiter.allow("a") and not limiter.allow("a")

@@ -58,15 +58,45 @@ def _blobs_digest(con: sqlite3.Connection) -> str:
     return digest.hexdigest()
 
 
+def index_file(source: Path) -> Path:
+    """Where the byte-range index of a Cockatrice XML ``source`` lives (see ``xml_index``)."""
+    return cache_file(source).with_suffix(".xml-index.sqlite3")
+
+
 def open_cached(source: Path) -> CardStore | None:
-    """The valid cache of ``source``, or ``None`` (missing, stale or corrupt)."""
-    path = cache_file(source)
+    """The valid cache of ``source`` (its parsed cards, else its XML index), or ``None``."""
+    return _open_parsed(source) or _open_index(source)
+
+
+def _seal(path: Path) -> None:
+    """Record the digest of ``path``'s blobs, so a damaged or altered cache is never trusted."""
+    con = sqlite3.connect(path)
+    try:
+        con.execute("INSERT INTO meta VALUES ('blobs_sha256', ?)", (_blobs_digest(con),))
+        con.commit()
+    finally:
+        con.close()
+
+
+def _open_parsed(source: Path) -> CardStore | None:
+    return _open_checked(source, cache_file(source), lambda path: CardStore(path, label=str(source)))
+
+
+def _open_index(source: Path) -> CardStore | None:
+    from cockatrice_ext.cards.xml_index import XmlIndexStore
+
+    return _open_checked(
+        source, index_file(source), lambda path: XmlIndexStore(path, source, label=str(source))
+    )
+
+
+def _open_checked(source: Path, path: Path, opener: Callable[[Path], CardStore]) -> CardStore | None:
+    """The store at ``path`` if it was made from ``source`` as it is now and its blobs are intact."""
     if not path.is_file():
         return None
     try:
-        store = CardStore(path, label=str(source))
-        wanted = _identity(source)
-        if any(store.meta.get(k) != v for k, v in wanted.items()):
+        store = opener(path)
+        if any(store.meta.get(k) != v for k, v in _identity(source).items()):
             return None
         if store.meta.get("blobs_sha256") != _blobs_digest(store._db):
             LOGGER.warning("card cache %s is corrupt; rebuilding it", path)
@@ -76,6 +106,27 @@ def open_cached(source: Path) -> CardStore | None:
         return None
 
 
+def _index(source: Path) -> CardStore | None:
+    """Index a Cockatrice XML ``source`` (atomically, beside the cache) and open it; None if it cannot be."""
+    from cockatrice_ext.cards.xml_index import build_index
+
+    target = index_file(source)
+    scratch = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not build_index(source, scratch, _identity(source)):
+            return None
+        _seal(scratch)
+        os.replace(scratch, target)
+    except (OSError, sqlite3.Error) as exc:
+        LOGGER.info("could not index %s: %s", source, exc)
+        return None
+    finally:
+        with contextlib.suppress(OSError):
+            scratch.unlink()
+    return _open_index(source)
+
+
 def write_cache(source: Path, db: CardDatabase) -> None:
     """Keep ``db`` (parsed from ``source``) for the next run; atomic, and silent if it cannot be written."""
     target = cache_file(source)
@@ -83,12 +134,7 @@ def write_cache(source: Path, db: CardDatabase) -> None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         write_store(db, scratch, meta=_identity(source), compact=False, level=1)
-        con = sqlite3.connect(scratch)
-        try:
-            con.execute("INSERT INTO meta VALUES ('blobs_sha256', ?)", (_blobs_digest(con),))
-            con.commit()
-        finally:
-            con.close()
+        _seal(scratch)
         os.replace(scratch, target)
     except (OSError, sqlite3.Error) as exc:
         LOGGER.info("could not cache %s: %s", source, exc)
@@ -97,14 +143,37 @@ def write_cache(source: Path, db: CardDatabase) -> None:
 
 
 def load_cached(source: Path, names: list[str], parse: Callable[[Path], CardDatabase]) -> CardDatabase:
-    """``source``'s cards: from the cache when valid (only those behind ``names``, if any), else parsed."""
+    """``source``'s cards: from the cache when valid (only those behind ``names``, if any), else parsed.
+
+    A first load that asks for some names of a Cockatrice XML file indexes it rather than parsing
+    every card (:mod:`cockatrice_ext.cards.xml_index`); a load of every card keeps them all.
+    """
+    from cockatrice_ext.cards.xml_index import IndexMismatch
+
     store = open_cached(source)
+    if store is None and names and is_cockatrice_xml(source):
+        store = _index(source)
+    if store is not None:
+        try:
+            return store.cards_for(names) if names else store.all_cards()
+        except IndexMismatch as exc:
+            LOGGER.warning("%s; reading the whole file", exc)
+            with contextlib.suppress(OSError):
+                index_file(source).unlink()
+    db = parse(source)
+    write_cache(source, db)
+    store = open_cached(source) if names else None  # the same cards a later run gets, and fewer to merge
     if store is None:
-        db = parse(source)
-        write_cache(source, db)
-        store = open_cached(source) if names else None  # the same cards a later run gets, and fewer to merge
-        if store is None:
-            return db
-    if not names:
-        return store.all_cards()
+        return db
     return store.cards_for(names)
+
+
+def is_cockatrice_xml(source: Path) -> bool:
+    """Whether ``source`` starts like a Cockatrice card database."""
+    from cockatrice_ext.cards.cockatrice_xml import looks_like_cockatrice_xml
+
+    try:
+        with source.open("rb") as handle:
+            return looks_like_cockatrice_xml(handle.read(4096))
+    except OSError:
+        return False

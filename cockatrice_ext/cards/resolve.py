@@ -60,6 +60,8 @@ _EXACT, _FULL, _HALF, _BACK = 0, 1, 2, 3
 def fold_name(name: str) -> str:
     """The comparison key of a card name: no case, accents, ligatures or odd spacing."""
     if name.isascii():  # nothing to decompose: the common case, kept fast for 100k-name indexes
+        if "/" not in name and "  " not in name and name.isprintable() and name == name.strip():
+            return name.replace("`", "'").lower()  # nothing to respace either
         text = name.replace("`", "'")
     else:
         text = unicodedata.normalize("NFKD", name.translate(_TRANSLATE))

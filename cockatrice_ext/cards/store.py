@@ -29,6 +29,7 @@ import bisect
 import json
 import sqlite3
 import zlib
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,8 @@ STORE_FILE = Path(__file__).resolve().parent.parent / "data" / "allcards.sqlite3
 class CardStore:
     """Read-only, lazy access to the shipped file of every card."""
 
+    store_format = FORMAT  # a subclass keeping its cards elsewhere names its own
+
     def __init__(self, path: Path = STORE_FILE, *, label: str = "every real card (shipped)") -> None:
         self.path = path
         self.label = label
@@ -56,8 +59,8 @@ class CardStore:
             meta = dict(self._db.execute("SELECT key, value FROM meta"))
         except sqlite3.Error as exc:
             raise CardDataError(f"shipped card data unreadable: {exc}", source=str(path)) from exc
-        if meta.get("format") != FORMAT or meta.get("version") != str(VERSION):
-            raise CardDataError(f"not a {FORMAT} v{VERSION} file", source=str(path))
+        if meta.get("format") != self.store_format or meta.get("version") != str(VERSION):
+            raise CardDataError(f"not a {self.store_format} v{VERSION} file", source=str(path))
         self.meta = meta
         self._index: dict[str, int] | None = None
         self._index_lines: list[str] | None = None
@@ -185,6 +188,26 @@ def shipped_store() -> CardStore:
     return CardStore()
 
 
+def new_store_file(path: Path, meta: dict[str, str], sets: Iterable[CardSet]) -> sqlite3.Connection:
+    """A fresh store file at ``path`` with its tables, ``meta`` and ``sets``; the caller adds the blobs."""
+    if path.exists():
+        path.unlink()
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA page_size=4096")
+    con.execute("PRAGMA journal_mode=OFF")
+    con.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+    con.execute(
+        "CREATE TABLE sets(code TEXT PRIMARY KEY, name TEXT NOT NULL, type TEXT NOT NULL,"
+        " date TEXT NOT NULL) WITHOUT ROWID"
+    )
+    con.execute("CREATE TABLE blobs(key TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID")
+    con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
+    con.executemany(
+        "INSERT INTO sets VALUES (?, ?, ?, ?)", [(s.code, s.name, s.set_type, s.release_date) for s in sets]
+    )
+    return con
+
+
 def write_store(
     db: CardDatabase, path: Path, *, meta: dict[str, str], compact: bool = True, level: int = 9
 ) -> None:
@@ -193,45 +216,15 @@ def write_store(
     ``compact`` leaves out MTGJSON uuids and multiverse ids (the shipped file); a cache keeps them and,
     written while the user waits, takes a faster zlib ``level``.
     """
-    if path.exists():
-        path.unlink()
-    con = sqlite3.connect(path)
+    used = {p.set_code for c in db.cards.values() for p in c.printings}
+    sets = [s for code, s in sorted(db.sets.items()) if code in used]
+    con = new_store_file(path, {**meta, "format": FORMAT, "version": str(VERSION)}, sets)
     try:
-        con.execute("PRAGMA page_size=4096")
-        con.execute("PRAGMA journal_mode=OFF")
-        con.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
-        con.execute(
-            "CREATE TABLE sets(code TEXT PRIMARY KEY, name TEXT NOT NULL, type TEXT NOT NULL,"
-            " date TEXT NOT NULL) WITHOUT ROWID"
-        )
-        con.execute("CREATE TABLE blobs(key TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID")
-        con.executemany(
-            "INSERT INTO meta VALUES (?, ?)",
-            sorted({**meta, "format": FORMAT, "version": str(VERSION)}.items()),
-        )
-        used = {p.set_code for c in db.cards.values() for p in c.printings}
-        con.executemany(
-            "INSERT INTO sets VALUES (?, ?, ?, ?)",
-            [(s.code, s.name, s.set_type, s.release_date) for c, s in sorted(db.sets.items()) if c in used],
-        )
         names = sorted(db.cards)
-        index: dict[str, tuple[tuple[bool, bool], int, str]] = {}
-        folded: dict[str, str] = {}
-        for number, name in enumerate(names):
-            card = db.cards[name]
-            for is_face, spelled in [(False, name)] + [(True, face.name) for face in card.faces]:
-                key = folded.setdefault(spelled, fold_name(spelled))
-                if "\t" in spelled or "\n" in spelled:
-                    continue  # cannot be a line of the index
-                rank = (card.is_token, is_face)  # real cards first, then whole names before faces
-                old = index.get(key)
-                if key and (old is None or rank < old[0]):
-                    index[key] = (rank, number, spelled)
-        for number, name in enumerate(names):  # names that fold alike ("Angel Token", "Angel Token ")
-            winner = index.get(folded[name])
-            if (winner is None or winner[2] != name) and "\t" not in name and "\n" not in name:
-                index[EXACT + name] = ((False, False), number, name)
-        lines = "\n".join(sorted(f"{key}\t{n}\t{spelled}" for key, (_, n, spelled) in index.items()))
+        lines = index_text(
+            (number, name, [face.name for face in db.cards[name].faces], db.cards[name].is_token)
+            for number, name in enumerate(names)
+        )
         rows = [("index", zlib.compress(lines.encode("utf-8"), level))]
         for start in range(0, len(names), CHUNK):
             chunk = [_card_json(db.cards[name], compact) for name in names[start : start + CHUNK]]
@@ -247,6 +240,32 @@ def write_store(
         con.execute("VACUUM")
     finally:
         con.close()
+
+
+def index_text(entries: Iterable[tuple[int, str, list[str], bool]]) -> str:
+    """The ``index`` blob's text for cards given as (number, name, face names, is token).
+
+    Each folded card or face name points at one card: real cards before tokens, whole names before
+    faces; a name that folds like a better-ranked one gets an exact (``=NAME``) line of its own.
+    """
+    index: dict[str, tuple[tuple[bool, bool], int, str]] = {}
+    folded: dict[str, str] = {}
+    numbered: list[tuple[int, str]] = []
+    for number, name, face_names, is_token in entries:
+        numbered.append((number, name))
+        for is_face, spelled in [(False, name)] + [(True, face) for face in face_names]:
+            key = folded.setdefault(spelled, fold_name(spelled))
+            if "\t" in spelled or "\n" in spelled:
+                continue  # cannot be a line of the index
+            rank = (is_token, is_face)  # real cards first, then whole names before faces
+            old = index.get(key)
+            if key and (old is None or rank < old[0]):
+                index[key] = (rank, number, spelled)
+    for number, name in numbered:  # names that fold alike ("Angel Token", "Angel Token ")
+        winner = index.get(folded[name])
+        if (winner is None or winner[2] != name) and "\t" not in name and "\n" not in name:
+            index[EXACT + name] = ((False, False), number, name)
+    return "\n".join(sorted(f"{key}\t{n}\t{spelled}" for key, (_, n, spelled) in index.items()))
 
 
 def _card_json(card: Card, compact: bool) -> str:

@@ -45,7 +45,7 @@ def test_second_run_reads_the_cache_not_the_file(tmp_path: Path, monkeypatch: py
         0,
         lookup("Cached Wonder", "--card-source", str(xml))[1],
     )
-    assert cache.cache_file(xml).is_file()
+    assert cache.index_file(xml).is_file()  # a look-up of some names indexes the XML file
 
     def no_parse(*_: object, **__: object) -> None:
         raise AssertionError("parsed again")
@@ -63,18 +63,25 @@ def test_a_changed_source_is_read_again(tmp_path: Path) -> None:
     assert code == 0 and "Second, longer text." in out
 
 
+@pytest.mark.parametrize("kind", ["parsed", "index"])
 @pytest.mark.parametrize("damage", ["garbage", "blob"])
-def test_a_damaged_cache_is_rebuilt(tmp_path: Path, damage: str) -> None:
+def test_a_damaged_cache_is_rebuilt(tmp_path: Path, damage: str, kind: str) -> None:
     xml = write_cards(tmp_path / "cards.xml", ("Cached Wonder", "First text.", ""))
-    lookup("Cached Wonder", "--card-source", str(xml))
-    path = cache.cache_file(xml)
+    if kind == "parsed":
+        sources.load_cards(str(xml))  # every card: the parsed cache
+        path, blob = cache.cache_file(xml), "chunk:0"
+    else:
+        lookup("Cached Wonder", "--card-source", str(xml))  # some names: the index
+        path, blob = cache.index_file(xml), "ranges"
+    assert path.is_file()
     if damage == "garbage":
         path.write_bytes(b"not a database at all" * 100)
-    else:  # a valid SQLite file whose card chunk was altered: the digest no longer matches
+    else:  # a valid SQLite file whose blob was altered: the digest no longer matches
         con = sqlite3.connect(path)
-        con.execute("UPDATE blobs SET data = X'00' WHERE key = 'chunk:0'")
+        con.execute("UPDATE blobs SET data = X'00' WHERE key = ?", (blob,))
         con.commit()
         con.close()
+    assert cache.open_cached(xml) is None
     code, out = lookup("Cached Wonder", "--card-source", str(xml))
     assert code == 0 and "First text." in out
     assert cache.open_cached(xml) is not None  # rebuilt

@@ -184,3 +184,9 @@ def test_a_melded_result_stays_a_back_face_through_cockatrice_xml(tmp_path: Path
     result = CliRunner().invoke(main, [*args, "--no-default-cards"])
     assert result.exit_code == 2, result.output
     assert "Bruna, the Fading Light" in result.output and "Gisela, the Broken Blade" in result.output
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=30))
+def test_the_ascii_shortcut_folds_as_the_general_path(name: str) -> None:
+    """Two trailing spaces force the general path; the result must not change."""
+    assert fold_name(name) == fold_name(name + "  ")

@@ -1,0 +1,148 @@
+"""The XML index answers exactly as a full parse would, and is trusted only for the bytes it indexed."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cockatrice_ext.cards import cache
+from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
+from cockatrice_ext.cards.errors import CardDataError
+from cockatrice_ext.cards.store import CardStore, write_store
+from cockatrice_ext.cards.xml_index import XmlIndexStore, build_index
+from tests.shared_paths import COCKATRICE_FILES
+
+
+def answers(store: CardStore) -> dict[str, object]:
+    """Every index key -> the card it finds (by value), plus tokens and links."""
+    found = {key: store.card(number) for key, number in store.index.items()}
+    return {
+        "found": found,
+        "tokens": sorted(store.token_cards().cards),
+        "reverse": store.reverse_related(),
+        "hints": store.name_hints(),
+    }
+
+
+def both(source: Path, tmp_path: Path) -> tuple[CardStore, XmlIndexStore]:
+    full = read_cockatrice_xml(source)
+    write_store(full, tmp_path / "parsed.sqlite3", meta={}, compact=False, level=1)
+    assert build_index(source, tmp_path / "index.sqlite3", {}), "the file should be indexable"
+    return CardStore(tmp_path / "parsed.sqlite3"), XmlIndexStore(
+        tmp_path / "index.sqlite3", source, label="x"
+    )
+
+
+@pytest.mark.parametrize("name", ["tokens-magic-token.xml", "spoiler-magic-spoiler.xml"])
+def test_real_files_answer_as_a_full_parse(tmp_path: Path, name: str) -> None:
+    source = COCKATRICE_FILES / name
+    if not source.is_file():
+        pytest.skip(f"{source} not found (the shared folder beside the checkout)")
+    parsed, index = both(source, tmp_path)
+    assert answers(index) == answers(parsed)
+    some = sorted(parsed.index)[:: max(1, len(parsed.index) // 40)]
+    assert index.cards_for(some).cards == parsed.cards_for(some).cards
+
+
+CARD_V4 = """<card><name>{name}</name><text>{text}</text>{token}
+  <prop><type>{type}</type><manacost>1</manacost><cmc>1</cmc></prop>
+  <set rarity="common"{num}>{set}</set>{extra}
+</card>"""
+CARD_V3 = """<card><name>{name}</name><text>{text}</text>{token}<type>{type}</type><manacost>1</manacost>
+<set{num}>{set}</set>{extra}</card>"""
+HEAD = """<?xml version="1.0" encoding="UTF-8"?>
+<cockatrice_carddatabase version="{version}"><sets><set><name>TST</name><longname>Test</longname></set>
+</sets><cards>{pre}{cards}</cards></cockatrice_carddatabase>
+"""
+
+names = st.sampled_from(
+    ["Angel", "Angel ", "Angel Token", "Fire // Ice", "Fire", "Æther Vial", "Lim-Dûl", "A & B", "Zyx"]
+)
+cards = st.tuples(
+    names,
+    st.sampled_from(["", "Flying.", "<![CDATA[a <card> in text]]>", "x &amp; y", "Create a Token."]),
+    st.sampled_from(["", "<token>1</token>", "<token>0</token>"]),
+    st.sampled_from(["Creature — Angel", "Token Creature — Angel", "Instant // Sorcery", "Emblem"]),
+    st.sampled_from(["TST", "NEW", ""]),
+    st.sampled_from(["", ' num="7"', ' picURL="https://x/y.jpg"']),
+    st.sampled_from(["", "<related>Angel</related>", "<reverse-related>Zyx</reverse-related>", "<!-- c -->"]),
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    deck=st.lists(cards, min_size=1, max_size=8),
+    version=st.sampled_from(["3", "4"]),
+    pre=st.sampled_from(["", "<!-- <card><name>Ghost</name></card> -->", "<?pi <card> ?>"]),
+    separator=st.sampled_from(["", "\n", "\n  <!-- between -->\n"]),
+)
+def test_generated_files_answer_as_a_full_parse(
+    tmp_path: Path, deck: list[tuple[str, ...]], version: str, pre: str, separator: str
+) -> None:
+    """Duplicates, split names, folded-alike names, tokens by flag or type, v3 and v4, comments, CDATA."""
+    template = CARD_V3 if version == "3" else CARD_V4
+    body = separator.join(
+        template.format(name=n, text=t, token=k, type=ty, set=s, num=num, extra=e)
+        for n, t, k, ty, s, num, e in deck
+    )
+    source = tmp_path / "cards.xml"
+    source.write_text(HEAD.format(version=version, pre=pre, cards=body), encoding="utf-8")
+    try:
+        full = read_cockatrice_xml(source)
+    except CardDataError:
+        assert not build_index(source, tmp_path / "index.sqlite3", {})
+        return
+    write_store(full, tmp_path / "parsed.sqlite3", meta={}, compact=False, level=1)
+    assert build_index(source, tmp_path / "index.sqlite3", {})  # comments, CDATA and PIs are skipped
+    index = XmlIndexStore(tmp_path / "index.sqlite3", source, label="x")
+    assert answers(index) == answers(CardStore(tmp_path / "parsed.sqlite3"))
+
+
+def test_an_index_is_trusted_only_for_the_bytes_it_indexed(tmp_path: Path) -> None:
+    """Same size, same modification time, other bytes: the index is not used (its SHA-256 differs)."""
+    source = tmp_path / "cards.xml"
+    text = HEAD.format(
+        version="4",
+        pre="",
+        cards=CARD_V4.format(
+            name="Alpha", text="One.", token="", type="Instant", set="TST", num="", extra=""
+        ),
+    )
+    source.write_text(text, encoding="utf-8")
+    assert (
+        cache.load_cached(source, ["Alpha"], read_cockatrice_xml).cards["Alpha"].faces[0].oracle_text
+        == "One."
+    )
+    assert cache.index_file(source).is_file()
+    stat = source.stat()
+    source.write_text(text.replace("One.", "Two."), encoding="utf-8")
+    os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert cache.open_cached(source) is None
+    again = cache.load_cached(source, ["Alpha"], read_cockatrice_xml)
+    assert again.cards["Alpha"].faces[0].oracle_text == "Two."
+
+
+def test_files_it_cannot_describe_are_read_whole(tmp_path: Path) -> None:
+    """A namespace, another encoding, a malformed file: no index, and the full reader's answer."""
+    plain = CARD_V4.format(name="Alpha", text="One.", token="", type="Instant", set="TST", num="", extra="")
+    spaced = HEAD.format(version="4", pre="", cards=plain).replace(
+        "<cockatrice_carddatabase ", '<cockatrice_carddatabase xmlns="urn:x" '
+    )
+    latin = HEAD.format(version="4", pre="", cards=plain.replace("Alpha", "Álpha")).replace(
+        "UTF-8", "ISO-8859-1"
+    )
+    for number, (text, encoding) in enumerate([(spaced, "utf-8"), (latin, "latin-1")]):
+        source = tmp_path / f"{number}.xml"
+        source.write_bytes(text.encode(encoding))
+        assert not build_index(source, tmp_path / "index.sqlite3", {})
+        db = cache.load_cached(source, ["Alpha", "Álpha"], read_cockatrice_xml)
+        whole = read_cockatrice_xml(source)
+        assert {n: c.faces for n, c in db.cards.items()} == {n: c.faces for n, c in whole.cards.items()}
+    broken = tmp_path / "broken.xml"
+    broken.write_text(HEAD.format(version="4", pre="", cards=plain)[:-40], encoding="utf-8")
+    with pytest.raises(CardDataError, match="malformed XML"):
+        cache.load_cached(broken, ["Alpha"], read_cockatrice_xml)

@@ -206,7 +206,8 @@ class FieldPlayer:
             game = self.games.setdefault(item.game_id, Game(item.game_id))
             if item.kind == "Event_GameStateChanged":
                 for player in body.player_list:
-                    game.names[player.properties.player_id] = player.properties.user_info.name
+                    if player.properties.user_info.name:  # later states may leave the user out
+                        game.names[player.properties.player_id] = player.properties.user_info.name
                 if body.HasField("active_player_id"):
                     game.active = body.active_player_id
                 game.started = body.game_started or game.started
@@ -358,3 +359,12 @@ class FieldPlayer:
             if time.monotonic() > deadline:
                 raise AssertionError(f"{name} never logged in")
             await asyncio.sleep(0.2)
+
+    async def note(self, pattern: str, *, since: int = 0, timeout: float = 15.0) -> str:
+        """Wait for a card annotation (the bot's free acknowledgement channel) matching ``pattern``."""
+
+        def matches(item: Received) -> bool:
+            return item.kind == "Event_SetCardAttr" and bool(re.search(pattern, item.body.attr_value))
+
+        item = await self.wait_for(matches, since=since, timeout=timeout)
+        return str(item.body.attr_value)

@@ -82,4 +82,6 @@ def test_a_name_both_players_hold_is_no_secret_from_either(protos: Protos) -> No
 
 def test_block_names_reads_the_shipped_pools() -> None:
     names = block_names(ROOT / "blocks" / "auction-sample.txt")
-    assert {"Accorder Paladin", "Ainok Bond-Kin"} <= names and not any(n.startswith(("#", "1 ")) for n in names)
+    assert {"Accorder Paladin", "Ainok Bond-Kin"} <= names and not any(
+        n.startswith(("#", "1 ")) for n in names
+    )

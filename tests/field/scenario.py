@@ -1,0 +1,71 @@
+"""Shared steps of the field scenarios: a table of field players around the bot's game."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from field_bot import BOT_NAME, ROOM
+from field_players import FieldPlayer, Protos
+from servatrice import ServatriceServer
+
+
+def run(coroutine: Any, timeout: float = 240.0) -> Any:
+    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+
+async def arrive(protos: Protos, server: ServatriceServer, names: list[str]) -> tuple[int, list[FieldPlayer]]:
+    """Log the players in, join the bot's room, and wait until the bot is there too."""
+    players = [await FieldPlayer.connect(protos, server.tcp_port, name) for name in names]
+    room_id = 0
+    for player in players:
+        room_id = await player.join_room(ROOM)
+    await players[0].wait_user(BOT_NAME)
+    return room_id, players
+
+
+async def open_game(host: FieldPlayer, room_id: int, command: str, announced: str) -> int:
+    """Ask the bot for a game in room chat; returns the game id it announces (``announced #N``)."""
+    mark = host.mark()
+    await host.room_say(room_id, command)
+    line = await host.line(rf"{announced} #\d+", since=mark, timeout=30)
+    return int(re.search(rf"{announced} #(\d+)", line).group(1))  # type: ignore[union-attr]
+
+
+@dataclass
+class Table:
+    """Players seated in one game, by seat."""
+
+    game_id: int
+    seats: dict[int, FieldPlayer]
+
+    @property
+    def any(self) -> FieldPlayer:
+        return next(iter(self.seats.values()))
+
+    def active(self) -> FieldPlayer:
+        return self.seats[self.any.games[self.game_id].active]  # type: ignore[index]
+
+    def others(self, player: FieldPlayer) -> list[FieldPlayer]:
+        return [p for p in self.seats.values() if p is not player]
+
+    async def wait_active(self, timeout: float = 30.0) -> FieldPlayer:
+        """The human whose turn it is (the bot passes its own turns)."""
+        game = self.any.games[self.game_id]
+        deadline = asyncio.get_running_loop().time() + timeout
+        while game.active not in self.seats:
+            if asyncio.get_running_loop().time() > deadline:
+                raise AssertionError(f"no player's turn in game {self.game_id} (active: {game.active})")
+            await asyncio.sleep(0.05)
+        return self.seats[game.active]  # type: ignore[index]
+
+
+async def seat(players: list[FieldPlayer], room_id: int, game_id: int) -> Table:
+    return Table(game_id, {await player.sit(room_id, game_id): player for player in players})
+
+
+async def close_all(players: list[FieldPlayer]) -> None:
+    for player in players:
+        await player.close()

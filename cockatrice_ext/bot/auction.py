@@ -275,6 +275,13 @@ def render_view(
             owned_sale = effect if effect.kind == "owned" else None
         elif isinstance(effect, rules.LotUnsold):
             lines.append(_unsold_line(effect, name_of))
+        elif isinstance(effect, rules.BiddingRestarted):
+            bid = effect.voided[-1].amount if effect.voided else 0
+            again = f" with {name_of(lot.whose_bid())}" if lot is not None else ""
+            lines.append(
+                f"{name_of(effect.player)} can no longer cover their bid of {bid}: the bids on auction"
+                f" {effect.lot_no} are void and bidding starts again{again}."
+            )
         elif isinstance(effect, rules.PurchaseChoicePending):
             lines.append(f"{name_of(effect.player)}: !cast or !keep {effect.card.name}.")
         elif isinstance(effect, rules.CardCast):
@@ -294,6 +301,12 @@ def render_view(
             lines.append(f"{who} draws {len(effect.cards)} from the block ({engine.block_size()} left).")
             if effect.cards and not judge and effect.player not in gone:
                 lines.append(to_hand_line(who, [c.name for c in effect.cards]))
+        elif isinstance(effect, rules.RevealedUntilCreature) and effect.player not in gone:
+            who, names = name_of(effect.player), [c.name for c in effect.cards]
+            end = "" if effect.creature_found else " (no creature: the block ran out)"
+            lines.append(f"{who} reveals until a creature: {', '.join(names) or 'nothing'}{end}.")
+            if names and not judge:
+                lines.append(to_hand_line(who, names))
         elif isinstance(effect, rules.CardsAwarded) and effect.player not in gone:
             names = [c.name for c in effect.cards]
             if owned_sale is not None and owned_sale.seller is not None:
@@ -902,7 +915,7 @@ class AuctionReferee(PileReferee):
                 await self.hand_over(effect.card.index, effect.player, hand=False)
             elif isinstance(effect, rules.CardKept):
                 await self.hand_over(effect.card.index, effect.player, hand=True)
-            elif isinstance(effect, rules.CardsDrawn):
+            elif isinstance(effect, (rules.CardsDrawn, rules.RevealedUntilCreature)):
                 for ref in effect.cards:
                     await self.hand_over(ref.index, effect.player, hand=True)
             elif isinstance(effect, rules.CardsAwarded):

@@ -37,14 +37,19 @@ RULE INDEX (seed 000: the opening rules 1-9, the forum rulings, draft rules 90X 
   drawing player loses), ``"draw"``, or ``"higher_life_wins"`` (life reported by the bot: ``ReportLife``)
   -> ``_block_ran_out``.
 * 90X.5d: gold never goes below 0 -> ``LoseGold`` clamps (``_change_gold``); ``AdjustGold`` for card
-  effects such as Resell (permissions: ``_adjust_gold``).
+  effects such as Resell (permissions: ``_adjust_gold``). A loss applies even to gold standing as the high
+  bid; if the high bidder can no longer cover it, every bid on the lot is voided and bidding starts over
+  from the lot's first bidder -> ``_apply_gold_delta`` / ``_restart_bidding`` (``BiddingRestarted``). A
+  player's own payment (``BuyMana``, a negative ``AdjustGold``) still may not touch that gold.
 * 90X.6 (``AuctionOwnCards`` with one card): a card a player owns is auctioned; the owner may not bid,
   bidding starts with the next player; the price goes to the owner; the winner owns it and puts it into
   hand; no follow-up auction; unsold -> back where it was, owner unchanged -> ``_close_lot`` (``owned``).
 * 90X.7 (``AuctionOwnCards`` with several cards): all go to the winner, as 90X.6.
 * 90X.8 (``AuctionFromBlock``): the top N cards go up together; all to the winner, who may cast or keep each
-  one (90X.4c, like any auctioned card: ``PurchaseChoicePending``); a follow-up auction only if every card
-  bought is a noncreature (after the choices); unsold -> bottom of the block in random order.
+  one (90X.4c, like any auctioned card: ``PurchaseChoicePending``); if every card bought is a noncreature,
+  the winner reveals from the top of the block until a creature and puts the revealed cards into hand (no
+  further auction) -> ``_reveal_until_creature`` (``RevealedUntilCreature``); unsold -> bottom of the block
+  in random order.
 * 90X.10: casting costs no mana -> nothing to model (the bot shows no costs).
 * 90X.11: simultaneous wins / losses are decided by gold -> ``resolve_simultaneous``, used by
   ``DeclareWin`` / ``DeclareLoss`` and ``_block_ran_out``.
@@ -429,6 +434,15 @@ class NextToBid(Effect):
 
 
 @dataclass(frozen=True)
+class BiddingRestarted(Effect):
+    """90X.5d: ``player`` lost gold below their standing high bid; the ``voided`` bids no longer count."""
+
+    lot_no: int
+    player: PlayerId
+    voided: tuple[BidRecord, ...]
+
+
+@dataclass(frozen=True)
 class LotSold(Effect):
     """Everything ``stats prices`` needs: the cards, every bid in order, the winner, the price, the turn."""
 
@@ -537,6 +551,16 @@ class CardsAwarded(Effect):
 
     player: PlayerId
     cards: tuple[CardRef, ...]
+
+
+@dataclass(frozen=True)
+class RevealedUntilCreature(Effect):
+    """90X.8: the buyer of an all-noncreature block lot revealed ``cards`` from the top of the block into
+    hand, stopping at a creature (``creature_found``) or when the block ran out."""
+
+    player: PlayerId
+    cards: tuple[CardRef, ...]
+    creature_found: bool
 
 
 @dataclass(frozen=True)
@@ -1154,7 +1178,9 @@ class AuctionEngine(Engine[AuctionConfig]):
             self.hand[winner].extend(lot.cards)
             effects.append(CardsAwarded(winner, refs))
         all_noncreature = not any(self.config.cards[i].is_creature for i in lot.cards)
-        if lot.kind in ("auction_step", "follow_up", "from_block") and all_noncreature:
+        if lot.kind == "from_block" and all_noncreature:
+            effects.append(self._reveal_until_creature(winner))
+        elif lot.kind in ("auction_step", "follow_up") and all_noncreature:
             self.follow_up_due = True
             self.stop_votes = []
             if not self._choices_outstanding():
@@ -1163,6 +1189,18 @@ class AuctionEngine(Engine[AuctionConfig]):
             self.phase = "main"
             effects.append(AuctionStepEnded(self.turn, "creature_bought"))
         return effects
+
+    def _reveal_until_creature(self, player: PlayerId) -> RevealedUntilCreature:
+        """90X.8: reveal from the top of the block until a creature; every revealed card goes to ``player``'s
+        hand. Revealing is not drawing, so an empty block just stops it."""
+        revealed: list[int] = []
+        while self.block and not (revealed and self.config.cards[revealed[-1]].is_creature):
+            revealed.append(self.block.pop(0))
+        for index in revealed:
+            self.owner[index] = player
+        self.hand[player].extend(revealed)
+        found = bool(revealed) and self.config.cards[revealed[-1]].is_creature
+        return RevealedUntilCreature(player, tuple(self.ref(i) for i in revealed), found)
 
     def _continue_follow_up(self) -> list[Effect]:
         """Rule 5: a noncreature was bought, so another card goes up."""
@@ -1350,7 +1388,8 @@ class AuctionEngine(Engine[AuctionConfig]):
         target = self._actor_target(action, action.target)
         if action.player is not None and delta > 0 and not self.config.players_may_gain_gold:
             raise RulesError("not_permitted", player=action.player, delta=delta)
-        return [self._apply_gold_delta(target, delta, self._reason(action.reason, "adjusted"))]
+        payment = action.player is not None and delta < 0  # a player paying with their own gold
+        return self._apply_gold_delta(target, delta, self._reason(action.reason, "adjusted"), payment=payment)
 
     def _lose_gold(self, action: LoseGold) -> list[Effect]:
         amount = self._require_count(action.amount)
@@ -1361,10 +1400,12 @@ class AuctionEngine(Engine[AuctionConfig]):
             target = self._require_player(action.target if action.target is not None else actor)
             if target != actor and not self.config.players_may_drain_others:
                 raise RulesError("not_permitted", player=actor, target=target)
-        return [self._apply_gold_delta(target, -amount, self._reason(action.reason, "lost"))]
+        return self._apply_gold_delta(target, -amount, self._reason(action.reason, "lost"), payment=False)
 
-    def _apply_gold_delta(self, target: PlayerId, delta: int, reason: str) -> GoldChanged:
-        if delta < 0:
+    def _apply_gold_delta(self, target: PlayerId, delta: int, reason: str, *, payment: bool) -> list[Effect]:
+        """Change ``target``'s gold. A payment may not touch gold standing as the high bid; a loss (90X.5d)
+        always applies, and if the high bidder can no longer cover their bid the lot's bidding starts over."""
+        if payment:
             self._require_uncommitted(target, min(-delta, self.purse[target]))
         change = self._change_gold(target, delta, reason)
         moved = change.new - change.old
@@ -1372,7 +1413,20 @@ class AuctionEngine(Engine[AuctionConfig]):
             self.ledger["gained"] += moved
         else:
             self.ledger["lost"] += -moved
-        return change
+        effects: list[Effect] = [change]
+        lot = self.lot
+        if lot is not None and lot.high_bidder == target and self.purse[target] < lot.high_bid:
+            effects += self._restart_bidding(lot, target)
+        return effects
+
+    def _restart_bidding(self, lot: _Lot, player: PlayerId) -> list[Effect]:
+        """``player``'s standing high bid is more gold than they now hold: every bid on the lot is voided
+        and bidding starts over from the lot's first bidder (the cards stay up)."""
+        voided = tuple(lot.bids)
+        lot.bids, lot.high_bid, lot.high_bidder = [], 0, None
+        lot.to_act, lot.passes_in_row, lot.acted = 0, 0, 0
+        self.stop_votes = []
+        return [BiddingRestarted(lot.lot_no, player, voided), NextToBid(lot.lot_no, lot.whose_bid(), 0, None)]
 
     # -- auctions started by card effects ------------------------------------------------
     def _auction_own_cards(self, action: AuctionOwnCards) -> list[Effect]:

@@ -124,8 +124,10 @@ def test_block_lots_offer_cast_or_keep_and_sold_own_cards_tell_the_seller() -> N
     view_of(engine, am.AuctionFromBlock(1, count=2))
     sold = view_of(engine, am.Bid(1, amount=1), am.Pass(2))
     assert "alice: !cast or !keep Shock." in sold.chat and "alice: !cast or !keep Bolt." in sold.chat
+    # 90X.8: two noncreatures bought, so alice reveals until a creature, into her hand
+    assert "alice reveals until a creature: Bear." in sold.chat
+    assert "alice: drag Bear from your table to your hand." in sold.chat
     view_of(engine, am.Keep(1, card="Shock"), am.Cast(1, card="Bolt"))
-    view_of(engine, am.Pass(1), am.Bid(2, amount=1), am.Pass(1), am.Keep(2))  # the follow-up: Bear to bob
     opened = view_of(engine, am.AuctionOwnCards(1, cards=("Shock",)))
     assert opened.lot_note == ""  # the seller's own card is not on the referee's table
     sale = view_of(engine, am.Bid(2, amount=2))
@@ -218,3 +220,13 @@ def test_a_journal_without_a_players_name_is_reported_not_guessed() -> None:
 
 
 NAMES_12 = {1: "alice", 2: "bob"}
+
+
+def test_a_gold_loss_below_the_high_bid_says_the_bids_are_void() -> None:
+    engine = engine_with([creature("Bear")])
+    started(engine)
+    view_of(engine, am.Bid(1, amount=6))
+    view = view_of(engine, am.LoseGold(2, target=1, amount=5, reason="Mindsludge"))
+    assert "alice gold 10 -> 5 (Mindsludge)." in view.chat
+    assert "alice can no longer cover their bid of 6: the bids on auction 1 are void and bidding starts" \
+        " again with alice." in view.chat

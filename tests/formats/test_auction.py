@@ -381,7 +381,35 @@ def test_gold_bid_is_committed_while_the_lot_is_open() -> None:
     play(engine, Bid(1, amount=8))
     play(engine, BuyMana(1, color="U", count=2))
     refused(engine, BuyMana(1, color="U", count=1), "gold_committed")
-    refused(engine, LoseGold(2, target=1, amount=1), "gold_committed")
+    refused(engine, AdjustGold(1, target=1, delta=-1), "gold_committed")  # paying with it, too
+
+
+def test_a_gold_loss_applies_to_the_high_bidder_and_their_bid_is_voided() -> None:
+    """Issue 9 bug 4 / 90X.5d: a loss applies even to committed gold; the lot's bidding starts over."""
+    engine = make([creature("Bear")], players=(1, 2, 3))
+    started(engine)
+    play(engine, Bid(1, amount=3), Bid(2, amount=8))
+    effects = play(engine, LoseGold(None, target=2, amount=5, reason="Mindsludge"))
+    assert of_type(effects, am.GoldChanged) == [am.GoldChanged(2, 10, 5, "Mindsludge")]
+    (restart,) = of_type(effects, am.BiddingRestarted)
+    assert restart.voided == (am.BidRecord(1, 3), am.BidRecord(2, 8)) and restart.player == 2
+    assert of_type(effects, am.NextToBid) == [am.NextToBid(restart.lot_no, 1, 0, None)]
+    lot = engine.current_lot()
+    assert lot is not None and lot["high_bid"] == 0 and lot["high_bidder"] is None
+    refused(engine, Bid(1, amount=11), "bid_too_high")
+    effects = play(engine, Bid(1, amount=2), Bid(2, amount=5), Pass(3), Pass(1))
+    (sold,) = of_type(effects, am.LotSold)
+    assert sold.winner == 2 and sold.price == 5 and sold.bids == (am.BidRecord(1, 2), am.BidRecord(2, 5))
+    assert engine.gold(2) == 0
+
+
+def test_a_loss_the_high_bidder_can_still_cover_leaves_the_bid_standing() -> None:
+    engine = make([creature("Bear")])
+    started(engine)
+    play(engine, Bid(1, amount=4))
+    effects = play(engine, LoseGold(2, target=1, amount=6))
+    assert not of_type(effects, am.BiddingRestarted) and engine.current_lot()["high_bid"] == 4  # type: ignore[index]
+    refused(engine, BuyMana(1, color="U", count=1), "gold_committed")  # spending it is still refused
 
 
 def test_lose_gold_clamps_at_zero() -> None:
@@ -563,19 +591,30 @@ def test_multi_card_own_auction_all_go_to_the_winner() -> None:
     assert sorted(engine.hand[1]) == [0, 1] and engine.gold(2) == 16
 
 
-def test_block_lot_all_noncreature_means_follow_up() -> None:
-    engine = make([spell("A"), spell("B"), creature("C"), creature("D")])
+def test_block_lot_all_noncreature_means_reveal_until_a_creature_into_hand() -> None:
+    """Issue 9 bug 3 / 90X.8: an all-noncreature block lot: the buyer reveals until a creature, into hand."""
+    engine = make([spell("A"), spell("B"), spell("C"), creature("D"), creature("E")])
     play(engine, BeginTurn(None, active=1))
     effects = play(engine, AuctionFromBlock(1, count=2))
     assert of_type(effects, am.LotOpened)[0].kind == "from_block"
     effects = play(engine, Bid(1, amount=2), Pass(2))
     # 90X.4c: a card bought from a block lot may be cast at once or kept, like any auctioned card.
     assert [e.card.name for e in of_type(effects, am.PurchaseChoicePending)] == ["A", "B"]
-    assert engine.lot is None and engine.follow_up_due  # the follow-up waits for the choices
-    play(engine, Cast(1, card="A"))
-    effects = play(engine, Keep(1, card="B"))
-    assert engine.played[1] == [0] and engine.hand[1] == [1]
-    assert engine.current_lot()["cards"][0]["name"] == "C"  # type: ignore[index]
+    (revealed,) = of_type(effects, am.RevealedUntilCreature)
+    assert revealed.player == 1 and [c.name for c in revealed.cards] == ["C", "D"] and revealed.creature_found
+    assert engine.lot is None and not engine.follow_up_due and engine.hand[1] == [2, 3]
+    assert engine.block == [4] and all(engine.owner[i] == 1 for i in (0, 1, 2, 3))
+    play(engine, Cast(1, card="A"), Keep(1, card="B"), Draw(2))  # nothing is left waiting: draws work
+    assert engine.hand[2] == [4] and engine.lot is None
+
+
+def test_block_lot_reveal_stops_at_the_end_of_the_block_without_losing() -> None:
+    engine = make([spell("A"), spell("B")])
+    effects = play(engine, BeginTurn(None, active=1), AuctionFromBlock(1, count=1), Pass(1), Bid(2, amount=1))
+    effects += play(engine, Pass(1))
+    (revealed,) = of_type(effects, am.RevealedUntilCreature)
+    assert [c.name for c in revealed.cards] == ["B"] and not revealed.creature_found
+    assert not engine.is_over() and engine.block == [] and engine.hand[2] == [1]
 
 
 def test_starting_gold_is_capped_by_one_constant() -> None:

@@ -145,32 +145,8 @@ def bench_cockatrice(binary: Path, runs: int, xml: Path, tokens: Path) -> list[t
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mtgjson", type=Path, default=DEFAULT_MTGJSON)
-    parser.add_argument("--tokens", type=Path, default=DEFAULT_TOKENS)
-    parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument(
-        "--cockatrice-bench", type=Path, help="Cockatrice's tests/carddatabase/load_benchmark"
-    )
-    parser.add_argument("--workdir", type=Path, default=None)
-    parser.add_argument("--step", choices=["a", "b"], help=argparse.SUPPRESS)
-    parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
-    args = parser.parse_args()
-
-    if args.step == "a":
-        print(json.dumps(step_a(args.mtgjson, args.out)))
-        return
-    if args.step == "b":
-        print(json.dumps(step_b(args.out)))
-        return
-
-    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bench-cards-"))
-    workdir.mkdir(parents=True, exist_ok=True)
-    xml = workdir / "cards.xml"
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, workdir {workdir}")
-
-    print(f"load average {os.getloadavg()[0]:.2f} (figures are wall time unless marked CPU)")
+def steps_abc(args: argparse.Namespace, workdir: Path, xml: Path) -> None:
+    """(a) writes ``xml`` from MTGJSON, (b) loads it whole, (c) times the sample export."""
     a, wall_a, cpu_a = _child(["--step", "a", "--mtgjson", str(args.mtgjson), "--out", str(xml)])
     figures = f"read {a['read_s']:.2f} s + write {a['write_s']:.2f} s in process"
     size = f"{a['cards']:.0f} cards, {a['sets']:.0f} sets, {a['bytes'] / 1e6:.1f} MB"
@@ -187,6 +163,39 @@ def main() -> None:
         f"{statistics.median(cpus):.3f} s CPU "
         f"(wall min {min(times):.3f}, max {max(times):.3f}, {len(times)} runs)"
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mtgjson", type=Path, default=DEFAULT_MTGJSON)
+    parser.add_argument("--tokens", type=Path, default=DEFAULT_TOKENS)
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument(
+        "--cockatrice-bench", type=Path, help="Cockatrice's tests/carddatabase/load_benchmark"
+    )
+    parser.add_argument("--workdir", type=Path, default=None)
+    parser.add_argument(
+        "--cards-xml", type=Path, default=None, help="a cards.xml made earlier by (a): run only (d)"
+    )
+    parser.add_argument("--step", choices=["a", "b"], help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+
+    if args.step == "a":
+        print(json.dumps(step_a(args.mtgjson, args.out)))
+        return
+    if args.step == "b":
+        print(json.dumps(step_b(args.out)))
+        return
+
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bench-cards-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    xml = args.cards_xml or workdir / "cards.xml"
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, workdir {workdir}")
+
+    print(f"load average {os.getloadavg()[0]:.2f} (figures are wall time unless marked CPU)")
+    if args.cards_xml is None:
+        steps_abc(args, workdir, xml)
     tokens = workdir / "tokens.xml"
     shutil.copyfile(args.tokens, tokens)
     first, again = bench_stack(max(3, args.runs // 3), xml, tokens, workdir / "cache")

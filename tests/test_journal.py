@@ -15,24 +15,21 @@ import time
 import uuid
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from journal_toys import Add, Added, CounterConfig, CounterEngine, Roll
 from postgres_server import postgres_fixture, postgres_url_fixture  # noqa: F401  (fixtures)
 
 from cockatrice_ext.formats.base import (
     ENGINES,
     Action,
-    Effect,
-    Engine,
     RulesError,
     decode_action,
     encode_action,
-    register,
 )
 from cockatrice_ext.journal import (
     MIGRATIONS,
@@ -43,58 +40,6 @@ from cockatrice_ext.journal import (
     Table,
     open_database,
 )
-
-
-@dataclass(frozen=True)
-class CounterConfig:
-    limit: int = 10
-    names: tuple[str, ...] = ("a", "b")
-
-
-@dataclass(frozen=True)
-class Add(Action):
-    amount: int = 1
-
-
-@dataclass(frozen=True)
-class Roll(Action):
-    pass
-
-
-@dataclass(frozen=True)
-class Added(Effect):
-    player: int | str | None
-    total: int
-
-
-class CounterEngine(Engine[CounterConfig]):
-    """A toy engine: players add to a bounded total; Roll adds a random amount."""
-
-    name = "test-counter"
-    config_type = CounterConfig
-    action_types = (Add, Roll)
-
-    def __init__(self, config: CounterConfig, *, seed: int) -> None:
-        super().__init__(config, seed=seed)
-        self.total = 0
-
-    def apply(self, action: Action) -> list[Effect]:
-        if isinstance(action, Roll):
-            amount = self.rng.randint(0, 2)
-        elif isinstance(action, Add):
-            amount = action.amount
-        else:
-            raise RulesError("unknown_action")
-        if self.total + amount > self.config.limit:
-            raise RulesError("over_limit", limit=self.config.limit)
-        self.total += amount
-        return [Added(action.player, self.total)]
-
-    def snapshot(self) -> dict[str, Any]:
-        return {"total": self.total}
-
-
-register(CounterEngine)
 
 FORK = multiprocessing.get_context("fork")
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from cockatrice_ext.formats.auction import MAX_STARTING_GOLD
+
+if TYPE_CHECKING:
+    from cockatrice_ext.journal import Journal
 
 ALL_FORMATS = ("auction", "vortex", "combat", "market", "autobattler")
 
@@ -40,11 +42,12 @@ def bot() -> None:
 )
 @click.option(
     "--journal",
-    "journal_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("cockatrice-ext.sqlite3"),
+    "journal_spec",
+    metavar="PATH|URL",
+    default="cockatrice-ext.sqlite3",
     show_default=True,
-    help="SQLite journal: every accepted action, so a restarted bot resumes its games.",
+    help="Journal of every accepted action, so a restarted bot resumes its games: an SQLite file, or"
+    " postgresql://USER@HOST:PORT/DB (needs the postgres extra) for one database several bots share.",
 )
 @click.option(
     "--format",
@@ -99,7 +102,7 @@ def run(
     password: str | None,
     rooms: tuple[str, ...],
     extra_users: tuple[str, ...],
-    journal_path: Path,
+    journal_spec: str,
     formats: tuple[str, ...],
     auction_block: str,
     bid_timeout: float,
@@ -128,7 +131,6 @@ def run(
         password=password,
         rooms=rooms,
         extra_users=extra_users,
-        journal_path=journal_path,
         formats=formats or ALL_FORMATS,
         client_options=client_options,
         format_options={
@@ -142,7 +144,7 @@ def run(
         },
     )
     web_options = _web_options(web_address, web_url)
-    referee = Bot(options)
+    referee = Bot(options, journal=_open_journal(journal_spec))
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -199,3 +201,20 @@ async def _start_web(referee: Any, options: Any) -> Any:
         ) from None
     click.echo(f"web view: {web_view.base_url}/")
     return web_view
+
+
+def _open_journal(spec: str) -> Journal:
+    """The journal ``--journal`` names; one error line when it cannot be opened."""
+    import sqlite3
+    from pathlib import Path
+
+    from cockatrice_ext.journal import POSTGRES_SCHEMES, Journal, JournalError
+
+    if not spec.startswith(POSTGRES_SCHEMES) and Path(spec).exists() and not Path(spec).is_file():
+        raise click.BadParameter(f"{spec} is not a regular file", param_hint="--journal")
+    try:
+        return Journal(spec)
+    except JournalError as exc:
+        raise click.ClickException(str(exc)) from None
+    except sqlite3.Error as exc:
+        raise click.ClickException(f"cannot open the journal {spec}: {exc}") from None

@@ -1,0 +1,60 @@
+"""A toy engine for the journal tests (one module, so that it is registered once)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cockatrice_ext.formats.base import Action, Effect, Engine, RulesError, register
+
+
+@dataclass(frozen=True)
+class CounterConfig:
+    limit: int = 10
+    names: tuple[str, ...] = ("a", "b")
+
+
+@dataclass(frozen=True)
+class Add(Action):
+    amount: int = 1
+
+
+@dataclass(frozen=True)
+class Roll(Action):
+    pass
+
+
+@dataclass(frozen=True)
+class Added(Effect):
+    player: int | str | None
+    total: int
+
+
+class CounterEngine(Engine[CounterConfig]):
+    """A toy engine: players add to a bounded total; Roll adds a random amount."""
+
+    name = "test-counter"
+    config_type = CounterConfig
+    action_types = (Add, Roll)
+
+    def __init__(self, config: CounterConfig, *, seed: int) -> None:
+        super().__init__(config, seed=seed)
+        self.total = 0
+
+    def apply(self, action: Action) -> list[Effect]:
+        if isinstance(action, Roll):
+            amount = self.rng.randint(0, 2)
+        elif isinstance(action, Add):
+            amount = action.amount
+        else:
+            raise RulesError("unknown_action")
+        if self.total + amount > self.config.limit:
+            raise RulesError("over_limit", limit=self.config.limit)
+        self.total += amount
+        return [Added(action.player, self.total)]
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"total": self.total}
+
+
+register(CounterEngine)

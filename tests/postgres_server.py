@@ -18,6 +18,7 @@ import itertools
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -141,7 +142,7 @@ class PostgreSQL:
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(2)  # SIGINT: PostgreSQL's fast shutdown
+            self.process.send_signal(signal.SIGINT)  # PostgreSQL's fast shutdown
             try:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:

@@ -7,13 +7,18 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from field_bot import BOT_NAME, ROOM
+from field_bot import BOT_NAME, ROOM, Referee
 from field_players import FieldPlayer, Protos
 from servatrice import ServatriceServer
 
 
-def run(coroutine: Any, timeout: float = 240.0) -> Any:
-    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+def run(coroutine: Any, bot: Referee, timeout: float = 240.0) -> Any:
+    """Run a scenario; on failure print the end of the bot's log (its side of the story)."""
+    try:
+        return asyncio.run(asyncio.wait_for(coroutine, timeout))
+    except BaseException:
+        print(bot.log_text()[-4000:])
+        raise
 
 
 async def arrive(protos: Protos, server: ServatriceServer, names: list[str]) -> tuple[int, list[FieldPlayer]]:

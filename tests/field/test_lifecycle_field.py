@@ -1,0 +1,166 @@
+"""The referee's life as players meet it under the shipped settings: ``kill -9`` and a restart, seven games
+asked for in a row, a player spamming commands, a bidder disconnecting mid-lot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Callable
+
+import pytest
+from field_bot import BOT_NAME, Referee
+from field_players import FieldPlayer, Protos
+from scenario import arrive, close_all, open_game, run, seat
+from servatrice import ServatriceServer
+
+pytestmark = pytest.mark.servatrice
+
+
+def bot_seat(player: FieldPlayer, game_id: int) -> int:
+    return next(pid for pid, name in player.games[game_id].names.items() if name == BOT_NAME)
+
+
+async def open_first_lot(table_players: list[FieldPlayer], room_id: int, game_id: int) -> list[FieldPlayer]:
+    """Seat everyone, let the active player open lot 1; returns the players in bidding order."""
+    table = await seat(table_players, room_id, game_id)
+    await table_players[0].line(r"Turn order", timeout=30)
+    active = await table.wait_active()
+    mark = active.mark()
+    await active.phase(game_id, 2)
+    opening = await active.note(r"^Auction 1: ", since=mark)
+    first = next(p for p in table_players if f"To bid: {p.name}" in opening)
+    return [first, *[p for p in table_players if p is not first]]
+
+
+def test_kill_9_and_restart_under_auth_none(
+    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
+) -> None:
+    """The room hears of the lost game within 5 s of the restart; ``!resume`` rebuilds it with the open lot
+    and its standing bid, and the sale completes in the new game."""
+    bot = referee(shipped_server, "--auction-seed", "7")
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, shipped_server, ["alice_fk", "bob_fk"])
+        try:
+            old_game = await open_game(players[0], room_id, "!auction new 2", "Auction Magic game")
+            first, second = await open_first_lot(players, room_id, old_game)
+            mark = second.mark()
+            await first.say(old_game, "!bid 1")
+            await second.note(rf"High bid: 1 by {first.name}\nTo bid: {second.name}", since=mark)
+            seat_of_bot = bot_seat(second, old_game)
+
+            bot.kill9()
+            await second.wait_for(
+                lambda r: r.kind == "Event_Leave" and r.player_id == seat_of_bot, since=mark
+            )
+            mark = second.mark()
+            restarted = time.monotonic()
+            bot.start()
+            await second.line(rf"lost its seat .*!resume {old_game}\b", since=mark, timeout=10)
+            assert time.monotonic() - restarted < 5.0, "the room hears of the lost game within 5 s"
+
+            await second.room_say(room_id, f"!resume {old_game}")
+            line = await second.line(rf"Game #{old_game} continues as game #\d+", since=mark, timeout=20)
+            new_game = int(re.search(r"as game #(\d+)", line).group(1))  # type: ignore[union-attr]
+            await seat(players, room_id, new_game)
+            await second.note(rf"High bid: 1 by {first.name}\nTo bid: {second.name}", since=mark, timeout=30)
+            await second.say(new_game, "!pass")
+            await first.line(rf"Sold: .* to {first.name} for 1", since=mark)
+        finally:
+            await close_all(players)
+
+    run(scenario(), bot)
+
+
+def test_seven_games_in_a_row_are_all_answered(
+    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
+) -> None:
+    """Servatrice's shipped max_games_per_user is 5: the sixth and seventh requests are answered too, with
+    the reason, never met with silence."""
+    bot = referee(shipped_server)
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, shipped_server, ["host_f7"])
+        host = players[0]
+        try:
+            answers: list[str] = []
+            for _ in range(7):
+                mark = host.mark()
+                await host.room_say(room_id, "!auction new 2")
+                answers.append(
+                    await host.line(r"Auction Magic game #\d+|no new game|cannot", since=mark, timeout=20)
+                )
+            opened = [a for a in answers if re.search(r"Auction Magic game #\d+", a)]
+            assert len(opened) == 5, answers
+            assert all("limits how many games" in a for a in answers[5:]), answers[5:]
+        finally:
+            await close_all(players)
+
+    run(scenario(), bot)
+
+
+def test_a_spammer_does_not_delay_another_users_help(
+    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
+) -> None:
+    """One player sends ten game commands at once; another user's room ``!help`` is answered within 2 s."""
+    bot = referee(shipped_server)
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, shipped_server, ["spam_fs", "mate_fs", "asker_fs"])
+        spammer, mate, asker = players
+        try:
+            game_id = await open_game(spammer, room_id, "!auction new 2", "Auction Magic game")
+            await seat([spammer, mate], room_id, game_id)
+            await spammer.line(r"Turn order", timeout=30)
+            await asyncio.sleep(11)  # a fresh flood window for everyone
+            mark = asker.mark()
+            await asyncio.gather(*(spammer.say(game_id, "!gold") for _ in range(10)))
+            asked = time.monotonic()
+            await asker.room_say(room_id, "!help")
+            help_line = await asker.wait_for(
+                lambda r: (
+                    asker.said(r) is not None and r.kind == "Event_RoomSay" and "!auction" in r.body.message
+                ),
+                since=mark,
+                timeout=20,
+            )
+            delay = help_line.at - asked
+            assert delay < 2.0, f"room !help answered after {delay:.1f} s"
+        finally:
+            await close_all(players)
+
+    run(scenario(), bot)
+
+
+def test_a_bidder_disconnecting_mid_lot(
+    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
+) -> None:
+    """Three players; the high bidder's client drops mid-lot. The others are told by name (no id, no
+    "conceded"), the lot goes on without them, and ``!state`` no longer lists them."""
+    bot = referee(shipped_server, "--auction-seed", "7")
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, shipped_server, ["ann_fd", "ben_fd", "cid_fd"])
+        try:
+            game_id = await open_game(players[0], room_id, "!auction new 3", "Auction Magic game")
+            first, second, third = await open_first_lot(players, room_id, game_id)
+            mark = third.mark()
+            await first.say(game_id, "!bid 1")
+            await third.note(rf"To bid: {second.name}", since=mark)
+            await second.say(game_id, "!bid 2")
+            await third.note(rf"High bid: 2 by {second.name}", since=mark)
+            await second.close()
+            await third.line(rf"{second.name} left the game", since=mark, timeout=20)
+            await third.note(r"^Auction \d+: ", since=third.mark(), timeout=20)
+            said = " ".join(text for _, _, text in third.chat(mark))
+            assert "conceded" not in said and not re.search(r"\bplayer \d", said), said
+            mark = third.mark()
+            await third.say(game_id, "!state")
+            state = await third.line(r"gold", since=mark)
+            assert second.name not in state and first.name in state, state
+        finally:
+            await close_all(players)
+
+    run(scenario(), bot)

@@ -6,6 +6,9 @@ rebuilds a game referee from the journal when the bot is re-seated after a resta
 ``REBUILDERS[name](bot, room_id, table_key, requested_by)`` opens a *new* game from a journaled one
 whose seat the bot lost (unregistered accounts lose their seat when they disconnect): ``!resume``.
 Modules are imported lazily so one format's failure cannot stop the others.
+
+:class:`SeatsByName` is what a rebuilt game needs from any format: its engine keeps the player ids
+of the game it was journaled in, while Servatrice numbers the new game's seats by join order.
 """
 
 from __future__ import annotations
@@ -14,8 +17,12 @@ import importlib
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from cockatrice_ext.journal import JournalError
+from cockatrice_ext.protocol import commands as pc
+
 if TYPE_CHECKING:
     from cockatrice_ext.bot.runtime import Bot, GameReferee
+    from cockatrice_ext.client import ClientEvent
 
 Installer = Callable[["Bot"], Awaitable[None]]
 Resumer = Callable[["Bot", int, int, str], Awaitable["GameReferee"]]
@@ -63,3 +70,81 @@ class _Lazy(dict[str, Any]):
 INSTALLERS: dict[str, Installer] = _Lazy("INSTALLERS")
 RESUMERS: dict[str, Resumer] = _Lazy("RESUMERS")
 REBUILDERS: dict[str, Rebuilder] = _Lazy("REBUILDERS")
+
+
+class SeatsByName:
+    """Engine players <-> seats of the Cockatrice game, by user name (a mixin for game referees).
+
+    In a game the bot created, engine players are the seats' ids; a game rebuilt by ``!resume`` seats
+    the same people under new ids, so the referee keeps the engine's ids and translates at its
+    boundary: commands in (:meth:`engine_player`), card moves, reveals and counters out
+    (:meth:`seat_of`). Until the rebuilt game starts (``live`` false) only its own players may sit.
+    """
+
+    engine_names: dict[Any, str]
+    live: bool
+    continues: int | None
+
+    def bind_seats(self: Any, players: Any) -> None:
+        """A new game's engine starts: its players are these seats (remember their names)."""
+        self.engine_names = {p: self.mirror.players[p].name for p in players}
+        self.live = True
+
+    @staticmethod
+    def journaled_names(meta: dict[str, Any], players: Any) -> dict[Any, str]:
+        """The engine players' user names from a table's journaled meta.
+
+        Raises:
+            JournalError: a player of the engine has no journaled name.
+        """
+        names = dict(meta.get("names", {}))
+        missing = [str(p) for p in players if str(p) not in names]
+        if missing:
+            raise JournalError(f"no name journaled for player(s) {', '.join(missing)}")
+        return {p: str(names[str(p)]) for p in players}
+
+    def player_name(self: Any, player_id: Any) -> str:
+        """An engine player's user name (also after they left)."""
+        name = self.engine_names.get(player_id)
+        return name if name is not None else super().player_name(player_id)  # type: ignore[misc]
+
+    def seat_of(self: Any, player: Any) -> int | None:
+        """The seat of engine player ``player`` in this game, or None if they are not seated."""
+        name = self.engine_names.get(player)
+        if name is None or self.game_id not in self.bot.client.games:
+            return None
+        for seat in self.mirror.players.values():
+            if seat.name == name and not seat.spectator and seat.player_id != self.me:
+                return int(seat.player_id)
+        return None
+
+    def engine_player(self: Any, seat_id: int | None) -> Any | None:
+        """The engine player sitting in seat ``seat_id``, or None."""
+        seat = self.mirror.players.get(seat_id) if seat_id is not None else None
+        if seat is None or seat.spectator or self.table is None:
+            return None
+        return next((p for p, name in self.engine_names.items() if name == seat.name), None)
+
+    def is_engine_player(self: Any, player_id: int) -> bool:
+        return self.engine_player(player_id) is not None
+
+    def stranger_left(self: Any, event: ClientEvent) -> bool:
+        """Someone who did not play the game left a rebuilt game waiting for its players (ignore it:
+        the game must stay open for them)."""
+        return (
+            not self.live
+            and self.table is not None
+            and event.name == "Event_Leave"
+            and self.seat_names.get(event.player_id) not in self.engine_names.values()
+        )
+
+    async def turn_away(self: Any, event: ClientEvent) -> None:
+        """Before a rebuilt game starts, only its own players may take a seat (spectators may watch)."""
+        props = event.message.player_properties  # type: ignore[attr-defined]
+        name = props.user_info.name
+        if props.spectator or props.player_id == self.me or name in self.engine_names.values():
+            return
+        await self.bot.tell(
+            name, f"Game #{self.game_id} continues game #{self.continues}; only its players can sit."
+        )
+        await self.run(pc.kick_from_game(props.player_id))

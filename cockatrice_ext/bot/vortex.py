@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import re
 import secrets
@@ -43,12 +44,14 @@ from typing import Annotated, Any, ClassVar
 
 from cockatrice_ext.bot.blocks import LoadedBlock, load_block
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
+from cockatrice_ext.bot.formats import SeatsByName
 from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, PileReferee, Referee, shorten
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import vortex as rules
 from cockatrice_ext.formats.base import Effect, RulesError
 from cockatrice_ext.protocol import commands as pc
+from cockatrice_ext.protocol.codes import CardAttribute
 
 LOGGER = logging.getLogger(__name__)
 
@@ -57,6 +60,13 @@ END_PHASE = 10
 LIFE_COUNTER = 0
 COLOR_BASICS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
 EMPTY_DECK_NAME = "none"
+GRID_POINTS_PER_CARD = 3
+"""Cockatrice's table grid: x // 3 is the card column."""
+PACK_PREFIX = "Your pack:"
+ABANDONED = "abandoned: every player left"
+PACK_FIRST_SECONDS = 15.0
+"""How long the public pick prompt may wait for the picker's pack listing to leave (a bound, not a
+delay: the listing normally leaves at the next chat slot)."""
 
 
 @dataclass(frozen=True)
@@ -170,8 +180,9 @@ def render_effects(
     return lines
 
 
-def private_messages(effects: Iterable[Effect]) -> list[tuple[Any, str]]:
-    """(player, text) for what only that player may see: their pack when they must pick, their pick."""
+def private_messages(effects: Iterable[Effect], *, judge: bool = False) -> list[tuple[Any, str]]:
+    """(player, text) for what only that player may see: their pack when they must pick, their pick
+    (only without judge rights: a judge puts it into their hand, where they read it)."""
     effects = list(effects)
     out: list[tuple[Any, str]] = []
     for position, effect in enumerate(effects):
@@ -184,10 +195,10 @@ def private_messages(effects: Iterable[Effect]) -> list[tuple[Any, str]]:
                 out.append(
                     (
                         effect.owner,
-                        f"Your pack: {pack_listing(effect.cards)}. In game chat: !pick N or !pick NAME.",
+                        f"{PACK_PREFIX} {pack_listing(effect.cards)}. In game chat: !pick N or !pick NAME.",
                     )
                 )
-        elif isinstance(effect, rules.CardPicked) and effect.visible_to is not None:
+        elif isinstance(effect, rules.CardPicked) and effect.visible_to is not None and not judge:
             out.append((effect.player, f"You picked {effect.card.name}."))
         elif isinstance(effect, rules.ShoeTopRevealed) and effect.visible_to is not None:
             out.append((effect.visible_to, f"Top of the shoe: {pack_listing(effect.cards)}."))
@@ -281,7 +292,7 @@ class VortexRoom(FormatRoom):
 # ---------------------------------------------------------------------------------------------
 
 
-class VortexReferee(PileReferee):
+class VortexReferee(SeatsByName, PileReferee):
     """One Vortex game."""
 
     format_name = "vortex"
@@ -301,6 +312,9 @@ class VortexReferee(PileReferee):
         self._drew: bool = False  # the live turn's draw step happened
         self._end_after_pick = False  # the turn passed in Cockatrice while a pick was pending
         self._passes = 0  # turns the bot passed to bring Cockatrice in line with the engine
+        self.engine_names: dict[Any, str] = {}  # engine player -> user name (seats are found by name)
+        self.live = False  # the engine is bound to the seated players (started, resumed or rebuilt)
+        self.continues: int | None = None  # the lost game this one rebuilds
 
     @property
     def engine(self) -> rules.VortexEngine:
@@ -324,30 +338,59 @@ class VortexReferee(PileReferee):
         )
         seed = self.options.seed if self.options.seed is not None else secrets.randbits(48)
         engine = rules.VortexEngine(config, seed=seed)
+        self.bind_seats(humans)
         self.open_table(engine, humans)
         await self.read_own_deck()
         await self.perform(self.apply(rules.StartGame(player=None)))
 
     # -- events ----------------------------------------------------------------------------------
 
+    async def on_event(self, event: ClientEvent) -> None:
+        """As the runtime's, except that a rebuilt game waiting for its players stays open when someone
+        who did not play it leaves (or is turned away)."""
+        if not self.stranger_left(event):
+            await super().on_event(event)
+
     async def on_game_event(self, event: ClientEvent) -> None:
         name = event.name
         async with self._lock:
+            if self.finished or (self.table is not None and not self.mirror.started and self.live):
+                await self.after_the_game(event)
+                return
             if self.table is None:
                 if self.mirror.started and name == "Event_SetActivePlayer":
                     await self.start_engine()
                     if self.table is not None:
                         await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
                 return
-            if name == "Event_GameStateChanged" and not self.mirror.started:
-                self.bot.journal.close_table(self.table_key)  # the game ended (one player left standing)
+            if not self.live:  # a rebuilt game waiting for its players
+                if name == "Event_Join":
+                    await self.turn_away(event)
+                elif self.mirror.started and name == "Event_SetActivePlayer":
+                    await self.restore_board()
+                    await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
                 return
             if name == "Event_SetActivePlayer":
                 await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
             elif name == "Event_SetActivePhase":
                 await self.on_phase(int(event.message.phase))  # type: ignore[attr-defined]
 
+    async def after_the_game(self, event: ClientEvent) -> None:
+        """The game is over (Cockatrice stopped it, or the referee finished it): close it, and tell anyone
+        who sits down in it that this game will not start again and how to get a new one."""
+        if not self.finished:
+            await self.finish("game over (one player left standing)" if self.humans() else ABANDONED)
+        if event.name == "Event_Join":
+            props = event.message.player_properties  # type: ignore[attr-defined]
+            if not props.spectator and props.player_id != self.me:
+                await self.bot.tell(
+                    props.user_info.name,
+                    f"Vortex game #{self.game_id} is over and will not start again. For a new game say"
+                    " !vortex new in the room.",
+                )
+
     async def on_active_player(self, active: int) -> None:
+        """Cockatrice's active seat changed: the engine's turn ended if it moved on from the live player."""
         engine = self.engine
         if engine.phase != "play":
             if active == self.me:
@@ -355,7 +398,7 @@ class VortexReferee(PileReferee):
             return
         ended = self._live
         self._live = None
-        if ended is not None and ended != active and engine.whose_turn == ended:
+        if ended is not None and ended != self.engine_player(active) and engine.whose_turn == ended:
             await self.end_turn(ended)
         await self.follow_engine_turn()
 
@@ -377,7 +420,7 @@ class VortexReferee(PileReferee):
         target = engine.whose_turn
         if engine.phase != "play" or target is None or self._end_after_pick:
             return
-        if self.mirror.active_player_id == target:
+        if self.mirror.active_player_id == self.seat_of(target):
             if self._live != target:
                 self._live = target
                 self._drew = False
@@ -391,9 +434,10 @@ class VortexReferee(PileReferee):
 
     async def on_phase(self, phase: int) -> None:
         engine = self.engine
-        active = self.mirror.active_player_id
+        active = self.engine_player(self.mirror.active_player_id)
         if (
             engine.phase != "play"
+            or active is None
             or self._live != active
             or self._drew
             or not DRAW_PHASE <= phase <= END_PHASE
@@ -420,7 +464,15 @@ class VortexReferee(PileReferee):
             LOGGER.info("game %d: %r refused: %s", self.game_id, action, exc)
 
     async def perform(self, effects: list[Effect]) -> None:
-        """Move the physical cards, tell players their private information, and announce."""
+        """Show ``effects``: private packs first, then card moves, then the public lines.
+
+        A player may pick as soon as the engine asks, so their pack reaches them before anything else:
+        revealed to them (a game command, not chat) and listed by private message; the public prompt
+        waits until that message is sent (the chat scheduler serves destinations fairly, not in order).
+        """
+        private = private_messages(effects, judge=self.is_judge)
+        for player, text in private:
+            await self.tell_private(player, text)
         turn_over = False
         for effect in effects:
             if isinstance(effect, rules.CardPicked):
@@ -439,47 +491,83 @@ class VortexReferee(PileReferee):
                     await self.deck_to_my_zone(effect.card.index, "rfg")
             elif isinstance(effect, rules.TurnEnded) and effect.reason == "failed_pick":
                 turn_over = self.engine.phase == "play"
-        lines = render_effects(effects, self.engine, self.player_name)
-        for line in lines:  # queued lines are merged into as few chat messages as fit
-            await self.say(line)
-        for player, text in private_messages(effects):
-            await self.tell_pack(player, text, effects)
+        for player, text in private:
+            if text.startswith(PACK_PREFIX):
+                await self.bot.chat.flush(("user", self.player_name(player)), timeout=PACK_FIRST_SECONDS)
+        for line in render_effects(effects, self.engine, self.player_name):
+            await self.say(line)  # queued lines are merged into as few chat messages as fit
         if turn_over:
             self._live = None
             self._end_after_pick = False
             await self.follow_engine_turn()
         elif self._end_after_pick and not any(self.engine.pending_pick(p) for p in self.engine.players):
             self._end_after_pick = False
-            if self.engine.phase == "play" and self.engine.whose_turn != self.mirror.active_player_id:
+            if self.engine.phase == "play" and self.engine.whose_turn != self.engine_player(
+                self.mirror.active_player_id
+            ):
                 await self.perform(self.apply(rules.EndTurn(player=None)))
                 await self.follow_engine_turn()
 
-    async def tell_pack(self, player: Any, text: str, effects: list[Effect]) -> None:
-        """Private: the message, plus a reveal of the pack's cards to that player only."""
+    async def tell_private(self, player: Any, text: str) -> None:
+        """Private: the message; a pack listing is first revealed to that player only (in pack order)."""
+        seat = self.seat_of(player)
+        if text.startswith(PACK_PREFIX) and seat is not None:
+            names = [self.block.game_names[ref.index] for ref in self.engine.pack(player)]
+            positions = self.own_deck.positions(names)
+            if positions:
+                with contextlib.suppress(ClientError):
+                    await self.run(pc.reveal_cards("deck", positions, player_id=seat))
         await self.bot.tell(self.player_name(player), shorten(text, 900))
-        if not text.startswith("Your pack:"):
-            return
-        positions: list[int] = []
-        for ref in self.engine.pack(player):
-            position = self.own_deck.position(self.block.game_names[ref.index], exclude=set(positions))
-            if position is not None:
-                positions.append(position)
-        if positions:
-            with contextlib.suppress(Exception):
-                await self.run(pc.reveal_cards("deck", positions, player_id=int(player)))
 
     async def deliver(self, index: int, player: Any, zone: str) -> None:
-        """Give card ``index`` from our deck to ``player``: face down onto their table (nobody else learns
-        it), then, as a judge, into their ``zone`` acting as them. Without judge rights the owner picks it
-        up themselves (the private message names it)."""
-        card_id = await self.deal_from_deck(self.block.game_names[index], int(player), face_down=True)
-        if card_id is None:
-            if self.is_judge:
-                LOGGER.warning(
-                    "game %d: did not see card %d arrive on %s's table", self.game_id, index, player
-                )
+        """Give card ``index`` from our deck to ``player``, face down (nobody else learns it).
+
+        As a judge: onto their table, then into their ``zone`` acting as them (the server names a card
+        moved into a hand only to whoever moved it). Without judge rights: onto our table, annotated
+        with its owner and what to do (an annotation costs no chat), then onto theirs, in a column of
+        its own.
+        """
+        seat = self.seat_of(player)
+        if seat is None:
+            LOGGER.info("game %d: %s is not seated; card %d stays in the deck", self.game_id, player, index)
             return
-        await self.into_hand(int(player), card_id, zone)
+        name = self.block.game_names[index]
+        if self.is_judge:
+            card_id = await self.deal_from_deck(name, seat, face_down=True)
+            if card_id is None:
+                LOGGER.warning("game %d: did not see card %d arrive on %s's table", self.game_id, index, seat)
+                return
+            await self.into_hand(seat, card_id, zone)
+            return
+        card_id = await self.deal_from_deck(name, self.me, face_down=True)
+        if card_id is None:
+            return
+        where = "your hand" if zone == "hand" else "your graveyard"
+        await self.hand_over(
+            card_id, player, f"Face down: drag it into {where} (its name came to you).", face_down=True
+        )
+
+    async def hand_over(
+        self, card_id: int, player: Any, instruction: str, *, row: int = 0, face_down: bool = False
+    ) -> None:
+        """Move a card from our table onto ``player``'s, in a free column of ``row`` (a move states whether
+        the card lies face down), noted with its owner and ``instruction``. "Owner: NAME" comes first:
+        Servatrice labels a card handed to another player with its owner unless the label is there, and
+        reads it when that player concedes."""
+        seat = self.seat_of(player)
+        if seat is None:
+            return
+        note = f"Owner: {self.player_name(player)}\n{instruction}"
+        x = self.free_x(seat)
+        move = pc.move_card(
+            "table", [card_id], target_player_id=seat, target_zone="table", x=x, y=row, face_down=face_down
+        )
+        await self.run(pc.set_card_attr("table", card_id, CardAttribute.AttrAnnotation, note), move)
+
+    def free_x(self, seat: int) -> int:
+        """The grid x of the first card column of ``seat``'s table with no card (none hides another)."""
+        used = {card.x // GRID_POINTS_PER_CARD for card in self.mirror.players[seat].zone("table").cards}
+        return GRID_POINTS_PER_CARD * next(column for column in itertools.count() if column not in used)
 
     async def pass_turn(self) -> None:
         """End the Cockatrice turn (the bot's own, or one the engine ended)."""
@@ -498,9 +586,12 @@ class VortexReferee(PileReferee):
     async def create_basics(self, player: Any, names: Iterable[str]) -> None:
         """Basic lands from outside the game: made in the player's hand (judge) or given on their table."""
         names = list(names)
+        seat = self.seat_of(player)
+        if seat is None:
+            return
         if self.is_judge:
             made = [pc.create_token(n, zone="hand", destroy_on_zone_change=False) for n in names]
-            await self.bot.client.judge_commands(self.game_id, int(player), made)
+            await self.bot.client.judge_commands(self.game_id, seat, made)
             return
         for name in names:
             before = {c.id for c in self.mirror.players[self.me].zone("table").cards}
@@ -509,20 +600,15 @@ class VortexReferee(PileReferee):
                 (c.id for c in self.mirror.players[self.me].zone("table").cards if c.id not in before), None
             )
             if card_id is not None:
-                await self.run(
-                    pc.move_card(
-                        "table", [card_id], target_player_id=int(player), target_zone="table", x=0, y=0
-                    )
-                )
+                await self.hand_over(card_id, player, "Drag it into your hand.", row=1)
         await self.say(
             f"{self.player_name(player)}: your basic lands are on your table; take them into your hand."
         )
 
     async def lose_life(self, player: Any, amount: int) -> None:
-        if self.is_judge:
-            await self.bot.client.judge_commands(
-                self.game_id, int(player), [pc.inc_counter(LIFE_COUNTER, -amount)]
-            )
+        seat = self.seat_of(player)
+        if self.is_judge and seat is not None:
+            await self.bot.client.judge_commands(self.game_id, seat, [pc.inc_counter(LIFE_COUNTER, -amount)])
         else:
             await self.say(f"{self.player_name(player)}: lower your life by {amount}.")
 
@@ -543,9 +629,13 @@ class VortexReferee(PileReferee):
 
     # -- commands --------------------------------------------------------------------------------
 
-    async def act(self, ctx: Context, make: Callable[[int], Any]) -> None:
-        """Check the sender, apply the action built for their seat, and perform its effects."""
-        player = self.require_player(ctx)
+    def sender(self, ctx: Context) -> Any:
+        """The engine player who said the command (refused for spectators and outsiders)."""
+        return self.engine_player(self.require_player(ctx))
+
+    async def act(self, ctx: Context, make: Callable[[Any], Any]) -> None:
+        """Check the sender, apply the action built for their engine player, and perform its effects."""
+        player = self.sender(ctx)
         async with self._lock:
             await self.perform(self.apply(make(player)))
 
@@ -562,7 +652,7 @@ class VortexReferee(PileReferee):
     @command()
     async def basics(self, ctx: Context, names: Rest | None = None) -> None:
         """Choose your three basic lands: !basics Forest Forest Mountain (alone: the referee chooses)."""
-        player = self.require_player(ctx)
+        player = self.sender(ctx)
         self.require_started()
         if names:
             chosen = tuple(n for n in names.replace(",", " ").split() if n)
@@ -585,7 +675,7 @@ class VortexReferee(PileReferee):
     @command()
     async def pack(self, ctx: Context) -> None:
         """See your own pack again (private message)."""
-        player = self.require_player(ctx)
+        player = self.sender(ctx)
         self.require_started()
         cards = self.engine.pack(player)
         listing = pack_listing(cards) if cards else "empty"

@@ -157,7 +157,6 @@ def test_vortex_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
                 picked[pid].append(name)
                 await wait_until(lambda n=turn: engine.opening_turns_done == n + 1, what="pick applied")
             await bot_line(alice, r"Opening draft done", 0)
-            await alice.wait_private(lambda t: t.startswith("You picked"))
             for pid, names in picked.items():
                 await wait_until(
                     lambda pid=pid, names=names: (
@@ -165,6 +164,8 @@ def test_vortex_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
                     ),
                     what=f"{by_id[pid].name}'s picks in hand",
                 )
+            # The picks are in hand, where their owner reads them: no chat message names them.
+            assert not any(t.startswith("You picked") for _, t in alice.private + bob.private)
             # Nobody else sees the picked cards' names.
             alice_pid, bob_pid = pid_of["alice_v"], pid_of["bob_v"]
             assert all(not c.name for c in alice.client.games[game_id].players[bob_pid].zone("hand").cards)

@@ -171,16 +171,16 @@ def gold_summary(engine: rules.AuctionEngine, name_of: NameOf) -> str:
 
 def lot_note(engine: rules.AuctionEngine, name_of: NameOf, *, with_gold: bool) -> str:
     """The open lot as the annotation on its card: lot, high bid and bidder, who is to bid, gold."""
-    lot = engine.current_lot()
+    lot = engine.lot  # read in place: this runs on every bid, and the lot's bid history can be long
     if lot is None:
         return ""
-    names = ", ".join(card["name"] for card in lot["cards"])
-    lines = [f"Auction {lot['lot_no']}: {names}"]
-    if lot["high_bidder"] is not None:
-        lines.append(f"High bid: {lot['high_bid']} by {name_of(lot['high_bidder'])}")
+    names = ", ".join(engine.ref(index).name for index in lot.cards)
+    lines = [f"Auction {lot.lot_no}: {names}"]
+    if lot.high_bidder is not None:
+        lines.append(f"High bid: {lot.high_bid} by {name_of(lot.high_bidder)}")
     else:
         lines.append("No bid yet")
-    lines.append(f"To bid: {name_of(lot['to_bid'])} (!bid N or !pass)")
+    lines.append(f"To bid: {name_of(lot.whose_bid())} (!bid N or !pass)")
     if with_gold:
         lines.append("Gold: " + gold_summary(engine, name_of))
     return "\n".join(lines)

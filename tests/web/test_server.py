@@ -1,7 +1,8 @@
 """The web view served by aiohttp in front of a real referee (no Servatrice: a mirror stands in for it).
 
-A real :class:`Bot` and :class:`VortexReferee` with a journal on disk; the server's client is replaced
-by its game mirror (seats: the referee 0, alice 1, bob 2, the spectator carol 3). Chat goes to a list.
+A real :class:`Bot` and :class:`VortexReferee` with a journal on disk; the connection is a stand-in
+(:mod:`cockatrice_ext.web.demo`: seats the referee 0, alice 1, bob 2, the spectator carol 3). Chat
+goes to a list.
 """
 
 from __future__ import annotations
@@ -13,18 +14,16 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
 import pytest
 
 from cockatrice_ext.bot.blocks import load_block
-from cockatrice_ext.bot.chat import ChatScheduler
-from cockatrice_ext.bot.runtime import Bot, BotOptions
+from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
-from cockatrice_ext.client.mirror import GameMirror, PlayerState
 from cockatrice_ext.formats import vortex as rules
+from cockatrice_ext.web.demo import demo_bot, seat_game
 from cockatrice_ext.web.server import RateLimiter, WebOptions, WebView, redact
 
 GAME = 7
@@ -50,32 +49,13 @@ class Setup:
 
 
 async def make_setup(tmp_path: Path, **limits: Any) -> Setup:
-    bot = Bot(
-        BotOptions(url="ws://servatrice.invalid", user="ref", journal_path=tmp_path / "journal.sqlite3")
-    )
     chat: list[tuple[Any, str]] = []
 
     async def send(destination: Any, message: str) -> None:
         chat.append((destination, message))
 
-    bot.chat = ChatScheduler(send, lambda _d, _m: 0.0)
-    seats = {
-        0: PlayerState(0, "ref"),
-        1: PlayerState(1, "alice"),
-        2: PlayerState(2, "bob"),
-        3: PlayerState(3, "carol", spectator=True),
-    }
-    mirror = GameMirror(game_id=GAME, room_id=1, local_player_id=0, started=True, players=seats)
-
-    async def no_commands(*_: Any, **__: Any) -> None:
-        return None
-
-    async def empty_response(*_: Any, **__: Any) -> Any:
-        return SimpleNamespace(payload=None)  # the bot's deck reads as empty: no card moves
-
-    bot.client = SimpleNamespace(
-        games={GAME: mirror}, game_commands=no_commands, game_command=empty_response, user_name="ref"
-    )
+    bot = demo_bot(tmp_path / "journal.sqlite3", send)
+    seat_game(bot, GAME, ["alice", "bob"], spectators=("carol",))
     web = WebView(bot, WebOptions(port=0, **limits))
     await web.start()
     referee = VortexReferee(bot, GAME, 1, VortexOptions(seed=5), load_block("vortex-pool", sections=None))

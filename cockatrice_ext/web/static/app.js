@@ -66,7 +66,7 @@ function vortexBoard(b) {
 
 function combatBoard(b) {
   return [
-    facts([["round", "Round", `${b.round} of ${b.rounds}`], ["cap", "Spell cap", b.cap],
+    facts([["phase", "Phase", b.phase], ["round", "Round", `${b.round} of ${b.rounds}`], ["cap", "Spell cap", b.cap],
            ["active", "Whose turn", b.active || "-"], ["winner", "Winner", b.winner || "-"]]),
     table("points", ["Player", "Points", "Life"], b.players.map((p) => [p.player, p.points, p.life])),
   ];

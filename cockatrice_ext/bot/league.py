@@ -89,6 +89,9 @@ REFUSALS: dict[str, str] = {
     "not_in_shop": "{card} is not in your shop",
     "not_your_pick": "it is {turn}'s carousel pick",
     "not_in_carousel": "{card} is not in the carousel",
+    "put_back_needed": "name a card of your pool to put back: !pick N for M",
+    "no_put_back": "this carousel takes nothing back: !pick N",
+    "not_in_pool": "{card} is not in your pool",
     "no_replay": "no replay is pending",
 }
 
@@ -149,13 +152,35 @@ def by_position(cards: Sequence[int], token: str, what: str) -> int | str:
     return token
 
 
-def pick_action(player: str, text: str, pack: Sequence[int], *, carousel: bool = False) -> Action:
-    """``!pick N|NAME`` -> a :class:`~cockatrice_ext.formats.league.Pick` (or a carousel pick)."""
+def pick_action(
+    player: str,
+    text: str,
+    pack: Sequence[int],
+    *,
+    carousel: bool = False,
+    put_back_from: Sequence[int] | None = None,
+) -> Action:
+    """``!pick N|NAME`` -> a :class:`~cockatrice_ext.formats.league.Pick` (or a carousel pick). With a
+    put-back carousel (``put_back_from`` is the player's pool): ``!pick N for M`` (M goes back)."""
+    if put_back_from is not None:
+        left, right = split_two(text, "usage: !pick N for M (N from the carousel, M from your !pool)")
+        ref, give = by_position(pack, left, "carousel"), by_position(put_back_from, right, "pool")
+        return ab.CarouselPick(player=player, card=ref, put_back=give)
     ref = by_position(pack, text, "carousel" if carousel else "pack")
     return ab.CarouselPick(player=player, card=ref) if carousel else core.Pick(player=player, card=ref)
 
 
-def split_two(text: str) -> tuple[str, str]:
+def carousel_prompt(engine: ab.AutoBattlerEngine) -> str:
+    """What the player whose carousel pick it is should type."""
+    if engine.config.carousel_put_back:
+        return "Your carousel pick: !pick N for M (M: a card of your !pool goes back into the carousel)."
+    return "Your carousel pick: !pick N."
+
+
+SWAP_USAGE = "usage: !swap SHOP POOL (numbers from !shop), or !swap Shop Card for Pool Card"
+
+
+def split_two(text: str, usage: str = SWAP_USAGE) -> tuple[str, str]:
     """``2 5``, ``Name for Other Name`` or ``Name, Other Name`` -> the two card references."""
     text = text.strip()
     for separator in (" for ", ",", "|"):
@@ -171,7 +196,7 @@ def split_two(text: str) -> tuple[str, str]:
         return words[0], " ".join(words[1:])
     if len(words) > 2 and words[-1].lstrip("#").isdigit():
         return " ".join(words[:-1]), words[-1]
-    raise BadArgument("usage: !swap SHOP POOL (numbers from !shop), or !swap Shop Card for Pool Card")
+    raise BadArgument(usage)
 
 
 def swap_action(player: str, text: str, shop: Sequence[int], pool: Sequence[int]) -> ab.Swap:
@@ -480,12 +505,13 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any]) -> Rendered:
         elif isinstance(effect, ab.CarouselOpened):
             out.public.append(f"Carousel: {numbered(effect.names)}. Order: {', '.join(effect.order)}.")
             if effect.order:
-                out.tell(effect.order[0], "Your carousel pick: !pick N.")
+                out.tell(effect.order[0], carousel_prompt(engine))
         elif isinstance(effect, ab.CarouselPicked):
-            out.public.append(f"{effect.player} takes {effect.name} from the carousel.")
+            given = f", putting back {effect.put_back_name}" if effect.put_back_name else ""
+            out.public.append(f"{effect.player} takes {effect.name} from the carousel{given}.")
             turn = engine.whose_carousel_pick()  # type: ignore[attr-defined]
             if turn:
-                out.tell(turn, "Your carousel pick: !pick N.")
+                out.tell(turn, carousel_prompt(engine))
     return out
 
 
@@ -936,7 +962,9 @@ class LeagueReferee(Referee):
         engine = self.engine
         if isinstance(engine, ab.AutoBattlerEngine):
             require_phase(engine, "carousel")
-            await self.act(ctx, pick_action(ctx.sender, card, engine.carousel, carousel=True))
+            pool = engine.pool(ctx.sender) if engine.config.carousel_put_back else None
+            action = pick_action(ctx.sender, card, engine.carousel, carousel=True, put_back_from=pool)
+            await self.act(ctx, action)
         else:
             require_phase(engine, "draft")
             if not engine.pack(ctx.sender):

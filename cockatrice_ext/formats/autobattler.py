@@ -39,12 +39,16 @@ RULE INDEX (seed 003, in our words -> where it is implemented)
 - 4 or 8 players; 8 are two isolated groups of four sharing the cube, whose winners play a final
   -> ``AutoBattlerConfig.group_size``, :meth:`AutoBattlerEngine._after_groups`.
 - Options: interest (``interest_threshold``: X+ treasures after a mini-game -> +1), streaks
-  (``streak_length``: a 3+ win streak -> +1), carousel (every three mini-games 3*N face-up cards are
-  snake-drafted, most poison first, and the random card of the draft phase is dropped)
-  -> :class:`CarouselPick`, :meth:`AutoBattlerEngine._open_carousel`; flat poison (``flat_poison``).
+  (``streak_length``: a 3+ win streak -> +1), flat poison (``flat_poison``), carousel: every three
+  mini-games 3*N face-up cards are snake-drafted, most poison first -> :class:`CarouselPick`,
+  :meth:`AutoBattlerEngine._open_carousel`. The carousel must not change pool sizes; the seed's two ways:
+  ``carousel_put_back`` (each pick puts a pool card back into the carousel, ``_carousel_put_back``) or, by
+  default, the draft phase's random card is withheld and a carousel runs only once three have been
+  withheld since the last one (``random_cards_withheld``), so pools still end at the static 15.
 
 Error codes: the league core's plus ``wrong_phase``, ``not_active``, ``already_done``, ``no_treasure``,
-``not_in_shop``, ``not_your_pick``, ``not_in_carousel``, ``no_replay``, ``referee_only``.
+``not_in_shop``, ``not_your_pick``, ``not_in_carousel``, ``put_back_needed``, ``no_put_back``,
+``not_in_pool``, ``no_replay``, ``referee_only``.
 Invariant: every card is in exactly one place: a pool, a shop, the carousel, the draft discard, or the cube.
 """
 
@@ -67,6 +71,9 @@ from cockatrice_ext.formats.league import (
     require_referee,
     resolve_card,
 )
+
+CAROUSEL_PICKS = 3
+"""Cards each player drafts from a carousel (the seed lays out 3 * players)."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +102,10 @@ class AutoBattlerConfig:
     interest_threshold: int = 0
     streak_length: int = 0
     carousel: bool = False
+    carousel_put_back: bool = False
+    """With the carousel: each pick puts a pool card back into the carousel (the seed's first way to keep
+    pool sizes); otherwise the random card of the draft phase is withheld and a carousel only hands out
+    cards withheld since the last one (the seed's second way)."""
 
 
 # -- actions -------------------------------------------------------------------------
@@ -120,9 +131,11 @@ class EndDraft(Action):
 
 @dataclass(frozen=True)
 class CarouselPick(Action):
-    """Take ``card`` from the carousel on one's snake-draft turn."""
+    """Take ``card`` from the carousel on one's snake-draft turn, putting ``put_back`` from one's pool into
+    the carousel when the league plays the put-back carousel (``carousel_put_back``)."""
 
     card: CardRef = -1
+    put_back: CardRef | None = None
 
 
 @dataclass(frozen=True)
@@ -253,6 +266,8 @@ class CarouselPicked(Effect):
     player: str
     card: int
     name: str
+    put_back: int | None = None
+    put_back_name: str = ""
 
 
 # -- pairing -------------------------------------------------------------------------
@@ -332,6 +347,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         self.carousel: list[int] = []
         self.carousel_order: list[str] = []
         self.carousel_turn = 0
+        self.random_cards_withheld = 0  # per player, since the last carousel (carousel without put-back)
         self.replays: list[tuple[str, str]] = []  # pairs that must replay a drawn game
         self.replay_round = False  # the current league round only replays drawn games
         self.lost_to_ghost: list[str] = []  # this mini-game (across replays)
@@ -466,16 +482,22 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
     def _start_draft(self) -> list[Effect]:
         cfg = self.config
         due = cfg.carousel and self.games_played > 0 and self.games_played % cfg.games_per_energy == 0
+        if not cfg.carousel_put_back:  # a carousel hands out only cards withheld since the last one
+            due = due and self.random_cards_withheld >= CAROUSEL_PICKS
         if due and self.phase != "carousel_done":
             return self._open_carousel()
         self.phase = "draft"
         self.done = []
         high = self.energy >= cfg.high_energy
+        random_card = not high or cfg.random_card_at_high_energy
+        withhold = random_card and cfg.carousel and not cfg.carousel_put_back
+        if withhold:
+            self.random_cards_withheld += 1
         effects: list[Effect] = []
         for player in self.active():
             amount = cfg.treasures_per_draft_high if high else cfg.treasures_per_draft
             effects.append(self._give_treasures(player, amount, "draft"))
-            if not cfg.carousel and (not high or cfg.random_card_at_high_energy):
+            if random_card and not withhold:
                 effects.append(self.league.give(player, self._draw(1), "random"))
         for player in self.active():
             self.shops[player] = self._draw(cfg.shop_size)
@@ -485,10 +507,12 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
 
     def _open_carousel(self) -> list[Effect]:
         players = self.active()
-        self.carousel = self._draw(3 * len(players))
+        self.carousel = self._draw(CAROUSEL_PICKS * len(players))
         by_poison = sorted(players, key=lambda p: (-self.poison[p], self.config.players.index(p)))
         order: list[str] = []
-        for lap in range(3):
+        if not self.config.carousel_put_back:
+            self.random_cards_withheld -= CAROUSEL_PICKS
+        for lap in range(CAROUSEL_PICKS):
             order += by_poison if lap % 2 == 0 else list(reversed(by_poison))
         self.carousel_order = order[: len(self.carousel)]
         self.carousel_turn = 0
@@ -510,10 +534,18 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             if exc.code == "card_not_found":
                 raise RulesError("not_in_carousel", card=action.card) from None
             raise
+        given = self._carousel_put_back(player, action.put_back)
         self.carousel.remove(card)
         self.league.pools[player].append(card)
+        put_back_name = ""
+        if given is not None:
+            self.league.pools[player].remove(given)
+            self.carousel.append(given)
+            put_back_name = self.config.cards[given].name
         self.carousel_turn += 1
-        effects: list[Effect] = [CarouselPicked(player, card, self.config.cards[card].name)]
+        effects: list[Effect] = [
+            CarouselPicked(player, card, self.config.cards[card].name, given, put_back_name)
+        ]
         if self.carousel_turn >= len(self.carousel_order):
             self.cube.extend(self.carousel)
             self.carousel = []
@@ -522,6 +554,22 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             self.phase = "carousel_done"
             effects += self._start_draft()
         return effects
+
+    def _carousel_put_back(self, player: str, ref: object) -> int | None:
+        """The pool card ``player`` puts back for a carousel pick: required with ``carousel_put_back``,
+        refused without it."""
+        if not self.config.carousel_put_back:
+            if ref is not None:
+                raise RulesError("no_put_back", card=ref)
+            return None
+        if ref is None:
+            raise RulesError("put_back_needed")
+        try:
+            return resolve_card(self.config.cards, ref, self.league.pools[player])
+        except RulesError as exc:
+            if exc.code == "card_not_found":
+                raise RulesError("not_in_pool", card=ref) from None
+            raise
 
     def _require_drafting(self, action: Action) -> str:
         self._require_phase("draft")
@@ -790,6 +838,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             "carousel": list(self.carousel),
             "carousel_order": list(self.carousel_order),
             "carousel_turn": self.carousel_turn,
+            "random_cards_withheld": self.random_cards_withheld,
             "replays": [list(p) for p in self.replays],
             "replay_round": self.replay_round,
             "lost_to_ghost": list(self.lost_to_ghost),

@@ -81,6 +81,11 @@ def test_pick_and_carousel_actions() -> None:
     assert pick_action("al", "2", [7, 9]) == core.Pick(player="al", card=9)
     assert pick_action("al", "Shock", [7, 9]) == core.Pick(player="al", card="Shock")
     assert pick_action("al", "1", [5], carousel=True) == ab.CarouselPick(player="al", card=5)
+    assert pick_action("al", "1 for 2", [5], carousel=True, put_back_from=[3, 4]) == ab.CarouselPick(
+        player="al", card=5, put_back=4
+    )
+    with pytest.raises(BadArgument, match="usage: !pick N for M"):
+        pick_action("al", "1", [5], carousel=True, put_back_from=[3, 4])
 
 
 def test_swap_forms() -> None:

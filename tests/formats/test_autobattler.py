@@ -417,6 +417,66 @@ def test_carousel_option() -> None:
     assert all_cards_once(engine)
 
 
+def finish_carousel(engine: AutoBattlerEngine) -> None:
+    """Every pick takes the first carousel card (and, when putting back, gives the first pool card)."""
+    while engine.phase == "carousel":
+        who = engine.whose_carousel_pick()
+        assert who is not None
+        give = engine.pool(who)[0] if engine.config.carousel_put_back else None
+        engine.apply(CarouselPick(who, engine.carousel[0], put_back=give))
+
+
+def pool_sizes_per_draft_phase(engine: AutoBattlerEngine, phases: int) -> list[int]:
+    """ann's pool size at each of the first ``phases`` draft phases (nobody dies: lethal poison is high)."""
+    engine.apply(Start(None))
+    sizes = []
+    for _ in range(phases):
+        finish_carousel(engine)
+        assert engine.phase == "draft"
+        sizes.append(len(engine.pool("ann")))
+        end_draft(engine)
+        play_round(engine)
+    return sizes
+
+
+def test_the_carousel_does_not_change_pool_sizes() -> None:
+    """Issue 9 bug 5: pools reach the seed's static 15 and stay there, with or without the carousel."""
+    plain = pool_sizes_per_draft_phase(make_engine(lethal_poison=1000), 18)
+    assert plain == [7, 8, 9, 10, 11, 12, 13, 14, 15] + [15] * 9
+    dropped = pool_sizes_per_draft_phase(make_engine(lethal_poison=1000, carousel=True), 18)
+    assert dropped == [6, 6, 6, 9, 9, 9, 12, 12, 12] + [15] * 9  # three carousels stand for the 9 cards
+    put_back = pool_sizes_per_draft_phase(
+        make_engine(lethal_poison=1000, carousel=True, carousel_put_back=True), 18
+    )
+    assert put_back == plain
+
+
+def test_put_back_carousel_exchanges_a_pool_card_for_each_pick() -> None:
+    engine = make_engine(carousel=True, carousel_put_back=True)
+    engine.apply(Start(None))
+    for _ in range(3):
+        end_draft(engine)
+        play_round(engine)
+    assert engine.phase == "carousel"
+    picker = engine.whose_carousel_pick()
+    assert picker is not None
+    taken, given = engine.carousel[0], engine.pool(picker)[0]
+    refused(engine, CarouselPick(picker, taken), "put_back_needed")
+    refused(engine, CarouselPick(picker, taken, put_back=engine.carousel[1]), "not_in_pool")
+    effects = engine.apply(CarouselPick(picker, taken, put_back=given))
+    assert taken in engine.pool(picker) and given not in engine.pool(picker) and given in engine.carousel
+    assert any(getattr(e, "put_back", None) == given for e in effects)
+    assert all_cards_once(engine)
+    plain = make_engine(carousel=True)
+    plain.apply(Start(None))
+    for _ in range(3):
+        end_draft(plain)
+        play_round(plain)
+    who = plain.whose_carousel_pick()
+    assert who is not None
+    refused(plain, CarouselPick(who, plain.carousel[0], put_back=plain.pool(who)[0]), "no_put_back")
+
+
 # -- random play --------------------------------------------------------------------------------
 
 
@@ -440,7 +500,9 @@ def random_action(engine: AutoBattlerEngine, rnd: random.Random) -> Action:
         return Start(None)
     if engine.phase == "carousel":
         who = engine.whose_carousel_pick()
-        return CarouselPick(who, rnd.choice(engine.carousel))
+        assert who is not None
+        give = rnd.choice(engine.pool(who)) if engine.config.carousel_put_back else None
+        return CarouselPick(who, rnd.choice(engine.carousel), put_back=give)
     if engine.phase == "draft":
         player = rnd.choice([p for p in engine.active() if p not in engine.done])
         roll = rnd.random()
@@ -501,6 +563,28 @@ def test_random_play_keeps_invariants(seed: int, eight: bool, carousel: bool, fl
         streak_length=3,
     )
     play_randomly(engine, seed, 800)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), eight=st.booleans(), put_back=st.booleans())
+def test_random_play_with_the_carousel_keeps_pool_sizes(seed: int, eight: bool, put_back: bool) -> None:
+    """The carousel never changes pool sizes: a put-back pick leaves the picker's pool as it was, a plain
+    pick only hands out withheld random cards, and no pool outgrows the seed's static 15."""
+    players = EIGHT if eight else FOUR
+    engine = make_engine(players=players, seed=seed, carousel=True, carousel_put_back=put_back)
+    static = engine.config.starting_cards + (engine.config.high_energy - engine.config.starting_energy) * 3
+
+    def apply(action: Action) -> list[object]:
+        before = {p: len(engine.pool(p)) for p in engine.config.players}
+        effects = engine.apply(action)
+        if isinstance(action, CarouselPick) and put_back and engine.phase == "carousel":
+            assert {p: len(engine.pool(p)) for p in engine.config.players} == before
+        live_sizes = {len(engine.pool(p)) for p in engine.active()}
+        assert len(live_sizes) <= 1 or engine.phase == "carousel", (live_sizes, engine.phase)
+        assert all(len(engine.pool(p)) <= static for p in engine.config.players)
+        return effects
+
+    play_randomly(engine, seed, 1500, apply=apply)
 
 
 JUNK = st.one_of(

@@ -328,6 +328,7 @@ class WebView:
         total = sum(len(s) for s in self.channels.values())
         if open_here >= self.options.max_streams_per_client or total >= self.options.max_streams:
             raise web.HTTPTooManyRequests()
+        payload = self.last.get(channel) or json.dumps(make(), separators=(",", ":"), sort_keys=True)
         response = web.StreamResponse(
             headers={**SECURITY_HEADERS, "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
         )
@@ -335,7 +336,6 @@ class WebView:
         subscriber = Subscriber(client)
         self.channels.setdefault(channel, set()).add(subscriber)
         self.streams_by_client[client] = open_here + 1
-        payload = self.last.get(channel) or json.dumps(make(), separators=(",", ":"), sort_keys=True)
         self.last[channel] = payload
         subscriber.offer(payload)
         try:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cockatrice_ext.cli.cards import CardSources, card_source_option
-from cockatrice_ext.cli.export import EXIT_BAD_INPUT
+from cockatrice_ext.cli.export import EXIT_BAD_INPUT, STDIN, from_option
 
 if TYPE_CHECKING:
     from cockatrice_ext.cards.model import CardDatabase
@@ -47,19 +47,25 @@ def find_block_file(block: str) -> Path:
         ) from None
 
 
-def read_block(path: Path) -> Deck:
-    """Read a block file: ``.txt`` and other text as a block list, deck formats by their sniffed format."""
-    from cockatrice_ext.decks.readers import read_deck, sniff_format
+def read_block(path: Path | str, from_format: str = "auto") -> Deck:
+    """Read a block: a file, or ``-`` for standard input, as ``from_format`` or as the command line
+    detects it (:func:`cockatrice_ext.decks.readers.detect_format`: a blank line never starts a sideboard
+    in a block list). A Cockatrice card database is refused: it is card data, not a block."""
+    from cockatrice_ext.cli.export import load_input
+    from cockatrice_ext.decks.errors import DeckFormatError
+    from cockatrice_ext.decks.model import Deck
 
-    data = path.read_bytes()
-    chosen = sniff_format(data, path.name)
-    if chosen in ("text", "arena"):
-        chosen = "blocklist"  # a block is not a deck: blank lines do not start a sideboard
-    return read_deck(path, format=chosen)
+    loaded, source = load_input(str(path), from_format)
+    if not isinstance(loaded, Deck):
+        raise DeckFormatError(
+            "a Cockatrice card database, not a block list (give it as --card-source)", source=source
+        )
+    return loaded
 
 
-def load_block_cards(deck: Deck, path: Path, card_source: CardSources | None) -> CardDatabase:
-    """The card database for ``deck``: ``card_source`` (or the default) plus ``path``'s own custom set.
+def load_block_cards(deck: Deck, path: Path | None, card_source: CardSources | None) -> CardDatabase:
+    """The card database for ``deck``: ``card_source`` (or the default) plus ``path``'s own custom set
+    (none for standard input).
 
     Big sources show a progress bar (on stderr); unreadable card data raises ``click.ClickException``.
     """
@@ -67,6 +73,8 @@ def load_block_cards(deck: Deck, path: Path, card_source: CardSources | None) ->
 
     names = [entry.name for _, entry in deck.entries()]
     db = open_card_source(card_source, need=names)
+    if path is None:
+        return db
     custom = path.with_suffix(".xml")
     if custom.is_file() and custom.resolve().parent != Path(__file__).resolve().parent:
         from cockatrice_ext.cards.model import CardDatabase
@@ -81,20 +89,23 @@ def load_block_cards(deck: Deck, path: Path, card_source: CardSources | None) ->
     return db
 
 
-def check_block(path: Path, card_source: CardSources | None) -> BlockReport:
-    """Read, resolve and measure the block in ``path`` (raises the readers' and resolver's errors)."""
+def check_block(path: Path | None, card_source: CardSources | None, from_format: str = "auto") -> BlockReport:
+    """Read, resolve and measure the block in ``path`` (None: standard input); raises the readers' and
+    resolver's errors."""
     from cockatrice_ext.cards.resolve import resolve_deck
+    from cockatrice_ext.cli.export import STDIN_LABEL
     from cockatrice_ext.decks.guidelines import analyze_block
 
-    deck = read_block(path)
+    source = STDIN_LABEL if path is None else str(path)
+    deck = read_block(path or STDIN, from_format)
     if deck.count() == 0:
         from cockatrice_ext.decks.errors import DeckFormatError
 
-        raise DeckFormatError("the block lists no cards", source=str(path))
+        raise DeckFormatError("the block lists no cards", source=source)
     db = load_block_cards(deck, path, card_source)
-    resolved = resolve_deck(deck, db, source=str(path))
+    resolved = resolve_deck(deck, db, source=source)
     for warning in resolved.warnings:
-        LOGGER.warning("%s: %s", path, warning)
+        LOGGER.warning("%s: %s", source, warning)
     return analyze_block(
         (entry.card, entry.count) for section, entry in resolved.entries() if section not in NOT_IN_BLOCK
     )
@@ -174,23 +185,30 @@ def list_command() -> None:
 @block.command("check")
 @click.argument("block_name", metavar="BLOCK")
 @card_source_option
+@from_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--strict", is_flag=True, help="Exit with code 1 when a guideline is missed.")
-def check_command(block_name: str, card_source: CardSources | None, as_json: bool, strict: bool) -> None:
-    """Measure BLOCK (a file or a bundled block name) against the Auction Magic building guidelines."""
+def check_command(
+    block_name: str, card_source: CardSources | None, from_format: str, as_json: bool, strict: bool
+) -> None:
+    """Measure BLOCK (a file, a bundled block name, or - for standard input) against the Auction Magic
+    building guidelines."""
     from cockatrice_ext.cards.errors import CardDataError, UnknownCardsError
     from cockatrice_ext.decks.errors import DeckFormatError
 
-    path = find_block_file(block_name)
+    path = None if block_name == STDIN else find_block_file(block_name)
     try:
-        report = check_block(path, card_source)
+        report = check_block(path, card_source, from_format)
     except UnknownCardsError as exc:
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(EXIT_BAD_INPUT) from None
     except (DeckFormatError, CardDataError) as exc:
         click.echo(f"error: {exc}", err=True)
         raise SystemExit(EXIT_BAD_INPUT) from None
-    name = path.stem
+    except OSError as exc:
+        click.echo(f"error: cannot read {block_name}: {exc.strerror or exc}", err=True)
+        raise SystemExit(EXIT_BAD_INPUT) from None
+    name = path.stem if path is not None else "stdin"
     if as_json:
         click.echo(json.dumps(report_json(name, report), indent=2, ensure_ascii=False))
     else:

@@ -15,12 +15,14 @@ import contextlib
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from cockatrice_ext.cli.cards import CardSources, card_source_option
+from cockatrice_ext.decks.readers import FORMAT_ALIASES, FORMATS
 from cockatrice_ext.exporters import EXPORT_FORMATS, left_out
 
 if TYPE_CHECKING:
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from cockatrice_ext.exporters import ExportDeck
 
 LOGGER = logging.getLogger(__name__)
+F = TypeVar("F", bound=Callable[..., Any])
 
 # What to do with the output, shown after writing (stderr).
 NEXT_STEPS = {
@@ -79,25 +82,82 @@ def find_block(block: str) -> Path:
     raise click.BadParameter(f"no such file, and no bundled block named {block!r} (bundled: {known})")
 
 
-def _is_card_xml(path: Path) -> bool:
-    with path.open("rb") as handle:
-        head = handle.read(4096)
+STDIN = "-"
+"""The input path that means standard input (``export - --to cod -o deck.cod``)."""
+STDIN_LABEL = "<stdin>"
+FROM_CHOICES = ("auto", *FORMATS, *sorted(FORMAT_ALIASES))
+
+
+def from_option(func: F) -> F:
+    """Add ``--from FORMAT`` (the reader of the input list; ``auto`` detects it) to a command."""
+    return click.option(  # type: ignore[return-value]
+        "--from",
+        "from_format",
+        type=click.Choice(FROM_CHOICES, case_sensitive=False),
+        default="auto",
+        show_default=True,
+        help="Format of the input list: blocklist (also Moxfield, Archidekt, Forge 'Name|SET' lines), "
+        "arena (mtga), mtggoldfish (mtgo: a blank line before the sideboard), text (Cockatrice's rules), "
+        "cubecobra (its card-name list), cubecobra-csv, cod, dek, forge, xmage; auto detects it and "
+        "reads plain text as a block list unless it is clearly a deck.",
+    )(func)
+
+
+def _is_card_xml(head: bytes) -> bool:
     return b"cockatrice_carddatabase" in head
 
 
-def _read_input(path: Path) -> Deck | CardDatabase:
-    """A block list / deck, or the cards of a Cockatrice card-database file."""
-    if path.suffix.lower() == ".xml" and _is_card_xml(path):
+def load_input(block: str, from_format: str = "auto") -> tuple[Deck | CardDatabase, str]:
+    """Read the list ``block`` names (a file, a bundled block, ``-`` for standard input) with
+    :func:`read_list`; returns it and the name messages give the input.
+
+    Raises :class:`DeckFormatError` (unreadable list, input over the size cap), :class:`CardDataError`
+    (a bad card database) or :class:`OSError`.
+    """
+    from cockatrice_ext.decks.blocklist import MAX_TEXT_BYTES
+    from cockatrice_ext.decks.errors import DeckFormatError
+
+    if block == STDIN:
+        source = STDIN_LABEL
+        data = click.get_binary_stream("stdin").read(MAX_TEXT_BYTES + 1)
+    else:
+        path = find_block(block)
+        source = str(path)
+        with path.open("rb") as handle:
+            data = handle.read(4096)
+            if from_format.lower() == "auto" and _is_card_xml(data):
+                from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
+
+                return read_cockatrice_xml(path), source  # card files may be big: streamed
+            data += handle.read(MAX_TEXT_BYTES + 1 - len(data))
+    if len(data) > MAX_TEXT_BYTES:
+        raise DeckFormatError(f"input larger than {MAX_TEXT_BYTES} bytes", source=source)
+    return read_list(data, source, from_format), source
+
+
+def read_list(data: bytes, source: str, from_format: str = "auto") -> Deck | CardDatabase:
+    """The block list or deck in ``data`` (``source`` names it), read as ``from_format`` or as detected;
+    with ``auto``, a Cockatrice card database gives its cards. A deck split by a blank line only (an
+    MTGO / MTGGoldfish deck) is announced on stderr, with the option that reads it whole."""
+    from cockatrice_ext.decks.readers import canonical_format, detect_format, read_deck
+
+    auto = from_format.lower() == "auto"
+    if auto and _is_card_xml(data[:4096]):
         from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
 
-        return read_cockatrice_xml(path)
-    if path.suffix.lower() == ".txt":
-        from cockatrice_ext.decks.blocklist import read_block_list
-
-        return read_block_list(path)
-    from cockatrice_ext.decks.readers import read_deck
-
-    return read_deck(path)
+        return read_cockatrice_xml(data, name=source)
+    name = "" if source == STDIN_LABEL else source
+    chosen = detect_format(data, name) if auto else canonical_format(from_format)
+    deck = read_deck(data, format=chosen, source=source)
+    if not deck.name and name:
+        deck.name = Path(name).stem
+    if auto and chosen == "mtggoldfish":
+        click.echo(
+            f"note: {source} read as an MTGO / MTGGoldfish deck: the {deck.count('side')} cards after the"
+            " blank line are its sideboard (--from blocklist reads them as main cards)",
+            err=True,
+        )
+    return deck
 
 
 def _resolve(deck: Deck, card_source: CardSources | None, source: str) -> ExportDeck:
@@ -141,16 +201,28 @@ def _untoken_names(deck: Deck, db: CardDatabase) -> None:
             entries[i] = replace(entry, name=bare)
 
 
-def build(path: Path, card_source: CardSources | None) -> ExportDeck:
-    """Read ``path`` and resolve it into an :class:`ExportDeck` (raises the readers' errors)."""
+def build(loaded: Deck | CardDatabase, source: str, card_source: CardSources | None) -> ExportDeck:
+    """Resolve what :func:`read_list` read into an :class:`ExportDeck` (raises the resolver's errors).
+
+    Card tags (CubeCobra's) have no place in any output format: they are announced as left out.
+    """
     from cockatrice_ext.cards.model import CardDatabase
     from cockatrice_ext.exporters import deck_from_cards
 
-    loaded = _read_input(path)
     if isinstance(loaded, CardDatabase):
-        name = next(iter(loaded.sets.values())).name if len(loaded.sets) == 1 else path.stem
-        return deck_from_cards(name or path.stem, loaded.cards.values(), loaded.sets)
-    return _resolve(loaded, card_source, str(path))
+        stem = Path(source).stem
+        name = next(iter(loaded.sets.values())).name if len(loaded.sets) == 1 else stem
+        return deck_from_cards(name or stem, loaded.cards.values(), loaded.sets)
+    tagged = [entry for _, entry in loaded.entries() if entry.tags]
+    if tagged:
+        tags = sorted({tag for entry in tagged for tag in entry.tags})
+        shown = ", ".join(tags[:8]) + (f" and {len(tags) - 8} more" if len(tags) > 8 else "")
+        cards = f"{len(tagged)} card" + ("s" if len(tagged) != 1 else "")
+        click.echo(
+            f"warning: card tags ({shown}; on {cards}) not written: no output format holds a card's own tags",
+            err=True,
+        )
+    return _resolve(loaded, card_source, source)
 
 
 def default_output(path: Path, fmt: str) -> Path:
@@ -221,6 +293,7 @@ def _format_help() -> str:
     " from the block name.",
 )
 @card_source_option
+@from_option
 @click.option(
     "--name", "deck_name", default=None, help="Deck/cube name to write (default: the block's name)."
 )
@@ -249,6 +322,7 @@ def export(
     fmt: str,
     output: Path | None,
     card_source: CardSources | None,
+    from_format: str,
     deck_name: str | None,
     set_code: str | None,
     set_name: str | None,
@@ -259,17 +333,18 @@ def export(
 ) -> None:
     """Convert BLOCK to a deck or card file.
 
-    BLOCK is a block list, a deck file (.cod, .dck, .dek, Arena or plain text), a Cockatrice card
-    database XML (its cards are exported as they are), or a bundled block name such as
-    auction-sample. Unknown card names are all listed, with line numbers and suggestions; then
-    nothing is written and the exit code is 2.
+    BLOCK is a block list, a deck file (.cod, .dck, .dek, Arena, MTGO, MTGGoldfish or plain text), a
+    CubeCobra export (card names or CSV), a Cockatrice card database XML (its cards are exported as
+    they are), a bundled block name such as auction-sample, or - for standard input. Unknown card
+    names are all listed, with line numbers and suggestions; then nothing is written and the exit
+    code is 2.
     """
     from cockatrice_ext.cards.errors import CardDataError, UnknownCardsError
     from cockatrice_ext.decks.errors import DeckFormatError
     from cockatrice_ext.exporters import export as write_export
 
     fmt = fmt.lower()
-    path = find_block(block)
+    path = find_block(block) if block != STDIN else None
     if set_code and fmt not in ("cockatrice-xml", "forge-custom"):
         raise click.BadParameter("applies to cockatrice-xml and forge-custom only", param_hint="--set-code")
     if no_printings and fmt not in ("cod", "text"):
@@ -280,11 +355,16 @@ def export(
     to_stdout = output == Path("-")
     if to_stdout and EXPORT_FORMATS[fmt].is_bundle:
         raise click.BadParameter(f"{fmt} writes a folder of files, not one stream", param_hint="-o -")
-    target = output if output is not None else default_output(path, fmt)
+    if output is not None:
+        target = output
+    elif path is not None:
+        target = default_output(path, fmt)
+    else:
+        raise click.BadParameter("reading standard input: give -o PATH (or -o - for standard output)")
     if not to_stdout:
         from cockatrice_ext.fsutil import UnsafeOutput, writable_folder, writable_target
 
-        if target.resolve() == path.resolve():
+        if path is not None and target.resolve() == path.resolve():
             raise click.BadParameter(f"refusing to overwrite the input file {path}", param_hint="-o")
         bundle = EXPORT_FORMATS[fmt].is_bundle
         try:
@@ -292,8 +372,10 @@ def export(
         except UnsafeOutput as exc:
             writes = "a folder of files" if bundle else "one file"
             raise click.BadParameter(f"{exc} ({fmt} writes {writes})", param_hint="-o") from None
+    source = STDIN_LABEL if path is None else str(path)
     try:
-        deck = build(path, card_source)
+        loaded, source = load_input(block, from_format)
+        deck = build(loaded, source, card_source)
     except UnknownCardsError as exc:
         click.echo(f"error: {exc}", err=True)
         click.echo("nothing written.", err=True)
@@ -302,10 +384,11 @@ def export(
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     except OSError as exc:
-        click.echo(f"error: cannot read {path}: {exc.strerror or exc}", err=True)
+        click.echo(f"error: cannot read {source}: {exc.strerror or exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
+    shown = Path(source).name if path is not None else source
     if deck.count() == 0:
-        click.echo(f"error: {path.name} lists no cards; nothing written.", err=True)
+        click.echo(f"error: {shown} lists no cards; nothing written.", err=True)
         sys.exit(EXIT_BAD_INPUT)
     if deck_name:
         deck.name = deck_name
@@ -341,7 +424,7 @@ def export(
         click.echo(f"error: cannot write {target}: {exc.strerror or exc}", err=True)
         sys.exit(EXIT_CANNOT_WRITE)
     counts = ", ".join(f"{section} {deck.count(section)}" for section in deck.sections)
-    click.echo(f"{path.name}: {counts} ({len(deck.unique_cards())} distinct cards) -> {fmt}", err=True)
+    click.echo(f"{shown}: {counts} ({len(deck.unique_cards())} distinct cards) -> {fmt}", err=True)
     for file in written:
         click.echo(str(file))
     if fmt in NEXT_STEPS:

@@ -4,7 +4,8 @@
 * :mod:`~cockatrice_ext.decks.blocklist`: the block-list text format (``parse_block_list``,
   ``read_block_list``, ``format_block_list``);
 * :mod:`~cockatrice_ext.decks.readers`: ``read_deck(path_or_text, format=None)`` for .cod, .dek, Forge and
-  XMage .dck, Arena and plain text (imported lazily: it needs lxml);
+  XMage .dck, Arena, MTGO / MTGGoldfish and plain text, CubeCobra's name list and CSV (imported lazily:
+  it needs lxml);
 * :mod:`~cockatrice_ext.decks.guidelines`: the auction block-building guidelines, measured.
 
 Every reader raises :class:`DeckFormatError` naming the file and line.

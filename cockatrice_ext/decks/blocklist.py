@@ -11,8 +11,9 @@ one of:
 * a section header, which puts the following cards in that section:
   ``Main``/``Deck``/``Mainboard``/``Main deck``/``Decklist`` (-> ``main``), ``Sideboard``/``Side``
   (-> ``side``, also ``Sideboard: 15``), ``Commander``/``Companion``/``Maybeboard``/``Tokens`` (lower-cased),
-  and any named section: ``[Removal]``, ``## Creatures``, ``Creatures (12):``. Cards before any
-  header are in ``main``;
+  and any named section: ``[Removal]``, ``## Creatures``, ``Creatures (12):``, and a deck site's group
+  heading with its count (``Creatures (16)``, ``Lands (24)``, as MTGGoldfish shows them). Cards before
+  any header are in ``main``;
 * a card: ``[SB:] [N|Nx|N x] [[SET] or [SET:NUM]] Name [(SET) [NUM]] [*F*]``. Without a count the
   count is 1. ``SB:`` puts the card in ``side`` whatever the current section. Commas, apostrophes
   and hyphens are part of names (``Jaya Ballard, Task Mage``); ``Fire//Ice``, ``Fire / Ice`` and
@@ -67,6 +68,13 @@ _SIDE_HEADER = re.compile(r"^(?:sideboard|side\s*board|side)\s*:?\s*(?:\(?\d+\)?
 _KNOWN_HEADER = re.compile(r"^(commander|companion|maybeboard|tokens)\s*:?\s*(?:\(?\d+\)?)?$", re.I)
 _BRACKET_HEADER = re.compile(r"^\[([^\[\]]*)\]$")
 _HASH_HEADER = re.compile(r"^##+\s*(.*?)\s*#*$")
+# A deck site's group heading with its card count: MTGGoldfish's "Creatures (16)", "Sideboard (15)".
+_GROUP_HEADER = re.compile(
+    r"^(?:creatures?|spells?|instants?|sorcer(?:y|ies)|artifacts?|enchantments?|planeswalkers?|lands?"
+    r"|battles?|other|sideboard|side\s*board|deck|main\s*deck|mainboard|commander|companion|maybeboard"
+    r"|tokens?)\s*\(\d{1,4}\)$",
+    re.I,
+)
 _COLON_HEADER = re.compile(r"^([A-Za-z][\w '&/-]{0,60}?)\s*(?:\(\d+\))?\s*:$")
 _TRAILING_COUNT = re.compile(r"\s*\(\d+\)$")
 _NAME_COMMENT = re.compile(r"^name\s*[:=]\s*(.+)$", re.I)
@@ -176,8 +184,8 @@ def parse_card_text(text: str) -> tuple[int, str, str, str]:
     return count, name, set_code, number
 
 
-def _section_header(line: str) -> str | None:
-    """The section a header line opens, or None if the line is not a header."""
+def section_header(line: str) -> str | None:
+    """The section a header line opens (``""`` for an empty ``[]``), or None if the line is not a header."""
     bracket = _BRACKET_HEADER.match(line)
     if bracket:
         return canonical_section(bracket.group(1)) if bracket.group(1).strip() else ""
@@ -191,6 +199,8 @@ def _section_header(line: str) -> str | None:
     known = _KNOWN_HEADER.match(line)
     if known:
         return known.group(1).lower()
+    if _GROUP_HEADER.match(line):
+        return canonical_section(line)
     colon = _COLON_HEADER.match(line)
     if colon:
         return canonical_section(colon.group(1))
@@ -211,7 +221,7 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
     """Parse block-list ``text`` into a :class:`Deck`; ``source`` names the file in error messages."""
     if len(text) > MAX_TEXT_BYTES:
         raise DeckFormatError(f"block list larger than {MAX_TEXT_BYTES} bytes", source=source)
-    deck = Deck(name=Path(source).stem if source != "<text>" else "")
+    deck = Deck(name=Path(source).stem if not source.startswith("<") else "")  # "<stdin>" names no file
     section = "main"
     comments: list[str] = []
     seen_card = False
@@ -228,7 +238,7 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
                 else:
                     comments.append(comment)
             continue
-        header = _section_header(line)
+        header = section_header(line)
         if header is not None:
             if not header:
                 raise DeckFormatError("empty section header", source=source, line=number)

@@ -17,13 +17,18 @@ MAYBE = "maybeboard"
 
 @dataclass(frozen=True)
 class DeckEntry:
-    """``count`` copies of the card named ``name`` (as written), optionally pinned to a printing."""
+    """``count`` copies of the card named ``name`` (as written), optionally pinned to a printing.
+
+    ``tags`` are the card's own labels where the source has them (CubeCobra's tags column); no output
+    format holds them, so writers announce them as left out.
+    """
 
     name: str
     count: int = 1
     set_code: str = ""
     collector_number: str = ""
     line: int = 0  # 1-based source line, for error messages
+    tags: tuple[str, ...] = ()
 
 
 @dataclass

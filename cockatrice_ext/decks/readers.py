@@ -11,10 +11,24 @@ Formats (names used by ``format=``):
   lines).
 * ``arena``: MTG Arena text (``Deck``/``Sideboard``/``Commander``/``Companion`` headers, ``N Name (SET) NUM``;
   without a ``Sideboard`` header a blank line after the main deck starts the sideboard).
+* ``mtggoldfish``: what MTGGoldfish downloads and shows: MTGO text (``N Name`` lines, a blank line, the
+  sideboard), its Arena text, and its group headings with counts (``Creatures (16)``, ``Sideboard (15)``);
+  the same reader as ``arena``, whose rules cover all three.
+* ``cubecobra``: CubeCobra's "Card Names (.txt)": one card name per line, taken whole (``1996 World
+  Champion`` is a name, not a count), ``# mainboard`` / ``# maybeboard`` opening the boards.
+* ``cubecobra-csv``: CubeCobra's "Comma-Separated (.csv)": a header row naming the columns (``name``,
+  ``Set``, ``Collector Number``, ``maybeboard``, ``tags``, ...; any case, any order, extra columns ignored),
+  then one row per card: the set and number pin the printing, ``maybeboard`` true puts the card in the
+  maybeboard, ``tags`` (comma-separated) become the entry's tags.
 * ``text``: Cockatrice/MTGO plain text, with Cockatrice's rules: leading comment lines give the deck
   name and comments; ``SB:`` lines (if any) are the sideboard, else a ``Sideboard`` line splits, else a
   single blank line splits main and side (several blank-separated blocks are all main).
-* ``blocklist``: this project's block-list format (:mod:`cockatrice_ext.decks.blocklist`).
+* ``blocklist``: this project's block-list format (:mod:`cockatrice_ext.decks.blocklist`), which also reads
+  what Moxfield and Archidekt export (their markers and categories).
+
+:func:`sniff_format` guesses a format from the bytes; :func:`detect_format` is the command line's
+policy on top of it (a list is a block list unless it is clearly something else), and
+:data:`FORMAT_ALIASES` are the site names ``--from`` also accepts.
 
 Every reader raises :class:`DeckFormatError` naming the source and line; XML is parsed with lxml without
 entity expansion, DTD loading or network access.
@@ -22,6 +36,8 @@ entity expansion, DTD loading or network access.
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,19 +49,37 @@ from cockatrice_ext.decks.blocklist import (
     normalize_name,
     parse_block_list,
     parse_card_text,
+    section_header,
 )
 from cockatrice_ext.decks.errors import DeckFormatError
-from cockatrice_ext.decks.model import Deck, DeckEntry
+from cockatrice_ext.decks.model import MAYBE, Deck, DeckEntry
 
 if TYPE_CHECKING:
     from lxml import etree
 
-FORMATS = ("cod", "dek", "forge", "xmage", "arena", "text", "blocklist")
-DECK_SUFFIXES = (".cod", ".dek", ".dck", ".txt", ".dec", ".mwdeck", ".deck")
+FORMATS = (
+    "cod",
+    "dek",
+    "forge",
+    "xmage",
+    "arena",
+    "mtggoldfish",
+    "text",
+    "blocklist",
+    "cubecobra",
+    "cubecobra-csv",
+)
+FORMAT_ALIASES = {"mtga": "arena", "mtgo": "mtggoldfish", "moxfield": "blocklist", "archidekt": "blocklist"}
+"""Deck sites and programs named by the format whose reader reads what they export."""
+DECK_SUFFIXES = (".cod", ".dek", ".dck", ".txt", ".dec", ".mwdeck", ".deck", ".csv")
+COCKATRICE_TEXT_SUFFIXES = (".dec", ".mwdeck")
+"""Plain-text decks the command line reads with Cockatrice's own rules (``text``), not as block lists."""
+MTGO_MIN_MAIN = 40
+MTGO_MAX_SIDE = 15
 
 _XMAGE_CARD = re.compile(r"^(?:(SB):\s*)?(\d{1,9})\s+\[([A-Za-z0-9_]*):([^\]]*)\]\s*(.+)$", re.IGNORECASE)
 _XMAGE_META = re.compile(r"^(?:NAME|AUTHOR|LAYOUT\b)", re.IGNORECASE)
-_ARENA_HEADERS = {"deck": "main", "sideboard": "side", "commander": "commander", "companion": "companion"}
+_ARENA_FIRST_LINES = ("deck", "commander", "companion", "about")
 _ARENA_SET = re.compile(r"\(([A-Za-z0-9]{2,8})\)\s+[A-Za-z0-9★\-]+\s*$")
 _SB = re.compile(r"^\s*sb:\s*", re.IGNORECASE)
 _SIDEBOARD_LINE = re.compile(r"^sideboard\b", re.IGNORECASE)
@@ -55,6 +89,13 @@ _FORGE_SECTION = re.compile(r"^\[([^\]]*)\]$")
 _FORGE_COUNT = re.compile(r"^(\d{1,9})\s+(.+)$")
 _FORGE_SECTIONS = {"main": "main", "sideboard": "side"}
 _FORGE_IGNORED = {"shop", "general"}
+_MTGO_LINE = re.compile(r"^(\d{1,3})[xX]?\s+\S")
+_CUBECOBRA_BOARD = re.compile(r"^#\s*(mainboard|maybeboard)\s*$", re.IGNORECASE)
+_CSV_NAME_COLUMN = "name"
+_CUBECOBRA_COLUMNS = frozenset(  # the columns that tell CubeCobra's CSV from other tables
+    {"cmc", "type", "set", "collector number", "rarity", "color category", "maybeboard", "tags", "mtgo id"}
+)
+_TRUE = frozenset({"true", "yes", "1", "maybeboard"})
 
 # ----------------------------------------------------------------------------------------------------
 # helpers
@@ -269,15 +310,19 @@ def read_xmage(text: str, source: str = "<text>") -> Deck:
 
 
 def read_arena(text: str, source: str = "<text>") -> Deck:
-    """Read MTG Arena text."""
+    """Read MTG Arena, MTGO or MTGGoldfish text (``N Name [(SET) NUM]`` lines under optional headers).
+
+    Headers are the block list's (``Deck``, ``Sideboard``, ``Commander``, ``Companion``, ``Creatures (16)``);
+    with no ``Sideboard`` header, the first blank line after main-deck cards starts the sideboard.
+    """
     deck = Deck()
     lines = text.splitlines()
-    has_side_header = any(line.strip().lower() == "sideboard" for line in lines)
+    has_side_header = any(section_header(line.strip()) == "side" for line in lines)
     section = "main"
     blank_after_cards = False
     in_about = False
     for number, raw in enumerate(lines, start=1):
-        line = raw.strip()
+        line = raw.strip().lstrip("\ufeff")
         if not line:
             blank_after_cards = bool(deck.sections.get(section)) and section == "main"
             in_about = False
@@ -292,8 +337,11 @@ def read_arena(text: str, source: str = "<text>") -> Deck:
             if lowered.startswith("name "):
                 deck.name = line[5:].strip()
             continue
-        if lowered in _ARENA_HEADERS:
-            section = _ARENA_HEADERS[lowered]
+        header = None if line[:1].isdigit() else section_header(line)
+        if header is not None:
+            if not header:
+                raise DeckFormatError("empty section header", source=source, line=number)
+            section = header
             deck.section(section)
             blank_after_cards = False
             continue
@@ -302,6 +350,78 @@ def read_arena(text: str, source: str = "<text>") -> Deck:
         blank_after_cards = False
         deck.section(section).append(_entry(line, source=source, line=number))
     deck.section("main")
+    return deck
+
+
+def read_cubecobra(text: str, source: str = "<text>") -> Deck:
+    """Read CubeCobra's card-name list: every line a whole card name (count 1); ``# mainboard`` and
+    ``# maybeboard`` open the boards, other ``#`` lines are comments."""
+    deck = Deck()
+    section = "main"
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip().lstrip("\ufeff")
+        if not line:
+            continue
+        if line.startswith("#"):
+            board = _CUBECOBRA_BOARD.match(line)
+            if board:
+                section = canonical_section(board.group(1))
+                deck.section(section)
+            continue  # any other "#" line is a comment
+        deck.section(section).append(
+            DeckEntry(name=_checked_name(line, source=source, line=number), line=number)
+        )
+    deck.section("main")
+    return deck
+
+
+def _csv_columns(header: list[str]) -> dict[str, int]:
+    """Lower-cased column name -> index (the first of equal names)."""
+    columns: dict[str, int] = {}
+    for index, title in enumerate(header):
+        columns.setdefault(title.strip().lstrip("\ufeff").lower(), index)
+    return columns
+
+
+def read_cubecobra_csv(text: str, source: str = "<text>") -> Deck:
+    """Read CubeCobra's CSV export: one row per card, columns found by their header (see the module doc)."""
+    deck = Deck()
+    deck.section("main")
+    rows = csv.reader(io.StringIO(text, newline=""))  # quoted notes may hold line breaks
+    try:
+        header = next(rows, None)
+        if header is None:
+            raise DeckFormatError("empty CSV file", source=source)
+        columns = _csv_columns(header)
+        if _CSV_NAME_COLUMN not in columns:
+            raise DeckFormatError(
+                f"CSV header has no {_CSV_NAME_COLUMN!r} column (got: {', '.join(header)[:200]})",
+                source=source,
+                line=1,
+            )
+
+        def cell(row: list[str], column: str) -> str:
+            index = columns.get(column)
+            return row[index].strip() if index is not None and index < len(row) else ""
+
+        for row in rows:
+            number = rows.line_num
+            if not any(value.strip() for value in row):
+                continue
+            name = _checked_name(cell(row, _CSV_NAME_COLUMN), source=source, line=number)
+            maybe = cell(row, "maybeboard").lower() in _TRUE
+            tags = tuple(dict.fromkeys(t.strip() for t in cell(row, "tags").split(",") if t.strip()))
+            deck.section(MAYBE if maybe else "main").append(
+                DeckEntry(
+                    name=name,
+                    set_code=cell(row, "set").upper(),
+                    collector_number=cell(row, "collector number"),
+                    line=number,
+                    tags=tags,
+                )
+            )
+    except csv.Error as exc:
+        raise DeckFormatError(f"malformed CSV: {exc}", source=source, line=rows.line_num) from None
     return deck
 
 
@@ -365,6 +485,18 @@ def read_text(text: str, source: str = "<text>") -> Deck:
 # sniffing and the entry point
 
 
+def _looks_like_csv_header(line: str) -> bool:
+    """A CSV header naming a ``name`` column and at least two of CubeCobra's other columns."""
+    if "," not in line:
+        return False
+    try:
+        header = next(csv.reader([line]), [])
+    except csv.Error:
+        return False
+    columns = set(_csv_columns(header))
+    return _CSV_NAME_COLUMN in columns and len(columns & _CUBECOBRA_COLUMNS) >= 2
+
+
 def sniff_format(data: bytes, filename: str = "") -> str:
     """Guess the format of ``data`` (file ``filename`` if known); one of :data:`FORMATS`."""
     head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
@@ -380,6 +512,8 @@ def sniff_format(data: bytes, filename: str = "") -> str:
     text = data.decode("utf-8", errors="replace")
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     lowered = [line.lower() for line in lines]
+    if lines and (suffix == ".csv" or _looks_like_csv_header(lines[0].lstrip("\ufeff"))):
+        return "cubecobra-csv"
     if any(line in ("[metadata]", "[main]", "[sideboard]", "[commander]") for line in lowered):
         return "forge"
     card_lines = [line for line in lines if line[:1].isdigit() or line.lower().startswith("sb:")]
@@ -387,13 +521,63 @@ def sniff_format(data: bytes, filename: str = "") -> str:
         return "xmage"
     if suffix == ".dck":
         return "forge" if any("|" in line for line in lines) else "xmage"
-    if lowered and lowered[0] in ("deck", "commander", "companion", "about"):
+    if lowered and lowered[0].lstrip("\ufeff") in _ARENA_FIRST_LINES:
         return "arena"
+    if any(_CUBECOBRA_BOARD.match(line) for line in lines):
+        return "cubecobra"
     if any(line.startswith("#") or (line.startswith("[") and line.endswith("]")) for line in lines):
         return "blocklist"
     if card_lines and sum(bool(_ARENA_SET.search(line)) for line in card_lines) * 2 > len(card_lines):
         return "arena"
     return "text"
+
+
+def _mtgo_deck_shape(text: str) -> bool:
+    """Whether ``text`` is an MTGO / MTGGoldfish deck: counted lines only, a main deck of at least
+    :data:`MTGO_MIN_MAIN` cards, one blank line, a sideboard of at most :data:`MTGO_MAX_SIDE`."""
+    blocks: list[list[str]] = [[]]
+    for raw in text.splitlines():
+        line = raw.strip().lstrip("\ufeff")
+        if line:
+            blocks[-1].append(line)
+        elif blocks[-1]:
+            blocks.append([])
+    blocks = [block for block in blocks if block]
+    if len(blocks) != 2:
+        return False
+    totals = []
+    for block in blocks:
+        counts = [_MTGO_LINE.match(line) for line in block]
+        if not all(counts):
+            return False
+        totals.append(sum(int(match.group(1)) for match in counts if match))
+    return totals[0] >= MTGO_MIN_MAIN and 1 <= totals[1] <= MTGO_MAX_SIDE
+
+
+def detect_format(data: bytes, filename: str = "") -> str:
+    """The reader the command line uses for ``data`` when no format is chosen (see :func:`sniff_format`).
+
+    A list is a block list unless it is clearly something else, so a blank line never moves cards out
+    of a block: plain text becomes ``mtggoldfish`` only in the shape of an MTGO / MTGGoldfish deck
+    (:func:`_mtgo_deck_shape`, the cards after the blank line being its sideboard), ``text`` (Cockatrice's
+    rules) only for ``.dec`` / ``.mwDeck`` files, and Arena text only when it starts with an Arena header.
+    """
+    chosen = sniff_format(data, filename)
+    if chosen not in ("text", "arena"):
+        return chosen
+    text = data.decode("utf-8", errors="replace")
+    first = next((line.strip().lstrip("\ufeff").lower() for line in text.splitlines() if line.strip()), "")
+    if chosen == "arena" and first in _ARENA_FIRST_LINES:
+        return "arena"
+    if chosen == "text" and Path(filename).suffix.lower() in COCKATRICE_TEXT_SUFFIXES:
+        return "text"
+    return "mtggoldfish" if _mtgo_deck_shape(text) else "blocklist"
+
+
+def canonical_format(name: str) -> str:
+    """The reader's name for a format or one of its :data:`FORMAT_ALIASES` (``mtga`` -> ``arena``)."""
+    lowered = name.strip().lower()
+    return FORMAT_ALIASES.get(lowered, lowered)
 
 
 def _decode(data: bytes, source: str) -> str:
@@ -433,7 +617,7 @@ def read_deck(
     where = source or filename or "<text>"
     if len(data) > MAX_TEXT_BYTES:
         raise DeckFormatError(f"deck larger than {MAX_TEXT_BYTES} bytes", source=where)
-    chosen = (format or sniff_format(data, filename)).lower()
+    chosen = canonical_format(format) if format else sniff_format(data, filename)
     if chosen not in FORMATS:
         raise DeckFormatError(
             f"unknown deck format {format!r}; choose one of {', '.join(FORMATS)}", source=where
@@ -448,8 +632,11 @@ def read_deck(
             "forge": read_forge,
             "xmage": read_xmage,
             "arena": read_arena,
+            "mtggoldfish": read_arena,
             "text": read_text,
             "blocklist": parse_block_list,
+            "cubecobra": read_cubecobra,
+            "cubecobra-csv": read_cubecobra_csv,
         }[chosen]
         deck = reader(text, where)
     if not deck.name and filename:
@@ -459,10 +646,15 @@ def read_deck(
 
 __all__ = [
     "FORMATS",
+    "FORMAT_ALIASES",
     "DeckFormatError",
+    "canonical_format",
     "canonical_section",
+    "detect_format",
     "read_arena",
     "read_cod",
+    "read_cubecobra",
+    "read_cubecobra_csv",
     "read_deck",
     "read_dek",
     "read_forge",

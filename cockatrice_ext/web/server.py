@@ -46,12 +46,14 @@ from cockatrice_ext.web import views
 from cockatrice_ext.web.tokens import Grant, TokenBook
 
 LOGGER = logging.getLogger(__name__)
+SERVER_LOG = logging.getLogger("aiohttp.server")
+"""aiohttp's own error log (requests it could not parse); filtered through :class:`RedactTokens`."""
 
 KEEPALIVE_SECONDS = 15.0
 """A comment line on idle streams, so proxies and browsers keep them open."""
 MAX_CHOICE_LENGTH = 150
 """A pick is a pack number or a card name; nothing longer is a card."""
-TOKEN_IN_PATH = re.compile(r"(/private/)[^/]+")
+TOKEN_IN_PATH = re.compile(r"(/private/)[^/\s'\"]+")
 ERRORS = {
     400: "error: bad request",
     404: "error: no such page (a private link expires when its game ends)",
@@ -96,6 +98,19 @@ class WebOptions:
 def redact(path: str) -> str:
     """A request path fit for a log line: the token of a private page replaced."""
     return TOKEN_IN_PATH.sub(r"\1…", path)
+
+
+class RedactTokens(logging.Filter):
+    """For aiohttp's own error log: a request line it could not parse is quoted there, token and all."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if record.exc_info:
+            text += "\n" + logging.Formatter().formatException(record.exc_info)
+            record.exc_info = None
+            record.exc_text = None
+        record.msg, record.args = redact(text), ()
+        return True
 
 
 class RedactingAccessLogger(AbstractAccessLogger):
@@ -178,6 +193,7 @@ class WebView:
         self._dirty: dict[int, GameReferee] = {}
         self._flush_task: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
+        self._redact = RedactTokens()
         self.base_url = options.base_url(options.port)
         self._page = string.Template(_load_text("templates", "page.html"))
         self._static = {
@@ -207,6 +223,7 @@ class WebView:
     async def start(self) -> None:
         """Listen on the configured address and follow the bot's games."""
         self.bot.view_listeners.append(self.game_changed)
+        SERVER_LOG.addFilter(self._redact)
         self._runner = web.AppRunner(self.app, access_log_class=RedactingAccessLogger)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.options.host, self.options.port)
@@ -226,6 +243,7 @@ class WebView:
         """End every open stream, then stop listening."""
         if self.game_changed in self.bot.view_listeners:
             self.bot.view_listeners.remove(self.game_changed)
+        SERVER_LOG.removeFilter(self._redact)
         for subscribers in self.channels.values():
             for subscriber in subscribers:
                 subscriber.end("closed")
@@ -445,7 +463,10 @@ class WebView:
         grant, referee = self._grant(request)
         if not self.actions.allow(request.match_info["token"]):
             raise web.HTTPTooManyRequests()
-        form = await request.post()
+        try:
+            form = await request.post()
+        except ValueError:  # not UTF-8, not a form
+            raise web.HTTPBadRequest() from None
         choice = " ".join(str(form.get("choice", "")).split())
         if not choice or len(choice) > MAX_CHOICE_LENGTH:
             raise web.HTTPBadRequest()

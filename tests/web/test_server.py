@@ -48,14 +48,14 @@ class Setup:
         return self.referee.engine
 
 
-async def make_setup(tmp_path: Path, **limits: Any) -> Setup:
+async def make_setup(tmp_path: Path, players: tuple[str, str] = ("alice", "bob"), **limits: Any) -> Setup:
     chat: list[tuple[Any, str]] = []
 
     async def send(destination: Any, message: str) -> None:
         chat.append((destination, message))
 
     bot = demo_bot(tmp_path / "journal.sqlite3", send)
-    seat_game(bot, GAME, ["alice", "bob"], spectators=("carol",))
+    seat_game(bot, GAME, list(players), spectators=("carol",))
     web = WebView(bot, WebOptions(port=0, **limits))
     await web.start()
     referee = VortexReferee(bot, GAME, 1, VortexOptions(seed=5), load_block("vortex-pool", sections=None))
@@ -76,9 +76,9 @@ async def settle(bot: Bot) -> None:
     await bot.chat.flush(timeout=5)
 
 
-def scenario(tmp_path: Path, body: Callable[[Setup], Awaitable[None]], **limits: Any) -> None:
+def scenario(tmp_path: Path, body: Callable[[Setup], Awaitable[None]], **options: Any) -> None:
     async def run() -> None:
-        setup = await make_setup(tmp_path, **limits)
+        setup = await make_setup(tmp_path, **options)
         try:
             await asyncio.wait_for(body(setup), 30)
         finally:
@@ -288,3 +288,36 @@ def test_redact_and_rate_limiter() -> None:
     assert limiter.allow("b")  # another client has its own budget
     now[0] = 1.0
     assert limiter.allow("a") and not limiter.allow("a")
+
+
+def test_bad_bodies_and_lines_are_refused_without_quoting_a_token(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def body(s: Setup) -> None:
+        token = s.links["alice"].rsplit("/", 1)[1]
+        form = {"Content-Type": "application/x-www-form-urlencoded"}
+        async with s.session.post(
+            s.links["alice"] + "/pick", data=b"choice=\xff\xfe", headers=form
+        ) as response:
+            assert response.status == 400 and await response.text() == "error: bad request"
+        async with s.session.post(s.links["alice"] + "/pick", json={"choice": 1}) as response:
+            assert response.status == 400
+        with caplog.at_level(logging.DEBUG, logger="aiohttp.server"):
+            async with s.session.get(s.links["alice"] + "/" + "x" * 9000) as response:
+                assert response.status == 400  # aiohttp's parser: the line is too long
+        logged = "\n".join(record.getMessage() for record in caplog.records)
+        assert "/private/…" in logged and token[:12] not in logged
+
+    scenario(tmp_path, body)
+
+
+def test_names_are_text_not_markup(tmp_path: Path) -> None:
+    async def body(s: Setup) -> None:
+        async with s.session.get(s.links["<i>eve</i>"]) as page:
+            html = await page.text()
+        assert "&lt;i&gt;eve&lt;/i&gt;" in html and "<i>" not in html
+        async with s.session.get(f"{s.base}/static/app.js") as script:
+            code = await script.text()
+        assert "textContent" in code and "innerHTML" not in code  # the pages never parse names as HTML
+
+    scenario(tmp_path, body, players=("<i>eve</i>", "bob"))

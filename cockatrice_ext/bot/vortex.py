@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from typing import Annotated, Any, ClassVar
 
-from cockatrice_ext.bot.blocks import LoadedBlock, load_block
+from cockatrice_ext.bot.blocks import LoadedBlock, load_block, pile_cod
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.formats import SeatsByName
 from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, PileReferee, Referee, shorten
@@ -50,6 +50,7 @@ from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import vortex as rules
 from cockatrice_ext.formats.base import Effect, RulesError
+from cockatrice_ext.journal import JournalError, Table
 from cockatrice_ext.protocol import commands as pc
 from cockatrice_ext.protocol.codes import CardAttribute
 
@@ -343,6 +344,83 @@ class VortexReferee(SeatsByName, PileReferee):
         await self.read_own_deck()
         await self.perform(self.apply(rules.StartGame(player=None)))
 
+    # -- restarts ----------------------------------------------------------------------------------
+
+    @classmethod
+    async def resume(cls, bot: Bot, game_id: int, room_id: int, key: str) -> Any:
+        """Re-seated in the same game after a restart (registered account): the journal as it was."""
+        referee = await super().resume(bot, game_id, room_id, key)
+        referee.engine_names = cls.journaled_names(bot.journal.table_meta(key), referee.engine.players)
+        referee.live = True
+        return referee
+
+    @classmethod
+    async def rebuild(cls, bot: Bot, room_id: int, key: str, requested_by: str) -> VortexReferee:
+        """``!resume``: a new Cockatrice game continuing the journaled game ``key`` whose seat was lost.
+
+        The bot's deck is every card of the pool the journal places: the shoe (its order stays in the
+        engine), the packs, the passed pack, exiled cards, and each player's picks and graveyard, which
+        go back to them when the game starts (seats found by name).
+
+        Raises:
+            JournalError: the journal cannot be replayed, or lacks what a rebuild needs.
+            NotAllowed: the game never started its draft.
+        """
+        meta = bot.journal.table_meta(key)
+        options = VortexOptions(**meta["options"])
+        engine = Table.restore(bot.journal, key).engine
+        assert isinstance(engine, rules.VortexEngine)
+        if engine.phase == "new":
+            raise NotAllowed("that game never started; open a new one with !vortex new")
+        engine_names = cls.journaled_names(meta, engine.players)
+        game_names = [str(n) for n in meta.get("game_names", [])]
+        if len(game_names) != len(engine.config.cards):
+            raise JournalError("the journaled pool does not match its cards")
+        placed = engine.card_locations()
+        block = LoadedBlock(
+            name=options.block,
+            facts=tuple(engine.config.cards),
+            game_names=tuple(game_names),
+            cod=pile_cod(options.block, [game_names[i] for i in sorted(placed)]),
+        )
+        referee: VortexReferee = await cls.create(bot, room_id, options, block, requested_by=requested_by)
+        new_meta = {**meta, "game_id": referee.game_id, "rebuilt_from": key}
+        bot.journal.copy_table(key, referee.table_key, meta=new_meta)
+        referee.table = Table.restore(bot.journal, referee.table_key)
+        referee.engine_names = engine_names
+        referee.continues = int(meta.get("game_id", 0)) or None
+        return referee
+
+    async def restore_board(self) -> None:
+        """The rebuilt game started: every player's picks, graveyard, basics and life back with them, the
+        exiled cards in our exile, and a pending pick asked again (its pack first)."""
+        engine = self.engine
+        self.live = True
+        await self.read_own_deck()
+        for index in engine.exile:
+            await self.deck_to_my_zone(index, "rfg")
+        for player, state in engine.players.items():
+            for index in state.owned:
+                await self.deliver(index, player, "hand")
+            for index in state.graveyard:
+                await self.deliver(index, player, "grave")
+            if state.basics:
+                await self.create_basics(player, state.basics)
+            if state.life_lost:
+                await self.lose_life(player, state.life_lost)
+        continued = f"Game #{self.continues}" if self.continues else "The game"
+        where = "in your hand" if self.is_judge else "face down on your table (drag them into your hand)"
+        await self.say(
+            shorten(
+                f"{continued} continues here: {self.status_line()} Your picks are back {where}; put back"
+                " on the battlefield what was there."
+            )
+        )
+        for player in engine.players:
+            if engine.pending_pick(player):
+                await self.tell_private(player, f"{PACK_PREFIX} {pack_listing(engine.pack(player))}.")
+                await self.say(f"{self.player_name(player)} to pick from {engine.pack_size(player)}.")
+
     # -- events ----------------------------------------------------------------------------------
 
     async def on_event(self, event: ClientEvent) -> None:
@@ -448,8 +526,8 @@ class VortexReferee(SeatsByName, PileReferee):
 
     async def on_reconnected(self) -> None:
         async with self._lock:
-            if self.table is None or self.game_id not in self.bot.client.games:
-                return
+            if self.table is None or not self.live or self.game_id not in self.bot.client.games:
+                return  # nothing to re-read yet (a rebuilt game waits for its players)
             await self.read_own_deck()
             self._live = None
             await self.say("Referee back. " + self.status_line())
@@ -707,3 +785,4 @@ class VortexReferee(SeatsByName, PileReferee):
 
 INSTALLERS = {"vortex": VortexRoom.install}
 RESUMERS = {"vortex": VortexReferee.resume}
+REBUILDERS = {"vortex": VortexReferee.rebuild}

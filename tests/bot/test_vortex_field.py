@@ -9,20 +9,29 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from bot_players import Player, wait_until
 from servatrice import ServatriceServer
-from test_auction_e2e import connect_default
-from test_vortex_bot import POOL, bot_line, choose_pick
+from test_auction_e2e import bot_line, connect_default
+from test_auction_field import wait_for_user
+from test_vortex_bot import POOL, choose_pick
 
 from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
 from cockatrice_ext.protocol import commands
 
 pytestmark = pytest.mark.servatrice
+
+CHAT_BOUND = 30.0
+"""Seconds a line may take under the shipped chat budget (1,000 characters per 10 s for all the bot says;
+the default pool's long names fill it in a few lines)."""
 
 
 def run(coroutine: Any, timeout: float = 240.0) -> Any:
@@ -204,3 +213,115 @@ def test_finished_and_abandoned_games(servatrice_strict: ServatriceServer, tmp_p
             await bot.close()
 
     run(scenario())
+
+
+def test_resume_after_kill_rebuilds_the_draft(servatrice_strict: ServatriceServer, tmp_path: Path) -> None:
+    """``kill -9`` under auth none mid-draft, the bot started as the README says: the restarted bot
+    names the lost game in the room within 5 s; ``!resume`` opens a new game where the players sit in
+    the other order (new seat ids), every pick is back in its picker's hand, the packs and the shoe
+    are as they were, the pending pick is asked again (its pack listed first) and the draft goes on."""
+    journal = tmp_path / "journal.sqlite3"
+    url = servatrice_strict.ws_url
+
+    def start_bot() -> subprocess.Popen[bytes]:
+        command = [sys.executable, "-m", "cockatrice_ext", "bot", "run", url, "--user", "referee_vk"]
+        command += ["--room", "Bot room", "--journal", str(journal), "--format", "vortex"]
+        return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    async def packs_line(player: Player, game_id: int) -> str:
+        """What ``!packs`` answers (pack sizes by name, the passed pack, the shoe)."""
+        mark = player.mark()
+        await player.say(game_id, "!packs")
+        line = await bot_line(player, r"Packs [^|]*", mark, timeout=CHAT_BOUND)
+        return re.search(r"Packs [^|]*", line).group(0).strip()  # type: ignore[union-attr]
+
+    def hand(player: Player, game_id: int) -> list[str]:
+        mirror = player.client.games[game_id]
+        return sorted(c.name for c in mirror.players[mirror.local_player_id].zone("hand").cards)
+
+    async def scenario() -> None:
+        process = start_bot()
+        alice = Player(await connect_default(url, "alice_vk"))
+        bob = Player(await connect_default(url, "bob_vk"))
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for player in (alice, bob):
+                await player.client.join_room(room_id)
+            await wait_for_user(alice, "referee_vk")
+            mark = alice.mark()
+            await alice.client.room_say(room_id, "!vortex new 2")
+            line = await bot_line(alice, r"Vortex game #\d+", mark, timeout=CHAT_BOUND)
+            old_game = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
+            for player in (alice, bob):
+                await player.sit(room_id, old_game)
+            await bot_line(alice, r"Opening turn 1: alice_vk drafts", mark, timeout=CHAT_BOUND)
+            for picker, turn in ((alice, 1), (bob, 2), (alice, 3)):
+                await bot_line(alice, rf"{picker.name} to pick from", mark, timeout=CHAT_BOUND)
+                mark = alice.mark()  # the next prompt comes with this pick's line
+                await picker.say(old_game, "!pick 1")
+                await wait_until(
+                    lambda p=picker, t=turn: len(hand(p, old_game)) == (t + 1) // 2,
+                    timeout=CHAT_BOUND,
+                    what="pick",
+                )
+            await bot_line(alice, r"bob_vk to pick from", mark, timeout=CHAT_BOUND)
+            picked = {"alice_vk": hand(alice, old_game), "bob_vk": hand(bob, old_game)}
+            packs_before = await packs_line(alice, old_game)
+
+            process.send_signal(signal.SIGKILL)
+            process.wait(10)
+            mirror = alice.client.games[old_game]
+            await wait_until(
+                lambda: not any(p.name == "referee_vk" for p in mirror.players.values()),
+                timeout=30,
+                what="the bot's seat gone",
+            )
+            mark = alice.mark()
+            started = time.monotonic()
+            process = start_bot()
+            await bot_line(alice, rf"lost its seat .*!resume {old_game}", mark, timeout=10)
+            assert time.monotonic() - started < 5.0, "the room hears of the lost game within 5 s"
+            told = len(bob.private)
+            await bob.client.room_say(room_id, f"!resume {old_game}")
+            line = await bot_line(
+                alice, rf"Game #{old_game} continues as game #\d+", mark, timeout=CHAT_BOUND
+            )
+            new_game = int(re.search(r"as game #(\d+)", line).group(1))  # type: ignore[union-attr]
+            bob_seat = await bob.sit(room_id, new_game)  # the other order: new seat ids
+            alice_seat = await alice.sit(room_id, new_game)
+            assert (alice_seat, bob_seat) != (
+                alice.client.games[old_game].local_player_id,
+                bob.client.games[old_game].local_player_id,
+            )
+            await bot_line(
+                alice,
+                rf"Game #{old_game} continues here: Phase opening; bob_vk's turn",
+                mark,
+                timeout=CHAT_BOUND,
+            )
+            for player in (alice, bob):
+                await wait_until(
+                    lambda p=player: hand(p, new_game) == picked[p.name],
+                    timeout=15,
+                    what="picks back in hand",
+                )
+            await wait_until(
+                lambda: any(t.startswith("Your pack: 1. ") for _, t in bob.private[told:]),
+                timeout=CHAT_BOUND,
+                what="bob's pack listed again",
+            )
+            await bot_line(alice, r"bob_vk to pick from", mark, timeout=CHAT_BOUND)
+            assert await packs_line(alice, new_game) == packs_before
+            await bob.say(new_game, "!pick 1")
+            await bot_line(alice, r"bob_vk picks a card", mark, timeout=CHAT_BOUND)
+            await wait_until(lambda: len(hand(bob, new_game)) == 2, what="bob's new pick in hand")
+        finally:
+            for player in (alice, bob):
+                await player.close()
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+    run(scenario(), timeout=300)

@@ -124,6 +124,7 @@ def test_resume_rebuilds_the_table_from_the_journal(tmp_path: Path) -> None:
         "format": "vortex",
         "options": asdict(VortexOptions(seed=5)),
         "game_names": [c.name for c in cards],
+        "names": {"1": "alice", "2": "bob"},
     }
     table = Table.create(journal, key, engine, meta=meta)
     table.apply(rules.StartGame(player=None))
@@ -133,4 +134,5 @@ def test_resume_rebuilds_the_table_from_the_journal(tmp_path: Path) -> None:
     assert isinstance(referee, VortexReferee)
     assert referee.engine.snapshot() == engine.snapshot()
     assert referee.block.game_names[0] == "Forest"
+    assert referee.engine_names == {1: "alice", 2: "bob"} and referee.live
     journal.close()

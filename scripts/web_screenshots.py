@@ -152,6 +152,7 @@ def main() -> None:
             shoot(browser, f"{base}/game/3", "points", args.out / "combat.png")
             drafter = bot.all_games()[2].player_name(bot.all_games()[2].engine.whose_turn)  # type: ignore[attr-defined]
             shoot(browser, links[drafter], "pack", args.out / "vortex-private.png")
+            shoot(browser, links["fay"], "hand", args.out / "combat-private.png")
         finally:
             browser.quit()
             asyncio.run_coroutine_threadsafe(web.stop(), loop).result(10)

@@ -11,10 +11,10 @@ newest one through server-sent events. A slow page never queues: it gets the lat
 Pages (all live, no reload):
 
 * ``/`` the refereed games; ``/game/N`` one game's public board;
-* ``/game/N/private/TOKEN`` one player's private page (a Vortex pack, with pick buttons). Its link
-  is sent once by private message when the game's engine starts. A pick posted from the page is run
-  as the chat command ``!pick N`` from that player (same parser, same checks, same journal), and the
-  command's answer is shown on the page.
+* ``/game/N/private/TOKEN`` one player's private page (a Vortex pack with pick buttons, a Combat
+  hand). Its link is sent once by private message when the game's engine starts. A pick posted from
+  the page is run as the chat command ``!pick N`` from that player (same parser, same checks, same
+  journal), and the command's answer is shown on the page.
 
 Security: tokens are 192-bit secrets bound to one player of one game and revoked when the game ends
 (:mod:`cockatrice_ext.web.tokens`); no page, error or log line carries a token (pages find their
@@ -292,7 +292,7 @@ class WebView:
             self.tokens.revoke_game(game_id)
             for channel in [c for c in self.channels if c[0] == "private" and c[1] == game_id]:
                 self._end(channel, "expired")
-        elif referee.format_name in views.PRIVATE_FORMATS and referee.table is not None:
+        elif referee.format_name in views.PRIVATE_PAGES and referee.table is not None:
             await self._send_links(referee)
         if not present:
             self._end(("game", game_id), "gone")
@@ -311,8 +311,8 @@ class WebView:
             name = referee.player_name(player)
             token = self.tokens.issue(referee.game_id, player, name)
             url = f"{self.base_url}/game/{referee.game_id}/private/{token}"
-            what = "your private page (your pack; pick there or in chat)"
-            await self.bot.tell(name, f"{views.game_title(referee)}: {what}: {url}")
+            what = views.PRIVATE_PAGES[referee.format_name]
+            await self.bot.tell(name, f"{views.game_title(referee)}: your private page ({what}): {url}")
 
     # -- channels --------------------------------------------------------------------------------------
 
@@ -461,6 +461,8 @@ class WebView:
     async def _pick(self, request: web.Request) -> web.Response:
         """A pick from the private page: the chat command ``!pick CHOICE`` from the token's player."""
         grant, referee = self._grant(request)
+        if referee.format_name != "vortex":  # the only page with a pick
+            raise web.HTTPNotFound()
         if not self.actions.allow(request.match_info["token"]):
             raise web.HTTPTooManyRequests()
         try:

@@ -132,6 +132,17 @@ def combat_board(engine: combat_rules.CombatEngine, name_of: NameOf) -> View:
     }
 
 
+def combat_hand(engine: combat_rules.CombatEngine, player: Any, name_of: NameOf) -> View:
+    """Private to ``player``: their hand, numbered as ``!place N SLOT`` and ``!set N SLOT`` count."""
+    hand = engine.seats[engine.config.players.index(player)].hand
+    return {
+        "format": "combat",
+        "player": name_of(player),
+        "hand": [{"number": n, "name": engine.config.cards[i].name} for n, i in enumerate(hand, start=1)],
+        "board": combat_board(engine, name_of),
+    }
+
+
 def game_summary(referee: Any) -> View:
     """One row of the games list: number, format, state and the seated players' names."""
     seated = referee.humans() if referee.game_id in referee.bot.client.games else []
@@ -165,13 +176,20 @@ def game_view(referee: Any) -> View:
 def private_view(referee: Any, player: Any) -> View | None:
     """What only ``player`` may see of this game on their page, or None if the format has no such page."""
     table = referee.table
-    if table is None or not isinstance(table.engine, vortex_rules.VortexEngine):
+    if table is None:
         return None
-    return {
-        "summary": game_summary(referee),
-        "private": vortex_pack(table.engine, player, referee.player_name),
-    }
+    engine = table.engine
+    if isinstance(engine, vortex_rules.VortexEngine):
+        private = vortex_pack(engine, player, referee.player_name)
+    elif isinstance(engine, combat_rules.CombatEngine):
+        private = combat_hand(engine, player, referee.player_name)
+    else:
+        return None
+    return {"summary": game_summary(referee), "private": private}
 
 
-PRIVATE_FORMATS = frozenset({"vortex"})
-"""Formats whose players get a private page (and its link) when their game starts."""
+PRIVATE_PAGES = {
+    "vortex": "your pack; pick there or in chat",
+    "combat": "your hand, numbered as !place and !set count",
+}
+"""Formats whose players get a private page when their game starts, and what the link says it shows."""

@@ -20,7 +20,7 @@ def test_the_script_draws_every_page(tmp_path: Path) -> None:
         [sys.executable, str(SCRIPT), "--out", str(tmp_path)], capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    pages = {"games", "auction", "vortex", "combat", "vortex-private"}
+    pages = {"games", "auction", "vortex", "combat", "vortex-private", "combat-private"}
     assert {p.stem for p in tmp_path.glob("*.png")} == pages
     for page in pages:
         data = (tmp_path / f"{page}.png").read_bytes()

@@ -20,6 +20,7 @@ import aiohttp
 import pytest
 
 from cockatrice_ext.bot.blocks import load_block
+from cockatrice_ext.bot.combat import CombatOptions, CombatReferee, check_cod, hand_listing
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
 from cockatrice_ext.formats import vortex as rules
@@ -321,3 +322,24 @@ def test_names_are_text_not_markup(tmp_path: Path) -> None:
         assert "textContent" in code and "innerHTML" not in code  # the pages never parse names as HTML
 
     scenario(tmp_path, body, players=("<i>eve</i>", "bob"))
+
+
+def test_combat_players_get_their_hand_and_no_pick(tmp_path: Path) -> None:
+    async def body(s: Setup) -> None:
+        seat_game(s.bot, GAME + 1, ["fay", "gus"])
+        combat = CombatReferee(s.bot, GAME + 1, 1, CombatOptions(seed=5))
+        verdict = check_cod(load_block("combat-deck", sections=None).cod)
+        combat.decks = {1: verdict, 2: verdict}
+        s.bot.adopt_game(combat)
+        await combat.start_engine()
+        await settle(s.bot)
+        links = {d[1]: LINK.search(m).group(0) for d, m in s.chat if d[0] == "user" and LINK.search(m)}
+        assert {"fay", "gus"} <= set(links)
+        async for _, view in events(s.session, links["fay"] + "/events"):
+            listed = "; ".join(f"{c['number']}. {c['name']}" for c in view["private"]["hand"])
+            assert listed == hand_listing(combat.engine, 1)
+            break
+        async with s.session.post(links["fay"] + "/pick", data={"choice": "1"}) as response:
+            assert response.status == 404
+
+    scenario(tmp_path, body)

@@ -7,12 +7,13 @@ from typing import Any
 
 from cockatrice_ext.bot.auction import lot_note, render_view
 from cockatrice_ext.bot.blocks import load_block
+from cockatrice_ext.bot.combat import hand_listing
 from cockatrice_ext.cards.model import CardFacts
 from cockatrice_ext.formats import auction as am
 from cockatrice_ext.formats import combat as cm
 from cockatrice_ext.formats import vortex as vm
 from cockatrice_ext.formats.base import to_jsonable
-from cockatrice_ext.web.views import auction_board, combat_board, vortex_board, vortex_pack
+from cockatrice_ext.web.views import auction_board, combat_board, combat_hand, vortex_board, vortex_pack
 
 NAMES = {1: "alice", 2: "bob"}
 
@@ -124,3 +125,14 @@ def test_combat_board_is_the_scoreboard_with_names() -> None:
     assert (board["round"], board["rounds"], board["cap"]) == (engine.round, 10, engine.spell_cap())
     hand = {deck[i].name for i in engine.seats[0].hand}  # opening hands are private
     assert not any(name in json.dumps(board) for name in hand)
+
+
+def test_combat_hand_is_numbered_as_the_hand_command_lists_it() -> None:
+    deck = load_block("combat-deck", sections=None).facts
+    engine = cm.CombatEngine(cm.CombatConfig.from_decks((1, 2), (deck, deck)), seed=4)
+    engine.apply(cm.StartGame(player=None))
+    for player in (1, 2):
+        mine = combat_hand(engine, player, name_of)
+        listed = "; ".join(f"{card['number']}. {card['name']}" for card in mine["hand"])
+        assert listed == hand_listing(engine, player) and len(mine["hand"]) == 7
+        assert mine["player"] == name_of(player) and mine["board"] == combat_board(engine, name_of)

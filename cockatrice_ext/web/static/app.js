@@ -107,10 +107,17 @@ async function pick(number) {
   messages.textContent = answer.replies.length ? answer.replies.join(" ") : "Picked.";
 }
 
+function combatHand(mine) {
+  const list = el("ol", null, { id: "hand", class: "pack" });
+  for (const card of mine.hand) list.appendChild(el("li", card.name, { "data-name": card.name }));
+  return [el("h2", `Your hand (${mine.player})`), list, el("h2", "The table"), ...combatBoard(mine.board)];
+}
+
 function renderPrivate(data) {
   const parts = [summary(data.summary)];
   if (!data.private) return parts;
   const mine = data.private;
+  if (mine.format === "combat") return parts.concat(combatHand(mine));
   parts.push(el("h2", `Your pack (${mine.player})`));
   parts.push(el("p", mine.to_pick ? "You must pick now." : "Nothing to pick right now.", { id: "to-pick" }));
   const list = el("ol", null, { id: "pack", class: "pack" });

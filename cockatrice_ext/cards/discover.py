@@ -6,7 +6,8 @@ Linux (``$XDG_DATA_HOME`` respected), ``~/Library/Application Support/Cockatrice
 on macOS, ``%LOCALAPPDATA%/Cockatrice/Cockatrice`` on Windows, or ``<app dir>/data`` for a
 portable build. ``settings/paths.ini`` there may point ``cardDatabase``, ``tokenDatabase``,
 ``spoilerDatabase`` and ``customSets`` elsewhere. Load order follows Cockatrice: cards.xml,
-tokens.xml, spoiler.xml, then every ``*.xml`` under customsets/ (recursively, sorted by path).
+tokens.xml, spoiler.xml, then every ``*.xml`` under customsets/ (recursively through linked folders,
+hidden ones skipped, sorted by path).
 """
 
 from __future__ import annotations
@@ -77,9 +78,38 @@ def cockatrice_card_files(data_dir: Path) -> list[Path]:
             files.append(path)
     custom = pick("customSets", data_dir / "customsets")
     if custom.is_dir():
-        found = [p for p in custom.rglob("*") if p.suffix.lower() == ".xml" and p.is_file()]
-        files.extend(sorted(found, key=lambda p: str(p)))
+        files.extend(xml_files_below(custom))
     return files
+
+
+def xml_files_below(folder: Path) -> list[Path]:
+    """Every ``*.xml`` file (any case) below ``folder`` as Cockatrice collects its custom sets
+    (``CardDatabaseLoader::collectCustomDatabasePaths``): recursively, following linked folders (each
+    real folder once), skipping hidden files and folders, sorted by full path."""
+    found: list[Path] = []
+    seen: set[str] = set()
+    stack = [folder]
+    while stack:
+        directory = stack.pop()
+        real = os.path.realpath(directory)
+        if real in seen:
+            continue  # a link loop, or a folder linked twice
+        seen.add(real)
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                if entry.is_dir():
+                    stack.append(Path(entry.path))
+                elif entry.is_file() and entry.name.lower().endswith(".xml"):
+                    found.append(Path(entry.path))
+            except OSError:
+                continue
+    return sorted(found, key=str)
 
 
 def discover_cockatrice_files(**kwargs: object) -> list[Path]:

@@ -153,14 +153,39 @@ def _expand(source: str) -> list[Path]:
         return discover_cockatrice_files()
     path = Path(source).expanduser()
     if path.is_dir():
-        from cockatrice_ext.cards.discover import cockatrice_card_files
-
-        files = cockatrice_card_files(path)
-        if files:
-            return files
-        xml = sorted(p for p in path.rglob("*.xml") if p.is_file())
-        return xml or [path]
+        return cockatrice_folder_files(path) or [path]  # no XML at all: a folder of Forge scripts
     return [path]
+
+
+def cockatrice_folder_files(folder: Path) -> list[Path]:
+    """The card files of a folder, in the order Cockatrice loads them.
+
+    A Cockatrice data folder (it has ``cards.xml``, or ``settings/paths.ini`` names one) gives
+    ``cards.xml``, ``tokens.xml``, ``spoiler.xml``, then every ``*.xml`` under ``customsets/``
+    (:func:`cockatrice_ext.cards.discover.cockatrice_card_files`); any other folder gives its XML files
+    collected the same way as ``customsets/`` (sorted by path, hidden ones skipped).
+    """
+    from cockatrice_ext.cards.discover import cockatrice_card_files, xml_files_below
+
+    files = cockatrice_card_files(folder)
+    if files:
+        return files
+    if (folder / "customsets").is_dir():
+        LOGGER.warning(
+            "%s: no cards.xml, so Cockatrice itself would load nothing from it; reading its XML files", folder
+        )
+    return xml_files_below(folder)
+
+
+def _is_card_database(path: Path) -> bool:
+    """Whether Cockatrice would parse ``path`` as a card database (an ``.xml`` name, the right root)."""
+    from cockatrice_ext.cards.cockatrice_xml import looks_like_cockatrice_xml
+    from cockatrice_ext.cards.jsonio import peek
+
+    try:
+        return path.suffix.lower() == ".xml" and looks_like_cockatrice_xml(peek(path))
+    except OSError:
+        return False
 
 
 def sniff(path: Path) -> str:
@@ -278,6 +303,8 @@ def load_cards(
     files = _expand(text)
     if not files:
         raise CardDataError("no Cockatrice card database found in the usual places", source=text)
+    if len(files) > 1 or files[0] != Path(text).expanduser():  # a folder: files Cockatrice skips, skipped
+        files = _card_databases_of_folder(text, files)
     db = CardDatabase()
     wanted = list(names)
     for path in files:
@@ -288,6 +315,25 @@ def load_cards(
     if len(files) == 1:
         db.source = str(files[0])
     return db
+
+
+def _card_databases_of_folder(source: str, files: list[Path]) -> list[Path]:
+    """``files`` without those Cockatrice would not parse as a card database (each skipped with a warning,
+    as Cockatrice logs and skips them); a ``cards.xml`` it cannot parse is an error, as Cockatrice then
+    loads nothing."""
+    kept: list[Path] = []
+    for path in files:
+        if _is_card_database(path):
+            kept.append(path)
+        elif path.name.lower() == "cards.xml" and path == files[0]:
+            raise CardDataError(
+                "not a Cockatrice card database; Cockatrice would load nothing", source=str(path)
+            )
+        else:
+            LOGGER.warning("%s: not a Cockatrice card database, skipped (Cockatrice skips it too)", path)
+    if not kept:
+        raise CardDataError("no Cockatrice card database in it", source=source)
+    return kept
 
 
 def load_cards_covering(

@@ -1,6 +1,7 @@
 """``cockatrice-ext block``: list the bundled blocks and check a block against the auction guidelines.
 
-``block check BLOCK`` reads BLOCK (a file, or the name of a bundled block), resolves every name
+``block check BLOCK`` reads BLOCK (a file, the name of a bundled block, or ``-`` for standard input;
+its format detected or named with ``--from``, as ``export`` reads it), resolves every name
 against ``--card-source`` (default: the embedded cards plus the bundled custom sets, plus a custom
 set ``BLOCK.xml`` next to a block file), and prints what
 :func:`cockatrice_ext.decks.guidelines.analyze_block` measured. Unknown names: one error listing every

@@ -1,7 +1,10 @@
 """``cockatrice-ext export BLOCK --to FORMAT -o PATH``: a block list to a deck or card file.
 
-BLOCK is a file (block list, any deck format the deck readers know, or a Cockatrice card XML
-whose cards are exported as they are) or the name of a bundled block (``auction-sample``).
+BLOCK is a file (block list, any deck format the deck readers know, a CubeCobra export, or a
+Cockatrice card XML whose cards are exported as they are), the name of a bundled block
+(``auction-sample``), or ``-`` for standard input. ``--from FORMAT`` names the input's format;
+by default it is detected (:func:`cockatrice_ext.decks.readers.detect_format`), and a sideboard
+made only by a blank line is announced.
 Names are resolved against ``--card-source`` (default: the embedded cards plus the bundled
 custom sets). Every unknown name is reported at once, with its line and suggestions, and
 nothing is written (exit code 2). Output is rendered fully before an atomic write.
@@ -137,9 +140,10 @@ def load_input(block: str, from_format: str = "auto") -> tuple[Deck | CardDataba
 
 def read_list(data: bytes, source: str, from_format: str = "auto") -> Deck | CardDatabase:
     """The block list or deck in ``data`` (``source`` names it), read as ``from_format`` or as detected;
-    with ``auto``, a Cockatrice card database gives its cards. A deck split by a blank line only (an
-    MTGO / MTGGoldfish deck) is announced on stderr, with the option that reads it whole."""
-    from cockatrice_ext.decks.readers import canonical_format, detect_format, read_deck
+    with ``auto``, a Cockatrice card database gives its cards. A detected sideboard that only a blank
+    line made (MTGO / MTGGoldfish or Arena text) is announced on stderr, with the option that reads it
+    whole."""
+    from cockatrice_ext.decks.readers import canonical_format, detect_format, has_sideboard_header, read_deck
 
     auto = from_format.lower() == "auto"
     if auto and _is_card_xml(data[:4096]):
@@ -151,10 +155,12 @@ def read_list(data: bytes, source: str, from_format: str = "auto") -> Deck | Car
     deck = read_deck(data, format=chosen, source=source)
     if not deck.name and name:
         deck.name = Path(name).stem
-    if auto and chosen == "mtggoldfish":
+    split = auto and chosen in ("arena", "mtggoldfish") and deck.count("side") > 0
+    if split and not has_sideboard_header(data.decode("utf-8", errors="replace")):
+        kind = "Arena text" if chosen == "arena" else "an MTGO / MTGGoldfish deck"
         click.echo(
-            f"note: {source} read as an MTGO / MTGGoldfish deck: the {deck.count('side')} cards after the"
-            " blank line are its sideboard (--from blocklist reads them as main cards)",
+            f"note: {source} read as {kind}: the {deck.count('side')} cards after the blank line are its"
+            " sideboard (--from blocklist reads them as main cards)",
             err=True,
         )
     return deck

@@ -317,7 +317,7 @@ def read_arena(text: str, source: str = "<text>") -> Deck:
     """
     deck = Deck()
     lines = text.splitlines()
-    has_side_header = any(section_header(line.strip()) == "side" for line in lines)
+    has_side_header = has_sideboard_header(text)
     section = "main"
     blank_after_cards = False
     in_about = False
@@ -351,6 +351,12 @@ def read_arena(text: str, source: str = "<text>") -> Deck:
         deck.section(section).append(_entry(line, source=source, line=number))
     deck.section("main")
     return deck
+
+
+def has_sideboard_header(text: str) -> bool:
+    """Whether a line of ``text`` is a sideboard header (``Sideboard``, ``Sideboard (15)``, ``[Sideboard]``);
+    without one, Arena and MTGO text take the cards after the first blank line as the sideboard."""
+    return any(section_header(line.strip()) == "side" for line in text.splitlines())
 
 
 def read_cubecobra(text: str, source: str = "<text>") -> Deck:
@@ -651,6 +657,7 @@ __all__ = [
     "canonical_format",
     "canonical_section",
     "detect_format",
+    "has_sideboard_header",
     "read_arena",
     "read_cod",
     "read_cubecobra",

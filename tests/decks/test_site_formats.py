@@ -172,6 +172,16 @@ def test_detection_leaves_block_lists_whole() -> None:
     assert detect_format(ARENA_COMMANDER.encode()) == "arena"
 
 
+def test_a_sideboard_made_by_a_blank_line_is_announced() -> None:
+    result = invoke("block", "check", "-", stdin="Deck\n4 Opt\n\n2 Shock\n")
+    assert result.exit_code == 0 and "Block stdin: 4 cards" in result.stdout
+    assert "read as Arena text: the 2 cards after the blank line are its sideboard" in result.stderr
+    result = invoke("block", "check", "-", "--from", "blocklist", stdin="Deck\n4 Opt\n\n2 Shock\n")
+    assert "Block stdin: 6 cards" in result.stdout and "note:" not in result.stderr
+    result = invoke("block", "check", "-", stdin=ARENA_COMMANDER)  # a Sideboard header: nothing to say
+    assert result.exit_code == 0 and "note:" not in result.stderr
+
+
 def test_standard_input_for_export_and_block_check(tmp_path: Path) -> None:
     text = "# Name: Piped\n5 Grizzly Bears\n1 Murder\n4 Wild Guess\n"
     deck, result = export_cod(tmp_path, "-", stdin=text)

@@ -4,7 +4,8 @@ A ``Secret`` is a card name known only to its holders from a moment on (a pack, 
 told to them privately, or the top of a block they looked at) until it is legitimately revealed. A player
 "knows" a name from the moment any secret naming it is theirs. ``find_leaks`` reads every item each player
 received (chat of every kind, game events, room events, session events) and reports every hidden name in
-it, except in what that player typed themselves.
+it, except in what that player typed themselves and in deck lists the game shares on load (they say what a
+deck holds, not which card is where).
 """
 
 from __future__ import annotations
@@ -93,6 +94,8 @@ def find_leaks(readers: Iterable[FieldPlayer], secrets: list[Secret]) -> list[Le
             if reader.sender_of(item) == reader.name:  # their own words are never a leak
                 continue
             for text in item.strings:
+                if "<cockatrice_deck" in text:  # a deck list shared on load: what a deck holds, not where
+                    continue
                 for name in names_in(text, pattern, canonical):
                     hidden = any(
                         reader.name not in s.holders and s.start <= item.at < s.end for s in by_name[name]

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from field_bot import BOT_NAME, ROOM, Referee
-from field_players import FieldPlayer, Protos
+from field_players import EMPTY_DECK, FieldPlayer, Protos
 from servatrice import ServatriceServer
 
 
@@ -67,8 +67,8 @@ class Table:
         return self.seats[game.active]  # type: ignore[index]
 
 
-async def seat(players: list[FieldPlayer], room_id: int, game_id: int) -> Table:
-    return Table(game_id, {await player.sit(room_id, game_id): player for player in players})
+async def seat(players: list[FieldPlayer], room_id: int, game_id: int, deck: str = EMPTY_DECK) -> Table:
+    return Table(game_id, {await player.sit(room_id, game_id, deck): player for player in players})
 
 
 async def close_all(players: list[FieldPlayer]) -> None:

@@ -1,0 +1,118 @@
+"""Magic Combat Rules in the field: the face-down setup by hand number, a few turns of combat, then the
+hidden-card scan (hands and face-down cards are private until revealed, summoned or cast)."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from xml.sax.saxutils import quoteattr
+
+import pytest
+from field_bot import BOT_NAME, Referee
+from field_players import FieldPlayer, Protos
+from hidden_cards import Secret, block_names, find_leaks, private_secrets
+from scenario import arrive, close_all, open_game, run, seat
+from servatrice import ServatriceServer
+from shared_paths import ROOT
+
+pytestmark = pytest.mark.servatrice
+
+DECK = sorted(block_names(ROOT / "blocks" / "combat-deck.txt"))
+REVEALS = re.compile(
+    r"reveals: (.*)|summons (.*) in slot|casts (.*?)(?: on |\.$)|Resolving: (.*)|'s (.*) enters"
+    r"|discards (\D.*)\.$|^!discard (.*)"
+)
+"""Lines that show a card by the rules (a player's own ``!discard CARD`` puts it in a public graveyard)."""
+
+
+def combat_cod() -> str:
+    cards = "".join(f'<card number="1" name={quoteattr(name)}/>' for name in DECK)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>combat</deckname>'
+        f'<comments/><zone name="main">{cards}</zone></cockatrice_deck>'
+    )
+
+
+def public_from(players: list[FieldPlayer]) -> dict[str, float]:
+    """When a card was shown by the rules: turned face up, summoned, cast, resolved or discarded."""
+    reveals: dict[str, float] = {}
+    for player in players:
+        for item, _, text in player.chat():
+            for match in (m for part in text.split(" | ") for m in REVEALS.finditer(part)):
+                shown = " ".join(group for group in match.groups() if group)
+                for name in DECK:
+                    if name in shown:
+                        reveals[name] = min(item.at, reveals.get(name, item.at))
+    return reveals
+
+
+async def place_a_creature(player: FieldPlayer, game_id: int) -> None:
+    """``!place N 1`` with the first hand number the referee accepts (refusals come privately)."""
+    for number in range(1, 8):
+        mark = player.mark()
+        await player.say(game_id, f"!place {number} 1")
+        line = await player.line(rf"{player.name} places a card face down|{player.name}: refused", since=mark)
+        if "places a card" in line:
+            return
+    raise AssertionError(f"{player.name} could place no creature")
+
+
+async def discard(player: FieldPlayer, game_id: int, count: int) -> None:
+    """Cleanup: discard the last ``count`` cards of the hand the referee lists privately."""
+    mark = player.mark()
+    await player.say(game_id, "!hand")
+    listing = await player.line(r"^Your hand: ", since=mark, kind="Event_UserMessage")
+    names = re.findall(r"\d+\. ([^;]+?)(?:;|\.$)", listing)
+    for name in names[-count:]:
+        await player.say(game_id, f"!discard {name}")
+        await player.line(rf"{player.name} discards {re.escape(name)}", since=mark)
+
+
+def test_combat_setup_and_rounds_hide_hands(
+    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
+) -> None:
+    """Two legal decks, a face-down creature each, two turns of combat; nobody is shown a card of the
+    other's hand or a face-down card before the rules reveal it."""
+    bot = referee(shipped_server)
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, shipped_server, ["cy_fc", "dee_fc"])
+        by_name = {p.name: p for p in players}
+        watcher = players[0]
+        try:
+            started = time.monotonic()
+            game_id = await open_game(watcher, room_id, "!combat new", "Magic Combat Rules game")
+            mark = watcher.mark()
+            await seat(players, room_id, game_id, deck=combat_cod())
+            await watcher.line(r"Magic Combat Rules, \d+ rounds", since=mark, timeout=30)
+            for player in players:
+                await player.line(r"^Your opening hand: 1\. ", kind="Event_UserMessage")
+                await place_a_creature(player, game_id)
+                await player.say(game_id, "!ready")
+            for _ in range(2):
+                line = await watcher.line(r"Round \d+, \S+'s turn", since=mark, timeout=30)
+                active = by_name[re.findall(r"Round \d+, (\S+)'s turn", line)[-1]]
+                mark = watcher.mark()
+                await active.say(game_id, "!combat")
+                await watcher.line(r"Combat: set up to 3 spells", since=mark)
+                for player in players:
+                    await player.say(game_id, "!ready")
+                await watcher.line(rf"Fights: {active.name}", since=mark, timeout=20)
+                mark = watcher.mark()
+                await active.say(game_id, "!pass")
+                cleanup = await watcher.line(rf"Cleanup: {active.name} discards \d+|Round \d+, ", since=mark)
+                if match := re.search(rf"Cleanup: {active.name} discards (\d+)", cleanup):
+                    await discard(active, game_id, int(match.group(1)))
+        finally:
+            await close_all(players)
+
+        reveals = public_from(players)
+        secrets = [
+            Secret(s.name, s.holders, started, reveals.get(s.name, float("inf")))
+            for s in private_secrets(players, BOT_NAME, set(DECK))
+        ]
+        leaks = find_leaks(players, secrets)
+        assert not leaks, "\n".join(map(str, leaks))
+
+    run(scenario(), bot)

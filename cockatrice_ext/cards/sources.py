@@ -291,9 +291,12 @@ def load_cards(
 
     Several files (a Cockatrice folder: cards.xml, tokens.xml, spoiler.xml, customsets) are
     merged in Cockatrice's order: the first definition of a name wins, later files add
-    printings. Big files go through the parsed-file cache; with ``names`` (those the caller will
-    resolve) a cached file gives only their cards. Raises :class:`CardDataError` naming the file
-    on any unreadable input.
+    printings. A folder's files that are not card databases, or that fail to parse, are skipped
+    with a warning, as Cockatrice skips them; its ``cards.xml`` failing is an error (Cockatrice then
+    loads nothing). Unlike Cockatrice, a file with an XML error gives none of its cards (Cockatrice
+    keeps those before the error). Big files go through the parsed-file cache; with ``names``
+    (those the caller will resolve) a cached file gives only their cards. Raises
+    :class:`CardDataError` naming the file on any unreadable input.
     """
     text = str(source) if source is not None else default_source()
     if text in DEFAULT_KEYWORDS:
@@ -303,12 +306,20 @@ def load_cards(
     files = _expand(text)
     if not files:
         raise CardDataError("no Cockatrice card database found in the usual places", source=text)
-    if len(files) > 1 or files[0] != Path(text).expanduser():  # a folder: files Cockatrice skips, skipped
-        files = _card_databases_of_folder(text, files)
+    folder = len(files) > 1 or files[0] != Path(text).expanduser()
+    main = files[0] if folder and files[0].name.lower() == "cards.xml" else None  # Cockatrice needs it
+    if folder:
+        files = _card_databases_of_folder(text, files, main)
     db = CardDatabase()
     wanted = list(names)
     for path in files:
-        layer = read_layer_file(path, wanted, progress)
+        try:
+            layer = read_layer_file(path, wanted, progress)
+        except CardDataError as exc:
+            if not folder or path == main:
+                raise
+            LOGGER.warning("%s; file skipped (Cockatrice logs it and goes on)", exc)
+            continue
         db.merge(layer)
         db.name_hints.update(layer.name_hints)
     db.link_reverse_related()
@@ -317,15 +328,15 @@ def load_cards(
     return db
 
 
-def _card_databases_of_folder(source: str, files: list[Path]) -> list[Path]:
+def _card_databases_of_folder(source: str, files: list[Path], main: Path | None) -> list[Path]:
     """``files`` without those Cockatrice would not parse as a card database (each skipped with a warning,
-    as Cockatrice logs and skips them); a ``cards.xml`` it cannot parse is an error, as Cockatrice then
-    loads nothing."""
+    as Cockatrice logs and skips them); a ``main`` cards.xml it cannot parse is an error, as Cockatrice
+    then loads nothing."""
     kept: list[Path] = []
     for path in files:
         if _is_card_database(path):
             kept.append(path)
-        elif path.name.lower() == "cards.xml" and path == files[0]:
+        elif path == main:
             raise CardDataError(
                 "not a Cockatrice card database; Cockatrice would load nothing", source=str(path)
             )

@@ -53,6 +53,7 @@ def data_folder(tmp_path: Path, examples: Path, shared_cockatrice: Path) -> Path
     (custom / "01.mine.xml").write_text(custom_set("ZZZ", ("Cat", "Purr."), (creator, "Makes tokens.")))
     (custom / "sub" / "02.more.xml").write_text(custom_set("YYY", ("Custom Bear", "Grr.")))
     (custom / "05.notes.xml").write_text("<notes>not cards</notes>")
+    (custom / "09.broken.xml").write_text(custom_set("BRK", ("Broken Card", "Oops.")).replace("</cards>", ""))
     (custom / "06.UPPER.XML").write_text(custom_set("XXX", ("Upper Card", "Shout.")))
     (custom / ".04.hidden.xml").write_text(custom_set("HID", ("Hidden Card", "Boo.")))
     (custom / ".git").mkdir()
@@ -85,6 +86,7 @@ def test_files_come_in_cockatrice_order(data_folder: Path) -> None:
         "customsets/01.mine.xml",
         "customsets/05.notes.xml",
         "customsets/06.UPPER.XML",
+        "customsets/09.broken.xml",
         "customsets/linked/07.linked.xml",
         "customsets/sub/02.more.xml",
     ]
@@ -143,6 +145,7 @@ def test_files_cockatrice_skips_are_skipped_and_said(
     with caplog.at_level(logging.WARNING):
         db = sources.load_cards(data_folder)
     assert "05.notes.xml: not a Cockatrice card database, skipped" in caplog.text
+    assert "09.broken.xml" in caplog.text and "malformed XML" in caplog.text and "Broken Card" not in db
     assert {"Cat", "Custom Bear", "Upper Card", "Linked Card"} <= set(db.cards) and "Hidden Card" not in db
 
 

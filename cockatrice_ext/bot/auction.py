@@ -55,6 +55,7 @@ from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, PileReferee, sh
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.mirror import CounterState
 from cockatrice_ext.formats import auction as rules
+from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats.base import Effect, RulesError
 from cockatrice_ext.journal import JournalError, Table
 from cockatrice_ext.protocol import commands as pc
@@ -96,6 +97,7 @@ class AuctionOptions:
     income: int = 3
     one_round_bidding: bool = False
     empty_block_rule: str = "active_player_loses"
+    noncreature_follow_up: str = rules.AuctionConfig.noncreature_follow_up  # game option noncreature
     commander: bool = False
     auction_at: str = "draw"  # "draw" (the draw step) or "turn" (as soon as the turn begins)
     bid_timeout: float = 0.0  # seconds; 0 = no bid timer
@@ -305,7 +307,7 @@ def render_view(
             who, names = name_of(effect.player), [c.name for c in effect.cards]
             end = "" if effect.creature_found else " (no creature: the block ran out)"
             lines.append(f"{who} reveals until a creature: {', '.join(names) or 'nothing'}{end}.")
-            if names and not judge:
+            if names and not judge and not effect.pending:  # pending cards wait for !cast or !keep
                 lines.append(to_hand_line(who, names))
         elif isinstance(effect, rules.CardsAwarded) and effect.player not in gone:
             names = [c.name for c in effect.cards]
@@ -419,34 +421,37 @@ class AuctionRoom(FormatRoom):
     defaults: AuctionOptions
 
     @command(scopes=("room",))
-    async def auction(
-        self,
-        ctx: Context,
-        what: str,
-        players: Annotated[int, Range(2, 6)] | None = None,
-        block: str | None = None,
-    ) -> None:
-        """!auction new|commander [PLAYERS] [BLOCK]: create an Auction Magic (or Commander Auction) game."""
+    async def auction(self, ctx: Context, what: str, args: Rest | None = None) -> None:
+        """!auction new|commander [PLAYERS] [BLOCK] [OPTIONS] | rules: create an Auction Magic (or Commander
+        Auction) game, e.g. !auction new 2 boards timer=45 empty=draw; !auction rules lists the options."""
         kind = what.lower()
+        if kind == "rules":
+            await ctx.reply(shorten("Auction options: " + game_options.brief("auction", self.defaults)))
+            return
         if kind not in ("new", "commander"):
-            raise BadArgument("usage: !auction new|commander [PLAYERS 2-6] [BLOCK]")
+            raise BadArgument("usage: !auction new|commander [PLAYERS 2-6] [BLOCK] [OPTIONS] | rules")
         assert ctx.room_id is not None
-        options = AuctionOptions(**{**asdict(self.defaults), "seats": players or self.defaults.seats})
+        try:
+            words, chosen = game_options.split_words("auction", (args or "").split())
+        except game_options.OptionError as exc:
+            raise BadArgument(str(exc)) from None
+        players = int(words.pop(0)) if words and words[0].isdecimal() else None
+        if players is not None and not 2 <= players <= 6:
+            raise BadArgument("PLAYERS must be between 2 and 6")
+        if len(words) > 1:
+            raise BadArgument(f"unexpected '{words[1][:40]}'{game_options.suggestion('auction', words[1])}")
+        block = words[0] if words else None
+        options = game_options.apply("auction", self.defaults, chosen)
+        options = dataclasses.replace(options, seats=players or self.defaults.seats)
         if kind == "commander":
-            options = AuctionOptions(
-                **{
-                    **asdict(options),
-                    "commander": True,
-                    "block": COMMANDER_BLOCK if not block else options.block,
-                }
-            )
+            options = dataclasses.replace(options, commander=True, block=block or COMMANDER_BLOCK)
+        elif block:
+            options = dataclasses.replace(options, block=block)
         if block:
             try:
-                options = AuctionOptions(
-                    **{**asdict(options), "block": chat_block_name(block, self.defaults.block)}
-                )
+                chat_block_name(block, self.defaults.block)
             except ValueError as exc:
-                raise BadArgument(str(exc)) from None
+                raise BadArgument(f"{exc}{game_options.suggestion('auction', block)}") from None
         try:
             loaded = load_block(options.block)
         except (LookupError, ValueError) as exc:
@@ -572,15 +577,8 @@ class AuctionReferee(PileReferee):
         if active in humans:
             start = humans.index(active)
             humans = humans[start:] + humans[:start]
-        config = rules.AuctionConfig(
-            players=tuple(humans),
-            cards=self.block.facts,
-            starting_gold=self.options.starting_gold,
-            income=self.options.income,
-            one_round_bidding=self.options.one_round_bidding,
-            empty_block_rule=self.options.empty_block_rule,
-            commander=self.options.commander,
-        )
+        settings = game_options.config_settings(rules.AuctionConfig, self.options)
+        config = rules.AuctionConfig(players=tuple(humans), cards=self.block.facts, **settings)
         seed = self.options.seed if self.options.seed is not None else secrets.randbits(48)
         engine = rules.AuctionEngine(config, seed=seed)
         self.engine_names = {p: self.mirror.players[p].name for p in humans}
@@ -915,6 +913,9 @@ class AuctionReferee(PileReferee):
                 await self.hand_over(effect.card.index, effect.player, hand=False)
             elif isinstance(effect, rules.CardKept):
                 await self.hand_over(effect.card.index, effect.player, hand=True)
+            elif isinstance(effect, rules.RevealedUntilCreature) and effect.pending:
+                for ref in effect.cards:  # on our table until the buyer's !cast or !keep
+                    await self.to_my_table(ref.index)
             elif isinstance(effect, (rules.CardsDrawn, rules.RevealedUntilCreature)):
                 for ref in effect.cards:
                     await self.hand_over(ref.index, effect.player, hand=True)
@@ -1229,6 +1230,13 @@ class AuctionReferee(PileReferee):
         await ctx.reply("Gold: " + gold_summary(self.engine, self.player_name))
 
     @command()
+    async def rules(self, ctx: Context) -> None:
+        """The options this game is played with."""
+        title = "Commander Auction" if self.options.commander else "Auction Magic"
+        text = game_options.describe_in_force("auction", self.options)
+        await ctx.reply(shorten(f"{title}, block {self.options.block}: {text}."))
+
+    @command()
     async def mana(
         self, ctx: Context, color: str, count: Annotated[int, Range(1, 100)] | None = None
     ) -> None:
@@ -1263,7 +1271,7 @@ class AuctionReferee(PileReferee):
             if word == "bottom":
                 target = bottom
                 continue
-            if not word.isdigit() or not 1 <= int(word) <= len(seen):
+            if not word.isdecimal() or not 1 <= int(word) <= len(seen):
                 raise BadArgument(f"use the numbers 1-{len(seen)} from your !look")
             target.append(seen[int(word) - 1])
         await self.act(ctx, lambda p: rules.Reorder(player=p, top=tuple(top), bottom=tuple(bottom)))

@@ -42,6 +42,7 @@ from cockatrice_ext.cards.model import CardDatabase, CardFacts
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import combat as rules
+from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats.base import Effect, RulesError
 from cockatrice_ext.journal import Table
 from cockatrice_ext.protocol import commands as pc
@@ -62,6 +63,8 @@ class CombatOptions:
     """Table options chosen when the game is created (journaled with the table)."""
 
     rounds: int = 10
+    both_players_draw: bool = rules.CombatConfig.both_players_draw  # game option draw (formats/options.py)
+    max_hand_size: int = rules.CombatConfig.max_hand_size  # game option hand: cleanup discards down to it
     judge: bool = False  # the bot needs no judge rights: players move their own cards
     card_source: str = ""  # card data for deck checks ("" = $COCKATRICE_EXT_CARDS, else every real card)
     password: str = ""
@@ -367,11 +370,20 @@ class CombatRoom(FormatRoom):
     defaults: CombatOptions
 
     @command(scopes=("room",))
-    async def combat(self, ctx: Context, what: str) -> None:
-        """!combat new: create a two-player Magic Combat Rules game refereed by the bot."""
+    async def combat(self, ctx: Context, what: str, args: Rest | None = None) -> None:
+        """!combat new [OPTIONS] | rules: create a two-player Magic Combat Rules game refereed by the bot,
+        e.g. !combat new draw=both hand=7; !combat rules lists the options."""
+        if what.lower() == "rules":
+            await ctx.reply(shorten("Combat options: " + game_options.brief("combat", self.defaults)))
+            return
         if what.lower() != "new":
-            raise BadArgument("usage: !combat new")
+            raise BadArgument("usage: !combat new [OPTIONS] | rules")
         assert ctx.room_id is not None
+        try:
+            chosen = game_options.parse("combat", (args or "").split())
+            options = game_options.apply("combat", self.defaults, chosen)
+        except game_options.OptionError as exc:
+            raise BadArgument(str(exc)) from None
         from cockatrice_ext.cards.errors import CardDataError
 
         try:
@@ -379,7 +391,7 @@ class CombatRoom(FormatRoom):
         except CardDataError as exc:
             raise BadArgument(f"the referee's card database does not load: {str(exc)[:120]}") from None
         referee = await CombatReferee.create(
-            self.bot, ctx.room_id, self.defaults, requested_by=ctx.sender, cards=cards
+            self.bot, ctx.room_id, options, requested_by=ctx.sender, cards=cards
         )
         await ctx.reply(
             shorten(
@@ -518,7 +530,8 @@ class CombatReferee(GameReferee):
             )
             return
         decks = (verdicts[0].facts, verdicts[1].facts)  # type: ignore[union-attr]
-        config = rules.CombatConfig.from_decks((humans[0], humans[1]), decks, rounds=self.options.rounds)  # type: ignore[arg-type]
+        settings = game_options.config_settings(rules.CombatConfig, self.options)
+        config = rules.CombatConfig.from_decks((humans[0], humans[1]), decks, **settings)  # type: ignore[arg-type]
         seed = self.options.seed if self.options.seed is not None else secrets.randbits(48)
         engine = rules.CombatEngine(config, seed=seed)
         meta = {
@@ -858,6 +871,12 @@ class CombatReferee(GameReferee):
         except ValueError:
             raise BadArgument("usage: !life -3 or !life +2") from None
         await self.act(ctx, lambda p: rules.AdjustLife(player=p, target=p, delta=amount))
+
+    @command()
+    async def rules(self, ctx: Context) -> None:
+        """The options this game is played with."""
+        text = game_options.describe_in_force("combat", self.options)
+        await ctx.reply(shorten(f"Magic Combat Rules: {text}."))
 
     @command()
     async def score(self, ctx: Context) -> None:

@@ -34,7 +34,7 @@ import re
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -46,6 +46,7 @@ from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import league as core
 from cockatrice_ext.formats import market as mk
+from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats.base import Action, Effect, Engine, RulesError
 from cockatrice_ext.journal import Table
 from cockatrice_ext.protocol import commands as pc
@@ -122,6 +123,21 @@ class LeagueOptions:
     rounds: int = 3  # Market Draft only
     seed: int | None = None  # fixed shuffles for reproducible leagues; None = a fresh random seed
     game_password: str = ""
+    # The game options (formats/options.py) set these: each is the engine config field of the same name,
+    # with the engine's default.
+    uncommon_cost: int = mk.MarketConfig.uncommon_cost
+    rare_cost: int = mk.MarketConfig.rare_cost
+    mythic_cost: int = mk.MarketConfig.mythic_cost
+    common_worth: int = mk.MarketConfig.common_worth
+    uncommon_worth: int = mk.MarketConfig.uncommon_worth
+    rare_worth: int = mk.MarketConfig.rare_worth
+    mythic_worth: int = mk.MarketConfig.mythic_worth
+    color_balanced: bool = mk.MarketConfig.color_balanced
+    flat_poison: int = ab.AutoBattlerConfig.flat_poison
+    interest_threshold: int = ab.AutoBattlerConfig.interest_threshold
+    streak_length: int = ab.AutoBattlerConfig.streak_length
+    carousel: bool = ab.AutoBattlerConfig.carousel
+    carousel_put_back: bool = ab.AutoBattlerConfig.carousel_put_back
 
     @property
     def block_name(self) -> str:
@@ -192,9 +208,9 @@ def split_two(text: str, usage: str = SWAP_USAGE) -> tuple[str, str]:
     words = text.split()
     if len(words) == 2:
         return words[0], words[1]
-    if len(words) > 2 and words[0].lstrip("#").isdigit():
+    if len(words) > 2 and words[0].lstrip("#").isdecimal():
         return words[0], " ".join(words[1:])
-    if len(words) > 2 and words[-1].lstrip("#").isdigit():
+    if len(words) > 2 and words[-1].lstrip("#").isdecimal():
         return " ".join(words[:-1]), words[-1]
     raise BadArgument(usage)
 
@@ -217,13 +233,13 @@ def pay_refs(text: str, pool: Sequence[int]) -> tuple[int | str, ...]:
     if not text:
         raise BadArgument("name the cards you trade in: !buy N with A, B, ...")
     words = text.replace(",", " ").split()
-    parts = words if all(w.lstrip("#").isdigit() for w in words) else [p for p in text.split(",")]
+    parts = words if all(w.lstrip("#").isdecimal() for w in words) else [p for p in text.split(",")]
     refs: list[int | str] = []
     positions: set[str] = set()
     for part in (p.strip() for p in parts):
         if not part:
             continue
-        if part.lstrip("#").isdigit():
+        if part.lstrip("#").isdecimal():
             if part.lstrip("#") in positions:
                 raise BadArgument(f"card {part} is named twice")
             positions.add(part.lstrip("#"))
@@ -610,27 +626,38 @@ class LeagueRoom(Referee):
             members.clear()
             self.leagues.append(league)
             await league.begin()
+        elif what == "rules":
+            await ctx.reply(shorten(f"{title} options: " + game_options.brief(fmt, self.defaults)))
         elif what == "status":
             parts = [f"{title}: lobby {len(members)} ({', '.join(members) or 'nobody'})"]
             parts += [lg.status_line() for lg in running]
             await ctx.reply(shorten("; ".join(parts)))
         else:
-            raise BadArgument(f"usage: !{fmt} join | leave | start {self._start_usage()} | status")
+            raise BadArgument(f"usage: !{fmt} join | leave | start {self._start_usage()} | status | rules")
 
     def _start_usage(self) -> str:
-        return "[ROUNDS] [BLOCK]" if self.format_name == "market" else "[BLOCK]"
+        return "[ROUNDS] [BLOCK] [OPTIONS]" if self.format_name == "market" else "[BLOCK] [OPTIONS]"
 
     def _start_options(self, args: str) -> LeagueOptions:
-        words = args.split()
-        options = self.defaults
-        if self.format_name == "market" and words and words[0].isdigit():
+        """The league's options: the room's defaults, then ``[ROUNDS] [BLOCK]`` and the game options."""
+        fmt = self.format_name
+        try:
+            words, chosen = game_options.split_words(fmt, args.split())
+        except game_options.OptionError as exc:
+            raise BadArgument(str(exc)) from None
+        options = replace(game_options.apply(fmt, self.defaults, chosen), format=fmt)
+        if fmt == "market" and words and words[0].isdecimal():
             rounds = int(words.pop(0))
             if not 1 <= rounds <= 20:
                 raise BadArgument("ROUNDS must be between 1 and 20")
-            options = LeagueOptions(**{**asdict(options), "rounds": rounds})
+            options = replace(options, rounds=rounds)
         if words:
-            options = LeagueOptions(**{**asdict(options), "block": self._chat_block(" ".join(words))})
-        return LeagueOptions(**{**asdict(options), "format": self.format_name})
+            block = " ".join(words)
+            try:
+                options = replace(options, block=self._chat_block(block))
+            except BadArgument as exc:
+                raise BadArgument(exc.reason + game_options.suggestion(fmt, block)) from None
+        return options
 
     def _chat_block(self, name: str) -> str:
         """A block named in chat (see :func:`~cockatrice_ext.bot.blocks.chat_block_name`).
@@ -649,7 +676,8 @@ class MarketRoom(LeagueRoom):
 
     @command(scopes=("room",))
     async def market(self, ctx: Context, what: str, args: Rest | None = None) -> None:
-        """!market join | leave | start [ROUNDS] [BLOCK] | status: a Market Draft league."""
+        """!market join | leave | start [ROUNDS] [BLOCK] [OPTIONS] | status | rules: a Market Draft league,
+        e.g. !market start 5 ucost=12 packs=random; rules lists the options."""
         await self.lobby(ctx, what, args or "")
 
 
@@ -658,7 +686,8 @@ class AutoBattlerRoom(LeagueRoom):
 
     @command(scopes=("room",))
     async def autobattler(self, ctx: Context, what: str, args: Rest | None = None) -> None:
-        """!autobattler join | leave | start [BLOCK] | status: an AutoBattler cube league."""
+        """!autobattler join | leave | start [BLOCK] [OPTIONS] | status | rules: an AutoBattler cube league,
+        e.g. !autobattler start poison=flat2 interest=5 carousel; rules lists the options."""
         await self.lobby(ctx, what, args or "")
 
 
@@ -695,13 +724,14 @@ class LeagueReferee(Referee):
         engine: Engine[Any]
         try:
             if options.format == "market":
+                settings = game_options.config_settings(mk.MarketConfig, options)
                 engine = mk.MarketDraftEngine(
-                    mk.MarketConfig(players=tuple(members), rounds=options.rounds, cards=block.facts),
-                    seed=seed,
+                    mk.MarketConfig(players=tuple(members), cards=block.facts, **settings), seed=seed
                 )
             else:
+                settings = game_options.config_settings(ab.AutoBattlerConfig, options)
                 engine = ab.AutoBattlerEngine(
-                    ab.AutoBattlerConfig(players=tuple(members), cards=block.facts), seed=seed
+                    ab.AutoBattlerConfig(players=tuple(members), cards=block.facts, **settings), seed=seed
                 )
         except RulesError as exc:
             if exc.code == "not_enough_cards":
@@ -950,6 +980,12 @@ class LeagueReferee(Referee):
         """List the league commands."""
         usages = [spec.usage for spec in self.commands.listing("private") if self._offers(spec.name)]
         await ctx.reply(shorten(f"{TITLES[self.format_name]} league commands: " + " | ".join(usages), 900))
+
+    @command(scopes=("private",))
+    async def rules(self, ctx: Context) -> None:
+        """The options this league is played with."""
+        text = game_options.describe_in_force(self.format_name, self.options)
+        await ctx.reply(shorten(f"{TITLES[self.format_name]} league, block {self.block.name}: {text}.", 900))
 
     def _offers(self, name: str) -> bool:
         if self.format_name == "market":

@@ -39,7 +39,7 @@ import re
 import secrets
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, ClassVar
 
 from cockatrice_ext.bot.blocks import LoadedBlock, load_block, pile_cod
@@ -48,6 +48,7 @@ from cockatrice_ext.bot.formats import SeatsByName
 from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, PileReferee, Referee, shorten
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
+from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats import vortex as rules
 from cockatrice_ext.formats.base import Effect, RulesError
 from cockatrice_ext.journal import JournalError, Table
@@ -254,23 +255,28 @@ class VortexRoom(FormatRoom):
     defaults: VortexOptions
 
     @command(scopes=("room",))
-    async def vortex(
-        self,
-        ctx: Context,
-        what: str,
-        players: Annotated[int, Range(rules.MIN_PLAYERS, rules.MAX_PLAYERS)] | None = None,
-        pool: str | None = None,
-    ) -> None:
-        """!vortex new [PLAYERS] [POOL]: create a Vortex game (2-5 players) refereed by the bot."""
+    async def vortex(self, ctx: Context, what: str, args: Rest | None = None) -> None:
+        """!vortex new [PLAYERS] [POOL] [OPTIONS] | rules: create a Vortex game (2-5 players) refereed by the
+        bot, e.g. !vortex new 3 overflow=exile; !vortex rules lists the options."""
+        if what.lower() == "rules":
+            await ctx.reply(shorten("Vortex options: " + game_options.brief("vortex", self.defaults)))
+            return
         if what.lower() != "new":
-            raise BadArgument("usage: !vortex new [PLAYERS 2-5] [POOL]")
+            raise BadArgument("usage: !vortex new [PLAYERS 2-5] [POOL] [OPTIONS] | rules")
         assert ctx.room_id is not None
-        options = VortexOptions(
-            **{
-                **asdict(self.defaults),
-                "seats": players or self.defaults.seats,
-                "block": pool or self.defaults.block,
-            }
+        try:
+            words, chosen = game_options.split_words("vortex", (args or "").split())
+        except game_options.OptionError as exc:
+            raise BadArgument(str(exc)) from None
+        players = int(words.pop(0)) if words and words[0].isdecimal() else None
+        if players is not None and not rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS:
+            raise BadArgument(f"PLAYERS must be between {rules.MIN_PLAYERS} and {rules.MAX_PLAYERS}")
+        if len(words) > 1:
+            raise BadArgument(f"unexpected '{words[1][:40]}'{game_options.suggestion('vortex', words[1])}")
+        options = replace(
+            game_options.apply("vortex", self.defaults, chosen),
+            seats=players or self.defaults.seats,
+            block=words[0] if words else self.defaults.block,
         )
         try:
             loaded = load_block(options.block, sections=None)
@@ -775,6 +781,12 @@ class VortexReferee(SeatsByName, PileReferee):
     async def shuffle(self, ctx: Context) -> None:
         """Shuffle the shoe for a card effect ("shuffle your library")."""
         await self.act(ctx, lambda p: rules.ShuffleShoe(player=p))
+
+    @command()
+    async def rules(self, ctx: Context) -> None:
+        """The options this game is played with."""
+        text = game_options.describe_in_force("vortex", self.options)
+        await ctx.reply(shorten(f"Vortex, pool {self.options.block}: {text}."))
 
     @command()
     async def state(self, ctx: Context) -> None:

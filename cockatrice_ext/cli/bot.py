@@ -74,6 +74,14 @@ def bot() -> None:
     help="Fixed block shuffle for reproducible auction games (default: a fresh random seed per game).",
 )
 @click.option(
+    "--option",
+    "game_option_words",
+    multiple=True,
+    metavar="FORMAT.KEY=VALUE",
+    help="A game option's default for the room, e.g. auction.timer=60 or autobattler.carousel (repeatable;"
+    " players may still choose otherwise). 'cockatrice-ext bot options' lists them.",
+)
+@click.option(
     "--card-source",
     default="",
     help="Card data for checking the decks players load (default: every real card, shipped offline).",
@@ -108,6 +116,7 @@ def run(
     bid_timeout: float,
     auction_starting_gold: int,
     auction_seed: int | None,
+    game_option_words: tuple[str, ...],
     card_source: str,
     relaxed_flood: bool,
     web_address: str | None,
@@ -119,7 +128,9 @@ def run(
     """
     from cockatrice_ext.bot.auction import AuctionOptions
     from cockatrice_ext.bot.combat import CombatOptions
+    from cockatrice_ext.bot.league import LeagueOptions
     from cockatrice_ext.bot.runtime import Bot, BotOptions
+    from cockatrice_ext.bot.vortex import VortexOptions
     from cockatrice_ext.client import ClientError, FloodLimits
 
     client_options: dict[str, object] = {}
@@ -133,15 +144,21 @@ def run(
         extra_users=extra_users,
         formats=formats or ALL_FORMATS,
         client_options=client_options,
-        format_options={
-            "auction": AuctionOptions(
-                block=auction_block,
-                bid_timeout=bid_timeout,
-                starting_gold=auction_starting_gold,
-                seed=auction_seed,
-            ),
-            "combat": CombatOptions(card_source=card_source),
-        },
+        format_options=_with_game_options(
+            {
+                "auction": AuctionOptions(
+                    block=auction_block,
+                    bid_timeout=bid_timeout,
+                    starting_gold=auction_starting_gold,
+                    seed=auction_seed,
+                ),
+                "vortex": VortexOptions(),
+                "combat": CombatOptions(card_source=card_source),
+                "market": LeagueOptions(format="market"),
+                "autobattler": LeagueOptions(format="autobattler"),
+            },
+            game_option_words,
+        ),
     )
     web_options = _web_options(web_address, web_url)
     referee = Bot(options, journal=_open_journal(journal_spec))
@@ -166,6 +183,36 @@ def run(
         asyncio.run(main())
     except (OSError, ClientError) as exc:
         raise click.ClickException(f"cannot run the bot on {url}: {exc}") from exc
+
+
+def _with_game_options(defaults: dict[str, Any], words: tuple[str, ...]) -> dict[str, Any]:
+    """Each format's room defaults with the ``--option FORMAT.key=value`` words applied (bad ones exit 2)."""
+    from cockatrice_ext.formats import options as game_options
+
+    by_format: dict[str, list[str]] = {}
+    try:
+        for text in words:
+            format_name, word = game_options.parse_operator_option(text)
+            by_format.setdefault(format_name, []).append(word)
+        return {
+            name: game_options.apply(name, table, game_options.parse(name, by_format.get(name, [])))
+            for name, table in defaults.items()
+        }
+    except game_options.OptionError as exc:
+        raise click.BadParameter(str(exc), param_hint="--option") from None
+
+
+@bot.command("options")
+@click.argument("format_name", metavar="[FORMAT]", required=False, type=click.Choice(ALL_FORMATS))
+def options_command(format_name: str | None) -> None:
+    """List the game options of every format (or of FORMAT): what players may choose when they create a
+    game or league, and what --option sets as a room's default."""
+    from cockatrice_ext.formats import options as game_options
+
+    for name in (format_name,) if format_name else ALL_FORMATS:
+        click.echo(f"{name}:")
+        for line in game_options.help_lines(name):
+            click.echo(f"  {line}")
 
 
 def _web_options(address: str | None, public_url: str | None) -> Any:

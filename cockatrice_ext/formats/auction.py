@@ -19,8 +19,10 @@ RULE INDEX (seed 000: the opening rules 1-9, the forum rulings, draft rules 90X 
   the end of the turn (``_end_turn``). The next lot waits for the choice, so a bought Augury Owl can look at
   the block before the next reveal.
 * Rule 5 / 90X.4b: a bought noncreature card means another auction, until a creature is bought
-  -> ``_close_lot`` (``follow_up_due``) and ``_continue_follow_up``. (The draft 90X.4b instead has the buyer
-  reveal cards into hand until a creature; the author rejected that reading in the thread, so it is not used.)
+  -> ``_close_lot`` (``follow_up_due``) and ``_continue_follow_up``. The draft 90X.4b instead has the buyer
+  reveal cards until a creature, all auctioned off to them; the author rejected that reading in the thread,
+  so it is an option: ``noncreature_follow_up="reveal"`` -> ``_reveal_until_creature`` (``pending``: each
+  revealed card waits for cast or keep, 90X.4c), and the auction step ends (``creature_revealed``).
 * Rule 6 / 90X.3d: the block is everyone's library: ``LookAtTop`` + ``Reorder`` (a permutation of exactly the
   cards looked at, some possibly to the bottom), ``ReturnToBlock`` (top or bottom), ``Shuffle``.
 * Rule 7 / 90X.3d: draws come from the top of the block -> ``Draw`` / ``_draw``.
@@ -120,6 +122,7 @@ MAX_BID = 1000 * MAX_STARTING_GOLD
 player's gold is answered with how much they have rather than with a range error."""
 MANA_COLORS = ("W", "U", "B", "R", "G")
 EMPTY_BLOCK_RULES = ("active_player_loses", "draw", "higher_life_wins")
+NONCREATURE_FOLLOW_UPS = ("auction", "reveal")
 CardRefValue = int | str
 
 
@@ -144,6 +147,9 @@ class AuctionConfig:
     """The "boards" variant: each eligible player bids or passes exactly once."""
     empty_block_rule: str = "active_player_loses"
     """One of ``EMPTY_BLOCK_RULES``."""
+    noncreature_follow_up: str = "auction"
+    """A noncreature bought in the auction step: ``"auction"`` (rule 5, the author's ruling: another card goes
+    up) or ``"reveal"`` (the draft's 90X.4b: the buyer reveals until a creature, into hand)."""
     shuffle_block: bool = True
     """Shuffle the block (with the engine's seed) before play, 90X.3a."""
     allow_own_card_auctions: bool = True
@@ -383,7 +389,8 @@ class AuctionStepStarted(Effect):
 
 @dataclass(frozen=True)
 class AuctionStepEnded(Effect):
-    """``reason``: ``creature_bought``, ``players_stopped``, ``turn_ended`` or ``block_empty``."""
+    """``reason``: ``creature_bought``, ``creature_revealed``, ``players_stopped``, ``turn_ended`` or
+    ``block_empty``."""
 
     turn: int
     reason: str
@@ -561,6 +568,8 @@ class RevealedUntilCreature(Effect):
     player: PlayerId
     cards: tuple[CardRef, ...]
     creature_found: bool
+    pending: bool = False
+    """The cards were auctioned off in the auction step (90X.4b reading): cast or keep each (90X.4c)."""
 
 
 @dataclass(frozen=True)
@@ -767,6 +776,8 @@ class AuctionEngine(Engine[AuctionConfig]):
             raise RulesError("duplicate_player", players=list(players))
         if config.empty_block_rule not in EMPTY_BLOCK_RULES:
             raise RulesError("bad_option", option="empty_block_rule", value=config.empty_block_rule)
+        if config.noncreature_follow_up not in NONCREATURE_FOLLOW_UPS:
+            raise RulesError("bad_option", option="noncreature_follow_up", value=config.noncreature_follow_up)
         for option in (
             "starting_gold",
             "income",
@@ -1178,8 +1189,13 @@ class AuctionEngine(Engine[AuctionConfig]):
             self.hand[winner].extend(lot.cards)
             effects.append(CardsAwarded(winner, refs))
         all_noncreature = not any(self.config.cards[i].is_creature for i in lot.cards)
+        reveal_rule = self.config.noncreature_follow_up == "reveal"
         if lot.kind == "from_block" and all_noncreature:
-            effects.append(self._reveal_until_creature(winner))
+            effects += self._reveal_until_creature(winner, pending=False)
+        elif lot.kind in ("auction_step", "follow_up") and all_noncreature and reveal_rule:
+            effects += self._reveal_until_creature(winner, pending=True)
+            self.phase = "main"
+            effects.append(AuctionStepEnded(self.turn, "creature_revealed"))
         elif lot.kind in ("auction_step", "follow_up") and all_noncreature:
             self.follow_up_due = True
             self.stop_votes = []
@@ -1190,17 +1206,24 @@ class AuctionEngine(Engine[AuctionConfig]):
             effects.append(AuctionStepEnded(self.turn, "creature_bought"))
         return effects
 
-    def _reveal_until_creature(self, player: PlayerId) -> RevealedUntilCreature:
-        """90X.8: reveal from the top of the block until a creature; every revealed card goes to ``player``'s
-        hand. Revealing is not drawing, so an empty block just stops it."""
+    def _reveal_until_creature(self, player: PlayerId, *, pending: bool) -> list[Effect]:
+        """90X.8 (and the 90X.4b reading): reveal from the top of the block until a creature; the revealed
+        cards go to ``player``'s hand, or wait for cast-or-keep when auctioned off in the auction step
+        (``pending``). Revealing is not drawing, so an empty block just stops it."""
         revealed: list[int] = []
         while self.block and not (revealed and self.config.cards[revealed[-1]].is_creature):
             revealed.append(self.block.pop(0))
         for index in revealed:
             self.owner[index] = player
-        self.hand[player].extend(revealed)
         found = bool(revealed) and self.config.cards[revealed[-1]].is_creature
-        return RevealedUntilCreature(player, tuple(self.ref(i) for i in revealed), found)
+        refs = tuple(self.ref(i) for i in revealed)
+        effects: list[Effect] = [RevealedUntilCreature(player, refs, found, pending)]
+        if pending:
+            self.pending[player].extend(revealed)
+            effects += [PurchaseChoicePending(player, ref) for ref in refs]
+        else:
+            self.hand[player].extend(revealed)
+        return effects
 
     def _continue_follow_up(self) -> list[Effect]:
         """Rule 5: a noncreature was bought, so another card goes up."""

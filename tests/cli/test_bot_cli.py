@@ -10,9 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from room_chat import ask_in_room
 from servatrice import ServatriceServer
-
-from cockatrice_ext.client import ClientEvent, FloodLimits, connect
 
 pytestmark = pytest.mark.servatrice
 
@@ -46,36 +45,17 @@ def test_bot_process_answers_room_commands_and_stops_cleanly(
         ready = process.stdout.readline().decode()
         assert "referee cli_referee is in 1 room(s)" in ready, ready
 
-        async def ask() -> str:
-            async with await connect(
-                servatrice.ws_url, "cli_player", flood_limits=FloodLimits.unlimited()
-            ) as me:
-                room_id = await me.room_id_by_name("Bot room")
-                await me.join_room(room_id)
-                heard: asyncio.Queue[str] = asyncio.Queue()
-
-                async def listen(event: object) -> None:
-                    if (
-                        isinstance(event, ClientEvent)
-                        and event.name == "Event_RoomSay"
-                        and not (event.is_own or event.is_replay)
-                        and event.message.name == "cli_referee"  # type: ignore[attr-defined]
-                    ):
-                        heard.put_nowait(event.message.message)  # type: ignore[attr-defined]
-
-                me.add_listener(listen)
-                await me.room_say(room_id, "!help")
-                help_line = await asyncio.wait_for(heard.get(), 10)
-                await me.room_say(room_id, "!auction new 2 /etc/passwd")
-                refusal = await asyncio.wait_for(heard.get(), 10)
-                await me.room_say(room_id, "!auction new 2")
-                created = await asyncio.wait_for(heard.get(), 10)
-                return "\n".join((help_line, refusal, created))
-
-        lines = asyncio.run(ask())
-        assert "!auction new" in lines.splitlines()[0]
-        assert "no block called '/etc/passwd'" in lines.splitlines()[1]
-        assert "Auction Magic game #" in lines.splitlines()[2]
+        help_line, refusal, created = asyncio.run(
+            ask_in_room(
+                servatrice.ws_url,
+                "cli_player",
+                "cli_referee",
+                ["!help", "!auction new 2 /etc/passwd", "!auction new 2"],
+            )
+        )
+        assert "!auction new" in help_line
+        assert "no block called '/etc/passwd'" in refusal
+        assert "Auction Magic game #" in created
     finally:
         process.send_signal(signal.SIGINT)
         try:

@@ -608,6 +608,23 @@ def test_block_lot_all_noncreature_means_reveal_until_a_creature_into_hand() -> 
     assert engine.hand[2] == [4] and engine.lot is None
 
 
+def test_reveal_reading_of_90x4b_a_noncreature_buyer_reveals_until_a_creature() -> None:
+    """The draft's 90X.4b as an option: the revealed cards are auctioned off too (cast or keep, 90X.4c)."""
+    engine = make([spell("A"), spell("B"), creature("C"), creature("D")], noncreature_follow_up="reveal")
+    started(engine)
+    effects = play(engine, Bid(1, amount=2), Pass(2))
+    (revealed,) = of_type(effects, am.RevealedUntilCreature)
+    assert [c.name for c in revealed.cards] == ["B", "C"] and revealed.pending
+    assert [e.card.name for e in of_type(effects, am.PurchaseChoicePending)] == ["A", "B", "C"]
+    assert am.AuctionStepEnded(1, "creature_revealed") in effects
+    assert engine.lot is None and not engine.follow_up_due and engine.phase == "main"
+    play(engine, Cast(1, card="A"), Keep(1, card="B"), Keep(1, card="C"))
+    assert engine.hand[1] == [1, 2] and engine.block == [3] and engine.lot is None
+    with pytest.raises(RulesError) as bad:
+        make([creature("A")], noncreature_follow_up="sometimes")
+    assert bad.value.code == "bad_option"
+
+
 def test_block_lot_reveal_stops_at_the_end_of_the_block_without_losing() -> None:
     engine = make([spell("A"), spell("B")])
     effects = play(engine, BeginTurn(None, active=1), AuctionFromBlock(1, count=1), Pass(1), Bid(2, amount=1))
@@ -870,11 +887,18 @@ def check_effects(effects: list[Any]) -> None:
     players=st.integers(2, 4),
     one_round=st.booleans(),
     rule=st.sampled_from(am.EMPTY_BLOCK_RULES),
+    follow_up=st.sampled_from(am.NONCREATURE_FOLLOW_UPS),
     seed=st.integers(0, 2**16),
 )
-def test_random_play_keeps_invariants(data: Any, players: int, one_round: bool, rule: str, seed: int) -> None:
+def test_random_play_keeps_invariants(
+    data: Any, players: int, one_round: bool, rule: str, follow_up: str, seed: int
+) -> None:
     config = AuctionConfig(
-        players=tuple(range(1, players + 1)), cards=BLOCK, one_round_bidding=one_round, empty_block_rule=rule
+        players=tuple(range(1, players + 1)),
+        cards=BLOCK,
+        one_round_bidding=one_round,
+        empty_block_rule=rule,
+        noncreature_follow_up=follow_up,
     )
     engine = AuctionEngine(config, seed=seed)
     for step_seed in data.draw(STEPS):

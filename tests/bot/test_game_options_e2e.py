@@ -1,0 +1,147 @@
+"""Game options end to end: chosen in the room command, in force in the engine, shown by !rules, journaled."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bot_players import Player, wait_until
+from servatrice import ServatriceServer
+
+from cockatrice_ext.bot.auction import AuctionOptions, AuctionReferee
+from cockatrice_ext.bot.commands import BadArgument
+from cockatrice_ext.bot.league import AutoBattlerRoom, LeagueOptions, MarketRoom
+from cockatrice_ext.bot.runtime import Bot, BotOptions
+from cockatrice_ext.client import FloodLimits
+from cockatrice_ext.formats import options as opts
+
+BLOCK = "4 Grizzly Bears\n2 Shock\n2 Giant Growth\n"
+
+
+def run(coroutine: Any, timeout: float = 120.0) -> Any:
+    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+
+async def start_bot(url: str, tmp_path: Path, fmt: str, defaults: Any) -> Bot:
+    bot = Bot(
+        BotOptions(
+            url=url,
+            user=f"referee_{fmt[:4]}_opt",
+            rooms=("Bot room",),
+            journal_path=tmp_path / "journal.sqlite3",
+            formats=(fmt,),
+            format_options={fmt: defaults},
+            client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
+        )
+    )
+    await bot.start()
+    return bot
+
+
+@pytest.mark.servatrice
+def test_auction_options_from_the_room_command_to_rules_and_journal(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    block = tmp_path / "block.txt"
+    block.write_text(BLOCK)
+
+    async def scenario() -> None:
+        bot = await start_bot(
+            servatrice.ws_url, tmp_path, "auction", AuctionOptions(block=str(block), seed=3)
+        )
+        alice = await Player.connect(servatrice.ws_url, "alice_opt")
+        bob = await Player.connect(servatrice.ws_url, "bob_opt")
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for p in (alice, bob):
+                await p.client.join_room(room_id)
+            await alice.client.room_say(room_id, "!auction new 2 boards timer=45 empty=draw")
+            line = await alice.wait_line(lambda t: "Auction Magic game #" in t)
+            game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
+            referee = bot.games[game_id]
+            assert isinstance(referee, AuctionReferee)
+            await alice.sit(room_id, game_id)
+            await bob.sit(room_id, game_id)
+            await alice.wait_line(lambda t: "Turn order" in t)
+            await wait_until(lambda: referee.table is not None)
+            config = referee.engine.config
+            assert config.one_round_bidding and config.empty_block_rule == "draw"
+            assert referee.options.bid_timeout == 45
+            mark = alice.mark()
+            await bob.say(game_id, "!rules")
+            rules = await alice.wait_line(lambda t: t.startswith("Auction Magic, block"), since=mark)
+            assert "chosen: boards=on timer=45 empty=draw; defaults: noncreature=auction gold=10" in rules
+            # A restart reads the table options back from the journal: the same options are in force.
+            journaled = AuctionOptions(**bot.journal.table_meta(referee.table.key)["options"])
+            assert opts.in_force("auction", journaled) == opts.in_force("auction", referee.options)
+            assert opts.in_force("auction", journaled)["empty"] == "draw"
+        finally:
+            for p in (alice, bob):
+                await p.close()
+            await bot.close()
+
+    run(scenario())
+
+
+@pytest.mark.servatrice
+def test_autobattler_options_from_the_room_command_to_rules(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    names = ("ann_opt", "ben_opt", "cat_opt", "dan_opt")
+
+    async def scenario() -> None:
+        bot = await start_bot(
+            servatrice.ws_url, tmp_path, "autobattler", LeagueOptions(format="autobattler", seed=2)
+        )
+        people = [await Player.connect(servatrice.ws_url, name) for name in names]
+        ann = people[0]
+        try:
+            room_id = await ann.client.room_id_by_name("Bot room")
+            for p in people:
+                await p.client.join_room(room_id)
+                await p.client.room_say(room_id, "!autobattler join")
+            await ann.wait_line(lambda t: "dan_opt joins" in t)
+            mark = ann.mark()
+            await ann.client.room_say(room_id, "!autobattler start poison=flat3")
+            await ann.wait_line(lambda t: "poison=flat3: expected one of fib, flat2" in t, since=mark)
+            await ann.client.room_say(room_id, "!autobattler start poison=flat2 interest=5 carousel")
+            await ann.wait_line(lambda t: "AutoBattler league #1 starts" in t, since=mark)
+            room = next(r for r in bot.room_referees if isinstance(r, AutoBattlerRoom))
+            engine = room.leagues[0].engine
+            cfg = engine.config
+            assert (cfg.flat_poison, cfg.interest_threshold, cfg.carousel, cfg.carousel_put_back) == (
+                2,
+                5,
+                True,
+                False,
+            )
+            assert all(
+                len(engine.pool(n)) == 6 for n in names
+            )  # the random card is withheld for the carousel
+            await ann.client.send_message(room.leagues[0].bot.client.user_name, "!rules")
+            told = await ann.wait_private(lambda t: t.startswith("AutoBattler league"))
+            assert "chosen: poison=flat2 interest=5 carousel=drop; defaults: streak=off" in told
+        finally:
+            for p in people:
+                await p.close()
+            await bot.close()
+
+    run(scenario())
+
+
+def test_league_start_options_from_chat() -> None:
+    market = MarketRoom(object())  # type: ignore[arg-type]
+    options = market._start_options("5 ucost=12 packs=random market-pool")
+    assert (options.rounds, options.uncommon_cost, options.color_balanced, options.block_name) == (
+        5,
+        12,
+        False,
+        "market-pool",
+    )
+    with pytest.raises(BadArgument, match=r"unknown option 'ucots' \(did you mean ucost\?\)"):
+        market._start_options("ucots=3")
+    with pytest.raises(BadArgument, match=r"no block called 'pakcs'.*\(did you mean packs\?\)"):
+        market._start_options("pakcs")

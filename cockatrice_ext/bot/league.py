@@ -133,6 +133,7 @@ class LeagueOptions:
     rare_worth: int = mk.MarketConfig.rare_worth
     mythic_worth: int = mk.MarketConfig.mythic_worth
     color_balanced: bool = mk.MarketConfig.color_balanced
+    bye_result: str = mk.MarketConfig.bye_result
     flat_poison: int = ab.AutoBattlerConfig.flat_poison
     interest_threshold: int = ab.AutoBattlerConfig.interest_threshold
     streak_length: int = ab.AutoBattlerConfig.streak_length
@@ -414,7 +415,8 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any]) -> Rendered:
                 out.tell(opponent, f"{effect.player} reports {said}. Confirm with !result {confirm}.")
         elif isinstance(effect, core.ResultRecorded):
             if len(effect.players) == 1:
-                out.public.append(f"Round {effect.round}: {effect.players[0]} has a bye (a win).")
+                worth = "a win" if effect.winner else "a draw" if effect.draw else "a loss"
+                out.public.append(f"Round {effect.round}: {effect.players[0]} has a bye ({worth}).")
             elif effect.draw:
                 out.public.append(f"Round {effect.round}: {' and '.join(effect.players)} draw.")
             else:

@@ -14,7 +14,8 @@ RULE INDEX (what the core implements, for Market Draft and the AutoBattler cube)
 - Pairings per round: round robin by the circle method (a bye when the count is odd) ->
   :func:`round_robin_pairings`; engines with their own method pass pairs to :meth:`League.start_round`.
 - Game results: the referee (the bot, from the game it watched) records a result at once; otherwise both
-  players must claim the same result (winner or draw) -> :meth:`League.report`. A bye is a win.
+  players must claim the same result (winner or draw) -> :meth:`League.report`. A bye is a win by default
+  (the seeds are silent); ``bye_result`` makes it a draw or a loss -> :meth:`League.start_round`.
   Results by concession may be refused by the format (``allow_concession``).
 - Standings: points per win / draw (format's choice), then wins, then name -> :meth:`League.standings`.
 
@@ -33,6 +34,9 @@ from typing import Any
 
 from cockatrice_ext.cards.model import CardFacts
 from cockatrice_ext.formats.base import Action, Effect, RulesError
+
+BYE_RESULTS = ("win", "draw", "loss")
+"""What a bye counts as (``League.bye_result``)."""
 
 CardRef = int | str
 
@@ -257,7 +261,10 @@ class League:
         win_points: int = 2,
         draw_points: int = 1,
         allow_concession: bool = True,
+        bye_result: str = "win",
     ) -> None:
+        if bye_result not in BYE_RESULTS:
+            raise RulesError("bad_config", option="bye_result", value=bye_result)
         if len(set(members)) != len(members) or not all(isinstance(m, str) and m for m in members):
             raise ValueError("league members must be distinct, non-empty user names")
         self.members: list[str] = list(members)
@@ -265,6 +272,7 @@ class League:
         self.win_points = win_points
         self.draw_points = draw_points
         self.allow_concession = allow_concession
+        self.bye_result = bye_result
         self.pools: dict[str, list[int]] = {m: [] for m in self.members}
         self.round = 0
         self.matches: list[Match] = []  # every match of every round, in order
@@ -321,15 +329,16 @@ class League:
 
     # -- rounds and results -----------------------------------------------------
     def start_round(self, pairings: Sequence[tuple[str, ...]]) -> list[Effect]:
-        """Open the next round with ``pairings``; byes are recorded as wins at once."""
+        """Open the next round with ``pairings``; byes are recorded at once, as ``bye_result`` says."""
         self.round += 1
         effects: list[Effect] = [RoundStarted(self.round, tuple(tuple(p) for p in pairings))]
         for players in pairings:
             match = Match(self.round, tuple(players))
             self.matches.append(match)
             if len(players) == 1:
-                match.winner, match.decided = players[0], True
-                effects.append(ResultRecorded(self.round, match.players, match.winner, False))
+                match.winner = players[0] if self.bye_result == "win" else ""
+                match.draw, match.decided = self.bye_result == "draw", True
+                effects.append(ResultRecorded(self.round, match.players, match.winner, match.draw))
         return effects
 
     def current_matches(self) -> list[Match]:

@@ -29,6 +29,8 @@ RULE INDEX (seed 002, in our words -> where it is implemented)
   Variants (costs, worths, mythic cost/worth) are config options.
 - Closing the market: the old rare market and every uncommon are discarded; rares left become the new old
   rare market -> :meth:`MarketDraftEngine._close_market`.
+- Byes (an odd number of players; the seed is silent): a win by default, or a draw or a loss, for the points
+  and the buying order -> ``MarketConfig.bye_result`` (league core ``League.start_round``).
 - Scoring: 2 per win, 1 per tie; the most points after the last round wins -> league standings; the league
   ends with the last round's results (a market after the last game could not change any score, so that
   round's packs stay unopened in ``remaining``) -> :meth:`MarketDraftEngine._after_results`.
@@ -97,6 +99,8 @@ class MarketConfig:
     min_deck_size: int = 40
     win_points: int = 2
     draw_points: int = 1
+    bye_result: str = "win"
+    """What a bye (an odd player count) counts as: ``"win"``, ``"draw"`` or ``"loss"`` (seed: silent)."""
     basic_lands: tuple[str, ...] = BASIC_LAND_NAMES
 
 
@@ -237,7 +241,11 @@ class MarketDraftEngine(Engine[MarketConfig]):
         if missing:
             raise RulesError("not_enough_cards", shortfall=missing)
         self.league = League(
-            config.players, config.cards, win_points=config.win_points, draw_points=config.draw_points
+            config.players,
+            config.cards,
+            win_points=config.win_points,
+            draw_points=config.draw_points,
+            bye_result=config.bye_result,
         )
         self.phase = "setup"
         self.market: list[int] = []

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cockatrice_ext.formats.auction import MAX_STARTING_GOLD
+from cockatrice_ext.formats.league import BYE_RESULTS
 
 ON_WORDS = ("on", "yes", "true", "1")
 OFF_WORDS = ("off", "no", "false", "0")
@@ -258,6 +259,13 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
             "balanced",
             "Definitions / variant: packs filled colour by colour, or not perfectly colour-representative",
             {"balanced": {"color_balanced": True}, "random": {"color_balanced": False}},
+        ),
+        _choice(
+            "bye",
+            "win",
+            "Scoring (the write-up is silent on byes, odd player counts): a bye counts as a win, a draw or"
+            " a loss, for points and for the buying order",
+            {result: {"bye_result": result} for result in BYE_RESULTS},
         ),
     ),
     "autobattler": (

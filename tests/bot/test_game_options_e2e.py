@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -145,3 +146,15 @@ def test_league_start_options_from_chat() -> None:
         market._start_options("ucots=3")
     with pytest.raises(BadArgument, match=r"no block called 'pakcs'.*\(did you mean packs\?\)"):
         market._start_options("pakcs")
+
+
+@pytest.mark.parametrize(
+    ("winner", "draw", "worth"), [("al", False, "a win"), ("", True, "a draw"), ("", False, "a loss")]
+)
+def test_a_bye_says_what_it_is_worth(winner: str, draw: bool, worth: str) -> None:
+    from cockatrice_ext.bot.league import render_effects
+    from cockatrice_ext.formats import league as core
+
+    engine = SimpleNamespace(config=SimpleNamespace(cards=()))
+    out = render_effects([core.ResultRecorded(1, ("al",), winner, draw)], engine)  # type: ignore[arg-type]
+    assert out.public == [f"Round 1: al has a bye ({worth})."]

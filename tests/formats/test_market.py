@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from cockatrice_ext.cards.model import COLORS, CardFacts
 from cockatrice_ext.formats.base import Action, RulesError
-from cockatrice_ext.formats.league import Pick, ReportResult, Start
+from cockatrice_ext.formats.league import BYE_RESULTS, Pick, ReportResult, Start
 from cockatrice_ext.formats.market import (
     Buy,
     MarketConfig,
@@ -206,6 +206,29 @@ def test_results_deal_boosters_and_open_market_losers_first() -> None:
     assert all_cards_once(engine)
 
 
+@pytest.mark.parametrize(("bye", "points"), [("win", 2), ("draw", 1), ("loss", 0)])
+def test_what_a_bye_is_worth_is_an_option(bye: str, points: int) -> None:
+    """The write-up is silent on byes (odd player counts): a win by default, or a draw or a loss, for the
+    standings and for the buying order (losers, then draws, then winners)."""
+    engine = make_engine(n=3, bye_result=bye)
+    engine.apply(Start(None))
+    finish_draft(engine)
+    (resting,) = [m.players[0] for m in engine.league.current_matches() if len(m.players) == 1]
+    (game,) = [m for m in engine.league.current_matches() if len(m.players) == 2]
+    to_market(engine)
+    assert engine.league.points(resting) == points
+    place = engine.order.index
+    if bye == "win":
+        assert place(game.loser()) < place(resting)
+    elif bye == "draw":
+        assert place(game.loser()) < place(resting) < place(game.winner)
+    else:
+        assert place(resting) < place(game.winner)
+    with pytest.raises(RulesError) as bad:
+        make_engine(n=3, bye_result="nap")
+    assert bad.value.code == "bad_config"
+
+
 def test_buying_pays_with_worth_and_color_bonus() -> None:
     engine = make_engine()
     engine.apply(Start(None))
@@ -363,12 +386,16 @@ def play_randomly(engine: MarketDraftEngine, seed: int, steps: int, apply: objec
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]))
-def test_random_play_keeps_cards_conserved(seed: int, players: int) -> None:
-    engine = make_engine(n=players, r=2, seed=seed)
+@given(
+    seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]), bye=st.sampled_from(BYE_RESULTS)
+)
+def test_random_play_keeps_cards_conserved(seed: int, players: int, bye: str) -> None:
+    engine = make_engine(n=players, r=2, seed=seed, bye_result=bye)
     play_randomly(engine, seed, 600)
     for player in engine.config.players:
         assert len(set(engine.pool(player))) == len(engine.pool(player))
+    standings = engine.league.standings()  # points always follow the records, byes included
+    assert all(r["points"] == 2 * r["wins"] + r["draws"] for r in standings)
 
 
 JUNK = st.one_of(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,28 +54,29 @@ def block_names(path: Path) -> set[str]:
     return names
 
 
-def name_pattern(names: Iterable[str]) -> re.Pattern[str]:
-    """One case-insensitive pattern matching any of ``names`` as whole words (longest first)."""
-    ordered = sorted(set(names), key=len, reverse=True)
-    return re.compile(r"(?<!\w)(" + "|".join(map(re.escape, ordered)) + r")(?!\w)", re.IGNORECASE)
+class CardNames:
+    """Finds card names in text: whole words, any case (a leak may be lower-cased), longest name first."""
 
+    def __init__(self, names: Iterable[str]) -> None:
+        ordered = sorted(set(names), key=len, reverse=True)
+        self._canonical = {name.lower(): name for name in ordered}
+        self._pattern = re.compile(
+            r"(?<!\w)(" + "|".join(map(re.escape, ordered)) + r")(?!\w)", re.IGNORECASE
+        )
 
-def names_in(text: str, pattern: re.Pattern[str], canonical: Mapping[str, str]) -> set[str]:
-    return {canonical[match.lower()] for match in pattern.findall(text)}
+    def find(self, text: str) -> set[str]:
+        return {self._canonical[match.lower()] for match in self._pattern.findall(text)}
 
 
 def private_secrets(
     players: Iterable[FieldPlayer], sender: str, universe: set[str], *, start: float = 0.0
 ) -> list[Secret]:
     """A secret per card name the bot (``sender``) told each player privately, hidden from ``start`` on."""
-    pattern = name_pattern(universe)
-    canonical = {name.lower(): name for name in universe}
+    names = CardNames(universe)
     secrets = []
     for player in players:
         for _, text in player.private_from(sender):
-            secrets += [
-                Secret(name, frozenset({player.name}), start) for name in names_in(text, pattern, canonical)
-            ]
+            secrets += [Secret(name, frozenset({player.name}), start) for name in names.find(text)]
     return secrets
 
 
@@ -83,8 +84,7 @@ def find_leaks(readers: Iterable[FieldPlayer], secrets: list[Secret]) -> list[Le
     """Every secret name a reader received while it was hidden from them."""
     if not secrets:
         return []
-    pattern = name_pattern(secret.name for secret in secrets)
-    canonical = {secret.name.lower(): secret.name for secret in secrets}
+    names = CardNames(secret.name for secret in secrets)
     by_name: dict[str, list[Secret]] = {}
     for secret in secrets:
         by_name.setdefault(secret.name, []).append(secret)
@@ -96,7 +96,7 @@ def find_leaks(readers: Iterable[FieldPlayer], secrets: list[Secret]) -> list[Le
             for text in item.strings:
                 if "<cockatrice_deck" in text:  # a deck list shared on load: what a deck holds, not where
                     continue
-                for name in names_in(text, pattern, canonical):
+                for name in names.find(text):
                     hidden = any(
                         reader.name not in s.holders and s.start <= item.at < s.end for s in by_name[name]
                     )

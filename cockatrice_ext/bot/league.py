@@ -134,6 +134,7 @@ class LeagueOptions:
     mythic_worth: int = mk.MarketConfig.mythic_worth
     color_balanced: bool = mk.MarketConfig.color_balanced
     bye_result: str = mk.MarketConfig.bye_result
+    old_rare_limit: int = mk.MarketConfig.old_rare_limit
     flat_poison: int = ab.AutoBattlerConfig.flat_poison
     interest_threshold: int = ab.AutoBattlerConfig.interest_threshold
     streak_length: int = ab.AutoBattlerConfig.streak_length

@@ -28,7 +28,9 @@ RULE INDEX (seed 002, in our words -> where it is implemented)
   -> :meth:`MarketDraftEngine.worth`, :meth:`MarketDraftEngine.cost`. Traded cards go to the discard.
   Variants (costs, worths, mythic cost/worth) are config options.
 - Closing the market: the old rare market and every uncommon are discarded; rares left become the new old
-  rare market -> :meth:`MarketDraftEngine._close_market`.
+  rare market -> :meth:`MarketDraftEngine._close_market`. The Definitions count 16 cards, which the rule
+  reaches only with three rares left (up to 18 otherwise): ``old_rare_limit=3`` keeps three of them, at
+  random, so the market never holds more than 16.
 - Byes (an odd number of players; the seed is silent): a win by default, or a draw or a loss, for the points
   and the buying order -> ``MarketConfig.bye_result`` (league core ``League.start_round``).
 - Scoring: 2 per win, 1 per tie; the most points after the last round wins -> league standings; the league
@@ -100,6 +102,9 @@ class MarketConfig:
     win_points: int = 2
     draw_points: int = 1
     bye_result: str = "win"
+    old_rare_limit: int = 0
+    """At most this many rares left in a market stay as the old rare market (chosen at random); 0 = all. Three
+    keeps the market at the Definitions' 16 cards (8 uncommons, 5 rares, 3 old rares)."""
     """What a bye (an odd player count) counts as: ``"win"``, ``"draw"`` or ``"loss"`` (seed: silent)."""
     basic_lands: tuple[str, ...] = BASIC_LAND_NAMES
 
@@ -237,6 +242,8 @@ class MarketDraftEngine(Engine[MarketConfig]):
         players = len(config.players)
         if players < 2 or config.rounds < 1:
             raise ValueError("a Market Draft needs at least 2 players and 1 round")
+        if config.old_rare_limit < 0:
+            raise RulesError("bad_config", option="old_rare_limit", value=config.old_rare_limit)
         missing = shortfall(config.cards, players, config.rounds)
         if missing:
             raise RulesError("not_enough_cards", shortfall=missing)
@@ -459,16 +466,17 @@ class MarketDraftEngine(Engine[MarketConfig]):
         return [MarketTurn(self.order[self.turn])]
 
     def _close_market(self) -> list[Effect]:
-        discarded = [
-            c for c in self.market if c in self.old_rares or pack_tier(self.config.cards[c]) != "rare"
-        ]
-        self.old_rares = [c for c in self.market if c not in discarded]
+        cards = self.config.cards
+        left = [c for c in self.market if c not in self.old_rares and pack_tier(cards[c]) == "rare"]
+        limit = self.config.old_rare_limit
+        kept = sorted(self.rng.sample(left, limit)) if 0 < limit < len(left) else left
+        discarded = [c for c in self.market if c not in kept]
+        self.old_rares = [c for c in self.market if c in kept]
         self.discard.extend(discarded)
         self.market = []
         self.order = []
         self.turn = 0
         self.passes = 0
-        cards = self.config.cards
         effects: list[Effect] = [
             MarketClosed(
                 self.league.round,

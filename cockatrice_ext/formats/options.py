@@ -261,6 +261,13 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
             {"balanced": {"color_balanced": True}, "random": {"color_balanced": False}},
         ),
         _choice(
+            "oldrares",
+            "all",
+            "Definitions, Market (16 cards): every rare left stays for the next market (up to 18 cards), or"
+            " at most N of them, at random (3: the 16 cards)",
+            {"all": {"old_rare_limit": 0}, **{str(n): {"old_rare_limit": n} for n in range(1, 5)}},
+        ),
+        _choice(
             "bye",
             "win",
             "Scoring (the write-up is silent on byes, odd player counts): a bye counts as a win, a draw or"

@@ -20,6 +20,7 @@ from cockatrice_ext.formats.market import (
     MarketDraftEngine,
     Pass,
     color_class,
+    pack_tier,
     required_counts,
     shortfall,
 )
@@ -206,6 +207,24 @@ def test_results_deal_boosters_and_open_market_losers_first() -> None:
     assert all_cards_once(engine)
 
 
+@pytest.mark.parametrize(("limit", "size"), [(0, 18), (3, 16), (1, 14)])
+def test_the_old_rare_market_can_be_capped_for_the_16_card_market(limit: int, size: int) -> None:
+    """Definitions: "Market (16 cards)"; with every rare left over the market grows to 18. A cap on the old
+    rare market (chosen at random from the rares left) holds it at the write-up's 16."""
+    engine = make_engine(old_rare_limit=limit)
+    engine.apply(Start(None))
+    finish_draft(engine)
+    to_market(engine)
+    rares = [c for c in engine.market if pack_tier(engine.config.cards[c]) == "rare"]
+    assert len(engine.market) == 13
+    while engine.phase == "market":
+        engine.apply(Pass(engine.whose_turn()))
+    assert set(engine.old_rares) <= set(rares) and len(engine.old_rares) == (limit or 5)
+    assert all_cards_once(engine)
+    to_market(engine)
+    assert len(engine.market) == size
+
+
 @pytest.mark.parametrize(("bye", "points"), [("win", 2), ("draw", 1), ("loss", 0)])
 def test_what_a_bye_is_worth_is_an_option(bye: str, points: int) -> None:
     """The write-up is silent on byes (odd player counts): a win by default, or a draw or a loss, for the
@@ -387,13 +406,17 @@ def play_randomly(engine: MarketDraftEngine, seed: int, steps: int, apply: objec
 
 @settings(max_examples=25, deadline=None)
 @given(
-    seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]), bye=st.sampled_from(BYE_RESULTS)
+    seed=st.integers(0, 2**32 - 1),
+    players=st.sampled_from([2, 3, 4]),
+    bye=st.sampled_from(BYE_RESULTS),
+    old_rares=st.sampled_from([0, 1, 3]),
 )
-def test_random_play_keeps_cards_conserved(seed: int, players: int, bye: str) -> None:
-    engine = make_engine(n=players, r=2, seed=seed, bye_result=bye)
+def test_random_play_keeps_cards_conserved(seed: int, players: int, bye: str, old_rares: int) -> None:
+    engine = make_engine(n=players, r=2, seed=seed, bye_result=bye, old_rare_limit=old_rares)
     play_randomly(engine, seed, 600)
     for player in engine.config.players:
         assert len(set(engine.pool(player))) == len(engine.pool(player))
+    assert len(engine.old_rares) <= (old_rares or 5)
     standings = engine.league.standings()  # points always follow the records, byes included
     assert all(r["points"] == 2 * r["wins"] + r["draws"] for r in standings)
 

@@ -626,9 +626,10 @@ def test_random_league_ends_with_a_champion() -> None:
     assert engine.standings()[0]["player"] == engine.champion
 
 
-def test_journal_round_trip() -> None:
+@pytest.mark.parametrize("put_back", [False, True])
+def test_journal_round_trip(put_back: bool) -> None:
     journal = Journal(":memory:")
-    engine = make_engine(seed=17, carousel=True, interest_threshold=2)
+    engine = make_engine(seed=17, carousel=True, carousel_put_back=put_back, interest_threshold=2)
     table = Table.create(journal, "auto-1", engine)
     play_randomly(engine, 17, 1500, apply=table.apply)
     restored = journal.restore("auto-1")

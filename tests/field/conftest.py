@@ -17,13 +17,10 @@ _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
-from field_bot import Referee  # noqa: E402
+from field_bot import SHIPPED, Referee  # noqa: E402
 from field_players import Protos, compile_protos  # noqa: E402
-from servatrice import FloodLimits, ServatriceConfig, ServatriceFactory, ServatriceServer  # noqa: E402
+from servatrice import ServatriceFactory, ServatriceServer  # noqa: E402
 from shared_paths import UPSTREAM_PROTOS  # noqa: E402
-
-SHIPPED = ServatriceConfig(flood=FloodLimits.servatrice_defaults(), max_games_per_user=5)
-"""``servatrice.ini.example``'s security settings (auth none: nobody is registered or a judge)."""
 
 
 @pytest.fixture(scope="session")

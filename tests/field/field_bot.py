@@ -8,10 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from servatrice import ServatriceServer
+from servatrice import FloodLimits, ServatriceConfig, ServatriceServer
 
 BOT_NAME = "RefereeBot"
 ROOM = "Bot room"
+SHIPPED = ServatriceConfig(flood=FloodLimits.servatrice_defaults(), max_games_per_user=5)
+"""``servatrice.ini.example``'s security settings (auth none: nobody is registered or a judge)."""
 
 
 class Referee:

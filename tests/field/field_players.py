@@ -347,17 +347,16 @@ class FieldPlayer:
         item = await self.wait_for(matches, since=since, timeout=timeout)
         return self.said(item)[1]  # type: ignore[index]
 
-    async def wait_user(self, name: str, timeout: float = 30.0) -> None:
-        """Wait until ``name`` is logged in on the server (a bot process starting up)."""
+    async def wait_user(self, name: str, *, present: bool = True, timeout: float = 30.0) -> None:
+        """Wait until ``name`` is logged in on the server (or, with ``present=False``, gone)."""
         deadline = time.monotonic() + timeout
         while True:
             response = await self.session("Command_ListUsers")
-            if any(
-                user.name == name for user in response.Extensions[self.pb.Response_ListUsers.ext].user_list
-            ):
+            users = response.Extensions[self.pb.Response_ListUsers.ext].user_list
+            if any(user.name == name for user in users) == present:
                 return
             if time.monotonic() > deadline:
-                raise AssertionError(f"{name} never logged in")
+                raise AssertionError(f"{name} never {'logged in' if present else 'left'}")
             await asyncio.sleep(0.2)
 
     async def note(self, pattern: str, *, since: int = 0, timeout: float = 15.0) -> str:

@@ -5,15 +5,17 @@ asked for in a row, a player spamming commands, a bidder disconnecting mid-lot.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 import time
 from collections.abc import Callable
 
 import pytest
-from field_bot import BOT_NAME, Referee
+from field_bot import BOT_NAME, SHIPPED, Referee
 from field_players import FieldPlayer, Protos
+from mariadb_server import MariaDB
 from scenario import arrive, close_all, open_game, run, seat
-from servatrice import ServatriceServer
+from servatrice import ServatriceFactory, ServatriceServer
 
 pytestmark = pytest.mark.servatrice
 
@@ -34,6 +36,16 @@ async def open_first_lot(table_players: list[FieldPlayer], room_id: int, game_id
     return [first, *[p for p in table_players if p is not first]]
 
 
+async def standing_bid(players: list[FieldPlayer], room_id: int) -> tuple[int, FieldPlayer, FieldPlayer]:
+    """A new game whose first lot has a standing bid of 1; returns (game, bidder, player to bid)."""
+    game_id = await open_game(players[0], room_id, "!auction new 2", "Auction Magic game")
+    first, second = await open_first_lot(players, room_id, game_id)
+    mark = second.mark()
+    await first.say(game_id, "!bid 1")
+    await second.note(rf"High bid: 1 by {first.name}\nTo bid: {second.name}", since=mark)
+    return game_id, first, second
+
+
 def test_kill_9_and_restart_under_auth_none(
     protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
 ) -> None:
@@ -44,18 +56,10 @@ def test_kill_9_and_restart_under_auth_none(
     async def scenario() -> None:
         room_id, players = await arrive(protos, shipped_server, ["alice_fk", "bob_fk"])
         try:
-            old_game = await open_game(players[0], room_id, "!auction new 2", "Auction Magic game")
-            first, second = await open_first_lot(players, room_id, old_game)
+            old_game, first, second = await standing_bid(players, room_id)
             mark = second.mark()
-            await first.say(old_game, "!bid 1")
-            await second.note(rf"High bid: 1 by {first.name}\nTo bid: {second.name}", since=mark)
-            seat_of_bot = bot_seat(second, old_game)
-
             bot.kill9()
-            await second.wait_for(
-                lambda r: r.kind == "Event_Leave" and r.player_id == seat_of_bot, since=mark
-            )
-            mark = second.mark()
+            await second.wait_user(BOT_NAME, present=False)
             restarted = time.monotonic()
             bot.start()
             await second.line(rf"lost its seat .*!resume {old_game}\b", since=mark, timeout=10)
@@ -68,6 +72,38 @@ def test_kill_9_and_restart_under_auth_none(
             await second.note(rf"High bid: 1 by {first.name}\nTo bid: {second.name}", since=mark, timeout=30)
             await second.say(new_game, "!pass")
             await first.line(rf"Sold: .* to {first.name} for 1", since=mark)
+        finally:
+            await close_all(players)
+
+    run(scenario(), bot)
+
+
+def test_kill_9_and_restart_under_sql_auth(
+    protos: Protos, servatrice_factory: ServatriceFactory, mariadb: MariaDB, referee: Callable[..., Referee]
+) -> None:
+    """A registered referee keeps its seat through ``kill -9``: restarted, it takes the same game back where
+    it was (the standing bid holds, the sale completes there) and announces no lost game."""
+    mariadb.add_user(BOT_NAME, "field-secret")
+    server = servatrice_factory.start(
+        dataclasses.replace(
+            SHIPPED, sql_ini=mariadb.servatrice_ini(), env=tuple(mariadb.servatrice_env().items())
+        )
+    )
+    bot = referee(server, "--password", "field-secret", "--auction-seed", "7")
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, server, ["alice_fq", "bob_fq"])
+        try:
+            game_id, first, second = await standing_bid(players, room_id)
+            mark = second.mark()
+            bot.kill9()
+            await second.wait_user(BOT_NAME, present=False)
+            bot.start()
+            await second.wait_user(BOT_NAME)
+            await asyncio.sleep(2)  # the referee reads the game back
+            await second.say(game_id, "!pass")
+            await first.line(rf"Sold: .* to {first.name} for 1", since=mark, timeout=20)
+            assert not [text for _, _, text in second.chat(mark) if "lost its seat" in text]
         finally:
             await close_all(players)
 

@@ -46,6 +46,15 @@ async def standing_bid(players: list[FieldPlayer], room_id: int) -> tuple[int, F
     return game_id, first, second
 
 
+async def kill_9_and_restart(bot: Referee, watcher: FieldPlayer) -> float:
+    """``kill -9`` the referee, wait until the server has dropped it, start it again; returns when."""
+    bot.kill9()
+    await watcher.wait_user(BOT_NAME, present=False)
+    restarted = time.monotonic()
+    bot.start()
+    return restarted
+
+
 def test_kill_9_and_restart_under_auth_none(
     protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
 ) -> None:
@@ -58,10 +67,7 @@ def test_kill_9_and_restart_under_auth_none(
         try:
             old_game, first, second = await standing_bid(players, room_id)
             mark = second.mark()
-            bot.kill9()
-            await second.wait_user(BOT_NAME, present=False)
-            restarted = time.monotonic()
-            bot.start()
+            restarted = await kill_9_and_restart(bot, second)
             await second.line(rf"lost its seat .*!resume {old_game}\b", since=mark, timeout=10)
             assert time.monotonic() - restarted < 5.0, "the room hears of the lost game within 5 s"
 
@@ -96,9 +102,7 @@ def test_kill_9_and_restart_under_sql_auth(
         try:
             game_id, first, second = await standing_bid(players, room_id)
             mark = second.mark()
-            bot.kill9()
-            await second.wait_user(BOT_NAME, present=False)
-            bot.start()
+            await kill_9_and_restart(bot, second)
             await second.wait_user(BOT_NAME)
             await asyncio.sleep(2)  # the referee reads the game back
             await second.say(game_id, "!pass")

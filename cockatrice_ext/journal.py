@@ -184,7 +184,7 @@ class Database(ABC):
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[None]:
-        """Statements inside commit together, or not at all; writers are serialised from the start."""
+        """Statements inside commit together, or not at all (SQLite: taking the write lock at once)."""
 
     @abstractmethod
     def columns(self, table: str) -> set[str]:

@@ -451,7 +451,7 @@ class AuctionRoom(FormatRoom):
             try:
                 chat_block_name(block, self.defaults.block)
             except ValueError as exc:
-                raise BadArgument(f"{exc}{game_options.suggestion('auction', block)}") from None
+                raise BadArgument(game_options.misspelt("auction", block) or str(exc)) from None
         try:
             loaded = load_block(options.block)
         except (LookupError, ValueError) as exc:

@@ -659,7 +659,7 @@ class LeagueRoom(Referee):
             try:
                 options = replace(options, block=self._chat_block(block))
             except BadArgument as exc:
-                raise BadArgument(exc.reason + game_options.suggestion(fmt, block)) from None
+                raise BadArgument(game_options.misspelt(fmt, block) or exc.reason) from None
         return options
 
     def _chat_block(self, name: str) -> str:

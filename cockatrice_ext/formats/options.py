@@ -337,6 +337,13 @@ def suggestion(format_name: str, word: str) -> str:
     return f" (did you mean {close[0]}?)" if close else ""
 
 
+def misspelt(format_name: str, word: str) -> str:
+    """For a room command's word that is not a block: the refusal naming the option it resembles, or ``""``
+    when it resembles none (then the block's own error says more)."""
+    hint = suggestion(format_name, word)
+    return f"no option or block called {_echo(word)!r}{hint}" if hint else ""
+
+
 def parse(format_name: str, words: Iterable[str]) -> dict[str, Any]:
     """The option values ``words`` set (by option name); every word must be an option.
 

@@ -144,7 +144,7 @@ def test_league_start_options_from_chat() -> None:
     )
     with pytest.raises(BadArgument, match=r"unknown option 'ucots' \(did you mean ucost\?\)"):
         market._start_options("ucots=3")
-    with pytest.raises(BadArgument, match=r"no block called 'pakcs'.*\(did you mean packs\?\)"):
+    with pytest.raises(BadArgument, match=r"no option or block called 'pakcs' \(did you mean packs\?\)"):
         market._start_options("pakcs")
 
 

@@ -102,7 +102,7 @@ def test_room_defaults_from_the_command_line_and_options_in_room_chat(
             and "empty=lose|draw|life[lose]" in rules
         )
         assert "unknown option 'timr' (did you mean timer?)" in typo
-        assert "no block called 'bords'" in extra and "(did you mean boards?)" in extra
+        assert "no option or block called 'bords' (did you mean boards?)" in extra
         assert "Auction Magic game #" in created and "open for 3 players" in created
     finally:
         process.send_signal(signal.SIGINT)

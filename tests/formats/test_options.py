@@ -152,3 +152,8 @@ def test_operator_option_names_its_format() -> None:
     for bad in ("timer=60", "chess.timer=1", "auction."):
         with pytest.raises(opts.OptionError):
             opts.parse_operator_option(bad)
+
+
+def test_a_misspelt_option_among_block_names_is_named() -> None:
+    assert opts.misspelt("auction", "bords") == "no option or block called 'bords' (did you mean boards?)"
+    assert opts.misspelt("auction", "auction-sample") == ""

@@ -6,10 +6,15 @@ import asyncio
 import re
 from dataclasses import dataclass
 from typing import Any
+from xml.sax.saxutils import quoteattr
 
 from field_bot import BOT_NAME, ROOM, Referee
 from field_players import EMPTY_DECK, FieldPlayer, Protos
+from hidden_cards import block_names
 from servatrice import ServatriceServer
+from shared_paths import ROOT
+
+COMBAT_DECK = ROOT / "blocks" / "combat-deck.txt"
 
 
 def run(coroutine: Any, bot: Referee, timeout: float = 240.0) -> Any:
@@ -74,3 +79,12 @@ async def seat(players: list[FieldPlayer], room_id: int, game_id: int, deck: str
 async def close_all(players: list[FieldPlayer]) -> None:
     for player in players:
         await player.close()
+
+
+def combat_cod() -> str:
+    """The shipped legal Magic Combat Rules deck as a Cockatrice ``.cod``."""
+    cards = "".join(f'<card number="1" name={quoteattr(name)}/>' for name in sorted(block_names(COMBAT_DECK)))
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>combat</deckname>'
+        f'<comments/><zone name="main">{cards}</zone></cockatrice_deck>'
+    )

@@ -6,32 +6,22 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from xml.sax.saxutils import quoteattr
 
 import pytest
 from field_bot import BOT_NAME, Referee
 from field_players import FieldPlayer, Protos
 from hidden_cards import Secret, block_names, find_leaks, private_secrets
-from scenario import arrive, close_all, open_game, run, seat
+from scenario import COMBAT_DECK, arrive, close_all, combat_cod, open_game, run, seat
 from servatrice import ServatriceServer
-from shared_paths import ROOT
 
 pytestmark = pytest.mark.servatrice
 
-DECK = sorted(block_names(ROOT / "blocks" / "combat-deck.txt"))
+DECK = sorted(block_names(COMBAT_DECK))
 REVEALS = re.compile(
     r"reveals: (.*)|summons (.*) in slot|casts (.*?)(?: on |\.$)|Resolving: (.*)|'s (.*) enters"
     r"|discards (\D.*)\.$|^!discard (.*)"
 )
 """Lines that show a card by the rules (a player's own ``!discard CARD`` puts it in a public graveyard)."""
-
-
-def combat_cod() -> str:
-    cards = "".join(f'<card number="1" name={quoteattr(name)}/>' for name in DECK)
-    return (
-        '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>combat</deckname>'
-        f'<comments/><zone name="main">{cards}</zone></cockatrice_deck>'
-    )
 
 
 def public_from(players: list[FieldPlayer]) -> dict[str, float]:

@@ -14,7 +14,7 @@ import pytest
 from field_bot import BOT_NAME, SHIPPED, Referee
 from field_players import FieldPlayer, Protos
 from mariadb_server import MariaDB
-from scenario import arrive, close_all, open_game, run, seat
+from scenario import arrive, close_all, combat_cod, open_game, run, seat
 from servatrice import ServatriceFactory, ServatriceServer
 
 pytestmark = pytest.mark.servatrice
@@ -200,6 +200,65 @@ def test_a_bidder_disconnecting_mid_lot(
             await third.say(game_id, "!state")
             state = await third.line(r"gold", since=mark)
             assert second.name not in state and first.name in state, state
+        finally:
+            await close_all(players)
+
+    run(scenario(), bot)
+
+
+CONCEDE_IGNORED = (
+    "{fmt}: one of two players concedes (Command_Concede) right after the game starts; 3 s later the"
+    " room's !games still lists '#N {key}: in progress' (the referee does not finish the game, unlike"
+    " Auction Magic)"
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "announced", "started"),
+    [
+        ("!auction new 2", "Auction Magic game", r"Turn order"),
+        pytest.param(
+            "!vortex new 2",
+            "Vortex game",
+            r"Opening turn 1",
+            marks=pytest.mark.xfail(strict=True, reason=CONCEDE_IGNORED.format(fmt="Vortex", key="vortex")),
+        ),
+        pytest.param(
+            "!combat new",
+            "Magic Combat Rules game",
+            r"Magic Combat Rules, \d+ rounds",
+            marks=pytest.mark.xfail(
+                strict=True, reason=CONCEDE_IGNORED.format(fmt="Magic Combat Rules", key="combat")
+            ),
+        ),
+    ],
+)
+def test_a_concession_ends_a_two_player_game(
+    protos: Protos,
+    shipped_server: ServatriceServer,
+    referee: Callable[..., Referee],
+    command: str,
+    announced: str,
+    started: str,
+) -> None:
+    """One of two players concedes in Cockatrice: the game is over, and the room's ``!games`` says so (or no
+    longer lists it) instead of "in progress"."""
+    bot = referee(shipped_server)
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, shipped_server, ["kim_fo", "lou_fo"])
+        conceder, stayer = players
+        try:
+            game_id = await open_game(stayer, room_id, command, announced)
+            await seat(players, room_id, game_id, deck=combat_cod())
+            await stayer.line(started, timeout=30)
+            await conceder.game(game_id, "Command_Concede")
+            await asyncio.sleep(3)
+            mark = stayer.mark()
+            await stayer.room_say(room_id, "!games")
+            listing = await stayer.line(r"Refereeing|No refereed games", since=mark)
+            entry = re.search(rf"#{game_id} [^;]*", listing)
+            assert entry is None or " over (" in entry.group(0), listing
         finally:
             await close_all(players)
 

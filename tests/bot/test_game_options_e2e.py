@@ -88,6 +88,40 @@ def test_auction_options_from_the_room_command_to_rules_and_journal(
 
 
 @pytest.mark.servatrice
+def test_auction_at_turn_opens_the_auction_step_as_the_turn_begins(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    """at=turn (90X.4a for tables that skip upkeep): the first lot opens with no move to the draw step."""
+    block = tmp_path / "block.txt"
+    block.write_text(BLOCK)
+
+    async def scenario() -> None:
+        bot = await start_bot(
+            servatrice.ws_url, tmp_path, "auction", AuctionOptions(block=str(block), seed=3)
+        )
+        alice = await Player.connect(servatrice.ws_url, "alice_at")
+        bob = await Player.connect(servatrice.ws_url, "bob_at")
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for p in (alice, bob):
+                await p.client.join_room(room_id)
+            await alice.client.room_say(room_id, "!auction new 2 at=turn")
+            line = await alice.wait_line(lambda t: "Auction Magic game #" in t)
+            game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
+            await alice.sit(room_id, game_id)
+            await bob.sit(room_id, game_id)
+            await alice.wait_line(lambda t: t.startswith("Auction 1: "))
+            referee = bot.games[game_id]
+            assert isinstance(referee, AuctionReferee) and referee.engine.phase == "auction"
+        finally:
+            for p in (alice, bob):
+                await p.close()
+            await bot.close()
+
+    run(scenario())
+
+
+@pytest.mark.servatrice
 def test_autobattler_options_from_the_room_command_to_rules(
     servatrice: ServatriceServer, tmp_path: Path
 ) -> None:

@@ -9,8 +9,10 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   planeswalkers) and answers with one line: legal, or every offending card. The bot withholds its own
   ready until both players hold legal decks, so an illegal deck never starts a game.
 * **Cards.** Each player plays with their own deck. The engine shuffles each deck list and deals the
-  draws (the server's shuffle of the physical deck is not visible to anyone, not even a judge), so the
-  bot tells each player privately which cards they drew; they take those from their library. Face-down
+  draws. Where the bot holds judge rights it moves each drawn card itself: acting as the player
+  (``Command_Judge``) it reads their library (``Command_DumpZone``) and moves the cards into their hand,
+  where only they read them. Without judge rights it tells each player privately which cards they
+  drew; the first message (the opening hand) says once how to take them from the library. Face-down
   cards are named by their number in the private hand list (``!place 3 2``, ``!set 5 1``, ``!hand``),
   so public chat never gives them away. The bot does not check the physical table against the engine:
   players move their own cards, and report deaths and bounces (``!dies``, ``!bounce``).
@@ -22,6 +24,11 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   begins with its spell cap; the winner is declared after round ten.
 * **Chat.** Every refusal is one line; identity is the server's player id of the chat event. Slots are
   numbered 1-5 for players (the engine counts from 0).
+* **Restarts.** A registered account keeps its seat and resumes in place. One that lost its seat
+  rebuilds the game on ``!resume`` (:meth:`CombatReferee.rebuild`): a new game the same two players join
+  with the same decks; the engine (round, points, caps, life, every card's place) comes from the
+  journal, engine players are mapped to the new seats by name, and the cards are put back where the
+  journal says (by the bot as a judge, else by the players, told privately what goes where).
 """
 
 from __future__ import annotations
@@ -31,13 +38,15 @@ import logging
 import os
 import re
 import secrets
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Annotated, Any, ClassVar
 
 from cockatrice_ext.bot.commands import BadArgument, CommandError, NotAllowed, Range, Rest, command
-from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, GameReferee, Referee, shorten
+from cockatrice_ext.bot.formats import SeatsByName
+from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, GameReferee, OwnDeck, Referee, shorten
 from cockatrice_ext.cards.model import CardDatabase, CardFacts
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
@@ -50,6 +59,11 @@ from cockatrice_ext.protocol import commands as pc
 LOGGER = logging.getLogger(__name__)
 
 COMBAT_PHASE = 4
+LIFE_COUNTER = 0
+LIBRARY_HOWTO = (
+    "Take them from your library into your hand (right-click your library, View library, drag each);"
+    " the referee names every later draw here and you take it the same way."
+)
 _NUMBER = re.compile(r"[0-9]{1,3}")
 ROUND_COUNTER = "Round"
 EMPTY_DECK = (
@@ -335,26 +349,66 @@ def render_effects(
     return lines
 
 
-def private_messages(effects: Iterable[Effect], engine: rules.CombatEngine) -> list[tuple[Any, str]]:
-    """(player, text): the cards each player drew (they take them from their library), and their hand
-    list after they put a card face down (numbers for ``!place N SLOT`` / ``!set N SLOT``)."""
+def private_messages(
+    effects: Iterable[Effect], engine: rules.CombatEngine, *, moved: Collection[int] = ()
+) -> list[tuple[Any, str]]:
+    """(player, text): the opening hand, numbered (for ``!place N SLOT``), later draws, and the hand list
+    after a card goes face down (numbers for ``!set N SLOT``). ``moved``: positions in ``effects`` of
+    draws the referee put into the player's hand itself (a judge): those need no word; the others are
+    named, and the opening hand says once how to take them from the library."""
     out: list[tuple[Any, str]] = []
-    for effect in effects:
+    for position, effect in enumerate(effects):
         if isinstance(effect, rules.CardsDrawn) and effect.cards and effect.visible_to is not None:
             if engine.phase == "setup":
+                where = "It is in your hand." if position in moved else LIBRARY_HOWTO
                 out.append(
                     (
                         effect.player,
-                        f"Your opening hand: {hand_listing(engine, effect.player)}. Take these from your"
-                        " library. Place face down without naming them: !place N SLOT (N from this list).",
+                        f"Your opening hand: {hand_listing(engine, effect.player)}. {where} Place face down"
+                        " without naming them: !place N SLOT (N from this list).",
                     )
                 )
-            else:
-                names = ", ".join(ref.name for ref in effect.cards)
-                out.append((effect.player, f"You draw: {names}. Take them from your library into your hand."))
+            elif position not in moved:
+                out.append((effect.player, f"You draw: {', '.join(ref.name for ref in effect.cards)}."))
         elif isinstance(effect, rules.FaceDownPlaced) and effect.visible_to is not None:
             out.append((effect.player, f"Your hand: {hand_listing(engine, effect.player)}."))
     return out
+
+
+def board_of(engine: rules.CombatEngine, player: Any) -> dict[str, list[str]]:
+    """Where ``player``'s cards are, by Cockatrice zone: ``hand``, ``table`` (face up), ``face down``
+    (spells in their slots, and creatures before the reveal), ``grave`` (the used pile)."""
+    seat = engine.seats[engine.config.players.index(player)]
+    index = engine.config.players.index(player)
+
+    def names(cards: Iterable[int | None]) -> list[str]:
+        return [engine.config.cards[i].name for i in cards if i is not None]
+
+    creatures = names(seat.creatures)
+    in_play = [
+        *names([seat.enchantment, seat.equipment]),
+        *names(aura for aura, _, _ in seat.auras),
+        *names(card for owner, card, _, _ in engine.stack if owner == index),
+    ]
+    hidden = engine.phase == "setup"
+    return {
+        "hand": names(seat.hand),
+        "table": in_play + ([] if hidden else creatures),
+        "face down": names(seat.spells) + (creatures if hidden else []),
+        "grave": names(seat.used),
+    }
+
+
+def board_instructions(board: dict[str, list[str]]) -> str:
+    """What a player without a judge's help takes from their library, and where it goes."""
+    places = {
+        "hand": "into your hand",
+        "table": "onto the battlefield",
+        "face down": "face down onto the battlefield",
+        "grave": "into your graveyard",
+    }
+    parts = [f"{places[zone]}: {', '.join(cards)}" for zone, cards in board.items() if cards]
+    return "From your library put " + "; ".join(parts) + "." if parts else "Your library holds every card."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -406,7 +460,7 @@ class CombatRoom(FormatRoom):
 # ---------------------------------------------------------------------------------------------
 
 
-class CombatReferee(GameReferee):
+class CombatReferee(SeatsByName, GameReferee):
     """One Magic Combat Rules game."""
 
     format_name = "combat"
@@ -422,6 +476,9 @@ class CombatReferee(GameReferee):
         self.is_ready = False
         self._lock = asyncio.Lock()
         self._passes = 0
+        self.engine_names: dict[Any, str] = {}  # engine player -> user name (seats are found by name)
+        self.live = False  # the engine is bound to the seated players (started, resumed or rebuilt)
+        self.continues: int | None = None  # the lost game this one rebuilds
 
     # -- creation and resumption ---------------------------------------------------------------
 
@@ -460,8 +517,50 @@ class CombatReferee(GameReferee):
         meta = bot.journal.table_meta(key)
         referee = cls(bot, game_id, room_id, CombatOptions(**meta["options"]))
         referee.table = Table.restore(bot.journal, key)
+        referee.engine_names = cls.journaled_names(meta, referee.engine.config.players)
+        referee.live = True
         referee.is_ready = True
         return referee
+
+    @classmethod
+    async def rebuild(cls, bot: Bot, room_id: int, key: str, requested_by: str) -> CombatReferee:
+        """``!resume``: a new game continuing the journaled game ``key`` whose seat was lost.
+
+        The same two players join it and load the decks they played with (checked card by card); when
+        it starts, every card goes back where the journal says, with round, points and life.
+
+        Raises:
+            JournalError: the journal cannot be replayed, or lacks the players' names.
+            NotAllowed: the game is over.
+        """
+        meta = bot.journal.table_meta(key)
+        options = CombatOptions(**meta["options"])
+        engine = Table.restore(bot.journal, key).engine
+        assert isinstance(engine, rules.CombatEngine)
+        if engine.is_over():
+            raise NotAllowed("that game is over; there is nothing to continue")
+        engine_names = cls.journaled_names(meta, engine.config.players)
+        from cockatrice_ext.cards.errors import CardDataError
+
+        try:
+            cards = await asyncio.to_thread(card_database, options.card_source)
+        except CardDataError as exc:
+            raise NotAllowed(f"the referee's card database does not load: {str(exc)[:120]}") from None
+        referee = await cls.create(bot, room_id, options, requested_by=requested_by, cards=cards)
+        new_meta = {**meta, "game_id": referee.game_id, "rebuilt_from": key}
+        referee.bot.journal.copy_table(key, referee.table_key, meta=new_meta)
+        referee.table = Table.restore(referee.bot.journal, referee.table_key)
+        referee.engine_names = engine_names
+        referee.continues = int(meta.get("game_id", 0)) or None
+        return referee
+
+    def journaled_deck(self, player: Any) -> Counter[str]:
+        """The names of the deck ``player`` played with (a rebuilt game needs the same cards)."""
+        config = self.engine.config
+        seat = config.players.index(player)
+        return Counter(
+            card.name for card, owner in zip(config.cards, config.owners, strict=True) if owner == seat
+        )
 
     @property
     def engine(self) -> rules.CombatEngine:
@@ -486,6 +585,12 @@ class CombatReferee(GameReferee):
         if player is None or player.spectator or player_id == self.me:
             return
         verdict = check_cod(player.deck_list, db=self.cards)
+        if verdict.facts is not None and self.table is not None:  # a rebuilt game: the same deck again
+            engine_player = self.engine_player(player_id)
+            if engine_player is None or Counter(f.name for f in verdict.facts) != self.journaled_deck(
+                engine_player
+            ):
+                verdict = DeckVerdict(None, f"load the deck you played game #{self.continues} with")
         self.decks[player_id] = verdict
         await self.say(f"{self.player_name(player_id)}: {verdict.reason}.")
         await self.update_ready()
@@ -534,6 +639,7 @@ class CombatReferee(GameReferee):
         config = rules.CombatConfig.from_decks((humans[0], humans[1]), decks, **settings)  # type: ignore[arg-type]
         seed = self.options.seed if self.options.seed is not None else secrets.randbits(48)
         engine = rules.CombatEngine(config, seed=seed)
+        self.bind_seats(humans)
         meta = {
             "format": "combat",
             "options": asdict(self.options),
@@ -542,12 +648,46 @@ class CombatReferee(GameReferee):
             "names": {str(p): self.player_name(p) for p in humans},
         }
         self.table = Table.create(self.bot.journal, self.table_key, engine, meta=meta)
+        await self.make_counters()
+        await self.perform(self.apply(rules.StartGame(player=None)))
+
+    async def make_counters(self) -> None:
+        """The round and each player's points, on our player area (at their journaled values)."""
+        engine = self.engine
         color = (200, 40, 40, 255)
         await self.run(
-            pc.create_counter(ROUND_COUNTER, value=0, color=(90, 90, 200, 255)),
-            *(pc.create_counter(self.points_counter(p), value=0, color=color) for p in humans),
+            pc.create_counter(ROUND_COUNTER, value=engine.round, color=(90, 90, 200, 255)),
+            *(
+                pc.create_counter(self.points_counter(p), value=engine.points(p), color=color)
+                for p in engine.config.players
+            ),
         )
-        await self.perform(self.apply(rules.StartGame(player=None)))
+
+    async def restore_board(self) -> None:
+        """The rebuilt game started: round and points on their counters, and every card where the journal
+        says, moved from each player's library by us as a judge, else told to that player privately."""
+        engine = self.engine
+        self.live = True
+        await self.make_counters()
+        without_help: list[Any] = []
+        for player in engine.config.players:
+            board = board_of(engine, player)
+            face_down = {"table": board.pop("face down")}
+            moved = await self.from_library(player, board) and await self.from_library(
+                player, face_down, face_down=True
+            )
+            board["face down"] = face_down["table"]
+            seat = self.seat_of(player)
+            life = engine.life(player)
+            if moved and seat is not None:
+                await self.bot.client.judge_commands(self.game_id, seat, [pc.set_counter(LIFE_COUNTER, life)])
+                continue
+            without_help.append(player)
+            text = f"Game #{self.continues} continues here. {board_instructions(board)} Your life: {life}."
+            await self.bot.tell(self.player_name(player), shorten(text, 900))
+        continued = f"Game #{self.continues}" if self.continues else "The game"
+        where = "back where they were" if not without_help else "listed to each of you privately"
+        await self.say(shorten(f"{continued} continues here, every card {where}: {self.score_line()}"))
 
     def points_counter(self, player: Any) -> str:
         return f"{self.player_name(player)[:20]} points"
@@ -574,7 +714,9 @@ class CombatReferee(GameReferee):
     async def on_game_event(self, event: ClientEvent) -> None:
         name = event.name
         async with self._lock:
-            if self.table is None:
+            if self.table is None or not self.live:
+                if name == "Event_Join" and self.table is not None:
+                    await self.turn_away(event)  # a rebuilt game: only its own players sit
                 if name == "Event_PlayerPropertiesChanged" and event.context_name == "Context_DeckSelect":
                     props = event.message.player_properties  # type: ignore[attr-defined]
                     pid = props.player_id if props.HasField("player_id") else event.player_id
@@ -589,12 +731,15 @@ class CombatReferee(GameReferee):
                         self.decks.pop(event.player_id, None)
                     await self.update_ready()
                 elif self.mirror.started and name == "Event_SetActivePlayer":
-                    await self.start_engine()
+                    if self.table is None:
+                        await self.start_engine()
+                    else:
+                        await self.restore_board()
                     if self.table is not None:
                         await self.follow_engine_turn()
                 return
-            if name == "Event_GameStateChanged" and not self.mirror.started:
-                self.bot.journal.close_table(self.table_key)  # the game ended (one player left standing)
+            if name == "Event_GameStateChanged" and not self.mirror.started and not self.finished:
+                await self.finish("game over (one player left standing)")
                 return
             if self.engine.is_over():
                 return
@@ -605,7 +750,7 @@ class CombatReferee(GameReferee):
                 active = self.engine.whose_turn
                 if (
                     phase >= COMBAT_PHASE
-                    and active == self.mirror.active_player_id
+                    and self.seat_of(active) == self.mirror.active_player_id
                     and self.engine.step == "main"
                 ):
                     await self.try_apply(rules.BeginCombat(player=active))
@@ -613,7 +758,12 @@ class CombatReferee(GameReferee):
     async def on_active_player(self, active: int) -> None:
         engine = self.engine
         target = engine.whose_turn
-        if engine.phase == "play" and target is not None and active != target and active != self.me:
+        if (
+            engine.phase == "play"
+            and target is not None
+            and self.engine_player(active) != target
+            and active != self.me
+        ):
             if self._passes == 0 and engine.step == "fights" and engine.fight_slot is None:
                 await self.try_apply(rules.EndCombat(player=target))  # passing the turn ends combat
             elif self._passes == 0:
@@ -630,7 +780,7 @@ class CombatReferee(GameReferee):
             if self.mirror.active_player_id == self.me and not engine.is_over():
                 await self.pass_turn()
             return
-        if self.mirror.active_player_id == target:
+        if self.mirror.active_player_id == self.seat_of(target):
             self._passes = 0
             return
         self._passes += 1
@@ -647,8 +797,8 @@ class CombatReferee(GameReferee):
 
     async def on_reconnected(self) -> None:
         async with self._lock:
-            if self.table is None or self.game_id not in self.bot.client.games:
-                return
+            if self.table is None or not self.live or self.game_id not in self.bot.client.games:
+                return  # nothing to re-read yet (a rebuilt game waits for its players)
             await self.say("Referee back. " + self.score_line())
             await self.follow_engine_turn()
 
@@ -661,24 +811,70 @@ class CombatReferee(GameReferee):
             LOGGER.info("game %d: %r refused: %s", self.game_id, action, exc)
 
     async def perform(self, effects: list[Effect]) -> None:
-        """Update the counters, tell players their draws, announce, and keep the turn in step."""
+        """Update the counters, move or name the draws, announce, and keep the turn in step."""
         engine = self.engine
         new_turn = False
-        for effect in effects:
+        moved: set[int] = set()
+        for position, effect in enumerate(effects):
             if isinstance(effect, rules.TurnStarted):
                 await self.set_counter(ROUND_COUNTER, effect.round)
                 new_turn = True
             elif isinstance(effect, rules.PointsScored):
                 await self.set_counter(self.points_counter(effect.player), effect.points)
-            elif isinstance(effect, rules.GameOver) and self.table is not None:
-                self.bot.journal.close_table(self.table_key)
+            elif (
+                isinstance(effect, rules.CardsDrawn)
+                and effect.cards
+                and await self.from_library(effect.player, {"hand": [ref.name for ref in effect.cards]})
+            ):
+                moved.add(position)
         for line in render_effects(effects, engine, self.player_name):
             await self.say(line)
-        for player, text in private_messages(effects, engine):
+        for player, text in private_messages(effects, engine, moved=moved):
             await self.bot.tell(self.player_name(player), shorten(text, 900))
+        if engine.is_over():
+            await self.finish(f"game over after round {engine.round}")
+            return
         if new_turn:
             self._passes = 0
             await self.follow_engine_turn()
+
+    async def from_library(
+        self, player: Any, wanted: dict[str, list[str]], *, face_down: bool = False
+    ) -> bool:
+        """As a judge, acting as ``player``: find the named cards in their library and move them to the
+        given zones (``hand``, ``table``, ``grave``); the server names a card moved into a hand only to
+        whoever moved it, so the player reads it and nobody else does. False (nothing moved) without
+        judge rights or when a card is not in their library."""
+        seat = self.seat_of(player)
+        if not self.is_judge or seat is None:
+            return False
+        response = await self.bot.client.judge_commands(self.game_id, seat, [pc.dump_zone(seat, "deck")])
+        zone = getattr(getattr(response, "payload", None), "zone_info", None)
+        library = OwnDeck([card.name for card in zone.card_list] if zone is not None else [])
+        names = [name for zone_names in wanted.values() for name in zone_names]
+        positions = library.positions(names)
+        if len(positions) != len(names):
+            LOGGER.warning("game %d: %s's library lacks some of %s", self.game_id, player, names)
+            return False
+        targets = [zone for zone, zone_names in wanted.items() for _ in zone_names]
+        moves = []  # the highest position first, so the ones still to move keep theirs
+        for column, (position, target) in enumerate(
+            sorted(zip(positions, targets, strict=True), reverse=True)
+        ):
+            on_table = target == "table"
+            moves.append(
+                pc.move_card(
+                    "deck",
+                    [position],
+                    target_player_id=seat,
+                    target_zone=target,
+                    x=3 * column if on_table else 0,
+                    y=0,
+                    face_down=face_down if on_table else None,
+                )
+            )
+        await self.bot.client.judge_commands(self.game_id, seat, moves)
+        return True
 
     # -- status ----------------------------------------------------------------------------------
 
@@ -694,9 +890,9 @@ class CombatReferee(GameReferee):
 
     # -- commands --------------------------------------------------------------------------------
 
-    async def act(self, ctx: Context, make: Callable[[int], Any]) -> None:
-        """Check the sender, apply the action built for their seat, and perform its effects."""
-        player = self.require_player(ctx)
+    async def act(self, ctx: Context, make: Callable[[Any], Any]) -> None:
+        """Check the sender, apply the action built for their engine player, and perform its effects."""
+        player = self.engine_player(self.require_player(ctx))
         if self.table is None:
             raise NotAllowed("the game has not started yet")
         async with self._lock:
@@ -734,7 +930,7 @@ class CombatReferee(GameReferee):
     @command()
     async def hand(self, ctx: Context) -> None:
         """Your hand as the referee knows it, numbered (private message)."""
-        player = self.require_player(ctx)
+        player = self.engine_player(self.require_player(ctx))
         if self.table is None:
             raise NotAllowed("the game has not started yet")
         await self.bot.tell(ctx.sender, shorten(f"Your hand: {hand_listing(self.engine, player)}.", 900))
@@ -820,9 +1016,9 @@ class CombatReferee(GameReferee):
         target: int | None = None
         if target_player is not None:
             found = self.mirror.player_by_name(target_player)
-            if found is None or not self.is_engine_player(found.player_id):
+            target = self.engine_player(found.player_id) if found is not None else None
+            if target is None:
                 raise BadArgument(f"no player called {target_player[:40]!r} in this game")
-            target = found.player_id
             if target_slot is None:
                 raise BadArgument("name the target creature's slot too")
         slot = None if target_slot is None else target_slot - 1
@@ -888,3 +1084,4 @@ class CombatReferee(GameReferee):
 
 INSTALLERS = {"combat": CombatRoom.install}
 RESUMERS = {"combat": CombatReferee.resume}
+REBUILDERS = {"combat": CombatReferee.rebuild}

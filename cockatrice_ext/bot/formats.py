@@ -128,15 +128,17 @@ class SeatsByName:
     def is_engine_player(self: Any, player_id: int) -> bool:
         return self.engine_player(player_id) is not None
 
-    def stranger_left(self: Any, event: ClientEvent) -> bool:
-        """Someone who did not play the game left a rebuilt game waiting for its players (ignore it:
-        the game must stay open for them)."""
-        return (
+    async def on_event(self: Any, event: ClientEvent) -> None:
+        """As the runtime's, except that a rebuilt game waiting for its players stays open when someone
+        who did not play it leaves (or is turned away)."""
+        stranger_left = (
             not self.live
             and self.table is not None
             and event.name == "Event_Leave"
             and self.seat_names.get(event.player_id) not in self.engine_names.values()
         )
+        if not stranger_left:
+            await super().on_event(event)  # type: ignore[misc]
 
     async def turn_away(self: Any, event: ClientEvent) -> None:
         """Before a rebuilt game starts, only its own players may take a seat (spectators may watch)."""

@@ -429,12 +429,6 @@ class VortexReferee(SeatsByName, PileReferee):
 
     # -- events ----------------------------------------------------------------------------------
 
-    async def on_event(self, event: ClientEvent) -> None:
-        """As the runtime's, except that a rebuilt game waiting for its players stays open when someone
-        who did not play it leaves (or is turned away)."""
-        if not self.stranger_left(event):
-            await super().on_event(event)
-
     async def on_game_event(self, event: ClientEvent) -> None:
         name = event.name
         async with self._lock:

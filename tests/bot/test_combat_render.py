@@ -166,11 +166,13 @@ def test_resume_rebuilds_the_table_from_the_journal(tmp_path: Path, legal: str) 
     journal = Journal(tmp_path / "j.sqlite3")
     key = "ws://x:game:3"
     engine = rules.CombatEngine(rules.CombatConfig.from_decks((1, 2), (facts, facts)), seed=2)
-    table = Table.create(journal, key, engine, meta={"format": "combat", "options": asdict(CombatOptions())})
+    meta = {"format": "combat", "options": asdict(CombatOptions()), "names": {"1": "ann", "2": "bo"}}
+    table = Table.create(journal, key, engine, meta=meta)
     table.apply(rules.StartGame(player=None))
     table.apply(rules.SetupDone(player=1))
     bot = SimpleNamespace(journal=journal, server_key="ws://x", client=None)
     referee = asyncio.run(formats.RESUMERS.get("combat")(bot, 3, 0, key))  # type: ignore[arg-type]
     assert isinstance(referee, CombatReferee)
     assert referee.engine.snapshot() == engine.snapshot() and referee.ready
+    assert referee.engine_names == {1: "ann", 2: "bo"} and referee.live
     journal.close()

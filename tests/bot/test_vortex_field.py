@@ -84,6 +84,58 @@ class Arrivals:
         return None
 
 
+class BotProcess:
+    """The bot started as the README says (``bot run``, auth none, shipped pacing) in a subprocess, which
+    a test kills with SIGKILL and starts again on the same journal."""
+
+    def __init__(self, url: str, user: str, journal: Path, format_name: str) -> None:
+        self.user = user
+        self.command = [sys.executable, "-m", "cockatrice_ext", "bot", "run", url, "--user", user]
+        self.command += ["--room", "Bot room", "--journal", str(journal), "--format", format_name]
+        self.process = self.start()
+
+    def start(self) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(self.command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    async def open_game(self, host: Player, room_id: int, command: str, title: str) -> int:
+        """``command`` in the room once the bot is logged in; the new game's id from its answer."""
+        await wait_for_user(host, self.user)
+        mark = host.mark()
+        await host.client.room_say(room_id, command)
+        line = await bot_line(host, rf"{title} game #\d+", mark, timeout=CHAT_BOUND)
+        return int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
+
+    async def kill_and_restart(self, watcher: Player, game_id: int) -> None:
+        """SIGKILL; the seat goes with the connection; a new process names the lost game within 5 s."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+        mirror = watcher.client.games[game_id]
+        await wait_until(
+            lambda: not any(p.name == self.user for p in mirror.players.values()),
+            timeout=30,
+            what="the bot's seat gone",
+        )
+        mark = watcher.mark()
+        started = time.monotonic()
+        self.process = self.start()
+        await bot_line(watcher, rf"lost its seat .*!resume {game_id}", mark, timeout=10)
+        assert time.monotonic() - started < 5.0, "the room hears of the lost game within 5 s"
+
+    async def resume(self, asker: Player, room_id: int, game_id: int) -> int:
+        """``!resume GAME`` in the room; the new game's id."""
+        mark = asker.mark()
+        await asker.client.room_say(room_id, f"!resume {game_id}")
+        line = await bot_line(asker, rf"Game #{game_id} continues as game #\d+", mark, timeout=CHAT_BOUND)
+        return int(re.search(r"as game #(\d+)", line).group(1))  # type: ignore[union-attr]
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
 async def seat_two(bot: Bot, url: str, names: list[str]) -> tuple[int, int, dict[int, Player]]:
     """Two players open a Vortex game and sit in it (what they receive is logged from the start)."""
     players = [Player(await connect_default(url, name)) for name in names]
@@ -220,13 +272,7 @@ def test_resume_after_kill_rebuilds_the_draft(servatrice_strict: ServatriceServe
     names the lost game in the room within 5 s; ``!resume`` opens a new game where the players sit in
     the other order (new seat ids), every pick is back in its picker's hand, the packs and the shoe
     are as they were, the pending pick is asked again (its pack listed first) and the draft goes on."""
-    journal = tmp_path / "journal.sqlite3"
     url = servatrice_strict.ws_url
-
-    def start_bot() -> subprocess.Popen[bytes]:
-        command = [sys.executable, "-m", "cockatrice_ext", "bot", "run", url, "--user", "referee_vk"]
-        command += ["--room", "Bot room", "--journal", str(journal), "--format", "vortex"]
-        return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     async def packs_line(player: Player, game_id: int) -> str:
         """What ``!packs`` answers (pack sizes by name, the passed pack, the shoe)."""
@@ -240,18 +286,15 @@ def test_resume_after_kill_rebuilds_the_draft(servatrice_strict: ServatriceServe
         return sorted(c.name for c in mirror.players[mirror.local_player_id].zone("hand").cards)
 
     async def scenario() -> None:
-        process = start_bot()
+        bot = BotProcess(url, "referee_vk", tmp_path / "journal.sqlite3", "vortex")
         alice = Player(await connect_default(url, "alice_vk"))
         bob = Player(await connect_default(url, "bob_vk"))
         try:
             room_id = await alice.client.room_id_by_name("Bot room")
             for player in (alice, bob):
                 await player.client.join_room(room_id)
-            await wait_for_user(alice, "referee_vk")
             mark = alice.mark()
-            await alice.client.room_say(room_id, "!vortex new 2")
-            line = await bot_line(alice, r"Vortex game #\d+", mark, timeout=CHAT_BOUND)
-            old_game = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
+            old_game = await bot.open_game(alice, room_id, "!vortex new 2", "Vortex")
             for player in (alice, bob):
                 await player.sit(room_id, old_game)
             await bot_line(alice, r"Opening turn 1: alice_vk drafts", mark, timeout=CHAT_BOUND)
@@ -268,25 +311,10 @@ def test_resume_after_kill_rebuilds_the_draft(servatrice_strict: ServatriceServe
             picked = {"alice_vk": hand(alice, old_game), "bob_vk": hand(bob, old_game)}
             packs_before = await packs_line(alice, old_game)
 
-            process.send_signal(signal.SIGKILL)
-            process.wait(10)
-            mirror = alice.client.games[old_game]
-            await wait_until(
-                lambda: not any(p.name == "referee_vk" for p in mirror.players.values()),
-                timeout=30,
-                what="the bot's seat gone",
-            )
+            await bot.kill_and_restart(alice, old_game)
             mark = alice.mark()
-            started = time.monotonic()
-            process = start_bot()
-            await bot_line(alice, rf"lost its seat .*!resume {old_game}", mark, timeout=10)
-            assert time.monotonic() - started < 5.0, "the room hears of the lost game within 5 s"
             told = len(bob.private)
-            await bob.client.room_say(room_id, f"!resume {old_game}")
-            line = await bot_line(
-                alice, rf"Game #{old_game} continues as game #\d+", mark, timeout=CHAT_BOUND
-            )
-            new_game = int(re.search(r"as game #(\d+)", line).group(1))  # type: ignore[union-attr]
+            new_game = await bot.resume(bob, room_id, old_game)
             bob_seat = await bob.sit(room_id, new_game)  # the other order: new seat ids
             alice_seat = await alice.sit(room_id, new_game)
             assert (alice_seat, bob_seat) != (
@@ -318,10 +346,6 @@ def test_resume_after_kill_rebuilds_the_draft(servatrice_strict: ServatriceServe
         finally:
             for player in (alice, bob):
                 await player.close()
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            bot.stop()
 
     run(scenario(), timeout=300)

@@ -347,6 +347,8 @@ def render_view(
                 lines.append("The block is empty.")
             elif effect.reason == "players_stopped" and not unanimous_stop:
                 lines.append("Everyone voted to stop: no more auctions this turn.")
+            elif effect.reason == "block_went_round":
+                lines.append("Every card of the block went up unbid: no more auctions this turn.")
         elif isinstance(effect, rules.StopVoted):
             if effect.waiting_for:
                 waiting = ", ".join(name_of(p) for p in effect.waiting_for)

@@ -13,7 +13,9 @@ RULE INDEX (seed 000: the opening rules 1-9, the forum rulings, draft rules 90X 
   has bid cannot be spent elsewhere while the lot is open -> ``_require_uncommitted``.
 * Rule 3 note / 90X.4b: no bid -> the card goes to the bottom and the step repeats with another lot
   -> ``_close_lot`` (unsold branch) -> ``_continue_auction_step``. "Until each player agrees to stop
-  auctioning cards" -> ``StopAuctioning`` / ``_stop_auctioning``.
+  auctioning cards" -> ``StopAuctioning`` / ``_stop_auctioning``. Once every card of the block went up
+  unbid in a row nobody wants any of them, so the step ends as if all had agreed (``unsold_in_a_row``,
+  ``AuctionStepEnded`` ``block_went_round``) rather than offering the same cards for ever.
 * Rule 4 / 90X.4c: a card bought in the auction step may be cast at once or kept in hand: a pending choice
   -> ``PurchaseChoicePending``, ``Cast`` / ``Keep`` (``_choose``); unresolved choices are kept at
   the end of the turn (``_end_turn``). The next lot waits for the choice, so a bought Augury Owl can look at
@@ -389,8 +391,8 @@ class AuctionStepStarted(Effect):
 
 @dataclass(frozen=True)
 class AuctionStepEnded(Effect):
-    """``reason``: ``creature_bought``, ``creature_revealed``, ``players_stopped``, ``turn_ended`` or
-    ``block_empty``."""
+    """``reason``: ``creature_bought``, ``creature_revealed``, ``players_stopped``, ``block_went_round``,
+    ``turn_ended`` or ``block_empty``."""
 
     turn: int
     reason: str
@@ -760,6 +762,7 @@ class AuctionEngine(Engine[AuctionConfig]):
         self.active: PlayerId | None = None
         self.auction_step_taken = False
         self.follow_up_due = False
+        self.unsold_in_a_row = 0  # auction-step lots closed unbid since the step began or the last sale
         self.stop_votes: list[PlayerId] = []
         self.lot: _Lot | None = None
         self.lots_opened = 0
@@ -878,6 +881,7 @@ class AuctionEngine(Engine[AuctionConfig]):
             "auction_step_taken": self.auction_step_taken,
             "follow_up_due": self.follow_up_due,
             "stop_votes": list(self.stop_votes),
+            "unsold_in_a_row": self.unsold_in_a_row,
             "looks": {str(p): list(c) for p, c in self.looks.items()},
             "eliminated": list(self.eliminated),
             "winners": list(self.winners),
@@ -1019,6 +1023,7 @@ class AuctionEngine(Engine[AuctionConfig]):
         self.auction_step_taken = True
         self.phase = "auction"
         self.stop_votes = []
+        self.unsold_in_a_row = 0
         effects: list[Effect] = [AuctionStepStarted(self.turn, self.active)]
         effects += self._continue_auction_step("auction_step")
         return effects
@@ -1156,6 +1161,7 @@ class AuctionEngine(Engine[AuctionConfig]):
             return self._close_unsold(lot, reason="no_bid")
         winner, price = lot.high_bidder, lot.high_bid
         self.lot = None
+        self.unsold_in_a_row = 0
         refs = tuple(self.ref(i) for i in lot.cards)
         effects: list[Effect] = []
         if lot.kind == "owned":
@@ -1261,10 +1267,14 @@ class AuctionEngine(Engine[AuctionConfig]):
             destination = "bottom"
         effects.append(LotUnsold(lot.lot_no, lot.kind, refs, tuple(lot.bids), self.turn, destination, reason))
         if lot.kind in ("auction_step", "follow_up") and reason == "no_bid":
+            self.unsold_in_a_row += 1
             living = self.living()
             if living and all(p in self.stop_votes for p in living):
                 self.phase = "main"
                 effects.append(AuctionStepEnded(self.turn, "players_stopped"))
+            elif self.unsold_in_a_row >= len(self.block):
+                self.phase = "main"
+                effects.append(AuctionStepEnded(self.turn, "block_went_round"))
             else:
                 effects += self._continue_auction_step(lot.kind)
         return effects

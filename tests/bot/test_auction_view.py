@@ -230,3 +230,12 @@ def test_a_gold_loss_below_the_high_bid_says_the_bids_are_void() -> None:
     assert "alice gold 10 -> 5 (Mindsludge)." in view.chat
     assert "alice can no longer cover their bid of 6: the bids on auction 1 are void and bidding starts" \
         " again with alice." in view.chat
+
+
+def test_a_block_that_went_round_unbid_ends_the_auction_step_in_words() -> None:
+    engine = engine_with([creature("Bear"), spell("Shock")])
+    started(engine)
+    view_of(engine, am.Pass(1), am.Pass(2))
+    view = view_of(engine, am.Pass(1), am.Pass(2))
+    assert "Every card of the block went up unbid: no more auctions this turn." in view.chat
+    assert engine.phase == "main"

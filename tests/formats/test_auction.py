@@ -202,6 +202,26 @@ def test_no_bid_puts_card_on_bottom_and_another_lot_opens() -> None:
     assert opened.cards == (am.CardRef(1, "Elf"),)
 
 
+def test_the_auction_step_ends_once_every_card_of_the_block_went_up_unbid() -> None:
+    """Rule 3 repeats "until a card is put into a hand or each player agrees to stop": when the whole block
+    went round unbid nobody wants any card, so the step ends instead of offering the same cards for ever."""
+    engine = make([creature("Bear"), spell("Shock"), creature("Ogre")])
+    started(engine)
+    effects = play(engine, Pass(1), Pass(2), Pass(1), Pass(2))
+    assert engine.phase == "auction" and engine.lot is not None
+    effects = play(engine, Pass(1), Pass(2))
+    assert am.AuctionStepEnded(1, "block_went_round") in effects
+    assert engine.lot is None and engine.phase == "main" and engine.block == [0, 1, 2]
+    again = make([creature("Bear"), creature("Elf")])
+    started(again)
+    play(again, Pass(1), Pass(2), Bid(1, amount=1), Pass(2))  # a sale ends the step the usual way
+    assert again.phase == "main" and again.hand[1] == [] and again.pending[1] == [1]
+    chain = make([creature("Bear"), spell("Shock"), creature("Elf")])
+    started(chain)
+    play(chain, Pass(1), Pass(2), Bid(1, amount=1), Pass(2), Keep(1))  # Bear unbid, then Shock sold
+    assert chain.phase == "auction" and chain.unsold_in_a_row == 0  # the follow-up starts a fresh count
+
+
 def test_referee_pass_is_a_timeout_for_whoever_is_to_bid() -> None:
     engine = make([creature("Bear")])
     started(engine)

@@ -18,7 +18,7 @@ import struct
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -259,14 +259,25 @@ class FieldPlayer:
         await self.session("Command_JoinRoom", room_id=room_id)
         return room_id
 
-    async def room_say(self, room_id: int, text: str) -> Any:
-        return await self.room(room_id, "Command_RoomSay", message=text, check=False)
+    async def _chat(self, send: Callable[[], Awaitable[Any]]) -> None:
+        """Send a chat line; refused as flood, it is typed again a second later (as a person would)."""
+        for _ in range(15):
+            response = await send()
+            if response.response_code != self.pb.Response.RespChatFlood:
+                if response.response_code != self.pb.Response.RespOk:
+                    raise ServerError("chat", response.response_code)
+                return
+            await asyncio.sleep(1.0)
+        raise AssertionError(f"{self.name}: chat refused as flood for 15 s")
 
-    async def say(self, game_id: int, text: str) -> Any:
-        return await self.game(game_id, "Command_GameSay", message=text, check=False)
+    async def room_say(self, room_id: int, text: str) -> None:
+        await self._chat(lambda: self.room(room_id, "Command_RoomSay", message=text, check=False))
 
-    async def tell(self, user: str, text: str) -> Any:
-        return await self.session("Command_Message", user_name=user, message=text, check=False)
+    async def say(self, game_id: int, text: str) -> None:
+        await self._chat(lambda: self.game(game_id, "Command_GameSay", message=text, check=False))
+
+    async def tell(self, user: str, text: str) -> None:
+        await self._chat(lambda: self.session("Command_Message", user_name=user, message=text, check=False))
 
     async def sit(self, room_id: int, game_id: int, deck: str = EMPTY_DECK) -> int:
         """Join as a player, load a deck, press ready; returns our seat."""

@@ -37,15 +37,17 @@ def public_from(players: list[FieldPlayer]) -> dict[str, float]:
     return reveals
 
 
-async def place_a_creature(player: FieldPlayer, game_id: int) -> None:
-    """``!place N 1`` with the first hand number the referee accepts (refusals come privately)."""
+async def place_face_down(player: FieldPlayer, game_id: int, command: str, slot_kind: str) -> bool:
+    """``!place N 1`` / ``!set N 1`` with the first hand number the referee accepts (refusals about hidden
+    cards come privately); False when none of the seven fits."""
     for number in range(1, 8):
         mark = player.mark()
-        await player.say(game_id, f"!place {number} 1")
-        line = await player.line(rf"{player.name} places a card face down|{player.name}: refused", since=mark)
+        await player.say(game_id, f"{command} {number} 1")
+        done = rf"{player.name} places a card face down in {slot_kind} 1"
+        line = await player.line(rf"{done}|{player.name}: refused", since=mark)
         if "places a card" in line:
-            return
-    raise AssertionError(f"{player.name} could place no creature")
+            return True
+    return False
 
 
 async def discard(player: FieldPlayer, game_id: int, count: int) -> None:
@@ -62,8 +64,9 @@ async def discard(player: FieldPlayer, game_id: int, count: int) -> None:
 def test_combat_setup_and_rounds_hide_hands(
     protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
 ) -> None:
-    """Two legal decks, a face-down creature each, two turns of combat; nobody is shown a card of the
-    other's hand or a face-down card before the rules reveal it."""
+    """Two legal decks, a face-down creature each, two turns of combat with face-down spells set where the
+    mana value allows; nobody is shown a card of the other's hand or a face-down card before the rules
+    reveal it (refusals about hidden cards included)."""
     bot = referee(shipped_server)
 
     async def scenario() -> None:
@@ -78,7 +81,7 @@ def test_combat_setup_and_rounds_hide_hands(
             await watcher.line(r"Magic Combat Rules, \d+ rounds", since=mark, timeout=30)
             for player in players:
                 await player.line(r"^Your opening hand: 1\. ", kind="Event_UserMessage")
-                await place_a_creature(player, game_id)
+                assert await place_face_down(player, game_id, "!place", "creature slot"), player.name
                 await player.say(game_id, "!ready")
             for _ in range(2):
                 line = await watcher.line(r"Round \d+, \S+'s turn", since=mark, timeout=30)
@@ -87,6 +90,7 @@ def test_combat_setup_and_rounds_hide_hands(
                 await active.say(game_id, "!combat")
                 await watcher.line(r"Combat: set up to 3 spells", since=mark)
                 for player in players:
+                    await place_face_down(player, game_id, "!set", "spell slot")
                     await player.say(game_id, "!ready")
                 await watcher.line(rf"Fights: {active.name}", since=mark, timeout=20)
                 mark = watcher.mark()

@@ -91,9 +91,13 @@ async def strict_combat_game(
     return bot, referee, game_id, by_id
 
 
-def test_a_judge_moves_every_draw_into_the_hand(servatrice_strict: ServatriceServer, tmp_path: Path) -> None:
+def test_a_judge_moves_every_draw_and_puts_a_rebuilt_board_back(
+    servatrice_strict: ServatriceServer, tmp_path: Path
+) -> None:
     """With judge rights: the opening hands and the first round's draws arrive in each player's hand
-    (as their own client shows it, taken from their own library); nobody is told to search."""
+    (as their own client shows it, taken from their own library); nobody is told to search. The bot
+    then loses its seat (auth none) and a new bot on the same journal rebuilds the game on ``!resume``:
+    hands, the revealed creatures on the battlefield, life and the round counter are back, by name."""
 
     async def scenario() -> None:
         bot, referee, game_id, by_id = await strict_combat_game(
@@ -132,6 +136,47 @@ def test_a_judge_moves_every_draw_into_the_hand(servatrice_strict: ServatriceSer
             in_hand = [c.name for c in own_zone(drawer, game_id, "hand").cards]
             assert all(name in in_hand for name in drawn), (drawn, in_hand)
             assert not any("You draw" in t or HOWTO in t for p in by_id.values() for _, t in p.private)
+
+            # The seat goes with the connection; a new bot on the same journal rebuilds the game.
+            await bot.close()
+            watcher = by_id[active]
+            mirror = watcher.client.games[game_id]
+            await wait_until(lambda: referee.me not in mirror.players, timeout=30, what="the bot's seat gone")
+            mark = watcher.mark()
+            bot = Bot(bot.options)
+            await bot.start()
+            await bot_line(watcher, rf"lost its seat .*!resume {game_id}", mark, timeout=CHAT_BOUND)
+            await watcher.client.room_say(referee.room_id, f"!resume {game_id}")
+            line = await bot_line(
+                watcher, rf"Game #{game_id} continues as game #\d+", mark, timeout=CHAT_BOUND
+            )
+            new_game = int(re.search(r"as game #(\d+)", line).group(1))  # type: ignore[union-attr]
+            cod, _ = legal_deck()
+            for player in reversed(list(by_id.values())):  # the other order: new seat ids
+                await player.sit(referee.room_id, new_game, deck=cod)
+            await bot_line(
+                watcher, rf"Game #{game_id} continues here, every card back", mark, timeout=CHAT_BOUND
+            )
+            for pid, player in by_id.items():
+                await wait_until(
+                    lambda p=player, pid=pid: (
+                        sorted(c.name for c in own_zone(p, new_game, "hand").cards) == hand_of(engine, pid)
+                    ),
+                    timeout=15,
+                    what=f"{player.name}'s hand rebuilt",
+                )
+                seat = engine.seats[engine.config.players.index(pid)]
+                creatures = sorted(engine.config.cards[i].name for i in seat.creatures if i is not None)
+                on_table = sorted(c.name for c in own_zone(player, new_game, "table").cards)
+                assert on_table == creatures, (on_table, creatures)
+                own = player.client.games[new_game]
+                assert own.players[own.local_player_id].counter_value("life") == seat.life
+            rebuilt = bot.games[new_game]
+            counters = watcher.client.games[new_game].players[rebuilt.me].counters
+            await wait_until(
+                lambda: {c.name: c.value for c in counters.values()}.get("Round") == engine.round,
+                what="the round counter",
+            )
         finally:
             for player in by_id.values():
                 await player.close()

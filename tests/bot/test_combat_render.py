@@ -176,3 +176,43 @@ def test_resume_rebuilds_the_table_from_the_journal(tmp_path: Path, legal: str) 
     assert referee.engine.snapshot() == engine.snapshot() and referee.ready
     assert referee.engine_names == {1: "ann", 2: "bo"} and referee.live
     journal.close()
+
+
+def test_draws_moved_by_a_judge_need_no_words_and_the_library_is_explained_once(legal: str) -> None:
+    facts = check_cod(legal).facts
+    assert facts is not None
+    engine = rules.CombatEngine(rules.CombatConfig.from_decks((1, 2), (facts, facts)), seed=1)
+    start = engine.apply(rules.StartGame(player=None))
+    told = dict(private_messages(start, engine))
+    assert "View library" in told[1] and "View library" in told[2]
+    drawn_at = {i for i, effect in enumerate(start) if isinstance(effect, rules.CardsDrawn)}
+    moved = dict(private_messages(start, engine, moved=drawn_at))
+    assert all("It is in your hand." in text and "library" not in text for text in moved.values())
+    for player in (1, 2):
+        engine.apply(rules.SetupDone(player=player))
+    draw = engine.apply(rules.Draw(player=1, count=2))
+    drawn = next(e for e in draw if isinstance(e, rules.CardsDrawn))
+    assert private_messages(draw, engine) == [(1, f"You draw: {', '.join(r.name for r in drawn.cards)}.")]
+    assert private_messages(draw, engine, moved={draw.index(drawn)}) == []
+
+
+def test_a_rebuilt_board_lists_every_card_where_it_lies(legal: str) -> None:
+    from cockatrice_ext.bot.combat import board_instructions, board_of
+
+    facts = check_cod(legal).facts
+    assert facts is not None
+    engine = rules.CombatEngine(rules.CombatConfig.from_decks((1, 2), (facts, facts)), seed=1)
+    engine.apply(rules.StartGame(player=None))
+    cheap = next(i for i in engine.seats[0].hand if facts[i].is_creature and facts[i].mana_value <= 3)
+    engine.apply(rules.PlaceFaceDown(player=1, card=cheap, slot=0))
+    name = engine.config.cards[cheap].name
+    board = board_of(engine, 1)
+    assert board["face down"] == [name] and board["table"] == [] and len(board["hand"]) == 6
+    assert f"face down onto the battlefield: {name}" in board_instructions(board)
+    for player in (1, 2):
+        engine.apply(rules.SetupDone(player=player))
+    board = board_of(engine, 1)  # revealed: face up now
+    assert board["table"] == [name] and board["face down"] == []
+    text = board_instructions(board)
+    assert text.startswith("From your library put into your hand: ") and "graveyard" not in text
+    assert board_instructions({"hand": [], "table": []}) == "Your library holds every card."

@@ -57,6 +57,8 @@ def test_pack_goes_privately_to_the_player_who_must_pick() -> None:
     assert private[0][0] == 1 and private[0][1].startswith("You picked ")
     assert private[1][0] == 2 and private[1][1].startswith("Your pack: ")
     assert "alice picks a card." in render_effects(pick, engine, names)
+    judged = private_messages(pick, judge=True)  # a judge puts the pick into the hand: no word needed
+    assert [player for player, _ in judged] == [2] and judged[0][1].startswith("Your pack: ")
 
 
 def test_failed_pick_and_mulligan_lines() -> None:

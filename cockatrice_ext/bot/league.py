@@ -94,6 +94,8 @@ REFUSALS: dict[str, str] = {
     "no_put_back": "this carousel takes nothing back: !pick N",
     "not_in_pool": "{card} is not in your pool",
     "no_replay": "no replay is pending",
+    "feature_disabled": "this league does not offer that",
+    "not_enough_treasures": "that costs {needed} treasures; you have {treasures}",
 }
 
 PROBLEMS: dict[str, str] = {
@@ -140,6 +142,7 @@ class LeagueOptions:
     streak_length: int = ab.AutoBattlerConfig.streak_length
     carousel: bool = ab.AutoBattlerConfig.carousel
     carousel_put_back: bool = ab.AutoBattlerConfig.carousel_put_back
+    permanent_basic_cost: int = ab.AutoBattlerConfig.permanent_basic_cost
 
     @property
     def block_name(self) -> str:
@@ -479,6 +482,11 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any]) -> Rendered:
             out.tell(effect.player, f"You took {effect.taken_name} and gave {effect.given_name}.")
         elif isinstance(effect, ab.Rolled):
             out.tell(effect.player, "Rolled: a new shop.")
+        elif isinstance(effect, ab.PermanentBasicBought):
+            out.public.append(
+                f"{effect.player} pays {engine.config.permanent_basic_cost} treasures: {effect.basics} basic"
+                " lands in every mini-game from now on."
+            )
         elif isinstance(effect, ab.PlayerDone):
             done = len(engine.done)  # type: ignore[attr-defined]
             total = len(engine.active())  # type: ignore[attr-defined]
@@ -489,11 +497,12 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any]) -> Rendered:
             out.public.append(f"Draft over. Energy {energy}: build your mini-game decks.")
             for player in engine.active():  # type: ignore[attr-defined]
                 treasures = min(engine.treasures[player], engine.config.max_treasures)  # type: ignore[attr-defined]
+                lands = engine.config.basic_lands + engine.extra_basics[player]  # type: ignore[attr-defined]
                 out.tell(
                     player,
-                    f"Deck: exactly {energy} cards of your pool (your starting hand) plus"
-                    f" {engine.config.basic_lands} basic lands; put your {treasures} treasure(s) on the"
-                    " battlefield as Treasure tokens (they are counted when the game ends). !pool lists it.",
+                    f"Deck: exactly {energy} cards of your pool (your starting hand) plus {lands} basic"
+                    f" lands; put your {treasures} treasure(s) on the battlefield as Treasure tokens (they"
+                    " are counted when the game ends). !pool lists it.",
                 )
         elif isinstance(effect, ab.MatchSetup):
             a, b = effect.players
@@ -704,7 +713,9 @@ class LeagueReferee(Referee):
 
     refusals: ClassVar[dict[str, str]] = REFUSALS
     MARKET_ONLY: ClassVar[frozenset[str]] = frozenset({"pack", "market", "buy", "pass"})
-    AUTOBATTLER_ONLY: ClassVar[frozenset[str]] = frozenset({"shop", "swap", "roll", "done", "treasures"})
+    AUTOBATTLER_ONLY: ClassVar[frozenset[str]] = frozenset(
+        {"shop", "swap", "roll", "done", "treasures", "basic"}
+    )
 
     def __init__(self, bot: Bot, room_id: int, options: LeagueOptions, block: LoadedBlock, table: Table):
         super().__init__(bot)
@@ -1080,6 +1091,11 @@ class LeagueReferee(Referee):
     async def roll(self, ctx: Context) -> None:
         """Spend a treasure for a new shop."""
         await self.act(ctx, ab.Roll(player=ctx.sender))
+
+    @command(scopes=("private",))
+    async def basic(self, ctx: Context) -> None:
+        """Pay treasures for one more basic land in every later mini-game (when the league offers it)."""
+        await self.act(ctx, ab.BuyPermanentBasic(player=ctx.sender))
 
     @command(scopes=("private",), aliases=("enddraft",))
     async def done(self, ctx: Context) -> None:

@@ -45,10 +45,12 @@ RULE INDEX (seed 003, in our words -> where it is implemented)
   ``carousel_put_back`` (each pick puts a pool card back into the carousel, ``_carousel_put_back``) or, by
   default, the draft phase's random card is withheld and a carousel runs only once three have been
   withheld since the last one (``random_cards_withheld``), so pools still end at the static 15.
+- Fun Ways to Spend Money: pay 6 treasures (``permanent_basic_cost``) during the draft for one more basic
+  land in every later mini-game -> :class:`BuyPermanentBasic`, :meth:`AutoBattlerEngine.check_deck`.
 
 Error codes: the league core's plus ``wrong_phase``, ``not_active``, ``already_done``, ``no_treasure``,
 ``not_in_shop``, ``not_your_pick``, ``not_in_carousel``, ``put_back_needed``, ``no_put_back``,
-``not_in_pool``, ``no_replay``, ``referee_only``.
+``not_in_pool``, ``feature_disabled``, ``not_enough_treasures``, ``no_replay``, ``referee_only``.
 Invariant: every card is in exactly one place: a pool, a shop, the carousel, the draft discard, or the cube.
 """
 
@@ -102,6 +104,8 @@ class AutoBattlerConfig:
     interest_threshold: int = 0
     streak_length: int = 0
     carousel: bool = False
+    permanent_basic_cost: int = 0
+    """Treasures that buy one more basic land for every later mini-game (the seed's 6); 0: not offered."""
     carousel_put_back: bool = False
     """With the carousel: each pick puts a pool card back into the carousel (the seed's first way to keep
     pool sizes); otherwise the random card of the draft phase is withheld and a carousel only hands out
@@ -139,6 +143,12 @@ class CarouselPick(Action):
 
 
 @dataclass(frozen=True)
+class BuyPermanentBasic(Action):
+    """During the draft: spend ``permanent_basic_cost`` treasures for one more basic land in every later
+    mini-game."""
+
+
+@dataclass(frozen=True)
 class ReportTreasures(Action):
     """``target`` ends the mini-game with ``count`` treasures on the battlefield (at most five are kept).
 
@@ -165,6 +175,14 @@ class TreasuresChanged(Effect):
     treasures: int
     delta: int
     reason: str
+
+
+@dataclass(frozen=True)
+class PermanentBasicBought(Effect):
+    """``player`` now places ``basics`` basic lands in every mini-game."""
+
+    player: str
+    basics: int
 
 
 @dataclass(frozen=True)
@@ -316,6 +334,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         ReportResult,
         ReportTreasures,
         AbandonReplay,
+        BuyPermanentBasic,
     )
 
     def __init__(self, config: AutoBattlerConfig, *, seed: int) -> None:
@@ -333,6 +352,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         self.discard: list[int] = []
         self.shops: dict[str, list[int]] = {p: [] for p in config.players}
         self.treasures: dict[str, int] = {p: 0 for p in config.players}
+        self.extra_basics: dict[str, int] = {p: 0 for p in config.players}
         self.poison: dict[str, int] = {p: 0 for p in config.players}
         self.streak: dict[str, int] = {p: 0 for p in config.players}
         self.last_opponent: dict[str, str] = {}
@@ -409,8 +429,9 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         problems += self.league.missing_from_pool(player, hand)
         if library:
             problems.append(DeckProblem("library_not_empty", "", 0, len(library)))
-        if len(lands) != cfg.basic_lands:
-            problems.append(DeckProblem("wrong_land_count", "", cfg.basic_lands, len(lands)))
+        basic_lands = cfg.basic_lands + self.extra_basics[player]
+        if len(lands) != basic_lands:
+            problems.append(DeckProblem("wrong_land_count", "", basic_lands, len(lands)))
         basics = {n.casefold() for n in cfg.basic_land_names}
         for land in lands:
             if land.strip().casefold() not in basics:
@@ -443,6 +464,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             ReportResult: self._result,
             ReportTreasures: self._report_treasures,
             AbandonReplay: self._abandon_replay,
+            BuyPermanentBasic: self._buy_permanent_basic,
         }
         handler = handlers.get(type(action))
         if handler is None:
@@ -608,6 +630,19 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         shop = self.shops[player]
         effects.append(ShopOpened(player, tuple(shop), card_names(self.config.cards, shop)))
         return effects
+
+    def _buy_permanent_basic(self, action: BuyPermanentBasic) -> list[Effect]:
+        player = self._require_drafting(action)
+        cost = self.config.permanent_basic_cost
+        if cost <= 0:
+            raise RulesError("feature_disabled", feature="permanent_basic_cost")
+        if self.treasures[player] < cost:
+            raise RulesError("not_enough_treasures", needed=cost, treasures=self.treasures[player])
+        self.extra_basics[player] += 1
+        return [
+            self._give_treasures(player, -cost, "permanent_basic"),
+            PermanentBasicBought(player, self.config.basic_lands + self.extra_basics[player]),
+        ]
 
     def _end_draft_for(self, action: EndDraft) -> list[Effect]:
         player = self._require_drafting(action)
@@ -827,6 +862,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             "discard": list(self.discard),
             "shops": {p: list(s) for p, s in self.shops.items()},
             "treasures": dict(self.treasures),
+            "extra_basics": dict(self.extra_basics),
             "poison": dict(self.poison),
             "streak": dict(self.streak),
             "last_opponent": dict(self.last_opponent),

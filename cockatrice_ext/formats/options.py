@@ -308,6 +308,14 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
             },
             flag="drop",
         ),
+        _int(
+            "permbasic",
+            "permanent_basic_cost",
+            (0, 1, 20),
+            "Fun Ways to Spend Money: pay this many treasures (the write-up: 6) during a draft for one more"
+            " basic land in every later mini-game (!basic)",
+            off=0,
+        ),
     ),
 }
 """Every format's options, in the order help texts list them."""

@@ -192,3 +192,23 @@ def test_a_bye_says_what_it_is_worth(winner: str, draw: bool, worth: str) -> Non
     engine = SimpleNamespace(config=SimpleNamespace(cards=()))
     out = render_effects([core.ResultRecorded(1, ("al",), winner, draw)], engine)  # type: ignore[arg-type]
     assert out.public == [f"Round 1: al has a bye ({worth})."]
+
+
+def test_a_permanent_basic_is_announced_and_counted_in_the_deck_instructions() -> None:
+    from cockatrice_ext.bot.league import render_effects
+    from cockatrice_ext.cards.model import CardFacts
+    from cockatrice_ext.formats import autobattler as ab
+    from cockatrice_ext.formats.league import Start
+
+    cube = tuple(CardFacts(name=f"Cube Card {i}") for i in range(120))
+    config = ab.AutoBattlerConfig(players=("a", "b", "c", "d"), cards=cube, permanent_basic_cost=6)
+    engine = ab.AutoBattlerEngine(config, seed=1)
+    engine.apply(Start(None))
+    engine.treasures["a"] = 7
+    out = render_effects(engine.apply(ab.BuyPermanentBasic(player="a")), engine)
+    assert out.public == ["a pays 6 treasures: 4 basic lands in every mini-game from now on."]
+    effects: list[Any] = []
+    for player in ("a", "b", "c", "d"):
+        effects += engine.apply(ab.EndDraft(player=player))
+    told = render_effects(effects, engine).private
+    assert "plus 4 basic lands" in told["a"][0] and "plus 3 basic lands" in told["b"][0]

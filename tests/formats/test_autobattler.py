@@ -16,8 +16,10 @@ from cockatrice_ext.formats.autobattler import (
     AbandonReplay,
     AutoBattlerConfig,
     AutoBattlerEngine,
+    BuyPermanentBasic,
     CarouselPick,
     EndDraft,
+    PermanentBasicBought,
     ReportTreasures,
     Roll,
     Swap,
@@ -417,6 +419,31 @@ def test_carousel_option() -> None:
     assert all_cards_once(engine)
 
 
+def test_six_treasures_buy_a_permanent_basic_land() -> None:
+    """Fun Ways to Spend Money: "Pay 6 treasures to permanently add an additional basic land"."""
+    engine = make_engine(permanent_basic_cost=6)
+    engine.apply(Start(None))
+    refused(engine, BuyPermanentBasic("ann"), "not_enough_treasures")
+    engine.treasures["ann"] = 7
+    effects = engine.apply(BuyPermanentBasic("ann"))
+    assert engine.treasures["ann"] == 1 and PermanentBasicBought("ann", 4) in effects
+    hand = [engine.config.cards[c].name for c in engine.pool("ann")[:3]]
+    assert engine.check_deck("ann", hand, (), ["Forest"] * 4, 0) == []
+    assert [p.code for p in engine.check_deck("ann", hand, (), ["Forest"] * 3, 0)] == ["wrong_land_count"]
+    assert (
+        engine.check_deck(
+            "bob", [engine.config.cards[c].name for c in engine.pool("bob")[:3]], (), ["Forest"] * 3
+        )
+        == []
+    )
+    end_draft(engine)
+    refused(engine, BuyPermanentBasic("ann"), "wrong_phase")
+    plain = make_engine()
+    plain.apply(Start(None))
+    plain.treasures["ann"] = 7
+    refused(plain, BuyPermanentBasic("ann"), "feature_disabled")
+
+
 def finish_carousel(engine: AutoBattlerEngine) -> None:
     """Every pick takes the first carousel card (and, when putting back, gives the first pool card)."""
     while engine.phase == "carousel":
@@ -510,6 +537,8 @@ def random_action(engine: AutoBattlerEngine, rnd: random.Random) -> Action:
             return Swap(player, rnd.choice(engine.shop(player)), rnd.choice(engine.pool(player)))
         if roll < 0.55:
             return Roll(player)
+        if roll < 0.6:
+            return BuyPermanentBasic(player)
         return EndDraft(player)
     match = rnd.choice([m for m in engine.league.current_matches() if not m.decided])
     roll = rnd.random()
@@ -561,6 +590,7 @@ def test_random_play_keeps_invariants(seed: int, eight: bool, carousel: bool, fl
         flat_poison=flat,
         interest_threshold=3,
         streak_length=3,
+        permanent_basic_cost=6,
     )
     play_randomly(engine, seed, 800)
 

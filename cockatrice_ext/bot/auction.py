@@ -424,8 +424,8 @@ class AuctionRoom(FormatRoom):
 
     @command(scopes=("room",))
     async def auction(self, ctx: Context, what: str, args: Rest | None = None) -> None:
-        """!auction new|commander [PLAYERS] [BLOCK] [OPTIONS] | rules: create an Auction Magic (or Commander
-        Auction) game, e.g. !auction new 2 boards timer=45 empty=draw; !auction rules lists the options."""
+        """!auction new|commander [PLAYERS] [BLOCK] [OPTS]: create an Auction Magic (or Commander Auction)
+        game, e.g. !auction new 2 boards timer=45 empty=draw; !auction rules lists the options."""
         kind = what.lower()
         if kind == "rules":
             await ctx.reply(shorten("Auction options: " + game_options.brief("auction", self.defaults)))

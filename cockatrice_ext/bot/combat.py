@@ -425,8 +425,8 @@ class CombatRoom(FormatRoom):
 
     @command(scopes=("room",))
     async def combat(self, ctx: Context, what: str, args: Rest | None = None) -> None:
-        """!combat new [OPTIONS] | rules: create a two-player Magic Combat Rules game refereed by the bot,
-        e.g. !combat new draw=both hand=7; !combat rules lists the options."""
+        """!combat new [OPTS]: create a two-player Magic Combat Rules game refereed by the bot, e.g.
+        !combat new draw=both hand=7; !combat rules lists the options."""
         if what.lower() == "rules":
             await ctx.reply(shorten("Combat options: " + game_options.brief("combat", self.defaults)))
             return

@@ -688,8 +688,8 @@ class MarketRoom(LeagueRoom):
 
     @command(scopes=("room",))
     async def market(self, ctx: Context, what: str, args: Rest | None = None) -> None:
-        """!market join | leave | start [ROUNDS] [BLOCK] [OPTIONS] | status | rules: a Market Draft league,
-        e.g. !market start 5 ucost=12 packs=random; rules lists the options."""
+        """!market join|leave|status|start [ROUNDS] [BLOCK] [OPTS]: a Market Draft league, e.g. !market start
+        5 ucost=12 packs=random; !market rules lists the options."""
         await self.lobby(ctx, what, args or "")
 
 
@@ -698,8 +698,8 @@ class AutoBattlerRoom(LeagueRoom):
 
     @command(scopes=("room",))
     async def autobattler(self, ctx: Context, what: str, args: Rest | None = None) -> None:
-        """!autobattler join | leave | start [BLOCK] [OPTIONS] | status | rules: an AutoBattler cube league,
-        e.g. !autobattler start poison=flat2 interest=5 carousel; rules lists the options."""
+        """!autobattler join|leave|status|start [BLOCK] [OPTS]: an AutoBattler cube league, e.g.
+        !autobattler start poison=flat2 interest=5 carousel; !autobattler rules lists the options."""
         await self.lobby(ctx, what, args or "")
 
 

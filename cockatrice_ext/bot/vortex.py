@@ -256,8 +256,8 @@ class VortexRoom(FormatRoom):
 
     @command(scopes=("room",))
     async def vortex(self, ctx: Context, what: str, args: Rest | None = None) -> None:
-        """!vortex new [PLAYERS] [POOL] [OPTIONS] | rules: create a Vortex game (2-5 players) refereed by the
-        bot, e.g. !vortex new 3 overflow=exile; !vortex rules lists the options."""
+        """!vortex new [PLAYERS] [POOL] [OPTS]: create a Vortex game (2-5 players) refereed by the bot, e.g.
+        !vortex new 3 overflow=exile; !vortex rules lists the options."""
         if what.lower() == "rules":
             await ctx.reply(shorten("Vortex options: " + game_options.brief("vortex", self.defaults)))
             return

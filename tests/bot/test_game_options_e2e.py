@@ -212,3 +212,23 @@ def test_a_permanent_basic_is_announced_and_counted_in_the_deck_instructions() -
         effects += engine.apply(ab.EndDraft(player=player))
     told = render_effects(effects, engine).private
     assert "plus 4 basic lands" in told["a"][0] and "plus 3 basic lands" in told["b"][0]
+
+
+def test_the_room_help_still_fits_one_chat_line_with_options() -> None:
+    """Every format's room command mentions [OPTS]; the lobby's !help must not be cut."""
+    from cockatrice_ext.bot import auction, combat, league, vortex
+    from cockatrice_ext.bot.commands import CommandSet
+    from cockatrice_ext.bot.runtime import MAX_CHAT_LINE, LobbyReferee
+
+    rooms = (
+        auction.AuctionRoom,
+        vortex.VortexRoom,
+        combat.CombatRoom,
+        league.MarketRoom,
+        league.AutoBattlerRoom,
+    )
+    usages = [
+        spec.usage for cls in (*rooms, LobbyReferee) for spec in CommandSet(cls.__new__(cls)).listing("room")
+    ]
+    line = "cockatrice-ext referee. Room commands: " + " | ".join(usages)
+    assert len(line) <= MAX_CHAT_LINE and line.count("[OPTS]") == len(rooms)

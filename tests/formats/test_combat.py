@@ -635,9 +635,16 @@ def play_random(engine: CombatEngine, seed: int, steps: int, table: Table | None
 
 
 @settings(max_examples=50, deadline=None)
-@given(seed=st.integers(0, 2**32), both_draw=st.booleans(), shared=st.booleans())
-def test_random_play_keeps_invariants(seed: int, both_draw: bool, shared: bool) -> None:
-    engine = new_engine(seed=seed % 1000, both_players_draw=both_draw, shared_enchantment=shared)
+@given(
+    seed=st.integers(0, 2**32),
+    both_draw=st.booleans(),
+    shared=st.booleans(),
+    hand=st.sampled_from([3, 7, 40]),
+)
+def test_random_play_keeps_invariants(seed: int, both_draw: bool, shared: bool, hand: int) -> None:
+    engine = new_engine(
+        seed=seed % 1000, both_players_draw=both_draw, shared_enchantment=shared, max_hand_size=hand
+    )
     play_random(engine, seed, 300)
 
 

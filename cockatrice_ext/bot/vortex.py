@@ -432,7 +432,8 @@ class VortexReferee(SeatsByName, PileReferee):
     async def on_game_event(self, event: ClientEvent) -> None:
         name = event.name
         async with self._lock:
-            if self.finished or (self.table is not None and not self.mirror.started and self.live):
+            stopped = name == "Event_GameStateChanged" and self.live and not self.mirror.started
+            if self.finished or stopped:
                 await self.after_the_game(event)
                 return
             if self.table is None:

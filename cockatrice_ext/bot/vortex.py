@@ -7,19 +7,21 @@ The rules live in :mod:`cockatrice_ext.formats.vortex`; this module only adapts 
 * **Seat.** The bot sits as a player whose deck is the pool (``blocks/vortex-pool.txt`` or the block
   named in ``!vortex new N POOL``). Every card of the shoe, of the packs and of the passed pack stays
   face down in that deck: the engine knows which card is in which zone, so nothing hidden is ever shown
-  on the table. A picked card is dealt face down onto the picker's table (any player may do that).
-  The bot asks to sit as a judge; when the server grants it, it then moves the card into the picker's
-  hand *acting as that player* (``Command_Judge``), because the server names a card moved into a hand
-  only to the player who moved it; basic lands are created in the hand the same way and life is
-  adjusted for the player. Without judge rights the player picks up the face-down card (the private
-  message names it), takes the basics the bot leaves on their table, and adjusts their own life.
+  on the table. The bot asks to sit as a judge; when the server grants it, a picked card is dealt face
+  down onto the picker's table and moved into their hand *acting as that player* (``Command_Judge``),
+  because the server names a card moved into a hand only to the player who moved it; basic lands are
+  created in the hand the same way and life is adjusted for the player. Without judge rights a pick
+  goes face down onto the bot's table, gets its note (``Owner: NAME`` and "drag it into your hand": an
+  annotation costs no chat), then onto the picker's table in a column of its own; the private message
+  names it. Basics are left on the player's table the same way; the player adjusts their own life.
 * **Limits.** Winning and losing stay with Cockatrice. A player who concedes stays in the engine's turn
   order (the engine has no concede), so the bot reports the turn order as out of step; card effects
   that move cards from hands or graveyards back into the shoe or a pack (``PutInShoe``, ``PutInPack``)
   have no chat command yet.
-* **Hidden information.** A pack's contents reach only its owner: a private message with a numbered
-  list (and a Command_RevealCards of those cards to that player only). Anyone may count packs with
-  ``!packs``.
+* **Hidden information.** A pack's contents reach only its owner: a Command_RevealCards of those cards
+  to that player only, then a private message with a numbered list. Both go out before the public
+  prompt to pick (the prompt waits for the listing to leave the chat queue), so nobody can pick
+  blind. Anyone may count packs with ``!packs``.
 * **Turns.** The opening draft (four picks each, then ``!basics``) needs no Cockatrice turns. In normal
   play the bot keeps the Cockatrice active player equal to the engine's: it passes its own turns, the
   draw step of the active player is a pick, and the turn changing is the end of turn (the pass step).
@@ -27,6 +29,11 @@ The rules live in :mod:`cockatrice_ext.formats.vortex`; this module only adapts 
 * **Chat.** ``!pick N`` / ``!pick NAME`` (numbers are 1-based for players), ``!basics``, ``!mulligan``,
   ``!draw [N]``, ``!pack``, ``!packs``, ``!state``; every refusal is one line; identity is the server's
   player id of the chat event.
+* **End and restarts.** A game Cockatrice stops (one player left standing) or every player left is
+  finished with its reason journaled; whoever sits down in it is told to say ``!vortex new``. A
+  registered account keeps its seat and resumes in place; one that lost its seat rebuilds the game on
+  ``!resume`` (:meth:`VortexReferee.rebuild`): engine players keep their journaled ids and are mapped
+  to the new seats by user name (:class:`~cockatrice_ext.bot.formats.SeatsByName`).
 """
 
 from __future__ import annotations

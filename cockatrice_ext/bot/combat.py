@@ -547,11 +547,7 @@ class CombatReferee(SeatsByName, GameReferee):
         except CardDataError as exc:
             raise NotAllowed(f"the referee's card database does not load: {str(exc)[:120]}") from None
         referee = await cls.create(bot, room_id, options, requested_by=requested_by, cards=cards)
-        new_meta = {**meta, "game_id": referee.game_id, "rebuilt_from": key}
-        referee.bot.journal.copy_table(key, referee.table_key, meta=new_meta)
-        referee.table = Table.restore(referee.bot.journal, referee.table_key)
-        referee.engine_names = engine_names
-        referee.continues = int(meta.get("game_id", 0)) or None
+        referee.continue_table(key, meta, engine_names)
         return referee
 
     def journaled_deck(self, player: Any) -> Counter[str]:

@@ -17,7 +17,7 @@ import importlib
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from cockatrice_ext.journal import JournalError
+from cockatrice_ext.journal import JournalError, Table
 from cockatrice_ext.protocol import commands as pc
 
 if TYPE_CHECKING:
@@ -102,6 +102,15 @@ class SeatsByName:
         if missing:
             raise JournalError(f"no name journaled for player(s) {', '.join(missing)}")
         return {p: str(names[str(p)]) for p in players}
+
+    def continue_table(self: Any, key: str, meta: dict[str, Any], names: dict[Any, str]) -> None:
+        """This new game continues the journaled table ``key``: copy its actions under this game's key and
+        replay them; its players are ``names`` (engine player -> user name), seated when they join."""
+        new_meta = {**meta, "game_id": self.game_id, "rebuilt_from": key}
+        self.bot.journal.copy_table(key, self.table_key, meta=new_meta)
+        self.table = Table.restore(self.bot.journal, self.table_key)
+        self.engine_names = names
+        self.continues = int(meta.get("game_id", 0)) or None
 
     def player_name(self: Any, player_id: Any) -> str:
         """An engine player's user name (also after they left)."""

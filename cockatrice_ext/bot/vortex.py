@@ -397,11 +397,7 @@ class VortexReferee(SeatsByName, PileReferee):
             cod=pile_cod(options.block, [game_names[i] for i in sorted(placed)]),
         )
         referee: VortexReferee = await cls.create(bot, room_id, options, block, requested_by=requested_by)
-        new_meta = {**meta, "game_id": referee.game_id, "rebuilt_from": key}
-        bot.journal.copy_table(key, referee.table_key, meta=new_meta)
-        referee.table = Table.restore(bot.journal, referee.table_key)
-        referee.engine_names = engine_names
-        referee.continues = int(meta.get("game_id", 0)) or None
+        referee.continue_table(key, meta, engine_names)
         return referee
 
     async def restore_board(self) -> None:

@@ -216,3 +216,24 @@ def test_a_rebuilt_board_lists_every_card_where_it_lies(legal: str) -> None:
     text = board_instructions(board)
     assert text.startswith("From your library put into your hand: ") and "graveyard" not in text
     assert board_instructions({"hand": [], "table": []}) == "Your library holds every card."
+
+
+def test_a_rebuild_reports_what_the_journal_cannot_say(tmp_path: Path, legal: str) -> None:
+    """``!resume`` never guesses: a journal without the players' names is refused with the reason
+    before any game is opened (the stub bot has no server to open one on)."""
+    import asyncio
+    from dataclasses import asdict
+
+    from cockatrice_ext.bot.combat import CombatOptions, CombatReferee
+    from cockatrice_ext.journal import Journal, JournalError, Table
+
+    facts = check_cod(legal).facts
+    assert facts is not None
+    journal = Journal(tmp_path / "j.sqlite3")
+    engine = rules.CombatEngine(rules.CombatConfig.from_decks((1, 2), (facts, facts)), seed=2)
+    table = Table.create(journal, "k", engine, meta={"format": "combat", "options": asdict(CombatOptions())})
+    table.apply(rules.StartGame(player=None))
+    bot = SimpleNamespace(journal=journal)
+    with pytest.raises(JournalError, match=r"no name journaled for player\(s\) 1, 2"):
+        asyncio.run(CombatReferee.rebuild(bot, 0, "k", "ann"))  # type: ignore[arg-type]
+    journal.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -137,4 +138,36 @@ def test_resume_rebuilds_the_table_from_the_journal(tmp_path: Path) -> None:
     assert referee.engine.snapshot() == engine.snapshot()
     assert referee.block.game_names[0] == "Forest"
     assert referee.engine_names == {1: "alice", 2: "bob"} and referee.live
+    journal.close()
+
+
+@pytest.mark.parametrize(
+    ("names", "start", "refusal"),
+    [
+        ({"1": "alice"}, True, "no name journaled for player(s) 2"),
+        ({"1": "alice", "2": "bob"}, False, "never started"),
+    ],
+)
+def test_a_rebuild_reports_what_the_journal_cannot_say(
+    tmp_path: Path, names: dict[str, str], start: bool, refusal: str
+) -> None:
+    """``!resume`` never guesses: a journal without every player's name, or a game that never began, is
+    refused with the reason before any game is opened (the stub bot has no server to open one on)."""
+    import asyncio
+    from dataclasses import asdict
+
+    from cockatrice_ext.bot.commands import NotAllowed
+    from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
+    from cockatrice_ext.journal import Journal, JournalError, Table
+
+    cards = (FOREST, MOUNTAIN, BOLT, BEARS, OWL) * 5
+    journal = Journal(tmp_path / "j.sqlite3")
+    engine = rules.VortexEngine(rules.VortexConfig(players=(1, 2), cards=cards), seed=5)
+    meta = {"format": "vortex", "options": asdict(VortexOptions()), "game_names": [c.name for c in cards]}
+    table = Table.create(journal, "k", engine, meta={**meta, "names": names})
+    if start:
+        table.apply(rules.StartGame(player=None))
+    bot = SimpleNamespace(journal=journal)
+    with pytest.raises((JournalError, NotAllowed), match=re.escape(refusal)):
+        asyncio.run(VortexReferee.rebuild(bot, 0, "k", "alice"))  # type: ignore[arg-type]
     journal.close()

@@ -726,6 +726,7 @@ class LeagueReferee(Referee):
         self.table = table
         self.games: dict[int, LeagueGame] = {}
         self.over = table.engine.is_over()
+        self.overpay_warned: dict[str, mk.Buy] = {}  # the buy each player was warned about, once
 
     # -- creation and restore ------------------------------------------------------------------------
 
@@ -1055,7 +1056,21 @@ class LeagueReferee(Referee):
         """Buy from the market: !buy N with A, B... (N from !market, A, B... pool numbers or names)."""
         engine: mk.MarketDraftEngine = self.engine
         require_phase(engine, "market")
-        await self.act(ctx, buy_action(ctx.sender, what, engine.market, engine.pool(ctx.sender)))
+        action = buy_action(ctx.sender, what, engine.market, engine.pool(ctx.sender))
+        spare = engine.unneeded(action)
+        if spare and self.overpay_warned.get(ctx.sender) != action:
+            self.overpay_warned[ctx.sender] = action
+            names = ", ".join(self.card_name(c) for c in spare)
+            await ctx.reply(
+                shorten(
+                    f"That overpays: the cost is met even without any one of {names}. Say the same !buy"
+                    " again to pay it all.",
+                    900,
+                )
+            )
+            return
+        self.overpay_warned.pop(ctx.sender, None)
+        await self.act(ctx, action)
 
     @command(name="pass", scopes=("private",))
     async def pass_(self, ctx: Context) -> None:

@@ -25,7 +25,9 @@ RULE INDEX (seed 002, in our words -> where it is implemented)
   -> :meth:`MarketDraftEngine._buy`, :meth:`MarketDraftEngine._pass`, :func:`buy_order`.
 - Paying: trade in owned cards whose worth adds up to at least the cost; worth common 1, uncommon 8, rare 14,
   plus 1/2/4 (by the traded card's rarity) per color shared with the bought card; costs uncommon 10, rare 20
-  -> :meth:`MarketDraftEngine.worth`, :meth:`MarketDraftEngine.cost`. Traded cards go to the discard.
+  -> :meth:`MarketDraftEngine.worth`, :meth:`MarketDraftEngine.cost`. Traded cards go to the discard. A
+  payment worth more than needed stands (the write-up says "at least"); :meth:`MarketDraftEngine.unneeded`
+  names the cards it could keep, so the bot warns before an overpaying trade-in.
   Variants (costs, worths, mythic cost/worth) are config options.
 - Closing the market: the old rare market and every uncommon are discarded; rares left become the new old
   rare market -> :meth:`MarketDraftEngine._close_market`. The Definitions count 16 cards, which the rule
@@ -418,7 +420,8 @@ class MarketDraftEngine(Engine[MarketConfig]):
             raise RulesError("not_your_turn", player=player, turn=self.order[self.turn])
         return player
 
-    def _buy(self, action: Buy) -> list[Effect]:
+    def _resolve_buy(self, action: Buy) -> tuple[str, int, list[int]]:
+        """The buyer, the market card and the owned cards a :class:`Buy` names (refusals as ``_buy``)."""
         player = self._require_turn(action)
         if not isinstance(action.pay, tuple):
             raise RulesError("malformed", field="pay")
@@ -428,7 +431,23 @@ class MarketDraftEngine(Engine[MarketConfig]):
             if exc.code == "card_not_found":
                 raise RulesError("not_in_market", card=action.card) from None
             raise
-        paid = self.league.resolve_owned(player, action.pay)
+        return player, card, self.league.resolve_owned(player, action.pay)
+
+    def unneeded(self, action: Buy) -> tuple[int, ...]:
+        """The paid cards of ``action`` that could each be left out with the rest still paying the cost: an
+        overpaying trade-in, which the bot warns about before it happens. Empty if it would be refused."""
+        try:
+            _, card, paid = self._resolve_buy(action)
+        except RulesError:
+            return ()
+        worth = sum(self.worth(p, card) for p in paid)
+        cost = self.cost(card)
+        if worth < cost:
+            return ()
+        return tuple(p for p in paid if worth - self.worth(p, card) >= cost)
+
+    def _buy(self, action: Buy) -> list[Effect]:
+        player, card, paid = self._resolve_buy(action)
         worth = sum(self.worth(p, card) for p in paid)
         cost = self.cost(card)
         if worth < cost:

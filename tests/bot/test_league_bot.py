@@ -155,9 +155,9 @@ def test_deck_reader_never_crashes(text: str) -> None:
 # -- deck checks ------------------------------------------------------------------------------------
 
 
-def market_engine() -> mk.MarketDraftEngine:
+def market_engine(rounds: int = 1) -> mk.MarketDraftEngine:
     engine = mk.MarketDraftEngine(
-        mk.MarketConfig(players=("al", "bo"), rounds=1, cards=market_cards()), seed=3
+        mk.MarketConfig(players=("al", "bo"), rounds=rounds, cards=market_cards(2, rounds)), seed=3
     )
     engine.apply(core.Start(player=None))
     while engine.phase == "draft":
@@ -435,3 +435,50 @@ def test_one_league_at_a_time_across_formats_and_rooms() -> None:
     assert said[0].startswith("alice joins the ")
     assert said[1].startswith("alice: you are already in the ") and "lobby; one league at a time" in said[1]
     assert said[2] == said[1]  # another room of the same format: the same answer
+
+
+class _ChattyBot(_FakeBot):
+    """A fake bot that keeps what it would say in the room and privately."""
+
+    def __init__(self, journal: Journal) -> None:
+        super().__init__(journal)
+        self.said: list[str] = []
+
+    async def room_say(self, room_id: int, text: str) -> None:
+        self.said.append(text)
+
+    async def tell(self, user: str, text: str) -> None:
+        self.said.append(f"{user}: {text}")
+
+
+def test_an_overpaying_buy_is_warned_about_once_then_goes_through() -> None:
+    from cockatrice_ext.bot.runtime import Context
+
+    engine = market_engine(rounds=2)
+    engine.apply(core.ReportResult(player=None, winner="al"))
+    assert engine.phase == "market"
+    buyer = engine.whose_turn()
+    assert buyer is not None
+    cards = engine.config.cards
+    uncommon = next(c for c in engine.market if cards[c].rarity == "uncommon")
+    colors = set(cards[uncommon].colors)
+    pay = [
+        c for c in engine.pool(buyer) if cards[c].rarity == "common" and not colors & set(cards[c].colors)
+    ][:11]
+    text = f"{cards[uncommon].name} with " + ", ".join(str(engine.pool(buyer).index(c) + 1) for c in pay)
+    bot = _ChattyBot(Journal(":memory:"))
+    table = Table.create(bot.journal, "ws://test:league:0:market:1", engine)
+    league = LeagueReferee(bot, 0, LeagueOptions(format="market"), block_of(engine), table)  # type: ignore[arg-type]
+    replies: list[str] = []
+
+    async def reply(line: str) -> None:
+        replies.append(line)
+
+    ctx = Context(bot=bot, scope="private", sender=buyer, reply_hook=reply)  # type: ignore[arg-type]
+    asyncio.run(league.buy(ctx, text))
+    assert len(replies) == 1 and replies[0].startswith(
+        "That overpays: the cost is met even without any one of"
+    )
+    assert uncommon in engine.market
+    asyncio.run(league.buy(ctx, text))
+    assert uncommon in engine.pool(buyer) and len(replies) == 1

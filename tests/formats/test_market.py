@@ -248,6 +248,31 @@ def test_what_a_bye_is_worth_is_an_option(bye: str, points: int) -> None:
     assert bad.value.code == "bad_config"
 
 
+def test_an_overpaying_trade_in_names_the_cards_it_does_not_need() -> None:
+    """For the warning before an overpaying trade-in: which paid cards could stay while the rest pays."""
+    engine = make_engine()
+    engine.apply(Start(None))
+    finish_draft(engine)
+    to_market(engine)
+    cards = engine.config.cards
+    buyer = engine.whose_turn()
+    assert buyer is not None
+    uncommon = next(c for c in engine.market if cards[c].rarity == "uncommon")
+    colors = set(cards[uncommon].colors)
+    commons = [
+        c for c in engine.pool(buyer) if cards[c].rarity == "common" and not colors & set(cards[c].colors)
+    ]
+    commons = commons[:12]  # worth 1 each toward this uncommon (no shared colour)
+    assert len(commons) == 12 and engine.cost(uncommon) == 10
+    assert engine.unneeded(Buy(buyer, uncommon, tuple(commons[:10]))) == ()
+    assert engine.unneeded(Buy(buyer, uncommon, tuple(commons))) == tuple(commons)
+    assert engine.unneeded(Buy(buyer, uncommon, tuple(commons[:3]))) == ()  # refused anyway: not enough
+    assert engine.unneeded(Buy(buyer, "No Such Card", tuple(commons))) == ()
+    before = engine.snapshot()
+    engine.unneeded(Buy(buyer, uncommon, tuple(commons)))
+    assert engine.snapshot() == before
+
+
 def test_buying_pays_with_worth_and_color_bonus() -> None:
     engine = make_engine()
     engine.apply(Start(None))

@@ -226,7 +226,12 @@ def test_market_league_end_to_end(servatrice: ServatriceServer, tmp_path: Path) 
             assert engine.snapshot() == before
             wanted = engine.market[uncommon]
             paid = engine.pool("bob_m")[:10]
-            await tell(bob, f"!buy {uncommon + 1} with " + ", ".join(str(n) for n in range(1, 11)))
+            buy = f"!buy {uncommon + 1} with " + ", ".join(str(n) for n in range(1, 11))
+            overpays = engine.unneeded(mk.Buy(player="bob_m", card=wanted, pay=tuple(paid)))
+            await tell(bob, buy)
+            if overpays:  # warned once before an overpaying trade-in; the same !buy again goes through
+                await private(bob, r"That overpays: the cost is met even without any one of ")
+                await tell(bob, buy)
             await alice.wait_line(lambda t: f"bob_m buys {engine.config.cards[wanted].name}" in t, since=mark)
             pool = engine.pool("bob_m")
             assert wanted in pool and len(pool) == 53 - 10 + 1

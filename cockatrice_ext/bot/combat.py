@@ -894,16 +894,24 @@ class CombatReferee(SeatsByName, GameReferee):
         async with self._lock:
             await self.perform(self.apply(make(player)))
 
-    async def act_hidden(self, ctx: Context, card: str | int, make: Callable[[int], Any]) -> None:
-        """:meth:`act` for a card that goes face down: a hidden card is referred to by its number
-        (from ``!hand``), and a refusal is answered by private message, so the opponent never
-        reads which card it was."""
-        try:
+    async def act_hidden(self, ctx: Context, card: str | int, make: Callable[[Any], Any]) -> None:
+        """:meth:`act_privately` for a card that goes face down: it is referred to by its number (from
+        ``!hand``), never by its name, so the opponent never reads which card it was."""
+
+        def by_number(player: Any) -> Any:
             if isinstance(card, str):
                 raise BadArgument(
                     "face-down cards are named by their number from !hand (e.g. !set 3 1), so your"
                     " opponent cannot read them; !hand lists yours privately"
                 )
+            return make(player)
+
+        await self.act_privately(ctx, by_number)
+
+    async def act_privately(self, ctx: Context, make: Callable[[Any], Any]) -> None:
+        """:meth:`act` whose refusal goes by private message: it may name a card the opponent must not
+        read (one in hand, or face down in a slot); the table only reads that it was refused."""
+        try:
             await self.act(ctx, make)
         except (CommandError, RulesError) as exc:
             reason = exc.reason if isinstance(exc, CommandError) else self.explain(exc)
@@ -959,7 +967,7 @@ class CombatReferee(SeatsByName, GameReferee):
         """Main phase: !summon CARD SLOT [SACRIFICE-SLOT...] (4-7: sacrifice one, 8+: two)."""
         card, numbers = split_card_and_numbers(card_slots)
         slot, sacrifices = slot_index(numbers[0]), tuple(slot_index(n) for n in numbers[1:])
-        await self.act(
+        await self.act_privately(  # "N is not a creature" must not name hand card N in public
             ctx,
             lambda p: rules.Summon(player=p, card=self.hand_card(p, card), slot=slot, sacrifices=sacrifices),
         )
@@ -1018,7 +1026,7 @@ class CombatReferee(SeatsByName, GameReferee):
             if target_slot is None:
                 raise BadArgument("name the target creature's slot too")
         slot = None if target_slot is None else target_slot - 1
-        await self.act(
+        await self.act_privately(  # a refusal may name the face-down spell
             ctx,
             lambda p: rules.CastSpell(
                 player=p, spell_slot=spell_slot - 1, target_player=target, target_slot=slot

@@ -189,7 +189,8 @@ def test_without_judge_rights_the_library_is_explained_once(
     servatrice_strict: ServatriceServer, tmp_path: Path
 ) -> None:
     """Without judge rights: the opening hand's message says how to take cards from the library; the
-    round's draws are named privately, without repeating it, and never in public."""
+    round's draws are named privately, without repeating it, and never in public; a refused summon of a
+    hand card given by its number is explained privately (the table never reads its name)."""
 
     async def scenario() -> None:
         bot, referee, game_id, by_id = await strict_combat_game(
@@ -213,6 +214,13 @@ def test_without_judge_rights_the_library_is_explained_once(
                 assert engine.config.cards[index].name in drawn
             assert sum(HOWTO in t for _, t in drawer.private) == 1, drawer.private
             other = next(p for pid, p in by_id.items() if pid != active)
+            # Summoning a hand card that is no creature, by its number: the refusal names it privately.
+            cards = [engine.config.cards[i] for i in seat.hand]
+            number, spell = next((n, c.name) for n, c in enumerate(cards, start=1) if not c.is_creature)
+            mark = other.mark()
+            await drawer.say(game_id, f"!summon {number} 3")
+            await drawer.wait_private(lambda t: f"{spell} is not a creature" in t, timeout=CHAT_BOUND)
+            await bot_line(other, rf"{drawer.name}: refused \(the reason was sent to you privately\)", mark)
             await asyncio.sleep(1.0)
             hidden = [engine.config.cards[i].name for i in seat.hand]
             public = [t for _, t in other.heard]

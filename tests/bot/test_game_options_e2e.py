@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -42,10 +43,10 @@ async def start_bot(url: str, tmp_path: Path, fmt: str, defaults: Any) -> Bot:
     return bot
 
 
-@pytest.mark.servatrice
-def test_auction_options_from_the_room_command_to_rules_and_journal(
-    servatrice: ServatriceServer, tmp_path: Path
+def auction_game(
+    servatrice: ServatriceServer, tmp_path: Path, command: str, check: Callable[..., Awaitable[None]]
 ) -> None:
+    """Alice and Bob sit in the game ``command`` creates, then ``check(bot, referee, alice, bob, game)``."""
     block = tmp_path / "block.txt"
     block.write_text(BLOCK)
 
@@ -53,38 +54,50 @@ def test_auction_options_from_the_room_command_to_rules_and_journal(
         bot = await start_bot(
             servatrice.ws_url, tmp_path, "auction", AuctionOptions(block=str(block), seed=3)
         )
-        alice = await Player.connect(servatrice.ws_url, "alice_opt")
-        bob = await Player.connect(servatrice.ws_url, "bob_opt")
+        tag = tmp_path.name[-12:].replace("-", "_")  # fresh user names for each test
+        alice = await Player.connect(servatrice.ws_url, f"alice_{tag}")
+        bob = await Player.connect(servatrice.ws_url, f"bob_{tag}")
         try:
             room_id = await alice.client.room_id_by_name("Bot room")
             for p in (alice, bob):
                 await p.client.join_room(room_id)
-            await alice.client.room_say(room_id, "!auction new 2 boards timer=45 empty=draw")
+            await alice.client.room_say(room_id, command)
             line = await alice.wait_line(lambda t: "Auction Magic game #" in t)
             game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
             referee = bot.games[game_id]
             assert isinstance(referee, AuctionReferee)
             await alice.sit(room_id, game_id)
             await bob.sit(room_id, game_id)
-            await alice.wait_line(lambda t: "Turn order" in t)
-            await wait_until(lambda: referee.table is not None)
-            config = referee.engine.config
-            assert config.one_round_bidding and config.empty_block_rule == "draw"
-            assert referee.options.bid_timeout == 45
-            mark = alice.mark()
-            await bob.say(game_id, "!rules")
-            rules = await alice.wait_line(lambda t: t.startswith("Auction Magic, block"), since=mark)
-            assert "chosen: boards=on timer=45 empty=draw; defaults: noncreature=auction gold=10" in rules
-            # A restart reads the table options back from the journal: the same options are in force.
-            journaled = AuctionOptions(**bot.journal.table_meta(referee.table.key)["options"])
-            assert opts.in_force("auction", journaled) == opts.in_force("auction", referee.options)
-            assert opts.in_force("auction", journaled)["empty"] == "draw"
+            await check(bot, referee, alice, bob, game_id)
         finally:
             for p in (alice, bob):
                 await p.close()
             await bot.close()
 
     run(scenario())
+
+
+@pytest.mark.servatrice
+def test_auction_options_from_the_room_command_to_rules_and_journal(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    async def check(bot: Bot, referee: AuctionReferee, alice: Player, bob: Player, game_id: int) -> None:
+        await alice.wait_line(lambda t: "Turn order" in t)
+        await wait_until(lambda: referee.table is not None)
+        config = referee.engine.config
+        assert config.one_round_bidding and config.empty_block_rule == "draw"
+        assert referee.options.bid_timeout == 45
+        mark = alice.mark()
+        await bob.say(game_id, "!rules")
+        rules = await alice.wait_line(lambda t: t.startswith("Auction Magic, block"), since=mark)
+        assert "chosen: boards=on timer=45 empty=draw; defaults: noncreature=auction gold=10" in rules
+        # A restart reads the table options back from the journal: the same options are in force.
+        assert referee.table is not None
+        journaled = AuctionOptions(**bot.journal.table_meta(referee.table.key)["options"])
+        assert opts.in_force("auction", journaled) == opts.in_force("auction", referee.options)
+        assert opts.in_force("auction", journaled)["empty"] == "draw"
+
+    auction_game(servatrice, tmp_path, "!auction new 2 boards timer=45 empty=draw", check)
 
 
 @pytest.mark.servatrice
@@ -92,33 +105,12 @@ def test_auction_at_turn_opens_the_auction_step_as_the_turn_begins(
     servatrice: ServatriceServer, tmp_path: Path
 ) -> None:
     """at=turn (90X.4a for tables that skip upkeep): the first lot opens with no move to the draw step."""
-    block = tmp_path / "block.txt"
-    block.write_text(BLOCK)
 
-    async def scenario() -> None:
-        bot = await start_bot(
-            servatrice.ws_url, tmp_path, "auction", AuctionOptions(block=str(block), seed=3)
-        )
-        alice = await Player.connect(servatrice.ws_url, "alice_at")
-        bob = await Player.connect(servatrice.ws_url, "bob_at")
-        try:
-            room_id = await alice.client.room_id_by_name("Bot room")
-            for p in (alice, bob):
-                await p.client.join_room(room_id)
-            await alice.client.room_say(room_id, "!auction new 2 at=turn")
-            line = await alice.wait_line(lambda t: "Auction Magic game #" in t)
-            game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
-            await alice.sit(room_id, game_id)
-            await bob.sit(room_id, game_id)
-            await alice.wait_line(lambda t: t.startswith("Auction 1: "))
-            referee = bot.games[game_id]
-            assert isinstance(referee, AuctionReferee) and referee.engine.phase == "auction"
-        finally:
-            for p in (alice, bob):
-                await p.close()
-            await bot.close()
+    async def check(bot: Bot, referee: AuctionReferee, alice: Player, bob: Player, game_id: int) -> None:
+        await alice.wait_line(lambda t: t.startswith("Auction 1: "))
+        assert referee.engine.phase == "auction"
 
-    run(scenario())
+    auction_game(servatrice, tmp_path, "!auction new 2 at=turn", check)
 
 
 @pytest.mark.servatrice

@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -50,39 +46,10 @@ def test_bot_run_refuses_a_bad_option_with_one_line(option: str, message: str) -
 def test_room_defaults_from_the_command_line_and_options_in_room_chat(
     servatrice: ServatriceServer, tmp_path: Path
 ) -> None:
-    from room_chat import ask_in_room
+    from bot_process import ask_in_room, bot_process
 
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "cockatrice_ext",
-            "bot",
-            "run",
-            servatrice.ws_url,
-            "--user",
-            "opt_referee",
-            "--room",
-            "Bot room",
-            "--journal",
-            str(tmp_path / "journal.sqlite3"),
-            "--relaxed-flood",
-            "--format",
-            "auction",
-            "--option",
-            "auction.timer=60",
-            "--option",
-            "auction.boards",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        assert process.stdout is not None
-        ready = process.stdout.readline().decode()
-        assert "referee opt_referee is in 1 room(s)" in ready, ready
-
+    options = ("--format", "auction", "--option", "auction.timer=60", "--option", "auction.boards")
+    with bot_process(servatrice.ws_url, "opt_referee", tmp_path / "journal.sqlite3", *options):
         rules, typo, extra, created = asyncio.run(
             ask_in_room(
                 servatrice.ws_url,
@@ -96,19 +63,8 @@ def test_room_defaults_from_the_command_line_and_options_in_room_chat(
                 ],
             )
         )
-        assert (
-            "boards=on|off[on]" in rules
-            and "timer=10-3600|off[60]" in rules
-            and "empty=lose|draw|life[lose]" in rules
-        )
-        assert "unknown option 'timr' (did you mean timer?)" in typo
-        assert "no option or block called 'bords' (did you mean boards?)" in extra
-        assert "Auction Magic game #" in created and "open for 3 players" in created
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            raise
-    assert process.returncode == 0
+    assert "boards=on|off[on]" in rules and "timer=10-3600|off[60]" in rules
+    assert "empty=lose|draw|life[lose]" in rules
+    assert "unknown option 'timr' (did you mean timer?)" in typo
+    assert "no option or block called 'bords' (did you mean boards?)" in extra
+    assert "Auction Magic game #" in created and "open for 3 players" in created

@@ -248,16 +248,22 @@ def test_what_a_bye_is_worth_is_an_option(bye: str, points: int) -> None:
     assert bad.value.code == "bad_config"
 
 
-def test_an_overpaying_trade_in_names_the_cards_it_does_not_need() -> None:
-    """For the warning before an overpaying trade-in: which paid cards could stay while the rest pays."""
+def market_open() -> tuple[MarketDraftEngine, str, int]:
+    """A league at its first market: the engine, who buys first and the first uncommon on offer."""
     engine = make_engine()
     engine.apply(Start(None))
     finish_draft(engine)
     to_market(engine)
-    cards = engine.config.cards
     buyer = engine.whose_turn()
     assert buyer is not None
-    uncommon = next(c for c in engine.market if cards[c].rarity == "uncommon")
+    uncommon = next(c for c in engine.market if engine.config.cards[c].rarity == "uncommon")
+    return engine, buyer, uncommon
+
+
+def test_an_overpaying_trade_in_names_the_cards_it_does_not_need() -> None:
+    """For the warning before an overpaying trade-in: which paid cards could stay while the rest pays."""
+    engine, buyer, uncommon = market_open()
+    cards = engine.config.cards
     colors = set(cards[uncommon].colors)
     commons = [
         c for c in engine.pool(buyer) if cards[c].rarity == "common" and not colors & set(cards[c].colors)
@@ -302,14 +308,8 @@ def test_buying_pays_with_worth_and_color_bonus() -> None:
 
 
 def test_buy_by_names() -> None:
-    engine = make_engine()
-    engine.apply(Start(None))
-    finish_draft(engine)
-    to_market(engine)
+    engine, buyer, uncommon = market_open()
     cards = engine.config.cards
-    buyer = engine.whose_turn()
-    assert buyer is not None
-    uncommon = next(c for c in engine.market if cards[c].rarity == "uncommon")
     commons = [cards[c].name for c in engine.pool(buyer) if cards[c].rarity == "common"][:10]
     engine.apply(Buy(buyer, cards[uncommon].name.upper(), tuple(commons)))
     assert uncommon in engine.pool(buyer)

@@ -157,7 +157,8 @@ def test_packs_come_before_prompts_and_picks_say_where_to_go(
 ) -> None:
     """The whole opening draft at player speed, without judge rights: every picker has their pack
     (revealed and listed privately) before the public prompt to pick; every pick lands face down on
-    the picker's table in a column of its own, with a note saying to drag it into their hand."""
+    the picker's table in a column of its own, with a note saying to drag it into their hand. After the
+    bot loses its seat, ``!resume`` puts the picks back the same way in a new game, and play goes on."""
 
     async def scenario() -> None:
         bot = await strict_bot(servatrice_strict.ws_url, tmp_path, "vortex_f", judge=False)
@@ -205,6 +206,38 @@ def test_packs_come_before_prompts_and_picks_say_where_to_go(
                 assert all(n.startswith(f"Owner: {player.name}\nFace down: drag it") for n in notes), notes
                 columns = [c.x // 3 for c in table]
                 assert len(set(columns)) == len(columns), columns  # none hides another
+
+            # The seat goes with the connection (auth none); a new bot on the same journal rebuilds the
+            # game on !resume, still without judge rights: the picks come back the same way, by name.
+            await bot.close()
+            alice = next(p for p in by_id.values() if p.name == "alice_vf")
+            mirror = alice.client.games[game_id]
+            await wait_until(lambda: referee.me not in mirror.players, timeout=30, what="the bot's seat gone")
+            mark = alice.mark()
+            bot = Bot(bot.options)
+            await bot.start()
+            await bot_line(alice, rf"lost its seat .*!resume {game_id}", mark, timeout=CHAT_BOUND)
+            await alice.client.room_say(referee.room_id, f"!resume {game_id}")
+            line = await bot_line(alice, rf"Game #{game_id} continues as game #\d+", mark, timeout=CHAT_BOUND)
+            new_game = int(re.search(r"as game #(\d+)", line).group(1))  # type: ignore[union-attr]
+            seats = {
+                player.name: await player.sit(referee.room_id, new_game)
+                for player in reversed(by_id.values())
+            }
+            await bot_line(alice, rf"Game #{game_id} continues here: Phase basics", mark, timeout=CHAT_BOUND)
+            for player in by_id.values():
+                table = player.client.games[new_game].players[seats[player.name]].zone("table")
+                await wait_until(
+                    lambda t=table: (
+                        len(t.cards) == 4
+                        and all(c.face_down and "drag it into your hand" in c.annotation for c in t.cards)
+                    ),
+                    timeout=CHAT_BOUND,
+                    what=f"{player.name}'s picks back on their table",
+                )
+            for player in by_id.values():
+                await player.say(new_game, "!basics")
+            await bot_line(alice, r"Turn 1: \w+", mark, timeout=CHAT_BOUND)
         finally:
             for player in by_id.values():
                 await player.close()

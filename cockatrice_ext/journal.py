@@ -487,6 +487,17 @@ class Journal:
         ).fetchone()
         return None if row is None else Lease(*row)
 
+    def leases(self, prefix: str = "") -> list[Lease]:
+        """Unexpired leases whose key starts with ``prefix``, by key: who holds what in a fleet."""
+        return [
+            Lease(*row)
+            for row in self._db.execute(
+                "SELECT key, owner, expires FROM leases WHERE expires >= {NOW}"
+                " AND substr(key, 1, CAST(? AS INTEGER)) = ? ORDER BY key",
+                (len(prefix), prefix),
+            )
+        ]
+
     def expired_tables(self) -> list[str]:
         """Open tables nobody holds (lease expired, released or never taken), oldest first: to take over."""
         return [

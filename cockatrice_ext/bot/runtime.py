@@ -21,12 +21,20 @@ line addressed to the sender; nothing changes.
 Restarting the bot restores every open table from the journal; a game referee then rebuilds
 its view of the cards from the game state the server sends when the bot is re-seated
 (registered accounts keep their seat; see README).
+
+With a shared (PostgreSQL) journal, several processes form a fleet (:mod:`cockatrice_ext.bot.fleet`):
+leases decide which process answers a room and referees each game, and who takes over a dead one's.
+An action applied while a chat command is handled carries an id derived from that command (game,
+seat, the game's clock, the command's rank in that second, its text), so the journal refuses it
+if the same command is ever applied again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -43,11 +51,12 @@ from cockatrice_ext.bot.commands import (
     parse_invocation,
     unknown_command_reason,
 )
+from cockatrice_ext.bot.fleet import DEFAULT_LEASE_TTL, Fleet
 from cockatrice_ext.client import ClientEvent, Disconnected, Reconnected, connect
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.client.mirror import GameMirror, PlayerState
 from cockatrice_ext.formats.base import Effect, RulesError
-from cockatrice_ext.journal import Journal, Table
+from cockatrice_ext.journal import POSTGRES_SCHEMES, DuplicateAction, Journal, Table
 from cockatrice_ext.protocol import commands as pc
 from cockatrice_ext.protocol import messages as pb
 
@@ -64,6 +73,24 @@ def shorten(text: str, limit: int = MAX_CHAT_LINE) -> str:
     """One chat line of at most ``limit`` characters."""
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass
+class ActionIds:
+    """Ids for the actions one chat command applies: the command's id and a running number."""
+
+    command: str
+    count: int = 0
+
+    def next(self) -> str:
+        self.count += 1
+        return f"{self.command}/{self.count}"
+
+
+COMMAND_ACTION_IDS: contextvars.ContextVar[ActionIds | None] = contextvars.ContextVar(
+    "command_action_ids", default=None
+)
+"""Set while a game chat command is handled (and inherited by the timers it arms)."""
 
 
 @dataclass
@@ -196,6 +223,7 @@ class GameReferee(Referee):
         self.own_deck = OwnDeck()
         self.seat_names: dict[int, str] = {}  # every player ever seated: names outlive a player leaving
         self._leave_timer: asyncio.TimerHandle | None = None
+        self._commands_this_second = (-1, 0)  # (the game's clock, commands seen at that second)
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -329,9 +357,25 @@ class GameReferee(Referee):
         """
         if self.table is None:
             raise NotAllowed("the game has not started yet")
-        effects = self.table.apply(action)
+        fleet = self.bot.fleet
+        if fleet is not None and not fleet.may_act(self.table_key):
+            raise NotAllowed("this game is being handed to another referee process; nothing changed")
+        ids = COMMAND_ACTION_IDS.get()
+        try:
+            effects = self.table.apply(action, action_id=ids.next() if ids is not None else None)
+        except DuplicateAction as exc:
+            raise NotAllowed("that command was already applied; nothing changed") from exc
         self.views_changed()
         return effects
+
+    def command_ids(self, player_id: int, text: str) -> ActionIds:
+        """Action ids for a chat command: the same command, seen again, gets the same ids."""
+        elapsed = self.mirror.seconds_elapsed if self.game_id in self.bot.client.games else -1
+        second, seen = self._commands_this_second
+        rank = seen if second == elapsed else 0
+        self._commands_this_second = (elapsed, rank + 1)
+        digest = hashlib.sha256(f"{self.game_id}:{player_id}:{elapsed}:{rank}:{text}".encode()).hexdigest()
+        return ActionIds(f"cmd:{digest[:32]}")
 
     def views_changed(self) -> None:
         """Tell the bot's view listeners (the web view) that what this game shows may have changed."""
@@ -417,8 +461,12 @@ class GameReferee(Referee):
                 line += (" " if line.endswith(":") else " | ") + spec.usage
             await self.say(line)
             return
-        if not await self.handle_command(ctx, text):
-            await reply_unknown(ctx, text, [self])
+        token = COMMAND_ACTION_IDS.set(self.command_ids(player_id, text))
+        try:
+            if not await self.handle_command(ctx, text):
+                await reply_unknown(ctx, text, [self])
+        finally:
+            COMMAND_ACTION_IDS.reset(token)
 
     async def on_game_event(self, event: ClientEvent) -> None:
         """Override: react to moves, turns, phases, joins..."""
@@ -562,10 +610,13 @@ class LobbyReferee(Referee):
             f"#{gid} {ref.format_name}: {ref.status()}" for gid, ref in sorted(self.bot.all_games().items())
         ]
         lost = [f"#{gid}" for gid in sorted(self.bot.lost_games())]
-        if not parts and not lost:
+        elsewhere = [f"#{gid}" for gid in self.bot.fleet.games_elsewhere()] if self.bot.fleet else []
+        if not parts and not lost and not elsewhere:
             await ctx.reply("No refereed games right now.")
             return
         text = "Refereeing: " + "; ".join(parts) if parts else "Refereeing no game right now."
+        if elsewhere:
+            text += " Other referee processes: " + ", ".join(elsewhere) + "."
         if lost:
             text += " Lost in a restart (say !resume GAME): " + ", ".join(lost)
         await ctx.reply(shorten(text))
@@ -598,6 +649,11 @@ class BotOptions:
     extra_users: tuple[str, ...] = ()
     """More accounts (or names, under auth none) that open and referee games, each with its own chat
     and command budget; the main account answers the room. Same password as the main account."""
+    fleet: bool | None = None
+    """Share rooms and games with other processes through journal leases (default: with a PostgreSQL
+    journal)."""
+    lease_ttl: float = DEFAULT_LEASE_TTL
+    """Seconds a fleet lease lasts unless renewed (a dead process's games are taken over after it)."""
 
 
 class Bot:
@@ -622,6 +678,11 @@ class Bot:
         self.private_referees: list[Referee] = []
         self.room_ids: list[int] = []
         self.server_key = options.url
+        in_fleet = (
+            options.fleet if options.fleet is not None else self.journal.path.startswith(POSTGRES_SCHEMES)
+        )
+        self.fleet: Fleet | None = main.fleet if main is not None else Fleet(self) if in_fleet else None
+        """This process's part in a fleet of bots sharing the journal (None: the bot works alone)."""
         self.view_listeners: list[Callable[[GameReferee], None]] = []
         """Called (on the main session) when what a game shows may have changed: the web view."""
         self._stopped = asyncio.Event()
@@ -648,7 +709,10 @@ class Bot:
                 await installer(self)
         for game_id, mirror in list(self.client.games.items()):  # re-seated at login (registered account)
             await self.resume_game(game_id, mirror.room_id)
-        await self.announce_lost_games()
+        if self.fleet is not None:
+            await self.fleet.start()  # lost games are announced by the process that leases them
+        else:
+            await self.announce_lost_games()
         LOGGER.info("bot %s ready in rooms %s", self.client.user_name, self.room_ids)
 
     async def _connect(self) -> None:
@@ -689,6 +753,8 @@ class Bot:
         self._stopped.set()
 
     async def close(self) -> None:
+        if self.fleet is not None and self.main is None:
+            await self.fleet.stop()
         for session in reversed(self.sessions):
             if session.client is not None:
                 await session.chat.flush(timeout=5.0)
@@ -745,6 +811,12 @@ class Bot:
         text = str(getattr(event.message, "message", ""))
         sender = str(getattr(event.message, "name", ""))
         ctx = Context(self, "room", sender, room_id=event.room_id)
+        if self.fleet is not None and not await self.fleet.route_room_command(ctx, text):
+            return  # another process of the fleet answers
+        await self.answer_room_command(ctx, text)
+
+    async def answer_room_command(self, ctx: Context, text: str) -> None:
+        """Run a room command (said in the room, or handed over by another process of the fleet)."""
         for referee in self.room_referees:
             if await referee.handle_command(ctx, text):
                 return
@@ -788,9 +860,11 @@ class Bot:
         factory = bot_formats.RESUMERS.get(str(meta.get("format", "")))
         if factory is None:
             return
+        if self.fleet is not None and not self.fleet.acquire(key):
+            LOGGER.info("game %d is still leased to another process; taken over when it expires", game_id)
+            return
         referee = await factory(self, game_id, room_id, key)
-        self.games[game_id] = referee
-        referee.views_changed()
+        self.adopt_game(referee)
         await referee.on_reconnected()
 
     async def open_game(
@@ -873,7 +947,7 @@ class Bot:
             return
         referee.closed = True
         LOGGER.warning("lost the seat in game %d; its journal table %s is kept", game_id, referee.table_key)
-        await self.room_say(referee.room_id, self._lost_line(game_id, referee.table_key))
+        await self.room_say(referee.room_id, self.lost_line(game_id, referee.table_key))
 
     GAME_KEY = ":game:"
 
@@ -884,11 +958,11 @@ class Bot:
         for key in self.journal.open_tables():
             if key.startswith(prefix) and key[len(prefix) :].isdigit():
                 game_id = int(key[len(prefix) :])
-                if game_id not in self.all_games():
+                if game_id not in self.all_games() and (self.fleet is None or self.fleet.claimable(key)):
                     lost[game_id] = key
         return lost
 
-    def _lost_line(self, game_id: int, key: str) -> str:
+    def lost_line(self, game_id: int, key: str) -> str:
         meta = self.journal.table_meta(key)
         names = ", ".join(str(n) for n in dict(meta.get("names", {})).values())
         what = f"{meta.get('format', 'game')} game #{game_id}" + (f" ({names})" if names else "")
@@ -902,7 +976,7 @@ class Bot:
         for game_id, key in sorted(self.lost_games().items()):
             room_id = int(self.journal.table_meta(key).get("room_id", -1))
             if room_id in self.room_ids:
-                await self.room_say(room_id, self._lost_line(game_id, key))
+                await self.room_say(room_id, self.lost_line(game_id, key))
 
     async def rebuild_game(self, room_id: int, game_id: int, requested_by: str) -> GameReferee:
         """``!resume``: open a new game from the journal of a lost one (the format decides how).
@@ -921,6 +995,8 @@ class Bot:
             raise NotAllowed(f"game #{game_id} was played in another room")
         if requested_by not in dict(meta.get("names", {})).values():
             raise NotAllowed(f"only the players of game #{game_id} can resume it")
+        if self.fleet is not None and not self.fleet.acquire(key):
+            raise NotAllowed(f"another referee process has game #{game_id}; ask again in a few seconds")
         rebuilder = bot_formats.REBUILDERS.get(str(meta.get("format", "")))
         if rebuilder is None:
             raise NotAllowed(f"a {meta.get('format', 'game')} game cannot be rebuilt yet; its record is kept")
@@ -931,17 +1007,30 @@ class Bot:
                 f"game #{game_id}'s record cannot be replayed ({exc}); nothing was changed"
             ) from exc
         self.journal.close_table(key, f"resumed as game {referee.game_id}")
+        if self.fleet is not None:
+            self.fleet.release(key)
         return referee
 
     def adopt_game(self, referee: GameReferee) -> None:
+        """Referee this game from now on (in a fleet: under its lease, taken first).
+
+        Raises:
+            NotAllowed: another live process of the fleet referees it.
+        """
+        if self.fleet is not None and not self.fleet.acquire(referee.table_key):
+            raise NotAllowed(f"another referee process has game #{referee.game_id}")
         self.games[referee.game_id] = referee
         referee.views_changed()
 
-    def forget_game(self, game_id: int) -> None:
+    def forget_game(self, game_id: int, *, keep_lease: bool = False) -> None:
+        """Stop refereeing a game (its lease is given up unless ``keep_lease``: a lost lease, or a lost
+        seat whose game this process still offers to ``!resume``)."""
         referee = self.games.pop(game_id, None)
         if referee is not None:
             referee.closed = True
             referee.views_changed()
+            if self.fleet is not None and not keep_lease:
+                self.fleet.release(referee.table_key)
 
 
 async def _not_connected(destination: Any, message: str) -> None:

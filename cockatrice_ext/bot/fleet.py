@@ -1,0 +1,274 @@
+"""Several ``bot run`` processes sharing one PostgreSQL journal: who referees what, and take-over.
+
+Theory of operation
+-------------------
+Each process has an *owner id* (account, host, pid and a random part) and holds journal leases
+(:meth:`~cockatrice_ext.journal.Journal.acquire`), renewed every third of their time to live by
+one asyncio task:
+
+* ``bot:<server>:<owner>``: the process is alive (the fleet's members are these leases' owners);
+* ``room:<server>:<room id>``: this process answers the room's commands, the others stay silent;
+* ``<server>:game:<id>`` (a game's journal key): this process referees that game. A lease that
+  cannot be renewed means another process may have it: the referee is dropped at once, and
+  :meth:`Fleet.may_act` refuses its actions until then, so a game never has two referees.
+
+A game-creating room command (a stand-alone format's, e.g. ``!auction new``) goes to the least
+loaded member, counting its game leases: when that is not the room's holder, the holder hands the
+command over as an ``ask:<server>:<owner>:<id>:<json>`` lease owned by the chosen member, which
+claims it (an atomic ``release``) and answers in the room itself. ``!resume GAME`` goes to whoever
+holds that game's lease. A request handed to a member that dies before claiming it (within a
+fraction of a second) is lost; the player asks again.
+
+Take-over: every renewal round also reads :meth:`~cockatrice_ext.journal.Journal.expired_tables`.
+An expired game of one of our rooms is leased, then resumed in place when one of our sessions is
+still seated in it (a registered account re-seated at login), or else announced in its room with
+``!resume GAME``, as a restarted bot does; its lease is kept until it is resumed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import socket
+import uuid
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from cockatrice_ext.bot.commands import BadArgument, parse_invocation
+from cockatrice_ext.journal import Journal
+
+if TYPE_CHECKING:
+    from cockatrice_ext.bot.runtime import Bot, Context
+
+LOGGER = logging.getLogger(__name__)
+
+DEFAULT_LEASE_TTL = 6.0
+"""Seconds a lease lasts unless renewed: a dead process's games are taken over within about
+``ttl * 4 / 3`` (expiry, then the next round of the survivor)."""
+
+ASK_POLL_SECONDS = 0.25
+"""How often a process looks for room commands handed to it."""
+
+
+def owner_id(user: str) -> str:
+    """A process's owner id: unique per process, readable in the leases table."""
+    return f"{user}@{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+class Fleet:
+    """This process's part in a fleet: its owner id, the leases it holds and the task renewing them."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.journal: Journal = bot.journal
+        self.owner = owner_id(bot.options.user)
+        self.ttl = bot.options.lease_ttl
+        self.server = bot.server_key
+        self._held: dict[str, float] = {}  # key -> loop time after which we no longer trust it
+        self._lost: set[str] = set()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    # -- keys --------------------------------------------------------------------------------------
+
+    def room_key(self, room_id: int) -> str:
+        return f"room:{self.server}:{room_id}"
+
+    def game_key(self, game_id: int) -> str:
+        return f"{self.server}:game:{game_id}"
+
+    def game_id_of(self, key: str) -> int | None:
+        """The game id of a stand-alone game's journal key (None for leagues and their games)."""
+        prefix = f"{self.server}:game:"
+        rest = key[len(prefix) :] if key.startswith(prefix) else ""
+        return int(rest) if rest.isdigit() else None
+
+    # -- leases ------------------------------------------------------------------------------------
+
+    def acquire(self, key: str) -> bool:
+        """Take ``key`` (free, expired or already ours); False when another live process holds it."""
+        started = asyncio.get_running_loop().time()
+        if self.journal.acquire(key, self.owner, self.ttl) is None:
+            return False
+        self._held[key] = started + self.ttl * 0.9  # trusted a little less long than it lasts
+        self._lost.discard(key)
+        return True
+
+    def release(self, key: str) -> None:
+        if self._held.pop(key, None) is not None:
+            self.journal.release(key, self.owner)
+
+    def holds(self, key: str) -> bool:
+        deadline = self._held.get(key)
+        return deadline is not None and asyncio.get_running_loop().time() < deadline
+
+    def may_act(self, key: str) -> bool:
+        """Whether a referee may apply an action to table ``key``: never on a lease lost or gone stale."""
+        return key not in self._lost and (key not in self._held or self.holds(key))
+
+    def renew_all(self) -> None:
+        """Renew every lease held; a lease that cannot be renewed nor taken back is lost."""
+        loop = asyncio.get_running_loop()
+        for key in list(self._held):
+            started = loop.time()
+            if self.journal.renew(key, self.owner, self.ttl) is not None or self.acquire(key):
+                self._held[key] = started + self.ttl * 0.9
+            else:
+                self._lose(key)
+
+    def _lose(self, key: str) -> None:
+        """Another process took ``key``: stop refereeing what it covers (never two referees)."""
+        self._held.pop(key, None)
+        self._lost.add(key)
+        LOGGER.warning("lease %s lost: no longer acting for it", key)
+        for session in self.bot.sessions:
+            for game_id, referee in list(session.games.items()):
+                if referee.table_key == key:
+                    session.forget_game(game_id, keep_lease=True)
+
+    # -- members and load --------------------------------------------------------------------------
+
+    def load(self) -> Counter[str]:
+        """Games (and requests handed over) per live member of the fleet, every member counted."""
+        members = {lease.owner for lease in self.journal.leases(f"bot:{self.server}:")}
+        members.add(self.owner)
+        load: Counter[str] = Counter({member: 0 for member in members})
+        for prefix in (f"{self.server}:game:", f"ask:{self.server}:"):
+            for lease in self.journal.leases(prefix):
+                if lease.owner in members:
+                    load[lease.owner] += 1
+        return load
+
+    def least_loaded(self) -> str:
+        """The member that should open the next game: fewest leases; this process on a tie."""
+        load = self.load()
+        return min(load, key=lambda member: (load[member], member != self.owner, member))
+
+    def games_elsewhere(self) -> list[int]:
+        """Games other live members referee (or hold for ``!resume``), for ``!games``."""
+        games = [
+            self.game_id_of(lease.key)
+            for lease in self.journal.leases(f"{self.server}:game:")
+            if lease.owner != self.owner
+        ]
+        return sorted(game for game in games if game is not None)
+
+    def claimable(self, key: str) -> bool:
+        """Whether this process may rebuild game ``key``: it holds it, or nobody alive does."""
+        lease = self.journal.lease(key)
+        return lease is None or lease.owner == self.owner
+
+    # -- room commands -------------------------------------------------------------------------------
+
+    def answers_room(self, room_id: int) -> bool:
+        return self.holds(self.room_key(room_id))
+
+    async def route_room_command(self, ctx: Context, text: str) -> bool:
+        """Whether this process answers ``text`` itself; False when it stays silent or handed it over."""
+        if ctx.room_id is None or not self.answers_room(ctx.room_id):
+            return False
+        try:
+            invocation = parse_invocation(text)
+        except BadArgument:
+            return True
+        if invocation is None:
+            return True
+        target = self._target(invocation.name, invocation.args)
+        if target is None or target == self.owner:
+            return True
+        payload = json.dumps([ctx.room_id, ctx.sender, text])
+        key = f"ask:{self.server}:{target}:{uuid.uuid4().hex}:{payload}"
+        if self.journal.acquire(key, target, self.ttl) is None:
+            return True  # cannot hand it over: answer here rather than never
+        LOGGER.info("room command %r of %s handed to %s", text, ctx.sender, target)
+        return False
+
+    def _target(self, name: str, args: str) -> str | None:
+        """Who should run room command ``name``: a game's holder, the least loaded member, or us (None)."""
+        from cockatrice_ext.bot import formats as bot_formats
+        from cockatrice_ext.bot.runtime import FormatRoom
+
+        if name == "resume":
+            word = args.split()[0] if args.split() else ""
+            lease = self.journal.lease(self.game_key(int(word))) if word.isdigit() else None
+            return lease.owner if lease is not None else None
+        for referee in self.bot.room_referees:
+            if name in referee.commands.names("room"):
+                stand_alone = (
+                    isinstance(referee, FormatRoom) and referee.format_name in bot_formats.REBUILDERS
+                )
+                return self.least_loaded() if stand_alone else None
+        return None
+
+    async def serve_asks(self) -> None:
+        """Claim the room commands handed to this process (each exactly once) and answer them."""
+        from cockatrice_ext.bot.runtime import Context
+
+        prefix = f"ask:{self.server}:{self.owner}:"
+        for lease in self.journal.leases(prefix):
+            if not self.journal.release(lease.key, self.owner):
+                continue
+            room_id, sender, text = json.loads(lease.key[len(prefix) :].split(":", 1)[1])
+            ctx = Context(self.bot, "room", str(sender), room_id=int(room_id))
+            asyncio.get_running_loop().create_task(self.bot.answer_room_command(ctx, str(text)))
+
+    # -- take-over ---------------------------------------------------------------------------------
+
+    async def take_over(self) -> None:
+        """Lease the expired games of our rooms: resume them in place if seated, else announce them."""
+        for key in self.journal.expired_tables():
+            game_id = self.game_id_of(key)
+            if game_id is None:
+                continue
+            room_id = int(self.journal.table_meta(key).get("room_id", -1))
+            if room_id not in self.bot.room_ids or not self.acquire(key):
+                continue
+            seated = next((s for s in self.bot.sessions if game_id in s.client.games), None)
+            if seated is not None and game_id not in seated.games:
+                LOGGER.info("taking over game %d in place (seated as %s)", game_id, seated.options.user)
+                await seated.resume_game(game_id, room_id)
+            if game_id not in self.bot.all_games():
+                LOGGER.info("taking over lost game %d: offering !resume", game_id)
+                await self.bot.room_say(room_id, self.bot.lost_line(game_id, key))
+
+    # -- the task ----------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Join the fleet and take the free rooms now (so a ready process answers), then keep at it."""
+        await self._round()
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._keep()), loop.create_task(self._poll_asks())]
+
+    async def _round(self) -> None:
+        self.renew_all()
+        if not self.holds(f"bot:{self.server}:{self.owner}"):
+            self.acquire(f"bot:{self.server}:{self.owner}")
+        for room_id in self.bot.room_ids:
+            if not self.holds(self.room_key(room_id)):
+                self.acquire(self.room_key(room_id))
+        await self.take_over()
+
+    async def _keep(self) -> None:
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            try:
+                await self._round()
+            except Exception:  # a database hiccup: the next round tries again
+                LOGGER.exception("fleet round failed")
+
+    async def _poll_asks(self) -> None:
+        while True:
+            await asyncio.sleep(ASK_POLL_SECONDS)
+            try:
+                await self.serve_asks()
+            except Exception:
+                LOGGER.exception("serving handed-over room commands failed")
+
+    async def stop(self) -> None:
+        """Leave the fleet: stop the task and give every lease up, so the others take over at once."""
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for key in list(self._held):
+            self.release(key)

@@ -1,0 +1,198 @@
+"""A fleet: two ``bot run`` processes sharing one PostgreSQL journal in one Servatrice room.
+
+Room commands are answered once, new games spread over both processes, and when the room's holder is
+killed with SIGKILL mid-auction the other process offers ``!resume`` within 10 s and finishes the game
+with the gold its journal holds. Skips with the reason when PostgreSQL or Servatrice is absent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bot_players import Player, wait_until
+from postgres_server import postgres_fixture, postgres_url_fixture  # noqa: F401  (fixtures)
+from servatrice import ServatriceServer
+from test_auction_e2e import BLOCK, bot_line, wait_note
+
+from cockatrice_ext.formats import auction as rules
+from cockatrice_ext.journal import Journal
+
+pytestmark = pytest.mark.servatrice
+
+TAKE_OVER_BOUND = 10.0
+"""Seconds from the kill to the surviving process's ``!resume`` offer (issue 11)."""
+
+
+def start_bot(url: str, journal_url: str, user: str, block: Path, log: Path) -> subprocess.Popen[bytes]:
+    """``bot run`` as a fleet member; returns once it says it is ready."""
+    command = [sys.executable, "-m", "cockatrice_ext", "bot", "run", url, "--user", user]
+    command += ["--room", "Bot room", "--format", "auction", "--journal", journal_url, "--relaxed-flood"]
+    command += ["--auction-block", str(block), "--auction-seed", "7"]
+    with log.open("wb") as errors:
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+    assert process.stdout is not None
+    ready = process.stdout.readline().decode()
+    assert f"referee {user} is in 1 room(s)" in ready, ready + log.read_text()
+    return process
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+async def room_answers(
+    player: Player, room_id: int, command: str, pattern: str, settle: float = 1.5
+) -> list[str]:
+    """Say ``command`` in the room; every line matching ``pattern`` heard within ``settle`` s of the first."""
+    since = player.mark()
+    await player.client.room_say(room_id, command)
+    await player.wait_line(lambda t: re.search(pattern, t) is not None, since=since)
+    await asyncio.sleep(settle)  # a second process answering too would be heard by now
+    return [text for scope, text in player.heard[since:] if scope == "room" and re.search(pattern, text)]
+
+
+def game_owners(journal: Journal, server: str) -> dict[int, str]:
+    """Game id -> the account of the fleet member leasing it (owner ids start with the account)."""
+    prefix = f"{server}:game:"
+    return {int(lease.key[len(prefix) :]): lease.owner.split("@")[0] for lease in journal.leases(prefix)}
+
+
+def test_two_processes_share_the_room_and_take_over_a_killed_ones_game(
+    servatrice: ServatriceServer, postgres_url: str, tmp_path: Path
+) -> None:
+    block = tmp_path / "block.txt"
+    block.write_text(BLOCK)
+    url = servatrice.ws_url
+    holder = start_bot(url, postgres_url, "fleet_a", block, tmp_path / "a.log")
+    other = start_bot(url, postgres_url, "fleet_b", block, tmp_path / "b.log")
+    journal = Journal(postgres_url)
+
+    async def scenario() -> None:
+        alice = await Player.connect(url, "alice_f")
+        bob = await Player.connect(url, "bob_f")
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for player in (alice, bob):
+                await player.client.join_room(room_id)
+
+            # One answer per room command, although both processes hear it.
+            listing = await room_answers(alice, room_id, "!games", r"^(No refereed games|Refereeing)")
+            assert listing == ["No refereed games right now."], listing
+            games = []
+            for _ in range(4):
+                answers = await room_answers(alice, room_id, "!auction new 2", r"Auction Magic game #", 0.5)
+                assert len(answers) == 1, answers
+                games.append(int(re.search(r"#(\d+)", answers[0]).group(1)))  # type: ignore[union-attr]
+            await asyncio.sleep(1.0)
+            assert len([t for s, t in alice.heard if s == "room" and "Auction Magic game #" in t]) == 4
+            owners = game_owners(journal, url)
+            assert sorted(owners) == sorted(games), (owners, games)
+            assert Counter(owners.values()) == {"fleet_a": 2, "fleet_b": 2}, owners
+            listing = await room_answers(alice, room_id, "!games", r"^Refereeing")
+            assert len(listing) == 1 and all(f"#{g}" in listing[0] for g in games), listing
+
+            # Mid-auction in a game of the room's holder: a bought card kept, a standing bid of 2.
+            game = next(g for g in games if owners[g] == "fleet_a")
+            seats = {await alice.sit(room_id, game): alice, await bob.sit(room_id, game): bob}
+            await bot_line(alice, r"Turn order", 0, timeout=20)
+            mirror = alice.client.games[game]
+            bot_pid = next(pid for pid, p in mirror.players.items() if p.name == "fleet_a")
+            await wait_until(lambda: mirror.active_player_id in seats, timeout=20, what="a player's turn")
+            active = seats[mirror.active_player_id]
+            passive = bob if active is alice else alice
+            mark = alice.mark()
+            await active.phase(game, 2)
+            await wait_note(
+                passive, game, bot_pid, rf"Auction 1: Giant Growth\nNo bid yet\nTo bid: {active.name}"
+            )
+            await active.say(game, "!bid 1")
+            await wait_note(passive, game, bot_pid, rf"To bid: {passive.name}")
+            await passive.say(game, "!pass")
+            await bot_line(passive, rf"{active.name}: !cast or !keep Giant Growth", mark)
+            await active.say(game, "!keep")
+            await wait_note(
+                passive, game, bot_pid, rf"Auction 2: Naturalize\nNo bid yet\nTo bid: {active.name}"
+            )
+            await active.say(game, "!bid 2")
+            before = await wait_note(
+                passive, game, bot_pid, rf"High bid: 2 by {active.name}\nTo bid: {passive.name}"
+            )
+            old_key = f"{url}:game:{game}"
+            old_ids = [e.action_id for e in journal.entries(old_key)]
+            assert len(old_ids) == len(set(old_ids)) and all(i and i.startswith("cmd:") for i in old_ids[-4:])
+
+            # SIGKILL the holder: the other process offers the game for !resume within 10 s.
+            mark = alice.mark()
+            holder.send_signal(signal.SIGKILL)
+            killed = time.monotonic()
+            holder.wait(10)
+            await bot_line(alice, rf"lost its seat .*!resume {game}", mark, timeout=TAKE_OVER_BOUND + 5)
+            took = time.monotonic() - killed
+            print(f"take-over: the lost game was offered {took:.1f} s after the kill")
+            assert took < TAKE_OVER_BOUND, took
+            assert game_owners(journal, url)[game] == "fleet_b"
+
+            # The survivor now answers the room (once), rebuilds the game and referees it to its end.
+            answers = await room_answers(alice, room_id, f"!resume {game}", rf"Game #{game} continues as")
+            assert len(answers) == 1, answers
+            new_game = int(re.search(r"as game #(\d+)", answers[0]).group(1))  # type: ignore[union-attr]
+            mark = alice.mark()
+            for player in (alice, bob):
+                await player.sit(room_id, new_game)
+            await bot_line(alice, rf"Game #{game} continues here: .*auction 2: Naturalize, high bid 2", mark)
+            new_mirror = alice.client.games[new_game]
+            new_bot = next(pid for pid, p in new_mirror.players.items() if p.name == "fleet_b")
+            after = await wait_note(passive, new_game, new_bot, rf"High bid: 2 by {active.name}")
+            assert after == before, (before, after)
+            await passive.say(new_game, "!pass")
+            await bot_line(alice, rf"Sold: Naturalize to {active.name} for 2 \(7 gold left\)", mark)
+            await bot_line(alice, rf"{active.name}: !cast or !keep Naturalize", mark)
+            await active.say(new_game, "!keep")
+            await passive.say(new_game, "!concede")
+            new_key = f"{url}:game:{new_game}"
+            await wait_until(lambda: journal.closed_reason(new_key) is not None, what="the game over")
+
+            # The journal: the old game's actions copied once, nothing applied twice, the gold as seen.
+            assert journal.closed_reason(old_key) == f"resumed as game {new_game}"
+            new_ids = [e.action_id for e in journal.entries(new_key)]
+            assert new_ids[: len(old_ids)] == old_ids and len(new_ids) == len(set(new_ids))
+            engine = journal.restore(new_key)
+            assert isinstance(engine, rules.AuctionEngine) and engine.is_over()
+            assert engine.gold(_seat_of(engine, journal, new_key, active.name)) == 7
+        finally:
+            await alice.close()
+            await bob.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(scenario(), 150))
+    finally:
+        journal.close()
+        stop(holder)
+        stop(other)
+
+
+def _seat_of(engine: Any, journal: Journal, key: str, name: str) -> Any:
+    """The engine player journaled under user ``name``."""
+    names = journal.table_meta(key)["names"]
+    return next(p for p in engine.players if names[str(p)] == name)

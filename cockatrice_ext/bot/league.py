@@ -106,6 +106,7 @@ PROBLEMS: dict[str, str] = {
     "wrong_land_count": "{actual} basic lands, exactly {expected} needed",
     "not_basic_land": "{name} is not a basic land",
     "too_many_treasures": "{actual} treasures, at most {expected}",
+    "basics_fee_unpaid": "other basic lands than last game cost {expected} treasure(s); you have {actual}",
     "unreadable": "the deck could not be read",
     "no_deck": "no deck loaded",
 }
@@ -143,6 +144,7 @@ class LeagueOptions:
     carousel: bool = ab.AutoBattlerConfig.carousel
     carousel_put_back: bool = ab.AutoBattlerConfig.carousel_put_back
     permanent_basic_cost: int = ab.AutoBattlerConfig.permanent_basic_cost
+    basics_change_fee: int = ab.AutoBattlerConfig.basics_change_fee
 
     @property
     def block_name(self) -> str:
@@ -482,6 +484,12 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any]) -> Rendered:
             out.tell(effect.player, f"You took {effect.taken_name} and gave {effect.given_name}.")
         elif isinstance(effect, ab.Rolled):
             out.tell(effect.player, "Rolled: a new shop.")
+        elif isinstance(effect, ab.BasicsPlayed) and effect.fee:
+            treasures = engine.treasures[effect.player]  # type: ignore[attr-defined]
+            out.tell(
+                effect.player,
+                f"Other basic lands than last game: {effect.fee} treasure(s) paid ({treasures} left).",
+            )
         elif isinstance(effect, ab.PermanentBasicBought):
             out.public.append(
                 f"{effect.player} pays {engine.config.permanent_basic_cost} treasures: {effect.basics} basic"
@@ -1269,6 +1277,7 @@ class LeagueGame(GameReferee):
         self.checked: dict[str, str] = {}  # player -> deck text last checked
         self.ready_sent = False
         self.finished = False
+        self.basics_declared = False
         self.setup_note = ""
         self.table = league.table
 
@@ -1339,6 +1348,7 @@ class LeagueGame(GameReferee):
                 await self.maybe_ready()
         if not mirror.started:
             return
+        await self.declare_basics()
         if name == "Event_SetActivePlayer" and int(event.message.active_player_id) == self.me:  # type: ignore[attr-defined]
             with contextlib.suppress(Exception):
                 await self.run(pc.next_turn())
@@ -1413,6 +1423,28 @@ class LeagueGame(GameReferee):
             self.ready_sent = False
             with contextlib.suppress(Exception):
                 await self.bot.client.ready_start(self.game_id, False)
+
+    async def declare_basics(self) -> None:
+        """AutoBattler: the mini-game started; tell the engine each player's basic lands, once (a change
+        from the last mini-game's costs ``basics_change_fee``)."""
+        engine = self.league.engine
+        if not isinstance(engine, ab.AutoBattlerEngine) or self.basics_declared:
+            return
+        self.basics_declared = True
+        if engine.config.basics_change_fee <= 0:
+            return
+        basics = {n.casefold() for n in engine.config.basic_land_names}
+        for name in self.players:
+            read = deck_names(self.checked.get(name, ""))
+            if read is None:  # not checked by this process (it restarted mid-game): nothing to compare
+                continue
+            lands = tuple(n for n in read[0] if n.casefold() in basics)
+            try:
+                effects = self.league.table.apply(ab.PlayWithBasics(player=None, target=name, lands=lands))
+            except RulesError as exc:  # declared before a restart, or not playing (a Ghost's opponent...)
+                LOGGER.info("game %d: basics of %s not taken: %s", self.game_id, name, exc)
+                continue
+            await self.league.perform(effects)
 
     def count_treasures(self, name: str) -> int | None:
         seat = self.seat_of(name)

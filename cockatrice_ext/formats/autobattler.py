@@ -47,10 +47,14 @@ RULE INDEX (seed 003, in our words -> where it is implemented)
   withheld since the last one (``random_cards_withheld``), so pools still end at the static 15.
 - Fun Ways to Spend Money: pay 6 treasures (``permanent_basic_cost``) during the draft for one more basic
   land in every later mini-game -> :class:`BuyPermanentBasic`, :meth:`AutoBattlerEngine.check_deck`.
+- Changing Basic Lands: a treasure (``basics_change_fee``) to play other basics than in one's last mini-game;
+  the deck check leaves that treasure off the battlefield -> :meth:`AutoBattlerEngine.basics_fee`,
+  :class:`PlayWithBasics` (the referee, as the mini-game starts; once per mini-game).
 
 Error codes: the league core's plus ``wrong_phase``, ``not_active``, ``already_done``, ``no_treasure``,
 ``not_in_shop``, ``not_your_pick``, ``not_in_carousel``, ``put_back_needed``, ``no_put_back``,
-``not_in_pool``, ``feature_disabled``, ``not_enough_treasures``, ``no_replay``, ``referee_only``.
+``not_in_pool``, ``feature_disabled``, ``not_enough_treasures``, ``already_declared``, ``no_replay``,
+``referee_only``.
 Invariant: every card is in exactly one place: a pool, a shop, the carousel, the draft discard, or the cube.
 """
 
@@ -73,6 +77,12 @@ from cockatrice_ext.formats.league import (
     require_referee,
     resolve_card,
 )
+
+
+def _land_key(lands: Sequence[str]) -> tuple[str, ...]:
+    """Basic lands compared as a multiset, whatever their order and case."""
+    return tuple(sorted(land.strip().casefold() for land in lands))
+
 
 CAROUSEL_PICKS = 3
 """Cards each player drafts from a carousel (the seed lays out 3 * players)."""
@@ -104,12 +114,14 @@ class AutoBattlerConfig:
     interest_threshold: int = 0
     streak_length: int = 0
     carousel: bool = False
-    permanent_basic_cost: int = 0
-    """Treasures that buy one more basic land for every later mini-game (the seed's 6); 0: not offered."""
     carousel_put_back: bool = False
     """With the carousel: each pick puts a pool card back into the carousel (the seed's first way to keep
     pool sizes); otherwise the random card of the draft phase is withheld and a carousel only hands out
     cards withheld since the last one (the seed's second way)."""
+    permanent_basic_cost: int = 0
+    """Treasures that buy one more basic land for every later mini-game (the seed's 6); 0: not offered."""
+    basics_change_fee: int = 0
+    """Treasures paid to play other basic lands than in one's last mini-game (the seed's 1); 0: free."""
 
 
 # -- actions -------------------------------------------------------------------------
@@ -149,6 +161,15 @@ class BuyPermanentBasic(Action):
 
 
 @dataclass(frozen=True)
+class PlayWithBasics(Action):
+    """Referee: ``target``'s mini-game starts with these basic ``lands`` (once per mini-game); the
+    ``basics_change_fee`` is paid when they differ from the last mini-game's."""
+
+    target: str = ""
+    lands: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class ReportTreasures(Action):
     """``target`` ends the mini-game with ``count`` treasures on the battlefield (at most five are kept).
 
@@ -183,6 +204,15 @@ class PermanentBasicBought(Effect):
 
     player: str
     basics: int
+
+
+@dataclass(frozen=True)
+class BasicsPlayed(Effect):
+    """``player`` plays this mini-game with ``lands`` (casefolded, sorted), paying ``fee`` treasures."""
+
+    player: str
+    lands: tuple[str, ...]
+    fee: int
 
 
 @dataclass(frozen=True)
@@ -335,6 +365,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         ReportTreasures,
         AbandonReplay,
         BuyPermanentBasic,
+        PlayWithBasics,
     )
 
     def __init__(self, config: AutoBattlerConfig, *, seed: int) -> None:
@@ -353,6 +384,8 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         self.shops: dict[str, list[int]] = {p: [] for p in config.players}
         self.treasures: dict[str, int] = {p: 0 for p in config.players}
         self.extra_basics: dict[str, int] = {p: 0 for p in config.players}
+        self.basics: dict[str, tuple[str, ...]] = {}  # the basic lands of each player's last mini-game
+        self.basics_game: dict[str, int] = {}  # the mini-game (games played before it) they were declared in
         self.poison: dict[str, int] = {p: 0 for p in config.players}
         self.streak: dict[str, int] = {p: 0 for p in config.players}
         self.last_opponent: dict[str, str] = {}
@@ -436,10 +469,21 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         for land in lands:
             if land.strip().casefold() not in basics:
                 problems.append(DeckProblem("not_basic_land", land, 0, 0))
-        allowed = min(cfg.max_treasures, self.treasures[player])
+        fee = self.basics_fee(player, lands)
+        if fee > self.treasures[player]:
+            problems.append(DeckProblem("basics_fee_unpaid", "", fee, self.treasures[player]))
+        allowed = min(cfg.max_treasures, max(0, self.treasures[player] - fee))
         if not 0 <= treasures <= allowed:
             problems.append(DeckProblem("too_many_treasures", "", allowed, treasures))
         return problems
+
+    def basics_fee(self, player: str, lands: Sequence[str]) -> int:
+        """The treasures ``player`` pays to play ``lands`` in this mini-game (``basics_change_fee`` when they
+        differ from the last mini-game's basic lands, else 0)."""
+        previous = self.basics.get(player)
+        if previous is None or previous == _land_key(lands):
+            return 0
+        return self.config.basics_change_fee
 
     def standings(self) -> list[dict[str, Any]]:
         """The champion, then the living by poison, then the dead, last eliminated first."""
@@ -465,6 +509,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             ReportTreasures: self._report_treasures,
             AbandonReplay: self._abandon_replay,
             BuyPermanentBasic: self._buy_permanent_basic,
+            PlayWithBasics: self._play_with_basics,
         }
         handler = handlers.get(type(action))
         if handler is None:
@@ -643,6 +688,24 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             self._give_treasures(player, -cost, "permanent_basic"),
             PermanentBasicBought(player, self.config.basic_lands + self.extra_basics[player]),
         ]
+
+    def _play_with_basics(self, action: PlayWithBasics) -> list[Effect]:
+        require_referee(action)
+        self._require_phase("play", "final")
+        target = self.league.require_member(action.target)
+        if target not in self.playing:
+            raise RulesError("not_active", player=target)
+        if not isinstance(action.lands, tuple) or not all(isinstance(land, str) for land in action.lands):
+            raise RulesError("malformed", field="lands")
+        if self.basics_game.get(target) == self.games_played:
+            raise RulesError("already_declared", player=target)
+        fee = min(self.basics_fee(target, action.lands), self.treasures[target])
+        self.basics_game[target] = self.games_played
+        self.basics[target] = _land_key(action.lands)
+        effects: list[Effect] = []
+        if fee:
+            effects.append(self._give_treasures(target, -fee, "basics_fee"))
+        return [*effects, BasicsPlayed(target, self.basics[target], fee)]
 
     def _end_draft_for(self, action: EndDraft) -> list[Effect]:
         player = self._require_drafting(action)
@@ -863,6 +926,8 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             "shops": {p: list(s) for p, s in self.shops.items()},
             "treasures": dict(self.treasures),
             "extra_basics": dict(self.extra_basics),
+            "basics": {p: list(lands) for p, lands in self.basics.items()},
+            "basics_game": dict(self.basics_game),
             "poison": dict(self.poison),
             "streak": dict(self.streak),
             "last_opponent": dict(self.last_opponent),

@@ -309,6 +309,14 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
             flag="drop",
         ),
         _int(
+            "basicsfee",
+            "basics_change_fee",
+            (0, 1, 5),
+            "Changing Basic Lands: treasures a player pays to play other basic lands than in their last"
+            " mini-game (the write-up: 1)",
+            off=0,
+        ),
+        _int(
             "permbasic",
             "permanent_basic_cost",
             (0, 1, 20),

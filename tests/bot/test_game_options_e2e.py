@@ -159,6 +159,75 @@ def test_autobattler_options_from_the_room_command_to_rules(
     run(scenario())
 
 
+def cod(names: list[str]) -> str:
+    cards = "".join(f'<card number="1" name="{n}"/>' for n in names)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>mini</deckname>'
+        f'<comments/><zone name="main">{cards}</zone></cockatrice_deck>'
+    )
+
+
+@pytest.mark.servatrice
+def test_autobattler_basics_fee_is_checked_with_the_deck_and_paid_as_the_game_starts(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    names = ("ann_fee", "ben_fee", "cat_fee", "dan_fee")
+
+    async def scenario() -> None:
+        defaults = LeagueOptions(format="autobattler", seed=4)
+        bot = await start_bot(servatrice.ws_url, tmp_path, "autobattler", defaults)
+        people = {name: await Player.connect(servatrice.ws_url, name) for name in names}
+        ann = people["ann_fee"]
+        try:
+            room_id = await ann.client.room_id_by_name("Bot room")
+            for p in people.values():
+                await p.client.join_room(room_id)
+                await p.client.room_say(room_id, "!autobattler join")
+            await ann.wait_line(lambda t: "dan_fee joins" in t)
+            await ann.client.room_say(room_id, "!autobattler start basicsfee=1")
+            await ann.wait_line(lambda t: "AutoBattler league #1 starts" in t)
+            league = next(r for r in bot.room_referees if isinstance(r, AutoBattlerRoom)).leagues[0]
+            engine = league.engine
+            assert engine.config.basics_change_fee == 1
+            engine.basics["ann_fee"] = ("island", "island", "island")  # as if her last mini-game had Islands
+            for name in names:
+                await people[name].client.send_message(bot.client.user_name, "!done")
+            await wait_until(lambda: len(league.games) == 2, what="two games")
+            assert engine.treasures["ann_fee"] == 1
+
+            def deck(name: str, extra: list[str]) -> str:
+                hand = [league.game_name(c) for c in engine.pool(name)[:3]]
+                return cod([*hand, "Mountain", "Mountain", "Mountain", *extra])
+
+            for game_id, game in list(league.games.items()):
+                first, second = (people[n] for n in game.players)
+                if "ann_fee" in game.players:  # ann sits first: her one treasure pays for the Mountains
+                    first, second = people["ann_fee"], people[game.opponent("ann_fee")]
+                    await ann.client.join_game(room_id, game_id)
+                    since = ann.mark()
+                    await ann.client.select_deck(game_id, deck("ann_fee", ["Treasure"]))
+                    await ann.wait_line(
+                        lambda t: "ann_fee: deck not legal: 1 treasures, at most 0" in t, since=since
+                    )
+                    await ann.client.select_deck(game_id, deck("ann_fee", []))
+                    await ann.wait_line(lambda t: "ann_fee: deck OK" in t, since=since)
+                    await ann.client.ready_start(game_id, True)
+                else:
+                    await first.sit(room_id, game_id, deck=deck(first.name, []))
+                await second.sit(room_id, game_id, deck=deck(second.name, []))
+            await wait_until(lambda: engine.basics_game.get("ann_fee") == 0, what="basics declared")
+            told = await ann.wait_private(lambda t: t.startswith("Other basic lands than last game"))
+            assert told == "Other basic lands than last game: 1 treasure(s) paid (0 left)."
+            assert engine.treasures["ann_fee"] == 0 and engine.basics["ann_fee"] == ("mountain",) * 3
+            assert engine.treasures["ben_fee"] == 1  # no earlier mini-game: nothing to change from
+        finally:
+            for p in people.values():
+                await p.close()
+            await bot.close()
+
+    run(scenario())
+
+
 def test_league_start_options_from_chat() -> None:
     market = MarketRoom(object())  # type: ignore[arg-type]
     options = market._start_options("5 ucost=12 packs=random market-pool")

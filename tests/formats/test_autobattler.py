@@ -16,10 +16,12 @@ from cockatrice_ext.formats.autobattler import (
     AbandonReplay,
     AutoBattlerConfig,
     AutoBattlerEngine,
+    BasicsPlayed,
     BuyPermanentBasic,
     CarouselPick,
     EndDraft,
     PermanentBasicBought,
+    PlayWithBasics,
     ReportTreasures,
     Roll,
     Swap,
@@ -444,6 +446,38 @@ def test_six_treasures_buy_a_permanent_basic_land() -> None:
     refused(plain, BuyPermanentBasic("ann"), "feature_disabled")
 
 
+def test_changing_basic_lands_costs_a_treasure_when_the_league_says_so() -> None:
+    """Changing Basic Lands: "pay a treasure if you would like to change your basic lands from what they
+    were during your last mini-game"."""
+    engine = make_engine(basics_change_fee=1)
+    engine.apply(Start(None))
+    end_draft(engine)  # everyone has the draft phase's treasure
+    hand = [engine.config.cards[c].name for c in engine.pool("ann")[:3]]
+    forests, islands = ("Forest",) * 3, ("Island", "Forest", "Forest")
+    assert engine.check_deck("ann", hand, (), forests, 1) == []  # the first mini-game: no earlier basics
+    refused(engine, PlayWithBasics("ann", "ann", forests), "referee_only")
+    effects = engine.apply(PlayWithBasics(None, "ann", forests))
+    assert BasicsPlayed("ann", ("forest", "forest", "forest"), 0) in effects and engine.treasures["ann"] == 1
+    refused(engine, PlayWithBasics(None, "ann", islands), "already_declared")  # once per mini-game
+    play_round(engine)
+    end_draft(engine)
+    treasures = engine.treasures["ann"]
+    hand = [engine.config.cards[c].name for c in engine.pool("ann")[:3]]
+    assert engine.check_deck("ann", hand, (), ("forest", "FOREST", "Forest"), treasures) == []
+    problems = engine.check_deck("ann", hand, (), islands, treasures)
+    assert [p.code for p in problems] == ["too_many_treasures"]  # one of them pays for the change
+    assert engine.check_deck("ann", hand, (), islands, treasures - 1) == []
+    effects = engine.apply(PlayWithBasics(None, "ann", islands))
+    assert (
+        engine.treasures["ann"] == treasures - 1
+        and BasicsPlayed("ann", ("forest", "forest", "island"), 1) in effects
+    )
+    engine.treasures["bob"] = 0
+    bob_hand = [engine.config.cards[c].name for c in engine.pool("bob")[:3]]
+    engine.basics["bob"] = ("forest", "forest", "forest")
+    assert [p.code for p in engine.check_deck("bob", bob_hand, (), islands, 0)] == ["basics_fee_unpaid"]
+
+
 def finish_carousel(engine: AutoBattlerEngine) -> None:
     """Every pick takes the first carousel card (and, when putting back, gives the first pool card)."""
     while engine.phase == "carousel":
@@ -542,6 +576,9 @@ def random_action(engine: AutoBattlerEngine, rnd: random.Random) -> Action:
         return EndDraft(player)
     match = rnd.choice([m for m in engine.league.current_matches() if not m.decided])
     roll = rnd.random()
+    if roll < 0.1:
+        lands = tuple(rnd.choice(["Forest", "Island", "Swamp"]) for _ in range(3))
+        return PlayWithBasics(None, rnd.choice(match.players), lands)
     if roll < 0.15:
         return ReportTreasures(None, rnd.choice(match.players), rnd.randrange(0, 8))
     if roll < 0.3:
@@ -591,6 +628,7 @@ def test_random_play_keeps_invariants(seed: int, eight: bool, carousel: bool, fl
         interest_threshold=3,
         streak_length=3,
         permanent_basic_cost=6,
+        basics_change_fee=1,
     )
     play_randomly(engine, seed, 800)
 

@@ -2,7 +2,9 @@
 
 Room commands are answered once, new games spread over both processes, and when the room's holder is
 killed with SIGKILL mid-auction the other process offers ``!resume`` within 10 s and finishes the game
-with the gold its journal holds. Skips with the reason when PostgreSQL or Servatrice is absent.
+with the gold its journal holds (skips with the reason when PostgreSQL or Servatrice is absent).
+The leases' rules (a lost lease stops a referee, load, a command applied twice) are also checked on
+two unconnected bots sharing an SQLite journal: leases work the same there.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -24,10 +27,13 @@ from postgres_server import postgres_fixture, postgres_url_fixture  # noqa: F401
 from servatrice import ServatriceServer
 from test_auction_e2e import BLOCK, bot_line, wait_note
 
+from cockatrice_ext.bot.commands import NotAllowed
+from cockatrice_ext.bot.runtime import COMMAND_ACTION_IDS, Bot, BotOptions, GameReferee
 from cockatrice_ext.formats import auction as rules
-from cockatrice_ext.journal import Journal
+from cockatrice_ext.journal import Journal, Table
 
-pytestmark = pytest.mark.servatrice
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from journal_toys import Add, CounterConfig, CounterEngine
 
 TAKE_OVER_BOUND = 10.0
 """Seconds from the kill to the surviving process's ``!resume`` offer (issue 11)."""
@@ -78,6 +84,7 @@ def game_owners(journal: Journal, server: str) -> dict[int, str]:
     return {int(lease.key[len(prefix) :]): lease.owner.split("@")[0] for lease in journal.leases(prefix)}
 
 
+@pytest.mark.servatrice
 def test_two_processes_share_the_room_and_take_over_a_killed_ones_game(
     servatrice: ServatriceServer, postgres_url: str, tmp_path: Path
 ) -> None:
@@ -196,3 +203,89 @@ def _seat_of(engine: Any, journal: Journal, key: str, name: str) -> Any:
     """The engine player journaled under user ``name``."""
     names = journal.table_meta(key)["names"]
     return next(p for p in engine.players if names[str(p)] == name)
+
+
+def unconnected_bot(journal: Path, user: str, ttl: float = 6.0) -> Bot:
+    """A fleet member that never connects: enough for its leases."""
+    options = BotOptions(url="ws://fleet.test", user=user, fleet=True, lease_ttl=ttl)
+    bot = Bot(options, journal=Journal(journal))
+    bot.client = SimpleNamespace(games={})  # seated nowhere
+    return bot
+
+
+def referee_with_table(bot: Bot, game_id: int) -> GameReferee:
+    referee = GameReferee(bot, game_id, room_id=0)
+    bot.adopt_game(referee)
+    referee.table = Table.create(
+        bot.journal, referee.table_key, CounterEngine(CounterConfig(limit=99), seed=1)
+    )
+    return referee
+
+
+def test_a_lease_taken_by_another_process_stops_the_referee(tmp_path: Path) -> None:
+    """Never two referees: once the lease cannot be renewed, the referee is dropped and cannot act."""
+
+    async def scenario() -> None:
+        slow = unconnected_bot(tmp_path / "j.sqlite3", "slow", ttl=0.3)
+        referee = referee_with_table(slow, 7)
+        assert slow.fleet is not None and slow.fleet.may_act(referee.table_key)
+        referee.apply(Add(player=1))
+        await asyncio.sleep(0.4)  # the lease expired: the process stalled longer than its ttl
+        with pytest.raises(NotAllowed, match="being handed to another referee"):
+            referee.apply(Add(player=1))
+        thief = Journal(tmp_path / "j.sqlite3")
+        assert thief.acquire(referee.table_key, "taker", 10.0) is not None
+        slow.fleet.renew_all()
+        assert 7 not in slow.games and referee.closed
+        with pytest.raises(NotAllowed):
+            referee.apply(Add(player=1))
+        assert [e.seq for e in thief.entries(referee.table_key)] == [1]
+
+    asyncio.run(scenario())
+
+
+def test_the_least_loaded_live_member_gets_the_next_game(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        busy, idle = (unconnected_bot(tmp_path / "j.sqlite3", name) for name in ("busy", "idle"))
+        assert busy.fleet is not None and idle.fleet is not None
+        for fleet in (busy.fleet, idle.fleet):
+            await fleet.start()
+        assert busy.fleet.least_loaded() == busy.fleet.owner  # a tie: the asked process keeps it
+        referee_with_table(busy, 1)
+        assert busy.fleet.least_loaded() == idle.fleet.owner
+        referee_with_table(idle, 2)
+        referee_with_table(idle, 3)
+        assert busy.fleet.least_loaded() == busy.fleet.owner
+        await idle.fleet.stop()  # a member that left is not counted
+        assert busy.fleet.load() == {busy.fleet.owner: 1}
+        assert idle.journal.leases(f"{busy.server_key}:game:")[0].owner == busy.fleet.owner
+        await busy.fleet.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_command_applied_twice_is_refused_by_its_id(tmp_path: Path) -> None:
+    """The same chat command (game, seat, game clock, rank in that second, text) maps to the same action
+    ids: applied again, e.g. by a process replaying it, the journal refuses it and nothing changes."""
+
+    async def scenario() -> None:
+        bot = unconnected_bot(tmp_path / "j.sqlite3", "once")
+        referee = referee_with_table(bot, 4)
+        ids = [referee.command_ids(2, "!add"), referee.command_ids(2, "!add")]
+        assert ids[0].command != ids[1].command  # the same words twice in one second: two commands
+        replayed = GameReferee(bot, 4, room_id=0).command_ids(2, "!add")  # another process, same event
+        assert replayed.command == ids[0].command
+        for command_ids in (ids[0], replayed):
+            token = COMMAND_ACTION_IDS.set(command_ids)
+            try:
+                if command_ids is ids[0]:
+                    referee.apply(Add(player=2))
+                else:
+                    with pytest.raises(NotAllowed, match="already applied"):
+                        referee.apply(Add(player=2))
+            finally:
+                COMMAND_ACTION_IDS.reset(token)
+        assert [e.action_id for e in bot.journal.entries(referee.table_key)] == [f"{ids[0].command}/1"]
+        assert referee.table is not None and referee.table.engine.snapshot() == {"total": 1}
+
+    asyncio.run(scenario())

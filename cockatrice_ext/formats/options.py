@@ -171,7 +171,8 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
             "noncreature",
             "auction",
             "rule 5 / 90X.4b, a noncreature bought in the auction step: another card goes up for auction"
-            " (the author's ruling), or the buyer reveals until a creature into hand (the draft's text)",
+            " (the author's ruling), or the buyer reveals until a creature, each revealed card theirs to"
+            " cast or keep (the draft's text)",
             {
                 "auction": {"noncreature_follow_up": "auction"},
                 "reveal": {"noncreature_follow_up": "reveal"},

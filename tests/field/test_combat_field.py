@@ -81,9 +81,8 @@ def test_combat_setup_and_rounds_hide_hands(
             await watcher.line(r"Magic Combat Rules, \d+ rounds", since=mark, timeout=30)
             for player in players:
                 await player.line(r"^Your opening hand: 1\. ", kind="Event_UserMessage")
-                await place_face_down(
-                    player, game_id, "!place", "creature slot"
-                )  # an opening hand may have none
+                # One creature if the opening hand has one of mana value 3 or less (setup allows none).
+                await place_face_down(player, game_id, "!place", "creature slot")
                 await player.say(game_id, "!ready")
             for _ in range(2):
                 line = await watcher.line(r"Round \d+, \S+'s turn", since=mark, timeout=30)

@@ -36,6 +36,15 @@ async def open_first_lot(table_players: list[FieldPlayer], room_id: int, game_id
     return [first, *[p for p in table_players if p is not first]]
 
 
+async def assert_over(player: FieldPlayer, room_id: int, game_id: int) -> None:
+    """The room's ``!games`` lists the game as over, or no longer lists it."""
+    mark = player.mark()
+    await player.room_say(room_id, "!games")
+    listing = await player.line(r"Refereeing|No refereed games", since=mark)
+    entry = re.search(rf"#{game_id} [^;]*", listing)
+    assert entry is None or " over (" in entry.group(0), listing
+
+
 async def standing_bid(players: list[FieldPlayer], room_id: int) -> tuple[int, FieldPlayer, FieldPlayer]:
     """A new game whose first lot has a standing bid of 1; returns (game, bidder, player to bid)."""
     game_id = await open_game(players[0], room_id, "!auction new 2", "Auction Magic game")
@@ -185,10 +194,13 @@ def test_a_bidder_disconnecting_mid_lot(
         room_id, players = await arrive(protos, shipped_server, ["ann_fd", "ben_fd", "cid_fd"])
         try:
             game_id = await open_game(players[0], room_id, "!auction new 3", "Auction Magic game")
-            first, second, third = await open_first_lot(players, room_id, game_id)
-            mark = third.mark()
+            first, *_ = await open_first_lot(players, room_id, game_id)
+            mark = first.mark()
             await first.say(game_id, "!bid 1")
-            await third.note(rf"To bid: {second.name}", since=mark)
+            note = await first.note(rf"High bid: 1 by {first.name}\nTo bid: ", since=mark)
+            second = next(p for p in players if f"To bid: {p.name}" in note)
+            third = next(p for p in players if p not in (first, second))
+            mark = third.mark()
             await second.say(game_id, "!bid 2")
             await third.note(rf"High bid: 2 by {second.name}", since=mark)
             await second.close()
@@ -200,6 +212,30 @@ def test_a_bidder_disconnecting_mid_lot(
             await third.say(game_id, "!state")
             state = await third.line(r"gold", since=mark)
             assert second.name not in state and first.name in state, state
+        finally:
+            await close_all(players)
+
+    run(scenario(), bot)
+
+
+def test_the_other_bidder_disconnecting_ends_a_two_player_game(
+    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
+) -> None:
+    """Two players; one drops mid-lot. The one left is told by name (no id, no "conceded") and the game is
+    over: the room's ``!games`` no longer calls it in progress."""
+    bot = referee(shipped_server, "--auction-seed", "7")
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, shipped_server, ["dot_fe", "eve_fe"])
+        try:
+            game_id, first, second = await standing_bid(players, room_id)
+            mark = second.mark()
+            await first.close()
+            await second.line(rf"{first.name} left the game", since=mark, timeout=20)
+            await asyncio.sleep(3)
+            said = " ".join(text for _, _, text in second.chat(mark))
+            assert "conceded" not in said and not re.search(r"\bplayer \d", said), said
+            await assert_over(second, room_id, game_id)
         finally:
             await close_all(players)
 
@@ -254,11 +290,7 @@ def test_a_concession_ends_a_two_player_game(
             await stayer.line(started, timeout=30)
             await conceder.game(game_id, "Command_Concede")
             await asyncio.sleep(3)
-            mark = stayer.mark()
-            await stayer.room_say(room_id, "!games")
-            listing = await stayer.line(r"Refereeing|No refereed games", since=mark)
-            entry = re.search(rf"#{game_id} [^;]*", listing)
-            assert entry is None or " over (" in entry.group(0), listing
+            await assert_over(stayer, room_id, game_id)
         finally:
             await close_all(players)
 

@@ -21,8 +21,10 @@ fraction of a second) is lost; the player asks again.
 
 Take-over: every renewal round also reads :meth:`~cockatrice_ext.journal.Journal.expired_tables`.
 An expired game of one of our rooms is leased, then resumed in place when one of our sessions is
-still seated in it (a registered account re-seated at login), or else announced in its room with
-``!resume GAME``, as a restarted bot does; its lease is kept until it is resumed.
+seated in it: a registered account re-seated at login, or the game's referee account (journaled in
+the table's meta) which this process logs in as, with the fleet's one password, so that the server
+re-seats it. Otherwise (auth none: a seat dies with its connection) the game is announced in its
+room with ``!resume GAME``, as a restarted bot does; its lease is kept until it is resumed.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger(__name__)
 
-DEFAULT_LEASE_TTL = 6.0
+DEFAULT_LEASE_TTL = 5.0
 """Seconds a lease lasts unless renewed: a dead process's games are taken over within about
 ``ttl * 4 / 3`` (expiry, then the next round of the survivor)."""
 
@@ -221,16 +223,33 @@ class Fleet:
             game_id = self.game_id_of(key)
             if game_id is None:
                 continue
-            room_id = int(self.journal.table_meta(key).get("room_id", -1))
+            meta = self.journal.table_meta(key)
+            room_id = int(meta.get("room_id", -1))
             if room_id not in self.bot.room_ids or not self.acquire(key):
                 continue
             seated = next((s for s in self.bot.sessions if game_id in s.client.games), None)
+            if seated is None:
+                seated = await self._log_in_as_referee(str(meta.get("referee", "")), game_id)
             if seated is not None and game_id not in seated.games:
                 LOGGER.info("taking over game %d in place (seated as %s)", game_id, seated.options.user)
                 await seated.resume_game(game_id, room_id)
             if game_id not in self.bot.all_games():
                 LOGGER.info("taking over lost game %d: offering !resume", game_id)
                 await self.bot.room_say(room_id, self.bot.lost_line(game_id, key))
+
+    async def _log_in_as_referee(self, account: str, game_id: int) -> Bot | None:
+        """With registered accounts (one password for the fleet), log in as the account seated as the
+        game's referee: the server re-seats it, and the game resumes in place. None when that fails."""
+        if not self.bot.options.password or not account:
+            return None
+        if any(session.options.user == account for session in self.bot.sessions):
+            return None  # already logged in, and not seated in that game
+        try:
+            session = await self.bot.add_session(account)
+        except Exception as exc:  # a wrong password, a server refusal: fall back to !resume
+            LOGGER.warning("cannot log in as %s to take game %d over: %s", account, game_id, exc)
+            return None
+        return session if game_id in session.client.games else None
 
     # -- the task ----------------------------------------------------------------------------------
 

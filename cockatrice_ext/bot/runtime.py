@@ -568,6 +568,7 @@ class PileReferee(GameReferee):
             "room_id": self.room_id,
             "game_id": self.game_id,
             "names": {str(p): self.player_name(p) for p in players},
+            "referee": self.bot.client.user_name,  # the account seated as referee (fleet take-over)
         }
         self.table = Table.create(self.bot.journal, self.table_key, engine, meta=meta)
         self.views_changed()
@@ -693,13 +694,7 @@ class Bot:
         """Connect, join the rooms, install the formats and restore journaled tables."""
         await self._connect()
         for user in self.options.extra_users:
-            helper = Bot(
-                dataclasses.replace(self.options, user=user, extra_users=()), journal=self.journal, main=self
-            )
-            await helper._connect()
-            self.sessions.append(helper)
-            for game_id, mirror in list(helper.client.games.items()):
-                await helper.resume_game(game_id, mirror.room_id)
+            await self.add_session(user)
         self.room_referees.append(LobbyReferee(self))
         from cockatrice_ext.bot import formats as bot_formats
 
@@ -728,6 +723,17 @@ class Bot:
             room_id = await self.client.room_id_by_name(name)
             await self.client.join_room(room_id)
             self.room_ids.append(room_id)
+
+    async def add_session(self, user: str) -> Bot:
+        """Log in one more account (same password) and resume the journaled games it is re-seated in."""
+        helper = Bot(
+            dataclasses.replace(self.options, user=user, extra_users=()), journal=self.journal, main=self
+        )
+        await helper._connect()
+        self.sessions.append(helper)
+        for game_id, mirror in list(helper.client.games.items()):
+            await helper.resume_game(game_id, mirror.room_id)
+        return helper
 
     def least_loaded(self) -> Bot:
         """The session that should open the next game: the one refereeing the fewest games."""
@@ -1007,6 +1013,8 @@ class Bot:
                 f"game #{game_id}'s record cannot be replayed ({exc}); nothing was changed"
             ) from exc
         self.journal.close_table(key, f"resumed as game {referee.game_id}")
+        new_meta = self.journal.table_meta(referee.table_key)
+        self.journal.set_table_meta(referee.table_key, {**new_meta, "referee": referee.bot.client.user_name})
         if self.fleet is not None:
             self.fleet.release(key)
         return referee

@@ -39,17 +39,20 @@ TAKE_OVER_BOUND = 10.0
 """Seconds from the kill to the surviving process's ``!resume`` offer (issue 11)."""
 
 
-def start_bot(url: str, journal_url: str, user: str, block: Path, log: Path) -> subprocess.Popen[bytes]:
+def start_bot(
+    url: str, journal_url: str, user: str, block: Path, log: Path, password: str = ""
+) -> subprocess.Popen[bytes]:
     """``bot run`` as a fleet member; returns once it says it is ready."""
     command = [sys.executable, "-m", "cockatrice_ext", "bot", "run", url, "--user", user]
     command += ["--room", "Bot room", "--format", "auction", "--journal", journal_url, "--relaxed-flood"]
     command += ["--auction-block", str(block), "--auction-seed", "7"]
+    secret = {"COCKATRICE_PASSWORD": password} if password else {}
     with log.open("wb") as errors:
         process = subprocess.Popen(
             command,
             stdout=subprocess.PIPE,
             stderr=errors,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **secret},
         )
     assert process.stdout is not None
     ready = process.stdout.readline().decode()
@@ -82,6 +85,45 @@ def game_owners(journal: Journal, server: str) -> dict[int, str]:
     """Game id -> the account of the fleet member leasing it (owner ids start with the account)."""
     prefix = f"{server}:game:"
     return {int(lease.key[len(prefix) :]): lease.owner.split("@")[0] for lease in journal.leases(prefix)}
+
+
+async def bid_one_on_the_first_lot(
+    players: tuple[Player, Player], room_id: int, game: int, referee: str
+) -> tuple[Player, Player, int, str]:
+    """Both players sit; the active one bids 1 on lot 1 (Giant Growth with seed 7).
+
+    Returns the active and the other player, the referee's seat and the lot note then.
+    """
+    alice, bob = players
+    seats = {await alice.sit(room_id, game): alice, await bob.sit(room_id, game): bob}
+    await bot_line(alice, r"Turn order", 0, timeout=20)
+    mirror = alice.client.games[game]
+    bot_pid = next(pid for pid, p in mirror.players.items() if p.name == referee)
+    await wait_until(lambda: mirror.active_player_id in seats, timeout=20, what="a player's turn")
+    active = seats[mirror.active_player_id]
+    passive = bob if active is alice else alice
+    await active.phase(game, 2)
+    await wait_note(passive, game, bot_pid, rf"Auction 1: Giant Growth\nNo bid yet\nTo bid: {active.name}")
+    await active.say(game, "!bid 1")
+    note = await wait_note(passive, game, bot_pid, rf"High bid: 1 by {active.name}\nTo bid: {passive.name}")
+    return active, passive, bot_pid, note
+
+
+async def keep_and_concede(journal: Journal, key: str, active: Player, passive: Player) -> int:
+    """The buyer keeps the card, the other concedes: the journal closes the game; the buyer's gold in it.
+
+    Also checks that no action id was journaled twice.
+    """
+    game = int(key.rsplit(":", 1)[1])
+    await active.say(game, "!keep")
+    await passive.say(game, "!concede")
+    await wait_until(lambda: journal.closed_reason(key) is not None, what="the game over")
+    engine = journal.restore(key)
+    assert isinstance(engine, rules.AuctionEngine) and engine.is_over()
+    ids = [e.action_id for e in journal.entries(key)]
+    assert len(ids) == len(set(ids)), ids
+    names = journal.table_meta(key)["names"]
+    return engine.gold(next(p for p in engine.players if names[str(p)] == active.name))
 
 
 @pytest.mark.servatrice
@@ -121,20 +163,10 @@ def test_two_processes_share_the_room_and_take_over_a_killed_ones_game(
 
             # Mid-auction in a game of the room's holder: a bought card kept, a standing bid of 2.
             game = next(g for g in games if owners[g] == "fleet_a")
-            seats = {await alice.sit(room_id, game): alice, await bob.sit(room_id, game): bob}
-            await bot_line(alice, r"Turn order", 0, timeout=20)
-            mirror = alice.client.games[game]
-            bot_pid = next(pid for pid, p in mirror.players.items() if p.name == "fleet_a")
-            await wait_until(lambda: mirror.active_player_id in seats, timeout=20, what="a player's turn")
-            active = seats[mirror.active_player_id]
-            passive = bob if active is alice else alice
             mark = alice.mark()
-            await active.phase(game, 2)
-            await wait_note(
-                passive, game, bot_pid, rf"Auction 1: Giant Growth\nNo bid yet\nTo bid: {active.name}"
+            active, passive, bot_pid, _ = await bid_one_on_the_first_lot(
+                (alice, bob), room_id, game, "fleet_a"
             )
-            await active.say(game, "!bid 1")
-            await wait_note(passive, game, bot_pid, rf"To bid: {passive.name}")
             await passive.say(game, "!pass")
             await bot_line(passive, rf"{active.name}: !cast or !keep Giant Growth", mark)
             await active.say(game, "!keep")
@@ -175,18 +207,12 @@ def test_two_processes_share_the_room_and_take_over_a_killed_ones_game(
             await passive.say(new_game, "!pass")
             await bot_line(alice, rf"Sold: Naturalize to {active.name} for 2 \(7 gold left\)", mark)
             await bot_line(alice, rf"{active.name}: !cast or !keep Naturalize", mark)
-            await active.say(new_game, "!keep")
-            await passive.say(new_game, "!concede")
             new_key = f"{url}:game:{new_game}"
-            await wait_until(lambda: journal.closed_reason(new_key) is not None, what="the game over")
+            assert await keep_and_concede(journal, new_key, active, passive) == 7
 
-            # The journal: the old game's actions copied once, nothing applied twice, the gold as seen.
+            # The journal: the old game's actions copied once, the game closed with the gold seen.
             assert journal.closed_reason(old_key) == f"resumed as game {new_game}"
-            new_ids = [e.action_id for e in journal.entries(new_key)]
-            assert new_ids[: len(old_ids)] == old_ids and len(new_ids) == len(set(new_ids))
-            engine = journal.restore(new_key)
-            assert isinstance(engine, rules.AuctionEngine) and engine.is_over()
-            assert engine.gold(_seat_of(engine, journal, new_key, active.name)) == 7
+            assert [e.action_id for e in journal.entries(new_key)][: len(old_ids)] == old_ids
         finally:
             await alice.close()
             await bob.close()
@@ -199,13 +225,66 @@ def test_two_processes_share_the_room_and_take_over_a_killed_ones_game(
         stop(other)
 
 
-def _seat_of(engine: Any, journal: Journal, key: str, name: str) -> Any:
-    """The engine player journaled under user ``name``."""
-    names = journal.table_meta(key)["names"]
-    return next(p for p in engine.players if names[str(p)] == name)
+@pytest.mark.servatrice
+def test_with_registered_accounts_the_survivor_logs_in_as_the_dead_referee_and_resumes_in_place(
+    servatrice_factory: Any, mariadb: Any, postgres_url: str, tmp_path: Path
+) -> None:
+    """SQL mode: the killed process's account keeps its seat; the other process logs in as it (the fleet's
+    one password), is re-seated, and the same game goes on with the same lot and gold, no ``!resume``."""
+    from mariadb_server import sql_config
+
+    for name in ("fleet_x", "fleet_y", "alice_x", "bobby_x"):
+        mariadb.add_user(name, "secret")
+    server = servatrice_factory.start(sql_config(mariadb))
+    block = tmp_path / "block.txt"
+    block.write_text(BLOCK)
+    url = server.ws_url
+    first = start_bot(url, postgres_url, "fleet_x", block, tmp_path / "x.log", password="secret")
+    second = start_bot(url, postgres_url, "fleet_y", block, tmp_path / "y.log", password="secret")
+    journal = Journal(postgres_url)
+
+    async def scenario() -> None:
+        alice = await Player.connect(url, "alice_x", "secret")
+        bob = await Player.connect(url, "bobby_x", "secret")
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for player in (alice, bob):
+                await player.client.join_room(room_id)
+            (answer,) = await room_answers(alice, room_id, "!auction new 2", r"Auction Magic game #", 0.5)
+            game = int(re.search(r"#(\d+)", answer).group(1))  # type: ignore[union-attr]
+            assert game_owners(journal, url) == {game: "fleet_x"}
+            active, passive, bot_pid, before = await bid_one_on_the_first_lot(
+                (alice, bob), room_id, game, "fleet_x"
+            )
+            mirror = alice.client.games[game]
+
+            mark = alice.mark()
+            first.send_signal(signal.SIGKILL)
+            killed = time.monotonic()
+            first.wait(10)
+            await bot_line(alice, r"Referee back\. .*auction 1: Giant Growth, high bid 1", mark, timeout=15)
+            took = time.monotonic() - killed
+            print(f"take-over in place: the referee was back {took:.1f} s after the kill")
+            assert took < TAKE_OVER_BOUND, took
+            assert bot_pid in mirror.players and game_owners(journal, url) == {game: "fleet_y"}
+            assert not [t for s, t in alice.heard[mark:] if "!resume" in t]
+            assert await wait_note(passive, game, bot_pid, r"High bid: 1") == before
+            await passive.say(game, "!pass")
+            await bot_line(alice, rf"Sold: Giant Growth to {active.name} for 1 \(9 gold left\)", mark)
+            assert await keep_and_concede(journal, f"{url}:game:{game}", active, passive) == 9
+        finally:
+            await alice.close()
+            await bob.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(scenario(), 120))
+    finally:
+        journal.close()
+        stop(first)
+        stop(second)
 
 
-def unconnected_bot(journal: Path, user: str, ttl: float = 6.0) -> Bot:
+def unconnected_bot(journal: Path, user: str, ttl: float = 5.0) -> Bot:
     """A fleet member that never connects: enough for its leases."""
     options = BotOptions(url="ws://fleet.test", user=user, fleet=True, lease_ttl=ttl)
     bot = Bot(options, journal=Journal(journal))

@@ -232,7 +232,10 @@ class Fleet:
                 seated = await self._log_in_as_referee(str(meta.get("referee", "")), game_id)
             if seated is not None and game_id not in seated.games:
                 LOGGER.info("taking over game %d in place (seated as %s)", game_id, seated.options.user)
-                await seated.resume_game(game_id, room_id)
+                try:
+                    await seated.resume_game(game_id, room_id)
+                except Exception:  # offered for !resume below rather than held and forgotten
+                    LOGGER.exception("resuming game %d in place failed", game_id)
             if game_id not in self.bot.all_games():
                 LOGGER.info("taking over lost game %d: offering !resume", game_id)
                 await self.bot.room_say(room_id, self.bot.lost_line(game_id, key))

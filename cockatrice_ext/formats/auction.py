@@ -70,6 +70,31 @@ RULE INDEX (seed 000: the opening rules 1-9, the forum rulings, draft rules 90X 
 * "Boards" variant (one round of bidding: each player bids or passes exactly once, in turn order, highest
   wins) -> ``AuctionConfig.one_round_bidding`` and ``_after_bid_or_pass``.
 
+Proposed auction cards from the thread (seed 000), recognised by English name (``_named``; the bundled
+``auction-custom`` block holds them):
+
+* Gilded Idol: when a card is revealed for auction, before anyone bids on it (no bid on the lot yet), its
+  holder may exile it and buy the revealed card(s) for 0 gold -> ``UseGildedIdol`` (``_use_gilded_idol``,
+  ``IdolExiled`` then the usual ``LotSold`` at price 0 with no bids; the idol goes to ``exiled``). Lots
+  revealed from the block only (``BLOCK_LOT_KINDS``), not a player's own cards nor the commander pregame.
+* Packaged Gnome: revealed for auction from the block, the next two cards of the block join its lot; one
+  price buys all three -> ``_open_lot`` (``PackageRevealed``). Only the card(s) put up trigger it: a gnome
+  among the two extra cards adds nothing (they are revealed, not put up for auction).
+* Raise the Stakes (Deadly Stakes): when bought, the next card bid on this turn gains "when you purchase this
+  card, target player loses 3 life and you gain 3 life" -> ``_purchase_triggers`` (``StakesRaised``), the
+  first bid on a later lot attaches it (``_bid``, ``StakesAttached``), its purchase prompts the buyer
+  (``StakesTriggered``: players change life in Cockatrice). A lot that ends unbought loses it; so does the
+  end of the turn.
+* High Bid (Fiery Bid): bought for 5 or more gold and cast at once (``Cast`` of the pending card, 90X.4c),
+  its bigger effect applies -> ``_choose`` (``HighBidCast``; the lot's price is in ``paid``).
+* Stake your Claim (Blood Claim): cast before the card to be auctioned is revealed (no lot open) ->
+  ``StakeClaim`` (``_stake_claim``, ``ClaimStaked``); when its caster next wins a lot this turn it returns
+  to their hand ("may": the referee returns it, the player may leave it in the graveyard) ->
+  ``_purchase_triggers`` (``ClaimReturned``). Claims end with the turn.
+
+The engine does not follow cards cast from hand in Cockatrice, so Gilded Idol and Stake your Claim accept
+the card in hand or cast (``_mechanic_card``).
+
 Not modelled: 90Y.6 (auctioning a commander with an exchange of commanders) needs a card that allows it;
 the referee can do the equivalent with ``AdjustGold`` and Cockatrice moves.
 
@@ -81,7 +106,8 @@ Who may do what (``player=None`` is the referee, i.e. the bot acting on game eve
 referee only: ``StartPregame``, ``BeginTurn``, ``StartAuctionStep``, ``EndTurn``, ``ReportLife``,
 ``CommanderDamage``, ``DeclareLoss``, ``DeclareWin``. A seated player, for themselves: ``Bid``, ``Pass``,
 ``StopAuctioning``, ``Cast``, ``Keep``, ``Draw``, ``LookAtTop``, ``Reorder``, ``ReturnToBlock`` (cards they
-hold), ``BuyMana``, ``AuctionOwnCards``, ``CastCommander``, ``CommanderToCommandZone``, ``Concede``; the
+hold), ``BuyMana``, ``AuctionOwnCards``, ``UseGildedIdol``, ``StakeClaim``, ``CastCommander``,
+``CommanderToCommandZone``, ``Concede``; the
 referee may also ``Pass`` for whoever is to bid (a timeout) and ``Draw`` / ``ReturnToBlock`` for anyone.
 ``Shuffle`` and ``AuctionFromBlock``: any seated player or the referee. ``AdjustGold``: the referee for
 anyone; a player only their own gold, gains only if ``players_may_gain_gold``. ``LoseGold``: the referee for
@@ -96,11 +122,13 @@ Refusal codes (``RulesError.code``)
 ``no_pending_choice``, ``ambiguous_card``, ``missing_card``, ``bad_count``, ``nothing_to_reorder``,
 ``look_stale``, ``not_a_permutation``, ``bad_position``, ``bad_color``, ``not_enough_gold``,
 ``already_voted``, ``bids_placed``, ``not_a_commander``, ``not_in_command_zone``, ``feature_disabled``,
+``wrong_card``, ``already_claimed``,
 ``bad_player_count``, ``duplicate_player``, ``not_enough_legends``, ``block_not_singleton``, ``bad_option``.
 
 Card zones as the engine models them: ``block`` (top first), ``lot`` (up for auction), ``pending`` (bought,
 cast-or-keep not chosen yet), ``hand``, ``played`` (cast: on the battlefield, or resolved; the engine stops
-following it), ``command`` (a commander). Every card index is in exactly one of them.
+following it), ``command`` (a commander), ``exiled`` (a Gilded Idol used). Every card index is in exactly
+one of them.
 """
 
 from __future__ import annotations
@@ -125,6 +153,19 @@ player's gold is answered with how much they have rather than with a range error
 MANA_COLORS = ("W", "U", "B", "R", "G")
 EMPTY_BLOCK_RULES = ("active_player_loses", "draw", "higher_life_wins")
 NONCREATURE_FOLLOW_UPS = ("auction", "reveal")
+GILDED_IDOL = "Gilded Idol"
+"""Proposed card: exile it as a card is revealed for auction to buy that card for 0 gold."""
+PACKAGED_GNOME = "Packaged Gnome"
+"""Proposed card: revealed for auction, it brings the next two cards of the block into its lot."""
+PACKAGE_EXTRA = 2
+RAISE_THE_STAKES_CARDS = ("Deadly Stakes",)
+"""Proposed cards with Raise the Stakes: the next card bid on this turn gains a drain-3 purchase trigger."""
+STAKES_LIFE = 3
+HIGH_BID_CARDS = ("Fiery Bid",)
+"""Proposed cards with High Bid: bought for 5+ gold and cast at once, they deal 5 damage instead of 3."""
+HIGH_BID_GOLD = 5
+STAKE_YOUR_CLAIM_CARDS = ("Blood Claim",)
+"""Proposed cards with Stake your Claim: cast before a reveal, back to hand when the caster next wins."""
 CardRefValue = int | str
 
 
@@ -317,6 +358,22 @@ class AuctionFromBlock(Action):
     """Put the top ``count`` cards of the block up for auction together (90X.8)."""
 
     count: int = 1
+
+
+@dataclass(frozen=True)
+class UseGildedIdol(Action):
+    """Exile the acting player's Gilded Idol to buy the card(s) just revealed for auction for 0 gold.
+    ``card`` may be omitted when the player holds one Gilded Idol."""
+
+    card: CardRefValue | None = None
+
+
+@dataclass(frozen=True)
+class StakeClaim(Action):
+    """The acting player casts a Stake your Claim card (Blood Claim) before the next card is revealed.
+    ``card`` may be omitted when the player holds one such card."""
+
+    card: CardRefValue | None = None
 
 
 @dataclass(frozen=True)
@@ -609,6 +666,80 @@ class CommanderMoved(Effect):
 
 
 @dataclass(frozen=True)
+class IdolExiled(Effect):
+    """``player`` exiled Gilded Idol ``card``: lot ``lot_no`` is theirs for 0 gold (a ``LotSold`` follows)."""
+
+    player: PlayerId
+    card: CardRef
+    lot_no: int
+
+
+@dataclass(frozen=True)
+class PackageRevealed(Effect):
+    """Packaged Gnome ``package`` was revealed for auction: ``cards`` joined its lot ``lot_no``."""
+
+    lot_no: int
+    package: CardRef
+    cards: tuple[CardRef, ...]
+
+
+@dataclass(frozen=True)
+class StakesRaised(Effect):
+    """``player`` bought the Raise the Stakes card ``card``: ``waiting`` stakes wait for the next card bid on
+    this turn."""
+
+    player: PlayerId
+    card: CardRef
+    waiting: int
+
+
+@dataclass(frozen=True)
+class StakesAttached(Effect):
+    """The first bid on lot ``lot_no``: it carries ``count`` Raise the Stakes triggers for its buyer."""
+
+    lot_no: int
+    count: int
+
+
+@dataclass(frozen=True)
+class StakesTriggered(Effect):
+    """``player`` bought lot ``lot_no``: ``count`` times, a target player of their choice loses ``life`` life
+    and ``player`` gains ``life`` life (players change the life counters; the referee only prompts)."""
+
+    player: PlayerId
+    lot_no: int
+    count: int
+    life: int
+
+
+@dataclass(frozen=True)
+class HighBidCast(Effect):
+    """High Bid: ``card`` was bought for ``price`` (5 or more) and cast at once, so its bigger effect
+    applies."""
+
+    player: PlayerId
+    card: CardRef
+    price: int
+
+
+@dataclass(frozen=True)
+class ClaimStaked(Effect):
+    """``player`` cast the Stake your Claim card ``card`` before a reveal."""
+
+    player: PlayerId
+    card: CardRef
+
+
+@dataclass(frozen=True)
+class ClaimReturned(Effect):
+    """``player`` won lot ``lot_no``: their Stake your Claim card ``card`` returns from graveyard to hand."""
+
+    player: PlayerId
+    card: CardRef
+    lot_no: int
+
+
+@dataclass(frozen=True)
 class LifeChanged(Effect):
     player: PlayerId
     old: int
@@ -663,12 +794,16 @@ class _Lot:
     bids: list[BidRecord] = field(default_factory=list)
     passes_in_row: int = 0
     acted: int = 0
+    stakes: int = 0
+    """Raise the Stakes triggers the lot's buyer gets (attached at its first bid)."""
 
     def whose_bid(self) -> PlayerId:
         return self.bidders[self.to_act]
 
 
 PHASES = ("pregame", "between_turns", "beginning", "auction", "main", "over")
+BLOCK_LOT_KINDS = ("auction_step", "follow_up", "from_block")
+"""Lots of cards revealed from the block (what Gilded Idol and Packaged Gnome react to)."""
 
 
 def resolve_simultaneous(
@@ -729,6 +864,8 @@ class AuctionEngine(Engine[AuctionConfig]):
         LoseGold,
         AuctionOwnCards,
         AuctionFromBlock,
+        UseGildedIdol,
+        StakeClaim,
         ReportLife,
         CommanderDamage,
         CastCommander,
@@ -750,6 +887,7 @@ class AuctionEngine(Engine[AuctionConfig]):
         self.hand: dict[PlayerId, list[int]] = {p: [] for p in self.players}
         self.played: dict[PlayerId, list[int]] = {p: [] for p in self.players}
         self.command: dict[PlayerId, list[int]] = {p: [] for p in self.players}
+        self.exiled: dict[PlayerId, list[int]] = {p: [] for p in self.players}  # Gilded Idols used
         self.pending: dict[PlayerId, list[int]] = {p: [] for p in self.players}
         self.owner: dict[int, PlayerId] = {}
         self.commanders: dict[PlayerId, int] = {}
@@ -768,6 +906,9 @@ class AuctionEngine(Engine[AuctionConfig]):
         self.lots_opened = 0
         self.looks: dict[PlayerId, tuple[int, ...]] = {}
         self.ledger: dict[str, int] = {"income": 0, "lots": 0, "mana": 0, "gained": 0, "lost": 0}
+        self.stakes = 0  # Raise the Stakes triggers waiting for the next card bid on this turn
+        self.paid: dict[int, int] = {}  # pending card -> the price of its lot (High Bid)
+        self.claims: dict[PlayerId, list[int]] = {p: [] for p in self.players}  # Stake your Claim, this turn
 
     # -- construction checks ----------------------------------------------------
     @staticmethod
@@ -872,6 +1013,7 @@ class AuctionEngine(Engine[AuctionConfig]):
             "hand": {str(p): list(c) for p, c in self.hand.items()},
             "played": {str(p): list(c) for p, c in self.played.items()},
             "command": {str(p): list(c) for p, c in self.command.items()},
+            "exiled": {str(p): list(c) for p, c in self.exiled.items()},
             "pending": {str(p): list(c) for p, c in self.pending.items()},
             "owner": {str(i): p for i, p in sorted(self.owner.items())},
             "commanders": {str(p): c for p, c in self.commanders.items()},
@@ -887,6 +1029,9 @@ class AuctionEngine(Engine[AuctionConfig]):
             "winners": list(self.winners),
             "end_reason": self.end_reason,
             "ledger": dict(self.ledger),
+            "stakes": self.stakes,
+            "paid": {str(i): price for i, price in sorted(self.paid.items())},
+            "claims": {str(p): list(c) for p, c in self.claims.items()},
         }
 
     # -- dispatch -------------------------------------------------------------------
@@ -956,6 +1101,7 @@ class AuctionEngine(Engine[AuctionConfig]):
             ("hand", self.hand),
             ("played", self.played),
             ("command", self.command),
+            ("exiled", self.exiled),
         )
 
     def _resolve_held(
@@ -1065,6 +1211,8 @@ class AuctionEngine(Engine[AuctionConfig]):
         self.phase = "between_turns"
         self.active = None
         self.looks = {}
+        self.stakes, self.paid = 0, {}
+        self.claims = {p: [] for p in self.players}
         return effects
 
     def _abandon_lot(self, lot: _Lot) -> list[Effect]:
@@ -1086,8 +1234,18 @@ class AuctionEngine(Engine[AuctionConfig]):
             exclude += list(self.commanders)
         bidders = self._bidding_order(first, exclude)
         self.lots_opened += 1
+        package = next((i for i in cards if self._named(i, (PACKAGED_GNOME,))), None)
+        extra: list[int] = []
+        if kind in BLOCK_LOT_KINDS and package is not None:
+            extra = self.block[:PACKAGE_EXTRA]
+            del self.block[:PACKAGE_EXTRA]
+            cards = [*cards, *extra]
         lot = _Lot(self.lots_opened, kind, list(cards), bidders, seller=seller)
         self.lot = lot
+        packaged: list[Effect] = []
+        if extra:
+            assert package is not None
+            packaged.append(PackageRevealed(lot.lot_no, self.ref(package), tuple(self.ref(i) for i in extra)))
         return [
             LotOpened(
                 lot.lot_no,
@@ -1099,8 +1257,14 @@ class AuctionEngine(Engine[AuctionConfig]):
                 seller,
                 self.turn,
             ),
+            *packaged,
             NextToBid(lot.lot_no, bidders[0], 0, None),
         ]
+
+    def _named(self, index: int, names: tuple[str, ...]) -> bool:
+        """Whether card ``index`` is one of the proposed cards ``names`` (by English name)."""
+        name = self.config.cards[index].name.casefold()
+        return any(name == n.casefold() for n in names)
 
     def _require_lot_bidder(self, action: Action) -> tuple[_Lot, PlayerId]:
         lot = self.lot
@@ -1126,13 +1290,16 @@ class AuctionEngine(Engine[AuctionConfig]):
             raise RulesError("bid_not_higher", amount=amount, high_bid=lot.high_bid)
         if amount > self.purse[player]:
             raise RulesError("bid_too_high", amount=amount, gold=self.purse[player])
+        effects: list[Effect] = [BidAccepted(lot.lot_no, player, amount)]
+        if not lot.bids and self.stakes:  # Raise the Stakes: the next card to be bid on this turn
+            lot.stakes, self.stakes = lot.stakes + self.stakes, 0
+            effects.append(StakesAttached(lot.lot_no, lot.stakes))
         lot.high_bid = amount
         lot.high_bidder = player
         lot.bids.append(BidRecord(player, amount))
         lot.passes_in_row = 0
         lot.acted += 1
         self.stop_votes = []
-        effects: list[Effect] = [BidAccepted(lot.lot_no, player, amount)]
         return effects + self._after_bid_or_pass(lot)
 
     def _pass(self, action: Pass) -> list[Effect]:
@@ -1190,10 +1357,12 @@ class AuctionEngine(Engine[AuctionConfig]):
         if destination == "pending":
             for index in lot.cards:
                 self.pending[winner].append(index)
+                self.paid[index] = price
                 effects.append(PurchaseChoicePending(winner, self.ref(index)))
         else:
             self.hand[winner].extend(lot.cards)
             effects.append(CardsAwarded(winner, refs))
+        effects += self._purchase_triggers(lot, winner)
         all_noncreature = not any(self.config.cards[i].is_creature for i in lot.cards)
         reveal_rule = self.config.noncreature_follow_up == "reveal"
         if lot.kind == "from_block" and all_noncreature:
@@ -1210,6 +1379,24 @@ class AuctionEngine(Engine[AuctionConfig]):
         elif lot.kind in ("auction_step", "follow_up") and self.phase == "auction":
             self.phase = "main"
             effects.append(AuctionStepEnded(self.turn, "creature_bought"))
+        return effects
+
+    def _purchase_triggers(self, lot: _Lot, winner: PlayerId) -> list[Effect]:
+        """The proposed cards' purchase triggers: the lot's Raise the Stakes triggers, a Raise the Stakes card
+        bought (waits for the next card bid on), the winner's staked claims (back to hand)."""
+        effects: list[Effect] = []
+        if lot.stakes:
+            effects.append(StakesTriggered(winner, lot.lot_no, lot.stakes, STAKES_LIFE))
+        for index in lot.cards:
+            if self._named(index, RAISE_THE_STAKES_CARDS):
+                self.stakes += 1
+                effects.append(StakesRaised(winner, self.ref(index), self.stakes))
+        for index in self.claims[winner]:
+            if index in self.played[winner]:
+                self.played[winner].remove(index)
+                self.hand[winner].append(index)
+                effects.append(ClaimReturned(winner, self.ref(index), lot.lot_no))
+        self.claims[winner] = []
         return effects
 
     def _reveal_until_creature(self, player: PlayerId, *, pending: bool) -> list[Effect]:
@@ -1310,10 +1497,13 @@ class AuctionEngine(Engine[AuctionConfig]):
         else:
             index = self._resolve_held(player, action.card, ("pending",))[0]
         pending.remove(index)
+        price = self.paid.pop(index, 0)
         effects: list[Effect] = []
         if isinstance(action, Cast):
             self.played[player].append(index)
             effects.append(CardCast(player, self.ref(index), source="auction"))
+            if price >= HIGH_BID_GOLD and self._named(index, HIGH_BID_CARDS):
+                effects.append(HighBidCast(player, self.ref(index), price))
         else:
             self.hand[player].append(index)
             effects.append(CardKept(player, self.ref(index), automatic=False))
@@ -1503,6 +1693,58 @@ class AuctionEngine(Engine[AuctionConfig]):
         first = self.active if self.active not in self.eliminated else self.living()[0]
         return self._open_lot("from_block", cards, first=first, seller=None)
 
+    # -- the proposed auction cards that need the referee ------------------------------------
+    def _mechanic_card(self, player: PlayerId, ref: object, names: tuple[str, ...]) -> tuple[int, str]:
+        """A card of ``names`` that ``player`` holds (in hand, or cast), by ``ref`` or the first one; the
+        engine does not follow cards cast from hand, so both zones count."""
+        if ref is None:
+            held = [
+                (index, zone_name)
+                for zone_name, zone in (("hand", self.hand), ("played", self.played))
+                for index in zone[player]
+                if self._named(index, names)
+            ]
+            if not held:
+                raise RulesError("missing_card", card=names[0], player=player)
+            return held[0]
+        index, zone_name, _ = self._resolve_held(player, ref, ("hand", "played"))
+        if not self._named(index, names):
+            raise RulesError("wrong_card", card=self.ref(index).name, needed=names[0])
+        return index, zone_name
+
+    def _use_gilded_idol(self, action: UseGildedIdol) -> list[Effect]:
+        """Gilded Idol: as a card is revealed for auction, before anyone bids, its holder exiles it and buys
+        the lot for 0 gold."""
+        player = self._require_player(action.player)
+        lot = self.lot
+        if lot is None or lot.kind not in BLOCK_LOT_KINDS:
+            raise RulesError("no_lot")
+        if player not in lot.bidders:
+            raise RulesError("not_eligible", player=player, lot_no=lot.lot_no)
+        if lot.bids:
+            raise RulesError("bids_placed", lot_no=lot.lot_no)
+        index, zone_name = self._mechanic_card(player, action.card, (GILDED_IDOL,))
+        {"hand": self.hand, "played": self.played}[zone_name][player].remove(index)
+        self.exiled[player].append(index)
+        lot.high_bidder, lot.high_bid = player, 0
+        return [IdolExiled(player, self.ref(index), lot.lot_no), *self._close_lot(lot)]
+
+    def _stake_claim(self, action: StakeClaim) -> list[Effect]:
+        """Stake your Claim: cast before the next card is revealed; it returns to hand when its caster next
+        wins an auction this turn (``_purchase_triggers``)."""
+        player = self._require_player(action.player)
+        self._require_turn()
+        if self.lot is not None:
+            raise RulesError("auction_in_progress", lot_no=self.lot.lot_no)
+        index, zone_name = self._mechanic_card(player, action.card, STAKE_YOUR_CLAIM_CARDS)
+        if index in self.claims[player]:
+            raise RulesError("already_claimed", card=self.ref(index).name)
+        if zone_name == "hand":
+            self.hand[player].remove(index)
+            self.played[player].append(index)
+        self.claims[player].append(index)
+        return [ClaimStaked(player, self.ref(index))]
+
     # -- life, commanders, game end ------------------------------------------------------
     def _report_life(self, action: ReportLife) -> list[Effect]:
         self._require_referee(action)
@@ -1627,6 +1869,7 @@ class AuctionEngine(Engine[AuctionConfig]):
         for player in losers:  # a player who left keeps nothing pending (it would block a follow-up)
             for index in list(self.pending[player]):
                 self.pending[player].remove(index)
+                self.paid.pop(index, None)
                 self.hand[player].append(index)
                 effects.append(CardKept(player, self.ref(index), automatic=True))
         lot = self.lot
@@ -1696,6 +1939,8 @@ class AuctionEngine(Engine[AuctionConfig]):
         LoseGold: _lose_gold,
         AuctionOwnCards: _auction_own_cards,
         AuctionFromBlock: _auction_from_block,
+        UseGildedIdol: _use_gilded_idol,
+        StakeClaim: _stake_claim,
         ReportLife: _report_life,
         CommanderDamage: _commander_damage,
         CastCommander: _cast_commander,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -881,7 +882,7 @@ def check_invariants(engine: AuctionEngine) -> None:
         assert amounts == sorted(set(amounts))
         if engine.lot.high_bidder is not None:
             assert engine.gold(engine.lot.high_bidder) >= engine.lot.high_bid
-    for zones in (engine.hand, engine.played, engine.pending, engine.command):
+    for zones in (engine.hand, engine.played, engine.pending, engine.command, engine.exiled):
         for cards in zones.values():
             places += cards
     assert sorted(places) == list(range(len(config.cards)))
@@ -891,7 +892,9 @@ def check_invariants(engine: AuctionEngine) -> None:
 
 def check_effects(effects: list[Any]) -> None:
     for position, effect in enumerate(effects):
-        if isinstance(effect, am.LotSold):
+        if isinstance(effect, am.LotSold) and not effect.bids:  # Gilded Idol: bought for nothing
+            assert effect.price == 0 and isinstance(effects[position - 1], am.IdolExiled)
+        elif isinstance(effect, am.LotSold):
             amounts = [b.amount for b in effect.bids]
             assert amounts == sorted(set(amounts)) and amounts[-1] == effect.price
             assert effect.bids[-1].player == effect.winner
@@ -899,6 +902,28 @@ def check_effects(effects: list[Any]) -> None:
                 e for e in effects[position:] if isinstance(e, am.GoldChanged) and e.player == effect.winner
             )
             assert paid.old >= effect.price and paid.old - paid.new == effect.price
+
+
+Chooser = Callable[[AuctionEngine, random.Random], Any]
+
+
+def random_run(engine: AuctionEngine, steps: list[int], choose: Chooser = random_action) -> None:
+    """Random actions on ``engine``: a refusal changes nothing; every accepted one keeps the invariants and
+    its effects are journal-friendly."""
+    for step_seed in steps:
+        if engine.is_over():
+            break
+        action = choose(engine, random.Random(step_seed))
+        before = engine.snapshot()
+        try:
+            effects = engine.apply(action)
+        except RulesError:
+            assert engine.snapshot() == before
+            continue
+        check_effects(effects)
+        check_invariants(engine)
+        for effect in effects:
+            to_jsonable(effect)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -920,21 +945,7 @@ def test_random_play_keeps_invariants(
         empty_block_rule=rule,
         noncreature_follow_up=follow_up,
     )
-    engine = AuctionEngine(config, seed=seed)
-    for step_seed in data.draw(STEPS):
-        if engine.is_over():
-            break
-        action = random_action(engine, random.Random(step_seed))
-        before = engine.snapshot()
-        try:
-            effects = engine.apply(action)
-        except RulesError:
-            assert engine.snapshot() == before
-            continue
-        check_effects(effects)
-        check_invariants(engine)
-        for effect in effects:  # every effect is journal-friendly
-            to_jsonable(effect)
+    random_run(AuctionEngine(config, seed=seed), data.draw(STEPS))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -944,39 +955,31 @@ def test_random_commander_games_keep_invariants(data: Any, seed: int) -> None:
     config = AuctionConfig(players=(1, 2, 3), cards=block, commander=True)
     engine = AuctionEngine(config, seed=seed)
     engine.apply(StartPregame(None))
-    for step_seed in data.draw(STEPS):
-        if engine.is_over():
-            break
-        action = random_action(engine, random.Random(step_seed))
-        before = engine.snapshot()
-        try:
-            effects = engine.apply(action)
-        except RulesError:
-            assert engine.snapshot() == before
-            continue
-        check_effects(effects)
-        check_invariants(engine)
+    random_run(engine, data.draw(STEPS))
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 2**16))
 def test_journal_round_trip(data: Any, seed: int) -> None:
+    journal_replay(AuctionEngine(AuctionConfig(players=(1, 2, 3), cards=BLOCK), seed=seed), data.draw(STEPS))
+
+
+def journal_replay(engine: AuctionEngine, steps: list[int], choose: Chooser = random_action) -> None:
+    """Random actions through a journaled table; replaying the journal gives the same state."""
     journal = Journal(":memory:")
-    config = AuctionConfig(players=(1, 2, 3), cards=BLOCK)
-    table = Table.create(journal, "game-1", AuctionEngine(config, seed=seed))
+    table = Table.create(journal, "game-1", engine)
     live = table.engine
     assert isinstance(live, AuctionEngine)
-    for step_seed in data.draw(STEPS):
+    for step_seed in steps:
         if live.is_over():
             break
-        action = random_action(live, random.Random(step_seed))
+        action = choose(live, random.Random(step_seed))
         try:
             table.apply(action)
         except RulesError:
             continue
         assert decode_action(AuctionEngine, encode_action(action)) == action
-    restored = journal.restore("game-1")
-    assert restored.snapshot() == live.snapshot()
+    assert journal.restore("game-1").snapshot() == live.snapshot()
     journal.close()
 
 

@@ -96,6 +96,9 @@ REFUSALS: dict[str, str] = {
     "no_replay": "no replay is pending",
     "feature_disabled": "this league does not offer that",
     "not_enough_treasures": "that costs {needed} treasures; you have {treasures}",
+    "no_augment_pack": "you have no augment pack to choose from",
+    "not_in_augment_pack": "{card} is not in your augment pack",
+    "augment_pending": "keep one augment of your pack first: !augment N",
 }
 
 PROBLEMS: dict[str, str] = {
@@ -145,6 +148,7 @@ class LeagueOptions:
     carousel_put_back: bool = ab.AutoBattlerConfig.carousel_put_back
     permanent_basic_cost: int = ab.AutoBattlerConfig.permanent_basic_cost
     basics_change_fee: int = ab.AutoBattlerConfig.basics_change_fee
+    augment_packs: bool = ab.AutoBattlerConfig.augment_packs
 
     @property
     def block_name(self) -> str:
@@ -330,6 +334,21 @@ def check_loaded_deck(
     return engine.check_deck(player, hand, (), lands, treasures)
 
 
+def default_augments() -> tuple[CardFacts, ...]:
+    """The engine's curated augments as cards (from the shipped card data), each card's rarity its
+    curated power level."""
+    from cockatrice_ext.cards.store import shipped_store
+
+    store = shipped_store()
+    facts = []
+    for name, rarity in ab.DEFAULT_AUGMENTS:
+        card = store.find(name)
+        if card is None:
+            raise LookupError(f"augment {name!r} is not in the card data")
+        facts.append(replace(card.facts(), rarity=rarity))
+    return tuple(facts)
+
+
 def describe_problems(problems: Sequence[core.DeckProblem]) -> str:
     """One line naming every problem of a deck."""
     parts = []
@@ -506,11 +525,14 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any]) -> Rendered:
             for player in engine.active():  # type: ignore[attr-defined]
                 treasures = min(engine.treasures[player], engine.config.max_treasures)  # type: ignore[attr-defined]
                 lands = engine.config.basic_lands + engine.extra_basics[player]  # type: ignore[attr-defined]
+                command = engine.command_zone(player)  # type: ignore[attr-defined]
                 out.tell(
                     player,
                     f"Deck: exactly {energy} cards of your pool (your starting hand) plus {lands} basic"
                     f" lands; put your {treasures} treasure(s) on the battlefield as Treasure tokens (they"
-                    " are counted when the game ends). !pool lists it.",
+                    " are counted when the game ends)"
+                    + (f"; add {', '.join(command)} (command zone)" if command else "")
+                    + ". !pool lists it.",
                 )
         elif isinstance(effect, ab.MatchSetup):
             a, b = effect.players
@@ -538,6 +560,28 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any]) -> Rendered:
             out.public.append(f"{effect.player} wins group {effect.group + 1}.")
         elif isinstance(effect, ab.ChampionDecided):
             out.public.append(f"{effect.player} is the champion!")
+        elif isinstance(effect, ab.AugmentRarityRolled):
+            out.public.append(
+                f"Augments: the D6 rolled {effect.roll}, so {effect.rarity} augments this game (a pack of"
+                " three for each player past 5 poison)."
+            )
+        elif isinstance(effect, ab.AugmentPackDealt):
+            out.public.append(f"{effect.player} is past 5 poison and gets an augment pack.")
+            if effect.cards:
+                out.tell(
+                    effect.player,
+                    f"Your augment pack: {numbered(effect.names)}. Keep one with !augment N before you"
+                    " finish drafting; the others are discarded.",
+                )
+            else:
+                out.tell(effect.player, "No augments of this game's rarity are left: your pack is empty.")
+        elif isinstance(effect, ab.AugmentChosen):
+            out.public.append(f"{effect.player} keeps an augment.")
+            out.tell(
+                effect.player,
+                f"You keep {effect.name}: put it in every mini-game deck; it starts in the command zone"
+                " (your table) and is not a hand card.",
+            )
         elif isinstance(effect, ab.CarouselOpened):
             out.public.append(f"Carousel: {numbered(effect.names)}. Order: {', '.join(effect.order)}.")
             if effect.order:
@@ -722,7 +766,7 @@ class LeagueReferee(Referee):
     refusals: ClassVar[dict[str, str]] = REFUSALS
     MARKET_ONLY: ClassVar[frozenset[str]] = frozenset({"pack", "market", "buy", "pass"})
     AUTOBATTLER_ONLY: ClassVar[frozenset[str]] = frozenset(
-        {"shop", "swap", "roll", "done", "treasures", "basic"}
+        {"shop", "swap", "roll", "done", "treasures", "basic", "augment"}
     )
 
     def __init__(self, bot: Bot, room_id: int, options: LeagueOptions, block: LoadedBlock, table: Table):
@@ -753,8 +797,12 @@ class LeagueReferee(Referee):
                 )
             else:
                 settings = game_options.config_settings(ab.AutoBattlerConfig, options)
+                augments = default_augments() if options.augment_packs else ()
                 engine = ab.AutoBattlerEngine(
-                    ab.AutoBattlerConfig(players=tuple(members), cards=block.facts, **settings), seed=seed
+                    ab.AutoBattlerConfig(
+                        players=tuple(members), cards=block.facts, augment_cards=augments, **settings
+                    ),
+                    seed=seed,
                 )
         except RulesError as exc:
             if exc.code == "not_enough_cards":
@@ -1013,6 +1061,8 @@ class LeagueReferee(Referee):
     def _offers(self, name: str) -> bool:
         if self.format_name == "market":
             return name not in self.AUTOBATTLER_ONLY
+        if name == "augment":
+            return self.options.augment_packs
         return name not in self.MARKET_ONLY
 
     @command(scopes=("private",))
@@ -1120,6 +1170,23 @@ class LeagueReferee(Referee):
         """Pay treasures for one more basic land in every later mini-game (when the league offers it)."""
         await self.act(ctx, ab.BuyPermanentBasic(player=ctx.sender))
 
+    @command(scopes=("private",), aliases=("augments",))
+    async def augment(self, ctx: Context, card: Rest | None = None) -> None:
+        """Keep one augment of your pack: !augment N (or the name); !augment alone shows your pack and
+        your augments."""
+        engine: ab.AutoBattlerEngine = self.engine
+        pack = engine.augment_packs.get(ctx.sender, [])
+        if card is None:
+            names = engine.config.augment_cards
+            kept = ", ".join(engine.command_zone(ctx.sender)) or "none"
+            waiting = f"Your augment pack: {numbered([names[c].name for c in pack])}. " if pack else ""
+            rarity = engine.augment_rarity or "not rolled yet"
+            await ctx.reply(shorten(f"{waiting}Your augments: {kept}. This game's rarity: {rarity}.", 900))
+            return
+        if not pack:
+            raise RulesError("no_augment_pack", player=ctx.sender)
+        await self.act(ctx, ab.ChooseAugment(player=ctx.sender, card=by_position(pack, card, "augment pack")))
+
     @command(scopes=("private",), aliases=("enddraft",))
     async def done(self, ctx: Context) -> None:
         """Finish drafting for this phase."""
@@ -1204,6 +1271,8 @@ class LeagueReferee(Referee):
         else:
             if engine.phase == "draft" and ctx.sender in engine.active() and ctx.sender not in engine.done:
                 parts.append("you are drafting: !shop")
+            if ctx.sender in engine.augment_packs:
+                parts.append("keep one augment of your pack: !augment")
         match = engine.league.match_of(ctx.sender)
         if match is not None and len(match.players) == 2 and not match.decided:
             game = next(

@@ -50,12 +50,23 @@ RULE INDEX (seed 003, in our words -> where it is implemented)
 - Changing Basic Lands: a treasure (``basics_change_fee``) to play other basics than in one's last mini-game;
   the deck check leaves that treasure off the battlefield -> :meth:`AutoBattlerEngine.basics_fee`,
   :class:`PlayWithBasics` (the referee, as the mini-game starts; once per mini-game).
+- Augments (option ``augment_packs``; the curated list ``augment_cards``, each card's rarity its power
+  level; the bot's default: :data:`DEFAULT_AUGMENTS`): at the beginning of the game a D6 picks the rarity,
+  1-3 uncommon, 4-5 rare, 6 mythic -> :func:`augment_rarity_for_roll`,
+  :meth:`AutoBattlerEngine._roll_augment_rarity`; a player (still in the game) who gets more than 5 poison is
+  dealt a pack of three augments of that rarity when the mini-game ends (once: poison passes 5 only once;
+  fewer when the rarity runs out) -> :meth:`AutoBattlerEngine._deal_augment_packs`; they keep one, the rest
+  are discarded for good -> :class:`ChooseAugment` (before they finish drafting: ``augment_pending``); a
+  kept augment starts every mini-game in the command zone, not counted in the hand
+  -> :meth:`AutoBattlerEngine.command_zone`, :meth:`AutoBattlerEngine.check_deck`.
 
 Error codes: the league core's plus ``wrong_phase``, ``not_active``, ``already_done``, ``no_treasure``,
 ``not_in_shop``, ``not_your_pick``, ``not_in_carousel``, ``put_back_needed``, ``no_put_back``,
 ``not_in_pool``, ``feature_disabled``, ``not_enough_treasures``, ``already_declared``, ``no_replay``,
-``referee_only``.
-Invariant: every card is in exactly one place: a pool, a shop, the carousel, the draft discard, or the cube.
+``referee_only``, ``no_augment_pack``, ``not_in_augment_pack``, ``augment_pending``.
+Invariants: every card is in exactly one place: a pool, a shop, the carousel, the draft discard, or the cube;
+every augment in one: the augment deck, a pack, a player's augments, the augment discard, or unused (another
+rarity) -> :meth:`AutoBattlerEngine.locations`, :meth:`AutoBattlerEngine.augment_locations`.
 """
 
 from __future__ import annotations
@@ -86,6 +97,39 @@ def _land_key(lands: Sequence[str]) -> tuple[str, ...]:
 
 CAROUSEL_PICKS = 3
 """Cards each player drafts from a carousel (the seed lays out 3 * players)."""
+
+AUGMENT_RARITIES = ("uncommon", "rare", "mythic")
+AUGMENT_PACK_SIZE = 3
+"""Augments in the pack a player is dealt (the seed: "a pack of 3 augments")."""
+AUGMENT_AFTER_POISON = 5
+"""A player who gets more than this much poison is dealt an augment pack."""
+
+
+DEFAULT_AUGMENTS: tuple[tuple[str, str], ...] = (
+    ("Adriana's Valor", "uncommon"),
+    ("Assemble the Rank and Vile", "uncommon"),
+    ("Incendiary Dissent", "uncommon"),
+    ("Natural Unity", "uncommon"),
+    ("Sentinel Dispatch", "uncommon"),
+    ("Unexpected Potential", "uncommon"),
+    ("Brago's Favor", "rare"),
+    ("Echoing Boon", "rare"),
+    ("Immediate Action", "rare"),
+    ("Muzzio's Preparations", "rare"),
+    ("Double Stroke", "mythic"),
+    ("Hold the Perimeter", "mythic"),
+    ("Hymn of the Wilds", "mythic"),
+    ("Secrets of Paradise", "mythic"),
+    ("Weight Advantage", "mythic"),
+)
+"""The project's curated augments (real Conspiracy cards) and their power levels, for a cube that brings
+none: the cube's own exclusions applied to their rules text (reminder text aside): nothing that draws,
+searches or names the library, nothing about deck sizes, the starting player or the starting hand."""
+
+
+def augment_rarity_for_roll(roll: int) -> str:
+    """The seed's D6: 1, 2 or 3 -> uncommon augments; 4 or 5 -> rare; 6 -> mythic."""
+    return "uncommon" if roll <= 3 else "rare" if roll <= 5 else "mythic"
 
 
 @dataclass(frozen=True)
@@ -122,6 +166,10 @@ class AutoBattlerConfig:
     """Treasures that buy one more basic land for every later mini-game (the seed's 6); 0: not offered."""
     basics_change_fee: int = 0
     """Treasures paid to play other basic lands than in one's last mini-game (the seed's 1); 0: free."""
+    augment_packs: bool = False
+    """Augments: a D6 at the start picks their rarity; more than 5 poison deals a pack of three."""
+    augment_cards: tuple[CardFacts, ...] = ()
+    """The curated augments, each card's ``rarity`` its curated power level (uncommon, rare, mythic)."""
 
 
 # -- actions -------------------------------------------------------------------------
@@ -158,6 +206,14 @@ class CarouselPick(Action):
 class BuyPermanentBasic(Action):
     """During the draft: spend ``permanent_basic_cost`` treasures for one more basic land in every later
     mini-game."""
+
+
+@dataclass(frozen=True)
+class ChooseAugment(Action):
+    """Keep ``card`` (an index into ``augment_cards``, or its name) from one's augment pack; the others
+    are discarded."""
+
+    card: CardRef = -1
 
 
 @dataclass(frozen=True)
@@ -318,6 +374,33 @@ class CarouselPicked(Effect):
     put_back_name: str = ""
 
 
+@dataclass(frozen=True)
+class AugmentRarityRolled(Effect):
+    """The D6 at the start of the game: augments of ``rarity`` are dealt all game."""
+
+    roll: int
+    rarity: str
+
+
+@dataclass(frozen=True)
+class AugmentPackDealt(Effect):
+    """``player`` got more than 5 poison: their pack (private; empty when no augment is left)."""
+
+    player: str
+    cards: tuple[int, ...]
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AugmentChosen(Effect):
+    """``player`` keeps augment ``card``; the ``discarded`` ones leave the game."""
+
+    player: str
+    card: int
+    name: str
+    discarded: tuple[int, ...]
+
+
 # -- pairing -------------------------------------------------------------------------
 
 
@@ -366,6 +449,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         AbandonReplay,
         BuyPermanentBasic,
         PlayWithBasics,
+        ChooseAugment,
     )
 
     def __init__(self, config: AutoBattlerConfig, *, seed: int) -> None:
@@ -405,6 +489,12 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         self.replay_round = False  # the current league round only replays drawn games
         self.lost_to_ghost: list[str] = []  # this mini-game (across replays)
         self.playing: list[str] = []  # who plays the current mini-game
+        self.augment_rarity = ""  # rolled at the start (augment_packs)
+        self.augment_deck: list[int] = []  # augments of that rarity not dealt yet
+        self.augment_packs: dict[str, list[int]] = {}  # a pack waiting for its player's choice
+        self.augments: dict[str, list[int]] = {p: [] for p in config.players}  # kept, in the command zone
+        self.augment_discard: list[int] = []
+        self.augment_dealt: list[str] = []  # players who were dealt their pack, in order
 
     # -- queries ----------------------------------------------------------------------
     def group_of(self, player: str) -> int:
@@ -453,9 +543,11 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         lands: Sequence[str] = (),
         treasures: int = 0,
     ) -> list[DeckProblem]:
-        """Problems of the mini-game setup ``player`` loads (empty when legal)."""
+        """Problems of the mini-game setup ``player`` loads (empty when legal). ``hand`` may also hold the
+        player's command-zone cards (their augments), which do not count as hand cards."""
         self.league.require_member(player)
         cfg = self.config
+        hand = self._without_command_zone(player, hand)
         problems: list[DeckProblem] = []
         if len(hand) != self.energy:
             problems.append(DeckProblem("wrong_hand_size", "", self.energy, len(hand)))
@@ -476,6 +568,19 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         if not 0 <= treasures <= allowed:
             problems.append(DeckProblem("too_many_treasures", "", allowed, treasures))
         return problems
+
+    def command_zone(self, player: str) -> list[str]:
+        """Names of the cards ``player`` starts every mini-game with in the command zone (augments)."""
+        return [self.config.augment_cards[c].name for c in self.augments.get(player, [])]
+
+    def _without_command_zone(self, player: str, names: Sequence[str]) -> list[str]:
+        """``names`` less one copy of each of ``player``'s command-zone cards."""
+        rest = list(names)
+        for card in self.command_zone(player):
+            match = next((n for n in rest if n.strip().casefold() == card.casefold()), None)
+            if match is not None:
+                rest.remove(match)
+        return rest
 
     def basics_fee(self, player: str, lands: Sequence[str]) -> int:
         """The treasures ``player`` pays to play ``lands`` in this mini-game (``basics_change_fee`` when they
@@ -510,6 +615,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             AbandonReplay: self._abandon_replay,
             BuyPermanentBasic: self._buy_permanent_basic,
             PlayWithBasics: self._play_with_basics,
+            ChooseAugment: self._choose_augment,
         }
         handler = handlers.get(type(action))
         if handler is None:
@@ -544,7 +650,56 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         effects: list[Effect] = []
         for player in self.config.players:
             effects.append(self.league.give(player, self._draw(self.config.starting_cards), "setup"))
+        if self.config.augment_packs:
+            effects.append(self._roll_augment_rarity())
         return effects + self._start_draft()
+
+    # -- augments -----------------------------------------------------------------------
+    def _roll_augment_rarity(self) -> AugmentRarityRolled:
+        """The D6 at the beginning of the game fixes the augments' rarity."""
+        roll = self.rng.randint(1, 6)
+        self.augment_rarity = augment_rarity_for_roll(roll)
+        cards = self.config.augment_cards
+        self.augment_deck = [i for i, card in enumerate(cards) if card.rarity.lower() == self.augment_rarity]
+        return AugmentRarityRolled(roll, self.augment_rarity)
+
+    def _deal_augment_packs(self) -> list[Effect]:
+        """A pack of three to every player still in the game who got more than 5 poison (once each: poison
+        only passes 5 once)."""
+        effects: list[Effect] = []
+        if not self.config.augment_packs:
+            return effects
+        for player in self.config.players:
+            in_game = player not in self.dead or player in self.ghosts.values()
+            if in_game and self.poison[player] > AUGMENT_AFTER_POISON and player not in self.augment_dealt:
+                self.augment_dealt.append(player)
+                pack = []
+                for _ in range(min(AUGMENT_PACK_SIZE, len(self.augment_deck))):
+                    pack.append(self.augment_deck.pop(self.rng.randrange(len(self.augment_deck))))
+                if pack:
+                    self.augment_packs[player] = pack
+                names = card_names(self.config.augment_cards, pack)
+                effects.append(AugmentPackDealt(player, tuple(pack), names))
+        return effects
+
+    def _choose_augment(self, action: ChooseAugment) -> list[Effect]:
+        if not self.config.augment_packs:
+            raise RulesError("feature_disabled", feature="augment_packs")
+        player = self.league.require_member(action.player)
+        pack = self.augment_packs.get(player)
+        if not pack:
+            raise RulesError("no_augment_pack", player=player)
+        try:
+            card = resolve_card(self.config.augment_cards, action.card, pack)
+        except RulesError as exc:
+            if exc.code == "card_not_found":
+                raise RulesError("not_in_augment_pack", card=action.card) from None
+            raise
+        del self.augment_packs[player]
+        discarded = tuple(c for c in pack if c != card)
+        self.augments[player].append(card)
+        self.augment_discard.extend(discarded)
+        return [AugmentChosen(player, card, self.config.augment_cards[card].name, discarded)]
 
     def _start_draft(self) -> list[Effect]:
         cfg = self.config
@@ -709,6 +864,8 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
 
     def _end_draft_for(self, action: EndDraft) -> list[Effect]:
         player = self._require_drafting(action)
+        if player in self.augment_packs:
+            raise RulesError("augment_pending", player=player)
         self.done.append(player)
         effects: list[Effect] = [PlayerDone(player)]
         if len(self.done) == len(self.active()):
@@ -880,6 +1037,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             if len(alive) == 1:
                 self.group_winners[group] = alive[0]
                 effects.append(GroupWon(group, alive[0]))
+        effects += self._deal_augment_packs()
         for player in self.playing:
             if cfg.streak_length > 0 and self.streak[player] >= cfg.streak_length:
                 effects.append(self._give_treasures(player, 1, "streak"))
@@ -914,6 +1072,16 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         places["cube"] = list(self.cube)
         return places
 
+    def augment_locations(self) -> dict[str, list[int]]:
+        """Every place an augment can be (the other rarities stay unused), for the conservation invariant."""
+        places = {f"pack:{p}": list(c) for p, c in self.augment_packs.items()}
+        places |= {f"augments:{p}": list(c) for p, c in self.augments.items()}
+        places["deck"] = list(self.augment_deck)
+        places["discard"] = list(self.augment_discard)
+        cards = self.config.augment_cards
+        places["unused"] = [i for i, c in enumerate(cards) if c.rarity.lower() != self.augment_rarity]
+        return places
+
     def snapshot(self) -> dict[str, Any]:
         return {
             "phase": self.phase,
@@ -944,5 +1112,11 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             "replay_round": self.replay_round,
             "lost_to_ghost": list(self.lost_to_ghost),
             "playing": list(self.playing),
+            "augment_rarity": self.augment_rarity,
+            "augment_deck": list(self.augment_deck),
+            "augment_packs": {p: list(c) for p, c in self.augment_packs.items()},
+            "augments": {p: list(c) for p, c in self.augments.items()},
+            "augment_discard": list(self.augment_discard),
+            "augment_dealt": list(self.augment_dealt),
             "standings": self.standings(),
         }

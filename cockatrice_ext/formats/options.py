@@ -325,6 +325,13 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
             " basic land in every later mini-game (!basic)",
             off=0,
         ),
+        _bool(
+            "augments",
+            "augment_packs",
+            False,
+            "Augments: a D6 at the start picks uncommon (1-3), rare (4-5) or mythic (6) augments; a player"
+            " past 5 poison is dealt a pack of three of them and keeps one (!augment)",
+        ),
     ),
 }
 """Every format's options, in the order help texts list them."""

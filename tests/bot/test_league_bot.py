@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from typing import Any
 
 import pytest
@@ -482,3 +483,90 @@ def test_an_overpaying_buy_is_warned_about_once_then_goes_through() -> None:
     assert uncommon in engine.market
     asyncio.run(league.buy(ctx, text))
     assert uncommon in engine.pool(buyer) and len(replies) == 1
+
+
+# -- AutoBattler augments through the private desk ---------------------------------------------------------
+
+
+def test_the_default_augments_are_real_conspiracies_within_the_cubes_exclusions() -> None:
+    from cockatrice_ext.bot.league import default_augments
+    from cockatrice_ext.cards.store import shipped_store
+
+    augments = default_augments()
+    assert [(a.name, a.rarity) for a in augments] == list(ab.DEFAULT_AUGMENTS)
+    assert {a.rarity for a in augments} == set(ab.AUGMENT_RARITIES)
+    for augment in augments:
+        assert augment.types == ("Conspiracy",)
+        oracle = shipped_store().find(augment.name).front.oracle_text.lower()  # type: ignore[union-attr]
+        text = re.sub(r"\([^)]*\)", "", oracle)  # reminder text ("Start the game with this conspiracy...")
+        assert not any(word in text for word in ("draw", "library", "search", "deck", "starting", "monarch"))
+    for rarity in ab.AUGMENT_RARITIES:  # at least one full pack of every rarity
+        assert sum(a.rarity == rarity for a in augments) >= ab.AUGMENT_PACK_SIZE
+
+
+def league_desk(options: LeagueOptions, engine: ab.AutoBattlerEngine) -> tuple[LeagueReferee, _ChattyBot]:
+    bot = _ChattyBot(Journal(":memory:"))
+    table = Table.create(bot.journal, "ws://test:league:0:autobattler:1", engine)
+    return LeagueReferee(bot, 0, options, block_of(engine), table), bot  # type: ignore[arg-type]
+
+
+def say(league: LeagueReferee, bot: Any, sender: str, text: str) -> list[str]:
+    """What the league answers ``sender``'s private ``text`` with (replies first, then what it told)."""
+    from cockatrice_ext.bot.runtime import Context
+
+    replies: list[str] = []
+
+    async def reply(line: str) -> None:
+        replies.append(line)
+
+    bot.said.clear()
+    ctx = Context(bot=bot, scope="private", sender=sender, reply_hook=reply)  # type: ignore[arg-type]
+    assert asyncio.run(league.handle_command(ctx, text))
+    return replies + bot.said
+
+
+def test_augments_option_rolls_deals_and_keeps_through_private_commands() -> None:
+    from cockatrice_ext.bot.league import AutoBattlerRoom, default_augments
+
+    options = AutoBattlerRoom(object())._start_options("augments")  # type: ignore[arg-type]
+    assert options.augment_packs
+    cards = tuple(card(f"Cube {i}", "common", (COLORS[i % 5],)) for i in range(80))
+    engine = ab.AutoBattlerEngine(
+        ab.AutoBattlerConfig(
+            players=("a", "b", "c", "d"), cards=cards, augment_packs=True, augment_cards=default_augments()
+        ),
+        seed=9,
+    )
+    league, bot = league_desk(options, engine)
+    asyncio.run(league.perform(league.table.apply(core.Start(player=None))))
+    assert any(line.startswith("Augments: the D6 rolled ") for line in bot.said)
+    assert "!augment" in " ".join(say(league, bot, "a", "!help"))
+    assert "augments=on" in say(league, bot, "a", "!rules")[0]
+    assert say(league, bot, "a", "!augment 1") == ["a: you have no augment pack to choose from"]
+    for player in ("a", "b", "c", "d"):
+        say(league, bot, player, "!done")
+    loser = engine.league.current_matches()[0].players[1]
+    engine.poison[loser] = 5
+    for m in engine.league.current_matches():
+        asyncio.run(league.perform(league.table.apply(core.ReportResult(player=None, winner=m.players[0]))))
+    pack = engine.augment_packs[loser]
+    names = [engine.config.augment_cards[c].name for c in pack]
+    assert f"{loser}: Your augment pack: 1. {names[0]}; 2. {names[1]}; 3. {names[2]}." in " ".join(bot.said)
+    assert say(league, bot, loser, "!done")[0] == f"{loser}: keep one augment of your pack first: !augment N"
+    assert "keep one augment" in say(league, bot, loser, "!status")[0]
+    told = say(league, bot, loser, "!augment 2")
+    assert f"{loser}: You keep {names[1]}: put it in every mini-game deck" in " ".join(told)
+    assert engine.augments[loser] == [pack[1]]
+    assert say(league, bot, loser, "!augment")[0].startswith(f"Your augments: {names[1]}. This game's rarity")
+    hand = [cards[c].name for c in engine.pool(loser)[:3]]
+    assert (
+        check_loaded_deck(engine, loser, cod([*hand, names[1], "Forest", "Forest", "Forest"]), league.block)
+        == []
+    )
+
+
+def test_without_augments_the_command_is_not_offered() -> None:
+    engine = autobattler_engine()
+    league, bot = league_desk(LeagueOptions(format="autobattler"), engine)
+    assert "!augment" not in " ".join(say(league, bot, "a", "!help"))
+    assert say(league, bot, "a", "!augment 1") == ["a: !augment is not a AutoBattler command; try !help"]

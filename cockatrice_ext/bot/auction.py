@@ -134,6 +134,8 @@ REFUSALS: dict[str, str] = {
     "auction_step_taken": "the auction step already happened this turn",
     "already_voted": "you already voted to stop",
     "bids_placed": "a bid was placed on this lot: bid or pass",
+    "wrong_card": "{card} cannot do that",
+    "already_claimed": "you already staked a claim with {card}",
 }
 
 
@@ -183,6 +185,9 @@ def lot_note(engine: rules.AuctionEngine, name_of: NameOf, *, with_gold: bool) -
     else:
         lines.append("No bid yet")
     lines.append(f"To bid: {name_of(lot.whose_bid())} (!bid N or !pass)")
+    if lot.stakes:
+        times = f" x{lot.stakes}" if lot.stakes > 1 else ""
+        lines.append(f"Raise the Stakes{times}: the buyer drains {rules.STAKES_LIFE} life")
     if with_gold:
         lines.append("Gold: " + gold_summary(engine, name_of))
     return "\n".join(lines)
@@ -238,6 +243,46 @@ def _unsold_line(effect: rules.LotUnsold, name_of: NameOf) -> str:
 
 def _lost_phrase(reason: str) -> str:
     return {"conceded": "conceded", "left": "left the game"}.get(reason, f"lost ({reason.replace('_', ' ')})")
+
+
+def _proposed_card_line(effect: Effect, name_of: NameOf) -> str:
+    """The prompt or notice for an effect of the proposed auction cards (seed 000), or ``""``."""
+    life = rules.STAKES_LIFE
+    if isinstance(effect, rules.IdolExiled):
+        return (
+            f"{name_of(effect.player)} exiles {effect.card.name} to buy auction {effect.lot_no} for 0 gold"
+            " (move it to your exile zone)."
+        )
+    if isinstance(effect, rules.PackageRevealed):
+        names = listed(c.name for c in effect.cards)
+        return f"{effect.package.name} brings {names} into auction {effect.lot_no}: one price buys them all."
+    if isinstance(effect, rules.StakesRaised):
+        return (
+            f"Raise the Stakes ({effect.card.name}): the next card bid on this turn gains 'when you purchase"
+            f" this card, target player loses {life} life and you gain {life} life'."
+        )
+    if isinstance(effect, rules.StakesTriggered):
+        times = f" ({effect.count} times)" if effect.count > 1 else ""
+        return (
+            f"Raise the Stakes{times}: {name_of(effect.player)}, choose a target player: they lose {life}"
+            f" life and you gain {life} life (change the life counters)."
+        )
+    if isinstance(effect, rules.HighBidCast):
+        return (
+            f"High Bid: {name_of(effect.player)} paid {effect.price} and cast {effect.card.name} at once, so"
+            " its High Bid effect applies."
+        )
+    if isinstance(effect, rules.ClaimStaked):
+        who = name_of(effect.player)
+        card = effect.card.name
+        return f"{who} stakes a claim with {card}: it returns when {who} next wins an auction this turn."
+    if isinstance(effect, rules.ClaimReturned):
+        who = name_of(effect.player)
+        return (
+            f"Stake your Claim: {who} won auction {effect.lot_no}; {who}: you may return {effect.card.name}"
+            " from your graveyard to your hand."
+        )
+    return ""
 
 
 def render_view(
@@ -316,6 +361,8 @@ def render_view(
                     lines.append(sell_line(name_of(owned_sale.seller), name_of(effect.player), names))
             elif not judge:
                 lines.append(to_hand_line(name_of(effect.player), names))
+        elif isinstance(effect, Effect) and (card_line := _proposed_card_line(effect, name_of)):
+            lines.append(card_line)
         elif isinstance(effect, rules.CardReturned):
             who = name_of(effect.player) if effect.player is not None else "The referee"
             lines.append(f"{who} puts {effect.card.name} on the {effect.position} of the block.")
@@ -509,6 +556,9 @@ class AuctionReferee(PileReferee):
         self.block: LoadedBlock = block
         if not options.commander:  # !cdamage belongs to Commander Auction only (and its !help)
             self.commands.specs.pop("cdamage", None)
+        for name, cards in (("idol", (rules.GILDED_IDOL,)), ("claim", rules.STAKE_YOUR_CLAIM_CARDS)):
+            if not any(facts.name in cards for facts in block.facts):  # no such card: no such command
+                self.commands.specs.pop(name, None)
         self.on_table: dict[int, int] = {}  # engine card index -> its Cockatrice id on our table
         self.returned: list[_Returned] = []
         self.engine_names: dict[Any, str] = {}  # engine player -> user name (seats are found by name)
@@ -1327,6 +1377,16 @@ class AuctionReferee(PileReferee):
     async def lot(self, ctx: Context, count: Annotated[int, Range(1, 10)]) -> None:
         """Put the top N cards of the block up for auction together (card effects, 90X.8)."""
         await self.act(ctx, lambda p: rules.AuctionFromBlock(player=p, count=count))
+
+    @command()
+    async def idol(self, ctx: Context, card: Rest | None = None) -> None:
+        """Gilded Idol: exile it as a card is revealed, before any bid, to buy that card for 0 gold."""
+        await self.act(ctx, lambda p: rules.UseGildedIdol(player=p, card=card))
+
+    @command()
+    async def claim(self, ctx: Context, card: Rest | None = None) -> None:
+        """Stake your Claim: say it as you cast Blood Claim, before the card is revealed."""
+        await self.act(ctx, lambda p: rules.StakeClaim(player=p, card=card))
 
     @command()
     async def cdamage(

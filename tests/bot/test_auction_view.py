@@ -228,8 +228,10 @@ def test_a_gold_loss_below_the_high_bid_says_the_bids_are_void() -> None:
     view_of(engine, am.Bid(1, amount=6))
     view = view_of(engine, am.LoseGold(2, target=1, amount=5, reason="Mindsludge"))
     assert "alice gold 10 -> 5 (Mindsludge)." in view.chat
-    assert "alice can no longer cover their bid of 6: the bids on auction 1 are void and bidding starts" \
+    assert (
+        "alice can no longer cover their bid of 6: the bids on auction 1 are void and bidding starts"
         " again with alice." in view.chat
+    )
 
 
 def test_a_block_that_went_round_unbid_ends_the_auction_step_in_words() -> None:
@@ -239,3 +241,47 @@ def test_a_block_that_went_round_unbid_ends_the_auction_step_in_words() -> None:
     view = view_of(engine, am.Pass(1), am.Pass(2))
     assert "Every card of the block went up unbid: no more auctions this turn." in view.chat
     assert engine.phase == "main"
+
+
+def test_the_proposed_cards_prompt_in_words_and_the_stakes_show_on_the_lot_card() -> None:
+    """Gilded Idol, Packaged Gnome, Raise the Stakes, High Bid and Stake your Claim, as players read them."""
+    cards = [
+        CardFacts(name="Gilded Idol", types=("Artifact",)),
+        CardFacts(name="Blood Claim", types=("Instant",)),
+        CardFacts(name="Deadly Stakes", types=("Sorcery",)),
+        creature("Packaged Gnome"),
+        spell("Opt"),
+        creature("Bear"),
+        CardFacts(name="Fiery Bid", types=("Sorcery",)),
+        creature("Imp"),
+    ]
+    engine = engine_with(cards)
+    view_of(engine, am.BeginTurn(None, active=2), am.Draw(2, count=2), am.EndTurn(None))
+    claim = view_of(engine, am.BeginTurn(None, active=1), am.StakeClaim(2))
+    assert claim.chat == [
+        "bob stakes a claim with Blood Claim: it returns when bob next wins an auction this turn."
+    ]
+    view_of(engine, am.StartAuctionStep(None))  # Deadly Stakes
+    idol = view_of(engine, am.UseGildedIdol(2))
+    assert idol.chat == [
+        "bob exiles Gilded Idol to buy auction 1 for 0 gold (move it to your exile zone).",
+        "Sold: Deadly Stakes to bob for 0 (13 gold left).",  # 10 + a turn's income
+        "bob: !cast or !keep Deadly Stakes.",
+        "Raise the Stakes (Deadly Stakes): the next card bid on this turn gains 'when you purchase this card,"
+        " target player loses 3 life and you gain 3 life'.",
+        "Stake your Claim: bob won auction 1; bob: you may return Blood Claim from your graveyard to your"
+        " hand.",
+    ]
+    package = view_of(engine, am.Keep(2))
+    assert "Packaged Gnome brings Opt and Bear into auction 2: one price buys them all." in package.chat
+    bid = view_of(engine, am.Bid(1, amount=5))
+    assert "Raise the Stakes: the buyer drains 3 life" in bid.lot_note and bid.chat == []
+    sold = view_of(engine, am.Pass(2))
+    assert (
+        "Raise the Stakes: alice, choose a target player: they lose 3 life and you gain 3 life"
+        " (change the life counters)." in sold.chat
+    )
+    view_of(engine, am.EndTurn(None), am.BeginTurn(None, active=2))
+    view_of(engine, am.StartAuctionStep(None), am.Bid(2, amount=6), am.Pass(1))  # Fiery Bid for 6
+    high = view_of(engine, am.Cast(2))
+    assert "High Bid: bob paid 6 and cast Fiery Bid at once, so its High Bid effect applies." in high.chat

@@ -11,6 +11,9 @@ from bot_players import Player, wait_until
 from servatrice import ServatriceServer
 from test_auction_e2e import bot_line, open_game, referee_of, run, start_bot
 
+from cockatrice_ext.bot.auction import AuctionReferee
+from cockatrice_ext.bot.runtime import Bot
+
 pytestmark = pytest.mark.servatrice
 
 CARDS_BLOCK = """\
@@ -21,22 +24,34 @@ CARDS_BLOCK = """\
 """
 
 
-def test_gilded_idol_and_stake_your_claim_through_chat(servatrice: ServatriceServer, tmp_path: Path) -> None:
-    block = tmp_path / "cards.txt"
-    block.write_text(CARDS_BLOCK)
+async def seated_pair(
+    servatrice: ServatriceServer, tmp_path: Path, block_text: str, suffix: str
+) -> tuple[Bot, list[Player], int, AuctionReferee, dict[int, Player]]:
+    """A bot refereeing a block, two players seated in its game (closed by the caller)."""
+    block = tmp_path / f"{suffix}.txt"
+    block.write_text(block_text)
+    bot = await start_bot(servatrice.ws_url, tmp_path / f"{suffix}.sqlite3", block)
+    players = [await Player.connect(servatrice.ws_url, f"{name}_{suffix}") for name in ("alice", "bob")]
+    room_id = await players[0].client.room_id_by_name("Bot room")
+    for p in players:
+        await p.client.join_room(room_id)
+    game_id = await open_game(bot, players[0], room_id)
+    referee = referee_of(bot, game_id)
+    by_id = {await p.sit(room_id, game_id): p for p in players}
+    await wait_until(lambda: referee.table is not None and referee.engine.active is not None)
+    return bot, players, game_id, referee, by_id
 
+
+async def close_all(bot: Bot, players: list[Player]) -> None:
+    for p in players:
+        await p.close()
+    await bot.close()
+
+
+def test_gilded_idol_and_stake_your_claim_through_chat(servatrice: ServatriceServer, tmp_path: Path) -> None:
     async def scenario() -> None:
-        bot = await start_bot(servatrice.ws_url, tmp_path / "journal.sqlite3", block)
-        alice = await Player.connect(servatrice.ws_url, "alice_idol")
-        bob = await Player.connect(servatrice.ws_url, "bob_idol")
+        bot, players, game_id, referee, by_id = await seated_pair(servatrice, tmp_path, CARDS_BLOCK, "idol")
         try:
-            room_id = await alice.client.room_id_by_name("Bot room")
-            for p in (alice, bob):
-                await p.client.join_room(room_id)
-            game_id = await open_game(bot, alice, room_id)
-            referee = referee_of(bot, game_id)
-            by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
-            await wait_until(lambda: referee.table is not None and referee.engine.active is not None)
             engine = referee.engine
             active_id = int(engine.active)  # type: ignore[arg-type]
             active = by_id[active_id]
@@ -63,30 +78,16 @@ def test_gilded_idol_and_stake_your_claim_through_chat(servatrice: ServatriceSer
             assert [engine.ref(i).name for i in engine.exiled[active_id]] == ["Gilded Idol"]
             assert engine.gold(active_id) == 10
         finally:
-            for p in (alice, bob):
-                await p.close()
-            await bot.close()
+            await close_all(bot, players)
 
     run(scenario(), timeout=120)
 
 
 def test_no_idol_or_claim_command_without_the_cards(servatrice: ServatriceServer, tmp_path: Path) -> None:
-    block = tmp_path / "plain.txt"
-    block.write_text("10 Grizzly Bears\n")
-
     async def scenario() -> None:
-        bot = await start_bot(servatrice.ws_url, tmp_path / "journal.sqlite3", block)
-        alice = await Player.connect(servatrice.ws_url, "alice_plain")
-        bob = await Player.connect(servatrice.ws_url, "bob_plain")
+        bot, players, game_id, _, _ = await seated_pair(servatrice, tmp_path, "10 Grizzly Bears\n", "plain")
+        alice = players[0]
         try:
-            room_id = await alice.client.room_id_by_name("Bot room")
-            for p in (alice, bob):
-                await p.client.join_room(room_id)
-            game_id = await open_game(bot, alice, room_id)
-            referee = referee_of(bot, game_id)
-            await alice.sit(room_id, game_id)
-            await bob.sit(room_id, game_id)
-            await wait_until(lambda: referee.table is not None)
             mark = alice.mark()
             await alice.say(game_id, "!help")
             line = await bot_line(alice, r"!bid", mark)
@@ -94,8 +95,6 @@ def test_no_idol_or_claim_command_without_the_cards(servatrice: ServatriceServer
             await alice.say(game_id, "!idol")
             await bot_line(alice, r"unknown command !idol", mark)
         finally:
-            for p in (alice, bob):
-                await p.close()
-            await bot.close()
+            await close_all(bot, players)
 
     run(scenario(), timeout=120)

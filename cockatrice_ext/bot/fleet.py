@@ -71,6 +71,7 @@ class Fleet:
         self._held: dict[str, float] = {}  # key -> loop time after which we no longer trust it
         self._lost: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
+        self._taking_over: asyncio.Task[None] | None = None
 
     # -- keys --------------------------------------------------------------------------------------
 
@@ -258,26 +259,35 @@ class Fleet:
 
     async def start(self) -> None:
         """Join the fleet and take the free rooms now (so a ready process answers), then keep at it."""
-        await self._round()
+        self.keep_leases()
+        await self.take_over()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._keep()), loop.create_task(self._poll_asks())]
 
-    async def _round(self) -> None:
+    def keep_leases(self) -> None:
+        """One renewal round: our leases, our membership, and the rooms nobody answers."""
         self.renew_all()
-        if not self.holds(f"bot:{self.server}:{self.owner}"):
-            self.acquire(f"bot:{self.server}:{self.owner}")
-        for room_id in self.bot.room_ids:
-            if not self.holds(self.room_key(room_id)):
-                self.acquire(self.room_key(room_id))
-        await self.take_over()
+        for key in (f"bot:{self.server}:{self.owner}", *map(self.room_key, self.bot.room_ids)):
+            if not self.holds(key):
+                self.acquire(key)
 
     async def _keep(self) -> None:
+        """Renew every third of the ttl; take-overs (logins, resumes) run beside, never delaying it."""
+        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(self.ttl / 3)
             try:
-                await self._round()
+                self.keep_leases()
             except Exception:  # a database hiccup: the next round tries again
-                LOGGER.exception("fleet round failed")
+                LOGGER.exception("renewing the fleet's leases failed")
+            if self._taking_over is None or self._taking_over.done():
+                self._taking_over = loop.create_task(self._take_over_logged())
+
+    async def _take_over_logged(self) -> None:
+        try:
+            await self.take_over()
+        except Exception:
+            LOGGER.exception("taking games over failed")
 
     async def _poll_asks(self) -> None:
         while True:
@@ -289,8 +299,9 @@ class Fleet:
 
     async def stop(self) -> None:
         """Leave the fleet: stop the task and give every lease up, so the others take over at once."""
-        for task in self._tasks:
+        tasks = [*self._tasks, *([self._taking_over] if self._taking_over is not None else [])]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         for key in list(self._held):
             self.release(key)

@@ -43,34 +43,29 @@ def lot_reveals(players: list[FieldPlayer]) -> dict[str, float]:
 
 async def lot(first: FieldPlayer, second: FieldPlayer, game_id: int) -> FieldPlayer:
     """One lot between two players: 1, 2, pass; the buyer keeps the card. Returns the buyer."""
-    mark = second.mark()
+    first_mark, second_mark = first.mark(), second.mark()
     await first.say(game_id, "!bid 1")
-    await second.note(rf"High bid: 1 by {first.name}\nTo bid: {second.name}", since=mark)
+    await second.note(rf"High bid: 1 by {first.name}\nTo bid: {second.name}", since=second_mark)
     await second.say(game_id, "!bid 2")
-    await first.note(rf"High bid: 2 by {second.name}\nTo bid: {first.name}", since=mark)
+    await first.note(rf"High bid: 2 by {second.name}\nTo bid: {first.name}", since=first_mark)
     await first.say(game_id, "!pass")
-    await first.line(rf"Sold: .* to {second.name} for 2", since=mark)
-    await second.line(rf"{second.name}: !cast or !keep", since=mark)
+    await first.line(rf"Sold: .* to {second.name} for 2", since=first_mark)
+    await second.line(rf"{second.name}: !cast or !keep", since=second_mark)
     await second.say(game_id, "!keep")
-    await first.line(rf"{second.name} keeps", since=mark)
+    await first.line(rf"{second.name} keeps", since=first_mark)
     return second
 
 
 async def auction_step(active: FieldPlayer, other: FieldPlayer, game_id: int) -> None:
-    """The active player opens the auction step; one lot is sold; the step ends."""
+    """The active player opens the auction step and one lot is sold. A sold creature ends the step; after a
+    noncreature the next lot opens and both players vote to stop."""
     mark = other.mark()
     await active.phase(game_id, 2)
     opening = await other.line(r"Auction \d+: .* to bid\.", since=mark)
     first = active if opening.endswith(f"{active.name} to bid.") else other
     await lot(first, other if first is active else active, game_id)
-    await end_auction_step([active, other], game_id, mark)
-
-
-async def end_auction_step(players: list[FieldPlayer], game_id: int, mark: int) -> None:
-    """A sold creature ends the auction step; after a noncreature both players vote to stop."""
-    watcher = players[0]
     await asyncio.sleep(1.0)
-    if any(re.search(r"Auction \d+: .* to bid", text) for _, _, text in watcher.chat(mark)[-1:]):
-        for player in players:
+    if any(re.search(r"Auction \d+: .* to bid", text) for _, _, text in other.chat(mark)[-1:]):
+        for player in (active, other):
             await player.say(game_id, "!stop")
-        await watcher.line(r"votes to stop too", since=mark)
+        await other.line(r"votes to stop too", since=mark)

@@ -104,6 +104,14 @@ class Game:
     started: bool = False
 
 
+@dataclass(frozen=True)
+class Mark:
+    """A position in one player's received items (waiting from it with another player is a mistake)."""
+
+    owner: str
+    index: int
+
+
 class ServerError(RuntimeError):
     """A command got a response code other than RespOk."""
 
@@ -281,29 +289,39 @@ class FieldPlayer:
 
     async def sit(self, room_id: int, game_id: int, deck: str = EMPTY_DECK) -> int:
         """Join as a player, load a deck, press ready; returns our seat."""
-        mark = self.mark()
-        await self.room(room_id, "Command_JoinGame", game_id=game_id)
-        await self.wait_for(
-            lambda r: r.kind == "Event_GameJoined" and r.body.game_info.game_id == game_id, since=mark
-        )
+        await self.watch(room_id, game_id, spectator=False)
         await self.game(game_id, "Command_DeckSelect", deck=deck)
         await self.game(game_id, "Command_ReadyStart", ready=True)
         return self.games[game_id].my_id
+
+    async def watch(self, room_id: int, game_id: int, *, spectator: bool = True) -> None:
+        """Join a game (as a spectator unless told otherwise) and wait until the server says we are in."""
+        mark = self.mark()
+        await self.room(room_id, "Command_JoinGame", game_id=game_id, spectator=spectator)
+        await self.wait_for(
+            lambda r: r.kind == "Event_GameJoined" and r.body.game_info.game_id == game_id, since=mark
+        )
 
     async def phase(self, game_id: int, phase: int) -> None:
         await self.game(game_id, "Command_SetActivePhase", phase=phase)
 
     # -- what was received -------------------------------------------------------------------------
 
-    def mark(self) -> int:
-        return len(self.received)
+    def mark(self) -> Mark:
+        return Mark(self.name, len(self.received))
+
+    def _start(self, since: Mark | None) -> int:
+        if since is None:
+            return 0
+        assert since.owner == self.name, f"{self.name} was given {since.owner}'s mark"
+        return since.index
 
     async def wait_for(
-        self, predicate: Callable[[Received], bool], *, since: int = 0, timeout: float = 15.0
+        self, predicate: Callable[[Received], bool], *, since: Mark | None = None, timeout: float = 15.0
     ) -> Received:
-        """The first received item from index ``since`` matching ``predicate``."""
+        """The first received item from ``since`` on matching ``predicate``."""
         deadline = time.monotonic() + timeout
-        seen = since
+        seen = self._start(since)
         while True:
             for item in self.received[seen:]:
                 if predicate(item):
@@ -336,11 +354,11 @@ class FieldPlayer:
             return None
         return sender, item.body.message
 
-    def chat(self, since: int = 0) -> list[tuple[Received, str, str]]:
+    def chat(self, since: Mark | None = None) -> list[tuple[Received, str, str]]:
         """Chat lines from others: (item, sender name, text)."""
-        return [(item, *line) for item in self.received[since:] if (line := self.said(item))]
+        return [(item, *line) for item in self.received[self._start(since) :] if (line := self.said(item))]
 
-    def private_from(self, sender: str, since: int = 0) -> list[tuple[float, str]]:
+    def private_from(self, sender: str, since: Mark | None = None) -> list[tuple[float, str]]:
         """(arrival time, text) of every private message from ``sender``."""
         return [
             (it.at, text)
@@ -348,7 +366,9 @@ class FieldPlayer:
             if it.kind == "Event_UserMessage" and who == sender
         ]
 
-    async def line(self, pattern: str, *, since: int = 0, timeout: float = 15.0, kind: str = "") -> str:
+    async def line(
+        self, pattern: str, *, since: Mark | None = None, timeout: float = 15.0, kind: str = ""
+    ) -> str:
         """Wait for a chat line from someone else matching the regex ``pattern`` (optionally of one kind)."""
 
         def matches(item: Received) -> bool:
@@ -370,7 +390,7 @@ class FieldPlayer:
                 raise AssertionError(f"{name} never {'logged in' if present else 'left'}")
             await asyncio.sleep(0.2)
 
-    async def note(self, pattern: str, *, since: int = 0, timeout: float = 15.0) -> str:
+    async def note(self, pattern: str, *, since: Mark | None = None, timeout: float = 15.0) -> str:
         """Wait for a card annotation (the bot's free acknowledgement channel) matching ``pattern``."""
 
         def matches(item: Received) -> bool:

@@ -31,11 +31,13 @@ def test_auction_game_hides_what_it_must(
     bot = referee(shipped_server, "--auction-seed", "7")
 
     async def scenario() -> None:
-        room_id, players = await arrive(protos, shipped_server, ["alice_fa", "bob_fa"])
+        room_id, everyone = await arrive(protos, shipped_server, ["alice_fa", "bob_fa", "carol_fa"])
+        *players, spectator = everyone
         try:
             started = time.monotonic()
             game_id = await open_game(players[0], room_id, "!auction new 2", "Auction Magic game")
             table = await seat(players, room_id, game_id)
+            await spectator.watch(room_id, game_id)
             await players[0].line(r"Turn order", timeout=30)
             active = await table.wait_active()
             other = table.others(active)[0]
@@ -53,7 +55,7 @@ def test_auction_game_hides_what_it_must(
             await active.game(game_id, "Command_Concede")
             await other.line(rf"Game over: {other.name} wins", since=mark)
         finally:
-            await close_all(players)
+            await close_all(everyone)
 
         reveals = lot_reveals(players)
         secrets = [
@@ -61,7 +63,7 @@ def test_auction_game_hides_what_it_must(
             for s in private_secrets(players, BOT_NAME, UNIVERSE)
         ]
         assert len({s.name for s in secrets}) >= 2, "the look told the active player some cards"
-        leaks = find_leaks(players, secrets)
+        leaks = find_leaks(everyone, secrets)
         assert not leaks, "\n".join(map(str, leaks))
         public = [text for p in players for item, who, text in p.chat() if item.kind != "Event_UserMessage"]
         assert not [line for line in public if re.search(r"\bplayer \d", line)], public

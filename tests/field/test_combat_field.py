@@ -70,7 +70,8 @@ def test_combat_setup_and_rounds_hide_hands(
     bot = referee(shipped_server)
 
     async def scenario() -> None:
-        room_id, players = await arrive(protos, shipped_server, ["cy_fc", "dee_fc"])
+        room_id, everyone = await arrive(protos, shipped_server, ["cy_fc", "dee_fc", "eva_fc"])
+        *players, spectator = everyone
         by_name = {p.name: p for p in players}
         watcher = players[0]
         try:
@@ -78,6 +79,7 @@ def test_combat_setup_and_rounds_hide_hands(
             game_id = await open_game(watcher, room_id, "!combat new", "Magic Combat Rules game")
             mark = watcher.mark()
             await seat(players, room_id, game_id, deck=combat_cod())
+            await spectator.watch(room_id, game_id)
             await watcher.line(r"Magic Combat Rules, \d+ rounds", since=mark, timeout=30)
             for player in players:
                 await player.line(r"^Your opening hand: 1\. ", kind="Event_UserMessage")
@@ -100,14 +102,14 @@ def test_combat_setup_and_rounds_hide_hands(
                 if match := re.search(rf"Cleanup: {active.name} discards (\d+)", cleanup):
                     await discard(active, game_id, int(match.group(1)))
         finally:
-            await close_all(players)
+            await close_all(everyone)
 
         reveals = public_from(players)
         secrets = [
             Secret(s.name, s.holders, started, reveals.get(s.name, float("inf")))
             for s in private_secrets(players, BOT_NAME, set(DECK))
         ]
-        leaks = find_leaks(players, secrets)
+        leaks = find_leaks(everyone, secrets)
         assert not leaks, "\n".join(map(str, leaks))
 
     run(scenario(), bot)

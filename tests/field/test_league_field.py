@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 from field_bot import BOT_NAME, Referee
-from field_players import FieldPlayer, Protos
+from field_players import FieldPlayer, Mark, Protos
 from hidden_cards import Secret, block_names, find_leaks, private_secrets
 from scenario import arrive, close_all, run
 from servatrice import ServatriceServer
@@ -51,7 +51,7 @@ def test_market_draft_picks_stay_private(
         try:
             started = time.monotonic()
             await form_league(players, room_id, "market", r"Market Draft league #\d+ starts")
-            told_since = {player.name: 0 for player in players}
+            told_since: dict[str, Mark | None] = {player.name: None for player in players}
             for _ in range(3):
                 for player in players:
                     await player.line(

@@ -86,7 +86,7 @@ def test_kill_9_and_restart_under_auth_none(
             await seat(players, room_id, new_game)
             await second.note(rf"High bid: 1 by {first.name}\nTo bid: {second.name}", since=mark, timeout=30)
             await second.say(new_game, "!pass")
-            await first.line(rf"Sold: .* to {first.name} for 1", since=mark)
+            await second.line(rf"Sold: .* to {first.name} for 1", since=mark)
         finally:
             await close_all(players)
 
@@ -115,7 +115,7 @@ def test_kill_9_and_restart_under_sql_auth(
             await second.wait_user(BOT_NAME)
             await asyncio.sleep(2)  # the referee reads the game back
             await second.say(game_id, "!pass")
-            await first.line(rf"Sold: .* to {first.name} for 1", since=mark, timeout=20)
+            await second.line(rf"Sold: .* to {first.name} for 1", since=mark, timeout=20)
             assert not [text for _, _, text in second.chat(mark) if "lost its seat" in text]
         finally:
             await close_all(players)

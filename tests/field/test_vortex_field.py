@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 from field_bot import BOT_NAME, Referee
-from field_players import FieldPlayer, Protos
+from field_players import FieldPlayer, Mark, Protos
 from hidden_cards import Secret, block_names, find_leaks, private_secrets
 from scenario import arrive, close_all, open_game, run, seat
 from servatrice import ServatriceServer
@@ -47,7 +47,8 @@ def test_vortex_draft_and_a_pick_hide_the_packs(
     bot = referee(shipped_server)
 
     async def scenario() -> None:
-        room_id, players = await arrive(protos, shipped_server, ["ada_fv", "bea_fv"])
+        room_id, everyone = await arrive(protos, shipped_server, ["ada_fv", "bea_fv", "cat_fv"])
+        *players, spectator = everyone
         by_name = {p.name: p for p in players}
         watcher = players[0]
         try:
@@ -55,7 +56,9 @@ def test_vortex_draft_and_a_pick_hide_the_packs(
             mark = watcher.mark()
             game_id = await open_game(watcher, room_id, "!vortex new 2", "Vortex game")
             table = await seat(players, room_id, game_id)
-            told_since = {player.name: 0 for player in players}  # a player reads their pack, then picks
+            await spectator.watch(room_id, game_id)
+            # A player reads their pack (sent after their previous pick), then picks.
+            told_since: dict[str, Mark | None] = {player.name: None for player in players}
             for _ in range(8):
                 line = await watcher.line(r"Opening turn \d+: \S+ drafts", since=mark, timeout=30)
                 picker = by_name[last_name(line, r"Opening turn \d+: (\S+) drafts")]
@@ -82,7 +85,7 @@ def test_vortex_draft_and_a_pick_hide_the_packs(
             await active.say(game_id, "!pick 1")
             await watcher.line(rf"{active.name} picks a card", since=mark)
         finally:
-            await close_all(players)
+            await close_all(everyone)
 
         reveals = public_from(players)
         secrets = [
@@ -91,7 +94,7 @@ def test_vortex_draft_and_a_pick_hide_the_packs(
         ]
         for player in players:
             assert {s.name for s in secrets if player.name in s.holders}, f"{player.name} was told a pack"
-        leaks = find_leaks(players, secrets)
+        leaks = find_leaks(everyone, secrets)
         assert not leaks, "\n".join(map(str, leaks))
 
     run(scenario(), bot)

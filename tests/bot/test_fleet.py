@@ -28,7 +28,7 @@ from servatrice import ServatriceServer
 from test_auction_e2e import BLOCK, bot_line, wait_note
 
 from cockatrice_ext.bot.commands import NotAllowed
-from cockatrice_ext.bot.runtime import COMMAND_ACTION_IDS, Bot, BotOptions, GameReferee
+from cockatrice_ext.bot.runtime import COMMAND_ACTION_IDS, Bot, BotOptions, Context, GameReferee
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.journal import Journal, Table
 
@@ -366,5 +366,39 @@ def test_a_command_applied_twice_is_refused_by_its_id(tmp_path: Path) -> None:
                 COMMAND_ACTION_IDS.reset(token)
         assert [e.action_id for e in bot.journal.entries(referee.table_key)] == [f"{ids[0].command}/1"]
         assert referee.table is not None and referee.table.engine.snapshot() == {"total": 1}
+
+    asyncio.run(scenario())
+
+
+def test_a_room_command_is_answered_by_one_member_and_resume_goes_to_the_games_holder(tmp_path: Path) -> None:
+    """The room's holder answers (``!games``); ``!resume GAME`` is handed to the member holding that game,
+    which claims it once; a member that does not hold the room stays silent."""
+
+    async def scenario() -> None:
+        holder, other = (unconnected_bot(tmp_path / "j.sqlite3", name) for name in ("holder", "other"))
+        ran: list[tuple[str, str, int | None, str]] = []
+        for bot in (holder, other):
+            bot.room_ids.append(3)
+            assert bot.fleet is not None
+            bot.fleet.keep_leases()
+
+            async def answer(ctx: Context, text: str, bot: Bot = bot) -> None:
+                ran.append((bot.options.user, ctx.sender, ctx.room_id, text))
+
+            bot.answer_room_command = answer  # type: ignore[method-assign]
+        assert holder.fleet is not None and other.fleet is not None
+        assert holder.fleet.answers_room(3) and not other.fleet.answers_room(3)
+        referee_with_table(other, 12)  # the other member holds game 12 (e.g. offered for !resume)
+
+        for bot, fleet in ((holder, holder.fleet), (other, other.fleet)):
+            ctx = Context(bot, "room", "alice", room_id=3)
+            assert not await fleet.route_room_command(ctx, "!resume 12")  # handed over, or silent
+            assert await fleet.route_room_command(ctx, "!games") is (bot is holder)
+        await holder.fleet.serve_asks()  # not handed to the holder
+        for _ in range(2):
+            await other.fleet.serve_asks()
+        await asyncio.sleep(0)
+        assert ran == [("other", "alice", 3, "!resume 12")]
+        assert other.journal.leases(f"ask:{other.server_key}:") == []
 
     asyncio.run(scenario())

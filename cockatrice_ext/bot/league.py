@@ -99,6 +99,7 @@ REFUSALS: dict[str, str] = {
     "no_augment_pack": "you have no augment pack to choose from",
     "not_in_augment_pack": "{card} is not in your augment pack",
     "augment_pending": "keep one augment of your pack first: !augment N",
+    "not_an_item": "{card} is not an Aura or Equipment: only those become items",
 }
 
 PROBLEMS: dict[str, str] = {
@@ -149,6 +150,7 @@ class LeagueOptions:
     permanent_basic_cost: int = ab.AutoBattlerConfig.permanent_basic_cost
     basics_change_fee: int = ab.AutoBattlerConfig.basics_change_fee
     augment_packs: bool = ab.AutoBattlerConfig.augment_packs
+    item_drafting: bool = ab.AutoBattlerConfig.item_drafting
 
     @property
     def block_name(self) -> str:
@@ -226,12 +228,15 @@ def split_two(text: str, usage: str = SWAP_USAGE) -> tuple[str, str]:
     raise BadArgument(usage)
 
 
-def swap_action(player: str, text: str, shop: Sequence[int], pool: Sequence[int]) -> ab.Swap:
-    """``!swap A B``: A from the shop, B from the pool (1-based positions or names)."""
-    left, right = split_two(text)
-    return ab.Swap(
-        player=player, shop_card=by_position(shop, left, "shop"), pool_card=by_position(pool, right, "pool")
-    )
+def swap_action(
+    player: str, text: str, shop: Sequence[int], pool: Sequence[int], *, item: bool = False
+) -> ab.Swap | ab.DraftItem:
+    """``!swap A B`` (or ``!item A B``: A becomes an item): A from the shop, B from the pool (1-based
+    positions or names)."""
+    left, right = split_two(text, SWAP_USAGE.replace("!swap", "!item") if item else SWAP_USAGE)
+    shop_card, pool_card = by_position(shop, left, "shop"), by_position(pool, right, "pool")
+    kind = ab.DraftItem if item else ab.Swap
+    return kind(player=player, shop_card=shop_card, pool_card=pool_card)
 
 
 def pay_refs(text: str, pool: Sequence[int]) -> tuple[int | str, ...]:
@@ -494,13 +499,28 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any]) -> Rendered:
                 out.tell(effect.player, f"Treasures: {effect.treasures} ({effect.delta:+d}, {why}).")
         elif isinstance(effect, ab.ShopOpened):
             pool = engine.league.pools[effect.player]  # type: ignore[attr-defined]
+            items = (
+                " !item SHOP POOL takes an Aura or Equipment as an item (treasures: its mana value)."
+                if engine.config.item_drafting
+                else ""
+            )
             out.tell(
                 effect.player,
                 f"Your shop: {numbered(effect.names)}. Your pool: {numbered([cards[c].name for c in pool])}."
-                " !swap SHOP POOL to take a card, !roll (1 treasure) for a new shop, !done when finished.",
+                " !swap SHOP POOL to take a card, !roll (1 treasure) for a new shop, !done when finished."
+                + items,
             )
         elif isinstance(effect, ab.Swapped):
             out.tell(effect.player, f"You took {effect.taken_name} and gave {effect.given_name}.")
+        elif isinstance(effect, ab.ItemDrafted):
+            treasures = engine.treasures[effect.player]  # type: ignore[attr-defined]
+            out.tell(
+                effect.player,
+                f"{effect.taken_name} is now your item ({effect.cost} treasure(s) paid, {treasures} left;"
+                f" {effect.given_name} went to the shop). It starts every mini-game in the command zone"
+                " (your table): when a permanent enters the battlefield under your control, you may put it"
+                " onto the battlefield attached to that permanent.",
+            )
         elif isinstance(effect, ab.Rolled):
             out.tell(effect.player, "Rolled: a new shop.")
         elif isinstance(effect, ab.BasicsPlayed) and effect.fee:
@@ -766,7 +786,7 @@ class LeagueReferee(Referee):
     refusals: ClassVar[dict[str, str]] = REFUSALS
     MARKET_ONLY: ClassVar[frozenset[str]] = frozenset({"pack", "market", "buy", "pass"})
     AUTOBATTLER_ONLY: ClassVar[frozenset[str]] = frozenset(
-        {"shop", "swap", "roll", "done", "treasures", "basic", "augment"}
+        {"shop", "swap", "roll", "done", "treasures", "basic", "augment", "item"}
     )
 
     def __init__(self, bot: Bot, room_id: int, options: LeagueOptions, block: LoadedBlock, table: Table):
@@ -1063,6 +1083,8 @@ class LeagueReferee(Referee):
             return name not in self.AUTOBATTLER_ONLY
         if name == "augment":
             return self.options.augment_packs
+        if name == "item":
+            return self.options.item_drafting
         return name not in self.MARKET_ONLY
 
     @command(scopes=("private",))
@@ -1154,11 +1176,22 @@ class LeagueReferee(Referee):
     @command(scopes=("private",))
     async def swap(self, ctx: Context, cards: Rest) -> None:
         """Swap a shop card for a pool card: !swap SHOP POOL (numbers from !shop, or names)."""
+        await self._draft(ctx, cards, item=False)
+
+    async def _draft(self, ctx: Context, cards: str, *, item: bool) -> None:
+        """``!swap`` or ``!item``: the shop and pool cards read against the sender's lists, then applied."""
         engine: ab.AutoBattlerEngine = self.engine
         require_phase(engine, "draft")
         if ctx.sender in engine.done:
             raise RulesError("already_done", player=ctx.sender)
-        await self.act(ctx, swap_action(ctx.sender, cards, engine.shop(ctx.sender), engine.pool(ctx.sender)))
+        shop, pool = engine.shop(ctx.sender), engine.pool(ctx.sender)
+        await self.act(ctx, swap_action(ctx.sender, cards, shop, pool, item=item))
+
+    @command(scopes=("private",))
+    async def item(self, ctx: Context, cards: Rest) -> None:
+        """Take an Aura or Equipment from your shop as an item for treasures equal to its mana value:
+        !item SHOP POOL (POOL goes to the shop; the item to your command zone)."""
+        await self._draft(ctx, cards, item=True)
 
     @command(scopes=("private",))
     async def roll(self, ctx: Context) -> None:

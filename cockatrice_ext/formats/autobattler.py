@@ -50,6 +50,14 @@ RULE INDEX (seed 003, in our words -> where it is implemented)
 - Changing Basic Lands: a treasure (``basics_change_fee``) to play other basics than in one's last mini-game;
   the deck check leaves that treasure off the battlefield -> :meth:`AutoBattlerEngine.basics_fee`,
   :class:`PlayWithBasics` (the referee, as the mini-game starts; once per mini-game).
+- Items (option ``item_drafting``): an Aura or Equipment drafted from the shop (a swap, so the shop still
+  returns five cards) for treasures equal to its mana value becomes an item in the command zone, out of the
+  pool, for every later mini-game; the players attach it as its text says ("when a permanent enters the
+  battlefield under your control, you may put this card onto the battlefield and attach it")
+  -> :class:`DraftItem`, :meth:`AutoBattlerEngine.command_zone`, :meth:`AutoBattlerEngine.check_deck`.
+- Upgrades: not implemented; the write-up leaves both the condition and the upgraded card open ("We are still
+  unsure what an 'upgraded' version would look like"), and its only concrete trigger (three copies of a card)
+  never fires in a singleton cube.
 - Augments (option ``augment_packs``; the curated list ``augment_cards``, each card's rarity its power
   level; the bot's default: :data:`DEFAULT_AUGMENTS`): at the beginning of the game a D6 picks the rarity,
   1-3 uncommon, 4-5 rare, 6 mythic -> :func:`augment_rarity_for_roll`,
@@ -63,8 +71,9 @@ RULE INDEX (seed 003, in our words -> where it is implemented)
 Error codes: the league core's plus ``wrong_phase``, ``not_active``, ``already_done``, ``no_treasure``,
 ``not_in_shop``, ``not_your_pick``, ``not_in_carousel``, ``put_back_needed``, ``no_put_back``,
 ``not_in_pool``, ``feature_disabled``, ``not_enough_treasures``, ``already_declared``, ``no_replay``,
-``referee_only``, ``no_augment_pack``, ``not_in_augment_pack``, ``augment_pending``.
-Invariants: every card is in exactly one place: a pool, a shop, the carousel, the draft discard, or the cube;
+``referee_only``, ``no_augment_pack``, ``not_in_augment_pack``, ``augment_pending``, ``not_an_item``.
+Invariants: every card is in exactly one place: a pool, a shop, items, the carousel, the draft discard, or the
+cube;
 every augment in one: the augment deck, a pack, a player's augments, the augment discard, or unused (another
 rarity) -> :meth:`AutoBattlerEngine.locations`, :meth:`AutoBattlerEngine.augment_locations`.
 """
@@ -166,6 +175,8 @@ class AutoBattlerConfig:
     """Treasures that buy one more basic land for every later mini-game (the seed's 6); 0: not offered."""
     basics_change_fee: int = 0
     """Treasures paid to play other basic lands than in one's last mini-game (the seed's 1); 0: free."""
+    item_drafting: bool = False
+    """Items: an Aura or Equipment drafted for treasures equal to its mana value goes to the command zone."""
     augment_packs: bool = False
     """Augments: a D6 at the start picks their rarity; more than 5 poison deals a pack of three."""
     augment_cards: tuple[CardFacts, ...] = ()
@@ -206,6 +217,15 @@ class CarouselPick(Action):
 class BuyPermanentBasic(Action):
     """During the draft: spend ``permanent_basic_cost`` treasures for one more basic land in every later
     mini-game."""
+
+
+@dataclass(frozen=True)
+class DraftItem(Action):
+    """Draft ``shop_card`` (an Aura or Equipment) as an item: pay treasures equal to its mana value; it goes
+    to the command zone, ``pool_card`` from the pool takes its place in the shop."""
+
+    shop_card: CardRef = -1
+    pool_card: CardRef = -1
 
 
 @dataclass(frozen=True)
@@ -375,6 +395,18 @@ class CarouselPicked(Effect):
 
 
 @dataclass(frozen=True)
+class ItemDrafted(Effect):
+    """``player`` drafted ``taken`` as an item for ``cost`` treasures, giving ``given`` to the shop."""
+
+    player: str
+    taken: int
+    taken_name: str
+    given: int
+    given_name: str
+    cost: int
+
+
+@dataclass(frozen=True)
 class AugmentRarityRolled(Effect):
     """The D6 at the start of the game: augments of ``rarity`` are dealt all game."""
 
@@ -450,6 +482,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         BuyPermanentBasic,
         PlayWithBasics,
         ChooseAugment,
+        DraftItem,
     )
 
     def __init__(self, config: AutoBattlerConfig, *, seed: int) -> None:
@@ -489,6 +522,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         self.replay_round = False  # the current league round only replays drawn games
         self.lost_to_ghost: list[str] = []  # this mini-game (across replays)
         self.playing: list[str] = []  # who plays the current mini-game
+        self.items: dict[str, list[int]] = {p: [] for p in config.players}  # in the command zone
         self.augment_rarity = ""  # rolled at the start (augment_packs)
         self.augment_deck: list[int] = []  # augments of that rarity not dealt yet
         self.augment_packs: dict[str, list[int]] = {}  # a pack waiting for its player's choice
@@ -570,8 +604,9 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         return problems
 
     def command_zone(self, player: str) -> list[str]:
-        """Names of the cards ``player`` starts every mini-game with in the command zone (augments)."""
-        return [self.config.augment_cards[c].name for c in self.augments.get(player, [])]
+        """Names of the cards ``player`` starts every mini-game with in the command zone (items, augments)."""
+        items = [self.config.cards[c].name for c in self.items.get(player, [])]
+        return items + [self.config.augment_cards[c].name for c in self.augments.get(player, [])]
 
     def _without_command_zone(self, player: str, names: Sequence[str]) -> list[str]:
         """``names`` less one copy of each of ``player``'s command-zone cards."""
@@ -616,6 +651,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             BuyPermanentBasic: self._buy_permanent_basic,
             PlayWithBasics: self._play_with_basics,
             ChooseAugment: self._choose_augment,
+            DraftItem: self._draft_item,
         }
         handler = handlers.get(type(action))
         if handler is None:
@@ -800,21 +836,44 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             raise RulesError("already_done", player=player)
         return player
 
-    def _swap(self, action: Swap) -> list[Effect]:
-        player = self._require_drafting(action)
+    def _shop_and_pool_cards(self, player: str, shop_ref: object, pool_ref: object) -> tuple[int, int]:
+        """The shop card and the pool card a draft exchanges (checked, nothing moved yet)."""
         try:
-            taken = resolve_card(self.config.cards, action.shop_card, self.shops[player])
+            taken = resolve_card(self.config.cards, shop_ref, self.shops[player])
         except RulesError as exc:
             if exc.code == "card_not_found":
-                raise RulesError("not_in_shop", card=action.shop_card) from None
+                raise RulesError("not_in_shop", card=shop_ref) from None
             raise
-        given = resolve_card(self.config.cards, action.pool_card, self.league.pools[player])
+        return taken, resolve_card(self.config.cards, pool_ref, self.league.pools[player])
+
+    def _swap(self, action: Swap) -> list[Effect]:
+        player = self._require_drafting(action)
+        taken, given = self._shop_and_pool_cards(player, action.shop_card, action.pool_card)
         shop = self.shops[player]
         shop[shop.index(taken)] = given
         pool = self.league.pools[player]
         pool[pool.index(given)] = taken
         names = self.config.cards
         return [Swapped(player, taken, names[taken].name, given, names[given].name)]
+
+    def _draft_item(self, action: DraftItem) -> list[Effect]:
+        player = self._require_drafting(action)
+        if not self.config.item_drafting:
+            raise RulesError("feature_disabled", feature="item_drafting")
+        taken, given = self._shop_and_pool_cards(player, action.shop_card, action.pool_card)
+        card = self.config.cards[taken]
+        if not {"Aura", "Equipment"} & set(card.subtypes):
+            raise RulesError("not_an_item", card=taken)
+        cost = max(0, card.mana_value)
+        if self.treasures[player] < cost:
+            raise RulesError("not_enough_treasures", needed=cost, treasures=self.treasures[player])
+        shop = self.shops[player]
+        shop[shop.index(taken)] = given
+        self.league.pools[player].remove(given)
+        self.items[player].append(taken)
+        effects: list[Effect] = [self._give_treasures(player, -cost, "item")] if cost else []
+        names = self.config.cards
+        return [*effects, ItemDrafted(player, taken, card.name, given, names[given].name, cost)]
 
     def _roll(self, action: Roll) -> list[Effect]:
         player = self._require_drafting(action)
@@ -1067,6 +1126,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         """Every place a card can be, for the conservation invariant."""
         places = {f"pool:{p}": list(c) for p, c in self.league.pools.items()}
         places |= {f"shop:{p}": list(c) for p, c in self.shops.items()}
+        places |= {f"items:{p}": list(c) for p, c in self.items.items()}
         places["carousel"] = list(self.carousel)
         places["discard"] = list(self.discard)
         places["cube"] = list(self.cube)
@@ -1112,6 +1172,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             "replay_round": self.replay_round,
             "lost_to_ghost": list(self.lost_to_ghost),
             "playing": list(self.playing),
+            "items": {p: list(c) for p, c in self.items.items()},
             "augment_rarity": self.augment_rarity,
             "augment_deck": list(self.augment_deck),
             "augment_packs": {p: list(c) for p, c in self.augment_packs.items()},

@@ -326,6 +326,13 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
             off=0,
         ),
         _bool(
+            "items",
+            "item_drafting",
+            False,
+            "Items: an Aura or Equipment drafted for treasures equal to its mana value becomes an item in the"
+            " command zone, attached to a permanent entering under your control (!item)",
+        ),
+        _bool(
             "augments",
             "augment_packs",
             False,

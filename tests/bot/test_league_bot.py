@@ -570,3 +570,49 @@ def test_without_augments_the_command_is_not_offered() -> None:
     league, bot = league_desk(LeagueOptions(format="autobattler"), engine)
     assert "!augment" not in " ".join(say(league, bot, "a", "!help"))
     assert say(league, bot, "a", "!augment 1") == ["a: !augment is not a AutoBattler command; try !help"]
+
+
+def test_items_option_drafts_an_equipment_through_the_private_desk() -> None:
+    from cockatrice_ext.bot.league import AutoBattlerRoom
+
+    options = AutoBattlerRoom(object())._start_options("items=on")  # type: ignore[arg-type]
+    assert options.item_drafting
+    cards = tuple(
+        CardFacts(name=f"Blade {i}", mana_value=1, types=("Artifact",), subtypes=("Equipment",))
+        if i % 2
+        else card(f"Cube {i}", "common", (COLORS[i % 5],))
+        for i in range(80)
+    )
+    engine = ab.AutoBattlerEngine(
+        ab.AutoBattlerConfig(players=("a", "b", "c", "d"), cards=cards, item_drafting=True), seed=9
+    )
+    league, bot = league_desk(options, engine)
+    asyncio.run(league.perform(league.table.apply(core.Start(player=None))))
+    assert "!item SHOP POOL takes an Aura or Equipment" in " ".join(bot.said)
+    assert "!item" in " ".join(say(league, bot, "a", "!help"))
+    assert "items=on" in say(league, bot, "a", "!rules")[0]
+    shop = engine.shop("a")
+    blade = next(n for n, c in enumerate(shop, start=1) if cards[c].name.startswith("Blade"))
+    bear = next((n for n, c in enumerate(shop, start=1) if cards[c].name.startswith("Cube")), None)
+    if bear is not None:
+        assert say(league, bot, "a", f"!item {bear} 1") == [
+            f"a: {cards[shop[bear - 1]].name} is not an Aura or Equipment: only those become items"
+        ]
+    item, given = shop[blade - 1], engine.pool("a")[0]
+    told = " ".join(say(league, bot, "a", f"!item {blade} 1"))
+    assert f"{cards[item].name} is now your item (1 treasure(s) paid, 0 left;" in told
+    assert engine.items["a"] == [item] and given in engine.shop("a")
+    hand = [cards[c].name for c in engine.pool("a")[:3]]
+    lands = ["Forest"] * 3
+    assert check_loaded_deck(engine, "a", cod([*hand, cards[item].name, *lands]), league.block) == []
+    other = next(c for c in engine.shop("a") if cards[c].name.startswith("Blade") and c != item)
+    position = engine.shop("a").index(other) + 1
+    assert say(league, bot, "a", f"!item {position} 1") == ["a: that costs 1 treasures; you have 0"]
+
+
+def test_without_items_the_command_is_not_offered_and_the_shop_does_not_mention_it() -> None:
+    engine = autobattler_engine()
+    league, bot = league_desk(LeagueOptions(format="autobattler"), engine)
+    assert "!item" not in " ".join(say(league, bot, "a", "!help"))
+    out = render_effects([ab.ShopOpened("a", tuple(engine.shop("a")), ("x",) * 5)], engine)
+    assert "!item" not in out.private["a"][0]

@@ -47,7 +47,9 @@ def bot() -> None:
     default="cockatrice-ext.sqlite3",
     show_default=True,
     help="Journal of every accepted action, so a restarted bot resumes its games: an SQLite file, or"
-    " postgresql://USER@HOST:PORT/DB (needs the postgres extra) for one database several bots share.",
+    " postgresql://USER@HOST:PORT/DB (needs the postgres extra) for one database several bots share: bots"
+    " on one PostgreSQL journal form a fleet (one answers each room, games go to the least loaded, a dead"
+    " bot's games are taken over within seconds; give each its own --user).",
 )
 @click.option(
     "--format",

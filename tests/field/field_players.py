@@ -129,6 +129,7 @@ class FieldPlayer:
         self.received: list[Received] = []
         self.games: dict[int, Game] = {}
         self.rooms: dict[str, int] = {}
+        self.room_members: dict[int, set[str]] = {}
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._pending: dict[int, asyncio.Future[Any]] = {}
@@ -210,6 +211,10 @@ class FieldPlayer:
         if item.kind == "Event_GameJoined":
             game = self.games.setdefault(body.game_info.game_id, Game(body.game_info.game_id))
             game.my_id = body.player_id
+        elif item.kind == "Event_JoinRoom":
+            self.room_members.setdefault(item.room_id, set()).add(body.user_info.name)
+        elif item.kind == "Event_LeaveRoom":
+            self.room_members.setdefault(item.room_id, set()).discard(body.name)
         elif item.game_id is not None:
             game = self.games.setdefault(item.game_id, Game(item.game_id))
             if item.kind == "Event_GameStateChanged":
@@ -264,8 +269,14 @@ class FieldPlayer:
 
     async def join_room(self, room: str) -> int:
         room_id = self.rooms[room]
-        await self.session("Command_JoinRoom", room_id=room_id)
+        response = await self.session("Command_JoinRoom", room_id=room_id)
+        users = response.Extensions[self.pb.Response_JoinRoom.ext].room_info.user_list
+        self.room_members.setdefault(room_id, set()).update(user.name for user in users)
         return room_id
+
+    async def wait_member(self, room_id: int, name: str, timeout: float = 30.0) -> None:
+        """Wait until ``name`` is in the room (a bot that has logged in but not joined yet hears nothing)."""
+        await self.wait_for(lambda _: name in self.room_members.get(room_id, set()), timeout=timeout)
 
     async def _chat(self, send: Callable[[], Awaitable[Any]]) -> None:
         """Send a chat line; refused as flood, it is typed again a second later (as a person would)."""

@@ -32,7 +32,7 @@ async def arrive(protos: Protos, server: ServatriceServer, names: list[str]) -> 
     room_id = 0
     for player in players:
         room_id = await player.join_room(ROOM)
-    await players[0].wait_user(BOT_NAME)
+    await players[0].wait_member(room_id, BOT_NAME)
     return room_id, players
 
 

@@ -66,6 +66,14 @@ RULE INDEX (seed 000: the opening rules 1-9, the forum rulings, draft rules 90X 
 * 90Y.4b: then every life total becomes 40 -> ``_finish_pregame``.
 * 90Y.5: a commander may go back to the command zone -> ``CommanderToCommandZone``; casting it from there
   -> ``CastCommander``.
+* 90Y.6: a player whose commander is in the command zone may put it up for auction (a card effect allows it:
+  ``AuctionOwnCards`` naming the commander, alone: ``commander_alone``), following 90X.6 (others bid, the
+  price goes to the seller, unsold -> back to the command zone). If the winner's commander is in the
+  command zone the two commanders exchange: each goes to the other player's command zone, owned and
+  commanded by them -> ``_close_lot`` / ``_sell_commander`` (``CommandersExchanged``). If it is not, that
+  half of the exchange cannot be completed, so the exchange does not occur and the plain 90X.6 sale stands:
+  the card goes to the winner's hand, and the seller has no commander from then on
+  (``CommanderExchangeFailed``); commander damage is followed only for current commanders.
 * 90Y.7: 21 combat damage from one commander loses -> ``CommanderDamage`` / ``_commander_damage``.
 * "Boards" variant (one round of bidding: each player bids or passes exactly once, in turn order, highest
   wins) -> ``AuctionConfig.one_round_bidding`` and ``_after_bid_or_pass``.
@@ -95,8 +103,6 @@ Proposed auction cards from the thread (seed 000), recognised by English name (`
 The engine does not follow cards cast from hand in Cockatrice, so Gilded Idol and Stake your Claim accept
 the card in hand or cast (``_mechanic_card``).
 
-Not modelled: 90Y.6 (auctioning a commander with an exchange of commanders) needs a card that allows it;
-the referee can do the equivalent with ``AdjustGold`` and Cockatrice moves.
 
 Turn structure is fed by the bot from game events: ``BeginTurn`` -> ``StartAuctionStep`` -> ... ->
 ``EndTurn``. During a turn ``EndTurn`` always succeeds (it reflects what already happened in Cockatrice): a
@@ -122,7 +128,7 @@ Refusal codes (``RulesError.code``)
 ``no_pending_choice``, ``ambiguous_card``, ``missing_card``, ``bad_count``, ``nothing_to_reorder``,
 ``look_stale``, ``not_a_permutation``, ``bad_position``, ``bad_color``, ``not_enough_gold``,
 ``already_voted``, ``bids_placed``, ``not_a_commander``, ``not_in_command_zone``, ``feature_disabled``,
-``wrong_card``, ``already_claimed``,
+``wrong_card``, ``already_claimed``, ``commander_alone``,
 ``bad_player_count``, ``duplicate_player``, ``not_enough_legends``, ``block_not_singleton``, ``bad_option``.
 
 Card zones as the engine models them: ``block`` (top first), ``lot`` (up for auction), ``pending`` (bought,
@@ -663,6 +669,29 @@ class CommanderMoved(Effect):
     card: CardRef
     from_zone: str
     to_zone: str
+
+
+@dataclass(frozen=True)
+class CommandersExchanged(Effect):
+    """90Y.6: ``seller`` auctioned their commander ``sold`` and ``winner`` bought it; ``winner``'s commander
+    ``given`` went to ``seller``'s command zone in exchange (each now owns and commands the other card)."""
+
+    lot_no: int
+    seller: PlayerId
+    winner: PlayerId
+    sold: CardRef
+    given: CardRef
+
+
+@dataclass(frozen=True)
+class CommanderExchangeFailed(Effect):
+    """90Y.6: ``winner``'s commander was not in the command zone, so no exchange: ``card`` went to their hand
+    (90X.6) and ``seller`` has no commander any more."""
+
+    lot_no: int
+    seller: PlayerId
+    winner: PlayerId
+    card: CardRef
 
 
 @dataclass(frozen=True)
@@ -1338,12 +1367,18 @@ class AuctionEngine(Engine[AuctionConfig]):
         else:
             effects.append(self._change_gold(winner, -price, f"bought_lot_{lot.lot_no}"))
             self.ledger["lots"] += price
-        destination = {
-            "auction_step": "pending",
-            "follow_up": "pending",
-            "from_block": "pending",
-            "commander": "command",
-        }.get(lot.kind, "hand")
+        sold_commander = next((i for i in lot.cards if lot.origins.get(i) == "command"), None)
+        exchange = sold_commander is not None and self._in_command_zone(winner)
+        destination = (
+            "command"
+            if exchange
+            else {
+                "auction_step": "pending",
+                "follow_up": "pending",
+                "from_block": "pending",
+                "commander": "command",
+            }.get(lot.kind, "hand")
+        )
         effects.insert(
             0,
             LotSold(
@@ -1354,7 +1389,9 @@ class AuctionEngine(Engine[AuctionConfig]):
             self.owner[index] = winner
         if lot.kind == "commander":
             return effects + self._award_commander(winner, lot.cards[0], price)
-        if destination == "pending":
+        if sold_commander is not None:
+            effects += self._sell_commander(lot, winner, sold_commander)
+        elif destination == "pending":
             for index in lot.cards:
                 self.pending[winner].append(index)
                 self.paid[index] = price
@@ -1380,6 +1417,33 @@ class AuctionEngine(Engine[AuctionConfig]):
             self.phase = "main"
             effects.append(AuctionStepEnded(self.turn, "creature_bought"))
         return effects
+
+    def _in_command_zone(self, player: PlayerId) -> bool:
+        """Whether ``player``'s commander card is in the command zone (90Y.6)."""
+        index = self.commanders.get(player)
+        return index is not None and index in self.command[player]
+
+    def _sell_commander(self, lot: _Lot, winner: PlayerId, sold: int) -> list[Effect]:
+        """90Y.6: the seller's commander was bought. If the winner's commander is in the command zone the two
+        commanders exchange (each is the other player's commander, in their command zone, theirs); otherwise
+        the exchange does not occur and the normal 90X.6 sale stands: the card goes to the winner's hand and
+        the seller has no commander any more."""
+        seller = lot.seller
+        assert seller is not None
+        if not self._in_command_zone(winner):
+            self.hand[winner].append(sold)
+            del self.commanders[seller]
+            return [
+                CardsAwarded(winner, (self.ref(sold),)),
+                CommanderExchangeFailed(lot.lot_no, seller, winner, self.ref(sold)),
+            ]
+        given = self.commanders[winner]
+        self.command[winner].remove(given)
+        self.command[winner].append(sold)
+        self.command[seller].append(given)
+        self.commanders[winner], self.commanders[seller] = sold, given
+        self.owner[given] = seller
+        return [CommandersExchanged(lot.lot_no, seller, winner, self.ref(sold), self.ref(given))]
 
     def _purchase_triggers(self, lot: _Lot, winner: PlayerId) -> list[Effect]:
         """The proposed cards' purchase triggers: the lot's Raise the Stakes triggers, a Raise the Stakes card
@@ -1432,7 +1496,9 @@ class AuctionEngine(Engine[AuctionConfig]):
         if lot.kind == "owned":
             assert lot.seller is not None
             for index in lot.cards:
-                zone = self.hand if lot.origins.get(index) == "hand" else self.played
+                zone = {"hand": self.hand, "command": self.command}.get(
+                    lot.origins.get(index, ""), self.played
+                )
                 zone[lot.seller].append(index)
             effects.append(
                 LotUnsold(lot.lot_no, lot.kind, refs, tuple(lot.bids), self.turn, "returned", reason)
@@ -1661,15 +1727,20 @@ class AuctionEngine(Engine[AuctionConfig]):
         if not isinstance(action.cards, tuple) or not action.cards:
             raise RulesError("malformed", field="cards")
         chosen: list[tuple[int, str]] = []
+        zones = ("hand", "played", "command") if self.config.commander else ("hand", "played")
         for ref in action.cards:
-            index, zone_name, _ = self._resolve_held(seller, ref, ("hand", "played"))
+            index, zone_name, _ = self._resolve_held(seller, ref, zones)
             if any(index == c for c, _ in chosen):
                 raise RulesError("malformed", field="cards", duplicate=ref)
             chosen.append((index, zone_name))
+        if len(chosen) > 1 and any(zone_name == "command" for _, zone_name in chosen):
+            raise RulesError("commander_alone")
         if len(self.living()) < 2:
             raise RulesError("not_eligible", player=seller)
         for index, zone_name in chosen:
-            {"hand": self.hand, "played": self.played}[zone_name][seller].remove(index)
+            {"hand": self.hand, "played": self.played, "command": self.command}[zone_name][seller].remove(
+                index
+            )
         after = self.players[(self.players.index(seller) + 1) % len(self.players)]
         while after in self.eliminated:
             after = self.players[(self.players.index(after) + 1) % len(self.players)]

@@ -6,7 +6,8 @@ Each process has an *owner id* (account, host, pid and a random part) and holds 
 (:meth:`~cockatrice_ext.journal.Journal.acquire`), renewed every third of their time to live by
 one asyncio task:
 
-* ``bot:<server>:<owner>``: the process is alive (the fleet's members are these leases' owners);
+* ``member:<server>:<room id>:<owner>``: the process is alive and sits in that room (the room's
+  fleet members are these leases' owners);
 * ``room:<server>:<room id>``: this process answers the room's commands, the others stay silent;
 * ``<server>:game:<id>`` (a game's journal key): this process referees that game. A lease that
   cannot be renewed means another process may have it: the referee is dropped at once, and
@@ -132,9 +133,12 @@ class Fleet:
 
     # -- members and load --------------------------------------------------------------------------
 
-    def load(self) -> Counter[str]:
-        """Games (and requests handed over) per live member of the fleet, every member counted."""
-        members = {lease.owner for lease in self.journal.leases(f"bot:{self.server}:")}
+    def member_key(self, room_id: int) -> str:
+        return f"member:{self.server}:{room_id}:{self.owner}"
+
+    def load(self, room_id: int) -> Counter[str]:
+        """Games (and requests handed over) per live member sitting in the room, every member counted."""
+        members = {lease.owner for lease in self.journal.leases(f"member:{self.server}:{room_id}:")}
         members.add(self.owner)
         load: Counter[str] = Counter({member: 0 for member in members})
         for prefix in (f"{self.server}:game:", f"ask:{self.server}:"):
@@ -143,9 +147,9 @@ class Fleet:
                     load[lease.owner] += 1
         return load
 
-    def least_loaded(self) -> str:
-        """The member that should open the next game: fewest leases; this process on a tie."""
-        load = self.load()
+    def least_loaded(self, room_id: int) -> str:
+        """The member that should open the room's next game: fewest leases; this process on a tie."""
+        load = self.load(room_id)
         return min(load, key=lambda member: (load[member], member != self.owner, member))
 
     def games_elsewhere(self) -> list[int]:
@@ -177,7 +181,7 @@ class Fleet:
             return True
         if invocation is None:
             return True
-        target = self._target(invocation.name, invocation.args)
+        target = self._target(invocation.name, invocation.args, ctx.room_id)
         if target is None or target == self.owner:
             return True
         payload = json.dumps([ctx.room_id, ctx.sender, text])
@@ -187,7 +191,7 @@ class Fleet:
         LOGGER.info("room command %r of %s handed to %s", text, ctx.sender, target)
         return False
 
-    def _target(self, name: str, args: str) -> str | None:
+    def _target(self, name: str, args: str, room_id: int) -> str | None:
         """Who should run room command ``name``: a game's holder, the least loaded member, or us (None)."""
         from cockatrice_ext.bot import formats as bot_formats
         from cockatrice_ext.bot.runtime import FormatRoom
@@ -201,7 +205,7 @@ class Fleet:
                 stand_alone = (
                     isinstance(referee, FormatRoom) and referee.format_name in bot_formats.REBUILDERS
                 )
-                return self.least_loaded() if stand_alone else None
+                return self.least_loaded(room_id) if stand_alone else None
         return None
 
     async def serve_asks(self) -> None:
@@ -267,7 +271,7 @@ class Fleet:
     def keep_leases(self) -> None:
         """One renewal round: our leases, our membership, and the rooms nobody answers."""
         self.renew_all()
-        for key in (f"bot:{self.server}:{self.owner}", *map(self.room_key, self.bot.room_ids)):
+        for key in (*map(self.member_key, self.bot.room_ids), *map(self.room_key, self.bot.room_ids)):
             if not self.holds(key):
                 self.acquire(key)
 

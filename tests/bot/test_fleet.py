@@ -323,22 +323,27 @@ def test_a_lease_taken_by_another_process_stops_the_referee(tmp_path: Path) -> N
     asyncio.run(scenario())
 
 
-def test_the_least_loaded_live_member_gets_the_next_game(tmp_path: Path) -> None:
+def test_the_least_loaded_live_member_of_the_room_gets_the_next_game(tmp_path: Path) -> None:
     async def scenario() -> None:
-        busy, idle = (unconnected_bot(tmp_path / "j.sqlite3", name) for name in ("busy", "idle"))
-        assert busy.fleet is not None and idle.fleet is not None
-        for fleet in (busy.fleet, idle.fleet):
-            await fleet.start()
-        assert busy.fleet.least_loaded() == busy.fleet.owner  # a tie: the asked process keeps it
+        busy, idle, elsewhere = (
+            unconnected_bot(tmp_path / "j.sqlite3", name) for name in ("busy", "idle", "far")
+        )
+        assert busy.fleet is not None and idle.fleet is not None and elsewhere.fleet is not None
+        for bot, room in ((busy, 1), (idle, 1), (elsewhere, 2)):
+            bot.room_ids.append(room)
+            await bot.fleet.start()  # type: ignore[union-attr]
+        assert busy.fleet.least_loaded(1) == busy.fleet.owner  # a tie: the asked process keeps it
         referee_with_table(busy, 1)
-        assert busy.fleet.least_loaded() == idle.fleet.owner
+        assert busy.fleet.least_loaded(1) == idle.fleet.owner
         referee_with_table(idle, 2)
         referee_with_table(idle, 3)
-        assert busy.fleet.least_loaded() == busy.fleet.owner
+        assert busy.fleet.least_loaded(1) == busy.fleet.owner  # not the idle member of another room
+        assert elsewhere.fleet.least_loaded(2) == elsewhere.fleet.owner
         await idle.fleet.stop()  # a member that left is not counted
-        assert busy.fleet.load() == {busy.fleet.owner: 1}
+        assert busy.fleet.load(1) == {busy.fleet.owner: 1}
         assert idle.journal.leases(f"{busy.server_key}:game:")[0].owner == busy.fleet.owner
-        await busy.fleet.stop()
+        for fleet in (busy.fleet, elsewhere.fleet):
+            await fleet.stop()
 
     asyncio.run(scenario())
 

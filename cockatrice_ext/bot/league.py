@@ -151,6 +151,7 @@ class LeagueOptions:
     basics_change_fee: int = ab.AutoBattlerConfig.basics_change_fee
     augment_packs: bool = ab.AutoBattlerConfig.augment_packs
     item_drafting: bool = ab.AutoBattlerConfig.item_drafting
+    reseat_on_energy: bool = ab.AutoBattlerConfig.reseat_on_energy
 
     @property
     def block_name(self) -> str:
@@ -576,6 +577,9 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any]) -> Rendered:
             out.public.append(f"{effect.player} is the Ghost and keeps playing.")
         elif isinstance(effect, ab.EnergyChanged):
             out.public.append(f"Energy rises to {effect.energy}.")
+        elif isinstance(effect, ab.PlayersReseated):
+            tables = "; ".join(f"group {n}: {', '.join(g)}" for n, g in enumerate(effect.groups, start=1))
+            out.public.append(f"Hand sizes grow: everyone changes tables. {tables}.")
         elif isinstance(effect, ab.GroupWon):
             out.public.append(f"{effect.player} wins group {effect.group + 1}.")
         elif isinstance(effect, ab.ChampionDecided):

@@ -37,7 +37,11 @@ RULE INDEX (seed 003, in our words -> where it is implemented)
   winner -> :meth:`AutoBattlerEngine._result` (:class:`ReplayRequired`); if they cannot, the referee's
   :class:`AbandonReplay` puts both at 9 poison.
 - 4 or 8 players; 8 are two isolated groups of four sharing the cube, whose winners play a final
-  -> ``AutoBattlerConfig.group_size``, :meth:`AutoBattlerEngine._after_groups`.
+  -> ``AutoBattlerConfig.group_size``, :meth:`AutoBattlerEngine._after_groups`; or (option
+  ``reseat_on_energy``) players are re-seated whenever hand sizes increase: while both tables are
+  undecided, the living change tables at random, each table keeping its dead (and Ghost) and its number of
+  living players (the D20 pairs at random when the roller's last opponent now sits elsewhere)
+  -> :meth:`AutoBattlerEngine._reseat`.
 - Options: interest (``interest_threshold``: X+ treasures after a mini-game -> +1), streaks
   (``streak_length``: a 3+ win streak -> +1), flat poison (``flat_poison``), carousel: every three
   mini-games 3*N face-up cards are snake-drafted, most poison first -> :class:`CarouselPick`,
@@ -175,6 +179,9 @@ class AutoBattlerConfig:
     """Treasures that buy one more basic land for every later mini-game (the seed's 6); 0: not offered."""
     basics_change_fee: int = 0
     """Treasures paid to play other basic lands than in one's last mini-game (the seed's 1); 0: free."""
+    reseat_on_energy: bool = False
+    """Eight players: re-seat them at new tables of four whenever the hand size grows (the seed's second way);
+    otherwise the two groups stay isolated."""
     item_drafting: bool = False
     """Items: an Aura or Equipment drafted for treasures equal to its mana value goes to the command zone."""
     augment_packs: bool = False
@@ -376,6 +383,13 @@ class GroupWon(Effect):
 @dataclass(frozen=True)
 class ChampionDecided(Effect):
     player: str
+
+
+@dataclass(frozen=True)
+class PlayersReseated(Effect):
+    """The hand size grew: these are the new tables (groups) of four."""
+
+    groups: tuple[tuple[str, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -1107,7 +1121,17 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         if self.games_played % cfg.games_per_energy == 0:
             self.energy += 1
             effects.append(EnergyChanged(self.energy))
+            if cfg.reseat_on_energy and len(self.groups) > 1 and not self.group_winners:
+                effects.append(self._reseat())
         return effects + self._after_groups()
+
+    def _reseat(self) -> PlayersReseated:
+        """New tables: the living are shuffled over the living seats of every table; the dead (the Ghost
+        among them) keep theirs, so each table keeps its Ghost and its count of living players."""
+        living = [p for group in self.groups for p in group if p not in self.dead]
+        self.rng.shuffle(living)
+        self.groups = [[p if p in self.dead else living.pop() for p in group] for group in self.groups]
+        return PlayersReseated(tuple(tuple(g) for g in self.groups))
 
     def _after_groups(self) -> list[Effect]:
         if len(self.group_winners) < len(self.groups):

@@ -325,6 +325,13 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
             " basic land in every later mini-game (!basic)",
             off=0,
         ),
+        _choice(
+            "tables",
+            "isolated",
+            "How Many Players, eight: two isolated groups of four whose winners play a final, or re-seat"
+            " the players at new tables whenever hand sizes increase",
+            {"isolated": {"reseat_on_energy": False}, "reseat": {"reseat_on_energy": True}},
+        ),
         _bool(
             "items",
             "item_drafting",

@@ -616,3 +616,28 @@ def test_without_items_the_command_is_not_offered_and_the_shop_does_not_mention_
     assert "!item" not in " ".join(say(league, bot, "a", "!help"))
     out = render_effects([ab.ShopOpened("a", tuple(engine.shop("a")), ("x",) * 5)], engine)
     assert "!item" not in out.private["a"][0]
+
+
+def test_eight_players_are_reseated_when_the_hand_size_grows() -> None:
+    from cockatrice_ext.bot.league import AutoBattlerRoom
+
+    options = AutoBattlerRoom(object())._start_options("tables=reseat")  # type: ignore[arg-type]
+    assert options.reseat_on_energy
+    players = tuple("abcdefgh")
+    cards = tuple(card(f"Cube {i}", "common", (COLORS[i % 5],)) for i in range(200))
+    engine = ab.AutoBattlerEngine(
+        ab.AutoBattlerConfig(players=players, cards=cards, reseat_on_energy=True), seed=9
+    )
+    league, bot = league_desk(options, engine)
+    asyncio.run(league.perform(league.table.apply(core.Start(player=None))))
+    assert "tables=reseat" in say(league, bot, "a", "!rules")[0]
+    for _ in range(3):
+        for player in players:
+            say(league, bot, player, "!done")
+        bot.said.clear()
+        while engine.phase == "play":
+            match = next(m for m in engine.league.current_matches() if not m.decided)
+            effects = league.table.apply(core.ReportResult(player=None, winner=match.players[0]))
+            asyncio.run(league.perform(effects))
+    tables = "; ".join(f"group {n}: {', '.join(g)}" for n, g in enumerate(engine.groups, start=1))
+    assert f"Hand sizes grow: everyone changes tables. {tables}." in " ".join(bot.said)

@@ -17,8 +17,8 @@ A game-creating room command (a stand-alone format's, e.g. ``!auction new``) goe
 loaded member, counting its game leases: when that is not the room's holder, the holder hands the
 command over as an ``ask:<server>:<owner>:<id>:<json>`` lease owned by the chosen member, which
 claims it (an atomic ``release``) and answers in the room itself. ``!resume GAME`` goes to whoever
-holds that game's lease. A request handed to a member that dies before claiming it (within a
-fraction of a second) is lost; the player asks again.
+holds that game's lease. A request still unclaimed after :data:`ASK_TIMEOUT` (its member died) is
+taken back by the holder, by the same atomic ``release``, and answered there: exactly once.
 
 Take-over: every renewal round also reads :meth:`~cockatrice_ext.journal.Journal.expired_tables`.
 An expired game of one of our rooms is leased, then resumed in place when one of our sessions is
@@ -37,7 +37,8 @@ import os
 import socket
 import uuid
 from collections import Counter
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
 
 from cockatrice_ext.bot.commands import BadArgument, parse_invocation
 from cockatrice_ext.journal import Journal
@@ -53,6 +54,9 @@ DEFAULT_LEASE_TTL = 5.0
 
 ASK_POLL_SECONDS = 0.25
 """How often a process looks for room commands handed to it."""
+
+ASK_TIMEOUT = 2.0
+"""Seconds after which the room's holder takes back a room command nobody claimed, and answers it."""
 
 
 def owner_id(user: str) -> str:
@@ -73,6 +77,7 @@ class Fleet:
         self._lost: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
         self._taking_over: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()  # referenced until done (the loop keeps weak ones)
 
     # -- keys --------------------------------------------------------------------------------------
 
@@ -189,7 +194,15 @@ class Fleet:
         if self.journal.acquire(key, target, self.ttl) is None:
             return True  # cannot hand it over: answer here rather than never
         LOGGER.info("room command %r of %s handed to %s", text, ctx.sender, target)
+        self._spawn(self._take_back(key, target, ctx, text))
         return False
+
+    async def _take_back(self, key: str, target: str, ctx: Context, text: str) -> None:
+        """Answer a handed-over command here if its member has not claimed it in time (it died)."""
+        await asyncio.sleep(ASK_TIMEOUT)
+        if self.journal.release(key, target):
+            LOGGER.warning("%s did not claim room command %r: answering it here", target, text)
+            await self.bot.answer_room_command(ctx, text)
 
     def _target(self, name: str, args: str, room_id: int) -> str | None:
         """Who should run room command ``name``: a game's holder, the least loaded member, or us (None)."""
@@ -218,7 +231,7 @@ class Fleet:
                 continue
             room_id, sender, text = json.loads(lease.key[len(prefix) :].split(":", 1)[1])
             ctx = Context(self.bot, "room", str(sender), room_id=int(room_id))
-            asyncio.get_running_loop().create_task(self.bot.answer_room_command(ctx, str(text)))
+            self._spawn(self.bot.answer_room_command(ctx, str(text)))
 
     # -- take-over ---------------------------------------------------------------------------------
 
@@ -258,6 +271,11 @@ class Fleet:
             LOGGER.warning("cannot log in as %s to take game %d over: %s", account, game_id, exc)
             return None
         return session if game_id in session.client.games else None
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     # -- the task ----------------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from postgres_server import postgres_fixture, postgres_url_fixture  # noqa: F401
 from servatrice import ServatriceServer
 from test_auction_e2e import BLOCK, bot_line, wait_note
 
+from cockatrice_ext.bot import fleet as fleet_module
 from cockatrice_ext.bot.commands import NotAllowed
 from cockatrice_ext.bot.runtime import COMMAND_ACTION_IDS, Bot, BotOptions, Context, GameReferee
 from cockatrice_ext.formats import auction as rules
@@ -375,9 +376,11 @@ def test_a_command_applied_twice_is_refused_by_its_id(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-def test_a_room_command_is_answered_by_one_member_and_resume_goes_to_the_games_holder(tmp_path: Path) -> None:
+def test_a_room_command_is_answered_by_one_member_and_resume_goes_to_the_games_holder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The room's holder answers (``!games``); ``!resume GAME`` is handed to the member holding that game,
-    which claims it once; a member that does not hold the room stays silent."""
+    which claims it once, or else taken back by the holder; a member without the room stays silent."""
 
     async def scenario() -> None:
         holder, other = (unconnected_bot(tmp_path / "j.sqlite3", name) for name in ("holder", "other"))
@@ -405,5 +408,15 @@ def test_a_room_command_is_answered_by_one_member_and_resume_goes_to_the_games_h
         await asyncio.sleep(0)
         assert ran == [("other", "alice", 3, "!resume 12")]
         assert other.journal.leases(f"ask:{other.server_key}:") == []
+
+        # A member that dies before claiming: the holder takes the command back and answers it, once.
+        monkeypatch.setattr(fleet_module, "ASK_TIMEOUT", 0.1)
+        assert other.journal.acquire(f"{holder.server_key}:game:13", "dead member", 10.0) is not None
+        assert not await holder.fleet.route_room_command(
+            Context(holder, "room", "bob", room_id=3), "!resume 13"
+        )
+        await asyncio.sleep(0.3)
+        await other.fleet.serve_asks()
+        assert ran[1:] == [("holder", "bob", 3, "!resume 13")]
 
     asyncio.run(scenario())

@@ -136,6 +136,9 @@ REFUSALS: dict[str, str] = {
     "bids_placed": "a bid was placed on this lot: bid or pass",
     "wrong_card": "{card} cannot do that",
     "already_claimed": "you already staked a claim with {card}",
+    "commander_alone": "a commander goes up for auction alone",
+    "not_a_commander": "you have no commander",
+    "not_commander_game": "this is not a Commander Auction game",
 }
 
 
@@ -245,6 +248,29 @@ def _lost_phrase(reason: str) -> str:
     return {"conceded": "conceded", "left": "left the game"}.get(reason, f"lost ({reason.replace('_', ' ')})")
 
 
+def _exchange_lines(effect: Effect, name_of: NameOf, *, judge: bool) -> list[str]:
+    """90Y.6, a commander sold: the exchange (and, without judge rights, who drags what), or why none."""
+    if isinstance(effect, rules.CommandersExchanged):
+        seller, winner = name_of(effect.seller), name_of(effect.winner)
+        lines = [
+            f"90Y.6: the commanders are exchanged: {winner} now commands {effect.sold.name} and {seller}"
+            f" commands {effect.given.name}."
+        ]
+        if not judge:
+            lines.append(
+                f"{seller}: drag {effect.sold.name} onto {winner}'s table; {winner}: drag {effect.given.name}"
+                f" onto {seller}'s table."
+            )
+        return lines
+    if isinstance(effect, rules.CommanderExchangeFailed):
+        return [
+            f"90Y.6: {name_of(effect.winner)}'s commander is not in the command zone, so no exchange:"
+            f" {effect.card.name} goes to {name_of(effect.winner)}'s hand and {name_of(effect.seller)} has no"
+            " commander now."
+        ]
+    return []
+
+
 def _proposed_card_line(effect: Effect, name_of: NameOf) -> str:
     """The prompt or notice for an effect of the proposed auction cards (seed 000), or ``""``."""
     life = rules.STAKES_LIFE
@@ -313,6 +339,11 @@ def render_view(
             cards = ", ".join(card_label(engine.config.cards[c.index]) for c in effect.cards)
             where = "" if effect.kind == "owned" else " (the card on the referee's table)"
             lines.append(f"Auction {effect.lot_no}: {cards}{where}. {name_of(effect.first_bidder)} to bid.")
+            if lot is not None and effect.seller is not None and "command" in lot.origins.values():
+                lines.append(
+                    f"90Y.6: {name_of(effect.seller)}'s commander; if the winner's commander is in the"
+                    f" command zone, it goes to {name_of(effect.seller)} in exchange."
+                )
         elif isinstance(effect, rules.LotSold):
             names = ", ".join(c.name for c in effect.cards)
             lines.append(
@@ -363,6 +394,8 @@ def render_view(
                 lines.append(to_hand_line(name_of(effect.player), names))
         elif isinstance(effect, Effect) and (card_line := _proposed_card_line(effect, name_of)):
             lines.append(card_line)
+        elif isinstance(effect, (rules.CommandersExchanged, rules.CommanderExchangeFailed)):
+            lines += _exchange_lines(effect, name_of, judge=judge)
         elif isinstance(effect, rules.CardReturned):
             who = name_of(effect.player) if effect.player is not None else "The referee"
             lines.append(f"{who} puts {effect.card.name} on the {effect.position} of the block.")
@@ -977,6 +1010,8 @@ class AuctionReferee(PileReferee):
                 else:
                     for ref in effect.cards:
                         await self.hand_over(ref.index, effect.player, hand=True)
+            elif isinstance(effect, rules.CommandersExchanged) and self.is_judge:
+                await self.exchange_commanders(effect)
             elif isinstance(effect, rules.CardReturned) and returned_card_id is not None:
                 name = self.block.game_names[effect.card.index]
                 await self.table_to_own_deck(returned_card_id, name, top=effect.position == "top")
@@ -1082,8 +1117,21 @@ class AuctionReferee(PileReferee):
                 return
             await self.say(sell_line(self.player_name(seller), self.player_name(awarded.player), names))
 
-    async def judge_transfer(self, name: str, seller: Any, winner: Any) -> bool:
-        """As a judge: move a card called ``name`` from the seller's table or hand into the winner's hand."""
+    async def exchange_commanders(self, effect: rules.CommandersExchanged) -> None:
+        """90Y.6 as a judge: each commander from its old commander's table onto the other's; if a move
+        fails the players are told what to drag."""
+        sold, given = (self.block.game_names[ref.index] for ref in (effect.sold, effect.given))
+        moved = [
+            await self.judge_transfer(sold, effect.seller, effect.winner, hand=False),
+            await self.judge_transfer(given, effect.winner, effect.seller, hand=False),
+        ]
+        if not all(moved):
+            for line in _exchange_lines(effect, self.player_name, judge=False)[1:]:
+                await self.say(line)
+
+    async def judge_transfer(self, name: str, seller: Any, winner: Any, *, hand: bool = True) -> bool:
+        """As a judge: move a card called ``name`` from the seller's table or hand onto the winner's table and
+        (``hand``) into their hand."""
         seller_seat, winner_seat = self.seat_of(seller), self.seat_of(winner)
         if seller_seat is None or winner_seat is None:
             return False
@@ -1096,11 +1144,11 @@ class AuctionReferee(PileReferee):
         else:
             return False
         with contextlib.suppress(KeyError):  # a seat went meanwhile: the referee says what to drag instead
-            return await self._judge_move(zone, card.id, name, seller_seat, winner_seat)
+            return await self._judge_move(zone, card.id, name, seller_seat, winner_seat, hand=hand)
         return False
 
     async def _judge_move(
-        self, zone: str, card_id: int, name: str, seller_seat: int, winner_seat: int
+        self, zone: str, card_id: int, name: str, seller_seat: int, winner_seat: int, *, hand: bool
     ) -> bool:
         before = self.table_ids(winner_seat)
         move = pc.move_card(
@@ -1113,6 +1161,8 @@ class AuctionReferee(PileReferee):
         )
         await self.bot.client.judge_commands(self.game_id, seller_seat, [move])
         new_id = await self.wait_new_card(winner_seat, before, name=name)
+        if not hand:
+            return new_id is not None
         return new_id is not None and await self.into_hand(winner_seat, new_id)
 
     # -- sinks: annotation and counters (free game commands) ------------------------------------------
@@ -1369,8 +1419,17 @@ class AuctionReferee(PileReferee):
 
     @command()
     async def sell(self, ctx: Context, cards: Rest) -> None:
-        """Put cards you own up for auction (card effects, 90X.6): !sell NAME[, NAME...]."""
-        names = tuple(n.strip() for n in cards.split(",") if n.strip())
+        """Put cards you own up for auction (card effects, 90X.6): !sell NAME[, NAME...]; Commander Auction:
+        !sell commander (90Y.6, exchanged for the winner's commander if that is in the command zone)."""
+        names: tuple[Any, ...] = tuple(n.strip() for n in cards.split(",") if n.strip())
+        if len(names) == 1 and names[0].lower() == "commander":
+            player = self.engine_player(self.require_player(ctx))
+            index = self.engine.commanders.get(player)
+            if not self.options.commander or index is None:
+                raise NotAllowed(
+                    REFUSALS["not_a_commander" if self.options.commander else "not_commander_game"]
+                )
+            names = (index,)
         await self.act(ctx, lambda p: rules.AuctionOwnCards(player=p, cards=names))
 
     @command()

@@ -32,6 +32,10 @@ def spell(name: str) -> CardFacts:
     return CardFacts(name=name, types=("Instant",))
 
 
+def legend(name: str) -> CardFacts:
+    return CardFacts(name=name, supertypes=("Legendary",), types=("Creature",))
+
+
 def engine_with(cards: list[CardFacts], players: tuple[int, ...] = (1, 2)) -> am.AuctionEngine:
     config = am.AuctionConfig(players=players, cards=tuple(cards), shuffle_block=False)
     return am.AuctionEngine(config, seed=1)
@@ -285,3 +289,32 @@ def test_the_proposed_cards_prompt_in_words_and_the_stakes_show_on_the_lot_card(
     view_of(engine, am.StartAuctionStep(None), am.Bid(2, amount=6), am.Pass(1))  # Fiery Bid for 6
     high = view_of(engine, am.Cast(2))
     assert "High Bid: bob paid 6 and cast Fiery Bid at once, so its High Bid effect applies." in high.chat
+
+
+def test_a_commander_sale_says_whether_the_commanders_are_exchanged() -> None:
+    """90Y.6: the lot says an exchange may follow; the sale says which commander is whose, or why not."""
+    cards = [legend("Ayula"), legend("Baral"), creature("Bear"), creature("Imp")]
+    config = am.AuctionConfig(players=(1, 2), cards=tuple(cards), shuffle_block=False, commander=True)
+    engine = am.AuctionEngine(config, seed=1)
+    view_of(engine, am.StartPregame(None), am.Pass(1), am.Pass(2), am.Pass(2))  # 1: Ayula, 2: Baral
+    opened = view_of(engine, am.BeginTurn(None, active=1), am.AuctionOwnCards(1, cards=("Ayula",)))
+    assert (
+        "90Y.6: alice's commander; if the winner's commander is in the command zone, it goes to alice in"
+        " exchange." in opened.chat
+    )
+    sold = view_of(engine, am.Bid(2, amount=3))
+    assert sold.chat[-2:] == [
+        "90Y.6: the commanders are exchanged: bob now commands Ayula and alice commands Baral.",
+        "alice: drag Ayula onto bob's table; bob: drag Baral onto alice's table.",
+    ]
+    assert "drag" not in " ".join(
+        render_view(engine.apply(am.EndTurn(None)), engine, name_of, judge=True).chat
+    )
+    view_of(engine, am.BeginTurn(None, active=2), am.CastCommander(2))  # bob's commander leaves the zone
+    view_of(engine, am.AuctionOwnCards(1, cards=("Baral",)))
+    failed = view_of(engine, am.Bid(2, amount=1))
+    assert (
+        "90Y.6: bob's commander is not in the command zone, so no exchange: Baral goes to bob's hand and"
+        " alice has no commander now." in failed.chat
+    )
+    assert "alice: drag Baral onto bob's table; bob: then into your hand." in failed.chat

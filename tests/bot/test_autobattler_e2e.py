@@ -217,3 +217,85 @@ def test_autobattler_league_end_to_end(servatrice: ServatriceServer, tmp_path: P
             await bot.close()
 
     run(scenario(), timeout=120)
+
+
+def test_autobattler_items_and_augments_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -> None:
+    """`!autobattler start augments items`: the D6 in the room, an Equipment drafted as an item by private
+    message and accepted in the mini-game deck, an augment pack dealt past 5 poison and one augment kept."""
+    names = ("ann_ai", "ben_ai", "cat_ai", "dan_ai")
+    bot_name = "referee_ai"
+
+    async def scenario() -> None:
+        options = BotOptions(
+            url=servatrice.ws_url,
+            user=bot_name,
+            rooms=("Bot room",),
+            journal_path=tmp_path / "journal.sqlite3",
+            formats=("autobattler",),
+            format_options={"autobattler": LeagueOptions(format="autobattler", seed=30)},
+            client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
+        )
+        bot = Bot(options)
+        await bot.start()
+        people = {name: await Player.connect(servatrice.ws_url, name) for name in names}
+        ann = people["ann_ai"]
+
+        async def tell(name: str, text: str) -> None:
+            await people[name].client.send_message(bot_name, text)
+
+        try:
+            room_id = await ann.client.room_id_by_name("Bot room")
+            for p in people.values():
+                await p.client.join_room(room_id)
+                await p.client.room_say(room_id, "!autobattler join")
+            await ann.wait_line(lambda t: "dan_ai joins" in t)
+            await ann.client.room_say(room_id, "!autobattler start augments items")
+            await ann.wait_line(lambda t: "Augments: the D6 rolled " in t)
+            league = next(r for r in bot.room_referees if isinstance(r, AutoBattlerRoom)).leagues[0]
+            engine: ab.AutoBattlerEngine = league.engine
+            await tell("ann_ai", "!rules")
+            assert "chosen: items=on augments=on" in await private(ann, r"^AutoBattler league")
+
+            cards = engine.config.cards
+            shop = engine.shop("ann_ai")
+            position, item = next(
+                (n, c)
+                for n, c in enumerate(shop, start=1)
+                if {"Aura", "Equipment"} & set(cards[c].subtypes) and cards[c].mana_value <= 1
+            )
+            await tell("ann_ai", f"!item {position} 1")
+            await private(ann, rf"{re.escape(cards[item].name)} is now your item")
+            assert engine.items["ann_ai"] == [item]
+            for name in names:
+                engine.poison[name] = 5  # the mini-game's losers go past 5 poison
+                await tell(name, "!done")
+            await wait_until(lambda: len(league.games) == 2, what="two games")
+
+            for game_id, game in list(league.games.items()):
+                for name in game.players:
+                    hand = [league.game_name(c) for c in engine.pool(name)[:3]]
+                    command = [cards[item].name] if name == "ann_ai" else []
+                    await people[name].sit(room_id, game_id, deck=cod([*hand, *command, *["Plains"] * 3]))
+                await wait_until(lambda g=game: g.ready_sent, what=f"game {game_id} legal")
+                loser = people[game.players[1]]
+                await wait_until(lambda g=game_id, p=loser: p.client.games[g].started, what="started")
+                await loser.client.game_command(game_id, commands.set_counter(0, 0))
+            await wait_until(lambda: engine.games_played == 1, what="mini-game over")
+
+            losers = [n for n in names if engine.poison[n] == 6]
+            assert len(losers) == 2 and set(engine.augment_packs) == set(losers)
+            loser = people[losers[0]]
+            pack = engine.augment_packs[losers[0]]
+            await private(loser, r"Your augment pack: 1\. .*; 2\. .*; 3\. ")
+            await tell(losers[0], "!done")
+            await private(loser, r"keep one augment of your pack first: !augment N")
+            await tell(losers[0], "!augment 3")
+            kept = engine.config.augment_cards[pack[2]].name
+            await private(loser, rf"You keep {re.escape(kept)}: put it in every mini-game deck")
+            assert engine.command_zone(losers[0]) == [kept]
+        finally:
+            for p in people.values():
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=120)

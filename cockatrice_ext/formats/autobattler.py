@@ -76,10 +76,9 @@ Error codes: the league core's plus ``wrong_phase``, ``not_active``, ``already_d
 ``not_in_shop``, ``not_your_pick``, ``not_in_carousel``, ``put_back_needed``, ``no_put_back``,
 ``not_in_pool``, ``feature_disabled``, ``not_enough_treasures``, ``already_declared``, ``no_replay``,
 ``referee_only``, ``no_augment_pack``, ``not_in_augment_pack``, ``augment_pending``, ``not_an_item``.
-Invariants: every card is in exactly one place: a pool, a shop, items, the carousel, the draft discard, or the
-cube;
-every augment in one: the augment deck, a pack, a player's augments, the augment discard, or unused (another
-rarity) -> :meth:`AutoBattlerEngine.locations`, :meth:`AutoBattlerEngine.augment_locations`.
+Invariants: every card is in exactly one place (a pool, a shop, items, the carousel, the draft discard, the
+cube), every augment in one (the augment deck, a pack, a player's augments, the augment discard, unused: of
+another rarity) -> :meth:`AutoBattlerEngine.locations`, :meth:`AutoBattlerEngine.augment_locations`.
 """
 
 from __future__ import annotations

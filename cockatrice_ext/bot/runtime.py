@@ -1013,8 +1013,11 @@ class Bot:
                 f"game #{game_id}'s record cannot be replayed ({exc}); nothing was changed"
             ) from exc
         self.journal.close_table(key, f"resumed as game {referee.game_id}")
-        new_meta = self.journal.table_meta(referee.table_key)
-        self.journal.set_table_meta(referee.table_key, {**new_meta, "referee": referee.bot.client.user_name})
+        if self.journal.has_table(referee.table_key):  # the account now seated as referee (fleet take-over)
+            new_meta = self.journal.table_meta(referee.table_key)
+            self.journal.set_table_meta(
+                referee.table_key, {**new_meta, "referee": referee.bot.client.user_name}
+            )
         if self.fleet is not None:
             self.fleet.release(key)
         return referee

@@ -213,6 +213,8 @@ def test_two_processes_share_the_room_and_take_over_a_killed_ones_game(
 
             # The journal: the old game's actions copied once, the game closed with the gold seen.
             assert journal.closed_reason(old_key) == f"resumed as game {new_game}"
+            assert journal.table_meta(old_key)["referee"] == "fleet_a"
+            assert journal.table_meta(new_key)["referee"] == "fleet_b"  # whom to log in as, next time
             assert [e.action_id for e in journal.entries(new_key)][: len(old_ids)] == old_ids
         finally:
             await alice.close()

@@ -709,6 +709,11 @@ class LeagueRoom(Referee):
             if len(members) < low:
                 raise NotAllowed(f"{title} needs at least {low} players; {len(members)} joined")
             options = self._start_options(args)
+            if options.reseat_on_energy and len(members) != 8:
+                raise NotAllowed(
+                    f"tables=reseat moves eight players between two tables; {len(members)} joined"
+                    " (start with tables=isolated, or wait for eight)"
+                )
             block = load_league_block(options.block_name)
             league = await LeagueReferee.create(self.bot, ctx.room_id, options, block, list(members))
             members.clear()

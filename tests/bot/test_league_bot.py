@@ -641,3 +641,37 @@ def test_eight_players_are_reseated_when_the_hand_size_grows() -> None:
             asyncio.run(league.perform(effects))
     tables = "; ".join(f"group {n}: {', '.join(g)}" for n, g in enumerate(engine.groups, start=1))
     assert f"Hand sizes grow: everyone changes tables. {tables}." in " ".join(bot.said)
+
+
+def test_reseating_is_refused_for_four_players() -> None:
+    """tables=reseat would do nothing at one table: starting four players with it is refused, even when it
+    is the room's default, and tables=isolated overrides it."""
+    from cockatrice_ext.bot.league import AutoBattlerRoom
+    from cockatrice_ext.bot.runtime import Bot, BotOptions, Context
+
+    async def scenario() -> list[str]:
+        bot = Bot(BotOptions(url="ws://127.0.0.1:1/none", user="referee"), journal=Journal(":memory:"))
+        room = AutoBattlerRoom(bot, LeagueOptions(format="autobattler", reseat_on_energy=True))
+        bot.room_referees.append(room)
+        said: list[str] = []
+
+        async def collect(text: str) -> None:
+            said.append(text)
+
+        for name in ("al", "bo", "cy", "di"):
+            await room.handle_command(
+                Context(bot, "room", name, room_id=1, reply_hook=collect), "!autobattler join"
+            )
+        for text in ("!autobattler start", "!autobattler start tables=reseat"):
+            await room.handle_command(Context(bot, "room", "al", room_id=1, reply_hook=collect), text)
+        return said[4:]
+
+    said = asyncio.run(scenario())
+    refusal = "al: tables=reseat moves eight players between two tables; 4 joined (start with tables=isolated"
+    assert len(said) == 2 and all(line.startswith(refusal) for line in said)
+    options = AutoBattlerRoom(
+        object(), LeagueOptions(format="autobattler", reseat_on_energy=True)
+    )._start_options(  # type: ignore[arg-type]
+        "tables=isolated"
+    )
+    assert not options.reseat_on_energy

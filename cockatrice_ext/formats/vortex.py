@@ -24,7 +24,16 @@ RULE INDEX (seed 001, in our words -> where it lives)
   ``_failed_pick`` (effects ``StackCountered``, ``LifeLost``, then the end of turn; cleanup and so the
   pass step still happen, as when a Magic effect ends the turn).
 * Pass step: after cleanup the active player swaps their pack with the passed pack (state-based) ->
-  ``EndTurn`` -> ``_end_turn_action`` -> ``_finish_turn`` -> ``_pass_packs``.
+  ``EndTurn`` -> ``_end_turn_action`` -> ``_finish_turn`` -> ``_pass_packs``. Only the active player's own
+  pending pick holds the end of the turn back (``pick_pending``): the pass step swaps the pack that pick is
+  made from, and a draw finishes with its pick. Another player's pending pick (an "each player draws" at
+  upkeep) is from their own pack, which the pass step does not touch, so the turn ends and that pick (and
+  their queued draws) carries on into the next turn; it does not stop the next player's pack mulligan.
+* Pick timer (house rule; the write-up has no clock): with ``picktimer`` the bot gives an idle picker that
+  many seconds, then the referee picks for them -> ``AutoPick`` (``_auto_pick``, ``PickTimedOut``). The
+  write-up has no passing (every draw is a pick into hand, and only an empty pack fails one), so the pick
+  is made, at random from the pack with the seeded ``rng`` (replay picks the same card): the referee has
+  no card judgement, and a fixed position would let the pack's order choose.
 * Opening hand: four turns per player of draw step + pass step, then three basic lands from outside the
   game, no mulligans -> phase ``"opening"`` driven by ``_begin_opening_turn`` / ``_pick`` (each opening
   pick ends that opening turn), phase ``"basics"`` with ``ChooseBasics``.
@@ -35,7 +44,7 @@ RULE INDEX (seed 001, in our words -> where it lives)
 Refusal codes (``RulesError.code``)
 -----------------------------------
 ``not_started``, ``already_started``, ``bad_player_count``, ``not_a_player``, ``not_your_turn``,
-``wrong_phase``, ``pick_pending`` (someone must pick first), ``no_pick_pending``, ``no_such_card``
+``wrong_phase``, ``pick_pending`` (that player must pick first), ``no_pick_pending``, ``no_such_card``
 (bad position, name or index), ``card_not_available`` (the card is not where the action needs it),
 ``bad_count``, ``bad_basics`` (wrong number or not a configured basic), ``already_chose``,
 ``not_enough_basics``, ``mulligan_too_late`` (already drew this turn), ``already_mulliganed``,
@@ -111,6 +120,13 @@ class Pick(Action):
     """``player`` answers their pending pick: a 0-based position in their pack, or a card name."""
 
     choice: int | str = 0
+
+
+@dataclass(frozen=True)
+class AutoPick(Action):
+    """Referee: ``target`` let their pick time run out (the pick timer); pick for them at random."""
+
+    target: PlayerId | None = None
 
 
 @dataclass(frozen=True)
@@ -200,6 +216,15 @@ class PackReplenished(Effect):
 
 @dataclass(frozen=True)
 class PickRequired(Effect):
+    player: PlayerId
+    pack_size: int
+
+
+@dataclass(frozen=True)
+class PickTimedOut(Effect):
+    """``player``'s pick time ran out: the referee picks a random card of their pack for them (the
+    ``CardPicked`` that follows is private as usual)."""
+
     player: PlayerId
     pack_size: int
 
@@ -372,6 +397,7 @@ class VortexEngine(Engine[VortexConfig]):
         Draw,
         DrawStep,
         Pick,
+        AutoPick,
         ChooseBasics,
         PackMulligan,
         EndTurn,
@@ -488,6 +514,7 @@ class VortexEngine(Engine[VortexConfig]):
             Draw: self._draw,
             DrawStep: self._draw_step,
             Pick: self._pick,
+            AutoPick: self._auto_pick,
             ChooseBasics: self._choose_basics,
             PackMulligan: self._mulligan,
             EndTurn: self._end_turn_action,
@@ -517,11 +544,6 @@ class VortexEngine(Engine[VortexConfig]):
             raise RulesError("not_started")
         if self.phase not in phases:
             raise RulesError("wrong_phase", phase=self.phase, needed=list(phases))
-
-    def _require_no_pick(self) -> None:
-        for p, st in self.players.items():
-            if st.pick_pending:
-                raise RulesError("pick_pending", player=p)
 
     def _resolve_card(self, ref: int | str, candidates: list[int]) -> int:
         """Find card ``ref`` (index or case-insensitive name) among ``candidates``."""
@@ -698,6 +720,19 @@ class VortexEngine(Engine[VortexConfig]):
             effects += self._next_draw(player)
         return effects
 
+    def _auto_pick(self, action: AutoPick) -> list[Effect]:
+        """The pick timer ran out: a random card of the target's pack (the engine's seeded rng, so a replay
+        picks the same card)."""
+        if action.player is not None:
+            raise RulesError("referee_only")
+        st = self._member(action.target)
+        self._require_phase("opening", "play")
+        if not st.pick_pending:
+            raise RulesError("no_pick_pending")
+        target: PlayerId = action.target  # type: ignore[assignment]
+        position = self.rng.randrange(len(st.pack))
+        return [PickTimedOut(target, len(st.pack)), *self._pick(Pick(player=target, choice=position))]
+
     def _failed_pick(self, player: PlayerId) -> list[Effect]:
         """Empty pack at the pick step: counter the stack, lose life, end the turn."""
         st = self.players[player]
@@ -734,12 +769,14 @@ class VortexEngine(Engine[VortexConfig]):
             if action.player not in self.players:
                 raise RulesError("not_a_player", player=action.player)
             raise RulesError("not_your_turn", active_player=active)
-        self._require_no_pick()
+        if self.players[active].pick_pending:  # the pass step swaps the pack the pick is made from
+            raise RulesError("pick_pending", player=active)
         return self._finish_turn(active, "end_of_turn")
 
     def _finish_turn(self, active: PlayerId, reason: str) -> list[Effect]:
         for st in self.players.values():
-            st.pending_draws = 0
+            if not st.pick_pending:  # another player's draw in progress goes on from their own pack
+                st.pending_draws = 0
         self.players[active].replenish_to = self.config.pack_size
         effects = self._pass_packs(active)
         effects.append(TurnEnded(active, reason))
@@ -763,7 +800,8 @@ class VortexEngine(Engine[VortexConfig]):
             raise RulesError("already_mulliganed")
         if self.drawn_this_turn:
             raise RulesError("mulligan_too_late")
-        self._require_no_pick()
+        if st.pick_pending:  # another player's pick is from their own pack: it does not stop this one
+            raise RulesError("pick_pending", player=action.player)
         basics = sum(1 for c in st.pack if self.config.cards[c].is_basic_land)
         if basics < self.config.mulligan_min_basics:
             raise RulesError("not_enough_basics", basics=basics, needed=self.config.mulligan_min_basics)

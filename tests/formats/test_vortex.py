@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -280,16 +281,21 @@ def land_heavy_engine() -> VortexEngine:
     return engine
 
 
-def test_mulligan_exiles_pack_and_replenishes_to_five_this_turn() -> None:
-    engine = land_heavy_engine()
+def five_basics_in_pack(engine: VortexEngine, player: Any) -> list[int]:
+    """Arrange ``player``'s pack to hold five basics from the shoe (every card stays in one place)."""
     lands = [i for i, c in enumerate(engine.config.cards) if c.is_basic_land]
-    # arrange player 1's pack to hold five basics (swap with the shoe, keeping every card in one place)
     where = engine.card_locations()
     wanted = [c for c in lands if where[c] == "shoe"][:5]
     for c in wanted:
         engine.shoe.remove(c)
-    engine.shoe += engine.players[1].pack
-    engine.players[1].pack = wanted
+    engine.shoe += engine.players[player].pack
+    engine.players[player].pack = wanted
+    return wanted
+
+
+def test_mulligan_exiles_pack_and_replenishes_to_five_this_turn() -> None:
+    engine = land_heavy_engine()
+    wanted = five_basics_in_pack(engine, 1)
     assert_refused(engine, PackMulligan(2), "not_your_turn")
     effects = engine.apply(PackMulligan(1))
     assert engine.pack_size(1) == 0
@@ -416,10 +422,15 @@ def random_action(rng: random.Random, engine: VortexEngine) -> Action:
     )
 
 
-def play_random(engine: VortexEngine, seed: int, steps: int, table: Table | None = None) -> None:
+Chooser = Callable[[random.Random, VortexEngine], Action]
+
+
+def play_random(
+    engine: VortexEngine, seed: int, steps: int, table: Table | None = None, choose: Chooser = random_action
+) -> None:
     rng = random.Random(seed)
     for _ in range(steps):
-        action = rng.choice([StartGame(None)]) if engine.phase == "new" else random_action(rng, engine)
+        action = rng.choice([StartGame(None)]) if engine.phase == "new" else choose(rng, engine)
         before = engine.snapshot()
         try:
             if table is not None:

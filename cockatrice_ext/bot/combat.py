@@ -45,7 +45,7 @@ from functools import lru_cache
 from typing import Annotated, Any, ClassVar
 
 from cockatrice_ext.bot.commands import BadArgument, CommandError, NotAllowed, Range, Rest, command
-from cockatrice_ext.bot.formats import SeatsByName
+from cockatrice_ext.bot.formats import SeatsByName, finish_if_one_stands
 from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, GameReferee, OwnDeck, Referee, shorten
 from cockatrice_ext.cards.model import CardDatabase, CardFacts
 from cockatrice_ext.client import ClientEvent
@@ -710,6 +710,8 @@ class CombatReferee(SeatsByName, GameReferee):
     async def on_game_event(self, event: ClientEvent) -> None:
         name = event.name
         async with self._lock:
+            if name == "Event_PlayerPropertiesChanged" and await finish_if_one_stands(self):
+                return
             if self.table is None or not self.live:
                 if name == "Event_Join" and self.table is not None:
                     await self.turn_away(event)  # a rebuilt game: only its own players sit

@@ -159,3 +159,22 @@ class SeatsByName:
             name, f"Game #{self.game_id} continues game #{self.continues}; only its players can sit."
         )
         await self.run(pc.kick_from_game(props.player_id))
+
+
+async def finish_if_one_stands(referee: GameReferee) -> bool:
+    """Finish a started game in which every player but one has conceded; True if it did.
+
+    Cockatrice ends a game only when fewer than two seats play on, and the referee's seat is one of
+    them: without this a two-player game whose player conceded would stay "in progress" for ever.
+    """
+    if referee.finished or not referee.mirror.started:
+        return False
+    players = referee.humans()
+    standing = [p for p in players if not p.conceded]
+    if len(players) < 2 or len(standing) > 1:
+        return False
+    gone = ", ".join(referee.player_name(p.player_id) for p in players if p.conceded)
+    winner = f"; {referee.player_name(standing[0].player_id)} wins" if standing else ""
+    await referee.say(f"Game over: {gone} conceded{winner}.")
+    await referee.finish(f"game over: {gone} conceded{winner}")
+    return True

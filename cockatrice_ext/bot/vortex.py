@@ -51,7 +51,7 @@ from typing import Annotated, Any, ClassVar
 
 from cockatrice_ext.bot.blocks import LoadedBlock, load_block, pile_cod
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
-from cockatrice_ext.bot.formats import SeatsByName
+from cockatrice_ext.bot.formats import SeatsByName, finish_if_one_stands
 from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, PileReferee, Referee, shorten
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
@@ -435,6 +435,8 @@ class VortexReferee(SeatsByName, PileReferee):
     async def on_game_event(self, event: ClientEvent) -> None:
         name = event.name
         async with self._lock:
+            if name == "Event_PlayerPropertiesChanged" and await finish_if_one_stands(self):
+                return
             stopped = name == "Event_GameStateChanged" and self.live and not self.mirror.started
             if self.finished or stopped:
                 await self.after_the_game(event)

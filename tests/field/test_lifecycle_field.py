@@ -242,31 +242,12 @@ def test_the_other_bidder_disconnecting_ends_a_two_player_game(
     run(scenario(), bot)
 
 
-CONCEDE_IGNORED = (
-    "{fmt}: one of two players concedes (Command_Concede) right after the game starts; 3 s later the"
-    " room's !games still lists '#N {key}: in progress' (the referee does not finish the game, unlike"
-    " Auction Magic)"
-)
-
-
 @pytest.mark.parametrize(
     ("command", "announced", "started"),
     [
         ("!auction new 2", "Auction Magic game", r"Turn order"),
-        pytest.param(
-            "!vortex new 2",
-            "Vortex game",
-            r"Opening turn 1",
-            marks=pytest.mark.xfail(strict=True, reason=CONCEDE_IGNORED.format(fmt="Vortex", key="vortex")),
-        ),
-        pytest.param(
-            "!combat new",
-            "Magic Combat Rules game",
-            r"Magic Combat Rules, \d+ rounds",
-            marks=pytest.mark.xfail(
-                strict=True, reason=CONCEDE_IGNORED.format(fmt="Magic Combat Rules", key="combat")
-            ),
-        ),
+        ("!vortex new 2", "Vortex game", r"Opening turn 1"),
+        ("!combat new", "Magic Combat Rules game", r"Magic Combat Rules, \d+ rounds"),
     ],
 )
 def test_a_concession_ends_a_two_player_game(

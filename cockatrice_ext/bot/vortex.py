@@ -87,6 +87,7 @@ class VortexOptions:
     judge: bool = True  # ask to sit as judge; used only when the server grants it
     skip_first_draw: bool = True  # two players: the starting player skips their first draw (Magic 103.8)
     overflow_to: str = "graveyard"
+    pick_timeout: int = 0  # game option picktimer: seconds per pick before the referee picks; 0 = no timer
     password: str = ""
     seed: int | None = None  # fixed shuffle for reproducible games; None = a fresh random seed
 
@@ -151,6 +152,11 @@ def render_effects(
             )
         elif isinstance(effect, rules.PickRequired):
             lines.append(f"{name_of(effect.player)} to pick from {effect.pack_size}: !pick N or !pick NAME.")
+        elif isinstance(effect, rules.PickTimedOut):
+            lines.append(
+                f"{name_of(effect.player)} ran out of time: the referee picks one of their {effect.pack_size}"
+                " pack cards at random."
+            )
         elif isinstance(effect, rules.CardPicked):
             lines.append(f"{name_of(effect.player)} picks a card.")
         elif isinstance(effect, rules.StackCountered):
@@ -326,6 +332,7 @@ class VortexReferee(SeatsByName, PileReferee):
         self._drew: bool = False  # the live turn's draw step happened
         self._end_after_pick = False  # the turn passed in Cockatrice while a pick was pending
         self._passes = 0  # turns the bot passed to bring Cockatrice in line with the engine
+        self._pick_timers: dict[Any, tuple[int, asyncio.Task[None]]] = {}  # player -> (their picks, timer)
         self.engine_names: dict[Any, str] = {}  # engine player -> user name (seats are found by name)
         self.live = False  # the engine is bound to the seated players (started, resumed or rebuilt)
         self.continues: int | None = None  # the lost game this one rebuilds
@@ -429,6 +436,7 @@ class VortexReferee(SeatsByName, PileReferee):
             if engine.pending_pick(player):
                 await self.tell_private(player, f"{PACK_PREFIX} {pack_listing(engine.pack(player))}.")
                 await self.say(f"{self.player_name(player)} to pick from {engine.pack_size(player)}.")
+        self.arm_pick_timers()
 
     # -- events ----------------------------------------------------------------------------------
 
@@ -487,14 +495,13 @@ class VortexReferee(SeatsByName, PileReferee):
         await self.follow_engine_turn()
 
     async def end_turn(self, player: int) -> None:
-        """The Cockatrice turn of ``player`` ended: the engine's pass step (after any pending pick)."""
-        pending = [p for p in self.engine.players if self.engine.pending_pick(p)]
-        if pending:
+        """The Cockatrice turn of ``player`` ended: the engine's pass step, after their own pending pick (the
+        pass step swaps that pack; another player's pick goes on into the next turn)."""
+        if self.engine.pending_pick(player):
             self._end_after_pick = True
-            await self.say(
-                f"{self.player_name(pending[0])}: pick first (!pick N); then {self.player_name(player)}'s"
-                " turn ends."
-            )
+            timer = self.options.pick_timeout
+            later = f" (or the referee picks for you after {timer} s)" if timer else ""
+            await self.say(f"{self.player_name(player)}: pick first (!pick N); then your turn ends{later}.")
             return
         await self.perform(self.apply(rules.EndTurn(player=None)))
 
@@ -538,6 +545,7 @@ class VortexReferee(SeatsByName, PileReferee):
             self._live = None
             await self.say("Referee back. " + self.status_line())
             await self.follow_engine_turn()
+            self.arm_pick_timers()
 
     # -- performing effects ------------------------------------------------------------------------
 
@@ -580,17 +588,51 @@ class VortexReferee(SeatsByName, PileReferee):
                 await self.bot.chat.flush(("user", self.player_name(player)), timeout=PACK_FIRST_SECONDS)
         for line in render_effects(effects, self.engine, self.player_name):
             await self.say(line)  # queued lines are merged into as few chat messages as fit
+        active = self.engine.whose_turn
         if turn_over:
             self._live = None
             self._end_after_pick = False
             await self.follow_engine_turn()
-        elif self._end_after_pick and not any(self.engine.pending_pick(p) for p in self.engine.players):
+        elif self._end_after_pick and (active is None or not self.engine.pending_pick(active)):
             self._end_after_pick = False
             if self.engine.phase == "play" and self.engine.whose_turn != self.engine_player(
                 self.mirror.active_player_id
             ):
                 await self.perform(self.apply(rules.EndTurn(player=None)))
                 await self.follow_engine_turn()
+        self.arm_pick_timers()
+
+    # -- the pick timer (game option picktimer) -----------------------------------------------------
+
+    def arm_pick_timers(self) -> None:
+        """One timer per pending pick (known by the picker's pick count); none for a pick that was made."""
+        if self.options.pick_timeout <= 0 or self.table is None:
+            return
+        for player, state in self.engine.players.items():
+            armed = self._pick_timers.get(player)
+            if armed is not None and (not state.pick_pending or armed[0] != state.picks):
+                armed[1].cancel()
+                del self._pick_timers[player]
+            if state.pick_pending and player not in self._pick_timers and not self.finished:
+                task = asyncio.create_task(self._expire_pick(player, state.picks))
+                self._pick_timers[player] = (state.picks, task)
+
+    def _same_pick(self, player: Any, picks: int) -> bool:
+        """Whether ``player`` still has the pick the timer was armed for."""
+        state = self.engine.players[player]
+        return not self.finished and state.pick_pending and state.picks == picks
+
+    async def _expire_pick(self, player: Any, picks: int) -> None:
+        """Warn at half time; at the end the referee picks at random for the idle player (``AutoPick``)."""
+        timeout = self.options.pick_timeout
+        await asyncio.sleep(timeout / 2)
+        if self._same_pick(player, picks):
+            await self.say(f"{self.player_name(player)}: {timeout / 2:g} s left to pick.")
+        await asyncio.sleep(timeout / 2)
+        async with self._lock:
+            if self._same_pick(player, picks):
+                self._pick_timers.pop(player, None)
+                await self.perform(self.apply(rules.AutoPick(player=None, target=player)))
 
     async def tell_private(self, player: Any, text: str) -> None:
         """Private: the message; a pack listing is first revealed to that player only (in pack order)."""

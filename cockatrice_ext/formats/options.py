@@ -217,6 +217,14 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
             " draws it",
             {"skip": {"skip_first_draw": True}, "draw": {"skip_first_draw": False}},
         ),
+        _int(
+            "picktimer",
+            "pick_timeout",
+            (0, 10, 600),
+            "seconds a player has for each pick before the referee picks for them at random from their pack"
+            " (the write-up has no passing: every draw is a pick; off = wait for ever)",
+            off=0,
+        ),
     ),
     "combat": (
         _choice(

@@ -71,23 +71,40 @@ def hand_names(player: Player, game_id: int, pid: int) -> list[str]:
     return [c.name for c in player.client.games[game_id].players[pid].zone("hand").cards]
 
 
+async def start_bot(url: str, tmp_path: Path, user: str, **options: Any) -> Bot:
+    """A bot refereeing Vortex in "Bot room" (relaxed flood limits, as the test server has)."""
+    bot = Bot(
+        BotOptions(
+            url=url,
+            user=user,
+            rooms=("Bot room",),
+            journal_path=tmp_path / "journal.sqlite3",
+            formats=("vortex",),
+            format_options={"vortex": VortexOptions(**options)},
+            client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
+        )
+    )
+    await bot.start()
+    return bot
+
+
+async def open_vortex(bot: Bot, host: Player, room_id: int) -> tuple[int, VortexReferee]:
+    """``!vortex new 2`` said by ``host``: the game's id and its referee."""
+    await host.client.room_say(room_id, "!vortex new 2")
+    line = await host.wait_line(lambda t: "Vortex game #" in t)
+    game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
+    referee = bot.games[game_id]
+    assert isinstance(referee, VortexReferee)
+    return game_id, referee
+
+
 def test_vortex_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -> None:
     pool = tmp_path / "pool.txt"
     pool.write_text(POOL)
     seed = seed_for_mulligan(pool)
 
     async def scenario() -> None:
-        options = BotOptions(
-            url=servatrice.ws_url,
-            user="vortex_ref",
-            rooms=("Bot room",),
-            journal_path=tmp_path / "journal.sqlite3",
-            formats=("vortex",),
-            format_options={"vortex": VortexOptions(block=str(pool), seed=seed)},
-            client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
-        )
-        bot = Bot(options)
-        await bot.start()
+        bot = await start_bot(servatrice.ws_url, tmp_path, "vortex_ref", block=str(pool), seed=seed)
         alice = await Player.connect(servatrice.ws_url, "alice_v")
         bob = await Player.connect(servatrice.ws_url, "bob_v")
         carol = await Player.connect(servatrice.ws_url, "carol_v")
@@ -95,11 +112,7 @@ def test_vortex_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
             room_id = await alice.client.room_id_by_name("Bot room")
             for p in (alice, bob, carol):
                 await p.client.join_room(room_id)
-            await alice.client.room_say(room_id, "!vortex new 2")
-            line = await alice.wait_line(lambda t: "Vortex game #" in t)
-            game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
-            referee = bot.games[game_id]
-            assert isinstance(referee, VortexReferee)
+            game_id, referee = await open_vortex(bot, alice, room_id)
             by_id: dict[int, Player] = {}
             by_id[await alice.sit(room_id, game_id)] = alice
             by_id[await bob.sit(room_id, game_id)] = bob
@@ -263,28 +276,16 @@ def test_vortex_without_judge_rights(servatrice: ServatriceServer, tmp_path: Pat
     seed = seed_for_mulligan(pool)
 
     async def scenario() -> None:
-        options = BotOptions(
-            url=servatrice.ws_url,
-            user="vortex_plain",
-            rooms=("Bot room",),
-            journal_path=tmp_path / "journal.sqlite3",
-            formats=("vortex",),
-            format_options={"vortex": VortexOptions(block=str(pool), seed=seed, judge=False)},
-            client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
+        bot = await start_bot(
+            servatrice.ws_url, tmp_path, "vortex_plain", block=str(pool), seed=seed, judge=False
         )
-        bot = Bot(options)
-        await bot.start()
         alice = await Player.connect(servatrice.ws_url, "alice_w")
         bob = await Player.connect(servatrice.ws_url, "bob_w")
         try:
             room_id = await alice.client.room_id_by_name("Bot room")
             for p in (alice, bob):
                 await p.client.join_room(room_id)
-            await alice.client.room_say(room_id, "!vortex new 2")
-            line = await alice.wait_line(lambda t: "Vortex game #" in t)
-            game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
-            referee = bot.games[game_id]
-            assert isinstance(referee, VortexReferee)
+            game_id, referee = await open_vortex(bot, alice, room_id)
             by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
             alice_pid = next(pid for pid, p in by_id.items() if p is alice)
             await bot_line(alice, r"Opening turn 1: alice_w drafts", 0)

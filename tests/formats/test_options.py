@@ -34,7 +34,7 @@ CONFIGS: dict[str, type[Any]] = {
     "market": MarketConfig,
     "autobattler": AutoBattlerConfig,
 }
-BOT_ONLY = {"bid_timeout", "auction_at"}  # the referee's own settings, not the engine's
+BOT_ONLY = {"bid_timeout", "auction_at", "pick_timeout"}  # the referee's own settings, not the engine's
 
 
 def test_the_issue_examples_parse() -> None:

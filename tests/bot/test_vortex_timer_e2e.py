@@ -1,0 +1,62 @@
+"""Vortex's pick timer in a real Servatrice game: chosen in the room command and shown by !rules; an idle
+picker is warned, then the referee picks a random card of their pack for them and play goes on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bot_players import Player, wait_until
+from servatrice import ServatriceServer
+from test_vortex_bot import POOL, bot_line, open_vortex, run, start_bot
+
+pytestmark = pytest.mark.servatrice
+
+
+def test_an_idle_picker_gets_a_random_pick(servatrice: ServatriceServer, tmp_path: Path) -> None:
+    pool = tmp_path / "pool.txt"
+    pool.write_text(POOL)
+
+    async def scenario() -> None:
+        # The operator's default (one second, below what chat allows) keeps the test short.
+        bot = await start_bot(
+            servatrice.ws_url, tmp_path, "vortex_timer", block=str(pool), seed=1, pick_timeout=1
+        )
+        alice = await Player.connect(servatrice.ws_url, "alice_t")
+        bob = await Player.connect(servatrice.ws_url, "bob_t")
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for p in (alice, bob):
+                await p.client.join_room(room_id)
+            await alice.client.room_say(room_id, "!vortex new 2 picktimer=5")
+            await alice.wait_line(lambda t: "picktimer=5: expected a whole number from 10 to 600" in t)
+            await alice.client.room_say(room_id, "!vortex rules")
+            await alice.wait_line(lambda t: "picktimer=10-600|off[1]" in t)
+            game_id, referee = await open_vortex(bot, alice, room_id)
+            by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
+            await bot_line(alice, r"Opening turn 1: alice_t drafts", 0)
+            engine = referee.engine
+            first = next(pid for pid, p in by_id.items() if p is alice)
+            pack = {ref.index for ref in engine.pack(first)}
+            mark = alice.mark()
+            await alice.say(game_id, "!rules")
+            await bot_line(alice, r"chosen: picktimer=1", mark)
+            await bot_line(alice, r"alice_t: 0\.5 s left to pick", mark)
+            await bot_line(
+                alice, r"alice_t ran out of time: the referee picks one of their 7 pack cards", mark
+            )
+            await bot_line(alice, r"Opening turn 2: bob_t drafts", mark)
+            owned = engine.players[first].owned
+            assert len(owned) == 1 and owned[0] in pack
+            await wait_until(lambda: len(alice.client.games[game_id].players[first].zone("hand").cards) == 1)
+            await bob.say(game_id, "!pick 1")  # a pick in time stops that pick's timer
+            await bot_line(alice, r"Opening turn 3: alice_t drafts", mark)
+            mark = alice.mark()
+            await bot_line(alice, r"alice_t ran out of time", mark)  # a second timer's length later
+            assert not any("bob_t ran out of time" in text for _, text in alice.heard)
+        finally:
+            for p in (alice, bob):
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=120)

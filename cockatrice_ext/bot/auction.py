@@ -28,6 +28,11 @@ The rules live in :mod:`cockatrice_ext.formats.auction`; this module only adapts
   none hides another). A card handed to a player is labelled ``Owner: NAME`` first: bought cards
   belong to the buyer (90X.3e), and Servatrice reads that label when a player concedes. A card a
   player drops on the bot's table goes back to the block (``!top`` / ``!bottom``).
+* **Proposed cards.** Gilded Idol (``!idol``) and Stake your Claim (``!claim``, as Blood Claim is cast)
+  are commands, listed only when the block holds such a card; Packaged Gnome, Raise the Stakes and High
+  Bid trigger by themselves and the referee says what they do (life is the players' to change). ``!sell
+  commander`` (Commander Auction, 90Y.6) auctions the seller's commander; the exchange of commanders is
+  moved by a judge, or the players are told who drags what.
 * **Identity.** Engine players are the seats of the game the table was created in; a game rebuilt
   after a restart (``!resume``) seats the same people under new ids, so the referee maps engine
   players to seats by user name at its boundary (commands in, card moves and counters out).

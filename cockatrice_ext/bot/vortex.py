@@ -29,6 +29,9 @@ The rules live in :mod:`cockatrice_ext.formats.vortex`; this module only adapts 
 * **Chat.** ``!pick N`` / ``!pick NAME`` (numbers are 1-based for players), ``!basics``, ``!mulligan``,
   ``!draw [N]``, ``!pack``, ``!packs``, ``!state``; every refusal is one line; identity is the server's
   player id of the chat event.
+* **Pick timer.** With the game option ``picktimer=N`` each pending pick gets N seconds (a warning at half
+  time); then the referee journals ``AutoPick``, a random card of that pack. The turn passing in Cockatrice
+  waits only for the active player's own pick; another player's pick goes on into the next turn.
 * **End and restarts.** A game Cockatrice stops (one player left standing) or every player left is
   finished with its reason journaled; whoever sits down in it is told to say ``!vortex new``. A
   registered account keeps its seat and resumes in place; one that lost its seat rebuilds the game on

@@ -113,8 +113,8 @@ referee only: ``StartPregame``, ``BeginTurn``, ``StartAuctionStep``, ``EndTurn``
 ``CommanderDamage``, ``DeclareLoss``, ``DeclareWin``. A seated player, for themselves: ``Bid``, ``Pass``,
 ``StopAuctioning``, ``Cast``, ``Keep``, ``Draw``, ``LookAtTop``, ``Reorder``, ``ReturnToBlock`` (cards they
 hold), ``BuyMana``, ``AuctionOwnCards``, ``UseGildedIdol``, ``StakeClaim``, ``CastCommander``,
-``CommanderToCommandZone``, ``Concede``; the
-referee may also ``Pass`` for whoever is to bid (a timeout) and ``Draw`` / ``ReturnToBlock`` for anyone.
+``CommanderToCommandZone``, ``Concede``; the referee may also ``Pass`` for whoever is to bid (a timeout) and
+``Draw`` / ``ReturnToBlock`` for anyone.
 ``Shuffle`` and ``AuctionFromBlock``: any seated player or the referee. ``AdjustGold``: the referee for
 anyone; a player only their own gold, gains only if ``players_may_gain_gold``. ``LoseGold``: the referee for
 anyone; a player for themselves, and for others if ``players_may_drain_others``.
@@ -128,8 +128,8 @@ Refusal codes (``RulesError.code``)
 ``no_pending_choice``, ``ambiguous_card``, ``missing_card``, ``bad_count``, ``nothing_to_reorder``,
 ``look_stale``, ``not_a_permutation``, ``bad_position``, ``bad_color``, ``not_enough_gold``,
 ``already_voted``, ``bids_placed``, ``not_a_commander``, ``not_in_command_zone``, ``feature_disabled``,
-``wrong_card``, ``already_claimed``, ``commander_alone``,
-``bad_player_count``, ``duplicate_player``, ``not_enough_legends``, ``block_not_singleton``, ``bad_option``.
+``wrong_card``, ``already_claimed``, ``commander_alone``, ``bad_player_count``, ``duplicate_player``,
+``not_enough_legends``, ``block_not_singleton``, ``bad_option``.
 
 Card zones as the engine models them: ``block`` (top first), ``lot`` (up for auction), ``pending`` (bought,
 cast-or-keep not chosen yet), ``hand``, ``played`` (cast: on the battlefield, or resolved; the engine stops

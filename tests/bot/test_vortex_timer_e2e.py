@@ -60,3 +60,64 @@ def test_an_idle_picker_gets_a_random_pick(servatrice: ServatriceServer, tmp_pat
             await bot.close()
 
     run(scenario(), timeout=120)
+
+
+BIG_POOL = """\
+1 Shock
+1 Giant Growth
+1 Grizzly Bears
+20 Forest
+20 Mountain
+"""
+
+
+def test_the_turn_waits_for_the_active_players_own_pick_then_the_timer(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    """Bob passes the turn with his draw step's pick pending: the turn waits for that pick, which the timer
+    makes, then ends (the pass step swaps the pack the pick comes from)."""
+    pool = tmp_path / "pool.txt"
+    pool.write_text(BIG_POOL)
+
+    async def scenario() -> None:
+        bot = await start_bot(
+            servatrice.ws_url, tmp_path, "vortex_wait", block=str(pool), seed=2, pick_timeout=1
+        )
+        alice = await Player.connect(servatrice.ws_url, "alice_u")
+        bob = await Player.connect(servatrice.ws_url, "bob_u")
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for p in (alice, bob):
+                await p.client.join_room(room_id)
+            game_id, referee = await open_vortex(bot, alice, room_id)
+            by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
+            pid = {p.name: player_id for player_id, p in by_id.items()}
+            await bot_line(alice, r"Opening draft done", 0)  # eight idle picks, each made by the timer
+            engine = referee.engine
+            assert all(len(engine.players[p].owned) == 4 for p in by_id)
+            mark = alice.mark()
+            await alice.say(game_id, "!basics")
+            await bob.say(game_id, "!basics")
+            await bot_line(alice, r"Turn 1: alice_u", mark)
+            await wait_until(lambda: alice.client.games[game_id].active_player_id == pid["alice_u"])
+            await alice.phase(game_id, 2)
+            await bot_line(alice, r"alice_u starts and skips the first draw", mark)
+            await alice.next_turn(game_id)
+            await bot_line(alice, r"Turn 2: bob_u", mark)
+            await wait_until(lambda: bob.client.games[game_id].active_player_id == pid["bob_u"])
+            await bob.phase(game_id, 2)
+            await bot_line(alice, r"bob_u to pick from 7", mark)
+            await bob.next_turn(game_id)  # at once, well within the second he has
+            await bot_line(
+                alice, r"bob_u: pick first \(!pick N\); then your turn ends \(or the referee picks", mark
+            )
+            await bot_line(alice, r"bob_u ran out of time", mark)
+            await bot_line(alice, r"bob_u passes: takes the passed pack", mark)
+            await bot_line(alice, r"Turn 3: alice_u", mark)
+            assert len(engine.players[pid["bob_u"]].owned) == 5 and engine.whose_turn == pid["alice_u"]
+        finally:
+            for p in (alice, bob):
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=120)

@@ -166,6 +166,8 @@ class AuctionView:
     """Every living player's gold (the judge's counters are brought to these values)."""
     mana: list[tuple[Any, str, int]] = field(default_factory=list)
     """Mana bought: (player, colour letter, count), for the player's mana counter."""
+    private: list[tuple[Any, str]] = field(default_factory=list)
+    """(player, line) only that player may read: the names of the cards they drew."""
 
 
 def card_label(facts: Any) -> str:
@@ -382,8 +384,14 @@ def render_view(
         elif isinstance(effect, rules.CardsDrawn):
             who = name_of(effect.player)
             lines.append(f"{who} draws {len(effect.cards)} from the block ({engine.block_size()} left).")
-            if effect.cards and not judge and effect.player not in gone:
-                lines.append(to_hand_line(who, [c.name for c in effect.cards]))
+            if effect.cards and effect.player not in gone:  # a drawn card is a hand card: named to its drawer
+                them = "it" if len(effect.cards) == 1 else "them"
+                where = (
+                    " (in your hand)" if judge else f": face down on your table, drag {them} into your hand"
+                )
+                view.private.append(
+                    (effect.player, f"You drew {listed([c.name for c in effect.cards])}{where}.")
+                )
         elif isinstance(effect, rules.RevealedUntilCreature) and effect.player not in gone:
             who, names = name_of(effect.player), [c.name for c in effect.cards]
             end = "" if effect.creature_found else " (no creature: the block ran out)"
@@ -978,6 +986,8 @@ class AuctionReferee(PileReferee):
         view = render_view(effects, engine, self.player_name, judge=self.is_judge)
         for line in view.chat:  # queued lines are merged into as few chat messages as fit
             await self.say(line)
+        for player, line in view.private:
+            await self.bot.tell(self.player_name(player), line)
         pregame_over = False
         owned_sale: rules.LotSold | None = None
         for effect in effects:
@@ -1006,7 +1016,10 @@ class AuctionReferee(PileReferee):
             elif isinstance(effect, rules.RevealedUntilCreature) and effect.pending:
                 for ref in effect.cards:  # on our table until the buyer's !cast or !keep
                     await self.to_my_table(ref.index)
-            elif isinstance(effect, (rules.CardsDrawn, rules.RevealedUntilCreature)):
+            elif isinstance(effect, rules.CardsDrawn):
+                for ref in effect.cards:
+                    await self.hand_over(ref.index, effect.player, hand=True, hidden=True)
+            elif isinstance(effect, rules.RevealedUntilCreature):
                 for ref in effect.cards:
                     await self.hand_over(ref.index, effect.player, hand=True)
             elif isinstance(effect, rules.CardsAwarded):
@@ -1080,15 +1093,22 @@ class AuctionReferee(PileReferee):
             self._notes.pop(card_id, None)
             await self.table_to_own_deck(card_id, self.block.game_names[index], top=top)
 
-    async def hand_over(self, index: int, player: Any, *, hand: bool) -> None:
+    async def hand_over(self, index: int, player: Any, *, hand: bool, hidden: bool = False) -> None:
         """Give engine card ``index`` to ``player``: labelled with its owner (and price), onto their table
         in a column of its own, then (as a judge, for ``hand``) into their hand. A player who is out of
-        the game takes it out of the game with them (800.4a)."""
-        card_id = await self.to_my_table(index)
+        the game takes it out of the game with them (800.4a). A ``hidden`` card (a draw) travels face down
+        from the block and its note tells the player to drag it into their hand: nobody else reads it."""
+        if hidden:
+            name = self.block.game_names[index]
+            card_id = await self.deal_from_deck(name, self.me, face_down=True, exclude=self.on_table.values())
+        else:
+            card_id = await self.to_my_table(index)
         if card_id is None:
             return
         self.on_table.pop(index, None)
         label = self._labels.pop(index, "")
+        if hidden:
+            label = "Face down: drag it into your hand (its name came to you)."
         seat = self.seat_of(player) if player in self.engine.living() else None
         if seat is None:
             await self.run(pc.move_card("table", [card_id], target_player_id=self.me, target_zone="rfg"))
@@ -1105,9 +1125,12 @@ class AuctionReferee(PileReferee):
                 target_zone="table",
                 x=self.free_x(seat),
                 y=DEAL_ROW,
+                face_down=hidden,
             )
             await self.run(move)
-            new_id = await self.wait_new_card(seat, before, name=self.block.game_names[index])
+            new_id = await self.wait_new_card(
+                seat, before, name="" if hidden else self.block.game_names[index]
+            )
             if hand and new_id is not None:
                 await self.into_hand(seat, new_id)
         self._notes.pop(card_id, None)

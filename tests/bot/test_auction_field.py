@@ -140,12 +140,15 @@ def test_one_turn_as_players_see_it(servatrice_strict: ServatriceServer, tmp_pat
             await wait_until(lambda: len(mine.cards) == 2, what="bought cards on the buyer's table")
             assert all(c.annotation.startswith(f"Owner: {active.name}") for c in mine.cards)
 
-            # Draws: two cards, two columns, one instruction naming both.
+            # Draws: two cards, face down in two columns, named to the drawer alone (a hand card is hidden).
             await active.say(game_id, "!draw 2")
-            await bot_line(
-                active, rf"{active.name}: drag Shock and Serra Angel from your table to your hand\.", mark
+            told = await active.wait_private(lambda t: t.startswith("You drew"))
+            assert (
+                told == "You drew Shock and Serra Angel: face down on your table, drag them into your hand."
             )
             await wait_until(lambda: len(mine.cards) == 4, what="drawn cards on the table")
+            assert sum(c.face_down for c in mine.cards) == 2
+            assert not [t for t in lines_since(other, mark) if "Shock" in t or "Serra Angel" in t]
 
             # !look 1 suggests an !order that fits one card; !mana names the counter to raise.
             await active.say(game_id, "!look 1")

@@ -115,7 +115,10 @@ def test_kept_and_drawn_cards_come_with_one_drag_instruction_without_judge_right
     assert not any("drag" in line for line in render_view(kept_effects(), engine, name_of, judge=True).chat)
     view_of(engine, am.Pass(1), am.Pass(2))  # Bear unsold
     drawn = view_of(engine, am.EndTurn(None), am.BeginTurn(None, active=2), am.Draw(2, count=2))
-    assert "bob: drag Naturalize and Bear from your table to your hand." in drawn.chat
+    assert not any("Naturalize" in line or "Bear" in line for line in drawn.chat)  # hand cards: not public
+    assert drawn.private == [
+        (2, "You drew Naturalize and Bear: face down on your table, drag them into your hand.")
+    ]
 
 
 def kept_effects() -> list[Any]:

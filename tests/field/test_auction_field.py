@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pytest
 from auction_steps import UNIVERSE, auction_step, lot_reveals
 from field_bot import BOT_NAME, Referee
-from field_players import FieldPlayer, Protos
+from field_players import FieldPlayer, Mark, Protos
 from hidden_cards import CardNames, Secret, find_leaks, private_secrets
 from scenario import arrive, close_all, open_game, run, seat
 from servatrice import ServatriceServer
@@ -71,24 +71,18 @@ def test_auction_game_hides_what_it_must(
     run(scenario(), bot)
 
 
-def drawn_names(drawer: FieldPlayer, game_id: int, since: int) -> set[str]:
+def drawn_names(drawer: FieldPlayer, game_id: int, since: Mark) -> set[str]:
     """Block cards that reached the drawer after ``since`` through what only they should read: a card moved
     onto their own area, a reveal, a private message."""
     seat_id = drawer.games[game_id].my_id
     names: set[str] = set()
-    for item in drawer.received[since:]:
+    for item in drawer.received[since.index :]:
         mine = item.kind == "Event_MoveCard" and item.body.target_player_id == seat_id
         if mine or item.kind in ("Event_RevealCards", "Event_UserMessage"):
             names |= {name for text in item.strings for name in BLOCK_NAMES.find(text)}
     return names
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Auction !draw without judge rights deals the drawn card face up onto the drawer's table and names"
-    " it in public game chat ('NAME: drag CARD from your table to your hand.'), so every other player reads"
-    " a hand card; Vortex deals its picks face down and names them privately",
-)
 def test_a_drawn_card_is_read_by_its_drawer_only(
     protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
 ) -> None:

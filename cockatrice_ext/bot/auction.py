@@ -1447,8 +1447,10 @@ class AuctionReferee(PileReferee):
 
     @command()
     async def sell(self, ctx: Context, cards: Rest) -> None:
-        """Put cards you own up for auction (card effects, 90X.6): !sell NAME[, NAME...]; Commander Auction:
-        !sell commander (90Y.6, exchanged for the winner's commander if that is in the command zone)."""
+        """Auction cards you own (90X.6): !sell NAME[, NAME...]; your commander (90Y.6): !sell commander.
+
+        A commander sold this way is exchanged for the winner's commander when that is in the command zone.
+        """
         names: tuple[Any, ...] = tuple(n.strip() for n in cards.split(",") if n.strip())
         if len(names) == 1 and names[0].lower() == "commander":
             player = self.engine_player(self.require_player(ctx))

@@ -98,6 +98,15 @@ async def open_vortex(bot: Bot, host: Player, room_id: int) -> tuple[int, Vortex
     return game_id, referee
 
 
+async def join_bot_room(url: str, *names: str) -> tuple[list[Player], int]:
+    """Players connected under ``names`` and sitting in "Bot room" (closed by the caller); the room's id."""
+    players = [await Player.connect(url, name) for name in names]
+    room_id = await players[0].client.room_id_by_name("Bot room")
+    for p in players:
+        await p.client.join_room(room_id)
+    return players, room_id
+
+
 def test_vortex_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -> None:
     pool = tmp_path / "pool.txt"
     pool.write_text(POOL)
@@ -279,12 +288,8 @@ def test_vortex_without_judge_rights(servatrice: ServatriceServer, tmp_path: Pat
         bot = await start_bot(
             servatrice.ws_url, tmp_path, "vortex_plain", block=str(pool), seed=seed, judge=False
         )
-        alice = await Player.connect(servatrice.ws_url, "alice_w")
-        bob = await Player.connect(servatrice.ws_url, "bob_w")
+        (alice, bob), room_id = await join_bot_room(servatrice.ws_url, "alice_w", "bob_w")
         try:
-            room_id = await alice.client.room_id_by_name("Bot room")
-            for p in (alice, bob):
-                await p.client.join_room(room_id)
             game_id, referee = await open_vortex(bot, alice, room_id)
             by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
             alice_pid = next(pid for pid, p in by_id.items() if p is alice)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_players import Player, wait_until
+from bot_players import wait_until
 from servatrice import ServatriceServer
-from test_vortex_bot import POOL, bot_line, open_vortex, run, start_bot
+from test_vortex_bot import POOL, bot_line, join_bot_room, open_vortex, run, start_bot
 
 pytestmark = pytest.mark.servatrice
 
@@ -22,12 +22,8 @@ def test_an_idle_picker_gets_a_random_pick(servatrice: ServatriceServer, tmp_pat
         bot = await start_bot(
             servatrice.ws_url, tmp_path, "vortex_timer", block=str(pool), seed=1, pick_timeout=1
         )
-        alice = await Player.connect(servatrice.ws_url, "alice_t")
-        bob = await Player.connect(servatrice.ws_url, "bob_t")
+        (alice, bob), room_id = await join_bot_room(servatrice.ws_url, "alice_t", "bob_t")
         try:
-            room_id = await alice.client.room_id_by_name("Bot room")
-            for p in (alice, bob):
-                await p.client.join_room(room_id)
             await alice.client.room_say(room_id, "!vortex new 2 picktimer=5")
             await alice.wait_line(lambda t: "picktimer=5: expected a whole number from 10 to 600" in t)
             await alice.client.room_say(room_id, "!vortex rules")
@@ -83,12 +79,8 @@ def test_the_turn_waits_for_the_active_players_own_pick_then_the_timer(
         bot = await start_bot(
             servatrice.ws_url, tmp_path, "vortex_wait", block=str(pool), seed=2, pick_timeout=1
         )
-        alice = await Player.connect(servatrice.ws_url, "alice_u")
-        bob = await Player.connect(servatrice.ws_url, "bob_u")
+        (alice, bob), room_id = await join_bot_room(servatrice.ws_url, "alice_u", "bob_u")
         try:
-            room_id = await alice.client.room_id_by_name("Bot room")
-            for p in (alice, bob):
-                await p.client.join_room(room_id)
             game_id, referee = await open_vortex(bot, alice, room_id)
             by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
             pid = {p.name: player_id for player_id, p in by_id.items()}

@@ -12,8 +12,15 @@ from servatrice import FloodLimits, ServatriceConfig, ServatriceServer
 
 BOT_NAME = "RefereeBot"
 ROOM = "Bot room"
-SHIPPED = ServatriceConfig(flood=FloodLimits.servatrice_defaults(), max_games_per_user=5)
-"""``servatrice.ini.example``'s security settings (auth none: nobody is registered or a judge)."""
+SHIPPED = ServatriceConfig(
+    flood=FloodLimits.servatrice_defaults(),
+    max_games_per_user=5,
+    allow_create_as_judge=False,
+    max_users_per_address=4,
+    idle_client_timeout=3600,
+)
+"""``servatrice.ini.example``'s security settings (auth none: nobody is registered or a judge; loopback is
+on the shipped list of addresses that ``max_users_per_address`` leaves alone)."""
 
 
 class Referee:

@@ -95,13 +95,12 @@ class Received:
 
 @dataclass
 class Game:
-    """What a player knows of one game: seats by name, whose turn it is."""
+    """What a player knows of one game: our seat, the seats' names, whose turn it is."""
 
     game_id: int
     my_id: int = -1
     names: dict[int, str] = field(default_factory=dict)
     active: int | None = None
-    started: bool = False
 
 
 @dataclass(frozen=True)
@@ -114,10 +113,6 @@ class Mark:
 
 class ServerError(RuntimeError):
     """A command got a response code other than RespOk."""
-
-    def __init__(self, command: str, code: int) -> None:
-        super().__init__(f"{command}: response code {code}")
-        self.code = code
 
 
 class FieldPlayer:
@@ -223,7 +218,6 @@ class FieldPlayer:
                         game.names[player.properties.player_id] = player.properties.user_info.name
                 if body.HasField("active_player_id"):
                     game.active = body.active_player_id
-                game.started = body.game_started or game.started
             elif item.kind == "Event_Join":
                 game.names[body.player_properties.player_id] = body.player_properties.user_info.name
             elif item.kind == "Event_SetActivePlayer":
@@ -242,7 +236,7 @@ class FieldPlayer:
         self._writer.write(struct.pack(">I", len(payload)) + payload)
         response = await asyncio.wait_for(future, 15)
         if check and response.response_code != self.pb.Response.RespOk:
-            raise ServerError(what, response.response_code)
+            raise ServerError(f"{what}: response code {response.response_code}")
         return response
 
     def _container(self, slot: str, command: str, fields: dict[str, Any], **where: int) -> Any:
@@ -284,7 +278,7 @@ class FieldPlayer:
             response = await send()
             if response.response_code != self.pb.Response.RespChatFlood:
                 if response.response_code != self.pb.Response.RespOk:
-                    raise ServerError("chat", response.response_code)
+                    raise ServerError(f"chat: response code {response.response_code}")
                 return
             await asyncio.sleep(1.0)
         raise AssertionError(f"{self.name}: chat refused as flood for 15 s")

@@ -122,7 +122,7 @@ def load_input(block: str, from_format: str = "auto") -> tuple[Deck | CardDataba
 
     if block == STDIN:
         source = STDIN_LABEL
-        data = click.get_binary_stream("stdin").read(MAX_TEXT_BYTES + 1)
+        data = sys.stdin.buffer.read(MAX_TEXT_BYTES + 1)
     else:
         path = find_block(block)
         source = str(path)
@@ -265,7 +265,7 @@ def _name_after_file(deck: ExportDeck, target: Path, *, chosen: bool) -> None:
 
 def _write_stdout(rendered: str | bytes) -> None:
     """``-o -``: the one file on standard output; a stream that cannot take it is one error line."""
-    stream = click.get_binary_stream("stdout")
+    stream = sys.stdout.buffer
     try:
         stream.write(rendered.encode("utf-8") if isinstance(rendered, str) else rendered)
         stream.flush()

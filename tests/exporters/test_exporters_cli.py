@@ -165,26 +165,30 @@ def test_unknown_block_name(runner: CliRunner) -> None:
     assert "no bundled block named 'no-such-block'" in result.output and "auction-sample" in result.output
 
 
-def test_default_output_is_derived_from_the_block_name(runner: CliRunner) -> None:
-    with runner.isolated_filesystem():
-        result = _run(runner, "auction-sample", "--to", "forge")
-        assert result.exit_code == 0, result.output
-        assert Path("auction-sample.dck").is_file()
-        result = _run(runner, "auction-sample", "--to", "forge-cube")
-        assert Path("auction-sample-forge-cube/draft/Auction Magic sample block.draft").is_file()
+def test_default_output_is_derived_from_the_block_name(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = _run(runner, "auction-sample", "--to", "forge")
+    assert result.exit_code == 0, result.output
+    assert Path("auction-sample.dck").is_file()
+    result = _run(runner, "auction-sample", "--to", "forge-cube")
+    assert Path("auction-sample-forge-cube/draft/Auction Magic sample block.draft").is_file()
 
 
-def test_never_overwrites_its_input(runner: CliRunner) -> None:
-    with runner.isolated_filesystem():
-        Path("mine.txt").write_text("1 Angelic Edict\n")
-        assert default_output(Path("mine.txt"), "text") == Path("mine.text.txt")
-        result = _run(runner, "mine.txt", "--to", "text")
-        assert result.exit_code == 0, result.output
-        assert Path("mine.txt").read_text() == "1 Angelic Edict\n"
-        assert Path("mine.text.txt").read_text() == "// mine\n\n1 Angelic Edict\n"
-        result = runner.invoke(main, ["export", "mine.txt", "--to", "text", "-o", "mine.txt"])
-        assert result.exit_code == 2 and "refusing to overwrite" in result.output
-        assert Path("mine.txt").read_text() == "1 Angelic Edict\n"
+def test_never_overwrites_its_input(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("mine.txt").write_text("1 Angelic Edict\n")
+    assert default_output(Path("mine.txt"), "text") == Path("mine.text.txt")
+    result = _run(runner, "mine.txt", "--to", "text")
+    assert result.exit_code == 0, result.output
+    assert Path("mine.txt").read_text() == "1 Angelic Edict\n"
+    assert Path("mine.text.txt").read_text() == "// mine\n\n1 Angelic Edict\n"
+    result = runner.invoke(main, ["export", "mine.txt", "--to", "text", "-o", "mine.txt"])
+    assert result.exit_code == 2 and "refusing to overwrite" in result.output
+    assert Path("mine.txt").read_text() == "1 Angelic Edict\n"
 
 
 def test_no_printings_gives_a_strictly_schema_valid_cod(runner: CliRunner, tmp_path: Path) -> None:

@@ -24,10 +24,21 @@ The rules live in :mod:`cockatrice_ext.formats.market` and :mod:`cockatrice_ext.
 
 Rendering effects to chat lines is pure (:func:`render_effects`): public lines go to the league's room,
 private ones (packs, shops, pools) to the player concerned.
+
+**Private views and the chat budget.** Every room, game and private message shares the bot's one chat
+budget (about 1,000 characters per 10 s), so a view listing a shop and a pool (~300 characters) for each
+of eight players would reach the last one tens of seconds late. With the web view on (``bot run --web``,
+which sets ``bot.league_pages``), each player's view lives on a private page: the first private message
+is the page's link plus one line (``Your shop and pool: URL or !shop``), and later lines point there
+instead of listing cards. Without it, the first view of a draft phase is the actionable part (the shop
+with the commands, ~150 characters), and the whole view (shop and numbered pool) follows once that line
+has gone out; rolls show the whole view at once. ``!shop`` and ``!pool`` answer in full at any time.
+Private lines are queued before the room's, so a player's view never waits behind an announcement.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import re
@@ -61,6 +72,8 @@ MAX_DECK_CARDS = 1000
 """Loaded decks are read up to this many cards (untrusted input; no league deck comes close)."""
 PRIVATE_LIMIT = 900
 """Private messages are cut into pieces of at most this many characters (the server's chat budget)."""
+PAGE_CONTENTS = {"market": "pack, market and pool", "autobattler": "shop and pool"}
+"""What a league player's private web page shows, as its link's message says it."""
 
 EMPTY_DECK = (
     '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>referee</deckname>'
@@ -395,10 +408,14 @@ def pool_cod(name: str, game_names: Sequence[str]) -> str:
 
 @dataclass
 class Rendered:
-    """Chat for a batch of effects: ``public`` lines for the room, ``private`` lines per player."""
+    """Chat for a batch of effects: ``public`` lines for the room, ``private`` lines per player.
+
+    ``follow_up`` holds, per player, a whole view to send once their first (short) line has gone out.
+    """
 
     public: list[str] = field(default_factory=list)
     private: dict[str, list[str]] = field(default_factory=dict)
+    follow_up: dict[str, str] = field(default_factory=dict)
 
     def tell(self, player: str, line: str) -> None:
         self.private.setdefault(player, []).append(line)
@@ -408,18 +425,56 @@ def _rarity(card: CardFacts) -> str:
     return mk.rarity_class(card) or card.rarity or "card"
 
 
-def render_effects(effects: Iterable[Effect], engine: Engine[Any]) -> Rendered:
-    """Short lines for ``effects`` of a Market Draft or AutoBattler engine (pure)."""
+def shop_view(engine: ab.AutoBattlerEngine, player: str, names: Sequence[str]) -> str:
+    """The whole chat view of an AutoBattler shop: the shop, the numbered pool and the commands."""
+    cards = engine.config.cards
+    pool = engine.league.pools[player]
+    items = (
+        " !item SHOP POOL takes an Aura or Equipment as an item (treasures: its mana value)."
+        if engine.config.item_drafting
+        else ""
+    )
+    return (
+        f"Your shop: {numbered(names)}. Your pool: {numbered([cards[c].name for c in pool])}."
+        " !swap SHOP POOL to take a card, !roll (1 treasure) for a new shop, !done when finished." + items
+    )
+
+
+def shop_first_line(engine: ab.AutoBattlerEngine, player: str, names: Sequence[str]) -> str:
+    """The short first view of a draft phase in chat: the shop and what to do (the pool follows)."""
+    return (
+        f"Your shop: {numbered(names)}. Treasures {engine.treasures[player]}. !swap SHOP POOL, !roll, !done;"
+        " pool next."
+    )
+
+
+def opened_shops(effects: Sequence[Effect]) -> set[str]:
+    """Players whose batch opens a draft phase's first shop (a shop not opened by their own !roll)."""
+    rolled = {e.player for e in effects if isinstance(e, ab.Rolled)}
+    return {e.player for e in effects if isinstance(e, ab.ShopOpened) and e.player not in rolled}
+
+
+def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: bool = False) -> Rendered:
+    """Short lines for ``effects`` of a Market Draft or AutoBattler engine (pure).
+
+    With ``pages`` (players have private web pages) private lines point to the page instead of listing
+    packs, shops and markets. A draft phase's first shop comes alone (its first cards and treasures are on
+    the page, or in the whole view that follows the short first line).
+    """
     out = Rendered()
     cards: Sequence[CardFacts] = engine.config.cards
     effects = list(effects)
     pools_shown: set[str] = set()
+    opening = opened_shops(effects)
     for effect in effects:
         # -- shared league effects --
         if isinstance(effect, core.PackInFront):
+            size = len(effect.cards)
             out.tell(
                 effect.player,
-                f"Your pack ({len(effect.cards)}): {numbered(effect.names)}. !pick N (or the name).",
+                f"Your pack ({size}) is on your page; or !pack."
+                if pages
+                else f"Your pack ({size}): {numbered(effect.names)}. !pick N (or the name).",
             )
         elif isinstance(effect, core.Picked):
             size = len(engine.league.pools[effect.player])  # type: ignore[attr-defined]
@@ -454,6 +509,8 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any]) -> Rendered:
                 loser = next(p for p in effect.players if p != effect.winner)
                 out.public.append(f"Round {effect.round}: {effect.winner} beats {loser}.")
         elif isinstance(effect, core.CardsGiven):
+            if effect.player in opening:  # the shop's first line comes alone; the pool follows it
+                continue
             source = {"booster": "Your booster", "setup": "Your first cards", "random": "A random card"}.get(
                 effect.source, f"From the {effect.source}"
             )
@@ -466,7 +523,12 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any]) -> Rendered:
             out.public.append(f"Market open: {listing}.")
             out.public.append("Buying order: " + ", ".join(effect.order) + ".")
             for player in effect.order:
-                out.tell(player, f"Market: {listing}. !market shows it with your pool numbers.")
+                out.tell(
+                    player,
+                    "The market is open: buy on your page, or !market."
+                    if pages
+                    else f"Market: {listing}. !market shows it with your pool numbers.",
+                )
         elif isinstance(effect, mk.MarketTurn):
             out.public.append(f"{effect.player} to buy.")
             out.tell(effect.player, "Your turn to buy: !buy N with A, B... (numbers from !market) or !pass.")
@@ -489,6 +551,8 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any]) -> Rendered:
             out.public.append(f"League over! Final standings (points): {table}.")
         # -- AutoBattler --
         elif isinstance(effect, ab.TreasuresChanged):
+            if effect.reason == "draft" and effect.player in opening:  # the shop's line says them
+                continue
             if effect.reason in ("draft", "kept", "excess", "interest", "streak") and effect.delta:
                 why = {
                     "draft": "draft phase",
@@ -499,18 +563,18 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any]) -> Rendered:
                 }[effect.reason]
                 out.tell(effect.player, f"Treasures: {effect.treasures} ({effect.delta:+d}, {why}).")
         elif isinstance(effect, ab.ShopOpened):
-            pool = engine.league.pools[effect.player]  # type: ignore[attr-defined]
-            items = (
-                " !item SHOP POOL takes an Aura or Equipment as an item (treasures: its mana value)."
-                if engine.config.item_drafting
-                else ""
-            )
-            out.tell(
-                effect.player,
-                f"Your shop: {numbered(effect.names)}. Your pool: {numbered([cards[c].name for c in pool])}."
-                " !swap SHOP POOL to take a card, !roll (1 treasure) for a new shop, !done when finished."
-                + items,
-            )
+            assert isinstance(engine, ab.AutoBattlerEngine)
+            if pages:
+                if effect.player in opening:
+                    treasures = engine.treasures[effect.player]
+                    out.tell(
+                        effect.player, f"Your shop is open ({treasures} treasures): on your page, or !shop."
+                    )
+            elif effect.player in opening:
+                out.tell(effect.player, shop_first_line(engine, effect.player, effect.names))
+                out.follow_up[effect.player] = shop_view(engine, effect.player, effect.names)
+            else:
+                out.tell(effect.player, shop_view(engine, effect.player, effect.names))
         elif isinstance(effect, ab.Swapped):
             out.tell(effect.player, f"You took {effect.taken_name} and gave {effect.given_name}.")
         elif isinstance(effect, ab.ItemDrafted):
@@ -808,6 +872,7 @@ class LeagueReferee(Referee):
         self.games: dict[int, LeagueGame] = {}
         self.over = table.engine.is_over()
         self.overpay_warned: dict[str, mk.Buy] = {}  # the buy each player was warned about, once
+        self._follow_ups: set[asyncio.Task[None]] = set()
 
     # -- creation and restore ------------------------------------------------------------------------
 
@@ -975,14 +1040,28 @@ class LeagueReferee(Referee):
         """Apply a player's action through the journal and perform its effects."""
         await self.perform(self.table.apply(action))
 
+    @property
+    def pages(self) -> Any:
+        """The web view's league pages (``link``, ``changed``), or None when the bot serves no web view."""
+        return (self.bot.main or self.bot).league_pages
+
     async def perform(self, effects: list[Effect]) -> None:
         """Announce ``effects`` (room and private), open games for new pairings, close decided ones."""
         engine = self.engine
-        rendered = render_effects(effects, engine)
+        pages = self.pages
+        rendered = render_effects(effects, engine, pages=pages is not None)
+        for player, lines in rendered.private.items():  # players first: the room's line can wait
+            link = pages.link(self, player) if pages is not None else None
+            if link is not None:  # the first private message: the link plus one line
+                command = "!shop" if self.format_name == "autobattler" else "!pack"
+                lines = [f"Your {PAGE_CONTENTS[self.format_name]}: {link} or {command}"]
+            await self.tell_lines(player, lines)
+        for player, view in rendered.follow_up.items():
+            task = asyncio.get_running_loop().create_task(self._follow_up(player, view))
+            self._follow_ups.add(task)
+            task.add_done_callback(self._follow_ups.discard)
         for line in _pack_lines(rendered.public):
             await self.bot.room_say(self.room_id, line)
-        for player, lines in rendered.private.items():
-            await self.tell_lines(player, lines)
         pools_changed = any(
             isinstance(e, (core.DraftFinished, ab.DraftEnded, mk.MarketClosed)) for e in effects
         )
@@ -1012,6 +1091,13 @@ class LeagueReferee(Referee):
             self.bot.journal.close_table(self.key)
             for game in list(self.games.values()):
                 await game.close()
+        if pages is not None:
+            pages.changed(self)
+
+    async def _follow_up(self, player: str, view: str) -> None:
+        """Send ``view`` once the player's earlier lines have gone out (so those go out short, and first)."""
+        await self.bot.chat.flush(("user", player), timeout=120)
+        await self.tell_lines(player, [view])
 
     async def tell_lines(self, player: str, lines: Sequence[str]) -> None:
         """Private lines to ``player``, joined into as few messages as the budget allows."""

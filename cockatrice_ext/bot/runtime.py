@@ -686,6 +686,8 @@ class Bot:
         """This process's part in a fleet of bots sharing the journal (None: the bot works alone)."""
         self.view_listeners: list[Callable[[GameReferee], None]] = []
         """Called (on the main session) when what a game shows may have changed: the web view."""
+        self.league_pages: Any = None
+        """Set (on the main session) by the web view: leagues' private pages (``link``, ``changed``)."""
         self._stopped = asyncio.Event()
 
     # -- lifecycle ---------------------------------------------------------------------------------

@@ -15,8 +15,14 @@ Pages (all live, no reload):
   hand). Its link is sent once by private message when the game's engine starts. A pick posted from
   the page is run as the chat command ``!pick N`` from that player (same parser, same checks, same
   journal), and the command's answer is shown on the page.
+* ``/league/N/private/TOKEN`` a league player's private page (AutoBattler: shop, pool, treasures with
+  Swap, Roll, Done and the carousel's Pick; Market Draft: the pack with Pick, the market and the pool
+  with a trade-in chooser). N is the web view's number for the league. The league asks for the link
+  (:meth:`WebView.link`, through ``bot.league_pages``) with its first private message to each player
+  and says when it changed (:meth:`WebView.changed`). A button posts ``command`` and ``args``; the
+  page runs ``!command args`` as that player's private message to the league (same command path).
 
-Security: tokens are 192-bit secrets bound to one player of one game and revoked when the game ends
+Security: tokens are 192-bit secrets bound to one player of one game or league and revoked when it ends
 (:mod:`cockatrice_ext.web.tokens`); no page, error or log line carries a token (pages find their
 streams from their own address; the access log redacts them); request bodies are capped, every client
 address has a request budget and a limit on open streams, each token an action budget; errors are
@@ -56,7 +62,7 @@ MAX_CHOICE_LENGTH = 150
 TOKEN_IN_PATH = re.compile(r"(/private/)[^/\s'\"]+")
 ERRORS = {
     400: "error: bad request",
-    404: "error: no such page (a private link expires when its game ends)",
+    404: "error: no such page (a private link expires when its game or league ends)",
     405: "error: method not allowed",
     410: "error: this game is over",
     413: "error: request too large",
@@ -171,7 +177,7 @@ class Subscriber:
 
 
 Channel = tuple[Any, ...]
-"""``("games",)``, ``("game", N)`` or ``("private", N, player)``."""
+"""``("games",)``, ``("game", N)``, ``("private", N, player)`` or ``("league", N, player)``."""
 
 
 def _load_text(*parts: str) -> str:
@@ -191,6 +197,9 @@ class WebView:
         self.last: dict[Channel, str] = {}  # the view each channel last sent (unchanged views are not resent)
         self.streams_by_client: dict[str, int] = {}
         self._dirty: dict[int, GameReferee] = {}
+        self._dirty_leagues: set[int] = set()
+        self.leagues: dict[int, Any] = {}  # the web view's league number -> the LeagueReferee
+        self._league_numbers: dict[str, int] = {}  # a league's journal key -> its number here
         self._flush_task: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
         self._redact = RedactTokens()
@@ -216,6 +225,9 @@ class WebView:
                 web.get(r"/game/{game:\d{1,9}}/private/{token}", self._private_page),
                 web.get(r"/game/{game:\d{1,9}}/private/{token}/events", self._private_events),
                 web.post(r"/game/{game:\d{1,9}}/private/{token}/pick", self._pick),
+                web.get(r"/league/{league:\d{1,9}}/private/{token}", self._league_page),
+                web.get(r"/league/{league:\d{1,9}}/private/{token}/events", self._league_events),
+                web.post(r"/league/{league:\d{1,9}}/private/{token}/act", self._league_act),
             ]
         )
         return app
@@ -223,6 +235,7 @@ class WebView:
     async def start(self) -> None:
         """Listen on the configured address and follow the bot's games."""
         self.bot.view_listeners.append(self.game_changed)
+        self.bot.league_pages = self
         SERVER_LOG.addFilter(self._redact)
         self._runner = web.AppRunner(self.app, access_log_class=RedactingAccessLogger)
         await self._runner.setup()
@@ -243,6 +256,8 @@ class WebView:
         """End every open stream, then stop listening."""
         if self.game_changed in self.bot.view_listeners:
             self.bot.view_listeners.remove(self.game_changed)
+        if self.bot.league_pages is self:
+            self.bot.league_pages = None
         SERVER_LOG.removeFilter(self._redact)
         for subscribers in self.channels.values():
             for subscriber in subscribers:
@@ -258,19 +273,60 @@ class WebView:
     def game_changed(self, referee: GameReferee) -> None:
         """The runtime's view hook: remember the game; one flush per loop turn recomputes views."""
         self._dirty[referee.game_id] = referee
+        self._schedule_flush()
+
+    def link(self, league: Any, player: str) -> str | None:
+        """The league's hook: a new private link for ``player`` (None if they have one, or it is over)."""
+        number = self._league_number(league)
+        place = ("league", number)
+        if league.over or self.tokens.has_token(place, player):
+            return None
+        token = self.tokens.issue(place, player, player)
+        return f"{self.base_url}/league/{number}/private/{token}"
+
+    def changed(self, league: Any) -> None:
+        """The league's hook: what its players' pages show may have changed."""
+        self._dirty_leagues.add(self._league_number(league))
+        self._schedule_flush()
+
+    def _league_number(self, league: Any) -> int:
+        number = self._league_numbers.setdefault(league.key, len(self._league_numbers) + 1)
+        self.leagues[number] = league
+        return number
+
+    def _schedule_flush(self) -> None:
         if self._flush_task is None:
             self._flush_task = asyncio.get_running_loop().create_task(self._flush())
 
     async def _flush(self) -> None:
         await asyncio.sleep(0)  # let the command that changed the game finish its synchronous part
         dirty, self._dirty = self._dirty, {}
+        leagues, self._dirty_leagues = self._dirty_leagues, set()
         self._flush_task = None
         try:
             for game_id, referee in dirty.items():
                 await self._refresh_game(game_id, referee)
-            self._publish(("games",), self._games_view)
+            if dirty:
+                self._publish(("games",), self._games_view)
+            for number in leagues:
+                self._refresh_league(number)
         except Exception:  # a view must never take the bot down
-            LOGGER.exception("web view: refreshing games %s failed", sorted(dirty))
+            LOGGER.exception(
+                "web view: refreshing games %s, leagues %s failed", sorted(dirty), sorted(leagues)
+            )
+
+    def _refresh_league(self, number: int) -> None:
+        """Send each open page of the league its player's new view; a finished league's links expire."""
+        league = self.leagues[number]
+        channels = [c for c in self.channels if c[0] == "league" and c[1] == number]
+        if league.over:
+            self.tokens.revoke(("league", number))
+            for channel in channels:
+                self._end(channel, "expired")
+            return
+        for channel in channels:
+            player = channel[2]
+            self._publish(channel, lambda player=player: views.league_private_view(league, player, number))
 
     def _live(self, game_id: int) -> GameReferee | None:
         """The game's referee while the bot sits in it (a finished game lingers a few minutes)."""
@@ -289,7 +345,7 @@ class WebView:
     async def _refresh_game(self, game_id: int, referee: GameReferee) -> None:
         present = self.bot.all_games().get(game_id) is referee and not referee.closed
         if self._over(referee) or not present:
-            self.tokens.revoke_game(game_id)
+            self.tokens.revoke(("game", game_id))
             for channel in [c for c in self.channels if c[0] == "private" and c[1] == game_id]:
                 self._end(channel, "expired")
         elif referee.format_name in views.PRIVATE_PAGES and referee.table is not None:
@@ -306,10 +362,10 @@ class WebView:
         """Once per player and game: a private message with the link to their private page."""
         assert referee.table is not None
         for player in referee.table.engine.config.players:  # type: ignore[attr-defined]
-            if self.tokens.has_token(referee.game_id, player):
+            if self.tokens.has_token(("game", referee.game_id), player):
                 continue
             name = referee.player_name(player)
-            token = self.tokens.issue(referee.game_id, player, name)
+            token = self.tokens.issue(("game", referee.game_id), player, name)
             url = f"{self.base_url}/game/{referee.game_id}/private/{token}"
             what = views.PRIVATE_PAGES[referee.format_name]
             await self.bot.tell(name, f"{views.game_title(referee)}: your private page ({what}): {url}")
@@ -443,7 +499,7 @@ class WebView:
     def _grant(self, request: web.Request) -> tuple[Grant, GameReferee]:
         """The token's grant and its live game, or 404 (unknown, expired or another game's token)."""
         game_id = int(request.match_info["game"])
-        grant = self.tokens.find(request.match_info["token"], game_id)
+        grant = self.tokens.find(request.match_info["token"], ("game", game_id))
         referee = self._live(game_id) if grant is not None else None
         if grant is None or referee is None or self._over(referee):
             raise web.HTTPNotFound()
@@ -455,25 +511,36 @@ class WebView:
 
     async def _private_events(self, request: web.Request) -> web.StreamResponse:
         grant, referee = self._grant(request)
-        channel = ("private", grant.game_id, grant.player)
+        channel = ("private", referee.game_id, grant.player)
         return await self._stream(request, channel, lambda: views.private_view(referee, grant.player))
 
-    async def _pick(self, request: web.Request) -> web.Response:
-        """A pick from the private page: the chat command ``!pick CHOICE`` from the token's player."""
-        grant, referee = self._grant(request)
-        if referee.format_name != "vortex":  # the only page with a pick
-            raise web.HTTPNotFound()
+    async def _action_form(self, request: web.Request, *fields: str) -> dict[str, str]:
+        """A page action's form fields, each on one line and under ``MAX_CHOICE_LENGTH`` (the token's
+        action budget spent); 429 or 400 otherwise."""
         if not self.actions.allow(request.match_info["token"]):
             raise web.HTTPTooManyRequests()
         try:
             form = await request.post()
         except ValueError:  # not UTF-8, not a form
             raise web.HTTPBadRequest() from None
-        choice = " ".join(str(form.get("choice", "")).split())
-        if not choice or len(choice) > MAX_CHOICE_LENGTH:
+        values = {name: " ".join(str(form.get(name, "")).split()) for name in fields}
+        if any(len(value) > MAX_CHOICE_LENGTH for value in values.values()):
             raise web.HTTPBadRequest()
-        replies = await self.run_command(grant, referee, f"!pick {choice}")
+        return values
+
+    @staticmethod
+    def _replies(replies: list[str]) -> web.Response:
         return web.json_response({"replies": replies}, headers=SECURITY_HEADERS)
+
+    async def _pick(self, request: web.Request) -> web.Response:
+        """A pick from the private page: the chat command ``!pick CHOICE`` from the token's player."""
+        grant, referee = self._grant(request)
+        if referee.format_name != "vortex":  # the only page with a pick
+            raise web.HTTPNotFound()
+        choice = (await self._action_form(request, "choice"))["choice"]
+        if not choice:
+            raise web.HTTPBadRequest()
+        return self._replies(await self.run_command(grant, referee, f"!pick {choice}"))
 
     async def run_command(self, grant: Grant, referee: GameReferee, text: str) -> list[str]:
         """Run ``text`` as a game chat command of the grant's player; return what the bot answered them.
@@ -505,5 +572,51 @@ class WebView:
             reply_hook=answer,
         )
         if not await referee.handle_command(ctx, text):
+            replies.append("that cannot be done from this page")
+        return replies
+
+    # -- league pages ------------------------------------------------------------------------------------
+
+    def _league_grant(self, request: web.Request) -> tuple[Grant, Any, int]:
+        """The token's grant, its running league and the league's number here, or 404."""
+        number = int(request.match_info["league"])
+        grant = self.tokens.find(request.match_info["token"], ("league", number))
+        league = self.leagues.get(number) if grant is not None else None
+        if grant is None or league is None or league.over:
+            raise web.HTTPNotFound()
+        return grant, league, number
+
+    async def _league_page(self, request: web.Request) -> web.Response:
+        grant, league, number = self._league_grant(request)
+        return self._html("league", f"{views.league_title(league, number)}: {grant.name}")
+
+    async def _league_events(self, request: web.Request) -> web.StreamResponse:
+        grant, league, number = self._league_grant(request)
+        channel = ("league", number, grant.player)
+        return await self._stream(
+            request, channel, lambda: views.league_private_view(league, grant.player, number)
+        )
+
+    async def _league_act(self, request: web.Request) -> web.Response:
+        """A button of a league page: ``!COMMAND ARGS`` as the token's player's private message."""
+        grant, league, _ = self._league_grant(request)
+        form = await self._action_form(request, "command", "args")
+        command = form["command"]
+        if command not in views.LEAGUE_COMMANDS[league.format_name]:
+            raise web.HTTPBadRequest()
+        return self._replies(
+            await self.run_league_command(grant, league, f"!{command} {form['args']}".strip())
+        )
+
+    async def run_league_command(self, grant: Grant, league: Any, text: str) -> list[str]:
+        """Run ``text`` as a private message of the grant's player to the league; return its answers."""
+        assert len(text) <= MAX_COMMAND_LENGTH
+        replies: list[str] = []
+
+        async def answer(line: str) -> None:
+            replies.append(line)
+
+        ctx = Context(league.bot, "private", grant.name, reply_hook=answer)
+        if not await league.handle_command(ctx, text):
             replies.append("that cannot be done from this page")
         return replies

@@ -9,8 +9,10 @@ lot card cannot disagree. The auction history is read from the journal's ``LotSo
 effects (what ``stats prices`` reads), so it survives a restart.
 
 Public views hold only what every player at the table may see: sizes of hidden piles, never their
-cards. The one private view here, a Vortex player's pack, is built for one engine player only and is
-served only behind that player's token (see :mod:`cockatrice_ext.web.tokens`).
+cards. Private views (a Vortex pack, a Combat hand, a league player's pool with their AutoBattler shop or
+Market Draft pack) are built for one player only and served only behind that player's token (see
+:mod:`cockatrice_ext.web.tokens`). League views number cards as the chat commands count them, so a
+button on the page sends exactly the command a player would type (``!swap 2 5``, ``!buy 1 with 3, 4``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from typing import Any
 
 from cockatrice_ext.bot.auction import lot_note, render_view
 from cockatrice_ext.formats import auction as auction_rules
+from cockatrice_ext.formats import autobattler as autobattler_rules
 from cockatrice_ext.formats import combat as combat_rules
+from cockatrice_ext.formats import market as market_rules
 from cockatrice_ext.formats import vortex as vortex_rules
 
 NameOf = Callable[[Any], str]
@@ -193,3 +197,99 @@ PRIVATE_PAGES = {
     "combat": "your hand, numbered as !place and !set count",
 }
 """Formats whose players get a private page when their game starts, and what the link says it shows."""
+
+
+# -- leagues ---------------------------------------------------------------------------------------
+
+
+LEAGUE_TITLES = {"market": "Market Draft", "autobattler": "AutoBattler"}
+LEAGUE_COMMANDS = {
+    "autobattler": frozenset({"swap", "roll", "done", "pick"}),
+    "market": frozenset({"pick", "buy", "pass"}),
+}
+"""The private chat commands each league's page may send (its buttons), nothing else."""
+
+
+def league_title(league: Any, number: int) -> str:
+    """``AutoBattler league #3``: how a league's private page names it (the web view's number)."""
+    return f"{LEAGUE_TITLES[league.format_name]} league #{number}"
+
+
+def _cards(indices: Iterable[int], name_of: Callable[[int], str]) -> list[View]:
+    return [{"number": n, "name": name_of(c)} for n, c in enumerate(indices, start=1)]
+
+
+def autobattler_desk(
+    engine: autobattler_rules.AutoBattlerEngine, player: str, name_of: Callable[[int], str]
+) -> View:
+    """Private to ``player``: shop, pool, treasures and what they may do now (numbered as !swap counts)."""
+    drafting = engine.phase == "draft" and player in engine.active() and player not in engine.done
+    turn = engine.whose_carousel_pick()
+    return {
+        "format": "autobattler",
+        "player": player,
+        "phase": engine.phase,
+        "energy": engine.energy,
+        "treasures": engine.treasures[player],
+        "poison": engine.poison[player],
+        "drafting": drafting,
+        "shop": _cards(engine.shop(player), name_of) if drafting else [],
+        "pool": _cards(engine.pool(player), name_of),
+        "carousel": _cards(engine.carousel, name_of) if engine.phase == "carousel" else [],
+        "carousel_turn": turn or "",
+        "my_pick": turn == player,
+        "command_zone": engine.command_zone(player),
+        "standings": [
+            {
+                "player": p,
+                "treasures": engine.treasures[p],
+                "poison": engine.poison[p],
+                "out": p in engine.dead,
+            }
+            for p in engine.league.members
+        ],
+    }
+
+
+def market_desk(engine: market_rules.MarketDraftEngine, player: str, name_of: Callable[[int], str]) -> View:
+    """Private to ``player``: their pack, the market with costs, and their pool with each card's worth
+    toward each market card (what ``!buy N with A, B`` adds up), numbered as the chat commands count."""
+    market = list(engine.market) if engine.phase == "market" else []
+    pool = engine.pool(player)
+    return {
+        "format": "market",
+        "player": player,
+        "phase": engine.phase,
+        "round": engine.league.round,
+        "pack": _cards(engine.pack(player), name_of),
+        "market": [
+            {
+                "number": n,
+                "name": name_of(c),
+                "rarity": market_rules.rarity_class(engine.config.cards[c]) or "",
+                "cost": engine.cost(c),
+            }
+            for n, c in enumerate(market, start=1)
+        ],
+        "pool": [
+            {"number": n, "name": name_of(c), "worth": [engine.worth(c, bought) for bought in market]}
+            for n, c in enumerate(pool, start=1)
+        ],
+        "turn": engine.whose_turn() or "",
+        "my_turn": engine.whose_turn() == player,
+        "standings": [{"player": r["player"], "points": r["points"]} for r in engine.league.standings()],
+    }
+
+
+def league_private_view(league: Any, player: str, number: int) -> View:
+    """A league player's private page: the league's state and their own desk (nobody else's cards)."""
+    engine = league.engine
+    if isinstance(engine, autobattler_rules.AutoBattlerEngine):
+        desk = autobattler_desk(engine, player, league.card_name)
+    else:
+        desk = market_desk(engine, player, league.card_name)
+    return {
+        "summary": {"title": league_title(league, number), "status": league.status_line()},
+        "private": desk,
+        "commands": sorted(LEAGUE_COMMANDS[league.format_name]),
+    }

@@ -300,6 +300,13 @@ class _FakeClient:
         self.games: dict[int, Any] = {}
 
 
+class _SentAtOnce:
+    """A chat scheduler stand-in: the fake bots send every line at once, so nothing is ever waiting."""
+
+    async def flush(self, destination: Any = None, *, timeout: float = 60.0) -> None:
+        return None
+
+
 class _FakeBot:
     """Just enough of a Bot to restore a league without a server."""
 
@@ -308,6 +315,10 @@ class _FakeBot:
         self.client = _FakeClient()
         self.private_referees: list[Any] = []
         self.server_key = "ws://test"
+        self.main = None  # the main session (this one)
+        self.league_pages = None  # no web view
+        self.chat = _SentAtOnce()
+        self.fleet = None  # alone, not in a fleet
 
 
 def test_league_restores_from_the_journal() -> None:

@@ -92,11 +92,12 @@ function renderGame(data) {
   return parts;
 }
 
-async function pick(number) {
+// A page action: a form posted beside the page's own address; the bot's answers (or the error) shown.
+async function post(action, fields, quiet) {
   messages.textContent = "";
-  const response = await fetch(base + "/pick", {
+  const response = await fetch(base + action, {
     method: "POST",
-    body: new URLSearchParams({ choice: String(number) }),
+    body: new URLSearchParams(fields),
     credentials: "omit",
   });
   if (!response.ok) {
@@ -104,7 +105,11 @@ async function pick(number) {
     return;
   }
   const answer = await response.json();
-  messages.textContent = answer.replies.length ? answer.replies.join(" ") : "Picked.";
+  messages.textContent = answer.replies.length ? answer.replies.join(" ") : quiet;
+}
+
+function pick(number) {
+  return post("/pick", { choice: String(number) }, "Picked.");
 }
 
 function combatHand(mine) {
@@ -135,7 +140,133 @@ function renderPrivate(data) {
   return parts;
 }
 
-const renderers = { games: renderGames, game: renderGame, private: renderPrivate };
+// -- league pages: each button sends the private chat command a player would type ---------------------
+
+const chosen = { shop: null, pool: new Set(), market: null };
+
+function act(command, args) {
+  return post("/act", { command, args: args || "" }, "Done.");
+}
+
+function button(text, id, enabled, onClick) {
+  const node = el("button", text, { type: "button", id });
+  node.disabled = !enabled;
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+function choiceList(id, cards, type, isChosen, onChange, extra) {
+  const list = el("ol", null, { id, class: "pack" });
+  for (const card of cards) {
+    const item = el("li", null, { "data-name": card.name, "data-number": card.number });
+    const label = el("label");
+    const input = el("input", null, { type, name: id, value: card.number });
+    input.checked = isChosen(card.number);
+    input.addEventListener("change", () => onChange(card.number, input.checked));
+    label.append(input, document.createTextNode(` ${card.name}`));
+    item.appendChild(label);
+    if (extra) extra(card, item);
+    list.appendChild(item);
+  }
+  return list;
+}
+
+function keepChoices(mine) {
+  const inShop = (n) => n !== null && n <= (mine.shop || []).length;
+  if (!inShop(chosen.shop)) chosen.shop = null;
+  if (chosen.market !== null && chosen.market > (mine.market || []).length) chosen.market = null;
+  for (const n of [...chosen.pool]) if (n > mine.pool.length) chosen.pool.delete(n);
+}
+
+function autobattlerDesk(mine, redraw) {
+  const parts = [facts([["phase", "Phase", mine.phase], ["energy", "Energy", mine.energy],
+                        ["treasures", "Treasures", mine.treasures], ["poison", "Poison", mine.poison]])];
+  const single = (n, on) => { chosen.pool = on ? new Set([n]) : new Set(); redraw(); };
+  if (mine.drafting) {
+    parts.push(el("h2", "Your shop"));
+    parts.push(choiceList("shop", mine.shop, "radio", (n) => chosen.shop === n, (n) => { chosen.shop = n; redraw(); }));
+  } else if (mine.carousel.length) {
+    parts.push(el("h2", mine.my_pick ? "Carousel: your pick" : `Carousel: ${mine.carousel_turn} picks`));
+    parts.push(choiceList("carousel", mine.carousel, "radio", () => false, () => {}, (card, item) => {
+      const args = chosen.pool.size ? `${card.number} for ${[...chosen.pool][0]}` : String(card.number);
+      item.appendChild(button("Pick", `pick-${card.number}`, mine.my_pick, () => act("pick", args)));
+    }));
+  }
+  parts.push(el("h2", `Your pool (${mine.pool.length})`));
+  parts.push(choiceList("pool", mine.pool, "radio", (n) => chosen.pool.has(n), single));
+  if (mine.drafting) {
+    const pool = [...chosen.pool][0];
+    const swap = button("Swap", "swap", chosen.shop !== null && pool !== undefined,
+      () => act("swap", `${chosen.shop} ${pool}`));
+    parts.push(el("p", null, { class: "actions" }));
+    parts[parts.length - 1].append(swap, button("Roll", "roll", mine.treasures > 0, () => act("roll")),
+      button("Done", "done", true, () => act("done")));
+  }
+  if (mine.command_zone.length) parts.push(el("p", `Command zone: ${mine.command_zone.join(", ")}`));
+  parts.push(el("h2", "The league"));
+  parts.push(table("standings", ["Player", "Treasures", "Poison"],
+    mine.standings.map((r) => [r.out ? `${r.player} (out)` : r.player, r.treasures, r.poison])));
+  return parts;
+}
+
+function marketDesk(mine, redraw) {
+  const parts = [facts([["phase", "Phase", mine.phase], ["round", "Round", mine.round],
+                        ["turn", "To buy", mine.turn || "-"]])];
+  if (mine.pack.length) {
+    parts.push(el("h2", `Your pack (${mine.pack.length})`));
+    const list = el("ol", null, { id: "pack", class: "pack" });
+    for (const card of mine.pack) {
+      const item = el("li", card.name, { "data-name": card.name });
+      item.appendChild(button("Pick", `pick-${card.number}`, true, () => act("pick", String(card.number))));
+      list.appendChild(item);
+    }
+    parts.push(list);
+  }
+  const m = chosen.market;
+  if (mine.market.length) {
+    parts.push(el("h2", "The market"));
+    parts.push(choiceList("market", mine.market.map((c) => ({ ...c, name: `${c.name} (${c.rarity}, cost ${c.cost})` })),
+      "radio", (n) => m === n, (n) => { chosen.market = n; redraw(); }));
+  }
+  parts.push(el("h2", `Your pool (${mine.pool.length})`));
+  parts.push(choiceList("pool", mine.pool, "checkbox", (n) => chosen.pool.has(n), (n, on) => {
+    if (on) chosen.pool.add(n); else chosen.pool.delete(n);
+    redraw();
+  }, (card, item) => { if (m !== null) item.appendChild(el("span", ` worth ${card.worth[m - 1]}`, { class: "worth" })); }));
+  if (mine.market.length) {
+    const paying = mine.pool.filter((c) => chosen.pool.has(c.number));
+    const worths = m === null ? [] : paying.map((c) => c.worth[m - 1]);
+    const total = worths.reduce((a, b) => a + b, 0);
+    const cost = m === null ? null : mine.market[m - 1].cost;
+    const sum = m === null ? "Choose a market card, then the pool cards you trade in."
+      : `${mine.market[m - 1].name}: worth ${worths.join(" + ") || "0"} = ${total} of cost ${cost}`
+        + (total >= cost ? "" : ` (${cost - total} short)`);
+    parts.push(el("p", sum, { id: "worth" }));
+    const numbers = paying.map((c) => c.number).join(", ");
+    const actions = el("p", null, { class: "actions" });
+    actions.append(
+      button("Buy", "buy", mine.my_turn && m !== null && paying.length > 0 && total >= cost,
+        () => act("buy", `${m} with ${numbers}`)),
+      button("Pass", "pass", mine.my_turn, () => act("pass")));
+    parts.push(actions);
+  }
+  parts.push(el("h2", "Standings"));
+  parts.push(table("standings", ["Player", "Points"], mine.standings.map((r) => [r.player, r.points])));
+  return parts;
+}
+
+let lastLeague = null;
+
+function renderLeague(data) {
+  lastLeague = data;
+  const mine = data.private;
+  keepChoices(mine);
+  const redraw = () => view.replaceChildren(...renderLeague(lastLeague));
+  const parts = [el("p", `${data.summary.title}: ${data.summary.status}.`, { id: "summary" })];
+  return parts.concat(mine.format === "autobattler" ? autobattlerDesk(mine, redraw) : marketDesk(mine, redraw));
+}
+
+const renderers = { games: renderGames, game: renderGame, private: renderPrivate, league: renderLeague };
 
 function ended(text) {
   statusLine.textContent = "ended";

@@ -131,6 +131,12 @@ class Fleet:
         self._held.pop(key, None)
         self._lost.add(key)
         LOGGER.warning("lease %s lost: no longer acting for it", key)
+        if ":league:" in key:
+            from cockatrice_ext.bot import formats as bot_formats
+
+            dropper = bot_formats.LEAGUE_DROPPERS.get(str(self.journal.table_meta(key).get("format", "")))
+            if dropper is not None:
+                dropper(self.bot, key)
         for session in self.bot.sessions:
             for game_id, referee in list(session.games.items()):
                 if referee.table_key == key:
@@ -240,6 +246,7 @@ class Fleet:
         for key in self.journal.expired_tables():
             game_id = self.game_id_of(key)
             if game_id is None:
+                await self._take_over_league(key)
                 continue
             meta = self.journal.table_meta(key)
             room_id = int(meta.get("room_id", -1))
@@ -257,6 +264,23 @@ class Fleet:
             if game_id not in self.bot.all_games():
                 LOGGER.info("taking over lost game %d: offering !resume", game_id)
                 await self.bot.room_say(room_id, self.bot.lost_line(game_id, key))
+
+    async def _take_over_league(self, key: str) -> None:
+        """An expired league of one of our rooms: lease it and referee it from here on."""
+        from cockatrice_ext.bot import formats as bot_formats
+
+        if not key.startswith(f"{self.bot.server_key}:league:"):
+            return
+        meta = self.journal.table_meta(key)
+        taker = bot_formats.LEAGUE_TAKERS.get(str(meta.get("format", "")))
+        if taker is None or int(meta.get("room_id", -1)) not in self.bot.room_ids or not self.acquire(key):
+            return
+        LOGGER.info("taking over league %s", key)
+        try:
+            await taker(self.bot, key)
+        except Exception:
+            LOGGER.exception("taking over league %s failed", key)
+            self.release(key)
 
     async def _log_in_as_referee(self, account: str, game_id: int) -> Bot | None:
         """With registered accounts (one password for the fleet), log in as the account seated as the

@@ -70,6 +70,10 @@ class _Lazy(dict[str, Any]):
 INSTALLERS: dict[str, Installer] = _Lazy("INSTALLERS")
 RESUMERS: dict[str, Resumer] = _Lazy("RESUMERS")
 REBUILDERS: dict[str, Rebuilder] = _Lazy("REBUILDERS")
+LEAGUE_TAKERS: dict[str, Callable[[Bot, str], Awaitable[None]]] = _Lazy("TAKERS")
+"""A league whose process died is restored by another fleet process: ``LEAGUE_TAKERS[fmt](bot, key)``."""
+LEAGUE_DROPPERS: dict[str, Callable[[Bot, str], None]] = _Lazy("DROPPERS")
+"""A league whose lease another process took is dropped: ``LEAGUE_DROPPERS[fmt](bot, key)``."""
 
 
 class SeatsByName:

@@ -919,6 +919,8 @@ class LeagueReferee(Referee):
             "game_names": list(block.game_names),
             "games": {},
         }
+        if bot.fleet is not None and not bot.fleet.acquire(f"{prefix}:{number}"):
+            raise NotAllowed("another referee of this room is opening that league: try again")
         table = Table.create(bot.journal, f"{prefix}:{number}", engine, meta=meta)
         league = cls(bot, room_id, options, block, table)
         bot.private_referees.append(league)
@@ -1038,6 +1040,8 @@ class LeagueReferee(Referee):
 
     async def act(self, ctx: Context, action: Action) -> None:
         """Apply a player's action through the journal and perform its effects."""
+        if self.bot.fleet is not None and not self.bot.fleet.may_act(self.key):
+            raise NotAllowed("this league is refereed by another process of the fleet now: try again")
         await self.perform(self.table.apply(action))
 
     @property
@@ -1739,10 +1743,44 @@ async def _install(bot: Bot, fmt: str) -> None:
             meta = bot.journal.table_meta(key)
             if meta.get("kind") != "league" or meta.get("format") != fmt:
                 continue
+            if bot.fleet is not None and not bot.fleet.acquire(key):
+                continue  # another live process of the fleet referees it
             room.leagues.append(await LeagueReferee.restore(bot, key))
             LOGGER.info("restored league %s", key)
         except Exception:
             LOGGER.exception("could not restore league %s", key)
+
+
+async def take_over_league(bot: Bot, key: str) -> None:
+    """Referee league ``key`` from now on (its process died; the fleet holds its lease for us): restore it
+    into this format's room and tell its members where to send their commands."""
+    meta = bot.journal.table_meta(key)
+    fmt = str(meta.get("format", ""))
+    room = next((r for r in bot.room_referees if isinstance(r, LeagueRoom) and r.format_name == fmt), None)
+    if room is None or any(league.key == key for league in room.leagues):
+        return
+    league = await LeagueReferee.restore(bot, key)
+    room.leagues.append(league)
+    number = key.rsplit(":", 1)[-1]
+    for member in league.engine.league.members:
+        await bot.tell(
+            member,
+            f"{TITLES[fmt]} league #{number} goes on with me as its referee: send me your commands (!help).",
+        )
+
+
+def drop_league(bot: Bot, key: str) -> None:
+    """Stop refereeing league ``key`` (another process of the fleet holds it now)."""
+    for room in bot.room_referees:
+        if isinstance(room, LeagueRoom):
+            room.leagues = [league for league in room.leagues if league.key != key]
+    bot.private_referees = [
+        r for r in bot.private_referees if not (isinstance(r, LeagueReferee) and r.key == key)
+    ]
+
+
+TAKERS = {"market": take_over_league, "autobattler": take_over_league}
+DROPPERS = {"market": drop_league, "autobattler": drop_league}
 
 
 async def install_market(bot: Bot) -> None:

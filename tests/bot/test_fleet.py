@@ -422,3 +422,63 @@ def test_a_room_command_is_answered_by_one_member_and_resume_goes_to_the_games_h
         assert ran[1:] == [("holder", "bob", 3, "!resume 13")]
 
     asyncio.run(scenario())
+
+
+def test_a_league_whose_process_died_is_taken_over_and_its_members_told(tmp_path: Path) -> None:
+    """Leagues are leased like games: a restarting process leaves a live league alone, a survivor restores
+    an expired one into its room and tells its members, and the old holder drops it when it comes back."""
+    from test_league_bot import market_cards
+
+    from cockatrice_ext.bot.league import LeagueRoom, install_market
+    from cockatrice_ext.formats import league as core
+    from cockatrice_ext.formats import market as mk
+
+    async def scenario() -> None:
+        journal_path = tmp_path / "j.sqlite3"
+        dead = unconnected_bot(journal_path, "dead", ttl=0.3)
+        survivor = unconnected_bot(journal_path, "survivor", ttl=0.3)
+        for bot in (dead, survivor):
+            bot.server_key = "ws://fleet.test"
+            bot.room_ids.append(0)
+        config = mk.MarketConfig(players=("al", "bo"), rounds=1, cards=market_cards())
+        engine = mk.MarketDraftEngine(config, seed=3)
+        names = [c.name for c in engine.config.cards]
+        meta = {
+            "kind": "league",
+            "format": "market",
+            "options": {"format": "market", "block": "", "rounds": 1, "seed": 3, "game_password": ""},
+            "room_id": 0,
+            "block": "test",
+            "game_names": names,
+            "games": {},
+        }
+        key = "ws://fleet.test:league:0:market:1"
+        table = Table.create(dead.journal, key, engine, meta=meta)
+        table.apply(core.Start(player=None))
+        assert dead.fleet is not None and survivor.fleet is not None
+        await install_market(dead)  # the first process referees it (its lease)
+        assert [league.key for league in dead.private_referees] == [key]
+
+        await install_market(survivor)  # the league is alive elsewhere: left alone
+        room = next(r for r in survivor.room_referees if isinstance(r, LeagueRoom))
+        assert room.leagues == []
+
+        told: list[tuple[str, str]] = []
+
+        async def tell(user: str, text: str) -> None:
+            told.append((user, text))
+
+        survivor.tell = tell  # type: ignore[method-assign]
+        await asyncio.sleep(0.4)  # the dead process renews nothing: its lease expires
+        await survivor.fleet.take_over()
+        assert [league.key for league in room.leagues] == [key]
+        assert room.leagues[0].engine.snapshot() == engine.snapshot()
+        assert sorted(user for user, _ in told) == ["al", "bo"]
+        assert all("league #1 goes on with me as its referee" in text for _, text in told)
+
+        dead.fleet.renew_all()  # back from a stall: the lease is the survivor's now
+        assert not dead.fleet.may_act(key) and dead.private_referees == []
+        dead_room = next(r for r in dead.room_referees if isinstance(r, LeagueRoom))
+        assert dead_room.leagues == []
+
+    asyncio.run(scenario())

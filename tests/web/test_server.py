@@ -11,13 +11,14 @@ import asyncio
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
+from sse_events import events
 
 from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.combat import CombatOptions, CombatReferee, check_cod, hand_listing
@@ -88,20 +89,6 @@ def scenario(tmp_path: Path, body: Callable[[Setup], Awaitable[None]], **options
             setup.bot.chat.close()
 
     asyncio.run(run())
-
-
-async def events(session: aiohttp.ClientSession, url: str) -> AsyncIterator[tuple[str, Any]]:
-    """(event name, JSON data) from a server-sent-events stream."""
-    async with session.get(url) as response:
-        assert response.status == 200, await response.text()
-        assert response.headers["Content-Type"].startswith("text/event-stream")
-        name = ""
-        async for raw in response.content:
-            line = raw.decode().rstrip("\n")
-            if line.startswith("event: "):
-                name = line[len("event: ") :]
-            elif line.startswith("data: "):
-                yield name, json.loads(line[len("data: ") :])
 
 
 def pack_names(view: Any) -> list[str]:

@@ -1,0 +1,10 @@
+"""Web tests: their shared helpers on ``sys.path`` (``from sse_events import events``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)

@@ -28,6 +28,8 @@ class CardPrices:
     bids: int = 0
     games: set[str] = field(default_factory=set)
     turns: list[int] = field(default_factory=list)
+    sales: list[tuple[str, int, float]] = field(default_factory=list)
+    """Each sale as (game, turn, price share), in journal order (for the price chart)."""
 
     @property
     def offered(self) -> int:
@@ -74,6 +76,7 @@ def price_table(entries: Iterable[JournalEntry]) -> dict[str, CardPrices]:
                 if kind == "LotSold":
                     stats.prices.append(share)
                     stats.turns.append(int(effect.get("turn", 0)))
+                    stats.sales.append((entry.table_key, stats.turns[-1], share))
                 elif effect.get("destination") != "free_commander":
                     stats.unsold += 1
     return dict(table)

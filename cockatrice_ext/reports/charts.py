@@ -1,0 +1,85 @@
+"""Charts as SVG, drawn by matplotlib (Agg backend, no display): data in, bytes out, nothing else.
+
+matplotlib is imported on the first chart, not with this module, so the bot and the command line start
+no slower. The SVG keeps its text as text (player and card names are searchable and scale cleanly), and
+carries no date, so the same data gives the same bytes. Each data line is the SVG group ``series-N`` (N
+the line's place in the series given). No pyplot, no display: figures are rendered by the SVG backend
+alone.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cockatrice_ext.reports.history import Sale, Series
+
+_DRAWING = threading.Lock()
+"""matplotlib's global state (rc parameters, font cache) is not thread-safe; the web view draws in threads."""
+
+METRIC_LABELS = {"points": "Points", "poison": "Poison"}
+
+
+def _figure(title: str, xlabel: str, ylabel: str) -> tuple[Any, Any]:
+    from matplotlib.figure import Figure  # lazy: see the module docstring
+
+    figure = Figure(figsize=(7.5, 4.0), dpi=100, layout="constrained")
+    axes = figure.add_subplot()
+    axes.set_title(title)
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.grid(True, alpha=0.3)
+    return figure, axes
+
+
+def _svg(figure: Any) -> bytes:
+    out = io.BytesIO()
+    figure.savefig(out, format="svg", metadata={"Date": None})
+    return out.getvalue()
+
+
+def _lines(
+    title: str, xlabel: str, ylabel: str, series: Mapping[str, Sequence[tuple[float, float]]], *, steps: bool
+) -> bytes:
+    import matplotlib
+
+    # Names are user text: a "$" in one must not start matplotlib's math mode.
+    settings = {"svg.fonttype": "none", "svg.hashsalt": "cockatrice-ext", "text.parse_math": False}
+    with _DRAWING, matplotlib.rc_context(settings):
+        figure, axes = _figure(title, xlabel, ylabel)
+        drawn = False
+        for number, (label, points) in enumerate(series.items()):
+            if not points:
+                continue
+            xs, ys = zip(*points, strict=True)
+            style: dict[str, Any] = {"label": label, "marker": "o", "gid": f"series-{number}"}
+            if steps:
+                axes.step(xs, ys, where="post", markersize=3, **style)
+            else:
+                axes.plot(xs, ys, markersize=4, **style)
+            drawn = True
+        if drawn:
+            axes.legend(loc="best", fontsize="small")
+        else:
+            axes.text(0.5, 0.5, "nothing recorded yet", ha="center", va="center", transform=axes.transAxes)
+        axes.xaxis.get_major_locator().set_params(integer=True)
+        return _svg(figure)
+
+
+def price_chart(card: str, sales: Sequence[Sale]) -> bytes:
+    """A card's price at each sale, in game order (a lot's price shared between its cards)."""
+    points = [(float(number), sale.price) for number, sale in enumerate(sales, start=1)]
+    return _lines(f"{card}: auction prices", "sale (oldest game first)", "gold", {card: points}, steps=False)
+
+
+def gold_chart(game: str, series: Series) -> bytes:
+    """Every player's gold over one Auction game (a step per journaled action that changed it)."""
+    return _lines(f"Gold over {game}", "journaled action", "gold", series, steps=True)
+
+
+def standings_chart(league: str, metric: str, series: Series) -> bytes:
+    """A league's points (Market Draft) or poison (AutoBattler) per player after each round."""
+    label = METRIC_LABELS.get(metric, metric)
+    return _lines(f"{league}: {label.lower()} by round", "round", label, series, steps=False)

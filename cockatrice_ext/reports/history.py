@@ -1,0 +1,128 @@
+"""Series over time folded from the journal's effects, for the charts (:mod:`cockatrice_ext.reports.charts`).
+
+* a card's auction prices, one point per sale, in the order the games were played
+  (:func:`card_sales`, the same fold as ``stats prices``);
+* every player's gold over one Auction game, one point per journaled action that changed it
+  (:func:`gold_series`);
+* a league's standings after each round: points in a Market Draft, poison in the AutoBattler
+  (:func:`standings_series`).
+
+Only what was public when it happened is read: sale prices, gold, results and poison. No pack, pool or
+shop is looked at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cockatrice_ext.journal import Journal, JournalError
+from cockatrice_ext.reports.prices import AUCTION_ENGINE, price_table
+
+Series = dict[str, list[tuple[int, float]]]
+"""A line per label: (x, y) points in x order."""
+
+
+@dataclass(frozen=True)
+class Sale:
+    """One sale of a card: the game (journal key), the turn and the card's share of the price."""
+
+    game: str
+    turn: int
+    price: float
+
+
+def card_sales(journal: Journal, card: str) -> list[Sale]:
+    """Every sale of ``card`` (exact name, any case) across the journal's Auction games, oldest game first."""
+    wanted = card.casefold()
+    for stats in price_table(journal.entries(engine=AUCTION_ENGINE)).values():
+        if stats.name.casefold() == wanted:
+            return [Sale(game, turn, price) for game, turn, price in stats.sales]
+    return []
+
+
+def _player_names(journal: Journal, key: str) -> dict[str, str]:
+    """Player id (as text) -> user name, from the table's meta; empty when it holds none."""
+    names = journal.table_meta(key).get("names", {})
+    return {str(k): str(v) for k, v in dict(names).items()}
+
+
+def gold_series(journal: Journal, key: str) -> Series:
+    """Each player's gold over one Auction game: x is the journaled action's number, y the gold after it.
+
+    Raises:
+        JournalError: no such table.
+    """
+    if not journal.has_table(key):
+        raise JournalError(f"no table {key!r}")
+    names = _player_names(journal, key)
+    series: Series = {}
+    for entry in journal.entries(key):
+        for effect in entry.effects:
+            if effect.get("type") != "GoldChanged":
+                continue
+            player = str(effect["player"])
+            line = series.setdefault(names.get(player, f"player {player}"), [])
+            if not line:
+                line.append((entry.seq - 1, float(effect["old"])))
+            line.append((entry.seq, float(effect["new"])))
+    return series
+
+
+STANDINGS_METRIC = {"market": "points", "autobattler": "poison"}
+"""What a league's standings chart shows, by league format."""
+
+
+def standings_series(journal: Journal, key: str) -> tuple[str, Series]:
+    """A league's metric (``points`` or ``poison``) for each member after each decided round.
+
+    Points count as the league counts them (its win and draw points); poison is the player's total once
+    the round's results are in.
+
+    Raises:
+        JournalError: no such table, or not a league.
+    """
+    engine = journal.restore(key)
+    metric = STANDINGS_METRIC.get(engine.name)
+    if metric is None:
+        raise JournalError(f"table {key!r} is not a league ({engine.name})")
+    league = engine.league  # type: ignore[attr-defined]
+    values = {member: 0 for member in league.members}
+    series: Series = {member: [] for member in league.members}
+
+    def close_round(round_no: int) -> None:
+        for member, value in values.items():
+            series[member].append((round_no, float(value)))
+
+    for entry in journal.entries(key):
+        for effect in entry.effects:
+            kind = effect.get("type")
+            if kind == "RoundStarted" and int(effect["round"]) > 1:
+                close_round(int(effect["round"]) - 1)  # a round starts once the previous one is decided
+            elif metric == "poison" and kind == "PoisonChanged":
+                values[str(effect["player"])] = int(effect["poison"])
+            elif metric == "points" and kind == "ResultRecorded":
+                _score(values, effect, league.win_points, league.draw_points)
+    if league.round and league.round_done():
+        close_round(league.round)
+    return metric, series
+
+
+def _score(points: dict[str, int], result: dict[str, object], win: int, draw: int) -> None:
+    players = [str(p) for p in result["players"]]  # type: ignore[attr-defined]
+    if result.get("draw"):
+        for player in players:
+            points[player] += draw
+    elif result.get("winner"):
+        points[str(result["winner"])] += win
+
+
+CHARTED_ENGINES = ("auction", *STANDINGS_METRIC)
+
+
+def chartable_tables(journal: Journal) -> list[tuple[str, str, bool]]:
+    """(key, engine, closed) of every table with a chart: Auction games and leagues, oldest first."""
+    found: dict[str, str] = {}
+    for engine in CHARTED_ENGINES:
+        for entry in journal.entries(engine=engine):
+            found.setdefault(entry.table_key, engine)
+    return [(key, engine, journal.closed_reason(key) is not None) for key, engine in found.items()]

@@ -1,0 +1,42 @@
+"""The journal's charts by name, for the command line (``stats chart``) and the web view alike.
+
+:func:`prepare_chart` reads the journal at once and returns the drawing to do: the web view reads on
+its event loop (the journal's connection belongs to it) and draws in a worker thread.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+from cockatrice_ext.journal import Journal, JournalError
+from cockatrice_ext.reports import charts
+from cockatrice_ext.reports.history import card_sales, gold_series, standings_series
+
+CHARTS = ("prices", "gold", "standings")
+"""``prices`` CARD, ``gold`` GAME (an Auction game's journal key), ``standings`` LEAGUE (a league's key)."""
+
+
+class NoChart(LookupError):
+    """Nothing to chart: an unknown game or league, or a card never sold. The message says which."""
+
+
+def prepare_chart(journal: Journal, kind: str, subject: str) -> Callable[[], bytes]:
+    """Fold the journal for chart ``kind`` of ``subject``; the result draws the SVG when called.
+
+    Raises:
+        NoChart: see the class.
+    """
+    if kind == "prices":
+        sales = card_sales(journal, subject)
+        if not sales:
+            raise NoChart(f"{subject!r} was never sold at auction")
+        return functools.partial(charts.price_chart, subject, sales)
+    try:
+        if kind == "gold":
+            return functools.partial(charts.gold_chart, subject, gold_series(journal, subject))
+        if kind == "standings":
+            return functools.partial(charts.standings_chart, subject, *standings_series(journal, subject))
+    except JournalError as exc:
+        raise NoChart(str(exc)) from None
+    raise ValueError(f"no chart named {kind!r}")

@@ -607,9 +607,10 @@ class LobbyReferee(Referee):
     @command(scopes=("room",))
     async def games(self, ctx: Context) -> None:
         """List the games this bot referees, and the ones it lost and can resume."""
-        parts = [
-            f"#{gid} {ref.format_name}: {ref.status()}" for gid, ref in sorted(self.bot.all_games().items())
-        ]
+        same: dict[str, list[int]] = {}  # games in the same state share one entry, so many still fit a line
+        for gid, ref in sorted(self.bot.all_games().items()):
+            same.setdefault(f"{ref.format_name}: {ref.status()}", []).append(gid)
+        parts = [f"{', '.join(f'#{gid}' for gid in ids)} {state}" for state, ids in same.items()]
         lost = [f"#{gid}" for gid in sorted(self.bot.lost_games())]
         elsewhere = [f"#{gid}" for gid in self.bot.fleet.games_elsewhere()] if self.bot.fleet else []
         if not parts and not lost and not elsewhere:

@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from journal_toys import Add, CounterConfig, CounterEngine
 
 TAKE_OVER_BOUND = 10.0
+GAMES = 20  # the issue's figure: two processes, twenty games, one process killed mid-auction
 """Seconds from the kill to the surviving process's ``!resume`` offer (issue 11)."""
 
 
@@ -127,6 +128,25 @@ async def keep_and_concede(journal: Journal, key: str, active: Player, passive: 
     return engine.gold(next(p for p in engine.players if names[str(p)] == active.name))
 
 
+async def play_one_lot_to_the_end(
+    journal: Journal, url: str, players: tuple[Player, Player], room_id: int, game: int, referee: str
+) -> None:
+    """Lot 1 bought for 1 and kept, then a concession: the journal holds the sale and 9 gold for the buyer."""
+    active, passive, _, _ = await bid_one_on_the_first_lot(players, room_id, game, referee)
+    mark = active.mark()
+    await passive.say(game, "!pass")
+    await bot_line(active, rf"{active.name}: !cast or !keep Giant Growth", mark)
+    key = f"{url}:game:{game}"
+    assert await keep_and_concede(journal, key, active, passive) == 9
+    kept = [
+        effect
+        for entry in journal.entries(key)
+        for effect in entry.effects
+        if effect.get("type") == "CardKept" and effect.get("card", {}).get("name") == "Giant Growth"
+    ]
+    assert len(kept) == 1, kept
+
+
 @pytest.mark.servatrice
 def test_two_processes_share_the_room_and_take_over_a_killed_ones_game(
     servatrice: ServatriceServer, postgres_url: str, tmp_path: Path
@@ -150,20 +170,26 @@ def test_two_processes_share_the_room_and_take_over_a_killed_ones_game(
             listing = await room_answers(alice, room_id, "!games", r"^(No refereed games|Refereeing)")
             assert listing == ["No refereed games right now."], listing
             games = []
-            for _ in range(4):
+            for _ in range(GAMES):
                 answers = await room_answers(alice, room_id, "!auction new 2", r"Auction Magic game #", 0.5)
                 assert len(answers) == 1, answers
                 games.append(int(re.search(r"#(\d+)", answers[0]).group(1)))  # type: ignore[union-attr]
             await asyncio.sleep(1.0)
-            assert len([t for s, t in alice.heard if s == "room" and "Auction Magic game #" in t]) == 4
+            assert len([t for s, t in alice.heard if s == "room" and "Auction Magic game #" in t]) == GAMES
             owners = game_owners(journal, url)
             assert sorted(owners) == sorted(games), (owners, games)
-            assert Counter(owners.values()) == {"fleet_a": 2, "fleet_b": 2}, owners
+            assert Counter(owners.values()) == {"fleet_a": GAMES // 2, "fleet_b": GAMES // 2}, owners
             listing = await room_answers(alice, room_id, "!games", r"^Refereeing")
             assert len(listing) == 1 and all(f"#{g}" in listing[0] for g in games), listing
 
+            # Every game but two is played to its end now, on both processes: the buyer of lot 1 keeps it
+            # and the journal says so, with the gold the buyer was seen to have.
+            game = next(g for g in games if owners[g] == "fleet_a")  # killed mid-auction below
+            last = next(g for g in reversed(games) if owners[g] == "fleet_b")  # played after the take-over
+            for played in [g for g in games if g not in (game, last)]:
+                await play_one_lot_to_the_end(journal, url, (alice, bob), room_id, played, owners[played])
+
             # Mid-auction in a game of the room's holder: a bought card kept, a standing bid of 2.
-            game = next(g for g in games if owners[g] == "fleet_a")
             mark = alice.mark()
             active, passive, bot_pid, _ = await bid_one_on_the_first_lot(
                 (alice, bob), room_id, game, "fleet_a"
@@ -216,6 +242,10 @@ def test_two_processes_share_the_room_and_take_over_a_killed_ones_game(
             assert journal.table_meta(old_key)["referee"] == "fleet_a"
             assert journal.table_meta(new_key)["referee"] == "fleet_b"  # whom to log in as, next time
             assert [e.action_id for e in journal.entries(new_key)][: len(old_ids)] == old_ids
+
+            # The survivor's own last game is played to its end too: all twenty games are over.
+            await play_one_lot_to_the_end(journal, url, (alice, bob), room_id, last, "fleet_b")
+            assert all(journal.closed_reason(f"{url}:game:{g}") for g in games)
         finally:
             await alice.close()
             await bob.close()

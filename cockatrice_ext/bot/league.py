@@ -33,7 +33,8 @@ is the page's link plus one line (``Your shop and pool: URL or !shop``), and lat
 instead of listing cards. Without it, the first view of a draft phase is the actionable part (the shop
 with the commands, ~150 characters), and the whole view (shop and numbered pool) follows once that line
 has gone out; rolls show the whole view at once. ``!shop`` and ``!pool`` answer in full at any time.
-Private lines are queued before the room's, so a player's view never waits behind an announcement.
+A batch's private lines are queued before its room lines (the chat scheduler serves the least recently
+served destination first, so a player's first view does not wait behind the room's announcements).
 """
 
 from __future__ import annotations

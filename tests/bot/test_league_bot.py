@@ -626,7 +626,7 @@ def test_without_items_the_command_is_not_offered_and_the_shop_does_not_mention_
     league, bot = league_desk(LeagueOptions(format="autobattler"), engine)
     assert "!item" not in " ".join(say(league, bot, "a", "!help"))
     out = render_effects([ab.ShopOpened("a", tuple(engine.shop("a")), ("x",) * 5)], engine)
-    assert "!item" not in out.private["a"][0]
+    assert "!item" not in out.private["a"][0] and "!item" not in out.follow_up["a"]
 
 
 def test_eight_players_are_reseated_when_the_hand_size_grows() -> None:
@@ -686,3 +686,104 @@ def test_reseating_is_refused_for_four_players() -> None:
         "tables=isolated"
     )
     assert not options.reseat_on_energy
+
+
+# -- private views and the chat budget ------------------------------------------------------------------
+
+
+def fresh_autobattler(players: tuple[str, ...] = ("a", "b", "c", "d")) -> ab.AutoBattlerEngine:
+    cards = tuple(card(f"Cube card number {i}", "common", (COLORS[i % 5],)) for i in range(160))
+    return ab.AutoBattlerEngine(ab.AutoBattlerConfig(players=players, cards=cards), seed=4)
+
+
+def test_a_draft_phase_first_chat_view_is_the_shop_alone_then_the_whole_view() -> None:
+    """Four players' first lines fit one chat budget with room to spare; the pool follows each one."""
+    engine = fresh_autobattler()
+    out = render_effects(engine.apply(core.Start(player=None)), engine)
+    cards = engine.config.cards
+    for player in ("a", "b", "c", "d"):
+        (line,) = out.private[player]
+        shop = [cards[c].name for c in engine.shop(player)]
+        assert line.startswith(f"Your shop: 1. {shop[0]}; ") and f"5. {shop[4]}." in line
+        assert f"Treasures {engine.treasures[player]}." in line and "!swap SHOP POOL, !roll, !done" in line
+        assert not any(cards[c].name in line for c in engine.pool(player))  # the pool comes next
+        assert len(line) <= 200
+        whole = out.follow_up[player]
+        assert re.match(r"Your shop: 1\. .*Your pool: 1\. ", whole)
+        assert all(cards[c].name in whole for c in engine.pool(player))
+    assert sum(len(out.private[p][0]) for p in "abcd") < 800
+
+
+def test_a_rolled_shop_is_the_whole_view_at_once() -> None:
+    engine = autobattler_engine()
+    engine.treasures["a"] = 1
+    out = render_effects(engine.apply(ab.Roll(player="a")), engine)
+    assert out.private["a"][0] == "Rolled: a new shop."
+    assert re.match(r"Your shop: 1\. .*Your pool: 1\. ", out.private["a"][1])
+    assert out.follow_up == {}
+
+
+def test_with_private_pages_chat_points_to_them_and_names_no_card() -> None:
+    engine = fresh_autobattler()
+    out = render_effects(engine.apply(core.Start(player=None)), engine, pages=True)
+    names = {c.name for c in engine.config.cards}
+    for player in ("a", "b", "c", "d"):
+        assert out.private[player] == [
+            f"Your shop is open ({engine.treasures[player]} treasures): on your page, or !shop."
+        ]
+    assert out.follow_up == {}
+    market = mk.MarketDraftEngine(
+        mk.MarketConfig(players=("al", "bo"), rounds=1, cards=market_cards(2, 1)), seed=3
+    )
+    out = render_effects(market.apply(core.Start(player=None)), market, pages=True)
+    assert out.private["al"] == [f"Your pack ({len(market.pack('al'))}) is on your page; or !pack."]
+    assert not any(name in line for lines in out.private.values() for line in lines for name in names)
+
+
+class _Pages:
+    """The web view's side of ``bot.league_pages``: a link the first time, and change notices."""
+
+    def __init__(self) -> None:
+        self.linked: set[str] = set()
+        self.changes = 0
+
+    def link(self, league: Any, player: str) -> str | None:
+        if player in self.linked:
+            return None
+        self.linked.add(player)
+        return f"http://web.example/league/1/private/token-of-{player}"
+
+    def changed(self, league: Any) -> None:
+        self.changes += 1
+
+
+def test_with_pages_the_first_private_message_is_the_link_plus_one_line() -> None:
+    engine = fresh_autobattler()
+    bot = _ChattyBot(Journal(":memory:"))
+    bot.league_pages = _Pages()  # type: ignore[assignment]
+    table = Table.create(bot.journal, "ws://test:league:0:autobattler:1", engine)
+    league = LeagueReferee(bot, 0, LeagueOptions(format="autobattler"), block_of(engine), table)  # type: ignore[arg-type]
+    asyncio.run(league.begin())
+    assert bot.said[0].startswith("AutoBattler league #1 starts")
+    assert bot.said[1:] == [
+        f"{p}: Your shop and pool: http://web.example/league/1/private/token-of-{p} or !shop" for p in "abcd"
+    ]
+    assert bot.league_pages.changes == 1  # type: ignore[attr-defined]
+    assert say(league, bot, "a", "!swap 1 1")[0].startswith("a: You took ")  # no second link
+    assert bot.league_pages.changes == 2  # type: ignore[attr-defined]
+
+
+def test_without_pages_the_whole_view_follows_the_first_line() -> None:
+    engine = fresh_autobattler()
+    bot = _ChattyBot(Journal(":memory:"))
+    table = Table.create(bot.journal, "ws://test:league:0:autobattler:1", engine)
+    league = LeagueReferee(bot, 0, LeagueOptions(format="autobattler"), block_of(engine), table)  # type: ignore[arg-type]
+
+    async def start() -> None:
+        await league.begin()
+        await asyncio.sleep(0.01)  # the follow-ups wait for the first lines to go out
+
+    asyncio.run(start())
+    told = [line for line in bot.said if line.startswith("a: ")]
+    assert [line.split(":", 2)[1].strip() for line in told] == ["Your shop", "Your shop"]
+    assert "Your pool: 1. " not in told[0] and "Your pool: 1. " in told[1]

@@ -7,6 +7,7 @@ and the server's clock (so leases expire by one clock whatever the machines' clo
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -18,6 +19,8 @@ try:
     import psycopg
 except ImportError:  # the optional "postgres" extra
     psycopg = None  # type: ignore[assignment]
+
+LOGGER = logging.getLogger(__name__)
 
 MIGRATION_LOCK_ID = 0x636B_6A6F_7572  # any fixed number: the advisory lock serialising migrations
 
@@ -45,19 +48,44 @@ class PostgresDatabase(Database):
         super().__init__()
         if psycopg is None:
             raise JournalError("a PostgreSQL journal needs psycopg: pip install 'cockatrice-ext[postgres]'")
+        self._url = url
+        self._in_transaction = False
+        self._conn = self._connect()
+
+    def _connect(self) -> Any:
         try:
-            self._conn = psycopg.connect(url, autocommit=True)
+            return psycopg.connect(self._url, autocommit=True)
         except psycopg.Error as exc:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise JournalError(f"cannot open the journal at {redact(url)}: {reason}") from None
+            raise JournalError(f"cannot open the journal at {redact(self._url)}: {reason}") from None
+
+    def _reconnect_if_lost(self) -> None:
+        """A connection the server dropped (a restart, a failover, an idle timeout) is opened again."""
+        if self._conn.closed or self._conn.broken:
+            LOGGER.warning("journal connection to %s lost; connecting again", redact(self._url))
+            self._conn = self._connect()
 
     def execute(self, text: str, args: Sequence[Any] = ()) -> Rows:
-        return self._conn.execute(self.sql(text), args)  # type: ignore[call-overload, no-any-return]
+        self._reconnect_if_lost()
+        try:
+            return self._conn.execute(self.sql(text), args)  # type: ignore[call-overload, no-any-return]
+        except psycopg.OperationalError:
+            if self._in_transaction or not self._conn.broken:
+                raise
+            # Dropped between two statements: once more on a new connection. A write that did land
+            # the first time is refused by its action id, so nothing is applied twice.
+            self._reconnect_if_lost()
+            return self._conn.execute(self.sql(text), args)  # type: ignore[call-overload, no-any-return]
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        with self._conn.transaction():
-            yield
+        self._reconnect_if_lost()
+        self._in_transaction = True
+        try:
+            with self._conn.transaction():
+                yield
+        finally:
+            self._in_transaction = False
 
     def columns(self, table: str) -> set[str]:
         rows = self.execute(

@@ -194,3 +194,25 @@ def test_bot_run_journals_in_postgres_and_a_new_process_finds_the_game(
         if second is not None:
             output = _stop(second)
             assert second.returncode == 0, output
+
+
+def test_a_dropped_connection_is_opened_again_and_nothing_is_applied_twice(postgres_url: str) -> None:
+    """The server ends the journal's connection (a restart, a failover): the next action still lands once."""
+    import psycopg
+
+    journal = Journal(postgres_url)
+    try:
+        table = Table.create(journal, "g", CounterEngine(CounterConfig(limit=9), seed=1))
+        table.apply(Add(player=1), action_id="a1")
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            ended = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchall()
+        assert ended and all(row[0] for row in ended)
+        table.apply(Add(player=1), action_id="a2")
+        with pytest.raises(DuplicateAction):
+            table.apply(Add(player=1), action_id="a2")
+        assert [e.action_id for e in journal.entries("g")] == ["a1", "a2"]
+    finally:
+        journal.close()

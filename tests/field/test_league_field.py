@@ -99,12 +99,6 @@ def test_autobattler_draft_stays_private(
     run(scenario(), bot)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="AutoBattler: each player's first view (the 'Your first cards ... Your shop ... Your pool' private"
-    " message, about 700-900 characters) uses most of the referee's 1,000-character chat budget per 10 s,"
-    " so four players get theirs about +0, +11, +22 and +33 s after !autobattler start",
-)
 def test_autobattler_views_reach_every_player_promptly(
     protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
 ) -> None:

@@ -8,6 +8,9 @@ Servatrice games with scripted players.
   not open another game's page nor act for another player; a pick clicked on the page is the chat
   command (journaled, announced in game chat, the card in the player's hand); the link expires when the
   game ends.
+* AutoBattler: each league player's link (sent once, privately) shows their own shop, pool and treasures;
+  Swap, Roll and Done on the page are the private commands (answered in chat, journaled, the page
+  updated live); a token opens only its player's page of its league.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ BLOCK = """\
 WAIT = 15.0
 """Generous upper bound for anything the page should show (the test asserts that it shows, not when)."""
 LINK = re.compile(r"https?://\S+/game/(\d+)/private/([A-Za-z0-9_-]+)")
+LEAGUE_LINK = re.compile(r"https?://\S+/league/(\d+)/private/([A-Za-z0-9_-]+)")
 
 
 class LoopThread:
@@ -97,7 +101,8 @@ def referee(
         [
             sys.executable, "-m", "cockatrice_ext", "bot", "run", servatrice.ws_url,
             "--user", "web_referee", "--room", "Bot room", "--journal", str(journal), "--relaxed-flood",
-            "--format", "auction", "--format", "vortex", "--auction-block", str(block), "--auction-seed", "7",
+            "--format", "auction", "--format", "vortex", "--format", "autobattler",
+            "--auction-block", str(block), "--auction-seed", "7",
             "--web", f"127.0.0.1:{port}",
         ],
         stdout=subprocess.PIPE,
@@ -118,11 +123,14 @@ def referee(
         process.kill()
 
 
-def journal_actions(journal: Path, game_id: int) -> list[str]:
-    """The journaled actions of one game (JSON text), read as another process would."""
+def journal_actions(journal: Path, game_id: int, kind: str = "game") -> list[str]:
+    """The journaled actions of one game (or league: ``kind`` "league", ``game_id`` its number), read as
+    another process would."""
+    pattern = f"%:{game_id}" if kind == "league" else f"%:game:{game_id}"
     with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
         rows = db.execute(
-            "SELECT action FROM actions WHERE table_key LIKE ? ORDER BY seq", (f"%:game:{game_id}",)
+            "SELECT action FROM actions WHERE table_key LIKE ? AND table_key LIKE ? ORDER BY seq",
+            (pattern, f"%:{kind}:%"),
         ).fetchall()
     return [row[0] for row in rows]
 
@@ -280,4 +288,95 @@ def test_vortex_private_page_shows_the_pack_and_a_click_is_a_pick(
         assert browser.find_element("tag name", "body").text.startswith("error: no such page")
     finally:
         for player in players.values():
+            loop.run(player.close())
+
+
+def listed(line: str, label: str, after: str) -> list[str]:
+    """The names of a numbered chat listing: ``Shop: 1. A; 2. B. Pool: ...`` -> [A, B]."""
+    found = re.search(rf"{label}: (.*?)\. {after}", line)
+    assert found is not None, line
+    return [re.sub(r"^\d+\. ", "", item) for item in found.group(1).split("; ")]
+
+
+def test_autobattler_page_shows_the_shop_and_its_buttons_are_the_private_commands(
+    browser: Any, referee: dict[str, Any]
+) -> None:
+    loop: LoopThread = referee["loop"]
+    names = ("ann_ab", "ben_ab", "cat_ab", "dan_ab")
+
+    async def form_league() -> list[Player]:
+        players = [await Player.connect(referee["url"], name) for name in names]
+        room_id = await players[0].client.room_id_by_name("Bot room")
+        for player in players:
+            await player.client.join_room(room_id)
+            await player.client.room_say(room_id, "!autobattler join")
+            await players[0].wait_line(lambda t, n=player.name: t.startswith(f"{n} joins"))
+        await players[-1].client.room_say(room_id, "!autobattler start")
+        await players[0].wait_line(lambda t: "AutoBattler league #" in t and "starts" in t)
+        return players
+
+    players = loop.run(form_league())
+    ann, ben = players[0], players[1]
+    try:
+        links = {}
+        for player in players:
+            first = loop.run(player.wait_private(lambda t: LEAGUE_LINK.search(t) is not None, timeout=WAIT))
+            assert first.startswith("Your shop and pool: ") and first.endswith(" or !shop")
+            links[player.name] = LEAGUE_LINK.search(first).group(0)  # type: ignore[union-attr]
+        number, token = LEAGUE_LINK.search(links[ann.name]).groups()  # type: ignore[union-attr]
+
+        # The page shows exactly the shop and pool the bot lists to ann in chat.
+        loop.run(ann.client.send_message("web_referee", "!shop"))
+        listing = loop.run(ann.wait_private(lambda t: t.startswith("Shop: 1. "), timeout=WAIT))
+        shop, pool = listed(listing, "Shop", "Pool: "), listed(listing, "Pool", "Treasures ")
+        browser.get(links[ann.name])
+        page_shows(browser, "shop", lambda t: len(t.splitlines()) == len(shop), "the shop")
+        assert [
+            c.get_attribute("data-name") for c in browser.find_elements("css selector", "#shop li")
+        ] == shop
+        assert [
+            c.get_attribute("data-name") for c in browser.find_elements("css selector", "#pool li")
+        ] == pool
+        assert token not in browser.page_source
+        treasures = int(page_shows(browser, "treasures", lambda t: t.isdigit(), "the treasures"))
+
+        # Swap: shop card 2 for pool card 1 is !swap 2 1 from ann: answered in chat, journaled, shown live.
+        before = journal_actions(referee["journal"], int(number), "league")
+        browser.find_element("css selector", "#shop li:nth-child(2) input").click()
+        browser.find_element("css selector", "#pool li:nth-child(1) input").click()
+        browser.find_element("id", "swap").click()
+        answer = f"You took {shop[1]} and gave {pool[0]}."
+        loop.run(ann.wait_private(lambda t: answer in t, timeout=WAIT))
+        page_shows(browser, "pool", lambda t: shop[1] in t and pool[0] not in t, "the swapped pool")
+        after = journal_actions(referee["journal"], int(number), "league")
+        assert after[: len(before)] == before and '"type": "Swap"' in after[len(before)]
+        assert '"player": "ann_ab"' in after[len(before)]
+
+        if treasures:  # Roll: one treasure for a new shop
+            browser.find_element("id", "roll").click()
+            page_shows(browser, "treasures", lambda t: t == str(treasures - 1), "the treasure spent")
+            loop.run(ann.wait_private(lambda t: "Rolled: a new shop." in t, timeout=WAIT))
+
+        # A token opens only its own player's page of its own league.
+        browser.get(links[ben.name])
+        page_shows(browser, "summary", lambda t: "AutoBattler league" in t, "ben's page")
+        assert "ben_ab" in browser.title and shop[1] not in browser.find_element("id", "pool").text
+        for address in (
+            f"/league/{int(number) + 1}/private/{token}",
+            f"/league/{number}/private/{token[:-2]}",
+        ):
+            browser.get(referee["base"] + address)
+            body = browser.find_element("tag name", "body").text
+            assert body.startswith("error: no such page") and token[:16] not in body
+
+        # Done: ann has finished drafting, as the room hears.
+        browser.get(links[ann.name])
+        page_shows(browser, "shop", lambda t: bool(t), "the shop again")
+        mark = ben.mark()
+        browser.find_element("id", "done").click()
+        loop.run(ben.wait_line(lambda t: "ann_ab has finished drafting (1/4)" in t, since=mark, timeout=WAIT))
+        page_shows(browser, "phase", lambda t: t == "draft", "the phase")
+        assert not browser.find_elements("id", "swap")  # nothing left to draft
+    finally:
+        for player in players:
             loop.run(player.close())

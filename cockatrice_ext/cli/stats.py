@@ -15,12 +15,6 @@ if TYPE_CHECKING:
 DEFAULT_JOURNAL = "cockatrice-ext.sqlite3"
 
 
-def _fmt(value: float | None) -> str:
-    if value is None:
-        return "-"
-    return f"{value:g}" if value == int(value) else f"{value:.1f}"
-
-
 class BadJournal(click.ClickException):
     """No journal there, not a journal, or no such game or league in it: bad input, exit code 2."""
 
@@ -83,6 +77,7 @@ def stats() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def prices(journal_path: Path, card_filter: str | None, sort: str, as_json: bool) -> None:
     """Per-card auction prices across every game in the journal."""
+    from cockatrice_ext.reports.prices import format_price as _fmt
     from cockatrice_ext.reports.prices import journal_prices
 
     journal = _open_journal(journal_path)

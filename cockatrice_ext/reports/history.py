@@ -14,6 +14,7 @@ shop is looked at.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from cockatrice_ext.journal import Journal, JournalError
 from cockatrice_ext.reports.prices import AUCTION_ENGINE, price_table
@@ -49,23 +50,34 @@ def _player_names(journal: Journal, key: str) -> dict[str, str]:
 def gold_series(journal: Journal, key: str) -> Series:
     """Each player's gold over one Auction game: x is the journaled action's number, y the gold after it.
 
+    Every seated player has a line, from their gold before the first action to their gold now, with a
+    point at each action that changed it.
+
     Raises:
-        JournalError: no such table.
+        JournalError: no such table, or not an Auction game.
     """
-    if not journal.has_table(key):
-        raise JournalError(f"no table {key!r}")
+    engine = journal.restore(key)
+    if engine.name != AUCTION_ENGINE:
+        raise JournalError(f"table {key!r} is not an Auction game ({engine.name})")
     names = _player_names(journal, key)
-    series: Series = {}
+    purse: dict[Any, int] = engine.purse  # type: ignore[attr-defined]
+    points: dict[str, list[tuple[int, float]]] = {str(p): [] for p in purse}
+    last = 0
     for entry in journal.entries(key):
+        last = entry.seq
         for effect in entry.effects:
-            if effect.get("type") != "GoldChanged":
-                continue
-            player = str(effect["player"])
-            line = series.setdefault(names.get(player, f"player {player}"), [])
-            if not line:
-                line.append((entry.seq - 1, float(effect["old"])))
-            line.append((entry.seq, float(effect["new"])))
-    return series
+            if effect.get("type") == "GoldChanged":
+                line = points[str(effect["player"])]
+                if not line:
+                    line.append((0, float(effect["old"])))
+                line.append((entry.seq, float(effect["new"])))
+    for player, gold in purse.items():
+        line = points[str(player)]
+        if not line:
+            line.append((0, float(gold)))
+        if line[-1][0] < last:
+            line.append((last, float(gold)))
+    return {names.get(player, f"player {player}"): line for player, line in points.items()}
 
 
 STANDINGS_METRIC = {"market": "points", "autobattler": "poison"}

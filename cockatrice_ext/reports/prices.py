@@ -56,6 +56,13 @@ class CardPrices:
         return max(self.prices) if self.prices else None
 
 
+def format_price(value: float | None) -> str:
+    """A price as reports show it: whole numbers bare, shares to one decimal, ``-`` when never sold."""
+    if value is None:
+        return "-"
+    return f"{value:g}" if value == int(value) else f"{value:.1f}"
+
+
 def price_table(entries: Iterable[JournalEntry]) -> dict[str, CardPrices]:
     """Fold journal entries into per-card statistics, keyed by card name."""
     table: dict[str, CardPrices] = defaultdict(lambda: CardPrices(""))

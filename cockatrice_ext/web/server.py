@@ -10,7 +10,11 @@ newest one through server-sent events. A slow page never queues: it gets the lat
 
 Pages (all live, no reload):
 
-* ``/`` the refereed games; ``/game/N`` one game's public board;
+* ``/`` the refereed games and leagues; ``/game/N`` one game's public board; ``/league/N`` one league's
+  public board (standings, pairings, results, poison and treasures, the phase:
+  :mod:`cockatrice_ext.web.league_pages`);
+* ``/prices`` the ``stats prices`` report, ``/prices/CARD`` a card's prices with their chart, and the
+  journal's charts as SVG (:mod:`cockatrice_ext.web.charts`; read when asked, not live);
 * ``/game/N/private/TOKEN`` one player's private page (a Vortex pack with pick buttons, a Combat
   hand). Its link is sent once by private message when the game's engine starts. A pick posted from
   the page is run as the chat command ``!pick N`` from that player (same parser, same checks, same
@@ -49,6 +53,8 @@ from aiohttp.abc import AbstractAccessLogger
 from cockatrice_ext.bot.commands import MAX_COMMAND_LENGTH
 from cockatrice_ext.bot.runtime import Bot, Context, GameReferee
 from cockatrice_ext.web import views
+from cockatrice_ext.web.charts import ChartPages
+from cockatrice_ext.web.league_pages import LeagueBoards
 from cockatrice_ext.web.tokens import Grant, TokenBook
 
 LOGGER = logging.getLogger(__name__)
@@ -209,6 +215,8 @@ class WebView:
             "app.js": (_load_text("static", "app.js"), "text/javascript"),
             "style.css": (_load_text("static", "style.css"), "text/css"),
         }
+        self.boards = LeagueBoards(self)
+        self.charts = ChartPages(self)
         self.app = self._make_app()
 
     # -- lifecycle -----------------------------------------------------------------------------------
@@ -230,6 +238,7 @@ class WebView:
                 web.post(r"/league/{league:\d{1,9}}/private/{token}/act", self._league_act),
             ]
         )
+        app.add_routes(self.boards.routes() + self.charts.routes())
         return app
 
     async def start(self) -> None:
@@ -306,10 +315,10 @@ class WebView:
         try:
             for game_id, referee in dirty.items():
                 await self._refresh_game(game_id, referee)
-            if dirty:
-                self._publish(("games",), self._games_view)
             for number in leagues:
                 self._refresh_league(number)
+            if dirty or leagues:
+                self._publish(("games",), self._games_view)
         except Exception:  # a view must never take the bot down
             LOGGER.exception(
                 "web view: refreshing games %s, leagues %s failed", sorted(dirty), sorted(leagues)
@@ -318,6 +327,7 @@ class WebView:
     def _refresh_league(self, number: int) -> None:
         """Send each open page of the league its player's new view; a finished league's links expire."""
         league = self.leagues[number]
+        self.boards.publish(number)
         channels = [c for c in self.channels if c[0] == "league" and c[1] == number]
         if league.over:
             self.tokens.revoke(("league", number))
@@ -391,7 +401,10 @@ class WebView:
 
     def _games_view(self) -> Any:
         games = sorted(self.bot.all_games().items())
-        return {"games": [views.game_summary(referee) for _, referee in games if not referee.closed]}
+        return {
+            "games": [views.game_summary(referee) for _, referee in games if not referee.closed],
+            "leagues": self.boards.summaries(),
+        }
 
     async def _stream(
         self, request: web.Request, channel: Channel, make: Callable[[], Any]
@@ -454,7 +467,8 @@ class WebView:
             LOGGER.exception("web view: %s %s failed", request.method, redact(request.path))
             return web.Response(status=500, text="error: something went wrong; nothing changed")
         if not response.prepared:
-            response.headers.update(SECURITY_HEADERS)
+            for header, value in SECURITY_HEADERS.items():  # a chart sets its own policy
+                response.headers.setdefault(header, value)
         return response
 
     @staticmethod

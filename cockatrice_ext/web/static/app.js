@@ -74,21 +74,85 @@ function combatBoard(b) {
 
 const boards = { auction: auctionBoard, vortex: vortexBoard, combat: combatBoard };
 
-function renderGames(data) {
-  if (!data.games.length) return [el("p", "No refereed games right now.")];
-  const list = el("ul", null, { id: "games" });
-  for (const g of data.games) {
+function linkList(id, rows, text, href, players) {
+  const list = el("ul", null, { id });
+  for (const row of rows) {
     const item = el("li");
-    item.appendChild(el("a", `#${g.game} ${g.title}`, { href: `/game/${g.game}` }));
-    item.appendChild(document.createTextNode(`: ${g.status}; ${g.players.join(", ") || "no players yet"}`));
+    item.appendChild(el("a", text(row), { href: href(row) }));
+    item.appendChild(document.createTextNode(`: ${row.status}; ${players(row)}`));
     list.appendChild(item);
   }
-  return [list];
+  return list;
+}
+
+function renderGames(data) {
+  const parts = [el("h2", "Games")];
+  if (!data.games.length) parts.push(el("p", "No refereed games right now."));
+  else parts.push(linkList("games", data.games, (g) => `#${g.game} ${g.title}`, (g) => `/game/${g.game}`,
+    (g) => g.players.join(", ") || "no players yet"));
+  if (data.leagues.length) {
+    parts.push(el("h2", "Leagues"));
+    parts.push(linkList("leagues", data.leagues, (l) => l.title, (l) => `/league/${l.league}`,
+      (l) => l.players.join(", ")));
+  }
+  const prices = el("p");
+  prices.appendChild(el("a", "Auction prices (every journaled game)", { href: "/prices", id: "prices-link" }));
+  parts.push(prices);
+  return parts;
 }
 
 function renderGame(data) {
   const parts = [summary(data.summary)];
   if (data.board && boards[data.board.format]) parts.push(...boards[data.board.format](data.board));
+  if (data.board && data.board.format === "auction") {
+    const chart = el("p");
+    chart.appendChild(el("a", "Gold over this game (chart)", { href: `${base}/gold.svg`, id: "gold-chart" }));
+    parts.push(chart);
+  }
+  return parts;
+}
+
+// -- a league's public board: no card, only standings, pairings, results and the phase -------------------
+
+let standingsChart = null;
+
+function standingsPicture(decided) {
+  // Fetched again only when another match is decided, not at every view (a shop roll, a purchase).
+  if (!standingsChart || standingsChart.dataset.decided !== String(decided)) {
+    standingsChart = el("img", null, { id: "standings-chart", src: `${base}/standings.svg?decided=${decided}`,
+                                       alt: "Standings by round", "data-decided": decided });
+  }
+  return standingsChart;
+}
+
+function renderLeagueBoard(data) {
+  const b = data.board;
+  const s = data.summary;
+  const parts = [el("p", `${s.title}: ${s.status}. Players: ${s.players.join(", ")}.`, { id: "summary" })];
+  if (b.format === "autobattler") {
+    parts.push(facts([["phase", "Phase", b.phase], ["round", "Round", b.round], ["energy", "Energy", b.energy],
+                      ["carousel", "Carousel pick", b.carousel_turn || "-"], ["champion", "Champion", b.champion || "-"]]));
+    parts.push(el("h2", "Standings"));
+    parts.push(table("standings", ["Player", "Poison", "Treasures"],
+      b.standings.map((r) => [r.out ? `${r.player} (out)` : r.player, r.poison, r.treasures])));
+  } else {
+    parts.push(facts([["phase", "Phase", b.phase], ["round", "Round", `${b.round} of ${b.rounds}`],
+                      ["turn", "To buy", b.turn || "-"]]));
+    parts.push(el("h2", "Standings"));
+    parts.push(table("standings", ["Player", "Points", "Wins", "Draws", "Losses"],
+      b.standings.map((r) => [r.player, r.points, r.wins, r.draws, r.losses])));
+  }
+  parts.push(el("h2", `Round ${b.round} pairings`));
+  parts.push(table("pairings", ["Players", "Result"], b.pairings.map((m) => [m.players.join(" vs "), m.result])));
+  if (b.results.length) {
+    parts.push(el("h2", "Earlier results"));
+    parts.push(table("results", ["Round", "Players", "Result"],
+      b.results.map((m) => [m.round, m.players.join(" vs "), m.result])));
+  }
+  if (b.round > 0) {
+    parts.push(el("h2", "By round"));
+    parts.push(standingsPicture(b.results.length + b.pairings.filter((m) => m.result !== "to play").length));
+  }
   return parts;
 }
 
@@ -266,7 +330,9 @@ function renderLeague(data) {
   return parts.concat(mine.format === "autobattler" ? autobattlerDesk(mine, redraw) : marketDesk(mine, redraw));
 }
 
-const renderers = { games: renderGames, game: renderGame, private: renderPrivate, league: renderLeague };
+const renderers = {
+  games: renderGames, game: renderGame, private: renderPrivate, league: renderLeague, "league-board": renderLeagueBoard,
+};
 
 function ended(text) {
   statusLine.textContent = "ended";

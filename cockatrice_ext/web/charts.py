@@ -1,0 +1,132 @@
+"""Chart pages of the web view: the ``stats prices`` report and the journal's charts as SVG.
+
+* ``/prices``: every card's auction prices (the ``stats prices`` report), each card linking to
+* ``/prices/CARD``: its figures and its price at each sale (``/prices/CARD/chart.svg``);
+* ``/game/N/gold.svg``: every player's gold over the running Auction game N;
+* ``/league/N/standings.svg``: a league's points (Market Draft) or poison (AutoBattler) by round.
+
+The journal is read on the bot's loop (its connection belongs there); the SVG is drawn by matplotlib in a
+worker thread (:func:`cockatrice_ext.reports.journal_charts.prepare_chart`), so a chart never holds up
+a bid. The journal only holds what was public when it happened (prices, gold, results, poison); no chart
+shows a hidden card. These pages are not live: they read the journal when asked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import string
+from importlib import resources
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+from aiohttp import web
+
+from cockatrice_ext.reports.journal_charts import NoChart, prepare_chart
+from cockatrice_ext.reports.prices import CardPrices, format_price, journal_prices
+
+if TYPE_CHECKING:
+    from cockatrice_ext.web.server import WebView
+
+SVG_HEADERS = {
+    # matplotlib's SVG styles its shapes inline; nothing else may load or run.
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+}
+MAX_CARD_NAME = 150
+"""No card name is longer (the longest real one is about 140 characters)."""
+COLUMNS = ("Card", "Offered", "Sold", "Median", "Mean", "Min", "Max", "Games")
+
+
+def _cells(row: CardPrices) -> list[str]:
+    return [
+        str(row.offered),
+        str(row.sold),
+        *(format_price(v) for v in (row.median, row.mean, row.low, row.high)),
+        str(len(row.games)),
+    ]
+
+
+def card_url(name: str) -> str:
+    return "/prices/" + quote(name, safe="")
+
+
+def prices_body(rows: list[CardPrices]) -> str:
+    """The report's table, most expensive first (HTML; every name escaped)."""
+    if not rows:
+        return "<p>No auctions recorded yet.</p>"
+    head = "".join(f"<th>{c}</th>" for c in COLUMNS)
+    lines = []
+    for row in sorted(rows, key=lambda r: (-(r.median or 0), r.name)):
+        link = f'<a href="{html.escape(card_url(row.name))}">{html.escape(row.name)}</a>'
+        lines.append("<tr><td>" + link + "</td>" + "".join(f"<td>{c}</td>" for c in _cells(row)) + "</tr>")
+    return f'<table id="prices"><thead><tr>{head}</tr></thead><tbody>{"".join(lines)}</tbody></table>'
+
+
+def card_body(row: CardPrices) -> str:
+    """One card's figures and its price chart (HTML)."""
+    figures = "".join(f"<span>{c}: <b>{v}</b></span>" for c, v in zip(COLUMNS[1:], _cells(row), strict=True))
+    chart = html.escape(card_url(row.name) + "/chart.svg")
+    alt = html.escape(f"{row.name}: price at each sale")
+    picture = f'<img id="chart" src="{chart}" alt="{alt}">' if row.sold else "<p>Never sold.</p>"
+    return f'<p class="facts">{figures}</p>{picture}<p><a href="/prices">All cards</a></p>'
+
+
+class ChartPages:
+    """The report and chart routes of one web view."""
+
+    def __init__(self, view: WebView) -> None:
+        self.view = view
+        text = resources.files("cockatrice_ext.web").joinpath("templates", "report.html").read_text("utf-8")
+        self._page = string.Template(text)
+
+    def routes(self) -> list[web.RouteDef]:
+        return [
+            web.get("/prices", self._prices),
+            web.get("/prices/{card}", self._card),
+            web.get("/prices/{card}/chart.svg", self._card_chart),
+            web.get(r"/game/{game:\d{1,9}}/gold.svg", self._gold),
+            web.get(r"/league/{league:\d{1,9}}/standings.svg", self._standings),
+        ]
+
+    def _html(self, title: str, body: str) -> web.Response:
+        page = self._page.substitute(title=html.escape(title), body=body)
+        return web.Response(text=page, content_type="text/html")
+
+    def _card_prices(self, request: web.Request) -> CardPrices:
+        name = request.match_info["card"]
+        if len(name) > MAX_CARD_NAME:
+            raise web.HTTPNotFound()
+        found = {r.name.casefold(): r for r in journal_prices(self.view.bot.journal).values()}
+        row = found.get(name.casefold())
+        if row is None:
+            raise web.HTTPNotFound()
+        return row
+
+    async def _prices(self, request: web.Request) -> web.Response:
+        rows = list(journal_prices(self.view.bot.journal).values())
+        return self._html("Auction prices", prices_body(rows))
+
+    async def _card(self, request: web.Request) -> web.Response:
+        row = self._card_prices(request)
+        return self._html(f"{row.name}: auction prices", card_body(row))
+
+    async def _card_chart(self, request: web.Request) -> web.Response:
+        return await self._chart("prices", self._card_prices(request).name)
+
+    async def _gold(self, request: web.Request) -> web.Response:
+        referee = self.view._live(int(request.match_info["game"]))
+        if referee is None or referee.format_name != "auction" or referee.table is None:
+            raise web.HTTPNotFound()
+        return await self._chart("gold", referee.table.key)
+
+    async def _standings(self, request: web.Request) -> web.Response:
+        _, league = self.view.boards.league(request)
+        return await self._chart("standings", league.key)
+
+    async def _chart(self, kind: str, subject: str) -> web.Response:
+        try:
+            draw = prepare_chart(self.view.bot.journal, kind, subject)
+        except NoChart:
+            raise web.HTTPNotFound() from None
+        svg = await asyncio.get_running_loop().run_in_executor(None, draw)
+        return web.Response(body=svg, content_type="image/svg+xml", headers=SVG_HEADERS)

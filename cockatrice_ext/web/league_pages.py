@@ -1,0 +1,139 @@
+"""Public league pages, live: standings, pairings, results, poison and treasures, the round's phase.
+
+Theory of operation
+-------------------
+:func:`league_board` is the one view, a pure function of the league engine's state (Market Draft or
+AutoBattler). It reads members, matches, points, poison, treasures and the phase, and never a card: no
+pool, pack, shop, market or carousel is looked at, so no hidden card can reach a public page.
+
+:class:`LeagueBoards` serves it at ``/league/N`` (N is the web view's number for the league, the same as
+in its private links) with a server-sent-events stream at ``/league/N/events``, and lists the bot's
+leagues on ``/``. The web view republishes the board whenever the league says it changed (the same hook
+that refreshes its players' private pages); unchanged views are not resent. A league's standings chart
+is ``/league/N/standings.svg`` (:mod:`cockatrice_ext.web.charts`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from cockatrice_ext.formats import autobattler as autobattler_rules
+from cockatrice_ext.web.views import LEAGUE_TITLES, View, league_title
+
+if TYPE_CHECKING:
+    from cockatrice_ext.web.server import WebView
+
+
+def _result(match: Any) -> str:
+    """A match's result as the board says it: the winner, a draw, a bye, or still to play."""
+    if len(match.players) == 1:
+        return "bye"
+    if not match.decided:
+        return "to play"
+    return "draw" if match.draw else f"{match.winner} won"
+
+
+def _match(match: Any) -> View:
+    return {"round": match.round, "players": list(match.players), "result": _result(match)}
+
+
+def league_board(engine: Any) -> View:
+    """The public state of a Market Draft or AutoBattler league (pure; no card of any kind)."""
+    league = engine.league
+    board: View = {
+        "format": engine.name,
+        "phase": engine.phase,
+        "round": league.round,
+        "pairings": [_match(m) for m in league.current_matches()],
+        "results": [_match(m) for m in league.matches if m.decided and m.round < league.round],
+    }
+    if isinstance(engine, autobattler_rules.AutoBattlerEngine):
+        board.update(
+            energy=engine.energy,
+            games_played=engine.games_played,
+            champion=engine.champion,
+            carousel_turn=engine.whose_carousel_pick() or "",
+            standings=[
+                {
+                    "player": row["player"],
+                    "poison": row["poison"],
+                    "treasures": row["treasures"],
+                    "out": row["player"] in engine.dead,
+                }
+                for row in engine.standings()
+            ],
+        )
+    else:
+        board.update(
+            rounds=engine.config.rounds,
+            turn=engine.whose_turn() or "",
+            standings=[
+                {k: row[k] for k in ("player", "points", "wins", "draws", "losses")}
+                for row in league.standings()
+            ],
+        )
+    return board
+
+
+def league_summary(league: Any, number: int) -> View:
+    """One row of the list on ``/``: number, title, state and members."""
+    engine = league.engine
+    state = "over" if league.over else f"{engine.phase}, round {engine.league.round}"
+    return {
+        "league": number,
+        "title": league_title(league, number),
+        "format": LEAGUE_TITLES[league.format_name],
+        "status": state,
+        "players": list(engine.league.members),
+    }
+
+
+def board_view(league: Any, number: int) -> View:
+    """A league's public page: its summary and its board."""
+    return {"summary": league_summary(league, number), "board": league_board(league.engine)}
+
+
+class LeagueBoards:
+    """The public league pages of one web view."""
+
+    def __init__(self, view: WebView) -> None:
+        self.view = view
+
+    def routes(self) -> list[web.RouteDef]:
+        return [
+            web.get(r"/league/{league:\d{1,9}}", self._page),
+            web.get(r"/league/{league:\d{1,9}}/events", self._events),
+        ]
+
+    def running(self) -> dict[int, Any]:
+        """Every league this bot referees, by the web view's number (leagues restored at start-up too)."""
+        for referee in self.view.bot.private_referees:
+            if getattr(referee, "format_name", None) in LEAGUE_TITLES:
+                self.view._league_number(referee)
+        return dict(sorted(self.view.leagues.items()))
+
+    def summaries(self) -> list[View]:
+        return [league_summary(league, number) for number, league in self.running().items()]
+
+    def league(self, request: web.Request) -> tuple[int, Any]:
+        """The league a request names, or 404."""
+        number = int(request.match_info["league"])
+        league = self.running().get(number)
+        if league is None:
+            raise web.HTTPNotFound()
+        return number, league
+
+    def publish(self, number: int) -> None:
+        """Send the league's board to its open public pages (the web view calls this when it changed)."""
+        league = self.view.leagues[number]
+        self.view._publish(("board", number), lambda: board_view(league, number))
+
+    async def _page(self, request: web.Request) -> web.Response:
+        number, league = self.league(request)
+        return self.view._html("league-board", league_title(league, number))
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        number, league = self.league(request)
+        return await self.view._stream(request, ("board", number), lambda: board_view(league, number))

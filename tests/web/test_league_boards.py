@@ -1,0 +1,117 @@
+"""Public league pages: the pure board view (never a card) and its live page, served by aiohttp in front of
+a real league referee (no Servatrice; the helpers of ``test_league_pages``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from formats.test_autobattler import end_draft, play_round
+from formats.test_autobattler import make_engine as make_autobattler
+from formats.test_market import finish_draft, make_engine, to_market
+from reports.test_charts import svg_lines, svg_texts
+from sse_events import events
+from test_league_pages import AUTOBATTLERS, League, run_league, settle
+
+from cockatrice_ext.bot.league import LeagueOptions
+from cockatrice_ext.formats import league as core
+from cockatrice_ext.formats.autobattler import EndDraft
+from cockatrice_ext.formats.league import Start
+from cockatrice_ext.web.league_pages import league_board
+
+FAST = {"requests_per_second": 1000.0, "request_burst": 1000}
+
+
+def names_shown(view: Any, cards: Any) -> set[str]:
+    """The card names a view's JSON contains anywhere."""
+    text = json.dumps(view)
+    return {card.name for card in cards if json.dumps(card.name)[1:-1] in text}
+
+
+def test_market_board_has_standings_pairings_results_and_no_card() -> None:
+    engine = make_engine(n=3, r=2)
+    engine.apply(Start(None))
+    board = league_board(engine)
+    assert board["phase"] == "draft" and board["round"] == 0 and board["pairings"] == []
+    assert any(engine.pack(p) for p in engine.config.players)  # packs are open: none may show
+    assert not names_shown(board, engine.config.cards)
+    finish_draft(engine)
+    to_market(engine)
+    board = league_board(engine)
+    assert board["phase"] == "market" and engine.market  # the market is open: no card of it either
+    assert not names_shown(board, engine.config.cards)
+    assert board["turn"] == engine.whose_turn() and board["rounds"] == 2
+    assert [r["player"] for r in board["standings"]] == [r["player"] for r in engine.league.standings()]
+    assert [r["points"] for r in board["standings"]] == [r["points"] for r in engine.league.standings()]
+    results = {m["result"] for m in board["pairings"]}
+    assert "bye" in results and any(r.endswith(" won") for r in results)  # three players: one bye
+
+
+def test_autobattler_board_has_poison_treasures_and_earlier_results() -> None:
+    engine = make_autobattler()
+    engine.apply(Start(None))
+    assert any(engine.shop(p) for p in engine.config.players)
+    assert not names_shown(league_board(engine), engine.config.cards)
+    end_draft(engine)
+    play_round(engine)
+    end_draft(engine)
+    board = league_board(engine)
+    assert not names_shown(board, engine.config.cards)
+    assert {r["player"]: r["poison"] for r in board["standings"]} == engine.poison
+    assert {r["player"]: r["treasures"] for r in board["standings"]} == engine.treasures
+    assert (
+        board["round"] == 2 and len(board["results"]) == 2 and all(m["round"] == 1 for m in board["results"])
+    )
+    assert [m["result"] for m in board["pairings"]] == ["to play", "to play"]
+    assert board["energy"] == engine.energy and board["phase"] == engine.phase
+
+
+async def first_view(s: League, url: str) -> Any:
+    async for kind, data in events(s.session, url):
+        assert kind == "view"
+        return data
+    raise AssertionError("no view")
+
+
+def test_league_board_page_is_listed_and_updates_live(tmp_path: Path) -> None:
+    async def body(s: League) -> None:
+        base = s.links["ann"].split("/league/")[0]
+        listing = await first_view(s, base + "/events")
+        [row] = listing["leagues"]
+        assert row["players"] == list(AUTOBATTLERS) and row["status"].startswith("draft")
+        board_url = f"{base}/league/{row['league']}"
+        assert s.links["ann"].startswith(board_url + "/private/")  # the same number as the private pages
+        async with s.session.get(board_url) as response:
+            assert response.status == 200 and 'data-kind="league-board"' in await response.text()
+        universe = s.league.block.facts
+        stream = events(s.session, board_url + "/events")
+        kind, view = await anext(stream)
+        assert kind == "view" and view["board"]["phase"] == "draft"
+        assert not names_shown(view, universe)
+        for player in AUTOBATTLERS:  # every player ends the draft phase: the round's games are paired
+            await s.league.perform(s.league.table.apply(EndDraft(player)))
+        await settle(s.bot)
+        kind, view = await asyncio.wait_for(anext(stream), 5)
+        assert view["board"]["phase"] == "play" and len(view["board"]["pairings"]) == 2
+        match = s.engine.league.current_matches()[0]
+        await s.league.perform(s.league.table.apply(core.ReportResult(player=None, winner=match.players[0])))
+        kind, view = await asyncio.wait_for(anext(stream), 5)
+        shown = {tuple(m["players"]): m["result"] for m in view["board"]["pairings"]}
+        assert shown[match.players] == f"{match.players[0]} won"
+        loser = match.players[1]
+        assert next(r for r in view["board"]["standings"] if r["player"] == loser)["poison"] == 1
+        assert not names_shown(view, universe)
+        await stream.aclose()
+        other = s.engine.league.current_matches()[1]  # the round is decided: the chart has its first point
+        await s.league.perform(s.league.table.apply(core.ReportResult(player=None, winner=other.players[0])))
+        async with s.session.get(board_url + "/standings.svg") as response:
+            assert response.status == 200 and response.content_type == "image/svg+xml"
+            svg = await response.read()
+            assert set(AUTOBATTLERS) <= set(svg_texts(svg)) and svg_lines(svg) == len(AUTOBATTLERS)
+            assert not names_shown(svg_texts(svg), universe)
+        async with s.session.get(f"{base}/league/99") as response:
+            assert response.status == 404
+
+    run_league(tmp_path, body, LeagueOptions(format="autobattler", seed=11), AUTOBATTLERS, **FAST)

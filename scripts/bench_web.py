@@ -1,12 +1,21 @@
 """Web view figures: time from a bid to the open boards showing it; memory and CPU with many pages.
 
     python scripts/bench_web.py [--games 50] [--pages 400] [--bids 4]
+    python scripts/bench_web.py --league 8 [--no-web] [--idle 11]
 
 The server side is the real web view in front of real Auction referees and engines on a stand-in
 connection (:mod:`cockatrice_ext.web.demo`); every game has a lot open. A second process opens
 ``--pages`` live boards (server-sent events, spread evenly over the games) and notes when each view
 arrives. Then each game takes ``--bids`` bids, one game after the other; a bid's latency is from the
 engine accepting it to the last of that game's pages receiving it. Only loopback traffic.
+
+``--league N``: an N-player AutoBattler league's first views under Servatrice's shipped flood limits. A
+real Servatrice and ``cockatrice-ext bot run --format autobattler --web 127.0.0.1:PORT`` (``--no-web``:
+chat only) in their own processes; N scripted players join the room and ``!autobattler join``; after
+``--idle`` seconds (so the joins' acknowledgements have left the bot's 10-second chat window, as when
+players gather over minutes; 0 starts at once) the last one says ``!autobattler start``. Per player: the
+time from that line to their first private message, and (with the web view) to their private page's
+first view listing their shop. Needs the ``servatrice`` binary (``$SERVATRICE_BIN`` or on ``PATH``).
 """
 
 from __future__ import annotations
@@ -14,6 +23,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -28,6 +40,9 @@ from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.formats import auction as am
 from cockatrice_ext.web.demo import demo_bot, seat_game
 from cockatrice_ext.web.server import WebOptions, WebView
+
+REPO = Path(__file__).resolve().parent.parent
+ROOM = "Bot room"
 
 
 def rss_mib() -> float:
@@ -150,15 +165,107 @@ def serve_and_bid(args: argparse.Namespace) -> None:
     print(f"server CPU while bidding: {cpu:.2f} s over {wall:.2f} s ({100 * cpu / wall:.0f}% of one core)")
 
 
+LEAGUE_LINK = re.compile(r"http://\S+/league/\d+/private/[A-Za-z0-9_-]+")
+
+
+async def league_views(
+    url: str, players_count: int, idle: float, web: bool
+) -> list[tuple[str, float, float]]:
+    """The league scenario's players: (name, first private message, first page view) seconds after start."""
+    import aiohttp
+    from bot_players import Player
+
+    players = [await Player.connect(url, f"bench_p{n}") for n in range(1, players_count + 1)]
+    try:
+        room_id = await players[0].client.room_id_by_name(ROOM)
+        for player in players:
+            await player.client.join_room(room_id)
+            await player.client.room_say(room_id, "!autobattler join")
+            await players[0].wait_line(lambda t, n=player.name: t.startswith(f"{n} joins"), timeout=60)
+        await asyncio.sleep(idle)
+        started = time.monotonic()
+        await players[-1].client.room_say(room_id, "!autobattler start")
+
+        async def first_view(player: Any, session: aiohttp.ClientSession) -> tuple[str, float, float]:
+            message = await player.wait_private(lambda t: True, timeout=120)
+            told = time.monotonic() - started
+            link = LEAGUE_LINK.search(message)
+            if not web:
+                assert message.startswith("Your shop: 1. "), message
+                return player.name, told, told
+            assert link is not None, message
+            async with session.get(link.group(0) + "/events") as response:
+                async for raw in response.content:
+                    if raw.startswith(b"data: "):
+                        assert json.loads(raw[6:])["private"]["shop"], "an empty shop"
+                        return player.name, told, time.monotonic() - started
+            raise AssertionError("the page's stream ended")
+
+        async with aiohttp.ClientSession() as session:
+            return list(await asyncio.gather(*(first_view(p, session) for p in players)))
+    finally:
+        for player in players:
+            await player.close()
+
+
+def bench_league(args: argparse.Namespace) -> None:
+    """Servatrice (shipped limits) and the bot in their own processes, the league's players here."""
+    sys.path[:0] = [str(REPO / "tests"), str(REPO / "tests" / "bot")]
+    from servatrice import FloodLimits, ServatriceConfig, ServatriceServer, find_servatrice_binary, free_port
+
+    binary = find_servatrice_binary()
+    if binary is None:
+        sys.exit("no servatrice binary: set SERVATRICE_BIN or put servatrice on PATH")
+    workdir = Path(tempfile.mkdtemp(prefix="bench-league-"))
+    server = ServatriceServer(
+        binary, workdir / "servatrice", ServatriceConfig(flood=FloodLimits.servatrice_defaults())
+    )
+    server.start()
+    port = free_port()
+    command = [sys.executable, "-m", "cockatrice_ext", "bot", "run", server.ws_url, "--user", "referee"]
+    command += ["--room", ROOM, "--format", "autobattler", "--journal", str(workdir / "journal.sqlite3")]
+    command += [] if args.no_web else ["--web", f"127.0.0.1:{port}"]
+    with open(workdir / "bot.log", "wb") as log:
+        bot = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=log, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+        )
+    try:
+        assert bot.stdout is not None
+        while b"Ctrl-C stops" not in bot.stdout.readline():
+            if bot.poll() is not None:
+                sys.exit(f"the bot stopped; see {workdir / 'bot.log'}")
+        rows = asyncio.run(league_views(server.ws_url, args.league, args.idle, not args.no_web))
+    finally:
+        bot.send_signal(signal.SIGINT)
+        bot.wait(20)
+        server.stop()
+    mode = "chat only" if args.no_web else "web view"
+    print(
+        f"AutoBattler, {args.league} players, shipped flood limits, {mode},"
+        f" start {args.idle:g} s after the joins"
+    )
+    print(f"{'player':<10}{'message s':>11}{'view s':>9}")
+    for name, told, shown in sorted(rows, key=lambda row: row[2]):
+        print(f"{name:<10}{told:>11.2f}{shown:>9.2f}")
+    print(f"every player's view within {max(row[2] for row in rows):.2f} s (logs: {workdir})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--pages", type=int, default=400)
     parser.add_argument("--bids", type=int, default=4, help="bids per game")
+    parser.add_argument(
+        "--league", type=int, metavar="N", help="the AutoBattler league scenario with N players"
+    )
+    parser.add_argument("--no-web", action="store_true", help="with --league: the bot without its web view")
+    parser.add_argument("--idle", type=float, default=11.0, help="with --league: seconds from joins to start")
     parser.add_argument("--client", metavar="BASE", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client:
         asyncio.run(pages(args.client, args.games, args.pages))
+    elif args.league:
+        bench_league(args)
     else:
         serve_and_bid(args)
 

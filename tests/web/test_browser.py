@@ -3,14 +3,16 @@ system chromedriver) on the pages of ``cockatrice-ext bot run --web``, a real pr
 Servatrice games with scripted players.
 
 * Auction: the public board shows the lot, each bid, gold, the block size and the history as the game
-  goes, and never a card still hidden in the block.
+  goes, and never a card still hidden in the block; the game's gold chart and the sold card's price
+  chart (``/prices``) are drawn.
 * Vortex: each player's private link (sent by private message) shows exactly their pack; a token does
   not open another game's page nor act for another player; a pick clicked on the page is the chat
   command (journaled, announced in game chat, the card in the player's hand); the link expires when the
   game ends.
 * AutoBattler: each league player's link (sent once, privately) shows their own shop, pool and treasures;
   Swap, Roll and Done on the page are the private commands (answered in chat, journaled, the page
-  updated live); a token opens only its player's page of its league.
+  updated live); a token opens only its player's page of its league. The league's public board, found
+  from ``/``, shows the standings and follows the phase to the round's pairings, and shows no card.
 """
 
 from __future__ import annotations
@@ -173,6 +175,8 @@ async def seat_players(env: dict[str, Any], names: tuple[str, str], command: str
 
 
 def test_auction_board_follows_the_bids_live(browser: Any, referee: dict[str, Any]) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
     loop: LoopThread = referee["loop"]
     alice, bob, _, game_id, _ = loop.run(
         seat_players(referee, ("alice_w", "bob_w"), "!auction new 2", r"Auction Magic game #\d+")
@@ -210,6 +214,17 @@ def test_auction_board_follows_the_bids_live(browser: Any, referee: dict[str, An
         hidden = [name for name in re.findall(r"^1 (.+)$", BLOCK, re.M) if name not in announced]
         assert hidden and not [name for name in hidden if name in shown], (hidden, shown)
         assert "Auction 1:" in lot_line
+
+        # The game's gold chart (SVG, drawn by the bot) has a line per player.
+        page_shows(browser, "gold-chart", lambda t: "Gold" in t, "the gold chart's link")
+        browser.get(browser.find_element("id", "gold-chart").get_attribute("href"))
+        assert len(browser.find_elements("css selector", "g[id^='series-']")) == 2
+        # The sale is in the prices report; the card's page shows its price chart (an image that loads).
+        browser.get(referee["base"] + "/prices")
+        browser.find_element("css selector", "#prices tbody a").click()
+        page_shows(browser, "view", lambda t: "Sold: 1" in t, "the card's figures")
+        loaded = "const c = document.getElementById('chart'); return c.complete && c.naturalWidth > 0;"
+        WebDriverWait(browser, WAIT).until(lambda d: d.execute_script(loaded))
     finally:
         for player in players.values():
             loop.run(player.close())
@@ -377,6 +392,19 @@ def test_autobattler_page_shows_the_shop_and_its_buttons_are_the_private_command
         loop.run(ben.wait_line(lambda t: "ann_ab has finished drafting (1/4)" in t, since=mark, timeout=WAIT))
         page_shows(browser, "phase", lambda t: t == "draft", "the phase")
         assert not browser.find_elements("id", "swap")  # nothing left to draft
+
+        # The public board, from the list on /: standings and the phase, no card; live as the others finish.
+        browser.get(referee["base"] + "/")
+        page_shows(browser, "leagues", lambda t: "AutoBattler league" in t, "the league in the list")
+        browser.find_element("css selector", "#leagues a").click()
+        page_shows(browser, "standings", lambda t: all(n in t for n in names), "the standings")
+        page_shows(browser, "phase", lambda t: t == "draft", "the league's phase")
+        for player in players[1:]:
+            loop.run(player.client.send_message("web_referee", "!done"))
+        page_shows(browser, "phase", lambda t: t == "play", "the round's games")
+        page_shows(browser, "pairings", lambda t: t.count(" vs ") == 2, "the pairings")
+        shown = browser.find_element("tag name", "body").text
+        assert not [card for card in shop + pool if card in shown]
     finally:
         for player in players:
             loop.run(player.close())

@@ -31,8 +31,9 @@ of eight players would reach the last one tens of seconds late. With the web vie
 which sets ``bot.league_pages``), each player's view lives on a private page: the first private message
 is the page's link plus one line (``Your shop and pool: URL or !shop``), and later lines point there
 instead of listing cards. Without it, the first view of a draft phase is the actionable part (the shop
-with the commands, ~150 characters), and the whole view (shop and numbered pool) follows once that line
-has gone out; rolls show the whole view at once. ``!shop`` and ``!pool`` answer in full at any time.
+with the commands, ~150 characters); what the phase brought (cards, treasures) and the whole view (shop
+and numbered pool) follow once that line has gone out. Rolls show the whole view at once. ``!shop`` and
+``!pool`` answer in full at any time.
 A batch's private lines are queued before its room lines (the chat scheduler serves the least recently
 served destination first, so a player's first view does not wait behind the room's announcements).
 """
@@ -411,15 +412,19 @@ def pool_cod(name: str, game_names: Sequence[str]) -> str:
 class Rendered:
     """Chat for a batch of effects: ``public`` lines for the room, ``private`` lines per player.
 
-    ``follow_up`` holds, per player, a whole view to send once their first (short) line has gone out.
+    ``follow_up`` holds, per player, lines to send once their first (short) line has gone out: the cards
+    and treasures a draft phase brought, and the whole view.
     """
 
     public: list[str] = field(default_factory=list)
     private: dict[str, list[str]] = field(default_factory=dict)
-    follow_up: dict[str, str] = field(default_factory=dict)
+    follow_up: dict[str, list[str]] = field(default_factory=dict)
 
     def tell(self, player: str, line: str) -> None:
         self.private.setdefault(player, []).append(line)
+
+    def later(self, player: str, line: str) -> None:
+        self.follow_up.setdefault(player, []).append(line)
 
 
 def _rarity(card: CardFacts) -> str:
@@ -510,12 +515,14 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
                 loser = next(p for p in effect.players if p != effect.winner)
                 out.public.append(f"Round {effect.round}: {effect.winner} beats {loser}.")
         elif isinstance(effect, core.CardsGiven):
-            if effect.player in opening:  # the shop's first line comes alone; the pool follows it
-                continue
             source = {"booster": "Your booster", "setup": "Your first cards", "random": "A random card"}.get(
                 effect.source, f"From the {effect.source}"
             )
-            out.tell(effect.player, f"{source}: {grouped(effect.names)} (now in your pool).")
+            line = f"{source}: {grouped(effect.names)} (now in your pool)."
+            if effect.player not in opening:
+                out.tell(effect.player, line)
+            elif not pages:  # the shop's first line comes alone; this follows it (the page shows the pool)
+                out.later(effect.player, line)
         # -- Market Draft --
         elif isinstance(effect, mk.MarketOpened):
             listing = numbered(
@@ -552,8 +559,6 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
             out.public.append(f"League over! Final standings (points): {table}.")
         # -- AutoBattler --
         elif isinstance(effect, ab.TreasuresChanged):
-            if effect.reason == "draft" and effect.player in opening:  # the shop's line says them
-                continue
             if effect.reason in ("draft", "kept", "excess", "interest", "streak") and effect.delta:
                 why = {
                     "draft": "draft phase",
@@ -562,7 +567,11 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
                     "interest": "interest",
                     "streak": "win streak",
                 }[effect.reason]
-                out.tell(effect.player, f"Treasures: {effect.treasures} ({effect.delta:+d}, {why}).")
+                line = f"Treasures: {effect.treasures} ({effect.delta:+d}, {why})."
+                if effect.reason != "draft" or effect.player not in opening:
+                    out.tell(effect.player, line)
+                elif not pages:  # the shop's first line says the treasures; this follows it
+                    out.later(effect.player, line)
         elif isinstance(effect, ab.ShopOpened):
             assert isinstance(engine, ab.AutoBattlerEngine)
             if pages:
@@ -573,7 +582,7 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
                     )
             elif effect.player in opening:
                 out.tell(effect.player, shop_first_line(engine, effect.player, effect.names))
-                out.follow_up[effect.player] = shop_view(engine, effect.player, effect.names)
+                out.later(effect.player, shop_view(engine, effect.player, effect.names))
             else:
                 out.tell(effect.player, shop_view(engine, effect.player, effect.names))
         elif isinstance(effect, ab.Swapped):
@@ -1061,8 +1070,8 @@ class LeagueReferee(Referee):
                 command = "!shop" if self.format_name == "autobattler" else "!pack"
                 lines = [f"Your {PAGE_CONTENTS[self.format_name]}: {link} or {command}"]
             await self.tell_lines(player, lines)
-        for player, view in rendered.follow_up.items():
-            task = asyncio.get_running_loop().create_task(self._follow_up(player, view))
+        for player, later in rendered.follow_up.items():
+            task = asyncio.get_running_loop().create_task(self._follow_up(player, later))
             self._follow_ups.add(task)
             task.add_done_callback(self._follow_ups.discard)
         for line in _pack_lines(rendered.public):
@@ -1099,10 +1108,10 @@ class LeagueReferee(Referee):
         if pages is not None:
             pages.changed(self)
 
-    async def _follow_up(self, player: str, view: str) -> None:
-        """Send ``view`` once the player's earlier lines have gone out (so those go out short, and first)."""
+    async def _follow_up(self, player: str, lines: list[str]) -> None:
+        """Send ``lines`` once the player's earlier lines have gone out (so those go out short, and first)."""
         await self.bot.chat.flush(("user", player), timeout=120)
-        await self.tell_lines(player, [view])
+        await self.tell_lines(player, lines)
 
     async def tell_lines(self, player: str, lines: Sequence[str]) -> None:
         """Private lines to ``player``, joined into as few messages as the budget allows."""

@@ -626,7 +626,7 @@ def test_without_items_the_command_is_not_offered_and_the_shop_does_not_mention_
     league, bot = league_desk(LeagueOptions(format="autobattler"), engine)
     assert "!item" not in " ".join(say(league, bot, "a", "!help"))
     out = render_effects([ab.ShopOpened("a", tuple(engine.shop("a")), ("x",) * 5)], engine)
-    assert "!item" not in out.private["a"][0] and "!item" not in out.follow_up["a"]
+    assert "!item" not in out.private["a"][0] and "!item" not in out.follow_up["a"][-1]
 
 
 def test_eight_players_are_reseated_when_the_hand_size_grows() -> None:
@@ -708,7 +708,9 @@ def test_a_draft_phase_first_chat_view_is_the_shop_alone_then_the_whole_view() -
         assert f"Treasures {engine.treasures[player]}." in line and "!swap SHOP POOL, !roll, !done" in line
         assert not any(cards[c].name in line for c in engine.pool(player))  # the pool comes next
         assert len(line) <= 200
-        whole = out.follow_up[player]
+        *gained, whole = out.follow_up[player]  # what the phase brought, then the whole view
+        assert gained[0].startswith("Your first cards: ") and gained[-1].startswith("A random card: ")
+        assert f"Treasures: {engine.treasures[player]} (+1, draft phase)." in gained
         assert re.match(r"Your shop: 1\. .*Your pool: 1\. ", whole)
         assert all(cards[c].name in whole for c in engine.pool(player))
     assert sum(len(out.private[p][0]) for p in "abcd") < 800
@@ -785,5 +787,5 @@ def test_without_pages_the_whole_view_follows_the_first_line() -> None:
 
     asyncio.run(start())
     told = [line for line in bot.said if line.startswith("a: ")]
-    assert [line.split(":", 2)[1].strip() for line in told] == ["Your shop", "Your shop"]
-    assert "Your pool: 1. " not in told[0] and "Your pool: 1. " in told[1]
+    assert len(told) == 2 and told[0].startswith("a: Your shop: 1. ") and "Your pool: 1. " not in told[0]
+    assert told[1].startswith("a: Your first cards: ") and "Your pool: 1. " in told[1]

@@ -4,7 +4,8 @@
     python scripts/web_screenshots.py --out /tmp/shots
 
 The pages are the real ones, served by the real web view, from real referees and engines (an Auction
-Magic game of the bundled sample block with three lots sold, a Vortex opening draft, a Combat game),
+Magic game of the bundled sample block with three lots sold, a Vortex opening draft, a Combat game, an
+AutoBattler league with its first round played; the prices report and a card's price chart),
 played by scripted actions on a bot whose connection is a stand-in (:mod:`cockatrice_ext.web.demo`):
 no Servatrice is needed. Seeds are fixed, so the pictures only change when the pages do.
 """
@@ -19,19 +20,26 @@ import tempfile
 import threading
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from cockatrice_ext.bot.auction import AuctionOptions, AuctionReferee
 from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.combat import CombatOptions, CombatReferee, check_cod
+from cockatrice_ext.bot.league import LeagueOptions, LeagueReferee, load_league_block
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
 from cockatrice_ext.formats import auction as am
+from cockatrice_ext.formats import autobattler as ab
+from cockatrice_ext.formats import league as core
 from cockatrice_ext.formats import vortex as vm
+from cockatrice_ext.reports.prices import journal_prices
 from cockatrice_ext.web.demo import demo_bot, seat_game
 from cockatrice_ext.web.server import WebOptions, WebView
 
 ROOT = Path(__file__).resolve().parent.parent
 LOTS_SOLD = 3
+LEAGUE_PLAYERS = ["hana", "ivo", "jun", "kim"]
+IMAGES_LOADED = "return Array.from(document.images).every((i) => i.complete && i.naturalWidth > 0);"
 
 
 def play_auction(referee: AuctionReferee) -> None:
@@ -65,7 +73,7 @@ def play_auction(referee: AuctionReferee) -> None:
 
 
 async def build(bot: Bot) -> None:
-    """Three games: Auction (#1), Vortex (#2), Combat (#3)."""
+    """Three games: Auction (#1), Vortex (#2), Combat (#3); an AutoBattler league (#1)."""
     seat_game(bot, 1, ["alice", "bob", "carol"])
     auction = AuctionReferee(bot, 1, 1, AuctionOptions(seats=3, seed=7), load_block("auction-sample"))
     bot.adopt_game(auction)
@@ -86,6 +94,15 @@ async def build(bot: Bot) -> None:
     combat.decks = {1: verdict, 2: verdict}
     bot.adopt_game(combat)
     await combat.start_engine()
+
+    options = LeagueOptions(format="autobattler", seed=11)
+    block = load_league_block(options.block_name)
+    league = await LeagueReferee.create(bot, 1, options, block, LEAGUE_PLAYERS)
+    await league.begin()
+    for player in LEAGUE_PLAYERS:
+        await league.perform(league.table.apply(ab.EndDraft(player)))
+    for match in league.engine.league.current_matches():
+        await league.perform(league.table.apply(core.ReportResult(player=None, winner=match.players[0])))
 
 
 def chromium(width: int, height: int) -> Any:
@@ -110,11 +127,12 @@ def chromium(width: int, height: int) -> Any:
 
 
 def shoot(browser: Any, url: str, ready_id: str, path: Path) -> None:
-    """Open ``url``, wait until the live view drew element ``ready_id``, save a PNG."""
+    """Open ``url``, wait until the live view drew element ``ready_id`` and its pictures, save a PNG."""
     from selenium.webdriver.support.ui import WebDriverWait
 
     browser.get(url)
     WebDriverWait(browser, 10).until(lambda d: d.find_elements("id", ready_id))
+    WebDriverWait(browser, 10).until(lambda d: d.execute_script(IMAGES_LOADED))
     browser.save_screenshot(str(path))
     print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {path.stat().st_size} bytes")
 
@@ -153,6 +171,15 @@ def main() -> None:
             drafter = bot.all_games()[2].player_name(bot.all_games()[2].engine.whose_turn)  # type: ignore[attr-defined]
             shoot(browser, links[drafter], "pack", args.out / "vortex-private.png")
             shoot(browser, links["fay"], "hand", args.out / "combat-private.png")
+            shoot(browser, f"{base}/league/1", "pairings", args.out / "league.png")
+            shoot(browser, f"{base}/prices", "prices", args.out / "prices.png")
+            priciest = max(journal_prices(bot.journal).values(), key=lambda row: row.median or 0)
+            shoot(
+                browser,
+                f"{base}/prices/{quote(priciest.name, safe='')}",
+                "chart",
+                args.out / "price-chart.png",
+            )
         finally:
             browser.quit()
             asyncio.run_coroutine_threadsafe(web.stop(), loop).result(10)

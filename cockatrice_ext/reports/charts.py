@@ -34,6 +34,18 @@ def _figure(title: str, xlabel: str, ylabel: str) -> tuple[Any, Any]:
     return figure, axes
 
 
+def _integer_axes(axes: Any, xs: Sequence[float]) -> None:
+    """Whole-number ticks on x (sales, actions, rounds); y from 0 (gold, points and poison are never
+    negative); a single x value gets room on both sides."""
+    from matplotlib.ticker import MaxNLocator
+
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_ylim(bottom=0)
+    if xs and min(xs) == max(xs):
+        axes.set_xlim(xs[0] - 1, xs[0] + 1)
+
+
 def _svg(figure: Any) -> bytes:
     out = io.BytesIO()
     figure.savefig(out, format="svg", metadata={"Date": None})
@@ -64,7 +76,7 @@ def _lines(
             axes.legend(loc="best", fontsize="small")
         else:
             axes.text(0.5, 0.5, "nothing recorded yet", ha="center", va="center", transform=axes.transAxes)
-        axes.xaxis.get_major_locator().set_params(integer=True)
+        _integer_axes(axes, [x for points in series.values() for x, _ in points])
         return _svg(figure)
 
 

@@ -21,8 +21,10 @@ class NoChart(LookupError):
     """Nothing to chart: an unknown game or league, or a card never sold. The message says which."""
 
 
-def prepare_chart(journal: Journal, kind: str, subject: str) -> Callable[[], bytes]:
+def prepare_chart(journal: Journal, kind: str, subject: str, title: str = "") -> Callable[[], bytes]:
     """Fold the journal for chart ``kind`` of ``subject``; the result draws the SVG when called.
+
+    ``title`` names the game or league in the picture (default: ``subject``, its journal key).
 
     Raises:
         NoChart: see the class.
@@ -34,9 +36,10 @@ def prepare_chart(journal: Journal, kind: str, subject: str) -> Callable[[], byt
         return functools.partial(charts.price_chart, subject, sales)
     try:
         if kind == "gold":
-            return functools.partial(charts.gold_chart, subject, gold_series(journal, subject))
+            return functools.partial(charts.gold_chart, title or subject, gold_series(journal, subject))
         if kind == "standings":
-            return functools.partial(charts.standings_chart, subject, *standings_series(journal, subject))
+            series = standings_series(journal, subject)
+            return functools.partial(charts.standings_chart, title or subject, *series)
     except JournalError as exc:
         raise NoChart(str(exc)) from None
     raise ValueError(f"no chart named {kind!r}")

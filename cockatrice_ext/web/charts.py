@@ -24,6 +24,7 @@ from aiohttp import web
 
 from cockatrice_ext.reports.journal_charts import NoChart, prepare_chart
 from cockatrice_ext.reports.prices import CardPrices, format_price, journal_prices
+from cockatrice_ext.web.views import game_title, league_title
 
 if TYPE_CHECKING:
     from cockatrice_ext.web.server import WebView
@@ -117,15 +118,15 @@ class ChartPages:
         referee = self.view._live(int(request.match_info["game"]))
         if referee is None or referee.format_name != "auction" or referee.table is None:
             raise web.HTTPNotFound()
-        return await self._chart("gold", referee.table.key)
+        return await self._chart("gold", referee.table.key, game_title(referee))
 
     async def _standings(self, request: web.Request) -> web.Response:
-        _, league = self.view.boards.league(request)
-        return await self._chart("standings", league.key)
+        number, league = self.view.boards.league(request)
+        return await self._chart("standings", league.key, league_title(league, number))
 
-    async def _chart(self, kind: str, subject: str) -> web.Response:
+    async def _chart(self, kind: str, subject: str, title: str = "") -> web.Response:
         try:
-            draw = prepare_chart(self.view.bot.journal, kind, subject)
+            draw = prepare_chart(self.view.bot.journal, kind, subject, title)
         except NoChart:
             raise web.HTTPNotFound() from None
         svg = await asyncio.get_running_loop().run_in_executor(None, draw)

@@ -46,6 +46,7 @@ def league_board(engine: Any) -> View:
         "format": engine.name,
         "phase": engine.phase,
         "round": league.round,
+        "decided_rounds": league.round if league.round_done() else max(league.round - 1, 0),
         "pairings": [_match(m) for m in league.current_matches()],
         "results": [_match(m) for m in league.matches if m.decided and m.round < league.round],
     }

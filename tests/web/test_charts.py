@@ -85,6 +85,7 @@ def test_prices_pages_and_charts(tmp_path: Path) -> None:
             assert response.status == 200
             svg = await response.read()
             assert {"alice", "bob"} <= set(svg_texts(svg)) and svg_lines(svg) == 2
+            assert f"Gold over Auction Magic game #{GAME}" in svg_texts(svg)  # named as the pages name it
         for missing in ("/prices/No%20Such%20Card", "/prices/No%20Such%20Card/chart.svg", "/game/2/gold.svg"):
             async with session.get(base + missing) as response:
                 assert response.status == 404, missing

@@ -110,6 +110,7 @@ def test_league_board_page_is_listed_and_updates_live(tmp_path: Path) -> None:
             assert response.status == 200 and response.content_type == "image/svg+xml"
             svg = await response.read()
             assert set(AUTOBATTLERS) <= set(svg_texts(svg)) and svg_lines(svg) == len(AUTOBATTLERS)
+            assert f"AutoBattler league #{row['league']}: poison by round" in svg_texts(svg)
             assert not names_shown(svg_texts(svg), universe)
         async with s.session.get(f"{base}/league/99") as response:
             assert response.status == 404

@@ -117,7 +117,7 @@ function renderGame(data) {
 let standingsChart = null;
 
 function standingsPicture(decided) {
-  // Fetched again only when another match is decided, not at every view (a shop roll, a purchase).
+  // Fetched again only when another round is decided, not at every view (a shop roll, a purchase).
   if (!standingsChart || standingsChart.dataset.decided !== String(decided)) {
     standingsChart = el("img", null, { id: "standings-chart", src: `${base}/standings.svg?decided=${decided}`,
                                        alt: "Standings by round", "data-decided": decided });
@@ -149,9 +149,9 @@ function renderLeagueBoard(data) {
     parts.push(table("results", ["Round", "Players", "Result"],
       b.results.map((m) => [m.round, m.players.join(" vs "), m.result])));
   }
-  if (b.round > 0) {
+  if (b.decided_rounds > 0) {
     parts.push(el("h2", "By round"));
-    parts.push(standingsPicture(b.results.length + b.pairings.filter((m) => m.result !== "to play").length));
+    parts.push(standingsPicture(b.decided_rounds));
   }
   return parts;
 }

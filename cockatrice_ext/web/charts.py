@@ -1,7 +1,8 @@
 """Chart pages of the web view: the ``stats prices`` report and the journal's charts as SVG.
 
 * ``/prices``: every card's auction prices (the ``stats prices`` report), each card linking to
-* ``/prices/CARD``: its figures and its price at each sale (``/prices/CARD/chart.svg``);
+* ``/prices/CARD``: its figures, its picture (Scryfall's, when the viewer is online; its name when not)
+  and its price at each sale (``/prices/CARD/chart.svg``);
 * ``/game/N/gold.svg``: every player's gold over the running Auction game N;
 * ``/league/N/standings.svg``: a league's points (Market Draft) or poison (AutoBattler) by round.
 
@@ -32,6 +33,13 @@ if TYPE_CHECKING:
 SVG_HEADERS = {
     # matplotlib's SVG styles its shapes inline; nothing else may load or run.
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+}
+SCRYFALL_IMAGE = "https://api.scryfall.com/cards/named?format=image&version=normal&exact="
+"""Scryfall answers a card's name with its picture (a redirect to cards.scryfall.io)."""
+CARD_PAGE_HEADERS = {
+    # The card's picture comes from Scryfall when the viewer is online; offline, its name stands in.
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' https://api.scryfall.com "
+    "https://cards.scryfall.io; frame-ancestors 'none'",
 }
 MAX_CARD_NAME = 150
 """No card name is longer (the longest real one is about 140 characters)."""
@@ -69,7 +77,10 @@ def card_body(row: CardPrices) -> str:
     chart = html.escape(card_url(row.name) + "/chart.svg")
     alt = html.escape(f"{row.name}: price at each sale")
     picture = f'<img id="chart" src="{chart}" alt="{alt}">' if row.sold else "<p>Never sold.</p>"
-    return f'<p class="facts">{figures}</p>{picture}<p><a href="/prices">All cards</a></p>'
+    image = html.escape(SCRYFALL_IMAGE + quote(row.name, safe=""))
+    card = f'<img id="card-image" class="card" src="{image}" alt="{html.escape(row.name)}">'
+    back = '<p><a href="/prices">All cards</a></p>'
+    return f'<p class="facts">{figures}</p><div class="charted">{card}{picture}</div>{back}'
 
 
 class ChartPages:
@@ -109,7 +120,9 @@ class ChartPages:
 
     async def _card(self, request: web.Request) -> web.Response:
         row = self._card_prices(request)
-        return self._html(f"{row.name}: auction prices", card_body(row))
+        response = self._html(f"{row.name}: auction prices", card_body(row))
+        response.headers.update(CARD_PAGE_HEADERS)
+        return response
 
     async def _card_chart(self, request: web.Request) -> web.Response:
         return await self._chart("prices", self._card_prices(request).name)

@@ -4,6 +4,7 @@ front of a real Auction referee (no Servatrice: :mod:`cockatrice_ext.web.demo` s
 from __future__ import annotations
 
 import asyncio
+import html
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from urllib.parse import quote
@@ -75,6 +76,9 @@ def test_prices_pages_and_charts(tmp_path: Path) -> None:
         async with session.get(f"{base}/prices/{quote(card.upper(), safe='')}") as response:  # any case
             page = await response.text()
             assert response.status == 200 and 'id="chart"' in page and f"{card}: auction prices" in page
+            image = "https://api.scryfall.com/cards/named?format=image&amp;version=normal&amp;exact="
+            assert f'src="{image}{quote(card, safe="")}" alt="{html.escape(card)}"' in page  # offline: name
+            assert "img-src 'self' https://api.scryfall.com" in response.headers["Content-Security-Policy"]
         async with session.get(f"{base}/prices/{quote(card, safe='')}/chart.svg") as response:
             assert response.status == 200 and response.content_type == "image/svg+xml"
             assert "style-src 'unsafe-inline'" in response.headers["Content-Security-Policy"]

@@ -6,10 +6,13 @@ from __future__ import annotations
 import asyncio
 import html
 from collections.abc import Awaitable, Callable
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote
 
 import aiohttp
+from hypothesis import given
+from hypothesis import strategies as st
 from reports.test_charts import svg_lines, svg_texts
 
 from cockatrice_ext.bot.auction import AuctionOptions, AuctionReferee
@@ -103,3 +106,45 @@ def test_report_pages_escape_names() -> None:
     for page in (prices_body([row]), card_body(row)):
         assert "<script>" not in page and "&lt;script&gt;&amp;" in page
     assert "/prices/%3Cscript%3E%26" in prices_body([row])
+
+
+@given(st.text(min_size=1, max_size=40))
+def test_any_name_is_text_on_the_report_pages(name: str) -> None:
+    """Whatever a journal holds as a card name, the pages show it as text: their markup is their own."""
+    row = CardPrices(name, prices=[1.0], games={"g"})
+    report, card = Fragment(prices_body([row])), Fragment(card_body(row))
+    assert name in report.texts and card.alts == [name, f"{name}: price at each sale"]
+    assert report.tags | card.tags <= {
+        "table",
+        "thead",
+        "tbody",
+        "tr",
+        "th",
+        "td",
+        "a",
+        "p",
+        "span",
+        "b",
+        "div",
+        "img",
+    }
+
+
+class Fragment(HTMLParser):
+    """The tags, texts and image descriptions of a page fragment, as a browser reads them."""
+
+    def __init__(self, page: str) -> None:
+        super().__init__()
+        self.tags: set[str] = set()
+        self.texts: list[str] = []
+        self.alts: list[str | None] = []
+        self.feed(page)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+        if tag == "img":
+            self.alts.append(dict(attrs).get("alt"))
+
+    def handle_data(self, data: str) -> None:
+        self.texts.append(data)

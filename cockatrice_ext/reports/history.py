@@ -120,6 +120,7 @@ def standings_series(journal: Journal, key: str) -> tuple[str, Series]:
 
 
 def _score(points: dict[str, int], result: dict[str, object], win: int, draw: int) -> None:
+    """Add a journaled ``ResultRecorded`` to the points (a bye counts as the league recorded it)."""
     players = [str(p) for p in result["players"]]  # type: ignore[attr-defined]
     if result.get("draw"):
         for player in players:
@@ -128,7 +129,7 @@ def _score(points: dict[str, int], result: dict[str, object], win: int, draw: in
         points[str(result["winner"])] += win
 
 
-CHARTED_ENGINES = ("auction", *STANDINGS_METRIC)
+CHARTED_ENGINES = (AUCTION_ENGINE, *STANDINGS_METRIC)
 
 
 def chartable_tables(journal: Journal) -> list[tuple[str, str, bool]]:

@@ -92,6 +92,7 @@ class ChartPages:
         self._page = string.Template(text)
 
     def routes(self) -> list[web.RouteDef]:
+        """The report's pages and the charts (see the module docstring)."""
         return [
             web.get("/prices", self._prices),
             web.get("/prices/{card}", self._card),

@@ -103,6 +103,7 @@ class LeagueBoards:
         self.view = view
 
     def routes(self) -> list[web.RouteDef]:
+        """A league's public page and its stream."""
         return [
             web.get(r"/league/{league:\d{1,9}}", self._page),
             web.get(r"/league/{league:\d{1,9}}/events", self._events),
@@ -116,6 +117,7 @@ class LeagueBoards:
         return dict(sorted(self.view.leagues.items()))
 
     def summaries(self) -> list[View]:
+        """The leagues' rows of the list on ``/``."""
         return [league_summary(league, number) for number, league in self.running().items()]
 
     def league(self, request: web.Request) -> tuple[int, Any]:

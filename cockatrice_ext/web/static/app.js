@@ -348,7 +348,8 @@ function connect() {
     statusLine.textContent = "live";
     statusLine.className = "status live";
   });
-  source.addEventListener("expired", () => { source.close(); ended("This link has expired: the game is over."); });
+  const over = kind === "league" ? "the league is over" : "the game is over";
+  source.addEventListener("expired", () => { source.close(); ended(`This link has expired: ${over}.`); });
   source.addEventListener("gone", () => { source.close(); ended("The referee has left this game."); });
   source.addEventListener("closed", () => { source.close(); ended("The referee's web view has stopped."); });
   source.onerror = () => {

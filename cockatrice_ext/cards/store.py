@@ -254,7 +254,9 @@ def index_text(entries: Iterable[tuple[int, str, list[str], bool]]) -> str:
     for number, name, face_names, is_token in entries:
         numbered.append((number, name))
         for is_face, spelled in [(False, name)] + [(True, face) for face in face_names]:
-            key = folded.setdefault(spelled, fold_name(spelled))
+            key = folded.get(spelled)
+            if key is None:  # a face named as its card (most cards) is folded once
+                key = folded[spelled] = fold_name(spelled)
             if "\t" in spelled or "\n" in spelled:
                 continue  # cannot be a line of the index
             rank = (is_token, is_face)  # real cards first, then whole names before faces

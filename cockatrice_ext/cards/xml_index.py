@@ -42,7 +42,12 @@ _NO_DECLARED_ENCODING = re.compile(rb"""^(?:\xef\xbb\xbf)?\s*(?:<\?xml(?![^>]*en
 
 def _parser() -> etree.XMLParser:
     return etree.XMLParser(
-        resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, remove_pis=True
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        huge_tree=False,
+        remove_pis=True,
+        collect_ids=False,  # no xml:id table to build: nothing here looks cards up by id
     )
 
 

@@ -105,7 +105,7 @@ class ChatScheduler:
         """Wait until everything (or everything for ``destination``) was sent."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while (self.pending(destination) if destination is not None else not self._idle.is_set()):
+        while self.pending(destination) if destination is not None else not self._idle.is_set():
             if loop.time() > deadline:
                 return
             await asyncio.sleep(0.02)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import shutil
 import sys
 import tempfile
@@ -39,6 +40,7 @@ from cockatrice_ext.web.server import WebOptions, WebView
 ROOT = Path(__file__).resolve().parent.parent
 LOTS_SOLD = 3
 LEAGUE_PLAYERS = ["hana", "ivo", "jun", "kim"]
+MARKET_PLAYERS = ["lea", "mo"]
 IMAGES_LOADED = "return Array.from(document.images).every((i) => i.complete);"  # loaded, or failed (offline)
 
 
@@ -73,7 +75,7 @@ def play_auction(referee: AuctionReferee) -> None:
 
 
 async def build(bot: Bot) -> None:
-    """Three games: Auction (#1), Vortex (#2), Combat (#3); an AutoBattler league (#1)."""
+    """Three games: Auction (#1), Vortex (#2), Combat (#3); an AutoBattler and a Market Draft league."""
     seat_game(bot, 1, ["alice", "bob", "carol"])
     auction = AuctionReferee(bot, 1, 1, AuctionOptions(seats=3, seed=7), load_block("auction-sample"))
     bot.adopt_game(auction)
@@ -103,6 +105,12 @@ async def build(bot: Bot) -> None:
         await league.perform(league.table.apply(ab.EndDraft(player)))
     for match in league.engine.league.current_matches():
         await league.perform(league.table.apply(core.ReportResult(player=None, winner=match.players[0])))
+
+    market_options = LeagueOptions(format="market", seed=5)
+    market = await LeagueReferee.create(
+        bot, 1, market_options, load_league_block(market_options.block_name), MARKET_PLAYERS
+    )
+    await market.begin()
 
 
 def chromium(width: int, height: int) -> Any:
@@ -147,8 +155,9 @@ def main() -> None:
     threading.Thread(target=loop.run_forever, daemon=True).start()
 
     async def chat(destination: tuple[str, Any], message: str) -> None:
-        if destination[0] == "user" and "/private/" in message:
-            links[destination[1]] = message.rsplit(" ", 1)[1]
+        found = re.search(r"https?://\S+/private/[\w-]+", message)
+        if destination[0] == "user" and found and destination[1] not in links:
+            links[destination[1]] = found.group(0)  # a game's or a league's private page
 
     async def serve(folder: Path) -> tuple[Bot, WebView]:
         bot = demo_bot(folder / "journal.sqlite3", chat)
@@ -172,6 +181,8 @@ def main() -> None:
             shoot(browser, links[drafter], "pack", args.out / "vortex-private.png")
             shoot(browser, links["fay"], "hand", args.out / "combat-private.png")
             shoot(browser, f"{base}/league/1", "pairings", args.out / "league.png")
+            shoot(browser, links[LEAGUE_PLAYERS[0]], "pool", args.out / "autobattler-private.png")
+            shoot(browser, links[MARKET_PLAYERS[0]], "pack", args.out / "market-private.png")
             shoot(browser, f"{base}/prices", "prices", args.out / "prices.png")
             priciest = max(journal_prices(bot.journal).values(), key=lambda row: row.median or 0)
             shoot(

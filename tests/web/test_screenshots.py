@@ -21,7 +21,7 @@ def test_the_script_draws_every_page(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     pages = {"games", "auction", "vortex", "combat", "vortex-private", "combat-private"}
-    pages |= {"league", "prices", "price-chart"}
+    pages |= {"league", "autobattler-private", "market-private", "prices", "price-chart"}
     assert {p.stem for p in tmp_path.glob("*.png")} == pages
     for page in pages:
         data = (tmp_path / f"{page}.png").read_bytes()

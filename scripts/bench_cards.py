@@ -14,7 +14,7 @@
 Each step runs in a fresh interpreter so peak RSS and import costs are its own. Usage::
 
     python scripts/bench_cards.py [--mtgjson PATH] [--tokens PATH] [--runs 15] [--workdir DIR]
-        [--cockatrice-bench /opt/cockatrice-cardbench/tests/carddatabase/load_benchmark]
+        [--cockatrice-bench BUILD/tests/carddatabase/load_benchmark]
 """
 
 from __future__ import annotations

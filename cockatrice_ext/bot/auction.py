@@ -56,6 +56,7 @@ from typing import Annotated, Any, ClassVar
 
 from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block, pile_cod
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
+from cockatrice_ext.bot.formats import SeatsByName
 from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, PileReferee, shorten
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.mirror import CounterState
@@ -586,7 +587,7 @@ class _Returned:
     player: Any  # engine player
 
 
-class AuctionReferee(PileReferee):
+class AuctionReferee(SeatsByName, PileReferee):
     """One Auction Magic game."""
 
     format_name = "auction"
@@ -623,46 +624,6 @@ class AuctionReferee(PileReferee):
         engine: rules.AuctionEngine = self.table.engine  # type: ignore[assignment]
         return engine
 
-    # -- identity: engine players <-> seats, by user name ---------------------------------------------
-
-    def player_name(self, player_id: Any) -> str:
-        """An engine player's user name (also after they left)."""
-        name = self.engine_names.get(player_id)
-        return name if name is not None else super().player_name(player_id)
-
-    def seat_of(self, player: Any) -> int | None:
-        """The seat of engine player ``player`` in this game, or None if they are not seated."""
-        name = self.engine_names.get(player)
-        if name is None or self.game_id not in self.bot.client.games:
-            return None
-        for seat in self.mirror.players.values():
-            if seat.name == name and not seat.spectator and seat.player_id != self.me:
-                return seat.player_id
-        return None
-
-    def engine_player(self, seat_id: int | None) -> Any | None:
-        """The engine player sitting in seat ``seat_id``, or None."""
-        seat = self.mirror.players.get(seat_id) if seat_id is not None else None
-        if seat is None or seat.spectator or self.table is None:
-            return None
-        return next((p for p, name in self.engine_names.items() if name == seat.name), None)
-
-    def is_engine_player(self, player_id: int) -> bool:
-        return self.engine_player(player_id) is not None
-
-    @staticmethod
-    def journaled_names(meta: dict[str, Any], engine: rules.AuctionEngine) -> dict[Any, str]:
-        """The engine players' user names from a table's journaled meta.
-
-        Raises:
-            JournalError: a player of the engine has no journaled name.
-        """
-        names = dict(meta.get("names", {}))
-        missing = [str(p) for p in engine.players if str(p) not in names]
-        if missing:
-            raise JournalError(f"no name journaled for player(s) {', '.join(missing)}")
-        return {p: str(names[str(p)]) for p in engine.players}
-
     # -- starting ------------------------------------------------------------------------------------
 
     async def start_engine(self) -> None:
@@ -698,7 +659,7 @@ class AuctionReferee(PileReferee):
     async def resume(cls, bot: Bot, game_id: int, room_id: int, key: str) -> Any:
         """Re-seated in the same game after a restart (registered account): the journal as it was."""
         referee = await super().resume(bot, game_id, room_id, key)
-        referee.engine_names = cls.journaled_names(bot.journal.table_meta(key), referee.engine)
+        referee.engine_names = cls.journaled_names(bot.journal.table_meta(key), referee.engine.players)
         referee.live = True
         return referee
 
@@ -720,7 +681,7 @@ class AuctionReferee(PileReferee):
         assert isinstance(engine, rules.AuctionEngine)
         if engine.is_over():
             raise NotAllowed("that game is over; there is nothing to continue")
-        engine_names = cls.journaled_names(meta, engine)
+        engine_names = cls.journaled_names(meta, engine.players)
         game_names = [str(n) for n in meta.get("game_names", [])]
         if len(game_names) != len(engine.config.cards):
             raise JournalError("the journaled block does not match its cards")
@@ -792,7 +753,7 @@ class AuctionReferee(PileReferee):
         self.arm_timer()
 
     async def turn_away(self, event: ClientEvent) -> None:
-        """Before a rebuilt game starts, only its own players may take a seat."""
+        """Before a rebuilt game starts, only its own players still in the game may take a seat."""
         props = event.message.player_properties  # type: ignore[attr-defined]
         name = props.user_info.name
         living = {self.engine_names[p] for p in self.engine.living()}
@@ -805,34 +766,11 @@ class AuctionReferee(PileReferee):
 
     # -- events ----------------------------------------------------------------------------------
 
-    async def on_event(self, event: ClientEvent) -> None:
-        """As the runtime's, except that a rebuilt game waiting for its players stays open when someone
-        who did not play it leaves (or is turned away)."""
-        if (
-            not self.live
-            and self.table is not None
-            and event.name == "Event_Leave"
-            and self.seat_names.get(event.player_id) not in self.engine_names.values()
-        ):
-            return
-        await super().on_event(event)
-
     async def on_game_event(self, event: ClientEvent) -> None:
         name = event.name
         async with self._lock:
-            if self.table is None:
-                # The engine starts with the game's first turn, so turn order begins with that player.
-                if self.mirror.started and name == "Event_SetActivePlayer":
-                    await self.start_engine()
-                    if self.table is not None:
-                        await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
-                return
-            if not self.live:  # a rebuilt game waiting for its players
-                if name == "Event_Join":
-                    await self.turn_away(event)
-                elif self.mirror.started and name == "Event_SetActivePlayer":
-                    await self.restore_board()
-                    await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
+            # The engine starts with the game's first turn, so turn order begins with that player.
+            if await self.before_play(event):
                 return
             if self.engine.is_over():
                 return

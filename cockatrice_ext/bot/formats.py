@@ -153,6 +153,27 @@ class SeatsByName:
         if not stranger_left:
             await super().on_event(event)  # type: ignore[misc]
 
+    async def before_play(self: Any, event: ClientEvent) -> bool:
+        """Events before the game is refereed live; True when handled here.
+
+        The engine starts when Cockatrice starts the game; a rebuilt game turns strangers away and,
+        once its players sat down and Cockatrice started it, puts the board back.
+        """
+        if self.table is not None and self.live:
+            return False
+        started_turn = self.mirror.started and event.name == "Event_SetActivePlayer"
+        if self.table is None:
+            if started_turn:
+                await self.start_engine()
+                if self.table is not None:
+                    await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
+        elif event.name == "Event_Join":
+            await self.turn_away(event)
+        elif started_turn:
+            await self.restore_board()
+            await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
+        return True
+
     async def turn_away(self: Any, event: ClientEvent) -> None:
         """Before a rebuilt game starts, only its own players may take a seat (spectators may watch)."""
         props = event.message.player_properties  # type: ignore[attr-defined]

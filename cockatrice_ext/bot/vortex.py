@@ -452,18 +452,7 @@ class VortexReferee(SeatsByName, PileReferee):
             if self.finished or stopped:
                 await self.after_the_game(event)
                 return
-            if self.table is None:
-                if self.mirror.started and name == "Event_SetActivePlayer":
-                    await self.start_engine()
-                    if self.table is not None:
-                        await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
-                return
-            if not self.live:  # a rebuilt game waiting for its players
-                if name == "Event_Join":
-                    await self.turn_away(event)
-                elif self.mirror.started and name == "Event_SetActivePlayer":
-                    await self.restore_board()
-                    await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
+            if await self.before_play(event):
                 return
             if name == "Event_SetActivePlayer":
                 await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]

@@ -221,9 +221,9 @@ def test_a_journal_without_a_players_name_is_reported_not_guessed() -> None:
     from cockatrice_ext.journal import JournalError
 
     engine = engine_with([creature("Bear")])
-    assert AuctionReferee.journaled_names({"names": {"1": "alice", "2": "bob"}}, engine) == NAMES_12
+    assert AuctionReferee.journaled_names({"names": {"1": "alice", "2": "bob"}}, engine.players) == NAMES_12
     with pytest.raises(JournalError, match="player"):
-        AuctionReferee.journaled_names({"names": {"1": "alice"}}, engine)
+        AuctionReferee.journaled_names({"names": {"1": "alice"}}, engine.players)
 
 
 NAMES_12 = {1: "alice", 2: "bob"}

@@ -116,6 +116,15 @@ class SeatsByName:
         self.engine_names = names
         self.continues = int(meta.get("game_id", 0)) or None
 
+    @classmethod
+    async def resume(cls, bot: Bot, game_id: int, room_id: int, key: str) -> Any:
+        """Re-seated in the same game after a restart (registered account): the journal as it was, the
+        engine's players named as journaled (for a pile referee, whose ``resume`` builds the rest)."""
+        referee = await super().resume(bot, game_id, room_id, key)  # type: ignore[misc]
+        referee.engine_names = cls.journaled_names(bot.journal.table_meta(key), referee.engine.players)
+        referee.live = True
+        return referee
+
     def player_name(self: Any, player_id: Any) -> str:
         """An engine player's user name (also after they left)."""
         name = self.engine_names.get(player_id)

@@ -370,14 +370,6 @@ class VortexReferee(SeatsByName, PileReferee):
     # -- restarts ----------------------------------------------------------------------------------
 
     @classmethod
-    async def resume(cls, bot: Bot, game_id: int, room_id: int, key: str) -> Any:
-        """Re-seated in the same game after a restart (registered account): the journal as it was."""
-        referee = await super().resume(bot, game_id, room_id, key)
-        referee.engine_names = cls.journaled_names(bot.journal.table_meta(key), referee.engine.players)
-        referee.live = True
-        return referee
-
-    @classmethod
     async def rebuild(cls, bot: Bot, room_id: int, key: str, requested_by: str) -> VortexReferee:
         """``!resume``: a new Cockatrice game continuing the journaled game ``key`` whose seat was lost.
 

@@ -18,7 +18,7 @@ import hashlib
 import logging
 import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from cockatrice_ext.cards.errors import CardDataError
@@ -49,13 +49,18 @@ def _identity(source: Path) -> dict[str, str]:
     }
 
 
-def _blobs_digest(con: sqlite3.Connection) -> str:
+def blobs_digest(rows: Iterable[tuple[object, object]]) -> str:
+    """The seal of a store file: SHA-256 over its ``blobs`` rows (key, data), given in key order."""
     digest = hashlib.sha256()
-    for key, data in con.execute("SELECT key, data FROM blobs ORDER BY key"):
+    for key, data in rows:
         if not isinstance(key, str) or not isinstance(data, bytes):
             raise ValueError("malformed blob row")
         digest.update(key.encode("utf-8") + b"\0" + len(data).to_bytes(8, "big") + data)
     return digest.hexdigest()
+
+
+def _blobs_digest(con: sqlite3.Connection) -> str:
+    return blobs_digest(con.execute("SELECT key, data FROM blobs ORDER BY key"))
 
 
 def index_file(source: Path) -> Path:
@@ -108,23 +113,23 @@ def _open_checked(source: Path, path: Path, opener: Callable[[Path], CardStore])
 
 def _index(source: Path) -> CardStore | None:
     """Index a Cockatrice XML ``source`` (atomically, beside the cache) and open it; None if it cannot be."""
-    from cockatrice_ext.cards.xml_index import build_index
+    from cockatrice_ext.cards.xml_index import XmlIndexStore, build_index
 
     target = index_file(source)
     scratch = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        if not build_index(source, scratch, _identity(source)):
+        indexed = build_index(source, scratch, _identity(source))  # sealed as it is written
+        if indexed is None:
             return None
-        _seal(scratch)
         os.replace(scratch, target)
-    except (OSError, sqlite3.Error) as exc:
+        return XmlIndexStore(target, source, label=str(source), source_bytes=indexed)
+    except (OSError, sqlite3.Error, CardDataError) as exc:
         LOGGER.info("could not index %s: %s", source, exc)
         return None
     finally:
         with contextlib.suppress(OSError):
             scratch.unlink()
-    return _open_index(source)
 
 
 def write_cache(source: Path, db: CardDatabase) -> None:

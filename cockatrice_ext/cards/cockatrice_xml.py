@@ -36,6 +36,17 @@ ROOT_TAG = "cockatrice_carddatabase"
 _V3_PROPS = frozenset({"manacost", "cmc", "type", "pt", "loyalty", "maintype"})
 _SPLIT_TEXT = "\n\n---\n\n"
 _PRINTING_KEYS = {"muId": "muid", "uuId": "uuid", "picURL": "picurl"}
+# How every Cockatrice XML is parsed (the full reader and the index alike, so both see the same text):
+# no entities expanded, no DTD or network, comments and processing instructions dropped (text around
+# a comment joins up).
+PARSER_SETTINGS: dict[str, bool] = {
+    "resolve_entities": False,
+    "no_network": True,
+    "load_dtd": False,
+    "huge_tree": False,
+    "remove_comments": True,
+    "remove_pis": True,
+}
 
 
 @dataclass
@@ -101,25 +112,43 @@ def _read_card(elem: etree._Element) -> _RawCard:
     return raw
 
 
+def _face_names(raw: _RawCard) -> list[str]:
+    return raw.name.split(" // ") if " // " in raw.name else [raw.name]
+
+
+def _face_prop(props: dict[str, str], names: list[str], key: str, index: int) -> str:
+    """Face ``index``'s share of a prop: its ``A // B`` piece when the prop splits as the name does."""
+    value = props.get(key, "")
+    pieces = value.split(" // ")
+    if len(pieces) == len(names):
+        return pieces[index]
+    if key in _SHARED_BY_FACES:
+        return value  # Cockatrice writes one type for split cards whose halves share it
+    return value if index == 0 else ""
+
+
+def _face_type_line(props: dict[str, str], names: list[str], index: int) -> str:
+    return _face_prop(props, names, "type", index) or _face_prop(props, names, "maintype", index)
+
+
+def raw_is_token(raw: _RawCard) -> bool:
+    """Whether the card is a token: its ``<token>`` flag, else "Token" among its first face's types."""
+    return raw.token or "Token" in split_type_line(_face_type_line(raw.props, _face_names(raw), 0))[1]
+
+
 def _faces_of(raw: _RawCard) -> tuple[Face, ...]:
     """One face per ``A // B`` part when the props split the same way, else one face."""
     props = raw.props
-    names = raw.name.split(" // ") if " // " in raw.name else [raw.name]
+    names = _face_names(raw)
     texts = raw.text.split(_SPLIT_TEXT)
 
     def part(key: str, index: int) -> str:
-        value = props.get(key, "")
-        pieces = value.split(" // ")
-        if len(pieces) == len(names):
-            return pieces[index]
-        if key in _SHARED_BY_FACES:
-            return value  # Cockatrice writes one type for split cards whose halves share it
-        return value if index == 0 else ""
+        return _face_prop(props, names, key, index)
 
     colors_prop = props.get("colors", "") or "".join(raw.colors)
     faces: list[Face] = []
     for index, face_name in enumerate(names):
-        type_line = part("type", index) or part("maintype", index)
+        type_line = _face_type_line(props, names, index)
         supers, types, subs = split_type_line(type_line)
         cost = braced_mana_cost(part("manacost", index))
         cmc_text = part("cmc", index) if len(names) == 1 or " // " in props.get("cmc", "") else ""
@@ -167,7 +196,7 @@ def _card_of(raw: _RawCard) -> Card:
     )
     layout = raw.props.get("layout") or ("split" if " // " in raw.name else "normal")
     faces = _faces_of(raw)
-    is_token = raw.token or "Token" in faces[0].types
+    is_token = raw_is_token(raw)
     return Card(
         name=raw.name,
         layout="token" if is_token and layout == "normal" else layout,
@@ -230,15 +259,7 @@ def _parse_into(db: CardDatabase, stream: str | IO[bytes], label: str) -> None:
     # element, and than the many <set> printings inside cards); "{*}" accepts them with or without
     # a namespace. The root is checked at the first event (its start tag has been read by then).
     events = etree.iterparse(
-        stream,
-        events=("end",),
-        tag=(f"{{*}}{ROOT_TAG}", "{*}card", "{*}sets"),
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        huge_tree=False,
-        remove_comments=True,
-        remove_pis=True,
+        stream, events=("end",), tag=(f"{{*}}{ROOT_TAG}", "{*}card", "{*}sets"), **PARSER_SETTINGS
     )
     root_seen = False
     for _event, elem in events:

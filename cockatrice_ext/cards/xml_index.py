@@ -2,117 +2,160 @@
 
 Turning all 25,000 ``<card>`` elements of a ``cards.xml`` into card objects (and writing them to
 the parsed-file cache) is what made a first look-up take seconds. Instead, the file is parsed
-once by lxml (checking it is well formed), and an index is kept: every card and face name, and
-the byte range of each ``<card>`` element in the source. A look-up then parses only the ranges
-of the cards it needs, with the same reader as a full load (:mod:`cockatrice_ext.cards.cockatrice_xml`).
+once, streamed by lxml (so it is checked to be well formed without keeping its tree), and an
+index is kept: every card and face name, and the byte range of each ``<card>`` element in the
+source. A look-up then parses only the ranges of the cards it needs, with the same reader as a
+full load (:mod:`cockatrice_ext.cards.cockatrice_xml`).
 
 The index is a store file (:mod:`cockatrice_ext.cards.store`'s layout, its own format name)
 under the parsed-file cache. It is trusted only for the very bytes it was built from: the
 source's SHA-256 is checked on every open, and each range must parse to one ``<card>`` of the
 indexed name; anything else means a full parse. Files the index cannot describe exactly
-(another encoding than UTF-8, namespaces, ``<card`` inside comments or text) are left to the
-full reader.
+(another encoding than UTF-8, namespaces, a DTD, ``<card`` inside comments or text, cards outside
+the one ``<cards>``) are left to the full reader.
 """
 
 from __future__ import annotations
 
+import bisect
 import gc
 import hashlib
+import io
 import json
 import re
+import sys
+import threading
 import zlib
+from array import array
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from lxml import etree
 
-from cockatrice_ext.cards.cockatrice_xml import ROOT_TAG, _card_of, _read_card, _read_set
+from cockatrice_ext.cards.cache import blobs_digest
+from cockatrice_ext.cards.cockatrice_xml import (
+    PARSER_SETTINGS,
+    ROOT_TAG,
+    _card_of,
+    _read_card,
+    _read_set,
+    raw_is_token,
+)
 from cockatrice_ext.cards.errors import CardDataError
 from cockatrice_ext.cards.model import Card, CardDatabase, CardSet
 from cockatrice_ext.cards.store import CardStore, index_text, new_store_file
-from cockatrice_ext.cards.text import split_type_line
 
 FORMAT = "cockatrice-ext-xml-index"
-_TYPE_PATHS = ("prop/type", "type", "prop/maintype", "maintype")  # v4, then v3, as the full reader looks
-# A card's start tag, or markup inside which "<card" is not one (skipped when scanning).
-_CARD_START_OR_OPAQUE = re.compile(rb"<card[\s>]|<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>", re.DOTALL)
+VERSION = "2"
+# A card's start tag, or markup inside which "<card" is not one (skipped when scanning), or a DTD.
+_MARKUP = re.compile(rb"<(?:(card[\s>])|!--.*?-->|!\[CDATA\[.*?\]\]>|\?.*?\?>|(!DOCTYPE))", re.DOTALL)
+# Where a type's text could say "Token": the word itself, or a character reference that could spell it.
+_TOKEN_HINTS = (re.compile(rb"Token"), re.compile(rb"&#"))
 _UTF8_DECLARATION = re.compile(rb"""^(?:\xef\xbb\xbf)?\s*<\?xml[^>]*encoding=["'](?:utf-8|UTF-8)["']""")
 _NO_DECLARED_ENCODING = re.compile(rb"""^(?:\xef\xbb\xbf)?\s*(?:<\?xml(?![^>]*encoding)[^>]*\?>|<[^?])""")
+# Every tag the index reads, in any namespace: a namespaced one (the full reader takes it as the plain
+# tag) leaves the file to the full reader. Namespace declarations alone (tokens.xml's xsi) are harmless.
+_FACT_TAGS = tuple(f"{{*}}{tag}" for tag in ("card", "cards", "sets", "name", "token", "reverse-related"))
+_NUMBERS = "q"  # byte offsets and element numbers: signed 64-bit, little-endian in the file
 
 
 def _parser() -> etree.XMLParser:
-    return etree.XMLParser(
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        huge_tree=False,
-        remove_pis=True,
-        collect_ids=False,  # no xml:id table to build: nothing here looks cards up by id
-    )
+    return etree.XMLParser(**PARSER_SETTINGS, collect_ids=False)  # nothing here looks cards up by id
 
 
 class IndexMismatch(CardDataError):
     """The source does not say what the index says: read it whole instead."""
 
 
-def _is_token(elem: etree._Element, name: str) -> bool:
-    """Whether the full reader would call this card a token (its <token> flag or its first type)."""
-    if (elem.findtext("token") or "").strip() not in ("", "0"):
-        return True
-    type_line = ""
-    for path in _TYPE_PATHS:
-        type_line = (elem.findtext(path) or "").strip()
-        if type_line:
-            break
-    pieces = type_line.split(" // ")
-    if " // " in name and len(pieces) == len(name.split(" // ")):
-        type_line = pieces[0]
-    return "Token" in split_type_line(type_line)[1]
+def _numbers_blob(values: list[int]) -> bytes:
+    numbers = array(_NUMBERS, values)
+    if sys.byteorder == "big":
+        numbers.byteswap()
+    return numbers.tobytes()
+
+
+def _numbers(blob: bytes) -> array[int]:
+    numbers = array(_NUMBERS)
+    numbers.frombytes(blob)
+    if sys.byteorder == "big":
+        numbers.byteswap()
+    return numbers
 
 
 @dataclass
 class _Facts:
-    """What one pass over the tree says of its cards (keyed by <card> element)."""
+    """What one streaming parse says of a file's ``<card>`` elements (numbered in document order)."""
 
-    card_count: int = 0
-    names: dict[etree._Element, str] = field(default_factory=dict)
-    flagged: set[etree._Element] = field(default_factory=set)  # <token>1</token>
-    typed: set[etree._Element] = field(default_factory=set)  # a type that may say Token
-    links: list[tuple[etree._Element, str]] = field(default_factory=list)  # reverse-related
+    names: list[str] = field(default_factory=list)  # "" for a card without a name
+    tokens: set[int] = field(default_factory=set)  # the cards the full reader calls tokens
+    links: list[tuple[int, str]] = field(default_factory=list)  # (card, creator) of each reverse-related
+    sets: list[CardSet] = field(default_factory=list)
 
 
-def _card_facts(root: etree._Element) -> _Facts:
-    # One pass over the few tags that matter, in C, instead of reading every card's children.
+def _card_facts(data: bytes, maybe_tokens: set[int]) -> _Facts | None:
+    """Parse ``data`` (all of it: it must be well formed) for what the index needs; None if it cannot say.
+
+    Streamed: each ``<card>`` is read when its end tag is seen and then freed, so no tree of the
+    whole file is built (building and freeing it cost more than the parse). Only the few tags that
+    matter produce events; the state kept between them belongs to the card being read, since a
+    ``<card>`` anywhere but directly in the one ``<cards>`` under the root stops the index. Cards
+    not flagged as tokens are read whole, by the full reader's rule, only if they are among
+    ``maybe_tokens`` (numbered in document order).
+    """
     facts = _Facts()
-    for elem in root.iter("card", "name", "token", "type", "maintype", "reverse-related"):
+    events = etree.iterparse(io.BytesIO(data), tag=_FACT_TAGS, **PARSER_SETTINGS)
+    name, flagged, containers = "", False, 0
+    for _event, elem in events:
         tag = elem.tag
         if tag == "card":
-            facts.card_count += 1
-            continue
-        parent = elem.getparent()
-        text = elem.text or ""
-        if tag in ("type", "maintype"):
-            if "Token" in text and parent is not None:
-                card = parent.getparent() if parent.tag == "prop" else parent
-                if card is not None:
-                    facts.typed.add(card)
-        elif parent is None or parent.tag != "card":
-            continue  # a set's <name>
-        elif tag == "name":
-            facts.names[parent] = text.strip("\r\n\t")  # the last <name> wins, as in the full reader
-        elif tag == "token":
-            if text.strip() not in ("", "0"):
-                facts.flagged.add(parent)
+            parent = elem.getparent()
+            if parent is None or parent.tag != "cards":
+                return None
+            number = len(facts.names)
+            if flagged or (number in maybe_tokens and raw_is_token(_read_card(elem))):
+                facts.tokens.add(number)
+            facts.names.append(name)
+            name, flagged = "", False
+            elem.clear()
+            while elem.getprevious() is not None:
+                del parent[0]
+        elif tag in ("cards", "sets"):
+            parent = elem.getparent()
+            if tag == "sets":
+                if parent is not None and parent.tag == ROOT_TAG:  # where the full reader reads sets
+                    sets = (_read_set(child) for child in elem.iterchildren("{*}set"))
+                    facts.sets.extend(s for s in sets if s is not None)
+            elif parent is None or parent.getparent() is not None:
+                return None  # a <cards> not under the root
+            else:
+                containers += 1
+            elem.clear()
+        elif tag[0] == "{":
+            return None  # a namespaced tag the byte scan would not see as the parse does
         else:
-            facts.links.append((parent, text.strip("\r\n\t")))
+            parent = elem.getparent()
+            if parent is None or parent.tag != "card":
+                continue  # a set's <name>
+            text = elem.text or ""
+            if tag == "name":
+                name = text.strip("\r\n\t")  # the last <name> wins, as in the full reader
+            elif tag == "token":
+                flagged = text.strip() not in ("", "0")  # the last <token> wins, as in the full reader
+            else:
+                facts.links.append((len(facts.names), text.strip("\r\n\t")))
+    root = events.root
+    if root is None or root.tag != ROOT_TAG or containers > 1 or (facts.names and not containers):
+        return None
     return facts
 
 
-def build_index(source: Path, target: Path, identity: dict[str, str]) -> bool:
-    """Index ``source`` into ``target``; False when the file is not one the index can describe.
+def build_index(source: Path, target: Path, identity: dict[str, str]) -> bytes | None:
+    """Index ``source`` into ``target`` (sealed: see :mod:`cockatrice_ext.cards.cache`).
 
-    The cyclic garbage collector is paused meanwhile: the pass makes tens of thousands of element
-    proxies that hold no cycles, and collecting over them cost a fifth of the time.
+    Returns the source's bytes the index describes, or None when the file is not one it can
+    describe (the full reader then reads it, and reports any error with its line and column).
+    The cyclic garbage collector is paused meanwhile: the parse makes tens of thousands of
+    element proxies that hold no cycles, and collecting over them cost a fifth of the time.
     """
     paused = gc.isenabled()
     gc.disable()
@@ -123,69 +166,101 @@ def build_index(source: Path, target: Path, identity: dict[str, str]) -> bool:
             gc.enable()
 
 
-def _build_index(source: Path, target: Path, identity: dict[str, str]) -> bool:
+def _card_starts(data: bytes) -> tuple[list[int], set[int]] | None:
+    """Byte offset of every ``<card>`` start tag (comments, CDATA and PIs skipped), and the cards
+    whose type could say "Token"; None with a DTD.
+
+    A type's text says "Token" only if its bytes do, or a character reference or a comment, CDATA
+    section or PI (the parse drops or unwraps them, joining the text around) could make it.
+    """
+    starts: list[int] = []
+    hints: list[int] = []
+    for match in _MARKUP.finditer(data):
+        if match.lastindex == 1:
+            starts.append(match.start())
+        elif match.lastindex == 2:
+            return None  # entity values could hold "<card": a DTD is left to the full reader
+        else:
+            hints.append(match.start())
+    for hint in _TOKEN_HINTS:
+        hints += (match.start() for match in hint.finditer(data))
+    return starts, {bisect.bisect_right(starts, at) - 1 for at in hints}
+
+
+def _build_index(source: Path, target: Path, identity: dict[str, str]) -> bytes | None:
     data = source.read_bytes()
     if not (_UTF8_DECLARATION.match(data) or _NO_DECLARED_ENCODING.match(data)):
-        return False
+        return None
+    digest: list[str] = []  # hashed on the other core meanwhile (hashlib lets go of the GIL)
+    hasher = threading.Thread(target=lambda: digest.append(hashlib.sha256(data).hexdigest()))
+    hasher.start()
     try:
-        root = etree.fromstring(data, _parser())
+        scanned = _card_starts(data)
+        facts = _card_facts(data, scanned[1]) if scanned else None
     except (etree.LxmlError, ValueError):
-        return False  # the full reader reports the error with its line and column
-    if root.tag != ROOT_TAG or root.nsmap.get(None):
-        return False
-    cards_parent = root.find("cards")
-    elements = list(cards_parent.iterchildren("card")) if cards_parent is not None else []
-    starts = [m.start() for m in _CARD_START_OR_OPAQUE.finditer(data) if m.group().startswith(b"<card")]
-    facts = _card_facts(root)
-    if not (len(starts) == len(elements) == facts.card_count):
-        return False  # "<card" somewhere else (a comment, text): byte ranges would be wrong
+        facts = None
+    finally:
+        hasher.join()
+    if scanned is None or facts is None:
+        return None
+    starts = scanned[0]
     end_of_cards = data.rfind(b"</cards>")
-    if not starts or end_of_cards < starts[-1]:
-        return False
-    groups: dict[str, list[tuple[int, int]]] = {}
+    if len(starts) != len(facts.names) or (starts and end_of_cards < starts[-1]):
+        return None  # "<card" somewhere else (a comment, text): byte ranges would be wrong
+    groups: dict[str, list[int]] = {}  # name -> its <card> elements, in document order
     token_names: set[str] = set()
-    for elem, start, end in zip(elements, starts, [*starts[1:], end_of_cards], strict=True):
-        name = facts.names.get(elem, "")
+    for number, name in enumerate(facts.names):
         if not name:
             continue
-        if name not in groups and (elem in facts.flagged or (elem in facts.typed and _is_token(elem, name))):
-            token_names.add(name)
-        groups.setdefault(name, []).append((start, end))
+        group = groups.get(name)
+        if group is None:
+            group = groups[name] = []
+            if number in facts.tokens:  # the first definition of a name is the card
+                token_names.add(name)
+        group.append(number)
     reverse: dict[str, list[str]] = {}
-    for elem, creator in facts.links:
-        if creator and facts.names.get(elem):
-            reverse.setdefault(creator, []).append(facts.names[elem])
-    sets = [s for s in (_read_set(e) for e in root.iterfind("sets/set")) if s is not None]
+    for number, creator in facts.links:
+        if creator and facts.names[number]:
+            reverse.setdefault(creator, []).append(facts.names[number])
     names = sorted(groups)  # numbered as the parsed cache numbers them, so ties in the index break alike
     # Links to creators in this file are applied when the creator is read (as a full load does);
     # links to creators elsewhere are kept for the layers above.
     inside = {creator: made for creator, made in reverse.items() if creator in groups}
     reverse = {creator: made for creator, made in reverse.items() if creator not in groups}
-    text = index_text(
-        (number, name, name.split(" // ") if " // " in name else [name], name in token_names)
+    text = index_text(  # a face named as its card adds nothing to the index, so only split names list faces
+        (number, name, name.split(" // ") if " // " in name else (), name in token_names)
         for number, name in enumerate(names)
     )
-    tokens = [str(number) for number, name in enumerate(names) if name in token_names]
-    # One line a card: its name, then the byte ranges of its <card> elements ("start-end start-end").
-    ranges = "\n".join(f"{name}\t{' '.join(f'{a}-{b}' for a, b in groups[name])}" for name in names)
-    meta = {**identity, "format": FORMAT, "version": "1", "source_sha256": hashlib.sha256(data).hexdigest()}
-    rows = [("index", text), ("ranges", ranges)]
-    if tokens:
-        rows.append(("tokens", "\n".join(tokens)))
+    # Card n's <card> elements are elements[firsts[n]:firsts[n + 1]]; element e spans starts[e:e + 2].
+    elements: list[int] = []
+    firsts = [0]
+    for name in names:
+        elements += groups[name]
+        firsts.append(len(elements))
+    texts = {"index": text, "names": "\0".join(names)}  # no name holds NUL: XML cannot carry one
+    if token_names:
+        texts["tokens"] = "\n".join(str(number) for number, name in enumerate(names) if name in token_names)
     if reverse:
-        rows.append(("reverse-related", json.dumps(reverse, sort_keys=True, ensure_ascii=False)))
+        texts["reverse-related"] = json.dumps(reverse, sort_keys=True, ensure_ascii=False)
     if inside:
-        rows.append(("links", json.dumps(inside, sort_keys=True, ensure_ascii=False)))
-    first = {s.code: s for s in reversed(sets)}  # the first definition of a code wins
+        texts["links"] = json.dumps(inside, sort_keys=True, ensure_ascii=False)
+    raw = {key: value.encode("utf-8") for key, value in texts.items()}
+    raw |= {
+        "starts": _numbers_blob([*starts, end_of_cards]),
+        "elements": _numbers_blob(elements),
+        "firsts": _numbers_blob(firsts),
+    }
+    rows = [(key, zlib.compress(value, 1)) for key, value in sorted(raw.items())]
+    meta = {**identity, "format": FORMAT, "version": "1", "index_version": VERSION}
+    meta |= {"source_sha256": digest[0], "blobs_sha256": blobs_digest(rows)}
+    first = {s.code: s for s in reversed(facts.sets)}  # the first definition of a code wins
     con = new_store_file(target, meta, first.values())
     try:
-        con.executemany(
-            "INSERT INTO blobs VALUES (?, ?)", [(k, zlib.compress(v.encode("utf-8"), 1)) for k, v in rows]
-        )
+        con.executemany("INSERT INTO blobs VALUES (?, ?)", rows)
         con.commit()
     finally:
         con.close()
-    return True
+    return data
 
 
 class XmlIndexStore(CardStore):
@@ -193,23 +268,43 @@ class XmlIndexStore(CardStore):
 
     store_format = FORMAT
 
-    def __init__(self, path: Path, source: Path, *, label: str) -> None:
+    def __init__(self, path: Path, source: Path, *, label: str, source_bytes: bytes | None = None) -> None:
+        """Open the index at ``path`` of ``source``, checking the source's SHA-256 against it.
+
+        ``source_bytes`` are the bytes :func:`build_index` has just indexed into ``path`` (returned
+        by it): not read and hashed again.
+        """
         super().__init__(path, label=label)
-        data = source.read_bytes()
-        if hashlib.sha256(data).hexdigest() != self.meta.get("source_sha256"):
-            raise IndexMismatch("the file changed since it was indexed", source=str(source))
-        self._source_bytes = data
-        self._ranges = self._blob("ranges").decode("utf-8").split("\n")
+        if self.meta.get("index_version") != VERSION:
+            raise IndexMismatch(f"not a v{VERSION} index", source=str(path))
+        if source_bytes is None:
+            source_bytes = source.read_bytes()
+            if hashlib.sha256(source_bytes).hexdigest() != self.meta.get("source_sha256"):
+                raise IndexMismatch("the file changed since it was indexed", source=str(source))
+        self._source_bytes = source_bytes
+        self._starts = _numbers(self._blob("starts"))
+        self._elements = _numbers(self._blob("elements"))
+        self._firsts = _numbers(self._blob("firsts"))
+        self._names: list[str] | None = None
         has_links = self._db.execute("SELECT 1 FROM blobs WHERE key='links'").fetchone()
         self._links: dict[str, list[str]] = json.loads(self._blob("links")) if has_links else {}
 
+    def _ranges(self, number: int) -> tuple[str, list[tuple[int, int]]]:
+        """Card ``number``'s name and the byte ranges of its ``<card>`` elements."""
+        if self._names is None:
+            self._names = self._blob("names").decode("utf-8").split("\0")
+        starts = self._starts
+        try:
+            elements = self._elements[self._firsts[number] : self._firsts[number + 1]]
+            if number < 0 or not elements or not all(0 <= e < len(starts) - 1 for e in elements):
+                raise IndexError(number)
+            return self._names[number], [(starts[e], starts[e + 1]) for e in elements]
+        except IndexError as exc:
+            raise IndexMismatch(f"no card {number} in the index", source=self.label) from exc
+
     def card(self, number: int) -> Card:
         """Card ``number``: its ``<card>`` elements parsed from the source (printings merged)."""
-        try:
-            name, spans = self._ranges[number].rsplit("\t", 1)
-            ranges = [tuple(int(n) for n in span.split("-", 1)) for span in spans.split(" ")]
-        except (IndexError, ValueError) as exc:
-            raise IndexMismatch(f"no card {number} in the index", source=self.label) from exc
+        name, ranges = self._ranges(number)
         merged: Card | None = None
         for start, end in ranges:
             try:

@@ -72,7 +72,7 @@ def test_a_damaged_cache_is_rebuilt(tmp_path: Path, damage: str, kind: str) -> N
         path, blob = cache.cache_file(xml), "chunk:0"
     else:
         lookup("Cached Wonder", "--card-source", str(xml))  # some names: the index
-        path, blob = cache.index_file(xml), "ranges"
+        path, blob = cache.index_file(xml), "starts"
     assert path.is_file()
     if damage == "garbage":
         path.write_bytes(b"not a database at all" * 100)

@@ -60,16 +60,48 @@ HEAD = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 names = st.sampled_from(
-    ["Angel", "Angel ", "Angel Token", "Fire // Ice", "Fire", "Æther Vial", "Lim-Dûl", "A & B", "Zyx"]
+    [
+        "Angel",
+        "Angel ",
+        "Angel Token",
+        "Fire // Ice",
+        "Fire",
+        "Æther Vial",
+        "Lim-Dûl",
+        "A & B",
+        "Zyx",
+        "Zy<!---->x",
+    ]
 )
 cards = st.tuples(
     names,
-    st.sampled_from(["", "Flying.", "<![CDATA[a <card> in text]]>", "x &amp; y", "Create a Token."]),
-    st.sampled_from(["", "<token>1</token>", "<token>0</token>"]),
-    st.sampled_from(["Creature — Angel", "Token Creature — Angel", "Instant // Sorcery", "Emblem"]),
+    st.sampled_from(
+        ["", "Flying.", "<![CDATA[a <card> in text]]>", "x &amp; y", "Create a Token.", "a<!-- c -->b"]
+    ),
+    st.sampled_from(["", "<token>1</token>", "<token>0</token>", "<token>1</token><token>0</token>"]),
+    st.sampled_from(
+        [
+            "Creature — Angel",
+            "Token Creature — Angel",
+            "Instant // Sorcery",
+            "Emblem",
+            "&#84;oken Artifact",  # says Token only once parsed
+            "To<!-- -->ken Creature",
+            "To<![CDATA[ken]]> Creature",
+        ]
+    ),
     st.sampled_from(["TST", "NEW", ""]),
     st.sampled_from(["", ' num="7"', ' picURL="https://x/y.jpg"']),
-    st.sampled_from(["", "<related>Angel</related>", "<reverse-related>Zyx</reverse-related>", "<!-- c -->"]),
+    st.sampled_from(
+        [
+            "",
+            "<related>Angel</related>",
+            "<reverse-related>Zyx</reverse-related>",
+            "<!-- c -->",
+            "<type>Token Creature</type>",  # a second type after the first: the last wins
+            "<prop><type>Token Creature</type></prop>",
+        ]
+    ),
 )
 
 
@@ -83,7 +115,8 @@ cards = st.tuples(
 def test_generated_files_answer_as_a_full_parse(
     tmp_path: Path, deck: list[tuple[str, ...]], version: str, pre: str, separator: str
 ) -> None:
-    """Duplicates, split names, folded-alike names, tokens by flag or type, v3 and v4, comments, CDATA."""
+    """Duplicates, split names, folded-alike names, tokens by flag or type, v3 and v4, comments, CDATA,
+    text a comment splits, a type that says Token only once parsed."""
     template = CARD_V3 if version == "3" else CARD_V4
     body = separator.join(
         template.format(name=n, text=t, token=k, type=ty, set=s, num=num, extra=e)

@@ -160,7 +160,7 @@ def test_an_index_is_trusted_only_for_the_bytes_it_indexed(tmp_path: Path) -> No
 
 
 def test_files_it_cannot_describe_are_read_whole(tmp_path: Path) -> None:
-    """A namespace, another encoding, a malformed file: no index, and the full reader's answer."""
+    """A namespace, another encoding, a DTD, a prefixed card: no index, and the full reader's answer."""
     plain = CARD_V4.format(name="Alpha", text="One.", token="", type="Instant", set="TST", num="", extra="")
     spaced = HEAD.format(version="4", pre="", cards=plain).replace(
         "<cockatrice_carddatabase ", '<cockatrice_carddatabase xmlns="urn:x" '
@@ -168,7 +168,14 @@ def test_files_it_cannot_describe_are_read_whole(tmp_path: Path) -> None:
     latin = HEAD.format(version="4", pre="", cards=plain.replace("Alpha", "Álpha")).replace(
         "UTF-8", "ISO-8859-1"
     )
-    for number, (text, encoding) in enumerate([(spaced, "utf-8"), (latin, "latin-1")]):
+    with_dtd = HEAD.format(version="4", pre="", cards=plain).replace(
+        "<cockatrice_carddatabase ",
+        '<!DOCTYPE cockatrice_carddatabase [<!ENTITY e "<card>">]>\n<cockatrice_carddatabase ',
+    )
+    prefixed = HEAD.format(version="4", pre="", cards=plain.replace("<card>", '<x:card xmlns:x="urn:x">'))
+    prefixed = prefixed.replace("</card>", "</x:card>")  # the full reader takes any namespace's <card>
+    cases = [(spaced, "utf-8"), (latin, "latin-1"), (with_dtd, "utf-8"), (prefixed, "utf-8")]
+    for number, (text, encoding) in enumerate(cases):
         source = tmp_path / f"{number}.xml"
         source.write_bytes(text.encode(encoding))
         assert not build_index(source, tmp_path / "index.sqlite3", {})
@@ -179,3 +186,20 @@ def test_files_it_cannot_describe_are_read_whole(tmp_path: Path) -> None:
     broken.write_text(HEAD.format(version="4", pre="", cards=plain)[:-40], encoding="utf-8")
     with pytest.raises(CardDataError, match="malformed XML"):
         cache.load_cached(broken, ["Alpha"], read_cockatrice_xml)
+
+
+def test_a_file_the_full_reader_rejects_is_not_indexed(tmp_path: Path) -> None:
+    """Two cards with the same xml:id: the full reader calls the file malformed, so no index answers."""
+    cards = "".join(
+        CARD_V4.format(name=name, text="", token="", type="Instant", set="TST", num="", extra="").replace(
+            "<card>", '<card xml:id="same">'
+        )
+        for name in ("Alpha", "Beta")
+    )
+    source = tmp_path / "cards.xml"
+    source.write_text(HEAD.format(version="4", pre="", cards=cards), encoding="utf-8")
+    with pytest.raises(CardDataError, match="malformed XML"):
+        read_cockatrice_xml(source)
+    assert not build_index(source, tmp_path / "index.sqlite3", {})
+    with pytest.raises(CardDataError, match="malformed XML"):
+        cache.load_cached(source, ["Alpha"], read_cockatrice_xml)

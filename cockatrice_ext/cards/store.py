@@ -248,25 +248,25 @@ def index_text(entries: Iterable[tuple[int, str, list[str], bool]]) -> str:
     Each folded card or face name points at one card: real cards before tokens, whole names before
     faces; a name that folds like a better-ranked one gets an exact (``=NAME``) line of its own.
     """
-    index: dict[str, tuple[tuple[bool, bool], int, str]] = {}
+    index: dict[str, tuple[int, int, str]] = {}  # key -> (rank, number, spelled): the lowest rank wins
     folded: dict[str, str] = {}
     numbered: list[tuple[int, str]] = []
     for number, name, face_names, is_token in entries:
         numbered.append((number, name))
-        for is_face, spelled in [(False, name)] + [(True, face) for face in face_names]:
+        rank = 2 if is_token else 0  # real cards first, then whole names before faces (rank + 1)
+        for spelled in (name, *face_names):
             key = folded.get(spelled)
             if key is None:  # a face named as its card (most cards) is folded once
                 key = folded[spelled] = fold_name(spelled)
-            if "\t" in spelled or "\n" in spelled:
-                continue  # cannot be a line of the index
-            rank = (is_token, is_face)  # real cards first, then whole names before faces
-            old = index.get(key)
-            if key and (old is None or rank < old[0]):
-                index[key] = (rank, number, spelled)
+            if key and "\t" not in spelled and "\n" not in spelled:  # else it cannot be a line of the index
+                old = index.get(key)
+                if old is None or rank < old[0]:
+                    index[key] = (rank, number, spelled)
+            rank |= 1
     for number, name in numbered:  # names that fold alike ("Angel Token", "Angel Token ")
         winner = index.get(folded[name])
         if (winner is None or winner[2] != name) and "\t" not in name and "\n" not in name:
-            index[EXACT + name] = ((False, False), number, name)
+            index[EXACT + name] = (0, number, name)
     return "\n".join(sorted(f"{key}\t{n}\t{spelled}" for key, (_, n, spelled) in index.items()))
 
 

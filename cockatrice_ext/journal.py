@@ -538,15 +538,17 @@ class Table:
             DuplicateAction: ``action_id`` is already journaled; nothing changed.
             JournalError: the journal refused the action; the engine is reloaded from the journal.
         """
-        if action_id is not None and (seq := self.journal.action_seq(self.key, action_id)) is not None:
-            raise DuplicateAction(self.key, action_id, seq)
         # A refused action must leave no trace, and the random generator is part of the state: an
         # engine that drew a random number before refusing would otherwise diverge from its replay.
+        # A retried id is found by the journal's unique index when it is appended (no look-up before
+        # every action: retries are rare, acknowledgements are not); the engine is then reloaded.
         rng_state = self.engine.rng.getstate()
         try:
             effects = self.engine.apply(action)
         except Exception:
             self.engine.rng.setstate(rng_state)
+            if action_id is not None and (seq := self.journal.action_seq(self.key, action_id)) is not None:
+                raise DuplicateAction(self.key, action_id, seq) from None
             raise
         try:
             self.journal.append(self.key, action, effects, action_id=action_id)

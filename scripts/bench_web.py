@@ -1,7 +1,7 @@
 """Web view figures: time from a bid to the open boards showing it; memory and CPU with many pages.
 
     python scripts/bench_web.py [--games 50] [--pages 400] [--bids 4]
-    python scripts/bench_web.py --league 8 [--no-web] [--idle 11]
+    python scripts/bench_web.py --league 8 [--no-web] [--idle 11] [--extra-user NAME]
 
 The server side is the real web view in front of real Auction referees and engines on a stand-in
 connection (:mod:`cockatrice_ext.web.demo`); every game has a lot open. A second process opens
@@ -225,6 +225,8 @@ def bench_league(args: argparse.Namespace) -> None:
     command = [sys.executable, "-m", "cockatrice_ext", "bot", "run", server.ws_url, "--user", "referee"]
     command += ["--room", ROOM, "--format", "autobattler", "--journal", str(workdir / "journal.sqlite3")]
     command += [] if args.no_web else ["--web", f"127.0.0.1:{port}"]
+    for user in args.extra_user:
+        command += ["--extra-user", user]
     with open(workdir / "bot.log", "wb") as log:
         bot = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=log, env={**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -240,6 +242,7 @@ def bench_league(args: argparse.Namespace) -> None:
         bot.wait(20)
         server.stop()
     mode = "chat only" if args.no_web else "web view"
+    mode += f", {1 + len(args.extra_user)} bot session(s)"
     print(
         f"AutoBattler, {args.league} players, shipped flood limits, {mode},"
         f" start {args.idle:g} s after the joins"
@@ -260,6 +263,13 @@ def main() -> None:
     )
     parser.add_argument("--no-web", action="store_true", help="with --league: the bot without its web view")
     parser.add_argument("--idle", type=float, default=11.0, help="with --league: seconds from joins to start")
+    parser.add_argument(
+        "--extra-user",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="with --league: a helper session for the bot (repeatable), as `bot run --extra-user`",
+    )
     parser.add_argument("--client", metavar="BASE", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client:

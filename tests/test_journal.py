@@ -173,6 +173,19 @@ def test_the_database_refuses_a_duplicate_id(journal: Journal) -> None:
     assert [e.action_id for e in journal.entries("t")] == ["x", "y"]
 
 
+def test_a_retry_the_rules_would_now_refuse_is_still_reported_as_a_retry(journal: Journal) -> None:
+    """The id is checked when the engine refuses too: a retried command is "already applied", not a rules
+    refusal (the first attempt used up what the retry asks for)."""
+    table = Table.create(journal, "t", CounterEngine(CounterConfig(limit=3), seed=1))
+    table.apply(Add(player=1, amount=3), action_id="once")
+    with pytest.raises(DuplicateAction, match="once"):
+        table.apply(Add(player=1, amount=3), action_id="once")
+    with pytest.raises(RulesError):
+        table.apply(Add(player=1, amount=3), action_id="fresh")
+    assert table.engine.snapshot() == {"total": 3}
+    assert [e.action_id for e in journal.entries("t")] == ["once"]
+
+
 def _apply_then_crash(spec: str, action_id: str) -> None:
     """A bot process that journals one action and dies before it can answer anyone."""
     journal = Journal(spec)

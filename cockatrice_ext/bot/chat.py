@@ -39,6 +39,9 @@ MAX_MESSAGE = 300
 
 Sender = Callable[[Destination, str], Awaitable[None]]
 
+STARVED_AFTER = 3.0
+"""Seconds a line may wait for the budget before the operator is told how to add budget."""
+
 
 def _clip(text: str, limit: int) -> str:
     text = " ".join(text.split())
@@ -71,6 +74,7 @@ class ChatScheduler:
         self._idle = asyncio.Event()
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
+        self._warned_at = float("-inf")
         self.sent_messages = 0
 
     def limit_for(self, destination: Destination) -> int:
@@ -93,6 +97,11 @@ class ChatScheduler:
         if destination is not None:
             return len(self._queues.get(destination, ()))
         return sum(len(q) for q in self._queues.values())
+
+    def waiting(self) -> tuple[int, int]:
+        """Messages and characters still to send (a destination's waiting lines merge into one message)."""
+        queues = [queue for queue in self._queues.values() if queue]
+        return len(queues), sum(len(line) + len(SEPARATOR) for queue in queues for line in queue)
 
     def drop(self, destination: Destination) -> None:
         """Forget what is queued for a destination that is gone (a closed game, a user who left)."""
@@ -148,6 +157,7 @@ class ChatScheduler:
             head = self._next_destination()
             wait = self._delay(head, "x" * min(self.max_message, 100))
             if wait > 0:
+                self._warn_if_starved(wait)
                 await asyncio.sleep(wait)
                 continue
             chosen = self._next_message()
@@ -163,6 +173,19 @@ class ChatScheduler:
                 raise
             except Exception as exc:  # a user who left, a game that closed: the others go on
                 LOGGER.info("chat to %s failed: %s", destination, exc)
+
+
+    def _warn_if_starved(self, wait: float) -> None:
+        """Tell the operator (at most once a minute) when the budget holds lines back for long."""
+        now = asyncio.get_running_loop().time()
+        if wait >= STARVED_AFTER and now - self._warned_at >= 60.0:
+            self._warned_at = now
+            LOGGER.warning(
+                "chat budget spent: %d message(s) wait %.0f s; each helper session (--extra-user) adds"
+                " its own budget",
+                self.waiting()[0],
+                wait,
+            )
 
 
 def client_scheduler(client: Any, **options: Any) -> ChatScheduler:

@@ -663,7 +663,9 @@ class Bot:
 
     Servatrice gives every connection its own flood budget, so the main session can open new games
     on its least busy helper session (``extra_users``). A helper session only referees the games it
-    sits in; room commands and private messages are answered by the main session.
+    sits in; room commands are answered by the main session. Private conversations are spread over the
+    sessions too: a user is written to by one session (the least busy when the conversation began, or
+    the one they wrote to), and their private commands are answered there by the main session's rules.
     """
 
     def __init__(
@@ -689,6 +691,8 @@ class Bot:
         """Called (on the main session) when what a game shows may have changed: the web view."""
         self.league_pages: Any = None
         """Set (on the main session) by the web view: leagues' private pages (``link``, ``changed``)."""
+        self.conversations: dict[str, Bot] = {}
+        """On the main session: which session writes privately to each user (one sender per user)."""
         self._stopped = asyncio.Event()
 
     # -- lifecycle ---------------------------------------------------------------------------------
@@ -779,8 +783,32 @@ class Bot:
         self.chat.say(("room", room_id), text)
 
     async def tell(self, user_name: str, text: str) -> None:
-        """Queue a private message (dropped with a log line if the user has left)."""
-        self.chat.say(("user", user_name), text)
+        """Queue a private message (dropped with a log line if the user has left), on the session that
+        holds the conversation with that user."""
+        self.conversation_with(user_name).chat.say(("user", user_name), text)
+
+    def conversation_with(self, user_name: str) -> Bot:
+        """The session that writes to ``user_name``: kept once chosen, so a user hears from one sender;
+        a new conversation goes to the session with the least chat in its window and queue."""
+        main = self.main or self
+        session = main.conversations.get(user_name)
+        if session is None or session not in main.sessions:
+            session = min(main.sessions, key=lambda candidate: candidate.chat_load())
+            main.conversations[user_name] = session
+        return session
+
+    def chat_load(self) -> float:
+        """How full this session's chat window is with what it sent and what waits to be sent: the larger
+        of the message and character counts, each as a fraction of its limit."""
+        messages, characters = self.chat.waiting()
+        if self.client is None:
+            return float(messages)
+        used = self.client.flood.usage(asyncio.get_running_loop().time())
+        limits = self.client.flood.limits
+        return max(
+            (used.chat_messages + messages) / max(limits.chat_messages, 1),
+            (used.chat_chars + characters) / max(limits.chat_chars, 1),
+        )
 
     # -- routing -----------------------------------------------------------------------------------
 
@@ -797,9 +825,9 @@ class Bot:
             if (
                 self.main is not None
                 and event.kind in ("room", "session")
-                and event.name != "Event_GameJoined"
+                and event.name not in ("Event_GameJoined", "Event_UserMessage")
             ):
-                return  # a helper session: the main session answers the room and private messages
+                return  # a helper session: the main session answers the room
             if event.kind == "room" and event.name == "Event_RoomSay":
                 if not event.is_own and not event.is_replay:
                     await self._on_room_say(event)
@@ -832,8 +860,18 @@ class Bot:
         await reply_unknown(ctx, text, self.room_referees)
 
     async def _on_private(self, event: ClientEvent) -> None:
+        """A private command, to this session or a helper: answered by the main session's rules, from the
+        session the user wrote to."""
         text = str(getattr(event.message, "message", ""))
         sender = str(getattr(event.message, "sender_name", ""))
+        main = self.main or self
+        if sender in {session.client.user_name for session in main.sessions if session.client is not None}:
+            return  # one of our own sessions
+        main.conversations[sender] = self
+        await main.answer_private(sender, text)
+
+    async def answer_private(self, sender: str, text: str) -> None:
+        """Run a private command of ``sender`` (on the main session, which holds the private rules)."""
         ctx = Context(self, "private", sender)
         for referee in self.private_referees:
             if await referee.handle_command(ctx, text):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -99,3 +101,18 @@ def test_never_over_budget_and_nothing_lost(lines: list[tuple[tuple[str, object]
         expected = [" ".join(t.split()) for d, t in lines if d == destination and " ".join(t.split())]
         got = [m for _, d, m in sent if d == destination]
         assert SEPARATOR.join(got) == SEPARATOR.join(expected)
+
+
+def test_the_operator_is_told_once_when_lines_wait_long_for_the_budget(caplog: Any) -> None:
+    """Lines held back for seconds by the budget are logged once (with the remedy), not once per wait."""
+
+    async def scenario() -> None:
+        budget = Budget(FloodLimits(chat_interval=3.5, chat_messages=1, chat_chars=1000, margin=0.0))
+        for n in range(3):
+            budget.scheduler.say(("user", f"player{n}"), f"Your first cards, player {n}.")
+        await budget.scheduler.flush(timeout=15)
+
+    with caplog.at_level(logging.WARNING, logger="cockatrice_ext.bot.chat"):
+        asyncio.run(scenario())
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "--extra-user" in warnings[0], warnings

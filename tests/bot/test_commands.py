@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import Annotated, Any
 
 import pytest
@@ -48,6 +49,15 @@ def test_parse_invocation() -> None:
     assert inv is not None and (inv.name, inv.args) == ("bid", "4")
     with pytest.raises(BadArgument):
         parse_invocation("!x " + "a" * MAX_COMMAND_LENGTH)
+
+
+@given(st.text(alphabet=st.characters(blacklist_characters="\"'\\"), max_size=60))
+def test_split_args_without_quotes_splits_as_the_lexer_does(text: str) -> None:
+    """The fast path for text without quotes or escapes gives exactly the lexer's words."""
+    lexer = shlex.shlex(text, posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    assert split_args(text) == list(lexer)
 
 
 def test_split_args_keeps_apostrophes() -> None:

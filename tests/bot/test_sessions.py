@@ -109,3 +109,63 @@ def test_the_sixth_game_is_explained_and_abandoned_games_are_left(
             await bot.close()
 
     run(scenario(), timeout=180)
+
+
+def test_private_conversations_spread_over_the_sessions(
+    servatrice_strict: ServatriceServer, tmp_path: Path
+) -> None:
+    """Four joins spend the main session's chat window; the league's first private messages then come
+    mostly from the helper session, each player hearing from one sender, and a player answering the helper
+    is answered by it (shipped limits)."""
+    from cockatrice_ext.bot.league import LeagueOptions
+
+    names = ("ann_sp", "ben_sp", "cat_sp", "dan_sp")
+
+    async def scenario() -> None:
+        bot = Bot(
+            BotOptions(
+                url=servatrice_strict.ws_url,
+                user="referee",
+                rooms=("Bot room",),
+                journal_path=tmp_path / "journal.sqlite3",
+                formats=("autobattler",),
+                format_options={"autobattler": LeagueOptions(format="autobattler", seed=5)},
+                client_options={"reconnect": False},
+                extra_users=("referee_2",),
+            )
+        )
+        await bot.start()
+        players = [await Player.connect(servatrice_strict.ws_url, name) for name in names]
+        try:
+            room_id = await players[0].client.room_id_by_name("Bot room")
+            for player in players:
+                await player.client.join_room(room_id)
+                await player.client.room_say(room_id, "!autobattler join")
+                await players[0].wait_line(lambda t, n=player.name: t.startswith(f"{n} joins"), timeout=25)
+            await players[-1].client.room_say(room_id, "!autobattler start")
+            for player in players:
+                await player.wait_private(lambda t: t.startswith("Your shop: 1. "), timeout=25)
+            senders = {player.name: {sender for sender, _ in player.private} for player in players}
+            assert all(len(found) == 1 for found in senders.values()), f"one sender each: {senders}"
+            by_helper = [p for p in players if senders[p.name] == {"referee_2"}]
+            assert len(by_helper) >= 2, f"the busy main session kept the conversations: {senders}"
+            ann = by_helper[0]
+
+            async def answer_from(account: str) -> str:
+                count = len(ann.private)
+                await ann.client.send_message(account, "!swap 9 1")
+
+                def refusals() -> list[str]:
+                    return [s for s, t in ann.private[count:] if "there is no card 9 in your shop" in t]
+
+                await wait_until(lambda: bool(refusals()), timeout=15)
+                return refusals()[0]
+
+            assert await answer_from("referee_2") == "referee_2"
+            assert await answer_from("referee") == "referee"  # the main account answers what it is sent
+        finally:
+            for player in players:
+                await player.close()
+            await bot.close()
+
+    run(scenario())

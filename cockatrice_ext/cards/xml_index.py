@@ -83,11 +83,6 @@ def _numbers(blob: bytes) -> array[int]:
     return numbers
 
 
-def _pack(blobs: dict[str, bytes], packed: dict[str, bytes]) -> None:
-    for key, value in blobs.items():
-        packed[key] = zlib.compress(value, 1)
-
-
 @dataclass
 class _Facts:
     """What one streaming parse says of a file's ``<card>`` elements (numbered in document order)."""
@@ -229,38 +224,32 @@ def _build_index(source: Path, target: Path, identity: dict[str, str]) -> bytes 
         if creator and facts.names[number]:
             reverse.setdefault(creator, []).append(facts.names[number])
     names = sorted(groups)  # numbered as the parsed cache numbers them, so ties in the index break alike
+    # Links to creators in this file are applied when the creator is read (as a full load does);
+    # links to creators elsewhere are kept for the layers above.
+    inside = {creator: made for creator, made in reverse.items() if creator in groups}
+    reverse = {creator: made for creator, made in reverse.items() if creator not in groups}
+    texts = {  # a face named as its card adds nothing to the index, so only split names list faces
+        "index": index_text(
+            (number, name, name.split(" // ") if " // " in name else (), name in token_names)
+            for number, name in enumerate(names)
+        ),
+        "names": "\0".join(names),  # no name holds NUL: XML cannot carry one
+    }
+    if token_names:
+        texts["tokens"] = "\n".join(str(n) for n, name in enumerate(names) if name in token_names)
+    if reverse:
+        texts["reverse-related"] = json.dumps(reverse, sort_keys=True, ensure_ascii=False)
+    if inside:
+        texts["links"] = json.dumps(inside, sort_keys=True, ensure_ascii=False)
     # Card n's <card> elements are elements[firsts[n]:firsts[n + 1]]; element e spans starts[e:e + 2].
     grouped = [groups[name] for name in names]
-    ready = {
-        "names": "\0".join(names).encode("utf-8"),  # no name holds NUL: XML cannot carry one
-        "starts": _numbers_blob([*starts, end_of_cards]),
-        "elements": _numbers_blob(list(itertools.chain.from_iterable(grouped))),
-        "firsts": _numbers_blob(list(itertools.accumulate(map(len, grouped), initial=0))),
-    }
-    packed: dict[str, bytes] = {}  # zlib lets go of the GIL: these are packed while the index is made
-    packer = threading.Thread(target=_pack, args=(ready, packed))
-    packer.start()
-    try:
-        # Links to creators in this file are applied when the creator is read (as a full load does);
-        # links to creators elsewhere are kept for the layers above.
-        inside = {creator: made for creator, made in reverse.items() if creator in groups}
-        reverse = {creator: made for creator, made in reverse.items() if creator not in groups}
-        texts = {  # a face named as its card adds nothing to the index, so only split names list faces
-            "index": index_text(
-                (number, name, name.split(" // ") if " // " in name else (), name in token_names)
-                for number, name in enumerate(names)
-            )
-        }
-        if token_names:
-            texts["tokens"] = "\n".join(str(n) for n, name in enumerate(names) if name in token_names)
-        if reverse:
-            texts["reverse-related"] = json.dumps(reverse, sort_keys=True, ensure_ascii=False)
-        if inside:
-            texts["links"] = json.dumps(inside, sort_keys=True, ensure_ascii=False)
-        _pack({key: value.encode("utf-8") for key, value in texts.items()}, packed)
-    finally:
-        packer.join()
-    rows = sorted(packed.items())
+    blobs = {key: value.encode("utf-8") for key, value in texts.items()}
+    blobs["starts"] = _numbers_blob([*starts, end_of_cards])
+    blobs["elements"] = _numbers_blob(list(itertools.chain.from_iterable(grouped)))
+    blobs["firsts"] = _numbers_blob(list(itertools.accumulate(map(len, grouped), initial=0)))
+    # Stored, not compressed (zlib level 0 keeps the store's format): inflating them again on every
+    # look-up cost more than reading them.
+    rows = [(key, zlib.compress(value, 0)) for key, value in sorted(blobs.items())]
     meta = {**identity, "format": FORMAT, "version": "1", "index_version": VERSION}
     meta |= {"source_sha256": digest[0], "blobs_sha256": blobs_digest(rows)}
     first = {s.code: s for s in reversed(facts.sets)}  # the first definition of a code wins

@@ -8,9 +8,9 @@
 (d) ``cockatrice-ext cards lookup NAME --card-source cards.xml --card-source tokens.xml``, whole
     process: first load (parsed-file cache emptied before each run) and repeated load (cache warm);
     with ``--cockatrice-bench PATH``, Cockatrice's own ``load_benchmark`` (built from its
-    ``tests/carddatabase``) on the same two files in the same run: its cold (XML, writes its cache)
-    and warm (binary cache) loads as it prints them, its whole-process wall time, and that time less
-    its cached load (a whole-process cold load) beside ours.
+    ``tests/carddatabase``) on the same two files, a run after each of ours: its cold (XML, writes
+    its cache) and warm (binary cache) loads as it prints them, its whole-process wall time, and
+    that time less its cached load (a whole-process cold load) beside ours.
 
 Each step runs in a fresh interpreter so peak RSS and import costs are its own. Usage::
 
@@ -114,36 +114,40 @@ def _cli_command() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "cockatrice_ext"]
 
 
-def bench_stack(runs: int, xml: Path, tokens: Path, cache: Path) -> tuple[list[float], list[float]]:
-    """(d): wall seconds of first loads (cache emptied) and repeated loads of the two-source lookup."""
+def bench_side_by_side(
+    runs: int, xml: Path, tokens: Path, cache: Path, cockatrice: Path | None
+) -> tuple[list[float], list[float], list[tuple[float, float, float]]]:
+    """(d), run after run: our first load (cache emptied) and repeated load in wall seconds, then one run of
+    Cockatrice's load_benchmark when given (cold ms, warm ms, whole-process s), so that other jobs on
+    the machine weigh on both alike."""
     command = [*_cli_command(), "cards", "lookup", "Lightning Bolt", "--card-source", str(xml)]
     command += ["--card-source", str(tokens)]
     env = {**os.environ, "COCKATRICE_EXT_CACHE": str(cache)}
     first: list[float] = []
     again: list[float] = []
+    theirs: list[tuple[float, float, float]] = []
     for _ in range(runs):
         shutil.rmtree(cache, ignore_errors=True)
         for times in (first, again):
             start = time.perf_counter()
             subprocess.run(command, check=True, capture_output=True, env=env)
             times.append(time.perf_counter() - start)
-    return first, again
+        if cockatrice is not None:
+            theirs.append(run_cockatrice(cockatrice, xml, tokens))
+    return first, again, theirs
 
 
-def bench_cockatrice(binary: Path, runs: int, xml: Path, tokens: Path) -> list[tuple[float, float, float]]:
-    """Cockatrice's load_benchmark: (cold ms, warm ms, whole-process s) per run."""
+def run_cockatrice(binary: Path, xml: Path, tokens: Path) -> tuple[float, float, float]:
+    """One run of Cockatrice's load_benchmark: (cold ms, warm ms, whole-process s)."""
     command = [str(binary), "--carddb", str(xml), "--tokens", str(tokens)]
     command += ["--spoilers", "/nonexistent", "--custom", "/nonexistent"]
-    out: list[tuple[float, float, float]] = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        proc = subprocess.run(command, check=True, capture_output=True, text=True)
-        wall = time.perf_counter() - start
-        loads = [
-            float(ms) for ms in re.findall(r"Load wall-clock time\s*:\s*(\d+) ms", proc.stdout + proc.stderr)
-        ]
-        out.append((loads[0], loads[-1], wall))
-    return out
+    start = time.perf_counter()
+    proc = subprocess.run(command, check=True, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    loads = [
+        float(ms) for ms in re.findall(r"Load wall-clock time\s*:\s*(\d+) ms", proc.stdout + proc.stderr)
+    ]
+    return loads[0], loads[-1], wall
 
 
 def steps_abc(args: argparse.Namespace, workdir: Path, xml: Path) -> None:
@@ -199,19 +203,20 @@ def main() -> None:
         steps_abc(args, workdir, xml)
     tokens = workdir / "tokens.xml"
     shutil.copyfile(args.tokens, tokens)
-    first, again = bench_stack(max(3, args.runs // 3), xml, tokens, workdir / "cache")
+    first, again, runs = bench_side_by_side(
+        max(3, args.runs // 3), xml, tokens, workdir / "cache", args.cockatrice_bench
+    )
     print(
         f"(d) cards lookup, cards.xml + tokens.xml: first load median {statistics.median(first):.3f} s "
         f"(min {min(first):.3f}), repeated load median {statistics.median(again):.3f} s "
         f"(min {min(again):.3f}), {len(first)} runs each, whole process"
     )
-    if args.cockatrice_bench:
-        runs = bench_cockatrice(args.cockatrice_bench, max(3, args.runs // 3), xml, tokens)
+    if runs:
         cold, warm, walls = zip(*runs, strict=True)
         print(
-            f"    Cockatrice load_benchmark, same files: cold load median {statistics.median(cold):.0f} ms, "
-            f"cached load median {statistics.median(warm):.0f} ms (as it prints them, in process); "
-            f"whole process (both loads) median {statistics.median(walls):.3f} s, {len(runs)} runs"
+            f"    Cockatrice load_benchmark, same files, a run after each of ours: cold load median "
+            f"{statistics.median(cold):.0f} ms, cached load median {statistics.median(warm):.0f} ms (as it "
+            f"prints them, in process); whole process (both loads) median {statistics.median(walls):.3f} s"
         )
         # One process does both loads: without its cached load, it is a whole-process cold load.
         cold_process = statistics.median(wall - cached / 1000 for _, cached, wall in runs)

@@ -89,6 +89,13 @@ def bot() -> None:
     help="Card data for checking the decks players load (default: every real card, shipped offline).",
 )
 @click.option(
+    "--judge",
+    is_flag=True,
+    help="Ask for a judge seat in every game, not only with a judge account: servers that allow creating"
+    " games as judge grant it to anyone (others give a plain seat). As judge the bot moves cards into"
+    " hands itself and keeps each player's gold on a counter of their own.",
+)
+@click.option(
     "--relaxed-flood",
     is_flag=True,
     help="The server has flood protection off or relaxed: do not pace chat and game commands.",
@@ -120,6 +127,7 @@ def run(
     auction_seed: int | None,
     game_option_words: tuple[str, ...],
     card_source: str,
+    judge: bool,
     relaxed_flood: bool,
     web_address: str | None,
     web_url: str | None,
@@ -153,9 +161,10 @@ def run(
                     bid_timeout=bid_timeout,
                     starting_gold=auction_starting_gold,
                     seed=auction_seed,
+                    judge=judge,
                 ),
-                "vortex": VortexOptions(),
-                "combat": CombatOptions(card_source=card_source),
+                "vortex": VortexOptions(),  # asks for a judge seat anyway: a pick goes straight to hand
+                "combat": CombatOptions(card_source=card_source, judge=judge),
                 "market": LeagueOptions(format="market"),
                 "autobattler": LeagueOptions(format="autobattler"),
             },

@@ -199,7 +199,7 @@ def _build_index(source: Path, target: Path, identity: dict[str, str]) -> bytes 
         scanned = _card_starts(data)
         facts = _card_facts(data, scanned[1]) if scanned else None
     except (etree.LxmlError, ValueError):
-        facts = None
+        scanned = facts = None
     finally:
         hasher.join()
     if scanned is None or facts is None:

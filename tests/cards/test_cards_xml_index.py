@@ -203,3 +203,81 @@ def test_a_file_the_full_reader_rejects_is_not_indexed(tmp_path: Path) -> None:
     assert not build_index(source, tmp_path / "index.sqlite3", {})
     with pytest.raises(CardDataError, match="malformed XML"):
         cache.load_cached(source, ["Alpha"], read_cockatrice_xml)
+
+
+SNIPPETS = [
+    "<",
+    ">",
+    "</card>",
+    "<card>",
+    "<card/>",
+    "<!--",
+    "-->",
+    "<![CDATA[",
+    "]]>",
+    "<?pi x?>",
+    "&#84;",
+    "&amp;",
+    "&bogus;",
+    ' xmlns="urn:x"',
+    '<x:name xmlns:x="urn:x">Q</x:name>',
+    "<name>Second</name>",
+    "<token>1</token>",
+    "<type>Token Creature</type>",
+    "<reverse-related>Alpha</reverse-related>",
+    '<!DOCTYPE cockatrice_carddatabase [<!ENTITY e "<card>">]>',
+    ' xml:id="i"',
+    "</cards><cards>",
+    "\u00e9",
+    "\t",
+]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    edits=st.lists(
+        st.tuples(
+            st.floats(0, 1),
+            st.booleans(),
+            st.sampled_from(SNIPPETS),
+            st.sampled_from([0, 0, 0, 1, 5, 12]),
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_a_damaged_file_is_indexed_only_when_the_full_reader_reads_it_alike(
+    tmp_path: Path, edits: list[tuple[float, bool, str, int]]
+) -> None:
+    """Snippets of markup put into a good file (before a tag, or anywhere), or characters cut out: whatever
+    the index accepts, the full reader reads too, and the index answers as it does."""
+    cards = "\n".join(
+        CARD_V4.format(name=n, text=t, token="", type=ty, set="TST", num="", extra=e)
+        for n, t, ty, e in [
+            ("Alpha", "One <!-- c --> more.", "Instant", ""),
+            ("Beta", "Two.", "Token Creature — Angel", "<reverse-related>Alpha</reverse-related>"),
+            ("Gamma // Delta", "Three.", "Instant // Sorcery", "<related>Beta</related>"),
+        ]
+    )
+    text = HEAD.format(version="4", pre="", cards=cards)
+    for where, before_a_tag, snippet, cut in edits:
+        places = [at for at, char in enumerate(text) if char == "<"] if before_a_tag else range(len(text))
+        at = places[int(where * (len(places) - 1))]
+        text = text[:at] + snippet + text[at + cut :]
+    source = tmp_path / "cards.xml"
+    source.write_text(text, encoding="utf-8")
+    index_path = tmp_path / "index.sqlite3"
+    try:
+        full = read_cockatrice_xml(source)
+    except CardDataError:
+        assert not build_index(source, index_path, {})
+        return
+    if not build_index(source, index_path, {}):
+        return  # left to the full reader
+    write_store(full, tmp_path / "parsed.sqlite3", meta={}, compact=False, level=1)
+    index = XmlIndexStore(index_path, source, label="x")
+    try:
+        found = answers(index)
+    except CardDataError:
+        return  # a range the index cannot read: a look-up then reads the file whole (see load_cached)
+    assert found == answers(CardStore(tmp_path / "parsed.sqlite3"))

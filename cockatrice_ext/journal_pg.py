@@ -7,6 +7,7 @@ and the server's clock (so leases expire by one clock whatever the machines' clo
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import Iterator, Sequence
@@ -80,12 +81,20 @@ class PostgresDatabase(Database):
     @contextmanager
     def transaction(self) -> Iterator[None]:
         self._reconnect_if_lost()
-        self._in_transaction = True
-        try:
-            with self._conn.transaction():
+        with contextlib.ExitStack() as stack:
+            for attempt in range(2):
+                try:
+                    stack.enter_context(self._conn.transaction())
+                    break
+                except psycopg.OperationalError:
+                    if attempt or not self._conn.broken:
+                        raise
+                    self._reconnect_if_lost()  # dropped while idle: nothing was begun yet
+            self._in_transaction = True
+            try:
                 yield
-        finally:
-            self._in_transaction = False
+            finally:
+                self._in_transaction = False
 
     def columns(self, table: str) -> set[str]:
         rows = self.execute(

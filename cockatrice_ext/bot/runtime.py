@@ -791,6 +791,8 @@ class Bot:
         """The session that writes to ``user_name``: kept once chosen, so a user hears from one sender;
         a new conversation goes to the session with the least chat in its window and queue."""
         main = self.main or self
+        if len(main.sessions) == 1:
+            return main
         session = main.conversations.get(user_name)
         if session is None or session not in main.sessions:
             session = min(main.sessions, key=lambda candidate: candidate.chat_load())

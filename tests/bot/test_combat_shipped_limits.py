@@ -18,7 +18,7 @@ from bot_players import Player, wait_until
 from servatrice import ServatriceServer
 from test_auction_e2e import bot_line, connect_default
 from test_combat_bot import seed_for_setup
-from test_vortex_field import CHAT_BOUND, BotProcess
+from test_vortex_shipped_limits import CHAT_BOUND, BotProcess
 
 from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.combat import CombatOptions, CombatReferee, check_cod

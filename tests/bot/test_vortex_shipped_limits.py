@@ -20,7 +20,7 @@ import pytest
 from bot_players import Player, wait_until
 from servatrice import ServatriceServer
 from test_auction_e2e import bot_line, connect_default
-from test_auction_field import wait_for_user
+from test_auction_shipped_limits import wait_for_user
 from test_vortex_bot import POOL, choose_pick
 
 from cockatrice_ext.bot.runtime import Bot, BotOptions

@@ -9,6 +9,7 @@ or touches the network.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from dataclasses import dataclass, field
@@ -231,16 +232,17 @@ def read_cockatrice_xml(source: str | Path | bytes | IO[bytes], *, name: str = "
     :meth:`CardDatabase.link_reverse_related` again after merging other files).
     """
     label = name or (str(source) if isinstance(source, (str, Path)) else "<cards xml>")
-    stream: str | IO[bytes]
-    if isinstance(source, bytes):
-        stream = io.BytesIO(source)
-    elif isinstance(source, Path):
-        stream = str(source)
-    else:
-        stream = source
     db = CardDatabase(source=label)
     try:
-        _parse_into(db, stream, label)
+        with contextlib.ExitStack() as opened:  # a file given by path is closed even when its XML is bad
+            stream: IO[bytes]
+            if isinstance(source, bytes):
+                stream = io.BytesIO(source)
+            elif isinstance(source, (str, Path)):
+                stream = opened.enter_context(open(source, "rb"))
+            else:
+                stream = source
+            _parse_into(db, stream, label)
     except CardDataError:
         raise
     except etree.XMLSyntaxError as exc:
@@ -254,7 +256,7 @@ def read_cockatrice_xml(source: str | Path | bytes | IO[bytes], *, name: str = "
     return db
 
 
-def _parse_into(db: CardDatabase, stream: str | IO[bytes], label: str) -> None:
+def _parse_into(db: CardDatabase, stream: IO[bytes], label: str) -> None:
     # Only the end of each <card> and of the <sets> list produce events (much cheaper than every
     # element, and than the many <set> printings inside cards); "{*}" accepts them with or without
     # a namespace. The root is checked at the first event (its start tag has been read by then).

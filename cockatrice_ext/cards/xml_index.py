@@ -9,8 +9,9 @@ full load (:mod:`cockatrice_ext.cards.cockatrice_xml`).
 
 The index is a store file (:mod:`cockatrice_ext.cards.store`'s layout, its own format name)
 under the parsed-file cache. It is trusted only for the very bytes it was built from: the
-source's SHA-256 is checked on every open, and each range must parse to one ``<card>`` of the
-indexed name; anything else means a full parse. Files the index cannot describe exactly
+source's SHA-256 is checked on every open, the ranges are then read from that same open file
+while its size and modification time are unchanged, and each range must parse to one ``<card>``
+of the indexed name; anything else means a full parse. Files the index cannot describe exactly
 (another encoding than UTF-8, namespaces, a DTD, ``<card`` inside comments or text, cards outside
 the one ``<cards>``) are left to the full reader.
 """
@@ -23,13 +24,16 @@ import hashlib
 import io
 import itertools
 import json
+import os
 import re
 import sys
 import threading
+import weakref
 import zlib
 from array import array
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import BinaryIO
 
 from lxml import etree
 
@@ -271,16 +275,23 @@ class XmlIndexStore(CardStore):
         """Open the index at ``path`` of ``source``, checking the source's SHA-256 against it.
 
         ``source_bytes`` are the bytes :func:`build_index` has just indexed into ``path`` (returned
-        by it): not read and hashed again.
+        by it): not read and hashed again. Otherwise the file is hashed as it is read, a chunk at a
+        time (no copy of it in memory), and kept open: the ranges a look-up needs are read from that
+        very file, and only while its size and modification time are still those it was hashed with.
         """
         super().__init__(path, label=label)
         if self.meta.get("index_version") != VERSION:
             raise IndexMismatch(f"not a v{VERSION} index", source=str(path))
-        if source_bytes is None:
-            source_bytes = source.read_bytes()
-            if hashlib.sha256(source_bytes).hexdigest() != self.meta.get("source_sha256"):
-                raise IndexMismatch("the file changed since it was indexed", source=str(source))
         self._source_bytes = source_bytes
+        self._handle: BinaryIO | None = None
+        if source_bytes is None:
+            handle = source.open("rb")
+            weakref.finalize(self, handle.close)
+            self._hashed = os.fstat(handle.fileno())
+            if hashlib.file_digest(handle, "sha256").hexdigest() != self.meta.get("source_sha256"):
+                handle.close()
+                raise IndexMismatch("the file changed since it was indexed", source=str(source))
+            self._handle = handle
         self._starts = _numbers(self._blob("starts"))
         self._elements = _numbers(self._blob("elements"))
         self._firsts = _numbers(self._blob("firsts"))
@@ -301,13 +312,25 @@ class XmlIndexStore(CardStore):
         except IndexError as exc:
             raise IndexMismatch(f"no card {number} in the index", source=self.label) from exc
 
+    def _read(self, start: int, end: int) -> bytes:
+        """The source's bytes ``start:end``: those indexed, or those of the file hashed when opened."""
+        if self._source_bytes is not None:
+            return self._source_bytes[start:end]
+        assert self._handle is not None  # opened with the store when no bytes were given
+        self._handle.seek(start)
+        data = self._handle.read(end - start)
+        now = os.fstat(self._handle.fileno())
+        if (now.st_size, now.st_mtime_ns) != (self._hashed.st_size, self._hashed.st_mtime_ns):
+            raise IndexMismatch("the file changed while it was read", source=self.label)
+        return data
+
     def card(self, number: int) -> Card:
         """Card ``number``: its ``<card>`` elements parsed from the source (printings merged)."""
         name, ranges = self._ranges(number)
         merged: Card | None = None
         for start, end in ranges:
             try:
-                elem = etree.fromstring(self._source_bytes[start:end], _parser())
+                elem = etree.fromstring(self._read(start, end), _parser())
             except (etree.LxmlError, ValueError) as exc:
                 raise IndexMismatch(f"card at byte {start} unreadable: {exc}", source=self.label) from exc
             if elem.tag != "card":

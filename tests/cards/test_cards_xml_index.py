@@ -13,7 +13,7 @@ from cockatrice_ext.cards import cache
 from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
 from cockatrice_ext.cards.errors import CardDataError
 from cockatrice_ext.cards.store import CardStore, write_store
-from cockatrice_ext.cards.xml_index import XmlIndexStore, build_index
+from cockatrice_ext.cards.xml_index import IndexMismatch, XmlIndexStore, build_index
 from tests.shared_paths import COCKATRICE_FILES
 
 
@@ -281,3 +281,24 @@ def test_a_damaged_file_is_indexed_only_when_the_full_reader_reads_it_alike(
     except CardDataError:
         return  # a range the index cannot read: a look-up then reads the file whole (see load_cached)
     assert found == answers(CardStore(tmp_path / "parsed.sqlite3"))
+
+
+def test_a_file_changed_after_it_was_hashed_is_not_read_from(tmp_path: Path) -> None:
+    """The ranges are read from the file hashed when the index was opened, and only while it is unchanged."""
+    source = tmp_path / "cards.xml"
+    text = HEAD.format(
+        version="4",
+        pre="",
+        cards=CARD_V4.format(
+            name="Alpha", text="One.", token="", type="Instant", set="TST", num="", extra=""
+        ),
+    )
+    source.write_text(text, encoding="utf-8")
+    assert build_index(source, tmp_path / "index.sqlite3", {})
+    store = XmlIndexStore(tmp_path / "index.sqlite3", source, label="x")  # hashed now
+    assert store.card(store.index["alpha"]).faces[0].oracle_text == "One."
+    stat = source.stat()
+    source.write_text(text.replace("One.", "Two."), encoding="utf-8")  # in place, same size
+    os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    with pytest.raises(IndexMismatch, match="changed while it was read"):
+        store.card(store.index["alpha"])

@@ -135,17 +135,18 @@ def test_generated_files_answer_as_a_full_parse(
     assert answers(index) == answers(CardStore(tmp_path / "parsed.sqlite3"))
 
 
+def one_card_file(tmp_path: Path) -> tuple[Path, str]:
+    """A cards.xml of one card, Alpha ("One."), and its text."""
+    plain = CARD_V4.format(name="Alpha", text="One.", token="", type="Instant", set="TST", num="", extra="")
+    text = HEAD.format(version="4", pre="", cards=plain)
+    source = tmp_path / "cards.xml"
+    source.write_text(text, encoding="utf-8")
+    return source, text
+
+
 def test_an_index_is_trusted_only_for_the_bytes_it_indexed(tmp_path: Path) -> None:
     """Same size, same modification time, other bytes: the index is not used (its SHA-256 differs)."""
-    source = tmp_path / "cards.xml"
-    text = HEAD.format(
-        version="4",
-        pre="",
-        cards=CARD_V4.format(
-            name="Alpha", text="One.", token="", type="Instant", set="TST", num="", extra=""
-        ),
-    )
-    source.write_text(text, encoding="utf-8")
+    source, text = one_card_file(tmp_path)
     assert (
         cache.load_cached(source, ["Alpha"], read_cockatrice_xml).cards["Alpha"].faces[0].oracle_text
         == "One."
@@ -285,15 +286,7 @@ def test_a_damaged_file_is_indexed_only_when_the_full_reader_reads_it_alike(
 
 def test_a_file_changed_after_it_was_hashed_is_not_read_from(tmp_path: Path) -> None:
     """The ranges are read from the file hashed when the index was opened, and only while it is unchanged."""
-    source = tmp_path / "cards.xml"
-    text = HEAD.format(
-        version="4",
-        pre="",
-        cards=CARD_V4.format(
-            name="Alpha", text="One.", token="", type="Instant", set="TST", num="", extra=""
-        ),
-    )
-    source.write_text(text, encoding="utf-8")
+    source, text = one_card_file(tmp_path)
     assert build_index(source, tmp_path / "index.sqlite3", {})
     store = XmlIndexStore(tmp_path / "index.sqlite3", source, label="x")  # hashed now
     assert store.card(store.index["alpha"]).faces[0].oracle_text == "One."

@@ -413,15 +413,20 @@ class Rendered:
     """Chat for a batch of effects: ``public`` lines for the room, ``private`` lines per player.
 
     ``follow_up`` holds, per player, lines to send once their first (short) line has gone out: the cards
-    and treasures a draft phase brought, and the whole view.
+    and treasures a draft phase brought, and the whole view. ``on_page`` marks the (player, line) pairs of
+    ``private`` that the player's private page shows by itself (their own pick or swap, the pack waiting
+    there): a player who plays from the page gets them as the page's answer, not in chat.
     """
 
     public: list[str] = field(default_factory=list)
     private: dict[str, list[str]] = field(default_factory=dict)
     follow_up: dict[str, list[str]] = field(default_factory=dict)
+    on_page: set[tuple[str, str]] = field(default_factory=set)
 
-    def tell(self, player: str, line: str) -> None:
+    def tell(self, player: str, line: str, *, on_page: bool = False) -> None:
         self.private.setdefault(player, []).append(line)
+        if on_page:
+            self.on_page.add((player, line))
 
     def later(self, player: str, line: str) -> None:
         self.follow_up.setdefault(player, []).append(line)
@@ -481,10 +486,11 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
                 f"Your pack ({size}) is on your page; or !pack."
                 if pages
                 else f"Your pack ({size}): {numbered(effect.names)}. !pick N (or the name).",
+                on_page=pages,
             )
         elif isinstance(effect, core.Picked):
             size = len(engine.league.pools[effect.player])  # type: ignore[attr-defined]
-            out.tell(effect.player, f"You picked {effect.name} ({size} in your pool).")
+            out.tell(effect.player, f"You picked {effect.name} ({size} in your pool).", on_page=pages)
         elif isinstance(effect, core.DraftFinished):
             out.public.append(
                 "The draft is over: everyone has their pool. Decks: !pool in a private message."
@@ -586,7 +592,9 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
             else:
                 out.tell(effect.player, shop_view(engine, effect.player, effect.names))
         elif isinstance(effect, ab.Swapped):
-            out.tell(effect.player, f"You took {effect.taken_name} and gave {effect.given_name}.")
+            out.tell(
+                effect.player, f"You took {effect.taken_name} and gave {effect.given_name}.", on_page=pages
+            )
         elif isinstance(effect, ab.ItemDrafted):
             treasures = engine.treasures[effect.player]  # type: ignore[attr-defined]
             out.tell(
@@ -882,6 +890,7 @@ class LeagueReferee(Referee):
         self.games: dict[int, LeagueGame] = {}
         self.over = table.engine.is_over()
         self.overpay_warned: dict[str, mk.Buy] = {}  # the buy each player was warned about, once
+        self.page_players: set[str] = set()  # whose last action came from their private page
         self._follow_ups: set[asyncio.Task[None]] = set()
 
     # -- creation and restore ------------------------------------------------------------------------
@@ -1052,15 +1061,26 @@ class LeagueReferee(Referee):
         """Apply a player's action through the journal and perform its effects."""
         if self.bot.fleet is not None and not self.bot.fleet.may_act(self.key):
             raise NotAllowed("this league is refereed by another process of the fleet now: try again")
-        await self.perform(self.table.apply(action))
+        from_page = ctx.scope == "private" and ctx.reply_hook is not None  # a button of the private page
+        if from_page:
+            self.page_players.add(ctx.sender)
+        else:
+            self.page_players.discard(ctx.sender)
+        await self.perform(self.table.apply(action), answer=ctx if from_page else None)
 
     @property
     def pages(self) -> Any:
         """The web view's league pages (``link``, ``changed``), or None when the bot serves no web view."""
         return (self.bot.main or self.bot).league_pages
 
-    async def perform(self, effects: list[Effect]) -> None:
-        """Announce ``effects`` (room and private), open games for new pairings, close decided ones."""
+    async def perform(self, effects: list[Effect], answer: Context | None = None) -> None:
+        """Announce ``effects`` (room and private), open games for new pairings, close decided ones.
+
+        ``answer``: the private page whose button caused them. Lines a page shows by itself are not sent to
+        the chat of players who play from their page (the chat budget is the scarcest sink: a web draft's
+        pick confirmations would delay every other line by minutes); the page's own player gets them as its
+        answer.
+        """
         engine = self.engine
         pages = self.pages
         rendered = render_effects(effects, engine, pages=pages is not None)
@@ -1069,6 +1089,12 @@ class LeagueReferee(Referee):
             if link is not None:  # the first private message: the link plus one line
                 command = "!shop" if self.format_name == "autobattler" else "!pack"
                 lines = [f"Your {PAGE_CONTENTS[self.format_name]}: {link} or {command}"]
+            elif player in self.page_players:
+                shown = [line for line in lines if (player, line) in rendered.on_page]
+                lines = [line for line in lines if (player, line) not in rendered.on_page]
+                if answer is not None and answer.sender == player:
+                    for line in shown:
+                        await answer.reply(line)
             await self.tell_lines(player, lines)
         for player, later in rendered.follow_up.items():
             task = asyncio.get_running_loop().create_task(self._follow_up(player, later))

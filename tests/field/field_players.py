@@ -310,6 +310,45 @@ class FieldPlayer:
     async def phase(self, game_id: int, phase: int) -> None:
         await self.game(game_id, "Command_SetActivePhase", phase=phase)
 
+    async def wait_started(self, game_id: int, *, since: Mark | None = None, timeout: float = 30.0) -> None:
+        """Wait until the server says the game has started (every seat ready)."""
+        await self.wait_for(
+            lambda r: r.kind == "Event_GameStateChanged" and r.game_id == game_id and r.body.game_started,
+            since=since,
+            timeout=timeout,
+        )
+
+    async def draw(self, game_id: int, number: int) -> list[tuple[int, str]]:
+        """Draw ``number`` cards (what the client does for an opening hand); returns their (id, name)."""
+        mark = self.mark()
+        await self.game(game_id, "Command_DrawCards", number=number)
+        drawn = await self.wait_for(
+            lambda r: r.kind == "Event_DrawCards" and r.game_id == game_id and len(r.body.cards) > 0,
+            since=mark,
+        )
+        return [(card.id, card.name) for card in drawn.body.cards]
+
+    async def play_from_hand(self, game_id: int, card_ids: list[int]) -> None:
+        """Drag cards from our hand onto our table, face up."""
+        me = self.games[game_id].my_id
+        for x, card_id in enumerate(card_ids):
+            moved = self.pb.ListOfCardsToMove(card=[self.pb.CardToMove(card_id=card_id, face_down=False)])
+            await self.game(
+                game_id,
+                "Command_MoveCard",
+                start_player_id=me,
+                start_zone="hand",
+                cards_to_move=moved,
+                target_player_id=me,
+                target_zone="table",
+                x=x,
+                y=0,
+            )
+
+    async def lose_life(self, game_id: int, amount: int) -> None:
+        """Click our life counter (Cockatrice's counter 0) down by ``amount``."""
+        await self.game(game_id, "Command_IncCounter", counter_id=0, delta=-amount)
+
     # -- what was received -------------------------------------------------------------------------
 
     def mark(self) -> Mark:

@@ -81,10 +81,17 @@ async def close_all(players: list[FieldPlayer]) -> None:
         await player.close()
 
 
+def deck_cod(name: str, counts: dict[str, int]) -> str:
+    """A Cockatrice ``.cod`` whose main deck holds ``counts`` (what the deck editor saves)."""
+    cards = "".join(
+        f'<card number="{count}" name={quoteattr(card)}/>' for card, count in sorted(counts.items())
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1">'
+        f'<deckname>{name}</deckname><comments/><zone name="main">{cards}</zone></cockatrice_deck>'
+    )
+
+
 def combat_cod() -> str:
     """The shipped legal Magic Combat Rules deck as a Cockatrice ``.cod``."""
-    cards = "".join(f'<card number="1" name={quoteattr(name)}/>' for name in sorted(block_names(COMBAT_DECK)))
-    return (
-        '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>combat</deckname>'
-        f'<comments/><zone name="main">{cards}</zone></cockatrice_deck>'
-    )
+    return deck_cod("combat", dict.fromkeys(block_names(COMBAT_DECK), 1))

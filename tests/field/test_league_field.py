@@ -1,102 +1,327 @@
-"""The leagues in the field: Market Draft and AutoBattler, from the room commands through their first private
-steps, then the hidden-card scan (packs, pools and shops are private to their player)."""
+"""The leagues in the field: Market Draft and AutoBattler played as people play them, by room commands,
+private messages (or the private web page) and Cockatrice games; then the hidden-card scan (packs, pools and
+shops are private to their player)."""
 
 from __future__ import annotations
 
+import asyncio
+import re
 import time
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from field_bot import BOT_NAME, Referee
 from field_players import FieldPlayer, Mark, Protos
-from hidden_cards import Secret, block_names, find_leaks, private_secrets
-from scenario import arrive, close_all, run
+from hidden_cards import CardNames, block_names
+from league_steps import PRIVATE, PrivatePage, assert_no_leaks, form_league, free_port, pool_list
+from scenario import arrive, close_all, deck_cod, run
 from servatrice import ServatriceServer
 from shared_paths import ROOT
 
 pytestmark = pytest.mark.servatrice
+MARKET_POOL = block_names(ROOT / "blocks" / "market-pool.txt")
+CUBE = block_names(ROOT / "blocks" / "autobattler-cube.txt")
+BASICS = {"Plains", "Island", "Swamp", "Mountain", "Forest"}
+PICKED = re.compile(r"You picked (.+?) \(\d+ in your pool\)")
 
 
-async def form_league(players: list[FieldPlayer], room_id: int, league: str, starts: str) -> float:
-    """Everyone says ``!LEAGUE join`` in the room, the last one ``!LEAGUE start``; returns when they did."""
-    watcher = players[0]
-    mark = watcher.mark()
-    for player in players:
-        await player.room_say(room_id, f"!{league} join")
-        await watcher.line(rf"{player.name} joins", since=mark, timeout=20)
-    asked = time.monotonic()
-    await players[-1].room_say(room_id, f"!{league} start")
-    await watcher.line(starts, since=mark, timeout=60)
-    return asked
+async def pick_first(player: FieldPlayer, since: Mark | None) -> Mark:
+    """Wait for the pack the bot lists privately, ``!pick 1``, and check the pick is the pack's first card."""
+    pack = await player.line(r"Your pack \(\d+\): 1\. ", since=since, kind=PRIVATE, timeout=60)
+    first = re.search(r"Your pack \(\d+\): 1\. (.+?)(?:; 2\. |\. !pick)", pack).group(1)  # type: ignore[union-attr]
+    mark = player.mark()
+    await player.tell(BOT_NAME, "!pick 1")
+    await player.line(rf"You picked {re.escape(first)} \(", since=mark, kind=PRIVATE, timeout=60)
+    return mark
 
 
-def assert_no_leaks(players: list[FieldPlayer], universe: set[str], started: float) -> None:
-    """Nothing told privately to one player reached another (the scenarios reveal nothing by the rules)."""
-    secrets = [Secret(s.name, s.holders, started) for s in private_secrets(players, BOT_NAME, universe)]
-    for player in players:
-        assert any(player.name in s.holders for s in secrets), f"{player.name} was told their cards"
-    leaks = find_leaks(players, secrets)
-    assert not leaks, "\n".join(map(str, leaks))
-
-
-def test_market_draft_picks_stay_private(
+def test_one_league_at_a_time_and_picks_reach_their_own_league(
     protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
 ) -> None:
-    """Two players form a Market Draft league in the room and make three picks each by private message; the
-    packs passed between them are named only to the player holding them."""
+    """Two Market Draft leagues run side by side in one room. A member of the first cannot join the second
+    nor an AutoBattler lobby (private commands name no league), nor can a lobby member join another lobby;
+    each player's private !pick takes the first card of the pack their own league showed them, and the packs
+    are named only to the player holding them."""
     bot = referee(shipped_server)
 
     async def scenario() -> None:
-        room_id, players = await arrive(protos, shipped_server, ["eli_fm", "fay_fm"])
+        room_id, players = await arrive(protos, shipped_server, ["eli_fm", "fay_fm", "gil_fm", "hope_fm"])
+        first, second = players[:2], players[2:]
+        eli, gil = first[0], second[0]
         try:
             started = time.monotonic()
-            await form_league(players, room_id, "market", r"Market Draft league #\d+ starts")
-            told_since: dict[str, Mark | None] = {player.name: None for player in players}
-            for _ in range(3):
-                for player in players:
-                    await player.line(
-                        r"Your pack \(\d+\): 1\. ", since=told_since[player.name], kind="Event_UserMessage"
-                    )
-                    told_since[player.name] = player.mark()
-                    await player.tell(BOT_NAME, "!pick 1")
+            await form_league(first, room_id, "market", r"Market Draft league #1 starts: eli_fm, fay_fm")
+            for command in ("!market join", "!autobattler join"):
+                mark = eli.mark()
+                await eli.room_say(room_id, command)
+                await eli.line(r"already in a running Market Draft league; one league at a time", since=mark)
+            mark = gil.mark()
+            await gil.room_say(room_id, "!market join")
+            await gil.line(r"gil_fm joins the Market Draft league \(1", since=mark)
+            await gil.room_say(room_id, "!autobattler join")
+            await gil.line(r"already in the Market Draft lobby; one league at a time", since=mark)
+            await gil.room_say(room_id, "!market leave")
+            await gil.line(r"gil_fm leaves the Market Draft lobby", since=mark)
+            await form_league(second, room_id, "market", r"Market Draft league #2 starts: gil_fm, hope_fm")
+            marks: list[Mark | None] = [None] * len(players)
+            for _ in range(2):
+                marks = list(
+                    await asyncio.gather(*(pick_first(p, m) for p, m in zip(players, marks, strict=True)))
+                )
         finally:
             await close_all(players)
-        assert_no_leaks(players, block_names(ROOT / "blocks" / "market-pool.txt"), started)
+        assert_no_leaks(players, MARKET_POOL, started)
 
     run(scenario(), bot)
 
 
-def test_autobattler_draft_stays_private(
+# -- Market Draft: the whole draft, a game, the market ---------------------------------------------------
+
+
+async def draft_on_page(player: FieldPlayer, page: PrivatePage, picks: int) -> list[str]:
+    """The initial draft as a web player does it: read the pack on the private page (it updates live),
+    press the first card's Pick button (``!pick 1``): the page answers which card was picked; then wait for
+    the page to show the pick in the pool and the next pack. Returns the picks, all shown on the page."""
+    picked: list[str] = []
+    while len(picked) < picks:
+        view = await page.wait(
+            lambda v: v["phase"] == "draft" and len(v["pool"]) == len(picked) and bool(v["pack"])
+        )
+        assert view["player"] == player.name
+        picked.append(view["pack"][0]["name"])
+        answer = await page.act("pick", "1")
+        assert any(line.startswith(f"You picked {picked[-1]} (") for line in answer), (picked[-1], answer)
+    view = await page.wait(lambda v: len(v["pool"]) == picks)
+    assert sorted(card["name"] for card in view["pool"]) == sorted(picked)
+    return picked
+
+
+def cheapest_trade_in(view: dict[str, Any]) -> tuple[int, list[int]]:
+    """The cheapest market card and the fewest pool cards (most worth first) paying for it: no card of the
+    payment could be left out (the bot warns about an overpaying trade-in)."""
+    market = min(view["market"], key=lambda card: card["cost"])
+    column = market["number"] - 1
+    paid, worth = [], 0
+    for card in sorted(view["pool"], key=lambda card: card["worth"][column], reverse=True):
+        if worth >= market["cost"]:
+            break
+        paid.append(card["number"])
+        worth += card["worth"][column]
+    assert worth >= market["cost"], f"the pool cannot pay for {market}"
+    return market["number"], paid
+
+
+def market_reveals(players: list[FieldPlayer]) -> dict[str, float]:
+    """When a card was named to everyone in the room: listed in the market (``N. Name (rarity, cost)``, the
+    listing may run over several messages) or traded in for a buy (``X buys Y, trading in A, B``)."""
+    names = CardNames(MARKET_POOL)
+    reveals: dict[str, float] = {}
+    for player in players:
+        for item, who, text in player.chat():
+            if who == BOT_NAME and item.kind == "Event_RoomSay":
+                shown = re.findall(r"\d+\. (.+?) \((?:common|uncommon|rare|mythic), \d+\)", text)
+                shown += re.findall(r"trading in (.*?) \(worth", text)
+                for name in names.find(" | ".join(shown)):
+                    reveals[name] = min(item.at, reveals.get(name, item.at))
+    return reveals
+
+
+def test_market_league_from_the_draft_to_the_next_round(
     protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
 ) -> None:
-    """Four players form an AutoBattler league; each swaps a card, rolls the shop and says !done, by private
-    message; every shop and pool is named only to its player, and the league moves on to its games."""
+    """Two players, ``!market start 2``, the web view on: all 45 picks each from the private page, their whole
+    pool as a deck in the round's Cockatrice game, a concession, the market (the loser buys first, then both
+    pass) and round 2's game; standings as the league counts them; no private card reaches the other."""
+    bot = referee(shipped_server, "--web", f"127.0.0.1:{free_port()}")
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, shipped_server, ["kim_fm", "lou_fm"])
+        winner, loser = players
+        pages: list[PrivatePage] = []
+        try:
+            started = time.monotonic()
+            marks = [p.mark() for p in players]
+            await form_league(players, room_id, "market", r"Market Draft league #\d+ starts: .*2 rounds", "2")
+            for player in players:
+                link = await player.line(r"Your pack, market and pool: (\S+) or !pack", kind=PRIVATE)
+                pages.append(await PrivatePage.open(re.search(r": (\S+) or !pack", link).group(1)))  # type: ignore[union-attr]
+            picks = await asyncio.gather(
+                *(draft_on_page(p, page, 45) for p, page in zip(players, pages, strict=True))
+            )
+            assert [len(p) for p in picks] == [45, 45]
+            drafted = time.monotonic()
+            for player, mark in zip(players, marks, strict=True):
+                await player.line(
+                    r"Draft over\. Your pool as a deck list", since=mark, kind=PRIVATE, timeout=90
+                )
+            await winner.line(r"The draft is over", since=marks[0])
+
+            tables = {}
+            for player, mark, picked in zip(players, marks, picks, strict=True):
+                pool = await pool_list(player, mark, timeout=150)
+                assert sum(pool.values()) == 45 and set(pool) == set(picked), (pool, picked)
+                told = await player.line(
+                    r"Round 1: your game vs \S+ is #\d+", since=mark, kind=PRIVATE, timeout=90
+                )
+                told_at = next(it.at for it, _, text in player.chat(mark) if text == told)
+                assert told_at - drafted < 20, (
+                    f"{player.name}'s game was announced {told_at - drafted:.0f} s late"
+                )
+                game_id = int(re.search(r"is #(\d+)", told).group(1))  # type: ignore[union-attr]
+                tables[player.name] = game_id
+                await player.sit(room_id, game_id, deck_cod(f"{player.name} pool", pool))
+            assert len(set(tables.values())) == 1
+            game_id = tables[winner.name]
+            for player in players:
+                await winner.line(rf"{player.name}: deck OK", since=marks[0], timeout=30)
+            await winner.wait_started(game_id, since=marks[0])
+
+            mark = loser.mark()
+            await loser.game(game_id, "Command_Concede")
+            await loser.line(rf"Round 1: {winner.name} beats {loser.name}", since=mark, timeout=60)
+            await loser.line(rf"Buying order: {loser.name}, {winner.name}", since=mark, timeout=60)
+            await loser.line(r"Your turn to buy", since=mark, kind=PRIVATE, timeout=60)
+            view = await pages[1].wait(lambda v: v["phase"] == "market" and v["my_turn"])
+            number, paid = cheapest_trade_in(view)
+            bought = view["market"][number - 1]["name"]
+            paid_names = [view["pool"][n - 1]["name"] for n in paid]
+            before_buy = {player.name: player.mark() for player in players}
+            await loser.tell(BOT_NAME, f"!buy {number} with {', '.join(map(str, paid))}")
+            await loser.line(rf"{loser.name} buys {re.escape(bought)}, trading in", since=mark, timeout=60)
+            for player in (winner, loser):
+                await player.line(
+                    r"Your turn to buy", since=before_buy[player.name], kind=PRIVATE, timeout=60
+                )
+                await player.tell(BOT_NAME, "!pass")
+                await player.line(rf"{player.name} passes", since=before_buy[player.name], timeout=60)
+            await loser.line(r"Market closed", since=mark, timeout=60)
+            await loser.line(r"Round 2: your game vs \S+ is #\d+", since=mark, kind=PRIVATE, timeout=60)
+            pool = await pages[1].wait(lambda v: v["phase"] == "play" and v["round"] == 2)
+            names = [card["name"] for card in pool["pool"]]
+            assert bought in names and len(names) == 45 + 8 + 1 - len(paid), names
+            assert not set(paid_names) & set(names), (paid_names, names)
+
+            mark = winner.mark()
+            await winner.tell(BOT_NAME, "!standings")
+            await winner.line(
+                rf"{winner.name} 2 \(1-0-0\), {loser.name} 0 \(0-0-1\)", since=mark, kind=PRIVATE, timeout=60
+            )
+        finally:
+            for page in pages:
+                await page.close()
+            await close_all(players)
+        assert_no_leaks(players, MARKET_POOL, started, market_reveals(players))
+
+    run(scenario(), bot, timeout=300)
+
+
+# -- AutoBattler: a draft phase, the mini-games, poison and treasures ------------------------------------
+
+
+async def draft_phase(player: FieldPlayer, roll: bool) -> None:
+    """One draft phase by private message: the shop, a swap, a roll if asked, done."""
+    await player.line(r"Your shop: 1\. .*Your pool: 1\. ", kind=PRIVATE, timeout=90)
+    mark = player.mark()
+    await player.tell(BOT_NAME, "!swap 1 1")
+    await player.line(r"You took .* and gave ", since=mark, kind=PRIVATE, timeout=60)
+    if roll:
+        mark = player.mark()
+        await player.tell(BOT_NAME, "!roll")
+        await player.line(r"Your shop: ", since=mark, kind=PRIVATE, timeout=60)
+    await player.tell(BOT_NAME, "!done")
+
+
+@dataclass
+class MiniGame:
+    """What the bot told one player about their mini-game, and the deck they built from it."""
+
+    game_id: int
+    opponent: str
+    treasures: int
+    deck: dict[str, int]
+
+
+async def build_deck(player: FieldPlayer, since: Mark) -> MiniGame:
+    """Read the pairing, the deck rules and the pool list the bot sends, and build the mini-game deck: the
+    first ``energy`` pool cards as the hand, the basic lands asked for, a Treasure per treasure."""
+    told = await player.line(r"Round 1: your game vs \S+ is #\d+", since=since, kind=PRIVATE, timeout=90)
+    opponent, game_id = re.search(r"vs (\S+) is #(\d+)", told).groups()  # type: ignore[union-attr]
+    rules = await player.line(r"Deck: exactly \d+ cards", since=since, kind=PRIVATE, timeout=90)
+    shape = re.search(r"exactly (\d+) cards .* plus (\d+) basic lands; put your (\d+) treasure", rules)
+    energy, lands, treasures = map(int, shape.groups())  # type: ignore[union-attr]
+    pool = await pool_list(player, since, timeout=90)
+    cards = sorted(name for name, count in pool.items() for _ in range(count) if name not in BASICS)
+    deck = Counter(cards[:energy]) + Counter({"Forest": lands, "Treasure": treasures})
+    return MiniGame(int(game_id), opponent, treasures, dict(deck))
+
+
+async def play_out(players: list[FieldPlayer], games: dict[str, MiniGame]) -> str:
+    """Both players of one mini-game put their lands and Treasures on the battlefield; then the first of
+    them (by name) clicks their life down to 0. Returns the loser."""
+    game_id = games[players[0].name].game_id
+    for player in players:
+        await player.wait_started(game_id)
+    for player in players:
+        drawn = await player.draw(game_id, sum(games[player.name].deck.values()))
+        await player.play_from_hand(game_id, [i for i, name in drawn if name in ("Forest", "Treasure")])
+    loser, winner = sorted(players, key=lambda p: p.name)
+    mark = loser.mark()
+    await loser.lose_life(game_id, 20)
+    await loser.line(rf"{loser.name} is at 0 life: {winner.name} wins", since=mark, timeout=30)
+    await loser.line(rf"Round 1: {winner.name} beats {loser.name}", since=mark, timeout=30)
+    return loser.name
+
+
+def test_autobattler_round_from_the_shop_to_poison_and_treasures(
+    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
+) -> None:
+    """Four players form an AutoBattler league; each swaps a card (two also roll) and says !done by private
+    message; the pairings are announced; each pair loads the deck the rules ask for into its Cockatrice
+    game, puts its lands and Treasures on the battlefield, and one player of each drops to 0 life. The
+    losers get their poison in the room, the Treasures left on the battlefield are kept into the next draft
+    phase, !treasures shows it all, and no shop or pool card reaches another player."""
     bot = referee(shipped_server)
 
     async def scenario() -> None:
         names = ["gus_fb", "hal_fb", "ivy_fb", "jo_fb"]
         room_id, players = await arrive(protos, shipped_server, names)
+        by_name = {player.name: player for player in players}
         try:
             started = time.monotonic()
-            await form_league(players, room_id, "autobattler", r"AutoBattler league #\d+ starts")
-            for player in players:
-                await player.line(r"Your shop: 1\. .*Your pool: 1\. ", kind="Event_UserMessage", timeout=60)
-            for player in players:
-                mark = player.mark()
-                await player.tell(BOT_NAME, "!swap 1 1")
-                await player.line(r"You took .* and gave ", since=mark, kind="Event_UserMessage", timeout=30)
-                await player.tell(BOT_NAME, "!roll")
-                await player.line(r"Your shop: ", since=mark, kind="Event_UserMessage", timeout=30)
             marks = [player.mark() for player in players]
+            await form_league(players, room_id, "autobattler", r"AutoBattler league #\d+ starts")
+            await asyncio.gather(*(draft_phase(p, roll=i < 2) for i, p in enumerate(players)))
+            await players[0].line(r"Round 1: \S+ vs \S+; \S+ vs \S+\.", since=marks[0], timeout=90)
+            built = await asyncio.gather(*(build_deck(p, m) for p, m in zip(players, marks, strict=True)))
+            games = {player.name: game for player, game in zip(players, built, strict=True)}
+            assert [games[p.name].treasures for p in players] == [0, 0, 1, 1]
             for player in players:
-                await player.tell(BOT_NAME, "!done")
+                game = games[player.name]
+                await player.sit(room_id, game.game_id, deck_cod(player.name, game.deck))
+            pairs = sorted({tuple(sorted((name, game.opponent))) for name, game in games.items()})
+            assert len(pairs) == 2 and len({n for pair in pairs for n in pair}) == 4, pairs
+            marks = [player.mark() for player in players]
+            losers = await asyncio.gather(*(play_out([by_name[n] for n in pair], games) for pair in pairs))
+            for loser in losers:
+                await players[0].line(rf"{loser}: 1 poison \(\+1, lost\)", since=marks[0], timeout=30)
             for player, mark in zip(players, marks, strict=True):
-                await player.line(r"your game vs \S+ is #\d+", since=mark, timeout=60)
+                kept = games[player.name].treasures
+                shop = rf"Your shop: 1\. .*Treasures {kept + 1}\."
+                await player.line(shop, since=mark, kind=PRIVATE, timeout=90)
+            mark = players[0].mark()
+            await players[0].tell(BOT_NAME, "!treasures")
+            table = await players[0].line(r"Energy \d+\. ", since=mark, kind=PRIVATE, timeout=60)
+            for player in players:
+                poison = 1 if player.name in losers else 0
+                assert f"{player.name} {games[player.name].treasures + 1}T/{poison}P" in table, table
         finally:
             await close_all(players)
-        assert_no_leaks(players, block_names(ROOT / "blocks" / "autobattler-cube.txt"), started)
+        assert_no_leaks(players, CUBE, started)
 
-    run(scenario(), bot)
+    run(scenario(), bot, timeout=300)
 
 
 def test_autobattler_views_reach_every_player_promptly(

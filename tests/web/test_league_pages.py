@@ -148,7 +148,7 @@ def test_autobattler_page_shows_that_players_shop_pool_and_treasures(tmp_path: P
 
 
 def test_a_swap_on_the_page_is_the_private_command(tmp_path: Path) -> None:
-    """Swap goes through ``!swap 2 3``: the engine, the journal, the chat answer and the live page."""
+    """Swap goes through ``!swap 2 3``: the engine, the journal, the page's answer and the live page."""
 
     async def body(s: League) -> None:
         shop, pool = s.engine.shop("ben"), s.engine.pool("ben")
@@ -156,11 +156,11 @@ def test_a_swap_on_the_page_is_the_private_command(tmp_path: Path) -> None:
         stream = events(s.session, s.links["ben"] + "/events")
         _, before = await anext(stream)
         status, answer = await s.act("ben", "swap", "2 3")
-        assert status == 200 and answer == {"replies": []}
         assert shop[1] in s.engine.pool("ben") and pool[2] in s.engine.shop("ben")
         assert len(list(s.bot.journal.entries(s.league.key))) == entries + 1
         taken, given = s.league.card_name(shop[1]), s.league.card_name(pool[2])
-        assert f"You took {taken} and gave {given}." in s.told("ben")[-1]
+        assert status == 200 and answer == {"replies": [f"You took {taken} and gave {given}."]}
+        assert not any("You took" in line for line in s.told("ben"))  # answered on the page, not in chat
         _, after = await asyncio.wait_for(anext(stream), 5)  # pushed, no reload
         assert after != before and taken in [c["name"] for c in after["private"]["pool"]]
         await stream.aclose()

@@ -1,0 +1,155 @@
+"""League steps the field scenarios share: forming a league in the room, a player's private web page as a
+browser keeps it open, the pool list the bot sends for the deck editor, and the hidden-card check."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import socket
+import time
+from collections.abc import Callable
+from typing import Any
+
+import aiohttp
+from field_bot import BOT_NAME
+from field_players import FieldPlayer, Mark
+from hidden_cards import Secret, find_leaks, private_secrets
+
+PRIVATE = "Event_UserMessage"
+POOL_LINE = re.compile(r"^(\d+) (\S.*)$")
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now (for the bot's ``--web``)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def form_league(
+    players: list[FieldPlayer], room_id: int, league: str, starts: str, options: str = ""
+) -> float:
+    """Everyone says ``!LEAGUE join`` in the room, the last one ``!LEAGUE start [options]``; returns when
+    the start was asked."""
+    watcher = players[0]
+    mark = watcher.mark()
+    for player in players:
+        await player.room_say(room_id, f"!{league} join")
+        await watcher.line(rf"{player.name} joins", since=mark, timeout=20)
+    asked = time.monotonic()
+    await players[-1].room_say(room_id, f"!{league} start {options}".strip())
+    await watcher.line(starts, since=mark, timeout=60)
+    return asked
+
+
+def assert_no_leaks(
+    players: list[FieldPlayer], universe: set[str], started: float, public: dict[str, float] | None = None
+) -> None:
+    """Nothing told privately to one player reached another before it was made public (``public``: when a
+    name was first shown to everyone by the rules)."""
+    public = public or {}
+    secrets = [
+        Secret(s.name, s.holders, started, public.get(s.name, float("inf")))
+        for s in private_secrets(players, BOT_NAME, universe)
+    ]
+    for player in players:
+        assert any(player.name in s.holders for s in secrets), f"{player.name} was told their cards"
+    leaks = find_leaks(players, secrets)
+    assert not leaks, "\n".join(map(str, leaks))
+
+
+async def pool_list(player: FieldPlayer, since: Mark, timeout: float = 60.0) -> dict[str, int]:
+    """The pool the bot sends as a deck list (``Your pool (N cards), to paste into the deck editor:`` and
+    ``N Name`` lines, in pieces under the chat budget): card name -> copies, once all N have come."""
+    intro = await player.line(
+        r"Your pool \((\d+) cards\), to paste", since=since, kind=PRIVATE, timeout=timeout
+    )
+    size = int(re.search(r"\((\d+) cards\)", intro).group(1))  # type: ignore[union-attr]
+    counts: dict[str, int] = {}
+
+    def complete(_: Any) -> bool:
+        counts.clear()
+        for _, text in player.private_from(BOT_NAME, since):
+            lines = text.split("\n")
+            if all(POOL_LINE.match(line) for line in lines):
+                for line in lines:
+                    number, name = POOL_LINE.match(line).groups()  # type: ignore[union-attr]
+                    counts[name] = counts.get(name, 0) + int(number)
+        return sum(counts.values()) == size
+
+    await player.wait_for(complete, since=since, timeout=timeout)
+    return dict(counts)
+
+
+class PrivatePage:
+    """A player's private league page, open as a browser keeps it: every view the server pushes, in order."""
+
+    def __init__(self, link: str) -> None:
+        self.link = link
+        self.views: list[dict[str, Any]] = []
+        self._changed = asyncio.Event()
+        self._session: aiohttp.ClientSession | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def open(cls, link: str) -> PrivatePage:
+        """Load the page, then follow its live stream (``/events``) as the page's script does."""
+        page = cls(link)
+        page._session = aiohttp.ClientSession()
+        async with page._session.get(link) as response:
+            assert response.status == 200, f"{link}: HTTP {response.status}"
+        page._task = asyncio.create_task(page._follow())
+        return page
+
+    async def _follow(self) -> None:
+        assert self._session is not None
+        async with self._session.get(f"{self.link}/events") as response:
+            assert response.status == 200
+            buffer = b""
+            async for chunk in response.content.iter_any():
+                buffer += chunk
+                while b"\n\n" in buffer:
+                    event, buffer = buffer.split(b"\n\n", 1)
+                    for line in event.decode().splitlines():
+                        if line.startswith("data: ") and (view := json.loads(line[6:])):
+                            self.views.append(view)
+                            self._changed.set()
+
+    async def wait(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30.0
+    ) -> dict[str, Any]:
+        """The newest view once it matches ``predicate`` (its ``private`` part: the player's desk)."""
+        deadline = time.monotonic() + timeout
+        while not (self.views and predicate(self.views[-1]["private"])):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                last = self.views[-1]["private"] if self.views else None
+                raise AssertionError(f"the private page never showed what was expected; last view: {last}")
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+        return dict(self.views[-1]["private"])
+
+    async def act(self, command: str, args: str = "") -> list[str]:
+        """Press one of the page's buttons (it posts ``command`` and ``args``); the bot's answers. A press
+        the page's action budget refuses (HTTP 429) is pressed again a second later, as a person would."""
+        assert self._session is not None
+        for _ in range(10):
+            async with self._session.post(
+                f"{self.link}/act", data={"command": command, "args": args}
+            ) as response:
+                if response.status != 429:
+                    assert response.status == 200, f"{command} {args}: HTTP {response.status}"
+                    return list((await response.json())["replies"])
+            await asyncio.sleep(1.0)
+        raise AssertionError(f"{command} {args}: refused as too many requests for 10 s")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, aiohttp.ClientError):
+                await self._task
+        if self._session is not None:
+            await self._session.close()

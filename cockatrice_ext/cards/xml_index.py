@@ -9,11 +9,11 @@ full load (:mod:`cockatrice_ext.cards.cockatrice_xml`).
 
 The index is a store file (:mod:`cockatrice_ext.cards.store`'s layout, its own format name)
 under the parsed-file cache. It is trusted only for the very bytes it was built from: the
-source's SHA-256 is checked on every open, the ranges are then read from that same open file
-while its size and modification time are unchanged, and each range must parse to one ``<card>``
-of the indexed name; anything else means a full parse. Files the index cannot describe exactly
-(another encoding than UTF-8, namespaces, a DTD, ``<card`` inside comments or text, cards outside
-the one ``<cards>``) are left to the full reader.
+source's seal (SHA-256, see :func:`_seal`) is checked on every open, the ranges are then read
+from that same open file while its size and modification time are unchanged, and each range
+must parse to one ``<card>`` of the indexed name; anything else means a full parse. Files the
+index cannot describe exactly (another encoding than UTF-8, namespaces, a DTD, ``<card`` inside
+comments or text, cards outside the one ``<cards>``) are left to the full reader.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from cockatrice_ext.cards.model import Card, CardDatabase, CardSet
 from cockatrice_ext.cards.store import CardStore, index_text, new_store_file
 
 FORMAT = "cockatrice-ext-xml-index"
-VERSION = "2"
+VERSION = "3"
 # A card's start tag, or markup inside which "<card" is not one (skipped when scanning), or a DTD.
 _MARKUP = re.compile(rb"<(?:(card[\s>])|!--.*?-->|!\[CDATA\[.*?\]\]>|\?.*?\?>|(!DOCTYPE))", re.DOTALL)
 # Where a type's text could say "Token": the word itself, or a character reference that could spell it.
@@ -61,6 +61,7 @@ _NO_DECLARED_ENCODING = re.compile(rb"""^(?:\xef\xbb\xbf)?\s*(?:<\?xml(?![^>]*en
 # Every tag the index reads, in any namespace: a namespaced one (the full reader takes it as the plain
 # tag) leaves the file to the full reader. Namespace declarations alone (tokens.xml's xsi) are harmless.
 _FACT_TAGS = tuple(f"{{*}}{tag}" for tag in ("card", "cards", "sets", "name", "token", "reverse-related"))
+_HASH_CHUNK = 1 << 20  # bytes read at a time when a source is hashed from its file
 _NUMBERS = "q"  # byte offsets and element numbers: signed 64-bit, little-endian in the file
 
 
@@ -85,6 +86,56 @@ def _numbers(blob: bytes) -> array[int]:
     if sys.byteorder == "big":
         numbers.byteswap()
     return numbers
+
+
+def _seal(first_half: bytes, second_half: bytes) -> str:
+    """The source's seal: SHA-256 over the SHA-256 digests of its two halves (cut at ``size // 2``).
+
+    As strong as one SHA-256 of the file, and a file's halves can be hashed on both cores at once.
+    """
+    return hashlib.sha256(first_half + second_half).hexdigest()
+
+
+def _bytes_seal(data: bytes) -> str:
+    view = memoryview(data)
+    middle = len(data) // 2
+    return _seal(hashlib.sha256(view[:middle]).digest(), hashlib.sha256(view[middle:]).digest())
+
+
+def _file_seal(handle: BinaryIO, size: int) -> str:
+    """The seal of the first ``size`` bytes of an open file (as :func:`_bytes_seal` of them), read a chunk
+    at a time; with ``os.pread``, the second half on another thread (hashing lets go of the GIL)."""
+    middle = size // 2
+    if not hasattr(os, "pread"):  # one position in the file: one half after the other
+        return _seal(_hash_span(handle, 0, middle), _hash_span(handle, middle, size))
+    second: list[bytes] = []
+    worker = threading.Thread(target=lambda: second.append(_hash_span(handle, middle, size)))
+    worker.start()
+    try:
+        first = _hash_span(handle, 0, middle)
+    finally:
+        worker.join()
+    return _seal(first, second[0])
+
+
+def _hash_span(handle: BinaryIO, start: int, end: int) -> bytes:
+    """SHA-256 of the file's bytes ``start:end`` (a shorter file gives the digest of what is there)."""
+    digest = hashlib.sha256()
+    while start < end:
+        chunk = _read_at(handle, start, min(_HASH_CHUNK, end - start))
+        if not chunk:
+            break
+        digest.update(chunk)
+        start += len(chunk)
+    return digest.digest()
+
+
+def _read_at(handle: BinaryIO, offset: int, size: int) -> bytes:
+    """Up to ``size`` bytes of the file at ``offset`` (``os.pread`` leaves its position alone for others)."""
+    if hasattr(os, "pread"):
+        return os.pread(handle.fileno(), size, offset)
+    handle.seek(offset)
+    return handle.read(size)
 
 
 @dataclass
@@ -197,7 +248,7 @@ def _build_index(source: Path, target: Path, identity: dict[str, str]) -> bytes 
     if not (_UTF8_DECLARATION.match(data) or _NO_DECLARED_ENCODING.match(data)):
         return None
     digest: list[str] = []  # hashed on the other core meanwhile (hashlib lets go of the GIL)
-    hasher = threading.Thread(target=lambda: digest.append(hashlib.sha256(data).hexdigest()))
+    hasher = threading.Thread(target=lambda: digest.append(_bytes_seal(data)))
     hasher.start()
     try:
         scanned = _card_starts(data)
@@ -255,7 +306,7 @@ def _build_index(source: Path, target: Path, identity: dict[str, str]) -> bytes 
     # look-up cost more than reading them.
     rows = [(key, zlib.compress(value, 0)) for key, value in sorted(blobs.items())]
     meta = {**identity, "format": FORMAT, "version": "1", "index_version": VERSION}
-    meta |= {"source_sha256": digest[0], "blobs_sha256": blobs_digest(rows)}
+    meta |= {"source_seal": digest[0], "blobs_sha256": blobs_digest(rows)}
     first = {s.code: s for s in reversed(facts.sets)}  # the first definition of a code wins
     con = new_store_file(target, meta, first.values())
     try:
@@ -272,7 +323,7 @@ class XmlIndexStore(CardStore):
     store_format = FORMAT
 
     def __init__(self, path: Path, source: Path, *, label: str, source_bytes: bytes | None = None) -> None:
-        """Open the index at ``path`` of ``source``, checking the source's SHA-256 against it.
+        """Open the index at ``path`` of ``source``, checking the source's seal (SHA-256) against it.
 
         ``source_bytes`` are the bytes :func:`build_index` has just indexed into ``path`` (returned
         by it): not read and hashed again. Otherwise the file is hashed as it is read, a chunk at a
@@ -288,7 +339,7 @@ class XmlIndexStore(CardStore):
             handle = source.open("rb")
             weakref.finalize(self, handle.close)
             self._hashed = os.fstat(handle.fileno())
-            if hashlib.file_digest(handle, "sha256").hexdigest() != self.meta.get("source_sha256"):
+            if _file_seal(handle, self._hashed.st_size) != self.meta.get("source_seal"):
                 handle.close()
                 raise IndexMismatch("the file changed since it was indexed", source=str(source))
             self._handle = handle
@@ -317,8 +368,7 @@ class XmlIndexStore(CardStore):
         if self._source_bytes is not None:
             return self._source_bytes[start:end]
         assert self._handle is not None  # opened with the store when no bytes were given
-        self._handle.seek(start)
-        data = self._handle.read(end - start)
+        data = _read_at(self._handle, start, end - start)
         now = os.fstat(self._handle.fileno())
         if (now.st_size, now.st_mtime_ns) != (self._hashed.st_size, self._hashed.st_mtime_ns):
             raise IndexMismatch("the file changed while it was read", source=self.label)

@@ -108,13 +108,22 @@ def _file_seal(handle: BinaryIO, size: int) -> str:
     middle = size // 2
     if not hasattr(os, "pread"):  # one position in the file: one half after the other
         return _seal(_hash_span(handle, 0, middle), _hash_span(handle, middle, size))
-    second: list[bytes] = []
-    worker = threading.Thread(target=lambda: second.append(_hash_span(handle, middle, size)))
+    second: list[bytes | OSError] = []
+
+    def hash_second_half() -> None:
+        try:
+            second.append(_hash_span(handle, middle, size))
+        except OSError as exc:  # raised here, in the caller's thread
+            second.append(exc)
+
+    worker = threading.Thread(target=hash_second_half)
     worker.start()
     try:
         first = _hash_span(handle, 0, middle)
     finally:
         worker.join()
+    if isinstance(second[0], OSError):
+        raise second[0]
     return _seal(first, second[0])
 
 

@@ -355,7 +355,8 @@ def test_autobattler_page_shows_the_shop_and_its_buttons_are_the_private_command
         assert token not in browser.page_source
         treasures = int(page_shows(browser, "treasures", lambda t: t.isdigit(), "the treasures"))
 
-        # Swap: shop card 2 for pool card 1 is !swap 2 1 from ann: answered on the page, journaled, shown live.
+        # Swap: shop card 2 for pool card 1 is !swap 2 1 from ann: answered on the page, journaled, shown
+        # live.
         before = journal_actions(referee["journal"], int(number), "league")
         browser.find_element("css selector", "#shop li:nth-child(2) input").click()
         browser.find_element("css selector", "#pool li:nth-child(1) input").click()

@@ -174,7 +174,6 @@ class ChatScheduler:
             except Exception as exc:  # a user who left, a game that closed: the others go on
                 LOGGER.info("chat to %s failed: %s", destination, exc)
 
-
     def _warn_if_starved(self, wait: float) -> None:
         """Tell the operator (at most once a minute) when the budget holds lines back for long."""
         now = asyncio.get_running_loop().time()

@@ -167,7 +167,9 @@ def test_market_league_from_the_draft_to_the_next_round(
                     r"Round 1: your game vs \S+ is #\d+", since=mark, kind=PRIVATE, timeout=90
                 )
                 told_at = next(it.at for it, _, text in player.chat(mark) if text == told)
-                assert told_at - drafted < 20, (
+                # Chat is the bot's scarcest sink: when every page pick was also confirmed in chat, this
+                # line queued behind ~45 of them and came ~80 s after the last pick.
+                assert told_at - drafted < 30, (
                     f"{player.name}'s game was announced {told_at - drafted:.0f} s late"
                 )
                 game_id = int(re.search(r"is #(\d+)", told).group(1))  # type: ignore[union-attr]

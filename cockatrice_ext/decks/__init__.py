@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from cockatrice_ext.decks.blocklist import format_block_list, parse_block_list, read_block_list
 from cockatrice_ext.decks.errors import DeckFormatError
 from cockatrice_ext.decks.model import Deck, DeckEntry
 
@@ -30,9 +29,17 @@ __all__ = [
 ]
 
 
+_BLOCK_LIST_NAMES = ("format_block_list", "parse_block_list", "read_block_list")
+
+
 def __getattr__(name: str) -> Any:
+    """The readers and the block-list format, imported when first asked for (a card look-up needs neither)."""
     if name == "read_deck":
         from cockatrice_ext.decks.readers import read_deck
 
         return read_deck
+    if name in _BLOCK_LIST_NAMES:
+        from cockatrice_ext.decks import blocklist
+
+        return getattr(blocklist, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -37,8 +37,8 @@ def bot() -> None:
     "extra_users",
     multiple=True,
     metavar="NAME",
-    help="Another account (same password) that opens and referees games, with its own flood budget;"
-    " repeatable. Mind the server's max_users_per_address (4 by default).",
+    help="Another account (same password) that opens and referees games and carries private conversations,"
+    " with its own flood budget; repeatable. Mind the server's max_users_per_address (4 by default).",
 )
 @click.option(
     "--journal",

@@ -140,15 +140,26 @@ def find_engine(name: str) -> type[Engine[Any]]:
 # ---------------------------------------------------------------------------
 
 
+_PLAIN = frozenset({int, str, float, bool, type(None)})
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def to_jsonable(value: Any) -> Any:
     """Turn dataclasses, tuples, enums and dicts into plain JSON values.
 
-    Dataclass instances become dicts with a ``"type"`` key naming their class.
+    Dataclass instances become dicts with a ``"type"`` key naming their class. (Every journaled action
+    goes through here: plain values return first, and each class's field names are looked up once.)
     """
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {"type": type(value).__name__}
-        for field in dataclasses.fields(value):
-            out[field.name] = to_jsonable(getattr(value, field.name))
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    names = _FIELD_NAMES.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELD_NAMES[kind] = tuple(field.name for field in dataclasses.fields(value))
+    if names is not None:
+        out: dict[str, Any] = {"type": kind.__name__}
+        for name in names:
+            out[name] = to_jsonable(getattr(value, name))
         return out
     if isinstance(value, (list, tuple)):
         return [to_jsonable(v) for v in value]

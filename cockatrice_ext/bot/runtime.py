@@ -803,8 +803,6 @@ class Bot:
         """How full this session's chat window is with what it sent and what waits to be sent: the larger
         of the message and character counts, each as a fraction of its limit."""
         messages, characters = self.chat.waiting()
-        if self.client is None:
-            return float(messages)
         used = self.client.flood.usage(asyncio.get_running_loop().time())
         limits = self.client.flood.limits
         return max(

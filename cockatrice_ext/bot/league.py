@@ -7,7 +7,9 @@ The rules live in :mod:`cockatrice_ext.formats.market` and :mod:`cockatrice_ext.
 
 * **Lobby.** In room chat players ``!market join`` (or ``!autobattler join``); any member then says
   ``!market start [ROUNDS] [BLOCK]`` / ``!autobattler start [BLOCK]``. The league becomes one journaled
-  :class:`~cockatrice_ext.journal.Table` keyed by server, room, format and league number.
+  :class:`~cockatrice_ext.journal.Table` keyed by server, room, format and league number. With the web
+  view on, a join is answered by private message with the joiner's page link (the room hears only that a
+  lobby opened): the page shows the :class:`Lobby` live, and becomes the league's page at the start.
 * **Private desk.** Everything else is a private message to the bot (``!pick``, ``!shop``, ``!swap``,
   ``!buy``, ``!pool``, ``!standings``, ``!result``...). Identity is the server's sender name. Players see
   numbered lists (packs, shops, the market, their pool) and answer with those 1-based positions or with
@@ -28,9 +30,11 @@ private ones (packs, shops, pools) to the player concerned.
 **Private views and the chat budget.** Every room, game and private message shares the bot's one chat
 budget (about 1,000 characters per 10 s), so a view listing a shop and a pool (~300 characters) for each
 of eight players would reach the last one tens of seconds late. With the web view on (``bot run --web``,
-which sets ``bot.league_pages``), each player's view lives on a private page: the first private message
-is the page's link plus one line (``Your shop and pool: URL or !shop``), and later lines point there
-instead of listing cards. Without it, the first view of a draft phase is the actionable part (the shop
+which sets ``bot.league_pages``), each player's view lives on a private page, whose link the join's
+answer carried (a player without one gets it with their first private message: ``Your shop and pool:
+URL or !shop``); later lines point there instead of listing cards, and players watching their page (its
+live stream open) get no chat copy of what it shows: the start of an eight-player league costs the room's
+line, no private message. Without it, the first view of a draft phase is the actionable part (the shop
 with the commands, ~150 characters); what the phase brought (cards, treasures) and the whole view (shop
 and numbered pool) follow once that line has gone out. Rolls show the whole view at once. ``!shop`` and
 ``!pool`` answer in full at any time.
@@ -42,6 +46,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import re
 import secrets
@@ -76,6 +81,9 @@ PRIVATE_LIMIT = 900
 """Private messages are cut into pieces of at most this many characters (the server's chat budget)."""
 PAGE_CONTENTS = {"market": "pack, market and pool", "autobattler": "shop and pool"}
 """What a league player's private web page shows, as its link's message says it."""
+SEATS = {"market": (2, 8), "autobattler": (4, 8)}
+"""How many players a league of each format takes (AutoBattler: 4 or 8, nothing between)."""
+NEEDED = {"market": "2 to 8", "autobattler": "4 or 8"}
 
 EMPTY_DECK = (
     '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>referee</deckname>'
@@ -584,7 +592,9 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
                 if effect.player in opening:
                     treasures = engine.treasures[effect.player]
                     out.tell(
-                        effect.player, f"Your shop is open ({treasures} treasures): on your page, or !shop."
+                        effect.player,
+                        f"Your shop is open ({treasures} treasures): on your page, or !shop.",
+                        on_page=True,
                     )
             elif effect.player in opening:
                 out.tell(effect.player, shop_first_line(engine, effect.player, effect.names))
@@ -732,6 +742,38 @@ def load_league_block(spec: str) -> LoadedBlock:
         raise BadArgument(f"block {spec!r} does not load: {str(exc)[:120]}") from None
 
 
+def league_pages(bot: Bot) -> Any:
+    """The web view's league pages (``link``, ``changed``, ``revoke``), or None when the bot serves none."""
+    return (bot.main or bot).league_pages
+
+
+@dataclass(eq=False)
+class Lobby:
+    """The players waiting in one room for a league of one format: one generation, from its first join to
+    its start (or until it empties). With the web view on, each member's private page shows it, under the
+    web view's key ``page_key``; the league started from it keeps that key, so the same links go on."""
+
+    room_id: int
+    format_name: str
+    page_key: str
+    members: list[str] = field(default_factory=list)
+    page_players: set[str] = field(default_factory=set)
+    """Members whose page's live stream is open (kept by the web view; the league inherits them)."""
+    over: bool = False
+    """Emptied before it started: its pages expire."""
+
+    @property
+    def needed(self) -> str:
+        return NEEDED[self.format_name]
+
+    def status_line(self) -> str:
+        """What the lobby page's heading says: who waits, how many are needed, how to start."""
+        return (
+            f"lobby, {len(self.members)} joined; {TITLES[self.format_name]} needs {self.needed} players;"
+            f" any of you starts it with !{self.format_name} start in the room"
+        )
+
+
 class LeagueRoom(Referee):
     """Room commands of one league format: join, leave, start, status."""
 
@@ -741,8 +783,9 @@ class LeagueRoom(Referee):
     def __init__(self, bot: Bot, defaults: LeagueOptions | None = None) -> None:
         super().__init__(bot)
         self.defaults = defaults or LeagueOptions(format=self.format_name)
-        self.lobbies: dict[int, list[str]] = {}
+        self.lobbies: dict[int, Lobby] = {}  # each room's lobby now (a new one after a start or when emptied)
         self.leagues: list[LeagueReferee] = []
+        self._generations = itertools.count(1)
 
     def membership(self, user: str) -> str:
         """Which league or lobby ``user`` is in, in any room and any format ("" when none)."""
@@ -752,17 +795,26 @@ class LeagueRoom(Referee):
             title = TITLES[room.format_name]
             if any(user in lg.engine.league.members for lg in room.leagues if not lg.over):
                 return f"a running {title} league"
-            if any(user in members for members in room.lobbies.values()):
+            if any(user in lobby.members for lobby in room.lobbies.values()):
                 return f"the {title} lobby"
         return ""
 
     def seats_range(self) -> tuple[int, int]:
-        return (2, 8) if self.format_name == "market" else (4, 8)
+        return SEATS[self.format_name]
+
+    def _lobby(self, room_id: int) -> Lobby:
+        """The room's lobby, a new generation (its own page key) if none is open."""
+        lobby = self.lobbies.get(room_id)
+        if lobby is None:
+            key = f"{self.bot.server_key}:lobby:{room_id}:{self.format_name}:{next(self._generations)}"
+            lobby = self.lobbies[room_id] = Lobby(room_id, self.format_name, key)
+        return lobby
 
     async def lobby(self, ctx: Context, what: str, args: str) -> None:
         assert ctx.room_id is not None
         fmt, title = self.format_name, TITLES[self.format_name]
-        members = self.lobbies.setdefault(ctx.room_id, [])
+        lobby = self._lobby(ctx.room_id)
+        members = lobby.members
         running = [lg for lg in self.leagues if lg.room_id == ctx.room_id and not lg.over]
         what = what.lower()
         low, high = self.seats_range()
@@ -775,14 +827,12 @@ class LeagueRoom(Referee):
             if len(members) >= high:
                 raise NotAllowed(f"the {title} lobby is full ({high})")
             members.append(ctx.sender)
-            await ctx.reply(
-                shorten(f"{ctx.sender} joins the {title} league ({len(members)}: {', '.join(members)}).")
-            )
+            await self._joined(ctx, lobby)
         elif what == "leave":
             if ctx.sender not in members:
                 raise NotAllowed("you are not in the lobby")
             members.remove(ctx.sender)
-            await ctx.reply(f"{ctx.sender} leaves the {title} lobby ({len(members)} waiting).")
+            await self._left(ctx, lobby)
         elif what == "start":
             if ctx.sender not in members:
                 raise NotAllowed(f"join first: !{fmt} join")
@@ -797,8 +847,8 @@ class LeagueRoom(Referee):
                     " (start with tables=isolated, or wait for eight)"
                 )
             block = load_league_block(options.block_name)
-            league = await LeagueReferee.create(self.bot, ctx.room_id, options, block, list(members))
-            members.clear()
+            league = await LeagueReferee.create(self.bot, ctx.room_id, options, block, list(members), lobby)
+            del self.lobbies[ctx.room_id]
             self.leagues.append(league)
             await league.begin()
         elif what == "rules":
@@ -809,6 +859,37 @@ class LeagueRoom(Referee):
             await ctx.reply(shorten("; ".join(parts)))
         else:
             raise BadArgument(f"usage: !{fmt} join | leave | start {self._start_usage()} | status | rules")
+
+    async def _joined(self, ctx: Context, lobby: Lobby) -> None:
+        """Answer a join: in the room without the web view; with it, the joiner's page link by private
+        message (the page lists who joined, live), and the room hears only that a lobby opened."""
+        title, members = TITLES[self.format_name], lobby.members
+        pages = league_pages(self.bot)
+        if pages is None:
+            joined = f"{len(members)}: {', '.join(members)}"
+            await ctx.reply(shorten(f"{ctx.sender} joins the {title} league ({joined})."))
+            return
+        if len(members) == 1:
+            opened = f"{ctx.sender} opened a lobby for {title}: !{self.format_name} join"
+            await self.bot.room_say(lobby.room_id, opened)
+        link = pages.link(lobby, ctx.sender)
+        if link is not None:
+            await self.bot.tell(ctx.sender, f"Your {title} page: {link}")
+        pages.changed(lobby)
+
+    async def _left(self, ctx: Context, lobby: Lobby) -> None:
+        """Answer a leave (privately with the web view: the leaver's link dies); an emptied lobby is over."""
+        title = TITLES[self.format_name]
+        if not lobby.members:
+            lobby.over = True
+            del self.lobbies[lobby.room_id]
+        pages = league_pages(self.bot)
+        if pages is None:
+            await ctx.reply(f"{ctx.sender} leaves the {title} lobby ({len(lobby.members)} waiting).")
+            return
+        pages.revoke(lobby, ctx.sender)
+        await self.bot.tell(ctx.sender, f"You left the {title} lobby; your page's link no longer works.")
+        pages.changed(lobby)
 
     def _start_usage(self) -> str:
         return "[ROUNDS] [BLOCK] [OPTIONS]" if self.format_name == "market" else "[BLOCK] [OPTIONS]"
@@ -880,8 +961,18 @@ class LeagueReferee(Referee):
         {"shop", "swap", "roll", "done", "treasures", "basic", "augment", "item"}
     )
 
-    def __init__(self, bot: Bot, room_id: int, options: LeagueOptions, block: LoadedBlock, table: Table):
+    def __init__(
+        self,
+        bot: Bot,
+        room_id: int,
+        options: LeagueOptions,
+        block: LoadedBlock,
+        table: Table,
+        page_key: str = "",
+    ):
         super().__init__(bot)
+        self.page_key = page_key or table.key
+        """The web view's key for the league's pages: its lobby's (the joiners' links go on), else its own."""
         self.room_id = room_id
         self.options = options
         self.format_name = options.format
@@ -890,16 +981,26 @@ class LeagueReferee(Referee):
         self.games: dict[int, LeagueGame] = {}
         self.over = table.engine.is_over()
         self.overpay_warned: dict[str, mk.Buy] = {}  # the buy each player was warned about, once
-        self.page_players: set[str] = set()  # whose last action came from their private page
+        self.page_players: set[str] = set()
+        """Who watches their private page (the web view adds them when its live stream opens and takes them
+        out when their last one closes): they get no chat copy of what the page shows. A chat command takes
+        them out too (they play from chat now)."""
         self._follow_ups: set[asyncio.Task[None]] = set()
 
     # -- creation and restore ------------------------------------------------------------------------
 
     @classmethod
     async def create(
-        cls, bot: Bot, room_id: int, options: LeagueOptions, block: LoadedBlock, members: list[str]
+        cls,
+        bot: Bot,
+        room_id: int,
+        options: LeagueOptions,
+        block: LoadedBlock,
+        members: list[str],
+        lobby: Lobby | None = None,
     ) -> LeagueReferee:
-        """Build the engine, journal it, and start the league (``Start(None)``)."""
+        """Build the engine and journal it (:meth:`begin` starts it); from ``lobby``, it takes the lobby's
+        pages (their key and who watches them)."""
         seed = options.seed if options.seed is not None else secrets.randbits(48)
         engine: Engine[Any]
         try:
@@ -941,7 +1042,9 @@ class LeagueReferee(Referee):
         if bot.fleet is not None and not bot.fleet.acquire(f"{prefix}:{number}"):
             raise NotAllowed("another referee of this room is opening that league: try again")
         table = Table.create(bot.journal, f"{prefix}:{number}", engine, meta=meta)
-        league = cls(bot, room_id, options, block, table)
+        league = cls(bot, room_id, options, block, table, page_key=lobby.page_key if lobby else "")
+        if lobby is not None:
+            league.page_players |= lobby.page_players
         bot.private_referees.append(league)
         return league
 
@@ -1062,23 +1165,21 @@ class LeagueReferee(Referee):
         if self.bot.fleet is not None and not self.bot.fleet.may_act(self.key):
             raise NotAllowed("this league is refereed by another process of the fleet now: try again")
         from_page = ctx.scope == "private" and ctx.reply_hook is not None  # a button of the private page
-        if from_page:
-            self.page_players.add(ctx.sender)
-        else:
+        if not from_page:
             self.page_players.discard(ctx.sender)
         await self.perform(self.table.apply(action), answer=ctx if from_page else None)
 
     @property
     def pages(self) -> Any:
         """The web view's league pages (``link``, ``changed``), or None when the bot serves no web view."""
-        return (self.bot.main or self.bot).league_pages
+        return league_pages(self.bot)
 
     async def perform(self, effects: list[Effect], answer: Context | None = None) -> None:
         """Announce ``effects`` (room and private), open games for new pairings, close decided ones.
 
         ``answer``: the private page whose button caused them. Lines a page shows by itself are not sent to
-        the chat of players who play from their page (the chat budget is the scarcest sink: a web draft's
-        pick confirmations would delay every other line by minutes); the page's own player gets them as its
+        the chat of players who watch their page (the chat budget is the scarcest sink: a web draft's pick
+        confirmations would delay every other line by minutes); the button's player gets them as its
         answer.
         """
         engine = self.engine
@@ -1086,13 +1187,15 @@ class LeagueReferee(Referee):
         rendered = render_effects(effects, engine, pages=pages is not None)
         for player, lines in rendered.private.items():  # players first: the room's line can wait
             link = pages.link(self, player) if pages is not None else None
+            answering = answer is not None and answer.sender == player
             if link is not None:  # the first private message: the link plus one line
                 command = "!shop" if self.format_name == "autobattler" else "!pack"
                 lines = [f"Your {PAGE_CONTENTS[self.format_name]}: {link} or {command}"]
-            elif player in self.page_players:
+            elif player in self.page_players or answering:
                 shown = [line for line in lines if (player, line) in rendered.on_page]
                 lines = [line for line in lines if (player, line) not in rendered.on_page]
-                if answer is not None and answer.sender == player:
+                if answering:
+                    assert answer is not None
                     for line in shown:
                         await answer.reply(line)
             await self.tell_lines(player, lines)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from cockatrice_ext.bot.league import Lobby
 from cockatrice_ext.formats import autobattler as autobattler_rules
 from cockatrice_ext.web.views import LEAGUE_TITLES, View, league_title
 
@@ -110,11 +111,12 @@ class LeagueBoards:
         ]
 
     def running(self) -> dict[int, Any]:
-        """Every league this bot referees, by the web view's number (leagues restored at start-up too)."""
+        """Every league this bot referees, by the web view's number (leagues restored at start-up too; not
+        the lobbies, whose pages are their members' alone)."""
         for referee in self.view.bot.private_referees:
             if getattr(referee, "format_name", None) in LEAGUE_TITLES:
                 self.view._league_number(referee)
-        return dict(sorted(self.view.leagues.items()))
+        return {n: league for n, league in sorted(self.view.leagues.items()) if not isinstance(league, Lobby)}
 
     def summaries(self) -> list[View]:
         """The leagues' rows of the list on ``/``."""

@@ -21,10 +21,15 @@ Pages (all live, no reload):
   journal), and the command's answer is shown on the page.
 * ``/league/N/private/TOKEN`` a league player's private page (AutoBattler: shop, pool, treasures with
   Swap, Roll, Done and the carousel's Pick; Market Draft: the pack with Pick, the market and the pool
-  with a trade-in chooser). N is the web view's number for the league. The league asks for the link
-  (:meth:`WebView.link`, through ``bot.league_pages``) with its first private message to each player
-  and says when it changed (:meth:`WebView.changed`). A button posts ``command`` and ``args``; the
-  page runs ``!command args`` as that player's private message to the league (same command path).
+  with a trade-in chooser). N is the web view's number for the league's ``page_key``: a lobby
+  (:class:`~cockatrice_ext.bot.league.Lobby`) gets its number at the first join and asks for each
+  joiner's link (:meth:`WebView.link`, through ``bot.league_pages``); the page then shows the lobby (who
+  joined, names only) and, once the league started from it takes over the number, the league, with the
+  same token. A league without a lobby asks for the link with its first private message to each player.
+  Both say when they changed (:meth:`WebView.changed`); a player leaving a lobby loses their token
+  (:meth:`WebView.revoke`). An open stream makes its player one of the league's ``page_players`` (no chat
+  copy of what the page shows) until their last stream of it closes. A button posts ``command`` and
+  ``args``; the page runs ``!command args`` as that player's private message to the league (same path).
 
 Security: tokens are 192-bit secrets bound to one player of one game or league and revoked when it ends
 (:mod:`cockatrice_ext.web.tokens`); no page, error or log line carries a token (pages find their
@@ -37,6 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import itertools
 import json
 import logging
 import re
@@ -51,6 +57,7 @@ from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
 from cockatrice_ext.bot.commands import MAX_COMMAND_LENGTH
+from cockatrice_ext.bot.league import Lobby
 from cockatrice_ext.bot.runtime import Bot, Context, GameReferee
 from cockatrice_ext.web import views
 from cockatrice_ext.web.charts import ChartPages
@@ -63,6 +70,8 @@ SERVER_LOG = logging.getLogger("aiohttp.server")
 
 KEEPALIVE_SECONDS = 15.0
 """A comment line on idle streams, so proxies and browsers keep them open."""
+CLOSED_CHECK_SECONDS = 1.0
+"""How often streams whose page was closed are looked for (aiohttp notices a closed one only when writing)."""
 MAX_CHOICE_LENGTH = 150
 """A pick is a pack number or a card name; nothing longer is a card."""
 TOKEN_IN_PATH = re.compile(r"(/private/)[^/\s'\"]+")
@@ -169,8 +178,10 @@ class Subscriber:
     """One open page's stream: the newest view waiting to be sent, or the event that ends it."""
 
     client: str
+    transport: asyncio.BaseTransport | None = None
     pending: str | None = None
     final: str = ""
+    gone: bool = False
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
     def offer(self, payload: str) -> None:
@@ -180,6 +191,12 @@ class Subscriber:
     def end(self, event: str) -> None:
         self.final = event
         self.wake.set()
+
+    def check_closed(self) -> None:
+        """End the stream if its page went away (closed, reloaded, lost)."""
+        if self.transport is None or self.transport.is_closing():
+            self.gone = True
+            self.wake.set()
 
 
 Channel = tuple[Any, ...]
@@ -205,8 +222,10 @@ class WebView:
         self._dirty: dict[int, GameReferee] = {}
         self._dirty_leagues: set[int] = set()
         self.leagues: dict[int, Any] = {}  # the web view's league number -> the LeagueReferee
-        self._league_numbers: dict[str, int] = {}  # a league's journal key -> its number here
+        self._league_numbers: dict[str, int] = {}  # a league's (or lobby's) page key -> its number here
+        self._numbers = itertools.count(1)
         self._flush_task: asyncio.Task[None] | None = None
+        self._reaper: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
         self._redact = RedactTokens()
         self.base_url = options.base_url(options.port)
@@ -250,6 +269,7 @@ class WebView:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.options.host, self.options.port)
         await site.start()
+        self._reaper = asyncio.get_running_loop().create_task(self._end_closed_streams())
         self.base_url = self.options.base_url(self.port)
         LOGGER.info("web view on %s:%d, links as %s", self.options.host, self.port, self.base_url)
 
@@ -271,8 +291,9 @@ class WebView:
         for subscribers in self.channels.values():
             for subscriber in subscribers:
                 subscriber.end("closed")
-        if self._flush_task is not None:
-            self._flush_task.cancel()
+        for task in (self._flush_task, self._reaper):
+            if task is not None:
+                task.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -285,7 +306,8 @@ class WebView:
         self._schedule_flush()
 
     def link(self, league: Any, player: str) -> str | None:
-        """The league's hook: a new private link for ``player`` (None if they have one, or it is over)."""
+        """The league's (or lobby's) hook: a new private link for ``player`` (None if they have one, or it
+        is over)."""
         number = self._league_number(league)
         place = ("league", number)
         if league.over or self.tokens.has_token(place, player):
@@ -294,12 +316,22 @@ class WebView:
         return f"{self.base_url}/league/{number}/private/{token}"
 
     def changed(self, league: Any) -> None:
-        """The league's hook: what its players' pages show may have changed."""
+        """The league's (or lobby's) hook: what its players' pages show may have changed."""
         self._dirty_leagues.add(self._league_number(league))
         self._schedule_flush()
 
+    def revoke(self, league: Any, player: str) -> None:
+        """The lobby's hook: ``player`` left; their link dies and their open pages end."""
+        number = self._league_number(league)
+        self.tokens.revoke_player(("league", number), player)
+        self._end(("league", number, player), "left")
+
     def _league_number(self, league: Any) -> int:
-        number = self._league_numbers.setdefault(league.key, len(self._league_numbers) + 1)
+        """The number of ``league``'s pages (by its ``page_key``); the league started from a lobby takes
+        the lobby's place under that number."""
+        number = self._league_numbers.get(league.page_key)
+        if number is None:  # never one used before: a link of an emptied lobby opens nothing new
+            number = self._league_numbers[league.page_key] = next(self._numbers)
         self.leagues[number] = league
         return number
 
@@ -327,8 +359,11 @@ class WebView:
     def _refresh_league(self, number: int) -> None:
         """Send each open page of the league its player's new view; a finished league's links expire."""
         league = self.leagues[number]
-        self.boards.publish(number)
         channels = [c for c in self.channels if c[0] == "league" and c[1] == number]
+        if isinstance(league, Lobby) and league.over:  # emptied: nothing will come under its number
+            del self.leagues[number], self._league_numbers[league.page_key]
+        elif not isinstance(league, Lobby):
+            self.boards.publish(number)
         if league.over:
             self.tokens.revoke(("league", number))
             for channel in channels:
@@ -399,6 +434,15 @@ class WebView:
         for subscriber in self.channels.get(channel, ()):
             subscriber.end(event)
 
+    async def _end_closed_streams(self) -> None:
+        """Every second, end the streams of pages that went away: a league player who closes their page
+        stops being a page player at once (and gets chat again), not at the next keepalive."""
+        while True:
+            await asyncio.sleep(CLOSED_CHECK_SECONDS)
+            for subscribers in list(self.channels.values()):
+                for subscriber in subscribers:
+                    subscriber.check_closed()
+
     def _games_view(self) -> Any:
         games = sorted(self.bot.all_games().items())
         return {
@@ -420,7 +464,7 @@ class WebView:
             headers={**SECURITY_HEADERS, "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
         )
         await response.prepare(request)
-        subscriber = Subscriber(client)
+        subscriber = Subscriber(client, request.transport)
         self.channels.setdefault(channel, set()).add(subscriber)
         self.streams_by_client[client] = open_here + 1
         self.last[channel] = payload
@@ -433,6 +477,8 @@ class WebView:
                     await response.write(b": keepalive\n\n")
                     continue
                 subscriber.wake.clear()
+                if subscriber.gone:
+                    break
                 data, subscriber.pending = subscriber.pending, None
                 if data is not None and not subscriber.final:
                     await response.write(f"event: view\ndata: {data}\n\n".encode())
@@ -592,7 +638,7 @@ class WebView:
     # -- league pages ------------------------------------------------------------------------------------
 
     def _league_grant(self, request: web.Request) -> tuple[Grant, Any, int]:
-        """The token's grant, its running league and the league's number here, or 404."""
+        """The token's grant, its running league (or open lobby) and the league's number here, or 404."""
         number = int(request.match_info["league"])
         grant = self.tokens.find(request.match_info["token"], ("league", number))
         league = self.leagues.get(number) if grant is not None else None
@@ -605,15 +651,26 @@ class WebView:
         return self._html("league", f"{views.league_title(league, number)}: {grant.name}")
 
     async def _league_events(self, request: web.Request) -> web.StreamResponse:
+        """The page's stream; while one is open its player plays from the page (no chat copies)."""
         grant, league, number = self._league_grant(request)
         channel = ("league", number, grant.player)
-        return await self._stream(
-            request, channel, lambda: views.league_private_view(league, grant.player, number)
-        )
+        league.page_players.add(grant.player)
+        try:
+            return await self._stream(
+                request,
+                channel,
+                lambda: views.league_private_view(self.leagues[number], grant.player, number),
+            )
+        finally:
+            occupant = self.leagues.get(number)  # the league, if it started from this lobby meanwhile
+            if not self.channels.get(channel) and occupant is not None:
+                occupant.page_players.discard(grant.player)
 
     async def _league_act(self, request: web.Request) -> web.Response:
         """A button of a league page: ``!COMMAND ARGS`` as the token's player's private message."""
         grant, league, _ = self._league_grant(request)
+        if isinstance(league, Lobby):  # a lobby's page has no button
+            raise web.HTTPBadRequest()
         form = await self._action_form(request, "command", "args")
         command = form["command"]
         if command not in views.LEAGUE_COMMANDS[league.format_name]:

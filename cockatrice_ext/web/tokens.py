@@ -5,7 +5,7 @@ so looking one up compares digests, never the secret itself, and nothing kept in
 link. A token unlocks exactly one (place, player) grant, a place being ``("game", N)`` or ``("league", N)``:
 the place in the page's address must be the grant's, and the player is the grant's, whatever the request
 says. Revoking a place forgets all of its tokens at once (the game or league ended, was abandoned or the
-bot left it).
+bot left it); revoking one player's token forgets only theirs (they left a league's lobby).
 """
 
 from __future__ import annotations
@@ -74,6 +74,14 @@ class TokenBook:
         for key in keys:
             self._grants.pop(self._issued.pop(key), None)
         return len(keys)
+
+    def revoke_player(self, place: Place, player: Any) -> bool:
+        """Forget ``player``'s token of ``place``; whether they had one."""
+        digest = self._issued.pop((place, player), None)
+        if digest is None:
+            return False
+        self._grants.pop(digest, None)
+        return True
 
     def places(self) -> set[Place]:
         return {place for place, _ in self._issued}

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from cockatrice_ext.bot.auction import lot_note, render_view
+from cockatrice_ext.bot.league import PAGE_CONTENTS, Lobby
 from cockatrice_ext.formats import auction as auction_rules
 from cockatrice_ext.formats import autobattler as autobattler_rules
 from cockatrice_ext.formats import combat as combat_rules
@@ -281,8 +282,29 @@ def market_desk(engine: market_rules.MarketDraftEngine, player: str, name_of: Ca
     }
 
 
+def lobby_view(lobby: Lobby, player: str, number: int) -> View:
+    """A lobby member's page before the start: the format, who joined (names only), how many are needed
+    and how to start."""
+    return {
+        "summary": {"title": league_title(lobby, number), "status": lobby.status_line()},
+        "lobby": {
+            "format": LEAGUE_TITLES[lobby.format_name],
+            "player": player,
+            "players": list(lobby.members),
+            "needed": lobby.needed,
+            "start": f"!{lobby.format_name} start",
+            "shows": PAGE_CONTENTS[lobby.format_name],
+        },
+        "private": None,
+        "commands": [],
+    }
+
+
 def league_private_view(league: Any, player: str, number: int) -> View:
-    """A league player's private page: the league's state and their own desk (nobody else's cards)."""
+    """A league player's private page: the league's state and their own desk (nobody else's cards); the
+    lobby while it waits to start."""
+    if isinstance(league, Lobby):
+        return lobby_view(league, player, number)
     engine = league.engine
     if isinstance(engine, autobattler_rules.AutoBattlerEngine):
         desk = autobattler_desk(engine, player, league.card_name)

@@ -9,7 +9,8 @@ Servatrice games with scripted players.
   not open another game's page nor act for another player; a pick clicked on the page is the chat
   command (journaled, announced in game chat, the card in the player's hand); the link expires when the
   game ends.
-* AutoBattler: each league player's link (sent once, privately) shows their own shop, pool and treasures;
+* AutoBattler: each league player's link (sent once, privately, as the answer to their join) shows the
+  lobby live (who joined), then, at the start and without a reload, their own shop, pool and treasures;
   Swap, Roll and Done on the page are the private commands (answered in chat, journaled, the page
   updated live); a token opens only its player's page of its league. The league's public board, found
   from ``/``, shows the standings and follows the phase to the round's pairings, and shows no card.
@@ -319,25 +320,37 @@ def test_autobattler_page_shows_the_shop_and_its_buttons_are_the_private_command
     loop: LoopThread = referee["loop"]
     names = ("ann_ab", "ben_ab", "cat_ab", "dan_ab")
 
-    async def form_league() -> list[Player]:
+    async def arrive() -> tuple[list[Player], int]:
         players = [await Player.connect(referee["url"], name) for name in names]
         room_id = await players[0].client.room_id_by_name("Bot room")
         for player in players:
             await player.client.join_room(room_id)
-            await player.client.room_say(room_id, "!autobattler join")
-            await players[0].wait_line(lambda t, n=player.name: t.startswith(f"{n} joins"))
-        await players[-1].client.room_say(room_id, "!autobattler start")
-        await players[0].wait_line(lambda t: "AutoBattler league #" in t and "starts" in t)
-        return players
+        return players, room_id
 
-    players = loop.run(form_league())
+    async def join(player: Player) -> str:
+        """``!autobattler join``: the answer is a private message with the player's page link."""
+        await player.client.room_say(room_id, "!autobattler join")
+        answer = await player.wait_private(lambda t: LEAGUE_LINK.search(t) is not None, timeout=WAIT)
+        assert answer.startswith("Your AutoBattler page: "), answer
+        return LEAGUE_LINK.search(answer).group(0)  # type: ignore[union-attr]
+
+    players, room_id = loop.run(arrive())
     ann, ben = players[0], players[1]
     try:
-        links = {}
-        for player in players:
-            first = loop.run(player.wait_private(lambda t: LEAGUE_LINK.search(t) is not None, timeout=WAIT))
-            assert first.startswith("Your shop and pool: ") and first.endswith(" or !shop")
-            links[player.name] = LEAGUE_LINK.search(first).group(0)  # type: ignore[union-attr]
+        # The lobby: ann's page lists who joined, live; the room hears only that a lobby opened.
+        links = {ann.name: loop.run(join(ann))}
+        loop.run(ben.wait_line(lambda t: t == "ann_ab opened a lobby for AutoBattler: !autobattler join"))
+        browser.get(links[ann.name])
+        page_shows(browser, "roster", lambda t: t.splitlines() == ["ann_ab"], "the lobby with ann alone")
+        assert "!autobattler start" in browser.find_element("id", "how-to-start").text
+        for player in players[1:]:
+            links[player.name] = loop.run(join(player))
+        page_shows(browser, "roster", lambda t: t.splitlines() == list(names), "the four who joined")
+        assert not [line for scope, line in ann.heard if " joins" in line]  # no room line per join
+        # The start: the same page turns into ann's desk with her shop, without a reload.
+        loop.run(players[-1].client.room_say(room_id, "!autobattler start"))
+        loop.run(ann.wait_line(lambda t: "AutoBattler league #" in t and "starts" in t))
+        page_shows(browser, "shop", lambda t: len(t.splitlines()) == 5, "the shop at the start")
         number, token = LEAGUE_LINK.search(links[ann.name]).groups()  # type: ignore[union-attr]
 
         # The page shows exactly the shop and pool the bot lists to ann in chat.

@@ -8,8 +8,9 @@ it. Pages are read through their event streams and acted on through their forms,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,8 @@ import aiohttp
 import pytest
 from sse_events import events
 
-from cockatrice_ext.bot.league import LeagueOptions, LeagueReferee, load_league_block
-from cockatrice_ext.bot.runtime import Bot
+from cockatrice_ext.bot.league import AutoBattlerRoom, LeagueOptions, LeagueReferee, load_league_block
+from cockatrice_ext.bot.runtime import Bot, Context
 from cockatrice_ext.formats import league as core
 from cockatrice_ext.web.demo import demo_bot
 from cockatrice_ext.web.server import WebOptions, WebView
@@ -69,6 +70,27 @@ async def settle(bot: Bot) -> None:
     await bot.chat.flush(timeout=5)
 
 
+Chat = list[tuple[Any, str]]
+
+
+@contextlib.asynccontextmanager
+async def serving(tmp_path: Path, **limits: Any) -> AsyncIterator[tuple[Bot, WebView, Chat]]:
+    """A demo bot (chat to a list) with its web view listening on a free port."""
+    chat: Chat = []
+
+    async def send(destination: Any, message: str) -> None:
+        chat.append((destination, message))
+
+    bot = demo_bot(tmp_path / "journal.sqlite3", send)
+    web = WebView(bot, WebOptions(port=0, **limits))
+    await web.start()
+    try:
+        yield bot, web, chat
+    finally:
+        await web.stop()
+        bot.chat.close()
+
+
 def run_league(
     tmp_path: Path,
     body: Callable[[League], Awaitable[None]],
@@ -77,19 +99,11 @@ def run_league(
     **limits: Any,
 ) -> None:
     async def run() -> None:
-        chat: list[tuple[Any, str]] = []
-
-        async def send(destination: Any, message: str) -> None:
-            chat.append((destination, message))
-
-        bot = demo_bot(tmp_path / "journal.sqlite3", send)
-        web = WebView(bot, WebOptions(port=0, **limits))
-        await web.start()
-        block = load_league_block(options.block_name)
-        league = await LeagueReferee.create(bot, ROOM, options, block, list(members))
-        await league.begin()
-        setup = League(bot, league, web, aiohttp.ClientSession(), chat)
-        try:
+        async with serving(tmp_path, **limits) as (bot, web, chat), aiohttp.ClientSession() as session:
+            block = load_league_block(options.block_name)
+            league = await LeagueReferee.create(bot, ROOM, options, block, list(members))
+            await league.begin()
+            setup = League(bot, league, web, session, chat)
             await settle(bot)
             for (kind, name), message in chat:
                 match = LINK.search(message)
@@ -97,16 +111,19 @@ def run_league(
                     assert name not in setup.links, f"{name} got a second link"
                     setup.links[name] = match.group(0)
             await asyncio.wait_for(body(setup), 60)
-        finally:
-            await setup.session.close()
-            await web.stop()
-            bot.chat.close()
 
     asyncio.run(run())
 
 
 def autobattler(tmp_path: Path, body: Callable[[League], Awaitable[None]], **limits: Any) -> None:
     run_league(tmp_path, body, LeagueOptions(format="autobattler", seed=11), AUTOBATTLERS, **limits)
+
+
+def market(tmp_path: Path, body: Callable[[League], Awaitable[None]]) -> None:
+    """A two-player Market Draft whose pages may act as fast as the test wants."""
+    fast: dict[str, Any] = {"actions_per_second": 1000.0, "requests_per_second": 1000.0}
+    fast.update(action_burst=1000, request_burst=1000)
+    run_league(tmp_path, body, LeagueOptions(format="market", rounds=2, seed=5), ("al", "bo"), **fast)
 
 
 def test_each_autobattler_player_is_first_told_their_link_in_one_short_line(tmp_path: Path) -> None:
@@ -289,13 +306,235 @@ def test_market_page_picks_then_shows_the_trade_in_worths_and_buys(tmp_path: Pat
             f"{buyer} buys {s.league.card_name(wanted)}" in m for (kind, _), m in s.chat if kind == "room"
         )
 
-    run_league(
-        tmp_path,
-        body,
-        LeagueOptions(format="market", rounds=2, seed=5),
-        ("al", "bo"),
-        actions_per_second=1000.0,
-        action_burst=1000,
-        requests_per_second=1000.0,
-        request_burst=1000,
-    )
+    market(tmp_path, body)
+
+
+# -- lobby pages: the join answers with the link; the same page becomes the league's at the start ----------
+
+
+@dataclass
+class Room:
+    """A bot with the AutoBattler room installed and its web view on; players speak in room 1."""
+
+    bot: Bot
+    web: WebView
+    room: AutoBattlerRoom
+    session: aiohttp.ClientSession
+    chat: Chat
+    links: dict[str, str] = field(default_factory=dict)
+
+    async def say(self, user: str, text: str) -> None:
+        """``text`` in the room from ``user``, as the bot's room routing hands it to the format."""
+        assert await self.room.handle_command(Context(self.bot, "room", user, room_id=ROOM), text)
+        await settle(self.bot)
+
+    async def join(self, user: str) -> str:
+        """``!autobattler join``; the link the private answer carries."""
+        await self.say(user, "!autobattler join")
+        (answer,) = [line for line in told(self.chat, user) if LINK.search(line)][-1:]
+        self.links[user] = LINK.search(answer).group(0)  # type: ignore[union-attr]
+        return self.links[user]
+
+    def room_lines(self) -> list[str]:
+        return [message for (kind, _), message in self.chat if kind == "room"]
+
+    def league(self) -> LeagueReferee:
+        (league,) = self.room.leagues
+        return league
+
+
+def told(chat: Chat, user: str) -> list[str]:
+    return [message for (kind, name), message in chat if kind == "user" and name == user]
+
+
+def run_lobby(tmp_path: Path, body: Callable[[Room], Awaitable[None]]) -> None:
+    async def run() -> None:
+        async with serving(tmp_path) as (bot, web, chat), aiohttp.ClientSession() as session:
+            room = AutoBattlerRoom(bot, LeagueOptions(format="autobattler", seed=11))
+            bot.room_referees.append(room)
+            await asyncio.wait_for(body(Room(bot, web, room, session, chat)), 60)
+
+    asyncio.run(run())
+
+
+async def next_view(stream: Any) -> Any:
+    kind, data = await asyncio.wait_for(anext(stream), 5)
+    assert kind == "view", (kind, data)
+    return data
+
+
+async def until(check: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        assert loop.time() < deadline, f"never: {what}"
+        await asyncio.sleep(0.05)
+
+
+def test_a_join_is_answered_with_the_link_in_private_the_room_hears_only_the_opening(tmp_path: Path) -> None:
+    async def body(s: Room) -> None:
+        for user in AUTOBATTLERS:
+            link = await s.join(user)
+            assert told(s.chat, user) == [f"Your AutoBattler page: {link}"]
+        assert s.room_lines() == ["ann opened a lobby for AutoBattler: !autobattler join"]
+        assert len({LINK.search(link).group(1) for link in s.links.values()}) == 1  # type: ignore[union-attr]
+        await s.say("ann", "!autobattler status")
+        assert s.room_lines()[-1] == "AutoBattler: lobby 4 (ann, ben, cat, dan)"
+        await s.say("ann", "!autobattler join")  # a refusal still answers in the room
+        assert s.room_lines()[-1] == "ann: you are already in the AutoBattler lobby; one league at a time"
+
+    run_lobby(tmp_path, body)
+
+
+def test_the_lobby_page_lists_who_joined_live_names_only(tmp_path: Path) -> None:
+    async def body(s: Room) -> None:
+        link = await s.join("ann")
+        async with s.session.get(link) as page:
+            assert page.status == 200 and "AutoBattler league #1: ann" in await page.text()
+        stream = events(s.session, link + "/events")
+        view = await next_view(stream)
+        assert view["lobby"] == {
+            "format": "AutoBattler",
+            "player": "ann",
+            "players": ["ann"],
+            "needed": "4 or 8",
+            "start": "!autobattler start",
+            "shows": "shop and pool",
+        }
+        assert view["private"] is None and "!autobattler start in the room" in view["summary"]["status"]
+        await s.join("ben")
+        assert (await next_view(stream))["lobby"]["players"] == ["ann", "ben"]
+        await s.say("ben", "!autobattler leave")
+        assert (await next_view(stream))["lobby"]["players"] == ["ann"]
+        assert s.room_lines() == ["ann opened a lobby for AutoBattler: !autobattler join"]  # no line per join
+        assert told(s.chat, "ben")[-1] == "You left the AutoBattler lobby; your page's link no longer works."
+        async with s.session.post(link + "/act", data={"command": "done", "args": ""}) as answer:
+            assert answer.status == 400  # a lobby's page has no button
+        await stream.aclose()
+
+    run_lobby(tmp_path, body)
+
+
+def test_the_same_link_opens_the_league_with_the_shop_at_the_start(tmp_path: Path) -> None:
+    """Watchers get the league's first view on their open page, pushed, and nothing in private chat; the
+    others (page closed) get one line pointing to the page; nobody gets a second link."""
+
+    async def body(s: Room) -> None:
+        for user in AUTOBATTLERS:
+            await s.join(user)
+        streams = {user: events(s.session, s.links[user] + "/events") for user in ("ann", "ben")}
+        for stream in streams.values():
+            assert (await next_view(stream))["lobby"]["players"] == list(AUTOBATTLERS)
+        await until(lambda: s.room.lobbies[ROOM].page_players == {"ann", "ben"}, "ann and ben watching")
+        before = {user: len(told(s.chat, user)) for user in AUTOBATTLERS}
+        await s.say("cat", "!autobattler start")
+        league = s.league()
+        assert league.page_players == {"ann", "ben"}
+        for user, stream in streams.items():
+            mine = (await next_view(stream))["private"]
+            assert mine["player"] == user and mine["drafting"]
+            assert [c["name"] for c in mine["shop"]] == [
+                league.card_name(c) for c in league.engine.shop(user)
+            ]
+            assert told(s.chat, user)[before[user] :] == []  # the page shows it: no chat copy
+            await stream.aclose()
+        for user in ("cat", "dan"):
+            treasures = league.engine.treasures[user]
+            assert told(s.chat, user)[before[user] :] == [
+                f"Your shop is open ({treasures} treasures): on your page, or !shop."
+            ]
+        assert sum("/private/" in message for _, message in s.chat) == 4  # one link each, at the join
+        assert s.room_lines()[-1].startswith("AutoBattler league #1 starts: ann, ben, cat, dan")
+        pool = league.engine.pool("dan")
+        async with s.session.post(s.links["dan"] + "/act", data={"command": "swap", "args": "1 1"}) as answer:
+            assert answer.status == 200  # the lobby's token acts in the league
+        assert league.engine.pool("dan") != pool
+
+    run_lobby(tmp_path, body)
+
+
+def test_eight_players_start_with_ten_chat_messages_and_every_page_shows_its_shop(tmp_path: Path) -> None:
+    """Servatrice lets one connection send 10 chat messages per 10 s: the lobby's line, eight join answers
+    and the start's line are ten; every watching player's view is on their page."""
+
+    async def body(s: Room) -> None:
+        players = [f"p{n}" for n in range(1, 9)]
+        streams = {}
+        for user in players:
+            await s.join(user)
+            streams[user] = events(s.session, s.links[user] + "/events")
+            await next_view(streams[user])
+        await s.say("p8", "!autobattler start")
+        league = s.league()
+        for user in players:
+            view = await next_view(streams[user])
+            while view["private"] is None:  # a roster update queued before the start
+                view = await next_view(streams[user])
+            assert [c["name"] for c in view["private"]["shop"]] == [
+                league.card_name(c) for c in league.engine.shop(user)
+            ]
+        assert len(s.chat) == 10, s.chat
+        for stream in streams.values():
+            await stream.aclose()
+
+    run_lobby(tmp_path, body)
+
+
+def test_a_player_who_leaves_loses_their_link_and_an_emptied_lobby_leaves_no_token(tmp_path: Path) -> None:
+    async def body(s: Room) -> None:
+        ann = await s.join("ann")
+        ben = await s.join("ben")
+        stream = events(s.session, ben + "/events")
+        await next_view(stream)
+        await s.say("ben", "!autobattler leave")
+        assert (await asyncio.wait_for(anext(stream), 5))[0] == "left"
+        async with s.session.get(ben) as page:
+            assert page.status == 404 and LINK.search(ben).group(2) not in await page.text()  # type: ignore[union-attr]
+        again = await s.join("ben")
+        assert again != ben
+        async with s.session.get(ben + "/events") as page:
+            assert page.status == 404  # the old link stays dead
+        await s.say("ben", "!autobattler leave")
+        await s.say("ann", "!autobattler leave")
+        assert s.web.tokens.places() == set()  # nothing of the emptied lobby opens anything
+        for link in (ann, again):
+            async with s.session.get(link) as page:
+                assert page.status == 404
+        fresh = await s.join("ann")  # a new lobby: its own number, the room told again
+        assert LINK.search(fresh).group(1) != LINK.search(ann).group(1)  # type: ignore[union-attr]
+        assert s.room_lines().count("ann opened a lobby for AutoBattler: !autobattler join") == 2
+        old_token, new_number = LINK.search(ann).group(2), LINK.search(fresh).group(1)  # type: ignore[union-attr]
+        elsewhere = fresh.split("/league/")[0] + f"/league/{new_number}/private/{old_token}"
+        async with s.session.get(elsewhere) as page:
+            assert page.status == 404  # one lobby's token never opens another
+
+    run_lobby(tmp_path, body)
+
+
+def test_an_open_page_makes_a_page_player_and_closing_the_last_one_brings_chat_back(tmp_path: Path) -> None:
+    """Market Draft: while al's page is open, the pack passed to al is only on the page; once al closes
+    both open pages, the next pack is announced in chat again (it used to stay silent: al's last action
+    came from the page)."""
+
+    async def body(s: League) -> None:
+        first = events(s.session, s.links["al"] + "/events")
+        second = events(s.session, s.links["al"] + "/events")
+        await anext(first)
+        await anext(second)
+        assert s.league.page_players == {"al"}
+        await s.act("al", "pick", "1")
+        told = len(s.told("al"))
+        await s.act("bo", "pick", "1")  # the packs pass: al's next one is on the page only
+        assert s.told("al")[told:] == []
+        await first.aclose()
+        await asyncio.sleep(2.5)  # closed pages are looked for every second
+        assert s.league.page_players == {"al"}  # another page of al's is still open
+        await second.aclose()
+        await until(lambda: not s.league.page_players, "al's last page closed")
+        status, answer = await s.act("al", "pick", "1")  # a press answered on the page all the same
+        assert status == 200 and answer["replies"][0].startswith("You picked ")
+        told = len(s.told("al"))
+        await s.act("bo", "pick", "1")
+        assert [line for line in s.told("al")[told:] if line.startswith("Your pack (")]
+
+    market(tmp_path, body)

@@ -319,9 +319,24 @@ function marketDesk(mine, redraw) {
   return parts;
 }
 
+// Before the start the page shows the lobby; the same page turns into the league's desk when it starts.
+function lobby(data) {
+  const l = data.lobby;
+  const roster = el("ol", null, { id: "roster" });
+  for (const name of l.players) roster.appendChild(el("li", name, { "data-name": name }));
+  return [
+    el("p", `${data.summary.title}: ${data.summary.status}.`, { id: "summary" }),
+    el("h2", `${l.format} lobby: ${l.players.length} joined (${l.needed} needed)`, { id: "lobby" }),
+    roster,
+    el("p", `To start, any of you says ${l.start} in the room. Your ${l.shows} will show here then.`,
+      { id: "how-to-start" }),
+  ];
+}
+
 let lastLeague = null;
 
 function renderLeague(data) {
+  if (data.lobby) return lobby(data);
   lastLeague = data;
   const mine = data.private;
   keepChoices(mine);
@@ -351,6 +366,7 @@ function connect() {
   const over = kind === "league" ? "the league is over" : "the game is over";
   source.addEventListener("expired", () => { source.close(); ended(`This link has expired: ${over}.`); });
   source.addEventListener("gone", () => { source.close(); ended("The referee has left this game."); });
+  source.addEventListener("left", () => { source.close(); ended("You left the lobby: this link no longer works."); });
   source.addEventListener("closed", () => { source.close(); ended("The referee's web view has stopped."); });
   source.onerror = () => {
     statusLine.textContent = "reconnecting…";

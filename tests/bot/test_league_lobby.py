@@ -1,0 +1,144 @@
+"""The league lobby's room commands, with and without the web view: who hears what when players join,
+leave and start (``!autobattler join|leave|status|start`` through the room referee, a real :class:`Bot`
+whose chat goes to a list). The pages themselves are tested in ``tests/web/test_league_pages.py``."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from cockatrice_ext.bot.league import AutoBattlerRoom, LeagueOptions, Lobby
+from cockatrice_ext.bot.runtime import Bot, Context
+from cockatrice_ext.web.demo import demo_bot
+
+ROOM = 1
+PLAYERS = ("al", "bo", "cy", "di")
+
+
+class Pages:
+    """The web view's side of ``bot.league_pages`` as the lobby uses it: links, changes and revocations."""
+
+    def __init__(self) -> None:
+        self.tokens: dict[tuple[str, str], int] = {}
+        self.issued = 0
+        self.changed_keys: list[str] = []
+
+    def link(self, league: Any, player: str) -> str | None:
+        if (league.page_key, player) in self.tokens:
+            return None
+        self.issued += 1
+        self.tokens[(league.page_key, player)] = self.issued
+        return f"http://web.example/league/x/private/token{self.issued}"
+
+    def changed(self, league: Any) -> None:
+        self.changed_keys.append(league.page_key)
+
+    def revoke(self, league: Any, player: str) -> None:
+        del self.tokens[(league.page_key, player)]
+
+
+Chat = list[tuple[tuple[str, Any], str]]
+
+
+Body = Callable[[Bot, AutoBattlerRoom, Chat], Awaitable[None]]
+
+
+def run_room(tmp_path: Path, body: Body, pages: Any) -> None:
+    async def run() -> None:
+        chat: Chat = []
+
+        async def send(destination: tuple[str, Any], message: str) -> None:
+            chat.append((destination, message))
+
+        bot = demo_bot(tmp_path / "journal.sqlite3", send)
+        bot.league_pages = pages
+        room = AutoBattlerRoom(bot, LeagueOptions(format="autobattler", seed=3))
+        bot.room_referees.append(room)
+        try:
+            await body(bot, room, chat)
+        finally:
+            bot.chat.close()
+
+    asyncio.run(run())
+
+
+async def say(bot: Bot, room: AutoBattlerRoom, user: str, text: str) -> None:
+    assert await room.handle_command(Context(bot, "room", user, room_id=ROOM), text)
+    await bot.chat.flush(timeout=5)
+
+
+def lines(chat: Chat, kind: str) -> list[str]:
+    return [f"{name}: {message}" if kind == "user" else message for (k, name), message in chat if k == kind]
+
+
+def test_without_the_web_view_every_join_and_leave_is_answered_in_the_room(tmp_path: Path) -> None:
+    async def body(bot: Bot, room: AutoBattlerRoom, chat: Chat) -> None:
+        for user in PLAYERS:
+            await say(bot, room, user, "!autobattler join")
+        await say(bot, room, "bo", "!autobattler leave")
+        assert lines(chat, "room") == [
+            "al joins the AutoBattler league (1: al).",
+            "bo joins the AutoBattler league (2: al, bo).",
+            "cy joins the AutoBattler league (3: al, bo, cy).",
+            "di joins the AutoBattler league (4: al, bo, cy, di).",
+            "bo leaves the AutoBattler lobby (3 waiting).",
+        ]
+        assert lines(chat, "user") == []
+
+    run_room(tmp_path, body, None)
+
+
+def test_with_the_web_view_a_join_is_answered_privately_with_the_link(tmp_path: Path) -> None:
+    async def body(bot: Bot, room: AutoBattlerRoom, chat: Chat) -> None:
+        pages = bot.league_pages
+        for user in PLAYERS:
+            await say(bot, room, user, "!autobattler join")
+        assert lines(chat, "room") == ["al opened a lobby for AutoBattler: !autobattler join"]
+        assert lines(chat, "user") == [
+            f"{user}: Your AutoBattler page: http://web.example/league/x/private/token{n}"
+            for n, user in enumerate(PLAYERS, start=1)
+        ]
+        lobby = room.lobbies[ROOM]
+        assert isinstance(lobby, Lobby) and lobby.members == list(PLAYERS)
+        assert pages.changed_keys == [lobby.page_key] * 4  # each join redraws the members' pages
+        await say(bot, room, "bo", "!autobattler leave")
+        assert ("bo" not in lobby.members) and (lobby.page_key, "bo") not in pages.tokens
+        left = "bo: You left the AutoBattler lobby; your page's link no longer works."
+        assert lines(chat, "user")[-1] == left
+        await say(bot, room, "al", "!autobattler status")
+        assert lines(chat, "room")[-1] == "AutoBattler: lobby 3 (al, cy, di)"
+        for user in ("al", "cy", "di"):
+            await say(bot, room, user, "!autobattler leave")
+        assert lobby.over and ROOM not in room.lobbies and not pages.tokens
+        await say(bot, room, "cy", "!autobattler join")  # a new lobby, under a new key
+        assert room.lobbies[ROOM].page_key != lobby.page_key
+        assert lines(chat, "room")[-1] == "cy opened a lobby for AutoBattler: !autobattler join"
+
+    run_room(tmp_path, body, Pages())
+
+
+def test_the_league_keeps_its_lobbys_pages_and_who_watches_them(tmp_path: Path) -> None:
+    """At the start the league takes the lobby's page key (the joiners' links stay valid) and its watching
+    players, who get no private message; the others get one line pointing to the page; no second link."""
+
+    async def body(bot: Bot, room: AutoBattlerRoom, chat: Chat) -> None:
+        for user in PLAYERS:
+            await say(bot, room, user, "!autobattler join")
+        lobby = room.lobbies[ROOM]
+        lobby.page_players |= {"al", "bo"}  # as the web view marks open pages
+        before = len(chat)
+        await say(bot, room, "cy", "!autobattler start")
+        (league,) = room.leagues
+        assert league.page_key == lobby.page_key and league.page_players == {"al", "bo"}
+        assert ROOM not in room.lobbies
+        after = chat[before:]
+        (start,) = [m for (kind, _), m in after if kind == "room"]
+        assert start.startswith("AutoBattler league #1 starts")
+        told = {name for (kind, name), _ in after if kind == "user"}
+        assert told == {"cy", "di"}
+        assert not any("/private/" in m for _, m in after)
+        assert len(after) == 3  # the room's line and two private lines
+
+    run_room(tmp_path, body, Pages())

@@ -1,5 +1,6 @@
-"""League steps the field scenarios share: forming a league in the room, a player's private web page as a
-browser keeps it open, the pool list the bot sends for the deck editor, and the hidden-card check."""
+"""League steps the field scenarios share: forming a league in the room (with the web view: each joiner's
+page open from the join on), a player's private web page as a browser keeps it open, the pool list the bot
+sends for the deck editor, and the hidden-card check."""
 
 from __future__ import annotations
 
@@ -42,6 +43,30 @@ async def form_league(
     await players[-1].room_say(room_id, f"!{league} start {options}".strip())
     await watcher.line(starts, since=mark, timeout=60)
     return asked
+
+
+async def form_web_league(
+    players: list[FieldPlayer], room_id: int, league: str, title: str, starts: str, options: str = ""
+) -> list[PrivatePage]:
+    """With the bot's web view on: each player says ``!LEAGUE join`` and opens the page whose link the bot
+    answers with privately, which lists them among who joined; the room hears only that the lobby opened.
+    The last one says ``!LEAGUE start [options]``. Returns the players' pages, open since their join."""
+    watcher = players[0]
+    mark = watcher.mark()
+    pages: list[PrivatePage] = []
+    for player in players:
+        since = player.mark()
+        await player.room_say(room_id, f"!{league} join")
+        answer = await player.line(rf"^Your {title} page: \S+$", since=since, kind=PRIVATE, timeout=20)
+        page = await PrivatePage.open(answer.rsplit(" ", 1)[1])
+        pages.append(page)
+        await page.lobby(lambda lobby, name=player.name: name in lobby["players"])
+    await watcher.line(rf"^{players[0].name} opened a lobby for {title}: !{league} join$", since=mark)
+    await players[-1].room_say(room_id, f"!{league} start {options}".strip())
+    await watcher.line(starts, since=mark, timeout=60)
+    joins = [text for _, _, text in watcher.chat(mark) if " joins the " in text]
+    assert not joins, f"a room line per join with the web view on: {joins}"
+    return pages
 
 
 def assert_no_leaks(
@@ -120,17 +145,28 @@ class PrivatePage:
     async def wait(
         self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30.0
     ) -> dict[str, Any]:
-        """The newest view once it matches ``predicate`` (its ``private`` part: the player's desk)."""
+        """The player's desk (the newest view's ``private`` part) once it matches ``predicate``."""
+        return await self._newest("private", predicate, timeout)
+
+    async def lobby(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30.0
+    ) -> dict[str, Any]:
+        """The lobby the page shows before the start (the newest view's ``lobby`` part) once it matches."""
+        return await self._newest("lobby", predicate, timeout)
+
+    async def _newest(
+        self, part: str, predicate: Callable[[dict[str, Any]], bool], timeout: float
+    ) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
-        while not (self.views and predicate(self.views[-1]["private"])):
+        while not (self.views and self.views[-1].get(part) and predicate(self.views[-1][part])):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                last = self.views[-1]["private"] if self.views else None
+                last = self.views[-1] if self.views else None
                 raise AssertionError(f"the private page never showed what was expected; last view: {last}")
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), remaining)
-        return dict(self.views[-1]["private"])
+        return dict(self.views[-1][part])
 
     async def act(self, command: str, args: str = "") -> list[str]:
         """Press one of the page's buttons (it posts ``command`` and ``args``); the bot's answers. A press

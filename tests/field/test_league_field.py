@@ -16,7 +16,15 @@ import pytest
 from field_bot import BOT_NAME, Referee
 from field_players import FieldPlayer, Mark, Protos
 from hidden_cards import CardNames, block_names
-from league_steps import PRIVATE, PrivatePage, assert_no_leaks, form_league, free_port, pool_list
+from league_steps import (
+    PRIVATE,
+    PrivatePage,
+    assert_no_leaks,
+    form_league,
+    form_web_league,
+    free_port,
+    pool_list,
+)
 from scenario import arrive, close_all, deck_cod, run
 from servatrice import ServatriceServer
 from shared_paths import ROOT
@@ -132,7 +140,8 @@ def market_reveals(players: list[FieldPlayer]) -> dict[str, float]:
 def test_market_league_from_the_draft_to_the_next_round(
     protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
 ) -> None:
-    """Two players, ``!market start 2``, the web view on: all 45 picks each from the private page, their whole
+    """Two players, ``!market start 2``, the web view on: each opens the page the bot answers their join with
+    (the lobby, then the league at the same address); all 45 picks each from the private page, their whole
     pool as a deck in the round's Cockatrice game, a concession, the market (the loser buys first, then both
     pass) and round 2's game; standings as the league counts them; no private card reaches the other."""
     bot = referee(shipped_server, "--web", f"127.0.0.1:{free_port()}")
@@ -144,10 +153,8 @@ def test_market_league_from_the_draft_to_the_next_round(
         try:
             started = time.monotonic()
             marks = [p.mark() for p in players]
-            await form_league(players, room_id, "market", r"Market Draft league #\d+ starts: .*2 rounds", "2")
-            for player in players:
-                link = await player.line(r"Your pack, market and pool: (\S+) or !pack", kind=PRIVATE)
-                pages.append(await PrivatePage.open(re.search(r": (\S+) or !pack", link).group(1)))  # type: ignore[union-attr]
+            starts = r"Market Draft league #\d+ starts: .*2 rounds"
+            pages = await form_web_league(players, room_id, "market", "Market Draft", starts, "2")
             picks = await asyncio.gather(
                 *(draft_on_page(p, page, 45) for p, page in zip(players, pages, strict=True))
             )

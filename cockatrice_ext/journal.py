@@ -153,6 +153,9 @@ class Rows(Protocol):
     def __iter__(self) -> Iterator[Any]: ...
 
 
+INSERT_ACTION = "INSERT INTO actions(table_key, seq, at, action, effects, action_id) VALUES (?,?,?,?,?,?)"
+
+
 class Database(ABC):
     """One connection, and the few things in which SQLite and PostgreSQL differ.
 
@@ -185,6 +188,11 @@ class Database(ABC):
     @abstractmethod
     def transaction(self) -> AbstractContextManager[None]:
         """Statements inside commit together, or not at all (SQLite: taking the write lock at once)."""
+
+    def write_alone(self, text: str, args: Sequence[Any] = ()) -> None:
+        """One write statement as its own transaction (it lands whole or not at all)."""
+        with self.transaction():
+            self.execute(text, args)
 
     @abstractmethod
     def columns(self, table: str) -> set[str]:
@@ -223,6 +231,11 @@ class SQLiteDatabase(Database):
             self._conn.execute("ROLLBACK")
             raise
         self._conn.execute("COMMIT")
+
+    def write_alone(self, text: str, args: Sequence[Any] = ()) -> None:
+        # Autocommit: SQLite runs a lone statement as its own transaction, without the two extra
+        # round trips of BEGIN and COMMIT (a journaled bid is on the acknowledgement's path).
+        self._conn.execute(self.sql(text), args)
 
     def columns(self, table: str) -> set[str]:
         return {row[0] for row in self._conn.execute("SELECT name FROM pragma_table_info(?)", (table,))}
@@ -370,27 +383,27 @@ class Journal:
             JournalError: no such table, or another process wrote this table's next action.
         """
         action_id = action_id or uuid.uuid4().hex
+        row = [
+            key,
+            0,
+            time.time(),
+            json.dumps(encode_action(action), sort_keys=True),
+            json.dumps(to_jsonable(effects), sort_keys=True),
+            action_id,
+        ]
+        last = self._last_seq.get(key)
+        seq = 0 if last is None else last + 1
         try:
-            with self._db.transaction():
-                last = self._last_seq.get(key)
-                if last is None:
-                    row = self._db.execute(
+            if last is not None:  # the usual case: one statement, its own transaction
+                row[1] = seq
+                self._db.write_alone(INSERT_ACTION, row)
+            else:
+                with self._db.transaction():
+                    found = self._db.execute(
                         "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_key=?", (key,)
                     ).fetchone()
-                    last = int(row[0])
-                seq = last + 1
-                self._db.execute(
-                    "INSERT INTO actions(table_key, seq, at, action, effects, action_id)"
-                    " VALUES (?,?,?,?,?,?)",
-                    (
-                        key,
-                        seq,
-                        time.time(),
-                        json.dumps(encode_action(action), sort_keys=True),
-                        json.dumps(to_jsonable(effects), sort_keys=True),
-                        action_id,
-                    ),
-                )
+                    row[1] = seq = int(found[0]) + 1
+                    self._db.execute(INSERT_ACTION, row)
         except self._db.integrity_errors as exc:
             self._last_seq.pop(key, None)
             raise self._refusal(key, action_id, seq) from exc
@@ -542,14 +555,20 @@ class Table:
         # engine that drew a random number before refusing would otherwise diverge from its replay.
         # A retried id is found by the journal's unique index when it is appended (no look-up before
         # every action: retries are rare, acknowledgements are not); the engine is then reloaded.
-        rng_state = self.engine.rng.getstate()
+        rng = self.engine.rng
+        rng.checkpoint()
         try:
             effects = self.engine.apply(action)
-        except Exception:
-            self.engine.rng.setstate(rng_state)
-            if action_id is not None and (seq := self.journal.action_seq(self.key, action_id)) is not None:
+        except BaseException as exc:
+            rng.rollback()
+            if (
+                isinstance(exc, Exception)
+                and action_id is not None
+                and (seq := self.journal.action_seq(self.key, action_id)) is not None
+            ):
                 raise DuplicateAction(self.key, action_id, seq) from None
             raise
+        rng.release()
         try:
             self.journal.append(self.key, action, effects, action_id=action_id)
         except JournalError:

@@ -851,16 +851,27 @@ def resolve_simultaneous(
 
 
 def _copy_state(value: Any) -> Any:
-    """A copy of one engine attribute deep enough that mutating the engine cannot reach it."""
-    if isinstance(value, dict):
-        return {k: _copy_state(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return list(value)  # lists hold ints, player ids or frozen records
-    if isinstance(value, _Lot):
-        return dataclasses.replace(
-            value, cards=list(value.cards), origins=dict(value.origins), bids=list(value.bids)
-        )
+    """A copy of one engine attribute deep enough that mutating the engine cannot reach it.
+
+    Called for every attribute before every action (a bid too), so immutable values return at once and
+    nothing goes through :func:`dataclasses.replace`.
+    """
+    kind = type(value)
+    if kind is dict:
+        return {k: _copy_state(v) if type(v) in _MUTABLE_STATE else v for k, v in value.items()}
+    if kind is list:
+        return value.copy()  # lists hold ints, player ids or frozen records
+    if kind is _Lot:
+        lot = object.__new__(_Lot)
+        lot.__dict__.update(value.__dict__)
+        lot.cards, lot.origins, lot.bids = value.cards.copy(), value.origins.copy(), value.bids.copy()
+        return lot
     return value  # ints, strs, tuples, None
+
+
+_MUTABLE_STATE = frozenset({dict, list, _Lot})
+"""The types :func:`_copy_state` copies; everything else an engine holds is immutable."""
+_NOT_SAVED = frozenset({"config", "rng"})
 
 
 def _is_int(value: object) -> bool:
@@ -1072,14 +1083,20 @@ class AuctionEngine(Engine[AuctionConfig]):
             raise RulesError("game_over", winners=list(self.winners))
         # Handlers check before they change anything; this restore is a second line of defence so that a
         # refused action can never leave a half-applied state behind.
-        saved = {k: _copy_state(v) for k, v in self.__dict__.items() if k not in ("config", "rng")}
-        rng_state = self.rng.getstate()
+        saved = {
+            k: _copy_state(v) if type(v) in _MUTABLE_STATE else v
+            for k, v in self.__dict__.items()
+            if k not in _NOT_SAVED
+        }
+        self.rng.checkpoint()
         try:
             effects: list[Effect] = handler(self, action)
-        except RulesError:
-            self.__dict__.update(saved)
-            self.rng.setstate(rng_state)
+        except BaseException as exc:
+            if isinstance(exc, RulesError):
+                self.__dict__.update(saved)
+            self.rng.rollback()
             raise
+        self.rng.release()
         return effects
 
     # -- common checks ----------------------------------------------------------------

@@ -65,6 +65,50 @@ class RulesError(ValueError):
         super().__init__(f"{code}: {details!r}" if details else code)
 
 
+class CheckpointRandom(random.Random):
+    """The engines' generator, able to take back the draws of a refused action.
+
+    :meth:`checkpoint` before an action, then :meth:`rollback` if it was refused or :meth:`release` if it
+    was not. The generator's state (625 words) is copied only when a draw actually follows a checkpoint:
+    most actions (a bid, a pass) draw nothing, and copying the state for each of them was a measurable
+    part of a bid's acknowledgement. Draws are the standard generator's own, so a seed gives exactly the
+    sequence :class:`random.Random` gives (old journals replay unchanged). Checkpoints nest.
+    """
+
+    def __init__(self, seed: Any = None) -> None:
+        self._before: list[Any] = []  # per open checkpoint: the state before its first draw, or None
+        super().__init__(seed)
+
+    def checkpoint(self) -> None:
+        self._before.append(None)
+
+    def release(self) -> None:
+        self._before.pop()
+
+    def rollback(self) -> None:
+        state = self._before.pop()
+        if state is not None:
+            super().setstate(state)
+
+    def _first_draw(self) -> None:
+        state = super().getstate()
+        before = self._before
+        for depth in range(len(before) - 1, -1, -1):  # the open checkpoints without a draw yet
+            if before[depth] is not None:
+                break
+            before[depth] = state
+
+    def random(self) -> float:
+        if self._before and self._before[-1] is None:
+            self._first_draw()
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        if self._before and self._before[-1] is None:
+            self._first_draw()
+        return super().getrandbits(k)
+
+
 ConfigT = TypeVar("ConfigT")
 
 
@@ -83,7 +127,7 @@ class Engine(ABC, Generic[ConfigT]):
     def __init__(self, config: ConfigT, *, seed: int) -> None:
         self.config = config
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng = CheckpointRandom(seed)
 
     @abstractmethod
     def apply(self, action: Action) -> list[Effect]:

@@ -221,8 +221,9 @@ def shows_shop(view: dict[str, Any]) -> bool:
     return bool((view.get("private") or {}).get("shop"))
 
 
-async def league_views(url: str, players_count: int, idle: float, web: bool) -> list[Row]:
-    """The league scenario's players, from the joins to each one's first view."""
+async def league_views(url: str, players_count: int, idle: float, web: bool) -> tuple[list[Row], float]:
+    """The league scenario's players, from the joins to each one's first view; and when the room heard the
+    start's line (seconds after the start)."""
     import aiohttp
     from bot_players import Player
 
@@ -249,6 +250,10 @@ async def league_views(url: str, players_count: int, idle: float, web: bool) -> 
         message = await first_private(player, told, CHAT_GRACE)
         return player.name, shown - started, None if message is None else message - started
 
+    async def start_line(player: Any, started: float) -> float:
+        await player.wait_line(lambda t: "AutoBattler league #" in t and " starts" in t, timeout=60)
+        return time.monotonic() - started
+
     async with aiohttp.ClientSession() as session:
         try:
             room_id = await players[0].client.room_id_by_name(ROOM)
@@ -259,8 +264,9 @@ async def league_views(url: str, players_count: int, idle: float, web: bool) -> 
             told = [len(player.private) for player in players]
             started = time.monotonic()
             await players[-1].client.room_say(room_id, "!autobattler start")
+            heard = asyncio.create_task(start_line(players[0], started))
             views = (first_view(p, n, started) for p, n in zip(players, told, strict=True))
-            return list(await asyncio.gather(*views))
+            return list(await asyncio.gather(*views)), await heard
         finally:
             for page in pages.values():
                 page.task.cancel()
@@ -296,7 +302,7 @@ def bench_league(args: argparse.Namespace) -> None:
         while b"Ctrl-C stops" not in bot.stdout.readline():
             if bot.poll() is not None:
                 sys.exit(f"the bot stopped; see {workdir / 'bot.log'}")
-        rows = asyncio.run(league_views(server.ws_url, args.league, args.idle, not args.no_web))
+        rows, start_line = asyncio.run(league_views(server.ws_url, args.league, args.idle, not args.no_web))
     finally:
         bot.send_signal(signal.SIGINT)
         bot.wait(20)
@@ -312,6 +318,7 @@ def bench_league(args: argparse.Namespace) -> None:
         page = "-" if args.no_web else f"{shown:.2f}"
         message = f"{told:.2f}" if told is not None else f"none in {CHAT_GRACE:g} s"
         print(f"{name:<10}{page:>13}{message:>19}")
+    print(f"the room heard the start's line at {start_line:.2f} s")
     slowest = max(row[1] or 0.0 for row in rows)
     verdict = "met" if slowest <= 2.0 else "not met"
     print(f"every player's view within {slowest:.2f} s: aim (2 s) {verdict} (logs: {workdir})")

@@ -84,6 +84,7 @@ PAGE_CONTENTS = {"market": "pack, market and pool", "autobattler": "shop and poo
 SEATS = {"market": (2, 8), "autobattler": (4, 8)}
 """How many players a league of each format takes (AutoBattler: 4 or 8, nothing between)."""
 NEEDED = {"market": "2 to 8", "autobattler": "4 or 8"}
+"""The same, as a lobby's page says it."""
 
 EMPTY_DECK = (
     '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>referee</deckname>'

@@ -436,7 +436,7 @@ class WebView:
 
     async def _end_closed_streams(self) -> None:
         """Every second, end the streams of pages that went away: a league player who closes their page
-        stops being a page player at once (and gets chat again), not at the next keepalive."""
+        stops being a page player within a second (and gets chat again), not at the next keepalive."""
         while True:
             await asyncio.sleep(CLOSED_CHECK_SECONDS)
             for subscribers in list(self.channels.values()):

@@ -668,9 +668,11 @@ class WebView:
 
     async def _league_act(self, request: web.Request) -> web.Response:
         """A button of a league page: ``!COMMAND ARGS`` as the token's player's private message."""
-        grant, league, _ = self._league_grant(request)
+        grant, league, number = self._league_grant(request)
         if isinstance(league, Lobby):  # a lobby's page has no button
             raise web.HTTPBadRequest()
+        if self.channels.get(("league", number, grant.player)):  # back on the page after chat commands
+            league.page_players.add(grant.player)
         form = await self._action_form(request, "command", "args")
         command = form["command"]
         if command not in views.LEAGUE_COMMANDS[league.format_name]:

@@ -538,3 +538,29 @@ def test_an_open_page_makes_a_page_player_and_closing_the_last_one_brings_chat_b
         assert [line for line in s.told("al")[told:] if line.startswith("Your pack (")]
 
     market(tmp_path, body)
+
+
+def test_a_press_on_an_open_page_after_chat_commands_makes_a_page_player_again(tmp_path: Path) -> None:
+    """Market Draft: al, watching the page, picks once by chat (chat copies resume), then presses Pick
+    on the page still open: the next pack is on the page only again (it stayed in chat until the page was
+    closed and opened again)."""
+
+    async def body(s: League) -> None:
+        page = events(s.session, s.links["al"] + "/events")
+        await anext(page)
+        assert s.league.page_players == {"al"}
+        chat = Context(s.bot, "private", "al")
+        assert await s.league.handle_command(chat, "!pick 1")
+        await settle(s.bot)
+        assert s.league.page_players == set()
+        told = len(s.told("al"))
+        await s.act("bo", "pick", "1")
+        assert [line for line in s.told("al")[told:] if line.startswith("Your pack (")]
+        await s.act("al", "pick", "1")
+        assert s.league.page_players == {"al"}
+        told = len(s.told("al"))
+        await s.act("bo", "pick", "1")
+        assert s.told("al")[told:] == []
+        await page.aclose()
+
+    market(tmp_path, body)

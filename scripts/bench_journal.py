@@ -12,6 +12,11 @@ a fleet do: one owner per game; every append is one committed transaction with a
    ``--processes`` processes appending at full speed, with the latency each append saw; the same on
    one SQLite file for comparison (SQLite serialises writers).
 
+3. **Paced, SQLite, ``--paced MS``** (only this, no PostgreSQL): one process appends one action every
+   ``MS`` milliseconds, as a bot's games do, with the journal's background checkpointer and without it
+   (SQLite's own checkpoint inside the commit that fills the log, flush and all), interleaved, each in a
+   fresh process. Reports the percentiles up to the maximum and how many appends took over 1 ms.
+
 The PostgreSQL server is a private one started from the OS package (``tests/postgres_server.py``) with
 its default, durable settings (``fsync=on``, ``synchronous_commit=on``) on a temporary folder, unless
 ``--url`` names another. The payload is a bid-sized action with three effects.
@@ -21,6 +26,7 @@ Usage::
     python scripts/bench_journal.py                  # 5 s per measurement, 4 processes
     python scripts/bench_journal.py --seconds 10 --processes 4 --json figures.json
     python scripts/bench_journal.py --url postgresql://me@db.example:5432/journal_bench
+    python scripts/bench_journal.py --paced 10 --seconds 30      # SQLite's checkpoints off the write path
 
 Needs psycopg (``pip install '.[postgres]'``) and PostgreSQL's programs (``initdb``, ``postgres``).
 This is a measurement, not a test: run it on a quiet machine.
@@ -42,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cockatrice_ext import journal as journal_module
 from cockatrice_ext.formats.base import Action, Effect, Engine
 from cockatrice_ext.fsutil import atomic_write_text
 from cockatrice_ext.journal import Journal
@@ -132,6 +139,47 @@ def measure(spec: str, processes: int, seconds: float) -> dict[str, float]:
     }
 
 
+def paced_appender(spec: str, pace: float, seconds: float, background: bool, out: Any) -> None:
+    """One action every ``pace`` seconds for ``seconds``; ``background=False``: SQLite checkpoints inline."""
+    if not background:  # this process only: the checkpointer is never woken, SQLite's own one runs
+        journal_module.WalCheckpointer.wrote = lambda self: None  # type: ignore[method-assign]
+    journal = Journal(spec)
+    key = f"bench:{uuid.uuid4().hex[:8]}"
+    journal.create_table(key, BenchEngine(BenchConfig(), seed=1))
+    latencies: list[float] = []
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        t0 = time.perf_counter()
+        journal.append(key, Bid(player="alice", amount=len(latencies)), effects_for(len(latencies)))
+        latencies.append(time.perf_counter() - t0)
+        time.sleep(max(0.0, pace - (time.perf_counter() - t0)))
+    journal.close()
+    out.put(latencies)
+
+
+def paced_figures(folder: Path, pace_ms: float, seconds: float) -> None:
+    """Interleaved runs with and without the background checkpointer, each on a fresh file and process."""
+    print(f"SQLite, one action every {pace_ms:g} ms for {seconds:g} s per run (ms):")
+    print(f"{'checkpoints':26} {'actions':>7} {'p50':>7} {'p99':>7} {'p99.9':>7} {'max':>7} {'> 1 ms':>7}")
+    for run, background in enumerate((True, False, True, False)):
+        out = FORK.Queue()
+        spec = str(folder / f"paced-{run}.sqlite3")
+        worker = FORK.Process(target=paced_appender, args=(spec, pace_ms / 1000, seconds, background, out))
+        worker.start()
+        latencies = sorted(out.get(timeout=seconds + 120))
+        worker.join(30)
+
+        def at(fraction: float, ordered: list[float] = latencies) -> float:
+            return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))] * 1000
+
+        slow = sum(1 for x in latencies if x > 0.001)
+        label = "background thread" if background else "inside the commit (SQLite)"
+        print(
+            f"{label:26} {len(latencies):7} {at(0.5):7.3f} {at(0.99):7.3f} {at(0.999):7.3f}"
+            f" {latencies[-1] * 1000:7.3f} {slow:7}"
+        )
+
+
 def without_commit_wait(url: str) -> str:
     """``url`` with ``synchronous_commit=off``: a commit returns before its WAL reaches the disk.
 
@@ -157,7 +205,14 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=4, help="processes sharing one journal")
     parser.add_argument("--url", help="an existing PostgreSQL database (default: a private server)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--paced", type=float, metavar="MS", help="only the paced SQLite runs: one action every MS ms"
+    )
     args = parser.parse_args()
+    if args.paced is not None:
+        with tempfile.TemporaryDirectory(prefix="bench-journal-") as folder:
+            paced_figures(Path(folder), args.paced, args.seconds)
+        return
 
     server = None if args.url else start_postgres()
     figures: dict[str, Any] = {

@@ -11,6 +11,7 @@ import multiprocessing
 import os
 import random
 import sqlite3
+import threading
 import time
 import uuid
 from collections import defaultdict
@@ -98,6 +99,49 @@ def test_journal_still_takes_a_path(tmp_path: Path) -> None:
     journal.close()
     assert (tmp_path / "j.sqlite3").is_file()
     assert Journal(":memory:").open_tables() == []
+
+
+def rows_in_database_file(path: Path) -> int:
+    """Actions the database file itself holds (``immutable``: SQLite reads the file, not the log)."""
+    reader = sqlite3.connect(f"{path.resolve().as_uri()}?immutable=1", uri=True)
+    try:
+        return int(reader.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+    except sqlite3.DatabaseError:  # caught mid-copy: ask again
+        return -1
+    finally:
+        reader.close()
+
+
+def test_the_log_is_copied_into_the_database_file_off_the_write_path(tmp_path: Path) -> None:
+    """A few actions stay far below the 1,000 log pages at which SQLite would checkpoint inside a commit;
+    the background checkpointer copies them into the database file anyway, within about a second."""
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    table = Table.create(journal, "t", CounterEngine(CounterConfig(limit=10**6), seed=1))
+    for amount in range(1, 21):
+        table.apply(Add(player=1, amount=amount))
+    deadline = time.monotonic() + 10
+    while rows_in_database_file(path) != 20 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert rows_in_database_file(path) == 20
+    assert [thread.name for thread in threading.enumerate()].count("journal-checkpoint") >= 1
+    journal.close()
+    assert "journal-checkpoint" not in [thread.name for thread in threading.enumerate()]
+    assert not Path(f"{path}-wal").exists()  # the last connection closed: everything is in the file
+
+
+def test_reading_a_journal_starts_no_checkpointer(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    Journal(path).close()
+    before = [thread.name for thread in threading.enumerate()].count("journal-checkpoint")
+    reader = Journal(path)
+    assert reader.open_tables() == []
+    assert [thread.name for thread in threading.enumerate()].count("journal-checkpoint") == before
+    reader.close()
+    memory = Journal(":memory:")
+    Table.create(memory, "t", CounterEngine(CounterConfig(), seed=1)).apply(Add(player=1))
+    assert [thread.name for thread in threading.enumerate()].count("journal-checkpoint") == before
+    memory.close()
 
 
 def test_unknown_table_is_a_clear_error(journal: Journal) -> None:

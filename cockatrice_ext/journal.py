@@ -49,6 +49,7 @@ import sqlite3
 import threading
 import time
 import uuid
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -252,10 +253,14 @@ class WalCheckpointer:
         finally:
             connection.close()
 
-    def close(self) -> None:
-        """Stop the thread (after one last checkpoint if writes are waiting for one)."""
+    def stop(self) -> None:
+        """Let the thread end (after one last checkpoint if writes are waiting for one)."""
         self._closing.set()
         self._written.set()
+
+    def close(self) -> None:
+        """Stop the thread and wait for it."""
+        self.stop()
         if self._thread is not None:
             self._thread.join(timeout=10)
 
@@ -281,6 +286,7 @@ class SQLiteDatabase(Database):
         if mode == "wal":  # a file (":memory:" has no log)
             self._conn.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
             self._checkpointer = WalCheckpointer(path)
+            weakref.finalize(self, self._checkpointer.stop)  # a journal dropped unclosed ends its thread
 
     def execute(self, text: str, args: Sequence[Any] = ()) -> Rows:
         rows = self._conn.execute(self.sql(text), args)

@@ -7,6 +7,7 @@ Every behaviour here is checked on both backends: an SQLite file and a real Post
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import os
 import random
@@ -128,6 +129,17 @@ def test_the_log_is_copied_into_the_database_file_off_the_write_path(tmp_path: P
     journal.close()
     assert "journal-checkpoint" not in [thread.name for thread in threading.enumerate()]
     assert not Path(f"{path}-wal").exists()  # the last connection closed: everything is in the file
+
+
+def test_a_journal_dropped_unclosed_ends_its_checkpointer(tmp_path: Path) -> None:
+    before = set(threading.enumerate())
+    journal = Journal(tmp_path / "journal.sqlite3")
+    Table.create(journal, "t", CounterEngine(CounterConfig(), seed=1)).apply(Add(player=1))
+    (thread,) = [t for t in threading.enumerate() if t.name == "journal-checkpoint" and t not in before]
+    del journal
+    gc.collect()
+    thread.join(timeout=10)
+    assert not thread.is_alive()
 
 
 def test_reading_a_journal_starts_no_checkpointer(tmp_path: Path) -> None:

@@ -7,7 +7,10 @@ games. Its row holds the engine name, its JSON config and its seed. Every accept
 is appended, with the effects it produced, inside one transaction, before the bot acts on
 those effects. Restoring a table replays its actions on a fresh engine; because engines are
 deterministic, the result equals the state before the restart (gold, block order, the
-auction in progress...).
+auction in progress...). Each replayed action is checked against the effects it recorded, so
+rules that changed what a game's actions did are reported, never silently replayed. A
+:class:`Table` writes the sequence number after its engine's last action: a process whose
+engine missed another's write is refused at once.
 
 Effects are stored too, so reports such as ``stats prices`` are plain queries over what
 happened, with no replay.
@@ -158,6 +161,22 @@ class Rows(Protocol):
 
 
 INSERT_ACTION = "INSERT INTO actions(table_key, seq, at, action, effects, action_id) VALUES (?,?,?,?,?,?)"
+
+
+def recorded_in(recorded: Any, replayed: Any) -> bool:
+    """Whether a replay shows what was recorded: the same values, lists of the same length, every recorded
+    field present (a replay may add fields that did not exist when the action was journaled)."""
+    if isinstance(recorded, dict):
+        return isinstance(replayed, dict) and all(
+            name in replayed and recorded_in(value, replayed[name]) for name, value in recorded.items()
+        )
+    if isinstance(recorded, list):
+        return (
+            isinstance(replayed, list)
+            and len(recorded) == len(replayed)
+            and all(recorded_in(a, b) for a, b in zip(recorded, replayed, strict=True))
+        )
+    return bool(recorded == replayed) and type(recorded) is type(replayed)
 
 
 class Database(ABC):
@@ -459,10 +478,21 @@ class Journal:
         return [r[0] for r in self._db.execute(sql + " ORDER BY created, key", args)]
 
     # -- actions ------------------------------------------------------------
-    def append(self, key: str, action: Action, effects: list[Effect], *, action_id: str | None = None) -> int:
+    def append(
+        self,
+        key: str,
+        action: Action,
+        effects: list[Effect],
+        *,
+        action_id: str | None = None,
+        seq: int | None = None,
+    ) -> int:
         """Append one accepted action and its effects; return its sequence number.
 
-        ``action_id`` (default: a fresh UUID) names the action for retries.
+        ``action_id`` (default: a fresh UUID) names the action for retries. ``seq``: the number the writer
+        expects the action to get (a :class:`Table` knows how many actions its engine holds); if the table
+        has it already, another process wrote meanwhile and the action is refused. Without it, the next
+        number after the last this journal wrote (or read) is taken.
 
         Raises:
             DuplicateAction: the table already holds ``action_id``; nothing was written.
@@ -477,7 +507,7 @@ class Journal:
             json.dumps(to_jsonable(effects), sort_keys=True),
             action_id,
         ]
-        last = self._last_seq.get(key)
+        last = self._last_seq.get(key) if seq is None else seq - 1
         seq = 0 if last is None else last + 1
         try:
             if last is not None:  # the usual case: one statement, its own transaction
@@ -532,10 +562,19 @@ class Journal:
             yield JournalEntry(table_key, seq, at, json.loads(action), json.loads(effects), action_id)
 
     def restore(self, key: str) -> Engine[Any]:
-        """Rebuild a table's engine by replaying its actions.
+        """Rebuild a table's engine by replaying its actions (see :meth:`replay`)."""
+        return self.replay(key)[0]
+
+    def replay(self, key: str) -> tuple[Engine[Any], int]:
+        """A table's engine rebuilt by replaying its actions, each checked against what it recorded, and
+        the sequence number of the last one.
+
+        A replayed action must produce the effects that were journaled when it was played (what the players
+        were shown); effects may carry fields added since. Otherwise the rules changed in a way that changes
+        this table, and the table is not guessed at: it is refused with the first action that differs.
 
         Raises:
-            JournalError: unknown table, or an action the engine now refuses.
+            JournalError: unknown table, an action the engine now refuses, or one that replays differently.
         """
         row = self._db.execute("SELECT engine, config, seed FROM tables WHERE key=?", (key,)).fetchone()
         if row is None:
@@ -543,13 +582,21 @@ class Journal:
         engine_cls = find_engine(row[0])
         config = from_jsonable(engine_cls.config_type, json.loads(row[1]))
         engine = engine_cls(config, seed=int(row[2]))
+        last = 0
         for entry in self.entries(key):
+            last = entry.seq
             action = decode_action(engine_cls, entry.action)
             try:
-                engine.apply(action)
+                effects = engine.apply(action)
             except ValueError as exc:
                 raise JournalError(f"table {key!r} action {entry.seq} no longer applies: {exc}") from exc
-        return engine
+            replayed = json.loads(json.dumps(to_jsonable(effects)))  # as stored: tuples as lists, text keys
+            if not recorded_in(entry.effects, replayed):
+                raise JournalError(
+                    f"table {key!r} action {entry.seq} ({entry.action.get('type', '?')}) replays differently"
+                    " from what was recorded (these rules differ from the ones it was played with)"
+                )
+        return engine, last
 
     # -- leases -------------------------------------------------------------
     def acquire(self, key: str, owner: str, ttl: float) -> Lease | None:
@@ -611,10 +658,13 @@ class Journal:
 class Table:
     """An engine bound to its journal: every accepted action is recorded before it counts."""
 
-    def __init__(self, key: str, engine: Engine[Any], journal: Journal) -> None:
+    def __init__(self, key: str, engine: Engine[Any], journal: Journal, seq: int = 0) -> None:
         self.key = key
         self.engine = engine
         self.journal = journal
+        self.seq = seq
+        """The sequence number of the last action the engine holds: the next is journaled as ``seq + 1``, so
+        a process that missed another's write is refused instead of recording effects of a stale state."""
 
     @classmethod
     def create(
@@ -625,7 +675,8 @@ class Table:
 
     @classmethod
     def restore(cls, journal: Journal, key: str) -> Table:
-        return cls(key, journal.restore(key), journal)
+        engine, seq = journal.replay(key)
+        return cls(key, engine, journal, seq)
 
     def apply(self, action: Action, *, action_id: str | None = None) -> list[Effect]:
         """Apply ``action`` to the engine and journal it; refused actions leave no trace.
@@ -656,8 +707,8 @@ class Table:
             raise
         rng.release()
         try:
-            self.journal.append(self.key, action, effects, action_id=action_id)
+            self.seq = self.journal.append(self.key, action, effects, action_id=action_id, seq=self.seq + 1)
         except JournalError:
-            self.engine = self.journal.restore(self.key)  # applied here, not journaled: back in step
+            self.engine, self.seq = self.journal.replay(self.key)  # applied here, not journaled: back in step
             raise
         return effects

@@ -266,18 +266,51 @@ def test_a_retry_after_a_crash_is_not_applied_twice(spec: str) -> None:
 
 
 def test_a_second_writer_is_refused_and_the_loser_reloads(spec: str) -> None:
-    """Two processes writing one table (a lease lost unnoticed): the stale one cannot overwrite."""
+    """Two processes writing one table (a lease lost unnoticed): the stale one cannot write, not even its
+    first action (it would record effects of a state that is not the table's), and reloads."""
     first, second = Journal(spec), Journal(spec)
     Table.create(first, "t", CounterEngine(CounterConfig(limit=50), seed=1))
     mine, theirs = Table.restore(first, "t"), Table.restore(second, "t")
     theirs.apply(Add(player=2, amount=1))
-    mine.apply(Add(player=1, amount=10))
+    with pytest.raises(JournalError, match="another process"):
+        mine.apply(Add(player=1, amount=10))
+    assert mine.engine.snapshot() == {"total": 1} == first.restore("t").snapshot()
+    assert mine.apply(Add(player=1, amount=10)) == [Added(1, 11)]
     with pytest.raises(JournalError, match="another process"):
         theirs.apply(Add(player=2, amount=5))
     assert theirs.engine.snapshot() == {"total": 11} == first.restore("t").snapshot()
     assert theirs.apply(Add(player=2, amount=5)) == [Added(2, 16)]
+    assert [entry.effects for entry in first.entries("t")] == [
+        [{"type": "Added", "player": 2, "total": 1}],
+        [{"type": "Added", "player": 1, "total": 11}],
+        [{"type": "Added", "player": 2, "total": 16}],
+    ]
     first.close()
     second.close()
+
+
+def test_a_table_that_replays_differently_from_its_record_is_refused(spec: str) -> None:
+    """Rules that changed what an action does: the table is not guessed at; the first action that differs
+    is named. A record older than a field the effects carry now still replays."""
+    journal = Journal(spec)
+    table = Table.create(journal, "t", CounterEngine(CounterConfig(limit=50), seed=1))
+    table.apply(Add(player=1, amount=2))
+    table.apply(Add(player=2, amount=3))
+    database = open_database(spec)
+    database.execute(  # written when Added had no total: still what the players were shown
+        "UPDATE actions SET effects=? WHERE table_key='t' AND seq=1", ('[{"type": "Added", "player": 1}]',)
+    )
+    assert journal.restore("t").snapshot() == {"total": 5}
+    database.execute(  # the rules then gave another total
+        "UPDATE actions SET effects=? WHERE table_key='t' AND seq=2",
+        ('[{"type": "Added", "player": 2, "total": 6}]',),
+    )
+    database.close()
+    with pytest.raises(JournalError, match=r"action 2 \(Add\) replays differently"):
+        journal.restore("t")
+    with pytest.raises(JournalError, match="replays differently"):
+        Table.restore(journal, "t")
+    journal.close()
 
 
 # -- leases ----------------------------------------------------------------------------------------
@@ -403,8 +436,8 @@ def test_migrations_from_every_version(spec: str, version: int) -> None:
             ('{"limit": 10, "names": ["a", "b"]}',),
         )
         database.execute(
-            "INSERT INTO actions(table_key, seq, at, action, effects) VALUES ('old', 1, 2, ?, '[]')",
-            ('{"type": "Add", "player": 1, "amount": 4}',),
+            "INSERT INTO actions(table_key, seq, at, action, effects) VALUES ('old', 1, 2, ?, ?)",
+            ('{"type": "Add", "player": 1, "amount": 4}', '[{"type": "Added", "player": 1, "total": 4}]'),
         )
     database.close()
     journal = Journal(spec)
@@ -442,7 +475,8 @@ def test_sqlite_journal_from_before_schema_version(tmp_path: Path, with_reason: 
         " at REAL NOT NULL, action TEXT NOT NULL, effects TEXT NOT NULL, PRIMARY KEY (table_key, seq));"
         "INSERT INTO tables(key, engine, config, seed, created)"
         ' VALUES (\'g\', \'test-counter\', \'{"limit": 10, "names": ["a", "b"]}\', 9, 1);'
-        'INSERT INTO actions VALUES (\'g\', 1, 2, \'{"type": "Add", "player": 1, "amount": 3}\', \'[]\');'
+        'INSERT INTO actions VALUES (\'g\', 1, 2, \'{"type": "Add", "player": 1, "amount": 3}\','
+        ' \'[{"type": "Added", "player": 1, "total": 3}]\');'
     )
     old.commit()
     old.close()

@@ -58,7 +58,7 @@ from typing import Any, ClassVar
 
 from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Rest, command, parse_invocation
-from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, Referee, shorten
+from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, Referee, shorten, unreplayable_line
 from cockatrice_ext.cards.model import CardFacts
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.formats import autobattler as ab
@@ -66,7 +66,7 @@ from cockatrice_ext.formats import league as core
 from cockatrice_ext.formats import market as mk
 from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats.base import Action, Effect, Engine, RulesError
-from cockatrice_ext.journal import Table
+from cockatrice_ext.journal import JournalError, Table
 from cockatrice_ext.protocol import commands as pc
 
 LOGGER = logging.getLogger(__name__)
@@ -1887,6 +1887,12 @@ async def _install(bot: Bot, fmt: str) -> None:
                 continue  # another live process of the fleet referees it
             room.leagues.append(await LeagueReferee.restore(bot, key))
             LOGGER.info("restored league %s", key)
+        except JournalError as exc:  # its players are told, not left waiting for a referee that is gone
+            LOGGER.error("could not restore league %s: %s", key, exc)
+            room_id = int(bot.journal.table_meta(key).get("room_id", -1))
+            if room_id in bot.room_ids:
+                what = f"The {TITLES[fmt]} league #{key.rsplit(':', 1)[-1]}"
+                await bot.room_say(room_id, unreplayable_line(what, exc))
         except Exception:
             LOGGER.exception("could not restore league %s", key)
 

@@ -636,6 +636,11 @@ class LobbyReferee(Referee):
         )
 
 
+def unreplayable_line(what: str, error: Exception) -> str:
+    """What players are told of a game or league whose journal cannot be replayed (nothing is guessed)."""
+    return f"{what}'s record cannot be replayed ({error}); it is kept, and nothing was changed"
+
+
 @dataclass
 class BotOptions:
     """How the bot connects and where it keeps its journal."""
@@ -910,7 +915,14 @@ class Bot:
         if self.fleet is not None and not self.fleet.acquire(key):
             LOGGER.info("game %d is still leased to another process; taken over when it expires", game_id)
             return
-        referee = await factory(self, game_id, room_id, key)
+        from cockatrice_ext.journal import JournalError
+
+        try:
+            referee = await factory(self, game_id, room_id, key)
+        except JournalError as exc:  # never guess, never stop the bot: say what could not be read
+            LOGGER.error("game %d cannot be resumed: %s", game_id, exc)
+            await self.room_say(room_id, unreplayable_line(f"game #{game_id}", exc))
+            return
         self.adopt_game(referee)
         await referee.on_reconnected()
 
@@ -1050,9 +1062,7 @@ class Bot:
         try:
             referee: GameReferee = await rebuilder(self, room_id, key, requested_by)
         except JournalError as exc:  # never guess: say what could not be read
-            raise NotAllowed(
-                f"game #{game_id}'s record cannot be replayed ({exc}); nothing was changed"
-            ) from exc
+            raise NotAllowed(unreplayable_line(f"game #{game_id}", exc)) from exc
         self.journal.close_table(key, f"resumed as game {referee.game_id}")
         if self.journal.has_table(referee.table_key):  # the account now seated as referee (fleet take-over)
             new_meta = self.journal.table_meta(referee.table_key)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import types
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from cockatrice_ext.bot.league import (
     check_loaded_deck,
     deck_names,
     describe_problems,
+    install_market,
     pay_refs,
     pick_action,
     pool_cod,
@@ -321,29 +323,62 @@ class _FakeBot:
         self.fleet = None  # alone, not in a fleet
 
 
-def test_league_restores_from_the_journal() -> None:
-    journal = Journal(":memory:")
+def journaled_market_league(journal: Journal, room_id: int, number: int) -> Table:
+    """A started two-player Market Draft league in ``journal``, with the metadata the bot writes."""
     engine = mk.MarketDraftEngine(
         mk.MarketConfig(players=("al", "bo"), rounds=1, cards=market_cards()), seed=3
     )
-    block = block_of(engine)
     meta = {
         "kind": "league",
         "format": "market",
         "options": {"format": "market", "block": "", "rounds": 1, "seed": 3, "game_password": ""},
-        "room_id": 0,
+        "room_id": room_id,
         "block": "test",
-        "game_names": list(block.game_names),
+        "game_names": list(block_of(engine).game_names),
         "games": {},
     }
-    table = Table.create(journal, "ws://test:league:0:market:1", engine, meta=meta)
+    table = Table.create(journal, f"ws://test:league:{room_id}:market:{number}", engine, meta=meta)
     table.apply(core.Start(player=None))
+    return table
+
+
+def test_league_restores_from_the_journal() -> None:
+    journal = Journal(":memory:")
+    table = journaled_market_league(journal, room_id=0, number=1)
+    engine = table.engine
     table.apply(core.Pick(player="al", card=engine.pack("al")[1]))
     bot = _FakeBot(journal)
     league = asyncio.run(LeagueReferee.restore(bot, table.key))  # type: ignore[arg-type]
     assert league.engine.snapshot() == engine.snapshot()
     assert league.options == LeagueOptions(format="market", rounds=1, seed=3)
     assert bot.private_referees == [league]
+
+
+def test_a_league_whose_record_no_longer_replays_is_announced_in_its_room() -> None:
+    """After an upgrade whose rules change what a journaled action did, the bot starts all the same and the
+    league's room hears that it cannot go on (it used to be a line in the bot's log only)."""
+    journal = Journal(":memory:")
+    table = journaled_market_league(journal, room_id=7, number=2)
+    journal._db.execute(  # what another version of the rules had recorded for the start
+        "UPDATE actions SET effects='[]' WHERE table_key=? AND seq=1", (table.key,)
+    )
+    bot = _FakeBot(journal)
+    said: list[tuple[int, str]] = []
+
+    async def room_say(room_id: int, text: str) -> None:
+        said.append((room_id, text))
+
+    bot.options = types.SimpleNamespace(format_options={})  # type: ignore[attr-defined]
+    bot.room_referees = []  # type: ignore[attr-defined]
+    bot.room_ids = [7]  # type: ignore[attr-defined]
+    bot.room_say = room_say  # type: ignore[attr-defined]
+    asyncio.run(install_market(bot))  # type: ignore[arg-type]
+    (room,) = bot.room_referees  # type: ignore[attr-defined]
+    assert room.leagues == []
+    ((room_id, line),) = said
+    assert room_id == 7
+    assert line.startswith("The Market Draft league #2's record cannot be replayed (")
+    assert "action 1 (Start) replays differently" in line and line.endswith("nothing was changed")
 
 
 # -- room options and chat packing -------------------------------------------------------------------------

@@ -130,7 +130,8 @@ class MariaDB:
         return done.stdout.decode()
 
     def add_user(self, name: str, password: str, *, level: str = "user") -> None:
-        """Register ``name`` (active) with Servatrice's password hash and the given level."""
+        """Register ``name`` (active) with Servatrice's password hash and the given level (a name
+        registered by an earlier test of the session gets this password and level)."""
         admin = ADMIN_BITS[level]
         hashed = servatrice_password_hash(password)
         safe = name.replace("'", "''")
@@ -138,7 +139,8 @@ class MariaDB:
             "INSERT INTO cockatrice_users (admin, name, realname, password_sha512, email, country,"
             " avatar_bmp, registrationDate, active, clientid, adminnotes, privlevel,"
             " privlevelStartDate, privlevelEndDate) VALUES"
-            f" ({admin}, '{safe}', '', '{hashed}', '', '', '', NOW(), 1, '', '', 'NONE', NOW(), NOW());"
+            f" ({admin}, '{safe}', '', '{hashed}', '', '', '', NOW(), 1, '', '', 'NONE', NOW(), NOW())"
+            f" ON DUPLICATE KEY UPDATE admin = {admin}, password_sha512 = '{hashed}';"
         )
 
     def servatrice_ini(self) -> str:

@@ -68,7 +68,7 @@ class ChatScheduler:
         self._delay = delay
         self.max_message = max_message
         self.user_limit = user_limit
-        self._queues: dict[Destination, deque[str]] = {}
+        self._queues: dict[Destination, deque[tuple[str, bool]]] = {}  # (line, raw)
         self._served: dict[Destination, int] = {}  # destination -> serial of its last message
         self._wakeup = asyncio.Event()
         self._idle = asyncio.Event()
@@ -81,12 +81,17 @@ class ChatScheduler:
         """Private messages may be longer (a pool list); room and game lines stay short."""
         return self.user_limit if destination[0] == "user" else self.max_message
 
-    def say(self, destination: Destination, text: str) -> None:
-        """Queue one line for ``destination`` (never blocks; empty lines are dropped)."""
-        line = _clip(text, self.limit_for(destination))
+    def say(self, destination: Destination, text: str, *, raw: bool = False) -> None:
+        """Queue one line for ``destination`` (never blocks; empty lines are dropped).
+
+        A ``raw`` text (a deck list to paste) keeps its line breaks and is sent as a message of its own,
+        never merged with other lines; it is cut at the destination's limit like any line.
+        """
+        limit = self.limit_for(destination)
+        line = text.strip()[:limit] if raw else _clip(text, limit)
         if not line:
             return
-        self._queues.setdefault(destination, deque()).append(line)
+        self._queues.setdefault(destination, deque()).append((line, raw))
         self._idle.clear()
         self._wakeup.set()
         if self._task is None or self._task.done():
@@ -101,7 +106,7 @@ class ChatScheduler:
     def waiting(self) -> tuple[int, int]:
         """Messages and characters still to send (a destination's waiting lines merge into one message)."""
         queues = [queue for queue in self._queues.values() if queue]
-        return len(queues), sum(len(line) + len(SEPARATOR) for queue in queues for line in queue)
+        return len(queues), sum(len(line) + len(SEPARATOR) for queue in queues for line, _ in queue)
 
     def drop(self, destination: Destination) -> None:
         """Forget what is queued for a destination that is gone (a closed game, a user who left)."""
@@ -138,9 +143,14 @@ class ChatScheduler:
             self.sent_messages += 1
             self._served[destination] = self.sent_messages
             limit = self.limit_for(destination)
-            message = queue.popleft()
-            while queue and len(message) + len(SEPARATOR) + len(queue[0]) <= limit:
-                message += SEPARATOR + queue.popleft()
+            message, raw = queue.popleft()
+            while (
+                not raw
+                and queue
+                and not queue[0][1]
+                and len(message) + len(SEPARATOR) + len(queue[0][0]) <= limit
+            ):
+                message += SEPARATOR + queue.popleft()[0]
             if not queue:
                 del self._queues[destination]
             return destination, message

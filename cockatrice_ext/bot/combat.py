@@ -6,8 +6,14 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
 
 * **Decks.** The game is created with shared decklists, so the server shows the bot every deck a
   player loads. The bot checks it at once (every name known; exactly 40 cards, singleton, no lands, no
-  planeswalkers) and answers with one line: legal, or every offending card. The bot withholds its own
-  ready until both players hold legal decks, so an illegal deck never starts a game.
+  planeswalkers) and answers with one line: legal, or every offending card. Seated, the bot withholds its
+  own ready until both players hold legal decks, so an illegal deck never starts a game.
+* **Seat.** The bot needs no zone of its own, so an account with the server's judge level watches from a
+  judge's spectator seat: Servatrice does not count such games against its per-user limit, and the bot
+  does not look like an opponent. The server then starts the game when both players are ready, so the
+  bot takes back, acting as the player, every ready given while the game cannot start, and says why.
+  The round and points counters go on each player's own area; turns are passed for the active player.
+  A restarted bot takes its spectator seat again and resumes in place.
 * **Cards.** Each player plays with their own deck. The engine shuffles each deck list and deals the
   draws. Where the bot holds judge rights it moves each drawn card itself: acting as the player
   (``Command_Judge``) it reads their library (``Command_DumpZone``) and moves the cards into their hand,
@@ -20,8 +26,8 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   are revealed together), then ten rounds of one turn each. The bot keeps the Cockatrice active player
   in step with the engine (it passes its own turns and the turns the engine ended). Going to the
   combat phase in Cockatrice starts combat; passing the turn during the fights ends combat.
-* **Score.** Counters on the bot's player area show the round and each player's points; every round
-  begins with its spell cap; the winner is declared after round ten.
+* **Score.** Counters show the round and the points (on the bot's player area, or watching, on each
+  player's); every round begins with its spell cap; the winner is declared after round ten.
 * **Chat.** Every refusal is one line; identity is the server's player id of the chat event. Slots are
   numbered 1-5 for players (the engine counts from 0).
 * **Restarts.** A registered account keeps its seat and resumes in place. One that lost its seat
@@ -50,6 +56,7 @@ from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, GameReferee, Ow
 from cockatrice_ext.cards.model import CardDatabase, CardFacts
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
+from cockatrice_ext.client.mirror import PlayerState
 from cockatrice_ext.formats import combat as rules
 from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats.base import Effect, RulesError
@@ -66,6 +73,9 @@ LIBRARY_HOWTO = (
 )
 _NUMBER = re.compile(r"[0-9]{1,3}")
 ROUND_COUNTER = "Round"
+POINTS_COUNTER = "Points"  # watching: each player's own points, on their area
+ROUND_COLOR = (90, 90, 200, 255)
+POINTS_COLOR = (200, 40, 40, 255)
 EMPTY_DECK = (
     '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>referee</deckname>'
     '<comments/><zone name="main"/></cockatrice_deck>'
@@ -471,7 +481,6 @@ class CombatReferee(SeatsByName, GameReferee):
         super().__init__(bot, game_id, room_id)
         self.options = options
         self.decks: dict[int, DeckVerdict] = {}
-        self._reminded: set[int] = set()  # players told once why their ready changes nothing
         self.cards: CardDatabase | None = None
         self.is_ready = False
         self._lock = asyncio.Lock()
@@ -492,7 +501,9 @@ class CombatReferee(SeatsByName, GameReferee):
         requested_by: str = "",
         cards: CardDatabase | None = None,
     ) -> CombatReferee:
-        """Create the game with shared decklists and sit (not ready until both decks are legal)."""
+        """Create the game with shared decklists: from a judge's spectator seat when the account is a
+        judge (the per-user game limit does not count it), else seated, not ready until both decks are
+        legal."""
         description = "Magic Combat Rules, 2 players, refereed"
         if requested_by:
             description += f" (asked by {requested_by})"
@@ -504,11 +515,13 @@ class CombatReferee(SeatsByName, GameReferee):
             password=options.password,
             judge=options.judge,
             share_decklists=True,
+            watch=True,
         )
         referee = cls(bot, game_id, room_id, options)
         referee.cards = cards
         bot.adopt_game(referee)
-        await bot.client.select_deck(game_id, EMPTY_DECK)
+        if not referee.watching:
+            await bot.client.select_deck(game_id, EMPTY_DECK)
         return referee
 
     @classmethod
@@ -594,25 +607,47 @@ class CombatReferee(SeatsByName, GameReferee):
     async def remind_illegal_deck(self, player_id: int) -> None:
         """A player pressed ready with a deck that cannot start the game: say why, privately, once."""
         verdict = self.decks.get(player_id)
-        if (verdict is not None and verdict.legal) or player_id in self._reminded or player_id == self.me:
+        if (verdict is not None and verdict.legal) or player_id == self.me:
             return
-        self._reminded.add(player_id)
+        await self.remind_once(player_id, self.illegal_deck_text(verdict))
+
+    def illegal_deck_text(self, verdict: DeckVerdict | None) -> str:
         reason = verdict.reason if verdict is not None else "no deck list reached the referee"
-        await self.bot.tell(
-            self.player_name(player_id),
-            shorten(
-                f"The game cannot start yet: {reason}. Load a legal deck (exactly 40 cards, singleton,"
-                " no lands, no planeswalkers); the referee readies itself when both decks are legal.",
-                900,
-            ),
+        then = "then press ready again" if self.watching else "the referee readies itself when both are legal"
+        return (
+            f"The game cannot start yet: {reason}. Load a legal deck (exactly 40 cards, singleton,"
+            f" no lands, no planeswalkers); {then}."
+        )
+
+    def startable(self) -> bool:
+        """Two players sit and both hold legal decks."""
+        humans = self.humans()
+        return len(humans) == 2 and all(
+            self.decks.get(p.player_id) is not None and self.decks[p.player_id].legal for p in humans
+        )
+
+    async def hold_back(self) -> None:
+        """Watching: take back every ready given while the game cannot start, and say why."""
+        await self.take_back_ready(self.startable(), self.why_not_started)
+
+    def why_not_started(self, player: PlayerState) -> str:
+        verdict = self.decks.get(player.player_id)
+        if verdict is None or not verdict.legal:
+            return self.illegal_deck_text(verdict)
+        others = [p for p in self.humans() if p.player_id != player.player_id]
+        waiting = f"{self.player_name(others[0].player_id)}'s legal deck" if others else "a second player"
+        return (
+            f"The game starts when both players are ready with legal decks: waiting for {waiting}."
+            " Press ready again then."
         )
 
     async def update_ready(self) -> None:
-        """Ready exactly when two players sit and both decks are legal (the game cannot start otherwise)."""
-        humans = self.humans()
-        wanted = len(humans) == 2 and all(
-            self.decks.get(p.player_id) is not None and self.decks[p.player_id].legal for p in humans
-        )
+        """Seated: ready exactly when two players sit and both decks are legal (the game cannot start
+        otherwise). Watching: hold back the players' own ready until then."""
+        if self.watching:
+            await self.hold_back()
+            return
+        wanted = self.startable()
         if wanted != self.is_ready:
             self.is_ready = wanted
             try:
@@ -642,22 +677,31 @@ class CombatReferee(SeatsByName, GameReferee):
             "room_id": self.room_id,
             "game_id": self.game_id,
             "names": {str(p): self.player_name(p) for p in humans},
+            "watching": self.watching,  # a judge's spectator seat is taken again after a restart
         }
         self.table = Table.create(self.bot.journal, self.table_key, engine, meta=meta)
         await self.make_counters()
         await self.perform(self.apply(rules.StartGame(player=None)))
 
     async def make_counters(self) -> None:
-        """The round and each player's points, on our player area (at their journaled values)."""
+        """The round and the points at their journaled values: on our player area (one points counter
+        per player), or watching, on each player's own area (the round and their points)."""
         engine = self.engine
-        color = (200, 40, 40, 255)
-        await self.run(
-            pc.create_counter(ROUND_COUNTER, value=engine.round, color=(90, 90, 200, 255)),
-            *(
-                pc.create_counter(self.points_counter(p), value=engine.points(p), color=color)
-                for p in engine.config.players
-            ),
-        )
+        await self.show_round(engine.round)
+        for player in engine.config.players:
+            await self.show_points(player, engine.points(player))
+
+    async def show_round(self, value: int) -> None:
+        seats = [self.seat_of(p) for p in self.engine.config.players] if self.watching else [self.me]
+        for seat in seats:
+            if seat is not None:
+                await self.show_counter(seat, ROUND_COUNTER, value, ROUND_COLOR)
+
+    async def show_points(self, player: Any, value: int) -> None:
+        seat = self.seat_of(player) if self.watching else self.me
+        name = POINTS_COUNTER if self.watching else self.points_counter(player)
+        if seat is not None:
+            await self.show_counter(seat, name, value, POINTS_COLOR)
 
     async def restore_board(self) -> None:
         """The rebuilt game started: round and points on their counters, and every card where the journal
@@ -688,23 +732,6 @@ class CombatReferee(SeatsByName, GameReferee):
     def points_counter(self, player: Any) -> str:
         return f"{self.player_name(player)[:20]} points"
 
-    def my_counter(self, name: str) -> int | None:
-        me = self.mirror.players.get(self.me)
-        if me is None:
-            return None
-        return next((c.id for c in me.counters.values() if c.name == name), None)
-
-    async def set_counter(self, name: str, value: int) -> None:
-        counter = self.my_counter(name)
-        if counter is None:
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + 3.0
-            while counter is None and loop.time() < deadline:
-                await asyncio.sleep(0.01)
-                counter = self.my_counter(name)
-        if counter is not None:
-            await self.run(pc.set_counter(counter, value))
-
     # -- events ----------------------------------------------------------------------------------
 
     async def on_game_event(self, event: ClientEvent) -> None:
@@ -723,7 +750,10 @@ class CombatReferee(SeatsByName, GameReferee):
                     props = event.message.player_properties  # type: ignore[attr-defined]
                     pid = int(props.player_id if props.HasField("player_id") else event.player_id)
                     if props.HasField("ready_start") and props.ready_start:
-                        await self.remind_illegal_deck(pid)
+                        if self.watching:
+                            await self.hold_back()
+                        else:
+                            await self.remind_illegal_deck(pid)
                 elif name in ("Event_Join", "Event_Leave") and not self.mirror.started:
                     if name == "Event_Leave":
                         self.decks.pop(event.player_id, None)
@@ -787,12 +817,6 @@ class CombatReferee(SeatsByName, GameReferee):
             return
         await self.pass_turn()
 
-    async def pass_turn(self) -> None:
-        try:
-            await self.run(pc.next_turn())
-        except ClientError as exc:
-            LOGGER.info("game %d: could not pass the turn: %s", self.game_id, exc)
-
     async def on_reconnected(self) -> None:
         async with self._lock:
             if self.table is None or not self.live or self.game_id not in self.bot.client.games:
@@ -815,10 +839,10 @@ class CombatReferee(SeatsByName, GameReferee):
         moved: set[int] = set()
         for position, effect in enumerate(effects):
             if isinstance(effect, rules.TurnStarted):
-                await self.set_counter(ROUND_COUNTER, effect.round)
+                await self.show_round(effect.round)
                 new_turn = True
             elif isinstance(effect, rules.PointsScored):
-                await self.set_counter(self.points_counter(effect.player), effect.points)
+                await self.show_points(effect.player, effect.points)
             elif (
                 isinstance(effect, rules.CardsDrawn)
                 and effect.cards

@@ -17,7 +17,9 @@ The rules live in :mod:`cockatrice_ext.formats.market` and :mod:`cockatrice_ext.
   actions carrying card identities.
 * **Games.** Each pairing gets its own Cockatrice game created by the bot with shared decklists. The bot
   sits with an empty deck and presses ready only once both players of the match are seated with legal
-  decks (the engines' ``check_deck``), so an illegal deck cannot start. It learns the result from the
+  decks (the engines' ``check_deck``), so an illegal deck cannot start. An account with the server's judge
+  level watches instead, from a judge's spectator seat that the per-user game limit does not count, and
+  takes back (acting as the player) any ready given before both decks are legal. It learns the result from the
   game: a life total reaching 0, a concession or a player leaving (AutoBattler refuses concessions, as
   its engine does); ``!result win|loss|draw`` from both players is the fallback. For AutoBattler the
   Treasure tokens on each player's battlefield are reported before the result.
@@ -61,6 +63,7 @@ from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Rest, command, 
 from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, Referee, shorten, unreplayable_line
 from cockatrice_ext.cards.model import CardFacts
 from cockatrice_ext.client import ClientEvent
+from cockatrice_ext.client.mirror import PlayerState
 from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import league as core
 from cockatrice_ext.formats import market as mk
@@ -1206,13 +1209,6 @@ class LeagueReferee(Referee):
             task.add_done_callback(self._follow_ups.discard)
         for line in _pack_lines(rendered.public):
             await self.bot.room_say(self.room_id, line)
-        pools_changed = any(
-            isinstance(e, (core.DraftFinished, ab.DraftEnded, mk.MarketClosed)) for e in effects
-        )
-        if pools_changed:
-            playing = engine.active() if isinstance(engine, ab.AutoBattlerEngine) else engine.league.members
-            for player in playing:
-                await self.send_pool(player)
         for effect in effects:
             if isinstance(effect, core.RoundStarted):
                 for pair in effect.pairings:
@@ -1229,7 +1225,12 @@ class LeagueReferee(Referee):
             elif isinstance(effect, core.ResultRecorded):
                 for game in list(self.games.values()):
                     if game.round_no == effect.round and set(game.players) == set(effect.players):
-                        await game.finish(effect)
+                        await game.result_recorded(effect)
+        if any(isinstance(e, (core.DraftFinished, ab.DraftEnded, mk.MarketClosed)) for e in effects):
+            # After the round's game announcements: a pool list is long, and the game is what to do next.
+            playing = engine.active() if isinstance(engine, ab.AutoBattlerEngine) else engine.league.members
+            for player in playing:
+                await self.send_pool(player)
         if engine.is_over() and not self.over:
             self.over = True
             self.bot.journal.close_table(self.key)
@@ -1256,21 +1257,16 @@ class LeagueReferee(Referee):
             await self.tell_raw(player, pool_list(names))
 
     async def tell_raw(self, player: str, text: str) -> None:
-        """A multi-line private text (deck lists keep their line breaks), in pieces under the budget."""
+        """A multi-line private text (deck lists keep their line breaks), in pieces under the budget,
+        queued after the player's earlier lines like any other private message."""
         piece = ""
         for line in text.splitlines():
             if piece and len(piece) + 1 + len(line) > PRIVATE_LIMIT:
-                await self._send_raw(player, piece)
+                await self.bot.tell(player, piece, raw=True)
                 piece = ""
             piece = f"{piece}\n{line}" if piece else line[:PRIVATE_LIMIT]
         if piece:
-            await self._send_raw(player, piece)
-
-    async def _send_raw(self, player: str, text: str) -> None:
-        try:
-            await self.bot.client.send_message(player, text)
-        except Exception as exc:  # the user may have gone
-            LOGGER.info("could not message %s: %s", player, exc)
+            await self.bot.tell(player, piece, raw=True)
 
     # -- games ----------------------------------------------------------------------------------------
 
@@ -1297,7 +1293,11 @@ class LeagueReferee(Referee):
                 f"Round {round_no}: your game vs {opponent} is #{game.game_id} in this room"
                 + (f" (password {self.options.game_password})" if self.options.game_password else "")
                 + f". Join it, load your deck from {hint} and press ready;"
-                " I start it when both decks are legal.",
+                + (
+                    " it starts when both decks are legal and both of you are ready."
+                    if game.watching
+                    else " I start it when both decks are legal."
+                ),
             )
 
     def forget(self, game: LeagueGame) -> None:
@@ -1616,7 +1616,8 @@ class LeagueGame(GameReferee):
         self.players = players
         self.legal: dict[str, bool] = {}
         self.checked: dict[str, str] = {}  # player -> deck text last checked
-        self.ready_sent = False
+        self.ready_sent = False  # seated: our ready; watching: "both decks are legal" was said
+        self.played = False  # the game has started (a concession may have stopped it since)
         self.finished = False
         self.basics_declared = False
         self.setup_note = ""
@@ -1636,10 +1637,12 @@ class LeagueGame(GameReferee):
             password=league.options.game_password,
             share_decklists=True,
             starting_life=life,
+            watch=True,
         )
         game = cls(bot, league, game_id, round_no, players)
         bot.adopt_game(game)
-        await bot.client.select_deck(game_id, EMPTY_DECK)
+        if not game.watching:
+            await bot.client.select_deck(game_id, EMPTY_DECK)
         return game
 
     @command(aliases=("state",))
@@ -1687,9 +1690,11 @@ class LeagueGame(GameReferee):
             if not mirror.started:
                 await self.check_decks()
                 await self.maybe_ready()
-        if not mirror.started:
+        if mirror.started:
+            self.played = True
+            await self.declare_basics()
+        if not self.played:
             return
-        await self.declare_basics()
         if name == "Event_SetActivePlayer" and int(event.message.active_player_id) == self.me:  # type: ignore[attr-defined]
             with contextlib.suppress(Exception):
                 await self.run(pc.next_turn())
@@ -1750,8 +1755,19 @@ class LeagueGame(GameReferee):
                 await self.say(f"{name}: deck OK.")
 
     async def maybe_ready(self) -> None:
-        """Press ready once both players sit, ready, with legal decks."""
+        """Seated: press ready once both players sit, ready, with legal decks. Watching: the players'
+        own ready starts the game, so take it back while a deck is missing or not legal."""
         seats = [self.seat_of(p) for p in self.players]
+        if self.watching:
+            legal = all(
+                s is not None and self.legal.get(p, False) for s, p in zip(seats, self.players, strict=True)
+            )
+            if legal and not self.ready_sent:
+                self.ready_sent = True
+                await self.say(f"Both decks are legal: press ready to start. {self.setup_note} Good luck!")
+            self.ready_sent = self.ready_sent and legal
+            await self.take_back_ready(legal, self.why_not_started)
+            return
         all_ready = all(
             s is not None and self.mirror.players[s].ready_start and self.legal.get(p, False)
             for s, p in zip(seats, self.players, strict=True)
@@ -1764,6 +1780,19 @@ class LeagueGame(GameReferee):
             self.ready_sent = False
             with contextlib.suppress(Exception):
                 await self.bot.client.ready_start(self.game_id, False)
+
+    def why_not_started(self, player: PlayerState) -> str:
+        if not self.legal.get(player.name, False):
+            return (
+                "The game cannot start yet: your deck is not legal (the game's chat says why). Load a legal"
+                " deck, then press ready again."
+            )
+        opponent = self.opponent(player.name)
+        waiting = f"{opponent}'s legal deck" if self.seat_of(opponent) is not None else f"{opponent} to sit"
+        return (
+            f"The game starts when both players are ready with legal decks: waiting for {waiting}."
+            " Press ready again then."
+        )
 
     async def declare_basics(self) -> None:
         """AutoBattler: the mini-game started; tell the engine each player's basic lands, once (a change
@@ -1826,8 +1855,13 @@ class LeagueGame(GameReferee):
             effects = self.league.table.apply(action)
         except RulesError as exc:
             if exc.code == "concession_not_allowed":
+                again = (  # watching, Cockatrice stops a two-player game at a concession
+                    "Both press ready to play it again"
+                    if self.watching
+                    else "Unconcede and play on to 0 life"
+                )
                 await self.say(
-                    f"{reason}: concessions do not decide AutoBattler games. Unconcede and play on to 0 life,"
+                    f"{reason}: concessions do not decide AutoBattler games. {again},"
                     " or both send me !result win|loss|draw by private message."
                 )
                 return
@@ -1836,7 +1870,7 @@ class LeagueGame(GameReferee):
         await self.say(f"{reason}: {winner} wins.")
         await self.league.perform(effects)
 
-    async def finish(self, effect: core.ResultRecorded) -> None:
+    async def result_recorded(self, effect: core.ResultRecorded) -> None:
         """The match is decided: thank the players and leave the game."""
         if self.finished:
             return
@@ -1845,6 +1879,10 @@ class LeagueGame(GameReferee):
         else:
             await self.say(f"Result recorded: {effect.winner} wins. Thanks for playing!")
         await self.close()
+
+    async def finish(self, reason: str, *, linger: float | None = None) -> None:
+        """Every player left: the game still waits for its pairing (the league's result for the match
+        closes it, see :meth:`result_recorded`), so there is nothing to finish here."""
 
     async def close(self) -> None:
         self.finished = True

@@ -54,7 +54,7 @@ from cockatrice_ext.bot.commands import (
 from cockatrice_ext.bot.fleet import DEFAULT_LEASE_TTL, Fleet
 from cockatrice_ext.client import ClientEvent, Disconnected, Reconnected, connect
 from cockatrice_ext.client.errors import ClientError
-from cockatrice_ext.client.mirror import GameMirror, PlayerState
+from cockatrice_ext.client.mirror import CounterState, GameMirror, PlayerState
 from cockatrice_ext.formats.base import Effect, RulesError
 from cockatrice_ext.journal import POSTGRES_SCHEMES, DuplicateAction, Journal, Table
 from cockatrice_ext.protocol import commands as pc
@@ -224,6 +224,7 @@ class GameReferee(Referee):
         self.seat_names: dict[int, str] = {}  # every player ever seated: names outlive a player leaving
         self._leave_timer: asyncio.TimerHandle | None = None
         self._commands_this_second = (-1, 0)  # (the game's clock, commands seen at that second)
+        self._reminded: set[tuple[int, str]] = set()  # (player, text) said once: why no start
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -280,6 +281,72 @@ class GameReferee(Referee):
     def is_judge(self) -> bool:
         """Whether the server seated us as a judge (we may then act for players)."""
         return bool(self.mirror.judge)
+
+    @property
+    def watching(self) -> bool:
+        """Whether we referee from a judge's spectator seat (no zones, counters or turns of our own:
+        counters go on the players' areas and turns are passed for the player whose turn it is)."""
+        return bool(self.mirror.spectator)
+
+    def counter_on(self, seat: int, name: str) -> CounterState | None:
+        player = self.mirror.players.get(seat)
+        if player is None:
+            return None
+        return next((c for c in player.counters.values() if c.name == name), None)
+
+    async def show_counter(
+        self, seat: int, name: str, value: int, color: tuple[int, int, int, int] = (128, 128, 128, 255)
+    ) -> None:
+        """Show ``value`` on the counter ``name`` of ``seat``'s area, created on first use: our own area
+        directly, a player's acting as them (a judge only). The server numbers a new counter, so its
+        value is set through the id that its event brings back."""
+        if seat != self.me and not self.is_judge:
+            return
+
+        async def commands(wanted: list[Any]) -> None:
+            if seat == self.me:
+                await self.run(*wanted)
+            else:
+                await self.bot.client.judge_commands(self.game_id, seat, wanted)
+
+        counter = self.counter_on(seat, name)
+        if counter is None:
+            await commands([pc.create_counter(name, value=value, color=color)])
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 3.0
+            while (counter := self.counter_on(seat, name)) is None and loop.time() < deadline:
+                await asyncio.sleep(0.01)
+        if counter is not None and counter.value != value:
+            await commands([pc.set_counter(counter.id, value)])
+
+    async def remind_once(self, player_id: int, text: str) -> None:
+        """Tell a player privately why the game did not start (each reason once)."""
+        if (player_id, text) in self._reminded:
+            return
+        self._reminded.add((player_id, text))
+        await self.bot.tell(self.player_name(player_id), shorten(text, 900))
+
+    async def take_back_ready(self, startable: bool, why: Callable[[PlayerState], str]) -> None:
+        """Watching as a judge, the server starts the game as soon as every player is ready: while it
+        must not start (``startable`` false), take back each player's ready, acting as them, and tell
+        them ``why(player)``. Seated, our own ready holds the game back instead, so this does nothing."""
+        if startable or not self.watching or not self.is_judge:
+            return
+        for player in self.humans():
+            if player.ready_start:
+                await self.bot.client.judge_commands(self.game_id, player.player_id, [pc.ready_start(False)])
+                await self.remind_once(player.player_id, why(player))
+
+    async def pass_turn(self) -> None:
+        """End the current Cockatrice turn: ours, or (watching as a judge) the active player's for them."""
+        active = self.mirror.active_player_id
+        try:
+            if not self.watching:
+                await self.run(pc.next_turn())
+            elif self.is_judge and active in self.mirror.players:
+                await self.bot.client.judge_commands(self.game_id, active, [pc.next_turn()])
+        except ClientError as exc:
+            LOGGER.info("game %d: could not pass the turn: %s", self.game_id, exc)
 
     async def read_own_deck(self) -> None:
         """Learn our deck's order (names) from the server."""
@@ -716,6 +783,7 @@ class Bot:
                 await installer(self)
         for game_id, mirror in list(self.client.games.items()):  # re-seated at login (registered account)
             await self.resume_game(game_id, mirror.room_id)
+        await self.watch_again()
         if self.fleet is not None:
             await self.fleet.start()  # lost games are announced by the process that leases them
         else:
@@ -787,10 +855,10 @@ class Bot:
         """Queue a line for a room's chat."""
         self.chat.say(("room", room_id), text)
 
-    async def tell(self, user_name: str, text: str) -> None:
+    async def tell(self, user_name: str, text: str, *, raw: bool = False) -> None:
         """Queue a private message (dropped with a log line if the user has left), on the session that
-        holds the conversation with that user."""
-        self.conversation_with(user_name).chat.say(("user", user_name), text)
+        holds the conversation with that user (``raw``: line breaks kept, see :meth:`ChatScheduler.say`)."""
+        self.conversation_with(user_name).chat.say(("user", user_name), text, raw=raw)
 
     def conversation_with(self, user_name: str) -> Bot:
         """The session that writes to ``user_name``: kept once chosen, so a user hears from one sender;
@@ -937,12 +1005,17 @@ class Bot:
         judge: bool = False,
         share_decklists: bool = False,
         starting_life: int = 20,
+        watch: bool = False,
     ) -> int:
-        """Create a game the bot sits in as one more player (it holds the shared piles).
+        """Create a game for ``seats`` human players and return its id.
 
-        ``seats`` counts the human players. The room's game types whose name contains ``type_hint``
-        are selected. A judge seat is asked for when ``judge`` or when the account has judge rights;
-        a server that refuses it gets a plain seat instead. Returns the game id.
+        The bot sits as one more player (a shared pile lives in its own zones), unless ``watch``: a
+        format that needs no zone of its own asks for a judge's spectator seat, which an account with
+        the server's judge level gets beyond the per-user game limit (Servatrice exempts judges who
+        create games as spectators); it then acts for the players as their judge. Other accounts, and
+        servers that refuse, get the seated game. The room's game types whose name contains
+        ``type_hint`` are selected. A judge seat is asked for when ``judge`` or when the account has
+        judge rights; a server that refuses it gets a plain seat instead.
         """
         from cockatrice_ext.client.errors import CommandFailed
 
@@ -950,8 +1023,7 @@ class Bot:
         type_ids = [
             tid for tid, name in (room.game_types.items() if room else []) if type_hint in name.lower()
         ]
-        user_level = int(getattr(self.client.user_info, "user_level", 0) or 0)
-        ask_judge = judge or bool(user_level & IS_JUDGE_LEVEL)
+        ask_judge = judge or self.judge_level
         settings = {
             "description": description[:200],
             "max_players": seats + 1,
@@ -961,18 +1033,34 @@ class Bot:
             "game_type_ids": type_ids,
             "starting_life_total": starting_life,
         }
+        if watch and self.judge_level:
+            try:
+                return await self.client.create_game(
+                    room_id,
+                    **{**settings, "max_players": seats},
+                    join_as_judge=True,
+                    join_as_spectator=True,
+                )
+            except CommandFailed as exc:
+                LOGGER.info("no judge's spectator seat (%s); creating the game with a seat", exc)
         for as_judge in (True, False) if ask_judge else (False,):
             try:
-                return await self._create_game(room_id, join_as_judge=as_judge, **settings)
+                return await self._create_game(room_id, join_as_judge=as_judge, watchable=watch, **settings)
             except CommandFailed as exc:
                 if not as_judge:
                     raise
                 LOGGER.info("no judge seat (%s); creating the game with a plain seat", exc)
         raise AssertionError("unreachable")
 
-    async def _create_game(self, room_id: int, **settings: Any) -> int:
+    @property
+    def judge_level(self) -> bool:
+        """Whether the server gave this account the judge user level (registered judges only)."""
+        return bool(int(getattr(self.client.user_info, "user_level", 0) or 0) & IS_JUDGE_LEVEL)
+
+    async def _create_game(self, room_id: int, *, watchable: bool = False, **settings: Any) -> int:
         """``Command_CreateGame``; when the server's per-user game limit is reached, leave finished
-        games and try once more, else refuse with a sentence the room can read."""
+        games and try once more, else refuse with a sentence the room can read (``watchable``: the
+        format could run from a judge's spectator seat, which the limit does not count)."""
         from cockatrice_ext.client.errors import CommandFailed
 
         try:
@@ -993,10 +1081,13 @@ class Bot:
                     raise
         # Servatrice counts every game the account created that still exists, even after the bot left
         # it: a game closes only when its last player leaves.
+        remedy = "another referee account (bot run --extra-user)"
+        if watchable:
+            remedy = "the judge level for the referee's account (its games then do not count) or " + remedy
         raise NotAllowed(
             "no new game: this server limits how many games one account creates per room, and the"
             " referee's earlier games still have players in them. Leave finished games (they close"
-            " when empty), or ask the operator for a judge account or another referee account"
+            f" when empty), or ask the operator for {remedy}"
         )
 
     async def _seat_lost(self, game_id: int) -> None:
@@ -1021,13 +1112,38 @@ class Bot:
                     lost[game_id] = key
         return lost
 
+    async def watch_again(self, timeout: float = 5.0) -> None:
+        """After a restart, take the judge's spectator seat again in every journaled game we watched
+        (the server keeps no spectator seat); the game's referee then resumes in place."""
+        if not self.judge_level:
+            return
+        for game_id, key in sorted(self.lost_games().items()):
+            meta = self.journal.table_meta(key)
+            room_id = int(meta.get("room_id", -1))
+            if not meta.get("watching") or room_id not in self.room_ids:
+                continue
+            try:
+                await self.client.join_game(room_id, game_id, spectator=True, judge=True)
+            except (ClientError, TimeoutError) as exc:
+                LOGGER.info("game %d: cannot watch it again: %s", game_id, exc)
+                continue
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + timeout  # its referee resumes on the joined event
+            while game_id not in self.games and loop.time() < deadline:
+                await asyncio.sleep(0.01)
+
     def lost_line(self, game_id: int, key: str) -> str:
         meta = self.journal.table_meta(key)
         names = ", ".join(str(n) for n in dict(meta.get("names", {})).values())
         what = f"{meta.get('format', 'game')} game #{game_id}" + (f" ({names})" if names else "")
+        why = (
+            "could not watch it again (the game is gone from the server)"
+            if meta.get("watching") and self.judge_level
+            else "lost its seat in it (an unregistered account loses its seats)"
+        )
         return (
-            f"The referee lost its seat in the {what} when it restarted (an unregistered account"
-            f" loses its seats). Its record is kept: say !resume {game_id} to continue it in a new game."
+            f"The referee {why} when it restarted: {what}."
+            f" Its record is kept: say !resume {game_id} to continue it in a new game."
         )
 
     async def announce_lost_games(self) -> None:

@@ -679,13 +679,6 @@ class VortexReferee(SeatsByName, PileReferee):
         used = {card.x // GRID_POINTS_PER_CARD for card in self.mirror.players[seat].zone("table").cards}
         return GRID_POINTS_PER_CARD * next(column for column in itertools.count() if column not in used)
 
-    async def pass_turn(self) -> None:
-        """End the Cockatrice turn (the bot's own, or one the engine ended)."""
-        try:
-            await self.run(pc.next_turn())
-        except ClientError as exc:
-            LOGGER.info("game %d: could not pass the turn: %s", self.game_id, exc)
-
     async def deck_to_my_zone(self, index: int, zone: str) -> None:
         position = self.own_deck.position(self.block.game_names[index])
         if position is None:

@@ -90,6 +90,11 @@ class _Outgoing:
     sent: asyncio.Future[int]
     response: asyncio.Future[Any]
 
+    @property
+    def chats(self) -> bool:
+        """Whether it spends the chat budget (its lane: chat waits never hold other commands back)."""
+        return bool(self.cost.chat_messages)
+
 
 @dataclasses.dataclass(frozen=True)
 class _Seat:
@@ -473,24 +478,45 @@ class Client:
             self._lost(f"send failed: {exc}")
 
     async def _send_loop(self, transport: Transport, conn: ClientConnection) -> None:
+        """Send queued containers as the flood gate allows, in order within each of two lanes (chat, and
+        everything else): a message waiting for the chat budget never holds back a card move, a counter
+        or a judge's command, and commands of one lane never overtake each other."""
         loop = asyncio.get_running_loop()
         while True:
             if not self._queue:
                 self._queue_changed.clear()
                 await self._queue_changed.wait()
                 continue
-            item = self._queue[0]
-            if item.response.done():  # cancelled by the caller while queued
-                self._queue.popleft()
+            for item in [item for item in self._queue if item.response.done()]:
+                self._queue.remove(item)  # cancelled by the caller while queued
+            chosen, wait = self._next_sendable(loop.time())
+            if chosen is None:
+                if wait != float("inf"):
+                    self._queue_changed.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._queue_changed.wait(), wait)
                 continue
-            wait = self.flood.delay(item.cost, loop.time())
-            if wait > 0:
-                LOGGER.debug("flood gate: %s waits %.2fs", item.label, wait)
-                await asyncio.sleep(wait)
-                continue
-            self._queue.popleft()
-            if not await self._send_item(transport, conn, item):
+            self._queue.remove(chosen)
+            if not await self._send_item(transport, conn, chosen):
                 return
+
+    def _next_sendable(self, now: float) -> tuple[_Outgoing | None, float]:
+        """The first queued container whose lane has nothing before it and whose cost fits now; else
+        None and the seconds until the first of a lane fits."""
+        blocked: set[bool] = set()
+        soonest = float("inf")
+        for item in self._queue:
+            if item.chats in blocked:
+                continue
+            wait = self.flood.delay(item.cost, now)
+            if wait <= 0:
+                return item, 0.0
+            LOGGER.debug("flood gate: %s waits %.2fs", item.label, wait)
+            blocked.add(item.chats)
+            soonest = min(soonest, wait)
+            if len(blocked) == 2:
+                break
+        return None, soonest
 
     async def _send_item(self, transport: Transport, conn: ClientConnection, item: _Outgoing) -> bool:
         """Encode, account and write one container; False if the connection broke."""
@@ -760,7 +786,7 @@ class Client:
         )
         transport, conn = self._transport, self._conn
         if (
-            not self._queue
+            (not self._queue or all(queued.chats != item.chats for queued in self._queue))
             and transport is not None
             and conn is not None
             and (cost.is_free or not self.flood.delay(cost, loop.time()))

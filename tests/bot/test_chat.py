@@ -79,6 +79,20 @@ def test_private_messages_may_be_longer_than_table_lines() -> None:
     assert by_length == [300, 700]
 
 
+def test_a_raw_text_keeps_its_line_breaks_and_its_place_in_the_conversation() -> None:
+    """A deck list to paste is one message of its own, after the line queued before it, never merged."""
+
+    async def scenario() -> list[str]:
+        budget = Budget(FloodLimits(chat_interval=1.0, chat_messages=1, chat_chars=1000, margin=0.0))
+        budget.scheduler.say(("user", "bob"), "Your pool (2 cards):")
+        budget.scheduler.say(("user", "bob"), "1 Shock\n1 Opt", raw=True)
+        budget.scheduler.say(("user", "bob"), "Good luck")
+        await budget.scheduler.flush(timeout=10)
+        return [m for _, _, m in budget.sent]
+
+    assert asyncio.run(scenario()) == ["Your pool (2 cards):", "1 Shock\n1 Opt", "Good luck"]
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     st.lists(

@@ -495,7 +495,7 @@ def test_a_league_whose_process_died_is_taken_over_and_its_members_told(tmp_path
 
         told: list[tuple[str, str]] = []
 
-        async def tell(user: str, text: str) -> None:
+        async def tell(user: str, text: str, *, raw: bool = False) -> None:
             told.append((user, text))
 
         survivor.tell = tell  # type: ignore[method-assign]

@@ -494,7 +494,7 @@ class _ChattyBot(_FakeBot):
     async def room_say(self, room_id: int, text: str) -> None:
         self.said.append(text)
 
-    async def tell(self, user: str, text: str) -> None:
+    async def tell(self, user: str, text: str, *, raw: bool = False) -> None:
         self.said.append(f"{user}: {text}")
 
 

@@ -164,6 +164,8 @@ class FakeServatrice:
                 info.room_id = wrapper.Extensions[pb.Command_JoinRoom.ext].room_id
                 info.name = "fake room"
                 replies.append(frame(message))
+            elif wrapper.HasExtension(pb.Command_Message.ext):
+                replies.append(frame(response(container.cmd_id)))
         if container.room_command or container.game_command:
             replies.append(frame(response(container.cmd_id)))
         return replies

@@ -216,6 +216,33 @@ def test_batches_are_reversed_and_idle_refresh_sent() -> None:
     run(scenario(), timeout=15)
 
 
+def test_a_message_waiting_for_the_chat_budget_holds_no_game_command_back() -> None:
+    """Chat and game commands wait in separate lanes: with the chat budget spent, a private message waits
+    its turn while a judge's command queued after it goes at once (it spends only the command budget)."""
+
+    async def scenario() -> None:
+        async with FakeServatrice() as server:
+            limits = FloodLimits(chat_messages=1, chat_interval=2.0, game_commands=20, margin=0.0)
+            async with await connect(server.url, "bot", flood_limits=limits, **FAST) as client:
+                await client.send_message("ann", "first")  # the chat budget is spent for 2 s
+                waiting = asyncio.ensure_future(client.send_message("ann", "second"))
+                await asyncio.sleep(0.05)
+                loop = asyncio.get_running_loop()
+                started = loop.time()
+                await client.judge_commands(5, 1, [commands.ready_start(False)])
+                assert loop.time() - started < 1.0, "the judge's command waited behind the chat message"
+                assert not waiting.done()
+                await waiting  # and the message still goes, in its turn
+            said = [
+                c.session_command[0].Extensions[pb.Command_Message.ext].message
+                for c in server.containers
+                if c.session_command and c.session_command[0].HasExtension(pb.Command_Message.ext)
+            ]
+            assert said == ["first", "second"]
+
+    run(scenario(), timeout=15)
+
+
 def test_logged_in_elsewhere_is_final() -> None:
     goodbye = pb.ServerMessage(message_type=pb.ServerMessage.SESSION_EVENT)
     goodbye.session_event.Extensions[pb.Event_ConnectionClosed.ext].reason = 8  # LOGGEDINELSEWERE

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
-from servatrice import FloodLimits, ServatriceConfig, ServatriceServer
+from mariadb_server import MariaDB
+from servatrice import FloodLimits, ServatriceConfig, ServatriceFactory, ServatriceServer
 
 BOT_NAME = "RefereeBot"
 ROOM = "Bot room"
@@ -21,6 +23,20 @@ SHIPPED = ServatriceConfig(
 )
 """``servatrice.ini.example``'s security settings (auth none: nobody is registered or a judge; loopback is
 on the shipped list of addresses that ``max_users_per_address`` leaves alone)."""
+
+
+JUDGE_PASSWORD = "judge-secret"
+
+
+def judge_server(factory: ServatriceFactory, mariadb: MariaDB) -> ServatriceServer:
+    """The shipped security settings in SQL mode, with the referee's account registered at the judge
+    level (its password: ``JUDGE_PASSWORD``); players log in unregistered."""
+    mariadb.add_user(BOT_NAME, JUDGE_PASSWORD, level="judge")
+    return factory.start(
+        dataclasses.replace(
+            SHIPPED, sql_ini=mariadb.servatrice_ini(), env=tuple(mariadb.servatrice_env().items())
+        )
+    )
 
 
 class Referee:

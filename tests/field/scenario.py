@@ -76,6 +76,22 @@ async def seat(players: list[FieldPlayer], room_id: int, game_id: int, deck: str
     return Table(game_id, {await player.sit(room_id, game_id, deck): player for player in players})
 
 
+def participant(player: FieldPlayer, game_id: int, name: str) -> Any:
+    """The latest properties the server sent ``player`` about ``name``'s place in a game (None: never
+    there): ``spectator``, ``judge``..."""
+    found = None
+    for item in player.received:
+        if item.game_id != game_id:
+            continue
+        if item.kind == "Event_GameStateChanged":
+            for seat in item.body.player_list:
+                if seat.properties.user_info.name == name:
+                    found = seat.properties
+        elif item.kind == "Event_Join" and item.body.player_properties.user_info.name == name:
+            found = item.body.player_properties
+    return found
+
+
 async def close_all(players: list[FieldPlayer]) -> None:
     for player in players:
         await player.close()

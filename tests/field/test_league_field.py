@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from field_bot import BOT_NAME, Referee
+from field_bot import BOT_NAME, JUDGE_PASSWORD, SHIPPED, Referee, judge_server
 from field_players import FieldPlayer, Mark, Protos
 from hidden_cards import CardNames, block_names
 from league_steps import (
@@ -25,8 +25,8 @@ from league_steps import (
     free_port,
     pool_list,
 )
-from scenario import arrive, close_all, deck_cod, run
-from servatrice import ServatriceServer
+from scenario import arrive, close_all, deck_cod, participant, run
+from servatrice import ServatriceFactory, ServatriceServer
 from shared_paths import ROOT
 
 pytestmark = pytest.mark.servatrice
@@ -137,17 +137,30 @@ def market_reveals(players: list[FieldPlayer]) -> dict[str, float]:
     return reveals
 
 
+@pytest.mark.parametrize("account", ["unregistered", "judge"])
 def test_market_league_from_the_draft_to_the_next_round(
-    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
+    protos: Protos,
+    servatrice_factory: ServatriceFactory,
+    referee: Callable[..., Referee],
+    request: pytest.FixtureRequest,
+    account: str,
 ) -> None:
     """Two players, ``!market start 2``, the web view on: each opens the page the bot answers their join with
     (the lobby, then the league at the same address); all 45 picks each from the private page, their whole
     pool as a deck in the round's Cockatrice game, a concession, the market (the loser buys first, then both
-    pass) and round 2's game; standings as the league counts them; no private card reaches the other."""
-    bot = referee(shipped_server, "--web", f"127.0.0.1:{free_port()}")
+    pass) and round 2's game; standings as the league counts them; no private card reaches the other.
+    Under auth none the referee sits in the round's game; a judge account watches it from a judge's
+    spectator seat (the game starts on the players' own ready, and a concession stops it)."""
+    web = ("--web", f"127.0.0.1:{free_port()}")
+    if account == "judge":
+        server = judge_server(servatrice_factory, request.getfixturevalue("mariadb"))
+        bot = referee(server, "--password", JUDGE_PASSWORD, *web)
+    else:
+        server = servatrice_factory.start(SHIPPED)
+        bot = referee(server, *web)
 
     async def scenario() -> None:
-        room_id, players = await arrive(protos, shipped_server, ["kim_fm", "lou_fm"])
+        room_id, players = await arrive(protos, server, ["kim_fm", "lou_fm"])
         winner, loser = players
         pages: list[PrivatePage] = []
         try:
@@ -186,7 +199,15 @@ def test_market_league_from_the_draft_to_the_next_round(
             game_id = tables[winner.name]
             for player in players:
                 await winner.line(rf"{player.name}: deck OK", since=marks[0], timeout=30)
+            if account == "judge":  # the first to sit was told privately to press ready again
+                await winner.line(r"Both decks are legal: press ready to start", since=marks[0])
+                for player, mark in zip(players, marks, strict=True):
+                    told = [t for _, t in player.private_from(BOT_NAME, mark) if "Press ready again" in t]
+                    if told:
+                        await player.game(game_id, "Command_ReadyStart", ready=True)
             await winner.wait_started(game_id, since=marks[0])
+            referee_there = participant(winner, game_id, BOT_NAME)
+            assert referee_there is not None and bool(referee_there.spectator) is (account == "judge")
 
             mark = loser.mark()
             await loser.game(game_id, "Command_Concede")

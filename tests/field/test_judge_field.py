@@ -1,0 +1,121 @@
+"""A referee account with the server's judge level (SQL auth, the shipped security settings): Magic Combat
+Rules games are created from a judge's spectator seat, which Servatrice's per-user game limit does not
+count. The referee takes back a ready given while the game cannot start, puts the round and points on each
+player's own area, and after ``kill -9`` watches the same game again and carries on in place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from field_bot import BOT_NAME, JUDGE_PASSWORD, Referee, judge_server
+from field_players import FieldPlayer, Protos
+from hidden_cards import block_names
+from mariadb_server import MariaDB
+from scenario import COMBAT_DECK, arrive, close_all, combat_cod, deck_cod, open_game, participant, run
+from servatrice import ServatriceFactory
+
+pytestmark = pytest.mark.servatrice
+
+
+def own_counters(player: FieldPlayer, game_id: int) -> dict[str, int]:
+    """Counters on ``player``'s own area, by name, as their client built them from the events."""
+    me = player.games[game_id].my_id
+    names: dict[int, str] = {}
+    values: dict[str, int] = {}
+    for item in player.received:
+        if item.game_id != game_id or item.player_id != me:
+            continue
+        if item.kind == "Event_CreateCounter":
+            info = item.body.counter_info
+            names[info.id] = info.name
+            values[info.name] = info.count
+        elif item.kind == "Event_SetCounter" and item.body.counter_id in names:
+            values[names[item.body.counter_id]] = item.body.value
+    return values
+
+
+def ready_taken_back(player: FieldPlayer, game_id: int, since: Any) -> bool:
+    """Whether the server told ``player`` that their ready was taken back (a judge acting as them)."""
+    me = player.games[game_id].my_id
+    return any(
+        item.kind == "Event_PlayerPropertiesChanged"
+        and item.game_id == game_id
+        and item.player_id == me
+        and item.body.player_properties.HasField("ready_start")
+        and not item.body.player_properties.ready_start
+        for item in player.received[since.index :]
+    )
+
+
+def test_a_judge_referee_watches_combat_games_beyond_the_game_limit(
+    protos: Protos, servatrice_factory: ServatriceFactory, mariadb: MariaDB, referee: Callable[..., Referee]
+) -> None:
+    """Seven games in a row under a limit of five, all created; in the last one an illegal deck's ready
+    is taken back with the reason, then both legal decks start it with the bot a judging spectator; the
+    score is on each player's own counters, and a ``kill -9`` later the bot watches it again."""
+    server = judge_server(servatrice_factory, mariadb)
+    bot = referee(server, "--password", JUDGE_PASSWORD)
+    legal = combat_cod()
+    short = deck_cod("short", dict.fromkeys(sorted(block_names(COMBAT_DECK))[:39], 1))
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, server, ["cyril_fj", "deedee_fj"])
+        cy, dee = players
+        try:
+            games = [await open_game(cy, room_id, "!combat new", "Magic Combat Rules game") for _ in range(7)]
+            assert len(set(games)) == 7, games
+            game_id = games[-1]
+
+            mark_cy, mark_dee = cy.mark(), dee.mark()
+            await cy.sit(room_id, game_id, short)  # 39 cards: not legal
+            await cy.line(r"^The game cannot start yet: .*40", since=mark_cy, kind="Event_UserMessage")
+            await cy.wait_for(lambda _: ready_taken_back(cy, game_id, mark_cy), since=mark_cy)
+            referee_seat = participant(cy, game_id, BOT_NAME)
+            assert referee_seat is not None and referee_seat.spectator and referee_seat.judge
+
+            await dee.sit(room_id, game_id, legal)
+            await dee.line(
+                r"^The game starts when both players are ready .* waiting for cyril_fj's legal deck",
+                since=mark_dee,
+                kind="Event_UserMessage",
+            )
+            await dee.wait_for(lambda _: ready_taken_back(dee, game_id, mark_dee), since=mark_dee)
+            assert not any(
+                item.kind == "Event_GameStateChanged" and item.body.game_started
+                for item in cy.received[mark_cy.index :]
+            ), "the game started with an illegal deck"
+
+            started = {player.name: player.mark() for player in players}
+            await cy.game(game_id, "Command_DeckSelect", deck=legal)
+            await cy.line(r"^cyril_fj: deck legal \(40 cards\)", since=started[cy.name])
+            await cy.game(game_id, "Command_ReadyStart", ready=True)
+            await dee.game(game_id, "Command_ReadyStart", ready=True)
+            await cy.wait_started(game_id, since=started[cy.name])
+            for player in players:
+                told = await player.line(
+                    r"^Your opening hand:", since=started[player.name], kind="Event_UserMessage", timeout=30
+                )
+                assert "It is in your hand." in told, told  # moved there by the judge, acting as them
+                await player.wait_for(
+                    lambda _, p=player: {"Round", "Points"} <= set(own_counters(p, game_id)), timeout=30
+                )
+                assert own_counters(player, game_id)["Points"] == 0
+
+            mark = dee.mark()
+            bot.kill9()
+            await dee.wait_user(BOT_NAME, present=False)
+            bot.start()
+            await dee.line(r"^Referee back\. Round", since=mark, timeout=30)
+            back = participant(dee, game_id, BOT_NAME)
+            assert back is not None and back.spectator and back.judge
+            assert not [text for _, _, text in dee.chat(mark) if "!resume" in text]
+            await dee.say(game_id, "!score")
+            await dee.line(r"Points: (cyril_fj 0, deedee_fj 0|deedee_fj 0, cyril_fj 0)", since=mark)
+        finally:
+            await close_all(players)
+
+    run(scenario(), bot)
+    assert "Traceback" not in bot.log_text()

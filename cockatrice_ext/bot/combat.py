@@ -661,6 +661,11 @@ class CombatReferee(SeatsByName, GameReferee):
         humans = [p.player_id for p in self.humans()]
         verdicts = [self.decks.get(p) for p in humans]
         if len(humans) != 2 or any(v is None or v.facts is None for v in verdicts):
+            illegal = next(
+                (p for p, v in zip(humans, verdicts, strict=True) if v is None or not v.legal), None
+            )
+            if illegal is not None and await self.stop_started_game(illegal):
+                return
             await self.say(
                 "Magic Combat Rules needs two players with legal decks; this game cannot be refereed."
             )
@@ -740,6 +745,8 @@ class CombatReferee(SeatsByName, GameReferee):
             if name == "Event_PlayerPropertiesChanged" and await finish_if_one_stands(self):
                 return
             if self.table is None or not self.live:
+                if name == "Event_GameStateChanged":
+                    self.stopped()
                 if name == "Event_Join" and self.table is not None:
                     await self.turn_away(event)  # a rebuilt game: only its own players sit
                 if name == "Event_PlayerPropertiesChanged" and event.context_name == "Context_DeckSelect":

@@ -201,7 +201,7 @@ async def finish_if_one_stands(referee: GameReferee) -> bool:
     Cockatrice ends a game only when fewer than two seats play on, and the referee's seat is one of
     them: without this a two-player game whose player conceded would stay "in progress" for ever.
     """
-    if referee.finished or not referee.mirror.started:
+    if referee.finished or not referee.mirror.started or referee.stopping:
         return False
     players = referee.humans()
     standing = [p for p in players if not p.conceded]

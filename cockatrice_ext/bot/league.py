@@ -1687,10 +1687,17 @@ class LeagueGame(GameReferee):
         mirror = self.mirror
         if name in ("Event_Join", "Event_PlayerPropertiesChanged", "Event_GameStateChanged"):
             await self.check_seats()
+            await self.check_decks()  # also once started: both players may have pressed ready at once
             if not mirror.started:
-                await self.check_decks()
+                self.stopped()
                 await self.maybe_ready()
+            elif not self.played and await self.stop_if_illegal():
+                return
+        if self.stopping:
+            return
         if mirror.started:
+            if self.watching and not self.played:  # the players' own ready started it
+                await self.say(f"The game is on. {self.setup_note} Good luck!")
             self.played = True
             await self.declare_basics()
         if not self.played:
@@ -1764,7 +1771,7 @@ class LeagueGame(GameReferee):
             )
             if legal and not self.ready_sent:
                 self.ready_sent = True
-                await self.say(f"Both decks are legal: press ready to start. {self.setup_note} Good luck!")
+                await self.say("Both decks are legal: press ready to start.")
             self.ready_sent = self.ready_sent and legal
             await self.take_back_ready(legal, self.why_not_started)
             return
@@ -1780,6 +1787,14 @@ class LeagueGame(GameReferee):
             self.ready_sent = False
             with contextlib.suppress(Exception):
                 await self.bot.client.ready_start(self.game_id, False)
+
+    async def stop_if_illegal(self) -> bool:
+        """Watching: the game started before a deck of the pairing was found legal; stop it."""
+        for name in self.players:
+            seat = self.seat_of(name)
+            if seat is not None and not self.legal.get(name, False):
+                return await self.stop_started_game(seat)
+        return False
 
     def why_not_started(self, player: PlayerState) -> str:
         if not self.legal.get(player.name, False):

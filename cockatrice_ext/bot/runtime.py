@@ -225,6 +225,7 @@ class GameReferee(Referee):
         self._leave_timer: asyncio.TimerHandle | None = None
         self._commands_this_second = (-1, 0)  # (the game's clock, commands seen at that second)
         self._reminded: set[tuple[int, str]] = set()  # (player, text) said once: why no start
+        self.stopping = False  # a started game is being stopped for an illegal deck (not a result)
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -336,6 +337,26 @@ class GameReferee(Referee):
             if player.ready_start:
                 await self.bot.client.judge_commands(self.game_id, player.player_id, [pc.ready_start(False)])
                 await self.remind_once(player.player_id, why(player))
+
+    async def stop_started_game(self, player_id: int) -> bool:
+        """Watching as a judge, the server starts a game the moment its last player is ready, so two
+        players pressing ready at once can start it before the referee holds an illegal deck back. Then
+        concede for that player: Cockatrice stops a two-player game at a concession and puts everyone
+        back in their seat, unready, with their decks. The concession is no result (``stopping``)."""
+        if not (self.watching and self.is_judge and self.mirror.started) or self.stopping:
+            return False
+        self.stopping = True
+        await self.say(
+            f"{self.player_name(player_id)}'s deck is not legal, but the game started as both pressed ready:"
+            " it stops. Load a legal deck, then both press ready again."
+        )
+        await self.bot.client.judge_commands(self.game_id, player_id, [pc.concede()])
+        return True
+
+    def stopped(self) -> None:
+        """Cockatrice says the game is no longer started: a stop for an illegal deck is done."""
+        if not self.mirror.started:
+            self.stopping = False
 
     async def pass_turn(self) -> None:
         """End the current Cockatrice turn: ours, or (watching as a judge) the active player's for them."""

@@ -76,6 +76,19 @@ async def seat(players: list[FieldPlayer], room_id: int, game_id: int, deck: str
     return Table(game_id, {await player.sit(room_id, game_id, deck): player for player in players})
 
 
+async def place_face_down(player: FieldPlayer, game_id: int, command: str, slot_kind: str) -> bool:
+    """``!place N 1`` / ``!set N 1`` with the first hand number the referee accepts (refusals about hidden
+    cards come privately); False when none of the seven fits."""
+    for number in range(1, 8):
+        mark = player.mark()
+        await player.say(game_id, f"{command} {number} 1")
+        done = rf"{player.name} places a card face down in {slot_kind} 1"
+        line = await player.line(rf"{done}|{player.name}: refused", since=mark)
+        if "places a card" in line:
+            return True
+    return False
+
+
 def participant(player: FieldPlayer, game_id: int, name: str) -> Any:
     """The latest properties the server sent ``player`` about ``name``'s place in a game (None: never
     there): ``spectator``, ``judge``..."""

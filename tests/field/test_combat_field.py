@@ -11,7 +11,7 @@ import pytest
 from field_bot import BOT_NAME, Referee
 from field_players import FieldPlayer, Protos
 from hidden_cards import Secret, block_names, find_leaks, private_secrets
-from scenario import COMBAT_DECK, arrive, close_all, combat_cod, open_game, run, seat
+from scenario import COMBAT_DECK, arrive, close_all, combat_cod, open_game, place_face_down, run, seat
 from servatrice import ServatriceServer
 
 pytestmark = pytest.mark.servatrice
@@ -35,19 +35,6 @@ def public_from(players: list[FieldPlayer]) -> dict[str, float]:
                     if name in shown:
                         reveals[name] = min(item.at, reveals.get(name, item.at))
     return reveals
-
-
-async def place_face_down(player: FieldPlayer, game_id: int, command: str, slot_kind: str) -> bool:
-    """``!place N 1`` / ``!set N 1`` with the first hand number the referee accepts (refusals about hidden
-    cards come privately); False when none of the seven fits."""
-    for number in range(1, 8):
-        mark = player.mark()
-        await player.say(game_id, f"{command} {number} 1")
-        done = rf"{player.name} places a card face down in {slot_kind} 1"
-        line = await player.line(rf"{done}|{player.name}: refused", since=mark)
-        if "places a card" in line:
-            return True
-    return False
 
 
 async def discard(player: FieldPlayer, game_id: int, count: int) -> None:

@@ -6,6 +6,7 @@ player's own area, and after ``kill -9`` watches the same game again and carries
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -14,7 +15,17 @@ from field_bot import BOT_NAME, JUDGE_PASSWORD, Referee, judge_server
 from field_players import FieldPlayer, Protos
 from hidden_cards import block_names
 from mariadb_server import MariaDB
-from scenario import COMBAT_DECK, arrive, close_all, combat_cod, deck_cod, open_game, participant, run
+from scenario import (
+    COMBAT_DECK,
+    arrive,
+    close_all,
+    combat_cod,
+    deck_cod,
+    open_game,
+    participant,
+    place_face_down,
+    run,
+)
 from servatrice import ServatriceFactory
 
 pytestmark = pytest.mark.servatrice
@@ -37,6 +48,10 @@ def own_counters(player: FieldPlayer, game_id: int) -> dict[str, int]:
     return values
 
 
+def view_seat(player: FieldPlayer, game_id: int, name: str) -> int:
+    return next(pid for pid, seat_name in player.games[game_id].names.items() if seat_name == name)
+
+
 def ready_taken_back(player: FieldPlayer, game_id: int, since: Any) -> bool:
     """Whether the server told ``player`` that their ready was taken back (a judge acting as them)."""
     me = player.games[game_id].my_id
@@ -54,8 +69,9 @@ def test_a_judge_referee_watches_combat_games_beyond_the_game_limit(
     protos: Protos, servatrice_factory: ServatriceFactory, mariadb: MariaDB, referee: Callable[..., Referee]
 ) -> None:
     """Seven games in a row under a limit of five, all created; in the last one an illegal deck's ready
-    is taken back with the reason, then both legal decks start it with the bot a judging spectator; the
-    score is on each player's own counters, and a ``kill -9`` later the bot watches it again."""
+    is taken back with the reason, and a game started by an illegal deck loaded and readied at once is
+    stopped; then both legal decks start it with the bot a judging spectator; the score is on each
+    player's own counters, turns follow the rules, and a ``kill -9`` later the bot watches it again."""
     server = judge_server(servatrice_factory, mariadb)
     bot = referee(server, "--password", JUDGE_PASSWORD)
     legal = combat_cod()
@@ -88,6 +104,24 @@ def test_a_judge_referee_watches_combat_games_beyond_the_game_limit(
                 for item in cy.received[mark_cy.index :]
             ), "the game started with an illegal deck"
 
+            # Both decks legal, deedee ready; cyril swaps in the short deck and readies in the same breath:
+            # the server starts the game before the referee hears of the deck, so the referee stops it.
+            mark = cy.mark()
+            await cy.game(game_id, "Command_DeckSelect", deck=legal)
+            await cy.line(r"^cyril_fj: deck legal \(40 cards\)", since=mark)
+            await dee.game(game_id, "Command_ReadyStart", ready=True)
+            await asyncio.gather(
+                cy.game(game_id, "Command_DeckSelect", deck=short),
+                cy.game(game_id, "Command_ReadyStart", ready=True),
+            )
+            await cy.wait_started(game_id, since=mark)
+            stopped = r"^cyril_fj's deck is not legal, but the game started .*press ready again"
+            await cy.line(stopped, since=mark)
+            await cy.wait_for(
+                lambda item: item.kind == "Event_GameStateChanged" and not item.body.game_started, since=mark
+            )
+            assert not [t for _, _, t in cy.chat(mark) if "Game over" in t or "wins" in t]
+
             started = {player.name: player.mark() for player in players}
             await cy.game(game_id, "Command_DeckSelect", deck=legal)
             await cy.line(r"^cyril_fj: deck legal \(40 cards\)", since=started[cy.name])
@@ -103,6 +137,16 @@ def test_a_judge_referee_watches_combat_games_beyond_the_game_limit(
                     lambda _, p=player: {"Round", "Points"} <= set(own_counters(p, game_id)), timeout=30
                 )
                 assert own_counters(player, game_id)["Points"] == 0
+                await place_face_down(player, game_id, "!place", "creature slot")
+                await player.say(game_id, "!ready")
+            line = await cy.line(r"Round 1, \S+'s turn", since=started[cy.name], timeout=30)
+            first = next(p for p in players if f"Round 1, {p.name}'s turn" in line)
+            view = cy.games[game_id]  # the bot passes Cockatrice's turn to the engine's player for them
+            await cy.wait_for(lambda _: view.active == view_seat(cy, game_id, first.name), timeout=10)
+            for player in players:
+                await player.wait_for(
+                    lambda _, p=player: own_counters(p, game_id).get("Round") == 1, timeout=10
+                )
 
             mark = dee.mark()
             bot.kill9()

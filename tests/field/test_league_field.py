@@ -199,12 +199,14 @@ def test_market_league_from_the_draft_to_the_next_round(
             game_id = tables[winner.name]
             for player in players:
                 await winner.line(rf"{player.name}: deck OK", since=marks[0], timeout=30)
-            if account == "judge":  # the first to sit was told privately to press ready again
-                await winner.line(r"Both decks are legal: press ready to start", since=marks[0])
+            if account == "judge":  # whoever sat first was told privately to press ready again
+                legal = r"Both decks are legal: press ready to start|The game is on\."
+                await winner.line(legal, since=marks[0])
                 for player, mark in zip(players, marks, strict=True):
                     told = [t for _, t in player.private_from(BOT_NAME, mark) if "Press ready again" in t]
                     if told:
-                        await player.game(game_id, "Command_ReadyStart", ready=True)
+                        await player.game(game_id, "Command_ReadyStart", ready=True, check=False)
+                await winner.line(r"The game is on\. .*Good luck", since=marks[0])
             await winner.wait_started(game_id, since=marks[0])
             referee_there = participant(winner, game_id, BOT_NAME)
             assert referee_there is not None and bool(referee_there.spectator) is (account == "judge")

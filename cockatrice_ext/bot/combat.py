@@ -636,10 +636,7 @@ class CombatReferee(SeatsByName, GameReferee):
             return self.illegal_deck_text(verdict)
         others = [p for p in self.humans() if p.player_id != player.player_id]
         waiting = f"{self.player_name(others[0].player_id)}'s legal deck" if others else "a second player"
-        return (
-            f"The game starts when both players are ready with legal decks: waiting for {waiting}."
-            " Press ready again then."
-        )
+        return self.waiting_line(waiting)
 
     async def update_ready(self) -> None:
         """Seated: ready exactly when two players sit and both decks are legal (the game cannot start

@@ -1804,10 +1804,7 @@ class LeagueGame(GameReferee):
             )
         opponent = self.opponent(player.name)
         waiting = f"{opponent}'s legal deck" if self.seat_of(opponent) is not None else f"{opponent} to sit"
-        return (
-            f"The game starts when both players are ready with legal decks: waiting for {waiting}."
-            " Press ready again then."
-        )
+        return self.waiting_line(waiting)
 
     async def declare_basics(self) -> None:
         """AutoBattler: the mini-game started; tell the engine each player's basic lands, once (a change

@@ -327,6 +327,14 @@ class GameReferee(Referee):
         self._reminded.add((player_id, text))
         await self.bot.tell(self.player_name(player_id), shorten(text, 900))
 
+    @staticmethod
+    def waiting_line(waiting_for: str) -> str:
+        """Why a player's ready was taken back although their own deck is legal."""
+        return (
+            f"The game starts when both players are ready with legal decks: waiting for {waiting_for}."
+            " Press ready again then."
+        )
+
     async def take_back_ready(self, startable: bool, why: Callable[[PlayerState], str]) -> None:
         """Watching as a judge, the server starts the game as soon as every player is ready: while it
         must not start (``startable`` false), take back each player's ready, acting as them, and tell

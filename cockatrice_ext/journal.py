@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 import threading
 import time
@@ -235,6 +236,17 @@ WAL_SIZE_LIMIT = 4 << 20
 """Bytes a write-ahead log is cut back to when it starts over (a burst may have grown it)."""
 
 
+_IN_SQLITE = threading.Lock()
+"""Held by checkpointer threads while they call into SQLite. A fork waits for it (``os.register_at_fork``),
+so a child process never inherits SQLite's internal locks in the middle of another thread's call: SQLite
+is not fork-safe with threads, and a child that opened the journal then hung."""
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(
+        before=_IN_SQLITE.acquire, after_in_parent=_IN_SQLITE.release, after_in_child=_IN_SQLITE.release
+    )
+
+
 class WalCheckpointer:
     """Copies an SQLite journal's write-ahead log into its database file, on a thread of its own.
 
@@ -260,18 +272,21 @@ class WalCheckpointer:
         self._written.set()
 
     def _run(self) -> None:
-        connection = sqlite3.connect(self._path, isolation_level=None)
+        with _IN_SQLITE:
+            connection = sqlite3.connect(self._path, isolation_level=None)
         try:
             while not self._closing.is_set():
                 self._written.wait()
                 self._closing.wait(CHECKPOINT_DELAY)
                 self._written.clear()
                 try:
-                    connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    with _IN_SQLITE:
+                        connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                 except sqlite3.Error as exc:  # the next write tries again
                     LOGGER.warning("journal %s: checkpoint failed: %s", self._path, exc)
         finally:
-            connection.close()
+            with _IN_SQLITE:
+                connection.close()
 
     def stop(self) -> None:
         """Let the thread end (after one last checkpoint if writes are waiting for one)."""

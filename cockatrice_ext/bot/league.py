@@ -391,6 +391,20 @@ def describe_problems(problems: Sequence[core.DeckProblem]) -> str:
     return "; ".join(parts)
 
 
+def deck_verdict(problems: Sequence[core.DeckProblem]) -> tuple[str, str]:
+    """A deck's verdict as said in the game, naming no card, and in full for its player alone (``""`` when
+    that would say no more): "X x2 but you own 1" tells what a pool holds, and pools are private."""
+    if not problems:
+        return "deck OK", ""
+    unnamed = [problem for problem in problems if not problem.name]
+    at_fault = len(problems) - len(unnamed)
+    public = describe_problems(unnamed)
+    if not at_fault:
+        return f"deck not legal: {public}", ""
+    public = "; ".join(filter(None, [public, f"{at_fault} card(s) not allowed"]))
+    return f"deck not legal: {public}", f"deck not legal: {describe_problems(problems)}"
+
+
 def numbered(names: Sequence[str]) -> str:
     return "; ".join(f"{n}. {name}" for n, name in enumerate(names, start=1))
 
@@ -1615,6 +1629,7 @@ class LeagueGame(GameReferee):
         self.round_no = round_no
         self.players = players
         self.legal: dict[str, bool] = {}
+        self.problems: dict[str, str] = {}  # player -> what is wrong with their deck, in full (private)
         self.checked: dict[str, str] = {}  # player -> deck text last checked
         self.ready_sent = False  # seated: our ready; watching: "both decks are legal" was said
         self.played = False  # the game has started (a concession may have stopped it since)
@@ -1691,8 +1706,9 @@ class LeagueGame(GameReferee):
             if not mirror.started:
                 self.stopped()
                 await self.maybe_ready()
-            elif not self.played and await self.stop_if_illegal():
-                return
+        # The mirror may have started while a line above waited (events are read meanwhile): check again.
+        if mirror.started and not self.played and await self.stop_if_illegal():
+            return
         if self.stopping:
             return
         if mirror.started:
@@ -1756,10 +1772,12 @@ class LeagueGame(GameReferee):
             self.checked[name] = deck
             problems = check_loaded_deck(self.league.engine, name, deck, self.league.block)
             self.legal[name] = not problems
-            if problems:
-                await self.say(shorten(f"{name}: deck not legal: {describe_problems(problems)}."))
-            else:
-                await self.say(f"{name}: deck OK.")
+            public, private = deck_verdict(problems)
+            self.problems[name] = private or public
+            if private:  # it says what their pool holds, which is theirs alone (the deck list is shared)
+                await self.bot.tell(name, shorten(f"Game #{self.game_id}, your {private}.", 900))
+                public = f"{public} (the cards: told to {name} privately)"
+            await self.say(shorten(f"{name}: {public}."))
 
     async def maybe_ready(self) -> None:
         """Seated: press ready once both players sit, ready, with legal decks. Watching: the players'
@@ -1798,10 +1816,8 @@ class LeagueGame(GameReferee):
 
     def why_not_started(self, player: PlayerState) -> str:
         if not self.legal.get(player.name, False):
-            return (
-                "The game cannot start yet: your deck is not legal (the game's chat says why). Load a legal"
-                " deck, then press ready again."
-            )
+            problems = self.problems.get(player.name, "deck not legal")
+            return f"The game cannot start yet: your {problems}. Load a legal deck, then press ready again."
         opponent = self.opponent(player.name)
         waiting = f"{opponent}'s legal deck" if self.seat_of(opponent) is not None else f"{opponent} to sit"
         return self.waiting_line(waiting)

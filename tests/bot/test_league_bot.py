@@ -22,6 +22,7 @@ from cockatrice_ext.bot.league import (
     canonical_names,
     check_loaded_deck,
     deck_names,
+    deck_verdict,
     describe_problems,
     install_market,
     pay_refs,
@@ -187,6 +188,11 @@ def test_market_deck_check_from_a_loaded_cod() -> None:
     assert [p.code for p in problems] == ["deck_too_small", "not_in_pool"]
     line = describe_problems(problems)
     assert "11 cards, at least 40 needed" in line and "Black Lotus x1 but you own 0" in line
+    public, private = deck_verdict(problems)
+    assert public == "deck not legal: 11 cards, at least 40 needed; 1 card(s) not allowed"
+    assert private == f"deck not legal: {line}"
+    assert deck_verdict(problems[:1]) == ("deck not legal: 11 cards, at least 40 needed", "")
+    assert deck_verdict([]) == ("deck OK", "")
     assert [p.code for p in check_loaded_deck(engine, "al", "<not xml", block)] == ["unreadable"]
     assert [p.code for p in check_loaded_deck(engine, "al", "", block)] == ["no_deck"]
 

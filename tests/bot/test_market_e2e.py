@@ -185,10 +185,13 @@ def test_market_league_end_to_end(servatrice: ServatriceServer, tmp_path: Path) 
             await alice.client.join_game(room_id, game_id)
             game_mark = alice.mark()
             await alice.client.select_deck(game_id, cod(["Island"] * 10 + ["Black Lotus"]))
-            await alice.wait_line(
-                lambda t: "alice_m: deck not legal" in t and "at least 40" in t and "Black Lotus" in t,
+            said = await alice.wait_line(
+                lambda t: "alice_m: deck not legal: 11 cards, at least 40 needed; 1 card(s) not allowed" in t,
                 since=game_mark,
             )
+            assert "Black Lotus" not in said  # the deck is hidden from the others in the game
+            told = await alice.wait_private(lambda t: t.startswith(f"Game #{game_id}, your deck not legal:"))
+            assert "Black Lotus x1 but you own 0" in told
             await alice.client.select_deck(game_id, cod(deck_of("alice_m")))
             await alice.wait_line(lambda t: "alice_m: deck OK" in t, since=game_mark)
             await alice.client.ready_start(game_id, True)

@@ -179,9 +179,9 @@ def test_market_league_from_the_draft_to_the_next_round(
                 )
             await winner.line(r"The draft is over", since=marks[0])
 
-            tables = {}
+            tables, pools = {}, {}
             for player, mark, picked in zip(players, marks, picks, strict=True):
-                pool = await pool_list(player, mark, timeout=150)
+                pool = pools[player.name] = await pool_list(player, mark, timeout=150)
                 assert sum(pool.values()) == 45 and set(pool) == set(picked), (pool, picked)
                 told = await player.line(
                     r"Round 1: your game vs \S+ is #\d+", since=mark, kind=PRIVATE, timeout=90
@@ -195,17 +195,15 @@ def test_market_league_from_the_draft_to_the_next_round(
                 game_id = int(re.search(r"is #(\d+)", told).group(1))  # type: ignore[union-attr]
                 tables[player.name] = game_id
                 await player.sit(room_id, game_id, deck_cod(f"{player.name} pool", pool))
+                if account == "judge" and player is winner:  # alone at the table: the ready is taken back
+                    alone = rf"waiting for {loser.name} to sit\. Press ready"
+                    await winner.line(alone, since=mark, kind=PRIVATE, timeout=60)  # after the pool lists
             assert len(set(tables.values())) == 1
             game_id = tables[winner.name]
             for player in players:
                 await winner.line(rf"{player.name}: deck OK", since=marks[0], timeout=30)
-            if account == "judge":  # whoever sat first was told privately to press ready again
-                legal = r"Both decks are legal: press ready to start|The game is on\."
-                await winner.line(legal, since=marks[0])
-                for player, mark in zip(players, marks, strict=True):
-                    told = [t for _, t in player.private_from(BOT_NAME, mark) if "Press ready again" in t]
-                    if told:
-                        await player.game(game_id, "Command_ReadyStart", ready=True, check=False)
+            if account == "judge":
+                await stopped_when_started_with_an_illegal_deck(winner, loser, game_id, pools[winner.name])
                 await winner.line(r"The game is on\. .*Good luck", since=marks[0])
             await winner.wait_started(game_id, since=marks[0])
             referee_there = participant(winner, game_id, BOT_NAME)
@@ -248,6 +246,34 @@ def test_market_league_from_the_draft_to_the_next_round(
         assert_no_leaks(players, MARKET_POOL, started, market_reveals(players))
 
     run(scenario(), bot, timeout=300)
+
+
+async def stopped_when_started_with_an_illegal_deck(
+    racer: FieldPlayer, other: FieldPlayer, game_id: int, pool: dict[str, int]
+) -> None:
+    """``other`` is ready; ``racer`` loads a deck with one card more than their pool holds and readies
+    in the same breath, so the server starts the game before the judging referee reads the deck. The referee
+    stops it (a concession Cockatrice ends the game at, not a result); then the pool deck and both ready."""
+    mark = racer.mark()
+    extra = next(name for name in sorted(pool) if name not in BASICS)
+    illegal = deck_cod("one too many", {**pool, extra: pool[extra] + 1})
+    await asyncio.gather(
+        racer.game(game_id, "Command_DeckSelect", deck=illegal),
+        racer.game(game_id, "Command_ReadyStart", ready=True),
+    )
+    await racer.wait_started(game_id, since=mark)
+    await racer.line(rf"{racer.name}: deck not legal", since=mark, timeout=60)
+    stopped = rf"{racer.name}'s deck is not legal, but the game started .*press ready again"
+    await racer.line(stopped, since=mark, timeout=60)
+    await racer.wait_for(
+        lambda item: item.kind == "Event_GameStateChanged" and not item.body.game_started, since=mark
+    )
+    assert not [text for _, _, text in racer.chat(mark) if "beats" in text or "concedes" in text]
+    await racer.game(game_id, "Command_DeckSelect", deck=deck_cod("pool again", pool))
+    await racer.line(rf"{racer.name}: deck OK", since=mark, timeout=60)
+    await racer.line(r"Both decks are legal: press ready to start", since=mark, timeout=60)
+    for player in (racer, other):
+        await player.game(game_id, "Command_ReadyStart", ready=True)
 
 
 # -- AutoBattler: a draft phase, the mini-games, poison and treasures ------------------------------------

@@ -12,7 +12,7 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   judge's spectator seat: Servatrice does not count such games against its per-user limit, and the bot
   does not look like an opponent. The server then starts the game when both players are ready, so the
   bot takes back, acting as the player, every ready given while the game cannot start, and says why.
-  The round and points counters go on each player's own area; turns are passed for the active player.
+  Each player's score card is on their own table; turns are passed for the active player.
   A restarted bot takes its spectator seat again and resumes in place.
 * **Cards.** Each player plays with their own deck. The engine shuffles each deck list and deals the
   draws. Where the bot holds judge rights it moves each drawn card itself: acting as the player
@@ -26,8 +26,10 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   are revealed together), then ten rounds of one turn each. The bot keeps the Cockatrice active player
   in step with the engine (it passes its own turns and the turns the engine ended). Going to the
   combat phase in Cockatrice starts combat; passing the turn during the fights ends combat.
-* **Score.** Counters show the round and the points (on the bot's player area, or watching, on each
-  player's); every round begins with its spell cap; the winner is declared after round ten.
+* **Score.** A "Score" token per player shows their points as its power and the round and every
+  player's points in its note (on the bot's table, or watching, on that player's own): the real client
+  prints both on the table, while extra counters stack unlabelled past the player's area. Every round
+  begins with its spell cap; the winner is declared after round ten.
 * **Chat.** Every refusal is one line; identity is the server's player id of the chat event. Slots are
   numbered 1-5 for players (the engine counts from 0).
 * **Restarts.** A registered account keeps its seat and resumes in place. One that lost its seat
@@ -72,10 +74,7 @@ LIBRARY_HOWTO = (
     " the referee names every later draw here and you take it the same way."
 )
 _NUMBER = re.compile(r"[0-9]{1,3}")
-ROUND_COUNTER = "Round"
-POINTS_COUNTER = "Points"  # watching: each player's own points, on their area
-ROUND_COLOR = (90, 90, 200, 255)
-POINTS_COLOR = (200, 40, 40, 255)
+SCORE_CARD = "Score"  # a token on each player's table (watching) or ours, one per player (seated)
 EMPTY_DECK = (
     '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>referee</deckname>'
     '<comments/><zone name="main"/></cockatrice_deck>'
@@ -682,35 +681,30 @@ class CombatReferee(SeatsByName, GameReferee):
             "watching": self.watching,  # a judge's spectator seat is taken again after a restart
         }
         self.table = Table.create(self.bot.journal, self.table_key, engine, meta=meta)
-        await self.make_counters()
+        await self.show_score()
         await self.perform(self.apply(rules.StartGame(player=None)))
 
-    async def make_counters(self) -> None:
-        """The round and the points at their journaled values: on our player area (one points counter
-        per player), or watching, on each player's own area (the round and their points)."""
+    async def show_score(self) -> None:
+        """The round and the points on a score card per player: watching, on that player's own table;
+        seated, on ours. Its number is that player's points; its note the round and the whole score."""
         engine = self.engine
-        await self.show_round(engine.round)
-        for player in engine.config.players:
-            await self.show_points(player, engine.points(player))
-
-    async def show_round(self, value: int) -> None:
-        seats = [self.seat_of(p) for p in self.engine.config.players] if self.watching else [self.me]
-        for seat in seats:
+        board = engine.scoreboard()
+        points = ", ".join(f"{self.player_name(p)} {n}" for p, n in board["points"])
+        rounds = board["rounds"]
+        when = f"Round {board['round']}/{rounds}" if board["round"] else f"Setup, then {rounds} rounds"
+        note = f"{when}. Points: {points}"
+        for player, value in board["points"]:
+            seat = self.seat_of(player) if self.watching else self.me
+            name = SCORE_CARD if self.watching else f"{SCORE_CARD}: {self.player_name(player)}"
             if seat is not None:
-                await self.show_counter(seat, ROUND_COUNTER, value, ROUND_COLOR)
-
-    async def show_points(self, player: Any, value: int) -> None:
-        seat = self.seat_of(player) if self.watching else self.me
-        name = POINTS_COUNTER if self.watching else self.points_counter(player)
-        if seat is not None:
-            await self.show_counter(seat, name, value, POINTS_COLOR)
+                await self.show_note_card(seat, name, note, str(value))
 
     async def restore_board(self) -> None:
-        """The rebuilt game started: round and points on their counters, and every card where the journal
+        """The rebuilt game started: round and points on the score cards, and every card where the journal
         says, moved from each player's library by us as a judge, else told to that player privately."""
         engine = self.engine
         self.live = True
-        await self.make_counters()
+        await self.show_score()
         without_help: list[Any] = []
         for player in engine.config.players:
             board = board_of(engine, player)
@@ -730,9 +724,6 @@ class CombatReferee(SeatsByName, GameReferee):
         continued = f"Game #{self.continues}" if self.continues else "The game"
         where = "back where they were" if not without_help else "listed to each of you privately"
         await self.say(shorten(f"{continued} continues here, every card {where}: {self.score_line()}"))
-
-    def points_counter(self, player: Any) -> str:
-        return f"{self.player_name(player)[:20]} points"
 
     # -- events ----------------------------------------------------------------------------------
 
@@ -837,22 +828,22 @@ class CombatReferee(SeatsByName, GameReferee):
             LOGGER.info("game %d: %r refused: %s", self.game_id, action, exc)
 
     async def perform(self, effects: list[Effect]) -> None:
-        """Update the counters, move or name the draws, announce, and keep the turn in step."""
+        """Update the score cards, move or name the draws, announce, and keep the turn in step."""
         engine = self.engine
-        new_turn = False
+        new_turn = score_changed = False
         moved: set[int] = set()
         for position, effect in enumerate(effects):
-            if isinstance(effect, rules.TurnStarted):
-                await self.show_round(effect.round)
-                new_turn = True
-            elif isinstance(effect, rules.PointsScored):
-                await self.show_points(effect.player, effect.points)
+            if isinstance(effect, rules.TurnStarted | rules.PointsScored):
+                score_changed = True
+                new_turn = new_turn or isinstance(effect, rules.TurnStarted)
             elif (
                 isinstance(effect, rules.CardsDrawn)
                 and effect.cards
                 and await self.from_library(effect.player, {"hand": [ref.name for ref in effect.cards]})
             ):
                 moved.add(position)
+        if score_changed:
+            await self.show_score()
         for line in render_effects(effects, engine, self.player_name):
             await self.say(line)
         for player, text in private_messages(effects, engine, moved=moved):

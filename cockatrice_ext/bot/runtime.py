@@ -54,11 +54,12 @@ from cockatrice_ext.bot.commands import (
 from cockatrice_ext.bot.fleet import DEFAULT_LEASE_TTL, Fleet
 from cockatrice_ext.client import ClientEvent, Disconnected, Reconnected, connect
 from cockatrice_ext.client.errors import ClientError
-from cockatrice_ext.client.mirror import CounterState, GameMirror, PlayerState
+from cockatrice_ext.client.mirror import CardState, GameMirror, PlayerState
 from cockatrice_ext.formats.base import Effect, RulesError
 from cockatrice_ext.journal import POSTGRES_SCHEMES, DuplicateAction, Journal, Table
 from cockatrice_ext.protocol import commands as pc
 from cockatrice_ext.protocol import messages as pb
+from cockatrice_ext.protocol.codes import CardAttribute, Zone
 
 LOGGER = logging.getLogger(__name__)
 
@@ -289,18 +290,18 @@ class GameReferee(Referee):
         counters go on the players' areas and turns are passed for the player whose turn it is)."""
         return bool(self.mirror.spectator)
 
-    def counter_on(self, seat: int, name: str) -> CounterState | None:
+    def note_card(self, seat: int, name: str) -> CardState | None:
+        """The card named ``name`` on ``seat``'s table, as the mirror knows it."""
         player = self.mirror.players.get(seat)
-        if player is None:
-            return None
-        return next((c for c in player.counters.values() if c.name == name), None)
+        table = player.zones.get(Zone.TABLE.value) if player is not None else None
+        return next((card for card in table.cards if card.name == name), None) if table else None
 
-    async def show_counter(
-        self, seat: int, name: str, value: int, color: tuple[int, int, int, int] = (128, 128, 128, 255)
-    ) -> None:
-        """Show ``value`` on the counter ``name`` of ``seat``'s area, created on first use: our own area
-        directly, a player's acting as them (a judge only). The server numbers a new counter, so its
-        value is set through the id that its event brings back."""
+    async def show_note_card(self, seat: int, name: str, note: str, number: str = "") -> None:
+        """Show words (``note``, the card's annotation) and a short ``number`` (where the client prints
+        power and toughness) on a token named ``name`` on ``seat``'s table: ours directly, a player's
+        acting as them (a judge only). The real client prints both on the table; extra counters, by
+        contrast, stack unlabelled below a player's seven standard ones and spill into the next player's
+        area. Created on first use (and again if a player moved it away); then only changes are sent."""
         if seat != self.me and not self.is_judge:
             return
 
@@ -310,15 +311,24 @@ class GameReferee(Referee):
             else:
                 await self.bot.client.judge_commands(self.game_id, seat, wanted)
 
-        counter = self.counter_on(seat, name)
-        if counter is None:
-            await commands([pc.create_counter(name, value=value, color=color)])
+        card = self.note_card(seat, name)
+        if card is None:
+            token = pc.create_token(
+                name, pt=number or None, annotation=note, destroy_on_zone_change=True, x=0, y=2
+            )
+            await commands([token])
             loop = asyncio.get_running_loop()
-            deadline = loop.time() + 3.0
-            while (counter := self.counter_on(seat, name)) is None and loop.time() < deadline:
+            deadline = loop.time() + 3.0  # wait for its event, so the next change updates this card
+            while self.note_card(seat, name) is None and loop.time() < deadline:
                 await asyncio.sleep(0.01)
-        if counter is not None and counter.value != value:
-            await commands([pc.set_counter(counter.id, value)])
+            return
+        wanted = []
+        if card.annotation != note:
+            wanted.append(pc.set_card_attr(Zone.TABLE.value, card.id, CardAttribute.AttrAnnotation, note))
+        if number and card.pt != number:
+            wanted.append(pc.set_card_attr(Zone.TABLE.value, card.id, CardAttribute.AttrPT, number))
+        if wanted:
+            await commands(wanted)
 
     async def remind_once(self, player_id: int, text: str) -> None:
         """Tell a player privately why the game did not start (each reason once)."""

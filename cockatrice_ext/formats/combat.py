@@ -575,7 +575,7 @@ class CombatEngine(Engine[CombatConfig]):
         return self.phase == "over"
 
     def scoreboard(self) -> dict[str, Any]:
-        """The public counters the bot shows: round, the round's spell cap, points and life per player."""
+        """The public score the bot shows: round, the round's spell cap, points and life per player."""
         return {
             "round": self.round,
             "rounds": self.config.rounds,

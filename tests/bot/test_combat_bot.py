@@ -4,7 +4,7 @@ Bob first loads a deck with an unknown card, then an illegal one (a land, a dupl
 gets one line naming the offending cards and the game does not start (the bot stays unready). With a
 legal deck the game starts; both players place creatures face down, the reveal follows, and ten rounds
 are played quickly (combat, ready, pass), with one fight and a few refusals on the way. The bot's
-counters (round, points) and the final winner line are what the players see.
+score cards (round, points) and the final winner line are what the players see.
 """
 
 from __future__ import annotations
@@ -222,16 +222,17 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
             await bot_line(alice, r"Game over after round 10: alice_c wins, 10-0", 0)
             assert engine.is_over() and engine.winner == alice_pid
             bot_pid = referee.me
+            final = "Round 10/10. Points: alice_c 10, bob_c 0"
             await wait_until(
                 lambda: (
                     {
-                        c.name: c.value
-                        for c in bob.client.games[game_id].players[bot_pid].counters.values()
-                        if c.name == "Round" or c.name.endswith(" points")
+                        (c.name, c.pt, c.annotation)
+                        for c in bob.client.games[game_id].players[bot_pid].zones["table"].cards
+                        if c.name.startswith("Score")
                     }
-                    == {"Round": 10, "alice_c points": 10, "bob_c points": 0}
+                    == {("Score: alice_c", "10", final), ("Score: bob_c", "0", final)}
                 ),
-                what="round and points counters",
+                what="the score cards on the referee's table",
             )
             mark = alice.mark()
             await alice.say(game_id, "!pass")

@@ -46,6 +46,13 @@ def own_zone(player: Player, game_id: int, zone: str) -> Any:
     return mirror.players[mirror.local_player_id].zone(zone)
 
 
+def score_notes(mirror: Any, seat: int) -> set[str]:
+    """The notes of the score cards on ``seat``'s table (the referee's, when it sits in the game)."""
+    player = mirror.players.get(seat)
+    table = player.zones.get("table") if player is not None else None
+    return {card.annotation for card in (table.cards if table else []) if card.name.startswith("Score")}
+
+
 def hand_of(engine: rules.CombatEngine, player: Any) -> list[str]:
     return sorted(engine.config.cards[i].name for i in engine.seats[engine.config.players.index(player)].hand)
 
@@ -97,7 +104,7 @@ def test_a_judge_moves_every_draw_and_puts_a_rebuilt_board_back(
     """With judge rights: the opening hands and the first round's draws arrive in each player's hand
     (as their own client shows it, taken from their own library); nobody is told to search. The bot
     then loses its seat (auth none) and a new bot on the same journal rebuilds the game on ``!resume``:
-    hands, the revealed creatures on the battlefield, life and the round counter are back, by name."""
+    hands, the revealed creatures on the battlefield, life and the round (score cards) are back, by name."""
 
     async def scenario() -> None:
         bot, referee, game_id, by_id = await strict_combat_game(
@@ -172,10 +179,13 @@ def test_a_judge_moves_every_draw_and_puts_a_rebuilt_board_back(
                 own = player.client.games[new_game]
                 assert own.players[own.local_player_id].counter_value("life") == seat.life
             rebuilt = bot.games[new_game]
-            counters = watcher.client.games[new_game].players[rebuilt.me].counters
+            mirror = watcher.client.games[new_game]
             await wait_until(
-                lambda: {c.name: c.value for c in counters.values()}.get("Round") == engine.round,
-                what="the round counter",
+                lambda: (
+                    len(notes := score_notes(mirror, rebuilt.me)) == 1
+                    and next(iter(notes)).startswith(f"Round {engine.round}/10.")
+                ),
+                what="the round on the score cards",
             )
         finally:
             for player in by_id.values():
@@ -237,7 +247,7 @@ def test_resume_after_kill_rebuilds_the_game(servatrice_strict: ServatriceServer
     """``kill -9`` in round 1 under auth none, the bot started as the README says: the room hears of
     the lost game within 5 s; ``!resume`` opens a new game the two players join in the other order (new
     seat ids) with their decks; each is told privately where every card goes (hand, battlefield), the
-    round counter and the score are back, and the game goes on by name."""
+    round and the score (score cards) are back, and the game goes on by name."""
     cod, facts = legal_deck()
     by_name = {f.name: f for f in facts}
     url = servatrice_strict.ws_url
@@ -303,11 +313,8 @@ def test_resume_after_kill_rebuilds_the_game(servatrice_strict: ServatriceServer
             new_mirror = alice.client.games[new_game]
             bot_seat = next(pid for pid, p in new_mirror.players.items() if p.name == "referee_ck")
             await wait_until(
-                lambda: (
-                    {c.name: c.value for c in new_mirror.players[bot_seat].counters.values()}.get("Round")
-                    == 1
-                ),
-                what="the round counter",
+                lambda: any(note.startswith("Round 1/10.") for note in score_notes(new_mirror, bot_seat)),
+                what="the round on the score cards",
             )
             mark = alice.mark()
             await active.say(new_game, "!combat")

@@ -7,6 +7,7 @@ player's own area, and after ``kill -9`` watches the same game again and carries
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -31,21 +32,22 @@ from servatrice import ServatriceFactory
 pytestmark = pytest.mark.servatrice
 
 
-def own_counters(player: FieldPlayer, game_id: int) -> dict[str, int]:
-    """Counters on ``player``'s own area, by name, as their client built them from the events."""
+def own_score_card(player: FieldPlayer, game_id: int) -> tuple[str, str] | None:
+    """(number, note) of the "Score" token on ``player``'s own table, as their client built it from the
+    events (the referee creates and updates it acting as them)."""
     me = player.games[game_id].my_id
-    names: dict[int, str] = {}
-    values: dict[str, int] = {}
+    card_id, number, note = None, "", ""
     for item in player.received:
         if item.game_id != game_id or item.player_id != me:
             continue
-        if item.kind == "Event_CreateCounter":
-            info = item.body.counter_info
-            names[info.id] = info.name
-            values[info.name] = info.count
-        elif item.kind == "Event_SetCounter" and item.body.counter_id in names:
-            values[names[item.body.counter_id]] = item.body.value
-    return values
+        if item.kind == "Event_CreateToken" and item.body.card_name == "Score":
+            card_id, number, note = item.body.card_id, item.body.pt, item.body.annotation
+        elif item.kind == "Event_SetCardAttr" and item.body.card_id == card_id:
+            if item.body.attribute == 5:  # AttrPT
+                number = item.body.attr_value
+            elif item.body.attribute == 6:  # AttrAnnotation
+                note = item.body.attr_value
+    return None if card_id is None else (number, note)
 
 
 def view_seat(player: FieldPlayer, game_id: int, name: str) -> int:
@@ -71,7 +73,7 @@ def test_a_judge_referee_watches_combat_games_beyond_the_game_limit(
     """Seven games in a row under a limit of five, all created; in the last one an illegal deck's ready
     is taken back with the reason, and a game started by an illegal deck loaded and readied at once is
     stopped; then both legal decks start it with the bot a judging spectator; the score is on each
-    player's own counters, turns follow the rules, and a ``kill -9`` later the bot watches it again."""
+    player's own score card, turns follow the rules, and a ``kill -9`` later the bot watches it again."""
     server = judge_server(servatrice_factory, mariadb)
     bot = referee(server, "--password", JUDGE_PASSWORD)
     legal = combat_cod()
@@ -133,10 +135,11 @@ def test_a_judge_referee_watches_combat_games_beyond_the_game_limit(
                     r"^Your opening hand:", since=started[player.name], kind="Event_UserMessage", timeout=30
                 )
                 assert "It is in your hand." in told, told  # moved there by the judge, acting as them
-                await player.wait_for(
-                    lambda _, p=player: {"Round", "Points"} <= set(own_counters(p, game_id)), timeout=30
-                )
-                assert own_counters(player, game_id)["Points"] == 0
+                await player.wait_for(lambda _, p=player: own_score_card(p, game_id) is not None, timeout=30)
+                number, note = own_score_card(player, game_id) or ("", "")
+                assert number == "0" and re.fullmatch(
+                    r"Setup, then 10 rounds\. Points: \w+ 0, \w+ 0", note
+                ), note
                 await place_face_down(player, game_id, "!place", "creature slot")
                 await player.say(game_id, "!ready")
             line = await cy.line(r"Round 1, \S+'s turn", since=started[cy.name], timeout=30)
@@ -145,7 +148,8 @@ def test_a_judge_referee_watches_combat_games_beyond_the_game_limit(
             await cy.wait_for(lambda _: view.active == view_seat(cy, game_id, first.name), timeout=10)
             for player in players:
                 await player.wait_for(
-                    lambda _, p=player: own_counters(p, game_id).get("Round") == 1, timeout=10
+                    lambda _, p=player: (own_score_card(p, game_id) or ("", ""))[1].startswith("Round 1/10."),
+                    timeout=10,
                 )
 
             mark = dee.mark()

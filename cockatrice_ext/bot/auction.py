@@ -6,15 +6,16 @@ The rules live in :mod:`cockatrice_ext.formats.auction`; this module only adapts
 
 * **Seat.** The bot sits in the game as a player whose deck is the auction block (the physical
   cards). Where the server grants judge rights it joins as a judge player too, which lets it put
-  kept and drawn cards straight into a player's hand and keep each player's gold on a counter of
-  their own; otherwise those cards go onto the player's table (the only zone of another player a
+  kept and drawn cards straight into a player's hand and keep each player's gold on a "Gold" card on
+  their own table; otherwise those cards go onto the player's table (the only zone of another player a
   non-judge may use) and the bot says once exactly what to drag where. The bot passes its own turns.
 * **Channels.** Servatrice gives the bot's connection ten chat messages per ten seconds for every
   game, room and private message together, but card annotations, counters and card moves are free.
   So what players see is computed once from the engine by the pure :func:`render_view` and sent
   through three sinks: the open lot's **annotation** on its card (lot, high bid, bidder, who is to
-  bid and, without judge rights, everyone's gold), **counters** (with judge rights: ``gold`` on each
-  player's own area, their mana counters after ``!mana``), and **chat**, only for what needs words
+  bid and, without judge rights, everyone's gold), with judge rights a **Gold card** on each player's
+  own table (its number is their gold: an eighth counter would spill past the player's area in the
+  real client) and their mana **counters** after ``!mana``, and **chat**, only for what needs words
   (a lot opening, a sale, instructions, refusals), merged by the runtime's scheduler. A bid costs no
   chat message.
 * **Turns.** ``Event_SetActivePlayer`` ends the previous turn (income) and begins the next; the
@@ -59,7 +60,6 @@ from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, co
 from cockatrice_ext.bot.formats import SeatsByName
 from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, PileReferee, shorten
 from cockatrice_ext.client import ClientEvent
-from cockatrice_ext.client.mirror import CounterState
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats.base import Effect, RulesError
@@ -84,8 +84,7 @@ COLORS = {
 }
 MANA_COUNTERS = {"W": 1, "U": 2, "B": 3, "R": 4, "G": 5}
 """Cockatrice's fixed player counters for each colour of mana (0 is life)."""
-GOLD_COUNTER = "gold"
-GOLD_COLOR = (212, 175, 55, 255)
+GOLD_CARD = "Gold"  # judge rights: a token on each player's own table, its number their gold
 GRID_POINTS_PER_CARD = 3
 """Cockatrice's table grid: x // 3 is the card column; x % 3 stacks cards on one another."""
 DEAL_ROW = 0
@@ -325,8 +324,8 @@ def render_view(
     """What players should see after ``effects`` (already applied to ``engine``).
 
     ``judge``: the referee holds judge rights, so it moves cards into hands and keeps gold and mana
-    on the players' counters; without them, gold shows on the lot card and in chat, and players are
-    told once what to drag where. Private information (looked-at cards) is left out.
+    on the players' own tables and counters; without them, gold shows on the lot card and in chat,
+    and players are told once what to drag where. Private information (looked-at cards) is left out.
     """
     effects = list(effects)
     lot = engine.lot
@@ -613,7 +612,6 @@ class AuctionReferee(SeatsByName, PileReferee):
         self.continues: int | None = None  # the lost game this one rebuilds
         self._turn_target: int | None = None  # after a rebuild: the seat whose turn the journal says it is
         self._notes: dict[int, str] = {}  # card id on our table -> the annotation we gave it
-        self._shown_gold: dict[Any, int] = {}  # engine player -> the value of their gold counter
         self._labels: dict[int, str] = {}  # engine card index -> what it was bought for
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
@@ -645,7 +643,7 @@ class AuctionReferee(SeatsByName, PileReferee):
         self.live = True
         await self.read_own_deck()
         order = ", ".join(self.player_name(p) for p in humans)
-        gold_where = "on your gold counter" if self.is_judge else "on the lot card and with !gold"
+        gold_where = "on the Gold card on your table" if self.is_judge else "on the lot card and with !gold"
         await self.say(
             f"Auction Magic: {len(self.block)}-card block shuffled. Turn order {order}."
             f" Everyone has {self.options.starting_gold} gold ({gold_where}), +{self.options.income}"
@@ -1142,48 +1140,19 @@ class AuctionReferee(SeatsByName, PileReferee):
             if card_id is not None:
                 await self.annotate(card_id, note)
 
-    def gold_counter(self, seat: int) -> CounterState | None:
-        player = self.mirror.players.get(seat)
-        if player is None:
-            return None
-        return next((c for c in player.counters.values() if c.name == GOLD_COUNTER), None)
-
-    async def wait_gold_counter(self, seat: int, timeout: float = 3.0) -> CounterState | None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while (counter := self.gold_counter(seat)) is None and loop.time() < deadline:
-            await asyncio.sleep(0.01)
-        return counter
-
     async def show_counters(self, gold: dict[Any, int], mana: list[tuple[Any, str, int]]) -> None:
-        """As a judge: each player's gold on a counter of their own area, and mana they bought on their
-        colour counter (one ``Command_Judge`` per player). Without judge rights there are no counters."""
+        """As a judge: each player's gold on a "Gold" card of their own table (its number: the real client
+        prints it there, while an eighth counter spills past the player's area), and mana they bought on
+        their colour counter. Without judge rights, gold is on the lot card's note."""
         if not self.is_judge:
             return
-        commands: dict[int, list[Any]] = {}
         for player, value in gold.items():
             seat = self.seat_of(player)
-            if seat is None:
-                continue
-            shown = self._shown_gold.get(player)
-            if shown is None:
-                counter = self.gold_counter(seat)
-                if counter is None:
-                    await self.bot.client.judge_commands(
-                        self.game_id, seat, [pc.create_counter(GOLD_COUNTER, value=value, color=GOLD_COLOR)]
-                    )
-                    counter = await self.wait_gold_counter(seat)
-                    shown = value
-                else:
-                    shown = counter.value
-                if counter is None:
-                    continue
-                self._shown_gold[player] = shown
-            if value != shown:
-                counter = self.gold_counter(seat)
-                if counter is not None:
-                    commands.setdefault(seat, []).append(pc.inc_counter(counter.id, value - shown))
-                    self._shown_gold[player] = value
+            if seat is not None:
+                await self.show_note_card(
+                    seat, GOLD_CARD, f"{self.player_name(player)}'s gold: {value}", str(value)
+                )
+        commands: dict[int, list[Any]] = {}
         for player, color, count in mana:
             seat = self.seat_of(player)
             if seat is not None:

@@ -93,7 +93,7 @@ def bot() -> None:
     is_flag=True,
     help="Ask for a judge seat in every game, not only with a judge account: servers that allow creating"
     " games as judge grant it to anyone (others give a plain seat). As judge the bot moves cards into"
-    " hands itself and keeps each player's gold on a counter of their own.",
+    " hands itself and keeps each player's gold on a Gold card on their own table.",
 )
 @click.option(
     "--relaxed-flood",

@@ -76,6 +76,11 @@ def referee_of(bot: Bot, game_id: int) -> AuctionReferee:
     return referee
 
 
+def gold_card(seat: Any) -> str | None:
+    """The number on the Gold card of a seat's table (the referee's note of their gold, as a judge)."""
+    return next((card.pt for card in seat.zone("table").cards if card.name == "Gold"), None)
+
+
 async def bot_line(player: Player, pattern: str, since: int, timeout: float = 10.0) -> str:
     return await player.wait_line(lambda t: re.search(pattern, t) is not None, since=since, timeout=timeout)
 
@@ -336,24 +341,22 @@ def test_bot_restarted_mid_auction_loses_nothing(
                     what="kept card in hand",
                 )
             assert engine.gold(next(p for p, pl in by_id.items() if pl is first)) == 7
-            # As a judge the referee keeps each player's gold on a counter of their own area.
+            # As a judge the referee keeps each player's gold on a Gold card on their own table.
             for pid, player in by_id.items():
                 await wait_until(
                     lambda pid=pid, player=player: (
-                        player.client.games[game_id].players[pid].counter_value("gold") == engine.gold(pid)
+                        gold_card(player.client.games[game_id].players[pid]) == str(engine.gold(pid))
                     ),
-                    what=f"{player.name}'s gold counter",
+                    what=f"{player.name}'s Gold card",
                 )
-            # !mana as a judge: the gold counter goes down and the buyer's own R counter up, acting as them.
+            # !mana as a judge: the Gold card goes down and the buyer's own R counter up, acting as them.
             first_pid = next(p for p, pl in by_id.items() if pl is first)
             first_seat = first.client.games[game_id].players[first_pid]
             red_before = first_seat.counter_value("r") or 0
             await first.say(game_id, "!mana R 2")
             await wait_until(
-                lambda: (
-                    first_seat.counter_value("r") == red_before + 2 and first_seat.counter_value("gold") == 5
-                ),
-                what="mana and gold counters after !mana R 2",
+                lambda: first_seat.counter_value("r") == red_before + 2 and gold_card(first_seat) == "5",
+                what="the mana counter and the Gold card after !mana R 2",
             )
             # !sell as a judge: the referee moves the sold card from the seller's hand into the winner's.
             assert engine.lot is not None and not engine.lot.bids

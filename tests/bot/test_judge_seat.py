@@ -1,5 +1,5 @@
 """``bot run --judge``: the bot asks for a judge seat in every game; a server that allows creating games as
-judge grants it, and the players then see their gold on counters of their own."""
+judge grants it, and the players then see their gold on a Gold card on their own table."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from servatrice import ServatriceServer
 pytestmark = pytest.mark.servatrice
 
 
-async def seat_two_and_look(url: str, referee: str) -> tuple[bool, dict[str, dict[str, int]]]:
+async def seat_two_and_look(url: str, referee: str) -> tuple[bool, dict[str, dict[str, str]]]:
     """Two players ask for an auction game and sit; whether the referee's seat is a judge's, and the
-    counters each player's own area shows (as the first player's client sees them)."""
+    numbers of the note cards on each player's own table (as the first player's client sees them)."""
 
     players = [await Player.connect(url, name) for name in ("judge_ann", "judge_ben")]
     try:
@@ -33,16 +33,16 @@ async def seat_two_and_look(url: str, referee: str) -> tuple[bool, dict[str, dic
             await player.sit(room_id, game_id)
         mirror = players[0].client.games[game_id]
 
-        def counters() -> dict[str, dict[str, int]]:
+        def counters() -> dict[str, dict[str, str]]:
             return {
-                seat.name: {c.name: c.value for c in seat.counters.values()}
+                seat.name: {c.name: c.pt for c in seat.zone("table").cards}
                 for seat in mirror.players.values()
                 if seat.name in ("judge_ann", "judge_ben")
             }
 
         bot_seat = next(seat for seat in mirror.players.values() if seat.name == referee)
         if bot_seat.judge:
-            await wait_until(lambda: all("gold" in c for c in counters().values()), timeout=20)
+            await wait_until(lambda: all("Gold" in c for c in counters().values()), timeout=20)
         else:
             await asyncio.sleep(1.0)  # time for counters that must not come
         return bot_seat.judge, counters()
@@ -62,6 +62,9 @@ def test_judge_seat_when_asked_and_allowed(servatrice: ServatriceServer, tmp_pat
         )
     assert judge is flag
     if flag:
-        assert {name: own.get("gold") for name, own in counters.items()} == {"judge_ann": 10, "judge_ben": 10}
+        assert {name: own.get("Gold") for name, own in counters.items()} == {
+            "judge_ann": "10",
+            "judge_ben": "10",
+        }
     else:
-        assert all("gold" not in own for own in counters.values()), counters
+        assert all("Gold" not in own for own in counters.values()), counters

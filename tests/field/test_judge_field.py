@@ -1,7 +1,8 @@
 """A referee account with the server's judge level (SQL auth, the shipped security settings): Magic Combat
 Rules games are created from a judge's spectator seat, which Servatrice's per-user game limit does not
-count. The referee takes back a ready given while the game cannot start, puts the round and points on each
-player's own area, and after ``kill -9`` watches the same game again and carries on in place.
+count. The referee takes back a ready given while the game cannot start, puts the round and points on a
+Score card on each player's own table, and after ``kill -9`` watches the same game again and carries on in
+place.
 """
 
 from __future__ import annotations

@@ -689,7 +689,7 @@ class CombatReferee(SeatsByName, GameReferee):
         seated, on ours. Its number is that player's points; its note the round and the whole score."""
         engine = self.engine
         board = engine.scoreboard()
-        points = ", ".join(f"{self.player_name(p)} {n}" for p, n in board["points"])
+        points = self.by_player(board["points"])
         rounds = board["rounds"]
         when = f"Round {board['round']}/{rounds}" if board["round"] else f"Setup, then {rounds} rounds"
         note = f"{when}. Points: {points}"
@@ -895,11 +895,14 @@ class CombatReferee(SeatsByName, GameReferee):
 
     # -- status ----------------------------------------------------------------------------------
 
+    def by_player(self, values: Iterable[tuple[Any, int]]) -> str:
+        """``alice 3, bob 1``: a number per player, by name."""
+        return ", ".join(f"{self.player_name(p)} {n}" for p, n in values)
+
     def score_line(self) -> str:
         engine = self.engine
         board = engine.scoreboard()
-        points = ", ".join(f"{self.player_name(p)} {n}" for p, n in board["points"])
-        life = ", ".join(f"{self.player_name(p)} {n}" for p, n in board["life"])
+        points, life = self.by_player(board["points"]), self.by_player(board["life"])
         head = f"Round {board['round']}/{board['rounds']}, spells up to {board['spell_cap']}"
         if board["active_player"] is not None:
             head += f", {self.player_name(board['active_player'])}'s turn ({engine.step})"

@@ -286,8 +286,8 @@ class GameReferee(Referee):
 
     @property
     def watching(self) -> bool:
-        """Whether we referee from a judge's spectator seat (no zones, counters or turns of our own:
-        counters go on the players' areas and turns are passed for the player whose turn it is)."""
+        """Whether we referee from a judge's spectator seat (no zones, counters or turns of our own: note
+        cards go on the players' tables and turns are passed for the player whose turn it is)."""
         return bool(self.mirror.spectator)
 
     def note_card(self, seat: int, name: str) -> CardState | None:

@@ -85,8 +85,6 @@ COLORS = {
 MANA_COUNTERS = {"W": 1, "U": 2, "B": 3, "R": 4, "G": 5}
 """Cockatrice's fixed player counters for each colour of mana (0 is life)."""
 GOLD_CARD = "Gold"  # judge rights: a token on each player's own table, its number their gold
-GRID_POINTS_PER_CARD = 3
-"""Cockatrice's table grid: x // 3 is the card column; x % 3 stacks cards on one another."""
 DEAL_ROW = 0
 SETTLE_SECONDS = 0.15
 """How long a turn change waits for the concession or departure Servatrice sends just after it."""
@@ -868,7 +866,7 @@ class AuctionReferee(SeatsByName, PileReferee):
                     [pending.card_id],
                     target_player_id=seat,
                     target_zone="table",
-                    x=self.free_x(seat),
+                    x=self.free_x(seat, DEAL_ROW),
                     y=DEAL_ROW,
                 )
                 await self.run(back)
@@ -976,18 +974,6 @@ class AuctionReferee(SeatsByName, PileReferee):
 
     # -- sinks: cards ------------------------------------------------------------------------------------
 
-    def free_x(self, seat: int, row: int = DEAL_ROW) -> int:
-        """The grid x of the first empty card column of ``seat``'s table row (no card hides another)."""
-        used = {
-            card.x // GRID_POINTS_PER_CARD
-            for card in self.mirror.players[seat].zone("table").cards
-            if card.y == row and card.x >= 0
-        }
-        column = 0
-        while column in used:
-            column += 1
-        return column * GRID_POINTS_PER_CARD
-
     async def to_my_table(self, index: int) -> int | None:
         """Engine card ``index`` face up on our table, in its own column (from our deck if needed)."""
         card_id = self.on_table.get(index)
@@ -1006,7 +992,7 @@ class AuctionReferee(SeatsByName, PileReferee):
                 [position],
                 target_player_id=self.me,
                 target_zone="table",
-                x=self.free_x(self.me),
+                x=self.free_x(self.me, DEAL_ROW),
                 y=DEAL_ROW,
             )
         )
@@ -1051,7 +1037,7 @@ class AuctionReferee(SeatsByName, PileReferee):
                 [card_id],
                 target_player_id=seat,
                 target_zone="table",
-                x=self.free_x(seat),
+                x=self.free_x(seat, DEAL_ROW),
                 y=DEAL_ROW,
                 face_down=hidden,
             )
@@ -1112,7 +1098,7 @@ class AuctionReferee(SeatsByName, PileReferee):
             [card_id],
             target_player_id=winner_seat,
             target_zone="table",
-            x=self.free_x(winner_seat),
+            x=self.free_x(winner_seat, DEAL_ROW),
             y=DEAL_ROW,
         )
         await self.bot.client.judge_commands(self.game_id, seller_seat, [move])

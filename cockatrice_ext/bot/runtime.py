@@ -35,6 +35,7 @@ import asyncio
 import contextvars
 import dataclasses
 import hashlib
+import itertools
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -66,6 +67,8 @@ LOGGER = logging.getLogger(__name__)
 IS_JUDGE_LEVEL = pb.ServerInfo_User.IsJudge
 """The user-level flag of accounts the server lets judge games."""
 
+GRID_POINTS_PER_CARD = 3
+"""Cockatrice's table grid: x // 3 is the card column; x % 3 stacks cards on one another."""
 MAX_CHAT_LINE = 300
 """Bot lines are kept short: the chat budget is about 1000 characters per 10 s for all bot chat."""
 
@@ -278,6 +281,16 @@ class GameReferee(Referee):
             await self.bot.client.game_commands(self.game_id, list(commands))
 
     # -- the bot's own cards (shared piles live in its deck) ------------------------------------------
+
+    def free_x(self, seat: int, row: int | None = None) -> int:
+        """The grid x of the first card column of ``seat``'s table with no card in ``row`` (any row when
+        None), so that no card hides another."""
+        used = {
+            card.x // GRID_POINTS_PER_CARD
+            for card in self.mirror.players[seat].zone(Zone.TABLE.value).cards
+            if card.x >= 0 and (row is None or card.y == row)
+        }
+        return GRID_POINTS_PER_CARD * next(column for column in itertools.count() if column not in used)
 
     @property
     def is_judge(self) -> bool:

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 import re
 import secrets
@@ -72,8 +71,6 @@ END_PHASE = 10
 LIFE_COUNTER = 0
 COLOR_BASICS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
 EMPTY_DECK_NAME = "none"
-GRID_POINTS_PER_CARD = 3
-"""Cockatrice's table grid: x // 3 is the card column."""
 PACK_PREFIX = "Your pack:"
 ABANDONED = "abandoned: every player left"
 PACK_FIRST_SECONDS = 15.0
@@ -673,11 +670,6 @@ class VortexReferee(SeatsByName, PileReferee):
             "table", [card_id], target_player_id=seat, target_zone="table", x=x, y=row, face_down=face_down
         )
         await self.run(pc.set_card_attr("table", card_id, CardAttribute.AttrAnnotation, note), move)
-
-    def free_x(self, seat: int) -> int:
-        """The grid x of the first card column of ``seat``'s table with no card (none hides another)."""
-        used = {card.x // GRID_POINTS_PER_CARD for card in self.mirror.players[seat].zone("table").cards}
-        return GRID_POINTS_PER_CARD * next(column for column in itertools.count() if column not in used)
 
     async def deck_to_my_zone(self, index: int, zone: str) -> None:
         position = self.own_deck.position(self.block.game_names[index])

@@ -20,8 +20,11 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   where only they read them. Without judge rights it tells each player privately which cards they
   drew; the first message (the opening hand) says once how to take them from the library. Face-down
   cards are named by their number in the private hand list (``!place 3 2``, ``!set 5 1``, ``!hand``),
-  so public chat never gives them away. The bot does not check the physical table against the engine:
-  players move their own cards, and report deaths and bounces (``!dies``, ``!bounce``).
+  so public chat never gives them away. As a judge the bot also lays out each player's table after
+  every action, from what its game mirror shows (a judge sees every card): creatures and face-down
+  spells under their slot's column, flipped at the reveal, used cards in the graveyard
+  (:func:`table_moves`). Without judge rights players move their own cards, and report deaths and
+  bounces (``!dies``, ``!bounce``).
 * **Turns.** The engine runs the round clock: setup (``!place N SLOT`` then ``!ready``: the creatures
   are revealed together), then ten rounds of one turn each. The bot keeps the Cockatrice active player
   in step with the engine (it passes its own turns and the turns the engine ended). Going to the
@@ -54,11 +57,20 @@ from typing import Annotated, Any, ClassVar
 
 from cockatrice_ext.bot.commands import BadArgument, CommandError, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.formats import SeatsByName, finish_if_one_stands
-from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, GameReferee, OwnDeck, Referee, shorten
+from cockatrice_ext.bot.runtime import (
+    GRID_POINTS_PER_CARD,
+    Bot,
+    Context,
+    FormatRoom,
+    GameReferee,
+    OwnDeck,
+    Referee,
+    shorten,
+)
 from cockatrice_ext.cards.model import CardDatabase, CardFacts
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
-from cockatrice_ext.client.mirror import PlayerState
+from cockatrice_ext.client.mirror import CardState, PlayerState
 from cockatrice_ext.formats import combat as rules
 from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats.base import Effect, RulesError
@@ -73,6 +85,7 @@ LIBRARY_HOWTO = (
     "Take them from your library into your hand (right-click your library, View library, drag each);"
     " the referee names every later draw here and you take it the same way."
 )
+JUDGE_LAYS_OUT = "It is in your hand. The referee puts your cards on the table as you play them."
 _NUMBER = re.compile(r"[0-9]{1,3}")
 SCORE_CARD = "Score"  # a token on each player's table (watching) or ours, one per player (seated)
 EMPTY_DECK = (
@@ -369,7 +382,7 @@ def private_messages(
     for position, effect in enumerate(effects):
         if isinstance(effect, rules.CardsDrawn) and effect.cards and effect.visible_to is not None:
             if engine.phase == "setup":
-                where = "It is in your hand." if position in moved else LIBRARY_HOWTO
+                where = JUDGE_LAYS_OUT if position in moved else LIBRARY_HOWTO
                 out.append(
                     (
                         effect.player,
@@ -384,28 +397,104 @@ def private_messages(
     return out
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where a card lies in Cockatrice: its zone (``hand``, ``table`` or ``grave``) and, on the table,
+    its face and grid point."""
+
+    zone: str
+    face_down: bool = False
+    x: int = 0
+    y: int = 0
+
+
+HAND_END = -1
+"""A move's x that puts the card at the right end of the hand, where the engine adds it to its list."""
+CREATURE_ROW, SPELL_ROW, PERMANENT_ROW = 0, 1, 2
+"""Table rows: creatures and face-down spells under their slot's column (slot 1 leftmost); other
+permanents and spells being cast in the third row, beside the score card."""
+
+
+def card_places(engine: rules.CombatEngine, player: Any) -> list[tuple[str, Place]]:
+    """(name, place) of each of ``player``'s cards that left their library, where the engine says it is;
+    creatures are face down until the setup's reveal, spells in slots until cast."""
+    index = engine.config.players.index(player)
+    seat = engine.seats[index]
+
+    def name(card: int) -> str:
+        return engine.config.cards[card].name
+
+    def row(cards: Iterable[int | None], y: int, face_down: bool, first: int = 0) -> list[tuple[str, Place]]:
+        return [
+            (name(card), Place("table", face_down, GRID_POINTS_PER_CARD * column, y))
+            for column, card in enumerate(cards, start=first)
+            if card is not None
+        ]
+
+    permanents = [
+        card
+        for card in (
+            seat.enchantment,
+            seat.equipment,
+            *(aura for aura, _, _ in seat.auras),
+            *(card for owner, card, _, _ in engine.stack if owner == index),
+        )
+        if card is not None
+    ]
+    return [
+        *((name(card), Place("hand")) for card in seat.hand),
+        *row(seat.creatures, CREATURE_ROW, engine.phase == "setup"),
+        *row(seat.spells, SPELL_ROW, True),
+        *row(permanents, PERMANENT_ROW, False, first=1),
+        *((name(card), Place("grave")) for card in seat.used),
+    ]
+
+
 def board_of(engine: rules.CombatEngine, player: Any) -> dict[str, list[str]]:
     """Where ``player``'s cards are, by Cockatrice zone: ``hand``, ``table`` (face up), ``face down``
     (spells in their slots, and creatures before the reveal), ``grave`` (the used pile)."""
-    seat = engine.seats[engine.config.players.index(player)]
-    index = engine.config.players.index(player)
+    board: dict[str, list[str]] = {"hand": [], "table": [], "face down": [], "grave": []}
+    for name, place in card_places(engine, player):
+        board["face down" if place.face_down else place.zone].append(name)
+    return board
 
-    def names(cards: Iterable[int | None]) -> list[str]:
-        return [engine.config.cards[i].name for i in cards if i is not None]
 
-    creatures = names(seat.creatures)
-    in_play = [
-        *names([seat.enchantment, seat.equipment]),
-        *names(aura for aura, _, _ in seat.auras),
-        *names(card for owner, card, _, _ in engine.stack if owner == index),
-    ]
-    hidden = engine.phase == "setup"
-    return {
-        "hand": names(seat.hand),
-        "table": in_play + ([] if hidden else creatures),
-        "face down": names(seat.spells) + (creatures if hidden else []),
-        "grave": names(seat.used),
-    }
+def table_moves(places: Iterable[tuple[str, Place]], player: PlayerState) -> list[Any]:
+    """The game commands that, run as ``player`` (by a judge), put their cards where ``places`` says,
+    judged from what the game mirror shows of their hand, table and graveyard: a move into the right zone
+    (face down where the place is), or a flip. Cards still in the library and cards whose name the mirror
+    does not know are left alone: draws come from the library separately, and a card nobody can name
+    cannot be told apart."""
+    seen: dict[str, list[tuple[str, CardState]]] = {}
+    for zone in ("hand", "table", "grave"):
+        found = player.zones.get(zone)
+        for card in found.cards if found is not None else []:
+            if card.name:
+                seen.setdefault(card.name, []).append((zone, card))
+    leaving: list[Any] = []  # sent first, so that a card taking a slot never lands on the one it replaces
+    arriving: list[Any] = []
+    for name, place in places:
+        copies = seen.get(name)
+        if not copies:
+            continue
+        zone, card = next((copy for copy in copies if copy[0] == place.zone), copies[0])
+        copies.remove((zone, card))
+        on_table = place.zone == "table"
+        if zone != place.zone:
+            (arriving if on_table else leaving).append(
+                pc.move_card(
+                    zone,
+                    [card.id],
+                    target_player_id=player.player_id,
+                    target_zone=place.zone,
+                    x=place.x if on_table else HAND_END if place.zone == "hand" else 0,
+                    y=place.y if on_table else 0,
+                    face_down=place.face_down if on_table else None,
+                )
+            )
+        elif on_table and card.face_down != place.face_down:
+            arriving.append(pc.flip_card("table", card.id, face_down=place.face_down))
+    return leaving + arriving
 
 
 def board_instructions(board: dict[str, list[str]]) -> str:
@@ -848,6 +937,7 @@ class CombatReferee(SeatsByName, GameReferee):
             await self.say(line)
         for player, text in private_messages(effects, engine, moved=moved):
             await self.bot.tell(self.player_name(player), shorten(text, 900))
+        await self.keep_table_in_step()
         if engine.is_over():
             await self.finish(f"game over after round {engine.round}")
             return
@@ -860,8 +950,9 @@ class CombatReferee(SeatsByName, GameReferee):
     ) -> bool:
         """As a judge, acting as ``player``: find the named cards in their library and move them to the
         given zones (``hand``, ``table``, ``grave``); the server names a card moved into a hand only to
-        whoever moved it, so the player reads it and nobody else does. False (nothing moved) without
-        judge rights or when a card is not in their library."""
+        whoever moved it, so the player reads it and nobody else does. Cards join the hand at its right
+        end in the order given, so the hand reads left to right as the numbered list the player is sent.
+        False (nothing moved) without judge rights or when a card is not in their library."""
         seat = self.seat_of(player)
         if not self.is_judge or seat is None:
             return False
@@ -874,24 +965,42 @@ class CombatReferee(SeatsByName, GameReferee):
             LOGGER.warning("game %d: %s's library lacks some of %s", self.game_id, player, names)
             return False
         targets = [zone for zone, zone_names in wanted.items() for _ in zone_names]
-        moves = []  # the highest position first, so the ones still to move keep theirs
-        for column, (position, target) in enumerate(
-            sorted(zip(positions, targets, strict=True), reverse=True)
-        ):
+        moves: list[Any] = []
+        moved: list[int] = []
+        column = 0
+        for position, target in zip(positions, targets, strict=True):
             on_table = target == "table"
             moves.append(
                 pc.move_card(
                     "deck",
-                    [position],
+                    [position - sum(earlier < position for earlier in moved)],  # where it is by now
                     target_player_id=seat,
                     target_zone=target,
-                    x=3 * column if on_table else 0,
+                    x=GRID_POINTS_PER_CARD * column if on_table else HAND_END if target == "hand" else 0,
                     y=0,
                     face_down=face_down if on_table else None,
                 )
             )
+            moved.append(position)
+            column += on_table
         await self.bot.client.judge_commands(self.game_id, seat, moves)
         return True
+
+    async def keep_table_in_step(self) -> None:
+        """As a judge, acting as each player: lay their cards out where the engine says (a placed creature
+        face down in its slot, flipped at the reveal, a summon onto the table, a death into the graveyard),
+        one ``Command_Judge`` per player whose table is out of step. Without judge rights players
+        move their own cards."""
+        if not self.is_judge or self.table is None:
+            return
+        for player in self.engine.config.players:
+            seat = self.seat_of(player)
+            state = self.mirror.players.get(seat) if seat is not None else None
+            if state is None:
+                continue
+            moves = table_moves(card_places(self.engine, player), state)
+            if moves:
+                await self.bot.client.judge_commands(self.game_id, state.player_id, moves)
 
     # -- status ----------------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from bot_players import Player, wait_until
 from servatrice import ServatriceServer
 
 from cockatrice_ext.bot.blocks import load_block
-from cockatrice_ext.bot.combat import CombatOptions, CombatReferee, check_cod
+from cockatrice_ext.bot.combat import CombatOptions, CombatReferee, board_of, check_cod
 from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.client import FloodLimits
 from cockatrice_ext.formats import combat as rules
@@ -58,11 +58,37 @@ def seed_for_setup(facts: tuple[Any, ...]) -> int:
     raise AssertionError("no suitable seed")
 
 
+def physical_board(player: Player, game_id: int) -> dict[str, list[str]]:
+    """The player's own hand (left to right), table (face up, by name; face-down cards counted) and
+    graveyard, as their client shows them."""
+    mirror = player.client.games[game_id]
+    own = mirror.players[mirror.local_player_id]
+    table = own.zone("table").cards
+    return {
+        "hand": [card.name for card in own.zone("hand").cards],  # left to right
+        "table": sorted(card.name for card in table if not card.face_down),
+        "face down": ["?"] * sum(card.face_down for card in table),
+        "grave": sorted(card.name for card in own.zone("grave").cards),
+    }
+
+
+def expected_board(engine: rules.CombatEngine, player: int, judge: bool) -> dict[str, list[str]]:
+    """With judge rights the table the engine describes; without, nothing moved for the player (their
+    library holds every card: these scripted players never move their own)."""
+    if not judge:
+        return {"hand": [], "table": [], "face down": [], "grave": []}
+    board = board_of(engine, player)
+    unordered = {zone: sorted(cards) for zone, cards in board.items()}
+    # The hand in the order of the numbered list players are sent; face-down cards only counted.
+    return unordered | {"face down": ["?"] * len(board["face down"]), "hand": board["hand"]}
+
+
 async def bot_line(player: Player, pattern: str, since: int, timeout: float = 10.0) -> str:
     return await player.wait_line(lambda t: re.search(pattern, t) is not None, since=since, timeout=timeout)
 
 
-def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -> None:
+@pytest.mark.parametrize("judge", [False, True], ids=["players-move", "judge-moves"])
+def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path, judge: bool) -> None:
     legal = load_block("combat-deck", sections=None).cod
     verdict = check_cod(legal)
     assert verdict.legal, verdict.reason
@@ -79,7 +105,7 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
             rooms=("Bot room",),
             journal_path=tmp_path / "journal.sqlite3",
             formats=("combat",),
-            format_options={"combat": CombatOptions(seed=seed)},
+            format_options={"combat": CombatOptions(seed=seed, judge=judge)},
             client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
         )
         bot = Bot(options)
@@ -234,6 +260,13 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
                 ),
                 what="the score cards on the referee's table",
             )
+            for pid, player in by_id.items():
+                await wait_until(
+                    lambda p=player, pid=pid: (
+                        physical_board(p, game_id) == expected_board(engine, pid, judge)
+                    ),
+                    what=f"{player.name}'s cards where the engine says",
+                )
             mark = alice.mark()
             await alice.say(game_id, "!pass")
             await bot_line(alice, r"alice_c: the game is over", mark)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 from xml.sax.saxutils import quoteattr
 
 import pytest
@@ -12,16 +13,21 @@ from hypothesis import strategies as st
 
 from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.combat import (
+    board_of,
+    card_places,
     check_cod,
     describe_problems,
     hand_listing,
     private_messages,
     render_effects,
     split_card_and_numbers,
+    table_moves,
 )
 from cockatrice_ext.bot.commands import BadArgument
 from cockatrice_ext.cards.model import Card, CardDatabase, CardFacts, Face
+from cockatrice_ext.client.mirror import CardState, PlayerState
 from cockatrice_ext.formats import combat as rules
+from cockatrice_ext.protocol import messages as pb
 
 
 def cod(cards: list[tuple[int, str]], zone: str = "main") -> str:
@@ -197,7 +203,7 @@ def test_draws_moved_by_a_judge_need_no_words_and_the_library_is_explained_once(
 
 
 def test_a_rebuilt_board_lists_every_card_where_it_lies(legal: str) -> None:
-    from cockatrice_ext.bot.combat import board_instructions, board_of
+    from cockatrice_ext.bot.combat import board_instructions
 
     facts = check_cod(legal).facts
     assert facts is not None
@@ -237,3 +243,86 @@ def test_a_rebuild_reports_what_the_journal_cannot_say(tmp_path: Path, legal: st
     with pytest.raises(JournalError, match=r"no name journaled for player\(s\) 1, 2"):
         asyncio.run(CombatReferee.rebuild(bot, 0, "k", "ann"))  # type: ignore[arg-type]
     journal.close()
+
+
+def described(commands: list[Any]) -> list[tuple[Any, ...]]:
+    """The judge's commands as (kind, zone, card id, target zone or face, x, y, face down)."""
+    out: list[tuple[Any, ...]] = []
+    for wrapper in commands:
+        if wrapper.HasExtension(pb.Command_MoveCard.ext):
+            move = wrapper.Extensions[pb.Command_MoveCard.ext]
+            (card,) = move.cards_to_move.card
+            where = (move.target_zone, move.x, move.y, card.face_down)
+            out.append(("move", move.start_zone, card.card_id, *where))
+        else:
+            flip = wrapper.Extensions[pb.Command_FlipCard.ext]
+            out.append(("flip", flip.zone, flip.card_id, flip.face_down))
+    return out
+
+
+def mirrored(engine: rules.CombatEngine, zones: dict[str, list[tuple[int, bool]]]) -> PlayerState:
+    """A game mirror's view of a player's zones: engine card index -> (card id, face down) per zone;
+    card ids are the index + 100, so a test can tell them apart."""
+    state = PlayerState(player_id=7)
+    for zone, cards in zones.items():
+        found = state.zone(zone)
+        for index, face_down in cards:
+            found.put(CardState(index + 100, name=engine.config.cards[index].name, face_down=face_down), -1)
+    return state
+
+
+def test_a_judge_lays_out_the_table_the_engine_describes(legal: str) -> None:
+    """Placed face down in its slot's column, flipped at the reveal, into the graveyard when used (before
+    a new card takes its slot); cards already in place, still in the library or unnamed in the mirror get
+    no command."""
+    facts = check_cod(legal).facts
+    assert facts is not None
+    engine = rules.CombatEngine(rules.CombatConfig.from_decks((1, 2), (facts, facts)), seed=1)
+    engine.apply(rules.StartGame(player=None))
+    hand = list(engine.seats[0].hand)
+    cheap = next(i for i in hand if facts[i].is_creature and facts[i].mana_value <= 3)
+    engine.apply(rules.PlaceFaceDown(player=1, card=cheap, slot=2))
+
+    in_hand = mirrored(engine, {"hand": [(i, False) for i in hand]})
+    assert described(table_moves(card_places(engine, 1), in_hand)) == [
+        ("move", "hand", cheap + 100, "table", 6, 0, True)
+    ]
+    placed = mirrored(engine, {"hand": [(i, False) for i in hand if i != cheap], "table": [(cheap, True)]})
+    assert table_moves(card_places(engine, 1), placed) == []
+    assert table_moves(card_places(engine, 1), PlayerState(player_id=7)) == []  # all in the library
+    unnamed = mirrored(engine, {"hand": [(i, False) for i in hand]})
+    for card in unnamed.zone("hand").cards:
+        card.name = ""
+    assert table_moves(card_places(engine, 1), unnamed) == []
+
+    for player in (1, 2):
+        engine.apply(rules.SetupDone(player=player))
+    assert described(table_moves(card_places(engine, 1), placed)) == [("flip", "table", cheap + 100, False)]
+
+    revealed = mirrored(engine, {"hand": [(i, False) for i in hand if i != cheap], "table": [(cheap, False)]})
+    # As if a summon sacrificed it: the new creature takes its slot, the old one goes to the used pile.
+    seat = engine.seats[0]
+    big = next(i for i in seat.hand if facts[i].is_creature)
+    seat.hand.remove(big)
+    seat.creatures[2] = big
+    seat.used.append(cheap)
+    assert described(table_moves(card_places(engine, 1), revealed)) == [
+        ("move", "table", cheap + 100, "grave", 0, 0, False),  # first: its slot is free for the new one
+        ("move", "hand", big + 100, "table", 6, 0, False),
+    ]
+
+
+def test_board_of_and_card_places_agree(legal: str) -> None:
+    """The rebuilt game's instructions and the judge's layout come from one description."""
+    facts = check_cod(legal).facts
+    assert facts is not None
+    engine = rules.CombatEngine(rules.CombatConfig.from_decks((1, 2), (facts, facts)), seed=3)
+    engine.apply(rules.StartGame(player=None))
+    cards = engine.config.cards
+    cheap = next(i for i in engine.seats[1].hand if cards[i].is_creature and cards[i].mana_value <= 3)
+    engine.apply(rules.PlaceFaceDown(player=2, card=cheap, slot=0))
+    places = card_places(engine, 2)
+    board = board_of(engine, 2)
+    assert sorted(name for zone in board.values() for name in zone) == sorted(name for name, _ in places)
+    where = {("face down" if place.face_down else place.zone, name) for name, place in places}
+    assert ("face down", cards[cheap].name) in where

@@ -53,6 +53,11 @@ def score_notes(mirror: Any, seat: int) -> set[str]:
     return {card.annotation for card in (table.cards if table else []) if card.name.startswith("Score")}
 
 
+def hand_in_order(engine: rules.CombatEngine, player: Any) -> list[str]:
+    """The engine's hand list: what ``!hand`` numbers."""
+    return [engine.config.cards[i].name for i in engine.seats[engine.config.players.index(player)].hand]
+
+
 def hand_of(engine: rules.CombatEngine, player: Any) -> list[str]:
     return sorted(engine.config.cards[i].name for i in engine.seats[engine.config.players.index(player)].hand)
 
@@ -102,7 +107,8 @@ def test_a_judge_moves_every_draw_and_puts_a_rebuilt_board_back(
     servatrice_strict: ServatriceServer, tmp_path: Path
 ) -> None:
     """With judge rights: the opening hands and the first round's draws arrive in each player's hand
-    (as their own client shows it, taken from their own library); nobody is told to search. The bot
+    (as their own client shows it, taken from their own library); nobody is told to search; each placed
+    creature goes from its owner's hand onto their table and is turned face up at the reveal. The bot
     then loses its seat (auth none) and a new bot on the same journal rebuilds the game on ``!resume``:
     hands, the revealed creatures on the battlefield, life and the round (score cards) are back, by name."""
 
@@ -116,10 +122,10 @@ def test_a_judge_moves_every_draw_and_puts_a_rebuilt_board_back(
             for pid, player in by_id.items():
                 await wait_until(
                     lambda p=player, pid=pid: (
-                        sorted(c.name for c in own_zone(p, game_id, "hand").cards) == hand_of(engine, pid)
+                        [c.name for c in own_zone(p, game_id, "hand").cards] == hand_in_order(engine, pid)
                     ),
                     timeout=15,
-                    what=f"{player.name}'s opening hand in hand",
+                    what=f"{player.name}'s opening hand in hand, left to right as numbered",
                 )
                 await wait_until(
                     lambda p=player: own_zone(p, game_id, "deck").card_count == 40 - 7,
@@ -131,6 +137,20 @@ def test_a_judge_moves_every_draw_and_puts_a_rebuilt_board_back(
                 assert "It is in your hand." in told and HOWTO not in told
             await play_setup(engine, by_id, game_id)
             await wait_until(lambda: engine.phase == "play", timeout=CHAT_BOUND, what="round 1")
+            for pid, player in by_id.items():  # each placed creature on its owner's table, revealed
+                slot, creature = next(
+                    (slot, engine.config.cards[card].name)
+                    for slot, card in enumerate(engine.seats[engine.config.players.index(pid)].creatures)
+                    if card is not None
+                )
+                await wait_until(
+                    lambda p=player, slot=slot, creature=creature: any(
+                        (card.name, card.face_down, card.x, card.y) == (creature, False, 3 * slot, 0)
+                        for card in own_zone(p, game_id, "table").cards
+                    ),
+                    timeout=15,
+                    what=f"{player.name}'s {creature} face up in slot {slot + 1}'s column",
+                )
             active = int(engine.whose_turn)  # type: ignore[arg-type]
             drawer = by_id[active]
             seat = engine.seats[engine.config.players.index(active)]
@@ -141,7 +161,7 @@ def test_a_judge_moves_every_draw_and_puts_a_rebuilt_board_back(
                 what="the round's draws out of the active player's library",
             )
             in_hand = [c.name for c in own_zone(drawer, game_id, "hand").cards]
-            assert all(name in in_hand for name in drawn), (drawn, in_hand)
+            assert in_hand == hand_in_order(engine, active), "the draws join the hand's right end"
             assert not any("You draw" in t or HOWTO in t for p in by_id.values() for _, t in p.private)
 
             # The seat goes with the connection; a new bot on the same journal rebuilds the game.
@@ -218,6 +238,8 @@ def test_without_judge_rights_the_library_is_explained_once(
             await wait_until(lambda: engine.phase == "play", timeout=CHAT_BOUND, what="round 1")
             active = int(engine.whose_turn)  # type: ignore[arg-type]
             drawer = by_id[active]
+            # No judge rights: the bot never acts for a player, so nothing of theirs moved by itself.
+            assert all(not own_zone(p, game_id, "table").cards for p in by_id.values())
             drawn = await drawer.wait_private(lambda t: "You draw:" in t, timeout=CHAT_BOUND)
             seat = engine.seats[engine.config.players.index(active)]
             for index in seat.hand[-engine.config.draws_per_turn :]:

@@ -1,8 +1,8 @@
 """A referee account with the server's judge level (SQL auth, the shipped security settings): Magic Combat
 Rules games are created from a judge's spectator seat, which Servatrice's per-user game limit does not
 count. The referee takes back a ready given while the game cannot start, puts the round and points on a
-Score card on each player's own table, and after ``kill -9`` watches the same game again and carries on in
-place.
+Score card on each player's own table, lays each placed creature face down on its owner's table and turns
+it face up at the reveal, and after ``kill -9`` watches the same game again and carries on in place.
 """
 
 from __future__ import annotations
@@ -49,6 +49,25 @@ def own_score_card(player: FieldPlayer, game_id: int) -> tuple[str, str] | None:
             elif item.body.attribute == 6:  # AttrAnnotation
                 note = item.body.attr_value
     return None if card_id is None else (number, note)
+
+
+def table_of(player: FieldPlayer, game_id: int, seat: int, since: Any) -> list[tuple[str, bool]]:
+    """(name, face down) of each card but the score card on ``seat``'s table, as ``player``'s client was
+    told from ``since`` (a mark after the game started) on; a face-down card's name is "" unless known."""
+    table: dict[int, tuple[str, bool]] = {}
+    for item in player.received[since.index :]:
+        body = item.body
+        if item.game_id != game_id:
+            continue
+        if item.kind == "Event_MoveCard":
+            if body.start_player_id == seat and body.start_zone == "table" and body.target_zone:
+                table.pop(body.card_id, None)
+            if body.target_player_id == seat and body.target_zone == "table":
+                card_id = body.new_card_id if body.new_card_id >= 0 else body.card_id
+                table[card_id] = (body.card_name, body.face_down)
+        elif item.kind == "Event_FlipCard" and item.player_id == seat and body.card_id in table:
+            table[body.card_id] = (body.card_name or table[body.card_id][0], body.face_down)
+    return sorted(table.values())
 
 
 def view_seat(player: FieldPlayer, game_id: int, name: str) -> int:
@@ -141,10 +160,37 @@ def test_a_judge_referee_watches_combat_games_beyond_the_game_limit(
                 assert number == "0" and re.fullmatch(
                     r"Setup, then 10 rounds\. Points: \w+ 0, \w+ 0", note
                 ), note
-                await place_face_down(player, game_id, "!place", "creature slot")
+                assert await place_face_down(player, game_id, "!place", "creature slot")
+                # The judge lays the placed creature on its owner's table, face down, unnamed to the
+                # opponent.
+                seat = view_seat(player, game_id, player.name)
+                opponent = next(p for p in players if p is not player)
+                await player.wait_for(
+                    lambda _, p=player, s=seat: (
+                        [down for _, down in table_of(p, game_id, s, started[p.name])] == [True]
+                    )
+                )
+                await opponent.wait_for(
+                    lambda _, o=opponent, s=seat: table_of(o, game_id, s, started[o.name]) == [("", True)]
+                )
                 await player.say(game_id, "!ready")
             line = await cy.line(r"Round 1, \S+'s turn", since=started[cy.name], timeout=30)
             first = next(p for p in players if f"Round 1, {p.name}'s turn" in line)
+            for viewer in players:  # revealed: each creature face up, and both clients name it alike
+                for owner in players:
+                    seat = view_seat(viewer, game_id, owner.name)
+                    await viewer.wait_for(
+                        lambda _, v=viewer, s=seat: (
+                            [
+                                bool(name) and not down
+                                for name, down in table_of(v, game_id, s, started[v.name])
+                            ]
+                            == [True]
+                        )
+                    )
+            assert table_of(cy, game_id, view_seat(cy, game_id, dee.name), started[cy.name]) == table_of(
+                dee, game_id, view_seat(dee, game_id, dee.name), started[dee.name]
+            )
             view = cy.games[game_id]  # the bot passes Cockatrice's turn to the engine's player for them
             await cy.wait_for(lambda _: view.active == view_seat(cy, game_id, first.name), timeout=10)
             for player in players:

@@ -24,7 +24,9 @@ The rules live in :mod:`cockatrice_ext.formats.market` and :mod:`cockatrice_ext.
   its engine does); ``!result win|loss|draw`` from both players is the fallback. For AutoBattler the
   Treasure tokens on each player's battlefield are reported before the result.
 * **Restart.** The installer restores every open league of its format from the journal; the games of
-  undecided matches are adopted again when the bot is re-seated, or created anew otherwise.
+  undecided matches are adopted again where the bot is re-seated (a registered account) or, with judge
+  rights, watches them again; a game under way is taken over without a word (its decks were checked and
+  its start announced before); a game gone from the server is created anew.
 
 Rendering effects to chat lines is pure (:func:`render_effects`): public lines go to the league's room,
 private ones (packs, shops, pools) to the player concerned.
@@ -1083,7 +1085,8 @@ class LeagueReferee(Referee):
 
     @classmethod
     async def restore(cls, bot: Bot, key: str) -> LeagueReferee:
-        """Rebuild an open league from the journal and take its games back."""
+        """Rebuild an open league from the journal and take its games back: in place where the account kept
+        its seat or, with judge rights, watches the game again; a game that is gone is opened anew."""
         meta = bot.journal.table_meta(key)
         options = LeagueOptions(**meta["options"])
         table = Table.restore(bot.journal, key)
@@ -1105,8 +1108,16 @@ class LeagueReferee(Referee):
             if match is None or match.decided:
                 stale.add(str(game_id))
                 continue
-            if game_id in bot.client.games:  # re-seated (a registered account keeps its seat)
+            watched_again = (
+                game_id not in bot.client.games  # a seat is kept by a registered account, not a spectator's
+                and bot.judge_level
+                and league.room_id in bot.room_ids
+                and await bot.watch_game_again(league.room_id, game_id)
+            )
+            if game_id in bot.client.games or watched_again:
                 game = LeagueGame(bot, league, game_id, round_no, players)
+                if bot.client.games[game_id].started:
+                    game.take_over_under_way()
                 league.games[game_id] = game
                 bot.adopt_game(game)
             else:
@@ -1206,9 +1217,12 @@ class LeagueReferee(Referee):
         for player, lines in rendered.private.items():  # players first: the room's line can wait
             link = pages.link(self, player) if pages is not None else None
             answering = answer is not None and answer.sender == player
-            if link is not None:  # the first private message: the link plus one line
+            if link is not None:  # the first private message: the link, and what the page does not show
                 command = "!shop" if self.format_name == "autobattler" else "!pack"
-                lines = [f"Your {PAGE_CONTENTS[self.format_name]}: {link} or {command}"]
+                lines = [
+                    f"Your {PAGE_CONTENTS[self.format_name]}: {link} or {command}",
+                    *(line for line in lines if (player, line) not in rendered.on_page),
+                ]
             elif player in self.page_players or answering:
                 shown = [line for line in lines if (player, line) in rendered.on_page]
                 lines = [line for line in lines if (player, line) not in rendered.on_page]
@@ -1633,6 +1647,7 @@ class LeagueGame(GameReferee):
         self.checked: dict[str, str] = {}  # player -> deck text last checked
         self.ready_sent = False  # seated: our ready; watching: "both decks are legal" was said
         self.played = False  # the game has started (a concession may have stopped it since)
+        self.announced = False  # "The game is on" was said (before a restart too)
         self.finished = False
         self.basics_declared = False
         self.setup_note = ""
@@ -1712,7 +1727,8 @@ class LeagueGame(GameReferee):
         if self.stopping:
             return
         if mirror.started:
-            if self.watching and not self.played:  # the players' own ready started it
+            if self.watching and not self.announced:  # the players' own ready started it
+                self.announced = True
                 await self.say(f"The game is on. {self.setup_note} Good luck!")
             self.played = True
             await self.declare_basics()
@@ -1769,15 +1785,31 @@ class LeagueGame(GameReferee):
             deck = self.mirror.players[seat].deck_list
             if not deck or self.checked.get(name) == deck:
                 continue
-            self.checked[name] = deck
-            problems = check_loaded_deck(self.league.engine, name, deck, self.league.block)
-            self.legal[name] = not problems
-            public, private = deck_verdict(problems)
-            self.problems[name] = private or public
+            public, private = self.record_deck(name, deck)
             if private:  # it says what their pool holds, which is theirs alone (the deck list is shared)
                 await self.bot.tell(name, shorten(f"Game #{self.game_id}, your {private}.", 900))
                 public = f"{public} (the cards: told to {name} privately)"
             await self.say(shorten(f"{name}: {public}."))
+
+    def record_deck(self, name: str, deck: str) -> tuple[str, str]:
+        """Check ``name``'s loaded deck and keep the verdict; return its (public, private) words."""
+        self.checked[name] = deck
+        problems = check_loaded_deck(self.league.engine, name, deck, self.league.block)
+        self.legal[name] = not problems
+        public, private = deck_verdict(problems)
+        self.problems[name] = private or public
+        return public, private
+
+    def take_over_under_way(self) -> None:
+        """A restarted referee adopts this game already started: its decks were checked and its start
+        announced before the restart, so the loaded decks are recorded without a word and play is
+        followed from here (a concession or a life total at 0 decides the match)."""
+        for name in self.players:
+            seat = self.seat_of(name)
+            deck = self.mirror.players[seat].deck_list if seat is not None else ""
+            if deck:
+                self.record_deck(name, deck)
+        self.played = self.announced = self.ready_sent = True
 
     async def maybe_ready(self) -> None:
         """Seated: press ready once both players sit, ready, with legal decks. Watching: the players'

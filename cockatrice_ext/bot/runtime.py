@@ -1174,15 +1174,29 @@ class Bot:
             room_id = int(meta.get("room_id", -1))
             if not meta.get("watching") or room_id not in self.room_ids:
                 continue
-            try:
-                await self.client.join_game(room_id, game_id, spectator=True, judge=True)
-            except (ClientError, TimeoutError) as exc:
-                LOGGER.info("game %d: cannot watch it again: %s", game_id, exc)
+            if not await self.watch_game_again(room_id, game_id, timeout):
                 continue
             loop = asyncio.get_running_loop()
             deadline = loop.time() + timeout  # its referee resumes on the joined event
             while game_id not in self.games and loop.time() < deadline:
                 await asyncio.sleep(0.01)
+
+    async def watch_game_again(self, room_id: int, game_id: int, timeout: float = 5.0) -> bool:
+        """Take a judge's spectator seat in a game we watched before a restart and wait for its state (who
+        sits there, whether it started); False when the server refuses (the game is gone)."""
+        try:
+            await self.client.join_game(room_id, game_id, spectator=True, judge=True)
+        except (ClientError, TimeoutError) as exc:
+            LOGGER.info("game %d: cannot watch it again: %s", game_id, exc)
+            return False
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            mirror = self.client.games.get(game_id)
+            if mirror is not None and mirror.players:
+                return True
+            await asyncio.sleep(0.01)
+        return game_id in self.client.games
 
     def lost_line(self, game_id: int, key: str) -> str:
         meta = self.journal.table_meta(key)

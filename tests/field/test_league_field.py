@@ -150,7 +150,8 @@ def test_market_league_from_the_draft_to_the_next_round(
     pool as a deck in the round's Cockatrice game, a concession, the market (the loser buys first, then both
     pass) and round 2's game; standings as the league counts them; no private card reaches the other.
     Under auth none the referee sits in the round's game; a judge account watches it from a judge's
-    spectator seat (the game starts on the players' own ready, and a concession stops it)."""
+    spectator seat (the game starts on the players' own ready, and a concession stops it), and after a
+    ``kill -9`` mid-game watches the same game again without announcing its start twice."""
     web = ("--web", f"127.0.0.1:{free_port()}")
     if account == "judge":
         server = judge_server(servatrice_factory, request.getfixturevalue("mariadb"))
@@ -208,12 +209,37 @@ def test_market_league_from_the_draft_to_the_next_round(
             await winner.wait_started(game_id, since=marks[0])
             referee_there = participant(winner, game_id, BOT_NAME)
             assert referee_there is not None and bool(referee_there.spectator) is (account == "judge")
+            restarted = {player.name: player.mark() for player in players}
+            if account == "judge":  # kill -9 mid-game: the referee watches the same game again, quietly
+                mark = winner.mark()
+                bot.kill9()
+                await winner.wait_user(BOT_NAME, present=False)
+                bot.start()
+                await winner.wait_for(
+                    lambda item: (
+                        item.kind == "Event_Join"
+                        and item.game_id == game_id
+                        and item.body.player_properties.user_info.name == BOT_NAME
+                    ),
+                    since=mark,
+                    timeout=60,
+                )
+                await asyncio.sleep(3)
+                said = [text for _, who, text in winner.chat(mark) if who == BOT_NAME]
+                assert not any("The game is on" in text for text in said), said
 
             mark = loser.mark()
             await loser.game(game_id, "Command_Concede")
             await loser.line(rf"Round 1: {winner.name} beats {loser.name}", since=mark, timeout=60)
             await loser.line(rf"Buying order: {loser.name}, {winner.name}", since=mark, timeout=60)
             await loser.line(r"Your turn to buy", since=mark, kind=PRIVATE, timeout=60)
+            if account == "judge":  # the restarted referee gave each player a new page link, privately
+                for index, player in enumerate(players):
+                    link = await player.line(
+                        r"Your pack, market and pool: http", since=restarted[player.name], kind=PRIVATE
+                    )
+                    await pages[index].close()
+                    pages[index] = await PrivatePage.open(link.split(": ", 1)[1].split(" ", 1)[0])
             view = await pages[1].wait(lambda v: v["phase"] == "market" and v["my_turn"])
             number, paid = cheapest_trade_in(view)
             bought = view["market"][number - 1]["name"]
@@ -251,9 +277,23 @@ def test_market_league_from_the_draft_to_the_next_round(
 async def stopped_when_started_with_an_illegal_deck(
     racer: FieldPlayer, other: FieldPlayer, game_id: int, pool: dict[str, int]
 ) -> None:
-    """``other`` is ready; ``racer`` loads a deck with one card more than their pool holds and readies
+    """``other`` readies; ``racer`` loads a deck with one card more than their pool holds and readies
     in the same breath, so the server starts the game before the judging referee reads the deck. The referee
     stops it (a concession Cockatrice ends the game at, not a result); then the pool deck and both ready."""
+    # Both decks are legal by now, so this ready stays (the server refuses it if it was pressed already;
+    # the referee may have taken a ready back that came before it had read the deck).
+    await other.game(game_id, "Command_ReadyStart", check=False, ready=True)
+    seat = other.games[game_id].my_id
+
+    def other_ready() -> bool:
+        ready = False
+        for item in other.received:
+            if (item.game_id, item.kind, item.player_id) == (game_id, "Event_PlayerPropertiesChanged", seat):
+                props = item.body.player_properties
+                ready = props.ready_start if props.HasField("ready_start") else ready
+        return ready
+
+    await other.wait_for(lambda _: other_ready(), timeout=30)
     mark = racer.mark()
     extra = next(name for name in sorted(pool) if name not in BASICS)
     illegal = deck_cod("one too many", {**pool, extra: pool[extra] + 1})

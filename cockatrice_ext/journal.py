@@ -112,6 +112,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "leases: one owner process per key until an expiry",
         ("CREATE TABLE leases (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires {REAL} NOT NULL)",),
     ),
+    Migration(
+        5,
+        "notes: small records kept outside any table (an open league lobby)",
+        ("CREATE TABLE notes (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated {REAL} NOT NULL)",),
+    ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
@@ -658,6 +663,31 @@ class Journal:
                 (len(prefix), prefix),
             )
         ]
+
+    # -- notes: small records outside any table --------------------------------------------------------
+
+    def put_note(self, key: str, value: dict[str, Any]) -> None:
+        """Keep ``value`` (JSON) under ``key``, replacing what was there: state that is no game or league
+        yet but must survive a restart (who waits in a lobby)."""
+        self._db.execute(
+            "INSERT INTO notes(key, value, updated) VALUES (?, ?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET value=excluded.value, updated=excluded.updated",
+            (key, json.dumps(value, sort_keys=True), time.time()),
+        )
+
+    def notes(self, prefix: str = "") -> dict[str, dict[str, Any]]:
+        """Every note whose key starts with ``prefix``, by key."""
+        return {
+            row[0]: json.loads(row[1])
+            for row in self._db.execute(
+                "SELECT key, value FROM notes WHERE substr(key, 1, CAST(? AS INTEGER)) = ? ORDER BY key",
+                (len(prefix), prefix),
+            )
+        }
+
+    def drop_note(self, key: str) -> None:
+        """Forget the note under ``key`` (nothing happens when there is none)."""
+        self._db.execute("DELETE FROM notes WHERE key=?", (key,))
 
     def expired_tables(self) -> list[str]:
         """Open tables nobody holds (lease expired, released or never taken), oldest first: to take over."""

@@ -501,3 +501,27 @@ def test_a_newer_journal_is_refused(spec: str) -> None:
     database.close()
     with pytest.raises(JournalError, match=f"schema version {SCHEMA_VERSION + 1}, newer"):
         Journal(spec)
+
+
+# -- notes ------------------------------------------------------------------------------------------------
+
+
+def test_notes_are_kept_replaced_listed_by_prefix_and_dropped(spec: str) -> None:
+    """A note outlives the process that wrote it (reopened here), a second put replaces it, a prefix
+    selects (a prefix is text, not a pattern: ``_`` and ``%`` match only themselves), a drop forgets it."""
+    journal = Journal(spec)
+    journal.put_note("srv:lobby:1:market", {"members": ["al"]})
+    journal.put_note("srv:lobby:1:market", {"members": ["al", "bo"]})
+    journal.put_note("srv:lobby:2:autobattler", {"members": ["cy"]})
+    journal.put_note("srv_lobby:3", {"members": []})
+    journal.close()
+    reopened = Journal(spec)
+    assert reopened.notes("srv:lobby:") == {
+        "srv:lobby:1:market": {"members": ["al", "bo"]},
+        "srv:lobby:2:autobattler": {"members": ["cy"]},
+    }
+    assert reopened.notes("srv_") == {"srv_lobby:3": {"members": []}}
+    reopened.drop_note("srv:lobby:1:market")
+    reopened.drop_note("never there")
+    assert list(reopened.notes()) == ["srv:lobby:2:autobattler", "srv_lobby:3"]
+    reopened.close()

@@ -26,7 +26,9 @@ The rules live in :mod:`cockatrice_ext.formats.market` and :mod:`cockatrice_ext.
 * **Restart.** The installer restores every open league of its format from the journal; the games of
   undecided matches are adopted again where the bot is re-seated (a registered account) or, with judge
   rights, watches them again; a game under way is taken over without a word (its decks were checked and
-  its start announced before); a game gone from the server is created anew.
+  its start announced before); a game gone from the server is created anew. An open lobby is a journal
+  note, written before a join or leave is answered: a restarted bot opens it again and says so in the room
+  (a fleet keeps its lobbies in memory).
 
 Rendering effects to chat lines is pure (:func:`render_effects`): public lines go to the league's room,
 private ones (packs, shops, pools) to the player concerned.
@@ -847,11 +849,13 @@ class LeagueRoom(Referee):
             if len(members) >= high:
                 raise NotAllowed(f"the {title} lobby is full ({high})")
             members.append(ctx.sender)
+            self.keep_lobby(lobby)
             await self._joined(ctx, lobby)
         elif what == "leave":
             if ctx.sender not in members:
                 raise NotAllowed("you are not in the lobby")
             members.remove(ctx.sender)
+            self.keep_lobby(lobby)
             await self._left(ctx, lobby)
         elif what == "start":
             if ctx.sender not in members:
@@ -869,6 +873,7 @@ class LeagueRoom(Referee):
             block = load_league_block(options.block_name)
             league = await LeagueReferee.create(self.bot, ctx.room_id, options, block, list(members), lobby)
             del self.lobbies[ctx.room_id]
+            self.keep_lobby(lobby)  # the league's own journal holds them now
             self.leagues.append(league)
             await league.begin()
         elif what == "rules":
@@ -879,6 +884,51 @@ class LeagueRoom(Referee):
             await ctx.reply(shorten("; ".join(parts)))
         else:
             raise BadArgument(f"usage: !{fmt} join | leave | start {self._start_usage()} | status | rules")
+
+    def lobby_note(self, room_id: int) -> str:
+        """The journal note that keeps who waits in this format's lobby of ``room_id``."""
+        return f"{self.bot.server_key}:lobby:{room_id}:{self.format_name}"
+
+    def keep_lobby(self, lobby: Lobby) -> None:
+        """Write who waits in ``lobby`` to the journal before answering (forget it once the lobby started
+        or emptied), so that a restart loses nobody. A fleet keeps its lobbies in memory, as before."""
+        if self.bot.fleet is not None:
+            return
+        if lobby.members and self.lobbies.get(lobby.room_id) is lobby:
+            value = {"room_id": lobby.room_id, "format": self.format_name, "members": list(lobby.members)}
+            self.bot.journal.put_note(self.lobby_note(lobby.room_id), value)
+        else:
+            self.bot.journal.drop_note(self.lobby_note(lobby.room_id))
+
+    async def restore_lobbies(self) -> None:
+        """After a restart: open again each lobby of this format the journal kept in our rooms, say in the
+        room who waits, and (web view) give each of them a new page link: the old links died with the
+        process."""
+        if self.bot.fleet is not None:
+            return
+        title, fmt = TITLES[self.format_name], self.format_name
+        for key, note in self.bot.journal.notes(f"{self.bot.server_key}:lobby:").items():
+            room_id = note.get("room_id")
+            if note.get("format") != fmt or not isinstance(room_id, int) or room_id not in self.bot.room_ids:
+                continue
+            kept = [m for m in note.get("members", []) if isinstance(m, str) and m and not self.membership(m)]
+            members = list(dict.fromkeys(kept))[: self.seats_range()[1]]
+            if not members:
+                self.bot.journal.drop_note(key)
+                continue
+            lobby = self._lobby(room_id)
+            lobby.members[:] = members
+            self.keep_lobby(lobby)
+            waiting = f"{', '.join(members)} ({len(members)} joined)"
+            kept_line = f"The {title} lobby is still open after the referee's restart: {waiting}."
+            await self.bot.room_say(room_id, shorten(f"{kept_line} !{fmt} join, !{fmt} start."))
+            pages = league_pages(self.bot)
+            if pages is not None:
+                for member in members:
+                    link = pages.link(lobby, member)
+                    if link is not None:
+                        await self.bot.tell(member, f"Your {title} page, at a new address: {link}")
+                pages.changed(lobby)
 
     async def _joined(self, ctx: Context, lobby: Lobby) -> None:
         """Answer a join: in the room without the web view; with it, the joiner's page link by private
@@ -1993,6 +2043,7 @@ async def _install(bot: Bot, fmt: str) -> None:
                 await bot.room_say(room_id, unreplayable_line(what, exc))
         except Exception:
             LOGGER.exception("could not restore league %s", key)
+    await room.restore_lobbies()
 
 
 async def take_over_league(bot: Bot, key: str) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from cockatrice_ext.bot.league import AutoBattlerRoom, LeagueOptions, Lobby
+from cockatrice_ext.bot.league import AutoBattlerRoom, LeagueOptions, Lobby, MarketRoom
 from cockatrice_ext.bot.runtime import Bot, Context
 from cockatrice_ext.web.demo import demo_bot
 
@@ -142,3 +142,60 @@ def test_the_league_keeps_its_lobbys_pages_and_who_watches_them(tmp_path: Path) 
         assert len(after) == 3  # the room's line and two private lines
 
     run_room(tmp_path, body, Pages())
+
+
+def test_a_restart_keeps_who_waits_in_the_lobby(tmp_path: Path) -> None:
+    """Joins and leaves are written to the journal before they are answered; a new bot on the same journal
+    opens the lobby again, says so in the room, gives each member a new page link (the old ones died with
+    the process) and starts the league from it; once started, no lobby is kept."""
+
+    async def before(bot: Bot, room: AutoBattlerRoom, chat: Chat) -> None:
+        for user in PLAYERS[:3]:
+            await say(bot, room, user, "!autobattler join")
+        await say(bot, room, "bo", "!autobattler leave")
+
+    async def after(bot: Bot, room: AutoBattlerRoom, chat: Chat) -> None:
+        bot.room_ids.append(ROOM)
+        await room.restore_lobbies()
+        await bot.chat.flush(timeout=5)
+        assert room.lobbies[ROOM].members == ["al", "cy"]
+        assert lines(chat, "room") == [
+            "The AutoBattler lobby is still open after the referee's restart: al, cy (2 joined)."
+            " !autobattler join, !autobattler start."
+        ]
+        assert lines(chat, "user") == [
+            f"{user}: Your AutoBattler page, at a new address: http://web.example/league/x/private/token{n}"
+            for n, user in enumerate(["al", "cy"], start=1)
+        ]
+        for user in ("bo", "di"):
+            await say(bot, room, user, "!autobattler join")
+        await say(bot, room, "di", "!autobattler start")
+        (league,) = room.leagues
+        assert league.engine.league.members == ["al", "cy", "bo", "di"]
+
+    async def later(bot: Bot, room: AutoBattlerRoom, chat: Chat) -> None:
+        bot.room_ids.append(ROOM)
+        await room.restore_lobbies()
+        assert not room.lobbies and not chat
+
+    run_room(tmp_path, before, Pages())
+    run_room(tmp_path, after, Pages())
+    run_room(tmp_path, later, None)
+
+
+def test_a_kept_lobby_of_another_room_or_format_stays_where_it_is(tmp_path: Path) -> None:
+    """A bot that is not in the lobby's room, or referees another format, leaves the note alone."""
+
+    async def before(bot: Bot, room: AutoBattlerRoom, chat: Chat) -> None:
+        await say(bot, room, "al", "!autobattler join")
+
+    async def elsewhere(bot: Bot, room: AutoBattlerRoom, chat: Chat) -> None:
+        await room.restore_lobbies()  # not in room 1
+        market = MarketRoom(bot, LeagueOptions(format="market"))
+        bot.room_ids.append(ROOM)
+        await market.restore_lobbies()  # room 1, but the lobby is AutoBattler's
+        assert not room.lobbies and not market.lobbies and not chat
+        assert list(bot.journal.notes()) == [room.lobby_note(ROOM)]
+
+    run_room(tmp_path, before, None)
+    run_room(tmp_path, elsewhere, None)

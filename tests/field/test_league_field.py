@@ -86,6 +86,39 @@ def test_one_league_at_a_time_and_picks_reach_their_own_league(
     run(scenario(), bot)
 
 
+def test_a_lobby_survives_the_referee_s_kill_9(
+    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
+) -> None:
+    """Two players join the Market Draft lobby; the referee is killed (``kill -9``) and started again on
+    the same journal: the room hears that the lobby is still open with both, a third player joins it and
+    one of them starts the league with all three."""
+    bot = referee(shipped_server)
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, shipped_server, ["ivy_fm", "jon_fm", "kay_fm"])
+        ivy, jon, kay = players
+        try:
+            mark = ivy.mark()
+            for player in (ivy, jon):
+                await player.room_say(room_id, "!market join")
+                await ivy.line(rf"{player.name} joins the Market Draft league", since=mark)
+            mark = ivy.mark()
+            bot.kill9()
+            await ivy.wait_user(BOT_NAME, present=False)
+            bot.start()
+            kept = r"lobby is still open after the referee's restart: ivy_fm, jon_fm \(2 joined\)"
+            await ivy.line(kept, since=mark, timeout=30)
+            await kay.room_say(room_id, "!market join")
+            await ivy.line(r"kay_fm joins the Market Draft league \(3: ivy_fm, jon_fm, kay_fm\)", since=mark)
+            await jon.room_say(room_id, "!market start 1")
+            await ivy.line(r"Market Draft league #1 starts: ivy_fm, jon_fm, kay_fm", since=mark, timeout=60)
+        finally:
+            await close_all(players)
+
+    run(scenario(), bot)
+    assert "Traceback" not in bot.log_text()
+
+
 # -- Market Draft: the whole draft, a game, the market ---------------------------------------------------
 
 

@@ -3,16 +3,17 @@ hidden-card scan (hands and face-down cards are private until revealed, summoned
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Callable
 
 import pytest
-from field_bot import BOT_NAME, Referee
+from field_bot import BOT_NAME, JUDGE_PASSWORD, SHIPPED, Referee, judge_server
 from field_players import FieldPlayer, Protos
 from hidden_cards import Secret, block_names, find_leaks, private_secrets
 from scenario import COMBAT_DECK, arrive, close_all, combat_cod, open_game, place_face_down, run, seat
-from servatrice import ServatriceServer
+from servatrice import ServatriceFactory
 
 pytestmark = pytest.mark.servatrice
 
@@ -48,16 +49,29 @@ async def discard(player: FieldPlayer, game_id: int, count: int) -> None:
         await player.line(rf"{player.name} discards {re.escape(name)}", since=mark)
 
 
+@pytest.mark.parametrize("account", ["none", "judge"])
 def test_combat_setup_and_rounds_hide_hands(
-    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
+    protos: Protos,
+    servatrice_factory: ServatriceFactory,
+    referee: Callable[..., Referee],
+    request: pytest.FixtureRequest,
+    account: str,
 ) -> None:
     """Two legal decks, a face-down creature each, two turns of combat with face-down spells set where the
     mana value allows; nobody is shown a card of the other's hand or a face-down card before the rules
-    reveal it (refusals about hidden cards included)."""
-    bot = referee(shipped_server)
+    reveal it (refusals about hidden cards included). With a judge account the referee also moves every
+    card itself (draws into hands, placed and set cards face down onto the table, flips at the reveal),
+    and those moves are scanned too."""
+    if account == "judge":
+        server = judge_server(servatrice_factory, request.getfixturevalue("mariadb"))
+        bot = referee(server, "--password", JUDGE_PASSWORD)
+    else:
+        server = servatrice_factory.start(SHIPPED)
+        bot = referee(server)
 
     async def scenario() -> None:
-        room_id, everyone = await arrive(protos, shipped_server, ["cy_fc", "dee_fc", "eva_fc"])
+        names = ["cy_fc", "dee_fc", "eva_fc"] if account == "none" else ["cyril_fc", "deedee_fc", "evan_fc"]
+        room_id, everyone = await arrive(protos, server, names)  # SQL mode: names of six or more
         *players, spectator = everyone
         by_name = {p.name: p for p in players}
         watcher = players[0]
@@ -66,6 +80,13 @@ def test_combat_setup_and_rounds_hide_hands(
             game_id = await open_game(watcher, room_id, "!combat new", "Magic Combat Rules game")
             mark = watcher.mark()
             await seat(players, room_id, game_id, deck=combat_cod())
+            if account == "judge":  # a ready given before both decks were checked is taken back: again
+                for _ in range(10):
+                    for player in players:
+                        await player.game(game_id, "Command_ReadyStart", check=False, ready=True)
+                    with contextlib.suppress(AssertionError):
+                        await watcher.wait_started(game_id, since=mark, timeout=3)
+                        break
             await spectator.watch(room_id, game_id)
             await watcher.line(r"Magic Combat Rules, \d+ rounds", since=mark, timeout=30)
             for player in players:

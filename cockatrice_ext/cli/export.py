@@ -210,7 +210,8 @@ def _untoken_names(deck: Deck, db: CardDatabase) -> None:
 def build(loaded: Deck | CardDatabase, source: str, card_source: CardSources | None) -> ExportDeck:
     """Resolve what :func:`read_list` read into an :class:`ExportDeck` (raises the resolver's errors).
 
-    Card tags (CubeCobra's) have no place in any output format: they are announced as left out.
+    Card tags (CubeCobra's) have no place in any output format: they are announced as left out, once the
+    list resolved (an error is the only thing said about a list that does not).
     """
     from cockatrice_ext.cards.model import CardDatabase
     from cockatrice_ext.exporters import deck_from_cards
@@ -219,6 +220,7 @@ def build(loaded: Deck | CardDatabase, source: str, card_source: CardSources | N
         stem = Path(source).stem
         name = next(iter(loaded.sets.values())).name if len(loaded.sets) == 1 else stem
         return deck_from_cards(name or stem, loaded.cards.values(), loaded.sets)
+    resolved = _resolve(loaded, card_source, source)  # first: a list that fails is not warned about
     tagged = [entry for _, entry in loaded.entries() if entry.tags]
     if tagged:
         tags = sorted({tag for entry in tagged for tag in entry.tags})
@@ -228,7 +230,7 @@ def build(loaded: Deck | CardDatabase, source: str, card_source: CardSources | N
             f"warning: card tags ({shown}; on {cards}) not written: no output format holds a card's own tags",
             err=True,
         )
-    return _resolve(loaded, card_source, source)
+    return resolved
 
 
 def default_output(path: Path, fmt: str) -> Path:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from shared_paths import EXAMPLES
 
@@ -268,6 +268,7 @@ def test_site_readers_and_detection_fuzz(lines: list[str]) -> None:
     fmt=st.sampled_from(["auto", *FORMATS, *FORMAT_ALIASES]),
     command=st.sampled_from(["export", "block"]),
 )
+@example(data="name,Set,tags\nname,Set,tags", fmt="auto", command="export")  # a tag warning before the error
 def test_command_line_fuzz_never_shows_a_traceback(data: bytes | str, fmt: str, command: str) -> None:
     args = ["export", "-", "--to", "cod", "-o", "-"] if command == "export" else ["block", "check", "-"]
     result = invoke(*args, "--from", fmt, stdin=data)

@@ -805,6 +805,8 @@ class Bot:
         self.room_referees: list[Referee] = []
         self.private_referees: list[Referee] = []
         self.room_ids: list[int] = []
+        self.ready = False  # start() finished: every format is installed and every journaled table restored
+        self._held: list[ClientEvent] = []  # room and private commands that came while starting
         self.server_key = options.url
         in_fleet = (
             options.fleet if options.fleet is not None else self.journal.path.startswith(POSTGRES_SCHEMES)
@@ -840,6 +842,11 @@ class Bot:
             await self.fleet.start()  # lost games are announced by the process that leases them
         else:
             await self.announce_lost_games()
+        self.ready = True
+        for session in (self, *self.sessions):  # said while we were starting: answered now, in order
+            held, session._held = session._held, []
+            for event in held:
+                await session.on_event(event)
         LOGGER.info("bot %s ready in rooms %s", self.client.user_name, self.room_ids)
 
     async def _connect(self) -> None:
@@ -953,6 +960,10 @@ class Bot:
                 and event.name not in ("Event_GameJoined", "Event_UserMessage")
             ):
                 return  # a helper session: the main session answers the room
+            said = (event.kind, event.name) in (("room", "Event_RoomSay"), ("session", "Event_UserMessage"))
+            if said and not (self.main or self).ready and not event.is_own and not event.is_replay:
+                self._held.append(event)  # answered once the bot has started (start() replays it)
+                return
             if event.kind == "room" and event.name == "Event_RoomSay":
                 if not event.is_own and not event.is_replay:
                     await self._on_room_say(event)

@@ -1,4 +1,5 @@
-"""The runtime's restart paths that need no server: a game whose record no longer replays."""
+"""The runtime's start and restart paths: a game whose record no longer replays (no server needed), and a
+command said while the bot starts."""
 
 from __future__ import annotations
 
@@ -6,8 +7,14 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+from bot_players import Player
+from servatrice import ServatriceServer
+
 from cockatrice_ext.bot.blocks import load_block
+from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
+from cockatrice_ext.client import FloodLimits
 from cockatrice_ext.journal import open_database
 from cockatrice_ext.web.demo import demo_bot, seat_game
 
@@ -50,3 +57,44 @@ def test_a_reseated_game_whose_record_no_longer_replays_is_announced_and_the_bot
     assert line.startswith(f"game #{GAME}'s record cannot be replayed (")
     assert "action 1" in line and "replays differently" in line
     assert line.endswith("it is kept, and nothing was changed")
+
+
+@pytest.mark.servatrice
+def test_a_command_said_while_the_bot_starts_is_answered_once_it_has(
+    servatrice: ServatriceServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot joins its rooms before it installs its formats and restores its tables; a room command
+    said in between (a player who saw it arrive) used to be dropped without a word. It is held and
+    answered once the bot has started."""
+    from cockatrice_ext.bot import combat
+
+    async def run() -> str:
+        alice = await Player.connect(servatrice.ws_url, "alice_st")
+        room_id = await alice.client.room_id_by_name("Bot room")
+        await alice.client.join_room(room_id)
+        installed = combat.INSTALLERS["combat"]
+
+        async def install_slowly(bot: Bot) -> None:
+            await alice.client.room_say(room_id, "!combat new")
+            await asyncio.sleep(1.0)  # the line reaches the bot while it installs
+            await installed(bot)
+
+        monkeypatch.setitem(combat.INSTALLERS, "combat", install_slowly)
+        bot = Bot(
+            BotOptions(
+                url=servatrice.ws_url,
+                user="starter_st",
+                rooms=("Bot room",),
+                journal_path=tmp_path / "journal.sqlite3",
+                formats=("combat",),
+                client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
+            )
+        )
+        try:
+            await bot.start()
+            return await alice.wait_line(lambda t: "Magic Combat Rules game #" in t, timeout=10)
+        finally:
+            await alice.close()
+            await bot.close()
+
+    assert "is open for 2 players" in asyncio.run(run())

@@ -989,18 +989,21 @@ class CombatReferee(SeatsByName, GameReferee):
     async def keep_table_in_step(self) -> None:
         """As a judge, acting as each player: lay their cards out where the engine says (a placed creature
         face down in its slot, flipped at the reveal, a summon onto the table, a death into the graveyard),
-        one ``Command_Judge`` per player whose table is out of step. Without judge rights players
-        move their own cards."""
+        one ``Command_Judge`` per player whose table is out of step. The game's words go first (the chat
+        is flushed): a card turns face up on the table after the line that reveals it, never before.
+        Without judge rights players move their own cards."""
         if not self.is_judge or self.table is None:
             return
+        wanted: list[tuple[int, list[Any]]] = []
         for player in self.engine.config.players:
             seat = self.seat_of(player)
             state = self.mirror.players.get(seat) if seat is not None else None
-            if state is None:
-                continue
-            moves = table_moves(card_places(self.engine, player), state)
-            if moves:
-                await self.bot.client.judge_commands(self.game_id, state.player_id, moves)
+            if state is not None and (moves := table_moves(card_places(self.engine, player), state)):
+                wanted.append((state.player_id, moves))
+        if wanted:
+            await self.flush_chat()
+        for seat, moves in wanted:
+            await self.bot.client.judge_commands(self.game_id, seat, moves)
 
     # -- status ----------------------------------------------------------------------------------
 

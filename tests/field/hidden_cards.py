@@ -80,6 +80,23 @@ def private_secrets(
     return secrets
 
 
+def hand_secrets(players: Iterable[FieldPlayer], universe: set[str], *, start: float = 0.0) -> list[Secret]:
+    """A secret per card name the server showed a player moving into their own hand (a judge referee
+    deals draws there instead of naming them in a private message): each player's own cards."""
+    names = CardNames(universe)
+    secrets = []
+    for player in players:
+        for item in player.received:
+            game = player.games.get(item.game_id) if item.game_id is not None else None
+            if item.kind != "Event_MoveCard" or game is None:
+                continue
+            if item.body.target_zone == "hand" and item.body.target_player_id == game.my_id:
+                secrets += [
+                    Secret(name, frozenset({player.name}), start) for name in names.find(item.body.card_name)
+                ]
+    return secrets
+
+
 def find_leaks(readers: Iterable[FieldPlayer], secrets: list[Secret]) -> list[Leak]:
     """Every secret name a reader received while it was hidden from them."""
     if not secrets:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 from field_bot import BOT_NAME, JUDGE_PASSWORD, SHIPPED, Referee, judge_server
 from field_players import FieldPlayer, Protos
-from hidden_cards import Secret, block_names, find_leaks, private_secrets
+from hidden_cards import Secret, block_names, find_leaks, hand_secrets, private_secrets
 from scenario import COMBAT_DECK, arrive, close_all, combat_cod, open_game, place_face_down, run, seat
 from servatrice import ServatriceFactory
 
@@ -115,7 +115,7 @@ def test_combat_setup_and_rounds_hide_hands(
         reveals = public_from(players)
         secrets = [
             Secret(s.name, s.holders, started, reveals.get(s.name, float("inf")))
-            for s in private_secrets(players, BOT_NAME, set(DECK))
+            for s in private_secrets(players, BOT_NAME, set(DECK)) + hand_secrets(players, set(DECK))
         ]
         leaks = find_leaks(everyone, secrets)
         assert not leaks, "\n".join(map(str, leaks))

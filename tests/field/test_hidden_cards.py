@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from field_players import FieldPlayer, Game, Protos, Received
-from hidden_cards import Secret, block_names, find_leaks, private_secrets
+from hidden_cards import Secret, block_names, find_leaks, hand_secrets, private_secrets
 from shared_paths import ROOT
 
 BOT = "RefereeBot"
@@ -85,3 +85,17 @@ def test_block_names_reads_the_shipped_pools() -> None:
     assert {"Accorder Paladin", "Ainok Bond-Kin"} <= names and not any(
         n.startswith(("#", "1 ")) for n in names
     )
+
+
+def test_a_card_moved_into_a_players_own_hand_is_theirs_alone(protos: Protos) -> None:
+    """A judge referee deals draws into hands (no private message): the owner's client is told the name,
+    which is then their secret; the same name in the other player's events is a leak."""
+    pb = protos
+    draw = pb.Event_MoveCard(card_name="Shock", start_zone="deck", target_zone="hand", target_player_id=2)
+    bob = player_with(protos, "bob", [Received(1.0, "Event_MoveCard", draw, 1, 2)])
+    bob.games[1].my_id = 2
+    alice = player_with(protos, "alice", [Received(1.0, "Event_MoveCard", draw, 1, 2)])
+    alice.games[1].my_id = 1
+    secrets = hand_secrets([alice, bob], {"Shock", "Giant Growth"})
+    assert [(s.name, *s.holders) for s in secrets] == [("Shock", "bob")]
+    assert [(leak.reader, leak.name) for leak in find_leaks([alice, bob], secrets)] == [("alice", "Shock")]

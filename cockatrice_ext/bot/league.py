@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 import re
 import secrets
@@ -807,7 +806,6 @@ class LeagueRoom(Referee):
         self.defaults = defaults or LeagueOptions(format=self.format_name)
         self.lobbies: dict[int, Lobby] = {}  # each room's lobby now (a new one after a start or when emptied)
         self.leagues: list[LeagueReferee] = []
-        self._generations = itertools.count(1)
 
     def membership(self, user: str) -> str:
         """Which league or lobby ``user`` is in, in any room and any format ("" when none)."""
@@ -824,11 +822,13 @@ class LeagueRoom(Referee):
     def seats_range(self) -> tuple[int, int]:
         return SEATS[self.format_name]
 
-    def _lobby(self, room_id: int) -> Lobby:
-        """The room's lobby, a new generation (its own page key) if none is open."""
+    def _lobby(self, room_id: int, page_key: str = "") -> Lobby:
+        """The room's lobby, a new generation if none is open: its own page key, never one used before,
+        not even by an earlier process (the web view keeps page numbers by key across restarts)."""
         lobby = self.lobbies.get(room_id)
         if lobby is None:
-            key = f"{self.bot.server_key}:lobby:{room_id}:{self.format_name}:{next(self._generations)}"
+            generation = secrets.token_hex(6)
+            key = page_key or f"{self.bot.server_key}:lobby:{room_id}:{self.format_name}:{generation}"
             lobby = self.lobbies[room_id] = Lobby(room_id, self.format_name, key)
         return lobby
 
@@ -895,15 +895,20 @@ class LeagueRoom(Referee):
         if self.bot.fleet is not None:
             return
         if lobby.members and self.lobbies.get(lobby.room_id) is lobby:
-            value = {"room_id": lobby.room_id, "format": self.format_name, "members": list(lobby.members)}
+            value = {
+                "room_id": lobby.room_id,
+                "format": self.format_name,
+                "members": list(lobby.members),
+                "page_key": lobby.page_key,
+            }
             self.bot.journal.put_note(self.lobby_note(lobby.room_id), value)
         else:
             self.bot.journal.drop_note(self.lobby_note(lobby.room_id))
 
     async def restore_lobbies(self) -> None:
-        """After a restart: open again each lobby of this format the journal kept in our rooms, say in the
-        room who waits, and (web view) give each of them a new page link: the old links died with the
-        process."""
+        """After a restart: open again each lobby of this format the journal kept in our rooms and say in the
+        room who waits. With the web view the lobby keeps its page key, so the links its members were given
+        still open it (the web view keeps them); a member without a kept link gets a new one."""
         if self.bot.fleet is not None:
             return
         title, fmt = TITLES[self.format_name], self.format_name
@@ -916,7 +921,8 @@ class LeagueRoom(Referee):
             if not members:
                 self.bot.journal.drop_note(key)
                 continue
-            lobby = self._lobby(room_id)
+            page_key = note.get("page_key")
+            lobby = self._lobby(room_id, page_key if isinstance(page_key, str) else "")
             lobby.members[:] = members
             self.keep_lobby(lobby)
             waiting = f"{', '.join(members)} ({len(members)} joined)"
@@ -927,7 +933,7 @@ class LeagueRoom(Referee):
                 for member in members:
                     link = pages.link(lobby, member)
                     if link is not None:
-                        await self.bot.tell(member, f"Your {title} page, at a new address: {link}")
+                        await self.bot.tell(member, f"Your {title} page: {link}")  # none kept for them
                 pages.changed(lobby)
 
     async def _joined(self, ctx: Context, lobby: Lobby) -> None:
@@ -1108,6 +1114,7 @@ class LeagueReferee(Referee):
             "block": block.name,
             "game_names": list(block.game_names),
             "games": {},
+            "page_key": lobby.page_key if lobby else "",
         }
         if bot.fleet is not None and not bot.fleet.acquire(f"{prefix}:{number}"):
             raise NotAllowed("another referee of this room is opening that league: try again")
@@ -1144,8 +1151,11 @@ class LeagueReferee(Referee):
         block = LoadedBlock(
             name=str(meta.get("block", "")), facts=facts, game_names=tuple(meta["game_names"]), cod=""
         )
-        league = cls(bot, int(meta["room_id"]), options, block, table)
+        page_key = meta.get("page_key")
+        league = cls(bot, int(meta["room_id"]), options, block, table, page_key=str(page_key or ""))
         bot.private_referees.append(league)
+        if (pages := league_pages(bot)) is not None:
+            pages.changed(league)  # its pages' links, kept by the web view, open it again
         newest: dict[tuple[int, tuple[str, ...]], int] = {}
         for game_key, (round_no, *players) in meta.get("games", {}).items():
             pairing = (int(round_no), tuple(players))

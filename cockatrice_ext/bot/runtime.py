@@ -32,6 +32,7 @@ if the same command is ever applied again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import dataclasses
 import hashlib
@@ -806,6 +807,7 @@ class Bot:
         self.private_referees: list[Referee] = []
         self.room_ids: list[int] = []
         self.ready = False  # start() finished: every format is installed and every journaled table restored
+        self._ready = asyncio.Event()
         self._held: list[ClientEvent] = []  # room and private commands that came while starting
         self.server_key = options.url
         in_fleet = (
@@ -842,12 +844,25 @@ class Bot:
             await self.fleet.start()  # lost games are announced by the process that leases them
         else:
             await self.announce_lost_games()
-        self.ready = True
+        self.mark_ready()
         for session in (self, *self.sessions):  # said while we were starting: answered now, in order
             held, session._held = session._held, []
             for event in held:
                 await session.on_event(event)
         LOGGER.info("bot %s ready in rooms %s", self.client.user_name, self.room_ids)
+
+    def mark_ready(self) -> None:
+        """Every format is installed and every journaled table restored: commands are answered now."""
+        self.ready = True
+        self._ready.set()
+
+    async def until_ready(self, timeout: float | None = None) -> bool:
+        """Wait until the bot (its main session) has started, at most ``timeout`` s; whether it has."""
+        main = self.main or self
+        if not main.ready:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(main._ready.wait(), timeout)
+        return main.ready
 
     async def _connect(self) -> None:
         """Log in and join the rooms (the same rooms for every session)."""

@@ -40,11 +40,14 @@ class StandInClient:
         return SimpleNamespace(payload=None)
 
 
-def demo_bot(journal_path: Path, chat: ChatSink) -> Bot:
-    """A bot (journal at ``journal_path``) whose chat lines go to ``chat`` at once."""
+def demo_bot(journal_path: Path, chat: ChatSink, *, ready: bool = True) -> Bot:
+    """A bot (journal at ``journal_path``) whose chat lines go to ``chat`` at once; ``ready`` False: still
+    starting (the caller restores what it wants, then calls ``mark_ready``)."""
     bot = Bot(BotOptions(url="demo://cockatrice-ext", user=REFEREE_NAME, journal_path=journal_path))
     bot.chat = ChatScheduler(chat, lambda _destination, _message: 0.0)
     bot.client = StandInClient()
+    if ready:
+        bot.mark_ready()
     return bot
 
 

@@ -31,6 +31,11 @@ Pages (all live, no reload):
   copy of what the page shows) until their last stream of it closes. A button posts ``command`` and
   ``args``; the page runs ``!command args`` as that player's private message to the league (same path).
 
+Links outlive the process: each grant (by its token's digest) and each league's page number are journal
+notes (:mod:`cockatrice_ext.web.kept`, not in a fleet), so a restarted bot serving on the same address
+honours the links it gave and an open page's stream reconnects to the same view; a page asked for while the
+bot is still starting waits for it (up to ``STARTING_WAIT`` seconds) instead of being told it is gone.
+
 Security: tokens are 192-bit secrets bound to one player of one game or league and revoked when it ends
 (:mod:`cockatrice_ext.web.tokens`); no page, error or log line carries a token (pages find their
 streams from their own address; the access log redacts them); request bodies are capped, every client
@@ -61,6 +66,7 @@ from cockatrice_ext.bot.league import Lobby
 from cockatrice_ext.bot.runtime import Bot, Context, GameReferee
 from cockatrice_ext.web import views
 from cockatrice_ext.web.charts import ChartPages
+from cockatrice_ext.web.kept import KeptPages
 from cockatrice_ext.web.league_pages import LeagueBoards
 from cockatrice_ext.web.tokens import Grant, TokenBook
 
@@ -72,6 +78,8 @@ KEEPALIVE_SECONDS = 15.0
 """A comment line on idle streams, so proxies and browsers keep them open."""
 CLOSED_CHECK_SECONDS = 1.0
 """How often streams whose page was closed are looked for (aiohttp notices a closed one only when writing)."""
+STARTING_WAIT = 60.0
+"""How long a page with a known link waits for a restarted bot to take its game or league back."""
 MAX_CHOICE_LENGTH = 150
 """A pick is a pack number or a card name; nothing longer is a card."""
 TOKEN_IN_PATH = re.compile(r"(/private/)[^/\s'\"]+")
@@ -213,7 +221,8 @@ class WebView:
     def __init__(self, bot: Bot, options: WebOptions) -> None:
         self.bot = bot
         self.options = options
-        self.tokens = TokenBook()
+        self.kept = KeptPages(bot.journal, bot.server_key) if bot.fleet is None else None
+        self.tokens = TokenBook(self.kept.grant_changed if self.kept is not None else None)
         self.requests = RateLimiter(options.requests_per_second, options.request_burst)
         self.actions = RateLimiter(options.actions_per_second, options.action_burst)
         self.channels: dict[Channel, set[Subscriber]] = {}
@@ -226,6 +235,7 @@ class WebView:
         self._numbers = itertools.count(1)
         self._flush_task: asyncio.Task[None] | None = None
         self._reaper: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
         self._redact = RedactTokens()
         self.base_url = options.base_url(options.port)
@@ -261,7 +271,14 @@ class WebView:
         return app
 
     async def start(self) -> None:
-        """Listen on the configured address and follow the bot's games."""
+        """Listen on the configured address and follow the bot's games (honouring the links kept)."""
+        if self.kept is not None:
+            self.kept.load()
+            for digest, grant in self.kept.grants.items():
+                self.tokens.load(digest, grant)
+            self._league_numbers.update(self.kept.numbers)
+            self._numbers = itertools.count(self.kept.next_number)
+            self._sweeper = asyncio.get_running_loop().create_task(self._forget_what_did_not_come_back())
         self.bot.view_listeners.append(self.game_changed)
         self.bot.league_pages = self
         SERVER_LOG.addFilter(self._redact)
@@ -291,7 +308,7 @@ class WebView:
         for subscribers in self.channels.values():
             for subscriber in subscribers:
                 subscriber.end("closed")
-        for task in (self._flush_task, self._reaper):
+        for task in (self._flush_task, self._reaper, self._sweeper):
             if task is not None:
                 task.cancel()
         if self._runner is not None:
@@ -332,8 +349,31 @@ class WebView:
         number = self._league_numbers.get(league.page_key)
         if number is None:  # never one used before: a link of an emptied lobby opens nothing new
             number = self._league_numbers[league.page_key] = next(self._numbers)
+            if self.kept is not None:
+                self.kept.number_given(league.page_key, number)
         self.leagues[number] = league
         return number
+
+    async def _forget_what_did_not_come_back(self) -> None:
+        """Once the restarted bot is ready: revoke the kept links of games and leagues it did not take
+        back (a game lost with its seat, a lobby nobody waits in any more); their pages say so."""
+        await self.bot.until_ready()
+        for kind, number in self.tokens.places():
+            if kind == "game" and self._live(number) is None:
+                self.tokens.revoke((kind, number))
+            elif kind == "league" and number not in self.leagues:
+                self.tokens.revoke((kind, number))
+                for page_key in [k for k, n in self._league_numbers.items() if n == number]:
+                    del self._league_numbers[page_key]
+                    if self.kept is not None:
+                        self.kept.number_dropped(page_key)
+
+    async def _once_started(self) -> bool:
+        """Whether the bot was still starting (restoring its games and leagues) and now has: wait for it
+        (at most ``STARTING_WAIT`` s) before telling a page with a known link that its place is gone."""
+        if self.bot.ready:
+            return False
+        return await self.bot.until_ready(STARTING_WAIT)
 
     def _schedule_flush(self) -> None:
         if self._flush_task is None:
@@ -362,10 +402,14 @@ class WebView:
         channels = [c for c in self.channels if c[0] == "league" and c[1] == number]
         if isinstance(league, Lobby) and league.over:  # emptied: nothing will come under its number
             del self.leagues[number], self._league_numbers[league.page_key]
+            if self.kept is not None:
+                self.kept.number_dropped(league.page_key)
         elif not isinstance(league, Lobby):
             self.boards.publish(number)
         if league.over:
             self.tokens.revoke(("league", number))
+            if self.kept is not None:
+                self.kept.number_dropped(league.page_key)
             for channel in channels:
                 self._end(channel, "expired")
             return
@@ -556,21 +600,24 @@ class WebView:
         game_id, referee = self._game(request)
         return await self._stream(request, ("game", game_id), lambda: views.game_view(referee))
 
-    def _grant(self, request: web.Request) -> tuple[Grant, GameReferee]:
+    async def _grant(self, request: web.Request) -> tuple[Grant, GameReferee]:
         """The token's grant and its live game, or 404 (unknown, expired or another game's token)."""
         game_id = int(request.match_info["game"])
-        grant = self.tokens.find(request.match_info["token"], ("game", game_id))
+        token, place = request.match_info["token"], ("game", game_id)
+        grant = self.tokens.find(token, place)
         referee = self._live(game_id) if grant is not None else None
+        if grant is not None and referee is None and await self._once_started():
+            grant, referee = self.tokens.find(token, place), self._live(game_id)  # the link may be gone now
         if grant is None or referee is None or self._over(referee):
             raise web.HTTPNotFound()
         return grant, referee
 
     async def _private_page(self, request: web.Request) -> web.Response:
-        grant, referee = self._grant(request)
+        grant, referee = await self._grant(request)
         return self._html("private", f"{views.game_title(referee)}: {grant.name}")
 
     async def _private_events(self, request: web.Request) -> web.StreamResponse:
-        grant, referee = self._grant(request)
+        grant, referee = await self._grant(request)
         channel = ("private", referee.game_id, grant.player)
         return await self._stream(request, channel, lambda: views.private_view(referee, grant.player))
 
@@ -594,7 +641,7 @@ class WebView:
 
     async def _pick(self, request: web.Request) -> web.Response:
         """A pick from the private page: the chat command ``!pick CHOICE`` from the token's player."""
-        grant, referee = self._grant(request)
+        grant, referee = await self._grant(request)
         if referee.format_name != "vortex":  # the only page with a pick
             raise web.HTTPNotFound()
         choice = (await self._action_form(request, "choice"))["choice"]
@@ -637,22 +684,25 @@ class WebView:
 
     # -- league pages ------------------------------------------------------------------------------------
 
-    def _league_grant(self, request: web.Request) -> tuple[Grant, Any, int]:
+    async def _league_grant(self, request: web.Request) -> tuple[Grant, Any, int]:
         """The token's grant, its running league (or open lobby) and the league's number here, or 404."""
         number = int(request.match_info["league"])
-        grant = self.tokens.find(request.match_info["token"], ("league", number))
+        token, place = request.match_info["token"], ("league", number)
+        grant = self.tokens.find(token, place)
         league = self.leagues.get(number) if grant is not None else None
+        if grant is not None and league is None and await self._once_started():
+            grant, league = self.tokens.find(token, place), self.leagues.get(number)  # the link may be gone
         if grant is None or league is None or league.over:
             raise web.HTTPNotFound()
         return grant, league, number
 
     async def _league_page(self, request: web.Request) -> web.Response:
-        grant, league, number = self._league_grant(request)
+        grant, league, number = await self._league_grant(request)
         return self._html("league", f"{views.league_title(league, number)}: {grant.name}")
 
     async def _league_events(self, request: web.Request) -> web.StreamResponse:
         """The page's stream; while one is open its player plays from the page (no chat copies)."""
-        grant, league, number = self._league_grant(request)
+        grant, league, number = await self._league_grant(request)
         channel = ("league", number, grant.player)
         league.page_players.add(grant.player)
         try:
@@ -668,7 +718,7 @@ class WebView:
 
     async def _league_act(self, request: web.Request) -> web.Response:
         """A button of a league page: ``!COMMAND ARGS`` as the token's player's private message."""
-        grant, league, number = self._league_grant(request)
+        grant, league, number = await self._league_grant(request)
         if isinstance(league, Lobby):  # a lobby's page has no button
             raise web.HTTPBadRequest()
         if self.channels.get(("league", number, grant.player)):  # back on the page after chat commands

@@ -6,12 +6,17 @@ link. A token unlocks exactly one (place, player) grant, a place being ``("game"
 the place in the page's address must be the grant's, and the player is the grant's, whatever the request
 says. Revoking a place forgets all of its tokens at once (the game or league ended, was abandoned or the
 bot left it); revoking one player's token forgets only theirs (they left a league's lobby).
+
+A book may be kept (``keep``): it is told of every grant issued or revoked, by digest, so that the web
+view can write them to the journal and a restarted bot honours the links it gave before (:meth:`load`).
+Only digests are kept: a journal's reader learns no link.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,23 +43,33 @@ def _digest(token: str) -> bytes:
     return hashlib.sha256(token.encode("utf-8", "replace")).digest()
 
 
+Keeper = Callable[[bytes, "Grant | None"], None]
+"""Told of each grant issued (``digest, grant``) and revoked (``digest, None``)."""
+
+
 class TokenBook:
     """Issued tokens (by digest), each bound to one grant."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: Keeper | None = None) -> None:
         self._grants: dict[bytes, Grant] = {}
         self._issued: dict[tuple[Place, Any], bytes] = {}
+        self._keep = keep
 
     def issue(self, place: Place, player: Any, name: str) -> str:
         """A new token for ``player`` of ``place`` (replacing one issued to them before)."""
-        old = self._issued.pop((place, player), None)
-        if old is not None:
-            self._grants.pop(old, None)
+        self.revoke_player(place, player)
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        digest = _digest(token)
-        self._grants[digest] = Grant(place, player, name)
-        self._issued[(place, player)] = digest
+        digest, grant = _digest(token), Grant(place, player, name)
+        self.load(digest, grant)
+        if self._keep is not None:
+            self._keep(digest, grant)
         return token
+
+    def load(self, digest: bytes, grant: Grant) -> None:
+        """Honour a token known only by its digest (a kept grant, after a restart)."""
+        self.revoke_player(grant.place, grant.player)
+        self._grants[digest] = grant
+        self._issued[(grant.place, grant.player)] = digest
 
     def has_token(self, place: Place, player: Any) -> bool:
         return (place, player) in self._issued
@@ -72,7 +87,7 @@ class TokenBook:
         """Forget every token of ``place``; returns how many there were."""
         keys = [key for key in self._issued if key[0] == place]
         for key in keys:
-            self._grants.pop(self._issued.pop(key), None)
+            self._forget(self._issued.pop(key))
         return len(keys)
 
     def revoke_player(self, place: Place, player: Any) -> bool:
@@ -80,8 +95,13 @@ class TokenBook:
         digest = self._issued.pop((place, player), None)
         if digest is None:
             return False
-        self._grants.pop(digest, None)
+        self._forget(digest)
         return True
+
+    def _forget(self, digest: bytes) -> None:
+        self._grants.pop(digest, None)
+        if self._keep is not None:
+            self._keep(digest, None)
 
     def places(self) -> set[Place]:
         return {place for place, _ in self._issued}

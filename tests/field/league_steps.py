@@ -20,6 +20,8 @@ from hidden_cards import Secret, find_leaks, private_secrets
 
 PRIVATE = "Event_UserMessage"
 POOL_LINE = re.compile(r"^(\d+) (\S.*)$")
+RECONNECT_SECONDS = 1.0
+"""How long a page waits before opening its stream again (a browser waits a few seconds)."""
 
 
 def free_port() -> int:
@@ -117,6 +119,10 @@ class PrivatePage:
         self._changed = asyncio.Event()
         self._session: aiohttp.ClientSession | None = None
         self._task: asyncio.Task[None] | None = None
+        self.connections = 0
+        """How many times the live stream was opened (more than once: it reconnected)."""
+        self.refused: int | None = None
+        """The HTTP status the server refused the stream with, once it did (the page has ended)."""
 
     @classmethod
     async def open(cls, link: str) -> PrivatePage:
@@ -129,18 +135,29 @@ class PrivatePage:
         return page
 
     async def _follow(self) -> None:
+        """Read the stream; when the connection is lost (the referee restarted), connect again as a
+        browser's ``EventSource`` does, until the server refuses the stream (``refused`` holds its status)."""
         assert self._session is not None
-        async with self._session.get(f"{self.link}/events") as response:
-            assert response.status == 200
-            buffer = b""
-            async for chunk in response.content.iter_any():
-                buffer += chunk
-                while b"\n\n" in buffer:
-                    event, buffer = buffer.split(b"\n\n", 1)
-                    for line in event.decode().splitlines():
-                        if line.startswith("data: ") and (view := json.loads(line[6:])):
-                            self.views.append(view)
-                            self._changed.set()
+        while True:
+            try:
+                async with self._session.get(f"{self.link}/events") as response:
+                    if response.status != 200:
+                        self.refused = response.status
+                        self._changed.set()
+                        return
+                    self.connections += 1
+                    buffer = b""
+                    async for chunk in response.content.iter_any():
+                        buffer += chunk
+                        while b"\n\n" in buffer:
+                            event, buffer = buffer.split(b"\n\n", 1)
+                            for line in event.decode().splitlines():
+                                if line.startswith("data: ") and (view := json.loads(line[6:])):
+                                    self.views.append(view)
+                                    self._changed.set()
+            except (aiohttp.ClientError, ConnectionError):
+                pass
+            await asyncio.sleep(RECONNECT_SECONDS)
 
     async def wait(
         self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30.0

@@ -90,6 +90,36 @@ def browser() -> Iterator[Any]:
     driver.quit()
 
 
+def start_referee(
+    url: str, user: str, journal: Path, port: int, *options: str, room: str = "Bot room"
+) -> subprocess.Popen[bytes]:
+    """``cockatrice-ext bot run URL --user USER --room ROOM ... --web 127.0.0.1:PORT OPTIONS`` as an
+    operator runs it; returns once the referee is in its room."""
+    process = subprocess.Popen(
+        [
+            sys.executable, "-m", "cockatrice_ext", "bot", "run", url, "--user", user, "--room", room,
+            "--journal", str(journal), "--relaxed-flood", "--web", f"127.0.0.1:{port}", *options,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    assert process.stdout is not None
+    lines = [process.stdout.readline().decode() for _ in range(2)]
+    assert f"web view: http://127.0.0.1:{port}/" in lines[0], lines
+    assert f"referee {user} is in 1 room(s)" in lines[1], lines
+    return process
+
+
+def stop_referee(process: subprocess.Popen[bytes]) -> None:
+    """Ctrl-C, as an operator stops it (killed if it does not stop within 20 s)."""
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
 @pytest.fixture(scope="module")
 def referee(
     servatrice: ServatriceServer, tmp_path_factory: pytest.TempPathFactory
@@ -100,30 +130,13 @@ def referee(
     block.write_text(BLOCK)
     journal = folder / "journal.sqlite3"
     port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable, "-m", "cockatrice_ext", "bot", "run", servatrice.ws_url,
-            "--user", "web_referee", "--room", "Bot room", "--journal", str(journal), "--relaxed-flood",
-            "--format", "auction", "--format", "vortex", "--format", "autobattler",
-            "--auction-block", str(block), "--auction-seed", "7",
-            "--web", f"127.0.0.1:{port}",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )  # fmt: skip
-    assert process.stdout is not None
-    lines = [process.stdout.readline().decode() for _ in range(2)]
-    assert f"web view: http://127.0.0.1:{port}/" in lines[0], lines
-    assert "referee web_referee is in 1 room(s)" in lines[1], lines
+    formats = ("--format", "auction", "--format", "vortex", "--format", "autobattler")
+    auction = ("--auction-block", str(block), "--auction-seed", "7")
+    process = start_referee(servatrice.ws_url, "web_referee", journal, port, *formats, *auction)
     loop = LoopThread()
     yield {"base": f"http://127.0.0.1:{port}", "journal": journal, "loop": loop, "url": servatrice.ws_url}
     loop.close()
-    process.send_signal(signal.SIGINT)
-    try:
-        process.wait(20)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    stop_referee(process)
 
 
 def journal_actions(journal: Path, game_id: int, kind: str = "game") -> list[str]:
@@ -422,3 +435,64 @@ def test_autobattler_page_shows_the_shop_and_its_buttons_are_the_private_command
     finally:
         for player in players:
             loop.run(player.close())
+
+
+ROOM = "Second room"
+
+
+def test_an_open_page_carries_on_by_itself_after_the_referee_s_kill_9(
+    browser: Any, servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    """ann's lobby page is open in the browser when the referee is killed (``kill -9``) and started again
+    on the same journal and address: the page says it is reconnecting, then shows the lobby again without a
+    reload, and ann gets no new link; the lobby fills and starts, and the same page turns into her shop."""
+    journal, port, user = tmp_path / "journal.sqlite3", free_port(), "restart_referee"
+    options = ("--format", "autobattler")  # in a room of its own: the module's referee sits in "Bot room"
+    process = start_referee(servatrice.ws_url, user, journal, port, *options, room=ROOM)
+    loop = LoopThread()
+    names = ("ann_rs", "ben_rs", "cat_rs", "dan_rs")
+    players: list[Player] = []
+
+    async def arrive() -> int:
+        for name in names:
+            players.append(await Player.connect(servatrice.ws_url, name))
+        room_id = await players[0].client.room_id_by_name(ROOM)
+        for player in players:
+            await player.client.join_room(room_id)
+        return room_id
+
+    async def join(player: Player) -> str:
+        await player.client.room_say(room_id, "!autobattler join")
+        answer = await player.wait_private(lambda t: LEAGUE_LINK.search(t) is not None, timeout=WAIT)
+        return LEAGUE_LINK.search(answer).group(0)  # type: ignore[union-attr]
+
+    try:
+        room_id = loop.run(arrive())
+        ann = players[0]
+        link = loop.run(join(ann))
+        loop.run(join(players[1]))
+        browser.get(link)
+        page_shows(browser, "roster", lambda t: t.splitlines() == ["ann_rs", "ben_rs"], "ann and ben")
+        page_shows(browser, "status", lambda t: t == "live", "the live stream")
+        told = len(ann.private)
+
+        process.kill()  # kill -9: nothing is said, nothing is saved on the way out
+        process.wait(10)
+        page_shows(browser, "status", lambda t: t == "reconnecting…", "that it is reconnecting")
+        mark = ann.mark()
+        process = start_referee(servatrice.ws_url, user, journal, port, *options, room=ROOM)
+        loop.run(ann.wait_line(lambda t: "lobby is still open after the referee's restart" in t, since=mark))
+        page_shows(browser, "status", lambda t: t == "live", "the stream back, without a reload")
+        page_shows(browser, "roster", lambda t: t.splitlines() == ["ann_rs", "ben_rs"], "the kept lobby")
+        assert ann.private[told:] == []  # her link still works: no new one
+
+        for player in players[2:]:
+            assert LEAGUE_LINK.search(loop.run(join(player))).group(1) == LEAGUE_LINK.search(link).group(1)  # type: ignore[union-attr]
+        page_shows(browser, "roster", lambda t: t.splitlines() == list(names), "the four who joined")
+        loop.run(players[3].client.room_say(room_id, "!autobattler start"))
+        page_shows(browser, "shop", lambda t: len(t.splitlines()) == 5, "ann's shop, on the same page")
+    finally:
+        for player in players:
+            loop.run(player.close())
+        loop.close()
+        stop_referee(process)

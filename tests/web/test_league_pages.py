@@ -19,6 +19,7 @@ import aiohttp
 import pytest
 from sse_events import events
 
+from cockatrice_ext.bot.formats import INSTALLERS
 from cockatrice_ext.bot.league import AutoBattlerRoom, LeagueOptions, LeagueReferee, load_league_block
 from cockatrice_ext.bot.runtime import Bot, Context
 from cockatrice_ext.formats import league as core
@@ -74,14 +75,19 @@ Chat = list[tuple[Any, str]]
 
 
 @contextlib.asynccontextmanager
-async def serving(tmp_path: Path, **limits: Any) -> AsyncIterator[tuple[Bot, WebView, Chat]]:
-    """A demo bot (chat to a list) with its web view listening on a free port."""
+async def serving(
+    tmp_path: Path, *, ready: bool = True, **limits: Any
+) -> AsyncIterator[tuple[Bot, WebView, Chat]]:
+    """A demo bot (chat to a list, in room 1) with its web view listening on a free port; ``ready`` False:
+    the bot is still starting (as ``bot run``'s is when its web view starts listening), on the same journal
+    as before when there was one (a restart)."""
     chat: Chat = []
 
     async def send(destination: Any, message: str) -> None:
         chat.append((destination, message))
 
-    bot = demo_bot(tmp_path / "journal.sqlite3", send)
+    bot = demo_bot(tmp_path / "journal.sqlite3", send, ready=ready)
+    bot.room_ids = [ROOM]
     web = WebView(bot, WebOptions(port=0, **limits))
     await web.start()
     try:
@@ -564,3 +570,119 @@ def test_a_press_on_an_open_page_after_chat_commands_makes_a_page_player_again(t
         await page.aclose()
 
     market(tmp_path, body)
+
+
+# -- a restart: the links given before open the same pages -------------------------------------------------
+
+
+def moved(link: str, web: WebView) -> str:
+    """The same link served by another web view (the test's restarted one listens on another port)."""
+    return re.sub(r"^http://127\.0\.0\.1:\d+", web.base_url, link)
+
+
+def test_after_a_restart_the_lobby_s_links_open_it_and_then_the_league(tmp_path: Path) -> None:
+    """ann and ben wait in the lobby; the bot restarts on the same journal. ann's page, asked for while the
+    bot still starts, waits and then shows the kept lobby; nobody is sent a new link; cat and dan join and
+    start, and ann's old link shows her shop."""
+    links: dict[str, str] = {}
+
+    async def before(s: Room) -> None:
+        for user in ("ann", "ben"):
+            links[user] = await s.join(user)
+
+    async def run() -> None:
+        async with serving(tmp_path) as (bot, _, chat):
+            room = AutoBattlerRoom(bot, LeagueOptions(format="autobattler", seed=11))
+            bot.room_referees.append(room)
+            async with aiohttp.ClientSession() as session:
+                await before(Room(bot, _, room, session, chat))
+        async with serving(tmp_path, ready=False) as (bot, web, chat), aiohttp.ClientSession() as session:
+            link = moved(links["ann"], web)
+            stream = events(session, link + "/events")
+            first = asyncio.create_task(next_view(stream))
+            await asyncio.sleep(0.3)
+            assert not first.done()  # the bot is starting: the page waits instead of a 404
+            room = AutoBattlerRoom(bot, LeagueOptions(format="autobattler", seed=11))
+            bot.room_referees.append(room)
+            await room.restore_lobbies()
+            bot.mark_ready()
+            assert (await first)["lobby"]["players"] == ["ann", "ben"]
+            await settle(bot)
+            assert [m for (kind, _), m in chat if kind == "user"] == []  # the old links work: none sent
+            assert [m for (kind, _), m in chat if kind == "room"] == [
+                "The AutoBattler lobby is still open after the referee's restart: ann, ben (2 joined)."
+                " !autobattler join, !autobattler start."
+            ]
+            s = Room(bot, web, room, session, chat)
+            for user in ("cat", "dan"):
+                await s.join(user)
+            assert LINK.search(s.links["cat"]).group(1) == LINK.search(link).group(1)  # type: ignore[union-attr]
+            await s.say("dan", "!autobattler start")
+            while (mine := (await next_view(stream))["private"]) is None:  # the joins, then the start
+                pass
+            assert mine["player"] == "ann" and [c["name"] for c in mine["shop"]] == [
+                s.league().card_name(c) for c in s.league().engine.shop("ann")
+            ]
+            await stream.aclose()
+
+    asyncio.run(run())
+
+
+def test_after_a_restart_a_running_league_s_links_open_it_and_its_buttons_act(tmp_path: Path) -> None:
+    """A league started from a lobby is restored by the restarted bot: the links of the lobby open each
+    player's desk, a button acts in the league, nobody is sent a new link; a made-up token still opens
+    nothing."""
+    links: dict[str, str] = {}
+
+    async def run() -> None:
+        async with serving(tmp_path) as (bot, web, chat), aiohttp.ClientSession() as session:
+            room = AutoBattlerRoom(bot, LeagueOptions(format="autobattler", seed=11))
+            bot.room_referees.append(room)
+            s = Room(bot, web, room, session, chat)
+            for user in AUTOBATTLERS:
+                links[user] = await s.join(user)
+            await s.say("ann", "!autobattler start")
+            pool = s.league().engine.pool("ben")
+        async with serving(tmp_path, ready=False) as (bot, web, chat), aiohttp.ClientSession() as session:
+            await INSTALLERS["autobattler"](bot)
+            bot.mark_ready()
+            (room,) = [r for r in bot.room_referees if isinstance(r, AutoBattlerRoom)]
+            (league,) = room.leagues
+            for user in AUTOBATTLERS:
+                async for kind, data in events(session, moved(links[user], web) + "/events"):
+                    assert kind == "view" and data["private"]["player"] == user
+                    break
+            swap = {"command": "swap", "args": "1 1"}
+            async with session.post(moved(links["ben"], web) + "/act", data=swap) as answer:
+                assert answer.status == 200
+            assert league.engine.pool("ben") not in (pool, [])
+            number = LINK.search(links["ann"]).group(1)  # type: ignore[union-attr]
+            async with session.get(f"{web.base_url}/league/{number}/private/{'x' * 32}") as page:
+                assert page.status == 404
+            await settle(bot)
+            assert not [m for (kind, _), m in chat if kind == "user" and "/private/" in m]
+
+    asyncio.run(run())
+
+
+def test_links_of_a_lobby_that_did_not_come_back_are_forgotten_once_the_bot_is_ready(tmp_path: Path) -> None:
+    """A kept lobby whose room the restarted bot is not in: once it is ready, the link is revoked (404,
+    at once) and its notes are gone from the journal."""
+    links: dict[str, str] = {}
+
+    async def run() -> None:
+        async with serving(tmp_path) as (bot, web, chat), aiohttp.ClientSession() as session:
+            room = AutoBattlerRoom(bot, LeagueOptions(format="autobattler", seed=11))
+            bot.room_referees.append(room)
+            links["ann"] = await Room(bot, web, room, session, chat).join("ann")
+            assert bot.journal.notes(f"{bot.server_key}:web:token:")
+        async with serving(tmp_path, ready=False) as (bot, web, _), aiohttp.ClientSession() as session:
+            bot.room_ids = [ROOM + 1]
+            await INSTALLERS["autobattler"](bot)
+            bot.mark_ready()
+            await asyncio.sleep(0.05)
+            async with session.get(moved(links["ann"], web)) as page:
+                assert page.status == 404
+            assert bot.journal.notes(f"{bot.server_key}:web:token:") == {}
+
+    asyncio.run(run())

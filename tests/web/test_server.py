@@ -330,3 +330,71 @@ def test_combat_players_get_their_hand_and_no_pick(tmp_path: Path) -> None:
             assert response.status == 404
 
     scenario(tmp_path, body)
+
+
+def test_after_a_restart_a_resumed_game_s_links_open_it_and_a_lost_game_s_do_not(tmp_path: Path) -> None:
+    """The bot restarts on the same journal, re-seated in game 7 (a registered account keeps its seat) and
+    not in a second game: alice's and bob's links of game 7 open their packs (nobody is sent a new one),
+    and a pick from the page is journaled; the lost game's link is refused and forgotten."""
+    links: dict[str, str] = {}
+
+    async def run() -> None:
+        first = await make_setup(tmp_path)
+        links.update(first.links)
+        other = VortexReferee(
+            first.bot, GAME + 1, 1, VortexOptions(seed=6), load_block("vortex-pool", sections=None)
+        )
+        seat_game(first.bot, GAME + 1, ["alice", "bob"])
+        first.bot.adopt_game(other)
+        await other.start_engine()
+        await settle(first.bot)
+        lost = next(
+            LINK.search(m).group(0)  # type: ignore[union-attr]
+            for (kind, name), m in first.chat
+            if kind == "user" and name == "alice" and f"/game/{GAME + 1}/" in m
+        )
+        await first.session.close()
+        await first.web.stop()
+        first.bot.chat.close()
+
+        chat: list[tuple[Any, str]] = []
+
+        async def send(destination: Any, message: str) -> None:
+            chat.append((destination, message))
+
+        bot = demo_bot(tmp_path / "journal.sqlite3", send, ready=False)
+        seat_game(bot, GAME, ["alice", "bob"])
+        web = WebView(bot, WebOptions(port=0))
+        await web.start()
+        try:
+            async with aiohttp.ClientSession() as session:
+                moved = {
+                    name: re.sub(r"^http://127\.0\.0\.1:\d+", web.base_url, link)
+                    for name, link in links.items()
+                }
+                await bot.resume_game(GAME, 1)
+                bot.mark_ready()
+                referee = bot.games[GAME]
+                assert isinstance(referee, VortexReferee)
+                for name, seat in (("alice", 1), ("bob", 2)):
+                    async for kind, view in events(session, moved[name] + "/events"):
+                        assert kind == "view" and pack_names(view) == [
+                            ref.name for ref in referee.engine.pack(seat)
+                        ]
+                        break
+                to_pick = next(
+                    name for name, seat in (("alice", 1), ("bob", 2)) if referee.engine.pending_pick(seat)
+                )
+                async with session.post(moved[to_pick] + "/pick", data={"choice": "1"}) as response:
+                    assert response.status == 200 and (await response.json())["replies"] == []
+                async with session.get(re.sub(r"^http://127\.0\.0\.1:\d+", web.base_url, lost)) as page:
+                    assert page.status == 404
+                await settle(bot)
+                assert not [m for (kind, _), m in chat if kind == "user" and "/private/" in m]
+                kept = bot.journal.notes(f"{bot.server_key}:web:token:").values()
+                assert sorted(note["number"] for note in kept) == [GAME, GAME]
+        finally:
+            await web.stop()
+            bot.chat.close()
+
+    asyncio.run(run())

@@ -369,7 +369,11 @@ function connect() {
   source.addEventListener("left", () => { source.close(); ended("You left the lobby: this link no longer works."); });
   source.addEventListener("closed", () => { source.close(); ended("The referee's web view has stopped."); });
   source.onerror = () => {
-    statusLine.textContent = "reconnecting…";
+    if (source.readyState === EventSource.CLOSED) {  // refused, not lost: the referee no longer has it
+      ended("This page is no longer served (the referee may have restarted without this game or league).");
+      return;
+    }
+    statusLine.textContent = "reconnecting…";  // the browser tries again by itself
     statusLine.className = "status";
   };
 }

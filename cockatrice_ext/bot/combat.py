@@ -497,6 +497,71 @@ def table_moves(places: Iterable[tuple[str, Place]], player: PlayerState) -> lis
     return leaving + arriving
 
 
+def attachments(engine: rules.CombatEngine) -> list[tuple[Any, str, Any, int]]:
+    """(owner, card name, holder, slot): each aura on the creature it enchants (either player's) and each
+    equipment on the creature it equips, as the engine has them."""
+    players, cards = engine.config.players, engine.config.cards
+    found = []
+    for index, seat in enumerate(engine.seats):
+        for aura, enchanted, slot in seat.auras:
+            found.append((players[index], cards[aura].name, players[enchanted], slot))
+        if seat.equipment is not None and seat.equipped_slot is not None:
+            found.append((players[index], cards[seat.equipment].name, players[index], seat.equipped_slot))
+    return found
+
+
+def attach_moves(
+    wanted: Iterable[tuple[Any, str, Any, int]], tables: dict[Any, PlayerState]
+) -> dict[int, list[Any]]:
+    """The ``Command_AttachCard`` each owner's seat must run (as a judge acting as them) so that every
+    aura and equipment lies attached to its creature in the real client, judged from the game mirror:
+    the creature is the face-up card under its slot's column in the holder's first row. A card already
+    attached where it belongs is left alone; one the mirror cannot find (not laid out yet) waits for the
+    next layout."""
+    targets: list[tuple[PlayerState, str, tuple[int, str, int]]] = []
+    for owner, name, holder, slot in wanted:
+        mine, theirs = tables.get(owner), tables.get(holder)
+        if mine is None or theirs is None:
+            continue
+        creature = next(
+            (
+                card
+                for card in theirs.zone("table").cards
+                if card.y == CREATURE_ROW and card.x == GRID_POINTS_PER_CARD * slot and not card.face_down
+            ),
+            None,
+        )
+        if creature is not None:
+            targets.append((mine, name, (theirs.player_id, "table", creature.id)))
+
+    def cards_named(mine: PlayerState, name: str) -> list[CardState]:
+        table = mine.zone("table").cards
+        return [
+            c for c in table if c.name == name and not c.face_down and (mine.player_id, c.id) not in taken
+        ]
+
+    taken: set[tuple[int, int]] = set()  # (player, card id): each player numbers their own cards
+    waiting = []
+    for mine, name, target in targets:  # first the attachments already in place: they stay
+        named = cards_named(mine, name)
+        there = [c for c in named if (c.attach_player_id, c.attach_zone, c.attach_card_id) == target]
+        if there:
+            taken.add((mine.player_id, there[0].id))
+        else:
+            waiting.append((mine, name, target))
+    commands: dict[int, list[Any]] = {}
+    for mine, name, (player_id, zone, card_id) in waiting:  # then a free card (unattached ones first)
+        free = sorted(cards_named(mine, name), key=lambda c: c.attach_card_id >= 0)
+        if free:
+            taken.add((mine.player_id, free[0].id))
+            commands.setdefault(mine.player_id, []).append(
+                pc.attach_card(
+                    "table", free[0].id, target_player_id=player_id, target_zone=zone, target_card_id=card_id
+                )
+            )
+    return commands
+
+
 def board_instructions(board: dict[str, list[str]]) -> str:
     """What a player without a judge's help takes from their library, and where it goes."""
     places = {
@@ -989,9 +1054,10 @@ class CombatReferee(SeatsByName, GameReferee):
     async def keep_table_in_step(self) -> None:
         """As a judge, acting as each player: lay their cards out where the engine says (a placed creature
         face down in its slot, flipped at the reveal, a summon onto the table, a death into the graveyard),
-        one ``Command_Judge`` per player whose table is out of step. The game's words go first (the chat
-        is flushed): a card turns face up on the table after the line that reveals it, never before.
-        Without judge rights players move their own cards."""
+        one ``Command_Judge`` per player whose table is out of step; then attach each aura and equipment
+        to its creature (one more where an attachment changed: the moves gave the cards new ids). The
+        game's words go first (the chat is flushed): a card turns face up on the table after the line that
+        reveals it, never before. Without judge rights players move their own cards."""
         if not self.is_judge or self.table is None:
             return
         wanted: list[tuple[int, list[Any]]] = []
@@ -1004,6 +1070,14 @@ class CombatReferee(SeatsByName, GameReferee):
             await self.flush_chat()
         for seat, moves in wanted:
             await self.bot.client.judge_commands(self.game_id, seat, moves)
+        tables = {
+            player: state
+            for player in self.engine.config.players
+            if (seat := self.seat_of(player)) is not None
+            and (state := self.mirror.players.get(seat)) is not None
+        }
+        for seat, attach in attach_moves(attachments(self.engine), tables).items():
+            await self.bot.client.judge_commands(self.game_id, seat, attach)
 
     # -- status ----------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import quoteattr
@@ -87,6 +88,40 @@ async def bot_line(player: Player, pattern: str, since: int, timeout: float = 10
     return await player.wait_line(lambda t: re.search(pattern, t) is not None, since=since, timeout=timeout)
 
 
+async def combat_game(
+    servatrice: ServatriceServer, journal: Path, user: str, options: CombatOptions, names: tuple[str, ...]
+) -> tuple[Bot, list[Player], int, int, CombatReferee]:
+    """A Combat referee (``user``, relaxed limits) and the players ``names`` in the bot's room; the first
+    one says ``!combat new``: (bot, players, room id, game id, the game's referee)."""
+    bot = Bot(
+        BotOptions(
+            url=servatrice.ws_url,
+            user=user,
+            rooms=("Bot room",),
+            journal_path=journal,
+            formats=("combat",),
+            format_options={"combat": options},
+            client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
+        )
+    )
+    await bot.start()
+    players = [await Player.connect(servatrice.ws_url, name) for name in names]
+    room_id = await players[0].client.room_id_by_name("Bot room")
+    for player in players:
+        await player.client.join_room(room_id)
+    await players[0].client.room_say(room_id, "!combat new")
+    line = await players[0].wait_line(lambda t: "Magic Combat Rules game #" in t)
+    game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
+    referee = bot.games[game_id]
+    assert isinstance(referee, CombatReferee)
+    return bot, players, room_id, game_id, referee
+
+
+def number_in_hand(engine: rules.CombatEngine, seat: int, name: str) -> int:
+    """The card's number in the player's ``!hand`` list (what ``!place`` and ``!set`` take)."""
+    return [engine.config.cards[i].name for i in engine.seats[seat].hand].index(name) + 1
+
+
 @pytest.mark.parametrize("judge", [False, True], ids=["players-move", "judge-moves"])
 def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path, judge: bool) -> None:
     legal = load_block("combat-deck", sections=None).cod
@@ -99,30 +134,13 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path, ju
     illegal_deck = cod([(1, n) for n in names] + [(1, "Forest"), (1, "Shock")])
 
     async def scenario() -> None:
-        options = BotOptions(
-            url=servatrice.ws_url,
-            user="combat_ref",
-            rooms=("Bot room",),
-            journal_path=tmp_path / "journal.sqlite3",
-            formats=("combat",),
-            format_options={"combat": CombatOptions(seed=seed, judge=judge)},
-            client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
+        names = ("alice_c", "bob_c", "carol_c")
+        options = CombatOptions(seed=seed, judge=judge)
+        bot, players, room_id, game_id, referee = await combat_game(
+            servatrice, tmp_path / "journal.sqlite3", "combat_ref", options, names
         )
-        bot = Bot(options)
-        await bot.start()
-        alice = await Player.connect(servatrice.ws_url, "alice_c")
-        bob = await Player.connect(servatrice.ws_url, "bob_c")
-        carol = await Player.connect(servatrice.ws_url, "carol_c")
+        alice, bob, carol = players
         try:
-            room_id = await alice.client.room_id_by_name("Bot room")
-            for p in (alice, bob, carol):
-                await p.client.join_room(room_id)
-            await alice.client.room_say(room_id, "!combat new")
-            line = await alice.wait_line(lambda t: "Magic Combat Rules game #" in t)
-            game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
-            referee = bot.games[game_id]
-            assert isinstance(referee, CombatReferee)
-
             alice_pid = await alice.sit(room_id, game_id, deck=legal)
             await bot_line(alice, r"alice_c: deck legal \(40 cards\)", 0)
             mark = alice.mark()
@@ -167,7 +185,7 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path, ju
             mark = alice.mark()
 
             def number_of(seat: int, name: str) -> int:
-                return [engine.config.cards[i].name for i in engine.seats[seat].hand].index(name) + 1
+                return number_in_hand(engine, seat, name)
 
             # Refusals about a hidden card reach only its owner: the table reads no card name.
             heard_by_bob = bob.mark()
@@ -276,3 +294,103 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path, ju
             await bot.close()
 
     run(scenario(), timeout=240)
+
+
+AURAS = ("Rancor", "Holy Strength", "Unholy Strength")
+"""Auras of mana value 1 in the bundled deck: castable in round 1."""
+
+
+def seed_for_an_aura(facts: tuple[Any, ...]) -> int:
+    """A seed dealing the first player two cheap creatures and an aura of mana value 1, the second one
+    cheap creature, with the first player's turn first."""
+    for seed in range(500):
+        engine = rules.CombatEngine(rules.CombatConfig.from_decks((1, 2), (facts, facts)), seed=seed)
+        engine.apply(rules.StartGame(player=None))
+        if len(cheap_creatures(engine, 0)) < 2 or not cheap_creatures(engine, 1):
+            continue
+        if not any(engine.config.cards[i].name in AURAS for i in engine.seats[0].hand):
+            continue
+        for player, seat, slots in ((1, 0, 2), (2, 1, 1)):
+            for slot, name in enumerate(cheap_creatures(engine, seat)[:slots]):
+                card = next(i for i in engine.seats[seat].hand if engine.config.cards[i].name == name)
+                engine.apply(rules.PlaceFaceDown(player=player, card=card, slot=slot))
+        engine.apply(rules.SetupDone(player=1))
+        engine.apply(rules.SetupDone(player=2))
+        if engine.whose_turn == 1:
+            return seed
+    raise AssertionError("no suitable seed")
+
+
+def test_a_judge_attaches_a_cast_aura_to_its_creature(servatrice: ServatriceServer, tmp_path: Path) -> None:
+    """With judge rights the referee lays out an aura as the engine resolves it: alice casts her aura on
+    her creature in slot 2 during round 1's fight; in her client and in bob's, the aura lies face up on her
+    table attached to that creature."""
+    legal = load_block("combat-deck", sections=None).cod
+    facts = check_cod(legal).facts
+    assert facts is not None
+    seed = seed_for_an_aura(facts)
+
+    async def scenario() -> None:
+        options = CombatOptions(seed=seed, judge=True)
+        bot, players, room_id, game_id, referee = await combat_game(
+            servatrice, tmp_path / "journal.sqlite3", "combat_aura_ref", options, ("alice_au", "bob_au")
+        )
+        alice, bob = players
+        try:
+            alice_pid = await alice.sit(room_id, game_id, deck=legal)
+            mark = alice.mark()
+            await bob.sit(room_id, game_id, deck=legal)
+            await bot_line(alice, r"Magic Combat Rules, 10 rounds: alice_au vs bob_au", mark)
+            engine = referee.engine
+
+            def number_of(seat: int, name: str) -> int:
+                return number_in_hand(engine, seat, name)
+
+            a_creatures, b_creatures = cheap_creatures(engine, 0), cheap_creatures(engine, 1)
+            aura = next(
+                engine.config.cards[i].name
+                for i in engine.seats[0].hand
+                if engine.config.cards[i].name in AURAS
+            )
+            # Setup, round 1's combat with the aura set face down, a fight, the aura cast on slot 2 and
+            # resolved: each command with the line that answers it (the hand numbers as they are then).
+            steps: list[tuple[Player, Callable[[], str], str]] = [
+                (alice, lambda: f"!place {number_of(0, a_creatures[0])} 1", "face down in creature slot 1"),
+                (alice, lambda: f"!place {number_of(0, a_creatures[1])} 2", "face down in creature slot 2"),
+                (bob, lambda: f"!place {number_of(1, b_creatures[0])} 1", "bob_au places a card face down"),
+                (alice, lambda: "!ready", "alice_au is ready"),
+                (bob, lambda: "!ready", "Round 1, alice_au's turn"),
+                (alice, lambda: "!combat", "Combat: set up to"),
+                (alice, lambda: f"!set {number_of(0, aura)} 1", "face down in spell slot 1"),
+                (alice, lambda: "!ready", "alice_au is ready"),
+                (bob, lambda: "!ready", "Fights: alice_au"),
+                (alice, lambda: "!fight 1", "alice_au's .* fights"),
+                (alice, lambda: "!cast 1 alice_au 2", "alice_au casts"),
+                (alice, lambda: "!resolve", "Fight in slot 1 done"),
+            ]
+            for player, command, answer in steps:
+                mark = alice.mark()
+                await player.say(game_id, command())
+                await bot_line(alice, answer, mark)
+            assert engine.seats[0].auras, "the aura did not resolve"
+
+            def attached_in(player: Player) -> bool:
+                table = player.client.games[game_id].players[alice_pid].zone("table").cards
+                enchanted = [c for c in table if c.name == a_creatures[1] and not c.face_down]
+                on_it = [c for c in table if c.name == aura and not c.face_down]
+                return len(enchanted) == len(on_it) == 1 and (
+                    on_it[0].attach_player_id,
+                    on_it[0].attach_zone,
+                    on_it[0].attach_card_id,
+                ) == (alice_pid, "table", enchanted[0].id)
+
+            for player in (alice, bob):
+                await wait_until(
+                    lambda p=player: attached_in(p), what=f"the aura attached, as {player.name} sees it"
+                )
+        finally:
+            for p in (alice, bob):
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=120)

@@ -13,6 +13,10 @@ from hypothesis import strategies as st
 
 from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.combat import (
+    CREATURE_ROW,
+    GRID_POINTS_PER_CARD,
+    attach_moves,
+    attachments,
     board_of,
     card_places,
     check_cod,
@@ -326,3 +330,52 @@ def test_board_of_and_card_places_agree(legal: str) -> None:
     assert sorted(name for zone in board.values() for name in zone) == sorted(name for name, _ in places)
     where = {("face down" if place.face_down else place.zone, name) for name, place in places}
     assert ("face down", cards[cheap].name) in where
+
+
+def test_a_judge_attaches_each_aura_and_equipment_to_its_creature() -> None:
+    """An aura on the opponent's creature in slot 2 and an equipment on the owner's creature in slot 1 are
+    each attached (acting as their owner) to the face-up card under that slot's column; an attachment
+    already in place, a creature not laid out yet and a second copy's card are left alone."""
+    ours, theirs = PlayerState(player_id=3), PlayerState(player_id=4)
+    ours.zone("table").put(CardState(10, name="Grizzly Bears", x=0, y=CREATURE_ROW), -1)
+    ours.zone("table").put(CardState(11, name="Pacifism", x=2 * 3, y=2), -1)
+    ours.zone("table").put(CardState(12, name="Bonesplitter", x=3 * 3, y=2), -1)
+    theirs.zone("table").put(CardState(20, name="Hill Giant", x=0, y=CREATURE_ROW), -1)
+    theirs.zone("table").put(CardState(21, name="Gray Ogre", x=GRID_POINTS_PER_CARD * 2, y=CREATURE_ROW), -1)
+    tables = {"ann": ours, "bob": theirs}
+    wanted = [("ann", "Pacifism", "bob", 2), ("ann", "Bonesplitter", "ann", 0)]
+
+    def attached(commands: dict[int, list[Any]]) -> dict[int, list[tuple[Any, ...]]]:
+        out: dict[int, list[tuple[Any, ...]]] = {}
+        for seat, wrappers in commands.items():
+            for wrapper in wrappers:
+                a = wrapper.Extensions[pb.Command_AttachCard.ext]
+                out.setdefault(seat, []).append(
+                    (a.start_zone, a.card_id, a.target_player_id, a.target_zone, a.target_card_id)
+                )
+        return out
+
+    assert attached(attach_moves(wanted, tables)) == {
+        3: [("table", 11, 4, "table", 21), ("table", 12, 3, "table", 10)]
+    }
+    pacifism = ours.zone("table").cards[1]
+    pacifism.attach_player_id, pacifism.attach_zone, pacifism.attach_card_id = 4, "table", 21
+    assert attached(attach_moves(wanted, tables)) == {3: [("table", 12, 3, "table", 10)]}
+    # Two copies enchanting two creatures: the one already on its creature stays, the other one moves.
+    ours.zone("table").put(CardState(13, name="Pacifism", x=4 * 3, y=2), -1)
+    twice = [("ann", "Pacifism", "bob", 0), ("ann", "Pacifism", "bob", 2)]
+    assert attached(attach_moves(twice, tables)) == {3: [("table", 13, 4, "table", 20)]}
+    theirs.zone("table").cards[0].face_down = True  # not revealed yet: nothing to attach to
+    assert attached(attach_moves(twice, tables)) == {}
+    assert attach_moves(wanted[:1], {"ann": ours}) == {}  # the enchanted creature's table unknown
+
+
+def test_attachments_are_the_engine_s_auras_and_equipment(legal: str) -> None:
+    facts = check_cod(legal).facts
+    assert facts is not None
+    engine = rules.CombatEngine(rules.CombatConfig.from_decks((1, 2), (facts, facts)), seed=1)
+    engine.apply(rules.StartGame(player=None))
+    names = [card.name for card in engine.config.cards]
+    aura = names.index("Pacifism")
+    engine.seats[0].auras.append((aura, 1, 3))
+    assert attachments(engine) == [(1, "Pacifism", 2, 3)]

@@ -1076,8 +1076,11 @@ class CombatReferee(SeatsByName, GameReferee):
             if (seat := self.seat_of(player)) is not None
             and (state := self.mirror.players.get(seat)) is not None
         }
-        for seat, attach in attach_moves(attachments(self.engine), tables).items():
-            await self.bot.client.judge_commands(self.game_id, seat, attach)
+        attach = attach_moves(attachments(self.engine), tables)
+        if attach and not wanted:  # an aura cast face up already: its words go first all the same
+            await self.flush_chat()
+        for seat, commands in attach.items():
+            await self.bot.client.judge_commands(self.game_id, seat, commands)
 
     # -- status ----------------------------------------------------------------------------------
 

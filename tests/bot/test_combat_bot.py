@@ -368,6 +368,17 @@ def test_a_judge_attaches_a_cast_aura_to_its_creature(servatrice: ServatriceServ
                 (alice, lambda: "!cast 1 alice_au 2", "alice_au casts"),
                 (alice, lambda: "!resolve", "Fight in slot 1 done"),
             ]
+            seen: list[str] = []  # what bob's client was told, in order: the aura's words, its attachment
+
+            async def record(event: Any) -> None:
+                if getattr(event, "name", "") == "Event_AttachCard":
+                    seen.append("attached")
+                elif (
+                    getattr(event, "name", "") == "Event_GameSay" and "enters (aura)" in event.message.message
+                ):
+                    seen.append("words")
+
+            bob.client.add_listener(record)
             for player, command, answer in steps:
                 mark = alice.mark()
                 await player.say(game_id, command())
@@ -388,6 +399,8 @@ def test_a_judge_attaches_a_cast_aura_to_its_creature(servatrice: ServatriceServ
                 await wait_until(
                     lambda p=player: attached_in(p), what=f"the aura attached, as {player.name} sees it"
                 )
+            await wait_until(lambda: "attached" in seen, what="bob's client told of the attachment")
+            assert seen == ["words", "attached"], seen  # the line that resolves it, then the card
         finally:
             for p in (alice, bob):
                 await p.close()

@@ -131,6 +131,11 @@ class Fleet:
         self._held.pop(key, None)
         self._lost.add(key)
         LOGGER.warning("lease %s lost: no longer acting for it", key)
+        if key.startswith("room:"):
+            for referee in self.bot.room_referees:
+                drop = getattr(referee, "drop_lobbies", None)
+                if drop is not None:
+                    drop(int(key.rsplit(":", 1)[-1]))
         if ":league:" in key:
             from cockatrice_ext.bot import formats as bot_formats
 
@@ -311,11 +316,25 @@ class Fleet:
         self._tasks = [loop.create_task(self._keep()), loop.create_task(self._poll_asks())]
 
     def keep_leases(self) -> None:
-        """One renewal round: our leases, our membership, and the rooms nobody answers."""
+        """One renewal round: our leases, our membership, and the rooms nobody answers (a room taken opens
+        the league lobbies its journal notes keep: its last holder may have died with them)."""
         self.renew_all()
-        for key in (*map(self.member_key, self.bot.room_ids), *map(self.room_key, self.bot.room_ids)):
+        for key in map(self.member_key, self.bot.room_ids):
             if not self.holds(key):
                 self.acquire(key)
+        taken = [room for room in self.bot.room_ids if not self.holds(self.room_key(room))]
+        taken = [room for room in taken if self.acquire(self.room_key(room))]
+        if taken:
+            self._spawn(self._rooms_taken(taken))
+
+    async def _rooms_taken(self, room_ids: list[int]) -> None:
+        for referee in list(self.bot.room_referees):
+            restore = getattr(referee, "restore_lobbies", None)
+            if restore is not None:
+                try:
+                    await restore(room_ids)
+                except Exception:  # a lobby note that cannot be read must not stop the others
+                    LOGGER.exception("opening the kept lobbies of rooms %s failed", room_ids)
 
     async def _keep(self) -> None:
         """Renew every third of the ttl; take-overs (logins, resumes) run beside, never delaying it."""

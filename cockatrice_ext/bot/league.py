@@ -891,9 +891,8 @@ class LeagueRoom(Referee):
 
     def keep_lobby(self, lobby: Lobby) -> None:
         """Write who waits in ``lobby`` to the journal before answering (forget it once the lobby started
-        or emptied), so that a restart loses nobody. A fleet keeps its lobbies in memory, as before."""
-        if self.bot.fleet is not None:
-            return
+        or emptied), so that a restart loses nobody; in a fleet, the process that takes the room over
+        opens it again (:meth:`restore_lobbies`)."""
         if lobby.members and self.lobbies.get(lobby.room_id) is lobby:
             value = {
                 "room_id": lobby.room_id,
@@ -905,16 +904,20 @@ class LeagueRoom(Referee):
         else:
             self.bot.journal.drop_note(self.lobby_note(lobby.room_id))
 
-    async def restore_lobbies(self) -> None:
-        """After a restart: open again each lobby of this format the journal kept in our rooms and say in the
-        room who waits. With the web view the lobby keeps its page key, so the links its members were given
-        still open it (the web view keeps them); a member without a kept link gets a new one."""
-        if self.bot.fleet is not None:
-            return
+    async def restore_lobbies(self, room_ids: Iterable[int] | None = None) -> None:
+        """After a restart: open again each lobby of this format the journal kept in our rooms (in a fleet:
+        in ``room_ids``, the rooms this process has just taken) and say in the room who waits. With the web
+        view the lobby keeps its page key, so the links its members were given still open it (the web view
+        keeps them); a member without a kept link gets a new one."""
+        if self.bot.fleet is not None and room_ids is None:
+            return  # the fleet calls again for each room it takes, once it has it
+        rooms = set(self.bot.room_ids if room_ids is None else room_ids) & set(self.bot.room_ids)
         title, fmt = TITLES[self.format_name], self.format_name
         for key, note in self.bot.journal.notes(f"{self.bot.server_key}:lobby:").items():
             room_id = note.get("room_id")
-            if note.get("format") != fmt or not isinstance(room_id, int) or room_id not in self.bot.room_ids:
+            if note.get("format") != fmt or not isinstance(room_id, int) or room_id not in rooms:
+                continue
+            if room_id in self.lobbies:  # opened here meanwhile (a join came first): that one is kept
                 continue
             kept = [m for m in note.get("members", []) if isinstance(m, str) and m and not self.membership(m)]
             members = list(dict.fromkeys(kept))[: self.seats_range()[1]]
@@ -935,6 +938,11 @@ class LeagueRoom(Referee):
                     if link is not None:
                         await self.bot.tell(member, f"Your {title} page: {link}")  # none kept for them
                 pages.changed(lobby)
+
+    def drop_lobbies(self, room_id: int) -> None:
+        """A fleet process lost ``room_id`` to another one: forget its lobby here (the journal keeps it for
+        the process that answers the room now)."""
+        self.lobbies.pop(room_id, None)
 
     async def _joined(self, ctx: Context, lobby: Lobby) -> None:
         """Answer a join: in the room without the web view; with it, the joiner's page link by private

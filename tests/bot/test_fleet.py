@@ -42,12 +42,12 @@ GAMES = 20  # the issue's figure: two processes, twenty games, one process kille
 
 
 def start_bot(
-    url: str, journal_url: str, user: str, block: Path, log: Path, password: str = ""
+    url: str, journal_url: str, user: str, block: Path, log: Path, password: str = "", fmt: str = "auction"
 ) -> subprocess.Popen[bytes]:
-    """``bot run`` as a fleet member; returns once it says it is ready."""
+    """``bot run`` as a fleet member refereeing ``fmt``; returns once it says it is ready."""
     command = [sys.executable, "-m", "cockatrice_ext", "bot", "run", url, "--user", user]
-    command += ["--room", "Bot room", "--format", "auction", "--journal", journal_url, "--relaxed-flood"]
-    command += ["--auction-block", str(block), "--auction-seed", "7"]
+    command += ["--room", "Bot room", "--format", fmt, "--journal", journal_url, "--relaxed-flood"]
+    command += ["--auction-block", str(block), "--auction-seed", "7"] if fmt == "auction" else []
     secret = {"COCKATRICE_PASSWORD": password} if password else {}
     with log.open("wb") as errors:
         process = subprocess.Popen(
@@ -512,3 +512,103 @@ def test_a_league_whose_process_died_is_taken_over_and_its_members_told(tmp_path
         assert dead_room.leagues == []
 
     asyncio.run(scenario())
+
+
+def test_a_lobby_of_a_process_that_died_is_opened_again_by_the_one_taking_its_room(tmp_path: Path) -> None:
+    """The room's holder keeps its Market Draft lobby in the journal; when it dies, the member that takes
+    the room opens the lobby again and says so in the room; the old holder, back from a stall, has lost
+    the room and forgets its copy."""
+    from cockatrice_ext.bot.league import LeagueRoom, install_market
+
+    async def scenario() -> None:
+        journal_path = tmp_path / "j.sqlite3"
+        dead = unconnected_bot(journal_path, "dead", ttl=0.3)
+        survivor = unconnected_bot(journal_path, "survivor", ttl=0.3)
+        said: list[tuple[int, str]] = []
+
+        async def room_say(room_id: int, text: str) -> None:
+            said.append((room_id, text))
+
+        for bot in (dead, survivor):
+            bot.server_key = "ws://fleet.test"
+            bot.room_ids.append(0)
+            bot.room_say = room_say  # type: ignore[method-assign]
+            await install_market(bot)
+            assert bot.fleet is not None
+        assert dead.fleet is not None and survivor.fleet is not None
+        dead.fleet.keep_leases()
+        survivor.fleet.keep_leases()
+        assert dead.fleet.answers_room(0) and not survivor.fleet.answers_room(0)
+        dead_room = next(r for r in dead.room_referees if isinstance(r, LeagueRoom))
+        for user in ("al", "bo"):
+            assert await dead_room.handle_command(Context(dead, "room", user, room_id=0), "!market join")
+        assert dead_room.lobbies[0].members == ["al", "bo"]
+
+        await asyncio.sleep(0.4)  # the dead process renews nothing: the room's lease expires
+        said.clear()
+        survivor.fleet.keep_leases()
+        assert survivor.fleet.answers_room(0)
+        await asyncio.sleep(0.05)  # the lobby is opened in the background
+        room = next(r for r in survivor.room_referees if isinstance(r, LeagueRoom))
+        assert room.lobbies[0].members == ["al", "bo"]
+        assert said == [
+            (
+                0,
+                "The Market Draft lobby is still open after the referee's restart: al, bo (2 joined)."
+                " !market join, !market start.",
+            )
+        ]
+        assert await room.handle_command(Context(survivor, "room", "cy", room_id=0), "!market join")
+        assert room.lobbies[0].members == ["al", "bo", "cy"]
+
+        dead.fleet.renew_all()  # back from a stall: the room is the survivor's now
+        assert not dead.fleet.answers_room(0) and dead_room.lobbies == {}
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.servatrice
+def test_the_process_taking_a_killed_holder_s_room_opens_its_lobby_again(
+    servatrice: ServatriceServer, postgres_url: str, tmp_path: Path
+) -> None:
+    """Two fleet processes refereeing Market Draft; two players join the lobby (the room's holder answers);
+    the holder is killed (SIGKILL): the other process takes the room and says the lobby is still open with
+    both, a third player joins and the league starts with all three."""
+    url, block = servatrice.ws_url, tmp_path / "unused.txt"
+    holder = start_bot(url, postgres_url, "fleet_lobby_a", block, tmp_path / "a.log", fmt="market")
+    other = start_bot(url, postgres_url, "fleet_lobby_b", block, tmp_path / "b.log", fmt="market")
+
+    async def scenario() -> None:
+        players = [await Player.connect(url, name) for name in ("ivy_fl", "jon_fl", "kay_fl")]
+        try:
+            room_id = await players[0].client.room_id_by_name("Bot room")
+            for player in players:
+                await player.client.join_room(room_id)
+            for player in players[:2]:
+                answers = await room_answers(player, room_id, "!market join", r"joins the Market Draft", 0.5)
+                assert len(answers) == 1, answers  # one process answers the room
+            mark = players[0].mark()
+            killed = time.monotonic()
+            holder.send_signal(signal.SIGKILL)
+            holder.wait()
+            kept = r"lobby is still open after the referee's restart: ivy_fl, jon_fl \(2 joined\)"
+            await players[0].wait_line(lambda t: re.search(kept, t) is not None, since=mark, timeout=20)
+            assert time.monotonic() - killed < TAKE_OVER_BOUND
+            await room_answers(players[2], room_id, "!market join", r"kay_fl joins the Market Draft .*\(3:")
+            answers = await room_answers(
+                players[1],
+                room_id,
+                "!market start 1",
+                r"Market Draft league #\d+ starts: ivy_fl, jon_fl, kay_fl",
+            )
+            assert len(answers) == 1, answers
+        finally:
+            for player in players:
+                await player.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(scenario(), 90))
+    finally:
+        stop(other)
+        stop(holder)
+    assert "Traceback" not in (tmp_path / "b.log").read_text()

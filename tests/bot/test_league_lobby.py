@@ -164,7 +164,7 @@ def test_a_restart_keeps_who_waits_in_the_lobby(tmp_path: Path) -> None:
             " !autobattler join, !autobattler start."
         ]
         assert lines(chat, "user") == [
-            f"{user}: Your AutoBattler page, at a new address: http://web.example/league/x/private/token{n}"
+            f"{user}: Your AutoBattler page: http://web.example/league/x/private/token{n}"
             for n, user in enumerate(["al", "cy"], start=1)
         ]
         for user in ("bo", "di"):

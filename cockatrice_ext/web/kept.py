@@ -6,7 +6,9 @@ one (each a chat message, the scarcest budget) and every open tab would die. So 
 journal notes under ``SERVER:web:``:
 
 * each issued grant, under the SHA-256 of its token (never the token: a reader of the journal learns no
-  link), dropped when the grant is revoked (the game or league ended, the player left the lobby);
+  link), dropped when the grant is revoked (the game or league ended, the player left the lobby), and
+  the address the links point to: a process serving elsewhere (another ``--web`` port or ``--web-url``)
+  forgets them, and its players get new links;
 * each league's page number by the league's ``page_key`` (a lobby's, kept by the league started from it),
   and the next number to give, so that a number never names two leagues.
 
@@ -37,11 +39,17 @@ class KeptPages:
     def prefix(self) -> str:
         return f"{self.server_key}:web:"
 
-    def load(self) -> None:
-        """Read what an earlier process kept (a note that does not read as ours is dropped, not guessed)."""
-        for key, note in self.journal.notes(self.prefix).items():
+    def load(self, address: str | None) -> None:
+        """Read what an earlier process kept (a note that does not read as ours is dropped, not guessed).
+        ``address``: where this process's links point (None: a port of the moment, which no later process
+        will have). Links given at another address are forgotten: their players must get new ones."""
+        notes = self.journal.notes(self.prefix)
+        same_address = address is not None and notes.pop(f"{self.prefix}address", {}).get("url") == address
+        if address is not None:
+            self.journal.put_note(f"{self.prefix}address", {"url": address})
+        for key, note in notes.items():
             what, _, rest = key[len(self.prefix) :].partition(":")
-            if what == "token" and (grant := _grant(note)) is not None:
+            if what == "token" and same_address and (grant := _grant(note)) is not None:
                 try:
                     self.grants[bytes.fromhex(rest)] = grant
                     continue

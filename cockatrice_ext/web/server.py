@@ -272,8 +272,9 @@ class WebView:
 
     async def start(self) -> None:
         """Listen on the configured address and follow the bot's games (honouring the links kept)."""
-        if self.kept is not None:
-            self.kept.load()
+        if self.kept is not None:  # a port of the moment (0) gives links no later process can honour
+            fixed = self.options.public_url or self.options.port
+            self.kept.load(self.options.base_url(self.options.port) if fixed else None)
             for digest, grant in self.kept.grants.items():
                 self.tokens.load(digest, grant)
             self._league_numbers.update(self.kept.numbers)

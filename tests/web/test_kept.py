@@ -13,16 +13,18 @@ from cockatrice_ext.web.kept import KeptPages
 from cockatrice_ext.web.tokens import Grant, TokenBook
 
 SERVER = "tcp://example:4747"
+ADDRESS = "https://referee.example.org"
 
 
 def test_issued_grants_are_kept_by_digest_and_revoked_ones_dropped(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "journal.sqlite3")
     kept = KeptPages(journal, SERVER)
+    kept.load(ADDRESS)  # as the web view does before it gives a link
     book = TokenBook(kept.grant_changed)
     ann = book.issue(("league", 3), "ann", "ann")
     ben = book.issue(("game", 12), 2, "ben")
     again = KeptPages(journal, SERVER)
-    again.load()
+    again.load(ADDRESS)
     assert again.grants == {
         hashlib.sha256(ann.encode()).digest(): Grant(("league", 3), "ann", "ann"),
         hashlib.sha256(ben.encode()).digest(): Grant(("game", 12), 2, "ben"),
@@ -30,7 +32,7 @@ def test_issued_grants_are_kept_by_digest_and_revoked_ones_dropped(tmp_path: Pat
     book.revoke(("game", 12))
     renewed = book.issue(("league", 3), "ann", "ann")  # a new link for ann replaces her old one
     later = KeptPages(journal, SERVER)
-    later.load()
+    later.load(ADDRESS)
     assert later.grants == {hashlib.sha256(renewed.encode()).digest(): Grant(("league", 3), "ann", "ann")}
     restored = TokenBook()
     for digest, grant in later.grants.items():
@@ -49,7 +51,7 @@ def test_page_numbers_are_kept_and_never_given_twice(tmp_path: Path) -> None:
     kept.number_given("lobby-b", 2)
     kept.number_dropped("lobby-b")  # emptied: its number is not kept, and not given again either
     again = KeptPages(journal, SERVER)
-    again.load()
+    again.load(ADDRESS)
     assert again.numbers == {"lobby-a": 1} and again.next_number == 3
     assert KeptPages(journal, "tcp://another:4747").numbers == {}
 
@@ -72,10 +74,11 @@ def test_notes_that_do_not_read_as_ours_are_dropped(tmp_path: Path) -> None:
     for key, value in bad.items():
         journal.put_note(prefix + key, value)
     journal.put_note(f"{prefix}token:{'02' * 32}", good)
+    journal.put_note(f"{prefix}address", {"url": ADDRESS})
     kept = KeptPages(journal, SERVER)
-    kept.load()
+    kept.load(ADDRESS)
     assert list(kept.grants) == [bytes.fromhex("02" * 32)]
-    assert list(journal.notes(prefix)) == [f"{prefix}token:{'02' * 32}"]
+    assert list(journal.notes(prefix)) == [f"{prefix}address", f"{prefix}token:{'02' * 32}"]
 
 
 VALUES = st.none() | st.booleans() | st.integers() | st.text(max_size=6)
@@ -96,9 +99,30 @@ def test_any_notes_load_without_error(notes: dict[str, dict[str, object]]) -> No
         def drop_note(self, key: str) -> None:
             del self.kept[key]
 
+        def put_note(self, key: str, value: dict[str, object]) -> None:
+            self.kept[key] = value
+
     store = Notes()
     kept = KeptPages(store, SERVER)
-    kept.load()
-    assert len(kept.grants) + len(kept.numbers) + sum(k.endswith(":web:next") for k in store.kept) == len(
-        store.kept
-    )
+    kept.load(ADDRESS)
+    ours = sum(key.endswith((":web:next", ":web:address")) for key in store.kept)
+    assert len(kept.grants) + len(kept.numbers) + ours == len(store.kept)  # what is left reads as ours
+
+
+def test_links_given_at_another_address_are_forgotten(tmp_path: Path) -> None:
+    """Served elsewhere now (another ``--web`` port or ``--web-url``), or on a port of the moment: the old
+    links lead nowhere, so their grants are dropped and their players get new links."""
+    journal = Journal(tmp_path / "journal.sqlite3")
+    kept = KeptPages(journal, SERVER)
+    kept.load(ADDRESS)
+    TokenBook(kept.grant_changed).issue(("league", 1), "ann", "ann")
+    again = KeptPages(journal, SERVER)
+    again.load(ADDRESS)
+    assert len(again.grants) == 1
+    elsewhere = KeptPages(journal, SERVER)
+    elsewhere.load("http://127.0.0.1:8081")
+    assert elsewhere.grants == {} and journal.notes(f"{SERVER}:web:token:") == {}
+    TokenBook(elsewhere.grant_changed).issue(("league", 1), "ann", "ann")
+    fleeting = KeptPages(journal, SERVER)
+    fleeting.load(None)
+    assert fleeting.grants == {} and journal.notes(f"{SERVER}:web:token:") == {}

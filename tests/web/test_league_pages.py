@@ -17,6 +17,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from servatrice import free_port
 from sse_events import events
 
 from cockatrice_ext.bot.formats import INSTALLERS
@@ -76,7 +77,7 @@ Chat = list[tuple[Any, str]]
 
 @contextlib.asynccontextmanager
 async def serving(
-    tmp_path: Path, *, ready: bool = True, **limits: Any
+    tmp_path: Path, *, ready: bool = True, port: int = 0, **limits: Any
 ) -> AsyncIterator[tuple[Bot, WebView, Chat]]:
     """A demo bot (chat to a list, in room 1) with its web view listening on a free port; ``ready`` False:
     the bot is still starting (as ``bot run``'s is when its web view starts listening), on the same journal
@@ -88,7 +89,7 @@ async def serving(
 
     bot = demo_bot(tmp_path / "journal.sqlite3", send, ready=ready)
     bot.room_ids = [ROOM]
-    web = WebView(bot, WebOptions(port=0, **limits))
+    web = WebView(bot, WebOptions(port=port, **limits))
     await web.start()
     try:
         yield bot, web, chat
@@ -575,11 +576,6 @@ def test_a_press_on_an_open_page_after_chat_commands_makes_a_page_player_again(t
 # -- a restart: the links given before open the same pages -------------------------------------------------
 
 
-def moved(link: str, web: WebView) -> str:
-    """The same link served by another web view (the test's restarted one listens on another port)."""
-    return re.sub(r"^http://127\.0\.0\.1:\d+", web.base_url, link)
-
-
 def test_after_a_restart_the_lobby_s_links_open_it_and_then_the_league(tmp_path: Path) -> None:
     """ann and ben wait in the lobby; the bot restarts on the same journal. ann's page, asked for while the
     bot still starts, waits and then shows the kept lobby; nobody is sent a new link; cat and dan join and
@@ -591,13 +587,17 @@ def test_after_a_restart_the_lobby_s_links_open_it_and_then_the_league(tmp_path:
             links[user] = await s.join(user)
 
     async def run() -> None:
-        async with serving(tmp_path) as (bot, _, chat):
+        port = free_port()  # the same address before and after the restart, as an operator runs it
+        async with serving(tmp_path, port=port) as (bot, _, chat):
             room = AutoBattlerRoom(bot, LeagueOptions(format="autobattler", seed=11))
             bot.room_referees.append(room)
             async with aiohttp.ClientSession() as session:
                 await before(Room(bot, _, room, session, chat))
-        async with serving(tmp_path, ready=False) as (bot, web, chat), aiohttp.ClientSession() as session:
-            link = moved(links["ann"], web)
+        async with (
+            serving(tmp_path, ready=False, port=port) as (bot, web, chat),
+            aiohttp.ClientSession() as session,
+        ):
+            link = links["ann"]
             stream = events(session, link + "/events")
             first = asyncio.create_task(next_view(stream))
             await asyncio.sleep(0.3)
@@ -635,7 +635,8 @@ def test_after_a_restart_a_running_league_s_links_open_it_and_its_buttons_act(tm
     links: dict[str, str] = {}
 
     async def run() -> None:
-        async with serving(tmp_path) as (bot, web, chat), aiohttp.ClientSession() as session:
+        port = free_port()  # the same address before and after the restart, as an operator runs it
+        async with serving(tmp_path, port=port) as (bot, web, chat), aiohttp.ClientSession() as session:
             room = AutoBattlerRoom(bot, LeagueOptions(format="autobattler", seed=11))
             bot.room_referees.append(room)
             s = Room(bot, web, room, session, chat)
@@ -643,17 +644,20 @@ def test_after_a_restart_a_running_league_s_links_open_it_and_its_buttons_act(tm
                 links[user] = await s.join(user)
             await s.say("ann", "!autobattler start")
             pool = s.league().engine.pool("ben")
-        async with serving(tmp_path, ready=False) as (bot, web, chat), aiohttp.ClientSession() as session:
+        async with (
+            serving(tmp_path, ready=False, port=port) as (bot, web, chat),
+            aiohttp.ClientSession() as session,
+        ):
             await INSTALLERS["autobattler"](bot)
             bot.mark_ready()
             (room,) = [r for r in bot.room_referees if isinstance(r, AutoBattlerRoom)]
             (league,) = room.leagues
             for user in AUTOBATTLERS:
-                async for kind, data in events(session, moved(links[user], web) + "/events"):
+                async for kind, data in events(session, links[user] + "/events"):
                     assert kind == "view" and data["private"]["player"] == user
                     break
             swap = {"command": "swap", "args": "1 1"}
-            async with session.post(moved(links["ben"], web) + "/act", data=swap) as answer:
+            async with session.post(links["ben"] + "/act", data=swap) as answer:
                 assert answer.status == 200
             assert league.engine.pool("ben") not in (pool, [])
             number = LINK.search(links["ann"]).group(1)  # type: ignore[union-attr]
@@ -671,17 +675,21 @@ def test_links_of_a_lobby_that_did_not_come_back_are_forgotten_once_the_bot_is_r
     links: dict[str, str] = {}
 
     async def run() -> None:
-        async with serving(tmp_path) as (bot, web, chat), aiohttp.ClientSession() as session:
+        port = free_port()  # the same address before and after the restart, as an operator runs it
+        async with serving(tmp_path, port=port) as (bot, web, chat), aiohttp.ClientSession() as session:
             room = AutoBattlerRoom(bot, LeagueOptions(format="autobattler", seed=11))
             bot.room_referees.append(room)
             links["ann"] = await Room(bot, web, room, session, chat).join("ann")
             assert bot.journal.notes(f"{bot.server_key}:web:token:")
-        async with serving(tmp_path, ready=False) as (bot, web, _), aiohttp.ClientSession() as session:
+        async with (
+            serving(tmp_path, ready=False, port=port) as (bot, web, _),
+            aiohttp.ClientSession() as session,
+        ):
             bot.room_ids = [ROOM + 1]
             await INSTALLERS["autobattler"](bot)
             bot.mark_ready()
             await asyncio.sleep(0.05)
-            async with session.get(moved(links["ann"], web)) as page:
+            async with session.get(links["ann"]) as page:
                 assert page.status == 404
             assert bot.journal.notes(f"{bot.server_key}:web:token:") == {}
 

@@ -61,6 +61,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
+from cockatrice_ext import __version__
 from cockatrice_ext.formats.base import (
     Action,
     Effect,
@@ -119,6 +120,10 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
+
+PLAYED_WITH = "played_with"
+"""A table's meta: the version of this program that plays it (set at creation and when another version
+replays it and goes on), named when a table no longer replays so that the operator can finish it there."""
 
 
 class JournalError(RuntimeError):
@@ -436,7 +441,9 @@ class Journal:
 
     # -- tables -------------------------------------------------------------
     def create_table(self, key: str, engine: Engine[Any], *, meta: dict[str, Any] | None = None) -> None:
-        """Record a new table for ``engine`` (freshly constructed, no actions applied yet)."""
+        """Record a new table for ``engine`` (freshly constructed, no actions applied yet), and which
+        version of this program plays it (``PLAYED_WITH`` in its meta)."""
+        meta = {**(meta or {}), PLAYED_WITH: __version__}
         self._db.execute(
             "INSERT INTO tables(key, engine, config, seed, created, meta) VALUES (?,?,?,?,?,?)",
             (
@@ -445,7 +452,7 @@ class Journal:
                 json.dumps(to_jsonable(engine.config), sort_keys=True),
                 engine.seed,
                 time.time(),
-                json.dumps(meta or {}, sort_keys=True),
+                json.dumps(meta, sort_keys=True),
             ),
         )
 
@@ -475,6 +482,7 @@ class Journal:
 
     def copy_table(self, key: str, new_key: str, *, meta: dict[str, Any]) -> None:
         """A new open table with ``key``'s engine, seed and actions (ids too): a game rebuilt elsewhere."""
+        meta = {**meta, PLAYED_WITH: __version__}
         with self._db.transaction():
             self._db.execute(
                 "INSERT INTO tables(key, engine, config, seed, created, meta)"
@@ -609,14 +617,34 @@ class Journal:
             try:
                 effects = engine.apply(action)
             except ValueError as exc:
-                raise JournalError(f"table {key!r} action {entry.seq} no longer applies: {exc}") from exc
+                hint = self._played_with(key)
+                raise JournalError(
+                    f"table {key!r} action {entry.seq} no longer applies: {exc}{hint}"
+                ) from exc
             replayed = json.loads(json.dumps(to_jsonable(effects)))  # as stored: tuples as lists, text keys
             if not recorded_in(entry.effects, replayed):
                 raise JournalError(
                     f"table {key!r} action {entry.seq} ({entry.action.get('type', '?')}) replays differently"
                     " from what was recorded (these rules differ from the ones it was played with)"
+                    + self._played_with(key)
                 )
         return engine, last
+
+    def _played_with(self, key: str) -> str:
+        """For a table that no longer replays: which version of this program played it, if another one."""
+        version = self.table_meta(key).get(PLAYED_WITH)
+        if not isinstance(version, str) or version == __version__:
+            return ""
+        return (
+            f"; it was played with cockatrice-ext {version[:40]} (this is {__version__}):"
+            f" finish it with that version (pip install 'cockatrice-ext=={version[:40]}')"
+        )
+
+    def played_here(self, key: str) -> None:
+        """A table this version has replayed and goes on playing: its later actions are this version's."""
+        meta = self.table_meta(key)
+        if meta.get(PLAYED_WITH) != __version__:
+            self.set_table_meta(key, {**meta, PLAYED_WITH: __version__})
 
     # -- leases -------------------------------------------------------------
     def acquire(self, key: str, owner: str, ttl: float) -> Lease | None:
@@ -720,7 +748,9 @@ class Table:
 
     @classmethod
     def restore(cls, journal: Journal, key: str) -> Table:
+        """The table rebuilt from the journal, to go on playing (see :meth:`Journal.replay`)."""
         engine, seq = journal.replay(key)
+        journal.played_here(key)
         return cls(key, engine, journal, seq)
 
     def apply(self, action: Action, *, action_id: str | None = None) -> list[Effect]:

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from journal_toys import Add, Added, CounterConfig, CounterEngine, Roll
 from postgres_server import postgres_fixture, postgres_url_fixture  # noqa: F401  (fixtures)
 
+from cockatrice_ext import __version__
 from cockatrice_ext.formats.base import (
     ENGINES,
     Action,
@@ -35,6 +36,7 @@ from cockatrice_ext.formats.base import (
 )
 from cockatrice_ext.journal import (
     MIGRATIONS,
+    PLAYED_WITH,
     SCHEMA_VERSION,
     DuplicateAction,
     Journal,
@@ -76,7 +78,7 @@ def test_effects_are_stored_for_reports(journal: Journal) -> None:
     table.apply(Add(player="alice", amount=4))
     (entry,) = journal.entries(engine="test-counter")
     assert entry.effects == [{"type": "Added", "player": "alice", "total": 4}]
-    assert journal.table_meta("t1") == {"room": 1}
+    assert journal.table_meta("t1") == {"room": 1, PLAYED_WITH: __version__}
 
 
 def test_restore_survives_reopening(spec: str) -> None:
@@ -179,7 +181,7 @@ def test_copy_table_carries_actions_and_their_ids(journal: Journal) -> None:
         new.apply(Add(player=1, amount=3), action_id="bid-1")
     assert new.apply(Add(player=1, amount=1)) == [Added(1, 4)]
     assert [e.seq for e in journal.entries("new")] == [1, 2]
-    assert journal.table_meta("new") == {"from": "old"}
+    assert journal.table_meta("new") == {"from": "old", PLAYED_WITH: __version__}
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -308,8 +310,26 @@ def test_a_table_that_replays_differently_from_its_record_is_refused(spec: str) 
     database.close()
     with pytest.raises(JournalError, match=r"action 2 \(Add\) replays differently"):
         journal.restore("t")
-    with pytest.raises(JournalError, match="replays differently"):
+    with pytest.raises(JournalError, match="replays differently") as refused:
         Table.restore(journal, "t")
+    assert "cockatrice-ext" not in str(refused.value)  # this very version played it: nothing to advise
+    journal.set_table_meta("t", {PLAYED_WITH: "0.0.9"})  # played with an earlier release
+    with pytest.raises(JournalError, match=r"played with cockatrice-ext 0\.0\.9 \(this is .*==0\.0\.9"):
+        Table.restore(journal, "t")
+    journal.close()
+
+
+def test_a_table_replayed_by_another_version_is_played_with_it_from_then_on(spec: str) -> None:
+    """Upgraded between two actions, and the record replays: the table is this version's from now on (its
+    later actions are recorded by it), and a version that later fails to replay it names this one."""
+    journal = Journal(spec)
+    table = Table.create(journal, "t", CounterEngine(CounterConfig(limit=50), seed=1))
+    table.apply(Add(player=1, amount=2))
+    journal.set_table_meta("t", {"room": 4, PLAYED_WITH: "0.0.9"})
+    assert journal.restore("t").snapshot() == {"total": 2}  # a read: nothing recorded
+    assert journal.table_meta("t")[PLAYED_WITH] == "0.0.9"
+    Table.restore(journal, "t")
+    assert journal.table_meta("t") == {"room": 4, PLAYED_WITH: __version__}
     journal.close()
 
 

@@ -496,6 +496,22 @@ class Journal:
             )
         self._last_seq.pop(new_key, None)
 
+    def rename_table(self, key: str, new_key: str) -> None:
+        """Give table ``key`` (its actions and lease too) the key ``new_key``: a record moved aside when
+        the server gives its game number to a new game."""
+        with self._db.transaction():  # a new row first: the actions refer to their table's key
+            self._db.execute(
+                "INSERT INTO tables(key, engine, config, seed, created, meta, closed, closed_reason)"
+                " SELECT ?, engine, config, seed, created, meta, closed, closed_reason"
+                " FROM tables WHERE key=?",
+                (new_key, key),
+            )
+            self._db.execute("UPDATE actions SET table_key=? WHERE table_key=?", (new_key, key))
+            self._db.execute("DELETE FROM tables WHERE key=?", (key,))
+            self._db.execute("UPDATE leases SET key=? WHERE key=?", (new_key, key))
+        self._last_seq.pop(key, None)
+        self._last_seq.pop(new_key, None)
+
     def open_tables(self, engine: str | None = None) -> list[str]:
         """Keys of tables not yet closed, oldest first."""
         sql = "SELECT key FROM tables WHERE closed=0"

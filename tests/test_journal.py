@@ -545,3 +545,26 @@ def test_notes_are_kept_replaced_listed_by_prefix_and_dropped(spec: str) -> None
     reopened.drop_note("never there")
     assert list(reopened.notes()) == ["srv:lobby:2:autobattler", "srv_lobby:3"]
     reopened.close()
+
+
+def test_a_table_moved_aside_keeps_its_actions_lease_and_state(spec: str) -> None:
+    """``rename_table``: a record moved aside (its game number given to a new game) replays as before under
+    its new key, with its lease, and the old key is free for a new table."""
+    journal = Journal(spec)
+    table = Table.create(journal, "srv:game:1", CounterEngine(CounterConfig(limit=50), seed=1), meta={"a": 1})
+    table.apply(Add(player=1, amount=2), action_id="bid-1")
+    assert journal.acquire("srv:game:1", "proc-a", 30) is not None
+    journal.rename_table("srv:game:1", "srv:game:1@1")
+    assert not journal.has_table("srv:game:1") and journal.open_tables() == ["srv:game:1@1"]
+    moved = Table.restore(journal, "srv:game:1@1")
+    assert moved.engine.snapshot() == {"total": 2}
+    with pytest.raises(DuplicateAction):
+        moved.apply(Add(player=1, amount=2), action_id="bid-1")
+    lease = journal.lease("srv:game:1@1")
+    assert lease is not None and lease.owner == "proc-a" and journal.lease("srv:game:1") is None
+    fresh = Table.create(journal, "srv:game:1", CounterEngine(CounterConfig(limit=50), seed=2))
+    assert fresh.apply(Add(player=2, amount=5)) == [Added(2, 5)]
+    assert [e.seq for e in journal.entries("srv:game:1@1")] == [1] and journal.table_meta("srv:game:1@1")[
+        "a"
+    ] == 1
+    journal.close()

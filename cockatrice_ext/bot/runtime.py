@@ -38,6 +38,7 @@ import dataclasses
 import hashlib
 import itertools
 import logging
+import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -731,7 +732,7 @@ class LobbyReferee(Referee):
         for gid, ref in sorted(self.bot.all_games().items()):
             same.setdefault(f"{ref.format_name}: {ref.status()}", []).append(gid)
         parts = [f"{', '.join(f'#{gid}' for gid in ids)} {state}" for state, ids in same.items()]
-        lost = [f"#{gid}" for gid in sorted(self.bot.lost_games())]
+        lost = [f"#{handle}" for handle in sorted(self.bot.lost_games(), key=handle_order)]
         elsewhere = [f"#{gid}" for gid in self.bot.fleet.games_elsewhere()] if self.bot.fleet else []
         if not parts and not lost and not elsewhere:
             await ctx.reply("No refereed games right now.")
@@ -744,16 +745,30 @@ class LobbyReferee(Referee):
         await ctx.reply(shorten(text))
 
     @command(scopes=("room",))
-    async def resume(self, ctx: Context, game: int) -> None:
+    async def resume(self, ctx: Context, game: str) -> None:
         """Continue a game the referee lost in a restart, in a new game (its players only)."""
         if ctx.room_id is None:
             raise NotAllowed("say this in the room where the game was played")
+        game = game.removeprefix("#")
+        if not LOST_HANDLE.fullmatch(game):
+            raise BadArgument("usage: !resume GAME, the number !games lists as lost (e.g. 12, or 12@1)")
         referee = await self.bot.rebuild_game(ctx.room_id, game, ctx.sender)
         await ctx.reply(
             shorten(
                 f"Game #{game} continues as game #{referee.game_id}: its players, join it and load any deck."
             )
         )
+
+
+LOST_HANDLE = re.compile(r"(\d{1,9})(?:@(\d{1,6}))?")
+"""How a lost game is named: its game number, and ``@N`` for a record moved aside when the server gave
+that number to a new game (a server without a database numbers its games from 1 again after a restart)."""
+
+
+def handle_order(handle: str) -> tuple[int, int]:
+    """Lost games' handles in number order (``12`` before ``12@1`` before ``13``)."""
+    match = LOST_HANDLE.fullmatch(handle)
+    return (int(match.group(1)), int(match.group(2) or 0)) if match else (0, 0)
 
 
 def unreplayable_line(what: str, error: Exception) -> str:
@@ -1085,6 +1100,35 @@ class Bot:
         starting_life: int = 20,
         watch: bool = False,
     ) -> int:
+        """Create a game for ``seats`` human players and return its id (see :meth:`_open_game`); a number
+        the journal already has moves the old record aside first (:meth:`number_given_again`)."""
+        game_id = await self._open_game(
+            room_id,
+            description=description,
+            seats=seats,
+            type_hint=type_hint,
+            password=password,
+            judge=judge,
+            share_decklists=share_decklists,
+            starting_life=starting_life,
+            watch=watch,
+        )
+        await self.number_given_again(game_id)
+        return game_id
+
+    async def _open_game(
+        self,
+        room_id: int,
+        *,
+        description: str,
+        seats: int,
+        type_hint: str,
+        password: str,
+        judge: bool,
+        share_decklists: bool,
+        starting_life: int,
+        watch: bool,
+    ) -> int:
         """Create a game for ``seats`` human players and return its id.
 
         The bot sits as one more player (a shared pile lives in its own zones), unless ``watch``: a
@@ -1179,27 +1223,58 @@ class Bot:
 
     GAME_KEY = ":game:"
 
-    def lost_games(self) -> dict[int, str]:
-        """Journaled open games of this server that the bot no longer sits in: game id -> table key."""
+    def lost_games(self) -> dict[str, str]:
+        """Journaled open games of this server that the bot no longer sits in: handle (the game number,
+        ``N@K`` for a record moved aside, see :data:`LOST_HANDLE`) -> table key."""
         prefix = f"{self.server_key}{self.GAME_KEY}"
         lost = {}
         for key in self.journal.open_tables():
-            if key.startswith(prefix) and key[len(prefix) :].isdigit():
-                game_id = int(key[len(prefix) :])
-                if game_id not in self.all_games() and (self.fleet is None or self.fleet.claimable(key)):
-                    lost[game_id] = key
+            handle = key[len(prefix) :] if key.startswith(prefix) else ""
+            if not LOST_HANDLE.fullmatch(handle):
+                continue
+            if handle.isdigit() and int(handle) in self.all_games():
+                continue
+            if self.fleet is None or self.fleet.claimable(key):
+                lost[handle] = key
         return lost
+
+    async def number_given_again(self, game_id: int) -> None:
+        """The server numbered a new game ``game_id``, a number the journal already has (a server without
+        a database counts from 1 again after a restart): move the old record aside as ``N@K``; when it was
+        not over, say in its room how to continue it."""
+        key = f"{self.server_key}{self.GAME_KEY}{game_id}"
+        if not self.journal.has_table(key):
+            return
+        generation = 1
+        while self.journal.has_table(f"{key}@{generation}"):
+            generation += 1
+        handle = f"{game_id}@{generation}"
+        was_open = self.journal.closed_reason(key) is None
+        self.journal.rename_table(key, f"{key}@{generation}")
+        LOGGER.warning("the server numbered a new game %d again: its old record is now %s", game_id, handle)
+        meta = self.journal.table_meta(f"{key}@{generation}")
+        room_id = int(meta.get("room_id", -1))
+        if was_open and room_id in self.room_ids:
+            names = ", ".join(str(n) for n in dict(meta.get("names", {})).values())
+            what = f"{meta.get('format', 'game')} game #{game_id}" + (f" ({names})" if names else "")
+            await self.room_say(
+                room_id,
+                f"The referee's earlier {what} was numbered again by the server (it restarted and counts"
+                f" games from 1 again). Its record is kept as #{handle}: say !resume {handle} to continue"
+                " it in a new game.",
+            )
 
     async def watch_again(self, timeout: float = 5.0) -> None:
         """After a restart, take the judge's spectator seat again in every journaled game we watched
         (the server keeps no spectator seat); the game's referee then resumes in place."""
         if not self.judge_level:
             return
-        for game_id, key in sorted(self.lost_games().items()):
+        for handle, key in sorted(self.lost_games().items(), key=lambda item: handle_order(item[0])):
             meta = self.journal.table_meta(key)
             room_id = int(meta.get("room_id", -1))
-            if not meta.get("watching") or room_id not in self.room_ids:
-                continue
+            if not handle.isdigit() or not meta.get("watching") or room_id not in self.room_ids:
+                continue  # a record moved aside: its game is gone from the server
+            game_id = int(handle)
             if not await self.watch_game_again(room_id, game_id, timeout):
                 continue
             loop = asyncio.get_running_loop()
@@ -1224,7 +1299,7 @@ class Bot:
             await asyncio.sleep(0.01)
         return game_id in self.client.games
 
-    def lost_line(self, game_id: int, key: str) -> str:
+    def lost_line(self, game_id: int | str, key: str) -> str:
         meta = self.journal.table_meta(key)
         names = ", ".join(str(n) for n in dict(meta.get("names", {})).values())
         what = f"{meta.get('format', 'game')} game #{game_id}" + (f" ({names})" if names else "")
@@ -1240,12 +1315,12 @@ class Bot:
 
     async def announce_lost_games(self) -> None:
         """Right after (re)starting: tell each room which of its games the bot can no longer referee."""
-        for game_id, key in sorted(self.lost_games().items()):
+        for handle, key in sorted(self.lost_games().items(), key=lambda item: handle_order(item[0])):
             room_id = int(self.journal.table_meta(key).get("room_id", -1))
             if room_id in self.room_ids:
-                await self.room_say(room_id, self.lost_line(game_id, key))
+                await self.room_say(room_id, self.lost_line(handle, key))
 
-    async def rebuild_game(self, room_id: int, game_id: int, requested_by: str) -> GameReferee:
+    async def rebuild_game(self, room_id: int, game_id: int | str, requested_by: str) -> GameReferee:
         """``!resume``: open a new game from the journal of a lost one (the format decides how).
 
         Raises:
@@ -1254,7 +1329,7 @@ class Bot:
         from cockatrice_ext.bot import formats as bot_formats
         from cockatrice_ext.journal import JournalError
 
-        key = self.lost_games().get(game_id)
+        key = self.lost_games().get(str(game_id))
         if key is None:
             raise NotAllowed(f"game #{game_id} is not a lost game of this referee (see !games)")
         meta = self.journal.table_meta(key)

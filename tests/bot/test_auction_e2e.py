@@ -45,6 +45,7 @@ def run(coroutine: Any, timeout: float = 120.0) -> Any:
 
 
 async def start_bot(url: str, journal: Path, block: Path, *, user: str = "referee", **extra: Any) -> Bot:
+    reconnect = extra.pop("reconnect", False)
     options = BotOptions(
         url=url,
         user=user,
@@ -54,7 +55,7 @@ async def start_bot(url: str, journal: Path, block: Path, *, user: str = "refere
         formats=("auction",),
         format_options={"auction": AuctionOptions(block=str(block), seed=7, **extra)},
         # The test server runs with relaxed flood limits, and the bot is told so.
-        client_options={"reconnect": extra.pop("reconnect", False), "flood_limits": FloodLimits.unlimited()},
+        client_options={"reconnect": reconnect, "flood_limits": FloodLimits.unlimited()},
     )
     bot = Bot(options)
     await bot.start()

@@ -1,0 +1,69 @@
+"""Servatrice restarted under a running bot: a server without a database numbers its games from 1 again.
+
+The bot reconnects, says which games it lost, and goes on opening games whose numbers its journal has
+already seen: the old record moves aside (under ``#N@1``, still resumable when it was not over) instead of
+the new game failing to start.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from bot_players import Player, wait_until
+from servatrice import ServatriceFactory
+from test_auction_e2e import BLOCK, bot_line, open_game, run, start_bot
+
+pytestmark = pytest.mark.servatrice
+
+
+def test_games_numbered_again_after_a_server_restart_open_and_the_old_record_is_kept(
+    servatrice_factory: ServatriceFactory, tmp_path: Path
+) -> None:
+    server = servatrice_factory.start()
+    block = tmp_path / "block.txt"
+    block.write_text(BLOCK)
+
+    async def scenario() -> None:
+        bot = await start_bot(server.ws_url, tmp_path / "journal.sqlite3", block, reconnect=True)
+        alice = await Player.connect(server.ws_url, "alice_sr")
+        bob = await Player.connect(server.ws_url, "bob_sr")
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for player in (alice, bob):
+                await player.client.join_room(room_id)
+            first = await open_game(bot, alice, room_id)
+            for player in (alice, bob):
+                await player.sit(room_id, first)
+            await wait_until(lambda: bot.games[first].table is not None, what="the auction under way")
+
+            server.restart()  # every session and game is gone; the next game is #1 again
+            gone = [alice, bob]
+            alice = await Player.connect(server.ws_url, "alice_sr")
+            bob = await Player.connect(server.ws_url, "bob_sr")
+            for player in gone:
+                await player.close()
+            for player in (alice, bob):
+                await player.client.join_room(room_id)
+            await wait_until(lambda: bot.client.connected and room_id in bot.client.rooms, timeout=30)
+            mark = alice.mark()
+            again = await open_game(bot, alice, room_id)
+            assert again == first, "a server without a database numbers its games from 1 again"
+            moved = rf"game #{first} .*was numbered again by the server .*!resume {first}@1"
+            await bot_line(alice, moved, mark, timeout=15)
+            for player in (alice, bob):
+                await player.sit(room_id, again)
+            await wait_until(lambda: bot.games[again].table is not None, what="the new game under way")
+
+            mark = alice.mark()
+            await alice.client.room_say(room_id, f"!resume {first}@1")
+            line = await bot_line(alice, rf"Game #{first}@1 continues as game #\d+", mark, timeout=15)
+            rebuilt = int(re.search(r"as game #(\d+)", line).group(1))  # type: ignore[union-attr]
+            assert rebuilt not in (first,) and rebuilt in bot.games
+        finally:
+            for player in (alice, bob):
+                await player.close()
+            await bot.close()
+
+    run(scenario(), timeout=120)

@@ -25,11 +25,11 @@ REVEALS = re.compile(
 """Lines that show a card by the rules (a player's own ``!discard CARD`` puts it in a public graveyard)."""
 
 
-def public_from(players: list[FieldPlayer]) -> dict[str, float]:
+def public_from(readers: list[FieldPlayer]) -> dict[str, float]:
     """When a card was shown by the rules: turned face up, summoned, cast, resolved or discarded."""
     reveals: dict[str, float] = {}
-    for player in players:
-        for item, _, text in player.chat():
+    for reader in readers:
+        for item, _, text in reader.chat():
             for match in (m for part in text.split(" | ") for m in REVEALS.finditer(part)):
                 shown = " ".join(group for group in match.groups() if group)
                 for name in DECK:
@@ -112,7 +112,7 @@ def test_combat_setup_and_rounds_hide_hands(
         finally:
             await close_all(everyone)
 
-        reveals = public_from(players)
+        reveals = public_from(everyone)  # a reveal line is public from the first reader who got it
         secrets = [
             Secret(s.name, s.holders, started, reveals.get(s.name, float("inf")))
             for s in private_secrets(players, BOT_NAME, set(DECK)) + hand_secrets(players, set(DECK))

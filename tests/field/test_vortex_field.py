@@ -23,11 +23,11 @@ UNIVERSE = block_names(ROOT / "blocks" / "vortex-pool.txt") - BASICS
 PUBLIC_MOVES = re.compile(r"mulligans their pack: (.*)\. It is exiled|pack is too big: (.*) goes")
 
 
-def public_from(players: list[FieldPlayer]) -> dict[str, float]:
+def public_from(readers: list[FieldPlayer]) -> dict[str, float]:
     """When a card went to a public zone (exiled by a mulligan, a pack overflow to a graveyard or exile)."""
     reveals: dict[str, float] = {}
-    for player in players:
-        for item, who, text in player.chat():
+    for reader in readers:
+        for item, who, text in reader.chat():
             for match in PUBLIC_MOVES.finditer(text) if who == BOT_NAME else ():
                 for name in UNIVERSE:
                     if name in (match.group(1) or match.group(2)):
@@ -87,7 +87,7 @@ def test_vortex_draft_and_a_pick_hide_the_packs(
         finally:
             await close_all(everyone)
 
-        reveals = public_from(players)
+        reveals = public_from(everyone)  # a public line counts from the first reader who got it
         secrets = [
             Secret(s.name, s.holders, started, reveals.get(s.name, float("inf")))
             for s in private_secrets(players, BOT_NAME, UNIVERSE)

@@ -119,6 +119,11 @@ def test_the_log_is_copied_into_the_database_file_off_the_write_path(tmp_path: P
     """A few actions stay far below the 1,000 log pages at which SQLite would checkpoint inside a commit;
     the background checkpointer copies them into the database file anyway, within about a second."""
     path = tmp_path / "journal.sqlite3"
+    before = set(threading.enumerate())  # other tests' journals may still be checkpointing: not ours
+
+    def checkpointers() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t.name == "journal-checkpoint" and t not in before]
+
     journal = Journal(path)
     table = Table.create(journal, "t", CounterEngine(CounterConfig(limit=10**6), seed=1))
     for amount in range(1, 21):
@@ -127,9 +132,9 @@ def test_the_log_is_copied_into_the_database_file_off_the_write_path(tmp_path: P
     while rows_in_database_file(path) != 20 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert rows_in_database_file(path) == 20
-    assert [thread.name for thread in threading.enumerate()].count("journal-checkpoint") >= 1
+    assert len(checkpointers()) == 1
     journal.close()
-    assert "journal-checkpoint" not in [thread.name for thread in threading.enumerate()]
+    assert checkpointers() == []
     assert not Path(f"{path}-wal").exists()  # the last connection closed: everything is in the file
 
 

@@ -563,6 +563,8 @@ def test_a_lobby_of_a_process_that_died_is_opened_again_by_the_one_taking_its_ro
 
         dead.fleet.renew_all()  # back from a stall: the room is the survivor's now
         assert not dead.fleet.answers_room(0) and dead_room.lobbies == {}
+        for bot in (dead, survivor):
+            bot.journal.close()
 
     asyncio.run(scenario())
 

@@ -54,6 +54,7 @@ def test_page_numbers_are_kept_and_never_given_twice(tmp_path: Path) -> None:
     again.load(ADDRESS)
     assert again.numbers == {"lobby-a": 1} and again.next_number == 3
     assert KeptPages(journal, "tcp://another:4747").numbers == {}
+    journal.close()
 
 
 def test_notes_that_do_not_read_as_ours_are_dropped(tmp_path: Path) -> None:
@@ -79,6 +80,7 @@ def test_notes_that_do_not_read_as_ours_are_dropped(tmp_path: Path) -> None:
     kept.load(ADDRESS)
     assert list(kept.grants) == [bytes.fromhex("02" * 32)]
     assert list(journal.notes(prefix)) == [f"{prefix}address", f"{prefix}token:{'02' * 32}"]
+    journal.close()
 
 
 VALUES = st.none() | st.booleans() | st.integers() | st.text(max_size=6)
@@ -126,3 +128,4 @@ def test_links_given_at_another_address_are_forgotten(tmp_path: Path) -> None:
     fleeting = KeptPages(journal, SERVER)
     fleeting.load(None)
     assert fleeting.grants == {} and journal.notes(f"{SERVER}:web:token:") == {}
+    journal.close()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -576,23 +576,29 @@ def test_a_press_on_an_open_page_after_chat_commands_makes_a_page_player_again(t
 # -- a restart: the links given before open the same pages -------------------------------------------------
 
 
+async def before_a_restart(
+    tmp_path: Path, port: int, joiners: Sequence[str], start: str = ""
+) -> tuple[dict[str, str], AutoBattlerRoom]:
+    """The first process: ``joiners`` join the AutoBattler lobby (their links), then ``start`` says
+    ``!autobattler start`` when given; the room as it was when the process stopped."""
+    async with serving(tmp_path, port=port) as (bot, web, chat), aiohttp.ClientSession() as session:
+        room = AutoBattlerRoom(bot, LeagueOptions(format="autobattler", seed=11))
+        bot.room_referees.append(room)
+        s = Room(bot, web, room, session, chat)
+        links = {user: await s.join(user) for user in joiners}
+        if start:
+            await s.say(start, "!autobattler start")
+        return links, room
+
+
 def test_after_a_restart_the_lobby_s_links_open_it_and_then_the_league(tmp_path: Path) -> None:
     """ann and ben wait in the lobby; the bot restarts on the same journal. ann's page, asked for while the
     bot still starts, waits and then shows the kept lobby; nobody is sent a new link; cat and dan join and
     start, and ann's old link shows her shop."""
-    links: dict[str, str] = {}
-
-    async def before(s: Room) -> None:
-        for user in ("ann", "ben"):
-            links[user] = await s.join(user)
 
     async def run() -> None:
         port = free_port()  # the same address before and after the restart, as an operator runs it
-        async with serving(tmp_path, port=port) as (bot, _, chat):
-            room = AutoBattlerRoom(bot, LeagueOptions(format="autobattler", seed=11))
-            bot.room_referees.append(room)
-            async with aiohttp.ClientSession() as session:
-                await before(Room(bot, _, room, session, chat))
+        links, _ = await before_a_restart(tmp_path, port, ("ann", "ben"))
         async with (
             serving(tmp_path, ready=False, port=port) as (bot, web, chat),
             aiohttp.ClientSession() as session,
@@ -632,18 +638,11 @@ def test_after_a_restart_a_running_league_s_links_open_it_and_its_buttons_act(tm
     """A league started from a lobby is restored by the restarted bot: the links of the lobby open each
     player's desk, a button acts in the league, nobody is sent a new link; a made-up token still opens
     nothing."""
-    links: dict[str, str] = {}
 
     async def run() -> None:
         port = free_port()  # the same address before and after the restart, as an operator runs it
-        async with serving(tmp_path, port=port) as (bot, web, chat), aiohttp.ClientSession() as session:
-            room = AutoBattlerRoom(bot, LeagueOptions(format="autobattler", seed=11))
-            bot.room_referees.append(room)
-            s = Room(bot, web, room, session, chat)
-            for user in AUTOBATTLERS:
-                links[user] = await s.join(user)
-            await s.say("ann", "!autobattler start")
-            pool = s.league().engine.pool("ben")
+        links, before = await before_a_restart(tmp_path, port, AUTOBATTLERS, start="ann")
+        pool = before.leagues[0].engine.pool("ben")
         async with (
             serving(tmp_path, ready=False, port=port) as (bot, web, chat),
             aiohttp.ClientSession() as session,
@@ -672,19 +671,15 @@ def test_after_a_restart_a_running_league_s_links_open_it_and_its_buttons_act(tm
 def test_links_of_a_lobby_that_did_not_come_back_are_forgotten_once_the_bot_is_ready(tmp_path: Path) -> None:
     """A kept lobby whose room the restarted bot is not in: once it is ready, the link is revoked (404,
     at once) and its notes are gone from the journal."""
-    links: dict[str, str] = {}
 
     async def run() -> None:
         port = free_port()  # the same address before and after the restart, as an operator runs it
-        async with serving(tmp_path, port=port) as (bot, web, chat), aiohttp.ClientSession() as session:
-            room = AutoBattlerRoom(bot, LeagueOptions(format="autobattler", seed=11))
-            bot.room_referees.append(room)
-            links["ann"] = await Room(bot, web, room, session, chat).join("ann")
-            assert bot.journal.notes(f"{bot.server_key}:web:token:")
+        links, _ = await before_a_restart(tmp_path, port, ("ann",))
         async with (
-            serving(tmp_path, ready=False, port=port) as (bot, web, _),
+            serving(tmp_path, ready=False, port=port) as (bot, _web, _chat),
             aiohttp.ClientSession() as session,
         ):
+            assert bot.journal.notes(f"{bot.server_key}:web:token:")  # kept until the bot is ready
             bot.room_ids = [ROOM + 1]
             await INSTALLERS["autobattler"](bot)
             bot.mark_ready()

@@ -821,8 +821,7 @@ class Bot:
         self.room_referees: list[Referee] = []
         self.private_referees: list[Referee] = []
         self.room_ids: list[int] = []
-        self.ready = False  # start() finished: every format is installed and every journaled table restored
-        self._ready = asyncio.Event()
+        self._ready = asyncio.Event()  # set when start() finished (see ready)
         self._held: list[ClientEvent] = []  # room and private commands that came while starting
         self.server_key = options.url
         in_fleet = (
@@ -868,8 +867,12 @@ class Bot:
 
     def mark_ready(self) -> None:
         """Every format is installed and every journaled table restored: commands are answered now."""
-        self.ready = True
         self._ready.set()
+
+    @property
+    def ready(self) -> bool:
+        """Whether :meth:`start` has finished (commands said before are held until then)."""
+        return self._ready.is_set()
 
     async def until_ready(self, timeout: float | None = None) -> bool:
         """Wait until the bot (its main session) has started, at most ``timeout`` s; whether it has."""

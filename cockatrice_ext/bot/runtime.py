@@ -1312,7 +1312,7 @@ class Bot:
             else "lost its seat in it (an unregistered account loses its seats)"
         )
         return (
-            f"The referee {why} when it restarted: {what}."
+            f"The referee {why} in a restart (its own or the server's): {what}."
             f" Its record is kept: say !resume {game_id} to continue it in a new game."
         )
 

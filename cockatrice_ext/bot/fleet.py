@@ -250,6 +250,9 @@ class Fleet:
         """Lease the expired games of our rooms: resume them in place if seated, else announce them."""
         for key in self.journal.expired_tables():
             game_id = self.game_id_of(key)
+            if game_id is None and (handle := self.moved_aside_handle(key)):
+                await self._take_over_moved_aside(key, handle)
+                continue
             if game_id is None:
                 await self._take_over_league(key)
                 continue
@@ -269,6 +272,23 @@ class Fleet:
             if game_id not in self.bot.all_games():
                 LOGGER.info("taking over lost game %d: offering !resume", game_id)
                 await self.bot.room_say(room_id, self.bot.lost_line(game_id, key))
+
+    def moved_aside_handle(self, key: str) -> str:
+        """``N@K`` for a game record moved aside (its number given to a new game), else ""."""
+        prefix = f"{self.server}:game:"
+        number, _, generation = key.removeprefix(prefix).partition("@")
+        return (
+            f"{number}@{generation}"
+            if key.startswith(prefix) and number.isdigit() and generation.isdigit()
+            else ""
+        )
+
+    async def _take_over_moved_aside(self, key: str, handle: str) -> None:
+        """An expired record moved aside: its game is gone from the server, so offer ``!resume N@K``."""
+        room_id = int(self.journal.table_meta(key).get("room_id", -1))
+        if room_id in self.bot.room_ids and self.acquire(key):
+            LOGGER.info("taking over lost game %s: offering !resume", handle)
+            await self.bot.room_say(room_id, self.bot.lost_line(handle, key))
 
     async def _take_over_league(self, key: str) -> None:
         """An expired league of one of our rooms: lease it and referee it from here on."""

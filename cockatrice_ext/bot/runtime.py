@@ -1254,6 +1254,8 @@ class Bot:
         handle = f"{game_id}@{generation}"
         was_open = self.journal.closed_reason(key) is None
         self.journal.rename_table(key, f"{key}@{generation}")
+        if was_open and self.fleet is not None:
+            self.fleet.acquire(f"{key}@{generation}")  # announced here: no other process offers it again
         LOGGER.warning("the server numbered a new game %d again: its old record is now %s", game_id, handle)
         meta = self.journal.table_meta(f"{key}@{generation}")
         room_id = int(meta.get("room_id", -1))

@@ -614,3 +614,32 @@ def test_the_process_taking_a_killed_holder_s_room_opens_its_lobby_again(
         stop(other)
         stop(holder)
     assert "Traceback" not in (tmp_path / "b.log").read_text()
+
+
+def test_a_record_moved_aside_whose_process_died_is_offered_once_by_a_survivor(tmp_path: Path) -> None:
+    """A game record moved aside (``N@K``: the server gave its number to a new game) that nobody holds any
+    more is offered for ``!resume N@K`` by the process that takes it over, once."""
+
+    async def scenario() -> None:
+        survivor = unconnected_bot(tmp_path / "j.sqlite3", "survivor")
+        survivor.server_key = "ws://fleet.test"
+        survivor.room_ids.append(0)
+        assert survivor.fleet is not None
+        survivor.fleet.server = survivor.server_key
+        said: list[tuple[int, str]] = []
+
+        async def room_say(room_id: int, text: str) -> None:
+            said.append((room_id, text))
+
+        survivor.room_say = room_say  # type: ignore[method-assign]
+        key = "ws://fleet.test:game:3@1"
+        meta = {"room_id": 0, "format": "auction", "names": {"1": "al", "2": "bo"}}
+        Table.create(survivor.journal, key, CounterEngine(CounterConfig(limit=9), seed=1), meta=meta)
+        await survivor.fleet.take_over()
+        await survivor.fleet.take_over()  # held now: not offered twice
+        assert len(said) == 1 and said[0][0] == 0 and "auction game #3@1 (al, bo)" in said[0][1], said
+        assert said[0][1].endswith("say !resume 3@1 to continue it in a new game.")
+        assert survivor.lost_games() == {"3@1": key}
+        survivor.journal.close()
+
+    asyncio.run(scenario())

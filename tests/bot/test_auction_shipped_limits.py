@@ -8,12 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import re
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +16,7 @@ import pytest
 from bot_players import Player, wait_until
 from servatrice import ServatriceServer
 from test_auction_e2e import BLOCK, bot_line, connect_default, open_game, referee_of, wait_note
+from test_vortex_shipped_limits import BotProcess
 
 from cockatrice_ext.bot.auction import AuctionOptions
 from cockatrice_ext.bot.runtime import Bot, BotOptions
@@ -69,15 +65,6 @@ def table_columns(viewer: Player, game_id: int, seat: int) -> list[tuple[int, in
     """(card column, row) of every card on ``seat``'s table as ``viewer`` sees it."""
     cards = viewer.client.games[game_id].players[seat].zone("table").cards
     return [(card.x // 3, card.y) for card in cards]
-
-
-async def wait_for_user(player: Player, name: str, timeout: float = 30.0) -> None:
-    """Wait until ``name`` is logged in on the server (a bot process starting up)."""
-    deadline = time.monotonic() + timeout
-    while not any(user.name == name for user in await player.client.list_users()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{name} never logged in")
-        await asyncio.sleep(0.1)
 
 
 def lines_since(player: Player, mark: int) -> list[str]:
@@ -307,27 +294,17 @@ def test_resume_after_kill_rebuilds_the_game(servatrice_strict: ServatriceServer
     journal = tmp_path / "journal.sqlite3"
     url = servatrice_strict.ws_url
 
-    def start_bot() -> subprocess.Popen[bytes]:
-        command = [sys.executable, "-m", "cockatrice_ext", "bot", "run", url, "--user", "referee_k"]
-        command += ["--room", "Bot room", "--journal", str(journal), "--format", "auction"]
-        command += ["--auction-block", str(block), "--auction-seed", "7"]
-        return subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ)
-        )
-
     async def scenario() -> None:
-        process = start_bot()
+        dealing = ["--auction-block", str(block), "--auction-seed", "7"]
+        bot = BotProcess(url, "referee_k", journal, "auction", *dealing)
         alice = Player(await connect_default(url, "alice_k"))
         bob = Player(await connect_default(url, "bob_k"))
         try:
             room_id = await alice.client.room_id_by_name("Bot room")
             for player in (alice, bob):
                 await player.client.join_room(room_id)
-            await wait_for_user(alice, "referee_k")
             mark = alice.mark()
-            await alice.client.room_say(room_id, "!auction new 2")
-            line = await alice.wait_line(lambda t: "Auction Magic game #" in t, since=mark, timeout=20)
-            old_game = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
+            old_game = await bot.open_game(alice, room_id, "!auction new 2", "Auction Magic")
             seats = {await alice.sit(room_id, old_game): alice, await bob.sit(room_id, old_game): bob}
             await bot_line(alice, r"Turn order", mark, timeout=20)
             mirror = alice.client.games[old_game]
@@ -358,18 +335,8 @@ def test_resume_after_kill_rebuilds_the_game(servatrice_strict: ServatriceServer
             )
 
             # kill -9: the seat goes with the connection (auth none), the journal stays.
-            process.send_signal(signal.SIGKILL)
-            process.wait(10)
-            await wait_until(lambda: bot_pid not in mirror.players, timeout=30, what="the bot's seat gone")
-
-            mark = alice.mark()
-            started = time.monotonic()
-            process = start_bot()
-            await bot_line(alice, rf"lost its seat .*!resume {old_game}", mark, timeout=10)
-            assert time.monotonic() - started < 5.0, "the room hears of the lost game within 5 s"
-            await alice.client.room_say(room_id, f"!resume {old_game}")
-            line = await bot_line(alice, rf"Game #{old_game} continues as game #\d+", mark)
-            new_game = int(re.search(r"as game #(\d+)", line).group(1))  # type: ignore[union-attr]
+            await bot.kill_and_restart(alice, old_game)
+            new_game = await bot.resume(alice, room_id, old_game)
             mark = alice.mark()
             # Only the game's own players may sit in the rebuilt game.
             eve = Player(await connect_default(url, "eve_k"))
@@ -406,10 +373,6 @@ def test_resume_after_kill_rebuilds_the_game(servatrice_strict: ServatriceServer
         finally:
             for player in (alice, bob):
                 await player.close()
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            bot.stop()
 
     run(scenario(), timeout=300)

@@ -8,6 +8,7 @@ sits down in a finished game is told, an abandoned game leaving the room's list.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import signal
 import subprocess
@@ -20,7 +21,6 @@ import pytest
 from bot_players import Player, wait_until
 from servatrice import ServatriceServer
 from test_auction_e2e import bot_line, connect_default
-from test_auction_shipped_limits import wait_for_user
 from test_vortex_bot import POOL, choose_pick
 
 from cockatrice_ext.bot.runtime import Bot, BotOptions
@@ -88,18 +88,36 @@ class BotProcess:
     """The bot started as the README says (``bot run``, auth none, shipped pacing) in a subprocess, which
     a test kills with SIGKILL and starts again on the same journal."""
 
-    def __init__(self, url: str, user: str, journal: Path, format_name: str) -> None:
+    def __init__(self, url: str, user: str, journal: Path, format_name: str, *extra: str) -> None:
         self.user = user
         self.command = [sys.executable, "-m", "cockatrice_ext", "bot", "run", url, "--user", user]
-        self.command += ["--room", "Bot room", "--journal", str(journal), "--format", format_name]
+        self.command += ["--room", "Bot room", "--journal", str(journal), "--format", format_name, *extra]
+        self.logs = journal.parent
+        self.starts = 0
         self.process = self.start()
 
     def start(self) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(self.command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        """A new process whose output goes to ``bot-N.log`` beside the journal (kept for a failing test)."""
+        self.starts += 1
+        self.log = self.logs / f"bot-{self.starts}.log"
+        with self.log.open("wb") as out:
+            env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+            return subprocess.Popen(self.command, stdout=out, stderr=subprocess.STDOUT, env=env)
+
+    async def until_ready(self, timeout: float = 30.0) -> None:
+        """Until the bot says it is in its room: it logs in before it joins, and a room line said in
+        between never reaches it."""
+        ready = f"referee {self.user} is in 1 room(s)"
+        deadline = time.monotonic() + timeout
+        while ready not in self.log.read_text(errors="replace"):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                said = self.log.read_text(errors="replace")
+                raise AssertionError(f"the bot never said it was ready:\n{said}")
+            await asyncio.sleep(0.05)
 
     async def open_game(self, host: Player, room_id: int, command: str, title: str) -> int:
-        """``command`` in the room once the bot is logged in; the new game's id from its answer."""
-        await wait_for_user(host, self.user)
+        """``command`` in the room once the bot is in it; the new game's id from its answer."""
+        await self.until_ready()
         mark = host.mark()
         await host.client.room_say(room_id, command)
         line = await bot_line(host, rf"{title} game #\d+", mark, timeout=CHAT_BOUND)

@@ -300,17 +300,17 @@ AURAS = ("Rancor", "Holy Strength", "Unholy Strength")
 """Auras of mana value 1 in the bundled deck: castable in round 1."""
 
 
-def seed_for_an_aura(facts: tuple[Any, ...]) -> int:
+def seed_for_an_aura(facts: tuple[Any, ...], second_creatures: int = 1) -> int:
     """A seed dealing the first player two cheap creatures and an aura of mana value 1, the second one
-    cheap creature, with the first player's turn first."""
-    for seed in range(500):
+    ``second_creatures`` cheap creatures, with the first player's turn first."""
+    for seed in range(2000):
         engine = rules.CombatEngine(rules.CombatConfig.from_decks((1, 2), (facts, facts)), seed=seed)
         engine.apply(rules.StartGame(player=None))
-        if len(cheap_creatures(engine, 0)) < 2 or not cheap_creatures(engine, 1):
+        if len(cheap_creatures(engine, 0)) < 2 or len(cheap_creatures(engine, 1)) < second_creatures:
             continue
         if not any(engine.config.cards[i].name in AURAS for i in engine.seats[0].hand):
             continue
-        for player, seat, slots in ((1, 0, 2), (2, 1, 1)):
+        for player, seat, slots in ((1, 0, 2), (2, 1, second_creatures)):
             for slot, name in enumerate(cheap_creatures(engine, seat)[:slots]):
                 card = next(i for i in engine.seats[seat].hand if engine.config.cards[i].name == name)
                 engine.apply(rules.PlaceFaceDown(player=player, card=card, slot=slot))
@@ -321,14 +321,18 @@ def seed_for_an_aura(facts: tuple[Any, ...]) -> int:
     raise AssertionError("no suitable seed")
 
 
-def test_a_judge_attaches_a_cast_aura_to_its_creature(servatrice: ServatriceServer, tmp_path: Path) -> None:
+@pytest.mark.parametrize("on_opponent", [False, True], ids=["her-creature", "the-opponent-s-creature"])
+def test_a_judge_attaches_a_cast_aura_to_its_creature(
+    servatrice: ServatriceServer, tmp_path: Path, on_opponent: bool
+) -> None:
     """With judge rights the referee lays out an aura as the engine resolves it: alice casts her aura on
-    her creature in slot 2 during round 1's fight; in her client and in bob's, the aura lies face up on her
-    table attached to that creature."""
+    the creature in slot 2 (hers, or bob's, who is not fighting) during round 1's fight in slot 1; in her
+    client and in bob's, the aura lies face up on her table attached to that creature (on bob's table when
+    it is his: a card attached across players stays in its owner's zone)."""
     legal = load_block("combat-deck", sections=None).cod
     facts = check_cod(legal).facts
     assert facts is not None
-    seed = seed_for_an_aura(facts)
+    seed = seed_for_an_aura(facts, second_creatures=2 if on_opponent else 1)
 
     async def scenario() -> None:
         options = CombatOptions(seed=seed, judge=True)
@@ -339,7 +343,7 @@ def test_a_judge_attaches_a_cast_aura_to_its_creature(servatrice: ServatriceServ
         try:
             alice_pid = await alice.sit(room_id, game_id, deck=legal)
             mark = alice.mark()
-            await bob.sit(room_id, game_id, deck=legal)
+            bob_pid = await bob.sit(room_id, game_id, deck=legal)
             await bot_line(alice, r"Magic Combat Rules, 10 rounds: alice_au vs bob_au", mark)
             engine = referee.engine
 
@@ -347,6 +351,8 @@ def test_a_judge_attaches_a_cast_aura_to_its_creature(servatrice: ServatriceServ
                 return number_in_hand(engine, seat, name)
 
             a_creatures, b_creatures = cheap_creatures(engine, 0), cheap_creatures(engine, 1)
+            holder, holder_pid = (bob, bob_pid) if on_opponent else (alice, alice_pid)
+            creature = b_creatures[1] if on_opponent else a_creatures[1]
             aura = next(
                 engine.config.cards[i].name
                 for i in engine.seats[0].hand
@@ -358,6 +364,7 @@ def test_a_judge_attaches_a_cast_aura_to_its_creature(servatrice: ServatriceServ
                 (alice, lambda: f"!place {number_of(0, a_creatures[0])} 1", "face down in creature slot 1"),
                 (alice, lambda: f"!place {number_of(0, a_creatures[1])} 2", "face down in creature slot 2"),
                 (bob, lambda: f"!place {number_of(1, b_creatures[0])} 1", "bob_au places a card face down"),
+                *([(bob, lambda: f"!place {number_of(1, b_creatures[1])} 2", "bob_au places")] * on_opponent),
                 (alice, lambda: "!ready", "alice_au is ready"),
                 (bob, lambda: "!ready", "Round 1, alice_au's turn"),
                 (alice, lambda: "!combat", "Combat: set up to"),
@@ -365,7 +372,7 @@ def test_a_judge_attaches_a_cast_aura_to_its_creature(servatrice: ServatriceServ
                 (alice, lambda: "!ready", "alice_au is ready"),
                 (bob, lambda: "!ready", "Fights: alice_au"),
                 (alice, lambda: "!fight 1", "alice_au's .* fights"),
-                (alice, lambda: "!cast 1 alice_au 2", "alice_au casts"),
+                (alice, lambda: f"!cast 1 {holder.name} 2", "alice_au casts"),
                 (alice, lambda: "!resolve", "Fight in slot 1 done"),
             ]
             seen: list[str] = []  # what bob's client was told, in order: the aura's words, its attachment
@@ -386,14 +393,16 @@ def test_a_judge_attaches_a_cast_aura_to_its_creature(servatrice: ServatriceServ
             assert engine.seats[0].auras, "the aura did not resolve"
 
             def attached_in(player: Player) -> bool:
-                table = player.client.games[game_id].players[alice_pid].zone("table").cards
-                enchanted = [c for c in table if c.name == a_creatures[1] and not c.face_down]
+                seats = player.client.games[game_id].players
+                table = seats[alice_pid].zone("table").cards
+                theirs = seats[holder_pid].zone("table").cards
+                enchanted = [c for c in theirs if c.name == creature and not c.face_down]
                 on_it = [c for c in table if c.name == aura and not c.face_down]
                 return len(enchanted) == len(on_it) == 1 and (
                     on_it[0].attach_player_id,
                     on_it[0].attach_zone,
                     on_it[0].attach_card_id,
-                ) == (alice_pid, "table", enchanted[0].id)
+                ) == (holder_pid, "table", enchanted[0].id)
 
             for player in (alice, bob):
                 await wait_until(

@@ -256,6 +256,24 @@ def hand_listing(engine: rules.CombatEngine, player: Any) -> str:
     return "; ".join(f"{n}. {engine.config.cards[i].name}" for n, i in enumerate(hand, start=1)) or "empty"
 
 
+def setup_prompt(engine: rules.CombatEngine, player: Any) -> str:
+    """What ``player`` may place at setup, by hand number (sent privately with their opening hand): which
+    numbers are placeable, or that none is and they only need to be ready."""
+    numbers = [str(position + 1) for position in engine.setup_choices(player)]
+    cap = engine.config.setup_max_mana_value
+    if not numbers:
+        return f"None of them is a creature of mana value {cap} or less, so you place none: say !ready."
+    which = (
+        f"number {numbers[0]} is a creature"
+        if len(numbers) == 1
+        else f"numbers {', '.join(numbers)} are creatures"
+    )
+    return (
+        f"Place face down without naming them: !place N SLOT ({which} of mana value {cap} or less),"
+        " then !ready."
+    )
+
+
 def slot_index(number: int, slots: int = 5) -> int:
     """A player's slot number (1-based) as the engine's index (checked by the engine)."""
     return number - 1 if number >= 1 else slots
@@ -386,8 +404,8 @@ def private_messages(
                 out.append(
                     (
                         effect.player,
-                        f"Your opening hand: {hand_listing(engine, effect.player)}. {where} Place face down"
-                        " without naming them: !place N SLOT (N from this list).",
+                        f"Your opening hand: {hand_listing(engine, effect.player)}. {where}"
+                        f" {setup_prompt(engine, effect.player)}",
                     )
                 )
             elif position not in moved:

@@ -746,16 +746,27 @@ class CombatEngine(Engine[CombatConfig]):
             raise RulesError("already_done")
         slot = self._slot(action.slot, self.config.creature_slots)
         card = self._card(action.card, me.hand)
-        facts = self.config.cards[card]
-        if not facts.is_creature:
-            raise RulesError("not_a_creature", card=facts.name)
-        if facts.mana_value > self.config.setup_max_mana_value:
-            raise RulesError("mana_value_too_high", card=facts.name, maximum=self.config.setup_max_mana_value)
+        if (refusal := self._setup_refusal(card)) is not None:
+            raise refusal
         if me.creatures[slot] is not None:
             raise RulesError("slot_occupied", slot=slot)
         me.hand.remove(card)
         me.creatures[slot] = card
         return [FaceDownPlaced(action.player, "creature", slot, self._ref(card), visible_to=action.player)]  # type: ignore[arg-type]
+
+    def _setup_refusal(self, card: int) -> RulesError | None:
+        """Why ``card`` may not be placed at setup (None: it may): a creature of low enough mana value."""
+        facts, cap = self.config.cards[card], self.config.setup_max_mana_value
+        if not facts.is_creature:
+            return RulesError("not_a_creature", card=facts.name)
+        if facts.mana_value > cap:
+            return RulesError("mana_value_too_high", card=facts.name, maximum=cap)
+        return None
+
+    def setup_choices(self, player: PlayerId) -> list[int]:
+        """The positions in ``player``'s hand (0-based) of the cards they may place face down at setup."""
+        hand = self.seats[self._seat(player)].hand
+        return [position for position, card in enumerate(hand) if self._setup_refusal(card) is None]
 
     def _do_SetupDone(self, action: SetupDone) -> list[Effect]:
         seat = self._seat(action.player)

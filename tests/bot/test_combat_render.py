@@ -127,6 +127,30 @@ def test_split_never_crashes(text: str) -> None:
     assert name and numbers
 
 
+def test_the_opening_hand_says_which_numbers_may_be_placed(legal: str) -> None:
+    """Each player's opening hand names the hand numbers that are creatures of mana value 3 or less; a hand
+    without one says so and asks only for !ready, so nobody tries card after card and reads a refusal
+    each time."""
+    facts = check_cod(legal).facts
+    assert facts is not None
+    seen = set()
+    for seed in range(60):
+        engine = rules.CombatEngine(rules.CombatConfig.from_decks((1, 2), (facts, facts)), seed=seed)
+        for player, text in private_messages(engine.apply(rules.StartGame(player=None)), engine):
+            hand = [engine.config.cards[i] for i in engine.seats[player - 1].hand]
+            cheap = [str(n) for n, card in enumerate(hand, 1) if card.is_creature and card.mana_value <= 3]
+            if not cheap:
+                assert text.endswith("so you place none: say !ready."), text
+                seen.add("none")
+            elif len(cheap) == 1:
+                assert f"(number {cheap[0]} is a creature of mana value 3 or less), then !ready." in text
+                seen.add("one")
+            else:
+                assert f"(numbers {', '.join(cheap)} are creatures of mana value 3 or less)" in text, text
+                seen.add("several")
+    assert seen == {"none", "one", "several"}
+
+
 def test_rendering_a_whole_game(legal: str) -> None:
     facts = check_cod(legal).facts
     assert facts is not None

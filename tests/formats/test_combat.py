@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -646,6 +647,25 @@ def test_random_play_keeps_invariants(seed: int, both_draw: bool, shared: bool, 
         seed=seed % 1000, both_players_draw=both_draw, shared_enchantment=shared, max_hand_size=hand
     )
     play_random(engine, seed, 300)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), cap=st.integers(0, 8))
+def test_setup_choices_are_exactly_the_placeable_cards(seed: int, cap: int) -> None:
+    """What the opening-hand prompt offers (``setup_choices``) is what ``PlaceFaceDown`` accepts."""
+    engine = new_engine(seed=seed % 1000, setup_max_mana_value=cap)
+    engine.apply(StartGame(None))
+    for player in (A, B):
+        hand = list(engine.seats[engine.config.players.index(player)].hand)
+        choices = engine.setup_choices(player)
+        for position, card in enumerate(hand):
+            trial = copy.deepcopy(engine)
+            try:
+                trial.apply(PlaceFaceDown(player, card, 0))
+            except RulesError as error:
+                assert position not in choices and error.code in ("not_a_creature", "mana_value_too_high")
+            else:
+                assert position in choices
 
 
 @settings(max_examples=15, deadline=None)

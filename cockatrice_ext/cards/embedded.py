@@ -17,6 +17,8 @@ from cockatrice_ext.cards.model import Card, CardDatabase, CardSet, Face, Printi
 
 FORMAT = "cockatrice-ext-cards"
 VERSION = 1
+GZIP_OS_UNIX = b"\x03"
+"""The gzip header's operating-system byte this file is always written with."""
 
 _FACE_DEFAULTS = {f.name: f.default for f in fields(Face)}
 
@@ -92,7 +94,10 @@ def encode_database(db: CardDatabase, *, meta: dict[str, Any] | None = None) -> 
         "cards": [card_to_json(db.cards[name]) for name in sorted(db.cards)],
     }
     text = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+    packed = gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+    # The header's OS byte (not covered by any checksum) is 3 before Python 3.13 and 255 from it on:
+    # one value, so every Python builds the same bytes.
+    return packed[:9] + GZIP_OS_UNIX + packed[10:]
 
 
 def decode_database(data: bytes, *, source: str = "<embedded cards>") -> tuple[CardDatabase, dict[str, Any]]:

@@ -262,7 +262,7 @@ def setup_prompt(engine: rules.CombatEngine, player: Any) -> str:
     numbers = [str(position + 1) for position in engine.setup_choices(player)]
     cap = engine.config.setup_max_mana_value
     if not numbers:
-        return f"None of them is a creature of mana value {cap} or less, so you place none: say !ready."
+        return f"None of them is a creature of mana value {cap} or less to place: say !ready."
     which = (
         f"number {numbers[0]} is a creature"
         if len(numbers) == 1
@@ -411,8 +411,17 @@ def private_messages(
             elif position not in moved:
                 out.append((effect.player, f"You draw: {', '.join(ref.name for ref in effect.cards)}."))
         elif isinstance(effect, rules.FaceDownPlaced) and effect.visible_to is not None:
-            out.append((effect.player, f"Your hand: {hand_listing(engine, effect.player)}."))
+            out.append((effect.player, hand_message(engine, effect.player)))
     return out
+
+
+def hand_message(engine: rules.CombatEngine, player: Any) -> str:
+    """``Your hand: 1. ...`` (private); during setup also what may still be placed, by the new numbers."""
+    text = f"Your hand: {hand_listing(engine, player)}."
+    seat = engine.seats[engine.config.players.index(player)]
+    if engine.phase == "setup" and not seat.setup_done:
+        text += f" {setup_prompt(engine, player)}"
+    return text
 
 
 @dataclass(frozen=True)
@@ -1168,7 +1177,7 @@ class CombatReferee(SeatsByName, GameReferee):
         player = self.engine_player(self.require_player(ctx))
         if self.table is None:
             raise NotAllowed("the game has not started yet")
-        await self.bot.tell(ctx.sender, shorten(f"Your hand: {hand_listing(self.engine, player)}.", 900))
+        await self.bot.tell(ctx.sender, shorten(hand_message(self.engine, player), 900))
 
     @command()
     async def place(self, ctx: Context, card_slot: Rest) -> None:

@@ -137,18 +137,22 @@ def test_the_opening_hand_says_which_numbers_may_be_placed(legal: str) -> None:
     for seed in range(60):
         engine = rules.CombatEngine(rules.CombatConfig.from_decks((1, 2), (facts, facts)), seed=seed)
         for player, text in private_messages(engine.apply(rules.StartGame(player=None)), engine):
-            hand = [engine.config.cards[i] for i in engine.seats[player - 1].hand]
-            cheap = [str(n) for n, card in enumerate(hand, 1) if card.is_creature and card.mana_value <= 3]
-            if not cheap:
-                assert text.endswith("so you place none: say !ready."), text
-                seen.add("none")
-            elif len(cheap) == 1:
-                assert f"(number {cheap[0]} is a creature of mana value 3 or less), then !ready." in text
-                seen.add("one")
-            else:
-                assert f"(numbers {', '.join(cheap)} are creatures of mana value 3 or less)" in text, text
-                seen.add("several")
+            kind, words = placeable_words(engine, player)
+            assert words in text, text
+            seen.add(kind)
     assert seen == {"none", "one", "several"}
+
+
+def placeable_words(engine: rules.CombatEngine, player: int) -> tuple[str, str]:
+    """How many of ``player``'s hand cards are creatures of mana value 3 or less (none, one, several),
+    and the words that must say which, by hand number."""
+    hand = [engine.config.cards[i] for i in engine.seats[player - 1].hand]
+    cheap = [str(n) for n, card in enumerate(hand, 1) if card.is_creature and card.mana_value <= 3]
+    if not cheap:
+        return "none", "None of them is a creature of mana value 3 or less to place: say !ready."
+    if len(cheap) == 1:
+        return "one", f"(number {cheap[0]} is a creature of mana value 3 or less), then !ready."
+    return "several", f"(numbers {', '.join(cheap)} are creatures of mana value 3 or less), then !ready."
 
 
 def test_rendering_a_whole_game(legal: str) -> None:
@@ -162,7 +166,10 @@ def test_rendering_a_whole_game(legal: str) -> None:
     assert not any("draws" in line for line in render_effects(start, engine, names))
     cheap = next(i for i in engine.seats[0].hand if facts[i].is_creature and facts[i].mana_value <= 3)
     placed = engine.apply(rules.PlaceFaceDown(player=1, card=cheap, slot=1))
-    assert private_messages(placed, engine) == [(1, f"Your hand: {hand_listing(engine, 1)}.")]
+    # The hand renumbered, with what may still be placed by the new numbers.
+    [(player, listing)] = private_messages(placed, engine)
+    assert player == 1 and listing.startswith(f"Your hand: {hand_listing(engine, 1)}. ")
+    assert placeable_words(engine, 1)[1] in listing, listing
     assert facts[cheap].name not in " ".join(render_effects(placed, engine, names))
     engine.apply(rules.SetupDone(player=1))
     setup = engine.apply(rules.SetupDone(player=2))

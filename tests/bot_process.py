@@ -15,6 +15,12 @@ from pathlib import Path
 from cockatrice_ext.client import ClientEvent, FloodLimits, connect
 
 
+def ready_line(user: str) -> str:
+    """What ``bot run`` prints once it is in its room (it logs in first, then joins: a room line said in
+    between never reaches it)."""
+    return f"referee {user} is in 1 room(s)"
+
+
 @contextlib.contextmanager
 def bot_process(url: str, user: str, journal: Path, *extra: str) -> Iterator[subprocess.Popen[bytes]]:
     """``bot run URL --user USER --room "Bot room"`` with ``extra`` arguments, once it says it is ready; on
@@ -29,7 +35,7 @@ def bot_process(url: str, user: str, journal: Path, *extra: str) -> Iterator[sub
     try:
         assert process.stdout is not None
         ready = process.stdout.readline().decode()
-        assert f"referee {user} is in 1 room(s)" in ready, ready
+        assert ready_line(user) in ready, ready
         yield process
     finally:
         process.send_signal(signal.SIGINT)

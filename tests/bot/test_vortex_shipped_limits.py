@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from bot_players import Player, wait_until
+from bot_process import ready_line
 from servatrice import ServatriceServer
 from test_auction_e2e import bot_line, connect_default
 from test_vortex_bot import POOL, choose_pick
@@ -105,9 +106,8 @@ class BotProcess:
             return subprocess.Popen(self.command, stdout=out, stderr=subprocess.STDOUT, env=env)
 
     async def until_ready(self, timeout: float = 30.0) -> None:
-        """Until the bot says it is in its room: it logs in before it joins, and a room line said in
-        between never reaches it."""
-        ready = f"referee {self.user} is in 1 room(s)"
+        """Until the bot says it is in its room (:func:`ready_line`)."""
+        ready = ready_line(self.user)
         deadline = time.monotonic() + timeout
         while ready not in self.log.read_text(errors="replace"):
             if self.process.poll() is not None or time.monotonic() > deadline:

@@ -664,6 +664,8 @@ class CombatReferee(SeatsByName, GameReferee):
         self.cards: CardDatabase | None = None
         self.is_ready = False
         self._lock = asyncio.Lock()
+        self._layout: asyncio.Task[None] | None = None
+        self._layout_wanted = False
         self._passes = 0
         self.engine_names: dict[Any, str] = {}  # engine player -> user name (seats are found by name)
         self.live = False  # the engine is bound to the seated players (started, resumed or rebuilt)
@@ -1029,10 +1031,11 @@ class CombatReferee(SeatsByName, GameReferee):
             await self.say(line)
         for player, text in private_messages(effects, engine, moved=moved):
             await self.bot.tell(self.player_name(player), shorten(text, 900))
-        await self.keep_table_in_step()
         if engine.is_over():
+            await self.keep_table_in_step()  # the last board is laid out before the bot may leave
             await self.finish(f"game over after round {engine.round}")
             return
+        self.lay_out_later()
         if new_turn:
             self._passes = 0
             await self.follow_engine_turn()
@@ -1077,6 +1080,30 @@ class CombatReferee(SeatsByName, GameReferee):
             column += on_table
         await self.bot.client.judge_commands(self.game_id, seat, moves)
         return True
+
+    def lay_out_later(self) -> None:
+        """As a judge: bring the table in step (:meth:`keep_table_in_step`) once the game's words are out,
+        in a task of its own. Waiting for the chat budget must not hold the game's lock: the next command
+        (a draw moved into a hand, a score card) would wait seconds behind the layout's words."""
+        if not self.is_judge or self.table is None or self.closed:
+            return
+        self._layout_wanted = True
+        if self._layout is None or self._layout.done():
+            self._layout = asyncio.get_running_loop().create_task(self._lay_out())
+
+    async def _lay_out(self) -> None:
+        """Wait for the game's queued lines, then lay out under the lock; if a newer line was queued
+        meanwhile, wait for it too (a card turns face up after the line that reveals it)."""
+        while self._layout_wanted and not self.closed:
+            await self.flush_chat()
+            async with self._lock:
+                if self.closed or self.bot.chat.pending(self.chat_destination):
+                    continue
+                self._layout_wanted = False
+                try:
+                    await self.keep_table_in_step()
+                except Exception as exc:  # the game closed or the connection dropped meanwhile
+                    LOGGER.info("game %d: laying out the table failed: %s", self.game_id, exc)
 
     async def keep_table_in_step(self) -> None:
         """As a judge, acting as each player: lay their cards out where the engine says (a placed creature

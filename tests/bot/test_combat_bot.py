@@ -17,7 +17,7 @@ from typing import Any
 from xml.sax.saxutils import quoteattr
 
 import pytest
-from bot_players import Player, wait_until
+from bot_players import Player, bot_line, wait_until
 from servatrice import ServatriceServer
 
 from cockatrice_ext.bot.blocks import load_block
@@ -84,10 +84,6 @@ def expected_board(engine: rules.CombatEngine, player: int, judge: bool) -> dict
     return unordered | {"face down": ["?"] * len(board["face down"]), "hand": board["hand"]}
 
 
-async def bot_line(player: Player, pattern: str, since: int, timeout: float = 10.0) -> str:
-    return await player.wait_line(lambda t: re.search(pattern, t) is not None, since=since, timeout=timeout)
-
-
 async def combat_game(
     servatrice: ServatriceServer, journal: Path, user: str, options: CombatOptions, names: tuple[str, ...]
 ) -> tuple[Bot, list[Player], int, int, CombatReferee]:
@@ -115,6 +111,15 @@ async def combat_game(
     referee = bot.games[game_id]
     assert isinstance(referee, CombatReferee)
     return bot, players, room_id, game_id, referee
+
+
+async def both_seated(alice: Player, bob: Player, room_id: int, game_id: int, deck: str) -> tuple[int, int]:
+    """Both players sit with ``deck`` (and press ready), until the referee's opening line: their ids."""
+    alice_pid = await alice.sit(room_id, game_id, deck=deck)
+    mark = alice.mark()
+    bob_pid = await bob.sit(room_id, game_id, deck=deck)
+    await bot_line(alice, rf"Magic Combat Rules, 10 rounds: {alice.name} vs {bob.name}", mark)
+    return alice_pid, bob_pid
 
 
 def number_in_hand(engine: rules.CombatEngine, seat: int, name: str) -> int:
@@ -341,10 +346,7 @@ def test_a_judge_attaches_a_cast_aura_to_its_creature(
         )
         alice, bob = players
         try:
-            alice_pid = await alice.sit(room_id, game_id, deck=legal)
-            mark = alice.mark()
-            bob_pid = await bob.sit(room_id, game_id, deck=legal)
-            await bot_line(alice, r"Magic Combat Rules, 10 rounds: alice_au vs bob_au", mark)
+            alice_pid, bob_pid = await both_seated(alice, bob, room_id, game_id, legal)
             engine = referee.engine
 
             def number_of(seat: int, name: str) -> int:
@@ -411,6 +413,61 @@ def test_a_judge_attaches_a_cast_aura_to_its_creature(
             await wait_until(lambda: "attached" in seen, what="bob's client told of the attachment")
             assert seen == ["words", "attached"], seen  # the line that resolves it, then the card
         finally:
+            for p in (alice, bob):
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=120)
+
+
+def test_a_judge_s_layout_waiting_for_the_game_s_words_does_not_hold_the_next_command(
+    servatrice: ServatriceServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The judge lays a placed card out only after the game's words are out, which under a spent chat
+    budget takes seconds. Meanwhile the game's next command goes on: here the words are held (the wait
+    for them does not end) after alice's ``!place``, bob's ``!place`` is answered all the same, and once
+    the words are out both cards lie face down on their tables."""
+    legal = load_block("combat-deck", sections=None).cod
+    facts = check_cod(legal).facts
+    assert facts is not None
+    seed = seed_for_setup(facts)
+
+    async def scenario() -> None:
+        options = CombatOptions(seed=seed, judge=True)
+        bot, players, room_id, game_id, referee = await combat_game(
+            servatrice, tmp_path / "journal.sqlite3", "combat_lay_ref", options, ("alice_ly", "bob_ly")
+        )
+        alice, bob = players
+        words_out = asyncio.Event()
+        waits: list[str] = []
+
+        async def held_flush() -> None:  # the game's words "wait for the budget" until released
+            waits.append("flush")
+            await words_out.wait()
+
+        try:
+            alice_pid, bob_pid = await both_seated(alice, bob, room_id, game_id, legal)
+            engine = referee.engine
+            monkeypatch.setattr(referee, "flush_chat", held_flush)
+
+            def face_down(player: Player, pid: int) -> int:
+                cards = player.client.games[game_id].players[pid].zone("table").cards
+                return sum(card.face_down for card in cards)
+
+            mark = alice.mark()
+            await alice.say(game_id, f"!place {number_in_hand(engine, 0, cheap_creatures(engine, 0)[0])} 1")
+            await bot_line(alice, "face down in creature slot 1", mark)
+            await wait_until(lambda: bool(waits), what="the layout waiting for the game's words")
+            await bob.say(game_id, f"!place {number_in_hand(engine, 1, cheap_creatures(engine, 1)[0])} 1")
+            await bot_line(alice, "bob_ly places a card face down", mark)  # not held behind the layout
+            assert face_down(alice, alice_pid) == face_down(bob, bob_pid) == 0  # the words are not out yet
+            words_out.set()
+            for player, pid in ((alice, alice_pid), (bob, bob_pid)):
+                await wait_until(
+                    lambda p=player, i=pid: face_down(p, i) == 1, what=f"{player.name}'s card laid out"
+                )
+        finally:
+            words_out.set()
             for p in (alice, bob):
                 await p.close()
             await bot.close()

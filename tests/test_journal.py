@@ -45,7 +45,7 @@ from cockatrice_ext.journal import (
     open_database,
 )
 
-FORK = multiprocessing.get_context("fork")
+SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: forking a threaded test run may deadlock
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -259,7 +259,7 @@ def _apply_then_crash(spec: str, action_id: str) -> None:
 def test_a_retry_after_a_crash_is_not_applied_twice(spec: str) -> None:
     journal = Journal(spec)
     Table.create(journal, "t", CounterEngine(CounterConfig(), seed=1))
-    crashed = FORK.Process(target=_apply_then_crash, args=(spec, "bid-7"))
+    crashed = SPAWN.Process(target=_apply_then_crash, args=(spec, "bid-7"))
     crashed.start()
     crashed.join(30)
     assert crashed.exitcode == 0
@@ -417,9 +417,9 @@ def test_racing_processes_never_share_a_lease(spec: str) -> None:
     """
     keys, ttl, processes = ["g1", "g2", "room:1"], 0.05, 4
     Journal(spec).close()  # migrate once, before the race
-    out = FORK.Queue()
+    out = SPAWN.Queue()
     racers = [
-        FORK.Process(target=_race, args=(spec, f"proc-{n}", keys, 2.5, ttl, out)) for n in range(processes)
+        SPAWN.Process(target=_race, args=(spec, f"proc-{n}", keys, 2.5, ttl, out)) for n in range(processes)
     ]
     for racer in racers:
         racer.start()

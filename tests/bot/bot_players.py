@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -110,3 +111,8 @@ async def wait_until(
         if loop.time() > deadline:
             raise AssertionError(f"{what} not reached within {timeout}s")
         await asyncio.sleep(0.02)
+
+
+async def bot_line(player: Player, pattern: str, since: int, timeout: float = 10.0) -> str:
+    """The first line ``player`` heard since ``since`` (see :meth:`Player.mark`) matching ``pattern``."""
+    return await player.wait_line(lambda t: re.search(pattern, t) is not None, since=since, timeout=timeout)

@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
-from bot_players import Player, wait_until
+from bot_players import Player, bot_line, wait_until
 from servatrice import ServatriceServer
-from test_auction_e2e import bot_line, open_game, referee_of, run, start_bot
+from test_auction_e2e import open_game, referee_of, run, start_bot
 
 from cockatrice_ext.bot.auction import AuctionReferee
 from cockatrice_ext.bot.runtime import Bot

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_players import Player, wait_until
+from bot_players import Player, bot_line, wait_until
 from servatrice import ServatriceServer
 
 from cockatrice_ext.bot.auction import AuctionOptions, AuctionReferee
@@ -80,10 +80,6 @@ def referee_of(bot: Bot, game_id: int) -> AuctionReferee:
 def gold_card(seat: Any) -> str | None:
     """The number on the Gold card of a seat's table (the referee's note of their gold, as a judge)."""
     return next((card.pt for card in seat.zone("table").cards if card.name == "Gold"), None)
-
-
-async def bot_line(player: Player, pattern: str, since: int, timeout: float = 10.0) -> str:
-    return await player.wait_line(lambda t: re.search(pattern, t) is not None, since=since, timeout=timeout)
 
 
 def lot_note_seen(player: Player, game_id: int, bot_pid: int) -> str:

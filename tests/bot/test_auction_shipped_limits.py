@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_players import Player, wait_until
+from bot_players import Player, bot_line, wait_until
+from killable_bot import BotProcess
 from servatrice import ServatriceServer
-from test_auction_e2e import BLOCK, bot_line, connect_default, open_game, referee_of, wait_note
-from test_vortex_shipped_limits import BotProcess
+from test_auction_e2e import BLOCK, connect_default, open_game, referee_of, wait_note
 
 from cockatrice_ext.bot.auction import AuctionOptions
 from cockatrice_ext.bot.runtime import Bot, BotOptions

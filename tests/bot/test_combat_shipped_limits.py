@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_players import Player, wait_until
+from bot_players import Player, bot_line, wait_until
+from killable_bot import CHAT_BOUND, BotProcess
 from servatrice import ServatriceServer
-from test_auction_e2e import bot_line, connect_default
+from test_auction_e2e import connect_default
 from test_combat_bot import seed_for_setup
-from test_vortex_shipped_limits import CHAT_BOUND, BotProcess
 
 from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.combat import CombatOptions, CombatReferee, check_cod

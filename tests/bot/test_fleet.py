@@ -22,10 +22,10 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from bot_players import Player, wait_until
+from bot_players import Player, bot_line, wait_until
 from postgres_server import postgres_fixture, postgres_url_fixture  # noqa: F401  (fixtures)
 from servatrice import ServatriceServer
-from test_auction_e2e import BLOCK, bot_line, wait_note
+from test_auction_e2e import BLOCK, wait_note
 
 from cockatrice_ext.bot import fleet as fleet_module
 from cockatrice_ext.bot.commands import NotAllowed

@@ -11,9 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
-from bot_players import Player, wait_until
+from bot_players import Player, bot_line, wait_until
 from servatrice import ServatriceFactory
-from test_auction_e2e import BLOCK, bot_line, open_game, run, start_bot
+from test_auction_e2e import BLOCK, open_game, run, start_bot
 
 pytestmark = pytest.mark.servatrice
 

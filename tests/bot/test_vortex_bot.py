@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_players import Player, wait_until
+from bot_players import Player, bot_line, wait_until
 from servatrice import ServatriceServer
 
 from cockatrice_ext.bot.blocks import load_block
@@ -61,10 +61,6 @@ def seed_for_mulligan(pool: Path) -> int:
         if basics >= 5:
             return seed
     raise AssertionError("no seed gives a mulligan pack")
-
-
-async def bot_line(player: Player, pattern: str, since: int) -> str:
-    return await player.wait_line(lambda t: re.search(pattern, t) is not None, since=since)
 
 
 def hand_names(player: Player, game_id: int, pid: int) -> list[str]:

@@ -8,20 +8,15 @@ sits down in a finished game is told, an abandoned game leaving the room's list.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_players import Player, wait_until
-from bot_process import ready_line
+from bot_players import Player, bot_line, wait_until
+from killable_bot import CHAT_BOUND, BotProcess
 from servatrice import ServatriceServer
-from test_auction_e2e import bot_line, connect_default
+from test_auction_e2e import connect_default
 from test_vortex_bot import POOL, choose_pick
 
 from cockatrice_ext.bot.runtime import Bot, BotOptions
@@ -29,10 +24,6 @@ from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
 from cockatrice_ext.protocol import commands
 
 pytestmark = pytest.mark.servatrice
-
-CHAT_BOUND = 30.0
-"""Seconds a line may take under the shipped chat budget (1,000 characters per 10 s for all the bot says;
-the default pool's long names fill it in a few lines)."""
 
 
 def run(coroutine: Any, timeout: float = 240.0) -> Any:
@@ -83,75 +74,6 @@ class Arrivals:
                 if seen == occurrence:
                     return index
         return None
-
-
-class BotProcess:
-    """The bot started as the README says (``bot run``, auth none, shipped pacing) in a subprocess, which
-    a test kills with SIGKILL and starts again on the same journal."""
-
-    def __init__(self, url: str, user: str, journal: Path, format_name: str, *extra: str) -> None:
-        self.user = user
-        self.command = [sys.executable, "-m", "cockatrice_ext", "bot", "run", url, "--user", user]
-        self.command += ["--room", "Bot room", "--journal", str(journal), "--format", format_name, *extra]
-        self.logs = journal.parent
-        self.starts = 0
-        self.process = self.start()
-
-    def start(self) -> subprocess.Popen[bytes]:
-        """A new process whose output goes to ``bot-N.log`` beside the journal (kept for a failing test)."""
-        self.starts += 1
-        self.log = self.logs / f"bot-{self.starts}.log"
-        with self.log.open("wb") as out:
-            env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-            return subprocess.Popen(self.command, stdout=out, stderr=subprocess.STDOUT, env=env)
-
-    async def until_ready(self, timeout: float = 30.0) -> None:
-        """Until the bot says it is in its room (:func:`ready_line`)."""
-        ready = ready_line(self.user)
-        deadline = time.monotonic() + timeout
-        while ready not in self.log.read_text(errors="replace"):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                said = self.log.read_text(errors="replace")
-                raise AssertionError(f"the bot never said it was ready:\n{said}")
-            await asyncio.sleep(0.05)
-
-    async def open_game(self, host: Player, room_id: int, command: str, title: str) -> int:
-        """``command`` in the room once the bot is in it; the new game's id from its answer."""
-        await self.until_ready()
-        mark = host.mark()
-        await host.client.room_say(room_id, command)
-        line = await bot_line(host, rf"{title} game #\d+", mark, timeout=CHAT_BOUND)
-        return int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
-
-    async def kill_and_restart(self, watcher: Player, game_id: int) -> None:
-        """SIGKILL; the seat goes with the connection; a new process names the lost game within 5 s."""
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
-        mirror = watcher.client.games[game_id]
-        await wait_until(
-            lambda: not any(p.name == self.user for p in mirror.players.values()),
-            timeout=30,
-            what="the bot's seat gone",
-        )
-        mark = watcher.mark()
-        started = time.monotonic()
-        self.process = self.start()
-        await bot_line(watcher, rf"lost its seat .*!resume {game_id}", mark, timeout=10)
-        assert time.monotonic() - started < 5.0, "the room hears of the lost game within 5 s"
-
-    async def resume(self, asker: Player, room_id: int, game_id: int) -> int:
-        """``!resume GAME`` in the room; the new game's id."""
-        mark = asker.mark()
-        await asker.client.room_say(room_id, f"!resume {game_id}")
-        line = await bot_line(asker, rf"Game #{game_id} continues as game #\d+", mark, timeout=CHAT_BOUND)
-        return int(re.search(r"as game #(\d+)", line).group(1))  # type: ignore[union-attr]
-
-    def stop(self) -> None:
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
 
 
 async def seat_two(bot: Bot, url: str, names: list[str]) -> tuple[int, int, dict[int, Player]]:

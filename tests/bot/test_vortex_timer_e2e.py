@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_players import wait_until
+from bot_players import bot_line, wait_until
 from servatrice import ServatriceServer
-from test_vortex_bot import POOL, bot_line, join_bot_room, open_vortex, run, start_bot
+from test_vortex_bot import POOL, join_bot_room, open_vortex, run, start_bot
 
 pytestmark = pytest.mark.servatrice
 

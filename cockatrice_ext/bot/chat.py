@@ -26,6 +26,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from cockatrice_ext.client.errors import ChatFlood
 from cockatrice_ext.client.flood import chat_cost, game_command_cost
 
 LOGGER = logging.getLogger(__name__)
@@ -38,6 +39,9 @@ MAX_MESSAGE = 300
 """A merged message stays short: the character budget is shared by every conversation."""
 
 Sender = Callable[[Destination, str], Awaitable[None]]
+
+FLOOD_RETRIES = 3
+"""How often a message refused by the server as flood is sent again before it is dropped."""
 
 STARVED_AFTER = 3.0
 """Seconds a line may wait for the budget before the operator is told how to add budget."""
@@ -75,6 +79,7 @@ class ChatScheduler:
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
         self._warned_at = float("-inf")
+        self._refusals: dict[tuple[Destination, str], int] = {}
         self.sent_messages = 0
 
     def limit_for(self, destination: Destination) -> int:
@@ -181,8 +186,24 @@ class ChatScheduler:
                 await self._send(destination, message)
             except asyncio.CancelledError:
                 raise
+            except ChatFlood:  # the server's budget is smaller than we knew: the client paces slower now
+                self._send_again(destination, message)
             except Exception as exc:  # a user who left, a game that closed: the others go on
                 LOGGER.info("chat to %s failed: %s", destination, exc)
+            else:
+                self._refusals.pop((destination, message), None)
+
+    def _send_again(self, destination: Destination, message: str) -> None:
+        """A message the server refused as flood goes first in its conversation again (alone, as sent),
+        up to :data:`FLOOD_RETRIES` times: what the budget refused is delayed, not lost."""
+        key = (destination, message)
+        refused = self._refusals[key] = self._refusals.get(key, 0) + 1
+        if refused > FLOOD_RETRIES:
+            del self._refusals[key]
+            LOGGER.warning("chat to %s refused as flood %d times, dropped: %r", destination, refused, message)
+            return
+        self._queues.setdefault(destination, deque()).appendleft((message, True))
+        self._idle.clear()
 
     def _warn_if_starved(self, wait: float) -> None:
         """Tell the operator (at most once a minute) when the budget holds lines back for long."""

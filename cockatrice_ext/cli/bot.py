@@ -98,7 +98,8 @@ def bot() -> None:
 @click.option(
     "--relaxed-flood",
     is_flag=True,
-    help="The server has flood protection off or relaxed: do not pace chat and game commands.",
+    help="The server has flood protection off or relaxed: do not pace chat and game commands (a refusal"
+    " as flood all the same makes the bot pace by the shipped limits).",
 )
 @click.option(
     "--web",

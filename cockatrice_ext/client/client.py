@@ -71,6 +71,7 @@ Domain = Literal["session", "room", "game"]
 Listener = Callable[[AnyClientEvent], Awaitable[None]]
 
 RESP_OK = 1
+RESP_CHAT_FLOOD = 18
 _FINAL_CLOSE_REASONS = frozenset(
     {CloseReason.BANNED, CloseReason.USERNAMEINVALID, CloseReason.LOGGEDINELSEWERE}
 )
@@ -614,8 +615,24 @@ class Client:
             return  # pings and idle refreshes
         if event.code == RESP_OK:
             item.response.set_result(event)
-        else:
-            item.response.set_exception(command_failed(int(event.code), event, command=item.label))
+            return
+        if event.code == RESP_CHAT_FLOOD and not item.cost.is_free:
+            self._flood_refused(item)
+        item.response.set_exception(command_failed(int(event.code), event, command=item.label))
+
+    def _flood_refused(self, item: _Outgoing) -> None:
+        """The server refused as flood what our gate let through: pace by stricter limits from now on."""
+        limits = self.flood.refused(item.cost, asyncio.get_running_loop().time())
+        LOGGER.warning(
+            "the server refused %s as flood: its limits are stricter than Servatrice's shipped ones (or"
+            " than --relaxed-flood assumed); pacing by at most %d chat messages, %d characters and %d game"
+            " commands per %g s from now on",
+            item.label,
+            limits.chat_messages,
+            limits.chat_chars,
+            limits.game_commands,
+            limits.chat_interval,
+        )
 
     def _on_session_event(self, message: Message) -> None:
         name = message.DESCRIPTOR.name

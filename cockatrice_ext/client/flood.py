@@ -192,6 +192,33 @@ class FloodGate:
         self._chat_messages.add(now, cost.chat_messages)
         self._chat_chars.add(now, cost.chat_chars)
 
+    def refused(self, cost: Cost, now: float) -> FloodLimits:
+        """The server refused ``cost`` as flood although this gate let it through: the server's limits
+        are stricter than ours (an administrator may lower them; ``--relaxed-flood`` may be wrong). Lower
+        each budget ``cost`` spends to three quarters (a budget we had off takes the shipped value), never
+        below what ``cost`` itself needs, and count that budget's window as full from ``now``: the server
+        counted the refused command too, so only a whole interval of quiet empties its window. Returns
+        the new limits."""
+        limits, shipped = self.limits, FloodLimits()
+
+        def lowered(budget: str) -> int:
+            current, needed = getattr(limits, budget), getattr(cost, budget)
+            return max(needed, 1, current * 3 // 4 if current > 0 else getattr(shipped, budget))
+
+        spent = ["chat_messages", "chat_chars"] if cost.chat_messages or cost.chat_chars else []
+        spent += ["game_commands"] if cost.game_commands else []
+        changes = {budget: lowered(budget) for budget in spent}
+        margin = max(limits.margin, shipped.margin)  # an unlimited gate had none
+        self.limits = dataclasses.replace(limits, margin=margin, **changes)
+        self._chat_messages.interval = self._chat_chars.interval = limits.chat_interval + margin
+        self._commands.interval = limits.command_interval + margin
+        if "chat_messages" in changes:
+            self._chat_messages.add(now, self.limits.chat_messages)
+            self._chat_chars.add(now, self.limits.chat_chars)
+        if "game_commands" in changes:
+            self._commands.add(now, self.limits.game_commands)
+        return self.limits
+
     def usage(self, now: float) -> Cost:
         """What the current windows hold (for logging and tests)."""
         for window in (self._commands, self._chat_messages, self._chat_chars):

@@ -6,10 +6,16 @@ import asyncio
 import logging
 from typing import Any
 
+import pytest
+from bot_players import wait_until
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from servatrice import FloodLimits as ServerFloodLimits
+from servatrice import ServatriceConfig, ServatriceFactory
 
-from cockatrice_ext.bot.chat import SEPARATOR, ChatScheduler
+from cockatrice_ext.bot.chat import FLOOD_RETRIES, SEPARATOR, ChatScheduler, client_scheduler
+from cockatrice_ext.client import ClientEvent, connect
+from cockatrice_ext.client.errors import ChatFlood
 from cockatrice_ext.client.flood import FloodGate, FloodLimits, chat_cost
 
 
@@ -130,3 +136,96 @@ def test_the_operator_is_told_once_when_lines_wait_long_for_the_budget(caplog: A
         asyncio.run(scenario())
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "--extra-user" in warnings[0], warnings
+
+
+class StricterServer(Budget):
+    """A server whose budget is smaller than the gate's: it refuses (as flood) the messages ``refuse``
+    picks, and the gate is told, as the client tells it."""
+
+    def __init__(self, refuse: Any) -> None:
+        super().__init__(FloodLimits(chat_interval=0.2, chat_messages=5, chat_chars=1000, margin=0.0))
+        self.refuse = refuse
+        self.refused: list[str] = []
+
+    async def send(self, destination: tuple[str, object], message: str) -> None:
+        now = asyncio.get_running_loop().time()
+        if self.refuse(message, self.refused):
+            self.refused.append(message)
+            self.gate.refused(chat_cost(message), now)
+            raise ChatFlood(18, None, command="Command_RoomSay")
+        await super().send(destination, message)
+
+
+def test_a_message_the_server_refuses_as_flood_is_sent_again_in_its_place() -> None:
+    """What a stricter server refused is delayed, not lost: it goes again, first in its conversation,
+    after a quiet window; the other conversations carry on."""
+
+    async def scenario() -> StricterServer:
+        server = StricterServer(lambda message, refused: message == "second" and not refused)
+        for text in ("first", "second"):
+            server.scheduler.say(("room", 1), text, raw=True)  # raw: each its own message
+        server.scheduler.say(("game", 2), "elsewhere")
+        await asyncio.sleep(0.05)
+        server.scheduler.say(("room", 1), "third", raw=True)
+        await server.scheduler.flush(timeout=10)
+        return server
+
+    server = asyncio.run(scenario())
+    assert server.refused == ["second"]
+    assert [m for _, d, m in server.sent if d == ("room", 1)] == ["first", "second", "third"]
+    assert [m for _, d, m in server.sent if d == ("game", 2)] == ["elsewhere"]
+    assert server.gate.limits.chat_messages == 3  # three quarters of 5, rounded down
+
+
+def test_a_message_refused_again_and_again_is_dropped_with_a_warning(caplog: Any) -> None:
+    async def scenario() -> StricterServer:
+        server = StricterServer(lambda message, refused: message == "never")
+        server.scheduler.say(("user", "ann"), "never")
+        server.scheduler.say(("user", "bob"), "fine")
+        await server.scheduler.flush(timeout=20)
+        return server
+
+    with caplog.at_level(logging.WARNING, logger="cockatrice_ext.bot.chat"):
+        server = asyncio.run(scenario())
+    assert server.refused == ["never"] * (FLOOD_RETRIES + 1)
+    assert [m for _, _, m in server.sent] == ["fine"]
+    assert any("dropped" in r.getMessage() for r in caplog.records if r.levelno == logging.WARNING)
+
+
+@pytest.mark.servatrice
+def test_on_a_server_stricter_than_the_shipped_limits_every_line_arrives(
+    servatrice_factory: ServatriceFactory, caplog: Any
+) -> None:
+    """An administrator lowered the chat budget to 4 messages per window; the bot assumes the shipped 10.
+    The server refuses the fifth message as flood; the client lowers its budget and says so in the log,
+    and the bot's chat sends what was refused again: a player in the room reads all twelve lines, in
+    order."""
+    server = servatrice_factory.start(ServatriceConfig(flood=ServerFloodLimits(2, 4, 1000, 2, 20)))
+
+    async def scenario() -> tuple[list[str], int]:
+        async with (
+            await connect(server.tcp_url, "strict_bot", flood_limits=FloodLimits(chat_interval=2)) as bot,
+            await connect(server.tcp_url, "reader") as reader,
+        ):
+            heard: list[str] = []
+
+            async def listen(event: Any) -> None:
+                said = isinstance(event, ClientEvent) and event.name == "Event_RoomSay"
+                if said and not event.is_replay and event.message.name == "strict_bot":  # type: ignore[attr-defined]
+                    heard.append(event.message.message)  # type: ignore[attr-defined]
+
+            reader.add_listener(listen)
+            for client in (reader, bot):
+                await client.join_room(0)
+            chat = client_scheduler(bot)
+            for n in range(12):
+                chat.say(("room", 0), f"line {n:02d}", raw=True)
+            await wait_until(lambda: len(heard) >= 12, timeout=60, what="twelve lines")
+            chat.close()
+            return heard, bot.flood.limits.chat_messages
+
+    with caplog.at_level(logging.WARNING):
+        heard, limit = asyncio.run(asyncio.wait_for(scenario(), 90))
+    assert heard == [f"line {n:02d}" for n in range(12)]
+    assert limit < 10
+    assert any("refused" in r.getMessage() and "as flood" in r.getMessage() for r in caplog.records)

@@ -114,3 +114,41 @@ def test_backoff_grows_and_caps() -> None:
     assert all(base <= v <= base * 1.5 for v, base in zip(values, [1, 2, 4, 4, 4], strict=True))
     with pytest.raises(ValueError):
         next(backoff(factor=0.5))
+
+
+def test_a_refusal_lowers_the_budgets_it_spent_and_waits_a_whole_interval() -> None:
+    """The server refused what the gate let through: its limits are stricter. The chat budgets go down to
+    three quarters, the game-command budget (not spent) stays, and nothing more is said for a whole
+    window (the server counted the refused message too)."""
+    gate = FloodGate(FloodLimits(chat_messages=8, chat_chars=1000, margin=1.0))
+    line = chat_cost("x" * 50)
+    gate.record(line, 0.0)
+    limits = gate.refused(line, 0.0)
+    assert (limits.chat_messages, limits.chat_chars, limits.game_commands) == (6, 750, 20)
+    assert gate.delay(line, 0.5) == pytest.approx(10.5, abs=1e-5)
+    assert gate.delay(Cost(game_commands=1), 0.5) == 0.0
+    assert gate.delay(line, 11.0) == 0.0
+
+
+def test_repeated_refusals_never_lower_a_budget_below_what_the_command_needs() -> None:
+    gate = FloodGate(FloodLimits(margin=0.0))
+    line = chat_cost("y" * 400)
+    for n in range(20):
+        limits = gate.refused(line, float(n * 100))
+    assert (limits.chat_messages, limits.chat_chars) == (1, 400)
+    assert gate.delay(line, 2000.0) == 0.0  # it still fits a quiet window
+
+
+def test_a_refusal_with_pacing_off_paces_by_the_shipped_limits() -> None:
+    """``--relaxed-flood`` on a server that does enforce limits: the gate takes Servatrice's shipped
+    budgets (and margin) for what was refused."""
+    gate = FloodGate(FloodLimits.unlimited())
+    limits = gate.refused(game_command_cost("Command_GameSay", message="hi"), 0.0)
+    shipped = FloodLimits()
+    assert (limits.chat_messages, limits.chat_chars, limits.game_commands, limits.margin) == (
+        shipped.chat_messages,
+        shipped.chat_chars,
+        shipped.game_commands,
+        shipped.margin,
+    )
+    assert gate.delay(chat_cost("hi"), 1.0) == pytest.approx(10.0, abs=1e-5)

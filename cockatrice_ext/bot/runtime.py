@@ -87,6 +87,8 @@ class ActionIds:
 
     command: str
     count: int = 0
+    recorded: int = 0
+    """Actions the journal accepted for this command (a server refusal after one does not undo it)."""
 
     def next(self) -> str:
         self.count += 1
@@ -171,7 +173,12 @@ class Referee:
             await ctx.reply(shorten(f"{ctx.sender}: {self.explain(exc)}"))
         except ClientError as exc:  # the server refused something the command needed
             LOGGER.warning("%s: %s failed on the server: %s", ctx.sender, text, exc)
-            await ctx.reply(shorten(f"{ctx.sender}: the server refused that ({exc}); nothing changed"))
+            ids = COMMAND_ACTION_IDS.get()
+            if ids is not None and ids.recorded:  # the rules took it; only showing it failed
+                said = "the referee recorded that, but the server refused to show all of it"
+                await ctx.reply(shorten(f"{ctx.sender}: {said} ({exc}); the table may lag behind"))
+            else:
+                await ctx.reply(shorten(f"{ctx.sender}: the server refused that ({exc}); nothing changed"))
         return True
 
     def help_lines(self, scope: str) -> list[str]:
@@ -486,6 +493,8 @@ class GameReferee(Referee):
             effects = self.table.apply(action, action_id=ids.next() if ids is not None else None)
         except DuplicateAction as exc:
             raise NotAllowed("that command was already applied; nothing changed") from exc
+        if ids is not None:
+            ids.recorded += 1
         self.views_changed()
         return effects
 

@@ -20,6 +20,7 @@ from servatrice import ServatriceServer
 from cockatrice_ext.bot.auction import AuctionOptions, AuctionReferee
 from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.client import FloodLimits
+from cockatrice_ext.client.errors import ContextError
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.protocol import commands
 
@@ -553,6 +554,51 @@ def test_commander_auction_pregame(servatrice: ServatriceServer, tmp_path: Path)
             await (bob if victim is alice else alice).wait_line(lambda t: "has taken 5 commander damage" in t)
         finally:
             for p in (alice, bob):
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=120)
+
+
+def test_a_bid_the_server_refuses_to_show_is_still_recorded_and_said_so(
+    servatrice: ServatriceServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rules took a bid, then the server refused a command that shows it (here the lot's note, made to
+    fail as a refused command would): the bidder is told the bid was recorded, not "nothing changed", and
+    the journal and ``!state`` agree."""
+    block = tmp_path / "block.txt"
+    block.write_text(BLOCK)
+
+    async def scenario() -> None:
+        bot = await start_bot(servatrice.ws_url, tmp_path / "journal.sqlite3", block)
+        players = [await Player.connect(servatrice.ws_url, f"p{n}_shown") for n in range(2)]
+        try:
+            room_id = await players[0].client.room_id_by_name("Bot room")
+            for p in players:
+                await p.client.join_room(room_id)
+            game_id = await open_game(bot, players[0], room_id)
+            referee = referee_of(bot, game_id)
+            by_id = {await p.sit(room_id, game_id): p for p in players}
+            await wait_until(lambda: referee.table is not None and referee.engine.active is not None)
+            active = by_id[int(referee.engine.active)]  # type: ignore[arg-type]
+            mark = active.mark()
+            await active.say(game_id, "!auction")
+            await bot_line(active, r"Auction 1: ", mark)
+            first = by_id[int(referee.engine.current_lot()["bidders"][0])]  # type: ignore[index]
+
+            async def refused(card_id: int, note: str) -> None:
+                raise ContextError(11, None, command="Command_SetCardAttr")
+
+            monkeypatch.setattr(referee, "annotate", refused)
+            await first.say(game_id, "!bid 3")
+            said = await bot_line(active, rf"{first.name}: the referee recorded that", mark)
+            assert "nothing changed" not in said, said
+            lot = referee.engine.current_lot()
+            assert lot is not None and lot["high_bid"] == 3 and by_id[int(lot["high_bidder"])] is first
+            journaled = [entry.action for entry in bot.journal.entries(referee.table_key)]
+            assert [a.get("amount") for a in journaled if "amount" in a] == [3], journaled
+        finally:
+            for p in players:
                 await p.close()
             await bot.close()
 

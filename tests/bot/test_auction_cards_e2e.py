@@ -7,12 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
-from bot_players import Player, bot_line, wait_until
+from bot_players import bot_line
 from servatrice import ServatriceServer
-from test_auction_e2e import open_game, referee_of, run, start_bot
-
-from cockatrice_ext.bot.auction import AuctionReferee
-from cockatrice_ext.bot.runtime import Bot
+from test_auction_e2e import close_all, run, seated_pair
 
 pytestmark = pytest.mark.servatrice
 
@@ -22,30 +19,6 @@ CARDS_BLOCK = """\
 8 Grizzly Bears
 2 Shock
 """
-
-
-async def seated_pair(
-    servatrice: ServatriceServer, tmp_path: Path, block_text: str, suffix: str
-) -> tuple[Bot, list[Player], int, AuctionReferee, dict[int, Player]]:
-    """A bot refereeing a block, two players seated in its game (closed by the caller)."""
-    block = tmp_path / f"{suffix}.txt"
-    block.write_text(block_text)
-    bot = await start_bot(servatrice.ws_url, tmp_path / f"{suffix}.sqlite3", block)
-    players = [await Player.connect(servatrice.ws_url, f"{name}_{suffix}") for name in ("alice", "bob")]
-    room_id = await players[0].client.room_id_by_name("Bot room")
-    for p in players:
-        await p.client.join_room(room_id)
-    game_id = await open_game(bot, players[0], room_id)
-    referee = referee_of(bot, game_id)
-    by_id = {await p.sit(room_id, game_id): p for p in players}
-    await wait_until(lambda: referee.table is not None and referee.engine.active is not None)
-    return bot, players, game_id, referee, by_id
-
-
-async def close_all(bot: Bot, players: list[Player]) -> None:
-    for p in players:
-        await p.close()
-    await bot.close()
 
 
 def test_gilded_idol_and_stake_your_claim_through_chat(servatrice: ServatriceServer, tmp_path: Path) -> None:

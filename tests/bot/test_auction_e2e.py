@@ -78,6 +78,30 @@ def referee_of(bot: Bot, game_id: int) -> AuctionReferee:
     return referee
 
 
+async def seated_pair(
+    servatrice: ServatriceServer, tmp_path: Path, block_text: str, suffix: str
+) -> tuple[Bot, list[Player], int, AuctionReferee, dict[int, Player]]:
+    """A bot refereeing a block, two players seated in its game (closed by the caller)."""
+    block = tmp_path / f"{suffix}.txt"
+    block.write_text(block_text)
+    bot = await start_bot(servatrice.ws_url, tmp_path / f"{suffix}.sqlite3", block)
+    players = [await Player.connect(servatrice.ws_url, f"{name}_{suffix}") for name in ("alice", "bob")]
+    room_id = await players[0].client.room_id_by_name("Bot room")
+    for p in players:
+        await p.client.join_room(room_id)
+    game_id = await open_game(bot, players[0], room_id)
+    referee = referee_of(bot, game_id)
+    by_id = {await p.sit(room_id, game_id): p for p in players}
+    await wait_until(lambda: referee.table is not None and referee.engine.active is not None)
+    return bot, players, game_id, referee, by_id
+
+
+async def close_all(bot: Bot, players: list[Player]) -> None:
+    for p in players:
+        await p.close()
+    await bot.close()
+
+
 def gold_card(seat: Any) -> str | None:
     """The number on the Gold card of a seat's table (the referee's note of their gold, as a judge)."""
     return next((card.pt for card in seat.zone("table").cards if card.name == "Gold"), None)
@@ -565,21 +589,11 @@ def test_a_bid_the_server_refuses_to_show_is_still_recorded_and_said_so(
 ) -> None:
     """The rules took a bid, then the server refused a command that shows it (here the lot's note, made to
     fail as a refused command would): the bidder is told the bid was recorded, not "nothing changed", and
-    the journal and ``!state`` agree."""
-    block = tmp_path / "block.txt"
-    block.write_text(BLOCK)
+    the rules and the journal hold the bid."""
 
     async def scenario() -> None:
-        bot = await start_bot(servatrice.ws_url, tmp_path / "journal.sqlite3", block)
-        players = [await Player.connect(servatrice.ws_url, f"p{n}_shown") for n in range(2)]
+        bot, players, game_id, referee, by_id = await seated_pair(servatrice, tmp_path, BLOCK, "shown")
         try:
-            room_id = await players[0].client.room_id_by_name("Bot room")
-            for p in players:
-                await p.client.join_room(room_id)
-            game_id = await open_game(bot, players[0], room_id)
-            referee = referee_of(bot, game_id)
-            by_id = {await p.sit(room_id, game_id): p for p in players}
-            await wait_until(lambda: referee.table is not None and referee.engine.active is not None)
             active = by_id[int(referee.engine.active)]  # type: ignore[arg-type]
             mark = active.mark()
             await active.say(game_id, "!auction")
@@ -598,8 +612,6 @@ def test_a_bid_the_server_refuses_to_show_is_still_recorded_and_said_so(
             journaled = [entry.action for entry in bot.journal.entries(referee.table_key)]
             assert [a.get("amount") for a in journaled if "amount" in a] == [3], journaled
         finally:
-            for p in players:
-                await p.close()
-            await bot.close()
+            await close_all(bot, players)
 
     run(scenario(), timeout=120)

@@ -1667,7 +1667,7 @@ def _split_long(line: str, limit: int) -> list[str]:
     current = ""
     for part in line.split("; "):
         candidate = f"{current}; {part}" if current else part
-        if current and len(candidate) > limit:
+        if current and len(candidate) + 1 > limit:  # room for the ";" that ends a piece
             pieces.append(current + ";")
             current = part
         else:

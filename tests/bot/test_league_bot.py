@@ -9,7 +9,7 @@ import types
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cockatrice_ext.bot.blocks import LoadedBlock
@@ -415,6 +415,32 @@ def test_long_public_lines_are_cut_at_list_boundaries() -> None:
     assert "".join(pieces).count("Card number") == 29
     assert pieces[0] == "Round 1: al beats bo." and pieces[1].startswith("Market open: 1. ")
     assert _pack_lines(["a.", "b."]) == ["a. b."]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    names=st.lists(
+        st.text(st.characters(min_codepoint=32, max_codepoint=126), min_size=1, max_size=40).filter(
+            lambda name: "; " not in name and name == name.strip() and not name.endswith(";")
+        ),
+        min_size=1,
+        max_size=60,
+    ),
+    limit=st.integers(min_value=60, max_value=900),
+)
+@example(names=["A" * 20, "B" * 21, "C"], limit=60)  # "Your pool: 1. A…; 2. B…" fills 60 exactly
+def test_a_long_listing_is_split_between_its_items_never_inside_one(names: list[str], limit: int) -> None:
+    """A numbered list too long for one message (a pool of 53) comes in pieces under the limit, each but
+    the last ending with ";", that read back as the whole list: no card's name is cut. (A piece that
+    filled the limit exactly got its ";" over it and lost the end of its last name.)"""
+    from cockatrice_ext.bot.league import _pack_lines
+
+    listing = "Your pool: " + "; ".join(f"{n}. {name}" for n, name in enumerate(names, start=1)) + "."
+    if any(len(f"{n}. {name};") > limit - 11 for n, name in enumerate(names, start=1)):
+        return  # an item that cannot fit a piece by itself is cut: not this property
+    pieces = _pack_lines([listing], limit=limit, separator=" | ")
+    assert all(len(piece) <= limit for piece in pieces)
+    assert " ".join(pieces) == listing
 
 
 def market_in_market_phase() -> mk.MarketDraftEngine:

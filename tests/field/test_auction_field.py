@@ -7,31 +7,44 @@ player's turn, a concession) and then the hidden-card scan over everything each 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 import time
 from collections.abc import Callable
 
 import pytest
 from auction_steps import UNIVERSE, auction_step, lot_reveals
-from field_bot import BOT_NAME, Referee
+from field_bot import BOT_NAME, SHIPPED, Referee
 from field_players import FieldPlayer, Mark, Protos
 from hidden_cards import CardNames, Secret, find_leaks, private_secrets
 from scenario import arrive, close_all, open_game, run, seat
-from servatrice import ServatriceServer
+from servatrice import FloodLimits as ServerFloodLimits
+from servatrice import ServatriceFactory, ServatriceServer
 
 pytestmark = pytest.mark.servatrice
 BLOCK_NAMES = CardNames(UNIVERSE)
 
 
+STRICTER = dataclasses.replace(SHIPPED, flood=ServerFloodLimits(10, 5, 500, 10, 20))
+"""A server whose administrator halved the shipped chat budget (5 messages, 500 characters per 10 s)."""
+
+
+@pytest.mark.parametrize("limits", ["shipped", "stricter"])
 def test_auction_game_hides_what_it_must(
-    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
+    protos: Protos,
+    servatrice_factory: ServatriceFactory,
+    referee: Callable[..., Referee],
+    limits: str,
 ) -> None:
     """Two players, two turns, a concession; nobody is ever shown a card hidden from them, and the
-    public lines name players, never ids."""
-    bot = referee(shipped_server, "--auction-seed", "7")
+    public lines name players, never ids. On a server stricter than the shipped limits (the bot assumes
+    the shipped ones) the game goes the same way: a line the server refuses as flood is sent again, and
+    the bot's log says it paces more slowly, never that a line was dropped."""
+    server = servatrice_factory.start(SHIPPED if limits == "shipped" else STRICTER)
+    bot = referee(server, "--auction-seed", "7")
 
     async def scenario() -> None:
-        room_id, everyone = await arrive(protos, shipped_server, ["alice_fa", "bob_fa", "carol_fa"])
+        room_id, everyone = await arrive(protos, server, ["alice_fa", "bob_fa", "carol_fa"])
         *players, spectator = everyone
         try:
             started = time.monotonic()
@@ -69,6 +82,9 @@ def test_auction_game_hides_what_it_must(
         assert not [line for line in public if re.search(r"\bplayer \d", line)], public
 
     run(scenario(), bot)
+    log = bot.log.read_text(errors="replace")
+    assert "dropped" not in log and "Traceback" not in log, log
+    assert ("as flood" in log) == (limits == "stricter"), log
 
 
 def drawn_names(drawer: FieldPlayer, game_id: int, since: Mark) -> set[str]:

@@ -43,11 +43,12 @@ def shipped_server(protos: Protos, servatrice_factory: ServatriceFactory) -> Ser
 
 @pytest.fixture
 def referee(tmp_path: Path) -> Iterator[Callable[..., Referee]]:
-    """Start bots with ``referee(server, *args)``; every one started is stopped after the test."""
+    """Start bots with ``referee(server, *args, verbose=False)``; every one started is stopped after the
+    test."""
     started: list[Referee] = []
 
-    def start(server: ServatriceServer, *extra: str) -> Referee:
-        bot = Referee(server, tmp_path, *extra)
+    def start(server: ServatriceServer, *extra: str, verbose: bool = False) -> Referee:
+        bot = Referee(server, tmp_path, *extra, verbose=verbose)
         bot.start()
         started.append(bot)
         return bot

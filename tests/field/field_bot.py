@@ -42,15 +42,18 @@ def judge_server(factory: ServatriceFactory, mariadb: MariaDB) -> ServatriceServ
 class Referee:
     """``cockatrice-ext bot run`` as the README starts it, as a subprocess with its log in a file."""
 
-    def __init__(self, server: ServatriceServer, workdir: Path, *extra: str) -> None:
+    def __init__(self, server: ServatriceServer, workdir: Path, *extra: str, verbose: bool = False) -> None:
         self.server = server
         self.journal = workdir / "journal.sqlite3"
         self.log = workdir / "bot.log"
         self.extra = extra
+        self.verbose = verbose
+        """``cockatrice-ext -v``: the log holds INFO lines too (a chat line the server refused is one)."""
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "cockatrice_ext", "bot", "run", self.server.tcp_url]
+        command = [sys.executable, "-m", "cockatrice_ext", *(["-v"] if self.verbose else [])]
+        command += ["bot", "run", self.server.tcp_url]
         command += ["--user", BOT_NAME, "--room", ROOM, "--journal", str(self.journal), *self.extra]
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(

@@ -1,6 +1,7 @@
 """League steps the field scenarios share: forming a league in the room (with the web view: each joiner's
-page open from the join on), a player's private web page as a browser keeps it open, the pool list the bot
-sends for the deck editor, and the hidden-card check."""
+page open from the join on), a player's private web page as a browser keeps it open, the Market Draft's
+initial draft played by private message, the pool list the bot sends for the deck editor, and the
+hidden-card check (with the market's public reveals)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,15 @@ from typing import Any
 import aiohttp
 from field_bot import BOT_NAME
 from field_players import FieldPlayer, Mark
-from hidden_cards import Secret, find_leaks, private_secrets
+from hidden_cards import CardNames, Secret, block_names, find_leaks, private_secrets
+from shared_paths import ROOT
 
 PRIVATE = "Event_UserMessage"
 POOL_LINE = re.compile(r"^(\d+) (\S.*)$")
+MARKET_POOL = block_names(ROOT / "blocks" / "market-pool.txt")
+PACK = re.compile(r"Your pack \((\d+)\): (.+?)\.(?= !pick N| \| |$)")
+"""A pack as the bot lists it in chat: ``Your pack (N): 1. Name; 2. Name.``, the player's first pack followed
+by `` !pick N (or the name).``"""
 RECONNECT_SECONDS = 1.0
 """How long a page waits before opening its stream again (a browser waits a few seconds)."""
 
@@ -85,6 +91,58 @@ def assert_no_leaks(
         assert any(player.name in s.holders for s in secrets), f"{player.name} was told their cards"
     leaks = find_leaks(players, secrets)
     assert not leaks, "\n".join(map(str, leaks))
+
+
+def market_reveals(players: list[FieldPlayer]) -> dict[str, float]:
+    """When a card was named to everyone in the room: listed in the market (``N. Name (rarity, cost)``, the
+    listing may run over several messages) or traded in for a buy (``X buys Y, trading in A, B``)."""
+    names = CardNames(MARKET_POOL)
+    reveals: dict[str, float] = {}
+    for player in players:
+        for item, who, text in player.chat():
+            if who == BOT_NAME and item.kind == "Event_RoomSay":
+                shown = re.findall(r"\d+\. (.+?) \((?:common|uncommon|rare|mythic), \d+\)", text)
+                shown += re.findall(r"trading in (.*?) \(worth", text)
+                for name in names.find(" | ".join(shown)):
+                    reveals[name] = min(item.at, reveals.get(name, item.at))
+    return reveals
+
+
+def named_in_public(players: list[FieldPlayer], universe: set[str]) -> dict[str, str]:
+    """Card names the bot said in room or game chat (what every player there reads), with the line."""
+    names = CardNames(universe)
+    said: dict[str, str] = {}
+    for player in players:
+        for item, who, text in player.chat():
+            if who == BOT_NAME and item.kind in ("Event_RoomSay", "Event_GameSay"):
+                said.update(dict.fromkeys(names.find(text), text))
+    return said
+
+
+def pack_of(text: str) -> list[str]:
+    """The cards of the pack a private message lists, in their numbered order (checked: 1..N, N cards)."""
+    match = PACK.search(text)
+    assert match is not None, f"no pack in {text!r}"
+    entries = [re.fullmatch(r"(\d+)\. (.+)", entry) for entry in match.group(2).split("; ")]
+    assert all(entries) and len(entries) == int(match.group(1)), text
+    assert [int(e.group(1)) for e in entries] == list(range(1, len(entries) + 1)), text  # type: ignore[union-attr]
+    return [e.group(2) for e in entries]  # type: ignore[union-attr]
+
+
+async def draft_in_chat(player: FieldPlayer, picks: int, since: Mark | None) -> list[tuple[int, str]]:
+    """The initial draft as a chat player does it: wait for the pack the bot lists privately, pick a card of
+    it (by name and by number in turn, from varying positions), and wait for ``You picked X (K in your
+    pool)`` naming that card before the next pack. Returns (pack size, card picked) per pick."""
+    picked: list[tuple[int, str]] = []
+    while len(picked) < picks:
+        pack = pack_of(await player.line(PACK.pattern, since=since, kind=PRIVATE, timeout=90))
+        chosen = (len(picked) * 7) % len(pack)
+        since = player.mark()
+        await player.tell(BOT_NAME, f"!pick {chosen + 1}" if len(picked) % 2 else f"!pick {pack[chosen]}")
+        confirmed = rf"You picked {re.escape(pack[chosen])} \({len(picked) + 1} in your pool\)"
+        await player.line(confirmed, since=since, kind=PRIVATE, timeout=90)
+        picked.append((len(pack), pack[chosen]))
+    return picked
 
 
 async def pool_list(player: FieldPlayer, since: Mark, timeout: float = 60.0) -> dict[str, int]:
@@ -206,3 +264,11 @@ class PrivatePage:
                 await self._task
         if self._session is not None:
             await self._session.close()
+
+
+async def everyone_passes_the_market(players: list[FieldPlayer], since: dict[str, Mark]) -> None:
+    """Each player, told it is their turn to buy (after ``since[name]``), passes, in the buying order."""
+    for player in players:
+        await player.line(r"Your turn to buy", since=since[player.name], kind=PRIVATE, timeout=60)
+        await player.tell(BOT_NAME, "!pass")
+        await player.line(rf"{player.name} passes", since=since[player.name], timeout=60)

@@ -15,14 +15,19 @@ from typing import Any
 import pytest
 from field_bot import BOT_NAME, JUDGE_PASSWORD, SHIPPED, Referee, judge_server
 from field_players import FieldPlayer, Mark, Protos
-from hidden_cards import CardNames, block_names
+from hidden_cards import block_names
 from league_steps import (
+    MARKET_POOL,
+    PACK,
     PRIVATE,
     PrivatePage,
     assert_no_leaks,
+    everyone_passes_the_market,
     form_league,
     form_web_league,
     free_port,
+    market_reveals,
+    pack_of,
     pool_list,
 )
 from scenario import arrive, close_all, deck_cod, participant, run
@@ -30,16 +35,13 @@ from servatrice import ServatriceFactory, ServatriceServer
 from shared_paths import ROOT
 
 pytestmark = pytest.mark.servatrice
-MARKET_POOL = block_names(ROOT / "blocks" / "market-pool.txt")
 CUBE = block_names(ROOT / "blocks" / "autobattler-cube.txt")
 BASICS = {"Plains", "Island", "Swamp", "Mountain", "Forest"}
-PICKED = re.compile(r"You picked (.+?) \(\d+ in your pool\)")
 
 
 async def pick_first(player: FieldPlayer, since: Mark | None) -> Mark:
     """Wait for the pack the bot lists privately, ``!pick 1``, and check the pick is the pack's first card."""
-    pack = await player.line(r"Your pack \(\d+\): 1\. ", since=since, kind=PRIVATE, timeout=60)
-    first = re.search(r"Your pack \(\d+\): 1\. (.+?)(?:; 2\. |\. !pick)", pack).group(1)  # type: ignore[union-attr]
+    first = pack_of(await player.line(PACK.pattern, since=since, kind=PRIVATE, timeout=60))[0]
     mark = player.mark()
     await player.tell(BOT_NAME, "!pick 1")
     await player.line(rf"You picked {re.escape(first)} \(", since=mark, kind=PRIVATE, timeout=60)
@@ -155,21 +157,6 @@ def cheapest_trade_in(view: dict[str, Any]) -> tuple[int, list[int]]:
     return market["number"], paid
 
 
-def market_reveals(players: list[FieldPlayer]) -> dict[str, float]:
-    """When a card was named to everyone in the room: listed in the market (``N. Name (rarity, cost)``, the
-    listing may run over several messages) or traded in for a buy (``X buys Y, trading in A, B``)."""
-    names = CardNames(MARKET_POOL)
-    reveals: dict[str, float] = {}
-    for player in players:
-        for item, who, text in player.chat():
-            if who == BOT_NAME and item.kind == "Event_RoomSay":
-                shown = re.findall(r"\d+\. (.+?) \((?:common|uncommon|rare|mythic), \d+\)", text)
-                shown += re.findall(r"trading in (.*?) \(worth", text)
-                for name in names.find(" | ".join(shown)):
-                    reveals[name] = min(item.at, reveals.get(name, item.at))
-    return reveals
-
-
 @pytest.mark.parametrize("account", ["unregistered", "judge"])
 def test_market_league_from_the_draft_to_the_next_round(
     protos: Protos,
@@ -282,12 +269,7 @@ def test_market_league_from_the_draft_to_the_next_round(
             before_buy = {player.name: player.mark() for player in players}
             await loser.tell(BOT_NAME, f"!buy {number} with {', '.join(map(str, paid))}")
             await loser.line(rf"{loser.name} buys {re.escape(bought)}, trading in", since=mark, timeout=60)
-            for player in (winner, loser):
-                await player.line(
-                    r"Your turn to buy", since=before_buy[player.name], kind=PRIVATE, timeout=60
-                )
-                await player.tell(BOT_NAME, "!pass")
-                await player.line(rf"{player.name} passes", since=before_buy[player.name], timeout=60)
+            await everyone_passes_the_market([winner, loser], before_buy)
             await loser.line(r"Market closed", since=mark, timeout=60)
             await loser.line(r"Round 2: your game vs \S+ is #\d+", since=mark, kind=PRIVATE, timeout=60)
             pool = await pages[1].wait(lambda v: v["phase"] == "play" and v["round"] == 2)

@@ -510,11 +510,14 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
         # -- shared league effects --
         if isinstance(effect, core.PackInFront):
             size = len(effect.cards)
+            # How to pick is said with a player's first pack only: 44 more times would cost a chat-only
+            # two-player draft some 2,000 characters of the budget (20 s).
+            how = " !pick N (or the name)." if not engine.league.pools[effect.player] else ""  # type: ignore[attr-defined]
             out.tell(
                 effect.player,
                 f"Your pack ({size}) is on your page; or !pack."
                 if pages
-                else f"Your pack ({size}): {numbered(effect.names)}. !pick N (or the name).",
+                else f"Your pack ({size}): {numbered(effect.names)}.{how}",
                 on_page=pages,
             )
         elif isinstance(effect, core.Picked):

@@ -238,10 +238,14 @@ def test_render_draft_is_private_and_numbered() -> None:
     assert out.public == []
     assert set(out.private) == {"al", "bo"}
     assert out.private["al"][0].startswith("Your pack (15): 1. ")
+    assert out.private["al"][0].endswith(". !pick N (or the name).")  # how to pick: with the first pack
     first = engine.config.cards[engine.pack("al")[0]].name
     out = render_effects(engine.apply(core.Pick(player="al", card=engine.pack("al")[0])), engine)
     assert out.private["al"][0] == f"You picked {first} (1 in your pool)."
     assert out.public == [] and "bo" not in out.private  # bo still picks from their first pack
+    out = render_effects(engine.apply(core.Pick(player="bo", card=engine.pack("bo")[0])), engine)
+    passed = [line for line in out.private["al"] if line.startswith("Your pack (14): 1. ")]
+    assert len(passed) == 1 and "!pick" not in passed[0]  # said once, not with each of 44 more packs
 
 
 def test_render_market_round() -> None:

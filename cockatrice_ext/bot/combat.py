@@ -1102,8 +1102,10 @@ class CombatReferee(SeatsByName, GameReferee):
                 self._layout_wanted = False
                 try:
                     await self.keep_table_in_step()
-                except Exception as exc:  # the game closed or the connection dropped meanwhile
+                except ClientError as exc:  # the game closed or the connection dropped meanwhile
                     LOGGER.info("game %d: laying out the table failed: %s", self.game_id, exc)
+                except Exception:  # a task has no caller to raise to: never let a fault pass unseen
+                    LOGGER.exception("game %d: laying out the table failed", self.game_id)
 
     async def keep_table_in_step(self) -> None:
         """As a judge, acting as each player: lay their cards out where the engine says (a placed creature

@@ -72,15 +72,17 @@ Listener = Callable[[AnyClientEvent], Awaitable[None]]
 
 RESP_OK = 1
 RESP_CHAT_FLOOD = 18
+SERVER_TICK = 1.0
+"""Seconds per Servatrice flood-counting tick (its keepalive timer): a refused free command's wait."""
 _FINAL_CLOSE_REASONS = frozenset(
     {CloseReason.BANNED, CloseReason.USERNAMEINVALID, CloseReason.LOGGEDINELSEWERE}
 )
 ROOM_MESSAGE_USER = 0
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(eq=False)
 class _Outgoing:
-    """One container waiting in the send queue."""
+    """One container waiting in the send queue (compared by identity)."""
 
     domain: Domain
     commands: list[Message]
@@ -90,11 +92,31 @@ class _Outgoing:
     label: str
     sent: asyncio.Future[int]
     response: asyncio.Future[Any]
+    order: int = 0
+    """Place in its lane (the order the caller gave): a command sent again goes back to its place."""
+    cmd_id: int | None = None
+    sent_at: float = 0.0
+    first_refused: float | None = None
+    """When the server first refused it as flood (it is sent again until a deadline from then)."""
+    not_before: float = 0.0
 
     @property
     def chats(self) -> bool:
         """Whether it spends the chat budget (its lane: chat waits never hold other commands back)."""
         return bool(self.cost.chat_messages)
+
+    @property
+    def can_send_again(self) -> bool:
+        """Whether a flood refusal means the server ran none of it, so sending it again is safe.
+
+        Chat is sent again by its scheduler (ordered by conversation), not here. Servatrice checks a game
+        container's flood budget command by command, last to first, refusing from the first over the
+        budget on: when no counted command comes after the first one it runs, the refusal came at the
+        first, so nothing ran."""
+        if self.chats or self.domain != "game":
+            return False
+        in_server_order = list(reversed(self.commands))
+        return not any(_cost_of([wrapper]).game_commands for wrapper in in_server_order[1:])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -187,6 +209,7 @@ class Client:
         self._queue: deque[_Outgoing] = deque()
         self._queue_changed = asyncio.Event()
         self._pending: dict[int, _Outgoing] = {}
+        self._given = 0  # containers given to the send queue so far (their order within a lane)
         self._game_joined_waiters: list[tuple[int, asyncio.Future[int]]] = []
         self._create_lock = asyncio.Lock()
         self._conn: ClientConnection | None = None
@@ -509,7 +532,7 @@ class Client:
         for item in self._queue:
             if item.chats in blocked:
                 continue
-            wait = self.flood.delay(item.cost, now)
+            wait = max(self.flood.delay(item.cost, now), item.not_before - now)
             if wait <= 0:
                 return item, 0.0
             LOGGER.debug("flood gate: %s waits %.2fs", item.label, wait)
@@ -529,9 +552,11 @@ class Client:
                 if not future.done():
                     future.set_exception(exc)
             return True
-        self.flood.record(item.cost, loop.time())
+        item.sent_at = loop.time()
+        self.flood.record(item.cost, item.sent_at)
         if item.domain in ("room", "game") or item.label == "Command_Message":
-            self._last_action = loop.time()
+            self._last_action = item.sent_at
+        item.cmd_id = cmd_id
         self._pending[cmd_id] = item
         try:
             await self._flush(transport, conn)
@@ -616,13 +641,54 @@ class Client:
         if event.code == RESP_OK:
             item.response.set_result(event)
             return
-        if event.code == RESP_CHAT_FLOOD and not item.cost.is_free:
-            self._flood_refused(item)
+        if event.code == RESP_CHAT_FLOOD:
+            if not item.cost.is_free:
+                self._flood_refused(item)
+            if self._send_again(item):
+                return
         item.response.set_exception(command_failed(int(event.code), event, command=item.label))
+
+    def _send_again(self, item: _Outgoing) -> bool:
+        """Put a game container the server refused as flood (and ran none of) back in its place in the
+        queue, to go again when the budget allows: a card move, counter or note is delayed, not lost.
+
+        Once over its budget, Servatrice refuses every game command, even the ones it does not count,
+        until its window empties; so a free command waits a server tick before each new try, a counted
+        one waits for the lowered budget. False when it must not (or no longer may) be sent again."""
+        if not item.can_send_again:
+            return False
+        now = asyncio.get_running_loop().time()
+        limits = self.flood.limits
+        if item.first_refused is None:
+            item.first_refused = now
+        elif now - item.first_refused > 2 * (limits.command_interval + limits.margin):
+            LOGGER.warning(
+                "the server kept refusing %s as flood; given up after %.0f s",
+                item.label,
+                now - item.first_refused,
+            )
+            return False
+        item.not_before = now + SERVER_TICK if item.cost.is_free else 0.0
+        LOGGER.debug("sending %s again after a flood refusal", item.label)
+        self._enqueue(item)
+        return True
+
+    def _enqueue(self, item: _Outgoing) -> None:
+        """Queue ``item`` in its lane's order (a new one goes last; one sent again, back in its place)."""
+        for index, queued in enumerate(self._queue):
+            if queued.chats == item.chats and queued.order > item.order:
+                self._queue.insert(index, item)
+                break
+        else:
+            self._queue.append(item)
+        self._queue_changed.set()
 
     def _flood_refused(self, item: _Outgoing) -> None:
         """The server refused as flood what our gate let through: pace by stricter limits from now on."""
-        limits = self.flood.refused(item.cost, asyncio.get_running_loop().time())
+        before = self.flood.limits
+        limits = self.flood.refused(item.cost, asyncio.get_running_loop().time(), sent_at=item.sent_at)
+        if limits == before:
+            return  # sent before we last slowed down: that refusal is already accounted for
         LOGGER.warning(
             "the server refused %s as flood: its limits are stricter than Servatrice's shipped ones (or"
             " than --relaxed-flood assumed); pacing by at most %d chat messages, %d characters and %d game"
@@ -798,8 +864,17 @@ class Client:
             self.flood.check(cost)
         loop = asyncio.get_running_loop()
         label = "+".join(names) if len(names) <= 3 else f"{len(names)} commands"
+        self._given += 1
         item = _Outgoing(
-            domain, list(wrappers), room_id, game_id, cost, label, loop.create_future(), loop.create_future()
+            domain,
+            list(wrappers),
+            room_id,
+            game_id,
+            cost,
+            label,
+            loop.create_future(),
+            loop.create_future(),
+            order=self._given,
         )
         transport, conn = self._transport, self._conn
         if (
@@ -810,8 +885,7 @@ class Client:
         ):
             await self._send_item(transport, conn, item)  # fast path: nothing queued, budget available
         else:
-            self._queue.append(item)
-            self._queue_changed.set()
+            self._enqueue(item)
         limit = timeout or self.command_timeout
         try:
             if not item.sent.done():
@@ -823,10 +897,10 @@ class Client:
             finally:
                 timer.cancel()
         finally:
-            if item.sent.done() and not item.sent.cancelled() and item.sent.exception() is None:
-                cmd_id = item.sent.result()
-                if self._pending.get(cmd_id) is item:  # timed out or cancelled: stop waiting for it
-                    del self._pending[cmd_id]
+            if item.cmd_id is not None and self._pending.get(item.cmd_id) is item:
+                del self._pending[item.cmd_id]  # timed out or cancelled: stop waiting for it
+            if item in self._queue:  # cancelled while waiting to be sent again
+                self._queue.remove(item)
             for future in (item.sent, item.response):
                 if not future.done():
                     future.cancel()

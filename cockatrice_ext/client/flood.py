@@ -157,6 +157,7 @@ class FloodGate:
         self._chat_messages = _Window(self.limits.chat_interval + self.limits.margin)
         self._chat_chars = _Window(self.limits.chat_interval + self.limits.margin)
         self._commands = _Window(self.limits.command_interval + self.limits.margin)
+        self._lowered_at = float("-inf")
 
     def check(self, cost: Cost) -> None:
         """Raise :class:`FloodError` if ``cost`` could never be sent, even with an empty window."""
@@ -192,13 +193,18 @@ class FloodGate:
         self._chat_messages.add(now, cost.chat_messages)
         self._chat_chars.add(now, cost.chat_chars)
 
-    def refused(self, cost: Cost, now: float) -> FloodLimits:
+    def refused(self, cost: Cost, now: float, *, sent_at: float | None = None) -> FloodLimits:
         """The server refused ``cost`` as flood although this gate let it through: the server's limits
         are stricter than ours (an administrator may lower them; ``--relaxed-flood`` may be wrong). Lower
         each budget ``cost`` spends to three quarters (a budget we had off takes the shipped value), never
         below what ``cost`` itself needs, and count that budget's window as full from ``now``: the server
         counted the refused command too, so only a whole interval of quiet empties its window. Returns
-        the new limits."""
+        the new limits. A refusal of a command sent (``sent_at``) before the last lowering changes
+        nothing: commands already on their way when the first refusal came are refused with it, and
+        counting each of them would slow us down far below the server's budget."""
+        if sent_at is not None and sent_at < self._lowered_at:
+            return self.limits
+        self._lowered_at = now
         limits, shipped = self.limits, FloodLimits()
 
         def lowered(budget: str) -> int:

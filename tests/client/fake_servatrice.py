@@ -57,6 +57,7 @@ class FakeServatrice:
         answer_pings: bool = True,
         ignore_commands: frozenset[str] = frozenset(),
         on_container: Callable[[pb.CommandContainer], Awaitable[None]] | None = None,  # type: ignore[name-defined]
+        flood_refusals: int = 0,
     ) -> None:
         self.protocol_version = protocol_version
         self.password_hash = password_hash
@@ -68,6 +69,8 @@ class FakeServatrice:
         self.answer_pings = answer_pings
         self.ignore_commands = ignore_commands
         self.on_container = on_container
+        self.flood_refusals = flood_refusals
+        """How many game containers, from the first, are refused as flood (RespChatFlood)."""
         self.containers: list[pb.CommandContainer] = []  # type: ignore[name-defined]
         self.logins: list[pb.Command_Login] = []  # type: ignore[name-defined]
         self.connections = 0
@@ -166,6 +169,9 @@ class FakeServatrice:
                 replies.append(frame(message))
             elif wrapper.HasExtension(pb.Command_Message.ext):
                 replies.append(frame(response(container.cmd_id)))
-        if container.room_command or container.game_command:
+        if container.game_command and self.flood_refusals > 0:
+            self.flood_refusals -= 1
+            replies.append(frame(response(container.cmd_id, 18)))
+        elif container.room_command or container.game_command:
             replies.append(frame(response(container.cmd_id)))
         return replies

@@ -13,6 +13,7 @@ from client_helpers import Recorder, run, wait_until
 from fake_servatrice import FakeServatrice, frame
 
 from cockatrice_ext.client import (
+    ChatFlood,
     CommandTimeout,
     ConnectionLost,
     Disconnected,
@@ -22,6 +23,7 @@ from cockatrice_ext.client import (
     ServerError,
     connect,
 )
+from cockatrice_ext.client import client as client_module
 from cockatrice_ext.protocol import commands
 from cockatrice_ext.protocol import messages as pb
 
@@ -241,6 +243,76 @@ def test_a_message_waiting_for_the_chat_budget_holds_no_game_command_back() -> N
             assert said == ["first", "second"]
 
     run(scenario(), timeout=15)
+
+
+def _game_containers(server: FakeServatrice) -> list[list[str]]:
+    """The game commands of each container received, by name, in the order the server runs them."""
+    return [
+        [
+            value.DESCRIPTOR.name
+            for w in reversed(c.game_command)
+            for d, value in w.ListFields()
+            if d.is_extension
+        ]
+        for c in server.containers
+        if c.game_command
+    ]
+
+
+def test_a_container_refused_as_flood_goes_again_when_the_server_ran_none_of_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A refusal came at the first command the server runs when no counted command comes after it:
+    nothing ran, so the client sends the container again (a free one after a server tick) and the caller
+    gets the second answer."""
+    monkeypatch.setattr(client_module, "SERVER_TICK", 0.05)
+
+    async def scenario() -> None:
+        limits = FloodLimits(command_interval=0.2, margin=0.0)
+        async with FakeServatrice(flood_refusals=1) as server:
+            async with await connect(server.url, "bot", flood_limits=limits, **FAST) as client:
+                await client.game_commands(5, [commands.roll_die(6), commands.inc_counter(0, 1)])
+                server.flood_refusals = 1
+                await client.game_command(5, commands.inc_counter(0, 1))
+            assert _game_containers(server) == [
+                ["Command_RollDie", "Command_IncCounter"],
+                ["Command_RollDie", "Command_IncCounter"],
+                ["Command_IncCounter"],
+                ["Command_IncCounter"],
+            ]
+            assert client.flood.limits.game_commands < limits.game_commands
+
+    run(scenario(), timeout=15)
+
+
+def test_a_container_the_server_may_have_run_in_part_is_not_sent_again() -> None:
+    """A counted command after the first the server runs: the refusal may have come there, after the
+    first ran. Sending it all again could do that twice, so the caller is told instead."""
+
+    async def scenario() -> None:
+        async with FakeServatrice(flood_refusals=1) as server:
+            async with await connect(server.url, "bot", **FAST) as client:
+                with pytest.raises(ChatFlood):
+                    await client.game_commands(5, [commands.inc_counter(0, 1), commands.roll_die(6)])
+            assert _game_containers(server) == [["Command_IncCounter", "Command_RollDie"]]
+
+    run(scenario(), timeout=15)
+
+
+def test_a_command_refused_again_and_again_is_given_up_with_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def scenario() -> None:
+        limits = FloodLimits(command_interval=0.1, margin=0.0)
+        async with FakeServatrice(flood_refusals=1000) as server:
+            async with await connect(server.url, "bot", flood_limits=limits, **FAST) as client:
+                with pytest.raises(ChatFlood):
+                    await client.game_command(5, commands.roll_die(6))
+            assert 2 <= len(_game_containers(server)) < 20
+
+    with caplog.at_level(logging.WARNING):
+        run(scenario(), timeout=15)
+    assert any("given up" in r.getMessage() for r in caplog.records)
 
 
 def test_logged_in_elsewhere_is_final() -> None:

@@ -130,6 +130,20 @@ def test_a_refusal_lowers_the_budgets_it_spent_and_waits_a_whole_interval() -> N
     assert gate.delay(line, 11.0) == 0.0
 
 
+def test_refusals_of_commands_sent_before_the_last_lowering_change_nothing() -> None:
+    """Commands already on their way when the first refusal came are refused with it: counting each
+    would take the budget far below the server's."""
+    gate = FloodGate(FloodLimits(margin=0.0))
+    roll = Cost(game_commands=1)
+    for sent in (0.0, 0.1, 0.2):
+        gate.record(roll, sent)
+    first = gate.refused(roll, 0.5, sent_at=0.0)
+    assert first.game_commands == 15
+    assert gate.refused(roll, 0.6, sent_at=0.1) == first
+    assert gate.refused(roll, 0.7, sent_at=0.2) == first
+    assert gate.refused(roll, 20.0, sent_at=15.0).game_commands == 11  # sent at the lowered pace
+
+
 def test_repeated_refusals_never_lower_a_budget_below_what_the_command_needs() -> None:
     gate = FloodGate(FloodLimits(margin=0.0))
     line = chat_cost("y" * 400)

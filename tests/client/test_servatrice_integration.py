@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 import pytest
@@ -318,17 +319,23 @@ def test_flood_burst_paced_by_scheduler(servatrice_factory: ServatriceFactory) -
     run(scenario(), timeout=60)
 
 
+async def solo_game(client: Client, description: str) -> tuple[int, Any]:
+    """Join room 0, create a one-seat game, load the test deck and start it: its id and mirror."""
+    await client.join_room(0)
+    game_id = await client.create_game(0, description=description, max_players=1)
+    await client.select_deck(game_id, TEST_DECK)
+    await client.ready_start(game_id)
+    mirror = client.games[game_id]
+    await wait_until(lambda: mirror.started, what="solo game start")
+    return game_id, mirror
+
+
 def test_default_limits_never_flood(servatrice_strict: ServatriceServer) -> None:
     """With Servatrice's shipped limits and our default FloodLimits, a burst is paced, never refused."""
 
     async def scenario() -> None:
         async with await connect(servatrice_strict.tcp_url, "polite") as client:
-            await client.join_room(0)
-            game_id = await client.create_game(0, description="polite", max_players=1)
-            await client.select_deck(game_id, TEST_DECK)
-            await client.ready_start(game_id)
-            mirror = client.games[game_id]
-            await wait_until(lambda: mirror.started, what="solo game start")
+            game_id, mirror = await solo_game(client, "polite")
             chat = [client.room_say(0, f"polite {i}") for i in range(12)]
             says = [client.game_say(game_id, f"say {i}") for i in range(3)]
             rolls = [client.game_command(game_id, commands.roll_die(20)) for _ in range(16)]
@@ -338,6 +345,48 @@ def test_default_limits_never_flood(servatrice_strict: ServatriceServer) -> None
             await wait_until(lambda: mirror.players[mirror.local_player_id].counter_value("life") == 50)
 
     run(scenario(), timeout=60)
+
+
+def test_on_a_server_stricter_than_the_shipped_game_command_budget_nothing_is_lost(
+    servatrice_factory: ServatriceFactory, caplog: Any
+) -> None:
+    """An administrator lowered the game-command budget to 4 per window; the client assumes the shipped
+    20. Once the server refuses a counted command, it refuses every game command (even the free ones:
+    a card move, a counter step, a note) until its window empties. The client lowers its pace, says so
+    in the log, and sends each refused command again, in the order they were given: every die is rolled
+    and every counter step lands, none lost and none out of order."""
+    server = servatrice_factory.start(ServatriceConfig(flood=ServerFloodLimits(2, 10, 1000, 2, 4)))
+
+    async def scenario() -> tuple[list[str], int, int]:
+        async with await connect(
+            server.tcp_url, "strict_cmds", flood_limits=FloodLimits(chat_interval=2, command_interval=2)
+        ) as client:
+            game_id, mirror = await solo_game(client, "strict")
+            life = mirror.players[mirror.local_player_id].counter_value("life")
+            events = Recorder(client)
+            given = []
+            for _ in range(8):  # a counted command, then a free one, eight times
+                given.append(client.game_command(game_id, commands.roll_die(6)))
+                given.append(client.game_command(game_id, commands.inc_counter(0, 1)))
+            results = await asyncio.gather(*given, return_exceptions=True)
+            failures = [r for r in results if isinstance(r, BaseException)]
+            assert failures == []
+            await wait_until(
+                lambda: mirror.players[mirror.local_player_id].counter_value("life") == life + 8,
+                what="eight counter steps",
+            )
+            kinds = [
+                e.name
+                for e in events.events
+                if getattr(e, "name", "") in ("Event_RollDie", "Event_SetCounter")
+            ]
+            return kinds, client.flood.limits.game_commands, life
+
+    with caplog.at_level(logging.WARNING):
+        kinds, limit, _ = run(scenario(), timeout=90)
+    assert kinds == ["Event_RollDie", "Event_SetCounter"] * 8
+    assert limit < 20
+    assert any("refused" in r.getMessage() and "as flood" in r.getMessage() for r in caplog.records)
 
 
 def test_idle_refresh_is_harmless(servatrice_factory: ServatriceFactory) -> None:

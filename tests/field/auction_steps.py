@@ -53,6 +53,17 @@ async def lot(first: FieldPlayer, second: FieldPlayer, game_id: int) -> FieldPla
     await second.line(rf"{second.name}: !cast or !keep", since=second_mark)
     await second.say(game_id, "!keep")
     await first.line(rf"{second.name} keeps", since=first_mark)
+    seat = second.games[game_id].my_id
+    await second.wait_for(  # the kept card reaches the buyer (a server refusal must not lose it): their
+        lambda item: (  # hand when the bot is a judge, else their table, to be dragged to hand
+            item.kind == "Event_MoveCard"
+            and item.body.target_player_id == seat
+            and item.body.target_zone in ("hand", "table")
+            and item.body.card_name in UNIVERSE
+        ),
+        since=second_mark,
+        timeout=30,
+    )
     return second
 
 

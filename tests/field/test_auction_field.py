@@ -25,8 +25,9 @@ pytestmark = pytest.mark.servatrice
 BLOCK_NAMES = CardNames(UNIVERSE)
 
 
-STRICTER = dataclasses.replace(SHIPPED, flood=ServerFloodLimits(10, 5, 500, 10, 20))
-"""A server whose administrator halved the shipped chat budget (5 messages, 500 characters per 10 s)."""
+STRICTER = dataclasses.replace(SHIPPED, flood=ServerFloodLimits(10, 5, 500, 10, 4))
+"""A server whose administrator halved the shipped chat budget (5 messages, 500 characters per 10 s) and
+cut the game-command budget to 4 per 10 s (chat in a game counts there too)."""
 
 
 @pytest.mark.parametrize("limits", ["shipped", "stricter"])
@@ -38,8 +39,9 @@ def test_auction_game_hides_what_it_must(
 ) -> None:
     """Two players, two turns, a concession; nobody is ever shown a card hidden from them, and the
     public lines name players, never ids. On a server stricter than the shipped limits (the bot assumes
-    the shipped ones) the game goes the same way: a line the server refuses as flood is sent again, and
-    the bot's log says it paces more slowly, never that a line was dropped."""
+    the shipped ones) the game goes the same way: a line or card move the server refuses as flood is sent
+    again (every kept card reaches its buyer), and the bot's log says it paces more slowly, never that
+    something was dropped or given up."""
     server = servatrice_factory.start(SHIPPED if limits == "shipped" else STRICTER)
     bot = referee(server, "--auction-seed", "7")
 
@@ -83,7 +85,7 @@ def test_auction_game_hides_what_it_must(
 
     run(scenario(), bot)
     log = bot.log.read_text(errors="replace")
-    assert "dropped" not in log and "Traceback" not in log, log
+    assert "dropped" not in log and "given up" not in log and "Traceback" not in log, log
     assert ("as flood" in log) == (limits == "stricter"), log
 
 

@@ -151,7 +151,8 @@ def render_effects(
                 f" (pack {effect.pack_size}, shoe {effect.shoe_size})."
             )
         elif isinstance(effect, rules.PickRequired):
-            lines.append(f"{name_of(effect.player)} to pick from {effect.pack_size}: !pick N or !pick NAME.")
+            how = ": !pick N or !pick NAME." if first_pick(engine, effect.player) else "."
+            lines.append(f"{name_of(effect.player)} to pick from {effect.pack_size}{how}")
         elif isinstance(effect, rules.PickTimedOut):
             lines.append(
                 f"{name_of(effect.player)} ran out of time: the referee picks one of their {effect.pack_size}"
@@ -195,9 +196,18 @@ def render_effects(
     return lines
 
 
-def private_messages(effects: Iterable[Effect], *, judge: bool = False) -> list[tuple[Any, str]]:
-    """(player, text) for what only that player may see: their pack when they must pick, their pick
-    (only without judge rights: a judge puts it into their hand, where they read it)."""
+def first_pick(engine: rules.VortexEngine, player: Any) -> bool:
+    """Whether ``player`` has yet to make their first pick: how to pick is said with that one only (a
+    game asks for a pick every draw; the instruction each time would cost chat and say nothing new)."""
+    return engine.players[player].picks == 0
+
+
+def private_messages(
+    effects: Iterable[Effect], engine: rules.VortexEngine, *, judge: bool = False
+) -> list[tuple[Any, str]]:
+    """(player, text) for what only that player may see: their pack when they must pick (with how to
+    pick, before their first pick), their pick (only without judge rights: a judge puts it into their
+    hand, where they read it)."""
     effects = list(effects)
     out: list[tuple[Any, str]] = []
     for position, effect in enumerate(effects):
@@ -207,12 +217,8 @@ def private_messages(effects: Iterable[Effect], *, judge: bool = False) -> list[
                 for later in effects[position + 1 : position + 3]
             )
             if asked:
-                out.append(
-                    (
-                        effect.owner,
-                        f"{PACK_PREFIX} {pack_listing(effect.cards)}. In game chat: !pick N or !pick NAME.",
-                    )
-                )
+                how = " In game chat: !pick N or !pick NAME." if first_pick(engine, effect.owner) else ""
+                out.append((effect.owner, f"{PACK_PREFIX} {pack_listing(effect.cards)}.{how}"))
         elif isinstance(effect, rules.CardPicked) and effect.visible_to is not None and not judge:
             out.append((effect.player, f"You picked {effect.card.name}."))
         elif isinstance(effect, rules.ShoeTopRevealed) and effect.visible_to is not None:
@@ -543,7 +549,7 @@ class VortexReferee(SeatsByName, PileReferee):
         revealed to them (a game command, not chat) and listed by private message; the public prompt
         waits until that message is sent (the chat scheduler serves destinations fairly, not in order).
         """
-        private = private_messages(effects, judge=self.is_judge)
+        private = private_messages(effects, self.engine, judge=self.is_judge)
         for player, text in private:
             await self.tell_private(player, text)
         turn_over = False

@@ -50,16 +50,34 @@ def test_start_lines_are_public_and_hide_packs() -> None:
 
 def test_pack_goes_privately_to_the_player_who_must_pick() -> None:
     engine, effects = started_engine((FOREST, MOUNTAIN, BOLT, BEARS, OWL) * 5)
-    private = private_messages(effects)
+    private = private_messages(effects, engine)
     assert [player for player, _ in private] == [1]
     assert private[0][1].startswith("Your pack: 1. " + engine.pack(1)[0].name)
     pick = engine.apply(rules.Pick(player=1, choice=0))
-    private = private_messages(pick)
+    private = private_messages(pick, engine)
     assert private[0][0] == 1 and private[0][1].startswith("You picked ")
     assert private[1][0] == 2 and private[1][1].startswith("Your pack: ")
     assert "alice picks a card." in render_effects(pick, engine, names)
-    judged = private_messages(pick, judge=True)  # a judge puts the pick into the hand: no word needed
+    judged = private_messages(pick, engine, judge=True)  # a judge puts the pick into the hand: no word needed
     assert [player for player, _ in judged] == [2] and judged[0][1].startswith("Your pack: ")
+
+
+def test_how_to_pick_is_said_with_a_players_first_pick_only() -> None:
+    """Every draw is a pick: the instruction with each would repeat itself all game long (chat budget)."""
+    engine, effects = started_engine((FOREST, MOUNTAIN, BOLT, BEARS, OWL) * 5)
+    seen: list[tuple[str, list[str]]] = []
+    for _ in range(4):  # alice, bob, alice, bob
+        player = engine.whose_turn
+        public = [line for line in render_effects(effects, engine, names) if "to pick from" in line]
+        private = [text for who, text in private_messages(effects, engine) if who == player]
+        seen.append((names(player), public + private))
+        effects = engine.apply(rules.Pick(player=player, choice=0))
+    for who, lines in seen[:2]:
+        assert lines[0] == f"{who} to pick from 7: !pick N or !pick NAME.", lines
+        assert lines[1].endswith(". In game chat: !pick N or !pick NAME."), lines
+    for who, lines in seen[2:]:
+        assert re.fullmatch(rf"{who} to pick from \d+\.", lines[0]), lines
+        assert lines[1].startswith("Your pack: 1. ") and "!pick" not in lines[1], lines
 
 
 def test_failed_pick_and_mulligan_lines() -> None:

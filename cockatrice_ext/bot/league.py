@@ -1174,6 +1174,7 @@ class LeagueReferee(Referee):
         stale = {
             k for k, v in meta.get("games", {}).items() if newest.get((int(v[0]), tuple(v[1:]))) != int(k)
         }
+        reopen: list[tuple[int, tuple[str, ...], int]] = []
         for (round_no, players), game_id in sorted(newest.items()):
             match = league.engine.league.match_of(players[0], round_no)
             if match is None or match.decided:
@@ -1193,11 +1194,13 @@ class LeagueReferee(Referee):
                 bot.adopt_game(game)
             else:
                 stale.add(str(game_id))
-                await league.open_game(round_no, players)
-        if stale:
+                reopen.append((round_no, players, game_id))
+        if stale:  # before any new game: the server may give a new one the number of a stale one
             meta = bot.journal.table_meta(key)
             meta["games"] = {k: v for k, v in meta.get("games", {}).items() if k not in stale}
             bot.journal.set_table_meta(key, meta)
+        for round_no, players, lost in reopen:
+            await league.open_game(round_no, players, instead_of=lost)
         return league
 
     # -- state ----------------------------------------------------------------------------------------
@@ -1369,8 +1372,11 @@ class LeagueReferee(Referee):
 
     # -- games ----------------------------------------------------------------------------------------
 
-    async def open_game(self, round_no: int, players: tuple[str, ...]) -> None:
-        """Create the Cockatrice game of one pairing and tell both players where it is."""
+    async def open_game(
+        self, round_no: int, players: tuple[str, ...], *, instead_of: int | None = None
+    ) -> None:
+        """Create the Cockatrice game of one pairing and tell both players where it is (and, when it
+        replaces game ``instead_of``, lost in a restart, that it does)."""
         try:
             game = await LeagueGame.create(self.bot, self, round_no, players)
         except Exception as exc:
@@ -1389,7 +1395,8 @@ class LeagueReferee(Referee):
             opponent = next(p for p in players if p != player)
             await self.bot.tell(
                 player,
-                f"Round {round_no}: your game vs {opponent} is #{game.game_id} in this room"
+                ("" if instead_of is None else f"Game #{instead_of} was lost in a restart. ")
+                + f"Round {round_no}: your game vs {opponent} is #{game.game_id} in this room"
                 + (f" (password {self.options.game_password})" if self.options.game_password else "")
                 + f". Join it, load your deck from {hint} and press ready;"
                 + (
@@ -1401,6 +1408,18 @@ class LeagueReferee(Referee):
 
     def forget(self, game: LeagueGame) -> None:
         self.games.pop(game.game_id, None)
+
+    async def game_lost(self, game: LeagueGame) -> None:
+        """The bot came back without ``game`` (the server restarted, or dropped the seat): forget its
+        number (a restarted server may give it to another game) and, while its match is undecided, open
+        the pairing's game again and tell both players the new number."""
+        self.forget(game)
+        meta = self.bot.journal.table_meta(self.key)
+        meta["games"] = {k: v for k, v in meta.get("games", {}).items() if k != str(game.game_id)}
+        self.bot.journal.set_table_meta(self.key, meta)
+        match = self.engine.league.match_of(game.players[0], game.round_no)
+        if match is not None and not match.decided and not self.over:
+            await self.open_game(game.round_no, game.players, instead_of=game.game_id)
 
     # -- private commands --------------------------------------------------------------------------------
 
@@ -2023,6 +2042,14 @@ class LeagueGame(GameReferee):
         self.bot.forget_game(self.game_id)
         with contextlib.suppress(Exception):
             await self.bot.client.leave_game(self.game_id)
+
+    async def on_seat_lost(self) -> None:
+        """A league game is the league's to open again (a new game for the pairing), not a ``!resume``."""
+        LOGGER.warning(
+            "league %s: game %d is gone from the server; opening it again", self.league.key, self.game_id
+        )
+        self.finished = True
+        await self.league.game_lost(self)
 
     async def on_reconnected(self) -> None:
         """Re-seated (restart or reconnect): re-check the decks of a game not started yet."""

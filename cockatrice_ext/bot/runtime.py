@@ -604,6 +604,12 @@ class GameReferee(Referee):
     async def on_reconnected(self) -> None:
         """Override: re-read the game after the client was re-seated."""
 
+    async def on_seat_lost(self) -> None:
+        """The bot came back without its seat here (a server restart, or an unregistered account's seat
+        dropped while it was away): by default, tell the room how to continue the game (``!resume``)."""
+        LOGGER.warning("lost the seat in game %d; its journal table %s is kept", self.game_id, self.table_key)
+        await self.bot.room_say(self.room_id, self.bot.lost_line(self.game_id, self.table_key))
+
     # -- identity checks used by commands -----------------------------------------------------------
 
     def require_player(self, ctx: Context) -> int:
@@ -1230,8 +1236,7 @@ class Bot:
         if referee is None:
             return
         referee.closed = True
-        LOGGER.warning("lost the seat in game %d; its journal table %s is kept", game_id, referee.table_key)
-        await self.room_say(referee.room_id, self.lost_line(game_id, referee.table_key))
+        await referee.on_seat_lost()
 
     GAME_KEY = ":game:"
 

@@ -26,15 +26,15 @@ def run(coroutine: Any, timeout: float = 120.0) -> Any:
     return asyncio.run(asyncio.wait_for(coroutine, timeout))
 
 
-async def start_bot(url: str, journal: Path) -> Bot:
+async def start_bot(url: str, journal: Path, *, reconnect: bool = False, **league: Any) -> Bot:
     options = BotOptions(
         url=url,
         user=BOT,
         rooms=("Bot room",),
         journal_path=journal,
         formats=("market",),
-        format_options={"market": LeagueOptions(format="market", rounds=2, seed=11)},
-        client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
+        format_options={"market": LeagueOptions(**{"format": "market", "rounds": 2, "seed": 11, **league})},
+        client_options={"reconnect": reconnect, "flood_limits": FloodLimits.unlimited()},
     )
     bot = Bot(options)
     await bot.start()
@@ -74,6 +74,22 @@ async def private(player: Player, pattern: str, since: int = 0) -> str:
         return await asyncio.wait_for(waiter(), 15)
     except TimeoutError:
         raise AssertionError(f"{player.name} never got {pattern!r}; last: {player.private[-5:]}") from None
+
+
+async def draft(engine: mk.MarketDraftEngine, players: dict[str, Player]) -> None:
+    """Every player picks the first card of each pack they get until the draft is over."""
+
+    async def drafter(name: str) -> None:
+        player = players[name]
+        while engine.phase == "draft":
+            await wait_until(lambda: engine.phase != "draft" or bool(engine.pack(name)), timeout=20)
+            if engine.phase != "draft":
+                return
+            size = len(engine.pool(name))
+            await tell(player, "!pick 1")
+            await wait_until(lambda size=size: len(engine.pool(name)) > size, timeout=20, what=f"{name} pick")
+
+    await asyncio.gather(*(drafter(name) for name in players))
 
 
 def test_market_league_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -> None:
@@ -127,19 +143,7 @@ def test_market_league_end_to_end(servatrice: ServatriceServer, tmp_path: Path) 
             await tell(bob, f"!pick {by_name}")
             await wait_until(lambda: by_name in [engine.config.cards[c].name for c in engine.pool("bob_m")])
 
-            async def drafter(name: str) -> None:
-                player = players[name]
-                while engine.phase == "draft":
-                    await wait_until(lambda: engine.phase != "draft" or bool(engine.pack(name)), timeout=20)
-                    if engine.phase != "draft":
-                        return
-                    size = len(engine.pool(name))
-                    await tell(player, "!pick 1")
-                    await wait_until(
-                        lambda size=size: len(engine.pool(name)) > size, timeout=20, what=f"{name} pick"
-                    )
-
-            await asyncio.gather(drafter("alice_m"), drafter("bob_m"))
+            await draft(engine, players)
             assert engine.phase == "play"
             assert all(len(engine.pool(n)) == 45 for n in players)
             await alice.wait_line(lambda t: "Round 1: " in t and "vs" in t, since=mark)
@@ -263,3 +267,111 @@ def test_market_league_end_to_end(servatrice: ServatriceServer, tmp_path: Path) 
             await bot.close()
 
     run(scenario(), timeout=120)
+
+
+def test_a_server_restart_opens_the_rounds_games_again(servatrice: ServatriceServer, tmp_path: Path) -> None:
+    """Servatrice restarts during round 1 (every game is gone; without a database it numbers games from 1
+    again). The bot reconnects and opens each undecided pairing's game again, telling both players its
+    number; the room is not offered a ``!resume`` (a league game is the league's to reopen)."""
+
+    async def scenario() -> None:
+        bot = await start_bot(servatrice.ws_url, tmp_path / "journal.sqlite3", reconnect=True)
+        players = {name: await Player.connect(servatrice.ws_url, name) for name in ("alice_mr", "bob_mr")}
+        alice, bob = players.values()
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for player in players.values():
+                await player.client.join_room(room_id)
+            mark = alice.mark()
+            await alice.client.room_say(room_id, "!market join")
+            await bob.client.room_say(room_id, "!market join")
+            await alice.wait_line(lambda t: "bob_mr joins" in t, since=mark)
+            await bob.client.room_say(room_id, "!market start")
+            await alice.wait_line(lambda t: "Market Draft league #1 starts" in t, since=mark)
+            league = league_of(bot)
+            await draft(league.engine, players)
+            await private(alice, r"your game vs bob_mr is #\d+")
+            assert len(league.games) == 1
+
+            servatrice.restart()
+            gone = list(players.values())
+            players = {name: await Player.connect(servatrice.ws_url, name) for name in players}
+            alice, bob = players.values()
+            for player in gone:
+                await player.close()
+            for player in players.values():
+                await player.client.join_room(room_id)
+            mark = alice.mark()
+            await wait_until(lambda: bot.client.connected and room_id in bot.client.rooms, timeout=30)
+            note = await private(
+                alice, r"^Game #\d+ was lost in a restart\. Round 1: your game vs bob_mr is #\d+"
+            )
+            game_id = int(re.search(r"is #(\d+)", note).group(1))  # type: ignore[union-attr]
+            await private(bob, rf"Round 1: your game vs alice_mr is #{game_id}")
+            assert list(league.games) == [game_id] and game_id in bot.client.games
+            await alice.client.join_game(room_id, game_id, spectator=True)  # it is there to join
+            assert not [t for _, t in alice.heard[mark:] if "!resume" in t]
+        finally:
+            for player in players.values():
+                await player.close()
+            await bot.close()
+
+    run(scenario(), timeout=120)
+
+
+def test_after_the_server_and_the_referee_restart_each_pairing_gets_its_own_game(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    """The machine rebooted: Servatrice (numbering games from 1 again) and the referee both restart during
+    round 1 of a four-player league. The referee opens a new game for each pairing, each told to its own two
+    players; a new game that takes the number of another pairing's lost game is not mistaken for it."""
+    journal = tmp_path / "journal.sqlite3"
+    names = ("dan_mr", "cat_mr", "bea_mr", "al_mr")
+    block = tmp_path / "market-pool-x2.txt"  # the bundled pool is sized for two players: two of each card
+    bundled = (Path(__file__).parents[2] / "blocks" / "market-pool.txt").read_text()
+    block.write_text(re.sub(r"(?m)^1 ", "2 ", bundled))
+    league_options = {"block": str(block), "rounds": 1}
+
+    async def scenario() -> None:
+        bot = await start_bot(servatrice.ws_url, journal, **league_options)
+        players = {name: await Player.connect(servatrice.ws_url, name) for name in names}
+        try:
+            room_id = await players[names[0]].client.room_id_by_name("Bot room")
+            for player in players.values():
+                await player.client.join_room(room_id)
+            mark = players[names[0]].mark()
+            for player in players.values():
+                await player.client.room_say(room_id, "!market join")
+            await players[names[0]].client.room_say(room_id, "!market start")
+            await players[names[0]].wait_line(lambda t: "Market Draft league #1 starts" in t, since=mark)
+            await draft(league_of(bot).engine, players)
+            before = {
+                name: await private(player, r"your game vs \w+ is #\d+") for name, player in players.items()
+            }
+        finally:
+            for player in players.values():
+                await player.close()
+            await bot.close()
+
+        servatrice.restart()
+        players = {name: await Player.connect(servatrice.ws_url, name) for name in names}
+        bot = await start_bot(servatrice.ws_url, journal, **league_options)
+        try:
+            league = league_of(bot)
+            assert sorted(len(g.players) for g in league.games.values()) == [2, 2], league.games
+            for game_id, game in league.games.items():
+                mirror = bot.client.games[game_id]
+                assert all(name in mirror.description for name in game.players), (game_id, game.players)
+                for name in game.players:
+                    opponent = next(n for n in game.players if n != name)
+                    assert f"vs {opponent} is" in before[name]
+                    lost = re.search(r"is #(\d+)", before[name]).group(1)  # type: ignore[union-attr]
+                    told = rf"^Game #{lost} was lost in a restart\. Round 1: your game vs {opponent}"
+                    told += rf" is #{game_id}\b"
+                    await private(players[name], told)
+        finally:
+            for player in players.values():
+                await player.close()
+            await bot.close()
+
+    run(scenario(), timeout=180)

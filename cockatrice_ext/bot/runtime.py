@@ -995,10 +995,7 @@ class Bot:
     async def on_event(self, event: Any) -> None:
         try:
             if isinstance(event, Reconnected):
-                for game_id in event.lost_games:
-                    await self._seat_lost(game_id)
-                for referee in list(self.games.values()):
-                    await referee.on_reconnected()
+                await self._on_reconnected(event)
                 return
             if isinstance(event, Disconnected):
                 return
@@ -1071,6 +1068,20 @@ class Bot:
             await self.tell(sender, "Join a league in the room first; then !help here.")
             return
         await reply_unknown(ctx, text, self.private_referees)
+
+    async def _on_reconnected(self, event: Reconnected) -> None:
+        """Back after a lost connection: each lost game is announced (or reopened by its league), each kept
+        one re-read; one game's fault is logged and the others are still looked after."""
+        for game_id in event.lost_games:
+            try:
+                await self._seat_lost(game_id)
+            except Exception:
+                LOGGER.exception("after reconnecting: lost game %d not looked after", game_id)
+        for game_id, referee in list(self.games.items()):
+            try:
+                await referee.on_reconnected()
+            except Exception:
+                LOGGER.exception("after reconnecting: game %d not re-read", game_id)
 
     async def _on_game_joined(self, event: ClientEvent) -> None:
         """A game we were (re)seated in: resume its referee from the journal if we know it."""

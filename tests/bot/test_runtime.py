@@ -14,7 +14,7 @@ from servatrice import ServatriceServer
 from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
-from cockatrice_ext.client import FloodLimits
+from cockatrice_ext.client import FloodLimits, Reconnected
 from cockatrice_ext.journal import open_database
 from cockatrice_ext.web.demo import demo_bot, seat_game
 
@@ -57,6 +57,43 @@ def test_a_reseated_game_whose_record_no_longer_replays_is_announced_and_the_bot
     assert line.startswith(f"game #{GAME}'s record cannot be replayed (")
     assert "action 1" in line and "replays differently" in line
     assert line.endswith("it is kept, and nothing was changed")
+
+
+def test_after_a_reconnect_one_lost_games_fault_does_not_keep_the_others_unannounced(tmp_path: Path) -> None:
+    """Back from a lost connection without two of its seats: the first game's handling fails (it used to
+    end the whole reconnect handling, so the second was never announced and kept games never re-read)."""
+
+    async def run() -> list[tuple[Any, str]]:
+        chat: list[tuple[Any, str]] = []
+
+        async def send(destination: Any, message: str) -> None:
+            chat.append((destination, message))
+
+        bot = demo_bot(tmp_path / "journal.sqlite3", send)
+        pool = load_block("vortex-pool", sections=None)
+        referees = []
+        for game_id in (GAME, GAME + 1):
+            seat_game(bot, game_id, ["alice", "bob"])
+            referee = VortexReferee(bot, game_id, ROOM, VortexOptions(seed=5), pool)
+            bot.adopt_game(referee)
+            await referee.start_engine()
+            referees.append(referee)
+        await bot.chat.flush(timeout=5)
+        chat.clear()
+
+        async def broken() -> None:
+            raise RuntimeError("a fault in one game")
+
+        referees[0].on_seat_lost = broken  # type: ignore[method-assign]
+        await bot.on_event(Reconnected(1, bot.client.user_name, (ROOM,), (), (GAME, GAME + 1)))
+        await bot.chat.flush(timeout=5)
+        assert not bot.games
+        return chat
+
+    chat = asyncio.run(run())
+    ((destination, line),) = chat
+    assert destination == ("room", ROOM)
+    assert f"game #{GAME + 1}" in line and f"!resume {GAME + 1}" in line
 
 
 @pytest.mark.servatrice

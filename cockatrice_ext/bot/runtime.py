@@ -171,18 +171,29 @@ class Referee:
             await ctx.reply(shorten(f"{ctx.sender}: {exc.reason}"))
         except RulesError as exc:
             await ctx.reply(shorten(f"{ctx.sender}: {self.explain(exc)}"))
-        except ClientError as exc:  # the server refused something the command needed
-            LOGGER.warning("%s: %s failed on the server: %s", ctx.sender, text, exc)
-            ids = COMMAND_ACTION_IDS.get()
-            if ids is not None and ids.recorded:  # the rules took it; only showing it failed
-                said = "the referee recorded that, but the server refused to show all of it"
-                await ctx.reply(shorten(f"{ctx.sender}: {said} ({exc}); the table may lag behind"))
-            else:
-                await ctx.reply(shorten(f"{ctx.sender}: the server refused that ({exc}); nothing changed"))
+        except (ClientError, TimeoutError) as exc:  # the server refused (or never answered) what it needed
+            LOGGER.warning("%s: %s failed on the server: %s", ctx.sender, text, exc or "no answer in time")
+            why = f"the server refused it: {exc}" if isinstance(exc, ClientError) else "no answer in time"
+            await ctx.reply(shorten(f"{ctx.sender}: {self._what_happened(why)}"))
+        except Exception:  # a fault of ours: the player still gets an answer, the operator the traceback
+            LOGGER.exception("%s: %r failed", ctx.sender, text)
+            why = "a fault of the referee's own, written to its log"
+            await ctx.reply(shorten(f"{ctx.sender}: {self._what_happened(why)}"))
         return True
 
     def help_lines(self, scope: str) -> list[str]:
         return [f"{spec.usage} - {spec.help}" for spec in self.commands.listing(scope)]
+
+    @staticmethod
+    def _what_happened(why: str) -> str:
+        """A failed command's answer, ``why`` it failed: whether the rules took it (only showing it failed,
+        so it counts) or nothing changed."""
+        ids = COMMAND_ACTION_IDS.get()
+        if ids is not None and ids.recorded:
+            return (
+                f"the referee recorded that, but could not show all of it ({why}); the table may lag behind"
+            )
+        return f"that did not go through ({why}); nothing changed"
 
 
 @dataclass
@@ -1112,6 +1123,14 @@ class Bot:
         except JournalError as exc:  # never guess, never stop the bot: say what could not be read
             LOGGER.error("game %d cannot be resumed: %s", game_id, exc)
             await self.room_say(room_id, unreplayable_line(f"game #{game_id}", exc))
+            return
+        except Exception:  # a fault of ours must not stop the bot (and every restart after it) either
+            LOGGER.exception("game %d cannot be resumed", game_id)
+            await self.room_say(
+                room_id,
+                f"The referee could not take up game #{game_id} again (a fault of its own, written to its"
+                " log); its record is kept, and nothing was changed.",
+            )
             return
         self.adopt_game(referee)
         await referee.on_reconnected()

@@ -12,10 +12,11 @@ from bot_players import Player
 from servatrice import ServatriceServer
 
 from cockatrice_ext.bot.blocks import load_block
-from cockatrice_ext.bot.runtime import Bot, BotOptions
+from cockatrice_ext.bot.commands import command
+from cockatrice_ext.bot.runtime import Bot, BotOptions, Context, Referee
 from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
 from cockatrice_ext.client import FloodLimits, Reconnected
-from cockatrice_ext.journal import open_database
+from cockatrice_ext.journal import Journal, open_database
 from cockatrice_ext.web.demo import demo_bot, seat_game
 
 GAME, ROOM = 12, 1
@@ -57,6 +58,72 @@ def test_a_reseated_game_whose_record_no_longer_replays_is_announced_and_the_bot
     assert line.startswith(f"game #{GAME}'s record cannot be replayed (")
     assert "action 1" in line and "replays differently" in line
     assert line.endswith("it is kept, and nothing was changed")
+
+
+def test_a_command_that_hits_a_fault_of_the_referee_is_still_answered() -> None:
+    """A fault in a command's code (a bug, not a refusal) used to leave the player without a word: only the
+    bot's log knew. The player is told; the operator's log has the traceback."""
+
+    class Faulty(Referee):
+        @command(scopes=("room",))
+        async def boom(self, ctx: Context) -> None:
+            """Fails."""
+            raise RuntimeError("a fault")
+
+    async def run() -> list[str]:
+        bot = Bot(BotOptions(url="ws://127.0.0.1:1/none", user="referee"), journal=Journal(":memory:"))
+        said: list[str] = []
+
+        async def collect(text: str) -> None:
+            said.append(text)
+
+        handled = await Faulty(bot).handle_command(
+            Context(bot, "room", "alice", room_id=1, reply_hook=collect), "!boom"
+        )
+        assert handled
+        return said
+
+    assert asyncio.run(run()) == [
+        "alice: that did not go through (a fault of the referee's own, written to its log); nothing changed"
+    ]
+
+
+def test_a_reseated_game_whose_resumption_fails_is_announced_and_the_bot_goes_on(tmp_path: Path) -> None:
+    """A fault while resuming a game (here its record lacks the options an older version did not write)
+    used to stop the bot's start, and so every restart after it: the room is told and the bot goes on."""
+
+    async def run() -> list[tuple[Any, str]]:
+        chat: list[tuple[Any, str]] = []
+
+        async def send(destination: Any, message: str) -> None:
+            chat.append((destination, message))
+
+        bot = demo_bot(tmp_path / "journal.sqlite3", send)
+        seat_game(bot, GAME, ["alice", "bob"])
+        referee = VortexReferee(
+            bot, GAME, ROOM, VortexOptions(seed=5), load_block("vortex-pool", sections=None)
+        )
+        bot.adopt_game(referee)
+        await referee.start_engine()
+        await bot.chat.flush(timeout=5)
+        bot.forget_game(GAME)
+        meta = bot.journal.table_meta(referee.table_key)
+        del meta["options"]
+        bot.journal.set_table_meta(referee.table_key, meta)
+        chat.clear()
+        await bot.resume_game(GAME, ROOM)
+        await bot.chat.flush(timeout=5)
+        assert GAME not in bot.games
+        return chat
+
+    chat = asyncio.run(run())
+    assert chat == [
+        (
+            ("room", ROOM),
+            f"The referee could not take up game #{GAME} again (a fault of its own, written to its log); its"
+            " record is kept, and nothing was changed.",
+        )
+    ]
 
 
 def test_after_a_reconnect_one_lost_games_fault_does_not_keep_the_others_unannounced(tmp_path: Path) -> None:

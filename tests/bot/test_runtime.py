@@ -22,6 +22,30 @@ from cockatrice_ext.web.demo import demo_bot, seat_game
 GAME, ROOM = 12, 1
 
 
+async def vortex_games(
+    journal: Path, *game_ids: int
+) -> tuple[Bot, list[VortexReferee], list[tuple[Any, str]]]:
+    """A bot without a server refereeing a started Vortex game for each of ``game_ids``, and the list its
+    chat goes to from now on (what it said so far is left out)."""
+    chat: list[tuple[Any, str]] = []
+
+    async def send(destination: Any, message: str) -> None:
+        chat.append((destination, message))
+
+    bot = demo_bot(journal, send)
+    pool = load_block("vortex-pool", sections=None)
+    referees = []
+    for game_id in game_ids:
+        seat_game(bot, game_id, ["alice", "bob"])
+        referee = VortexReferee(bot, game_id, ROOM, VortexOptions(seed=5), pool)
+        bot.adopt_game(referee)
+        await referee.start_engine()
+        referees.append(referee)
+    await bot.chat.flush(timeout=5)
+    chat.clear()
+    return bot, referees, chat
+
+
 def test_a_reseated_game_whose_record_no_longer_replays_is_announced_and_the_bot_goes_on(
     tmp_path: Path,
 ) -> None:
@@ -29,24 +53,12 @@ def test_a_reseated_game_whose_record_no_longer_replays_is_announced_and_the_bot
     this version's rules, the room is told and the bot carries on (the error used to stop the bot)."""
 
     async def run() -> list[tuple[Any, str]]:
-        chat: list[tuple[Any, str]] = []
-
-        async def send(destination: Any, message: str) -> None:
-            chat.append((destination, message))
-
         journal_path = tmp_path / "journal.sqlite3"
-        bot = demo_bot(journal_path, send)
-        seat_game(bot, GAME, ["alice", "bob"])
-        pool = load_block("vortex-pool", sections=None)
-        referee = VortexReferee(bot, GAME, ROOM, VortexOptions(seed=5), pool)
-        bot.adopt_game(referee)
-        await referee.start_engine()
-        await bot.chat.flush(timeout=5)
+        bot, (referee,), chat = await vortex_games(journal_path, GAME)
         bot.forget_game(GAME)  # as after a restart: the journal is all that is left
         database = open_database(str(journal_path))
         database.execute("UPDATE actions SET effects='[]' WHERE table_key=? AND seq=1", (referee.table_key,))
         database.close()
-        chat.clear()
         await bot.resume_game(GAME, ROOM)
         await bot.chat.flush(timeout=5)
         assert GAME not in bot.games
@@ -93,19 +105,7 @@ def test_a_reseated_game_whose_resumption_fails_is_announced_and_the_bot_goes_on
     used to stop the bot's start, and so every restart after it: the room is told and the bot goes on."""
 
     async def run() -> list[tuple[Any, str]]:
-        chat: list[tuple[Any, str]] = []
-
-        async def send(destination: Any, message: str) -> None:
-            chat.append((destination, message))
-
-        bot = demo_bot(tmp_path / "journal.sqlite3", send)
-        seat_game(bot, GAME, ["alice", "bob"])
-        referee = VortexReferee(
-            bot, GAME, ROOM, VortexOptions(seed=5), load_block("vortex-pool", sections=None)
-        )
-        bot.adopt_game(referee)
-        await referee.start_engine()
-        await bot.chat.flush(timeout=5)
+        bot, (referee,), chat = await vortex_games(tmp_path / "journal.sqlite3", GAME)
         bot.forget_game(GAME)
         meta = bot.journal.table_meta(referee.table_key)
         del meta["options"]
@@ -131,22 +131,7 @@ def test_after_a_reconnect_one_lost_games_fault_does_not_keep_the_others_unannou
     end the whole reconnect handling, so the second was never announced and kept games never re-read)."""
 
     async def run() -> list[tuple[Any, str]]:
-        chat: list[tuple[Any, str]] = []
-
-        async def send(destination: Any, message: str) -> None:
-            chat.append((destination, message))
-
-        bot = demo_bot(tmp_path / "journal.sqlite3", send)
-        pool = load_block("vortex-pool", sections=None)
-        referees = []
-        for game_id in (GAME, GAME + 1):
-            seat_game(bot, game_id, ["alice", "bob"])
-            referee = VortexReferee(bot, game_id, ROOM, VortexOptions(seed=5), pool)
-            bot.adopt_game(referee)
-            await referee.start_engine()
-            referees.append(referee)
-        await bot.chat.flush(timeout=5)
-        chat.clear()
+        bot, referees, chat = await vortex_games(tmp_path / "journal.sqlite3", GAME, GAME + 1)
 
         async def broken() -> None:
             raise RuntimeError("a fault in one game")

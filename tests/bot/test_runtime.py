@@ -110,7 +110,6 @@ def test_a_reseated_game_whose_resumption_fails_is_announced_and_the_bot_goes_on
         meta = bot.journal.table_meta(referee.table_key)
         del meta["options"]
         bot.journal.set_table_meta(referee.table_key, meta)
-        chat.clear()
         await bot.resume_game(GAME, ROOM)
         await bot.chat.flush(timeout=5)
         assert GAME not in bot.games

@@ -16,6 +16,10 @@ else's answers by tens of seconds. :class:`ChatScheduler` fixes that:
 
 So a spammer's twenty refusals become one or two messages in their own game, and another user's
 room ``!help`` takes the very next message the budget allows.
+
+A private message to a user who is offline (the server answers ``RespNameNotFound``) is kept, the
+latest :data:`HELD_MESSAGES` per user, and sent when the bot sees the user again (:meth:`user_back`):
+a league's new game number or pairing is not lost because a player's client was reconnecting.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from cockatrice_ext.client.errors import ChatFlood
+from cockatrice_ext.client.errors import ChatFlood, NameNotFound
 from cockatrice_ext.client.flood import chat_cost, game_command_cost
 
 LOGGER = logging.getLogger(__name__)
@@ -42,6 +46,14 @@ Sender = Callable[[Destination, str], Awaitable[None]]
 
 FLOOD_RETRIES = 3
 """How often a message refused by the server as flood is sent again before it is dropped."""
+
+HELD_MESSAGES = 5
+"""Private messages kept for a user who is offline (the latest), sent when they are back."""
+
+HELD_USERS = 500
+"""Offline users whose messages are kept at once (the longest-quiet ones are forgotten first)."""
+
+AWAY_PREFIX = "While you were away: "
 
 STARVED_AFTER = 3.0
 """Seconds a line may wait for the budget before the operator is told how to add budget."""
@@ -80,6 +92,9 @@ class ChatScheduler:
         self._task: asyncio.Task[None] | None = None
         self._warned_at = float("-inf")
         self._refusals: dict[tuple[Destination, str], int] = {}
+        self._held: dict[str, deque[tuple[str, bool]]] = {}  # offline user -> (message, raw), oldest first
+        self._sending: Destination | None = None
+        self._back_while_sending = False
         self.sent_messages = 0
 
     def limit_for(self, destination: Destination) -> int:
@@ -95,6 +110,9 @@ class ChatScheduler:
         limit = self.limit_for(destination)
         line = text.strip()[:limit] if raw else _clip(text, limit)
         if not line:
+            return
+        if destination[0] == "user" and destination[1] in self._held:
+            self._hold(destination[1], line, raw)  # known to be offline: kept for their return, no round trip
             return
         self._queues.setdefault(destination, deque()).append((line, raw))
         self._idle.clear()
@@ -112,6 +130,28 @@ class ChatScheduler:
         """Messages and characters still to send (a destination's waiting lines merge into one message)."""
         queues = [queue for queue in self._queues.values() if queue]
         return len(queues), sum(len(line) + len(SEPARATOR) for queue in queues for line, _ in queue)
+
+    def held(self, user: str) -> list[str]:
+        """The messages kept for ``user`` while they are offline (oldest first)."""
+        return [message for message, _ in self._held.get(user, ())]
+
+    def user_back(self, user: str) -> None:
+        """``user`` is online again (logged in, joined a room, wrote): what was kept for them goes first in
+        their conversation, the first message marked as sent while they were away."""
+        if self._sending == ("user", user):
+            self._back_while_sending = True  # a refusal of what is on its way now is not theirs to keep
+        held = self._held.pop(user, None)
+        if not held:
+            return
+        messages = [message for message, _ in held]
+        messages[0] = (AWAY_PREFIX + messages[0])[: self.limit_for(("user", user))]
+        queue = self._queues.setdefault(("user", user), deque())
+        queue.extendleft((message, True) for message in reversed(messages))  # each whole, as kept
+        LOGGER.info("%s is back: %d kept message(s) go out", user, len(messages))
+        self._idle.clear()
+        self._wakeup.set()
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
 
     def drop(self, destination: Destination) -> None:
         """Forget what is queued for a destination that is gone (a closed game, a user who left)."""
@@ -182,16 +222,26 @@ class ChatScheduler:
             wait = self._delay(destination, message)
             if wait > 0:  # a long merged message needs more of the character budget
                 await asyncio.sleep(wait)
+            self._sending, self._back_while_sending = destination, False
             try:
                 await self._send(destination, message)
             except asyncio.CancelledError:
                 raise
             except ChatFlood:  # the server's budget is smaller than we knew: the client paces slower now
                 self._send_again(destination, message)
-            except Exception as exc:  # a user who left, a game that closed: the others go on
+            except NameNotFound as exc:
+                if destination[0] != "user":
+                    LOGGER.info("chat to %s failed: %s", destination, exc)
+                elif self._back_while_sending:  # they logged in while it was on its way: try again
+                    self._queues.setdefault(destination, deque()).appendleft((message, True))
+                else:
+                    self._hold(destination[1], message)
+            except Exception as exc:  # a game that closed, a user who ignores us: the others go on
                 LOGGER.info("chat to %s failed: %s", destination, exc)
             else:
                 self._refusals.pop((destination, message), None)
+            finally:
+                self._sending = None
 
     def _send_again(self, destination: Destination, message: str) -> None:
         """A message the server refused as flood goes first in its conversation again (alone, as sent),
@@ -204,6 +254,28 @@ class ChatScheduler:
             return
         self._queues.setdefault(destination, deque()).appendleft((message, True))
         self._idle.clear()
+
+    def _hold(self, user: str, message: str, raw: bool | None = None) -> None:
+        """Keep a message for an offline user until :meth:`user_back`: lines merge as they would have been
+        sent, the latest :data:`HELD_MESSAGES` are kept, for at most :data:`HELD_USERS` users. Lines still
+        queued for the user are kept with it (they could not be delivered either)."""
+        raw = "\n" in message if raw is None else raw  # a text sent whole (a deck list) stays whole
+        held = self._held.pop(user, None)
+        if held is None:
+            held = deque(maxlen=HELD_MESSAGES)
+            LOGGER.info("%s is offline: private messages are kept until they are back", user)
+        limit = self.limit_for(("user", user))
+        if held and not raw and not held[-1][1] and len(held[-1][0]) + len(SEPARATOR) + len(message) <= limit:
+            held[-1] = (held[-1][0] + SEPARATOR + message, False)
+        else:
+            held.append((message, raw))
+        self._held[user] = held  # the most recently held last
+        for line, line_raw in self._queues.pop(("user", user), None) or ():
+            self._hold(user, line, line_raw)
+        while len(self._held) > HELD_USERS:
+            del self._held[next(iter(self._held))]
+        if not any(self._queues.values()):
+            self._idle.set()
 
     def _warn_if_starved(self, wait: float) -> None:
         """Tell the operator (at most once a minute) when the budget holds lines back for long."""

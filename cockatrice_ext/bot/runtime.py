@@ -868,6 +868,7 @@ class Bot:
     async def start(self) -> None:
         """Connect, join the rooms, install the formats and restore journaled tables."""
         await self._connect()
+        await self.watch_users()
         for user in self.options.extra_users:
             await self.add_session(user)
         self.room_referees.append(LobbyReferee(self))
@@ -922,6 +923,23 @@ class Bot:
             await self.client.join_room(room_id)
             self.room_ids.append(room_id)
 
+    async def watch_users(self) -> None:
+        """Ask the server to report every login from now on (``Command_ListUsers`` subscribes a connection
+        to ``Event_UserJoined``), so messages kept for an offline user go out when they are back; users
+        already back (we were away ourselves) get theirs now."""
+        try:
+            users = await self.client.list_users()
+        except Exception as exc:  # without it, kept messages wait for the user's next word
+            LOGGER.warning("cannot follow logins (%s): kept messages wait until the user writes", exc)
+            return
+        for user in users:
+            self.user_seen(str(user.name))
+
+    def user_seen(self, user_name: str) -> None:
+        """``user_name`` is online: every session sends what it kept for them while they were away."""
+        for session in (self.main or self).sessions:
+            session.chat.user_back(user_name)
+
     async def add_session(self, user: str) -> Bot:
         """Log in one more account (same password) and resume the journaled games it is re-seated in."""
         helper = Bot(
@@ -974,8 +992,9 @@ class Bot:
         self.chat.say(("room", room_id), text)
 
     async def tell(self, user_name: str, text: str, *, raw: bool = False) -> None:
-        """Queue a private message (dropped with a log line if the user has left), on the session that
-        holds the conversation with that user (``raw``: line breaks kept, see :meth:`ChatScheduler.say`)."""
+        """Queue a private message on the session that holds the conversation with that user (kept while
+        the user is offline, sent when they are back; ``raw``: line breaks kept, see
+        :meth:`ChatScheduler.say`)."""
         self.conversation_with(user_name).chat.say(("user", user_name), text, raw=raw)
 
     def conversation_with(self, user_name: str) -> Bot:
@@ -1010,6 +1029,10 @@ class Bot:
                 return
             if isinstance(event, Disconnected):
                 return
+            if event.kind != "game" and not event.is_own and not event.is_replay:
+                seen = user_online_in(event)
+                if seen:
+                    self.user_seen(seen)
             if (
                 self.main is not None
                 and event.kind in ("room", "session")
@@ -1082,7 +1105,10 @@ class Bot:
 
     async def _on_reconnected(self, event: Reconnected) -> None:
         """Back after a lost connection: each lost game is announced (or reopened by its league), each kept
-        one re-read; one game's fault is logged and the others are still looked after."""
+        one re-read; one game's fault is logged and the others are still looked after. The main session
+        follows logins again (a new connection is not subscribed)."""
+        if self.main is None:
+            await self.watch_users()
         for game_id in event.lost_games:
             try:
                 await self._seat_lost(game_id)
@@ -1441,6 +1467,19 @@ async def reply_unknown(ctx: Context, text: str, referees: Iterable[Referee]) ->
         return
     known = sorted({name for r in referees for name in r.commands.names(ctx.scope)} | {"help"})
     await ctx.reply(shorten(f"{ctx.sender}: {unknown_command_reason(invocation.name, known)}"))
+
+
+def user_online_in(event: ClientEvent) -> str:
+    """The user a room or session event shows online (a login, a room join, a line in a room, a private
+    message), or ``""``."""
+    message = event.message
+    if event.name in ("Event_UserJoined", "Event_JoinRoom"):
+        return str(message.user_info.name)  # type: ignore[attr-defined]
+    if event.name == "Event_RoomSay":
+        return str(message.name)  # type: ignore[attr-defined]
+    if event.name == "Event_UserMessage":
+        return str(message.sender_name)  # type: ignore[attr-defined]
+    return ""
 
 
 def parse_invocation_safe(text: str) -> bool:

@@ -13,9 +13,16 @@ from hypothesis import strategies as st
 from servatrice import FloodLimits as ServerFloodLimits
 from servatrice import ServatriceConfig, ServatriceFactory
 
-from cockatrice_ext.bot.chat import FLOOD_RETRIES, SEPARATOR, ChatScheduler, client_scheduler
+from cockatrice_ext.bot.chat import (
+    AWAY_PREFIX,
+    FLOOD_RETRIES,
+    HELD_MESSAGES,
+    SEPARATOR,
+    ChatScheduler,
+    client_scheduler,
+)
 from cockatrice_ext.client import ClientEvent, connect
-from cockatrice_ext.client.errors import ChatFlood
+from cockatrice_ext.client.errors import ChatFlood, NameNotFound
 from cockatrice_ext.client.flood import FloodGate, FloodLimits, chat_cost
 
 
@@ -190,6 +197,110 @@ def test_a_message_refused_again_and_again_is_dropped_with_a_warning(caplog: Any
     assert server.refused == ["never"] * (FLOOD_RETRIES + 1)
     assert [m for _, _, m in server.sent] == ["fine"]
     assert any("dropped" in r.getMessage() for r in caplog.records if r.levelno == logging.WARNING)
+
+
+class ServerWithAbsentUsers(Budget):
+    """Users in ``offline`` are not logged in: a private message to them is refused (RespNameNotFound)."""
+
+    def __init__(self, *offline: str) -> None:
+        super().__init__()
+        self.offline = set(offline)
+        self.tries: list[tuple[str, str]] = []
+        self.in_flight: asyncio.Event | None = None  # set: a send waits for it before it is answered
+
+    async def send(self, destination: tuple[str, object], message: str) -> None:
+        kind, name = destination
+        if kind == "user":
+            self.tries.append((str(name), message))
+        offline = kind == "user" and name in self.offline
+        if self.in_flight is not None:
+            await self.in_flight.wait()
+        if offline:
+            raise NameNotFound(6, None, command="Command_Message")
+        await super().send(destination, message)
+
+    def to(self, user: str) -> list[str]:
+        return [m for _, d, m in self.sent if d == ("user", user)]
+
+
+def test_a_private_message_to_an_offline_user_is_kept_until_they_are_back() -> None:
+    """One try finds the user offline; what follows is kept without another try; when they are back it
+    goes out in order, marked, a deck list whole; other conversations never wait for it."""
+
+    async def scenario() -> ServerWithAbsentUsers:
+        server = ServerWithAbsentUsers("ann")
+        chat = server.scheduler
+        chat.say(("user", "ann"), "Round 1: your game vs bob is #4.")
+        chat.say(("user", "bob"), "Round 1: your game vs ann is #4.")
+        await chat.flush(timeout=5)
+        chat.say(("user", "ann"), "Game #4 was lost in a restart.")
+        chat.say(("user", "ann"), "Your game vs bob is #7.")
+        chat.say(("user", "ann"), "1 Island\n1 Forest", raw=True)
+        await chat.flush(timeout=5)
+        assert chat.held("ann") == [
+            "Round 1: your game vs bob is #4."
+            + SEPARATOR
+            + "Game #4 was lost in a restart."
+            + SEPARATOR
+            + "Your game vs bob is #7.",
+            "1 Island\n1 Forest",
+        ]
+        assert len(server.tries) == 2 and server.to("ann") == []  # ann tried once, bob once
+        server.offline.clear()
+        chat.user_back("ann")
+        chat.user_back("bob")  # nothing kept for bob: nothing sent again
+        await chat.flush(timeout=5)
+        return server
+
+    server = asyncio.run(scenario())
+    assert server.to("ann") == [
+        AWAY_PREFIX
+        + "Round 1: your game vs bob is #4."
+        + SEPARATOR
+        + "Game #4 was lost in a restart."
+        + SEPARATOR
+        + "Your game vs bob is #7.",
+        "1 Island\n1 Forest",
+    ]
+    assert server.to("bob") == ["Round 1: your game vs ann is #4."]
+    assert server.scheduler.held("ann") == []
+
+
+def test_only_the_latest_messages_are_kept_for_an_offline_user() -> None:
+    async def scenario() -> ServerWithAbsentUsers:
+        server = ServerWithAbsentUsers("ann")
+        for n in range(HELD_MESSAGES + 3):
+            server.scheduler.say(("user", "ann"), f"{n}\nIsland", raw=True)  # each a message of its own
+            await server.scheduler.flush(timeout=5)
+        server.offline.clear()
+        server.scheduler.user_back("ann")
+        await server.scheduler.flush(timeout=5)
+        return server
+
+    sent = asyncio.run(scenario()).to("ann")
+    assert [m.removeprefix(AWAY_PREFIX).split()[0] for m in sent] == [
+        str(n) for n in range(3, HELD_MESSAGES + 3)
+    ]
+
+
+def test_a_user_back_while_a_message_to_them_was_on_its_way_gets_it_again() -> None:
+    """The refusal and the user's return cross: the message is sent again, not kept for a return that
+    already happened."""
+
+    async def scenario() -> ServerWithAbsentUsers:
+        server = ServerWithAbsentUsers("ann")
+        server.in_flight = asyncio.Event()
+        server.scheduler.say(("user", "ann"), "your game is #4")
+        await wait_until(lambda: server.tries, timeout=5)
+        server.scheduler.user_back("ann")  # logged in while the server was answering "no such user"
+        server.offline.clear()
+        server.in_flight.set()
+        await server.scheduler.flush(timeout=5)
+        return server
+
+    server = asyncio.run(scenario())
+    assert server.to("ann") == ["your game is #4"]
+    assert server.scheduler.held("ann") == []
 
 
 @pytest.mark.servatrice

@@ -269,6 +269,25 @@ def test_market_league_end_to_end(servatrice: ServatriceServer, tmp_path: Path) 
     run(scenario(), timeout=120)
 
 
+async def league_in_round_one(bot: Bot, players: dict[str, Player]) -> tuple[int, LeagueReferee]:
+    """alice_mr and bob_mr join a league in the bot's room and draft; round 1 pairs them in one game."""
+    alice, bob = players.values()
+    room_id = await alice.client.room_id_by_name("Bot room")
+    for player in players.values():
+        await player.client.join_room(room_id)
+    mark = alice.mark()
+    await alice.client.room_say(room_id, "!market join")
+    await bob.client.room_say(room_id, "!market join")
+    await alice.wait_line(lambda t: "bob_mr joins" in t, since=mark)
+    await bob.client.room_say(room_id, "!market start")
+    await alice.wait_line(lambda t: "Market Draft league #1 starts" in t, since=mark)
+    league = league_of(bot)
+    await draft(league.engine, players)
+    await private(alice, r"your game vs bob_mr is #\d+")
+    assert len(league.games) == 1
+    return room_id, league
+
+
 def test_a_server_restart_opens_the_rounds_games_again(servatrice: ServatriceServer, tmp_path: Path) -> None:
     """Servatrice restarts during round 1 (every game is gone; without a database it numbers games from 1
     again). The bot reconnects and opens each undecided pairing's game again, telling both players its
@@ -277,22 +296,8 @@ def test_a_server_restart_opens_the_rounds_games_again(servatrice: ServatriceSer
     async def scenario() -> None:
         bot = await start_bot(servatrice.ws_url, tmp_path / "journal.sqlite3", reconnect=True)
         players = {name: await Player.connect(servatrice.ws_url, name) for name in ("alice_mr", "bob_mr")}
-        alice, bob = players.values()
         try:
-            room_id = await alice.client.room_id_by_name("Bot room")
-            for player in players.values():
-                await player.client.join_room(room_id)
-            mark = alice.mark()
-            await alice.client.room_say(room_id, "!market join")
-            await bob.client.room_say(room_id, "!market join")
-            await alice.wait_line(lambda t: "bob_mr joins" in t, since=mark)
-            await bob.client.room_say(room_id, "!market start")
-            await alice.wait_line(lambda t: "Market Draft league #1 starts" in t, since=mark)
-            league = league_of(bot)
-            await draft(league.engine, players)
-            await private(alice, r"your game vs bob_mr is #\d+")
-            assert len(league.games) == 1
-
+            room_id, league = await league_in_round_one(bot, players)
             servatrice.restart()
             gone = list(players.values())
             players = {name: await Player.connect(servatrice.ws_url, name) for name in players}
@@ -311,6 +316,38 @@ def test_a_server_restart_opens_the_rounds_games_again(servatrice: ServatriceSer
             assert list(league.games) == [game_id] and game_id in bot.client.games
             await alice.client.join_game(room_id, game_id, spectator=True)  # it is there to join
             assert not [t for _, t in alice.heard[mark:] if "!resume" in t]
+        finally:
+            for player in players.values():
+                await player.close()
+            await bot.close()
+
+    run(scenario(), timeout=120)
+
+
+def test_a_player_away_when_the_game_is_reopened_hears_of_it_on_coming_back(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    """After a server restart bob_mr stays away while the bot reopens the round's game: the message with
+    its number cannot reach him then, and is sent when he logs in again (no room join, no word from him)."""
+
+    async def scenario() -> None:
+        bot = await start_bot(servatrice.ws_url, tmp_path / "journal.sqlite3", reconnect=True)
+        players = {name: await Player.connect(servatrice.ws_url, name) for name in ("alice_mr", "bob_mr")}
+        try:
+            _, league = await league_in_round_one(bot, players)
+            servatrice.restart()
+            for player in players.values():
+                await player.close()
+            alice = players["alice_mr"] = await Player.connect(servatrice.ws_url, "alice_mr")
+            note = await private(
+                alice, r"^Game #\d+ was lost in a restart\. Round 1: your game vs bob_mr is #\d+"
+            )
+            game_id = int(re.search(r"is #(\d+)", note).group(1))  # type: ignore[union-attr]
+            await wait_until(lambda: bot.chat.held("bob_mr"), timeout=10, what="the message kept for bob_mr")
+            bob = players["bob_mr"] = await Player.connect(servatrice.ws_url, "bob_mr")
+            back = await private(bob, rf"Round 1: your game vs alice_mr is #{game_id}")
+            assert back.startswith("While you were away: Game #")
+            assert list(league.games) == [game_id]
         finally:
             for player in players.values():
                 await player.close()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from field_bot import BOT_NAME, JUDGE_PASSWORD, SHIPPED, Referee, judge_server
+from field_bot import BOT_NAME, JUDGE_PASSWORD, ROOM, SHIPPED, Referee, judge_server
 from field_players import FieldPlayer, Mark, Protos
 from hidden_cards import block_names
 from league_steps import (
@@ -289,6 +289,69 @@ def test_market_league_from_the_draft_to_the_next_round(
         assert_no_leaks(players, MARKET_POOL, started, market_reveals(players))
 
     run(scenario(), bot, timeout=300)
+
+
+def test_a_league_game_lost_in_a_server_restart_reaches_both_players_again(
+    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
+) -> None:
+    """Servatrice restarts (shipped settings, auth none) while round 1's game waits for its players: the game
+    is gone. The referee, started as the README says, reconnects by itself and opens the pairing's game
+    again. kim_fr, back first, is told its number; lou_fr, still away when the referee tells him, hears it
+    when he logs in again, before joining a room or saying a word. Both sit in it with their pools and the
+    referee checks their decks."""
+    bot = referee(shipped_server, "--web", f"127.0.0.1:{free_port()}", verbose=True)
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, shipped_server, ["kim_fr", "lou_fr"])
+        pages: list[PrivatePage] = []
+        try:
+            marks = [p.mark() for p in players]
+            starts = r"Market Draft league #\d+ starts: .*1 round"
+            pages = await form_web_league(players, room_id, "market", "Market Draft", starts, "1")
+            await asyncio.gather(
+                *(draft_on_page(p, page, 45) for p, page in zip(players, pages, strict=True))
+            )
+            pools, lost = {}, set()
+            for player, mark in zip(players, marks, strict=True):
+                pools[player.name] = await pool_list(player, mark, timeout=150)
+                told = await player.line(
+                    r"Round 1: your game vs \S+ is #\d+", since=mark, kind=PRIVATE, timeout=90
+                )
+                lost.add(int(re.search(r"is #(\d+)", told).group(1)))  # type: ignore[union-attr]
+            for page in pages:
+                await page.close()
+            await close_all(players)
+
+            shipped_server.restart()
+            kim = await FieldPlayer.connect(protos, shipped_server.tcp_port, "kim_fr")
+            players = [kim]
+            (old,) = lost
+            reopened = rf"Game #{old} was lost in a restart\. Round 1: your game vs lou_fr is #(\d+)"
+            told = await kim.line(reopened, kind=PRIVATE, timeout=60)
+            game_id = int(re.search(reopened, told).group(1))  # type: ignore[union-attr]
+            for _ in range(100):  # the referee tried to tell lou_fr, and found him away
+                if "lou_fr is offline" in bot.log_text():
+                    break
+                await asyncio.sleep(0.1)
+            lou = await FieldPlayer.connect(protos, shipped_server.tcp_port, "lou_fr")
+            players.append(lou)
+            away = rf"^While you were away: Game #{old} was lost in a restart\. Round 1: your game vs kim_fr"
+            await lou.line(rf"{away} is #{game_id}\b", kind=PRIVATE, timeout=30)
+
+            mark = kim.mark()
+            for player in players:
+                await player.join_room(ROOM)
+                await player.sit(room_id, game_id, deck_cod(f"{player.name} pool", pools[player.name]))
+            for player in players:
+                await kim.line(rf"{player.name}: deck OK", since=mark, timeout=30)
+        finally:
+            for page in pages:
+                await page.close()
+            await close_all(players)
+
+    run(scenario(), bot, timeout=300)
+    assert "lou_fr is offline" in bot.log_text()
+    assert "Traceback" not in bot.log_text()
 
 
 async def stopped_when_started_with_an_illegal_deck(

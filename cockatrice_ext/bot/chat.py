@@ -144,7 +144,11 @@ class ChatScheduler:
         if not held:
             return
         messages = [message for message, _ in held]
-        messages[0] = (AWAY_PREFIX + messages[0])[: self.limit_for(("user", user))]
+        first, first_raw = held[0]
+        if first_raw or len(AWAY_PREFIX) + len(first) > self.limit_for(("user", user)):
+            messages.insert(0, AWAY_PREFIX.strip())  # a deck list stays as it is, to paste
+        else:
+            messages[0] = AWAY_PREFIX + first
         queue = self._queues.setdefault(("user", user), deque())
         queue.extendleft((message, True) for message in reversed(messages))  # each whole, as kept
         LOGGER.info("%s is back: %d kept message(s) go out", user, len(messages))

@@ -228,7 +228,7 @@ def test_a_private_message_to_an_offline_user_is_kept_until_they_are_back() -> N
     goes out in order, marked, a deck list whole; other conversations never wait for it."""
 
     async def scenario() -> ServerWithAbsentUsers:
-        server = ServerWithAbsentUsers("ann")
+        server = ServerWithAbsentUsers("ann", "cy")
         chat = server.scheduler
         chat.say(("user", "ann"), "Round 1: your game vs bob is #4.")
         chat.say(("user", "bob"), "Round 1: your game vs ann is #4.")
@@ -236,6 +236,8 @@ def test_a_private_message_to_an_offline_user_is_kept_until_they_are_back() -> N
         chat.say(("user", "ann"), "Game #4 was lost in a restart.")
         chat.say(("user", "ann"), "Your game vs bob is #7.")
         chat.say(("user", "ann"), "1 Island\n1 Forest", raw=True)
+        await chat.flush(timeout=5)
+        chat.say(("user", "cy"), "2 Island\n1 Forest", raw=True)  # cy is away with a deck list first
         await chat.flush(timeout=5)
         assert chat.held("ann") == [
             "Round 1: your game vs bob is #4."
@@ -245,10 +247,11 @@ def test_a_private_message_to_an_offline_user_is_kept_until_they_are_back() -> N
             + "Your game vs bob is #7.",
             "1 Island\n1 Forest",
         ]
-        assert len(server.tries) == 2 and server.to("ann") == []  # ann tried once, bob once
+        assert len(server.tries) == 3 and server.to("ann") == []  # ann tried once, bob once, cy once
         server.offline.clear()
         chat.user_back("ann")
         chat.user_back("bob")  # nothing kept for bob: nothing sent again
+        chat.user_back("cy")
         await chat.flush(timeout=5)
         return server
 
@@ -263,6 +266,7 @@ def test_a_private_message_to_an_offline_user_is_kept_until_they_are_back() -> N
         "1 Island\n1 Forest",
     ]
     assert server.to("bob") == ["Round 1: your game vs ann is #4."]
+    assert server.to("cy") == [AWAY_PREFIX.strip(), "2 Island\n1 Forest"]  # the list still pastes as a deck
     assert server.scheduler.held("ann") == []
 
 
@@ -278,9 +282,8 @@ def test_only_the_latest_messages_are_kept_for_an_offline_user() -> None:
         return server
 
     sent = asyncio.run(scenario()).to("ann")
-    assert [m.removeprefix(AWAY_PREFIX).split()[0] for m in sent] == [
-        str(n) for n in range(3, HELD_MESSAGES + 3)
-    ]
+    assert sent[0] == AWAY_PREFIX.strip()  # a deck list first: the mark goes alone, the list stays whole
+    assert [m.split()[0] for m in sent[1:]] == [str(n) for n in range(3, HELD_MESSAGES + 3)]
 
 
 def test_a_user_back_while_a_message_to_them_was_on_its_way_gets_it_again() -> None:

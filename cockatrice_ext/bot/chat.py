@@ -19,7 +19,9 @@ room ``!help`` takes the very next message the budget allows.
 
 A private message to a user who is offline (the server answers ``RespNameNotFound``) is kept, the
 latest :data:`HELD_MESSAGES` per user, and sent when the bot sees the user again (:meth:`user_back`):
-a league's new game number or pairing is not lost because a player's client was reconnecting.
+a league's new game number or pairing is not lost because a player's client was reconnecting. Whoever
+owns the scheduler hears of every change (``on_held``), so the bot keeps them in its journal across its own
+restarts and gives them back with :meth:`keep`.
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ MAX_MESSAGE = 300
 """A merged message stays short: the character budget is shared by every conversation."""
 
 Sender = Callable[[Destination, str], Awaitable[None]]
+
+Held = list[tuple[str, bool]]
+"""Messages kept for an offline user: (message, raw), oldest first."""
 
 FLOOD_RETRIES = 3
 """How often a message refused by the server as flood is sent again before it is dropped."""
@@ -79,8 +84,11 @@ class ChatScheduler:
         *,
         max_message: int = MAX_MESSAGE,
         user_limit: int = 1000,
+        on_held: Callable[[str, Held], None] | None = None,
     ) -> None:
         self._send = send
+        self._on_held = on_held
+        """Told a user's kept messages whenever they change (an empty list: none kept any more)."""
         self._delay = delay
         self.max_message = max_message
         self.user_limit = user_limit
@@ -135,6 +143,18 @@ class ChatScheduler:
         """The messages kept for ``user`` while they are offline (oldest first)."""
         return [message for message, _ in self._held.get(user, ())]
 
+    def keep(self, user: str, messages: Held) -> None:
+        """Messages kept for ``user`` by an earlier run of the bot (from its journal), sent when they are
+        back; anything kept since comes after them."""
+        if not messages:
+            return
+        held: deque[tuple[str, bool]] = deque(
+            ((str(m), bool(raw)) for m, raw in messages), maxlen=HELD_MESSAGES
+        )
+        held.extend(self._held.pop(user, ()))
+        self._held[user] = held
+        self._tell_held(user, list(held))
+
     def user_back(self, user: str) -> None:
         """``user`` is online again (logged in, joined a room, wrote): what was kept for them goes first in
         their conversation, the first message marked as sent while they were away."""
@@ -143,6 +163,7 @@ class ChatScheduler:
         held = self._held.pop(user, None)
         if not held:
             return
+        self._tell_held(user, [])
         messages = [message for message, _ in held]
         first, first_raw = held[0]
         if first_raw or len(AWAY_PREFIX) + len(first) > self.limit_for(("user", user)):
@@ -274,12 +295,24 @@ class ChatScheduler:
         else:
             held.append((message, raw))
         self._held[user] = held  # the most recently held last
-        for line, line_raw in self._queues.pop(("user", user), None) or ():
+        queued = self._queues.pop(("user", user), None) or ()
+        for line, line_raw in queued:
             self._hold(user, line, line_raw)
+        if not queued:
+            self._tell_held(user, list(held))
         while len(self._held) > HELD_USERS:
-            del self._held[next(iter(self._held))]
+            forgotten = next(iter(self._held))
+            del self._held[forgotten]
+            self._tell_held(forgotten, [])
         if not any(self._queues.values()):
             self._idle.set()
+
+    def _tell_held(self, user: str, messages: Held) -> None:
+        if self._on_held is not None:
+            try:
+                self._on_held(user, messages)
+            except Exception:  # keeping them elsewhere failed: they are still kept here
+                LOGGER.exception("messages kept for %s not recorded", user)
 
     def _warn_if_starved(self, wait: float) -> None:
         """Tell the operator (at most once a minute) when the budget holds lines back for long."""

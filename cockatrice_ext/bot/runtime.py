@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from cockatrice_ext.bot.chat import ChatScheduler, client_scheduler
+from cockatrice_ext.bot.chat import ChatScheduler, Held, client_scheduler
 from cockatrice_ext.bot.commands import (
     BadArgument,
     CommandError,
@@ -868,9 +868,10 @@ class Bot:
     async def start(self) -> None:
         """Connect, join the rooms, install the formats and restore journaled tables."""
         await self._connect()
-        await self.watch_users()
         for user in self.options.extra_users:
             await self.add_session(user)
+        self.restore_held()
+        await self.watch_users()
         self.room_referees.append(LobbyReferee(self))
         from cockatrice_ext.bot import formats as bot_formats
 
@@ -914,7 +915,7 @@ class Bot:
         self.client = await connect(
             self.options.url, self.options.user, self.options.password, **self.options.client_options
         )
-        self.chat = client_scheduler(self.client)
+        self.chat = client_scheduler(self.client, on_held=self._record_held)
         self.client.add_listener(self.on_event)
         rooms = await self.client.list_rooms()
         wanted = self.options.rooms or tuple(r.name for r in rooms[:1])
@@ -922,6 +923,39 @@ class Bot:
             room_id = await self.client.room_id_by_name(name)
             await self.client.join_room(room_id)
             self.room_ids.append(room_id)
+
+    HELD_KEY = ":held:"
+
+    def _record_held(self, user: str, messages: Held) -> None:
+        """Keep the messages this session holds for an offline user in the journal (so a restart of the bot
+        does not lose them), or forget them once sent. A fleet keeps them in memory, as its pages."""
+        if self.fleet is not None:
+            return
+        key = f"{self.server_key}{self.HELD_KEY}{self.client.user_name}\n{user}"
+        if messages:
+            self.journal.put_note(
+                key, {"session": self.client.user_name, "user": user, "messages": [list(m) for m in messages]}
+            )
+        else:
+            self.journal.drop_note(key)
+
+    def restore_held(self) -> None:
+        """Give each session the messages an earlier run kept for offline users (a session no longer run
+        leaves its messages to the main one)."""
+        if self.fleet is not None:
+            return
+        sessions = {session.client.user_name: session for session in self.sessions}
+        for key, note in self.journal.notes(f"{self.server_key}{self.HELD_KEY}").items():
+            try:
+                user, messages = str(note["user"]), [(str(m), bool(raw)) for m, raw in note["messages"]]
+                session = sessions.get(str(note.get("session")), self)
+            except (KeyError, TypeError, ValueError):
+                LOGGER.warning("a kept-messages note cannot be read, dropped: %r", key)
+                self.journal.drop_note(key)
+                continue
+            if session is not sessions.get(str(note.get("session"))):
+                self.journal.drop_note(key)  # recorded again under the main session's name
+            session.chat.keep(user, messages)
 
     async def watch_users(self) -> None:
         """Ask the server to report every login from now on (``Command_ListUsers`` subscribes a connection

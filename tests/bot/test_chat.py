@@ -286,6 +286,44 @@ def test_only_the_latest_messages_are_kept_for_an_offline_user() -> None:
     assert [m.split()[0] for m in sent[1:]] == [str(n) for n in range(3, HELD_MESSAGES + 3)]
 
 
+def test_kept_messages_are_reported_as_they_change_and_can_be_given_back() -> None:
+    """The owner hears of each change of a user's kept messages (to keep them across a restart), and a new
+    scheduler given them back sends them, before what it kept itself, when the user is back."""
+
+    async def scenario() -> tuple[list[tuple[str, list[tuple[str, bool]]]], ServerWithAbsentUsers]:
+        recorded: list[tuple[str, list[tuple[str, bool]]]] = []
+        first = ServerWithAbsentUsers("ann")
+        first.scheduler = ChatScheduler(first.send, first.delay, on_held=lambda u, m: recorded.append((u, m)))
+        first.scheduler.say(("user", "ann"), "Round 1: your game is #4.")
+        await first.scheduler.flush(timeout=5)
+        first.scheduler.say(("user", "ann"), "1 Island\n1 Forest", raw=True)
+        kept = recorded[-1][1]
+
+        second = ServerWithAbsentUsers("ann")
+        second.scheduler.keep("ann", kept)
+        second.scheduler.say(("user", "ann"), "Round 2: your game is #9.")
+        second.offline.clear()
+        second.scheduler.user_back("ann")
+        await second.scheduler.flush(timeout=5)
+        first.offline.clear()
+        first.scheduler.user_back("ann")
+        await first.scheduler.flush(timeout=5)
+        return recorded, second
+
+    recorded, second = asyncio.run(scenario())
+    assert recorded == [
+        ("ann", [("Round 1: your game is #4.", False)]),
+        ("ann", [("Round 1: your game is #4.", False), ("1 Island\n1 Forest", True)]),
+        ("ann", []),  # sent when ann was back
+    ]
+    assert second.to("ann") == [
+        AWAY_PREFIX + "Round 1: your game is #4.",
+        "1 Island\n1 Forest",
+        "Round 2: your game is #9.",
+    ]
+    assert second.tries == [("ann", m) for m in second.to("ann")]  # nothing tried while she was away
+
+
 def test_a_user_back_while_a_message_to_them_was_on_its_way_gets_it_again() -> None:
     """The refusal and the user's return cross: the message is sent again, not kept for a return that
     already happened."""

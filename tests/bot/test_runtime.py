@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_players import Player
+from bot_players import Player, wait_until
 from servatrice import ServatriceServer
 
 from cockatrice_ext.bot.blocks import load_block
@@ -186,3 +186,41 @@ def test_a_command_said_while_the_bot_starts_is_answered_once_it_has(
             await bot.close()
 
     assert "is open for 2 players" in asyncio.run(run())
+
+
+def test_messages_kept_for_an_offline_player_survive_a_restart_of_the_bot(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    """The bot tells zed_kp where his game is while he is offline, and is stopped; started again on the same
+    journal, it sends that when he logs in (and then forgets it)."""
+    options = BotOptions(
+        url=servatrice.ws_url,
+        user="keeper_kp",
+        rooms=("Bot room",),
+        journal_path=tmp_path / "journal.sqlite3",
+        formats=("combat",),
+        client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
+    )
+
+    async def run() -> tuple[str, int]:
+        bot = Bot(options)
+        await bot.start()
+        try:
+            await bot.tell("zed_kp", "Round 1: your game vs amy_kp is #4.")
+            await wait_until(lambda: bot.chat.held("zed_kp"), timeout=10, what="the message kept for zed_kp")
+        finally:
+            await bot.close()
+        bot = Bot(options)
+        await bot.start()
+        zed = await Player.connect(servatrice.ws_url, "zed_kp")
+        try:
+            text = await zed.wait_private(lambda t: "your game vs amy_kp" in t, timeout=10)
+            await bot.chat.flush(timeout=5)
+            return text, len(bot.journal.notes(f"{bot.server_key}{Bot.HELD_KEY}"))
+        finally:
+            await zed.close()
+            await bot.close()
+
+    text, notes_left = asyncio.run(asyncio.wait_for(run(), 60))
+    assert text == "While you were away: Round 1: your game vs amy_kp is #4."
+    assert notes_left == 0

@@ -148,6 +148,18 @@ def test_after_a_reconnect_one_lost_games_fault_does_not_keep_the_others_unannou
 
 
 @pytest.mark.servatrice
+def combat_bot(servatrice: ServatriceServer, user: str, folder: Path) -> BotOptions:
+    """A Combat referee in the test server's bot room, its journal in ``folder``."""
+    return BotOptions(
+        url=servatrice.ws_url,
+        user=user,
+        rooms=("Bot room",),
+        journal_path=folder / "journal.sqlite3",
+        formats=("combat",),
+        client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
+    )
+
+
 def test_a_command_said_while_the_bot_starts_is_answered_once_it_has(
     servatrice: ServatriceServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -168,16 +180,7 @@ def test_a_command_said_while_the_bot_starts_is_answered_once_it_has(
             await installed(bot)
 
         monkeypatch.setitem(combat.INSTALLERS, "combat", install_slowly)
-        bot = Bot(
-            BotOptions(
-                url=servatrice.ws_url,
-                user="starter_st",
-                rooms=("Bot room",),
-                journal_path=tmp_path / "journal.sqlite3",
-                formats=("combat",),
-                client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
-            )
-        )
+        bot = Bot(combat_bot(servatrice, "starter_st", tmp_path))
         try:
             await bot.start()
             return await alice.wait_line(lambda t: "Magic Combat Rules game #" in t, timeout=10)
@@ -193,14 +196,7 @@ def test_messages_kept_for_an_offline_player_survive_a_restart_of_the_bot(
 ) -> None:
     """The bot tells zed_kp where his game is while he is offline, and is stopped; started again on the same
     journal, it sends that when he logs in (and then forgets it)."""
-    options = BotOptions(
-        url=servatrice.ws_url,
-        user="keeper_kp",
-        rooms=("Bot room",),
-        journal_path=tmp_path / "journal.sqlite3",
-        formats=("combat",),
-        client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
-    )
+    options = combat_bot(servatrice, "keeper_kp", tmp_path)
 
     async def run() -> tuple[str, int]:
         bot = Bot(options)

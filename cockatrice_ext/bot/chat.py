@@ -123,6 +123,10 @@ class ChatScheduler:
             self._hold(destination[1], line, raw)  # known to be offline: kept for their return, no round trip
             return
         self._queues.setdefault(destination, deque()).append((line, raw))
+        self._wake()
+
+    def _wake(self) -> None:
+        """Lines are waiting: the sending task runs (started if it is not)."""
         self._idle.clear()
         self._wakeup.set()
         if self._task is None or self._task.done():
@@ -173,10 +177,7 @@ class ChatScheduler:
         queue = self._queues.setdefault(("user", user), deque())
         queue.extendleft((message, True) for message in reversed(messages))  # each whole, as kept
         LOGGER.info("%s is back: %d kept message(s) go out", user, len(messages))
-        self._idle.clear()
-        self._wakeup.set()
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
+        self._wake()
 
     def drop(self, destination: Destination) -> None:
         """Forget what is queued for a destination that is gone (a closed game, a user who left)."""

@@ -4,14 +4,18 @@ command said while the bot starts."""
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 from bot_players import Player, wait_until
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from servatrice import ServatriceServer
 
 from cockatrice_ext.bot.blocks import load_block
+from cockatrice_ext.bot.chat import ChatScheduler
 from cockatrice_ext.bot.commands import command
 from cockatrice_ext.bot.runtime import Bot, BotOptions, Context, Referee
 from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
@@ -220,3 +224,43 @@ def test_messages_kept_for_an_offline_player_survive_a_restart_of_the_bot(
     text, notes_left = asyncio.run(asyncio.wait_for(run(), 60))
     assert text == "While you were away: Round 1: your game vs amy_kp is #4."
     assert notes_left == 0
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(garbage=st.dictionaries(st.sampled_from(["session", "user", "messages", "x"]), JSON, max_size=4))
+def test_kept_messages_from_the_journal_are_given_back_and_unreadable_notes_dropped(
+    garbage: dict[str, Any],
+) -> None:
+    """At start, each kept-messages note goes back to its session (one no longer run: the main one, the
+    note recorded again under its name); a note that cannot be read (whatever a damaged journal holds) is
+    dropped with a warning, never stops the bot."""
+
+    async def scenario() -> tuple[Bot, dict[str, Any]]:
+        async def send(destination: Any, message: str) -> None:
+            pass
+
+        bot = demo_bot(Path(folder) / "journal.sqlite3", send)
+        bot.chat = ChatScheduler(send, lambda _d, _m: 0.0, on_held=bot._record_held)
+        prefix = f"{bot.server_key}{Bot.HELD_KEY}"
+        bot.journal.put_note(
+            f"{prefix}gone_bot\nzed", {"session": "gone_bot", "user": "zed", "messages": [["#4", False]]}
+        )
+        bot.journal.put_note(f"{prefix}odd", garbage)
+        try:
+            bot.restore_held()
+            return bot, bot.journal.notes(prefix)
+        finally:
+            bot.journal.close()
+
+    with tempfile.TemporaryDirectory() as folder:  # one journal per example
+        bot, notes = asyncio.run(scenario())
+    assert bot.chat.held("zed") == ["#4"]
+    assert notes[f"{bot.server_key}{Bot.HELD_KEY}{bot.client.user_name}\nzed"]["messages"] == [["#4", False]]
+    assert f"{bot.server_key}{Bot.HELD_KEY}gone_bot\nzed" not in notes

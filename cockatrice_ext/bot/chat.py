@@ -21,7 +21,7 @@ A private message to a user who is offline (the server answers ``RespNameNotFoun
 latest :data:`HELD_MESSAGES` per user, and sent when the bot sees the user again (:meth:`user_back`):
 a league's new game number or pairing is not lost because a player's client was reconnecting. Whoever
 owns the scheduler hears of every change (``on_held``), so the bot keeps them in its journal across its own
-restarts and gives them back with :meth:`keep`.
+restarts (in a fleet, for the process that takes over) and gives them back with :meth:`keep`.
 """
 
 from __future__ import annotations
@@ -158,6 +158,11 @@ class ChatScheduler:
         held.extend(self._held.pop(user, ()))
         self._held[user] = held
         self._tell_held(user, list(held))
+
+    def forget_held(self) -> None:
+        """Forget every kept message without telling the owner: its journal still has them, for whichever
+        process sends them now (a fleet member that lost the sending account's lease)."""
+        self._held.clear()
 
     def user_back(self, user: str) -> None:
         """``user`` is online again (logged in, joined a room, wrote): what was kept for them goes first in

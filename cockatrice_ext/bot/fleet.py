@@ -12,6 +12,10 @@ one asyncio task:
 * ``<server>:game:<id>`` (a game's journal key): this process referees that game. A lease that
   cannot be renewed means another process may have it: the referee is dropped at once, and
   :meth:`Fleet.may_act` refuses its actions until then, so a game never has two referees.
+* ``held:<server>:<account>``: this process sends what that account (one of its sessions) keeps for
+  offline users. The messages are journal notes per account; the lease's holder has them in memory.
+  A dead member's lease expires and the first survivor to take it moves them to its main session (and
+  lets the lease go), so what a player was to be told is sent by a live account when they are back.
 
 A game-creating room command (a stand-alone format's, e.g. ``!auction new``) goes to the least
 loaded member, counting its game leases: when that is not the room's holder, the holder hands the
@@ -117,11 +121,14 @@ class Fleet:
         return key not in self._lost and (key not in self._held or self.holds(key))
 
     def renew_all(self) -> None:
-        """Renew every lease held; a lease that cannot be renewed nor taken back is lost."""
+        """Renew every lease held; a lease that cannot be renewed nor taken back is lost. A lapsed ``held:``
+        lease is lost even when free (a survivor may have moved its messages): taken again, it is read again
+        from the journal (:meth:`take_held`)."""
         loop = asyncio.get_running_loop()
         for key in list(self._held):
             started = loop.time()
-            if self.journal.renew(key, self.owner, self.ttl) is not None or self.acquire(key):
+            renewed = self.journal.renew(key, self.owner, self.ttl) is not None
+            if renewed or (not key.startswith(self.held_key("")) and self.acquire(key)):
                 self._held[key] = started + self.ttl * 0.9
             else:
                 self._lose(key)
@@ -146,6 +153,10 @@ class Fleet:
             for game_id, referee in list(session.games.items()):
                 if referee.table_key == key:
                     session.forget_game(game_id, keep_lease=True)
+        if key.startswith(self.held_key("")):
+            for session in self.bot.sessions:  # the journal has them: the lease's taker sends them now
+                if session.client.user_name == key[len(self.held_key("")) :]:
+                    session.chat.forget_held()
 
     # -- members and load --------------------------------------------------------------------------
 
@@ -244,10 +255,52 @@ class Fleet:
             ctx = Context(self.bot, "room", str(sender), room_id=int(room_id))
             self._spawn(self.bot.answer_room_command(ctx, str(text)))
 
+    # -- messages kept for offline users -----------------------------------------------------------
+
+    def held_key(self, account: str) -> str:
+        return f"held:{self.server}:{account}"
+
+    def take_own_held(self) -> int:
+        """Take each of our sessions' account lease, even from the process that ran it before (it is gone:
+        we are logged in under that name), and its messages from the journal, which has every one (also
+        after a lapsed lease). At start, before anything is kept: a new message never overwrites an old
+        one. How many users' messages were given back."""
+        given = 0
+        for session in self.bot.sessions:
+            account = session.client.user_name
+            key = self.held_key(account)
+            if key in self._held:
+                continue
+            taken = self.acquire(key)
+            if not taken and (lease := self.journal.lease(key)) is not None:
+                taken = self.journal.release(key, lease.owner) and self.acquire(key)
+            session.chat.forget_held()  # in memory only while ours (else the lease's holder sends them)
+            if taken:
+                given += self.bot.adopt_held(self.journal.notes(self.bot.held_prefix(account)))
+        return given
+
+    async def take_held(self) -> None:
+        """Each round: our sessions' accounts (:meth:`take_own_held`), and the messages of accounts nobody
+        runs any more, whose lease has expired: moved to our main session, the lease let go."""
+        bot = self.bot
+        given = self.take_own_held()
+        ours = {session.client.user_name for session in bot.sessions}
+        prefix = bot.held_prefix()
+        accounts = {key[len(prefix) :].partition("\n")[0] for key in self.journal.notes(prefix)} - ours
+        for account in sorted(accounts):
+            key = self.held_key(account)
+            if key not in self._held and self.acquire(key):
+                given += bot.adopt_held(self.journal.notes(bot.held_prefix(account)))
+                LOGGER.info("%s is gone: the messages it kept for offline users are sent from here", account)
+                self.release(key)
+        if given:
+            await bot.watch_users()  # users already back get theirs now
+
     # -- take-over ---------------------------------------------------------------------------------
 
     async def take_over(self) -> None:
-        """Lease the expired games of our rooms: resume them in place if seated, else announce them."""
+        """Lease the expired games of our rooms: resume them in place if seated, else announce them; take
+        the messages kept for offline users by accounts nobody runs any more."""
         for key in self.journal.expired_tables():
             game_id = self.game_id_of(key)
             if game_id is None and (handle := self.moved_aside_handle(key)):
@@ -272,6 +325,7 @@ class Fleet:
             if game_id not in self.bot.all_games():
                 LOGGER.info("taking over lost game %d: offering !resume", game_id)
                 await self.bot.room_say(room_id, self.bot.lost_line(game_id, key))
+        await self.take_held()
 
     def moved_aside_handle(self, key: str) -> str:
         """``N@K`` for a game record moved aside (its number given to a new game), else ""."""

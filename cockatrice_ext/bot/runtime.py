@@ -926,12 +926,15 @@ class Bot:
 
     HELD_KEY = ":held:"
 
+    def held_prefix(self, account: str = "") -> str:
+        """Where the journal keeps messages for offline users: all of them, or those ``account`` sent."""
+        prefix = f"{self.server_key}{self.HELD_KEY}"
+        return f"{prefix}{account}\n" if account else prefix
+
     def _record_held(self, user: str, messages: Held) -> None:
-        """Keep the messages this session holds for an offline user in the journal (so a restart of the bot
-        does not lose them), or forget them once sent. A fleet keeps them in memory, as its pages."""
-        if self.fleet is not None:
-            return
-        key = f"{self.server_key}{self.HELD_KEY}{self.client.user_name}\n{user}"
+        """Keep the messages this session holds for an offline user in the journal (so a restart of the bot,
+        or in a fleet the process taking over, does not lose them), or forget them once sent."""
+        key = f"{self.held_prefix(self.client.user_name)}{user}"
         if messages:
             self.journal.put_note(
                 key, {"session": self.client.user_name, "user": user, "messages": [list(m) for m in messages]}
@@ -941,11 +944,18 @@ class Bot:
 
     def restore_held(self) -> None:
         """Give each session the messages an earlier run kept for offline users (a session no longer run
-        leaves its messages to the main one)."""
+        leaves its messages to the main one; in a fleet, to the survivor that takes them)."""
         if self.fleet is not None:
-            return
+            self.fleet.take_own_held()
+        else:
+            self.adopt_held(self.journal.notes(self.held_prefix()))
+
+    def adopt_held(self, notes: dict[str, Any]) -> int:
+        """Give kept-messages ``notes`` to the sessions that recorded them, or to the main one (the note
+        recorded again under its name); a note that cannot be read is dropped. How many were given."""
         sessions = {session.client.user_name: session for session in self.sessions}
-        for key, note in self.journal.notes(f"{self.server_key}{self.HELD_KEY}").items():
+        given = 0
+        for key, note in notes.items():
             try:
                 user, messages = str(note["user"]), [(str(m), bool(raw)) for m, raw in note["messages"]]
                 session = sessions.get(str(note.get("session")), self)
@@ -956,6 +966,8 @@ class Bot:
             if session is not sessions.get(str(note.get("session"))):
                 self.journal.drop_note(key)  # recorded again under the main session's name
             session.chat.keep(user, messages)
+            given += 1
+        return given
 
     async def watch_users(self) -> None:
         """Ask the server to report every login from now on (``Command_ListUsers`` subscribes a connection

@@ -28,8 +28,10 @@ from servatrice import ServatriceServer
 from test_auction_e2e import BLOCK, wait_note
 
 from cockatrice_ext.bot import fleet as fleet_module
+from cockatrice_ext.bot.chat import ChatScheduler
 from cockatrice_ext.bot.commands import NotAllowed
 from cockatrice_ext.bot.runtime import COMMAND_ACTION_IDS, Bot, BotOptions, Context, GameReferee
+from cockatrice_ext.client.errors import NameNotFound
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.journal import Journal, Table
 
@@ -321,8 +323,69 @@ def unconnected_bot(journal: Path, user: str, ttl: float = 5.0) -> Bot:
     """A fleet member that never connects: enough for its leases."""
     options = BotOptions(url="ws://fleet.test", user=user, fleet=True, lease_ttl=ttl)
     bot = Bot(options, journal=Journal(journal))
-    bot.client = SimpleNamespace(games={})  # seated nowhere
+    bot.client = SimpleNamespace(games={}, user_name=user)  # seated nowhere
     return bot
+
+
+class Users:
+    """The server as far as private messages go: who is logged in, and what each bot sent to whom."""
+
+    def __init__(self) -> None:
+        self.online: set[str] = set()
+        self.sent: list[tuple[str, str, str]] = []  # (sending account, user, message)
+
+    def serve(self, bot: Bot) -> Bot:
+        """``bot`` sends private messages here (refused for a user not logged in) and may list the users."""
+        account = bot.client.user_name
+
+        async def send(destination: Any, message: str) -> None:
+            if destination[1] not in self.online:
+                raise NameNotFound(6, None, command="Command_Message")
+            self.sent.append((account, destination[1], message))
+
+        async def list_users() -> list[Any]:
+            return [SimpleNamespace(name=name) for name in sorted(self.online)]
+
+        bot.client.list_users = list_users
+        bot.chat = ChatScheduler(send, lambda _d, _m: 0.0, on_held=bot._record_held)
+        return bot
+
+
+def test_what_a_dead_member_kept_for_an_offline_player_is_sent_by_a_survivor(tmp_path: Path) -> None:
+    """A fleet member keeps a message for zed (offline) in the journal and dies: while its lease lives the
+    others leave the message alone; once it expires a survivor takes it and sends it when zed is back. The
+    dead member, back from a stall, has lost the lease and forgets its copy: zed hears it once."""
+
+    async def scenario() -> tuple[Users, list[str], list[str], dict[str, Any]]:
+        users = Users()
+        dead = users.serve(unconnected_bot(tmp_path / "j.sqlite3", "dead", ttl=0.3))
+        survivor = users.serve(unconnected_bot(tmp_path / "j.sqlite3", "survivor"))
+        assert dead.fleet is not None and survivor.fleet is not None
+        for bot in (dead, survivor):
+            await bot.fleet.take_over()  # each holds its own account's lease now
+        dead.chat.say(("user", "zed"), "Round 1: your game vs amy is #4.")
+        await wait_until(lambda: dead.chat.held("zed"), timeout=5, what="the message kept for zed")
+        await survivor.fleet.take_over()
+        left_alone = survivor.chat.held("zed")  # its member is alive: not taken
+        await asyncio.sleep(0.4)  # the dead member renews nothing: its lease expires
+        await survivor.fleet.take_over()
+        taken = survivor.chat.held("zed")
+        dead.fleet.renew_all()  # back from a stall: the lease lapsed, its messages are the survivor's now
+        await dead.fleet.take_over()  # its own lease again, read from the journal: nothing left for zed
+        assert dead.chat.held("zed") == []
+        users.online.add("zed")
+        for bot in (dead, survivor):
+            bot.user_seen("zed")
+            await bot.chat.flush(timeout=5)
+        notes = survivor.journal.notes(survivor.held_prefix())
+        for bot in (dead, survivor):
+            await bot.fleet.stop()
+        return users, left_alone, taken, notes
+
+    users, left_alone, taken, notes = asyncio.run(scenario())
+    assert left_alone == [] and taken == ["Round 1: your game vs amy is #4."]
+    assert users.sent == [("survivor", "zed", "While you were away: Round 1: your game vs amy is #4.")]
+    assert notes == {}
 
 
 def referee_with_table(bot: Bot, game_id: int) -> GameReferee:
@@ -643,3 +706,94 @@ def test_a_record_moved_aside_whose_process_died_is_offered_once_by_a_survivor(t
         survivor.journal.close()
 
     asyncio.run(scenario())
+
+
+def test_a_member_started_again_at_once_takes_its_kept_messages_back_before_keeping_new_ones(
+    tmp_path: Path,
+) -> None:
+    """A fleet member is killed with a message kept for zed, and started again at once under its account
+    (its old lease still runs for seconds): at start it takes the lease over and the message back, so what
+    it keeps for zed next comes after it instead of replacing it in the journal."""
+
+    async def scenario() -> tuple[list[str], dict[str, Any], Any]:
+        users = Users()
+        killed = users.serve(unconnected_bot(tmp_path / "j.sqlite3", "keeper"))
+        killed.restore_held()
+        killed.chat.say(("user", "zed"), "Round 1: your game vs amy is #4.")
+        await wait_until(lambda: killed.chat.held("zed"), timeout=5, what="the message kept for zed")
+        again = users.serve(unconnected_bot(tmp_path / "j.sqlite3", "keeper"))
+        assert again.fleet is not None and killed.fleet is not None
+        again.restore_held()  # what start() does first, before any format is installed
+        again.chat.say(("user", "zed"), "League #1 goes on.")
+        await wait_until(lambda: "goes on" in str(again.chat.held("zed")), timeout=5, what="the new line")
+        lease = again.journal.lease(again.fleet.held_key("keeper"))
+        assert lease is not None and lease.owner == again.fleet.owner
+        return again.chat.held("zed"), again.journal.notes(again.held_prefix()), lease.owner
+
+    held, notes, owner = asyncio.run(scenario())
+    assert held == ["Round 1: your game vs amy is #4. | League #1 goes on."]
+    assert [note["messages"] for note in notes.values()] == [[[held[0], False]]]
+    assert owner.startswith("keeper@")
+
+
+@pytest.mark.servatrice
+def test_a_killed_member_s_messages_for_an_offline_player_reach_him_from_a_survivor(
+    servatrice: ServatriceServer, postgres_url: str, tmp_path: Path
+) -> None:
+    """Two fleet processes referee Market Draft on PostgreSQL. ivy_fk and jon_fk join the lobby, jon_fk logs
+    out, ivy_fk starts the league: its referee keeps jon_fk's first messages (his pack) and is killed
+    (SIGKILL). The other process takes the league over; when jon_fk logs in it sends him, marked, what the
+    dead one kept for him, then that it referees the league now; the journal keeps nothing more for him."""
+    url, block = servatrice.ws_url, tmp_path / "unused.txt"
+    bots = {
+        name: start_bot(url, postgres_url, name, block, tmp_path / f"{name}.log", fmt="market")
+        for name in ("fleet_keep_a", "fleet_keep_b")
+    }
+    journal = Journal(postgres_url)
+    held = f"{url}{Bot.HELD_KEY}"
+
+    async def scenario() -> tuple[str, list[tuple[str, str]], list[str], str]:
+        ivy, jon = [await Player.connect(url, name) for name in ("ivy_fk", "jon_fk")]
+        try:
+            room_id = await ivy.client.room_id_by_name("Bot room")
+            for player in (ivy, jon):
+                await player.client.join_room(room_id)
+                await room_answers(player, room_id, "!market join", rf"{player.name} joins the Market", 0.2)
+            await jon.close()
+            mark = ivy.mark()
+            await ivy.client.room_say(room_id, "!market start")
+            await ivy.wait_line(lambda t: "Market Draft league #1 starts" in t, since=mark)
+            await wait_until(lambda: journal.notes(held), timeout=10, what="jon_fk's messages kept")
+            [(key, note)] = journal.notes(held).items()
+            referee = str(note["session"])
+            assert key == f"{held}{referee}\njon_fk" and journal.leases(f"{url}:league:")[0].owner.startswith(
+                f"{referee}@"
+            )
+            survivor = next(name for name in bots if name != referee)
+            bots[referee].send_signal(signal.SIGKILL)
+            bots[referee].wait()
+            await ivy.wait_private(lambda t: "goes on with me as its referee" in t, timeout=TAKE_OVER_BOUND)
+            kept = [str(message) for message, _ in note["messages"]]
+            jon = await Player.connect(url, "jon_fk")
+            await jon.wait_private(lambda t: "goes on with me as its referee" in t, timeout=10)
+            await asyncio.sleep(1.0)  # anything else on its way arrives too
+            return survivor, list(jon.private), kept, ivy.private[-1][0]
+        finally:
+            await ivy.close()
+            await jon.close()
+
+    try:
+        survivor, heard, kept, ivy_hears_from = asyncio.run(asyncio.wait_for(scenario(), 90))
+    finally:
+        for process in bots.values():
+            stop(process)
+    assert ivy_hears_from == survivor
+    assert {sender for sender, _ in heard} == {survivor}, heard
+    said = " | ".join(text for _, text in heard)  # lines kept together may leave as one message
+    assert said.startswith(f"While you were away: {kept[0]}"), (said, kept)
+    order = [said.index(message) for message in kept] + [said.index("goes on with me as its referee")]
+    assert order == sorted(order), (said, kept)
+    assert said.count("goes on with me") == 1 and all(said.count(m) == kept.count(m) for m in kept), said
+    assert journal.notes(held) == {}
+    journal.close()
+    assert "Traceback" not in (tmp_path / f"{survivor}.log").read_text()

@@ -1277,6 +1277,24 @@ class LeagueReferee(Referee):
         """The web view's league pages (``link``, ``changed``), or None when the bot serves no web view."""
         return league_pages(self.bot)
 
+    def link_line(self, player: str) -> str | None:
+        """A new link to ``player``'s private page, as its message says it; None without a web view or when
+        they have a link that works."""
+        pages = self.pages
+        link = pages.link(self, player) if pages is not None else None
+        if link is None:
+            return None
+        command = "!shop" if self.format_name == "autobattler" else "!pack"
+        return f"Your {PAGE_CONTENTS[self.format_name]}: {link} or {command}"
+
+    async def tell_members_again(self, line: str = "") -> None:
+        """After a restore: ``line`` (when given) to each member, with a new link to their page for those
+        whose link died (the pages are served at another address now, or by another process)."""
+        for member in self.engine.league.members:
+            text = " ".join(part for part in (line, self.link_line(member)) if part)
+            if text:
+                await self.bot.tell(member, text)
+
     async def perform(self, effects: list[Effect], answer: Context | None = None) -> None:
         """Announce ``effects`` (room and private), open games for new pairings, close decided ones.
 
@@ -1289,14 +1307,10 @@ class LeagueReferee(Referee):
         pages = self.pages
         rendered = render_effects(effects, engine, pages=pages is not None)
         for player, lines in rendered.private.items():  # players first: the room's line can wait
-            link = pages.link(self, player) if pages is not None else None
+            link_line = self.link_line(player)
             answering = answer is not None and answer.sender == player
-            if link is not None:  # the first private message: the link, and what the page does not show
-                command = "!shop" if self.format_name == "autobattler" else "!pack"
-                lines = [
-                    f"Your {PAGE_CONTENTS[self.format_name]}: {link} or {command}",
-                    *(line for line in lines if (player, line) not in rendered.on_page),
-                ]
+            if link_line is not None:  # the first private message: the link, and what the page does not show
+                lines = [link_line, *(line for line in lines if (player, line) not in rendered.on_page)]
             elif player in self.page_players or answering:
                 shown = [line for line in lines if (player, line) in rendered.on_page]
                 lines = [line for line in lines if (player, line) not in rendered.on_page]
@@ -2081,8 +2095,10 @@ async def _install(bot: Bot, fmt: str) -> None:
                 continue
             if bot.fleet is not None and not bot.fleet.acquire(key):
                 continue  # another live process of the fleet referees it
-            room.leagues.append(await LeagueReferee.restore(bot, key))
+            league = await LeagueReferee.restore(bot, key)
+            room.leagues.append(league)
             LOGGER.info("restored league %s", key)
+            await league.tell_members_again()
         except JournalError as exc:  # its players are told, not left waiting for a referee that is gone
             LOGGER.error("could not restore league %s: %s", key, exc)
             room_id = int(bot.journal.table_meta(key).get("room_id", -1))
@@ -2105,11 +2121,9 @@ async def take_over_league(bot: Bot, key: str) -> None:
     league = await LeagueReferee.restore(bot, key)
     room.leagues.append(league)
     number = key.rsplit(":", 1)[-1]
-    for member in league.engine.league.members:
-        await bot.tell(
-            member,
-            f"{TITLES[fmt]} league #{number} goes on with me as its referee: send me your commands (!help).",
-        )
+    await league.tell_members_again(
+        f"{TITLES[fmt]} league #{number} goes on with me as its referee: send me your commands (!help)."
+    )
 
 
 def drop_league(bot: Bot, key: str) -> None:

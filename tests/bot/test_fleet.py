@@ -10,6 +10,7 @@ two unconnected bots sharing an SQLite journal: leases work the same there.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -517,14 +518,19 @@ def test_a_room_command_is_answered_by_one_member_and_resume_goes_to_the_games_h
     asyncio.run(scenario())
 
 
-def test_a_league_whose_process_died_is_taken_over_and_its_members_told(tmp_path: Path) -> None:
+@pytest.mark.parametrize("web", [False, True], ids=["chat", "web view"])
+def test_a_league_whose_process_died_is_taken_over_and_its_members_told(tmp_path: Path, web: bool) -> None:
     """Leagues are leased like games: a restarting process leaves a live league alone, a survivor restores
-    an expired one into its room and tells its members, and the old holder drops it when it comes back."""
+    an expired one into its room and tells its members (with its web view, each with a new link to their
+    page, which opens it there), and the old holder drops it when it comes back."""
+    import aiohttp
+    from servatrice import free_port
     from test_league_bot import market_cards
 
     from cockatrice_ext.bot.league import LeagueRoom, install_market
     from cockatrice_ext.formats import league as core
     from cockatrice_ext.formats import market as mk
+    from cockatrice_ext.web.server import WebOptions, WebView
 
     async def scenario() -> None:
         journal_path = tmp_path / "j.sqlite3"
@@ -562,12 +568,32 @@ def test_a_league_whose_process_died_is_taken_over_and_its_members_told(tmp_path
             told.append((user, text))
 
         survivor.tell = tell  # type: ignore[method-assign]
+        pages = WebView(survivor, WebOptions(port=free_port())) if web else None
+        if pages is not None:
+            await pages.start()
         await asyncio.sleep(0.4)  # the dead process renews nothing: its lease expires
         await survivor.fleet.take_over()
         assert [league.key for league in room.leagues] == [key]
         assert room.leagues[0].engine.snapshot() == engine.snapshot()
         assert sorted(user for user, _ in told) == ["al", "bo"]
-        assert all("league #1 goes on with me as its referee" in text for _, text in told)
+        said = "Market Draft league #1 goes on with me as its referee: send me your commands (!help)."
+        if pages is None:
+            assert all(text == said for _, text in told), told
+        else:
+            async with aiohttp.ClientSession() as session:
+                for user, text in told:
+                    pattern = rf"{re.escape(said)} Your pack, market and pool: (\S+) or !pack"
+                    link = re.fullmatch(pattern, text)
+                    assert link is not None and link.group(1).startswith(pages.base_url), text
+                    async with (
+                        asyncio.timeout(5),
+                        session.get(link.group(1) + "/events") as stream,  # the page's live view
+                    ):
+                        async for raw in stream.content:
+                            if raw.startswith(b"data:"):
+                                assert json.loads(raw[5:])["private"]["player"] == user
+                                break
+            await pages.stop()
 
         dead.fleet.renew_all()  # back from a stall: the lease is the survivor's now
         assert not dead.fleet.may_act(key) and dead.private_referees == []

@@ -668,6 +668,34 @@ def test_after_a_restart_a_running_league_s_links_open_it_and_its_buttons_act(tm
     asyncio.run(run())
 
 
+def test_after_a_restart_at_another_address_each_league_player_is_sent_a_new_link(tmp_path: Path) -> None:
+    """The bot comes back serving on another port: the old links lead nowhere, so as soon as the running
+    league is restored each player is sent one new link (nothing else happened in the league), which
+    opens their desk there."""
+
+    async def run() -> None:
+        links, _ = await before_a_restart(tmp_path, free_port(), AUTOBATTLERS, start="ann")
+        async with (
+            serving(tmp_path, ready=False, port=free_port()) as (bot, web, chat),
+            aiohttp.ClientSession() as session,
+        ):
+            await INSTALLERS["autobattler"](bot)
+            bot.mark_ready()
+            await settle(bot)
+            told = {user: [m for (kind, name), m in chat if (kind, name) == ("user", user)] for user in links}
+            for user, messages in told.items():
+                assert len(messages) == 1, (user, messages)
+                new = LINK.search(messages[0])
+                assert new is not None and new.group(0) != links[user], messages
+                assert messages[0] == f"Your shop and pool: {new.group(0)} or !shop"
+                assert new.group(0).startswith(web.base_url)
+                async for kind, data in events(session, new.group(0) + "/events"):
+                    assert kind == "view" and data["private"]["player"] == user
+                    break
+
+    asyncio.run(run())
+
+
 def test_links_of_a_lobby_that_did_not_come_back_are_forgotten_once_the_bot_is_ready(tmp_path: Path) -> None:
     """A kept lobby whose room the restarted bot is not in: once it is ready, the link is revoked (404,
     at once) and its notes are gone from the journal."""

@@ -121,6 +121,51 @@ def test_a_lobby_survives_the_referee_s_kill_9(
     assert "Traceback" not in bot.log_text()
 
 
+def test_a_referee_back_at_another_web_address_sends_each_league_player_a_new_link(
+    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
+) -> None:
+    """Two players draft a Market league on their private pages; the referee is stopped and started again on
+    the same journal serving its pages on another port (an operator moved it), so the old links lead nowhere:
+    each player is sent one new link, which opens their desk with the picks made before, and picks there."""
+    bot = referee(shipped_server, "--web", f"127.0.0.1:{free_port()}")
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, shipped_server, ["kim_fw", "lou_fw"])
+        pages: list[PrivatePage] = []
+        try:
+            starts = r"Market Draft league #\d+ starts: .*1 rounds"
+            pages = await form_web_league(players, room_id, "market", "Market Draft", starts, "1")
+            picks = await asyncio.gather(
+                *(draft_on_page(p, page, 2) for p, page in zip(players, pages, strict=True))
+            )
+            marks = [player.mark() for player in players]
+            bot.stop()
+            bot.extra = ("--web", f"127.0.0.1:{free_port()}")
+            bot.start()
+            for player, mark, old, picked in zip(players, marks, list(pages), picks, strict=True):
+                told = await player.line(
+                    r"^Your pack, market and pool: \S+ or !pack$", since=mark, kind=PRIVATE, timeout=30
+                )
+                link = told.split(" ")[-3]
+                assert link != old.link and "/private/" in link, (link, old.link)
+                page = await PrivatePage.open(link)
+                pages.append(page)
+                view = await page.wait(lambda v: v["phase"] == "draft" and bool(v["pack"]))
+                assert view["player"] == player.name
+                assert sorted(card["name"] for card in view["pool"]) == sorted(picked)
+                answer = await page.act("pick", "1")
+                assert any(line.startswith("You picked ") for line in answer), answer
+                links = [text for _, _, text in player.chat(mark) if "/private/" in text]
+                assert links == [told], links
+        finally:
+            for page in pages:
+                await page.close()
+            await close_all(players)
+
+    run(scenario(), bot, timeout=180)
+    assert "Traceback" not in bot.log_text()
+
+
 # -- Market Draft: the whole draft, a game, the market ---------------------------------------------------
 
 

@@ -97,6 +97,27 @@ def hand_secrets(players: Iterable[FieldPlayer], universe: set[str], *, start: f
     return secrets
 
 
+TURNED_UP = ("Event_FlipCard", "Event_MoveCard")
+"""Game events that show a card's name when it is face up."""
+
+
+def turned_up_for_all(readers: list[FieldPlayer], universe: set[str]) -> dict[str, float]:
+    """When a card was first turned face up (flipped, or moved face up) in the sight of *every* reader:
+    a judge referee turns cards up itself at the rules' reveal, with free game commands, so its chat line
+    saying so may come seconds later when the chat budget is spent. A name some reader was not shown that
+    way (a draw into a hand, a face-down move) is not public by it."""
+    names = CardNames(universe)
+    first: dict[str, dict[str, float]] = {}  # name -> reader -> when they were first shown it face up
+    for reader in readers:
+        for item in reader.received:
+            if item.kind in TURNED_UP and not item.body.face_down:
+                for name in names.find(item.body.card_name):
+                    seen = first.setdefault(name, {})
+                    seen[reader.name] = min(item.at, seen.get(reader.name, item.at))
+    everyone = {reader.name for reader in readers}
+    return {name: min(seen.values()) for name, seen in first.items() if set(seen) == everyone}
+
+
 def find_leaks(readers: Iterable[FieldPlayer], secrets: list[Secret]) -> list[Leak]:
     """Every secret name a reader received while it was hidden from them."""
     if not secrets:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 from field_bot import BOT_NAME, JUDGE_PASSWORD, SHIPPED, Referee, judge_server
 from field_players import FieldPlayer, Protos
-from hidden_cards import Secret, block_names, find_leaks, hand_secrets, private_secrets
+from hidden_cards import Secret, block_names, find_leaks, hand_secrets, private_secrets, turned_up_for_all
 from scenario import COMBAT_DECK, arrive, close_all, combat_cod, open_game, place_face_down, run, seat
 from servatrice import ServatriceFactory
 
@@ -113,6 +113,9 @@ def test_combat_setup_and_rounds_hide_hands(
             await close_all(everyone)
 
         reveals = public_from(everyone)  # a reveal line is public from the first reader who got it
+        if account == "judge":  # it turns cards up itself at the reveal: the line may wait for the budget
+            for name, at in turned_up_for_all(everyone, set(DECK)).items():
+                reveals[name] = min(at, reveals.get(name, at))
         secrets = [
             Secret(s.name, s.holders, started, reveals.get(s.name, float("inf")))
             for s in private_secrets(players, BOT_NAME, set(DECK)) + hand_secrets(players, set(DECK))

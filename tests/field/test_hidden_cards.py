@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from field_players import FieldPlayer, Game, Protos, Received
-from hidden_cards import Secret, block_names, find_leaks, hand_secrets, private_secrets
+from hidden_cards import (
+    Secret,
+    block_names,
+    find_leaks,
+    hand_secrets,
+    private_secrets,
+    turned_up_for_all,
+)
 from shared_paths import ROOT
 
 BOT = "RefereeBot"
@@ -99,3 +106,31 @@ def test_a_card_moved_into_a_players_own_hand_is_theirs_alone(protos: Protos) ->
     secrets = hand_secrets([alice, bob], {"Shock", "Giant Growth"})
     assert [(s.name, *s.holders) for s in secrets] == [("Shock", "bob")]
     assert [(leak.reader, leak.name) for leak in find_leaks([alice, bob], secrets)] == [("alice", "Shock")]
+
+
+def test_a_card_is_public_once_every_reader_was_shown_it_face_up(protos: Protos) -> None:
+    """A judge referee flips a set card up at the reveal: public from the first arrival, when every reader
+    got it face up; a face-down move, or a name moved face up where one reader did not see it (a draw into
+    the other's hand), is not public by it."""
+    pb = protos
+    flip = pb.Event_FlipCard(card_name="Shock", face_down=False)
+    down = pb.Event_MoveCard(card_name="Giant Growth", target_zone="table", face_down=True)
+    drawn = pb.Event_MoveCard(card_name="Serra Angel", start_zone="deck", target_zone="hand")
+    alice = player_with(
+        protos,
+        "alice",
+        [Received(2.0, "Event_FlipCard", flip, 1, 0), Received(1.0, "Event_MoveCard", down, 1, 0)],
+    )
+    bob = player_with(
+        protos,
+        "bob",
+        [
+            Received(2.1, "Event_FlipCard", flip, 1, 0),
+            Received(3.0, "Event_FlipCard", flip, 1, 0),
+            Received(1.0, "Event_MoveCard", down, 1, 0),
+            Received(1.5, "Event_MoveCard", drawn, 1, 2),
+        ],
+    )
+    universe = {"Shock", "Giant Growth", "Serra Angel"}
+    assert turned_up_for_all([alice, bob], universe) == {"Shock": 2.0}
+    assert turned_up_for_all([alice], universe) == {"Shock": 2.0}

@@ -41,7 +41,7 @@ NEXT_STEPS = {
     "cockatrice-xml": "Cockatrice: Card Database > Add custom sets/cards, pick the file, enable its set(s) "
     "when asked. A card whose name already exists in Cockatrice only gains a printing.",
     "forge-cube": "Forge: copy cube/ and draft/ into Forge's res folder (the draft names the cube).",
-    "forge-custom": "Forge: copy cards/, tokens/, editions/ into <Forge user dir>/custom/, restart Forge.",
+    "forge-custom": "Forge: copy {folders} into <Forge user dir>/custom/, restart Forge.{note}",
     "mtgo": "MTGO matches cards by name (no CatIDs); Cockatrice cannot read .dek files, use cod or text.",
 }
 
@@ -436,4 +436,6 @@ def export(
     for file in written:
         click.echo(str(file))
     if fmt in NEXT_STEPS:
-        click.echo(NEXT_STEPS[fmt], err=True)
+        folders = sorted({Path(f).relative_to(target).parts[0] for f in written if Path(f) != target})
+        note = "" if "cards" in folders else " No card scripts: Forge has every card of the block."
+        click.echo(NEXT_STEPS[fmt].format(folders=", ".join(f"{d}/" for d in folders), note=note), err=True)

@@ -84,6 +84,8 @@ def test_forge_custom_scripts_only_what_forge_lacks(runner: CliRunner, tmp_path:
     )
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "s").iterdir()) == ["editions"]
+    assert "Forge: copy editions/ into <Forge user dir>/custom/" in result.output  # only what was written
+    assert "No card scripts: Forge has every card of the block." in result.output
 
     result = runner.invoke(
         main, ["export", "auction-custom.xml", "--to", "forge-custom", "-o", str(tmp_path / "c")]
@@ -91,6 +93,8 @@ def test_forge_custom_scripts_only_what_forge_lacks(runner: CliRunner, tmp_path:
     assert result.exit_code == 0, result.output
     scripts = sorted(p.name for p in (tmp_path / "c" / "cards").iterdir())
     assert "auctioneer.txt" in scripts and "packaged_gnome.txt" in scripts
+    folders = ", ".join(f"{p.name}/" for p in sorted((tmp_path / "c").iterdir()))
+    assert f"Forge: copy {folders} into <Forge user dir>/custom/, restart Forge.\n" in result.output
     names = [
         p.read_text().splitlines()[0].removeprefix("Name:") for p in (tmp_path / "c" / "cards").iterdir()
     ]

@@ -40,6 +40,7 @@ REMOVAL_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         rf"(?:any target|{_ADJ}target {_ADJ}creature|each {_ADJ}creature|"
         rf"(?:up to \w+ )?target {_ADJ}creature)",
         rf"deals? damage equal to [^.]*? to (?:any target|(?:up to \w+ )?(?:another )?target {_ADJ}creature)",
+        r"deals? (?:\d+|x) damage divided [^.]*?among [^.]*?targets",
         r"gets? -(?:\d+|x)/-(?:\d+|x)",
         r"-1/-1 counters? on (?:target|each)",
         r"\bfights?\b",

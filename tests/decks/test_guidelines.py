@@ -81,8 +81,25 @@ FOG = card("Fog", ("Instant",), "Prevent all combat damage that would be dealt t
 FOREST = card("Forest", ("Land",), "({T}: Add {G}.)", 0)
 
 
+FORKED_BOLT = card(
+    "Forked Bolt",
+    ("Sorcery",),
+    "Forked Bolt deals 2 damage divided as you choose among one or two targets.",
+    1,
+)
+FIREBALL = card(
+    "Fireball",
+    ("Sorcery",),
+    "This spell costs {1} more to cast for each target beyond the first.\nFireball deals X damage divided "
+    "evenly, rounded down, among any number of targets.",
+    1,
+)
+
+
 def test_removal_detection() -> None:
     for removal in (MURDER, PACIFISM, SHOCK, PREY_UPON, UNSUMMON, EDICT, BONE_SPLINTERS, DEAD_WEIGHT):
+        assert is_removal(removal), removal.name
+    for removal in (FORKED_BOLT, FIREBALL):  # damage divided among targets
         assert is_removal(removal), removal.name
     for other in (DIVINATION, OPT, BEARS, HYDROPON, DETAINER, FOG, FOREST):
         assert not is_removal(other), other.name

@@ -52,6 +52,16 @@ EXIT_CANNOT_WRITE = 1
 _BLOCK_SUFFIXES = (".txt", ".xml")
 
 
+def _next_step(fmt: str, target: Path, written: list[Path]) -> str:
+    """What to do with the output; for a Forge custom folder, the folders written (a block of real cards
+    gets only its edition: Forge has their scripts)."""
+    if fmt != "forge-custom":
+        return NEXT_STEPS[fmt]
+    folders = sorted({Path(file).relative_to(target).parts[0] for file in written})
+    note = "" if "cards" in folders else " No card scripts: Forge has every card of the block."
+    return NEXT_STEPS[fmt].format(folders=", ".join(f"{folder}/" for folder in folders), note=note)
+
+
 def _blocks_folder() -> Path:
     import cockatrice_ext.blocks as blocks
 
@@ -436,6 +446,4 @@ def export(
     for file in written:
         click.echo(str(file))
     if fmt in NEXT_STEPS:
-        folders = sorted({Path(f).relative_to(target).parts[0] for f in written if Path(f) != target})
-        note = "" if "cards" in folders else " No card scripts: Forge has every card of the block."
-        click.echo(NEXT_STEPS[fmt].format(folders=", ".join(f"{d}/" for d in folders), note=note), err=True)
+        click.echo(_next_step(fmt, target, written), err=True)

@@ -153,9 +153,10 @@ class Fleet:
             for game_id, referee in list(session.games.items()):
                 if referee.table_key == key:
                     session.forget_game(game_id, keep_lease=True)
-        if key.startswith(self.held_key("")):
+        account = key.removeprefix(self.held_key(""))
+        if account != key:
             for session in self.bot.sessions:  # the journal has them: the lease's taker sends them now
-                if session.client.user_name == key[len(self.held_key("")) :]:
+                if session.client.user_name == account:
                     session.chat.forget_held()
 
     # -- members and load --------------------------------------------------------------------------

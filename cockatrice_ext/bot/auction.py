@@ -1183,6 +1183,8 @@ class AuctionReferee(SeatsByName, PileReferee):
         await self.say(f"{self.player_name(bidder)}: {timeout / 2:g} s left to bid.")
         await asyncio.sleep(timeout / 2)
         async with self._lock:
+            if self.closed:
+                return
             lot = self.engine.current_lot()
             if self.engine.whose_bid() == bidder and lot is not None and lot["lot_no"] == lot_no:
                 self._timer = None

@@ -2057,7 +2057,7 @@ class LeagueGame(GameReferee):
         with contextlib.suppress(Exception):
             await self.bot.client.leave_game(self.game_id)
 
-    async def on_seat_lost(self) -> None:
+    async def on_seat_lost(self, *, renumbered: bool = False) -> None:
         """A league game is the league's to open again (a new game for the pairing), not a ``!resume``."""
         LOGGER.warning(
             "league %s: game %d is gone from the server; opening it again", self.league.key, self.game_id

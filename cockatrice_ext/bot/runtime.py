@@ -496,6 +496,8 @@ class GameReferee(Referee):
         """
         if self.table is None:
             raise NotAllowed("the game has not started yet")
+        if self.closed:  # a late timer of a game no longer refereed here: its record may have moved
+            raise NotAllowed("this game is no longer refereed here; nothing changed")
         fleet = self.bot.fleet
         if fleet is not None and not fleet.may_act(self.table_key):
             raise NotAllowed("this game is being handed to another referee process; nothing changed")
@@ -615,11 +617,14 @@ class GameReferee(Referee):
     async def on_reconnected(self) -> None:
         """Override: re-read the game after the client was re-seated."""
 
-    async def on_seat_lost(self) -> None:
+    async def on_seat_lost(self, *, renumbered: bool = False) -> None:
         """The bot came back without its seat here (a server restart, or an unregistered account's seat
-        dropped while it was away): by default, tell the room how to continue the game (``!resume``)."""
+        dropped while it was away): by default, tell the room how to continue the game (``!resume``),
+        unless ``renumbered``: the server gave the number to a new game, and the room hears of the old one
+        under its moved record's handle (:meth:`Bot.number_given_again`)."""
         LOGGER.warning("lost the seat in game %d; its journal table %s is kept", self.game_id, self.table_key)
-        await self.bot.room_say(self.room_id, self.bot.lost_line(self.game_id, self.table_key))
+        if not renumbered:
+            await self.bot.room_say(self.room_id, self.bot.lost_line(self.game_id, self.table_key))
 
     # -- identity checks used by commands -----------------------------------------------------------
 
@@ -1333,12 +1338,18 @@ class Bot:
         )
 
     async def _seat_lost(self, game_id: int) -> None:
-        """The server dropped our seat while we were away (unregistered accounts lose it): say so."""
+        """The server dropped our seat while we were away (unregistered accounts lose it): say so. A number
+        we sit in again is a new game opened since (the old one's loss was handled then): left alone."""
+        if game_id not in self.client.games:
+            await self._retire_lost(game_id)
+
+    async def _retire_lost(self, game_id: int, *, renumbered: bool = False) -> None:
+        """Stop refereeing a game whose seat is gone; its referee says so (or its league opens it again)."""
         referee = self.games.pop(game_id, None)
         if referee is None:
             return
         referee.closed = True
-        await referee.on_seat_lost()
+        await referee.on_seat_lost(renumbered=renumbered)
 
     GAME_KEY = ":game:"
 
@@ -1361,6 +1372,9 @@ class Bot:
         """The server numbered a new game ``game_id``, a number the journal already has (a server without
         a database counts from 1 again after a restart): move the old record aside as ``N@K``; when it was
         not over, say in its room how to continue it."""
+        # The old game's referee, when the client's report of its lost seat comes after this (a new game
+        # opened while the client was still rejoining): its seat is certainly gone, the number is new.
+        await self._retire_lost(game_id, renumbered=True)
         key = f"{self.server_key}{self.GAME_KEY}{game_id}"
         if not self.journal.has_table(key):
             return

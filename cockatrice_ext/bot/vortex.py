@@ -617,7 +617,7 @@ class VortexReferee(SeatsByName, PileReferee):
             await self.say(f"{self.player_name(player)}: {timeout / 2:g} s left to pick.")
         await asyncio.sleep(timeout / 2)
         async with self._lock:
-            if self._same_pick(player, picks):
+            if not self.closed and self._same_pick(player, picks):
                 self._pick_timers.pop(player, None)
                 await self.perform(self.apply(rules.AutoPick(player=None, target=player)))
 

@@ -127,6 +127,10 @@ class _Seat:
     spectator: bool
     judge: bool
     password: str | None
+    creator: str = ""
+    description: str = ""
+    """Who created the game and its description: a server that restarted numbers new games from 1 again,
+    so a game listed under the same number is ours only if these match."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -390,30 +394,50 @@ class Client:
                 break
 
     async def _rejoin(self, attempt: int) -> None:
+        """Join our rooms and games again after a reconnect, then publish :class:`Reconnected`.
+
+        A game is rejoined only if the room's fresh game list shows it under its number with our
+        creator and description: a restarted server numbers new games from 1 again, and a stranger's
+        game under our old number is not ours to sit in. A number we were seated in again meanwhile (a
+        game created while this ran) keeps its new seat; the old game is reported lost all the same.
+        """
+        seats = dict(self._seats)  # the games we had (a game opened while this runs is not one of them)
         rooms = sorted(self.joined_rooms)
         self.joined_rooms = set()
         rejoined_rooms: list[int] = []
+        listed: dict[int, dict[int, Any]] = {}
         for room_id in rooms:
             try:
-                await self.join_room(room_id)
+                room_info = await self.join_room(room_id)
                 rejoined_rooms.append(room_id)
             except (ClientError, TimeoutError) as exc:
                 LOGGER.warning("could not rejoin room %d: %s", room_id, exc)
-        seats = dict(self._seats)
+                continue
+            if room_info is not None:
+                listed[room_id] = {int(game.game_id): game for game in room_info.game_list}
         rejoined: list[int] = []
         lost: list[int] = []
         for game_id, seat in seats.items():
             if game_id in self._joined_now:
                 rejoined.append(game_id)  # the server re-seated us on login (persistent game)
                 continue
-            try:
-                await self.join_game(
-                    seat.room_id, game_id, spectator=seat.spectator, password=seat.password, judge=seat.judge
-                )
-                rejoined.append(game_id)
-            except (ClientError, TimeoutError) as exc:
-                LOGGER.warning("could not rejoin game %d: %s", game_id, exc)
-                lost.append(game_id)
+            why = _not_our_game(seat, listed.get(seat.room_id, {}).get(game_id), seat.room_id in listed)
+            if not why:
+                try:
+                    await self.join_game(
+                        seat.room_id,
+                        game_id,
+                        spectator=seat.spectator,
+                        password=seat.password,
+                        judge=seat.judge,
+                    )
+                    rejoined.append(game_id)
+                    continue
+                except (ClientError, TimeoutError) as exc:
+                    why = str(exc)
+            LOGGER.warning("could not rejoin game %d: %s", game_id, why)
+            lost.append(game_id)
+            if self._seats.get(game_id) is seat:  # not a new game of ours under the same number
                 self._seats.pop(game_id, None)
                 self.games.pop(game_id, None)
         self._publish(
@@ -721,17 +745,24 @@ class Client:
         self.games[game_id] = GameMirror.from_game_joined(
             message, room_game_types=room.game_types if room is not None else None
         )
-        self._joined_now.add(game_id)
         self._seats[game_id] = _Seat(
-            room_id, message.spectator, message.judge, self._join_passwords.get(game_id)
+            room_id,
+            message.spectator,
+            message.judge,
+            self._join_passwords.get(game_id),
+            creator=str(message.game_info.creator_info.name),
+            description=str(message.game_info.description),
         )
+        if game_id in self._join_passwords:
+            return  # a game we are joining on purpose is not the one a pending create_game waits for
         for entry in list(self._game_joined_waiters):
             waiter_room, waiter = entry
-            # A game we are joining on purpose is not the one a pending create_game waits for.
-            if waiter_room == room_id and not waiter.done() and game_id not in self._join_passwords:
+            if waiter_room == room_id and not waiter.done():
                 waiter.set_result(game_id)
                 self._game_joined_waiters.remove(entry)
-                break
+                return
+        # Neither joined nor created by us now: the server seated us again on login (a persistent game).
+        self._joined_now.add(game_id)
 
     def _on_room_event(self, room_id: int, message: Message) -> None:
         name = message.DESCRIPTOR.name
@@ -1125,6 +1156,21 @@ class Client:
 
     async def ready_start(self, game_id: int, ready: bool = True, *, force_start: bool = False) -> None:
         await self.game_command(game_id, commands.ready_start(ready, force_start=force_start or None))
+
+
+def _not_our_game(seat: _Seat, listed: Any, room_listed: bool) -> str:
+    """Why the game we sat in under this number is not in its room any more ("" when it may be): gone
+    from the room's fresh game list, or listed as another creator's or description's game."""
+    if not room_listed:
+        return ""  # no fresh list: try to join, the server answers
+    if listed is None:
+        return "the game is gone from its room's game list"
+    creator = str(listed.creator_info.name)
+    if (seat.creator and creator != seat.creator) or (
+        seat.description and str(listed.description) != seat.description
+    ):
+        return f"its number now belongs to another game ({creator}'s {str(listed.description)[:40]!r})"
+    return ""
 
 
 def _expire(future: asyncio.Future[Any], message: str) -> None:

@@ -65,7 +65,8 @@ class Reconnected:
     rooms: tuple[int, ...]
     games: tuple[int, ...]
     lost_games: tuple[int, ...]
-    """Games we could not rejoin (closed, or the seat was lost); their mirrors were dropped."""
+    """Games we could not rejoin (closed, the seat was lost, or a restarted server gave their number to
+    another game); their mirrors were dropped, unless we sit in a new game of that number already."""
 
 
 AnyClientEvent = ClientEvent | Disconnected | Reconnected

@@ -136,10 +136,12 @@ def test_after_a_reconnect_one_lost_games_fault_does_not_keep_the_others_unannou
     async def run() -> list[tuple[Any, str]]:
         bot, referees, chat = await vortex_games(tmp_path / "journal.sqlite3", GAME, GAME + 1)
 
-        async def broken() -> None:
+        async def broken(**_: Any) -> None:
             raise RuntimeError("a fault in one game")
 
         referees[0].on_seat_lost = broken  # type: ignore[method-assign]
+        for game_id in (GAME, GAME + 1):
+            bot.client.games.pop(game_id)  # as the client does with the games it reports lost
         await bot.on_event(Reconnected(1, bot.client.user_name, (ROOM,), (), (GAME, GAME + 1)))
         await bot.chat.flush(timeout=5)
         assert not bot.games

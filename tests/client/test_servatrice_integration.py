@@ -231,6 +231,75 @@ def test_reconnect_after_server_restart(servatrice_factory: ServatriceFactory) -
     run(scenario(), timeout=60)
 
 
+async def host_of_one_game(
+    server: ServatriceServer, name: str, description: str, *, reconnect_after: float
+) -> tuple[Client, Recorder, int]:
+    """A client in room 1 with a game of its own, reconnecting ``reconnect_after`` seconds after a drop."""
+    client = await connect(
+        server.ws_url,
+        name,
+        reconnect_delays=lambda: backoff(initial_delay=reconnect_after, max_delay=3.0, jitter=0.0),
+    )
+    events = Recorder(client)
+    await client.join_room(1)
+    return client, events, await client.create_game(1, description=description, max_players=3)
+
+
+def test_after_a_server_restart_a_strangers_game_under_our_old_number_is_not_joined(
+    servatrice_factory: ServatriceFactory,
+) -> None:
+    """A restarted server numbers games from 1 again: a player who is back first opens game 1, and our
+    client, reconnecting later, must not sit down in it as if it were the game it had."""
+    server = servatrice_factory.start()
+
+    async def scenario() -> None:
+        client, events, ours = await host_of_one_game(server, "slow_back", "our table", reconnect_after=3.0)
+        async with client:
+            server.restart()
+            async with await connect(server.ws_url, "quick_back") as stranger:
+                await stranger.join_room(1)
+                theirs = await stranger.create_game(1, description="their table", max_players=3)
+                assert theirs == ours, "a server without a database numbers its games from 1 again"
+                back = await events.wait_for(lambda e: isinstance(e, Reconnected), timeout=30, what="back")
+                assert isinstance(back, Reconnected)
+                assert back.lost_games == (ours,) and back.games == ()
+                assert ours not in client.games
+                await asyncio.sleep(0.5)  # a join would show in the stranger's game by now
+                assert [p.name for p in stranger.games[theirs].players.values()] == ["quick_back"]
+
+    run(scenario(), timeout=60)
+
+
+def test_a_game_of_ours_opened_under_the_old_number_while_rejoining_keeps_its_seat(
+    servatrice_factory: ServatriceFactory,
+) -> None:
+    """The old game is reported lost; the new game opened meanwhile under its number is not dropped."""
+    server = servatrice_factory.start()
+
+    async def scenario() -> None:
+        client, events, old = await host_of_one_game(
+            server, "quick_host", "before the restart", reconnect_after=0.2
+        )
+        async with client:
+            join_room = client.join_room
+
+            async def join_room_then_open_a_game(room_id: int) -> Any:
+                info = await join_room(room_id)
+                client.join_room = join_room  # type: ignore[method-assign]
+                await client.create_game(room_id, description="after the restart", max_players=2)
+                return info
+
+            client.join_room = join_room_then_open_a_game  # type: ignore[method-assign]
+            server.restart()
+            back = await events.wait_for(lambda e: isinstance(e, Reconnected), timeout=30, what="back")
+            assert isinstance(back, Reconnected)
+            assert back.lost_games == (old,)
+            assert client.games[old].description == "after the restart"
+            await client.game_say(old, "still seated")  # the new game's seat is ours
+
+    run(scenario(), timeout=60)
+
+
 def test_reconnect_rejoins_game_after_connection_drop(servatrice: ServatriceServer) -> None:
     async def scenario() -> None:
         async with (

@@ -1349,6 +1349,7 @@ class Bot:
         if referee is None:
             return
         referee.closed = True
+        referee.views_changed()  # its pages end and their links expire (a !resume gives new ones)
         await referee.on_seat_lost(renumbered=renumbered)
 
     GAME_KEY = ":game:"

@@ -208,7 +208,7 @@ class Subscriber:
 
 
 Channel = tuple[Any, ...]
-"""``("games",)``, ``("game", N)``, ``("private", N, player)`` or ``("league", N, player)``."""
+"""``("games",)``, ``("game", N)``, ``("private", N, player, name)`` or ``("league", N, player)``."""
 
 
 def _load_text(*parts: str) -> str:
@@ -445,16 +445,19 @@ class WebView:
             return
         self._publish(("game", game_id), lambda: views.game_view(referee))
         for channel in [c for c in self.channels if c[0] == "private" and c[1] == game_id]:
-            player = channel[2]
+            player, name = channel[2], channel[3]
+            if referee.player_name(player) != name:  # a page of an earlier game under this number
+                self._end(channel, "expired")
+                continue
             self._publish(channel, lambda player=player: views.private_view(referee, player))
 
     async def _send_links(self, referee: GameReferee) -> None:
         """Once per player and game: a private message with the link to their private page."""
         assert referee.table is not None
         for player in referee.table.engine.config.players:  # type: ignore[attr-defined]
-            if self.tokens.has_token(("game", referee.game_id), player):
-                continue
             name = referee.player_name(player)
+            if self.tokens.has_token(("game", referee.game_id), player, name):
+                continue
             token = self.tokens.issue(("game", referee.game_id), player, name)
             url = f"{self.base_url}/game/{referee.game_id}/private/{token}"
             what = views.PRIVATE_PAGES[referee.format_name]
@@ -611,6 +614,8 @@ class WebView:
             grant, referee = self.tokens.find(token, place), self._live(game_id)  # the link may be gone now
         if grant is None or referee is None or self._over(referee):
             raise web.HTTPNotFound()
+        if referee.player_name(grant.player) != grant.name:  # a link of an earlier game under this number
+            raise web.HTTPNotFound()
         return grant, referee
 
     async def _private_page(self, request: web.Request) -> web.Response:
@@ -619,7 +624,7 @@ class WebView:
 
     async def _private_events(self, request: web.Request) -> web.StreamResponse:
         grant, referee = await self._grant(request)
-        channel = ("private", referee.game_id, grant.player)
+        channel = ("private", referee.game_id, grant.player, grant.name)
         return await self._stream(request, channel, lambda: views.private_view(referee, grant.player))
 
     async def _action_form(self, request: web.Request, *fields: str) -> dict[str, str]:

@@ -71,8 +71,13 @@ class TokenBook:
         self._grants[digest] = grant
         self._issued[(grant.place, grant.player)] = digest
 
-    def has_token(self, place: Place, player: Any) -> bool:
-        return (place, player) in self._issued
+    def has_token(self, place: Place, player: Any, name: str | None = None) -> bool:
+        """Whether ``player`` of ``place`` holds a live token (issued to ``name``, when given: a game
+        number a restarted server gave again may seat someone else under the same player id)."""
+        digest = self._issued.get((place, player))
+        if digest is None:
+            return False
+        return name is None or self._grants[digest].name == name
 
     def find(self, token: str, place: Place) -> Grant | None:
         """The grant of ``token`` if it is live and bound to ``place``; None otherwise."""

@@ -25,6 +25,7 @@ from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.combat import CombatOptions, CombatReferee, check_cod, hand_listing
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
+from cockatrice_ext.client import Reconnected
 from cockatrice_ext.formats import vortex as rules
 from cockatrice_ext.web.demo import demo_bot, seat_game
 from cockatrice_ext.web.server import RateLimiter, WebOptions, WebView, redact
@@ -398,3 +399,40 @@ def test_after_a_restart_a_resumed_game_s_links_open_it_and_a_lost_game_s_do_not
             bot.chat.close()
 
     asyncio.run(run())
+
+
+def test_a_number_a_restarted_server_gives_again_gets_new_links_and_the_old_ones_open_nothing(
+    tmp_path: Path,
+) -> None:
+    """Game 7 is lost in a server restart; the restarted server gives number 7 to a new game where bob sits
+    in alice's old seat. Both are sent new links (bob's opens his pack); alice's old link opens nothing and
+    her open page ends (it used to show seat 1 of the new game: bob's pack)."""
+
+    async def body(s: Setup) -> None:
+        old_alice = s.links["alice"]
+        stream = events(s.session, old_alice + "/events")
+        assert (await anext(stream))[0] == "view"
+        s.bot.client.games.pop(GAME)  # as the client does with a game it reports lost
+        await s.bot.on_event(Reconnected(1, s.bot.client.user_name, (1,), (), (GAME,)))
+        await settle(s.bot)
+        seen = len(s.chat)
+        seat_game(s.bot, GAME, ["bob", "alice"])
+        await s.bot.number_given_again(GAME)  # as when the bot opens it: the old record moves aside
+        pool = load_block("vortex-pool", sections=None)
+        referee = VortexReferee(s.bot, GAME, 1, VortexOptions(seed=9), pool)
+        s.bot.adopt_game(referee)
+        await referee.start_engine()
+        await settle(s.bot)
+        new = {d[1]: LINK.search(m).group(0) for d, m in s.chat[seen:] if d[0] == "user" and LINK.search(m)}  # type: ignore[union-attr]
+        assert set(new) == {"alice", "bob"} and old_alice not in new.values()
+        async for kind, view in events(s.session, new["bob"] + "/events"):
+            assert kind == "view" and pack_names(view) == [ref.name for ref in referee.engine.pack(1)]
+            break
+        for suffix in ("", "/events"):
+            async with s.session.get(old_alice + suffix) as response:
+                assert response.status == 404
+        async for kind, _ in stream:
+            assert kind != "view", "the old page must not show the new game"
+            break
+
+    scenario(tmp_path, body)

@@ -1465,8 +1465,15 @@ class Bot:
         from cockatrice_ext.bot import formats as bot_formats
         from cockatrice_ext.journal import JournalError
 
-        key = self.lost_games().get(str(game_id))
+        lost = self.lost_games()
+        key = lost.get(str(game_id))
         if key is None:
+            moved = sorted((h for h in lost if h.startswith(f"{game_id}@")), key=handle_order)
+            if moved and "@" not in str(game_id):  # an earlier line named it before the server reused it
+                raise NotAllowed(
+                    f"game #{game_id}'s record is now #{moved[-1]} (the server gave its number to a new"
+                    f" game): say !resume {moved[-1]}"
+                )
             raise NotAllowed(f"game #{game_id} is not a lost game of this referee (see !games)")
         meta = self.journal.table_meta(key)
         if int(meta.get("room_id", -1)) != room_id:

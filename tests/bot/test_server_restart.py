@@ -93,6 +93,10 @@ def test_games_numbered_again_after_a_server_restart_open_and_the_old_record_is_
                 # The moved record's line is the only word of the old game (no stale "!resume 1").
                 assert not any("lost its seat" in text for _, text in alice.heard)  # all since the restart
 
+            mark = alice.mark()  # the number named before the server gave it again points to the record
+            await alice.client.room_say(room_id, f"!resume {first}")
+            await bot_line(alice, rf"game #{first}'s record is now #{first}@1 .*!resume {first}@1", mark)
+
             mark = alice.mark()
             await alice.client.room_say(room_id, f"!resume {first}@1")
             line = await bot_line(alice, rf"Game #{first}@1 continues as game #\d+", mark, timeout=15)

@@ -622,6 +622,14 @@ class GameReferee(Referee):
         dropped while it was away): by default, tell the room how to continue the game (``!resume``),
         unless ``renumbered``: the server gave the number to a new game, and the room hears of the old one
         under its moved record's handle (:meth:`Bot.number_given_again`)."""
+        if not self.bot.journal.has_table(self.table_key):  # it had not started: nothing to continue
+            LOGGER.warning("lost the seat in game %d before it started", self.game_id)
+            await self.bot.room_say(
+                self.room_id,
+                f"The referee's {self.format_name} game #{self.game_id} was lost in a restart (its own or the"
+                " server's) before it started: ask for a new game.",
+            )
+            return
         LOGGER.warning("lost the seat in game %d; its journal table %s is kept", self.game_id, self.table_key)
         if not renumbered:
             await self.bot.room_say(self.room_id, self.bot.lost_line(self.game_id, self.table_key))

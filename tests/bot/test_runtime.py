@@ -153,6 +153,31 @@ def test_after_a_reconnect_one_lost_games_fault_does_not_keep_the_others_unannou
     assert f"game #{GAME + 1}" in line and f"!resume {GAME + 1}" in line
 
 
+def test_a_game_lost_before_it_started_is_announced_without_a_resume(tmp_path: Path) -> None:
+    """Its players never all sat (no record to continue): the room hears the game is gone and to ask for a
+    new one (the lost-game line used to read a record that does not exist and fail)."""
+
+    async def run() -> list[tuple[Any, str]]:
+        chat: list[tuple[Any, str]] = []
+
+        async def send(destination: Any, message: str) -> None:
+            chat.append((destination, message))
+
+        bot = demo_bot(tmp_path / "journal.sqlite3", send)
+        seat_game(bot, GAME, ["alice"])
+        pool = load_block("vortex-pool", sections=None)
+        bot.adopt_game(VortexReferee(bot, GAME, ROOM, VortexOptions(seed=5), pool))
+        bot.client.games.pop(GAME)  # as the client does with a game it reports lost
+        await bot.on_event(Reconnected(1, bot.client.user_name, (ROOM,), (), (GAME,)))
+        await bot.chat.flush(timeout=5)
+        assert not bot.games
+        return chat
+
+    ((destination, line),) = asyncio.run(run())
+    assert destination == ("room", ROOM)
+    assert f"game #{GAME}" in line and "before it started" in line and "!resume" not in line
+
+
 @pytest.mark.servatrice
 def combat_bot(servatrice: ServatriceServer, user: str, folder: Path) -> BotOptions:
     """A Combat referee in the test server's bot room, its journal in ``folder``."""

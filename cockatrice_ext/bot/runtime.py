@@ -1185,9 +1185,10 @@ class Bot:
         await self.resume_game(int(info.game_id), int(info.room_id))
 
     async def resume_game(self, game_id: int, room_id: int) -> None:
-        """Resume the referee of a journaled game we sit in (after a restart or reconnect)."""
+        """Resume the referee of a journaled game we sit in (after a restart or reconnect). A game we
+        referee already is left as it is: its joined event answers our own create (a new or rebuilt game,
+        not started), and a reconnect re-reads every game once it is back (``Reconnected``)."""
         if game_id in self.games:
-            await self.games[game_id].on_reconnected()
             return
         from cockatrice_ext.bot import formats as bot_formats
 

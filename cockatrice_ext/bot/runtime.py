@@ -55,6 +55,7 @@ from cockatrice_ext.bot.commands import (
     unknown_command_reason,
 )
 from cockatrice_ext.bot.fleet import DEFAULT_LEASE_TTL, Fleet
+from cockatrice_ext.bot.missed import MissedLines, recap
 from cockatrice_ext.client import ClientEvent, Disconnected, Reconnected, connect
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.client.mirror import CardState, GameMirror, PlayerState
@@ -250,6 +251,7 @@ class GameReferee(Referee):
         self._commands_this_second = (-1, 0)  # (the game's clock, commands seen at that second)
         self._reminded: set[tuple[int, str]] = set()  # (player, text) said once: why no start
         self.stopping = False  # a started game is being stopped for an illegal deck (not a result)
+        self.missed = MissedLines()  # game lines players whose connection dropped have not seen
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -288,8 +290,29 @@ class GameReferee(Referee):
         return ("game", self.game_id)
 
     async def say(self, text: str) -> None:
-        """Queue a short line for the game's chat (the bot's fair chat scheduler sends it)."""
+        """Queue a short line for the game's chat (the bot's fair chat scheduler sends it); players whose
+        connection is gone are told it when they are back (:meth:`tell_missed`)."""
         self.bot.chat.say(self.chat_destination, text)
+        if self.game_id in self.bot.client.games:
+            away = {p.player_id for p in self.humans() if p.ping_seconds < 0}
+            self.missed.said(text, asyncio.get_running_loop().time(), away)
+
+    async def on_connection_changed(self, event: ClientEvent) -> None:
+        """A player's connection dropped (their seat is kept: a registered player) or came back."""
+        player = self.mirror.players.get(event.player_id)
+        if player is None or player.spectator or event.player_id == self.me:
+            return
+        if player.ping_seconds < 0:
+            self.missed.dropped(event.player_id, player.silent_before_drop, asyncio.get_running_loop().time())
+            LOGGER.info("game %d: %s's connection dropped; their seat is kept", self.game_id, player.name)
+            return
+        await self.tell_missed(event.player_id)
+
+    async def tell_missed(self, player_id: int) -> None:
+        """Send a player who is back what the game's chat said while they were away, in one message."""
+        text = recap(self.game_id, self.missed.back(player_id))
+        if text and not self.closed:
+            await self.bot.tell(self.player_name(player_id), text)
 
     async def flush_chat(self) -> None:
         """Wait until every line queued for this game was sent."""
@@ -540,6 +563,15 @@ class GameReferee(Referee):
         await self.on_game_event(event)
         if event.name in ("Event_Join", "Event_Leave", "Event_GameStateChanged"):
             self.views_changed()
+        if event.name == "Event_Leave":
+            self.missed.forget(event.player_id)
+        elif (
+            event.name == "Event_PlayerPropertiesChanged"
+            and event.context is not None
+            and event.context.DESCRIPTOR.name == "Context_ConnectionStateChanged"
+            and self.game_id in self.bot.client.games
+        ):
+            await self.on_connection_changed(event)
         if event.name == "Event_Leave" and not self.closed and not self.humans():
             await self.finish(self.finished or "abandoned: every player left", linger=0.0)
 

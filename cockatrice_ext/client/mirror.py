@@ -173,6 +173,10 @@ class PlayerState:
     deck_hash: str = ""
     sideboard_locked: bool = False
     ping_seconds: int = 0
+    """Seconds since the server last heard from this participant; -1 while their connection is gone."""
+    silent_before_drop: int = 0
+    """The participant's last ping before it went to -1: how long they may have heard nothing before the
+    server noticed the drop."""
     deck_list: str = ""
     """The loaded deck (.cod text) when the game shares decklists, else empty."""
     zones: dict[str, ZoneState] = dataclasses.field(default_factory=dict)
@@ -208,6 +212,8 @@ class PlayerState:
             "sideboard_locked",
             "ping_seconds",
         ):
+            if field == "ping_seconds" and _has(props, field) and props.ping_seconds < 0 <= self.ping_seconds:
+                self.silent_before_drop = self.ping_seconds
             if _has(props, field):
                 setattr(self, field, getattr(props, field))
 

@@ -79,13 +79,23 @@ def referee_of(bot: Bot, game_id: int) -> AuctionReferee:
 
 
 async def seated_pair(
-    servatrice: ServatriceServer, tmp_path: Path, block_text: str, suffix: str
+    servatrice: ServatriceServer,
+    tmp_path: Path,
+    block_text: str,
+    suffix: str,
+    *,
+    user: str = "referee",
+    password: str | None = None,
 ) -> tuple[Bot, list[Player], int, AuctionReferee, dict[int, Player]]:
-    """A bot refereeing a block, two players seated in its game (closed by the caller)."""
+    """A bot refereeing a block, two players (``alice_SUFFIX``, ``bob_SUFFIX``) seated in its game (closed
+    by the caller); with ``password``, every account logs in with it (registered accounts)."""
     block = tmp_path / f"{suffix}.txt"
     block.write_text(block_text)
-    bot = await start_bot(servatrice.ws_url, tmp_path / f"{suffix}.sqlite3", block)
-    players = [await Player.connect(servatrice.ws_url, f"{name}_{suffix}") for name in ("alice", "bob")]
+    journal = tmp_path / f"{suffix}.sqlite3"
+    bot = await start_bot(servatrice.ws_url, journal, block, user=user, password=password)
+    players = [
+        await Player.connect(servatrice.ws_url, f"{name}_{suffix}", password) for name in ("alice", "bob")
+    ]
     room_id = await players[0].client.room_id_by_name("Bot room")
     for p in players:
         await p.client.join_room(room_id)

@@ -212,3 +212,25 @@ def test_moves_conserve_card_count(moves: list[tuple[int, str, int, str, int, in
             for z in player.zones.values():
                 assert len(z.cards) <= z.card_count
     assert total() == before
+
+
+def test_a_dropped_connection_keeps_how_long_the_player_was_silent() -> None:
+    """The game clock reports each participant's seconds without data; a drop reads -1, and the last
+    silence before it says how long they may have heard nothing."""
+    mirror = _two_player_mirror()
+
+    def ping(seconds: int) -> None:
+        props = ge.Event_PlayerPropertiesChanged()
+        props.player_properties.ping_seconds = seconds
+        mirror.apply_event(props, player_id=1)
+
+    ping(3)
+    ping(9)
+    assert mirror.players[1].silent_before_drop == 0
+    ping(-1)
+    assert (mirror.players[1].ping_seconds, mirror.players[1].silent_before_drop) == (-1, 9)
+    ping(-1)  # still away: the silence before the drop is kept
+    assert mirror.players[1].silent_before_drop == 9
+    ping(0)
+    ping(-1)
+    assert mirror.players[1].silent_before_drop == 0

@@ -26,9 +26,12 @@ def run(coroutine: Any, bot: Referee, timeout: float = 240.0) -> Any:
         raise
 
 
-async def arrive(protos: Protos, server: ServatriceServer, names: list[str]) -> tuple[int, list[FieldPlayer]]:
-    """Log the players in, join the bot's room, and wait until the bot is there too."""
-    players = [await FieldPlayer.connect(protos, server.tcp_port, name) for name in names]
+async def arrive(
+    protos: Protos, server: ServatriceServer, names: list[str], password: str = ""
+) -> tuple[int, list[FieldPlayer]]:
+    """Log the players in (registered ones with ``password``), join the bot's room, and wait until the bot
+    is there too."""
+    players = [await FieldPlayer.connect(protos, server.tcp_port, name, password) for name in names]
     room_id = 0
     for player in players:
         room_id = await player.join_room(ROOM)

@@ -1,5 +1,6 @@
 """The referee's life as players meet it under the shipped settings: ``kill -9`` and a restart, seven games
-asked for in a row, a player spamming commands, a bidder disconnecting mid-lot.
+asked for in a row, a player spamming commands, a bidder disconnecting mid-lot (and, registered, coming
+back).
 """
 
 from __future__ import annotations
@@ -64,6 +65,18 @@ async def kill_9_and_restart(bot: Referee, watcher: FieldPlayer) -> float:
     return restarted
 
 
+def sql_shipped_server(factory: ServatriceFactory, mariadb: MariaDB, *names: str) -> ServatriceServer:
+    """A Servatrice in SQL mode with the shipped settings; ``names`` are registered (password
+    ``field-secret``)."""
+    for name in names:
+        mariadb.add_user(name, "field-secret")
+    return factory.start(
+        dataclasses.replace(
+            SHIPPED, sql_ini=mariadb.servatrice_ini(), env=tuple(mariadb.servatrice_env().items())
+        )
+    )
+
+
 def test_kill_9_and_restart_under_auth_none(
     protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
 ) -> None:
@@ -98,12 +111,7 @@ def test_kill_9_and_restart_under_sql_auth(
 ) -> None:
     """A registered referee keeps its seat through ``kill -9``: restarted, it takes the same game back where
     it was (the standing bid holds, the sale completes there) and announces no lost game."""
-    mariadb.add_user(BOT_NAME, "field-secret")
-    server = servatrice_factory.start(
-        dataclasses.replace(
-            SHIPPED, sql_ini=mariadb.servatrice_ini(), env=tuple(mariadb.servatrice_env().items())
-        )
-    )
+    server = sql_shipped_server(servatrice_factory, mariadb, BOT_NAME)
     bot = referee(server, "--password", "field-secret", "--auction-seed", "7")
 
     async def scenario() -> None:
@@ -212,6 +220,48 @@ def test_a_bidder_disconnecting_mid_lot(
             await third.say(game_id, "!state")
             state = await third.line(r"gold", since=mark)
             assert second.name not in state and first.name in state, state
+        finally:
+            await close_all(players)
+
+    run(scenario(), bot)
+
+
+def test_a_registered_bidder_back_from_a_dropped_connection_hears_what_was_said(
+    protos: Protos, servatrice_factory: ServatriceFactory, mariadb: MariaDB, referee: Callable[..., Referee]
+) -> None:
+    """SQL auth: the high bidder's client drops mid-lot and the server keeps their seat; the lot is sold to
+    them meanwhile. Logging in again puts them back in the game, and the referee tells them privately what
+    the game's chat said while they were away (the server does not repeat it)."""
+    server = sql_shipped_server(servatrice_factory, mariadb, BOT_NAME, "ann_fr", "ben_fr")
+    bot = referee(server, "--password", "field-secret", "--auction-seed", "7")
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, server, ["ann_fr", "ben_fr"], "field-secret")
+        try:
+            game_id, first, second = await standing_bid(players, room_id)
+            first_id = first.games[game_id].my_id
+            mark = second.mark()
+            await first.close()
+            await second.wait_for(
+                lambda item: (
+                    item.kind == "Event_PlayerPropertiesChanged"
+                    and item.player_id == first_id
+                    and item.body.player_properties.ping_seconds == -1
+                ),
+                since=mark,
+            )
+            await second.say(game_id, "!pass")
+            sold = await second.line(rf"Sold: .* to {first.name} for 1", since=mark)
+            assert not [text for _, _, text in second.chat(mark) if "left the game" in text]
+
+            back = await FieldPlayer.connect(protos, server.tcp_port, first.name, "field-secret")
+            players[players.index(first)] = back
+            recap = await back.line(
+                rf"^Game #{game_id} while you were away: ", kind="Event_UserMessage", timeout=20
+            )
+            assert sold in recap, recap
+            assert game_id in back.games and back.games[game_id].my_id == first_id  # the same seat
+            assert not [text for _, _, text in second.chat(mark) if "while you were away" in text]
         finally:
             await close_all(players)
 

@@ -907,6 +907,7 @@ class Bot:
         self.conversations: dict[str, Bot] = {}
         """On the main session: which session writes privately to each user (one sender per user)."""
         self._stopped = asyncio.Event()
+        self._told_name = ""  # the other name the rooms were told of (see say_if_renamed)
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -968,6 +969,23 @@ class Bot:
             room_id = await self.client.room_id_by_name(name)
             await self.client.join_room(room_id)
             self.room_ids.append(room_id)
+        await self.say_if_renamed()
+
+    async def say_if_renamed(self) -> None:
+        """Tell the rooms when the server gave this session another name than its own (an unregistered
+        name still in use after the client's ``name_wait``): players must write to the name it has, and
+        whoever has the usual one is not the referee. Said once per name."""
+        given, requested = self.client.user_name, self.client.requested_user[:35]
+        if not self.client.name_taken or given == self._told_name:
+            return
+        self._told_name = given
+        LOGGER.warning("logged in as %s: the name %s is in use on the server", given, requested)
+        for room_id in self.room_ids:
+            await self.room_say(
+                room_id,
+                f"The referee is {given} for now: the name {requested} is in use on this server by someone"
+                f" else. Write to {given} (commands here in the room work as usual).",
+            )
 
     HELD_KEY = ":held:"
 
@@ -1200,6 +1218,7 @@ class Bot:
         follows logins again (a new connection is not subscribed)."""
         if self.main is None:
             await self.watch_users()
+        await self.say_if_renamed()
         for game_id in event.lost_games:
             try:
                 await self._seat_lost(game_id)

@@ -21,6 +21,11 @@ When the connection drops every pending and queued command fails with :class:`Co
 the client was closed on purpose it reconnects with exponential backoff, logs in again and rejoins its
 rooms and games (same role: player/spectator/judge). ``cmd_id`` s restart per connection, so nothing is
 re-sent blindly.
+
+An unregistered login whose name is in use is given ``NAME_1`` by the server. After a connection died
+silently, the session in the way is usually our own old one, still seated in our games until the server's
+inactivity timeout drops it; so for up to ``name_wait`` seconds the client logs out of such a login and
+tries again (with the reconnect backoff), and only then takes the name it is given.
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ from .errors import (
     CommandTimeout,
     ConnectionLost,
     LoginFailed,
+    NameInUse,
     ServerError,
     command_failed,
 )
@@ -178,6 +184,7 @@ class Client:
         include_noise: bool = False,
         max_frame_size: int = 8 * 1024 * 1024,
         ssl_context: ssl.SSLContext | None = None,
+        name_wait: float = 30.0,
     ) -> None:
         self.address = ServerAddress.parse(url)
         self.requested_user = user
@@ -195,6 +202,9 @@ class Client:
         self.include_noise = include_noise
         self.max_frame_size = max_frame_size
         self.ssl_context = ssl_context
+        self.name_wait = name_wait
+        """Seconds to keep trying for ``user`` when the server offers ``user_1`` (see the module doc)."""
+        self._name_wait_until: float | None = None
         self.flood = FloodGate(flood_limits)
 
         self.user_name: str = ""
@@ -243,7 +253,16 @@ class Client:
         """Connect and log in (raises on failure); then keep the session alive in the background."""
         self._dispatcher = asyncio.create_task(self._dispatch_loop(), name="cockatrice-dispatch")
         try:
-            await self._open_session()
+            delays: Iterator[float] | None = None
+            while True:
+                try:
+                    await self._open_session()
+                    break
+                except NameInUse as exc:
+                    delays = delays or self.reconnect_delays()
+                    delay = next(delays)
+                    LOGGER.warning("%s; trying again in %.1fs", exc, delay)
+                    await asyncio.sleep(delay)
         except BaseException:
             await self._stop_dispatcher()
             raise
@@ -328,6 +347,7 @@ class Client:
             self.user_info = result.user_info
             self.user_name = result.user_name
             self.user_id = result.user_info.id if result.user_info.HasField("id") else None
+            self._check_name(loop.time())
         except BaseException:
             await self._teardown("login failed")
             raise
@@ -337,6 +357,29 @@ class Client:
         )
         self._connected.set()
         LOGGER.info("logged in to %s as %r over %s", self.address.url, self.user_name, transport.kind)
+
+    @property
+    def name_taken(self) -> bool:
+        """Whether the server logged us in as ``NAME_N`` because our ``NAME`` was in use (unregistered)."""
+        requested = self.requested_user[:35]  # Servatrice cuts longer names
+        given = self.user_name
+        return given.startswith(requested + "_") and given[len(requested) + 1 :].isdigit()
+
+    def _check_name(self, now: float) -> None:
+        """Raise :class:`NameInUse` while the server offers ``NAME_N`` for our name and ``name_wait``
+        has not run out since it first did; after that, take the offered name (said in the log)."""
+        requested, given = self.requested_user[:35], self.user_name
+        if not self.name_taken:
+            self._name_wait_until = None
+            return
+        if self._name_wait_until is None:
+            self._name_wait_until = now + self.name_wait
+        if now < self._name_wait_until:
+            raise NameInUse(requested, given)
+        self._name_wait_until = None
+        LOGGER.warning(
+            "the name %r is still in use after %gs: logged in as %r", requested, self.name_wait, given
+        )
 
     async def _flush(self, transport: Transport, conn: ClientConnection) -> None:
         """Write whatever the connection has queued, in order (one writer at a time)."""

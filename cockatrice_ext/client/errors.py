@@ -53,6 +53,17 @@ class LoginFailed(ClientError):
         super().__init__(f"login refused with {response_code_name(code)}{detail}")
 
 
+class NameInUse(ClientError):
+    """The server logged us in as ``NAME_1`` (or ``_2``...) because ``NAME`` is in use: an unregistered
+    login never displaces a session, and that session may be our own old one, which the server drops
+    once it has heard nothing from it for a while (``max_player_inactivity_time``)."""
+
+    def __init__(self, requested: str, given: str) -> None:
+        self.requested = requested
+        self.given = given
+        super().__init__(f"the name {requested!r} is in use on the server (it offered {given!r})")
+
+
 class CommandFailed(ClientError):
     """The server answered a command with a code other than RespOk."""
 

@@ -28,6 +28,8 @@ class StandInClient:
     """What the referees read from a client (games, our name) and game commands that do nothing."""
 
     user_name: str = REFEREE_NAME
+    requested_user: str = REFEREE_NAME
+    name_taken: bool = False
     games: dict[int, GameMirror] = field(default_factory=dict)
 
     async def game_commands(self, *_: Any, **__: Any) -> None:

@@ -4,6 +4,7 @@ command said while the bot starts."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -291,3 +292,34 @@ def test_kept_messages_from_the_journal_are_given_back_and_unreadable_notes_drop
     assert bot.chat.held("zed") == ["#4"]
     assert notes[f"{bot.server_key}{Bot.HELD_KEY}{bot.client.user_name}\nzed"]["messages"] == [["#4", False]]
     assert f"{bot.server_key}{Bot.HELD_KEY}gone_bot\nzed" not in notes
+
+
+def test_a_referee_whose_name_stays_in_use_tells_the_room_its_name(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    """Someone holds the referee's unregistered name: once the client's ``name_wait`` has run out the
+    referee takes the name the server offers (``NAME_1``) and says so in the room, once, so that players
+    write to it and not to whoever has the usual name; room commands are answered as usual."""
+    options = combat_bot(servatrice, "held_referee", tmp_path)
+    options = dataclasses.replace(options, client_options={**options.client_options, "name_wait": 0.5})
+
+    async def run() -> tuple[str, str, list[str]]:
+        squatter = await Player.connect(servatrice.ws_url, "held_referee")
+        room_id = await squatter.client.room_id_by_name("Bot room")
+        await squatter.client.join_room(room_id)
+        bot = Bot(options)
+        try:
+            await bot.start()
+            told = await squatter.wait_line(lambda t: "The referee is held_referee_1" in t, timeout=20)
+            mark = squatter.mark()
+            await squatter.client.room_say(room_id, "!combat new")
+            opened = await squatter.wait_line(lambda t: "Magic Combat Rules game #" in t, since=mark)
+            return told, opened, [t for _, t in squatter.heard if "The referee is" in t]
+        finally:
+            await squatter.close()
+            await bot.close()
+
+    told, opened, all_told = asyncio.run(run())
+    assert "the name held_referee is in use" in told and "Write to held_referee_1" in told
+    assert "is open for 2 players" in opened
+    assert len(all_told) == 1

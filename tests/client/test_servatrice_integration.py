@@ -37,7 +37,7 @@ def test_login_rooms_and_name_collision(servatrice: ServatriceServer, transport:
         url = servatrice.url(transport)
         async with (
             await connect(url, f"dup_{transport}") as first,
-            await connect(url, f"dup_{transport}") as second,
+            await connect(url, f"dup_{transport}", name_wait=0) as second,  # takes the offered name at once
         ):
             assert first.user_name == f"dup_{transport}"
             assert second.user_name != first.user_name and second.user_name.startswith(f"dup_{transport}")
@@ -227,6 +227,68 @@ def test_reconnect_after_server_restart(servatrice_factory: ServatriceFactory) -
                 await pending
             except Exception as exc:
                 assert type(exc).__name__ == "ConnectionLost"
+
+    run(scenario(), timeout=60)
+
+
+def test_a_name_in_use_is_waited_for_and_taken_when_free(servatrice: ServatriceServer) -> None:
+    """Servatrice offers ``NAME_1`` to an unregistered login whose name is in use; the client logs out of
+    it and tries again until the name is free (within ``name_wait``)."""
+
+    async def scenario() -> None:
+        squatter = await connect(servatrice.tcp_url, "held_name", reconnect=False)
+        quick = lambda: backoff(initial_delay=0.2, max_delay=0.5, jitter=0.0)  # noqa: E731
+        waiting = asyncio.ensure_future(
+            connect(servatrice.tcp_url, "held_name", name_wait=30, reconnect_delays=quick)
+        )
+        await asyncio.sleep(1.5)  # several offers of held_name_N refused meanwhile
+        assert not waiting.done()
+        await squatter.close()
+        async with await asyncio.wait_for(waiting, 20) as client:
+            assert client.user_name == "held_name" and not client.name_taken
+
+        # A name that stays in use is taken as offered once name_wait has run out.
+        async with (
+            await connect(servatrice.tcp_url, "kept_name") as holder,
+            await connect(servatrice.tcp_url, "kept_name", name_wait=1.0, reconnect_delays=quick) as late,
+        ):
+            assert holder.user_name == "kept_name"
+            assert late.user_name.startswith("kept_name_") and late.name_taken
+
+    run(scenario(), timeout=60)
+
+
+def test_after_a_silent_drop_the_client_waits_for_its_old_session_to_go(
+    servatrice_factory: ServatriceFactory,
+) -> None:
+    """The network goes silent under an unregistered client: it gives the connection up and reconnects
+    while the server still holds its old session (until its inactivity timeout). The client waits for
+    that session to go and comes back under its own name, not as ``NAME_1`` beside its own ghost."""
+    from loopback_gate import Gate
+
+    server = servatrice_factory.start(ServatriceConfig(max_player_inactivity_time=4))
+
+    async def scenario() -> None:
+        gate = Gate(server.tcp_port)
+        await gate.start()
+        client = await connect(
+            f"tcp://127.0.0.1:{gate.port}",
+            "ghost_owner",
+            keepalive=0.3,
+            dead_after=1.5,
+            reconnect_delays=lambda: backoff(initial_delay=0.3, max_delay=1.0, jitter=0.0),
+        )
+        try:
+            events = Recorder(client)
+            await client.join_room(1)
+            gate.freeze()
+            back = await events.wait_for(lambda e: isinstance(e, Reconnected), timeout=40, what="reconnect")
+            assert isinstance(back, Reconnected)
+            assert back.user_name == client.user_name == "ghost_owner"
+            assert back.rooms == (1,)
+        finally:
+            await client.close()
+            await gate.close()
 
     run(scenario(), timeout=60)
 

@@ -9,62 +9,17 @@ game, so the order is the one under test every time (players on Cockatrice's own
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from field_bot import BOT_NAME, ROOM, Referee
 from field_players import FieldPlayer, Protos
+from loopback_gate import Gate
 from scenario import arrive, close_all, open_game, run, seat
 from servatrice import ServatriceServer
 
 pytestmark = pytest.mark.servatrice
-
-
-class Gate:
-    """A loopback TCP relay to the server that can be shut: a shut gate hangs up on every new
-    connection (as a server still down does), an open one relays bytes both ways."""
-
-    def __init__(self, target_port: int) -> None:
-        self.target_port = target_port
-        self.open = True
-        self.port = 0
-        self._server: asyncio.Server | None = None
-        self._pipes: set[asyncio.Task[None]] = set()
-
-    async def start(self) -> None:
-        self._server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
-        self.port = self._server.sockets[0].getsockname()[1]
-
-    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if not self.open:
-            writer.close()
-            return
-        try:
-            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
-        except OSError:
-            writer.close()
-            return
-        for source, sink in ((reader, up_writer), (up_reader, writer)):
-            task = asyncio.ensure_future(self._pipe(source, sink))
-            self._pipes.add(task)
-            task.add_done_callback(self._pipes.discard)
-
-    @staticmethod
-    async def _pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
-        with contextlib.suppress(OSError, asyncio.CancelledError):
-            while data := await source.read(65536):
-                sink.write(data)
-                await sink.drain()
-        sink.close()
-
-    async def close(self) -> None:
-        for task in list(self._pipes):
-            task.cancel()
-        if self._server is not None:
-            self._server.close()
-            await self._server.wait_closed()
 
 
 def test_after_a_server_restart_the_referee_leaves_a_players_game_under_its_old_number_alone(

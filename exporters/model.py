@@ -50,12 +50,15 @@ def front_name(card: Card) -> str:
 
 
 def cockatrice_token_name(card: Card) -> str:
-    """Magic-Token's spelling: ``Goblin Token``; named (legendary) tokens keep their name."""
+    """Magic-Token's spelling of a token: a generic token named by its creature types (MTGJSON's
+    ``Goblin``) is ``Goblin Token``; every other name is kept as it is, because the card data already names
+    tokens as Magic-Token does (:mod:`cockatrice_ext.cards.tokens`): ``Phyrexian Germ Token``, same-named
+    tokens told apart by trailing spaces (``Insect Token ``), named tokens (``Wasp``, ``Marit Lage``),
+    emblems, dungeons and helper cards (``On an Adventure``, ``The Monarch``)."""
     name = _ascii_oracle(card.name)
-    # Magic-Token tells same-named tokens apart by trailing spaces ("Insect Token "): keep them.
-    if name.rstrip().endswith(("Token", "(Token)")) or "Legendary" in card.front.supertypes:
-        return name
-    return f"{name} Token"
+    front = card.front
+    generic = "Legendary" not in front.supertypes and name == " ".join(front.subtypes)
+    return f"{name} Token" if generic else name
 
 
 def display_name(card: Card, target: str) -> str:

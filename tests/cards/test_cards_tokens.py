@@ -82,3 +82,46 @@ def test_an_mtgjson_source_gets_cockatrice_token_names(mtgjson_extract: dict[str
     args = ["Resplendent Angel", "--card-source", source, "--no-default-cards"]
     made = next(line for line in _lookup(*args).splitlines() if line.startswith("Makes: "))
     assert "Angel Token" in made and "Makes: Angel," not in made and not made.endswith(" Angel")
+
+
+def test_a_cod_names_every_token_as_magic_token_does(shared_cockatrice: Path, tmp_path: Path) -> None:
+    """The .cod writer keeps the card data's token names: emblems, named tokens, dungeons and helper cards
+    used to gain a " Token" Cockatrice does not know ("On an Adventure Token", "Wasp Token")."""
+    from lxml import etree
+
+    from cockatrice_ext.cards.store import shipped_store
+    from exporters.model import display_name
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    tree = etree.parse(str(shared_cockatrice / "tokens-magic-token.xml"), parser)
+    magic_token = {element.text for element in tree.iter("name")}
+    known = [card for card in shipped_store().token_cards().cards.values() if card.name in magic_token]
+    assert len(known) > 500
+    misnamed = [(c.name, display_name(c, "cockatrice")) for c in known if " // " not in c.name]
+    misnamed = [(name, written) for name, written in misnamed if written not in magic_token]
+    assert not misnamed, misnamed[:10]
+
+    block = tmp_path / "b.txt"
+    block.write_text("1 Jace, Vryn's Prodigy\n1 Brazen Borrower\n1 The Hive\n1 Hornet Queen\n")
+    out = tmp_path / "b.cod"
+    result = CliRunner().invoke(main, ["export", str(block), "--to", "cod", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    tokens = out.read_text().split('<zone name="tokens">')[1]
+    for name in ("Jace, Telepath Unbound Emblem", "On an Adventure", "Wasp", "Insect Token "):
+        assert f'name="{name}"' in tokens, tokens
+    assert " Token Token" not in tokens and "Emblem Token" not in tokens
+
+
+def test_only_a_generic_token_gains_token() -> None:
+    """MTGJSON names a generic token by its types (``Goblin``): Magic-Token adds "Token"; a named one
+    (``Wasp``, an Insect) keeps its name, as does a legendary one."""
+    from exporters.model import cockatrice_token_name
+
+    def token(name: str, subtypes: tuple[str, ...], supertypes: tuple[str, ...] = ()) -> Card:
+        face = Face(name=name, types=("Token", "Creature"), subtypes=subtypes, supertypes=supertypes)
+        return Card(name=name, layout="token", faces=(face,))
+
+    assert cockatrice_token_name(token("Goblin", ("Goblin",))) == "Goblin Token"
+    assert cockatrice_token_name(token("Elf Warrior", ("Elf", "Warrior"))) == "Elf Warrior Token"
+    assert cockatrice_token_name(token("Wasp", ("Insect",))) == "Wasp"
+    assert cockatrice_token_name(token("Marit Lage", ("Avatar",), ("Legendary",))) == "Marit Lage"

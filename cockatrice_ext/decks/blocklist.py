@@ -14,11 +14,13 @@ one of:
   and any named section: ``[Removal]``, ``## Creatures``, ``Creatures (12):``, and a deck site's group
   heading with its count (``Creatures (16)``, ``Lands (24)``, as MTGGoldfish shows them). Cards before
   any header are in ``main``;
-* a card: ``[SB:] [N|Nx|N x] [[SET] or [SET:NUM]] Name [(SET) [NUM]] [*F*]``. Without a count the
-  count is 1. ``SB:`` puts the card in ``side`` whatever the current section. Commas, apostrophes
-  and hyphens are part of names (``Jaya Ballard, Task Mage``); ``Fire//Ice``, ``Fire / Ice`` and
-  ``Fire // Ice`` are all written ``Fire // Ice``; typographic ``’`` becomes ``'``. A name that starts
-  with digits needs an explicit count (``1 1996 World Champion``).
+* a card: ``[SB:] [N|Nx|N x] [[SET] or [SET:NUM] or [SET#NUM]] Name [(SET) [NUM]] [*F*]``, or
+  MTGGoldfish's exact versions ``N Name [<variant>] [SET]`` (an upper-case code; a numeric variant is
+  the collector number, others are dropped). Without a count the count is 1. ``SB:`` puts the card in
+  ``side`` whatever the current section. Commas, apostrophes and hyphens are part of names (``Jaya
+  Ballard, Task Mage``); ``Fire//Ice``, ``Fire / Ice`` and ``Fire // Ice`` are all written ``Fire //
+  Ice``; typographic ``’`` becomes ``'``. A name that starts with digits needs an explicit count
+  (``1 1996 World Champion``).
 
 Leniency: the reader accepts every spelling above, but never guesses: a line that is not blank, a
 comment or a header must be a valid card line, otherwise :class:`DeckFormatError` names the file and
@@ -42,7 +44,11 @@ MAX_TEXT_BYTES = 16 * 1024 * 1024
 
 _COUNT = re.compile(r"^(\d{1,9})(?:\s*[xX*])?\s+(\S.*)$|^(\d{1,9})[xX*](\S.*)$")
 _BRACKET_COUNT = re.compile(r"^[\(\[](\d{1,9})[\)\]]\s*(\S.*)$")
-_PREFIX_SET = re.compile(r"^\[([A-Za-z0-9]{1,8})(?::([A-Za-z0-9★\-]{1,12}))?\]\s*(\S.*)$")
+# XMage's [SET:NUM] and Deckstats' [SET#NUM] before the name.
+_PREFIX_SET = re.compile(r"^\[([A-Za-z0-9]{1,8})(?:[:#]([A-Za-z0-9★\-]{1,12}))?\]\s*(\S.*)$")
+# MTGGoldfish's exact card versions: "Thoughtseize <timeshifted> [TSR]"; an upper-case code only, so that
+# Archidekt's categories ("[Removal]") stay categories.
+_GOLDFISH_SET = re.compile(r"^(.*?\S)(?:\s+<([^<>]{1,40})>)?\s+\[([A-Z0-9]{2,6})\]$")
 _SUFFIX_SET = re.compile(
     r"^(.*?\S)\s+\(([A-Za-z0-9]{2,8})\)(?:\s+(?:([A-Za-z0-9]{2,8})-)?([A-Za-z0-9★\-]{1,12}))?$"
 )
@@ -140,6 +146,10 @@ def parse_card_text(text: str) -> tuple[int, str, str, str]:
 
     Raises ValueError with a human message when the line is not a card.
     """
+    variant = goldfish_set = ""
+    goldfish = _GOLDFISH_SET.match(text.strip())
+    if goldfish:
+        text, variant, goldfish_set = goldfish.group(1), goldfish.group(2) or "", goldfish.group(3)
     text = strip_markers(text)[0]
     original = text
     count = 1
@@ -177,6 +187,8 @@ def parse_card_text(text: str) -> tuple[int, str, str, str]:
             (suffix.group(3) or suffix.group(2)).upper(),
             suffix.group(4) or "",
         )
+    if goldfish_set and not set_code:
+        set_code, number = goldfish_set, variant if variant.isdigit() else ""
     name = normalize_name(text)
     problem = check_name(name)
     if problem:

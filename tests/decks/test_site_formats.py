@@ -134,6 +134,23 @@ def test_mtggoldfish_group_headings_are_sections_not_cards(tmp_path: Path) -> No
     assert cards(deck, "side") == [(2, "Duress", "", "")]
 
 
+def test_mtggoldfish_exact_versions_and_deckstats_codes_pin_printings(tmp_path: Path) -> None:
+    """MTGGoldfish's "exact card versions" put the set after the name in brackets, with a variant in angle
+    brackets (a number is the collector number); Deckstats writes ``[SET#NUM]`` first. The set used to be
+    taken for an Archidekt category and dropped, and ``<variant>`` kept in the name (an unknown card)."""
+    text = (
+        "4 Lightning Bolt [M10]\n1 Llanowar Elves <314> [M19]\n2 Counterspell <showcase> [7ED]\n"
+        "1 [M19#314] Llanowar Elves\n1 Shock [Removal]\n"
+    )
+    deck, _ = export_cod(tmp_path, "-", stdin=text)
+    assert cards(deck) == [
+        (4, "Lightning Bolt", "M10", "146"),
+        (2, "Llanowar Elves", "M19", "314"),
+        (2, "Counterspell", "7ED", "67"),
+        (1, "Shock", "", ""),  # Archidekt's category is not a set code
+    ]
+
+
 def test_arena_commander_and_companion_are_sections(tmp_path: Path) -> None:
     for fmt in ("auto", "arena", "mtga", "mtggoldfish"):
         result = invoke("export", "-", "--to", "text", "-o", "-", "--from", fmt, stdin=ARENA_COMMANDER)

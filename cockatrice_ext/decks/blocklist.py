@@ -40,6 +40,9 @@ from cockatrice_ext.decks.model import MAYBE, Deck, DeckEntry
 
 MAX_COUNT = 999
 MAX_NAME_LENGTH = 200
+MAX_LINE_LENGTH = 1000
+"""A card or header line is never longer (a name, a count, a set, a site's tags); a longer one is refused
+before any pattern reads it, so that a garbled file cannot make the readers' patterns run for minutes."""
 MAX_TEXT_BYTES = 16 * 1024 * 1024
 
 _COUNT = re.compile(r"^(\d{1,9})(?:\s*[xX*])?\s+(\S.*)$|^(\d{1,9})[xX*](\S.*)$")
@@ -146,6 +149,9 @@ def parse_card_text(text: str) -> tuple[int, str, str, str]:
 
     Raises ValueError with a human message when the line is not a card.
     """
+    if len(text) > MAX_LINE_LENGTH and len(text.strip()) > MAX_LINE_LENGTH:
+        raise ValueError(f"line longer than {MAX_LINE_LENGTH} characters: not a card line")
+    text = " ".join(text.split())  # names are written with single spaces anyway (normalize_name)
     variant = goldfish_set = ""
     goldfish = _GOLDFISH_SET.match(text.strip())
     if goldfish:
@@ -198,6 +204,8 @@ def parse_card_text(text: str) -> tuple[int, str, str, str]:
 
 def section_header(line: str) -> str | None:
     """The section a header line opens (``""`` for an empty ``[]``), or None if the line is not a header."""
+    if len(line) > MAX_LINE_LENGTH:
+        return None
     bracket = _BRACKET_HEADER.match(line)
     if bracket:
         return canonical_section(bracket.group(1)) if bracket.group(1).strip() else ""
@@ -257,6 +265,11 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
             section = header
             deck.section(section)
             continue
+        if len(line) > MAX_LINE_LENGTH:
+            raise DeckFormatError(
+                f"line longer than {MAX_LINE_LENGTH} characters: not a card line", source=source, line=number
+            )
+        line = " ".join(line.split())  # one space between words: no pattern below meets a long run
         target = section
         sideboard = _SB.match(line)
         if sideboard:

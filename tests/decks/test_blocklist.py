@@ -45,6 +45,9 @@ def names(deck: Deck, section: str = "main") -> list[tuple[int, str]]:
         ("1 B.F.M. (Big Furry Monster)", (1, "B.F.M. (Big Furry Monster)", "", "")),
         ("1 1996 World Champion", (1, "1996 World Champion", "", "")),
         ("1 Æther Vial", (1, "Æther Vial", "", "")),
+        pytest.param("1 Lightning" + " " * 900 + "Bolt", (1, "Lightning Bolt", "", ""), id="spaces"),
+        ("2 Lightning Bolt <250> [2X2]", (2, "Lightning Bolt", "2X2", "250")),
+        ("1 [2XM#310] Ash Barrens", (1, "Ash Barrens", "2XM", "310")),
     ],
 )
 def test_card_line_spellings(line: str, expected: tuple[int, str, str, str]) -> None:
@@ -104,6 +107,8 @@ def test_blank_lines_never_split_a_block() -> None:
         ("4 " + "a" * 300, 1, "longer than"),
         ("4 Bad\x07Name", 1, "control"),
         ("4 ...", 1, "not a card name"),
+        pytest.param("1 Opt\n1 Lightning" + " " * 2000 + "Bolt", 2, "line longer than 1000", id="long-card"),
+        pytest.param("Creatures" + " " * 5_000 + "x", 1, "line longer than 1000", id="long-heading"),
     ],
 )
 def test_malformed_lines_name_file_and_line(text: str, line: int, fragment: str) -> None:
@@ -113,6 +118,18 @@ def test_malformed_lines_name_file_and_line(text: str, line: int, fragment: str)
     assert info.value.source == "blocks/mine.txt"
     assert str(info.value).startswith(f"blocks/mine.txt:{line}:")
     assert fragment in str(info.value)
+
+
+def test_a_long_line_is_refused_before_any_pattern_reads_it() -> None:
+    """A garbled file of long lines (a heading-like word, then tens of thousands of spaces) used to keep
+    the reader's patterns busy for minutes; such a line is refused at once, in every text reader."""
+    from cockatrice_ext.decks.readers import read_deck
+
+    line = "Creatures" + " " * 5_000 + "(16)"
+    with pytest.raises(DeckFormatError, match="line longer than 1000 characters"):
+        parse_block_list(f"1 Opt\n{line}\n", source="x.txt")
+    with pytest.raises(DeckFormatError, match="line longer than 1000 characters"):
+        read_deck(f"1 Opt\n1 Lightning{' ' * 5_000}Bolt\n", source="x.txt")
 
 
 def test_read_block_list_file(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -49,7 +49,10 @@ def _run(
     """Connect, run ``body``, close; map client errors to click errors."""
 
     async def main() -> T:
-        client = await connect(url, user, password, connect_timeout=timeout, command_timeout=timeout)
+        # Looking needs no particular name: take NAME_1 at once if another look holds the default one.
+        client = await connect(
+            url, user, password, connect_timeout=timeout, command_timeout=timeout, name_wait=0
+        )
         try:
             return await body(client)
         finally:

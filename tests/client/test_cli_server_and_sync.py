@@ -49,3 +49,15 @@ def test_sync_client(servatrice: ServatriceServer) -> None:
         client.game_say(game_id, "hello")
         client.leave_game(game_id)
         assert client.ping() >= 0
+
+
+@pytest.mark.servatrice
+def test_cli_looks_under_the_offered_name_when_its_own_is_in_use(servatrice: ServatriceServer) -> None:
+    """Another look (or anyone) holds the user name: ``server info`` takes the name the server offers at once
+    instead of logging out and waiting for it, as the referee does."""
+    with SyncClient.connect(servatrice.tcp_url, "cli_held") as holder:
+        assert holder.user_name == "cli_held"
+        result = CliRunner().invoke(main, ["server", "info", servatrice.tcp_url, "--user", "cli_held"])
+    assert result.exit_code == 0, result.output
+    logins = [line for line in servatrice.log_tail(100_000).splitlines() if 'name= "cli_held_1"' in line]
+    assert len([line for line in logins if "loginUser" in line]) == 1, logins  # one login, kept

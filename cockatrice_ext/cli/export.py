@@ -188,12 +188,39 @@ def _resolve(deck: Deck, card_source: CardSources | None, source: str) -> Export
 
     names = [entry.name for _, entry in deck.entries()]
     db = open_card_source(card_source, need=names)
+    if card_source is None:
+        _add_pinned_printings(deck, db)
     index = NameIndex(db)
     _untoken_names(deck, db)
     resolved = resolve_deck(deck, index, source=source)
     for warning in resolved.warnings:
         click.echo(f"warning: {warning}", err=True)
     return from_resolved(resolved, db)
+
+
+def _add_pinned_printings(deck: Deck, db: CardDatabase) -> None:
+    """Printings the list pins that the compact built-in cards lack (``4 Mountain (TMP)``, a Forge
+    ``Mountain|TMP``) are added from every real card's printings, the shipped store; a card keeps its
+    default printing, so nothing unpinned changes."""
+    from cockatrice_ext.cards.errors import CardDataError
+    from cockatrice_ext.cards.resolve import NameIndex, pick_printing
+    from cockatrice_ext.cards.sources import DEFAULT_KEYWORDS, default_source
+    from cockatrice_ext.cards.store import shipped_store
+
+    if default_source() not in DEFAULT_KEYWORDS:
+        return  # $COCKATRICE_EXT_CARDS names the user's own cards: theirs to complete
+    index = NameIndex(db)
+    lacking: set[str] = set()
+    for _, entry in deck.entries():
+        card = index.find(entry.name) if entry.set_code or entry.collector_number else None
+        if card is not None and pick_printing(card, entry.set_code, entry.collector_number) is None:
+            lacking.add(card.name)
+    if not lacking:
+        return
+    try:
+        db.merge(shipped_store().cards_for(sorted(lacking)))
+    except CardDataError as exc:
+        click.echo(f"warning: every card's printings not readable: {exc}", err=True)
 
 
 def _untoken_names(deck: Deck, db: CardDatabase) -> None:

@@ -51,6 +51,25 @@ def test_bundled_auction_sample_to_cod(runner: CliRunner, tmp_path: Path) -> Non
     assert tokens and set(tokens) <= data_names  # the card data's token names, which are Cockatrice's
 
 
+def test_a_pinned_printing_the_built_in_cards_lack_comes_from_every_real_card(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compact built-in cards hold a few printings of common cards (58 of Mountain's 610): a list that
+    pins another (a Forge deck's ``Mountain|TMP``, Arena's ``(TMP) 344``) used to get the default printing
+    and a warning although the shipped data has it. Unpinned cards keep their default printing."""
+    monkeypatch.delenv("COCKATRICE_EXT_CARDS", raising=False)
+    block = tmp_path / "basics.txt"
+    block.write_text("6 Mountain|TMP\n4 Forest (TMP) 349\n2 Island\n", encoding="utf-8")
+    out = tmp_path / "basics.cod"
+    result = _run(runner, str(block), "--to", "cod", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert "has no printing" not in result.stderr
+    rows = {e.name: (e.count, e.set_code, e.collector_number) for e in read_cod(out.read_bytes()).main}
+    assert rows["Mountain"][:2] == (6, "TMP") and rows["Mountain"][2] in {"343", "344", "345", "346"}
+    assert rows["Forest"] == (4, "TMP", "349")
+    assert rows["Island"][0] == 2
+
+
 def test_every_format_from_the_cli_is_deterministic(runner: CliRunner, tmp_path: Path) -> None:
     for fmt in ("cockatrice-xml", "text", "forge", "forge-cube", "mtgo", "arena"):
         first, second = tmp_path / "a" / f"out-{fmt}", tmp_path / "b" / f"out-{fmt}"  # same file name

@@ -220,7 +220,7 @@ def _add_pinned_printings(deck: Deck, db: CardDatabase) -> None:
     try:
         db.merge(shipped_store().cards_for(sorted(lacking)))
     except CardDataError as exc:
-        click.echo(f"warning: every card's printings not readable: {exc}", err=True)
+        click.echo(f"warning: pinned printings not looked up in the shipped card data: {exc}", err=True)
 
 
 def _untoken_names(deck: Deck, db: CardDatabase) -> None:

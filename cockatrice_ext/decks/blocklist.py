@@ -153,7 +153,7 @@ def parse_card_text(text: str) -> tuple[int, str, str, str]:
         raise ValueError(f"line longer than {MAX_LINE_LENGTH} characters: not a card line")
     text = " ".join(text.split())  # names are written with single spaces anyway (normalize_name)
     variant = goldfish_set = ""
-    goldfish = _GOLDFISH_SET.match(text.strip())
+    goldfish = _GOLDFISH_SET.match(text)
     if goldfish:
         text, variant, goldfish_set = goldfish.group(1), goldfish.group(2) or "", goldfish.group(3)
     text = strip_markers(text)[0]

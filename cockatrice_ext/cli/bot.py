@@ -102,6 +102,16 @@ def bot() -> None:
     " as flood all the same makes the bot pace by the shipped limits).",
 )
 @click.option(
+    "--name-wait",
+    type=click.FloatRange(0),
+    default=30.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="An unregistered name still in use (the bot's own dropped session, until the server's inactivity"
+    " timeout, 15 s in Servatrice's shipped settings): log in again for this long before taking the name"
+    " the server offers (NAME_1), which the rooms are then told. Raise it on a server with a longer timeout.",
+)
+@click.option(
     "--web",
     "web_address",
     metavar="HOST:PORT",
@@ -130,6 +140,7 @@ def run(
     card_source: str,
     judge: bool,
     relaxed_flood: bool,
+    name_wait: float,
     web_address: str | None,
     web_url: str | None,
 ) -> None:
@@ -144,7 +155,7 @@ def run(
     from cockatrice_ext.bot.vortex import VortexOptions
     from cockatrice_ext.client import ClientError, FloodLimits
 
-    client_options: dict[str, object] = {}
+    client_options: dict[str, object] = {"name_wait": name_wait}
     if relaxed_flood:
         client_options["flood_limits"] = FloodLimits.unlimited()
     options = BotOptions(

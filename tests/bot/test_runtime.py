@@ -179,7 +179,6 @@ def test_a_game_lost_before_it_started_is_announced_without_a_resume(tmp_path: P
     assert f"game #{GAME}" in line and "before it started" in line and "!resume" not in line
 
 
-@pytest.mark.servatrice
 def combat_bot(servatrice: ServatriceServer, user: str, folder: Path) -> BotOptions:
     """A Combat referee in the test server's bot room, its journal in ``folder``."""
     return BotOptions(

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import shutil
@@ -45,21 +46,22 @@ def writable_target(path: str | Path) -> Path:
             link loops.
     """
     target = Path(path)
-    if target.is_symlink():
-        try:
-            target = target.resolve(strict=False)
-        except RuntimeError as exc:  # a symlink loop (Python < 3.13)
-            raise UnsafeOutput(f"{path} is a symbolic link that loops") from exc
-        if target.is_symlink():  # still a link after resolving: a loop
-            raise UnsafeOutput(f"{path} is a symbolic link that loops")
     try:
+        if target.is_symlink():
+            try:
+                target = target.resolve(strict=False)
+            except RuntimeError as exc:  # a symlink loop (Python < 3.13)
+                raise UnsafeOutput(f"{path} is a symbolic link that loops") from exc
+            if target.is_symlink():  # still a link after resolving: a loop
+                raise UnsafeOutput(f"{path} is a symbolic link that loops")
         mode = os.stat(target).st_mode
     except FileNotFoundError:
         return target
     except OSError as exc:
-        if exc.errno == 40:  # ELOOP
+        if exc.errno == errno.ELOOP:
             raise UnsafeOutput(f"{path} is a symbolic link that loops") from exc
-        raise
+        # a file where a folder should be (ENOTDIR), a name too long, no permission: said, not a traceback
+        raise UnsafeOutput(f"{path} cannot be written: {exc.strerror or exc}") from exc
     if not stat.S_ISREG(mode):
         kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
         raise UnsafeOutput(f"{path} is {kind}, not a regular file: it is left alone")

@@ -43,13 +43,20 @@ DECK_ITEMS = frozenset({"maybeboard", "tags", "banner card", "format"})
 """What a deck may carry besides its cards' sections (a .cod holds them all)."""
 
 
+ALL_SECTIONS = frozenset({"side", "commander", "companion", "tokens", "variants"})
+"""The sections besides the library a format may write (``variants``: Forge's :data:`VARIANT_SECTIONS`);
+a card file writes every card whatever its section."""
+DECK_SECTIONS = frozenset({"side", "commander", "companion"})
+"""The sections a plain deck format writes: the sideboard, commanders and companions with it."""
+
+
 @dataclass(frozen=True)
 class ExportFormat:
     """One entry of :data:`EXPORT_FORMATS`.
 
     ``suffix`` is the default file suffix, or ``""`` for a bundle written into a folder. ``keeps`` names
-    the deck-level items (of :data:`DECK_ITEMS`) the format can hold; the others are announced by
-    :func:`left_out`.
+    the deck-level items (of :data:`DECK_ITEMS`) the format can hold, ``sections`` the sections besides the
+    library it writes (of :data:`ALL_SECTIONS`); the others are announced by :func:`left_out`.
     """
 
     name: str
@@ -57,6 +64,7 @@ class ExportFormat:
     suffix: str
     description: str
     keeps: frozenset[str] = frozenset()
+    sections: frozenset[str] = DECK_SECTIONS
 
     @property
     def is_bundle(self) -> bool:
@@ -67,28 +75,43 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
     f.name: f
     for f in (
         ExportFormat(
-            "cod", write_cod, ".cod", "Cockatrice deck (.cod) with main, side and tokens zones", DECK_ITEMS
+            "cod",
+            write_cod,
+            ".cod",
+            "Cockatrice deck (.cod) with main, side and tokens zones",
+            DECK_ITEMS,
+            DECK_SECTIONS | {"tokens"},
         ),
         ExportFormat(
             "cockatrice-xml",
             write_cockatrice_xml,
             ".xml",
             "Cockatrice card database v4 (put it in the customsets folder)",
+            sections=ALL_SECTIONS,
         ),
         ExportFormat("text", write_text, ".txt", "Plain text, Cockatrice clipboard style"),
-        ExportFormat("forge", write_forge_dck, ".dck", "Forge deck (.dck)", frozenset({"tags"})),
+        ExportFormat(
+            "forge",
+            write_forge_dck,
+            ".dck",
+            "Forge deck (.dck)",
+            frozenset({"tags"}),
+            DECK_SECTIONS | {"variants"},
+        ),
         ExportFormat(
             "forge-cube",
             write_forge_cube,
             "",
             "Forge cube: cube/<Name>.dck + draft/<Name>.draft",
             frozenset({"tags"}),
+            frozenset(),
         ),
         ExportFormat(
             "forge-custom",
             write_forge_custom_set,
             "",
             "Forge custom cards: cards/*.txt scripts + editions/<Set>.txt (into Forge's custom folder)",
+            sections=ALL_SECTIONS,
         ),
         ExportFormat("mtgo", write_mtgo_dek, ".dek", "MTGO deck (.dek XML, matched by name)"),
         ExportFormat("arena", write_arena, ".arena.txt", "MTG Arena import text"),
@@ -111,17 +134,35 @@ def render(deck: ExportDeck | ResolvedDeck | Iterable[Card], fmt: str, **options
     return export_format.writer(deck, **options)
 
 
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
+
+
 def left_out(deck: ExportDeck, fmt: str) -> list[str]:
-    """What writing ``deck`` as ``fmt`` leaves out (deck-level items it has no place for), one phrase each."""
+    """What writing ``deck`` as ``fmt`` leaves out, one phrase each: deck-level items and sections it has
+    no place for. Of the tokens, only those the list names (it has a line for them) are said: the tokens
+    the cards make are added for Cockatrice's token menu and are no loss elsewhere."""
+    export_format = EXPORT_FORMATS[fmt]
     maybe = deck.count(MAYBE)
     present = {
-        "maybeboard": f"maybeboard ({maybe} cards)" if maybe else "",
+        "maybeboard": f"maybeboard ({_cards(maybe)})" if maybe else "",
         "tags": f"tags ({', '.join(deck.tags)})" if deck.tags else "",
         "banner card": f"banner card ({deck.banner_card})" if deck.banner_card else "",
         "format": f"format ({deck.format})" if deck.format else "",
     }
-    keeps = EXPORT_FORMATS[fmt].keeps
-    return [phrase for item, phrase in present.items() if phrase and item not in keeps]
+    phrases = [phrase for item, phrase in present.items() if phrase and item not in export_format.keeps]
+    listed_tokens = sum(e.count for e in deck.sections.get("tokens", []) if e.line > 0)
+    sections = {
+        "side": [("sideboard", deck.count("side"))],
+        "commander": [("commander", deck.count("commander"))],
+        "companion": [("companion", deck.count("companion"))],
+        "tokens": [("tokens", listed_tokens)],
+        "variants": [(name, deck.count(name)) for name in deck.variant_sections],
+    }
+    for kind, counted in sections.items():
+        if kind not in export_format.sections:
+            phrases += [f"{name} ({_cards(count)})" for name, count in counted if count]
+    return phrases
 
 
 def export(
@@ -146,7 +187,9 @@ def export(
 
 
 __all__ = [
+    "ALL_SECTIONS",
     "DECK_ITEMS",
+    "DECK_SECTIONS",
     "EXPORT_FORMATS",
     "ExportDeck",
     "ExportEntry",

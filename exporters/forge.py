@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from cockatrice_ext.cards.model import Card, CardSet, Face
 
-from .model import COMBINED_LAYOUTS, ExportDeck, ExportEntry, display_name
+from .model import COMBINED_LAYOUTS, VARIANT_SECTIONS, ExportDeck, ExportEntry, display_name
 
 if TYPE_CHECKING:
     from cockatrice_ext.cards.store import CardStore
@@ -107,13 +107,20 @@ def _metadata(deck: ExportDeck, fallback_name: str = "Unnamed deck") -> list[str
 
 
 def write_forge_dck(deck: ExportDeck) -> str:
-    """A Forge deck (``.dck``): ``[Main]``, ``[Sideboard]`` (and ``[Commander]``) of ``N Name|SET`` lines."""
+    """A Forge deck (``.dck``): ``[Main]``, ``[Sideboard]``, ``[Commander]`` and the variant sections
+    (``[Planes]``, ``[Schemes]``, ...) of ``N Name|SET`` lines.
+
+    A companion goes to the sideboard: Forge takes a deck's companion from there, and a second
+    ``[Commander]`` card would make it a partner commander.
+    """
     lines = _metadata(deck)
     lines.append("[Main]")
     lines.extend(_section_lines(deck.main))
+    variants = [(VARIANT_SECTIONS[name], entries) for name, entries in deck.variant_sections.items()]
     for header, entries in (
-        ("Sideboard", deck.sections.get("side", [])),
-        ("Commander", deck.sections.get("commander", []) + deck.sections.get("companion", [])),
+        ("Sideboard", deck.sections.get("side", []) + deck.sections.get("companion", [])),
+        ("Commander", deck.sections.get("commander", [])),
+        *variants,
     ):
         section = _section_lines(entries)
         if section:
@@ -172,7 +179,7 @@ def write_forge_cube(
     cube (:func:`draft_size`).
     """
     num_players, num_packs, booster_size = draft_size(
-        deck.count("main"), num_players, num_packs, booster_size
+        sum(entry.count for entry in deck.main), num_players, num_packs, booster_size
     )
     name = _line_value(deck.name) or "Custom Cube"
     stem = safe_file_stem(name, "cube")

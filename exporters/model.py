@@ -33,8 +33,21 @@ SEPARATE_FACE_LAYOUTS = frozenset(
 )
 
 TARGETS = ("cockatrice", "forge", "mtgo", "arena")
+VARIANT_SECTIONS = {
+    "avatar": "Avatar",
+    "planes": "Planes",
+    "schemes": "Schemes",
+    "conspiracy": "Conspiracy",
+    "dungeon": "Dungeon",
+    "attractions": "Attractions",
+    "contraptions": "Contraptions",
+}
+"""Forge's sections of cards played outside the library (Vanguard, Planechase, Archenemy, ...), by the
+lower-case name readers give them, with Forge's spelling."""
 # Sections that are not part of the library; any other section name is a category of ``main``.
-NON_LIBRARY_SECTIONS = frozenset({"side", "tokens", "maybeboard", "commander", "companion"})
+NON_LIBRARY_SECTIONS = frozenset(
+    {"side", "tokens", "maybeboard", "commander", "companion", *VARIANT_SECTIONS}
+)
 
 
 def _ascii_oracle(name: str) -> str:
@@ -134,6 +147,11 @@ class ExportDeck:
     def tokens(self) -> list[ExportEntry]:
         return list(self.sections.get("tokens", []))
 
+    @property
+    def variant_sections(self) -> dict[str, list[ExportEntry]]:
+        """Forge's sections outside the library that the deck has (:data:`VARIANT_SECTIONS`), in order."""
+        return {name: cards for name, cards in self.sections.items() if name in VARIANT_SECTIONS and cards}
+
     def count(self, section: str | None = None) -> int:
         if section is not None:
             return sum(e.count for e in self.sections.get(section, []))
@@ -226,6 +244,7 @@ __all__ = [
     "SEPARATE_FACE_LAYOUTS",
     "SPLIT_LAYOUTS",
     "TARGETS",
+    "VARIANT_SECTIONS",
     "ExportDeck",
     "ExportEntry",
     "build_export_deck",

@@ -298,3 +298,23 @@ def _snapshot(root: Path) -> dict[str, tuple[bytes, int] | None]:
         str(p.relative_to(root)): (p.read_bytes(), stat.S_IMODE(p.stat().st_mode)) if p.is_file() else None
         for p in root.rglob("*")
     }
+
+
+@pytest.mark.parametrize("fmt", ["cod", "forge-cube"])
+def test_a_path_that_cannot_exist_is_one_error_line(tmp_path: Path, fmt: str) -> None:
+    """A file where a folder should be, or a name longer than the file system takes: one line, exit 2,
+    nothing written (was a traceback)."""
+    afile = tmp_path / "afile"
+    afile.write_text("mine")
+    runner = CliRunner()
+    for target, reason in ((afile / "x.cod", "Not a directory"), (tmp_path / ("a" * 300), "too long")):
+        result = runner.invoke(main, ["export", "auction-sample", "--to", fmt, "-o", str(target)])
+        assert result.exit_code == 2, result.output
+        assert reason in result.output and "Traceback" not in result.output
+    assert afile.read_text() == "mine" and sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+def test_a_folder_given_as_the_list_is_said_to_be_one(tmp_path: Path) -> None:
+    for command in (["export", str(tmp_path), "--to", "cod"], ["block", "check", str(tmp_path)]):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 2 and "is a folder: give the list or deck file in it" in result.output

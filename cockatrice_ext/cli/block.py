@@ -33,19 +33,10 @@ NOT_IN_BLOCK = frozenset({"side", "tokens", "maybeboard"})
 
 
 def find_block_file(block: str) -> Path:
-    """An existing file ``block``, else the bundled block of that name; click error naming the choices."""
-    from cockatrice_ext.blocks import block_path, list_blocks
+    """An existing file ``block``, else the bundled block of that name (the rule ``export`` follows)."""
+    from cockatrice_ext.cli.export import find_block
 
-    path = Path(block).expanduser()
-    if path.is_file():
-        return path
-    try:
-        return block_path(block)
-    except KeyError:
-        known = ", ".join(list_blocks()) or "none"
-        raise click.BadParameter(
-            f"no such file, and no bundled block named {block!r} (bundled: {known})", param_hint="BLOCK"
-        ) from None
+    return find_block(block)
 
 
 def read_block(path: Path | str, from_format: str = "auto") -> Deck:

@@ -84,6 +84,8 @@ def find_block(block: str) -> Path:
     path = Path(block).expanduser()
     if path.is_file():
         return path
+    if path.is_dir():
+        raise click.BadParameter(f"{block} is a folder: give the list or deck file in it", param_hint="BLOCK")
     if not path.parent.parts:
         bundled = bundled_blocks()
         if block in bundled:
@@ -92,7 +94,9 @@ def find_block(block: str) -> Path:
         if block.endswith(_BLOCK_SUFFIXES) and exact.is_file():
             return exact
     known = ", ".join(sorted(bundled_blocks())) or "none"
-    raise click.BadParameter(f"no such file, and no bundled block named {block!r} (bundled: {known})")
+    raise click.BadParameter(
+        f"no such file, and no bundled block named {block!r} (bundled: {known})", param_hint="BLOCK"
+    )
 
 
 STDIN = "-"
@@ -153,7 +157,13 @@ def read_list(data: bytes, source: str, from_format: str = "auto") -> Deck | Car
     with ``auto``, a Cockatrice card database gives its cards. A detected sideboard that only a blank
     line made (MTGO / MTGGoldfish or Arena text) is announced on stderr, with the option that reads it
     whole."""
-    from cockatrice_ext.decks.readers import canonical_format, detect_format, has_sideboard_header, read_deck
+    from cockatrice_ext.decks.readers import (
+        blank_line_sideboard,
+        canonical_format,
+        detect_format,
+        has_sideboard_header,
+        read_deck,
+    )
 
     auto = from_format.lower() == "auto"
     if auto and _is_card_xml(data[:4096]):
@@ -165,15 +175,31 @@ def read_list(data: bytes, source: str, from_format: str = "auto") -> Deck | Car
     deck = read_deck(data, format=chosen, source=source)
     if not deck.name and name:
         deck.name = Path(name).stem
-    split = auto and chosen in ("arena", "mtggoldfish") and deck.count("side") > 0
-    if split and not has_sideboard_header(data.decode("utf-8", errors="replace")):
-        kind = "Arena text" if chosen == "arena" else "an MTGO / MTGGoldfish deck"
+    if not auto:
+        return deck
+    text = data.decode("utf-8", errors="replace")
+    split = chosen in ("arena", "mtggoldfish", "text") and deck.count("side") > 0
+    if split and not has_sideboard_header(text):
+        kind = {"arena": "Arena text", "mtggoldfish": "an MTGO / MTGGoldfish deck"}.get(chosen, "a deck")
         click.echo(
-            f"note: {source} read as {kind}: the {deck.count('side')} cards after the blank line are its"
+            f"note: {source} read as {kind}: {_after_blank(deck.count('side'))} its"
             " sideboard (--from blocklist reads them as main cards)",
             err=True,
         )
+    elif chosen == "blocklist" and (kept := blank_line_sideboard(text)):
+        click.echo(
+            f"note: {source} read as a block list: {_after_blank(kept)} main cards"
+            " (--from text reads them as a sideboard)",
+            err=True,
+        )
     return deck
+
+
+def _after_blank(count: int) -> str:
+    """``the N cards after the blank line are``: the notes of :func:`read_list`."""
+    if count == 1:
+        return "the 1 card after the blank line is"
+    return f"the {count} cards after the blank line are"
 
 
 def _resolve(deck: Deck, card_source: CardSources | None, source: str) -> ExportDeck:

@@ -538,9 +538,9 @@ def sniff_format(data: bytes, filename: str = "") -> str:
     return "text"
 
 
-def _mtgo_deck_shape(text: str) -> bool:
-    """Whether ``text`` is an MTGO / MTGGoldfish deck: counted lines only, a main deck of at least
-    :data:`MTGO_MIN_MAIN` cards, one blank line, a sideboard of at most :data:`MTGO_MAX_SIDE`."""
+def _card_blocks(text: str) -> list[list[str]]:
+    """The blank-line separated blocks of ``text``'s non-empty lines, without a leading block made only of
+    ``//`` comment lines (the ``// name`` header Cockatrice-style text, ours included, starts with)."""
     blocks: list[list[str]] = [[]]
     for raw in text.splitlines():
         line = raw.strip().lstrip("\ufeff")
@@ -549,15 +549,42 @@ def _mtgo_deck_shape(text: str) -> bool:
         elif blocks[-1]:
             blocks.append([])
     blocks = [block for block in blocks if block]
-    if len(blocks) != 2:
-        return False
+    if blocks and all(line.startswith("//") for line in blocks[0]):
+        blocks = blocks[1:]
+    return blocks
+
+
+def _counted_totals(text: str) -> list[int] | None:
+    """Card totals of :func:`_card_blocks` when every line of every block is a counted card line."""
     totals = []
-    for block in blocks:
+    for block in _card_blocks(text):
         counts = [_MTGO_LINE.match(line) for line in block]
         if not all(counts):
-            return False
+            return None
         totals.append(sum(int(match.group(1)) for match in counts if match))
-    return totals[0] >= MTGO_MIN_MAIN and 1 <= totals[1] <= MTGO_MAX_SIDE
+    return totals
+
+
+def _mtgo_deck_shape(text: str) -> bool:
+    """Whether ``text`` is an MTGO / MTGGoldfish deck: counted lines only (after an optional ``//`` header),
+    a main deck of at least :data:`MTGO_MIN_MAIN` cards, one blank line, a sideboard of at most
+    :data:`MTGO_MAX_SIDE`."""
+    totals = _counted_totals(text)
+    return (
+        totals is not None
+        and len(totals) == 2
+        and totals[0] >= MTGO_MIN_MAIN
+        and 1 <= totals[1] <= MTGO_MAX_SIDE
+    )
+
+
+def blank_line_sideboard(text: str) -> int:
+    """Cards after the one blank line of a counted list that is not read as a deck (:func:`detect_format`
+    reads it as a block list, its cards all main): what ``--from text`` would read as a sideboard, else 0."""
+    totals = _counted_totals(text)
+    if totals is None or len(totals) != 2 or _mtgo_deck_shape(text):
+        return 0
+    return totals[1]
 
 
 def detect_format(data: bytes, filename: str = "") -> str:
@@ -565,8 +592,10 @@ def detect_format(data: bytes, filename: str = "") -> str:
 
     A list is a block list unless it is clearly something else, so a blank line never moves cards out
     of a block: plain text becomes ``mtggoldfish`` only in the shape of an MTGO / MTGGoldfish deck
-    (:func:`_mtgo_deck_shape`, the cards after the blank line being its sideboard), ``text`` (Cockatrice's
-    rules) only for ``.dec`` / ``.mwDeck`` files, and Arena text only when it starts with an Arena header.
+    (:func:`_mtgo_deck_shape`, the cards after the blank line being its sideboard; ``text`` when a ``//``
+    header precedes it, as in Cockatrice-style text and ours, so that the header names the deck), ``text``
+    (Cockatrice's rules) for ``.dec`` / ``.mwDeck`` files, and Arena text only when it starts with an Arena
+    header.
     """
     chosen = sniff_format(data, filename)
     if chosen not in ("text", "arena"):
@@ -577,7 +606,9 @@ def detect_format(data: bytes, filename: str = "") -> str:
         return "arena"
     if chosen == "text" and Path(filename).suffix.lower() in COCKATRICE_TEXT_SUFFIXES:
         return "text"
-    return "mtggoldfish" if _mtgo_deck_shape(text) else "blocklist"
+    if not _mtgo_deck_shape(text):
+        return "blocklist"
+    return "text" if first.startswith("//") else "mtggoldfish"  # text: Cockatrice's rules take the header
 
 
 def canonical_format(name: str) -> str:

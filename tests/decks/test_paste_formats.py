@@ -48,7 +48,7 @@ def test_a_maybeboard_survives_a_cod_round_trip(tmp_path: Path) -> None:
     assert "Brainstorm" not in {e.name for e in deck.main}
 
     result = CliRunner().invoke(main, ["export", str(block), "--to", "arena", "-o", str(tmp_path / "x.txt")])
-    assert result.exit_code == 0 and "maybeboard (1 cards) not written" in result.output
+    assert result.exit_code == 0 and "maybeboard (1 card) not written" in result.output
 
 
 @given(st.text(max_size=120))

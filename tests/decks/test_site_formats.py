@@ -117,7 +117,11 @@ def test_mtggoldfish_download_gets_its_sideboard_and_says_so(tmp_path: Path) -> 
     if not generic.is_file():
         pytest.skip(f"{generic} is absent")
     deck, result = export_cod(tmp_path, str(generic))
-    assert not deck.side and "note:" not in result.stderr
+    assert not deck.side  # but the reading is said, with the option that reads a sideboard
+    assert "read as a block list: the 1 card after the blank line is main cards" in result.stderr
+    assert "(--from text reads them as a sideboard)" in result.stderr
+    deck, _ = export_cod(tmp_path, str(generic), "--from", "text")
+    assert [e.name for e in deck.side] == ["Blex, Vexing Pest"]
     deck, _ = export_cod(tmp_path, str(generic), "--from", "mtgo")
     assert [e.name for e in deck.side] == ["Blex, Vexing Pest"]
 
@@ -294,3 +298,17 @@ def test_command_line_fuzz_never_shows_a_traceback(data: bytes | str, fmt: str, 
     assert "Traceback" not in result.output
     if result.exit_code == 2:
         assert result.stderr.startswith("error: "), result.stderr
+
+
+def test_our_text_output_reads_back_with_its_sideboard_and_name(tmp_path: Path) -> None:
+    """``--to text`` writes a ``// name`` header, the main deck, a blank line and the sideboard, as
+    Cockatrice's clipboard reads it; read back, the header names the deck and the sideboard stays one."""
+    text = tmp_path / "goldfish.txt"
+    result = invoke("export", "-", "--to", "text", "-o", str(text), "--name", "Burn", stdin=MTGO_DECK)
+    assert result.exit_code == 0, result.output
+    assert text.read_text().startswith("// Burn\n\n")
+    deck, result = export_cod(tmp_path, str(text))
+    assert deck.name == "Burn"
+    assert sum(e.count for e in deck.main) == 60
+    assert [e.name for e in deck.side] == ["Negate", "Pyroblast"]
+    assert "the 3 cards after the blank line are its sideboard" in result.stderr

@@ -101,3 +101,58 @@ def test_forge_custom_scripts_only_what_forge_lacks(runner: CliRunner, tmp_path:
     assert "Auctioneer" in names and not any(is_real_card(Card(name=name)) for name in names)
     edition = _edition(tmp_path / "c")
     assert edition["Code"] == "AUC" and edition["Date"] == "2014-06-01"
+
+
+@pytest.mark.parametrize("block", ["autobattler-cube", "market-pool", "vortex-pool", "combat-deck"])
+def test_a_cube_with_headed_sections_is_sized_by_all_its_cards(
+    runner: CliRunner, tmp_path: Path, block: str
+) -> None:
+    """A block's ``## Creatures`` style headers are categories of the library: the draft is sized by every
+    card the cube file lists (was sized by the cards before the first header: refused or 5-card packs)."""
+    out = tmp_path / "cube"
+    _export(runner, Path(block), "forge-cube", out)
+    (cube,) = (out / "cube").iterdir()
+    (draft,) = (out / "draft").iterdir()
+    listed = sum(
+        int(line.split(" ", 1)[0]) for line in cube.read_text().split("[Main]")[1].split("\n") if line
+    )
+    fields = dict(line.split(":", 1) for line in draft.read_text().splitlines() if ":" in line)
+    pack = int(fields["Booster"].split()[0])
+    assert int(fields["NumPlayers"]) * int(fields["NumPacks"]) * pack <= listed
+    assert pack >= 6 if block == "combat-deck" else pack == 15
+
+
+def test_forge_sections_outside_the_library_stay_out_of_it(runner: CliRunner, tmp_path: Path) -> None:
+    """Forge's [Planes], [Schemes] and [Avatar] are written as such, not in [Main]; a companion goes to the
+    sideboard (Forge takes it from there; a second [Commander] card would be a partner); formats without a
+    place for a section say what they leave out."""
+    deck = tmp_path / "planar.dck"
+    deck.write_text(
+        "[metadata]\nName=planar\n[Main]\n20 Forest\n[Commander]\n1 Kenrith, the Returned King\n"
+        "[Planes]\n1 Akoum\n1 Bant\n[Avatar]\n1 Serra Avatar\n[Schemes]\n1 All in Good Time\n"
+    )
+    arena = tmp_path / "companion.txt"
+    arena.write_text(
+        "Commander\n1 Kenrith, the Returned King\n\nCompanion\n1 Lurrus of the Dream-Den\n\nDeck\n20 Forest\n"
+    )
+    _export(runner, deck, "forge", tmp_path / "out" / "planar.dck")
+    back = read_forge((tmp_path / "out" / "planar.dck").read_text())
+    assert [e.name for e in back.main] == ["Forest"]
+    assert {name: [e.name for e in back.sections[name]] for name in ("planes", "avatar", "schemes")} == {
+        "planes": ["Akoum", "Bant"],
+        "avatar": ["Serra Avatar"],
+        "schemes": ["All in Good Time"],
+    }
+    _export(runner, arena, "forge", tmp_path / "out" / "companion.dck")
+    back = read_forge((tmp_path / "out" / "companion.dck").read_text())
+    assert [e.name for e in back.sections["commander"]] == ["Kenrith, the Returned King"]
+    assert "Lurrus of the Dream-Den" in [e.name for e in back.side]
+    result = _export(runner, deck, "text", tmp_path / "planar.txt")
+    assert "planes (2 cards) not written: text has no place for it" in result.output
+    assert "Akoum" not in (tmp_path / "planar.txt").read_text()
+    result = _export(
+        runner, deck, "forge-cube", tmp_path / "cube", "--pack-size", "5", "--players", "2", "--packs", "2"
+    )
+    assert (
+        "commander (1 card) not written" in result.output and "schemes (1 card) not written" in result.output
+    )

@@ -73,11 +73,17 @@ def _line_value(value: str) -> str:
 
 
 def _card_request(entry: ExportEntry) -> str:
+    """``Name``, ``Name|SET``, or ``Name|SET|N`` when the card has several arts in the set (Forge's art
+    index, counted in collector-number order)."""
+    from cockatrice_ext.cards.resolve import printings_in_set
+
     name = _line_value(display_name(entry.card, "forge"))
     p = entry.printing
-    if p is not None and p.set_code and "|" not in p.set_code:
-        return f"{name}|{_line_value(p.set_code.upper())}"
-    return name
+    if p is None or not p.set_code or "|" in p.set_code:
+        return name
+    request = f"{name}|{_line_value(p.set_code.upper())}"
+    arts = printings_in_set(entry.card, p.set_code)
+    return f"{request}|{arts.index(p) + 1}" if len(arts) > 1 and p in arts else request
 
 
 def _section_lines(entries: list[ExportEntry], *, one_per_line: bool = False) -> list[str]:

@@ -114,8 +114,11 @@ class NameIndex:
         match = self.resolve(name)
         return match.card if match else None
 
-    def resolve(self, name: str, set_code: str = "", collector_number: str = "") -> Match | None:
-        """Resolve ``name`` (and optionally pin a printing); ``None`` when nothing matches."""
+    def resolve(
+        self, name: str, set_code: str = "", collector_number: str = "", art_index: int = 0
+    ) -> Match | None:
+        """Resolve ``name`` (and optionally pin a printing; ``art_index``: Forge's, see
+        :func:`pick_printing`); ``None`` when nothing matches."""
         warnings: list[str] = []
         card = self.db.cards.get(name)
         if card is None:
@@ -128,10 +131,11 @@ class NameIndex:
                 warnings.append(f"{name!r} is the back face of {card.name!r}; using the whole card")
         printing = None
         if set_code or collector_number:
-            printing = pick_printing(card, set_code, collector_number)
+            printing = pick_printing(card, set_code, collector_number, art_index)
             if printing is None:
+                art = f"art {art_index}" if art_index and not collector_number else ""
                 pin = " ".join(
-                    x for x in (f"({set_code.upper()})" if set_code else "", collector_number) if x
+                    x for x in (f"({set_code.upper()})" if set_code else "", collector_number, art) if x
                 )
                 warnings.append(f"{card.name!r} has no printing {pin}; using the default printing")
         return Match(card=card, printing=printing, warnings=tuple(warnings))
@@ -176,14 +180,20 @@ def _trigrams(key: str) -> set[str]:
     return {padded[i : i + 3] for i in range(len(padded) - 2)}
 
 
-def pick_printing(card: Card, set_code: str = "", collector_number: str = "") -> Printing | None:
+def pick_printing(
+    card: Card, set_code: str = "", collector_number: str = "", art_index: int = 0
+) -> Printing | None:
     """The printing of ``card`` in ``set_code`` (case-insensitive) with ``collector_number``, if any.
 
-    With only a set code, the first printing in that set; with only a number, the first
-    printing with that number.
+    With only a set code, the first printing in that set, or with ``art_index`` (Forge's ``Name|SET|N``,
+    1-based) the Nth of the set's printings of the card in collector-number order, as Forge counts the
+    arts of an edition; with only a number, the first printing with that number.
     """
     wanted_set = set_code.strip().upper()
     wanted_number = collector_number.strip().lstrip("0") or collector_number.strip()
+    if wanted_set and art_index > 0 and not wanted_number:
+        arts = printings_in_set(card, wanted_set)
+        return arts[art_index - 1] if art_index <= len(arts) else None
     for printing in card.printings:
         if wanted_set and printing.set_code.upper() != wanted_set:
             continue
@@ -193,6 +203,18 @@ def pick_printing(card: Card, set_code: str = "", collector_number: str = "") ->
                 continue
         return printing
     return None
+
+
+def printings_in_set(card: Card, set_code: str) -> list[Printing]:
+    """``card``'s printings in ``set_code`` in collector-number order (``9`` before ``10``, ``12a`` after
+    ``12``): the order of Forge's art indexes."""
+
+    def order(printing: Printing) -> tuple[int, str]:
+        digits = re.match(r"\d+", printing.collector_number)
+        return (int(digits.group()) if digits else 1 << 30, printing.collector_number)
+
+    wanted = set_code.upper()
+    return sorted((p for p in card.printings if p.set_code.upper() == wanted), key=order)
 
 
 def resolve_name(
@@ -306,7 +328,7 @@ def resolve_deck(deck: Deck, db: CardDatabase | NameIndex, *, source: str = "") 
     for section, entries in deck.sections.items():
         out = resolved.sections.setdefault(section, [])
         for entry in entries:
-            match = index.resolve(entry.name, entry.set_code, entry.collector_number)
+            match = index.resolve(entry.name, entry.set_code, entry.collector_number, entry.art_index)
             if match is None:
                 unknown.append(
                     UnknownCard(

@@ -226,7 +226,8 @@ def _resolve(deck: Deck, card_source: CardSources | None, source: str) -> Export
 
 def _add_pinned_printings(deck: Deck, db: CardDatabase) -> None:
     """Printings the list pins that the compact built-in cards lack (``4 Mountain (TMP)``, a Forge
-    ``Mountain|TMP``) are added from every real card's printings, the shipped store; a card keeps its
+    ``Mountain|TMP``) are added from every real card's printings, the shipped store, and so are all of a
+    card pinned by Forge's art index (``Island|M19|3`` counts the set's every printing); a card keeps its
     default printing, so nothing unpinned changes."""
     from cockatrice_ext.cards.errors import CardDataError
     from cockatrice_ext.cards.resolve import NameIndex, pick_printing
@@ -239,7 +240,8 @@ def _add_pinned_printings(deck: Deck, db: CardDatabase) -> None:
     lacking: set[str] = set()
     for _, entry in deck.entries():
         card = index.find(entry.name) if entry.set_code or entry.collector_number else None
-        if card is not None and pick_printing(card, entry.set_code, entry.collector_number) is None:
+        pinned = card and pick_printing(card, entry.set_code, entry.collector_number, entry.art_index)
+        if card is not None and (pinned is None or entry.art_index):  # arts count every printing in the set
             lacking.add(card.name)
     if not lacking:
         return

@@ -29,6 +29,7 @@ class DeckEntry:
     collector_number: str = ""
     line: int = 0  # 1-based source line, for error messages
     tags: tuple[str, ...] = ()
+    art_index: int = 0  # Forge's ``Name|SET|N``: the Nth art of the card in that set (0: not given)
 
 
 @dataclass

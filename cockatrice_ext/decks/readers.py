@@ -261,10 +261,13 @@ def read_forge(text: str, source: str = "<text>") -> Deck:
         name = name.strip().removesuffix("+").strip()
         set_code = extra[0].strip().upper() if extra and extra[0].strip() != "???" else ""
         collector = ""
-        for part in extra[1:]:
+        art_index = 0
+        for position, part in enumerate(extra[1:]):
             part = part.strip()
             if part.startswith("[") and part.endswith("]"):
                 collector = part[1:-1]
+            elif position == 0 and part.isdigit() and len(part) <= 3:  # Name|SET|artIndex
+                art_index = int(part)
         deck.section(section).append(
             DeckEntry(
                 name=_checked_name(name, source=source, line=number),
@@ -272,6 +275,7 @@ def read_forge(text: str, source: str = "<text>") -> Deck:
                 set_code=set_code,
                 collector_number=collector,
                 line=number,
+                art_index=art_index if set_code else 0,
             )
         )
     return deck

@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from shared_paths import EXAMPLES
 
 from cockatrice_ext.cards.model import Card
 from cockatrice_ext.cards.store import shipped_store
 from cockatrice_ext.cli import main
-from cockatrice_ext.decks.readers import read_forge
+from cockatrice_ext.decks.readers import read_cod, read_forge
 from cockatrice_ext.exporters.forge import is_real_card
 
 
@@ -156,3 +157,26 @@ def test_forge_sections_outside_the_library_stay_out_of_it(runner: CliRunner, tm
     assert (
         "commander (1 card) not written" in result.output and "schemes (1 card) not written" in result.output
     )
+
+
+def test_forge_art_indexes_pick_the_printing_and_survive_a_round_trip(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """``Plains|M19|3`` is the third art of Plains in M19 (collector numbers 261-264: 263), in a .cod as in
+    a Forge deck written back (was the first art, and four lines of arts became one)."""
+    welcome = EXAMPLES / "forge_deck_Core_Set_2019_Welcome_Deck_WU.dck"
+    if not welcome.is_file():
+        pytest.skip(f"{welcome} is absent")
+    _export(runner, welcome, "cod", tmp_path / "welcome.cod")
+    deck = read_cod((tmp_path / "welcome.cod").read_bytes())
+    plains = [(e.count, e.collector_number) for e in deck.main if e.name == "Plains"]
+    assert plains == [(3, "261"), (3, "262"), (3, "263"), (4, "264")]
+    _export(runner, welcome, "forge", tmp_path / "out" / "welcome.dck")
+    written = (tmp_path / "out" / "welcome.dck").read_text().splitlines()
+    assert [line for line in written if " Island|" in line] == [
+        "3 Island|M19|1",
+        "3 Island|M19|2",
+        "3 Island|M19|3",
+        "4 Island|M19|4",
+    ]
+    assert "1 Air Elemental|M19" in written  # one art: no index

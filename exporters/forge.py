@@ -361,6 +361,12 @@ def _official_store() -> CardStore | None:
         return None
 
 
+def real_set(code: str) -> CardSet | None:
+    """The real set whose code is ``code`` (any case), or None: Forge ships an edition for each."""
+    store = _official_store()
+    return store.sets.get(code.strip().upper()) if store is not None else None
+
+
 def _official_set_codes() -> set[str]:
     """Codes of the real sets (Forge ships an edition for each)."""
     store = _official_store()
@@ -381,6 +387,7 @@ __all__ = [
     "edition_date",
     "forge_mana_cost",
     "is_real_card",
+    "real_set",
     "safe_file_stem",
     "script_file_name",
     "write_forge_cube",

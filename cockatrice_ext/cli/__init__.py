@@ -18,11 +18,19 @@ import click
 SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "export": ("cockatrice_ext.cli.export", "export", "Convert a block list to a deck or card file."),
     "cards": ("cockatrice_ext.cli.cards", "cards", "Look up cards in the card data."),
-    "block": ("cockatrice_ext.cli.block", "block", "Check a block list against the format's guidelines."),
+    "block": (
+        "cockatrice_ext.cli.block",
+        "block",
+        "List the bundled blocks; check a block against the auction guidelines.",
+    ),
     "server": ("cockatrice_ext.cli.server", "server", "Talk to a Servatrice: info, rooms, watch."),
     "bot": ("cockatrice_ext.cli.bot", "bot", "Run the referee bot in a Servatrice room."),
     "stats": ("cockatrice_ext.cli.stats", "stats", "Reports over the referee's journal."),
 }
+
+
+_NO_ARGS_IS_HELP: type[Exception] = getattr(click.exceptions, "NoArgsIsHelpError", ())  # type: ignore[assignment]
+"""Click 8.2+ raises it for a command group given alone (8.1 printed the help itself)."""
 
 
 class LazyGroup(click.Group):
@@ -54,6 +62,9 @@ class LazyGroup(click.Group):
             click.echo("Aborted.", err=True)
             sys.exit(1)
         except click.ClickException as exc:
+            if isinstance(exc, _NO_ARGS_IS_HELP) and exc.ctx is not None:
+                click.echo(exc.ctx.get_help())  # a command group alone: its help, once, not an error
+                sys.exit(0)
             if isinstance(exc, click.UsageError) and exc.ctx is not None:
                 click.echo(exc.ctx.get_usage(), err=True)
                 hint = f"Try '{exc.ctx.command_path} {exc.ctx.help_option_names[0]}' for help.\n"

@@ -32,6 +32,13 @@ CARD_SOURCE_HELP = (
 )
 
 
+class CardDataProblem(click.ClickException):
+    """Card data that cannot be used (missing, unreadable, malformed): bad input, exit code 2, as an
+    unreadable list is; 1 is kept for output that cannot be written."""
+
+    exit_code = 2
+
+
 @dataclass(frozen=True)
 class CardSources:
     """What ``--card-source`` (repeated) and ``--no-default-cards`` asked for."""
@@ -68,7 +75,7 @@ def open_card_source(
 
     ``need`` are names the caller will resolve: with no explicit source, if the built-in cards
     miss some of them and Cockatrice is installed, the user's Cockatrice cards are added.
-    Errors become :class:`click.ClickException` naming the file and position.
+    Errors become :class:`CardDataProblem` naming the file and position.
     """
     from cockatrice_ext.cards import sources
 
@@ -78,7 +85,7 @@ def open_card_source(
         try:
             return sources.load_stacked(path.sources, need, with_default=path.with_default)
         except CardDataError as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise CardDataProblem(str(exc)) from exc
     try:
         size = 0 if not progress else _safe_size(path)
         names = list(need)
@@ -91,7 +98,7 @@ def open_card_source(
                 return loader(names, path, progress=bar.update)
             return sources.load_cards(path, progress=bar.update)
     except CardDataError as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise CardDataProblem(str(exc)) from exc
 
 
 def _safe_size(path: str | None) -> int:

@@ -330,6 +330,19 @@ def _name_after_file(deck: ExportDeck, target: Path, *, chosen: bool) -> None:
     deck.name = stem
 
 
+def _refuse_real_edition(code: str) -> None:
+    """A Forge edition under a real set's code would collide with Forge's own edition of that set."""
+    from cockatrice_ext.exporters.forge import real_set
+
+    real = real_set(code)
+    if real is not None:
+        raise click.BadParameter(
+            f"{code.upper()} is a real set ({real.name}): Forge has its own edition under that code;"
+            " choose a code of your own, or leave it out for one made from the block",
+            param_hint="--set-code",
+        )
+
+
 def _write_stdout(rendered: str | bytes) -> None:
     """``-o -``: the one file on standard output; a stream that cannot take it is one error line."""
     stream = sys.stdout.buffer
@@ -368,7 +381,11 @@ def _format_help() -> str:
 @card_source_option
 @from_option
 @click.option(
-    "--name", "deck_name", default=None, help="Deck/cube name to write (default: the block's name)."
+    "--name",
+    "deck_name",
+    default=None,
+    help="Deck/cube name to write (default: the block's name; a Forge deck is named after its file, which"
+    " Forge requires to keep it in Constructed).",
 )
 @click.option(
     "--set-code",
@@ -387,8 +404,8 @@ def _format_help() -> str:
 @click.option(
     "--no-printings",
     is_flag=True,
-    help="cod/text: leave out set codes, collector numbers and ids (a .cod then validates against "
-    "Cockatrice's older deck.xsd, which predates those attributes).",
+    help="cod/text: leave out set codes, collector numbers and ids, for clients older than Cockatrice 2.9"
+    " (a .cod with a format, banner card or tags still has those).",
 )
 def export(
     block: str,
@@ -420,6 +437,10 @@ def export(
     path = find_block(block) if block != STDIN else None
     if set_code and fmt not in ("cockatrice-xml", "forge-custom"):
         raise click.BadParameter("applies to cockatrice-xml and forge-custom only", param_hint="--set-code")
+    if set_name and not set_code:
+        raise click.BadParameter("names the set of --set-code; give that too", param_hint="--set-name")
+    if set_code and fmt == "forge-custom":
+        _refuse_real_edition(set_code)
     if no_printings and fmt not in ("cod", "text"):
         raise click.BadParameter("applies to cod and text only", param_hint="--no-printings")
     draft = {"num_players": players, "num_packs": packs, "booster_size": pack_size}

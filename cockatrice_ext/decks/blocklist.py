@@ -121,7 +121,7 @@ def check_name(name: str) -> str | None:
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
         return "card name contains control or unassigned characters"
     if name.startswith("<"):
-        return "this looks like XML, not a card line (read .cod/.dek files with read_deck)"
+        return "this looks like XML, not a card line (a .cod or .dek deck: read it as cod or dek)"
     if not any(ch.isalnum() for ch in name) and name.strip("_"):  # "_____" is a real card
         return f"not a card name: {name!r}"
     return None

@@ -57,8 +57,10 @@ def test_bad_card_source_is_a_clean_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.xml"
     bad.write_text("<cockatrice_carddatabase version='4'>\n<cards><card>")
     result = CliRunner().invoke(main, ["cards", "lookup", "X", "--card-source", str(bad)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # bad input, as for an unreadable list (1: output not written)
     assert f"{bad}:2" in result.output and "Traceback" not in result.output
+    result = CliRunner().invoke(main, ["export", "auction-sample", "--to", "cod", "--card-source", str(bad)])
+    assert result.exit_code == 2 and f"{bad}:2" in result.output
 
 
 def test_where_command() -> None:

@@ -180,3 +180,17 @@ def test_forge_art_indexes_pick_the_printing_and_survive_a_round_trip(
         "4 Island|M19|4",
     ]
     assert "1 Air Elemental|M19" in written  # one art: no index
+
+
+def test_a_custom_edition_never_takes_a_real_sets_code(runner: CliRunner, tmp_path: Path) -> None:
+    """``--set-code M19`` for forge-custom would collide with Forge's own M19 edition: refused, nothing
+    written; ``--set-name`` alone names nothing and is refused too (it was ignored)."""
+    block = tmp_path / "bolts.txt"
+    block.write_text("4 Lightning Bolt\n")
+    result = runner.invoke(main, ["export", str(block), "--to", "forge-custom", "--set-code", "m19"])
+    assert result.exit_code == 2 and "M19 is a real set (Core Set 2019)" in result.output
+    result = runner.invoke(main, ["export", str(block), "--to", "cockatrice-xml", "--set-name", "Mine"])
+    assert result.exit_code == 2 and "give that too" in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bolts.txt"]
+    _export(runner, block, "forge-custom", tmp_path / "out", "--set-code", "BLT", "--set-name", "Bolts")
+    assert _edition(tmp_path / "out")["Code"] == "BLT"

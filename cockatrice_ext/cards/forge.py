@@ -122,23 +122,58 @@ def read_forge_script(path: str | Path) -> Card:
     return parse_forge_script(data, source=label)
 
 
+FORGE_ZIP = "cardsfolder.zip"
+"""The archive Forge ships its scripts in, inside ``res/cardsfolder``."""
+
+
 def read_forge_cards(path: str | Path) -> CardDatabase:
-    """Read every ``*.txt`` script in a folder (recursively) or a ``.zip`` of scripts, or one script."""
+    """Read a Forge card folder (every script below it, then its ``cardsfolder.zip`` for the cards they do
+    not define), a ``.zip`` of scripts, or one script.
+
+    In a folder, a ``.txt`` that is not a card script (no ``Name:`` first) and hidden folders are skipped;
+    a folder with no script at all is an error, not an empty card database.
+    """
     root = Path(path)
     db = CardDatabase(source=str(root))
     if root.is_dir():
-        for script in sorted(root.rglob("*.txt")):
-            db.add(read_forge_script(script))
+        for script in sorted(root.rglob("*.txt")):  # first: a card's first definition wins
+            hidden = any(part.startswith(".") for part in script.relative_to(root).parts[:-1])
+            if not hidden and looks_like_forge_script(_head(script)):
+                db.add(read_forge_script(script))
+        for folder in (".", "cardsfolder", "res/cardsfolder"):  # the folder itself, Forge's res, its install
+            if (root / folder / FORGE_ZIP).is_file():
+                db.merge(_read_forge_zip(root / folder / FORGE_ZIP))
+                break
+        if not db.cards:
+            raise CardDataError(
+                "no card data in this folder: no Cockatrice card XML, no Forge card scripts (.txt files"
+                f" starting with 'Name:') and no {FORGE_ZIP}",
+                source=str(root),
+            )
     elif zipfile.is_zipfile(root):
-        try:
-            with zipfile.ZipFile(root) as archive:
-                for info in sorted(archive.infolist(), key=lambda i: i.filename):
-                    if info.filename.endswith(".txt") and info.file_size <= MAX_SCRIPT_BYTES:
-                        db.add(parse_forge_script(archive.read(info), source=f"{root}:{info.filename}"))
-        except (zipfile.BadZipFile, OSError) as exc:
-            raise CardDataError(f"bad zip: {exc}", source=str(root)) from exc
+        db = _read_forge_zip(root)
     else:
         db.add(read_forge_script(root))
+    return db
+
+
+def _head(path: Path) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(64)
+    except OSError:
+        return b""
+
+
+def _read_forge_zip(archive_path: Path) -> CardDatabase:
+    db = CardDatabase(source=str(archive_path))
+    try:
+        with zipfile.ZipFile(archive_path) as archive:
+            for info in sorted(archive.infolist(), key=lambda i: i.filename):
+                if info.filename.endswith(".txt") and info.file_size <= MAX_SCRIPT_BYTES:
+                    db.add(parse_forge_script(archive.read(info), source=f"{archive_path}:{info.filename}"))
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise CardDataError(f"bad zip: {exc}", source=str(archive_path)) from exc
     return db
 
 

@@ -83,3 +83,30 @@ def test_fuzz_script_like_text(lines: list[tuple[str, str]]) -> None:
     except CardDataError:
         return
     assert all(face.name for face in card.faces)
+
+
+def test_forges_own_layout_reads_its_zip_and_loose_scripts_win(examples: Path, tmp_path: Path) -> None:
+    """Forge keeps its scripts in ``res/cardsfolder/cardsfolder.zip``: the folder, ``res`` and the install
+    folder all read it (they read nothing before); a loose script is read before the zip's copy of it, and
+    a .txt that is not a script (a README) is skipped, not an error."""
+    cardsfolder = tmp_path / "forge" / "res" / "cardsfolder"
+    cardsfolder.mkdir(parents=True)
+    with zipfile.ZipFile(cardsfolder / "cardsfolder.zip", "w") as zf:
+        for script in examples.glob("forge_card_*.txt"):
+            zf.writestr(f"{script.name[11]}/{script.name}", script.read_bytes())
+    (cardsfolder / "README.txt").write_text("Forge's card scripts are in the zip.\n")
+    loose = (examples / "forge_card_mikaeus_the_lunarch.txt").read_text().replace("PT:0/0", "PT:9/9")
+    (cardsfolder / "mikaeus_the_lunarch.txt").write_text(loose)
+    names = {"Fire // Ice", "Delver of Secrets // Insectile Aberration", "Mikaeus, the Lunarch"}
+    for folder in (cardsfolder, cardsfolder.parent, cardsfolder.parent.parent):
+        db = load_cards(folder)
+        assert set(db.cards) == names
+        assert db.cards["Mikaeus, the Lunarch"].faces[0].power == "9"
+
+
+def test_a_folder_without_card_data_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("shopping list\n")
+    (tmp_path / ".venv" / "lib").mkdir(parents=True)
+    (tmp_path / ".venv" / "lib" / "x.txt").write_text("Name:Hidden\nTypes:Instant\n")
+    with pytest.raises(CardDataError, match="no card data in this folder"):
+        load_cards(tmp_path)

@@ -122,7 +122,7 @@ class NameIndex:
         warnings: list[str] = []
         card = self.db.cards.get(name)
         if card is None:
-            hit = self._folded.get(fold_name(name))
+            hit = self._folded.get(fold_name(name)) or self._meld_pair(name)
             if hit is None:
                 return None
             priority, card_name = hit
@@ -139,6 +139,19 @@ class NameIndex:
                 )
                 warnings.append(f"{card.name!r} has no printing {pin}; using the default printing")
         return Match(card=card, printing=printing, warnings=tuple(warnings))
+
+    def _meld_pair(self, name: str) -> tuple[int, str] | None:
+        """``Bruna, the Fading Light // Brisela, Voice of Nightmares`` (MTGJSON's name of a meld card, both
+        faces) is the meld card its front names, when the back is what it melds into."""
+        front, sep, back = name.partition(" // ")
+        hit = self._folded.get(fold_name(front)) if sep else None
+        if hit is None:
+            return None
+        card = self.db.cards[hit[1]]
+        if card.layout != "meld" or is_meld_result(card):
+            return None
+        backs = {fold_name(related) for related in card.related}
+        return (_FULL, card.name) if fold_name(back) in backs else None
 
     def suggest(self, name: str, limit: int = 5) -> list[str]:
         """Up to ``limit`` card names close to ``name`` (best first)."""
@@ -161,6 +174,8 @@ class NameIndex:
         names: list[str] = []
         for k in close:
             hit = self._folded.get(k)
+            if hit and is_meld_result(self.db.cards[hit[1]]):
+                continue  # no list may hold it: never offered
             card_name = self.db.cards[hit[1]].name if hit else self.db.name_hints[k]
             if card_name not in names:
                 names.append(card_name)

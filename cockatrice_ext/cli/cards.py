@@ -75,10 +75,13 @@ def open_card_source(
 
     ``need`` are names the caller will resolve: with no explicit source, if the built-in cards
     miss some of them and Cockatrice is installed, the user's Cockatrice cards are added.
-    Errors become :class:`CardDataProblem` naming the file and position.
+    Errors become :class:`CardDataProblem` naming the file and position. A name ``A // B`` also needs
+    ``A``: MTGJSON names a meld card with the card it melds into, which is not its name here.
     """
     from cockatrice_ext.cards import sources
 
+    need = list(need)
+    need += [name.split(" // ", 1)[0] for name in need if " // " in name]
     if isinstance(path, CardSources):
         if not path.sources and not path.with_default:
             raise click.UsageError("--no-default-cards needs at least one --card-source")
@@ -88,7 +91,7 @@ def open_card_source(
             raise CardDataProblem(str(exc)) from exc
     try:
         size = 0 if not progress else _safe_size(path)
-        names = list(need)
+        names = need
         if size < PROGRESS_THRESHOLD:
             return sources.load_cards_covering(names, path) if names else sources.load_cards(path)
         label = f"Loading {path or sources.default_source()}"

@@ -122,3 +122,21 @@ def test_the_shipped_card_files_are_rebuilt_byte_for_byte() -> None:
         timeout=600,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_a_meld_card_named_with_its_back_is_its_front(tmp_path: Path) -> None:
+    """MTGJSON names a meld card ``Front // Melded`` (a list made from its data has that name): it is the
+    front card, as a transform card's full name is; the melded card alone is still refused."""
+    block = tmp_path / "meld.txt"
+    block.write_text(
+        "1 Bruna, the Fading Light // Brisela, Voice of Nightmares\n1 Gisela, the Broken Blade\n"
+    )
+    out = tmp_path / "x.cod"
+    result = CliRunner().invoke(main, ["export", str(block), "--to", "cod", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    assert 'name="Bruna, the Fading Light"' in text and 'name="Gisela, the Broken Blade"' in text
+    assert "Brisela" not in text
+    block.write_text("1 Bruna, the Fading Light // Lightning Bolt\n")  # not what it melds into
+    result = CliRunner().invoke(main, ["export", str(block), "--to", "cod", "-o", str(out)])
+    assert result.exit_code == 2 and "unknown card" in result.stderr

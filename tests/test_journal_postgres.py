@@ -218,3 +218,22 @@ def test_a_dropped_connection_is_opened_again_and_nothing_is_applied_twice(postg
         assert [e.action_id for e in journal.entries("g")] == ["a1", "a2"]
     finally:
         journal.close()
+
+
+def test_stats_read_the_fleets_postgresql_journal(postgres_url: str) -> None:
+    """``stats`` takes the URL ``bot run --journal`` takes (it took only an SQLite path: the URL was said
+    to be no journal); an unreachable one is one error line."""
+    from click.testing import CliRunner
+
+    from cockatrice_ext.cli import main
+
+    Journal(postgres_url).close()
+    runner = CliRunner()
+    result = runner.invoke(main, ["stats", "prices", "--journal", postgres_url])
+    assert result.exit_code == 0 and "no auctions recorded yet" in result.output, result.output
+    result = runner.invoke(main, ["stats", "chart", "tables", "--journal", postgres_url])
+    assert result.exit_code == 0 and result.output == ""
+    unreachable = "postgresql://bot@127.0.0.1:1/nothing"
+    result = runner.invoke(main, ["stats", "prices", "--journal", unreachable])
+    assert result.exit_code == 2 and "cannot open the journal" in result.output
+    assert "Traceback" not in result.output

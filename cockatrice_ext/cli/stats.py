@@ -21,15 +21,18 @@ class BadJournal(click.ClickException):
     exit_code = 2
 
 
-def _open_journal(journal_path: Path) -> Journal:
-    from cockatrice_ext.journal import Journal
+def _open_journal(spec: str) -> Journal:
+    """The journal ``--journal`` names: an SQLite file that exists, or the bot's PostgreSQL URL."""
+    from cockatrice_ext.journal import POSTGRES_SCHEMES, Journal, JournalError
 
-    if not journal_path.exists():
-        raise BadJournal(f"no journal at {journal_path} (run the bot first, or pass --journal)")
+    if not spec.startswith(POSTGRES_SCHEMES) and not Path(spec).exists():
+        raise BadJournal(f"no journal at {spec} (run the bot first, or pass --journal)")
     try:
-        journal = Journal(journal_path)
+        journal = Journal(spec)
+    except JournalError as exc:
+        raise BadJournal(str(exc)) from None
     except sqlite3.DatabaseError as exc:
-        raise BadJournal(f"{journal_path} is not a cockatrice-ext journal ({exc})") from None
+        raise BadJournal(f"{spec} is not a cockatrice-ext journal ({exc})") from None
     return journal
 
 
@@ -46,10 +49,10 @@ def _write_chart(out: Path, svg: bytes) -> None:
 JOURNAL_OPTION = click.option(
     "--journal",
     "journal_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="PATH|URL",
     default=DEFAULT_JOURNAL,
     show_default=True,
-    help="The bot's SQLite journal.",
+    help="The bot's journal, as given to 'bot run --journal': an SQLite file or a postgresql:// URL.",
 )
 OUT_OPTION = click.option(
     "--out",
@@ -75,7 +78,7 @@ def stats() -> None:
     show_default=True,
 )
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def prices(journal_path: Path, card_filter: str | None, sort: str, as_json: bool) -> None:
+def prices(journal_path: str, card_filter: str | None, sort: str, as_json: bool) -> None:
     """Per-card auction prices across every game in the journal."""
     from cockatrice_ext.reports.prices import format_price as _fmt
     from cockatrice_ext.reports.prices import journal_prices
@@ -134,7 +137,8 @@ CHART_COMMANDS = (
     (
         "gold",
         "GAME",
-        "Every player's gold over the Auction game GAME (its journal key; see `stats chart tables`).",
+        "Every player's gold over the Auction game GAME (its number, or its journal key when several"
+        " servers' games share the journal; `stats chart tables` lists them).",
     ),
     (
         "standings",
@@ -151,14 +155,33 @@ def _chart_command(kind: str, metavar: str, help_text: str) -> None:
     @click.argument("subject", metavar=metavar)
     @JOURNAL_OPTION
     @OUT_OPTION
-    def command(subject: str, journal_path: Path, out: Path) -> None:
+    def command(subject: str, journal_path: str, out: Path) -> None:
         from cockatrice_ext.reports.journal_charts import NoChart, prepare_chart
 
+        journal = _open_journal(journal_path)
+        if kind != "prices":
+            subject = _table_key(journal, subject)
         try:
-            draw = prepare_chart(_open_journal(journal_path), kind, subject)
+            draw = prepare_chart(journal, kind, subject)
         except NoChart as exc:
-            raise BadJournal(f"{exc} in {journal_path}") from None
+            hint = "" if kind == "prices" else " (`stats chart tables` lists its games and leagues)"
+            raise BadJournal(f"{exc} in {journal_path}{hint}") from None
         _write_chart(out, draw())
+
+
+def _table_key(journal: Journal, subject: str) -> str:
+    """The journal key ``subject`` names: the key itself, or the number it ends with (``2``, ``#2``) when
+    one game or league of the journal has it; several are listed, to choose by key."""
+    from cockatrice_ext.reports.history import chartable_tables
+
+    keys = [key for key, _engine, _closed in chartable_tables(journal)]
+    if subject in keys:
+        return subject
+    number = subject.removeprefix("#")
+    ending = [key for key in keys if key.rsplit(":", 1)[-1] == number]
+    if len(ending) > 1:
+        raise BadJournal(f"{subject} names several tables; give one of their keys: {', '.join(ending)}")
+    return ending[0] if ending else subject
 
 
 for _kind, _metavar, _help in CHART_COMMANDS:
@@ -167,7 +190,7 @@ for _kind, _metavar, _help in CHART_COMMANDS:
 
 @chart.command("tables")
 @JOURNAL_OPTION
-def chart_tables(journal_path: Path) -> None:
+def chart_tables(journal_path: str) -> None:
     """The journal's games and leagues that have charts (their keys, engine and state)."""
     from cockatrice_ext.reports.history import chartable_tables
 

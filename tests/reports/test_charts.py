@@ -236,3 +236,26 @@ def test_stats_chart_never_writes_over_a_folder(tmp_path: Path) -> None:
         main, ["stats", "chart", "gold", "g", "--journal", str(tmp_path / "no"), "-o", "x"]
     )
     assert missing.exit_code == 2 and "no journal" in missing.output
+
+
+def test_a_game_is_named_by_its_number_when_one_table_has_it(tmp_path: Path) -> None:
+    """``stats chart gold 7`` (or ``#7``) is the journal's one game 7; when two servers' games share the
+    number, both keys are listed to choose from; an unknown one points at ``stats chart tables``."""
+    path = tmp_path / "j.sqlite3"
+    journal = Journal(path)
+    auction_game(journal, "ws://a:4748/servatrice:game:7")
+    auction_game(journal, "ws://a:4748/servatrice:game:8")
+    auction_game(journal, "tcp://b:4747:game:8")
+    journal.close()
+    runner = CliRunner()
+    for subject in ("7", "#7"):
+        out = tmp_path / f"{subject}.svg"
+        result = runner.invoke(
+            main, ["stats", "chart", "gold", subject, "--journal", str(path), "-o", str(out)]
+        )
+        assert result.exit_code == 0, result.output
+        assert "alice" in svg_texts(out.read_bytes())
+    result = runner.invoke(main, ["stats", "chart", "gold", "8", "--journal", str(path), "-o", "x.svg"])
+    assert result.exit_code == 2 and "ws://a:4748/servatrice:game:8, tcp://b:4747:game:8" in result.output
+    result = runner.invoke(main, ["stats", "chart", "gold", "9", "--journal", str(path), "-o", "x.svg"])
+    assert result.exit_code == 2 and "`stats chart tables` lists its games and leagues" in result.output

@@ -9,6 +9,9 @@ Formats as Cockatrice reads them (docs/deck-and-card-formats.md §1-2):
   otherwise) and ``<cards>``. Split, aftermath, adventure and prepare cards are one card named
   ``A // B``; transform, modal and flip cards are one card per face linked with
   ``related attach="transform"``; tokens carry ``token=1`` and ``reverse-related`` to their makers.
+  Links a card database gave a card (``Card.relations``) are written back as they were, with every
+  attribute, on the face that held them; the links derived from the card data are added unless the
+  card already has them.
 * clipboard text: ``N Name (SET) NUM`` lines, a blank line, then the sideboard.
 """
 
@@ -18,8 +21,9 @@ import gc
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 
-from cockatrice_ext.cards.model import COLORS, Card, CardSet, Face, Printing
+from cockatrice_ext.cards.model import COLORS, Card, CardRelation, CardSet, Face, Printing
 
 from .model import COMBINED_LAYOUTS, ExportDeck, ExportEntry, display_name
 from .xmlutil import attr, element, text
@@ -253,6 +257,7 @@ class _CardRecord:
 
     __slots__ = (
         "cipt",
+        "explicit",
         "is_token",
         "landscape",
         "name",
@@ -272,8 +277,9 @@ class _CardRecord:
         self.text = text_
         self.props = props
         self.printings = printings
-        self.related: list[tuple[str, str]] = []  # (name, attach)
-        self.reverse: list[str] = []
+        self.related: list[tuple[str, str]] = []  # derived: (name, attach)
+        self.reverse: list[str] = []  # derived: makers of this token
+        self.explicit: list[CardRelation] = []  # as a card database gave them, written first
         self.is_token = False
         self.tablerow = 1
         self.cipt = False
@@ -308,6 +314,7 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
         rec.cipt = _cipt(face.name, face.oracle_text)
         rec.landscape = main_type == "Battle" or layout in ("split", "planar")
         rec.is_token = card.is_token
+        rec.explicit = list(card.relations)
         return [rec]
     if layout in COMBINED_LAYOUTS:
         name = display_name(card, "cockatrice")
@@ -331,6 +338,7 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
         rec.cipt = _cipt(first.name, first.oracle_text)
         rec.landscape = props[3][1] == "Battle" or layout in ("split", "planar")
         rec.is_token = card.is_token
+        rec.explicit = list(card.relations)
         return [rec]
     records: list[_CardRecord] = []
     names = [_fix_name(f.name) for f in faces]
@@ -345,7 +353,7 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
             colors=_colors(face.colors),
             maintype_=maintype(face.types),
         )
-        rec = _CardRecord(names[index], face.oracle_text, props, printings)
+        rec = _CardRecord(names[index], face.oracle_text, props, _face_printings(printings, index))
         rec.related = [(other, "transform") for other in names if other != names[index]]
         rec.tablerow = tablerow(face.types)
         rec.cipt = _cipt(face.name, face.oracle_text)
@@ -353,7 +361,18 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
         rec.landscape = maintype(face.types) == "Battle"
         rec.is_token = card.is_token
         records.append(rec)
+    by_face = {face.name: rec for face, rec in zip(faces, records, strict=True)}
+    by_face.update((rec.name, rec) for rec in records)
+    for relation in card.relations:  # each on the <card> that held it; the front when unknown
+        by_face.get(relation.face, records[0]).explicit.append(relation)
     return records
+
+
+def _face_printings(printings: list[Printing], index: int) -> list[Printing]:
+    """A back face's printings show its own picture when it has one (a custom DFC's back)."""
+    if index == 0 or not any(p.back_pic_url for p in printings):
+        return printings
+    return [replace(p, pic_url=p.back_pic_url) if p.back_pic_url else p for p in printings]
 
 
 def _combined_mana_value(card: Card, faces: tuple[Face, ...]) -> float:
@@ -382,6 +401,20 @@ def _write_printing(p: Printing, code: str) -> str:
     return f"            <set{attrs}>{text(code)}</set>\n"
 
 
+def _write_relation(relation: CardRelation) -> str:
+    """A link as the card database gave it: every attribute Cockatrice reads (the flags by presence)."""
+    attrs = ""
+    if relation.count:
+        attrs += f' count="{attr(relation.count)}"'
+    if relation.attach:
+        attrs += f' attach="{attr(relation.attach)}"'
+    for flag in ("exclude", "persistent", "facedown"):
+        if getattr(relation, flag):
+            attrs += f' {flag}="{flag}"'
+    tag = "reverse-related" if relation.reverse else "related"
+    return f"            <{tag}{attrs}>{text(relation.name)}</{tag}>\n"
+
+
 def _write_record(rec: _CardRecord, out: list[str]) -> None:
     out.append("        <card>\n")
     out.append(f"            <name>{text(rec.name)}</name>\n")
@@ -394,6 +427,8 @@ def _write_record(rec: _CardRecord, out: list[str]) -> None:
         out.append("            </prop>\n")
     for p in rec.printings:
         out.append(_write_printing(p, p.set_code))
+    for relation in rec.explicit:
+        out.append(_write_relation(relation))
     for name, attach in rec.related:
         at = f' attach="{attach}"' if attach else ""
         out.append(f"            <related{at}>{text(name)}</related>\n")
@@ -458,6 +493,8 @@ def _write_card_database(
     token_records: dict[str, _CardRecord] = {}  # by the token card's own name (what Card.related uses)
     makers: dict[str, list[str]] = {}
     wanted_relations: list[tuple[_CardRecord, tuple[str, ...]]] = []
+    renamed: dict[str, str] = {}  # a card's or face's name -> the <card> name written for it, if another
+    first_of: dict[str, str] = {}  # a back face's <card> name -> its front's
     used_sets: dict[str, CardSet] = {}
     for index, card in enumerate(cards, start=1):
         printings = _printings_for(card, index, custom_set)
@@ -475,20 +512,27 @@ def _write_card_database(
                 old.printings.extend(p for p in rec.printings if (p.set_code, p.collector_number) not in have)
         if not card_records:
             continue
+        _note_renames(card, card_records, renamed)
+        first_of.update((rec.name, card_records[0].name) for rec in card_records[1:])
         if card.is_token:
             token_records.setdefault(card.name, card_records[0])
         if card.related:
             wanted_relations.append((card_records[0], card.related))
             for related in card.related:
                 makers.setdefault(related, []).append(card_records[0].name)
+    given = _Given(records.values(), renamed, first_of)
+    for rec in records.values():  # the faces' transform links, unless the relations link the faces already
+        rec.related = [(name, attach) for name, attach in rec.related if (rec.name, name) not in given.exact]
     for rec, related in wanted_relations:
         for name in related:
             if name in token_records:
                 continue  # the token names its maker instead (reverse-related)
-            if name != rec.name and all(name != r for r, _ in rec.related):
-                rec.related.append((name, ""))
+            if name == rec.name or any(name == r for r, _ in rec.related) or given.links(rec.name, name):
+                continue
+            rec.related.append((name, ""))
     for name, rec in token_records.items():
-        rec.reverse = list(dict.fromkeys(m for m in makers.get(name, ()) if m != rec.name))
+        made_by = (m for m in makers.get(name, ()) if m != rec.name and not given.links(m, rec.name))
+        rec.reverse = list(dict.fromkeys(made_by))
 
     out = [XML_DECLARATION, '<cockatrice_carddatabase version="4">\n']
     if info:
@@ -513,6 +557,44 @@ def _write_card_database(
         _write_record(rec, out)
     out.append("    </cards>\n</cockatrice_carddatabase>\n")
     return "".join(out).encode("utf-8")
+
+
+def _note_renames(card: Card, card_records: list[_CardRecord], renamed: dict[str, str]) -> None:
+    """Record the names the output spells differently (a token ``Goblin`` -> ``Goblin Token``, a DFC by
+    its faces), so that links naming them follow."""
+    if card.name != card_records[0].name:
+        renamed.setdefault(card.name, card_records[0].name)
+    if len(card_records) == len(card.faces) > 1:
+        for face, rec in zip(card.faces, card_records, strict=True):
+            if face.name != rec.name:
+                renamed.setdefault(face.name, rec.name)
+
+
+class _Given:
+    """The links the cards' own relations state (their names first follow ``renamed``), so that a link
+    derived from the card data is not written again: Cockatrice would list it twice."""
+
+    def __init__(
+        self, records: Iterable[_CardRecord], renamed: Mapping[str, str], first_of: Mapping[str, str]
+    ) -> None:
+        self.renamed = renamed
+        self.first_of = first_of
+        self.exact: set[tuple[str, str]] = set()  # (maker <card>, made name)
+        self.by_card: set[tuple[str, str]] = set()  # the same, each face named by its front
+        for rec in records:
+            if not rec.explicit:
+                continue
+            own = rec.explicit
+            rec.explicit = [replace(r, name=renamed[r.name]) if r.name in renamed else r for r in own]
+            for r in rec.explicit:
+                maker, made = (r.name, rec.name) if r.reverse else (rec.name, r.name)
+                self.exact.add((maker, made))
+                self.by_card.add((first_of.get(maker, maker), first_of.get(made, made)))
+
+    def links(self, maker: str, made: str) -> bool:
+        """Whether some face of ``maker`` links to some face of ``made`` (named as Card.related names)."""
+        made = self.renamed.get(made, made)
+        return (self.first_of.get(maker, maker), self.first_of.get(made, made)) in self.by_card
 
 
 def _printings_for(card: Card, index: int, custom_set: CardSet | None) -> list[Printing]:

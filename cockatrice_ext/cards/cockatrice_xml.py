@@ -12,14 +12,15 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
-from dataclasses import dataclass, field
+from collections.abc import Container
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
 
 from lxml import etree
 
 from cockatrice_ext.cards.errors import CardDataError
-from cockatrice_ext.cards.model import Card, CardDatabase, CardSet, Face, Printing
+from cockatrice_ext.cards.model import COLORS, Card, CardDatabase, CardRelation, CardSet, Face, Printing
 from cockatrice_ext.cards.text import (
     braced_mana_cost,
     colors_from_cost,
@@ -48,6 +49,10 @@ PARSER_SETTINGS: dict[str, bool] = {
     "remove_comments": True,
     "remove_pis": True,
 }
+# Layouts a pair of <card>s linked by attach="transform" may name for the card they make together.
+_JOINED_LAYOUTS = frozenset(
+    {"transform", "modal_dfc", "flip", "reversible_card", "double_faced_token", "battle"}
+)
 
 
 @dataclass
@@ -60,6 +65,7 @@ class _RawCard:
     sets: list[tuple[str, dict[str, str]]] = field(default_factory=list)
     related: list[str] = field(default_factory=list)
     reverse_related: list[str] = field(default_factory=list)
+    relations: list[CardRelation] = field(default_factory=list)  # both kinds, in file order
     colors: list[str] = field(default_factory=list)
     token: bool = False
 
@@ -100,10 +106,12 @@ def _read_card(elem: etree._Element) -> _RawCard:
             raw.name = (child.text or "").strip("\r\n\t")
         elif tag == "text":
             raw.text = child.text or ""
-        elif tag == "related":
-            raw.related.append((child.text or "").strip("\r\n\t"))
-        elif tag == "reverse-related":
-            raw.reverse_related.append((child.text or "").strip("\r\n\t"))
+        elif tag == "related" or tag == "reverse-related":
+            target = (child.text or "").strip("\r\n\t")
+            reverse = tag == "reverse-related"
+            (raw.reverse_related if reverse else raw.related).append(target)
+            if target:
+                raw.relations.append(_relation(child, target, reverse))
         elif tag in ("color", "colors"):
             raw.colors.append((child.text or "").strip())
         elif tag == "token":
@@ -111,6 +119,22 @@ def _read_card(elem: etree._Element) -> _RawCard:
         elif tag in _EXTRA_PROPS:
             props[tag] = (child.text or "").strip()
     return raw
+
+
+def _relation(elem: etree._Element, name: str, reverse: bool) -> CardRelation:
+    """A ``<related>``/``<reverse-related>`` element with its attributes (Cockatrice reads the flags by
+    presence, and any ``attach`` but ``transform`` as attaching: an empty one is kept as ``attach``)."""
+    attrs = elem.attrib
+    attach = attrs.get("attach")
+    return CardRelation(
+        name=name,
+        reverse=reverse,
+        count=attrs.get("count", ""),
+        attach=(attach or "attach") if attach is not None else "",
+        exclude="exclude" in attrs,
+        persistent="persistent" in attrs,
+        facedown="facedown" in attrs,
+    )
 
 
 def _face_names(raw: _RawCard) -> list[str]:
@@ -206,7 +230,91 @@ def _card_of(raw: _RawCard) -> Card:
         printings=printings,
         is_token=is_token,
         related=tuple(dict.fromkeys(n for n in raw.related if n)),
+        relations=tuple(raw.relations),
     )
+
+
+def _may_be_a_face(card: Card) -> bool:
+    """Whether ``card`` could be one face of a pair of ``<card>``s: one face, not a token, not meld (the
+    built-in data keeps meld cards and their melded result apart too)."""
+    return not card.is_token and len(card.faces) == 1 and card.layout != "meld" and " // " not in card.name
+
+
+def _is_back_of(back: Card, front: Card, said_front: Container[str]) -> bool:
+    """Whether ``back`` is the back face of ``front`` (which links to it with attach="transform"): its side
+    says back; or it says no side and links with attach="transform" to nothing but ``front``."""
+    if back.front.side == "b":
+        return True
+    if back.name in said_front:
+        return False
+    return all(r.name == front.name for r in back.relations if r.attach == "transform" and not r.reverse)
+
+
+def _joined_printings(front: Card, back: Card) -> tuple[Printing, ...]:
+    """The front's printings, each with the back face's own picture of the same printing; a printing only
+    the back has comes last, its picture kept for the back."""
+    backs: dict[tuple[str, str], list[Printing]] = {}
+    for p in back.printings:
+        backs.setdefault((p.set_code, p.collector_number), []).append(p)
+    out: list[Printing] = []
+    for p in front.printings:
+        same = backs.get((p.set_code, p.collector_number))
+        other = same.pop(0) if same else None
+        out.append(replace(p, back_pic_url=other.pic_url) if other and other.pic_url != p.pic_url else p)
+    for rest in backs.values():
+        out.extend(replace(p, pic_url="", back_pic_url=p.pic_url) for p in rest)
+    return tuple(out)
+
+
+def _joined(front: Card, back: Card) -> Card:
+    """One card made of a front and back ``<card>``, shaped as the built-in data shapes real DFCs."""
+    layout = next((x for x in (front.layout, back.layout) if x in _JOINED_LAYOUTS), "transform")
+    identity = set(front.color_identity) | set(back.color_identity)
+    own = (front.name, back.name)
+    return Card(
+        name=f"{front.name} // {back.name}",
+        layout=layout,
+        faces=(replace(front.front, side="a"), replace(back.front, side="b")),
+        color_identity=tuple(c for c in COLORS if c in identity),
+        printings=_joined_printings(front, back),
+        related=tuple(dict.fromkeys(n for n in front.related + back.related if n not in own)),
+        relations=tuple(replace(r, face=r.face or front.name) for r in front.relations)
+        + tuple(replace(r, face=r.face or back.name) for r in back.relations),
+    )
+
+
+def join_double_faced(db: CardDatabase, said_front: Container[str] = frozenset()) -> None:
+    """Make each front and back ``<card>`` pair linked by ``related attach="transform"`` one card with two
+    faces (``Front // Back``, layout transform unless the file names another double-faced layout), as the
+    built-in data has real ones: every writer then treats a custom DFC as it treats Delver of Secrets.
+
+    The front is the card whose side is not back and that links to the other; ``said_front`` names the
+    cards whose ``side`` prop said front (never a back). Tokens (Day and Night) and meld cards stay apart.
+    The joined card takes the front's place in file order.
+    """
+    joined: dict[str, Card] = {}  # front name -> joined card
+    taken: set[str] = set()
+    for card in db.cards.values():
+        if card.name in taken or card.front.side == "b" or not card.relations or not _may_be_a_face(card):
+            continue
+        for rel in card.relations:
+            if rel.reverse or rel.attach != "transform" or rel.name in taken or rel.name == card.name:
+                continue
+            back = db.cards.get(rel.name)
+            if back is None or not _may_be_a_face(back) or not _is_back_of(back, card, said_front):
+                continue
+            whole = _joined(card, back)
+            if whole.name in db.cards:
+                continue
+            joined[card.name] = whole
+            taken.update((card.name, back.name))
+            break
+    if joined:
+        db.cards = {
+            joined[name].name if name in joined else name: joined.get(name, card)
+            for name, card in db.cards.items()
+            if name not in taken or name in joined
+        }
 
 
 def _read_set(elem: etree._Element) -> CardSet | None:
@@ -229,7 +337,9 @@ def read_cockatrice_xml(source: str | Path | bytes | IO[bytes], *, name: str = "
     the source is not a path. Raises :class:`CardDataError` naming the file, line and column
     on malformed XML or when the root is not ``<cockatrice_carddatabase>``. ``reverse-related``
     links are recorded in ``db.reverse_related`` and applied to the cards present (call
-    :meth:`CardDatabase.link_reverse_related` again after merging other files).
+    :meth:`CardDatabase.link_reverse_related` again after merging other files). Every link is also
+    kept, with its attributes, in ``Card.relations``; a front and back ``<card>`` linked by
+    ``attach="transform"`` become one two-faced card (:func:`join_double_faced`).
     """
     label = name or (str(source) if isinstance(source, (str, Path)) else "<cards xml>")
     db = CardDatabase(source=label)
@@ -242,7 +352,7 @@ def read_cockatrice_xml(source: str | Path | bytes | IO[bytes], *, name: str = "
                 stream = opened.enter_context(open(source, "rb"))
             else:
                 stream = source
-            _parse_into(db, stream, label)
+            said_front = _parse_into(db, stream, label)
     except CardDataError:
         raise
     except etree.XMLSyntaxError as exc:
@@ -252,11 +362,14 @@ def read_cockatrice_xml(source: str | Path | bytes | IO[bytes], *, name: str = "
         raise CardDataError(f"cannot read: {exc.strerror or exc}", source=label) from exc
     except (etree.LxmlError, ValueError, UnicodeError, OverflowError, RecursionError) as exc:
         raise CardDataError(f"malformed XML: {exc}", source=label) from exc
+    join_double_faced(db, said_front)
     db.link_reverse_related()
     return db
 
 
-def _parse_into(db: CardDatabase, stream: IO[bytes], label: str) -> None:
+def _parse_into(db: CardDatabase, stream: IO[bytes], label: str) -> set[str]:
+    """Read the cards and sets of ``stream`` into ``db``; return the names of the cards whose side prop
+    says front (what :func:`join_double_faced` needs to know of the file)."""
     # Only the end of each <card> and of the <sets> list produce events (much cheaper than every
     # element, and than the many <set> printings inside cards); "{*}" accepts them with or without
     # a namespace. The root is checked at the first event (its start tag has been read by then).
@@ -264,6 +377,7 @@ def _parse_into(db: CardDatabase, stream: IO[bytes], label: str) -> None:
         stream, events=("end",), tag=(f"{{*}}{ROOT_TAG}", "{*}card", "{*}sets"), **PARSER_SETTINGS
     )
     root_seen = False
+    said_front: set[str] = set()
     for _event, elem in events:
         if not root_seen:
             root = elem.getroottree().getroot()
@@ -295,6 +409,8 @@ def _parse_into(db: CardDatabase, stream: IO[bytes], label: str) -> None:
                 LOGGER.warning("%s:%s: card without a name skipped", label, elem.sourceline)
             else:
                 db.add(_card_of(raw))
+                if raw.props.get("side") == "front":
+                    said_front.add(raw.name)
                 for creator in raw.reverse_related:
                     if creator:
                         db.reverse_related.setdefault(creator, []).append(raw.name)
@@ -316,6 +432,7 @@ def _parse_into(db: CardDatabase, stream: IO[bytes], label: str) -> None:
     for card in db.cards.values():
         for printing in card.printings:
             db.sets.setdefault(printing.set_code, CardSet(code=printing.set_code))
+    return said_front
 
 
 def looks_like_cockatrice_xml(head: bytes) -> bool:

@@ -41,6 +41,9 @@ class Printing:
     set_name: str = ""
     release_date: str = ""
     pic_url: str = ""  # Cockatrice <set picURL=...>: the image of a spoiler or custom card
+    # The back face's own picture, when the faces were separate Cockatrice cards with their own picURL (a
+    # custom double-faced card). Not compared: the card caches do not keep it.
+    back_pic_url: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,29 @@ class Face:
 
 
 @dataclass(frozen=True)
+class CardRelation:
+    """One Cockatrice ``<related>`` or ``<reverse-related>`` link, with the attributes the file gave it.
+
+    Kept so a card database read from a file is written back with the same links (Cockatrice resolves
+    the name across every database it loads, so links to cards elsewhere matter as much).
+    ``reverse`` means the link came from ``<reverse-related>``: ``name`` makes the card holding it.
+    ``count`` is the attribute as written (``"2"``, ``"x"``, ``"x=2"``; ``""`` when absent), ``attach``
+    likewise (``"transform"`` links the faces of a double-faced card, anything else attaches); the flags
+    stand for attributes Cockatrice reads by presence. ``face`` names the face whose ``<card>`` held
+    the link when the card has several (``""``: the card's first, or only, one).
+    """
+
+    name: str
+    reverse: bool = False
+    count: str = ""
+    attach: str = ""
+    exclude: bool = False
+    persistent: bool = False
+    facedown: bool = False
+    face: str = ""
+
+
+@dataclass(frozen=True)
 class Card:
     """An oracle card: its name, layout, faces and printings.
 
@@ -78,6 +104,9 @@ class Card:
     printings: tuple[Printing, ...] = ()
     is_token: bool = False
     related: tuple[str, ...] = ()  # names of tokens/cards this card makes or refers to
+    # The links a Cockatrice card database gave the card, as written (``related`` lists the names).
+    # Not compared: the card caches do not keep them.
+    relations: tuple[CardRelation, ...] = field(default=(), compare=False)
 
     # -- convenience views over the front face ---------------------------------
     @property
@@ -245,14 +274,29 @@ class CardDatabase:
         from dataclasses import replace
 
         pending, self.reverse_related = self.reverse_related, {}
+        faces: dict[str, str] | None = None
         for creator, made in pending.items():
             card = self.cards.get(creator)
+            if card is None:
+                # Cockatrice names each face of a double-faced card: the link lands on the whole card
+                if faces is None:
+                    faces = self._face_owners()
+                card = self.cards.get(faces.get(creator, ""))
             if card is None:
                 self.reverse_related[creator] = made  # creator may come in a later file
                 continue
             extra = tuple(dict.fromkeys(n for n in made if n not in card.related))
             if extra:
-                self.cards[creator] = replace(card, related=card.related + extra)
+                self.cards[card.name] = replace(card, related=card.related + extra)
+
+    def _face_owners(self) -> dict[str, str]:
+        """Face name -> the multi-face card holding it (``Delver of Secrets`` -> the whole card)."""
+        owners: dict[str, str] = {}
+        for name, card in self.cards.items():
+            if len(card.faces) > 1:
+                for face in card.faces:
+                    owners.setdefault(face.name, name)
+        return owners
 
     def __len__(self) -> int:
         return len(self.cards)

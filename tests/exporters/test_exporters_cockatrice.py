@@ -223,7 +223,15 @@ def test_custom_set_gives_every_card_one_printing_in_it() -> None:
 
 def test_card_database_reads_back_through_the_card_layer() -> None:
     db = read_cockatrice_xml(_cards_xml(), name="roundtrip.xml")
-    assert set(db.cards) >= {"Angelic Edict", "Fire // Ice", "Delver of Secrets", "Spirit Token"}
+    # the two faces of a double-faced card, linked by attach="transform", read back as one card
+    assert set(db.cards) >= {
+        "Angelic Edict",
+        "Fire // Ice",
+        "Delver of Secrets // Insectile Aberration",
+        "Spirit Token",
+    }
+    delver = db.cards["Delver of Secrets // Insectile Aberration"]
+    assert delver.layout == "transform" and [f.name for f in delver.faces] == [f.name for f in DELVER.faces]
     edict = db.cards["Angelic Edict"]
     assert edict.mana_cost in ("{4}{W}", "4W")
     assert edict.types == ("Sorcery",)

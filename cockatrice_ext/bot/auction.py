@@ -907,13 +907,19 @@ class AuctionReferee(SeatsByName, PileReferee):
             LOGGER.info("game %d: %r refused: %s", self.game_id, action, exc)
 
     async def perform(self, effects: list[Effect], *, returned_card_id: int | None = None) -> None:
-        """Show ``effects``: chat lines are queued first, then cards move, then the lot note and counters."""
+        """Show ``effects``: chat lines are queued first, and the game's end is journaled (:meth:`finish`);
+        then cards move, then the lot note and counters. The board comes last: a game Cockatrice stopped
+        (its last player gone) takes no game commands, which are then dropped (:meth:`GameReferee.run`)."""
         engine = self.engine
         view = render_view(effects, engine, self.player_name, judge=self.is_judge)
         for line in view.chat:  # queued lines are merged into as few chat messages as fit
             await self.say(line)
         for player, line in view.private:
             await self.bot.tell(self.player_name(player), line)
+        if engine.is_over():
+            await self.finish(f"game over ({engine.end_reason.replace('_', ' ')})")
+            if self.closed:  # nobody was left seated, so the referee left: no board to show
+                return
         pregame_over = False
         owned_sale: rules.LotSold | None = None
         for effect in effects:
@@ -967,7 +973,6 @@ class AuctionReferee(SeatsByName, PileReferee):
         await self.show_counters(view.gold, view.mana)
         self.arm_timer()
         if engine.is_over():
-            await self.finish(f"game over ({engine.end_reason.replace('_', ' ')})")
             return
         if pregame_over and self.engine_player(self.mirror.active_player_id) in engine.players:
             await self.on_active_player(self.mirror.active_player_id)
@@ -1101,7 +1106,7 @@ class AuctionReferee(SeatsByName, PileReferee):
             x=self.free_x(winner_seat, DEAL_ROW),
             y=DEAL_ROW,
         )
-        await self.bot.client.judge_commands(self.game_id, seller_seat, [move])
+        await self.judge(seller_seat, [move])
         new_id = await self.wait_new_card(winner_seat, before, name=name)
         if not hand:
             return new_id is not None
@@ -1144,7 +1149,7 @@ class AuctionReferee(SeatsByName, PileReferee):
             if seat is not None:
                 commands.setdefault(seat, []).append(pc.inc_counter(MANA_COUNTERS[color], count))
         for seat, wanted in commands.items():
-            await self.bot.client.judge_commands(self.game_id, seat, wanted)
+            await self.judge(seat, wanted)
 
     async def show_top(self, effect: rules.TopCardsShown) -> None:
         """Private: reveal the looked-at cards to that player only, and list them by number."""

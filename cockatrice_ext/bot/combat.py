@@ -899,7 +899,7 @@ class CombatReferee(SeatsByName, GameReferee):
             seat = self.seat_of(player)
             life = engine.life(player)
             if moved and seat is not None:
-                await self.bot.client.judge_commands(self.game_id, seat, [pc.set_counter(LIFE_COUNTER, life)])
+                await self.judge(seat, [pc.set_counter(LIFE_COUNTER, life)])
                 continue
             without_help.append(player)
             text = f"Game #{self.continues} continues here. {board_instructions(board)} Your life: {life}."
@@ -1051,7 +1051,7 @@ class CombatReferee(SeatsByName, GameReferee):
         seat = self.seat_of(player)
         if not self.is_judge or seat is None:
             return False
-        response = await self.bot.client.judge_commands(self.game_id, seat, [pc.dump_zone(seat, "deck")])
+        response = await self.judge(seat, [pc.dump_zone(seat, "deck")])
         zone = getattr(getattr(response, "payload", None), "zone_info", None)
         library = OwnDeck([card.name for card in zone.card_list] if zone is not None else [])
         names = [name for zone_names in wanted.values() for name in zone_names]
@@ -1078,7 +1078,7 @@ class CombatReferee(SeatsByName, GameReferee):
             )
             moved.append(position)
             column += on_table
-        await self.bot.client.judge_commands(self.game_id, seat, moves)
+        await self.judge(seat, moves)
         return True
 
     def lay_out_later(self) -> None:
@@ -1125,7 +1125,7 @@ class CombatReferee(SeatsByName, GameReferee):
         if wanted:
             await self.flush_chat()
         for seat, moves in wanted:
-            await self.bot.client.judge_commands(self.game_id, seat, moves)
+            await self.judge(seat, moves)
         tables = {
             player: state
             for player in self.engine.config.players
@@ -1136,7 +1136,7 @@ class CombatReferee(SeatsByName, GameReferee):
         if attach and not wanted:  # an aura cast face up already: its words go first all the same
             await self.flush_chat()
         for seat, commands in attach.items():
-            await self.bot.client.judge_commands(self.game_id, seat, commands)
+            await self.judge(seat, commands)
 
     # -- status ----------------------------------------------------------------------------------
 

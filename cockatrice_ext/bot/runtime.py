@@ -57,7 +57,7 @@ from cockatrice_ext.bot.commands import (
 from cockatrice_ext.bot.fleet import DEFAULT_LEASE_TTL, Fleet
 from cockatrice_ext.bot.missed import MissedLines, recap
 from cockatrice_ext.client import ClientEvent, Disconnected, Reconnected, connect
-from cockatrice_ext.client.errors import ClientError
+from cockatrice_ext.client.errors import ClientError, GameNotStarted, NotInRoom
 from cockatrice_ext.client.mirror import CardState, GameMirror, PlayerState
 from cockatrice_ext.formats.base import Effect, RulesError
 from cockatrice_ext.journal import POSTGRES_SCHEMES, DuplicateAction, Journal, Table
@@ -318,10 +318,45 @@ class GameReferee(Referee):
         """Wait until every line queued for this game was sent."""
         await self.bot.chat.flush(self.chat_destination)
 
+    @property
+    def board_open(self) -> bool:
+        """Whether the game's board still takes game commands: we referee it, the server still has us in it
+        and it is started (Cockatrice stops a game, clearing its zones, once fewer than two seats play on)."""
+        if self.closed or self.game_id not in self.bot.client.games:
+            return False
+        mirror = self.mirror
+        return mirror.started and not (mirror.closed or mirror.kicked)
+
     async def run(self, *commands: Any) -> None:
-        """Send game commands in order (paced by the client's flood gate)."""
-        if commands:
-            await self.bot.client.game_commands(self.game_id, list(commands))
+        """Send game commands in order (paced by the client's flood gate).
+
+        Game commands only show things on the board. Once the game no longer takes them (we left it; it
+        stopped, closed or is gone: ``RespGameNotStarted``, ``RespNotInRoom``) they are dropped with an info
+        line, never an error: what the rules decided is journaled and said whatever the board shows.
+        """
+        await self._send(commands)
+
+    async def judge(self, seat: int, commands: Iterable[Any]) -> Any:
+        """Run ``commands`` acting as player ``seat`` (``Command_Judge``), dropped as :meth:`run` drops
+        them; the response, or None when dropped."""
+        return await self._send(tuple(commands), seat=seat)
+
+    async def _send(self, commands: tuple[Any, ...], *, seat: int | None = None) -> Any:
+        """The one place game commands are sent from, and dropped once the game no longer takes them."""
+        if not commands:
+            return None
+        if self.closed or self.game_id not in self.bot.client.games:
+            LOGGER.debug("game %d: no longer ours; %d game command(s) dropped", self.game_id, len(commands))
+            return None
+        try:
+            if seat is None:
+                return await self.bot.client.game_commands(self.game_id, list(commands))
+            return await self.bot.client.judge_commands(self.game_id, seat, list(commands))
+        except (GameNotStarted, NotInRoom) as exc:
+            LOGGER.info(
+                "game %d: no longer takes game commands (%s); the board is not updated", self.game_id, exc
+            )
+            return None
 
     # -- the bot's own cards (shared piles live in its deck) ------------------------------------------
 
@@ -365,7 +400,7 @@ class GameReferee(Referee):
             if seat == self.me:
                 await self.run(*wanted)
             else:
-                await self.bot.client.judge_commands(self.game_id, seat, wanted)
+                await self.judge(seat, wanted)
 
         card = self.note_card(seat, name)
         if card is None:
@@ -375,7 +410,7 @@ class GameReferee(Referee):
             await commands([token])
             loop = asyncio.get_running_loop()
             deadline = loop.time() + 3.0  # wait for its event, so the next change updates this card
-            while self.note_card(seat, name) is None and loop.time() < deadline:
+            while self.note_card(seat, name) is None and loop.time() < deadline and self.board_open:
                 await asyncio.sleep(0.01)
             return
         wanted = []
@@ -409,7 +444,7 @@ class GameReferee(Referee):
             return
         for player in self.humans():
             if player.ready_start:
-                await self.bot.client.judge_commands(self.game_id, player.player_id, [pc.ready_start(False)])
+                await self.judge(player.player_id, [pc.ready_start(False)])
                 await self.remind_once(player.player_id, why(player))
 
     async def stop_started_game(self, player_id: int) -> bool:
@@ -424,7 +459,7 @@ class GameReferee(Referee):
             f"{self.player_name(player_id)}'s deck is not legal, but the game started as both pressed ready:"
             " it stops. Load a legal deck, then both press ready again."
         )
-        await self.bot.client.judge_commands(self.game_id, player_id, [pc.concede()])
+        await self.judge(player_id, [pc.concede()])
         return True
 
     def stopped(self) -> None:
@@ -439,7 +474,7 @@ class GameReferee(Referee):
             if not self.watching:
                 await self.run(pc.next_turn())
             elif self.is_judge and active in self.mirror.players:
-                await self.bot.client.judge_commands(self.game_id, active, [pc.next_turn()])
+                await self.judge(active, [pc.next_turn()])
         except ClientError as exc:
             LOGGER.info("game %d: could not pass the turn: %s", self.game_id, exc)
 
@@ -462,7 +497,7 @@ class GameReferee(Referee):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         skip = set(before) | set(exclude)
-        while loop.time() < deadline:
+        while loop.time() < deadline and self.board_open:  # a stopped game's board shows nothing new
             for card in self.mirror.players[player].zone("table").cards:
                 if card.id not in skip and (not name or card.name == name):
                     return card.id
@@ -500,7 +535,7 @@ class GameReferee(Referee):
         if not self.is_judge:
             return False
         take = pc.move_card("table", [card_id], target_player_id=player, target_zone=zone, x=0, y=0)
-        await self.bot.client.judge_commands(self.game_id, player, [take])
+        await self.judge(player, [take])
         return True
 
     async def table_to_own_deck(self, card_id: int, name: str, *, top: bool) -> None:

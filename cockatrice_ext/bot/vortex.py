@@ -692,7 +692,7 @@ class VortexReferee(SeatsByName, PileReferee):
             return
         if self.is_judge:
             made = [pc.create_token(n, zone="hand", destroy_on_zone_change=False) for n in names]
-            await self.bot.client.judge_commands(self.game_id, seat, made)
+            await self.judge(seat, made)
             return
         for name in names:
             before = {c.id for c in self.mirror.players[self.me].zone("table").cards}
@@ -709,7 +709,7 @@ class VortexReferee(SeatsByName, PileReferee):
     async def lose_life(self, player: Any, amount: int) -> None:
         seat = self.seat_of(player)
         if self.is_judge and seat is not None:
-            await self.bot.client.judge_commands(self.game_id, seat, [pc.inc_counter(LIFE_COUNTER, -amount)])
+            await self.judge(seat, [pc.inc_counter(LIFE_COUNTER, -amount)])
         else:
             await self.say(f"{self.player_name(player)}: lower your life by {amount}.")
 

@@ -210,14 +210,18 @@ def from_resolved(resolved: ResolvedDeck, db: CardDatabase | None = None) -> Exp
 
 
 def _add_related_tokens(deck: ExportDeck, db: CardDatabase) -> None:
+    """The tokens the deck's cards make, and the tokens those make (a venture card's dungeon makes Goblins
+    and Treasure), each once, after the tokens the deck lists."""
     have = {e.card.name for e in deck.sections.get("tokens", [])}
     extra: list[ExportEntry] = []
-    for card in deck.unique_cards():
+    makers = deck.unique_cards()
+    for card in makers:  # grows with each token found, so theirs come too
         for name in card.related:
             token = db.cards.get(name)
             if token is not None and token.is_token and name not in have:
                 have.add(name)
                 extra.append(ExportEntry(card=token, count=1, printing=None))
+                makers.append(token)
     if extra:
         deck.section("tokens").extend(extra)
 

@@ -2,15 +2,22 @@
 
 MTGJSON lists one entry per face per printing; entries sharing ``name`` (``"Fire // Ice"``)
 are one :class:`Card`. Tokens (set ``tokens`` lists) become token cards, and their
-``reverseRelated`` names link the creators to them (``Card.related``). A real card always
-wins a name clash with a token. Sets are consumed (popped) as they are read so the decoded
-JSON is freed progressively.
+``reverseRelated`` names link the creators to them (``Card.related``: what a card makes). A real
+card always wins a name clash with a token. Sets are consumed (popped) as they are read so the
+decoded JSON is freed progressively.
+
+MTGJSON 5.2's ``reverseRelated`` on a token also names the *tokens* it is linked to, both ways:
+Treasure lists Goblin Shaman (which makes Treasure) and both dungeons that make Treasure, while
+Lost Mine of Phandelver lists Goblin and Treasure (which it makes) and the other dungeons. So a
+link from one token (or dungeon) to another counts only when the named one's own text creates it
+(:func:`creates_token`), as Cockatrice's ``tokens.xml`` has them; a real card named is a maker.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -25,6 +32,15 @@ LOGGER = logging.getLogger(__name__)
 
 def _str_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
+
+
+_QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')  # abilities a created token gets
+
+
+def creates_token(texts: Iterable[str], token: str) -> bool:
+    """Whether one of ``texts`` creates ``token`` ("create ... Treasure token"), quoted abilities aside."""
+    pattern = re.compile(r"(?i:\bcreate)[^.]*\b" + re.escape(token) + r"\b")
+    return any(pattern.search(_QUOTED.sub("", text)) for text in texts)
 
 
 def face_from_mtgjson(entry: dict[str, Any]) -> Face:
@@ -74,7 +90,8 @@ class MtgjsonBuilder:
         self.cards: dict[str, _Pending] = {}
         self.tokens: dict[str, _Pending] = {}
         self.sets: dict[str, CardSet] = {}
-        self.makes: dict[str, list[str]] = {}  # creator -> tokens
+        self.makes: dict[str, list[str]] = {}  # named in a token's reverseRelated -> that token
+        self.token_texts: dict[str, set[str]] = {}  # token name -> the rules texts of its entries
 
     def add_set(self, code: str, set_data: dict[str, Any]) -> None:
         """Add one MTGJSON set object (``cards`` and ``tokens`` lists)."""
@@ -91,8 +108,10 @@ class MtgjsonBuilder:
         for entry in set_data.get("tokens") or ():
             if isinstance(entry, dict):
                 self._add_entry(entry, card_set, token=True)
+                name = str(entry.get("name") or "")
+                self.token_texts.setdefault(name, set()).add(str(entry.get("text") or ""))
                 for creator in entry.get("reverseRelated") or ():
-                    self.makes.setdefault(str(creator), []).append(str(entry.get("name") or ""))
+                    self.makes.setdefault(str(creator), []).append(name)
 
     def add_atomic(self, name: str, faces: list[dict[str, Any]]) -> None:
         """Add one AtomicCards entry (a list of faces, no printings)."""
@@ -149,6 +168,14 @@ class MtgjsonBuilder:
             card_set.release_date,
         )
 
+    def _tokens_made(self, creator: str) -> tuple[str, ...]:
+        """What ``creator`` makes: a real card, every token naming it; a token, only what its text creates."""
+        made = tuple(dict.fromkeys(t for t in self.makes.get(creator, ()) if t))
+        if creator in self.cards or creator not in self.tokens:
+            return made
+        texts = self.token_texts.get(creator, set())
+        return tuple(t for t in made if creates_token(texts, t))
+
     def build(self) -> CardDatabase:
         """The finished database: real cards first, tokens where their name is free."""
         db = CardDatabase(source=self.source)
@@ -166,8 +193,7 @@ class MtgjsonBuilder:
                 printings = list(pending.printings.values())
                 if len(printings) > 1:
                     printings.sort(key=_printing_order)
-                makes = self.makes.get(pending.name)
-                related = tuple(dict.fromkeys(t for t in makes if t)) if makes else ()
+                related = self._tokens_made(pending.name)
                 name = pending.name
                 if pending.layout == "meld" and len(faces) == 1 and " // " in name:
                     # MTGJSON names a meld front "Front // Melded"; Cockatrice and Scryfall call it

@@ -136,17 +136,19 @@ class CardStore:
         return None if number is None else self.card(number)
 
     def cards_for(self, names: list[str]) -> CardDatabase:
-        """The cards behind ``names`` (unknown ones skipped) plus the tokens and meld results they name."""
+        """The cards behind ``names`` (unknown ones skipped), the tokens and meld results they name, and
+        the tokens those tokens make (a dungeon's Goblin)."""
         db = CardDatabase(source=self.label, reverse_related=self.reverse_related())
-        wanted = [self.find(name) for name in names]
+        wanted = [card for card in map(self.find, names) if card is not None]
         for card in wanted:
-            if card is not None:
-                db.cards[card.name] = card
-        for card in [c for c in wanted if c is not None]:
+            db.cards[card.name] = card
+        for card in wanted:  # grows as tokens are found: first the cards' own, in order
             for related in card.related:
                 extra = self.find(related)
-                if extra is not None:
-                    db.cards.setdefault(extra.name, extra)
+                if extra is not None and extra.name not in db.cards:
+                    db.cards[extra.name] = extra
+                    if extra.is_token:
+                        wanted.append(extra)
         used = {p.set_code for c in db.cards.values() for p in c.printings}
         db.sets = {code: s for code, s in self.sets.items() if code in used}
         return db

@@ -14,7 +14,8 @@ suffix rule reproduces that, so :func:`apply_cockatrice_token_names` matches dat
 A card that MTGJSON splits into several Cockatrice tokens keeps its MTGJSON faces on the name most
 printings took (so "Germ" still finds it) and takes ``tokens.xml``'s faces on the others. Links
 follow: a card that made "Germ" makes "Phyrexian Germ Token", plus every ``reverse-related`` link
-of ``tokens.xml`` whose creator is known.
+of ``tokens.xml`` whose creator is known. What a split token makes stays with the names whose text
+creates it: of MTGJSON's one "Fish", only "Fish Token" (Reef Worm's) makes "Whale Token".
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections import Counter
 from dataclasses import replace
 
 from cockatrice_ext.cards.model import Card, CardDatabase, Printing
+from cockatrice_ext.cards.mtgjson import creates_token
 
 
 def apply_cockatrice_token_names(db: CardDatabase, reference: CardDatabase) -> dict[str, str]:
@@ -41,7 +43,10 @@ def apply_cockatrice_token_names(db: CardDatabase, reference: CardDatabase) -> d
             faces = (
                 card.faces if name == primary or name not in reference.cards else reference.cards[name].faces
             )
-            db.add(replace(card, name=name, faces=faces, printings=printings))
+            related = card.related
+            if len(groups) > 1:  # what one merged printing makes (Fish: a Whale), only the one saying so
+                related = tuple(r for r in related if creates_token([f.oracle_text for f in faces], r))
+            db.add(replace(card, name=name, faces=faces, printings=printings, related=related))
     for name, card in list(db.cards.items()):
         if any(r in renamed for r in card.related):
             related = tuple(dict.fromkeys(renamed.get(r, r) for r in card.related))

@@ -215,7 +215,7 @@ def _resolve(deck: Deck, card_source: CardSources | None, source: str) -> Export
     names = [entry.name for _, entry in deck.entries()]
     db = open_card_source(card_source, need=names)
     if card_source is None:
-        _add_pinned_printings(deck, db)
+        _add_from_shipped_store(deck, db)
     index = NameIndex(db)
     _untoken_names(deck, db)
     resolved = resolve_deck(deck, index, source=source)
@@ -224,11 +224,12 @@ def _resolve(deck: Deck, card_source: CardSources | None, source: str) -> Export
     return from_resolved(resolved, db)
 
 
-def _add_pinned_printings(deck: Deck, db: CardDatabase) -> None:
-    """Printings the list pins that the compact built-in cards lack (``4 Mountain (TMP)``, a Forge
-    ``Mountain|TMP``) are added from every real card's printings, the shipped store, and so are all of a
-    card pinned by Forge's art index (``Island|M19|3`` counts the set's every printing); a card keeps its
-    default printing, so nothing unpinned changes."""
+def _add_from_shipped_store(deck: Deck, db: CardDatabase) -> None:
+    """What the list pins that the compact built-in cards lack, added from every real card and token, the
+    shipped store: a pinned printing (``4 Mountain (TMP)``, a Forge ``Mountain|TMP``), every printing of a
+    card pinned by Forge's art index (``Island|M19|3`` counts the set's every printing), and a token the
+    tokens zone names exactly (Magic-Token's ``Goblin Token `` with its trailing space is another token
+    than ``Goblin Token``). A card keeps its default printing, so nothing unpinned changes."""
     from cockatrice_ext.cards.errors import CardDataError
     from cockatrice_ext.cards.resolve import NameIndex, pick_printing
     from cockatrice_ext.cards.sources import DEFAULT_KEYWORDS, default_source
@@ -237,7 +238,7 @@ def _add_pinned_printings(deck: Deck, db: CardDatabase) -> None:
     if default_source() not in DEFAULT_KEYWORDS:
         return  # $COCKATRICE_EXT_CARDS names the user's own cards: theirs to complete
     index = NameIndex(db)
-    lacking: set[str] = set()
+    lacking = {entry.name for entry in deck.sections.get("tokens", []) if entry.name not in db.cards}
     for _, entry in deck.entries():
         card = index.find(entry.name) if entry.set_code or entry.collector_number else None
         pinned = card and pick_printing(card, entry.set_code, entry.collector_number, entry.art_index)
@@ -248,7 +249,7 @@ def _add_pinned_printings(deck: Deck, db: CardDatabase) -> None:
     try:
         db.merge(shipped_store().cards_for(sorted(lacking)))
     except CardDataError as exc:
-        click.echo(f"warning: pinned printings not looked up in the shipped card data: {exc}", err=True)
+        click.echo(f"warning: pins and tokens not looked up in the shipped card data: {exc}", err=True)
 
 
 def _untoken_names(deck: Deck, db: CardDatabase) -> None:
@@ -256,20 +257,26 @@ def _untoken_names(deck: Deck, db: CardDatabase) -> None:
     spaces) to the card data's token names (``Goblin``), so a .cod we wrote reads back."""
     from dataclasses import replace
 
+    from cockatrice_ext.exporters.model import cockatrice_token_name
+
     entries = deck.sections.get("tokens")
     if not entries:
         return
     for i, entry in enumerate(entries):
         if entry.name in db.cards:
             continue
-        bare = entry.name.rstrip()
-        for suffix in (" (Token)", " Token"):
-            if bare.endswith(suffix):
-                bare = bare[: -len(suffix)]
-                break
-        token = db.cards.get(bare)
-        if token is not None and token.is_token:
-            entries[i] = replace(entry, name=bare)
+        trimmed = entry.name.rstrip()
+        bare = next((trimmed[: -len(s)] for s in (" (Token)", " Token") if trimmed.endswith(s)), trimmed)
+        token = next((t for t in map(db.cards.get, (trimmed, bare)) if t is not None and t.is_token), None)
+        if token is None:
+            continue
+        entries[i] = replace(entry, name=token.name)
+        if cockatrice_token_name(token) != entry.name:  # a variant the card data lacks
+            click.echo(
+                f"warning: line {entry.line}: token {entry.name!r} is not in the card data; written as"
+                f" {cockatrice_token_name(token)!r}",
+                err=True,
+            )
 
 
 def build(loaded: Deck | CardDatabase, source: str, card_source: CardSources | None) -> ExportDeck:

@@ -186,9 +186,13 @@ def read_cod(data: bytes, source: str = "<text>") -> Deck:
                 if _local(card.tag) != "card":
                     continue
                 line = card.sourceline or 0
+                raw = card.get("name") or ""
+                name = _checked_name(raw, source=source, line=line)
+                if raw.rstrip(" ") == name:  # Magic-Token tells same-named tokens apart by trailing spaces
+                    name = raw
                 entries.append(
                     DeckEntry(
-                        name=_checked_name(card.get("name") or "", source=source, line=line),
+                        name=name,
                         count=_count(card.get("number"), source=source, line=line, what="number"),
                         set_code=(card.get("setShortName") or "").strip().upper(),
                         collector_number=(card.get("collectorNumber") or "").strip(),

@@ -4,17 +4,43 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from cockatrice_ext.formats.auction import MAX_STARTING_GOLD
+from cockatrice_ext.formats import options as game_options
 
 if TYPE_CHECKING:
     from cockatrice_ext.journal import Journal
 
 ALL_FORMATS = ("auction", "vortex", "combat", "market", "autobattler")
+
+
+class GameOptionValue(click.ParamType):
+    """A flag that stands for one game option (``--bid-timeout`` is ``--option auction.timer``): read by
+    that option's own grammar, so one range and one message; ``min``/``max`` are its bounds."""
+
+    def __init__(self, format_name: str, option_name: str) -> None:
+        self.option = next(o for o in game_options.options_of(format_name) if o.name == option_name)
+        self.word = f"{format_name}.{option_name}"
+        self.name = self.word
+        self.min, self.max = self.option.low, self.option.high
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return self.option.parse(str(value))
+        except game_options.OptionError as exc:
+            self.fail(str(exc), param, ctx)
+
+    def same_as(self, placeholder: str) -> str:
+        """``the same as --option auction.timer=SECONDS (10-3600|off)``, for help texts."""
+        return f"the same as --option {self.word}={placeholder} ({self.option.allowed()})"
+
+
+BID_TIMEOUT = GameOptionValue("auction", "timer")
+STARTING_GOLD = GameOptionValue("auction", "gold")
 
 
 @click.group()
@@ -31,7 +57,9 @@ def bot() -> None:
     default=None,
     help="Account password (or COCKATRICE_PASSWORD). Registered accounts keep their seats across restarts.",
 )
-@click.option("--room", "rooms", multiple=True, help="Room to sit in (repeatable; default: the first room).")
+@click.option(
+    "--room", "rooms", multiple=True, help="Room name or id to sit in (repeatable; default: the first room)."
+)
 @click.option(
     "--extra-user",
     "extra_users",
@@ -60,14 +88,18 @@ def bot() -> None:
 )
 @click.option("--auction-block", default="auction-sample", show_default=True, help="Default auction block.")
 @click.option(
-    "--bid-timeout", type=float, default=0.0, show_default=True, help="Seconds per bid; 0 = no timer."
+    "--bid-timeout",
+    type=BID_TIMEOUT,
+    default=None,
+    metavar="SECONDS",
+    help=f"Seconds per bid (default: no timer); {BID_TIMEOUT.same_as('SECONDS')}.",
 )
 @click.option(
     "--auction-starting-gold",
-    type=click.IntRange(0, MAX_STARTING_GOLD),
-    default=10,
-    show_default=True,
-    help="Gold each auction player starts with.",
+    type=STARTING_GOLD,
+    default=None,
+    metavar="GOLD",
+    help=f"Gold each auction player starts with (default 10); {STARTING_GOLD.same_as('GOLD')}.",
 )
 @click.option(
     "--auction-seed",
@@ -133,8 +165,8 @@ def run(
     journal_spec: str,
     formats: tuple[str, ...],
     auction_block: str,
-    bid_timeout: float,
-    auction_starting_gold: int,
+    bid_timeout: int | None,
+    auction_starting_gold: int | None,
     auction_seed: int | None,
     game_option_words: tuple[str, ...],
     card_source: str,
@@ -153,8 +185,12 @@ def run(
     from cockatrice_ext.bot.league import LeagueOptions
     from cockatrice_ext.bot.runtime import Bot, BotOptions
     from cockatrice_ext.bot.vortex import VortexOptions
-    from cockatrice_ext.client import ClientError, FloodLimits
+    from cockatrice_ext.client import ClientError, FloodLimits, ServerAddress
 
+    try:
+        ServerAddress.parse(url)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="URL") from None
     client_options: dict[str, object] = {"name_wait": name_wait}
     if relaxed_flood:
         client_options["flood_limits"] = FloodLimits.unlimited()
@@ -168,21 +204,20 @@ def run(
         client_options=client_options,
         format_options=_with_game_options(
             {
-                "auction": AuctionOptions(
-                    block=auction_block,
-                    bid_timeout=bid_timeout,
-                    starting_gold=auction_starting_gold,
-                    seed=auction_seed,
-                    judge=judge,
-                ),
+                "auction": AuctionOptions(block=auction_block, seed=auction_seed, judge=judge),
                 "vortex": VortexOptions(),  # asks for a judge seat anyway: a pick goes straight to hand
                 "combat": CombatOptions(card_source=card_source, judge=judge),
                 "market": LeagueOptions(format="market"),
                 "autobattler": LeagueOptions(format="autobattler"),
             },
             game_option_words,
+            {
+                "--bid-timeout": (BID_TIMEOUT, bid_timeout),
+                "--auction-starting-gold": (STARTING_GOLD, auction_starting_gold),
+            },
         ),
     )
+    _check_card_data(options.formats, auction_block, card_source)
     web_options = _web_options(web_address, web_url)
     referee = Bot(options, journal=_open_journal(journal_spec))
 
@@ -205,24 +240,74 @@ def run(
     try:
         asyncio.run(main())
     except (OSError, ClientError) as exc:
-        raise click.ClickException(f"cannot run the bot on {url}: {exc}") from exc
+        from cockatrice_ext.cli.server import error_text
+
+        raise click.ClickException(f"cannot run the bot on {url}: {error_text(exc)}") from exc
 
 
-def _with_game_options(defaults: dict[str, Any], words: tuple[str, ...]) -> dict[str, Any]:
-    """Each format's room defaults with the ``--option FORMAT.key=value`` words applied (bad ones exit 2)."""
-    from cockatrice_ext.formats import options as game_options
-
+def _with_game_options(
+    defaults: dict[str, Any],
+    words: tuple[str, ...],
+    flags: dict[str, tuple[GameOptionValue, Any]] | None = None,
+) -> dict[str, Any]:
+    """Each format's room defaults with the ``--option FORMAT.key=value`` words and the dedicated ``flags``
+    (flag -> its option and value, ``None`` when not given) applied; bad ones exit 2."""
     by_format: dict[str, list[str]] = {}
     try:
         for text in words:
             format_name, word = game_options.parse_operator_option(text)
             by_format.setdefault(format_name, []).append(word)
-        return {
-            name: game_options.apply(name, table, game_options.parse(name, by_format.get(name, [])))
-            for name, table in defaults.items()
-        }
+        chosen = {name: game_options.parse(name, by_format.get(name, [])) for name in defaults}
     except game_options.OptionError as exc:
         raise click.BadParameter(str(exc), param_hint="--option") from None
+    for flag, (option_type, value) in (flags or {}).items():
+        if value is None:
+            continue
+        format_name, key = option_type.word.split(".")
+        if key in chosen[format_name]:
+            raise click.UsageError(f"{flag} is the same as --option {option_type.word}: give one of them")
+        chosen[format_name][key] = value
+    return {name: game_options.apply(name, table, chosen[name]) for name, table in defaults.items()}
+
+
+def _check_card_data(formats: tuple[str, ...], auction_block: str, card_source: str) -> None:
+    """Load the auction block and the operator's card data for deck checks now, as a game would, so a bad
+    one is refused at start, not at every ``!auction new`` or ``!combat new``. The default card
+    data (every real card, about a second to load) is left for the first game."""
+    if "auction" in formats:
+        from cockatrice_ext.bot.blocks import load_block
+
+        try:
+            load_block(auction_block)
+        except (LookupError, ValueError, OSError) as exc:
+            raise click.BadParameter(_one_line(exc), param_hint="--auction-block") from None
+    if "combat" not in formats:
+        return
+    from cockatrice_ext.cards.sources import ENV_VAR
+
+    from_env = os.environ.get(ENV_VAR, "").strip()
+    if not (card_source or from_env):
+        return
+    from cockatrice_ext.bot.combat import card_database
+    from cockatrice_ext.cards.errors import CardDataError
+
+    try:
+        card_database(card_source)
+    except (CardDataError, OSError) as exc:
+        if card_source:
+            raise click.BadParameter(_one_line(exc), param_hint="--card-source") from None
+        raise click.ClickException(f"the card data in {ENV_VAR} does not load: {_one_line(exc)}") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    """An error's message on one line (a block's unknown cards listed after its first line)."""
+    from cockatrice_ext.cards.errors import UnknownCardsError
+
+    text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if isinstance(exc, UnknownCardsError):  # its hint is about --card-source, which blocks do not use
+        lines = [line for line in lines if line != UnknownCardsError.HINT.strip()]
+    return " ".join(lines) or type(exc).__name__
 
 
 @bot.command("options")

@@ -16,6 +16,7 @@ from cockatrice_ext.client import (
     ClientError,
     ClientEvent,
     Disconnected,
+    LoginFailed,
     Reconnected,
     connect,
 )
@@ -63,7 +64,14 @@ def _run(
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="URL") from exc
     except (ClientError, OSError, TimeoutError) as exc:
-        raise click.ClickException(f"{url}: {exc or type(exc).__name__}") from exc
+        raise click.ClickException(f"{url}: {error_text(exc)}") from exc
+
+
+def error_text(exc: BaseException) -> str:
+    """A client error for the command line: its message, and what to do when the password is missing."""
+    if isinstance(exc, LoginFailed) and exc.password_missing:
+        return f"{exc}: give --password or set COCKATRICE_PASSWORD"
+    return str(exc) or type(exc).__name__
 
 
 @click.group()
@@ -163,9 +171,9 @@ def watch(
                 return
             click.echo(format_event(event))
 
+        room_id = await client.room_id_by_name(room) if room is not None else None  # before any line
         client.add_listener(printer)
-        if room is not None:
-            room_id = int(room) if room.isdigit() else await client.room_id_by_name(room)
+        if room_id is not None:
             await client.join_room(room_id)
         if game_id is not None:
             await _join_game_anywhere(client, game_id)

@@ -53,6 +53,7 @@ from .errors import (
     ConnectionLost,
     LoginFailed,
     NameInUse,
+    RoomNotFound,
     ServerError,
     command_failed,
 )
@@ -84,6 +85,32 @@ _FINAL_CLOSE_REASONS = frozenset(
     {CloseReason.BANNED, CloseReason.USERNAMEINVALID, CloseReason.LOGGEDINELSEWERE}
 )
 ROOM_MESSAGE_USER = 0
+
+
+_CLOSE_SENTENCES: dict[int, str] = {
+    CloseReason.SERVER_SHUTDOWN: "the server is shutting down",
+    CloseReason.TOO_MANY_CONNECTIONS: "too many connections from this address",
+    CloseReason.BANNED: "banned",
+    CloseReason.USERNAMEINVALID: "the user name is not valid on this server",
+    CloseReason.USER_LIMIT_REACHED: "the server is full",
+    CloseReason.DEMOTED: "demoted",
+    CloseReason.LOGGEDINELSEWERE: "logged in elsewhere",
+}
+
+
+def _closed_reason(event: pev.ConnectionClosed) -> str:
+    """Why the server ended the session, e.g. ``server closed the session: the server is full
+    (USER_LIMIT_REACHED)``; the reason's name stays, for logs and tests."""
+    if event.reason is None and not event.reason_str:
+        return "server closed the connection"
+    code = getattr(event.reason, "name", event.reason)
+    said = f"{code}: {event.reason_str}" if event.reason_str else str(code)
+    sentence = _CLOSE_SENTENCES.get(event.reason) if event.reason is not None else None
+    return (
+        f"server closed the session: {sentence} ({said})"
+        if sentence
+        else f"server closed the session ({said})"
+    )
 
 
 @dataclasses.dataclass(eq=False)
@@ -334,6 +361,7 @@ class Client:
             self.server = ServerInfo(
                 identified.server_name, identified.server_version, identified.protocol_version
             )
+            self._raise_if_lost()
             conn.login(
                 self.requested_user,
                 self._password,
@@ -343,7 +371,14 @@ class Client:
             await self._flush(transport, conn)
             result = await self._wait_or_lost(self._login_result, self.command_timeout, "login response")
             if isinstance(result, pev.LoginFailed):
-                raise LoginFailed(int(result.code), result.denied_reason, result.denied_end_time)
+                raise LoginFailed(
+                    int(result.code),
+                    result.denied_reason,
+                    result.denied_end_time,
+                    user=self.requested_user,
+                    password_given=bool(self._password),
+                    missing_features=result.missing_features,
+                )
             self.user_info = result.user_info
             self.user_name = result.user_name
             self.user_id = result.user_info.id if result.user_info.HasField("id") else None
@@ -388,6 +423,13 @@ class Client:
             frames.extend(conn.data_to_send())
             for frame in frames:
                 await transport.send(frame)
+
+    def _raise_if_lost(self) -> None:
+        """Raise :class:`ConnectionLost` when the connection is already gone (a goodbye that came with the
+        server's identification: too many connections from our address, a full server)."""
+        lost = self._connection_lost
+        if lost is not None and lost.done() and not lost.cancelled():
+            raise ConnectionLost(lost.result())
 
     async def _wait_or_lost(self, future: asyncio.Future[Any], timeout: float, what: str) -> Any:
         assert self._connection_lost is not None
@@ -524,7 +566,9 @@ class Client:
 
     def _lost(self, reason: str) -> None:
         if self._connection_lost is not None and not self._connection_lost.done():
-            LOGGER.warning("connection to %s lost: %s", self.address.url, reason)
+            # Lost while logging in: the error raised says it (a reconnect attempt logs its failure).
+            log = LOGGER.warning if self._connected.is_set() else LOGGER.info
+            log("connection to %s lost: %s", self.address.url, reason)
             self._connection_lost.set_result(reason)
         self._connected.clear()
 
@@ -694,12 +738,7 @@ class Client:
             if event.reason in _FINAL_CLOSE_REASONS:
                 # Reconnecting would only repeat this (or, for LOGGEDINELSEWERE, kick the other session).
                 self.reconnect_enabled = False
-            if event.reason is not None or event.reason_str:
-                reason = f"server closed the session ({getattr(event.reason, 'name', event.reason)}"
-                reason += f": {event.reason_str})" if event.reason_str else ")"
-            else:
-                reason = "server closed the connection"
-            self._lost(reason)
+            self._lost(_closed_reason(event))
 
     def _on_response(self, event: pev.ResponseReceived) -> None:
         item = self._pending.pop(event.cmd_id, None)
@@ -1010,17 +1049,21 @@ class Client:
         self.joined_rooms.discard(room_id)
 
     async def room_id_by_name(self, name: str) -> int:
-        """Look a room up by name (case-insensitive), listing rooms if needed.
+        """Look a room up by name (case-insensitive) or, when no room has that name, by its id in digits;
+        lists rooms if none are known yet.
 
         Raises:
-            KeyError: no such room.
+            RoomNotFound: no such room (a ``KeyError`` too); the message names the rooms there are.
         """
         if not self.rooms:
             await self.list_rooms()
         for room in self.rooms.values():
             if room.name.lower() == name.lower():
                 return room.room_id
-        raise KeyError(f"no room called {name!r}")
+        if name.strip().isdecimal() and int(name) in self.rooms:
+            return int(name)
+        known = [(room_id, self.rooms[room_id].name) for room_id in sorted(self.rooms)]
+        raise RoomNotFound(name, known)
 
     async def send_message(self, user_name: str, text: str) -> None:
         """Private message (Command_Message); counts against the chat budget."""
@@ -1264,7 +1307,8 @@ async def connect(url: str, user: str, password: str | None = None, **options: A
         OSError / TimeoutError: the server is unreachable.
         LoginFailed: the server refused the login.
         ServerError: the handshake failed (e.g. a protocol-version mismatch or garbage bytes).
-        ConnectionLost: the server hung up during the handshake.
+        ConnectionLost: the server hung up during the handshake (``WebSocketRefused``: a web server, not
+            Servatrice, answered the WebSocket handshake).
     """
     client = Client(url, user, password, **options)
     await client.start()

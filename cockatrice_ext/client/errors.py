@@ -2,17 +2,22 @@
 
 ``ClientError`` is the base of everything the client raises on purpose:
 
-* ``ConnectionLost``: the connection dropped (pending commands fail with it);
+* ``ConnectionLost``: the connection dropped (pending commands fail with it), or was never made:
+  ``WebSocketRefused`` when the address answers HTTP but not as Servatrice's WebSocket;
 * ``CommandTimeout``: no response within the timeout;
 * ``CommandFailed(code, response)``: the server answered with a code other than ``RespOk``; common
   codes have their own subclasses (``ChatFlood``, ``ContextError``, ``GameFull``...), chosen by
   :func:`command_failed`;
-* ``LoginFailed``: the server refused the login (``code``, ``reason``, ``denied_end_time``);
-* ``ServerError``: identification failed (e.g. a protocol-version mismatch).
+* ``LoginFailed``: the server refused the login (``code``, ``reason``, ``denied_end_time``), said as a
+  sentence (``wrong password for ann``);
+* ``ServerError``: identification failed (e.g. a protocol-version mismatch);
+* ``RoomNotFound``: no room by that name or id (also a ``KeyError``); it names the rooms there are.
 """
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Sequence
 from typing import Any
 
 from cockatrice_ext.protocol.codes import ResponseCode
@@ -34,6 +39,15 @@ class ConnectionLost(ClientError):
     """The connection to the server is gone (or was never there)."""
 
 
+class WebSocketRefused(ConnectionLost):
+    """The address answered the WebSocket handshake as a web server does, not as Servatrice (``status``:
+    the HTTP status, when there was a readable one). A failed connection attempt like any other."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        self.status = status
+        super().__init__(message)
+
+
 class CommandTimeout(ClientError, TimeoutError):
     """The server did not answer a command in time."""
 
@@ -43,14 +57,67 @@ class ServerError(ClientError):
 
 
 class LoginFailed(ClientError):
-    """The server refused our login."""
+    """The server refused our login; the message says why in a sentence (:func:`login_refusal`)."""
 
-    def __init__(self, code: int, reason: str = "", denied_end_time: int = 0) -> None:
+    def __init__(
+        self,
+        code: int,
+        reason: str = "",
+        denied_end_time: int = 0,
+        *,
+        user: str = "",
+        password_given: bool = True,
+        missing_features: Sequence[str] = (),
+    ) -> None:
         self.code = code
         self.reason = reason
         self.denied_end_time = denied_end_time
-        detail = f": {reason}" if reason else ""
-        super().__init__(f"login refused with {response_code_name(code)}{detail}")
+        self.user = user
+        self.password_given = password_given
+        self.missing_features = tuple(missing_features)
+        super().__init__(login_refusal(self))
+
+    @property
+    def password_missing(self) -> bool:
+        """Whether the server wants a password and none was given."""
+        return self.code == ResponseCode.RespWrongPassword and not self.password_given
+
+
+def login_refusal(error: LoginFailed) -> str:
+    """The sentence for a login refusal (the code's name only for codes a login rarely meets)."""
+    user = error.user or "this account"
+    detail = f": {error.reason}" if error.reason else ""
+    name = response_code_name(error.code)
+    if name == "RespWrongPassword":
+        return f"wrong password for {user}" if error.password_given else "the server needs a password"
+    if name == "RespUserIsBanned":
+        until = ""
+        if error.denied_end_time > 0:
+            end = datetime.datetime.fromtimestamp(error.denied_end_time, datetime.UTC)
+            until = f" until {end:%Y-%m-%d %H:%M} UTC"
+        return f"{user} is banned from this server{until}{detail}"
+    if name == "RespUsernameInvalid":
+        rules = f" (its rules: {error.reason})" if error.reason else ""
+        return f"the server does not accept the user name {error.user!r}{rules}"
+    if name == "RespClientUpdateRequired":
+        missing = f" (missing: {', '.join(error.missing_features)})" if error.missing_features else ""
+        return f"the server wants a newer client{missing}{detail}"
+    sentence = _LOGIN_SENTENCES.get(name)
+    if sentence is None:
+        return f"login refused with {name}{detail}"
+    return sentence.format(user=user) + detail
+
+
+_LOGIN_SENTENCES = {
+    "RespRegistrationRequired": "only registered accounts log in here: register {user} first",
+    "RespAccountNotActivated": "the account {user} is not activated yet (see the server's activation e-mail)",
+    "RespPasswordChangeRequired": "the server wants {user} to change its password first",
+    "RespWouldOverwriteOldSession": "{user} is logged in elsewhere and the server keeps that session",
+    "RespClientIdRequired": "the server wants a client id",
+    "RespServerFull": "the server is full; try again later",
+    "RespAccessDenied": "the server denied {user} access",
+    "RespTooManyRequests": "too many logins from this address; wait a little and try again",
+}
 
 
 class NameInUse(ClientError):
@@ -62,6 +129,22 @@ class NameInUse(ClientError):
         self.requested = requested
         self.given = given
         super().__init__(f"the name {requested!r} is in use on the server (it offered {given!r})")
+
+
+class RoomNotFound(ClientError, KeyError):
+    """No room by that name or id; ``rooms`` are the server's rooms as ``(id, name)``."""
+
+    def __init__(self, name: str, rooms: Sequence[tuple[int, str]]) -> None:
+        self.name = name
+        self.rooms = tuple(rooms)
+        there = ", ".join(f"{room} ({room_id})" for room_id, room in self.rooms)
+        self.message = f"no room called {name!r}; " + (
+            f"rooms here: {there}" if there else "the server has no rooms"
+        )
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class CommandFailed(ClientError):

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from typing import Literal
 from urllib.parse import urlsplit
 
+from .errors import WebSocketRefused
+
 LOGGER = logging.getLogger(__name__)
 
 TransportKind = Literal["tcp", "ws"]
@@ -218,7 +220,12 @@ class WebSocketTransport(Transport):
         }
         if url.startswith("wss://"):
             kwargs["ssl"] = ssl_context or ssl.create_default_context()
-        connection = await ws_connect(url, **kwargs)  # type: ignore[arg-type]
+        from websockets.exceptions import InvalidHandshake
+
+        try:
+            connection = await ws_connect(url, **kwargs)  # type: ignore[arg-type]
+        except InvalidHandshake as exc:
+            raise handshake_refused(exc) from exc
         return cls(connection)
 
     async def send(self, data: bytes) -> None:
@@ -265,6 +272,19 @@ class WebSocketTransport(Transport):
             await asyncio.wait_for(self._ws.close(), 2)  # type: ignore[attr-defined]
 
 
+def handshake_refused(exc: Exception) -> WebSocketRefused:
+    """A websockets handshake error as the client's connection error: what answered was not Servatrice's
+    WebSocket (a web server's 404, a proxy's 502 while Servatrice is down, an HTTP/1.0 answer...)."""
+    response = getattr(exc, "response", None)
+    status = getattr(response, "status_code", None)
+    if isinstance(status, int) and status >= 500:
+        return WebSocketRefused(f"no WebSocket: HTTP {status} (a proxy whose Servatrice is down?)", status)
+    if isinstance(status, int):
+        return WebSocketRefused(f"not a Servatrice WebSocket endpoint (HTTP {status})", status)
+    cause = f": {exc.__cause__}" if exc.__cause__ is not None else ""
+    return WebSocketRefused(f"not a Servatrice WebSocket endpoint ({exc}{cause})")
+
+
 async def open_transport(
     address: ServerAddress,
     *,
@@ -272,7 +292,8 @@ async def open_transport(
     connect_timeout: float = 10,
     ssl_context: ssl.SSLContext | None = None,
 ) -> Transport:
-    """Connect to ``address`` (raises ``OSError``/``TimeoutError`` when unreachable).
+    """Connect to ``address`` (raises ``OSError``/``TimeoutError`` when unreachable, :class:`WebSocketRefused`
+    when a web server that is not Servatrice answers a ``ws``/``wss`` address).
 
     ``ssl_context`` is used for ``wss://`` (default: the system's trusted certificates).
     """

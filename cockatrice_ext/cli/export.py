@@ -163,8 +163,10 @@ def read_list(data: bytes, source: str, from_format: str = "auto") -> Deck | Car
         detect_format,
         has_sideboard_header,
         read_deck,
+        utf16_as_utf8,
     )
 
+    data = utf16_as_utf8(data)
     auto = from_format.lower() == "auto"
     if auto and _is_card_xml(data[:4096]):
         from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml

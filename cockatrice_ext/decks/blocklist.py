@@ -290,18 +290,41 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
     return deck
 
 
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
+
+
+def utf16_as_utf8(data: bytes) -> bytes:
+    """``data`` as UTF-8 when it is UTF-16 with a byte-order mark (Windows Notepad's "Unicode", Windows
+    PowerShell 5's ``>``), as Cockatrice reads such a file; any other bytes unchanged. An XML declaration's
+    encoding is made to say UTF-8 too."""
+    if not data.startswith(_UTF16_BOMS):
+        return data
+    try:
+        text = data.decode("utf-16")
+    except UnicodeDecodeError:
+        return data  # not UTF-16 after all: the UTF-8 check says what is wrong
+    text = _XML_DECLARATION.sub('<?xml version="1.0" encoding="UTF-8"?>', text, count=1)
+    return text.encode("utf-8")
+
+
+def decode_text(data: bytes, source: str) -> str:
+    """``data`` as text: UTF-8 (a BOM tolerated) or UTF-16 with a BOM; else one error naming the line."""
+    data = utf16_as_utf8(data)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise DeckFormatError("not UTF-8 text (save it as UTF-8)", source=source, line=line) from None
+
+
 def read_block_list(path: str | Path) -> Deck:
-    """Read a block-list file (UTF-8, BOM tolerated)."""
+    """Read a block-list file (UTF-8, BOM tolerated, or UTF-16 with a BOM)."""
     file = Path(path)
     data = file.read_bytes()
     if len(data) > MAX_TEXT_BYTES:
         raise DeckFormatError(f"block list larger than {MAX_TEXT_BYTES} bytes", source=str(file))
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise DeckFormatError("not UTF-8 text", source=str(file), line=line) from None
-    return parse_block_list(text, source=str(file))
+    return parse_block_list(decode_text(data, str(file)), source=str(file))
 
 
 def _section_title(section: str) -> str:

@@ -46,10 +46,12 @@ from cockatrice_ext.decks.blocklist import (
     MAX_TEXT_BYTES,
     canonical_section,
     check_name,
+    decode_text,
     normalize_name,
     parse_block_list,
     parse_card_text,
     section_header,
+    utf16_as_utf8,
 )
 from cockatrice_ext.decks.errors import DeckFormatError
 from cockatrice_ext.decks.model import MAYBE, Deck, DeckEntry
@@ -513,6 +515,7 @@ def _looks_like_csv_header(line: str) -> bool:
 
 def sniff_format(data: bytes, filename: str = "") -> str:
     """Guess the format of ``data`` (file ``filename`` if known); one of :data:`FORMATS`."""
+    data = utf16_as_utf8(data)
     head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
     suffix = Path(filename).suffix.lower()
     if head.startswith(b"<"):
@@ -625,14 +628,6 @@ def canonical_format(name: str) -> str:
     return FORMAT_ALIASES.get(lowered, lowered)
 
 
-def _decode(data: bytes, source: str) -> str:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise DeckFormatError("not UTF-8 text", source=source, line=line) from None
-
-
 def read_deck(
     path_or_text: str | Path | bytes, format: str | None = None, *, source: str | None = None
 ) -> Deck:
@@ -660,6 +655,7 @@ def read_deck(
     else:
         data = path_or_text.encode("utf-8")
     where = source or filename or "<text>"
+    data = utf16_as_utf8(data)
     if len(data) > MAX_TEXT_BYTES:
         raise DeckFormatError(f"deck larger than {MAX_TEXT_BYTES} bytes", source=where)
     chosen = canonical_format(format) if format else sniff_format(data, filename)
@@ -672,7 +668,7 @@ def read_deck(
     elif chosen == "dek":
         deck = read_dek(data, where)
     else:
-        text = _decode(data, where)
+        text = decode_text(data, where)
         reader = {
             "forge": read_forge,
             "xmage": read_xmage,
@@ -707,4 +703,5 @@ __all__ = [
     "read_text",
     "read_xmage",
     "sniff_format",
+    "utf16_as_utf8",
 ]

@@ -6,9 +6,12 @@ from pathlib import Path
 
 import pytest
 import shared_paths
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cockatrice_ext.cli import main
+from cockatrice_ext.decks.blocklist import read_block_list
 from cockatrice_ext.decks.errors import DeckFormatError
 from cockatrice_ext.decks.model import Deck
 from cockatrice_ext.decks.readers import (
@@ -339,3 +342,31 @@ def test_text_format_line_soup(lines: list[str], fmt: str | None) -> None:
         assert 1 <= exc.line <= len(lines)
         return
     assert all(entry.count >= 1 for _, entry in deck.entries())
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+def test_utf16_with_a_byte_order_mark_is_read_as_cockatrice_reads_it(tmp_path: Path, encoding: str) -> None:
+    """Windows Notepad's "Unicode" and PowerShell 5's ``>`` write UTF-16 with a BOM: a list, a deck file and
+    a .cod declaring UTF-16 read as their UTF-8 twins do (they were "not UTF-8 text")."""
+    bom = "\ufeff" if encoding == "utf-16-be" else ""  # Python's utf-16 writes its own BOM
+    listing = tmp_path / "list.txt"
+    listing.write_bytes((bom + "4 Lightning Bolt\r\n2 Lim-Dûl's Vault\r\n").encode(encoding))
+    cod = tmp_path / "deck.cod"
+    cod.write_bytes(
+        (
+            bom
+            + '<?xml version="1.0" encoding="UTF-16"?>\n<cockatrice_deck version="1"><deckname>d</deckname>'
+            '<zone name="main"><card number="3" name="Duress"/></zone></cockatrice_deck>\n'
+        ).encode(encoding)
+    )
+    assert [(e.count, e.name) for e in read_deck(listing).main] == [
+        (4, "Lightning Bolt"),
+        (2, "Lim-Dûl's Vault"),
+    ]
+    assert [(e.count, e.name) for e in read_deck(cod).main] == [(3, "Duress")]
+    assert [e.name for e in read_block_list(listing).main] == ["Lightning Bolt", "Lim-Dûl's Vault"]
+    for source in (listing, cod):
+        result = CliRunner().invoke(main, ["export", str(source), "--to", "text", "-o", "-"])
+        assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(main, ["block", "check", str(listing)])
+    assert result.exit_code == 0, result.output

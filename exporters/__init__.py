@@ -80,7 +80,7 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             ".cod",
             "Cockatrice deck (.cod) with main, side and tokens zones",
             DECK_ITEMS,
-            DECK_SECTIONS | {"tokens"},
+            DECK_SECTIONS | {"tokens", "variants"},
         ),
         ExportFormat(
             "cockatrice-xml",

@@ -88,7 +88,9 @@ def write_cod(deck: ExportDeck, *, printings: bool = True) -> bytes:
             "    <tags>\n" + "".join(f"        <tag>{text(t)}</tag>\n" for t in deck.tags) + "    </tags>\n"
         )
     zones = [("main", deck.main), ("side", deck.side), ("tokens", deck.tokens)]
-    zones.append(("maybeboard", deck.sections.get("maybeboard", [])))  # kept by Cockatrice, unused in game
+    # kept by Cockatrice and shown in its deck editor, not used in game
+    zones.append(("maybeboard", deck.sections.get("maybeboard", [])))
+    zones.extend(deck.variant_sections.items())
     for zone, entries in zones:
         rows = _merged(entries, "cockatrice")
         if not rows:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from cockatrice_ext.cards.model import Card, CardDatabase, CardSet, Printing
+from cockatrice_ext.decks.model import VARIANT_SECTIONS
 
 if TYPE_CHECKING:
     from cockatrice_ext.cards.resolve import ResolvedDeck
@@ -33,17 +34,6 @@ SEPARATE_FACE_LAYOUTS = frozenset(
 )
 
 TARGETS = ("cockatrice", "forge", "mtgo", "arena")
-VARIANT_SECTIONS = {
-    "avatar": "Avatar",
-    "planes": "Planes",
-    "schemes": "Schemes",
-    "conspiracy": "Conspiracy",
-    "dungeon": "Dungeon",
-    "attractions": "Attractions",
-    "contraptions": "Contraptions",
-}
-"""Forge's sections of cards played outside the library (Vanguard, Planechase, Archenemy, ...), by the
-lower-case name readers give them, with Forge's spelling."""
 # Sections that are not part of the library; any other section name is a category of ``main``.
 NON_LIBRARY_SECTIONS = frozenset(
     {"side", "tokens", "maybeboard", "commander", "companion", *VARIANT_SECTIONS}

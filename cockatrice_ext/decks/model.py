@@ -14,6 +14,18 @@ from dataclasses import dataclass, field
 MAYBE = "maybeboard"
 """Section name of a maybeboard / considering list, whatever the source called it."""
 
+VARIANT_SECTIONS = {
+    "avatar": "Avatar",
+    "planes": "Planes",
+    "schemes": "Schemes",
+    "conspiracy": "Conspiracy",
+    "dungeon": "Dungeon",
+    "attractions": "Attractions",
+    "contraptions": "Contraptions",
+}
+"""Sections of cards played outside the library (Vanguard, Planechase, Archenemy, ...; Forge's section
+names), by the lower-case name readers give them, with Forge's spelling."""
+
 
 @dataclass(frozen=True)
 class DeckEntry:

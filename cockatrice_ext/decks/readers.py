@@ -54,7 +54,7 @@ from cockatrice_ext.decks.blocklist import (
     utf16_as_utf8,
 )
 from cockatrice_ext.decks.errors import DeckFormatError
-from cockatrice_ext.decks.model import MAYBE, Deck, DeckEntry
+from cockatrice_ext.decks.model import MAYBE, VARIANT_SECTIONS, Deck, DeckEntry
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -183,7 +183,7 @@ def read_cod(data: bytes, source: str = "<text>") -> Deck:
             zone = (element.get("name") or "").strip()
             if not zone:
                 raise DeckFormatError("<zone> without a name", source=source, line=element.sourceline or 0)
-            entries = deck.section(zone)
+            entries = deck.section(_cod_zone(zone))
             for card in element:
                 if _local(card.tag) != "card":
                     continue
@@ -202,6 +202,18 @@ def read_cod(data: bytes, source: str = "<text>") -> Deck:
                     )
                 )
     return deck
+
+
+def _cod_zone(zone: str) -> str:
+    """The section a .cod zone is: main, side and tokens as named; a maybeboard under any of its names;
+    commander, companion and Forge's variant sections (``planes``) by their lower-case name; any other
+    zone as named (a category of the library)."""
+    key = zone.lower()
+    if key in ("maybe", "maybeboard", "considering"):
+        return MAYBE
+    if key in ("commander", "companion") or key in VARIANT_SECTIONS:
+        return key
+    return zone
 
 
 def read_dek(data: bytes, source: str = "<text>") -> Deck:

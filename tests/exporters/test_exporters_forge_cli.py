@@ -194,3 +194,23 @@ def test_a_custom_edition_never_takes_a_real_sets_code(runner: CliRunner, tmp_pa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bolts.txt"]
     _export(runner, block, "forge-custom", tmp_path / "out", "--set-code", "BLT", "--set-name", "Bolts")
     assert _edition(tmp_path / "out")["Code"] == "BLT"
+
+
+def test_a_cod_keeps_sections_outside_the_library_as_zones(runner: CliRunner, tmp_path: Path) -> None:
+    """Cockatrice keeps a .cod's other zones (shown in its deck editor, not played): Forge's [Planes] become
+    a ``planes`` zone, not main cards, and read back as such; another tool's ``maybe`` zone is the
+    maybeboard (it was read as main cards)."""
+    deck = tmp_path / "planar.dck"
+    deck.write_text("[metadata]\nName=planar\n[Main]\n20 Forest\n[Planes]\n1 Akoum\n1 Bant\n")
+    _export(runner, deck, "cod", tmp_path / "planar.cod")
+    back = read_cod((tmp_path / "planar.cod").read_bytes())
+    assert [e.name for e in back.main] == ["Forest"]
+    assert [e.name for e in back.sections["planes"]] == ["Akoum", "Bant"]
+    other = tmp_path / "other.cod"
+    other.write_text(
+        '<cockatrice_deck version="1"><deckname>o</deckname><zone name="main"><card number="4" name="Opt"/>'
+        '</zone><zone name="maybe"><card number="1" name="Duress"/></zone></cockatrice_deck>'
+    )
+    result = _export(runner, other, "text", tmp_path / "other.txt")
+    assert "maybeboard (1 card) not written" in result.output
+    assert "Duress" not in (tmp_path / "other.txt").read_text()

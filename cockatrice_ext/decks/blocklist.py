@@ -46,7 +46,7 @@ before any pattern reads it, so that a garbled file cannot make the readers' pat
 MAX_TEXT_BYTES = 16 * 1024 * 1024
 
 _COUNT = re.compile(r"^(\d{1,9})(?:\s*[xX*])?\s+(\S.*)$|^(\d{1,9})[xX*](\S.*)$")
-_BRACKET_COUNT = re.compile(r"^[\(\[](\d{1,9})[\)\]]\s*(\S.*)$")
+_BRACKET_COUNT = re.compile(r"^[\(\[](\d{1,9})[\)\]]\s*(\S.*)$|^[xX](\d{1,3})\s+(\S.*)$")  # (4) [4] x4
 # XMage's [SET:NUM] and Deckstats' [SET#NUM] before the name.
 _PREFIX_SET = re.compile(r"^\[([A-Za-z0-9]{1,8})(?:[:#]([A-Za-z0-9★\-]{1,12}))?\]\s*(\S.*)$")
 # MTGGoldfish's exact card versions: "Thoughtseize <timeshifted> [TSR]"; an upper-case code only, so that
@@ -168,7 +168,8 @@ def parse_card_text(text: str) -> tuple[int, str, str, str]:
     else:
         bracketed = _BRACKET_COUNT.match(text)
         if bracketed:
-            count, text = int(bracketed.group(1)), bracketed.group(2)
+            digits, rest = bracketed.group(1) or bracketed.group(3), bracketed.group(2) or bracketed.group(4)
+            count, text = int(digits), rest
         elif text.isdigit():
             raise ValueError(f"count {text} with no card name")
     if count <= 0:

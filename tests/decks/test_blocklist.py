@@ -30,6 +30,9 @@ def names(deck: Deck, section: str = "main") -> list[tuple[int, str]]:
         ("4X Lightning Bolt", (4, "Lightning Bolt", "", "")),
         ("Lightning Bolt", (1, "Lightning Bolt", "", "")),
         ("[2] Opt", (2, "Opt", "", "")),
+        ("x4 Lightning Bolt", (4, "Lightning Bolt", "", "")),  # Cockatrice's count pattern takes x4
+        ("X2 Opt", (2, "Opt", "", "")),
+        ("Xenagos, the Reveler", (1, "Xenagos, the Reveler", "", "")),
         ("1 Jaya Ballard, Task Mage", (1, "Jaya Ballard, Task Mage", "", "")),
         ("2 Fire//Ice", (2, "Fire // Ice", "", "")),
         ("2 Fire / Ice", (2, "Fire // Ice", "", "")),

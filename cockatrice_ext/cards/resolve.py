@@ -327,6 +327,19 @@ def melds_into(db: CardDatabase, melded: str) -> list[str]:
     ]
 
 
+def _with_parenthesis(entry: DeckEntry) -> str:
+    """The name with the parenthesis a list reader took for a set code (``Hazmat Suit (Used)``)."""
+    return f"{entry.name} ({entry.set_code})"
+
+
+def lookup_names(deck: Deck) -> list[str]:
+    """The names to load card data for, to resolve ``deck``: each entry's, and for one whose set code came
+    from a parenthesis the name with it (:func:`resolve_deck` tries both)."""
+    names = [entry.name for _, entry in deck.entries()]
+    names += [_with_parenthesis(e) for _, e in deck.entries() if e.set_code and not e.collector_number]
+    return names
+
+
 def resolve_deck(deck: Deck, db: CardDatabase | NameIndex, *, source: str = "") -> ResolvedDeck:
     """Resolve every entry of ``deck`` against ``db``.
 
@@ -344,6 +357,8 @@ def resolve_deck(deck: Deck, db: CardDatabase | NameIndex, *, source: str = "") 
         out = resolved.sections.setdefault(section, [])
         for entry in entries:
             match = index.resolve(entry.name, entry.set_code, entry.collector_number, entry.art_index)
+            if match is None and entry.set_code and not entry.collector_number:
+                match = index.resolve(_with_parenthesis(entry))  # "Hazmat Suit (Used)" read as a set
             if match is None:
                 unknown.append(
                     UnknownCard(

@@ -61,9 +61,10 @@ def load_block_cards(deck: Deck, path: Path | None, card_source: CardSources | N
 
     Big sources show a progress bar (on stderr); unreadable card data raises ``click.ClickException``.
     """
+    from cockatrice_ext.cards.resolve import lookup_names
     from cockatrice_ext.cli.cards import open_card_source
 
-    names = [entry.name for _, entry in deck.entries()]
+    names = lookup_names(deck)
     db = open_card_source(card_source, need=names)
     if path is None:
         return db

@@ -210,11 +210,11 @@ def _resolve(deck: Deck, card_source: CardSources | None, source: str) -> Export
     With no ``--card-source`` and names the built-in cards lack, the user's Cockatrice cards are
     added (the policy of :func:`cockatrice_ext.cli.cards.open_card_source` with ``need=``).
     """
-    from cockatrice_ext.cards.resolve import NameIndex, resolve_deck
+    from cockatrice_ext.cards.resolve import NameIndex, lookup_names, resolve_deck
     from cockatrice_ext.cli.cards import open_card_source
     from cockatrice_ext.exporters import from_resolved
 
-    names = [entry.name for _, entry in deck.entries()]
+    names = lookup_names(deck)
     db = open_card_source(card_source, need=names)
     if card_source is None:
         _add_from_shipped_store(deck, db)

@@ -140,3 +140,15 @@ def test_a_meld_card_named_with_its_back_is_its_front(tmp_path: Path) -> None:
     block.write_text("1 Bruna, the Fading Light // Lightning Bolt\n")  # not what it melds into
     result = CliRunner().invoke(main, ["export", str(block), "--to", "cod", "-o", str(out)])
     assert result.exit_code == 2 and "unknown card" in result.stderr
+
+
+def test_a_name_with_a_parenthesis_is_not_taken_for_a_set(tmp_path: Path) -> None:
+    """``Hazmat Suit (Used)`` is a card: its parenthesis is read as a set code first, and when no card is
+    called ``Hazmat Suit`` the name with it is tried (it was unknown, with itself as the suggestion)."""
+    block = tmp_path / "un.txt"
+    block.write_text("1 Hazmat Suit (Used)\n1 Lightning Bolt (M10)\n")
+    out = tmp_path / "un.cod"
+    result = CliRunner().invoke(main, ["export", str(block), "--to", "cod", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    assert 'name="Hazmat Suit (Used)"' in text and 'name="Lightning Bolt" setShortName="M10"' in text

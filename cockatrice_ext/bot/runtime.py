@@ -829,7 +829,7 @@ class LobbyReferee(Referee):
     async def help(self, ctx: Context) -> None:
         """List the room commands."""
         usages = [spec.usage for r in self.bot.room_referees for spec in r.commands.listing("room")]
-        await ctx.reply(shorten("cockatrice-ext referee. Room commands: " + " | ".join(usages)))
+        await ctx.reply(shorten(room_help(usages)))
 
     @command(scopes=("room",))
     async def games(self, ctx: Context) -> None:
@@ -864,6 +864,11 @@ class LobbyReferee(Referee):
                 f"Game #{game} continues as game #{referee.game_id}: its players, join it and load any deck."
             )
         )
+
+
+def room_help(usages: list[str]) -> str:
+    """The room's ``!help`` line: every room command's usage, and where each format's options are."""
+    return "Room commands: " + " | ".join([*usages, "!<format> rules: its options"])
 
 
 LOST_HANDLE = re.compile(r"(\d{1,9})(?:@(\d{1,6}))?")

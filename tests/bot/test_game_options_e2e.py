@@ -279,7 +279,7 @@ def test_the_room_help_still_fits_one_chat_line_with_options() -> None:
     """Every format's room command mentions [OPTS]; the lobby's !help must not be cut."""
     from cockatrice_ext.bot import auction, combat, league, vortex
     from cockatrice_ext.bot.commands import CommandSet
-    from cockatrice_ext.bot.runtime import MAX_CHAT_LINE, LobbyReferee
+    from cockatrice_ext.bot.runtime import MAX_CHAT_LINE, LobbyReferee, room_help
 
     rooms = (
         auction.AuctionRoom,
@@ -291,5 +291,6 @@ def test_the_room_help_still_fits_one_chat_line_with_options() -> None:
     usages = [
         spec.usage for cls in (*rooms, LobbyReferee) for spec in CommandSet(cls.__new__(cls)).listing("room")
     ]
-    line = "cockatrice-ext referee. Room commands: " + " | ".join(usages)
+    line = room_help(usages)
     assert len(line) <= MAX_CHAT_LINE and line.count("[OPTS]") == len(rooms)
+    assert line.endswith("!<format> rules: its options")  # every format's options, told where to look

@@ -18,6 +18,7 @@ from cockatrice_ext import __version__ as _VERSION
 from cockatrice_ext.cards.errors import CardDataError
 from cockatrice_ext.cards.jsonio import iter_json_array, load_json, open_binary
 from cockatrice_ext.cards.model import Card, CardDatabase, CardSet, Face, Printing
+from cockatrice_ext.cards.mtgjson import creates_token
 from cockatrice_ext.cards.text import colors_of, mana_value_of, normalise_rarity, split_type_line
 
 LOGGER = logging.getLogger(__name__)
@@ -75,18 +76,22 @@ def _card_from_scryfall(obj: dict[str, Any]) -> Card:
         release_date=str(obj.get("released_at") or ""),
     )
     layout = str(obj.get("layout") or "normal")
-    related = tuple(
+    is_token = layout in ("token", "double_faced_token") or "Token" in (faces[0].types if faces else ())
+    related = [
         str(part.get("name"))
         for part in obj.get("all_parts") or ()
         if isinstance(part, dict) and part.get("component") == "token" and part.get("name") != obj.get("name")
-    )
+    ]
+    if is_token or layout == "dungeon":
+        # a token's all_parts also names the tokens made alongside it, or by its makers: only what it creates
+        related = [name for name in related if creates_token([f.oracle_text for f in faces], name)]
     return Card(
         name=str(obj["name"]),
         layout=layout,
         faces=faces,
         color_identity=colors_of(obj.get("color_identity") or []),
         printings=(printing,) if printing.set_code else (),
-        is_token=layout in ("token", "double_faced_token") or "Token" in (faces[0].types if faces else ()),
+        is_token=is_token,
         related=tuple(dict.fromkeys(related)),
     )
 

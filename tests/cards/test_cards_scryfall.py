@@ -17,7 +17,13 @@ from hypothesis import strategies as st
 
 from cockatrice_ext.cards.errors import CardDataError
 from cockatrice_ext.cards.jsonio import iter_json_array
-from cockatrice_ext.cards.scryfall import BATCH_SIZE, USER_AGENT, ScryfallClient, read_scryfall_bulk
+from cockatrice_ext.cards.scryfall import (
+    BATCH_SIZE,
+    USER_AGENT,
+    ScryfallClient,
+    card_from_scryfall,
+    read_scryfall_bulk,
+)
 from cockatrice_ext.cards.sources import load_cards
 
 # Shaped like Scryfall's documented card objects (fields trimmed).
@@ -298,3 +304,41 @@ def test_card_source_scryfall_fetches_what_a_command_needs(
     db = sources.load_cards("scryfall")
     assert "Delver of Secrets // Insectile Aberration" in db
     assert len(fake_scryfall.requests) == 1
+
+
+def test_a_token_makes_only_what_its_text_creates() -> None:
+    """Scryfall's ``all_parts`` on a token also names the tokens it is made beside or made by (Treasure
+    lists Goblin Shaman, a dungeon another dungeon): a token or dungeon makes only what its own text
+    creates, while a card makes every token it lists."""
+
+    def parts(*names: str) -> list[dict[str, str]]:
+        return [{"object": "related_card", "component": "token", "name": name} for name in names]
+
+    treasure = {
+        "name": "Treasure",
+        "layout": "token",
+        "type_line": "Token Artifact — Treasure",
+        "oracle_text": "{T}, Sacrifice this artifact: Add one mana of any color.",
+        "all_parts": parts("Treasure", "Goblin Shaman"),
+    }
+    shaman = {
+        "name": "Goblin Shaman",
+        "layout": "token",
+        "type_line": "Token Creature — Goblin Shaman",
+        "oracle_text": "Whenever this creature attacks, create a Treasure token.",
+        "all_parts": parts("Goblin Shaman", "Treasure"),
+    }
+    mine = {
+        "name": "Lost Mine of Phandelver",
+        "layout": "token",
+        "type_line": "Dungeon",
+        "oracle_text": "Cave Entrance — Scry 1.\nGoblin Lair — Create a 1/1 red Goblin creature token.\n"
+        "Storeroom — Put a +1/+1 counter on target creature.\nDark Pool — Each opponent loses 1 life and "
+        "you gain 1 life.\nFungi Cavern — Target creature gets -4/-0 until your next turn.\nTemple of "
+        "Dumathoin — Draw a card.",
+        "all_parts": parts("Goblin", "Treasure", "Tomb of Annihilation"),
+    }
+    assert card_from_scryfall(treasure).related == ()
+    assert card_from_scryfall(shaman).related == ("Treasure",)
+    assert card_from_scryfall(mine).related == ("Goblin",)
+    assert card_from_scryfall(PROCESSION).related == ("Spirit",)  # a card: every token it lists

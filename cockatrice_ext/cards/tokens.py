@@ -32,6 +32,7 @@ def apply_cockatrice_token_names(db: CardDatabase, reference: CardDatabase) -> d
     by_scryfall_id = {p.scryfall_id: card.name for card in reference.cards.values() for p in card.printings
                       if p.scryfall_id}  # fmt: skip
     renamed: dict[str, str] = {}
+    variants: dict[str, list[str]] = {}  # old name -> every name it was split into
     for card in [c for c in db.cards.values() if c.is_token]:
         groups = _printings_by_name(card, by_scryfall_id, reference)
         if list(groups) == [card.name]:
@@ -39,6 +40,7 @@ def apply_cockatrice_token_names(db: CardDatabase, reference: CardDatabase) -> d
         del db.cards[card.name]
         primary = next(iter(groups))
         renamed[card.name] = primary
+        variants[card.name] = list(groups)
         for name, printings in groups.items():
             faces = (
                 card.faces if name == primary or name not in reference.cards else reference.cards[name].faces
@@ -49,14 +51,26 @@ def apply_cockatrice_token_names(db: CardDatabase, reference: CardDatabase) -> d
             db.add(replace(card, name=name, faces=faces, printings=printings, related=related))
     for name, card in list(db.cards.items()):
         if any(r in renamed for r in card.related):
-            related = tuple(dict.fromkeys(renamed.get(r, r) for r in card.related))
-            db.cards[name] = replace(card, related=related)
+            said = set(reference.reverse_related.get(name, ()))
+            made = (_renamed_made(r, said, variants, renamed) for r in card.related)
+            db.cards[name] = replace(card, related=tuple(dict.fromkeys(n for names in made for n in names)))
     for creator, made in reference.reverse_related.items():
         card = db.cards.get(creator)
         if card is not None:
             extra = tuple(n for n in dict.fromkeys(made) if n in db.cards and n not in card.related)
             db.cards[creator] = replace(card, related=card.related + extra)
     return renamed
+
+
+def _renamed_made(
+    made: str, said: set[str], variants: dict[str, list[str]], renamed: dict[str, str]
+) -> list[str]:
+    """What a card that made token ``made`` makes once it is split into ``variants``: the variants
+    ``tokens.xml`` says the card makes (``said``; Exotic Pets, the second Fish only), else the name most
+    printings took."""
+    if made not in renamed:
+        return [made]
+    return [name for name in variants[made] if name in said] or [renamed[made]]
 
 
 def _printings_by_name(

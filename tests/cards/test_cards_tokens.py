@@ -42,6 +42,7 @@ def test_rename_splits_by_printing_and_follows_links() -> None:
     db = CardDatabase()
     db.add(_token("Soldier", "a", "b", "c", "d"))
     db.add(Card(name="Raise the Alarm", faces=(Face(name="Raise the Alarm"),), related=("Soldier",)))
+    db.add(Card(name="Muster", faces=(Face(name="Muster"),), related=("Soldier",)))  # not in tokens.xml
     db.add(_token("Triskelavite", "zz", colors=()))  # no id known: derived from NAME Token, same look
     db.add(_token("Ad Card", "yy"))  # nothing alike in tokens.xml: left alone
     reference = CardDatabase()
@@ -53,7 +54,8 @@ def test_rename_splits_by_printing_and_follows_links() -> None:
     assert renamed == {"Soldier": "Soldier Token", "Triskelavite": "Triskelavite Token"}
     assert [p.scryfall_id for p in db.cards["Soldier Token"].printings] == ["a", "b", "d"]
     assert db.cards["Soldier Token "].colors == ("R",)  # the second token takes tokens.xml's faces
-    assert db.cards["Raise the Alarm"].related == ("Soldier Token", "Soldier Token ")
+    assert db.cards["Raise the Alarm"].related == ("Soldier Token ",)  # tokens.xml says which one it makes
+    assert db.cards["Muster"].related == ("Soldier Token",)  # tokens.xml silent: the name most took
     assert "Ad Card" in db and "Soldier" not in db
 
 

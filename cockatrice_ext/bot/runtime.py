@@ -1200,9 +1200,11 @@ class Bot:
                     await self._on_private(event)
             elif event.kind == "game" and event.game_id in self.games:
                 referee = self.games[event.game_id]
-                await referee.on_event(event)
-                if event.name in ("Event_GameClosed", "Event_Kicked"):
-                    self.forget_game(event.game_id)
+                try:
+                    await referee.on_event(event)
+                finally:  # a game gone is forgotten even when its referee failed on the news
+                    if event.name in ("Event_GameClosed", "Event_Kicked"):
+                        self.forget_game(event.game_id)
             elif event.kind == "session" and event.name == "Event_GameJoined":
                 await self._on_game_joined(event)
         except Exception:

@@ -322,3 +322,28 @@ def test_a_referee_whose_name_stays_in_use_tells_the_room_its_name(
     assert "the name held_referee is in use" in told and "Write to held_referee_1" in told
     assert "is open for 2 players" in opened
     assert len(all_told) == 1
+
+
+def test_a_closed_game_is_forgotten_even_when_its_referee_fails_on_the_news() -> None:
+    """A referee that raised on Event_GameClosed kept its game in ``Bot.games`` for good (listed by !games,
+    its lease never given back); the game is forgotten whatever the referee does, and the fault logged."""
+    from cockatrice_ext.client import ClientEvent
+    from cockatrice_ext.protocol.pb import game_events_pb2
+
+    class Failing:
+        closed = False
+        table_key = "t"
+
+        async def on_event(self, event: Any) -> None:
+            raise RuntimeError("a fault on the news")
+
+        def views_changed(self) -> None:
+            pass
+
+    async def run() -> dict[int, Any]:
+        bot = Bot(BotOptions(url="ws://127.0.0.1:1/none", user="referee"), journal=Journal(":memory:"))
+        bot.games[5] = Failing()  # type: ignore[assignment]
+        await bot.on_event(ClientEvent(kind="game", message=game_events_pb2.Event_GameClosed(), game_id=5))
+        return bot.games
+
+    assert asyncio.run(run()) == {}

@@ -60,6 +60,7 @@ from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, co
 from cockatrice_ext.bot.formats import SeatsByName
 from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, PileReferee, shorten
 from cockatrice_ext.client import ClientEvent
+from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats.base import Effect, RulesError
@@ -1156,7 +1157,7 @@ class AuctionReferee(SeatsByName, PileReferee):
         seat = self.seat_of(effect.player)
         positions = self.own_deck.positions([self.block.game_names[ref.index] for ref in effect.cards])
         if positions and seat is not None:
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
                 await self.run(pc.reveal_cards("deck", positions, player_id=seat))
         listing = "; ".join(f"{n}. {ref.name}" for n, ref in enumerate(effect.cards, start=1))
         await self.bot.tell(

@@ -66,6 +66,7 @@ from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Rest, command, 
 from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, Referee, shorten, unreplayable_line
 from cockatrice_ext.cards.model import CardFacts
 from cockatrice_ext.client import ClientEvent
+from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.client.mirror import PlayerState
 from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import league as core
@@ -1839,7 +1840,7 @@ class LeagueGame(GameReferee):
         if not self.played:
             return
         if name == "Event_SetActivePlayer" and int(event.message.active_player_id) == self.me:  # type: ignore[attr-defined]
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
                 await self.run(pc.next_turn())
         elif name == "Event_SetCounter" and int(event.message.counter_id) == LIFE_COUNTER:  # type: ignore[attr-defined]
             loser = self.name_of(event.player_id)
@@ -1876,7 +1877,9 @@ class LeagueGame(GameReferee):
                 await self.say(
                     f"{player.name}: this seat is for {' and '.join(self.players)}; join as a spectator."
                 )
-                with contextlib.suppress(Exception):
+                with contextlib.suppress(
+                    ClientError, ConnectionError
+                ):  # refused or disconnected: nothing to do
                     await self.flush_chat()
                     await self.run(pc.kick_from_game(player.player_id))
 
@@ -1939,7 +1942,7 @@ class LeagueGame(GameReferee):
             await self.bot.client.ready_start(self.game_id, True)
         elif not all_ready and self.ready_sent and not self.mirror.started:
             self.ready_sent = False
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
                 await self.bot.client.ready_start(self.game_id, False)
 
     async def stop_if_illegal(self) -> bool:
@@ -2050,11 +2053,11 @@ class LeagueGame(GameReferee):
 
     async def close(self) -> None:
         self.finished = True
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
             await self.flush_chat()
         self.league.forget(self)
         self.bot.forget_game(self.game_id)
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
             await self.bot.client.leave_game(self.game_id)
 
     async def on_seat_lost(self, *, renumbered: bool = False) -> None:

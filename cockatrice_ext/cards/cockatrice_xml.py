@@ -388,6 +388,9 @@ def _parse_into(db: CardDatabase, stream: IO[bytes], label: str) -> set[str]:
                     source=label,
                     line=root.sourceline,
                 )
+            docinfo = root.getroottree().docinfo
+            if docinfo.internalDTD is not None or docinfo.doctype:  # entities are never expanded: refuse
+                raise CardDataError("XML with a DOCTYPE is not accepted", source=label, line=root.sourceline)
             root_seen = True
             version = root.get("version", "4")
             if version not in ("3", "4"):

@@ -180,6 +180,10 @@ def test_files_it_cannot_describe_are_read_whole(tmp_path: Path) -> None:
         source = tmp_path / f"{number}.xml"
         source.write_bytes(text.encode(encoding))
         assert not build_index(source, tmp_path / "index.sqlite3", {})
+        if "DOCTYPE" in text:  # refused by the full reader too (nothing in a DTD is ever expanded)
+            with pytest.raises(CardDataError, match="DOCTYPE"):
+                cache.load_cached(source, ["Alpha", "Álpha"], read_cockatrice_xml)
+            continue
         db = cache.load_cached(source, ["Alpha", "Álpha"], read_cockatrice_xml)
         whole = read_cockatrice_xml(source)
         assert {n: c.faces for n, c in db.cards.items()} == {n: c.faces for n, c in whole.cards.items()}

@@ -360,12 +360,13 @@ def resolve_deck(deck: Deck, db: CardDatabase | NameIndex, *, source: str = "") 
             if match is None and entry.set_code and not entry.collector_number:
                 match = index.resolve(_with_parenthesis(entry))  # "Hazmat Suit (Used)" read as a set
             if match is None:
+                shown = len(unknown) < UnknownCardsError.SHOWN  # suggested only for the names said
                 unknown.append(
                     UnknownCard(
                         name=entry.name,
                         line=entry.line,
                         section=section,
-                        suggestions=tuple(index.suggest(entry.name)),
+                        suggestions=tuple(index.suggest(entry.name)) if shown else (),
                     )
                 )
                 continue

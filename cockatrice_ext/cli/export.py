@@ -157,6 +157,8 @@ def read_list(data: bytes, source: str, from_format: str = "auto") -> Deck | Car
     with ``auto``, a Cockatrice card database gives its cards. A detected sideboard that only a blank
     line made (MTGO / MTGGoldfish or Arena text) is announced on stderr, with the option that reads it
     whole."""
+    from cockatrice_ext.decks.blocklist import MAX_LIST_CARDS
+    from cockatrice_ext.decks.errors import DeckFormatError
     from cockatrice_ext.decks.readers import (
         blank_line_sideboard,
         canonical_format,
@@ -175,6 +177,9 @@ def read_list(data: bytes, source: str, from_format: str = "auto") -> Deck | Car
     name = "" if source == STDIN_LABEL else source
     chosen = detect_format(data, name) if auto else canonical_format(from_format)
     deck = read_deck(data, format=chosen, source=source)
+    if deck.count() > MAX_LIST_CARDS:
+        total = f"{deck.count():,} cards in all"
+        raise DeckFormatError(f"{total}; a list holds at most {MAX_LIST_CARDS:,}", source=source)
     if not deck.name and name:
         deck.name = Path(name).stem
     if not auto:

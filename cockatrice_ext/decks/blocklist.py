@@ -39,13 +39,16 @@ from cockatrice_ext.decks.errors import DeckFormatError
 from cockatrice_ext.decks.model import MAYBE, Deck, DeckEntry
 
 MAX_COUNT = 999
+MAX_LIST_CARDS = 100_000
+"""Cards a list may hold in all (a cube of a thousand, a whole collection fit): more is refused before
+anything is written (10,000 lines of ``999 Lightning Bolt`` made a 162 MB Forge cube)."""
 MAX_NAME_LENGTH = 200
 MAX_LINE_LENGTH = 1000
 """A card or header line is never longer (a name, a count, a set, a site's tags); a longer one is refused
 before any pattern reads it, so that a garbled file cannot make the readers' patterns run for minutes."""
 MAX_TEXT_BYTES = 16 * 1024 * 1024
 
-_COUNT = re.compile(r"^(\d{1,9})(?:\s*[xX*])?\s+(\S.*)$|^(\d{1,9})[xX*](\S.*)$")
+_COUNT = re.compile(r"^(\d{1,30})(?:\s*[xX*])?\s+(\S.*)$|^(\d{1,30})[xX*](\S.*)$")  # too big: said
 _BRACKET_COUNT = re.compile(r"^[\(\[](\d{1,9})[\)\]]\s*(\S.*)$|^[xX](\d{1,3})\s+(\S.*)$")  # (4) [4] x4
 # XMage's [SET:NUM] and Deckstats' [SET#NUM] before the name.
 _PREFIX_SET = re.compile(r"^\[([A-Za-z0-9]{1,8})(?:[:#]([A-Za-z0-9★\-]{1,12}))?\]\s*(\S.*)$")

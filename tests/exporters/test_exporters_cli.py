@@ -406,3 +406,36 @@ def test_a_token_variant_is_kept_or_said(runner: CliRunner, tmp_path: Path) -> N
     tokens = [e.name for e in read_cod((tmp_path / "out.cod").read_bytes()).sections["tokens"]]
     assert "Goblin Token " in tokens  # Magic-Token's variant, in the card data: kept exactly
     assert "token 'Treasure Token    ' is not in the card data; written as 'Treasure Token'" in result.output
+
+
+def test_oversized_lists_and_counts_are_refused_with_a_reason(runner: CliRunner, tmp_path: Path) -> None:
+    """10,000 lines of ``999 Lightning Bolt`` (a 162 MB Forge cube) and a 10-digit count (read as part of
+    the name: "unknown card '2147483648 Lightning Bolt'") are refused with what is wrong; nothing written."""
+    many = tmp_path / "many.txt"
+    many.write_text("999 Lightning Bolt\n" * 10_000)
+    out = tmp_path / "cube"
+    result = runner.invoke(main, ["export", str(many), "--to", "forge-cube", "-o", str(out)])
+    assert result.exit_code == 2 and "9,990,000 cards in all; a list holds at most 100,000" in result.output
+    assert not out.exists()
+    big = tmp_path / "big.txt"
+    big.write_text("2147483648 Lightning Bolt\n")
+    result = runner.invoke(main, ["export", str(big), "--to", "cod", "-o", str(tmp_path / "b.cod")])
+    assert result.exit_code == 2 and "count 2147483648 is above 999" in result.output
+
+
+def test_only_the_unknown_names_shown_get_suggestions() -> None:
+    """Suggestions are looked for only for the 25 names the message lists (10,000 unknown names took half a
+    minute to refuse)."""
+    from cockatrice_ext.cards.errors import UnknownCardsError
+    from cockatrice_ext.cards.model import CardDatabase
+    from cockatrice_ext.cards.resolve import resolve_deck
+    from cockatrice_ext.decks.blocklist import parse_block_list
+
+    deck = parse_block_list("".join(f"1 Lightnin Bolt {n}\n" for n in range(40)))
+    db = shipped_store().cards_for(["Lightning Bolt"])
+    assert isinstance(db, CardDatabase)
+    with pytest.raises(UnknownCardsError) as refused:
+        resolve_deck(deck, db)
+    unknown = refused.value.unknown
+    assert len(unknown) == 40 and all(u.suggestions for u in unknown[:25])
+    assert not any(u.suggestions for u in unknown[25:])

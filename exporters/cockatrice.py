@@ -328,7 +328,7 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
             ("type", _joined([_type_line(f) for f in faces])),
             ("maintype", maintype(first.types)),
             ("manacost", _joined([mana_cost_text(f.mana_cost) for f in faces])),
-            ("cmc", _number(_combined_mana_value(card, faces))),
+            ("cmc", _number(card.mana_value)),
             ("colors", _colors(card.colors)),
             ("coloridentity", _colors(card.color_identity)),
             ("pt", _joined([_pt(f) for f in faces])),
@@ -375,13 +375,6 @@ def _face_printings(printings: list[Printing], index: int) -> list[Printing]:
     if index == 0 or not any(p.back_pic_url for p in printings):
         return printings
     return [replace(p, pic_url=p.back_pic_url) if p.back_pic_url else p for p in printings]
-
-
-def _combined_mana_value(card: Card, faces: tuple[Face, ...]) -> float:
-    """Split and aftermath cards count both halves; adventure-like cards count the main face."""
-    if len(faces) > 1 and card.layout in ("split", "aftermath"):
-        return sum(f.mana_value for f in faces)
-    return faces[0].mana_value if faces else card.mana_value
 
 
 def _set_priority(card_set: CardSet) -> int:

@@ -119,6 +119,10 @@ class Card:
 
     @property
     def mana_value(self) -> float:
+        """The card's mana value where it is not on the stack: a split or aftermath card's halves added
+        (Fire // Ice is 4), any other card's front face's."""
+        if self.layout in ("split", "aftermath") and len(self.faces) > 1:
+            return sum(face.mana_value for face in self.faces)
         return self.front.mana_value
 
     @property

@@ -152,3 +152,14 @@ def test_a_name_with_a_parenthesis_is_not_taken_for_a_set(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     text = out.read_text()
     assert 'name="Hazmat Suit (Used)"' in text and 'name="Lightning Bolt" setShortName="M10"' in text
+
+
+def test_a_split_cards_mana_value_adds_its_halves() -> None:
+    """Fire // Ice is 4 where it is not on the stack (block check's curve had it at 2, the Combat engine's
+    spell cap too); an adventure or a transform card counts its front."""
+    store = shipped_store()
+    values = {
+        name: store.find(name).mana_value
+        for name in ("Fire // Ice", "Bonecrusher Giant", "Delver of Secrets")
+    }
+    assert values == {"Fire // Ice": 4, "Bonecrusher Giant": 3, "Delver of Secrets": 1}

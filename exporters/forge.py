@@ -240,9 +240,10 @@ def _keyword_lines(oracle: str) -> list[str]:
 def _face_script(face: Face) -> list[str]:
     lines = [f"Name:{_line_value(face.name)}", f"ManaCost:{forge_mana_cost(face.mana_cost)}"]
     colors = [c for c in "WUBRG" if c in face.colors]
-    if set(colors) != _implied_colors(face) and colors:
-        lines.append("Colors:" + ",".join(_COLOR_WORDS[c] for c in colors))
-    types = [*face.supertypes, *face.types, *face.subtypes]  # Forge marks tokens by folder, not type
+    if set(colors) != _implied_colors(face):  # a devoid card's cost has colors, the card none
+        lines.append("Colors:" + (",".join(_COLOR_WORDS[c] for c in colors) or "colorless"))
+    # Forge marks tokens by folder, not type: a "Token" word would be read as a creature type
+    types = [t for t in (*face.supertypes, *face.types, *face.subtypes) if t != "Token"]
     if types:
         lines.append("Types:" + " ".join(_line_value(t) for t in types))
     if face.power is not None or face.toughness is not None:

@@ -204,3 +204,40 @@ def test_commander_and_maybeboard_sections() -> None:
     assert "Bonecrusher" not in write_forge_dck(deck)
     arena = write_arena(deck)
     assert "Commander" not in arena and "Sideboard\n1 Delver of Secrets\n" in arena
+
+
+def test_forge_script_colors_of_a_devoid_card_and_a_tokens_types() -> None:
+    """A colorless card with a colored cost (devoid) says ``Colors:colorless`` (Forge made it black); a
+    token's ``Token`` type word is left out (Forge would take it for a creature type)."""
+    stalker = Card(
+        name="Hollow Stalker",
+        faces=(
+            Face(
+                name="Hollow Stalker",
+                mana_cost="{1}{B}",
+                types=("Creature",),
+                subtypes=("Eldrazi",),
+                colors=(),
+                power="2",
+                toughness="1",
+                oracle_text="Devoid",
+            ),
+        ),
+    )
+    assert "\nColors:colorless\n" in write_forge_script(stalker)
+    spirit = Card(
+        name="Spirit",
+        faces=(
+            Face(
+                name="Spirit",
+                types=("Token", "Creature"),
+                subtypes=("Spirit",),
+                colors=("G",),
+                power="3",
+                toughness="3",
+            ),
+        ),
+        is_token=True,
+    )
+    text = write_forge_script(spirit)
+    assert "\nTypes:Creature Spirit\n" in text and "Colors:green" in text

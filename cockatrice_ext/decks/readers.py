@@ -37,6 +37,7 @@ entity expansion, DTD loading or network access.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import re
 from pathlib import Path
@@ -372,7 +373,24 @@ def read_arena(text: str, source: str = "<text>") -> Deck:
         blank_after_cards = False
         deck.section(section).append(_entry(line, source=source, line=number))
     deck.section("main")
+    _companion_once(deck)
     return deck
+
+
+def _companion_once(deck: Deck) -> None:
+    """Arena exports the companion twice, under ``Companion`` and in the sideboard (where the game keeps
+    it): the sideboard's copy is dropped, so writers that put the companion in the sideboard have one."""
+    side = deck.sections.get("side", [])
+    for companion in deck.sections.get("companion", []):
+        key = companion.name.casefold()
+        same = next((i for i, e in enumerate(side) if e.name.casefold() == key), None)
+        if same is None:
+            continue
+        left = side[same].count - companion.count
+        if left > 0:
+            side[same] = dataclasses.replace(side[same], count=left)
+        else:
+            del side[same]
 
 
 def has_sideboard_header(text: str) -> bool:

@@ -312,3 +312,17 @@ def test_our_text_output_reads_back_with_its_sideboard_and_name(tmp_path: Path) 
     assert sum(e.count for e in deck.main) == 60
     assert [e.name for e in deck.side] == ["Negate", "Pyroblast"]
     assert "the 3 cards after the blank line are its sideboard" in result.stderr
+
+
+def test_an_arena_companion_listed_in_the_sideboard_too_is_one_card(tmp_path: Path) -> None:
+    """Arena exports the companion under Companion and again in the sideboard: one Lurrus, not two, in
+    every output (a Forge deck's sideboard, where Forge takes a companion from)."""
+    text = (
+        "Companion\n1 Lurrus of the Dream-Den (IKO) 226\n\nDeck\n20 Forest\n\n"
+        "Sideboard\n1 Lurrus of the Dream-Den (IKO) 226\n2 Duress\n"
+    )
+    deck, _ = export_cod(tmp_path, "-", stdin=text)
+    assert [(e.count, e.name) for e in deck.side] == [(2, "Duress"), (1, "Lurrus of the Dream-Den")]
+    result = invoke("export", "-", "--to", "forge", "-o", "-", stdin=text)
+    assert result.exit_code == 0 and result.stdout.count("Lurrus") == 1
+    assert "1 Lurrus of the Dream-Den|IKO" in result.stdout.split("[Sideboard]")[1]

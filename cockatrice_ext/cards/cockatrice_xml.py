@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
@@ -251,18 +251,23 @@ def _is_back_of(back: Card, front: Card, said_front: Container[str]) -> bool:
 
 
 def _joined_printings(front: Card, back: Card) -> tuple[Printing, ...]:
-    """The front's printings, each with the back face's own picture of the same printing; a printing only
-    the back has comes last, its picture kept for the back."""
-    backs: dict[tuple[str, str], list[Printing]] = {}
-    for p in back.printings:
-        backs.setdefault((p.set_code, p.collector_number), []).append(p)
+    """The front's printings, each with the back face's own picture of the same printing (same set and
+    number, else the same set: a custom set numbers the faces 10a and 10b); a printing only the back has
+    comes last, its picture kept for the back."""
+    backs = list(back.printings)
+
+    def take(match: Callable[[Printing], bool]) -> Printing | None:
+        found = next((b for b in backs if match(b)), None)
+        if found is not None:
+            backs.remove(found)
+        return found
+
     out: list[Printing] = []
     for p in front.printings:
-        same = backs.get((p.set_code, p.collector_number))
-        other = same.pop(0) if same else None
+        other = take(lambda b, p=p: (b.set_code, b.collector_number) == (p.set_code, p.collector_number))
+        other = other or take(lambda b, p=p: b.set_code == p.set_code)
         out.append(replace(p, back_pic_url=other.pic_url) if other and other.pic_url != p.pic_url else p)
-    for rest in backs.values():
-        out.extend(replace(p, pic_url="", back_pic_url=p.pic_url) for p in rest)
+    out.extend(replace(p, pic_url="", back_pic_url=p.pic_url) for p in backs)
     return tuple(out)
 
 

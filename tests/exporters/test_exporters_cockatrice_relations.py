@@ -304,3 +304,25 @@ def test_writer_puts_each_faces_relations_on_its_own_card() -> None:
     ]
     assert up.find("set").get("picURL") == "https://x/up.png"
     assert down.find("set").get("picURL") == "https://x/down.png"
+
+
+def test_faces_numbered_a_and_b_keep_one_printing_each(
+    runner: CliRunner, custom: Path, tmp_path: Path
+) -> None:
+    """A custom set numbering the faces 2a and 2b: each face keeps one printing of the set (each had both,
+    one with the other face's number), the back its own picture."""
+    lettered = tmp_path / "lettered.xml"
+    text = custom.read_text()
+    text = text.replace(
+        'num="2" picURL="https://example.org/front.png"', 'num="2a" picURL="https://example.org/front.png"'
+    )
+    text = text.replace(
+        'num="2" picURL="https://example.org/back.png"', 'num="2b" picURL="https://example.org/back.png"'
+    )
+    lettered.write_text(text)
+    out = tmp_path / "out.xml"
+    _export(runner, lettered, "cockatrice-xml", out)
+    root = _valid(out.read_bytes())
+    front, back = _card(root, "Auctioneer's Apprentice"), _card(root, "Master of the Block")
+    assert [s.get("picURL") for s in front.findall("set")] == ["https://example.org/front.png"]
+    assert [s.get("picURL") for s in back.findall("set")] == ["https://example.org/back.png"]

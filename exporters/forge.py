@@ -18,14 +18,19 @@ import os
 import re
 import unicodedata
 from datetime import UTC, date, datetime
-from typing import TYPE_CHECKING
 
 from cockatrice_ext.cards.model import Card, CardSet, Face
 
-from .model import COMBINED_LAYOUTS, VARIANT_SECTIONS, ExportDeck, ExportEntry, display_name
-
-if TYPE_CHECKING:
-    from cockatrice_ext.cards.store import CardStore
+from .model import (
+    COMBINED_LAYOUTS,
+    VARIANT_SECTIONS,
+    ExportDeck,
+    ExportEntry,
+    display_name,
+    is_real_card,
+    official_set_codes,
+    real_set,
+)
 
 _FORBIDDEN_IN_NAME = re.compile(r"[\x00-\x1f\x7f]")
 _FORGE_RARITY = {"common": "C", "uncommon": "U", "rare": "R", "mythic": "M", "special": "S", "bonus": "S"}
@@ -330,7 +335,7 @@ def _main_set(deck: ExportDeck) -> CardSet:
     for card in cards:
         codes = {p.set_code for p in card.printings}
         common = codes if common is None else common & codes
-    custom = sorted((common or set()) - _official_set_codes())
+    custom = sorted((common or set()) - official_set_codes())
     if custom:
         return deck.sets.get(custom[0]) or CardSet(code=custom[0], name=custom[0])
     counts: dict[str, int] = {}
@@ -349,37 +354,6 @@ def edition_date(edition: CardSet) -> str:
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     day = datetime.fromtimestamp(int(epoch), tz=UTC).date() if epoch.isdigit() else date.today()
     return day.isoformat()
-
-
-def _official_store() -> CardStore | None:
-    """The built-in data of every real card, or None when it cannot be read."""
-    from cockatrice_ext.cards.errors import CardDataError
-    from cockatrice_ext.cards.store import shipped_store
-
-    try:
-        return shipped_store()
-    except CardDataError:
-        return None
-
-
-def real_set(code: str) -> CardSet | None:
-    """The real set whose code is ``code`` (any case), or None: Forge ships an edition for each."""
-    store = _official_store()
-    return store.sets.get(code.strip().upper()) if store is not None else None
-
-
-def _official_set_codes() -> set[str]:
-    """Codes of the real sets (Forge ships an edition for each)."""
-    store = _official_store()
-    return set(store.sets) if store is not None else set()
-
-
-def is_real_card(card: Card) -> bool:
-    """Whether ``card`` is an official card or token (in the built-in data of every real card and token,
-    same name, same kind): Forge has a working script for it."""
-    store = _official_store()
-    real = store.find(card.name) if store is not None else None
-    return real is not None and real.name == card.name and real.is_token == card.is_token
 
 
 __all__ = [

@@ -13,6 +13,8 @@ place that knows the table.
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -22,6 +24,7 @@ from cockatrice_ext.decks.model import VARIANT_SECTIONS
 
 if TYPE_CHECKING:
     from cockatrice_ext.cards.resolve import ResolvedDeck
+    from cockatrice_ext.cards.store import CardStore
     from cockatrice_ext.decks.model import Deck
 
 # MTGJSON layouts whose faces are one card named "A // B" in Cockatrice (Oracle merges them).
@@ -52,6 +55,57 @@ def front_name(card: Card) -> str:
     return card.name.split(" // ", 1)[0]
 
 
+def official_store() -> CardStore | None:
+    """The built-in data of every real card and token, or None when it cannot be read."""
+    from cockatrice_ext.cards.errors import CardDataError
+    from cockatrice_ext.cards.store import shipped_store
+
+    try:
+        return shipped_store()
+    except CardDataError:
+        return None
+
+
+def real_set(code: str) -> CardSet | None:
+    """The real set whose code is ``code`` (any case), or None: Forge ships an edition for each."""
+    store = official_store()
+    return store.sets.get(code.strip().upper()) if store is not None else None
+
+
+def official_set_codes() -> set[str]:
+    """Codes of the real sets."""
+    store = official_store()
+    return set(store.sets) if store is not None else set()
+
+
+def _rules_words(card: Card) -> str:
+    """A card's rules text to compare across sources: no reminder text, case or spacing."""
+    text = " ".join(face.oracle_text for face in card.faces)
+    return " ".join(re.sub(r"\([^)]*\)", " ", text).casefold().split())
+
+
+def real_namesake(card: Card) -> Card | None:
+    """The real card or token ``card``'s name belongs to, when ``card`` is another one (a designer's card
+    named like a real one: its rules text differs): Cockatrice and Forge would show the real one."""
+    store = official_store()
+    real = store.find(card.name) if store is not None else None
+    if real is None or real.name != card.name or real.is_token != card.is_token:
+        return None
+    mine, theirs = _rules_words(card), _rules_words(real)
+    if mine == theirs or difflib.SequenceMatcher(None, mine, theirs).ratio() >= 0.8:
+        return None  # the same card, perhaps worded by another source
+    return real
+
+
+def is_real_card(card: Card) -> bool:
+    """Whether ``card`` is an official card or token (the built-in data of every real card and token has
+    it: same name, same kind, same rules): Forge has a working script for it."""
+    store = official_store()
+    real = store.find(card.name) if store is not None else None
+    same = real is not None and real.name == card.name and real.is_token == card.is_token
+    return same and real_namesake(card) is None
+
+
 def cockatrice_token_name(card: Card) -> str:
     """Magic-Token's spelling of a token: a generic token named by its creature types (MTGJSON's
     ``Goblin``) is ``Goblin Token``; every other name is kept as it is, because the card data already names
@@ -61,6 +115,8 @@ def cockatrice_token_name(card: Card) -> str:
     name = _ascii_oracle(card.name)
     front = card.front
     generic = "Legendary" not in front.supertypes and name == " ".join(front.subtypes)
+    if generic and card.printings and not {p.set_code for p in card.printings} <= official_set_codes():
+        return name  # a designer's token, in their own set: its own name, not Magic-Token's real one
     return f"{name} Token" if generic else name
 
 
@@ -247,4 +303,9 @@ __all__ = [
     "display_name",
     "from_resolved",
     "front_name",
+    "is_real_card",
+    "official_set_codes",
+    "official_store",
+    "real_namesake",
+    "real_set",
 ]

@@ -298,8 +298,11 @@ def build(loaded: Deck | CardDatabase, source: str, card_source: CardSources | N
     if isinstance(loaded, CardDatabase):
         stem = Path(source).stem
         name = next(iter(loaded.sets.values())).name if len(loaded.sets) == 1 else stem
-        return deck_from_cards(name or stem, loaded.cards.values(), loaded.sets)
+        cards = deck_from_cards(name or stem, loaded.cards.values(), loaded.sets)
+        _warn_real_namesakes(cards)
+        return cards
     resolved = _resolve(loaded, card_source, source)  # first: a list that fails is not warned about
+    _warn_real_namesakes(resolved)
     tagged = [entry for _, entry in loaded.entries() if entry.tags]
     if tagged:
         tags = sorted({tag for entry in tagged for tag in entry.tags})
@@ -310,6 +313,25 @@ def build(loaded: Deck | CardDatabase, source: str, card_source: CardSources | N
             err=True,
         )
     return resolved
+
+
+def _warn_real_namesakes(deck: ExportDeck) -> None:
+    """A designer's card (printed in no real set) named like a real card whose rules differ: Cockatrice
+    keeps the first card of a name it loads and Forge has its own, so the real one would be played."""
+    from cockatrice_ext.exporters.model import official_set_codes, real_namesake
+
+    official = official_set_codes()
+    for card in deck.unique_cards():
+        if card.printings and {p.set_code for p in card.printings} <= official:
+            continue
+        real = real_namesake(card)
+        if real is not None:
+            kind = "token" if card.is_token else "card"
+            click.echo(
+                f"warning: your {kind} {card.name!r} has the name of a real {kind} with other rules:"
+                " Cockatrice and Forge would show the real one; give yours a name of its own",
+                err=True,
+            )
 
 
 def default_output(path: Path, fmt: str) -> Path:
@@ -346,7 +368,7 @@ def _name_after_file(deck: ExportDeck, target: Path, *, chosen: bool) -> None:
 
 def _refuse_real_edition(code: str) -> None:
     """A Forge edition under a real set's code would collide with Forge's own edition of that set."""
-    from cockatrice_ext.exporters.forge import real_set
+    from cockatrice_ext.exporters.model import real_set
 
     real = real_set(code)
     if real is not None:

@@ -214,3 +214,53 @@ def test_a_cod_keeps_sections_outside_the_library_as_zones(runner: CliRunner, tm
     result = _export(runner, other, "text", tmp_path / "other.txt")
     assert "maybeboard (1 card) not written" in result.output
     assert "Duress" not in (tmp_path / "other.txt").read_text()
+
+
+NAMESAKES = """<?xml version="1.0" encoding="UTF-8"?>
+<cockatrice_carddatabase version="4">
+  <sets><set><name>SKY</name><longname>Skyward</longname><settype>Custom</settype></set></sets>
+  <cards>
+    <card>
+      <name>Shimmering Grotto</name>
+      <text>Shimmering Grotto enters tapped.
+{T}: Add {U} or {R}.</text>
+      <prop><type>Land</type><maintype>Land</maintype><cmc>0</cmc></prop>
+      <set rarity="common" num="8">SKY</set>
+      <tablerow>0</tablerow>
+    </card>
+    <card>
+      <name>Lightning Bolt</name>
+      <text>Lightning Bolt deals 3 damage to any target.</text>
+      <prop><type>Instant</type><maintype>Instant</maintype><manacost>R</manacost><cmc>1</cmc>
+        <colors>R</colors></prop>
+      <set rarity="common" num="9">SKY</set>
+      <tablerow>3</tablerow>
+    </card>
+    <card>
+      <name>Spirit</name>
+      <text>Trample</text>
+      <prop><type>Token Creature — Spirit</type><maintype>Creature</maintype><colors>G</colors>
+        <pt>3/3</pt></prop>
+      <set>SKY</set>
+      <token>1</token>
+      <tablerow>2</tablerow>
+    </card>
+  </cards>
+</cockatrice_carddatabase>
+"""
+
+
+def test_a_designers_card_named_like_a_real_one_is_said(runner: CliRunner, tmp_path: Path) -> None:
+    """A custom land named like the real Shimmering Grotto (other rules) was silently left to Forge's real
+    script; it is scripted and the clash is said. A reprint of a real card (same rules) still gets no
+    script; a designer's 3/3 "Spirit" token keeps its name in a .cod (it became Magic-Token's "Spirit
+    Token", a 1/1 flier)."""
+    source = tmp_path / "sky.xml"
+    source.write_text(NAMESAKES)
+    result = _export(runner, source, "forge-custom", tmp_path / "forge")
+    assert "your card 'Shimmering Grotto' has the name of a real card with other rules" in result.output
+    assert "Lightning Bolt" not in result.output
+    assert sorted(p.name for p in (tmp_path / "forge" / "cards").iterdir()) == ["shimmering_grotto.txt"]
+    result = _export(runner, source, "cod", tmp_path / "sky.cod")
+    tokens = [e.name for e in read_cod((tmp_path / "sky.cod").read_bytes()).sections["tokens"]]
+    assert tokens == ["Spirit"]

@@ -65,6 +65,8 @@ class ExportFormat:
     description: str
     keeps: frozenset[str] = frozenset()
     sections: frozenset[str] = DECK_SECTIONS
+    is_card_file: bool = False
+    """A file of cards (every card once, whatever its section), not a deck."""
 
     @property
     def is_bundle(self) -> bool:
@@ -88,6 +90,7 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             ".xml",
             "Cockatrice card database v4 (put it in the customsets folder)",
             sections=ALL_SECTIONS,
+            is_card_file=True,
         ),
         ExportFormat("text", write_text, ".txt", "Plain text, Cockatrice clipboard style"),
         ExportFormat(
@@ -112,6 +115,7 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             "",
             "Forge custom cards: cards/*.txt scripts + editions/<Set>.txt (into Forge's custom folder)",
             sections=ALL_SECTIONS,
+            is_card_file=True,
         ),
         ExportFormat("mtgo", write_mtgo_dek, ".dek", "MTGO deck (.dek XML, matched by name)"),
         ExportFormat("arena", write_arena, ".arena.txt", "MTG Arena import text"),
@@ -165,6 +169,16 @@ def left_out(deck: ExportDeck, fmt: str) -> list[str]:
     return phrases
 
 
+def moved_to_side(deck: ExportDeck, fmt: str) -> list[str]:
+    """Commanders ``fmt`` writes in the sideboard for want of a command zone, as peer tools do (Forge has
+    its [Commander]; a companion belongs in the sideboard anyway), as a phrase."""
+    count = deck.count("commander")
+    export_format = EXPORT_FORMATS[fmt]
+    if not count or fmt.startswith("forge") or export_format.is_card_file:
+        return []
+    return [f"commander ({_cards(count)})"]
+
+
 def export(
     deck: ExportDeck | ResolvedDeck | Iterable[Card], fmt: str, path: str | Path, **options: Any
 ) -> list[Path]:
@@ -200,6 +214,7 @@ __all__ = [
     "export",
     "from_resolved",
     "left_out",
+    "moved_to_side",
     "render",
     "write_arena",
     "write_card_database",

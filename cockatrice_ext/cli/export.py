@@ -26,7 +26,7 @@ import click
 
 from cockatrice_ext.cli.cards import CardSources, card_source_option
 from cockatrice_ext.decks.readers import FORMAT_ALIASES, FORMATS
-from cockatrice_ext.exporters import EXPORT_FORMATS, left_out
+from cockatrice_ext.exporters import EXPORT_FORMATS, left_out, moved_to_side
 
 if TYPE_CHECKING:
     from cockatrice_ext.cards.model import CardDatabase
@@ -540,6 +540,8 @@ def export(
         options["custom_set" if fmt == "cockatrice-xml" else "edition"] = custom
     for dropped in left_out(deck, fmt):
         click.echo(f"warning: {dropped} not written: {fmt} has no place for it", err=True)
+    for moved in moved_to_side(deck, fmt):
+        click.echo(f"note: {moved} written in the sideboard: {fmt} has no command zone", err=True)
     if to_stdout:
         from cockatrice_ext.exporters import render
 

@@ -326,3 +326,20 @@ def test_an_arena_companion_listed_in_the_sideboard_too_is_one_card(tmp_path: Pa
     result = invoke("export", "-", "--to", "forge", "-o", "-", stdin=text)
     assert result.exit_code == 0 and result.stdout.count("Lurrus") == 1
     assert "1 Lurrus of the Dream-Den|IKO" in result.stdout.split("[Sideboard]")[1]
+
+
+def test_a_commander_written_in_the_sideboard_is_said() -> None:
+    """Formats without a command zone put the commander in the sideboard, as peer tools do: now said
+    (a Forge deck keeps its [Commander]; a companion belongs in the sideboard anyway)."""
+    text = (
+        "Commander\n1 Kenrith, the Returned King\n\nCompanion\n1 Lurrus of the Dream-Den\n\nDeck\n20 Forest\n"
+    )
+    for fmt in ("cod", "text", "mtgo", "arena"):
+        result = invoke("export", "-", "--to", fmt, "-o", "-", stdin=text)
+        assert result.exit_code == 0, result.output
+        assert (
+            f"note: commander (1 card) written in the sideboard: {fmt} has no command zone" in result.stderr
+        )
+        assert "companion" not in result.stderr
+    result = invoke("export", "-", "--to", "forge", "-o", "-", stdin=text)
+    assert result.exit_code == 0 and "note:" not in result.stderr and "[Commander]" in result.stdout

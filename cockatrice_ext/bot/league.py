@@ -889,6 +889,26 @@ class LeagueRoom(Referee):
         else:
             raise BadArgument(f"usage: !{fmt} join | leave | start {self._start_usage()} | status | rules")
 
+    async def on_room_left(self, room_id: int, user: str) -> None:
+        """A lobby member who left the room (logged off, or went) leaves the lobby, and the room is told: a
+        league would otherwise start with a drafter who is gone, and later players could not clear them."""
+        lobby = self.lobbies.get(room_id)
+        if lobby is None or user not in lobby.members:
+            return
+        lobby.members.remove(user)
+        self.keep_lobby(lobby)
+        if not lobby.members:
+            lobby.over = True
+            del self.lobbies[room_id]
+        pages = league_pages(self.bot)
+        if pages is not None:
+            pages.revoke(lobby, user)
+            pages.changed(lobby)
+        title = TITLES[self.format_name]
+        await self.bot.room_say(
+            room_id, f"{user} left the room, so the {title} lobby too ({len(lobby.members)} waiting)."
+        )
+
     def lobby_note(self, room_id: int) -> str:
         """The journal note that keeps who waits in this format's lobby of ``room_id``."""
         return f"{self.bot.server_key}:lobby:{room_id}:{self.format_name}"
@@ -954,7 +974,7 @@ class LeagueRoom(Referee):
         title, members = TITLES[self.format_name], lobby.members
         pages = league_pages(self.bot)
         if pages is None:
-            joined = f"{len(members)}: {', '.join(members)}"
+            joined = f"{len(members)}: {', '.join(members)}; {lobby.needed} needed"
             await ctx.reply(shorten(f"{ctx.sender} joins the {title} league ({joined})."))
             return
         if len(members) == 1:

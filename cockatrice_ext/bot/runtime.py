@@ -157,6 +157,10 @@ class Referee:
         """How a player id is shown in chat (game referees use the seat's name)."""
         return str(player)
 
+    async def on_room_left(self, room_id: int, user: str) -> None:
+        """``user`` left room ``room_id`` (logged off, or went): a room referee forgets what they waited
+        for there (a league's lobby)."""
+
     async def handle_command(self, ctx: Context, text: str) -> bool:
         """Run ``text`` as a command of this referee if it is one; report refusals to the sender."""
         try:
@@ -1195,6 +1199,9 @@ class Bot:
             if event.kind == "room" and event.name == "Event_RoomSay":
                 if not event.is_own and not event.is_replay:
                     await self._on_room_say(event)
+            elif event.kind == "room" and event.name == "Event_LeaveRoom" and event.room_id is not None:
+                for referee in self.room_referees:
+                    await referee.on_room_left(event.room_id, str(event.message.name))  # type: ignore[attr-defined]
             elif event.kind == "session" and event.name == "Event_UserMessage":
                 if not event.is_own:
                     await self._on_private(event)

@@ -79,15 +79,41 @@ def test_without_the_web_view_every_join_and_leave_is_answered_in_the_room(tmp_p
             await say(bot, room, user, "!autobattler join")
         await say(bot, room, "bo", "!autobattler leave")
         assert lines(chat, "room") == [
-            "al joins the AutoBattler league (1: al).",
-            "bo joins the AutoBattler league (2: al, bo).",
-            "cy joins the AutoBattler league (3: al, bo, cy).",
-            "di joins the AutoBattler league (4: al, bo, cy, di).",
+            "al joins the AutoBattler league (1: al; 4 or 8 needed).",
+            "bo joins the AutoBattler league (2: al, bo; 4 or 8 needed).",
+            "cy joins the AutoBattler league (3: al, bo, cy; 4 or 8 needed).",
+            "di joins the AutoBattler league (4: al, bo, cy, di; 4 or 8 needed).",
             "bo leaves the AutoBattler lobby (3 waiting).",
         ]
         assert lines(chat, "user") == []
 
     run_room(tmp_path, body, None)
+
+
+def test_a_member_who_leaves_the_room_leaves_the_lobby(tmp_path: Path) -> None:
+    """A player who logs off (Servatrice takes them out of the room) used to stay in the lobby: the league
+    then started with a drafter who was gone, and nobody else could clear them. They leave it, the room is
+    told, and their page's link dies."""
+    from cockatrice_ext.client import ClientEvent
+    from cockatrice_ext.protocol.pb import room_events_pb2
+
+    async def body(bot: Bot, room: AutoBattlerRoom, chat: Chat) -> None:
+        bot.room_referees[:] = [room]
+        for user in PLAYERS:
+            await say(bot, room, user, "!autobattler join")
+        gone = ClientEvent(kind="room", message=room_events_pb2.Event_LeaveRoom(name="cy"), room_id=ROOM)
+        await bot.on_event(gone)
+        await bot.chat.flush(timeout=5)
+        assert room.lobbies[ROOM].members == ["al", "bo", "di"]
+        assert lines(chat, "room")[-1] == "cy left the room, so the AutoBattler lobby too (3 waiting)."
+        assert [player for _page, player in bot.league_pages.tokens] == ["al", "bo", "di"]
+        await bot.on_event(
+            ClientEvent(kind="room", message=room_events_pb2.Event_LeaveRoom(name="zed"), room_id=ROOM)
+        )
+        await say(bot, room, "al", "!autobattler start")  # three are not enough: refused, not started
+        assert "AutoBattler needs 4 or 8 players; 3 joined" in lines(chat, "room")[-1]
+
+    run_room(tmp_path, body, Pages())
 
 
 def test_with_the_web_view_a_join_is_answered_privately_with_the_link(tmp_path: Path) -> None:

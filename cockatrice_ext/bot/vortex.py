@@ -503,6 +503,8 @@ class VortexReferee(SeatsByName, PileReferee):
                 self._live = target
                 self._drew = False
                 self._passes = 0
+                # a draw step the player reached while the last turn still waited for its pick
+                await self.on_phase(self.mirror.active_phase)
             return
         self._passes += 1
         if self._passes > 2 * (len(engine.players) + 1):

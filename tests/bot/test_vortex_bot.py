@@ -340,3 +340,56 @@ def test_vortex_without_judge_rights(servatrice: ServatriceServer, tmp_path: Pat
             await bot.close()
 
     run(scenario(), timeout=120)
+
+
+def test_a_draw_step_reached_while_the_last_turn_waits_for_its_pick_is_a_pick(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    """Seen in the field: alice drew (a pick to make) and pressed Next turn; Cockatrice made bob active and
+    bob went to his draw step while the referee still waited for alice's pick. Once she picks, bob's turn
+    starts in the engine and his draw step is a pick (it was ignored: "you have no pick to make now")."""
+    pool = tmp_path / "pool.txt"
+    pool.write_text("4 Shock\n4 Giant Growth\n4 Grizzly Bears\n20 Forest\n20 Mountain\n")
+
+    async def scenario() -> None:
+        bot = await start_bot(servatrice.ws_url, tmp_path, "vortex_ref_w", block=str(pool), seed=1)
+        (alice, bob), room_id = await join_bot_room(servatrice.ws_url, "alice_w", "bob_w")
+        try:
+            game_id, referee = await open_vortex(bot, alice, room_id)
+            by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
+            await bot_line(alice, r"Opening turn 1", 0)
+            engine = referee.engine
+            while engine.phase == "opening":
+                pid = int(engine.whose_turn)  # type: ignore[arg-type]
+                done = engine.opening_turns_done
+                await by_id[pid].say(game_id, f"!pick {choose_pick(engine, pid) + 1}")
+                await wait_until(lambda d=done: engine.opening_turns_done == d + 1, what="opening pick")
+            for player in (alice, bob):
+                await player.say(game_id, "!basics")
+            await wait_until(lambda: engine.phase == "play", what="basics chosen")
+            first = int(engine.whose_turn)  # type: ignore[arg-type]
+            second = next(pid for pid in by_id if pid != first)
+            mover, other = by_id[first], by_id[second]
+            await wait_until(
+                lambda: mover.client.games[game_id].active_player_id == first, what="first player active"
+            )
+            mark = alice.mark()
+            await mover.phase(game_id, 3)  # past the first turn's skipped draw
+            await mover.say(game_id, "!draw")
+            await bot_line(alice, rf"{mover.name} to pick from", mark)
+            await mover.next_turn(game_id)  # before picking
+            await bot_line(alice, rf"{mover.name}: pick first", mark)
+            await wait_until(
+                lambda: other.client.games[game_id].active_player_id == second, what="Cockatrice moved on"
+            )
+            await other.phase(game_id, 2)  # the next player's draw step, while the pick is owed
+            await mover.say(game_id, "!pick 1")
+            await bot_line(alice, rf"Turn 2: {other.name}", mark)
+            await bot_line(alice, rf"{other.name} to pick from", mark)
+            assert engine.pending_pick(second)
+        finally:
+            for p in (alice, bob):
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=180)

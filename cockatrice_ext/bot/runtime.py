@@ -322,6 +322,11 @@ class GameReferee(Referee):
         """Wait until every line queued for this game was sent."""
         await self.bot.chat.flush(self.chat_destination)
 
+    def seats(self, user: str) -> bool:
+        """Whether ``user`` sits in this game (player or spectator) while we referee it."""
+        game = None if self.closed else self.bot.client.games.get(self.game_id)
+        return game is not None and any(p.name == user for p in game.players.values())
+
     @property
     def board_open(self) -> bool:
         """Whether the game's board still takes game commands: we referee it, the server still has us in it
@@ -1257,9 +1262,23 @@ class Bot:
             return
         known = {name for r in self.private_referees for name in r.commands.names("private")}
         if invocation.name in known or not known:  # a league command from someone in no league
-            await self.tell(sender, "Join a league in the room first; then !help here.")
+            await self.tell(sender, self.no_private_command(sender))
             return
         await reply_unknown(ctx, text, self.private_referees)
+
+    def no_private_command(self, sender: str) -> str:
+        """Why ``sender``'s private command reaches no league, and where it goes: their game's chat, or their
+        lobby's league once it starts, or a league to join first."""
+        games = sorted(gid for gid, referee in self.all_games().items() if referee.seats(sender))
+        if games:
+            where = ", ".join(f"#{gid}" for gid in games)
+            return f"Game commands go in the game's own chat ({where}), not by private message; !help there."
+        for referee in self.room_referees:
+            membership = getattr(referee, "membership", None)
+            lobby = membership(sender) if membership is not None else ""
+            if lobby.startswith("the "):  # "the Market Draft lobby"
+                return f"You are in {lobby}: its commands work here once the league starts."
+        return "Join a league in the room first; then !help here."
 
     async def _on_reconnected(self, event: Reconnected) -> None:
         """Back after a lost connection: each lost game is announced (or reopened by its league), each kept

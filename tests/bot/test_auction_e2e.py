@@ -625,3 +625,24 @@ def test_a_bid_the_server_refuses_to_show_is_still_recorded_and_said_so(
             await close_all(bot, players)
 
     run(scenario(), timeout=120)
+
+
+def test_a_game_command_sent_privately_is_pointed_to_the_games_chat(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    """A seated player who writes !bid to the referee privately was told to join a league; they are told
+    that game commands go in their game's chat, naming it."""
+
+    async def scenario() -> None:
+        bot, players, game_id, _referee, _by_id = await seated_pair(servatrice, tmp_path, BLOCK, "pm")
+        try:
+            alice = players[0]
+            await alice.client.send_message(bot.client.user_name, "!bid 2")
+            said = await alice.wait_private(lambda t: "game" in t)
+            assert said == (
+                f"Game commands go in the game's own chat (#{game_id}), not by private message; !help there."
+            )
+        finally:
+            await close_all(bot, players)
+
+    run(scenario())

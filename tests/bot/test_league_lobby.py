@@ -225,3 +225,21 @@ def test_a_kept_lobby_of_another_room_or_format_stays_where_it_is(tmp_path: Path
 
     run_room(tmp_path, before, None)
     run_room(tmp_path, elsewhere, None)
+
+
+def test_a_private_command_from_a_lobby_member_says_the_league_has_not_started(tmp_path: Path) -> None:
+    """Everyone writing to the referee privately outside a league heard "Join a league in the room first",
+    a lobby member too: they are told their league has not started."""
+
+    async def body(bot: Bot, room: AutoBattlerRoom, chat: Chat) -> None:
+        bot.room_referees[:] = [room]
+        await say(bot, room, "al", "!autobattler join")
+        await bot.answer_private("al", "!status")
+        await bot.answer_private("zed", "!status")
+        await bot.chat.flush(timeout=5)
+        assert lines(chat, "user") == [
+            "al: You are in the AutoBattler lobby: its commands work here once the league starts.",
+            "zed: Join a league in the room first; then !help here.",
+        ]
+
+    run_room(tmp_path, body, None)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import bisect
 import json
 import sqlite3
+import threading
 import zlib
 from collections.abc import Iterable
 from functools import lru_cache
@@ -54,9 +55,14 @@ class CardStore:
     def __init__(self, path: Path = STORE_FILE, *, label: str = "every real card (shipped)") -> None:
         self.path = path
         self.label = label
+        # One read-only connection shared by every thread (the bot's loop writes decks, its workers load
+        # cards), its queries one at a time (:meth:`_rows`).
+        self._lock = threading.Lock()
         try:
-            self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
-            meta = dict(self._db.execute("SELECT key, value FROM meta"))
+            self._db = sqlite3.connect(
+                f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True, check_same_thread=False
+            )
+            meta = dict(self._rows("SELECT key, value FROM meta"))
         except sqlite3.Error as exc:
             raise CardDataError(f"shipped card data unreadable: {exc}", source=str(path)) from exc
         if meta.get("format") != self.store_format or meta.get("version") != str(VERSION):
@@ -70,8 +76,13 @@ class CardStore:
         self._set_info: dict[str, tuple[str, str]] | None = None
 
     # -- reading ---------------------------------------------------------------------------------
+    def _rows(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
+        """Every row of one query, from any thread."""
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
     def _blob(self, key: str) -> bytes:
-        row = self._db.execute("SELECT data FROM blobs WHERE key=?", (key,)).fetchone()
+        row = next(iter(self._rows("SELECT data FROM blobs WHERE key=?", (key,))), None)
         if row is None:
             raise CardDataError(f"shipped card data lacks {key}", source=str(self.path))
         try:
@@ -110,7 +121,7 @@ class CardStore:
         if self._sets is None:
             self._sets = {
                 code: CardSet(code=code, name=name, set_type=set_type, release_date=date)
-                for code, name, set_type, date in self._db.execute("SELECT code, name, type, date FROM sets")
+                for code, name, set_type, date in self._rows("SELECT code, name, type, date FROM sets")
             }
         return self._sets
 
@@ -164,7 +175,7 @@ class CardStore:
     def token_cards(self) -> CardDatabase:
         """Every token, emblem and dungeon of the file (reads only those cards)."""
         db = CardDatabase(source=self.label)
-        row = self._db.execute("SELECT 1 FROM blobs WHERE key='tokens'").fetchone()
+        row = next(iter(self._rows("SELECT 1 FROM blobs WHERE key='tokens'")), None)
         for line in self._blob("tokens").decode("ascii").split("\n") if row else ():
             card = self.card(int(line))
             db.cards[card.name] = card
@@ -172,7 +183,7 @@ class CardStore:
 
     def reverse_related(self) -> dict[str, list[str]]:
         """Links to creators outside this file (creator -> names it makes), as the source had them."""
-        row = self._db.execute("SELECT 1 FROM blobs WHERE key='reverse-related'").fetchone()
+        row = next(iter(self._rows("SELECT 1 FROM blobs WHERE key='reverse-related'")), None)
         if row is None:
             return {}
         links: dict[str, list[str]] = json.loads(self._blob("reverse-related"))

@@ -356,7 +356,7 @@ class XmlIndexStore(CardStore):
         self._elements = _numbers(self._blob("elements"))
         self._firsts = _numbers(self._blob("firsts"))
         self._names: list[str] | None = None
-        has_links = self._db.execute("SELECT 1 FROM blobs WHERE key='links'").fetchone()
+        has_links = next(iter(self._rows("SELECT 1 FROM blobs WHERE key='links'")), None)
         self._links: dict[str, list[str]] = json.loads(self._blob("links")) if has_links else {}
 
     def _ranges(self, number: int) -> tuple[str, list[tuple[int, int]]]:

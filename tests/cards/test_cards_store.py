@@ -163,3 +163,32 @@ def test_a_split_cards_mana_value_adds_its_halves() -> None:
         for name in ("Fire // Ice", "Bonecrusher Giant", "Delver of Secrets")
     }
     assert values == {"Fire // Ice": 4, "Bonecrusher Giant": 3, "Delver of Secrets": 1}
+
+
+def test_the_shipped_store_serves_every_thread() -> None:
+    """The bot's loop writes a league's decks (token names look the store up) and a worker thread then
+    loads every card for Combat: one store, two threads (a Combat game failed: "SQLite objects created
+    in a thread can only be used in that same thread")."""
+    import threading
+
+    from cockatrice_ext.cards.store import CardStore
+
+    store = CardStore()
+    assert store.find("Lightning Bolt") is not None
+    found: list[object] = []
+    errors: list[BaseException] = []
+
+    def elsewhere() -> None:
+        try:
+            found.append(len(store.all_cards().cards))
+            found.append(store.find("Fire // Ice"))
+        except BaseException as exc:  # reported to the test below
+            errors.append(exc)
+
+    workers = [threading.Thread(target=elsewhere) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+    assert not errors, errors
+    assert len(found) == 6 and all(found)

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import difflib
 import logging
 import re
 import secrets
@@ -1163,7 +1164,8 @@ class LeagueReferee(Referee):
         members = self.engine.league.members
         number = self.key.rsplit(":", 1)[-1]
         title = TITLES[options.format]
-        extra = f", {options.rounds} rounds" if options.format == "market" else ""
+        rounds = "1 round" if options.rounds == 1 else f"{options.rounds} rounds"
+        extra = f", {rounds}" if options.format == "market" else ""
         effects = self.table.apply(core.Start(player=None))
         await bot.room_say(
             room_id,
@@ -1280,7 +1282,13 @@ class LeagueReferee(Referee):
             ]
             if any(r.commands.find(name, "private") is not None and r._offers(name) for r in others):
                 return False
-            await ctx.reply(f"{ctx.sender}: !{name} is not a {TITLES[self.format_name]} command; try !help")
+            title = TITLES[self.format_name]
+            spec = self.commands.find  # an alias (augments) goes with its command
+            offered = [n for n in self.commands.names("private") if self._offers(spec(n, "private").name)]
+            close = difflib.get_close_matches(name, offered, n=1, cutoff=0.6)
+            hint = f" (did you mean !{close[0]}?)" if close else ""
+            article = "an" if title[0] in "AEIOU" else "a"
+            await ctx.reply(f"{ctx.sender}: !{name} is not {article} {title} command; try !help{hint}")
             return True
         return await super().handle_command(ctx, text)
 

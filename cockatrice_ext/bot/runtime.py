@@ -1568,12 +1568,12 @@ class Bot:
         names = ", ".join(str(n) for n in dict(meta.get("names", {})).values())
         what = f"{meta.get('format', 'game')} game #{game_id}" + (f" ({names})" if names else "")
         why = (
-            "could not watch it again (the game is gone from the server)"
+            f"could not watch {what} again: the game is gone from the server"
             if meta.get("watching") and self.judge_level
-            else "lost its seat in it (an unregistered account loses its seats)"
+            else f"lost its seat in {what}: an unregistered account loses its seats"
         )
         return (
-            f"The referee {why} in a restart (its own or the server's): {what}."
+            f"In a restart (its own or the server's) the referee {why}."
             f" Its record is kept: say !resume {game_id} to continue it in a new game."
         )
 

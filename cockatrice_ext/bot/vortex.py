@@ -104,7 +104,7 @@ REFUSALS: dict[str, str] = {
     "no_such_card": "your pack has no such card",
     "card_not_available": "that card is not available",
     "bad_count": "that number is out of range",
-    "bad_basics": "name exactly {count} basic lands",
+    "bad_basics": "name exactly {count} basic lands ({why})",
     "already_chose": "you already chose your basic lands",
     "not_enough_basics": "a pack mulligan needs {needed} basic lands in your pack (you have {basics})",
     "mulligan_too_late": "too late: the pack mulligan is at upkeep, before your first draw",
@@ -178,7 +178,7 @@ def render_effects(
                 " (or !basics alone to take the referee's choice for your colours)."
             )
         elif isinstance(effect, rules.BasicsAdded):
-            lines.append(f"{name_of(effect.player)} adds {', '.join(effect.names)} to their hand.")
+            lines.append(f"{name_of(effect.player)} takes {', '.join(effect.names)} as basic lands.")
         elif isinstance(effect, rules.PackRevealed):
             names = ", ".join(ref.name for ref in effect.cards)
             lines.append(f"{name_of(effect.player)} mulligans their pack: {names}. It is exiled.")

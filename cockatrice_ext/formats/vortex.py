@@ -636,8 +636,13 @@ class VortexEngine(Engine[VortexConfig]):
         if len(names) != self.config.opening_basics or not all(
             isinstance(n, str) and n.strip().casefold() in allowed for n in names
         ):
+            unknown = [str(n) for n in names if not (isinstance(n, str) and n.strip().casefold() in allowed)]
+            why = f"{', '.join(unknown)}: not a basic land here" if unknown else f"{len(names)} named"
             raise RulesError(
-                "bad_basics", count=self.config.opening_basics, choices=list(self.config.basic_land_names)
+                "bad_basics",
+                count=self.config.opening_basics,
+                choices=list(self.config.basic_land_names),
+                why=why,
             )
         st.basics = tuple(allowed[n.strip().casefold()] for n in names)
         effects: list[Effect] = [BasicsAdded(action.player, st.basics)]  # type: ignore[arg-type]

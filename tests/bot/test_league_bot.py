@@ -651,7 +651,7 @@ def test_without_augments_the_command_is_not_offered() -> None:
     engine = autobattler_engine()
     league, bot = league_desk(LeagueOptions(format="autobattler"), engine)
     assert "!augment" not in " ".join(say(league, bot, "a", "!help"))
-    assert say(league, bot, "a", "!augment 1") == ["a: !augment is not a AutoBattler command; try !help"]
+    assert say(league, bot, "a", "!augment 1") == ["a: !augment is not an AutoBattler command; try !help"]
 
 
 def test_items_option_drafts_an_equipment_through_the_private_desk() -> None:

@@ -191,11 +191,11 @@ def test_vortex_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) ->
             # Basics: chosen by name, or the referee's default.
             mark = alice.mark()
             await alice.say(game_id, "!basics Forest Forest Lotus")
-            await bot_line(alice, r"alice_v: name exactly 3 basic lands", mark)
+            await bot_line(alice, r"alice_v: name exactly 3 basic lands \(Lotus: not a basic", mark)
             await alice.say(game_id, "!basics Forest Forest Mountain")
-            await bot_line(alice, r"alice_v adds Forest, Forest, Mountain", mark)
+            await bot_line(alice, r"alice_v takes Forest, Forest, Mountain as basic lands", mark)
             await bob.say(game_id, "!basics")
-            await bot_line(alice, r"bob_v adds", mark)
+            await bot_line(alice, r"bob_v takes .* as basic lands", mark)
             await bot_line(alice, r"Turn 1: alice_v", mark)
             await wait_until(
                 lambda: (

@@ -242,6 +242,40 @@ def _keyword_lines(oracle: str) -> list[str]:
     return out
 
 
+_ENCHANTABLE = {  # an Aura's "Enchant ..." line -> Forge's target restriction
+    "creature": "Creature",
+    "land": "Land",
+    "artifact": "Artifact",
+    "enchantment": "Enchantment",
+    "permanent": "Permanent",
+    "planeswalker": "Planeswalker",
+    "creature you control": "Creature.YouCtrl",
+    "creature an opponent controls": "Creature.OppCtrl",
+    "player": "Player",
+}
+_EQUIP = re.compile(r"^Equip ((?:\{[^}]*\})+)(?:\s*\(.*\))?$", re.IGNORECASE)
+
+
+def _attachment_lines(face: Face) -> list[str]:
+    """What makes an Aura castable onto its target and an Equipment able to equip in Forge: ``K:Enchant``
+    with its ``A:SP$ Attach`` spell, ``K:Equip:COST`` (as Forge's own scripts have them). What the Aura or
+    Equipment then does is not scripted (the oracle text shows it)."""
+    out: list[str] = []
+    for line in face.oracle_text.splitlines():
+        line = line.strip()
+        if "Aura" in face.subtypes and line.lower().startswith("enchant "):
+            what = line[len("enchant ") :].strip().lower()
+            valid = _ENCHANTABLE.get(what)
+            if valid is not None:
+                cost = forge_mana_cost(face.mana_cost)
+                out.append(f"K:Enchant {what}")
+                out.append(f"A:SP$ Attach | Cost$ {cost} | ValidTgts$ {valid} | AILogic$ Pump")
+        equip = _EQUIP.match(line) if "Equipment" in face.subtypes else None
+        if equip is not None:
+            out.append(f"K:Equip:{forge_mana_cost(equip.group(1))}")
+    return out
+
+
 def _face_script(face: Face) -> list[str]:
     lines = [f"Name:{_line_value(face.name)}", f"ManaCost:{forge_mana_cost(face.mana_cost)}"]
     colors = [c for c in "WUBRG" if c in face.colors]
@@ -258,6 +292,7 @@ def _face_script(face: Face) -> list[str]:
     if face.defense:
         lines.append(f"Defense:{_line_value(face.defense)}")
     lines.extend(_keyword_lines(face.oracle_text))
+    lines.extend(_attachment_lines(face))
     oracle = face.oracle_text.replace("\r\n", "\n").replace("\r", "\n")
     lines.append("Oracle:" + _FORBIDDEN_IN_NAME.sub(" ", oracle.replace("\n", "\\n")))
     return lines

@@ -241,3 +241,42 @@ def test_forge_script_colors_of_a_devoid_card_and_a_tokens_types() -> None:
     )
     text = write_forge_script(spirit)
     assert "\nTypes:Creature Spirit\n" in text and "Colors:green" in text
+
+
+def test_forge_script_lets_an_aura_be_cast_and_an_equipment_equip() -> None:
+    """A custom Aura without Forge's attach spell goes to the graveyard when cast; Equipment without
+    ``K:Equip`` never equips: both are written as Forge's own scripts have them (pacifism.txt)."""
+    aura = Card(
+        name="Binding Chains",
+        faces=(
+            Face(
+                name="Binding Chains",
+                mana_cost="{1}{W}",
+                types=("Enchantment",),
+                subtypes=("Aura",),
+                colors=("W",),
+                oracle_text="Enchant creature\nEnchanted creature can't attack or block.",
+            ),
+        ),
+    )
+    text = write_forge_script(aura)
+    assert "\nK:Enchant creature\nA:SP$ Attach | Cost$ 1 W | ValidTgts$ Creature | AILogic$ Pump\n" in text
+    cleaver = Card(
+        name="Runed Cleaver",
+        faces=(
+            Face(
+                name="Runed Cleaver",
+                mana_cost="{2}",
+                types=("Artifact",),
+                subtypes=("Equipment",),
+                oracle_text="Equipped creature gets +2/+0.\nEquip {1}{R} ({1}{R}: Attach to target creature"
+                " you control. Equip only as a sorcery.)",
+            ),
+        ),
+    )
+    assert "\nK:Equip:1 R\n" in write_forge_script(cleaver)
+    assert (
+        parse_forge_script(write_forge_script(aura).encode(), source="x")
+        .faces[0]
+        .oracle_text.startswith("Enchant creature")
+    )

@@ -945,6 +945,9 @@ class LeagueRoom(Referee):
             if room_id in self.lobbies:  # opened here meanwhile (a join came first): that one is kept
                 continue
             kept = [m for m in note.get("members", []) if isinstance(m, str) and m and not self.membership(m)]
+            present = self.bot.client.room_users.get(room_id) if self.bot.client is not None else None
+            if present is not None:  # who left the room while the referee was away left the lobby too
+                kept = [m for m in kept if m in present]
             members = list(dict.fromkeys(kept))[: self.seats_range()[1]]
             if not members:
                 self.bot.journal.drop_note(key)

@@ -240,6 +240,8 @@ class Client:
         self.server: ServerInfo | None = None
         self.rooms: dict[int, RoomSummary] = {}
         self.joined_rooms: set[int] = set()
+        self.room_users: dict[int, set[str]] = {}
+        """Who is in each room we joined: the join's user list, kept by the room's join and leave events."""
         self.games: dict[int, GameMirror] = {}
 
         self._seats: dict[int, _Seat] = {}
@@ -849,6 +851,11 @@ class Client:
     def _on_room_event(self, room_id: int, message: Message) -> None:
         name = message.DESCRIPTOR.name
         is_own = is_replay = False
+        users = self.room_users.get(room_id)
+        if users is not None and name == "Event_JoinRoom":
+            users.add(str(message.user_info.name))  # type: ignore[attr-defined]
+        elif users is not None and name == "Event_LeaveRoom":
+            users.discard(str(message.name))  # type: ignore[attr-defined]
         if name == "Event_RoomSay":
             is_own = message.name == self.user_name  # type: ignore[attr-defined]
             is_replay = message.message_type != ROOM_MESSAGE_USER  # type: ignore[attr-defined]
@@ -1042,11 +1049,13 @@ class Client:
         room_info = getattr(response.payload, "room_info", None)
         if room_info is not None:
             self._remember_room(room_info)
+            self.room_users[room_id] = {str(user.name) for user in room_info.user_list}
         return room_info
 
     async def leave_room(self, room_id: int) -> None:
         await self.call(commands.leave_room(), room_id=room_id)
         self.joined_rooms.discard(room_id)
+        self.room_users.pop(room_id, None)
 
     async def room_id_by_name(self, name: str) -> int:
         """Look a room up by name (case-insensitive) or, when no room has that name, by its id in digits;

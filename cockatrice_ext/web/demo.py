@@ -31,6 +31,7 @@ class StandInClient:
     requested_user: str = REFEREE_NAME
     name_taken: bool = False
     games: dict[int, GameMirror] = field(default_factory=dict)
+    room_users: dict[int, set[str]] = field(default_factory=dict)
 
     async def game_commands(self, *_: Any, **__: Any) -> None:
         return None

@@ -243,3 +243,25 @@ def test_a_private_command_from_a_lobby_member_says_the_league_has_not_started(t
         ]
 
     run_room(tmp_path, body, None)
+
+
+def test_a_restart_keeps_only_the_lobby_members_still_in_the_room(tmp_path: Path) -> None:
+    """Who left the room while the referee was away (no leave event reached it) is not in the lobby it
+    opens again: the room's user list at the join says who is there."""
+
+    async def before(bot: Bot, room: AutoBattlerRoom, chat: Chat) -> None:
+        for user in PLAYERS[:3]:
+            await say(bot, room, user, "!autobattler join")
+
+    async def after(bot: Bot, room: AutoBattlerRoom, chat: Chat) -> None:
+        bot.room_ids.append(ROOM)
+        bot.client.room_users[ROOM] = {"al", "cy", "someone else"}
+        await room.restore_lobbies()
+        await bot.chat.flush(timeout=5)
+        assert room.lobbies[ROOM].members == ["al", "cy"]
+        assert lines(chat, "room")[0].startswith(
+            "The AutoBattler lobby is still open after the referee's restart: al, cy (2 joined)."
+        )
+
+    run_room(tmp_path, before, None)
+    run_room(tmp_path, after, None)

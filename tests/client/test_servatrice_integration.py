@@ -605,3 +605,25 @@ def test_judge_spectator_acts_for_a_player(servatrice: ServatriceServer) -> None
             await wait_until(lambda: judge_game.players[pid].zones["hand"].card_count == 3, what="judge view")
 
     run(scenario())
+
+
+def test_the_client_knows_who_is_in_its_rooms(servatrice: ServatriceServer) -> None:
+    """``room_users``: the join's user list, then the room's join and leave events (a league lobby keeps
+    only members still in the room when the referee comes back)."""
+
+    async def scenario() -> None:
+        async with await connect(servatrice.ws_url, "rooms_watcher") as watcher:
+            room_id = (await watcher.list_rooms())[0].room_id
+            async with await connect(servatrice.ws_url, "rooms_early") as early:
+                await early.join_room(room_id)
+                await watcher.join_room(room_id)
+                assert watcher.room_users[room_id] == {"rooms_watcher", "rooms_early"}
+                async with await connect(servatrice.ws_url, "rooms_late") as late:
+                    await late.join_room(room_id)
+                    await wait_until(lambda: "rooms_late" in watcher.room_users[room_id])
+                await wait_until(lambda: "rooms_late" not in watcher.room_users[room_id])
+            await wait_until(lambda: watcher.room_users[room_id] == {"rooms_watcher"})
+            await watcher.leave_room(room_id)
+            assert room_id not in watcher.room_users
+
+    run(scenario())

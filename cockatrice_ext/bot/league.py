@@ -1811,9 +1811,9 @@ class LeagueGame(GameReferee):
             await bot.client.select_deck(game_id, EMPTY_DECK)
         return game
 
-    @command(aliases=("state",))
-    async def status(self, ctx: Context) -> None:
-        """The pairing and whose deck is legal."""
+    @command("status", aliases=("state",))
+    async def pairing_status(self, ctx: Context) -> None:
+        """The pairing and whose deck is legal."""  # not ``status``: GameReferee.status() feeds !games and /
         parts = []
         for name in self.players:
             seat = self.seat_of(name)

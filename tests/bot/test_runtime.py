@@ -347,3 +347,26 @@ def test_a_closed_game_is_forgotten_even_when_its_referee_fails_on_the_news() ->
         return bot.games
 
     assert asyncio.run(run()) == {}
+
+
+def test_no_chat_command_hides_a_method_the_runtime_calls() -> None:
+    """A command is declared by a method; named like a referee's own method it replaces it: a league game's
+    ``!status`` hid ``GameReferee.status()``, so ``!games`` and the web view's front page failed while any
+    league game was open ("status() missing 1 required positional argument: 'ctx'")."""
+    import inspect
+
+    from cockatrice_ext.bot import auction, combat, league, vortex
+    from cockatrice_ext.bot.runtime import GameReferee
+
+    hidden = [
+        f"{cls.__name__}.{attr}"
+        for module in (auction, combat, league, vortex)
+        for _, cls in inspect.getmembers(module, inspect.isclass)
+        if issubclass(cls, Referee)
+        for attr, value in vars(cls).items()
+        if hasattr(value, "__command__")
+        and any(attr in vars(base) for base in (GameReferee, Referee) if issubclass(cls, base))
+    ]
+    assert hidden == []
+    spec = league.LeagueGame.pairing_status.__command__  # type: ignore[attr-defined]
+    assert spec["name"] == "status" and spec["aliases"] == ("state",)

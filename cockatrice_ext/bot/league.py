@@ -539,6 +539,8 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
                 line += "; bye: " + ", ".join(byes)
             out.public.append(line + ". The referee opens a game for each pairing.")
         elif isinstance(effect, core.ResultClaimed):
+            if any(isinstance(e, core.ResultRecorded) and e.players == effect.players for e in effects):
+                continue  # the claim that confirms the other's: the result line says it all
             opponent = next((p for p in effect.players if p != effect.player), "")
             said = "a draw" if effect.draw else f"{effect.winner} won"
             out.tell(effect.player, f"Noted: {said}. Waiting for {opponent} to confirm.")

@@ -270,6 +270,9 @@ def test_render_market_buy_and_claims() -> None:
     assert out.private["bo"] == ["Noted: al won. Waiting for al to confirm."]
     assert out.private["al"] == ["bo reports al won. Confirm with !result win."]
     out = render_effects(engine.apply(core.ReportResult(player="al", winner="al")), engine)
+    # the confirming claim settles it: no "waiting for bo to confirm" after the room heard the result
+    assert not any("confirm" in line.lower() for lines in out.private.values() for line in lines)
+    assert "Round 1: al beats bo." in out.public
     assert any(line.startswith("Market open: 1. ") for line in out.public)
     assert "bo to buy." in out.public
     assert out.private["bo"][-1].startswith("Your turn to buy")

@@ -1701,16 +1701,23 @@ class LeagueReferee(Referee):
         """Where the league stands and what you can do now."""
         engine = self.engine
         parts = [self.status_line()]
+        members = engine.league.members
         if isinstance(engine, mk.MarketDraftEngine):
             if engine.pack(ctx.sender):
                 parts.append("you have a pack: !pack")
+            picking = [p for p in members if engine.pack(p)] if engine.phase == "draft" else []
+            waiting = [p for p in picking if p != ctx.sender]
             if engine.whose_turn():
                 parts.append(f"{engine.whose_turn()} to buy")
         else:
             if engine.phase == "draft" and ctx.sender in engine.active() and ctx.sender not in engine.done:
                 parts.append("you are drafting: !shop")
+            drafting = engine.active() if engine.phase == "draft" else ()
+            waiting = [p for p in members if p != ctx.sender and p in drafting and p not in engine.done]
             if ctx.sender in engine.augment_packs:
                 parts.append("keep one augment of your pack: !augment")
+        if waiting:  # a player gone quiet (or offline) holds the draft: say who
+            parts.append("the draft waits for " + ", ".join(waiting))
         match = engine.league.match_of(ctx.sender)
         if match is not None and len(match.players) == 2 and not match.decided:
             game = next(

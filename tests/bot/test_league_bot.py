@@ -864,3 +864,14 @@ def test_without_pages_the_whole_view_follows_the_first_line() -> None:
     told = [line for line in bot.said if line.startswith("a: ")]
     assert len(told) == 2 and told[0].startswith("a: Your shop: 1. ") and "Your pool: 1. " not in told[0]
     assert told[1].startswith("a: Your first cards: ") and "Your pool: 1. " in told[1]
+
+
+def test_status_names_who_the_draft_waits_for() -> None:
+    """A player gone quiet (or offline) holds the draft: !status names who it waits for (it said only
+    "draft, round 0")."""
+    engine = autobattler_engine()
+    league, bot = league_desk(LeagueOptions(format="autobattler"), engine)
+    for player in ("a", "b"):
+        say(league, bot, player, "!done")
+    said = say(league, bot, "a", "!status")[0]
+    assert "the draft waits for c, d" in said, said

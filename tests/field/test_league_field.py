@@ -133,7 +133,7 @@ def test_a_referee_back_at_another_web_address_sends_each_league_player_a_new_li
         room_id, players = await arrive(protos, shipped_server, ["kim_fw", "lou_fw"])
         pages: list[PrivatePage] = []
         try:
-            starts = r"Market Draft league #\d+ starts: .*1 rounds"
+            starts = r"Market Draft league #\d+ starts: .*1 round\b"
             pages = await form_web_league(players, room_id, "market", "Market Draft", starts, "1")
             picks = await asyncio.gather(
                 *(draft_on_page(p, page, 2) for p, page in zip(players, pages, strict=True))

@@ -56,6 +56,7 @@ import difflib
 import logging
 import re
 import secrets
+import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -91,6 +92,9 @@ PAGE_CONTENTS = {"market": "pack, market and pool", "autobattler": "shop and poo
 """What a league player's private web page shows, as its link's message says it."""
 SEATS = {"market": (2, 8), "autobattler": (4, 8)}
 """How many players a league of each format takes (AutoBattler: 4 or 8, nothing between)."""
+LOBBY_GRACE = 120.0
+"""Seconds a lobby member may be out of the room (a dropped connection, a client restarted) before the lobby
+lets them go."""
 NEEDED = {"market": "2 to 8", "autobattler": "4 or 8"}
 """The same, as a lobby's page says it."""
 
@@ -789,6 +793,8 @@ class Lobby:
     """Members whose page's live stream is open (kept by the web view; the league inherits them)."""
     over: bool = False
     """Emptied before it started: its pages expire."""
+    away: dict[str, float] = field(default_factory=dict)
+    """Members out of the room, since when (``time.monotonic``)."""
 
     @property
     def needed(self) -> str:
@@ -842,6 +848,8 @@ class LeagueRoom(Referee):
     async def lobby(self, ctx: Context, what: str, args: str) -> None:
         assert ctx.room_id is not None
         fmt, title = self.format_name, TITLES[self.format_name]
+        if ctx.room_id in self.lobbies:
+            await self.drop_gone(self.lobbies[ctx.room_id])
         lobby = self._lobby(ctx.room_id)
         members = lobby.members
         running = [lg for lg in self.leagues if lg.room_id == ctx.room_id and not lg.over]
@@ -893,24 +901,37 @@ class LeagueRoom(Referee):
             raise BadArgument(f"usage: !{fmt} join | leave | start {self._start_usage()} | status | rules")
 
     async def on_room_left(self, room_id: int, user: str) -> None:
-        """A lobby member who left the room (logged off, or went) leaves the lobby, and the room is told: a
-        league would otherwise start with a drafter who is gone, and later players could not clear them."""
+        """A lobby member left the room (logged off, or went): noted, so that the lobby lets them go once they
+        have been away :data:`LOBBY_GRACE` seconds (:meth:`drop_gone`)."""
         lobby = self.lobbies.get(room_id)
-        if lobby is None or user not in lobby.members:
-            return
-        lobby.members.remove(user)
-        self.keep_lobby(lobby)
-        if not lobby.members:
-            lobby.over = True
-            del self.lobbies[room_id]
-        pages = league_pages(self.bot)
-        if pages is not None:
-            pages.revoke(lobby, user)
-            pages.changed(lobby)
+        if lobby is not None and user in lobby.members:
+            lobby.away.setdefault(user, time.monotonic())
+
+    async def drop_gone(self, lobby: Lobby) -> None:
+        """Let go of the members out of the room for :data:`LOBBY_GRACE` seconds or more, and tell the room: a
+        league would otherwise start with a drafter who is gone, and later players could not clear them. One
+        back in the room (the client's ``room_users``) keeps their place."""
+        present = getattr(self.bot.client, "room_users", {}).get(lobby.room_id)
+        now, gone = time.monotonic(), []
+        for user, since in list(lobby.away.items()):
+            if user not in lobby.members or (present is not None and user in present):
+                del lobby.away[user]
+            elif now - since >= LOBBY_GRACE:
+                gone.append(user)
         title = TITLES[self.format_name]
-        await self.bot.room_say(
-            room_id, f"{user} left the room, so the {title} lobby too ({len(lobby.members)} waiting)."
-        )
+        for user in gone:
+            del lobby.away[user]
+            lobby.members.remove(user)
+            self.keep_lobby(lobby)
+            if not lobby.members:
+                lobby.over = True
+                self.lobbies.pop(lobby.room_id, None)
+            pages = league_pages(self.bot)
+            if pages is not None:
+                pages.revoke(lobby, user)
+                pages.changed(lobby)
+            line = f"{user} has been out of the room a while: out of the {title} lobby"
+            await self.bot.room_say(lobby.room_id, f"{line} ({len(lobby.members)} waiting).")
 
     def lobby_note(self, room_id: int) -> str:
         """The journal note that keeps who waits in this format's lobby of ``room_id``."""
@@ -947,7 +968,7 @@ class LeagueRoom(Referee):
             if room_id in self.lobbies:  # opened here meanwhile (a join came first): that one is kept
                 continue
             kept = [m for m in note.get("members", []) if isinstance(m, str) and m and not self.membership(m)]
-            present = self.bot.client.room_users.get(room_id) if self.bot.client is not None else None
+            present = getattr(self.bot.client, "room_users", {}).get(room_id)
             if present is not None:  # who left the room while the referee was away left the lobby too
                 kept = [m for m in kept if m in present]
             members = list(dict.fromkeys(kept))[: self.seats_range()[1]]

@@ -90,28 +90,35 @@ def test_without_the_web_view_every_join_and_leave_is_answered_in_the_room(tmp_p
     run_room(tmp_path, body, None)
 
 
-def test_a_member_who_leaves_the_room_leaves_the_lobby(tmp_path: Path) -> None:
-    """A player who logs off (Servatrice takes them out of the room) used to stay in the lobby: the league
-    then started with a drafter who was gone, and nobody else could clear them. They leave it, the room is
-    told, and their page's link dies."""
+def test_a_member_out_of_the_room_a_while_leaves_the_lobby(tmp_path: Path, monkeypatch: Any) -> None:
+    """A player who logs off (Servatrice takes them out of the room) used to stay in the lobby for good: a
+    league then started with a drafter who was gone, and nobody else could clear them. Out of the room for
+    LOBBY_GRACE seconds, they leave it at the lobby's next command, the room is told and their page's link
+    dies; one back in the room in time keeps their place (a dropped connection)."""
+    from cockatrice_ext.bot import league
     from cockatrice_ext.client import ClientEvent
     from cockatrice_ext.protocol.pb import room_events_pb2
+
+    def left(user: str) -> ClientEvent:
+        return ClientEvent(kind="room", message=room_events_pb2.Event_LeaveRoom(name=user), room_id=ROOM)
 
     async def body(bot: Bot, room: AutoBattlerRoom, chat: Chat) -> None:
         bot.room_referees[:] = [room]
         for user in PLAYERS:
             await say(bot, room, user, "!autobattler join")
-        gone = ClientEvent(kind="room", message=room_events_pb2.Event_LeaveRoom(name="cy"), room_id=ROOM)
-        await bot.on_event(gone)
-        await bot.chat.flush(timeout=5)
-        assert room.lobbies[ROOM].members == ["al", "bo", "di"]
-        assert lines(chat, "room")[-1] == "cy left the room, so the AutoBattler lobby too (3 waiting)."
-        assert [player for _page, player in bot.league_pages.tokens] == ["al", "bo", "di"]
-        await bot.on_event(
-            ClientEvent(kind="room", message=room_events_pb2.Event_LeaveRoom(name="zed"), room_id=ROOM)
-        )
+        bot.client.room_users[ROOM] = {"al", "bo", "di"}
+        await bot.on_event(left("cy"))
+        await say(bot, room, "al", "!autobattler status")  # within the grace: still waiting for cy
+        assert room.lobbies[ROOM].members == ["al", "bo", "cy", "di"]
+        monkeypatch.setattr(league, "LOBBY_GRACE", 0.0)
+        await bot.on_event(left("bo"))
+        bot.client.room_users[ROOM].add("bo")  # bo came back: keeps the place
         await say(bot, room, "al", "!autobattler start")  # three are not enough: refused, not started
-        assert "AutoBattler needs 4 or 8 players; 3 joined" in lines(chat, "room")[-1]
+        assert room.lobbies[ROOM].members == ["al", "bo", "di"]
+        room_text = " | ".join(lines(chat, "room"))  # lines queued together leave as one message
+        assert "cy has been out of the room a while: out of the AutoBattler lobby (3 waiting)." in room_text
+        assert room_text.endswith("AutoBattler needs 4 or 8 players; 3 joined")
+        assert [player for _page, player in bot.league_pages.tokens] == ["al", "bo", "di"]
 
     run_room(tmp_path, body, Pages())
 

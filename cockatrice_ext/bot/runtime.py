@@ -322,7 +322,7 @@ class GameReferee(Referee):
         """Wait until every line queued for this game was sent."""
         await self.bot.chat.flush(self.chat_destination)
 
-    def seats(self, user: str) -> bool:
+    def is_at_table(self, user: str) -> bool:
         """Whether ``user`` sits in this game (player or spectator) while we referee it."""
         game = None if self.closed else self.bot.client.games.get(self.game_id)
         return game is not None and any(p.name == user for p in game.players.values())
@@ -1269,7 +1269,7 @@ class Bot:
     def no_private_command(self, sender: str) -> str:
         """Why ``sender``'s private command reaches no league, and where it goes: their game's chat, or their
         lobby's league once it starts, or a league to join first."""
-        games = sorted(gid for gid, referee in self.all_games().items() if referee.seats(sender))
+        games = sorted(gid for gid, referee in self.all_games().items() if referee.is_at_table(sender))
         if games:
             where = ", ".join(f"#{gid}" for gid in games)
             return f"Game commands go in the game's own chat ({where}), not by private message; !help there."

@@ -92,6 +92,8 @@ PAGE_CONTENTS = {"market": "pack, market and pool", "autobattler": "shop and poo
 """What a league player's private web page shows, as its link's message says it."""
 SEATS = {"market": (2, 8), "autobattler": (4, 8)}
 """How many players a league of each format takes (AutoBattler: 4 or 8, nothing between)."""
+AFTER_THE_END = frozenset({"standings", "pool"})
+"""Private commands an ended league still answers, for its members (who are in no league then)."""
 LOBBY_GRACE = 120.0
 """Seconds a lobby member may be out of the room (a dropped connection, a client restarted) before the lobby
 lets them go."""
@@ -1265,6 +1267,11 @@ class LeagueReferee(Referee):
     def is_member(self, name: str) -> bool:
         return name in self.engine.league.members
 
+    def _latest_for(self, user: str) -> LeagueReferee | None:
+        """The league ``user`` joined last (running or ended)."""
+        mine = [r for r in self.bot.private_referees if isinstance(r, LeagueReferee) and r.is_member(user)]
+        return mine[-1] if mine else None
+
     def card_name(self, index: int) -> str:
         return self.block.facts[index].name
 
@@ -1290,16 +1297,20 @@ class LeagueReferee(Referee):
 
     async def handle_command(self, ctx: Context, text: str) -> bool:
         """Only members are served here; other leagues (or the bot's default line) answer the rest."""
-        if ctx.scope != "private" or not self.is_member(ctx.sender) or self.over:
+        if ctx.scope != "private" or not self.is_member(ctx.sender):
             return False
         try:
             invocation = parse_invocation(text)
         except BadArgument as exc:
+            if self.over:
+                return False
             await ctx.reply(f"{ctx.sender}: {exc.reason}")
             return True
         if invocation is None:
             return False
         name = invocation.name
+        if self.over and (name not in AFTER_THE_END or self is not self._latest_for(ctx.sender)):
+            return False  # an ended league still shows its table and your pool, from your latest league
         if self.commands.find(name, "private") is None or not self._offers(name):
             others = [
                 r

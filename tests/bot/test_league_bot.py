@@ -875,3 +875,25 @@ def test_status_names_who_the_draft_waits_for() -> None:
         say(league, bot, player, "!done")
     said = say(league, bot, "a", "!status")[0]
     assert "the draft waits for c, d" in said, said
+
+
+def test_an_ended_league_still_shows_its_members_the_table_and_their_pool() -> None:
+    """After the end, !standings and !pool by private message answered "Join a league in the room first";
+    the member's latest league answers them, and nothing else."""
+    from cockatrice_ext.bot.runtime import Context
+
+    engine = autobattler_engine()
+    league, bot = league_desk(LeagueOptions(format="autobattler"), engine)
+    bot.private_referees.append(league)
+    league.over = True
+    assert say(league, bot, "a", "!standings")[0].startswith("Energy ")
+    assert any("Cube" in line for line in say(league, bot, "a", "!pool"))
+
+    async def refused(text: str) -> bool:
+        ctx = Context(bot=bot, scope="private", sender="a", reply_hook=lambda _line: asyncio.sleep(0))  # type: ignore[arg-type]
+        return await league.handle_command(ctx, text)
+
+    assert not asyncio.run(refused("!swap 1 2"))  # over: play commands are no longer this league's
+    newer, _ = league_desk(LeagueOptions(format="autobattler"), autobattler_engine())
+    bot.private_referees.append(newer)
+    assert not asyncio.run(refused("!standings"))  # the newer league answers it

@@ -1193,7 +1193,8 @@ class LeagueReferee(Referee):
         number = self.key.rsplit(":", 1)[-1]
         title = TITLES[options.format]
         rounds = "1 round" if options.rounds == 1 else f"{options.rounds} rounds"
-        extra = f", {rounds}" if options.format == "market" else ""
+        markets = {1: "no market", 2: "a market after round 1"}.get(options.rounds, "a market between rounds")
+        extra = f", {rounds}, {markets}" if options.format == "market" else ""  # markets: between games
         effects = self.table.apply(core.Start(player=None))
         await bot.room_say(
             room_id,

@@ -272,3 +272,29 @@ def test_a_restart_keeps_only_the_lobby_members_still_in_the_room(tmp_path: Path
 
     run_room(tmp_path, before, None)
     run_room(tmp_path, after, None)
+
+
+def test_a_market_league_start_says_when_its_markets_come(tmp_path: Path) -> None:
+    """Markets come between a Market Draft league's games: a one-round league has none, which its players
+    found out only at its end."""
+
+    async def run() -> list[str]:
+        chat: Chat = []
+
+        async def send(destination: tuple[str, Any], message: str) -> None:
+            chat.append((destination, message))
+
+        bot = demo_bot(tmp_path / "journal.sqlite3", send)
+        room = MarketRoom(bot, LeagueOptions(format="market", seed=3))
+        bot.room_referees.append(room)
+        try:
+            for user in ("al", "bo"):
+                assert await room.handle_command(Context(bot, "room", user, room_id=ROOM), "!market join")
+            assert await room.handle_command(Context(bot, "room", "al", room_id=ROOM), "!market start 1")
+            await bot.chat.flush(timeout=5)
+        finally:
+            bot.chat.close()
+        return lines(chat, "room")
+
+    said = " | ".join(asyncio.run(run()))
+    assert "Market Draft league #" in said and ", 1 round, no market)" in said, said

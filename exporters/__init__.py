@@ -67,6 +67,8 @@ class ExportFormat:
     sections: frozenset[str] = DECK_SECTIONS
     is_card_file: bool = False
     """A file of cards (every card once, whatever its section), not a deck."""
+    command_zone: bool = False
+    """Commanders have a place of their own (Forge's [Commander]); other decks put them in the sideboard."""
 
     @property
     def is_bundle(self) -> bool:
@@ -100,6 +102,7 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             "Forge deck (.dck)",
             frozenset({"tags"}),
             DECK_SECTIONS | {"variants"},
+            command_zone=True,
         ),
         ExportFormat(
             "forge-cube",
@@ -174,7 +177,8 @@ def moved_to_side(deck: ExportDeck, fmt: str) -> list[str]:
     its [Commander]; a companion belongs in the sideboard anyway), as a phrase."""
     count = deck.count("commander")
     export_format = EXPORT_FORMATS[fmt]
-    if not count or fmt.startswith("forge") or export_format.is_card_file:
+    commanders_written = "commander" in export_format.sections  # else left_out says they are not
+    if not count or not commanders_written or export_format.command_zone or export_format.is_card_file:
         return []
     return [f"commander ({_cards(count)})"]
 

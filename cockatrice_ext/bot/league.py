@@ -23,6 +23,11 @@ The rules live in :mod:`cockatrice_ext.formats.market` and :mod:`cockatrice_ext.
   game: a life total reaching 0, a concession or a player leaving (AutoBattler refuses concessions, as
   its engine does); ``!result win|loss|draw`` from both players is the fallback. For AutoBattler the
   Treasure tokens on each player's battlefield are reported before the result.
+* **Away and idle members.** A running league checks every :data:`STAND_IN_TICK` seconds whose move it
+  waits for (each engine's ``waiting_for``): a member out of its room :data:`LOBBY_GRACE` seconds, and silent
+  to us since, or past the league option ``timer`` (warned at half time), gets the referee's move
+  (``core.StandIn``: a pick at random, a pass, the end of a draft phase), journaled like any other; the room
+  hears once that the referee moves for an away member, and when they are back.
 * **Restart.** The installer restores every open league of its format from the journal; the games of
   undecided matches are adopted again where the bot is re-seated (a registered account) or, with judge
   rights, watches them again; a game under way is taken over without a word (its decks were checked and
@@ -97,6 +102,16 @@ AFTER_THE_END = frozenset({"standings", "pool"})
 LOBBY_GRACE = 120.0
 """Seconds a lobby member may be out of the room (a dropped connection, a client restarted) before the lobby
 lets them go."""
+STAND_IN_TICK = 5.0
+"""Seconds between a running league's checks of whose move it waits for: a member out of the room
+:data:`LOBBY_GRACE` seconds, or past the league's ``timer``, gets the referee's move (``core.StandIn``)."""
+STAND_IN_WORDS = {
+    "pick": "picked at random for you",
+    "pass": "passed your market turn",
+    "done": "ended your draft (your pool as it is)",
+    "carousel": "made your carousel pick at random",
+}
+"""What the referee did for a member, as their private line says it."""
 NEEDED = {"market": "2 to 8", "autobattler": "4 or 8"}
 """The same, as a lobby's page says it."""
 
@@ -190,6 +205,7 @@ class LeagueOptions:
     augment_packs: bool = ab.AutoBattlerConfig.augment_packs
     item_drafting: bool = ab.AutoBattlerConfig.item_drafting
     reseat_on_energy: bool = ab.AutoBattlerConfig.reseat_on_energy
+    pick_timeout: int = 0  # the option timer: seconds per draft decision before the referee moves; 0 = none
 
     @property
     def block_name(self) -> str:
@@ -528,6 +544,11 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
                 else f"Your pack ({size}): {numbered(effect.names)}.{how}",
                 on_page=pages,
             )
+        elif isinstance(effect, core.StoodIn):
+            why = "You were away" if effect.reason == "away" else "Your time ran out"
+            out.tell(effect.player, f"{why}: the referee {STAND_IN_WORDS.get(effect.move, 'moved for you')}.")
+            if effect.reason == "time" and effect.move != "pick":  # the others wait for that turn
+                out.public.append(f"{effect.player}'s time ran out.")
         elif isinstance(effect, core.Picked):
             size = len(engine.league.pools[effect.player])  # type: ignore[attr-defined]
             out.tell(effect.player, f"You picked {effect.name} ({size} in your pool).", on_page=pages)
@@ -779,6 +800,24 @@ def load_league_block(spec: str) -> LoadedBlock:
 def league_pages(bot: Bot) -> Any:
     """The web view's league pages (``link``, ``changed``, ``revoke``), or None when the bot serves none."""
     return (bot.main or bot).league_pages
+
+
+@dataclass
+class Decision:
+    """A move a running league waits for from one member: the engine's token for it, since when (the
+    ``timer``'s clock), and whether the half-time warning went out."""
+
+    token: tuple[Any, ...]
+    since: float
+    warned: bool = False
+
+
+def decision_name(token: tuple[Any, ...]) -> str:
+    """A waited-for move as a player's warning names it (the first word of the engine's token)."""
+    kind = token[0] if token else ""
+    return {"pick": "pick", "buy": "market turn", "done": "draft", "carousel": "carousel pick"}.get(
+        str(kind), "move"
+    )
 
 
 @dataclass(eq=False)
@@ -1123,6 +1162,13 @@ class LeagueReferee(Referee):
         out when their last one closes): they get no chat copy of what the page shows. A chat command takes
         them out too (they play from chat now)."""
         self._follow_ups: set[asyncio.Task[None]] = set()
+        self.seen: dict[str, float] = {}
+        """When each member was last seen: in the league's room, or writing to us (``time.monotonic``)."""
+        self.decisions: dict[str, Decision] = {}
+        """The move the league waits for from each member, and since when (the ``timer``'s clock)."""
+        self.standing_in: set[str] = set()
+        """Away members the referee moves for (the room was told once; told again when they are back)."""
+        self._watcher: asyncio.Task[None] | None = None
 
     # -- creation and restore ------------------------------------------------------------------------
 
@@ -1202,6 +1248,7 @@ class LeagueReferee(Referee):
             f" ({block.name}, {len(block)} cards{extra}). Everything else by private message to me: !help.",
         )
         await self.perform(effects)
+        self.watch()
 
     @classmethod
     async def restore(cls, bot: Bot, key: str) -> LeagueReferee:
@@ -1253,7 +1300,87 @@ class LeagueReferee(Referee):
             bot.journal.set_table_meta(key, meta)
         for round_no, players, lost in reopen:
             await league.open_game(round_no, players, instead_of=lost)
+        league.watch()
         return league
+
+    # -- away and idle members ------------------------------------------------------------------------
+
+    def watch(self) -> None:
+        """Start the check of away and idle members (:meth:`stand_in_due` every :data:`STAND_IN_TICK` s);
+        it ends with the league. Everyone counts as seen now (a restart does not make anyone away)."""
+        if self.over or (self._watcher is not None and not self._watcher.done()):
+            return
+        now = time.monotonic()
+        for member in self.engine.league.members:
+            self.seen.setdefault(member, now)
+        self._watcher = asyncio.get_running_loop().create_task(self._watch())
+
+    async def _watch(self) -> None:
+        while not self.over and self in self.bot.private_referees:
+            await asyncio.sleep(STAND_IN_TICK)
+            try:
+                await self.stand_in_due()
+            except Exception:  # the next check tries again; the league must not lose its clock
+                LOGGER.exception("league %s: the check of away players failed", self.key)
+
+    async def stand_in_due(self, now: float | None = None) -> None:
+        """Make the move the league waits for from each member out of the room :data:`LOBBY_GRACE` seconds
+        (silent since: no line to us either), or past the ``timer`` (warned at half time): a ring draft, a
+        market or a draft phase must not wait for ever for a connection that died. The room hears once
+        that the referee moves for an away member, and when they are back."""
+        if self.over or (self.bot.fleet is not None and not self.bot.fleet.may_act(self.key)):
+            return
+        now = time.monotonic() if now is None else now
+        present = getattr(self.bot.client, "room_users", {}).get(self.room_id)
+        for member in self.engine.league.members:
+            if present is None or member in present:
+                self.seen[member] = now
+        for member in sorted(self.standing_in):
+            if now - self.seen.get(member, now) < LOBBY_GRACE:
+                self.standing_in.discard(member)
+                await self.bot.room_say(self.room_id, f"{member} is back: their moves are their own again.")
+        timeout = self.options.pick_timeout
+        for _ in range(len(self.engine.league.members) * 50):  # an away member's packs may queue up
+            waiting = self.engine.waiting_for()
+            for member in set(self.decisions) - set(waiting):
+                del self.decisions[member]
+            for member, token in waiting.items():
+                if member not in self.decisions or self.decisions[member].token != token:
+                    self.decisions[member] = Decision(token, now)
+            due = ""
+            for member, decision in sorted(self.decisions.items()):
+                if now - self.seen.get(member, now) >= LOBBY_GRACE:
+                    due, reason = member, "away"
+                    break
+                if timeout and now - decision.since >= timeout:
+                    due, reason = member, "time"
+                    break
+                if timeout and not decision.warned and now - decision.since >= timeout / 2:
+                    decision.warned = True
+                    left = max(1, round(timeout - (now - decision.since)))
+                    await self.bot.tell(member, f"{left} s left for your {decision_name(decision.token)}.")
+            if not due:
+                return
+            await self.stand_in(due, reason)
+
+    async def stand_in(self, member: str, reason: str) -> None:
+        """The referee's move for ``member`` (``core.StandIn``), journaled like a player's."""
+        try:
+            effects = self.table.apply(core.StandIn(player=None, target=member, reason=reason))
+        except RulesError as exc:  # the move was made meanwhile: nothing to do
+            LOGGER.info("league %s: no stand-in for %s (%s)", self.key, member, exc.code)
+            self.decisions.pop(member, None)
+            return
+        self.decisions.pop(member, None)
+        if reason == "away" and member not in self.standing_in:
+            self.standing_in.add(member)
+            minutes = f"{LOBBY_GRACE / 60:g} minute" + ("" if LOBBY_GRACE == 60 else "s")
+            await self.bot.room_say(
+                self.room_id,
+                f"{member} has been out of the room {minutes}: the referee makes their moves (at random,"
+                " or a pass) until they are back.",
+            )
+        await self.perform(effects)
 
     # -- state ----------------------------------------------------------------------------------------
 
@@ -1300,6 +1427,7 @@ class LeagueReferee(Referee):
         """Only members are served here; other leagues (or the bot's default line) answer the rest."""
         if ctx.scope != "private" or not self.is_member(ctx.sender):
             return False
+        self.seen[ctx.sender] = time.monotonic()  # writing to us: not away, wherever they are
         try:
             invocation = parse_invocation(text)
         except BadArgument as exc:
@@ -1734,23 +1862,23 @@ class LeagueReferee(Referee):
         """Where the league stands and what you can do now."""
         engine = self.engine
         parts = [self.status_line()]
-        members = engine.league.members
+        waiting_for = engine.waiting_for()
         if isinstance(engine, mk.MarketDraftEngine):
             if engine.pack(ctx.sender):
                 parts.append("you have a pack: !pack")
-            picking = [p for p in members if engine.pack(p)] if engine.phase == "draft" else []
-            waiting = [p for p in picking if p != ctx.sender]
             if engine.whose_turn():
                 parts.append(f"{engine.whose_turn()} to buy")
         else:
-            if engine.phase == "draft" and ctx.sender in engine.active() and ctx.sender not in engine.done:
+            if engine.phase == "draft" and ctx.sender in waiting_for:
                 parts.append("you are drafting: !shop")
-            drafting = engine.active() if engine.phase == "draft" else ()
-            waiting = [p for p in members if p != ctx.sender and p in drafting and p not in engine.done]
             if ctx.sender in engine.augment_packs:
                 parts.append("keep one augment of your pack: !augment")
+        waiting = [p for p in waiting_for if p != ctx.sender] if engine.phase == "draft" else []
         if waiting:  # a player gone quiet (or offline) holds the draft: say who
+            away = [p for p in waiting if p in self.standing_in]
             parts.append("the draft waits for " + ", ".join(waiting))
+            if away:
+                parts.append(f"away, the referee moves for: {', '.join(away)}")
         match = engine.league.match_of(ctx.sender)
         if match is not None and len(match.players) == 2 and not match.decided:
             game = next(

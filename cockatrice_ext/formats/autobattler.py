@@ -71,6 +71,10 @@ RULE INDEX (seed 003, in our words -> where it is implemented)
   are discarded for good -> :class:`ChooseAugment` (before they finish drafting: ``augment_pending``); a
   kept augment starts every mini-game in the command zone, not counted in the hand
   -> :meth:`AutoBattlerEngine.command_zone`, :meth:`AutoBattlerEngine.check_deck`.
+- A member away or out of time (league core :class:`StandIn`): the referee ends their draft (keeping their
+  pool as it is, after keeping an augment of their pack at random) or makes their carousel pick at random
+  (putting back a pool card at random where the league puts back) -> :meth:`AutoBattlerEngine.waiting_for`,
+  :meth:`AutoBattlerEngine._stand_in`.
 
 Error codes: the league core's plus ``wrong_phase``, ``not_active``, ``already_done``, ``no_treasure``,
 ``not_in_shop``, ``not_your_pick``, ``not_in_carousel``, ``put_back_needed``, ``no_put_back``,
@@ -95,10 +99,13 @@ from cockatrice_ext.formats.league import (
     DeckProblem,
     League,
     ReportResult,
+    StandIn,
     Start,
+    StoodIn,
     card_names,
     require_referee,
     resolve_card,
+    stand_in_target,
 )
 
 
@@ -496,6 +503,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         PlayWithBasics,
         ChooseAugment,
         DraftItem,
+        StandIn,
     )
 
     def __init__(self, config: AutoBattlerConfig, *, seed: int) -> None:
@@ -582,6 +590,16 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             return None
         return self.carousel_order[self.carousel_turn]
 
+    def waiting_for(self) -> dict[str, tuple[Any, ...]]:
+        """Whose move the league waits for now (drafters not done, the carousel's picker), each with a token
+        that is new for each new decision (a draft phase, a carousel turn). Games are not moves here."""
+        if self.phase == "draft":
+            return {p: ("done", self.games_played) for p in self.active() if p not in self.done}
+        if self.phase == "carousel":
+            picker = self.carousel_order[self.carousel_turn]
+            return {picker: ("carousel", self.games_played, self.carousel_turn)}
+        return {}
+
     def check_deck(
         self,
         player: str,
@@ -665,6 +683,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             PlayWithBasics: self._play_with_basics,
             ChooseAugment: self._choose_augment,
             DraftItem: self._draft_item,
+            StandIn: self._stand_in,
         }
         handler = handlers.get(type(action))
         if handler is None:
@@ -943,6 +962,25 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         if len(self.done) == len(self.active()):
             effects += self._end_draft()
         return effects
+
+    def _stand_in(self, action: StandIn) -> list[Effect]:
+        """The referee's move for an away or idle member: end their draft as it stands (an augment pack
+        waiting first: one kept at random), or make their carousel pick at random."""
+        player = stand_in_target(self.league, action)
+        if player not in self.waiting_for():
+            raise RulesError("not_waiting", player=player)
+        if self.phase == "carousel":
+            card = self.carousel[self.rng.randrange(len(self.carousel))]
+            pool = self.league.pools[player]
+            put_back = pool[self.rng.randrange(len(pool))] if self.config.carousel_put_back and pool else None
+            pick = CarouselPick(player=player, card=card, put_back=put_back)
+            return [StoodIn(player, "carousel", action.reason), *self._carousel_pick(pick)]
+        effects: list[Effect] = [StoodIn(player, "done", action.reason)]
+        pack = self.augment_packs.get(player)
+        if pack:
+            choice = ChooseAugment(player=player, card=pack[self.rng.randrange(len(pack))])
+            effects += self._choose_augment(choice)
+        return effects + self._end_draft_for(EndDraft(player=player))
 
     def _end_draft(self) -> list[Effect]:
         returned: list[int] = []

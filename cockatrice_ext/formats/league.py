@@ -18,10 +18,14 @@ RULE INDEX (what the core implements, for Market Draft and the AutoBattler cube)
   (the seeds are silent); ``bye_result`` makes it a draw or a loss -> :meth:`League.start_round`.
   Results by concession may be refused by the format (``allow_concession``).
 - Standings: points per win / draw (format's choice), then wins, then name -> :meth:`League.standings`.
+- A member who is away or out of time (the seeds are silent; a league of an evening must not wait for ever):
+  the referee makes their move for them (:class:`StandIn`): the format's default, a pick at random, a pass or
+  the end of their draft. Each engine's ``waiting_for`` says whose move the league waits for, each with a
+  token that changes with every new decision (the bot's timers start again) -> ``stand_in`` of each engine.
 
 Error codes (``RulesError.code``) raised here: ``not_a_member``, ``malformed``, ``card_not_found``,
 ``no_pack``, ``no_round``, ``not_paired``, ``not_in_match``, ``result_already_recorded``,
-``concession_not_allowed``, ``no_such_match``, ``referee_only``.
+``concession_not_allowed``, ``no_such_match``, ``referee_only``, ``not_waiting``.
 """
 
 from __future__ import annotations
@@ -70,6 +74,33 @@ class ReportResult(Action):
     draw: bool = False
     match_of: str = ""
     by_concession: bool = False
+
+
+@dataclass(frozen=True)
+class StandIn(Action):
+    """The referee makes ``target``'s move for them: they are away, or their time for it ran out.
+
+    ``player`` must be ``None``. What the move is belongs to the format (its ``stand_in``); refused with
+    ``not_waiting`` when the league does not wait for ``target``. ``reason`` (one of :data:`STAND_IN_REASONS`)
+    goes into the effect, for the players' words.
+    """
+
+    target: str = ""
+    reason: str = "away"
+
+
+STAND_IN_REASONS = ("away", "time")
+"""Why the referee moves for a member: out of the room a while, or their time for the move ran out."""
+
+
+@dataclass(frozen=True)
+class StoodIn(Effect):
+    """The referee made ``player``'s ``move`` (``pick``, ``pass``, ``done``, ``carousel``) for them, for
+    ``reason`` (public: that it did, never which card it took)."""
+
+    player: str
+    move: str
+    reason: str = "away"
 
 
 @dataclass(frozen=True)
@@ -164,6 +195,14 @@ def require_referee(action: Action) -> None:
     """Raise ``referee_only`` unless the action comes from the referee (``player=None``)."""
     if action.player is not None:
         raise RulesError("referee_only", player=action.player)
+
+
+def stand_in_target(league: League, action: StandIn) -> str:
+    """The member a :class:`StandIn` acts for (the referee's action only, with a known reason)."""
+    require_referee(action)
+    if action.reason not in STAND_IN_REASONS:
+        raise RulesError("malformed", field="reason")
+    return league.require_member(action.target)
 
 
 def resolve_card(cards: Sequence[CardFacts], ref: object, among: Iterable[int]) -> int:
@@ -479,6 +518,13 @@ class Draft:
         """The pack ``seat`` picks from now (empty if none)."""
         queue = self.queues.get(seat) or []
         return list(queue[0]) if queue else []
+
+    def pick_at_random(self, seat: str, rng: Any) -> list[Effect]:
+        """The referee's pick for ``seat`` (:class:`StandIn`): a card at random from their pack."""
+        pack = self.pending(seat)
+        if self.finished or not pack:
+            raise RulesError("not_waiting", player=seat)
+        return self.pick(Pick(player=seat, card=pack[rng.randrange(len(pack))]))
 
     def pick(self, action: Pick) -> list[Effect]:
         """Validate and apply a pick.

@@ -38,6 +38,9 @@ RULE INDEX (seed 002, in our words -> where it is implemented)
 - Scoring: 2 per win, 1 per tie; the most points after the last round wins -> league standings; the league
   ends with the last round's results (a market after the last game could not change any score, so that
   round's packs stay unopened in ``remaining``) -> :meth:`MarketDraftEngine._after_results`.
+- A member away or out of time (league core :class:`StandIn`): the referee picks for them at random from the
+  pack in front of them, or passes their market turn -> :meth:`MarketDraftEngine.waiting_for`,
+  :meth:`MarketDraftEngine._stand_in`.
 
 Error codes: the league core's (``not_a_member``, ``no_pack``, ``card_not_found``, ``malformed``,
 ``not_paired``, ``result_already_recorded`` ...) plus ``wrong_phase``, ``not_your_turn``,
@@ -64,11 +67,14 @@ from cockatrice_ext.formats.league import (
     Match,
     Pick,
     ReportResult,
+    StandIn,
     Start,
+    StoodIn,
     card_names,
     require_referee,
     resolve_card,
     round_robin_pairings,
+    stand_in_target,
 )
 
 # A slot is (color classes it accepts, how many). Color classes: "W".."G" mono, "C" colorless, "M" multi.
@@ -237,7 +243,7 @@ class MarketDraftEngine(Engine[MarketConfig]):
 
     name: ClassVar[str] = "market"
     config_type: ClassVar[type[Any]] = MarketConfig
-    action_types: ClassVar[tuple[type[Action], ...]] = (Start, Pick, ReportResult, Buy, Pass)
+    action_types: ClassVar[tuple[type[Action], ...]] = (Start, Pick, ReportResult, Buy, Pass, StandIn)
 
     def __init__(self, config: MarketConfig, *, seed: int) -> None:
         super().__init__(config, seed=seed)
@@ -263,6 +269,7 @@ class MarketDraftEngine(Engine[MarketConfig]):
         self.order: list[str] = []
         self.turn = 0
         self.passes = 0
+        self.moves = 0  # buys and passes of the open market (each turn a new decision: waiting_for)
         self._make_all_packs()
 
     # -- setup ----------------------------------------------------------------------
@@ -312,6 +319,15 @@ class MarketDraftEngine(Engine[MarketConfig]):
 
     def pool(self, player: str) -> list[int]:
         return list(self.league.pools.get(player, []))
+
+    def waiting_for(self) -> dict[str, tuple[Any, ...]]:
+        """Whose move the league waits for now (the drafters with a pack, the player to buy), each with a
+        token that is new for each new decision (a pick adds to the pool; each market move counts)."""
+        if self.phase == "draft":
+            return {p: ("pick", len(self.league.pools[p])) for p in self.league.members if self.pack(p)}
+        if self.phase == "market":
+            return {self.order[self.turn]: ("buy", self.league.round, self.moves)}
+        return {}
 
     def pack(self, player: str) -> list[int]:
         """The draft pack ``player`` picks from now (empty when none is waiting)."""
@@ -377,7 +393,24 @@ class MarketDraftEngine(Engine[MarketConfig]):
             return self._buy(action)
         if isinstance(action, Pass):
             return self._pass(action)
+        if isinstance(action, StandIn):
+            return self._stand_in(action)
         raise RulesError("malformed", field="action")
+
+    def _stand_in(self, action: StandIn) -> list[Effect]:
+        """The referee's move for an away or idle member: a pick at random, or a pass."""
+        player = stand_in_target(self.league, action)
+        if player not in self.waiting_for():
+            raise RulesError("not_waiting", player=player)
+        if self.phase == "draft":
+            effects: list[Effect] = [
+                StoodIn(player, "pick", action.reason),
+                *self.draft.pick_at_random(player, self.rng),
+            ]
+            if self.draft.finished:
+                effects += self._start_round()
+            return effects
+        return [StoodIn(player, "pass", action.reason), *self._pass(Pass(player=player))]
 
     def _start_round(self) -> list[Effect]:
         self.phase = "play"
@@ -459,6 +492,7 @@ class MarketDraftEngine(Engine[MarketConfig]):
         self.discard.extend(paid)
         self.league.pools[player].append(card)
         self.passes = 0
+        self.moves += 1
         effects: list[Effect] = [
             CardBought(
                 player,
@@ -475,6 +509,7 @@ class MarketDraftEngine(Engine[MarketConfig]):
     def _pass(self, action: Pass) -> list[Effect]:
         player = self._require_turn(action)
         self.passes += 1
+        self.moves += 1
         effects: list[Effect] = [Passed(player)]
         if self.passes >= len(self.order):
             return effects + self._close_market()
@@ -536,4 +571,5 @@ class MarketDraftEngine(Engine[MarketConfig]):
             "order": list(self.order),
             "turn": self.whose_turn(),
             "passes": self.passes,
+            "moves": self.moves,
         }

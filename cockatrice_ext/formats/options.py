@@ -283,6 +283,15 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
             " a loss, for points and for the buying order",
             {result: {"bye_result": result} for result in BYE_RESULTS},
         ),
+        _int(
+            "timer",
+            "pick_timeout",
+            (0, 10, 3600),
+            "seconds each player has for a draft pick or a market turn before the referee picks at random"
+            " or passes for them (the write-up has no clock; off = wait, except for a player out of the room"
+            " two minutes: the referee moves for them either way)",
+            off=0,
+        ),
     ),
     "autobattler": (
         _choice(
@@ -353,6 +362,15 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
             False,
             "Augments: a D6 at the start picks uncommon (1-3), rare (4-5) or mythic (6) augments; a player"
             " past 5 poison is dealt a pack of three of them and keeps one (!augment)",
+        ),
+        _int(
+            "timer",
+            "pick_timeout",
+            (0, 10, 3600),
+            "seconds each player has for a draft phase or a carousel pick before the referee ends their"
+            " draft (their pool as it is) or picks at random for them (the write-up has no clock; off ="
+            " wait, except for a player out of the room two minutes: the referee moves for them either way)",
+            off=0,
         ),
     ),
 }

@@ -412,3 +412,46 @@ def test_after_the_server_and_the_referee_restart_each_pairing_gets_its_own_game
             await bot.close()
 
     run(scenario(), timeout=180)
+
+
+def test_a_drafter_whose_connection_dies_does_not_stop_the_draft(
+    servatrice: ServatriceServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen in the field: a member who dropped during the ring draft held every pack that reached them, and
+    the league stood still for good. Out of the room LOBBY_GRACE seconds (two minutes; shortened here), the
+    referee picks for them at random, the room told once, and the others draft on to the first round."""
+    from cockatrice_ext.bot import league as league_bot
+
+    monkeypatch.setattr(league_bot, "LOBBY_GRACE", 1.0)
+    monkeypatch.setattr(league_bot, "STAND_IN_TICK", 0.2)
+    journal = tmp_path / "journal.sqlite3"
+
+    async def scenario() -> None:
+        bot = await start_bot(servatrice.ws_url, journal, rounds=1)
+        alice = await Player.connect(servatrice.ws_url, "alice_d")
+        bob = await Player.connect(servatrice.ws_url, "bob_d")
+        carol = await Player.connect(servatrice.ws_url, "carol_d")
+        try:
+            room_id = await alice.client.room_id_by_name("Bot room")
+            for p in (alice, bob, carol):
+                await p.client.join_room(room_id)
+            mark = alice.mark()
+            for p in (alice, bob, carol):
+                await p.client.room_say(room_id, "!market join")
+            await alice.wait_line(lambda t: "carol_d joins" in t, since=mark)
+            await alice.client.room_say(room_id, "!market start")
+            await alice.wait_line(lambda t: "Market Draft league #1 starts" in t, since=mark)
+            engine: mk.MarketDraftEngine = league_of(bot).engine
+            await bob.close()  # bob's connection dies: the server takes him out of the room
+            await draft(engine, {"alice_d": alice, "carol_d": carol})
+            await wait_until(lambda: engine.phase == "play", timeout=30, what="the first round")
+            assert len(engine.pool("bob_d")) == 45  # every pick of his, the referee's
+            line = await alice.wait_line(lambda t: "bob_d has been out of the room" in t, since=mark)
+            assert "the referee makes their moves" in line
+            assert sum("bob_d has been out of the room" in t for _, t in alice.heard[mark:]) == 1
+        finally:
+            for p in (alice, carol):
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=150)

@@ -29,7 +29,7 @@ from cockatrice_ext.formats.autobattler import (
     d20_pairings,
 )
 from cockatrice_ext.formats.base import Action, RulesError
-from cockatrice_ext.formats.league import ReportResult, Start
+from cockatrice_ext.formats.league import ReportResult, StandIn, Start
 from cockatrice_ext.journal import Journal, Table
 
 FOUR = ("ann", "bob", "cat", "dan")
@@ -563,6 +563,8 @@ def random_action(engine: AutoBattlerEngine, rnd: random.Random) -> Action:
     if engine.phase == "carousel":
         who = engine.whose_carousel_pick()
         assert who is not None
+        if rnd.random() < 0.1:  # the referee picks for an away player
+            return StandIn(None, target=who)
         give = rnd.choice(engine.pool(who)) if engine.config.carousel_put_back else None
         return CarouselPick(who, rnd.choice(engine.carousel), put_back=give)
     if engine.phase == "draft":
@@ -574,6 +576,8 @@ def random_action(engine: AutoBattlerEngine, rnd: random.Random) -> Action:
             return Roll(player)
         if roll < 0.6:
             return BuyPermanentBasic(player)
+        if roll < 0.65:  # the referee ends an away player's draft
+            return StandIn(None, target=player)
         return EndDraft(player)
     match = rnd.choice([m for m in engine.league.current_matches() if not m.decided])
     roll = rnd.random()

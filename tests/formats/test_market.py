@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from cockatrice_ext.cards.model import COLORS, CardFacts
 from cockatrice_ext.formats.base import Action, RulesError
-from cockatrice_ext.formats.league import BYE_RESULTS, Pick, ReportResult, Start
+from cockatrice_ext.formats.league import BYE_RESULTS, Pick, ReportResult, StandIn, Start
 from cockatrice_ext.formats.market import (
     Buy,
     MarketConfig,
@@ -391,6 +391,8 @@ def random_action(engine: MarketDraftEngine, rnd: random.Random) -> Action:
         return Start(None)
     if engine.phase == "draft":
         seat = rnd.choice([s for s in players if engine.draft.pending(s)])
+        if rnd.random() < 0.1:  # the referee picks for an away drafter
+            return StandIn(None, target=seat)
         return Pick(seat, rnd.choice(engine.draft.pending(seat)))
     if engine.phase == "play":
         match = rnd.choice([m for m in engine.league.current_matches() if not m.decided])
@@ -407,7 +409,7 @@ def random_action(engine: MarketDraftEngine, rnd: random.Random) -> Action:
         while pool and sum(engine.worth(p, card) for p in pay) < engine.cost(card):
             pay.append(pool.pop())
         return Buy(buyer, card, tuple(pay))
-    return Pass(buyer)
+    return StandIn(None, target=buyer) if rnd.random() < 0.1 else Pass(buyer)
 
 
 def play_randomly(engine: MarketDraftEngine, seed: int, steps: int, apply: object = None) -> int:

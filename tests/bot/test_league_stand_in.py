@@ -1,0 +1,188 @@
+"""A running league does not wait for ever for a member whose connection died, nor past its ``timer``.
+
+Seen in the field: a Market Draft member who dropped during the ring draft held every pack that reached
+them, so the draft (and the league) stood still; nobody could clear them. Now a member out of the league's
+room for LOBBY_GRACE seconds (and silent to us) gets the referee's move, the room told once; the league
+option ``timer`` gives every member that many seconds per move (warned at half time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from typing import Any
+
+import pytest
+
+from cockatrice_ext.bot import league as league_bot
+from cockatrice_ext.bot.league import LeagueOptions, LeagueReferee
+from cockatrice_ext.formats import autobattler as ab
+from cockatrice_ext.formats import league as core
+from cockatrice_ext.formats import market as mk
+from cockatrice_ext.formats import options as game_options
+from cockatrice_ext.journal import Journal, Table
+from tests.bot.test_league_bot import _ChattyBot, block_of, market_cards, say
+
+GRACE = league_bot.LOBBY_GRACE
+
+
+def timer(format_name: str, seconds: int) -> dict[str, Any]:
+    """The league option ``timer=SECONDS`` as the option grammar reads it from chat."""
+    return game_options.split_words(format_name, [f"timer={seconds}"])[1]
+
+
+def market_desk(options: LeagueOptions | None = None, rounds: int = 1) -> tuple[LeagueReferee, _ChattyBot]:
+    """A started two-player Market Draft (al, bo) with both in room 0, its clock at 0."""
+    engine = mk.MarketDraftEngine(
+        mk.MarketConfig(players=("al", "bo"), rounds=rounds, cards=market_cards(2, rounds)), seed=3
+    )
+    bot = _ChattyBot(Journal(":memory:"))
+    bot.client.room_users = {0: {"al", "bo"}}  # type: ignore[attr-defined]
+    options = options or LeagueOptions(format="market", rounds=rounds)
+    meta = {
+        "kind": "league",
+        "format": "market",
+        "options": dataclasses.asdict(options),
+        "room_id": 0,
+        "block": "test",
+        "game_names": list(block_of(engine).game_names),
+        "games": {},
+    }
+    table = Table.create(bot.journal, "ws://test:league:0:market:1", engine, meta=meta)
+    desk = LeagueReferee(bot, 0, options, block_of(engine), table)  # type: ignore[arg-type]
+    asyncio.run(desk.perform(table.apply(core.Start(player=None))))
+    desk.seen = {"al": 0.0, "bo": 0.0}
+    bot.said.clear()
+    return desk, bot
+
+
+def has(lines: list[str], start: str) -> bool:
+    """Whether a line starts with ``start`` (a player's lines of one batch leave joined with " | ")."""
+    return any(line.startswith(start) for line in lines)
+
+
+def due(desk: LeagueReferee, bot: _ChattyBot, now: float) -> list[str]:
+    bot.said.clear()
+    asyncio.run(desk.stand_in_due(now))
+    return list(bot.said)
+
+
+def test_a_drafter_out_of_the_room_a_while_gets_the_referees_picks() -> None:
+    desk, bot = market_desk()
+    engine = desk.engine
+    bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]  # bo's connection died
+    assert due(desk, bot, 1.0) == []  # the first check sees bo gone
+    assert due(desk, bot, GRACE - 1) == []  # within the grace nothing happens
+    pool = len(engine.pool("bo"))
+    said = due(desk, bot, GRACE + 2)
+    assert len(engine.pool("bo")) == pool + 1 and not engine.pack("bo")  # one pick: the next pack is al's
+    assert said[0] == (
+        "bo has been out of the room 2 minutes: the referee makes their moves (at random, or a pass) until"
+        " they are back."
+    )
+    assert said[1].startswith("bo: You were away: the referee picked at random for you. | You picked ")
+    assert engine.pool("al") == []  # al is here: their pick waits for them
+    say(desk, bot, "al", "!pick 1")  # the pack al passes reaches bo: picked at the next check, no new word
+    said = due(desk, bot, GRACE + 3)
+    assert len(engine.pool("bo")) == pool + 2
+    assert not any(line.startswith("bo has been") for line in said)
+    bot.client.room_users[0].add("bo")  # type: ignore[attr-defined]
+    say(desk, bot, "al", "!pick 1")
+    said = due(desk, bot, GRACE + 4)
+    assert said == ["bo is back: their moves are their own again."]
+    assert engine.pack("bo") and len(engine.pool("bo")) == pool + 2  # bo picks for themselves again
+
+
+def test_a_member_who_writes_to_us_is_not_away_wherever_they_are() -> None:
+    desk, bot = market_desk()
+    bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]  # the room tab closed
+    due(desk, bot, 1.0)
+    pool = len(desk.engine.pool("bo"))
+    asyncio.run(asyncio.sleep(0))
+    desk.seen["bo"] = GRACE  # bo's !pack a moment ago (handle_command notes it)
+    assert due(desk, bot, GRACE + 2) == []
+    assert len(desk.engine.pool("bo")) == pool
+    say(desk, bot, "bo", "!status")
+    assert desk.seen["bo"] > GRACE + 2  # time.monotonic() of the command
+
+
+def test_the_timer_warns_at_half_time_then_picks() -> None:
+    options = game_options.apply("market", LeagueOptions(format="market"), timer("market", 30))
+    desk, bot = market_desk(options)
+    assert due(desk, bot, 1.0) == []  # both hold a pack: their clocks start
+    assert sorted(due(desk, bot, 16.0)) == ["al: 15 s left for your pick.", "bo: 15 s left for your pick."]
+    assert due(desk, bot, 20.0) == []  # warned once
+    said = due(desk, bot, 31.0)
+    assert has(said, "al: Your time ran out: the referee picked at random for you. | You picked ")
+    assert has(said, "bo: Your time ran out: the referee picked at random for you. | You picked ")
+    assert not any(" has been out of the room" in line for line in said)
+    assert all(len(desk.engine.pool(p)) == 1 for p in ("al", "bo"))
+    assert due(desk, bot, 32.0) == []  # the next packs are new picks: new clocks
+
+
+def test_an_away_buyers_market_turn_is_passed() -> None:
+    desk, bot = market_desk(rounds=2)
+    engine = desk.engine
+    while engine.phase == "draft":
+        for player in ("al", "bo"):
+            if engine.pack(player):
+                desk.table.apply(core.Pick(player=player, card=engine.pack(player)[0]))
+    desk.table.apply(core.ReportResult(player=None, winner="al"))
+    assert engine.phase == "market" and engine.whose_turn() == "bo"  # the loser buys first
+    bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]
+    due(desk, bot, 1.0)
+    said = due(desk, bot, GRACE + 2)
+    assert "bo: You were away: the referee passed your market turn." in said
+    assert said[-1] == "bo passes. al to buy." and engine.whose_turn() == "al"
+
+
+def test_the_autobattler_timer_ends_a_draft_phase_and_tells_the_room() -> None:
+    options = game_options.apply("autobattler", LeagueOptions(format="autobattler"), timer("autobattler", 60))
+    cards = tuple(league_bot_card(i) for i in range(80))
+    engine = ab.AutoBattlerEngine(ab.AutoBattlerConfig(players=("a", "b", "c", "d"), cards=cards), seed=9)
+    bot = _ChattyBot(Journal(":memory:"))
+    table = Table.create(bot.journal, "ws://test:league:0:autobattler:1", engine)
+    desk = LeagueReferee(bot, 0, options, block_of(engine), table)  # type: ignore[arg-type]
+    asyncio.run(desk.perform(table.apply(core.Start(player=None))))
+    for player in ("a", "b", "c"):
+        say(desk, bot, player, "!done")
+    due(desk, bot, 0.0)
+    said = due(desk, bot, 61.0)
+    assert has(said, "d: Your time ran out: the referee ended your draft (your pool as it is).")
+    assert has(said, "d's time ran out. Draft over.")
+    assert engine.phase == "play"
+
+
+def league_bot_card(i: int) -> Any:
+    from tests.bot.test_league_bot import COLORS, card
+
+    return card(f"Cube {i}", "common", (COLORS[i % 5],))
+
+
+def test_stand_ins_are_journaled_and_restored() -> None:
+    desk, bot = market_desk()
+    bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]
+    due(desk, bot, 1.0)
+    due(desk, bot, GRACE + 2)
+    restored = asyncio.run(LeagueReferee.restore(bot, desk.key))  # type: ignore[arg-type]
+    assert restored.engine.snapshot() == desk.engine.snapshot()
+    assert len(restored.engine.pool("bo")) == 1
+
+
+def test_the_watcher_runs_the_checks_by_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(league_bot, "STAND_IN_TICK", 0.01)
+    monkeypatch.setattr(league_bot, "LOBBY_GRACE", 0.05)
+    desk, bot = market_desk()
+    bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]
+
+    async def run() -> None:
+        bot.private_referees.append(desk)
+        desk.seen.clear()
+        desk.watch()
+        await asyncio.sleep(0.3)
+        desk.over = True  # the watcher ends with the league
+        await asyncio.sleep(0.05)
+        assert desk._watcher is not None and desk._watcher.done()
+
+    asyncio.run(run())
+    assert len(desk.engine.pool("bo")) == 1 and desk.engine.pool("al") == []

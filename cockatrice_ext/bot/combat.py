@@ -115,6 +115,9 @@ REFUSALS: dict[str, str] = {
     "illegal_deck": "{player}'s deck is not legal",
     "not_a_player": "you are not a player of this game",
     "not_your_turn": "it is {active_player}'s turn",
+    "not_your_cleanup": (
+        "it is {active_player}'s cleanup: only {active_player} discards now (down to {hand_size} cards)"
+    ),
     "wrong_step": "not now",
     "no_such_card": "no such card there",
     "card_not_available": "that card is not available",
@@ -142,6 +145,13 @@ REFUSALS: dict[str, str] = {
     "bad_count": "that number is out of range",
     "bad_amount": "that amount is out of range",
 }
+
+NOT_THERE = {
+    "hand": "that card is not in your hand (!hand lists yours)",
+    "play": "that card is not in play",
+}
+"""A card reference the engine did not find, by where it looked (``RulesError`` detail ``where``): the words
+never repeat the reference, which may be a hand number."""
 
 PROBLEM_LABELS = {
     "not_singleton": "more than one copy",
@@ -766,6 +776,8 @@ class CombatReferee(SeatsByName, GameReferee):
         if error.code == "wrong_step":  # details name either the step or the phase
             where = error.details.get("step") or error.details.get("phase") or ""
             return f"not now (it is the {where} step)" if where else "not now"
+        if error.code in ("no_such_card", "card_not_available"):
+            return NOT_THERE.get(error.details.get("where", ""), self.refusals[error.code])
         return super().explain(error)
 
     # -- deck checks (before the game starts) ---------------------------------------------------
@@ -1324,8 +1336,18 @@ class CombatReferee(SeatsByName, GameReferee):
 
     @command()
     async def discard(self, ctx: Context, card: Rest) -> None:
-        """Discard a card from your hand."""
-        await self.act(ctx, lambda p: rules.Discard(player=p, card=card))
+        """Discard a card from your hand: its number from !hand, or its name."""
+        await self.act(ctx, lambda p: rules.Discard(player=p, card=self.discarded(p, card)))
+
+    def discarded(self, player: int, card: str) -> str | int:
+        """``!discard``'s card as the engine takes it: hand number N (from ``!hand``) as the card's index,
+        else the text as a name. A number past the hand stays text, so the engine answers as for any card
+        not in the hand, after its own checks (at another player's cleanup: not yours to discard)."""
+        text = card.strip()
+        hand = self.engine.seats[self.engine.config.players.index(player)].hand
+        if _NUMBER.fullmatch(text) and 1 <= int(text) <= len(hand):
+            return hand[int(text) - 1]
+        return text
 
     @command()
     async def draw(self, ctx: Context, count: Annotated[int, Range(1, 20)] | None = None) -> None:

@@ -670,7 +670,7 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
                 " onto the battlefield attached to that permanent.",
             )
         elif isinstance(effect, ab.Rolled):
-            out.tell(effect.player, "Rolled: a new shop.")
+            out.tell(effect.player, "Rolled: a new shop.", on_page=pages)
         elif isinstance(effect, ab.BasicsPlayed) and effect.fee:
             treasures = engine.treasures[effect.player]  # type: ignore[attr-defined]
             out.tell(
@@ -687,6 +687,8 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
             total = len(engine.active())  # type: ignore[attr-defined]
             if done < total:
                 out.public.append(f"{effect.player} has finished drafting ({done}/{total}).")
+            if pages:  # the answer to the page's Done (chat players read the room's line)
+                out.tell(effect.player, f"You are done drafting this phase ({done}/{total}).", on_page=True)
         elif isinstance(effect, ab.DraftEnded):
             energy = engine.energy  # type: ignore[attr-defined]
             out.public.append(f"Draft over. Energy {energy}: build your mini-game decks.")

@@ -22,7 +22,9 @@ RULE INDEX (seed 004, in our words -> where it lives)
   ``Summon``/``Equip``, combat -> below, second main skipped, end.
 * Cleanup "as normal": the active player discards down to ``max_hand_size`` (seven) before the turn passes ->
   ``_cleanup`` opens step ``"cleanup"`` (effect ``DiscardToHandSize``), ``Discard`` by the active player
-  ends the turn once the hand is small enough. The game's last turn skips it (the game is over).
+  ends the turn once the hand is small enough. The game's last turn skips it (the game is over). Nobody
+  else acts in that step (no player gets priority in cleanup): the other player's ``Discard`` is refused
+  (``not_your_cleanup``); at any other time of setup and play either player may discard (card effects).
 * Combat: each player places up to three non-creature cards face down in five spell slots -> ``BeginCombat``,
   ``PlaceSpell``; then each may use one activated ability costing at most the round -> ``ActivateAbility``;
   ``CombatReady`` from both opens the fights.
@@ -40,12 +42,13 @@ RULE INDEX (seed 004, in our words -> where it lives)
 Refusal codes (``RulesError.code``)
 -----------------------------------
 ``not_started``, ``already_started``, ``game_over``, ``bad_player_count``, ``bad_config``, ``illegal_deck``,
-``not_a_player``, ``not_your_turn``, ``wrong_step``, ``no_such_card``, ``card_not_available``, ``bad_slot``,
-``slot_occupied``, ``slot_empty``, ``not_a_creature``, ``not_a_spell``, ``mana_value_too_high`` (setup),
-``already_done``, ``wrong_sacrifices``, ``spell_limit``, ``ability_used``, ``cost_above_round``,
+``not_a_player``, ``not_your_turn``, ``not_your_cleanup``, ``wrong_step``, ``no_such_card``,
+``card_not_available`` (both with ``where``: ``"hand"`` or ``"play"``, where the card was looked for),
+``bad_slot``, ``slot_occupied``, ``slot_empty``, ``not_a_creature``, ``not_a_spell``, ``mana_value_too_high``
+(setup), ``already_done``, ``wrong_sacrifices``, ``spell_limit``, ``ability_used``, ``cost_above_round``,
 ``spell_above_round``, ``defender_instants_only``, ``equipment_limit``, ``needs_target``, ``fight_pending``,
-``no_fight_pending``, ``already_fought``, ``no_opponent_across``, ``no_equipment``,
-``equip_not_yet``, ``bad_count``, ``bad_amount``, ``bad_destination``, ``unknown_action``.
+``no_fight_pending``, ``already_fought``, ``no_opponent_across``, ``no_equipment``, ``equip_not_yet``,
+``bad_count``, ``bad_amount``, ``bad_destination``, ``unknown_action``.
 
 Card references: an ``int`` is the card's index in ``config.cards``; a ``str`` is a (case-insensitive) name.
 Slots are 0-based (0..4); slot ``i`` faces the opponent's slot ``i``.
@@ -685,22 +688,23 @@ class CombatEngine(Engine[CombatConfig]):
             raise RulesError("bad_slot", slot=slot, slots=count)
         return slot
 
-    def _card(self, ref: Any, candidates: Sequence[int | None]) -> int:
-        """Resolve a card index or name among ``candidates``."""
+    def _card(self, ref: Any, candidates: Sequence[int | None], where: str) -> int:
+        """Resolve a card index or name among ``candidates``; ``where`` (``"hand"``, ``"play"``) names them
+        in a refusal."""
         pool = [c for c in candidates if c is not None]
         if isinstance(ref, bool) or not isinstance(ref, (int, str)):
-            raise RulesError("no_such_card", card=repr(ref))
+            raise RulesError("no_such_card", card=repr(ref), where=where)
         if isinstance(ref, int):
             if not 0 <= ref < len(self.config.cards):
-                raise RulesError("no_such_card", card=ref)
+                raise RulesError("no_such_card", card=ref, where=where)
             if ref not in pool:
-                raise RulesError("card_not_available", card=ref)
+                raise RulesError("card_not_available", card=ref, where=where)
             return ref
         wanted = ref.strip().casefold()
         for c in pool:
             if self.config.cards[c].name.casefold() == wanted:
                 return c
-        raise RulesError("no_such_card", card=ref)
+        raise RulesError("no_such_card", card=ref, where=where)
 
     def _other(self, seat: int) -> int:
         return 1 - seat
@@ -745,7 +749,7 @@ class CombatEngine(Engine[CombatConfig]):
         if me.setup_done:
             raise RulesError("already_done")
         slot = self._slot(action.slot, self.config.creature_slots)
-        card = self._card(action.card, me.hand)
+        card = self._card(action.card, me.hand, "hand")
         if (refusal := self._setup_refusal(card)) is not None:
             raise refusal
         if me.creatures[slot] is not None:
@@ -856,7 +860,7 @@ class CombatEngine(Engine[CombatConfig]):
         self._require_step("main")
         me = self.seats[seat]
         slot = self._slot(action.slot, self.config.creature_slots)
-        card = self._card(action.card, me.hand)
+        card = self._card(action.card, me.hand, "hand")
         facts = self.config.cards[card]
         if not facts.is_creature:
             raise RulesError("not_a_creature", card=facts.name)
@@ -924,7 +928,7 @@ class CombatEngine(Engine[CombatConfig]):
         if me.placed_this_combat >= self.config.spells_per_combat:
             raise RulesError("spell_limit", limit=self.config.spells_per_combat)
         slot = self._slot(action.slot, self.config.spell_slots)
-        card = self._card(action.card, me.hand)
+        card = self._card(action.card, me.hand, "hand")
         facts = self.config.cards[card]
         if facts.is_creature or facts.is_land:
             raise RulesError("not_a_spell", card=facts.name)
@@ -1132,7 +1136,7 @@ class CombatEngine(Engine[CombatConfig]):
         in_play: list[int | None] = []
         for s in self.seats:
             in_play += s.creatures + [s.enchantment, s.equipment] + [a for a, _, _ in s.auras]
-        card = self._card(action.card, in_play)
+        card = self._card(action.card, in_play, "play")
         owner = self.config.owners[card]
         for seat, s in enumerate(self.seats):
             if card in s.creatures:
@@ -1155,8 +1159,12 @@ class CombatEngine(Engine[CombatConfig]):
         seat = self._seat(action.player)
         if self.phase not in ("setup", "play"):
             raise RulesError("wrong_step", phase=self.phase)
+        if self.phase == "play" and self.step == "cleanup" and seat != self.active:  # before any card
+            raise RulesError(
+                "not_your_cleanup", active_player=self.whose_turn, hand_size=self.config.max_hand_size
+            )
         me = self.seats[seat]
-        card = self._card(action.card, me.hand)
+        card = self._card(action.card, me.hand, "hand")
         me.hand.remove(card)
         me.used.append(card)
         effects: list[Effect] = [CardDiscarded(action.player, self._ref(card))]  # type: ignore[arg-type]

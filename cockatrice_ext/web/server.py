@@ -85,12 +85,25 @@ MAX_CHOICE_LENGTH = 150
 TOKEN_IN_PATH = re.compile(r"(/private/)[^/\s'\"]+")
 ERRORS = {
     400: "error: bad request",
-    404: "error: no such page (a private link expires when its game or league ends)",
+    404: "error: no such page",
     405: "error: method not allowed",
     410: "error: this game is over",
     413: "error: request too large",
     429: "error: too many requests; slow down",
 }
+NOT_FOUND = (
+    (
+        re.compile(r"/(game|league)/\d+/private/"),
+        "error: no such page (a private link expires when its game or league ends)",
+    ),
+    (
+        re.compile(r"/game/\d+(/events)?$"),
+        "error: no such game now: the referee leaves a game once it is over; / lists its games",
+    ),
+    (re.compile(r"/league/\d+(/events)?$"), "error: no such league: / lists the referee's leagues"),
+)
+"""A 404's words by the page asked for: only a private page speaks of links (to its player); a public page
+to whoever watches it. Other pages get ``ERRORS[404]``."""
 SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "Referrer-Policy": "no-referrer",
@@ -556,7 +569,7 @@ class WebView:
         try:
             response: web.StreamResponse = await handler(request)
         except web.HTTPException as exc:
-            return self._error(exc.status)
+            return self._error(exc.status, request.path)
         except Exception:
             LOGGER.exception("web view: %s %s failed", request.method, redact(request.path))
             return web.Response(status=500, text="error: something went wrong; nothing changed")
@@ -566,8 +579,11 @@ class WebView:
         return response
 
     @staticmethod
-    def _error(status: int) -> web.Response:
+    def _error(status: int, path: str = "") -> web.Response:
+        """A one-line error; a 404's words fit the page asked for (see ``NOT_FOUND``)."""
         text = ERRORS.get(status, "error: request refused")
+        if status == 404:
+            text = next((words for page, words in NOT_FOUND if page.match(path)), text)
         return web.Response(status=status, text=text, headers=SECURITY_HEADERS)
 
     # -- pages -----------------------------------------------------------------------------------------

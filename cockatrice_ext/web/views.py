@@ -35,7 +35,10 @@ FORMAT_TITLES = {
     "auction": "Auction Magic",
     "vortex": "Vortex",
     "combat": "Magic Combat Rules",
+    "autobattler": "AutoBattler league",
+    "market": "Market Draft league",
 }
+"""How pages name a game's format; a league's game (its format the league's) is named as one."""
 HISTORY_EFFECTS = ("LotSold", "LotUnsold")
 
 

@@ -473,3 +473,80 @@ def test_a_judge_s_layout_waiting_for_the_game_s_words_does_not_hold_the_next_co
             await bot.close()
 
     run(scenario(), timeout=120)
+
+
+def test_a_refused_discard_says_what_is_wrong_and_names_no_card(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    """Field test: bob's ``!discard`` while alice discarded down to seven was answered "no such card there".
+    At cleanup only the active player discards: bob hears that, in one line, whether he names a card of
+    his hand, one of alice's or a hand number, and nothing changes. A card not in the discarding player's
+    hand is refused as such, a hand number is a card of the ``!hand`` list; no refusal names a card."""
+    legal = load_block("combat-deck", sections=None).cod
+    facts = check_cod(legal).facts
+    assert facts is not None
+    seed = seed_for_setup(facts)
+
+    async def scenario() -> None:
+        options = CombatOptions(seed=seed)
+        bot, players, room_id, game_id, referee = await combat_game(
+            servatrice, tmp_path / "journal.sqlite3", "combat_discard_ref", options, ("alice_dc", "bob_dc")
+        )
+        alice, bob = players
+        try:
+            await both_seated(alice, bob, room_id, game_id, legal)
+            engine = referee.engine
+            a_creatures, b_creatures = cheap_creatures(engine, 0), cheap_creatures(engine, 1)
+            for player, command, answer in (
+                (alice, lambda: f"!place {number_in_hand(engine, 0, a_creatures[0])} 1", "slot 1"),
+                (alice, lambda: f"!place {number_in_hand(engine, 0, a_creatures[1])} 2", "slot 2"),
+                (bob, lambda: f"!place {number_in_hand(engine, 1, b_creatures[0])} 1", "bob_dc places"),
+                (alice, lambda: "!ready", "alice_dc is ready"),
+                (bob, lambda: "!ready", "Round 1, alice_dc's turn"),
+                (alice, lambda: "!combat", "Combat: set up to"),
+                (alice, lambda: "!ready", "alice_dc is ready"),
+                (bob, lambda: "!ready", "Fights: alice_dc"),
+                (alice, lambda: "!pass", r"Cleanup: alice_dc discards 1 \(!discard CARD\) down to 7"),
+            ):
+                mark = alice.mark()
+                await player.say(game_id, command())
+                await bot_line(alice, answer, mark)
+            assert engine.step == "cleanup" and engine.hand_size(alice_pid := engine.config.players[0]) == 8
+
+            def names(seat: int) -> list[str]:
+                return [engine.config.cards[i].name for i in engine.seats[seat].hand]
+
+            before = engine.snapshot()
+            alices = next(name for name in names(0) if name not in names(1))  # the decks are the same list
+            not_bobs = "it is alice_dc's cleanup: only alice_dc discards now (down to 7 cards)"
+            for card in (alices, names(1)[0], "1"):
+                mark = alice.mark()
+                await bob.say(game_id, f"!discard {card}")
+                line = await bot_line(alice, r"^bob_dc: ", mark)
+                assert line == f"bob_dc: {not_bobs}", line
+            assert engine.snapshot() == before
+
+            not_in_hand = "that card is not in your hand (!hand lists yours)"
+            for card in ("Blorp the Unreal", "9"):  # a name that is no card of hers; past her 8 cards
+                mark = bob.mark()
+                await alice.say(game_id, f"!discard {card}")
+                line = await bot_line(bob, r"^alice_dc: ", mark)
+                assert line == f"alice_dc: {not_in_hand}", line
+            assert engine.snapshot() == before
+
+            first = names(0)[0]
+            mark = bob.mark()
+            await alice.say(game_id, "!discard 1")  # the first card of her !hand list
+            await bot_line(bob, rf"^alice_dc discards {re.escape(first)}\.", mark)
+            await bot_line(bob, "Round 1, bob_dc's turn", mark)
+            assert engine.hand_size(alice_pid) == 7
+
+            mark = bob.mark()  # bob's turn: a card effect may make alice discard, from her own hand only
+            await alice.say(game_id, f"!discard {next(n for n in names(1) if n not in names(0))}")
+            assert await bot_line(bob, r"^alice_dc: ", mark) == f"alice_dc: {not_in_hand}"
+        finally:
+            for p in (alice, bob):
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=120)

@@ -228,14 +228,45 @@ def test_cleanup_discards_down_to_seven_before_the_turn_passes() -> None:
     assert DiscardToHandSize(A, 3, 7) in effects and engine.whose_turn == A and engine.step == "cleanup"
     assert_refused(engine, BeginCombat(B), "not_your_turn")
     assert_refused(engine, Summon(A, engine.seats[0].hand[0], 0), "wrong_step")
-    engine.apply(Discard(B, engine.seats[1].hand[0]))  # the other player's discard changes nothing here
-    assert engine.step == "cleanup"
     engine.apply(Discard(A, engine.seats[0].hand[0]))
     engine.apply(Discard(A, engine.seats[0].hand[0]))
     effects = engine.apply(Discard(A, engine.seats[0].hand[0]))
     assert engine.hand_size(A) == 7 and engine.whose_turn == B
     assert any(isinstance(e, TurnStarted) and e.player == B for e in effects)
     check_invariants(engine)
+
+
+def test_only_the_active_player_discards_at_cleanup_whatever_the_card() -> None:
+    """Nobody else acts in the cleanup step (no priority there): the other player's discard is refused as
+    not theirs before any card is looked at, so the refusal is the same for a card in their hand, one in
+    the active player's hand and a name that is no card; nothing changes."""
+    engine = new_engine()
+    to_play(engine)
+    to_fights(engine, A)
+    engine.apply(EndCombat(A))
+    assert engine.step == "cleanup"
+    for card in (engine.seats[1].hand[0], engine.seats[0].hand[0], "Blorp the Unreal"):
+        assert_refused(engine, Discard(B, card), "not_your_cleanup")
+    with pytest.raises(RulesError) as info:
+        engine.apply(Discard(B, engine.seats[1].hand[0]))
+    assert info.value.details == {"active_player": A, "hand_size": 7}
+    engine.apply(Discard(A, engine.seats[0].hand[0]))  # the active player's goes on as before
+    assert engine.step == "cleanup"
+
+
+def test_a_discard_outside_cleanup_is_anyone_s_and_a_card_not_in_hand_is_named_as_such() -> None:
+    """Card effects make either player discard at other times; a card that is not in the discarding
+    player's hand is refused saying where it was looked for."""
+    engine = new_engine()
+    to_play(engine)
+    theirs = engine.seats[0].hand[0]
+    for card in (theirs, engine.config.cards[theirs].name, "Blorp the Unreal"):
+        with pytest.raises(RulesError) as info:
+            engine.apply(Discard(B, card))
+        assert info.value.code in ("no_such_card", "card_not_available")
+        assert info.value.details["where"] == "hand"
+    engine.apply(Discard(B, engine.seats[1].hand[0]))
+    assert engine.hand_size(B) == 6
 
 
 def test_a_hand_of_seven_or_less_has_no_cleanup_and_the_size_is_an_option() -> None:

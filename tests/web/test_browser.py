@@ -11,9 +11,11 @@ Servatrice games with scripted players.
   game ends.
 * AutoBattler: each league player's link (sent once, privately, as the answer to their join) shows the
   lobby live (who joined), then, at the start and without a reload, their own shop, pool and treasures;
-  Swap, Roll and Done on the page are the private commands (answered in chat, journaled, the page
-  updated live); a token opens only its player's page of its league. The league's public board, found
-  from ``/``, shows the standings and follows the phase to the round's pairings, and shows no card.
+  Swap, Roll and Done on the page are the private commands (journaled, the page updated live; a swap is
+  answered on the page); a token opens only its player's page of its league. The league's public board,
+  found from ``/``, shows the standings and follows the phase to the round's pairings, and shows no card.
+  A league game's public page speaks to a spectator, also once the game is gone. Roll and Done are to be
+  answered on the page (expected to fail until ``bot/league.py`` marks those answers for the page).
 """
 
 from __future__ import annotations
@@ -394,10 +396,9 @@ def test_autobattler_page_shows_the_shop_and_its_buttons_are_the_private_command
         assert after[: len(before)] == before and '"type": "Swap"' in after[len(before)]
         assert '"player": "ann_ab"' in after[len(before)]
 
-        if treasures:  # Roll: one treasure for a new shop
+        if treasures:  # Roll: one treasure for a new shop (where its answer shows: a test of its own below)
             browser.find_element("id", "roll").click()
             page_shows(browser, "treasures", lambda t: t == str(treasures - 1), "the treasure spent")
-            loop.run(ann.wait_private(lambda t: "Rolled: a new shop." in t, timeout=WAIT))
 
         # A token opens only its own player's page of its own league.
         browser.get(links[ben.name])
@@ -496,3 +497,78 @@ def test_an_open_page_carries_on_by_itself_after_the_referee_s_kill_9(
             loop.run(player.close())
         loop.close()
         stop_referee(process)
+
+
+async def autobattler_started(
+    env: dict[str, Any], names: tuple[str, ...]
+) -> tuple[list[Player], dict[str, str]]:
+    """``names`` join the AutoBattler lobby of the module's referee (each link, answered privately) and the
+    last one starts the league: the players and their links."""
+    players = [await Player.connect(env["url"], name) for name in names]
+    room_id = await players[0].client.room_id_by_name("Bot room")
+    links = {}
+    for player in players:
+        await player.client.join_room(room_id)
+        await player.client.room_say(room_id, "!autobattler join")
+        answer = await player.wait_private(lambda t: LEAGUE_LINK.search(t) is not None, timeout=WAIT)
+        links[player.name] = LEAGUE_LINK.search(answer).group(0)  # type: ignore[union-attr]
+    await players[-1].client.room_say(room_id, "!autobattler start")
+    await players[0].wait_line(lambda t: "AutoBattler league #" in t and "starts" in t, timeout=WAIT)
+    return players, links
+
+
+def test_a_league_game_s_public_page_speaks_to_a_spectator(browser: Any, referee: dict[str, Any]) -> None:
+    """Field test: the public ``/game/N`` of a league game answered, once the game was decided, with the
+    words of a private link. A spectator reads the game as a league's game while it is on, that the referee
+    left it once its result is in, and on a reload that there is no such game now, never of a link."""
+    loop: LoopThread = referee["loop"]
+    players, _ = loop.run(autobattler_started(referee, ("ann_sp", "ben_sp", "cat_sp", "dan_sp")))
+    by_name = {player.name: player for player in players}
+    ann = players[0]
+    try:
+        for player in players:  # the draft phase ends: the round's games open
+            loop.run(player.client.send_message("web_referee", "!done"))
+        told = loop.run(ann.wait_private(lambda t: "your game vs" in t, timeout=WAIT))
+        found = re.search(r"your game vs (\S+) is #(\d+)", told)
+        assert found is not None, told
+        opponent, game_id = by_name[found.group(1)], int(found.group(2))
+        browser.get(f"{referee['base']}/game/{game_id}")
+        title = f"AutoBattler league game #{game_id}"
+        page_shows(browser, "summary", lambda t: t.startswith(f"{title}: "), "the league game's summary")
+        assert browser.title == title
+
+        loop.run(ann.client.send_message("web_referee", "!result win"))
+        loop.run(opponent.client.send_message("web_referee", "!result loss"))
+        page_shows(browser, "ended", lambda t: t == "The referee has left this game.", "the game left")
+        browser.get(f"{referee['base']}/game/{game_id}")
+        body = browser.find_element("tag name", "body").text
+        assert body == "error: no such game now: the referee leaves a game once it is over; / lists its games"
+    finally:
+        for player in players:
+            loop.run(player.close())
+
+
+def test_roll_and_done_on_the_page_are_answered_on_the_page(browser: Any, referee: dict[str, Any]) -> None:
+    """Field test: Roll and Done on a league page ran the command and the page showed an empty answer (the
+    page's "Done." after Roll; the roll's line went to chat). What chat would have answered shows on the
+    page, and the player watching their page gets no chat copy of it."""
+    loop: LoopThread = referee["loop"]
+    players, links = loop.run(autobattler_started(referee, ("ann_rd", "ben_rd", "cat_rd", "dan_rd")))
+    ann = players[0]
+    try:
+        browser.get(links[ann.name])
+        page_shows(browser, "shop", lambda t: len(t.splitlines()) == 5, "ann's shop")
+        treasures = int(page_shows(browser, "treasures", lambda t: t.isdigit(), "the treasures"))
+        assert treasures > 0, "the seed gives ann a treasure to roll with"
+        told = len(ann.private)
+        browser.find_element("id", "roll").click()
+        page_shows(browser, "treasures", lambda t: t == str(treasures - 1), "the treasure spent")
+        page_shows(browser, "messages", lambda t: t == "Rolled: a new shop.", "the roll's answer")
+        browser.find_element("id", "done").click()
+        page_shows(browser, "messages", lambda t: "drafting" in t, "the done's answer")
+        page_shows(browser, "phase", lambda t: t == "draft", "the phase")
+        loop.run(asyncio.sleep(1))  # what the bot says in chat has had time to arrive
+        assert [text for _, text in ann.private[told:]] == []
+    finally:
+        for player in players:
+            loop.run(player.close())

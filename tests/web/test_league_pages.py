@@ -196,6 +196,25 @@ def test_a_swap_on_the_page_is_the_private_command(tmp_path: Path) -> None:
     autobattler(tmp_path, body)
 
 
+def test_roll_and_done_from_an_open_page_are_answered_there_and_not_in_chat(tmp_path: Path) -> None:
+    """Field test: Roll and Done on the page answered nothing (the roll's line went to chat, Done's only to
+    the room). Each is answered on the page, as Swap is, and ben, watching his page, gets no chat copy."""
+
+    async def body(s: League) -> None:
+        stream = events(s.session, s.links["ben"] + "/events")
+        await anext(stream)
+        assert s.league.page_players == {"ben"} and s.engine.treasures["ben"] > 0
+        told = len(s.told("ben"))
+        status, answer = await s.act("ben", "roll")
+        assert (status, answer) == (200, {"replies": ["Rolled: a new shop."]})
+        status, answer = await s.act("ben", "done")
+        assert status == 200 and [line for line in answer["replies"] if "drafting" in line], answer
+        assert "ben" in s.engine.done and s.told("ben")[told:] == []
+        await stream.aclose()
+
+    autobattler(tmp_path, body)
+
+
 def test_page_actions_are_refused_as_chat_refuses_them(tmp_path: Path) -> None:
     async def body(s: League) -> None:
         status, answer = await s.act("cat", "swap", "9 1")  # no shop card 9: the parser's one line

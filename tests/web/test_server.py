@@ -223,6 +223,34 @@ def test_public_pages_list_the_game_and_never_show_a_pack(tmp_path: Path) -> Non
     scenario(tmp_path, body)
 
 
+def test_a_public_page_that_is_gone_speaks_to_a_spectator_and_a_private_one_to_its_player(
+    tmp_path: Path,
+) -> None:
+    """Field test: a league game's public ``/game/N``, reloaded once its result was in (the referee leaves at
+    once), answered "a private link expires when its game or league ends": words for a player with a link.
+    A public page that is not there says what a spectator needs; only a private page speaks of links."""
+
+    async def body(s: Setup) -> None:
+        game = "error: no such game now: the referee leaves a game once it is over; / lists its games"
+        league = "error: no such league: / lists the referee's leagues"
+        private = "error: no such page (a private link expires when its game or league ends)"
+        expected = {
+            f"/game/{GAME + 1}": game,
+            f"/game/{GAME + 1}/events": game,
+            "/league/9": league,
+            "/league/9/events": league,
+            "/nowhere": "error: no such page",
+            f"/game/{GAME}/private/{'x' * 32}": private,
+            f"/game/{GAME + 1}/private/{'x' * 32}/events": private,
+            f"/league/9/private/{'x' * 32}": private,
+        }
+        for path, text in expected.items():
+            async with s.session.get(s.base + path) as page:
+                assert (page.status, await page.text()) == (404, text), path
+
+    scenario(tmp_path, body)
+
+
 def test_requests_are_size_and_rate_limited(tmp_path: Path) -> None:
     async def body(s: Setup) -> None:
         async with s.session.post(s.links["alice"] + "/pick", data={"choice": "1" * 5000}) as response:

@@ -27,7 +27,9 @@ The rules live in :mod:`cockatrice_ext.formats.market` and :mod:`cockatrice_ext.
   waits for (each engine's ``waiting_for``): a member out of its room :data:`LOBBY_GRACE` seconds, and silent
   to us since, or past the league option ``timer`` (warned at half time), gets the referee's move
   (``core.StandIn``: a pick at random, a pass, the end of a draft phase), journaled like any other; the room
-  hears once that the referee moves for an away member, and when they are back.
+  hears once that the referee moves for an away member, and when they are back. A paired member gone
+  :data:`FORFEIT_GRACE` seconds (out of the room and not connected in their game) loses the match by forfeit
+  (a referee's result; both gone, nothing is guessed).
 * **Restart.** The installer restores every open league of its format from the journal; the games of
   undecided matches are adopted again where the bot is re-seated (a registered account) or, with judge
   rights, watches them again; a game under way is taken over without a word (its decks were checked and
@@ -105,6 +107,9 @@ lets them go."""
 STAND_IN_TICK = 5.0
 """Seconds between a running league's checks of whose move it waits for: a member out of the room
 :data:`LOBBY_GRACE` seconds, or past the league's ``timer``, gets the referee's move (``core.StandIn``)."""
+FORFEIT_GRACE = 300.0
+"""Seconds a paired member may be gone (out of the room and not connected in their game) before their
+opponent wins the match by forfeit: a game is worth longer than a pick (a client restarted comes back)."""
 STAND_IN_WORDS = {
     "pick": "picked at random for you",
     "pass": "passed your market turn",
@@ -1334,8 +1339,9 @@ class LeagueReferee(Referee):
             return
         now = time.monotonic() if now is None else now
         present = getattr(self.bot.client, "room_users", {}).get(self.room_id)
+        playing = {name for game in self.games.values() for name in game.connected_players()}
         for member in self.engine.league.members:
-            if present is None or member in present:
+            if present is None or member in present or member in playing:
                 self.seen[member] = now
         for member in sorted(self.standing_in):
             if now - self.seen.get(member, now) < LOBBY_GRACE:
@@ -1362,8 +1368,36 @@ class LeagueReferee(Referee):
                     left = max(1, round(timeout - (now - decision.since)))
                     await self.bot.tell(member, f"{left} s left for your {decision_name(decision.token)}.")
             if not due:
-                return
+                break
             await self.stand_in(due, reason)
+        await self.forfeit_due(now)
+
+    async def forfeit_due(self, now: float) -> None:
+        """A match of the round whose one player has been gone :data:`FORFEIT_GRACE` seconds (out of the room
+        and not connected in their game) goes to the other by forfeit, recorded by the referee (no
+        concession: the AutoBattler's refusal of those is about players who choose to lose). Both gone:
+        nothing is guessed; the match waits for them or for both players' ``!result``."""
+        if self.engine.phase != "play":
+            return
+        for match in self.engine.league.current_matches():
+            if match.decided or len(match.players) != 2:
+                continue
+            gone = [p for p in match.players if now - self.seen.get(p, now) >= FORFEIT_GRACE]
+            if len(gone) != 1:
+                continue
+            winner = match.opponent(gone[0])
+            try:
+                effects = self.table.apply(core.ReportResult(player=None, winner=winner))
+            except RulesError as exc:
+                LOGGER.info("league %s: no forfeit for %s (%s)", self.key, gone[0], exc.code)
+                continue
+            minutes = f"{FORFEIT_GRACE / 60:g} minutes"
+            await self.bot.room_say(
+                self.room_id,
+                f"{gone[0]} has been gone {minutes}: {winner} wins their round {match.round} game"
+                " by forfeit.",
+            )
+            await self.perform(effects)
 
     async def stand_in(self, member: str, reason: str) -> None:
         """The referee's move for ``member`` (``core.StandIn``), journaled like a player's."""
@@ -2015,6 +2049,17 @@ class LeagueGame(GameReferee):
 
     def match(self) -> core.Match | None:
         return self.league.engine.league.match_of(self.players[0], self.round_no)
+
+    def connected_players(self) -> set[str]:
+        """The pairing's players seated here whose connection the server still has (ping not -1)."""
+        mirror = self.bot.client.games.get(self.game_id)
+        if mirror is None:
+            return set()
+        return {
+            p.name
+            for p in mirror.players.values()
+            if p.name in self.players and not p.spectator and p.ping_seconds != -1
+        }
 
     # -- events -------------------------------------------------------------------------------------------
 

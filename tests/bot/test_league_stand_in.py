@@ -186,3 +186,59 @@ def test_the_watcher_runs_the_checks_by_itself(monkeypatch: pytest.MonkeyPatch) 
 
     asyncio.run(run())
     assert len(desk.engine.pool("bo")) == 1 and desk.engine.pool("al") == []
+
+
+def drafted_desk(rounds: int = 1) -> tuple[LeagueReferee, _ChattyBot]:
+    desk, bot = market_desk(rounds=rounds)
+    engine = desk.engine
+    while engine.phase == "draft":
+        for player in ("al", "bo"):
+            if engine.pack(player):
+                desk.table.apply(core.Pick(player=player, card=engine.pack(player)[0]))
+    assert engine.phase == "play"
+    return desk, bot
+
+
+class _SeatedGame:
+    """A league game in which ``names`` sit with their connection alive."""
+
+    round_no = 0  # of no round the league announces: the league leaves it alone
+    players = ("al", "bo")
+
+    def __init__(self, *names: str) -> None:
+        self.names = set(names)
+        self.closed = False
+
+    def connected_players(self) -> set[str]:
+        return self.names
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+def test_a_player_gone_from_their_game_a_while_loses_it_by_forfeit() -> None:
+    """A paired member who never came (or whose connection died) held the round for good: the opponent could
+    not claim the win alone. Gone FORFEIT_GRACE seconds, the opponent wins by forfeit, the room told."""
+    desk, bot = drafted_desk()
+    bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]
+    due(desk, bot, 1.0)
+    assert due(desk, bot, league_bot.FORFEIT_GRACE - 1) == []
+    said = due(desk, bot, league_bot.FORFEIT_GRACE + 2)
+    assert said[0] == "bo has been gone 5 minutes: al wins their round 1 game by forfeit."
+    match = desk.engine.league.current_matches()[0]
+    assert match.decided and match.winner == "al"
+    assert desk.engine.is_over()  # one round: the league ends with it
+
+
+def test_no_forfeit_for_a_player_connected_in_their_game_nor_when_both_are_gone() -> None:
+    desk, bot = drafted_desk()
+    bot.client.room_users[0].clear()  # type: ignore[attr-defined]  # both closed the room's tab
+    desk.games[7] = _SeatedGame("bo")  # type: ignore[assignment]  # bo plays in the game; al is gone
+    due(desk, bot, 1.0)
+    said = due(desk, bot, league_bot.FORFEIT_GRACE + 2)
+    assert said[0] == "al has been gone 5 minutes: bo wins their round 1 game by forfeit."
+    desk, bot = drafted_desk()
+    bot.client.room_users[0].clear()  # type: ignore[attr-defined]
+    due(desk, bot, 1.0)
+    assert due(desk, bot, league_bot.FORFEIT_GRACE + 2) == []  # both gone: nothing guessed
+    assert not desk.engine.league.current_matches()[0].decided

@@ -419,11 +419,13 @@ def test_a_drafter_whose_connection_dies_does_not_stop_the_draft(
 ) -> None:
     """Seen in the field: a member who dropped during the ring draft held every pack that reached them, and
     the league stood still for good. Out of the room LOBBY_GRACE seconds (two minutes; shortened here), the
-    referee picks for them at random, the room told once, and the others draft on to the first round."""
+    referee picks for them at random, the room told once, and the others draft on to the first round; gone
+    FORFEIT_GRACE seconds (five minutes), their opponent wins their game by forfeit and the league goes on."""
     from cockatrice_ext.bot import league as league_bot
 
     monkeypatch.setattr(league_bot, "LOBBY_GRACE", 1.0)
     monkeypatch.setattr(league_bot, "STAND_IN_TICK", 0.2)
+    monkeypatch.setattr(league_bot, "FORFEIT_GRACE", 2.0)
     journal = tmp_path / "journal.sqlite3"
 
     async def scenario() -> None:
@@ -449,6 +451,11 @@ def test_a_drafter_whose_connection_dies_does_not_stop_the_draft(
             line = await alice.wait_line(lambda t: "bob_d has been out of the room" in t, since=mark)
             assert "the referee makes their moves" in line
             assert sum("bob_d has been out of the room" in t for _, t in alice.heard[mark:]) == 1
+            # Round 1 pairs bob with carol (alice has the bye): bob never comes, carol wins by forfeit.
+            await wait_until(lambda: bool(league_of(bot).games), timeout=20, what="the game opened")
+            line = await alice.wait_line(lambda t: "by forfeit" in t, since=mark, timeout=20)
+            assert "bob_d has been gone" in line and "carol_d wins their round 1 game by forfeit" in line
+            await wait_until(engine.is_over, timeout=20, what="the league's end")
         finally:
             for p in (alice, carol):
                 await p.close()

@@ -371,10 +371,18 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
 
 
 def _face_printings(printings: list[Printing], index: int) -> list[Printing]:
-    """A back face's printings show its own picture when it has one (a custom DFC's back)."""
-    if index == 0 or not any(p.back_pic_url for p in printings):
+    """A back face's printings show its own picture and number when it has them (a custom DFC's back
+    numbered 10b); else the front's, as a real DFC's faces share their number."""
+    if index == 0 or not any(p.back_pic_url or p.back_collector_number for p in printings):
         return printings
-    return [replace(p, pic_url=p.back_pic_url) if p.back_pic_url else p for p in printings]
+    return [
+        replace(
+            p,
+            pic_url=p.back_pic_url or p.pic_url,
+            collector_number=p.back_collector_number or p.collector_number,
+        )
+        for p in printings
+    ]
 
 
 def _set_priority(card_set: CardSet) -> int:

@@ -17,6 +17,7 @@ import hashlib
 import os
 import re
 import unicodedata
+from dataclasses import replace
 from datetime import UTC, date, datetime
 
 from cockatrice_ext.cards.model import Card, CardSet, Face
@@ -33,6 +34,9 @@ from .model import (
 )
 
 _FORBIDDEN_IN_NAME = re.compile(r"[\x00-\x1f\x7f]")
+# A collector number as Forge's edition reader takes one (CardEdition): anything else is read as part of
+# the name, and a [tokens] line whose name is no token script stops Forge ("wrong token name").
+_FORGE_NUMBER = re.compile(r"[^\s\x00-\x1f\x7f]?[0-9A-Z-]+[^\s\x00-\x1f\x7f]?[A-Z]*")
 _FORGE_RARITY = {"common": "C", "uncommon": "U", "rare": "R", "mythic": "M", "special": "S", "bonus": "S"}
 _ALTERNATE_MODES = {
     "split": "Split",
@@ -70,6 +74,16 @@ _SIMPLE_KEYWORDS = (
     "Infect",
 )
 _KEYWORD_BY_LOWER = {k.lower(): k for k in _SIMPLE_KEYWORDS}
+# How Forge's token scripts spell a token's colours (res/tokenscripts: wu_, ub_, rw_, gw_, gu_, all_ ...).
+_TOKEN_COLORS = {
+    frozenset(letters): letters.lower()
+    for letters in (
+        *"WUBRG",
+        *("WU", "UB", "BR", "RG", "GW", "WB", "UR", "BG", "RW", "GU"),
+        *("WUB", "UBR", "BRG", "RGW", "GWU", "WBG", "URW", "BGU", "RWB", "GUR"),
+        *("WUBR", "UBRG", "BRGW", "RGWU", "GWUB"),
+    )
+} | {frozenset("WUBRG"): "all", frozenset(): "c"}
 
 
 def _line_value(value: str) -> str:
@@ -228,6 +242,55 @@ def script_file_name(name: str) -> str:
     return (stem or "card") + ".txt"
 
 
+def _stem(name: str) -> str:
+    """A name as a Forge file name stem (``Marit Lage`` -> ``marit_lage``)."""
+    return script_file_name(name)[: -len(".txt")]
+
+
+def _named_token(card: Card) -> bool:
+    """Whether a token has a name of its own (Forge's ``gold``, ``marit_lage``), not only its types'."""
+    front = card.front
+    own = card.name.strip().removesuffix(" Token")
+    return "Legendary" in front.supertypes or not front.subtypes or own != " ".join(front.subtypes)
+
+
+def _token_number(value: str | None) -> str:
+    return value if value is not None and value.isdigit() else "x"  # X, *, 1+*: Forge writes x
+
+
+def forge_token_script_name(card: Card, maker: str = "") -> str:
+    """The name Forge's own token scripts would give ``card`` (a token), without ``.txt``.
+
+    Forge names a token script (and lists the token in an edition's ``[tokens]``) by what the token is
+    (its ``TokenDb``): a token with a name of its own by that name (``gold``, ``marit_lage``); any other
+    ``colors_power_toughness_types_subtypes_keywords`` (``w_1_1_spirit_flying``, ``c_1_1_a_servo``,
+    ``rw_1_1_goblin_soldier``, ``b_2_2_e_zombie``, ``c_a_treasure_sac``). A token that does more than its
+    keywords adds what it is (Forge's ``g_x_x_ooze_gutter_grime``): here ``maker``, the card that makes it,
+    so that it never takes the name of Forge's own token of that kind.
+    """
+    face = card.front
+    if _named_token(card):
+        return _stem(card.name.strip())
+    parts = [_TOKEN_COLORS.get(frozenset(face.colors), "c")]
+    if face.power is not None or face.toughness is not None or "Creature" in face.types:
+        parts += [_token_number(face.power), _token_number(face.toughness)]
+    parts += [t[0].lower() for t in face.types if t not in ("Creature", "Token")]
+    parts += [_stem(subtype) for subtype in face.subtypes]
+    parts += [_stem(line.removeprefix("K:")) for line in _keyword_lines(face.oracle_text)]
+    if maker and _more_than_keywords(face.oracle_text):
+        parts.append(_stem(maker))
+    return "_".join(part for part in parts if part)
+
+
+def _more_than_keywords(oracle: str) -> bool:
+    """Whether rules text says more than a list of simple keywords (reminder text aside)."""
+    for line in oracle.splitlines():
+        words = re.sub(r"\([^)]*\)", "", line).strip()
+        if words and not _keyword_lines(words):
+            return True
+    return False
+
+
 def _implied_colors(face: Face) -> set[str]:
     return {c for c in "WUBRG" if c in face.mana_cost.upper()}
 
@@ -315,19 +378,42 @@ def write_forge_script(card: Card) -> str:
     return "\n\nALTERNATE\n\n".join("\n".join(b) for b in blocks) + "\n"
 
 
-def write_forge_edition(cards: list[Card], edition: CardSet) -> str:
-    """A Forge edition file listing ``cards`` as ``num rarity Name`` lines of set ``edition``."""
+def _number_in(card: Card, edition: CardSet, index: int) -> str:
+    """The card's collector number in ``edition`` when Forge can read it as one, else its position."""
+    printing = next((p for p in card.printings if p.set_code == edition.code), None)
+    number = printing.collector_number if printing else ""
+    return number if _FORGE_NUMBER.fullmatch(number) else str(index)
+
+
+def write_forge_edition(
+    cards: list[Card], edition: CardSet, tokens: list[tuple[Card, str]] | None = None
+) -> str:
+    """A Forge edition file listing ``cards`` as ``num rarity Name`` lines of set ``edition``, and
+    ``tokens`` (each with its script's name) as ``num script`` lines of ``[tokens]``, where Forge looks
+    up the tokens of an edition's cards by script name."""
     lines = ["[metadata]", f"Code={_line_value(edition.code)}", f"Date={edition_date(edition)}"]
     lines.append(f"Name={_line_value(edition.name or edition.code)}")
     lines.append("Type=Other")
     lines += ["", "[cards]"]
     for index, card in enumerate(cards, start=1):
         printing = next((p for p in card.printings if p.set_code == edition.code), None)
-        number = (printing.collector_number if printing else "") or str(index)
         rarity_name = (printing.rarity if printing else "") or (card.rarity or "common")
         rarity = "T" if card.is_token else _FORGE_RARITY.get(rarity_name.lower(), "C")
-        lines.append(f"{_line_value(number)} {rarity} {_line_value(display_name(card, 'forge'))}")
+        name = _line_value(display_name(card, "forge"))
+        lines.append(f"{_number_in(card, edition, index)} {rarity} {name}")
+    if tokens:
+        lines += ["", "[tokens]"]
+        for index, (token, script) in enumerate(tokens, start=1):
+            lines.append(f"{_number_in(token, edition, index)} {script}")
     return "\n".join(lines) + "\n"
+
+
+def _token_script(card: Card) -> str:
+    """A token's script, named as Forge names its own: ``Spirit Token`` for a token named by its types."""
+    if _named_token(card) or card.name.strip().endswith(" Token") or not card.faces:
+        return write_forge_script(card)
+    face = card.faces[0]
+    return write_forge_script(replace(card, faces=(replace(face, name=f"{card.name.strip()} Token"),)))
 
 
 def write_forge_custom_set(deck: ExportDeck, *, edition: CardSet | None = None) -> dict[str, bytes]:
@@ -336,7 +422,8 @@ def write_forge_custom_set(deck: ExportDeck, *, edition: CardSet | None = None) 
 
     Copy ``cards/``, ``tokens/`` and ``editions/`` into ``<Forge user dir>/custom/``. Real cards are
     listed in the edition by name but not scripted (Forge's own scripts play them). Custom tokens get
-    scripts under ``tokens/`` (real ones none) and are not listed as cards of the edition. The
+    scripts under ``tokens/`` named as Forge names its own (:func:`forge_token_script_name`) and are
+    listed by those names in the edition's ``[tokens]`` (real ones neither: Forge has them). The
     edition defaults to the custom set all the cards are printed in, else one whose code is unique to
     the block (:func:`_main_set`).
     """
@@ -344,17 +431,24 @@ def write_forge_custom_set(deck: ExportDeck, *, edition: CardSet | None = None) 
     if edition is None:
         edition = _main_set(deck)
     bundle: dict[str, bytes] = {}
+    tokens: list[tuple[Card, str]] = []
     for card in cards:
         if is_real_card(card):
             continue  # Forge has its own, working script; ours would replace it
-        folder = "tokens" if card.is_token else "cards"
-        path = f"{folder}/{script_file_name(display_name(card, 'forge'))}"
+        if card.is_token:  # what the token does beyond keywords is named after its maker, else the set
+            maker = next((c for c in cards if card.name in c.related and c is not card), None)
+            named = display_name(maker, "forge") if maker is not None else edition.code
+            path = f"tokens/{forge_token_script_name(card, named)}.txt"
+        else:
+            path = f"cards/{script_file_name(display_name(card, 'forge'))}"
         if path in bundle:  # two names folding to one file: keep both, distinguishably
             path = path[:-4] + f"_{len(bundle)}.txt"
-        bundle[path] = write_forge_script(card).encode("utf-8")
+        if card.is_token:
+            tokens.append((card, path[len("tokens/") : -len(".txt")]))
+        bundle[path] = (_token_script(card) if card.is_token else write_forge_script(card)).encode("utf-8")
     edition_stem = safe_file_stem(edition.name or edition.code, edition.code or "custom")
     listed = [card for card in cards if not card.is_token]
-    bundle[f"editions/{edition_stem}.txt"] = write_forge_edition(listed, edition).encode("utf-8")
+    bundle[f"editions/{edition_stem}.txt"] = write_forge_edition(listed, edition, tokens).encode("utf-8")
     return bundle
 
 
@@ -396,6 +490,7 @@ __all__ = [
     "draft_size",
     "edition_date",
     "forge_mana_cost",
+    "forge_token_script_name",
     "is_real_card",
     "real_set",
     "safe_file_stem",

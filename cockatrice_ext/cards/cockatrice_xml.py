@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
@@ -234,26 +234,71 @@ def _card_of(raw: _RawCard) -> Card:
     )
 
 
-def _may_be_a_face(card: Card) -> bool:
-    """Whether ``card`` could be one face of a pair of ``<card>``s: one face, not a token, not meld (the
-    built-in data keeps meld cards and their melded result apart too)."""
-    return not card.is_token and len(card.faces) == 1 and card.layout != "meld" and " // " not in card.name
+@dataclass(frozen=True)
+class FaceLinks:
+    """What decides whether a ``<card>`` is the front or the back of a two-faced card
+    (:func:`double_faced_pairs`), as its first definition in the file says it."""
+
+    name: str
+    links: tuple[str, ...]  # the cards it links to with related attach="transform", in file order
+    back: bool  # its side says back
+    face: bool  # it could be one face: one face, not a token, not meld (the built-in data keeps meld apart)
+
+    @classmethod
+    def of_card(cls, card: Card) -> FaceLinks:
+        links = tuple(r.name for r in card.relations if r.attach == "transform" and not r.reverse)
+        face = len(card.faces) == 1 and " // " not in card.name and card.layout != "meld"
+        return cls(card.name, links, card.front.side == "b", face and not card.is_token)
+
+    @classmethod
+    def of_raw(cls, raw: _RawCard) -> FaceLinks:
+        """As :meth:`of_card` of the card ``raw`` makes, without making it."""
+        links = tuple(r.name for r in raw.relations if r.attach == "transform" and not r.reverse)
+        face = " // " not in raw.name and raw.props.get("layout") != "meld" and not raw_is_token(raw)
+        return cls(raw.name, links, raw.props.get("side") == "back", face)
 
 
-def _is_back_of(back: Card, front: Card, said_front: Container[str]) -> bool:
-    """Whether ``back`` is the back face of ``front`` (which links to it with attach="transform"): its side
-    says back; or it says no side and links with attach="transform" to nothing but ``front``."""
-    if back.front.side == "b":
-        return True
-    if back.name in said_front:
-        return False
-    return all(r.name == front.name for r in back.relations if r.attach == "transform" and not r.reverse)
+def double_faced_pairs(
+    fronts: Iterable[FaceLinks],
+    find: Callable[[str], FaceLinks | None],
+    said_front: Container[str],
+    names: Container[str],
+) -> dict[str, str]:
+    """Front name -> back name of each pair of ``<card>``s that makes one two-faced card.
+
+    ``fronts`` are the cards that link to another with attach="transform", in file order (a card taken as
+    a back is no front); ``find`` gives any card by name; ``said_front`` names the cards whose ``side``
+    prop said front; ``names`` are every card's. A front's side is not back; its back is the first card it
+    links to that is still free and either says back, or says no side and links with attach="transform"
+    to nothing but the front; no card may be called ``Front // Back`` already.
+    """
+    pairs: dict[str, str] = {}
+    taken: set[str] = set()
+    for card in fronts:
+        if card.name in taken or card.back or not card.face:
+            continue
+        for name in card.links:
+            if name in taken or name == card.name or f"{card.name} // {name}" in names:
+                continue
+            back = find(name)
+            if back is None or not back.face:
+                continue
+            if back.back or (back.name not in said_front and all(n == card.name for n in back.links)):
+                pairs[card.name] = back.name
+                taken.update((card.name, back.name))
+                break
+    return pairs
 
 
 def _joined_printings(front: Card, back: Card) -> tuple[Printing, ...]:
-    """The front's printings, each with the back face's own picture of the same printing (same set and
-    number, else the same set: a custom set numbers the faces 10a and 10b); a printing only the back has
-    comes last, its picture kept for the back."""
+    """The front's printings, each with the back face's own picture and number of the same printing (same
+    set and number, else the same set: a custom set numbers the faces 10a and 10b); a printing only the back
+    has comes last, its picture kept for the back.
+
+    A real transform card's sides share one collector number (MTGJSON gives both sides the same
+    ``number``; Cockatrice's Oracle writes each face's own), so a back face that gives no number of its
+    own shares its front's.
+    """
     backs = list(back.printings)
 
     def take(match: Callable[[Printing], bool]) -> Printing | None:
@@ -266,7 +311,11 @@ def _joined_printings(front: Card, back: Card) -> tuple[Printing, ...]:
     for p in front.printings:
         other = take(lambda b, p=p: (b.set_code, b.collector_number) == (p.set_code, p.collector_number))
         other = other or take(lambda b, p=p: b.set_code == p.set_code)
-        out.append(replace(p, back_pic_url=other.pic_url) if other and other.pic_url != p.pic_url else p)
+        if other is not None:
+            number = other.collector_number if other.collector_number != p.collector_number else ""
+            picture = other.pic_url if other.pic_url != p.pic_url else ""
+            p = replace(p, back_pic_url=picture, back_collector_number=number)
+        out.append(p)
     out.extend(replace(p, pic_url="", back_pic_url=p.pic_url) for p in backs)
     return tuple(out)
 
@@ -297,23 +346,16 @@ def join_double_faced(db: CardDatabase, said_front: Container[str] = frozenset()
     cards whose ``side`` prop said front (never a back). Tokens (Day and Night) and meld cards stay apart.
     The joined card takes the front's place in file order.
     """
-    joined: dict[str, Card] = {}  # front name -> joined card
-    taken: set[str] = set()
-    for card in db.cards.values():
-        if card.name in taken or card.front.side == "b" or not card.relations or not _may_be_a_face(card):
-            continue
-        for rel in card.relations:
-            if rel.reverse or rel.attach != "transform" or rel.name in taken or rel.name == card.name:
-                continue
-            back = db.cards.get(rel.name)
-            if back is None or not _may_be_a_face(back) or not _is_back_of(back, card, said_front):
-                continue
-            whole = _joined(card, back)
-            if whole.name in db.cards:
-                continue
-            joined[card.name] = whole
-            taken.update((card.name, back.name))
-            break
+    cards = db.cards
+
+    def find(name: str) -> FaceLinks | None:
+        card = cards.get(name)
+        return None if card is None else FaceLinks.of_card(card)
+
+    fronts = (FaceLinks.of_card(card) for card in cards.values() if card.relations)
+    pairs = double_faced_pairs(fronts, find, said_front, cards)
+    joined = {front: _joined(cards[front], cards[back]) for front, back in pairs.items()}
+    taken = {*pairs, *pairs.values()}
     if joined:
         db.cards = {
             joined[name].name if name in joined else name: joined.get(name, card)

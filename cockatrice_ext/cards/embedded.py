@@ -13,7 +13,7 @@ from dataclasses import fields
 from typing import Any
 
 from cockatrice_ext.cards.errors import CardDataError
-from cockatrice_ext.cards.model import Card, CardDatabase, CardSet, Face, Printing
+from cockatrice_ext.cards.model import Card, CardDatabase, CardRelation, CardSet, Face, Printing
 
 FORMAT = "cockatrice-ext-cards"
 VERSION = 1
@@ -21,6 +21,7 @@ GZIP_OS_UNIX = b"\x03"
 """The gzip header's operating-system byte this file is always written with."""
 
 _FACE_DEFAULTS = {f.name: f.default for f in fields(Face)}
+_RELATION_DEFAULTS = {f.name: f.default for f in fields(CardRelation)}  # name: none, always written
 
 
 def _compact(obj: Any, defaults: dict[str, Any]) -> dict[str, Any]:
@@ -46,10 +47,14 @@ def card_to_json(card: Card) -> dict[str, Any]:
         out["printings"] = [[getattr(p, k) for k in _PRINTING_ROW] for p in card.printings]
         if any(p.pic_url for p in card.printings):  # spoiler and custom cards' images
             out["pic_urls"] = [p.pic_url for p in card.printings]
+        if any(p.back_pic_url or p.back_collector_number for p in card.printings):  # a custom DFC's back
+            out["backs"] = [[p.back_collector_number, p.back_pic_url] for p in card.printings]
     if card.is_token:
         out["is_token"] = True
     if card.related:
         out["related"] = list(card.related)
+    if card.relations:  # the links a Cockatrice file gave, with their attributes
+        out["relations"] = [_compact(r, _RELATION_DEFAULTS) for r in card.relations]
     return out
 
 
@@ -62,12 +67,15 @@ def card_from_json(obj: dict[str, Any], set_info: dict[str, tuple[str, str]]) ->
     no_set = ("", "")
     rows = obj.get("printings", ())
     pic_urls = obj.get("pic_urls") or [""] * len(rows)
+    backs = obj.get("backs") or [("", "")] * len(rows)  # a custom DFC's back: (its number, its picture)
     printings = tuple(
-        Printing(code, number, rarity, uuid, scryfall_id, multiverse_id, *set_info.get(code, no_set), pic_url)
-        for (code, number, rarity, uuid, scryfall_id, multiverse_id), pic_url in zip(
-            rows, pic_urls, strict=False
+        Printing(
+            code, number, rarity, uuid, scryfall_id, multiverse_id, *set_info.get(code, no_set), pic_url,
+            back_pic_url=back_pic_url, back_collector_number=back_number,
         )
-    )
+        for (code, number, rarity, uuid, scryfall_id, multiverse_id), pic_url, (back_number, back_pic_url)
+        in zip(rows, pic_urls, backs, strict=False)
+    )  # fmt: skip
     return Card(
         name=obj["name"],
         layout=obj.get("layout", "normal"),
@@ -76,6 +84,10 @@ def card_from_json(obj: dict[str, Any], set_info: dict[str, tuple[str, str]]) ->
         printings=printings,
         is_token=bool(obj.get("is_token", False)),
         related=tuple(obj.get("related", ())),
+        relations=tuple(
+            CardRelation(**{k: v for k, v in r.items() if k in _RELATION_DEFAULTS})
+            for r in obj.get("relations", ())
+        ),
     )
 
 

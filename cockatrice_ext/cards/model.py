@@ -41,9 +41,11 @@ class Printing:
     set_name: str = ""
     release_date: str = ""
     pic_url: str = ""  # Cockatrice <set picURL=...>: the image of a spoiler or custom card
-    # The back face's own picture, when the faces were separate Cockatrice cards with their own picURL (a
-    # custom double-faced card). Not compared: the card caches do not keep it.
+    # The back face's own picture and collector number, when the faces were separate Cockatrice cards that
+    # gave their own (a custom double-faced card numbered 10a and 10b); empty: the back shares the front's,
+    # as a real one does. Not compared: the same printing, whichever file said so.
     back_pic_url: str = field(default="", compare=False)
+    back_collector_number: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,7 @@ class Card:
     is_token: bool = False
     related: tuple[str, ...] = ()  # names of tokens/cards this card makes or refers to
     # The links a Cockatrice card database gave the card, as written (``related`` lists the names).
-    # Not compared: the card caches do not keep them.
+    # Not compared: the same card, whichever file linked it so.
     relations: tuple[CardRelation, ...] = field(default=(), compare=False)
 
     # -- convenience views over the front face ---------------------------------

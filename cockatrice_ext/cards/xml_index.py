@@ -11,9 +11,11 @@ The index is a store file (:mod:`cockatrice_ext.cards.store`'s layout, its own f
 under the parsed-file cache. It is trusted only for the very bytes it was built from: the
 source's seal (SHA-256, see :func:`_seal`) is checked on every open, the ranges are then read
 from that same open file while its size and modification time are unchanged, and each range
-must parse to one ``<card>`` of the indexed name; anything else means a full parse. Files the
-index cannot describe exactly (another encoding than UTF-8, namespaces, a DTD, ``<card`` inside
-comments or text, cards outside the one ``<cards>``) are left to the full reader.
+must parse to one ``<card>`` of the indexed name; anything else means a full parse. A front and
+back ``<card>`` the full reader joins into one two-faced card (:func:`join_double_faced`) are one
+card of the index too, found by either face's name. Files the index cannot describe exactly
+(another encoding than UTF-8, namespaces, a DTD, ``<card`` inside comments or text, cards outside
+the one ``<cards>``) are left to the full reader.
 """
 
 from __future__ import annotations
@@ -41,9 +43,13 @@ from cockatrice_ext.cards.cache import blobs_digest
 from cockatrice_ext.cards.cockatrice_xml import (
     PARSER_SETTINGS,
     ROOT_TAG,
+    FaceLinks,
     _card_of,
+    _joined,
+    _RawCard,
     _read_card,
     _read_set,
+    double_faced_pairs,
     raw_is_token,
 )
 from cockatrice_ext.cards.errors import CardDataError
@@ -51,7 +57,7 @@ from cockatrice_ext.cards.model import Card, CardDatabase, CardSet
 from cockatrice_ext.cards.store import CardStore, index_text, new_store_file
 
 FORMAT = "cockatrice-ext-xml-index"
-VERSION = "3"
+VERSION = "4"
 # A card's start tag, or markup inside which "<card" is not one (skipped when scanning), or a DTD.
 _MARKUP = re.compile(rb"<(?:(card[\s>])|!--.*?-->|!\[CDATA\[.*?\]\]>|\?.*?\?>|(!DOCTYPE))", re.DOTALL)
 # Where a type's text could say "Token": the word itself, or a character reference that could spell it.
@@ -60,7 +66,9 @@ _UTF8_DECLARATION = re.compile(rb"""^(?:\xef\xbb\xbf)?\s*<\?xml[^>]*encoding=["'
 _NO_DECLARED_ENCODING = re.compile(rb"""^(?:\xef\xbb\xbf)?\s*(?:<\?xml(?![^>]*encoding)[^>]*\?>|<[^?])""")
 # Every tag the index reads, in any namespace: a namespaced one (the full reader takes it as the plain
 # tag) leaves the file to the full reader. Namespace declarations alone (tokens.xml's xsi) are harmless.
-_FACT_TAGS = tuple(f"{{*}}{tag}" for tag in ("card", "cards", "sets", "name", "token", "reverse-related"))
+_FACT_TAGS = tuple(
+    f"{{*}}{tag}" for tag in ("card", "cards", "sets", "name", "token", "related", "reverse-related")
+)
 _HASH_CHUNK = 1 << 20  # bytes read at a time when a source is hashed from its file
 _NUMBERS = "q"  # byte offsets and element numbers: signed 64-bit, little-endian in the file
 
@@ -155,6 +163,7 @@ class _Facts:
     tokens: set[int] = field(default_factory=set)  # the cards the full reader calls tokens
     links: list[tuple[int, str]] = field(default_factory=list)  # (card, creator) of each reverse-related
     sets: list[CardSet] = field(default_factory=list)
+    read: dict[int, _RawCard] = field(default_factory=dict)  # the cards linking to another face, as read
 
 
 def _card_facts(data: bytes, maybe_tokens: set[int]) -> _Facts | None:
@@ -165,11 +174,12 @@ def _card_facts(data: bytes, maybe_tokens: set[int]) -> _Facts | None:
     matter produce events; the state kept between them belongs to the card being read, since a
     ``<card>`` anywhere but directly in the one ``<cards>`` under the root stops the index. Cards
     not flagged as tokens are read whole, by the full reader's rule, only if they are among
-    ``maybe_tokens`` (numbered in document order).
+    ``maybe_tokens`` (numbered in document order); cards that link to another face (``related
+    attach="transform"``) are read whole and kept.
     """
     facts = _Facts()
     events = etree.iterparse(io.BytesIO(data), tag=_FACT_TAGS, **PARSER_SETTINGS)
-    name, flagged, containers = "", False, 0
+    name, flagged, linked, containers = "", False, False, 0
     for _event, elem in events:
         tag = elem.tag
         if tag == "card":
@@ -177,10 +187,13 @@ def _card_facts(data: bytes, maybe_tokens: set[int]) -> _Facts | None:
             if parent is None or parent.tag != "cards":
                 return None
             number = len(facts.names)
-            if flagged or (number in maybe_tokens and raw_is_token(_read_card(elem))):
+            raw = _read_card(elem) if linked or (not flagged and number in maybe_tokens) else None
+            if flagged or (number in maybe_tokens and raw is not None and raw_is_token(raw)):
                 facts.tokens.add(number)
+            if raw is not None and linked:
+                facts.read[number] = raw
             facts.names.append(name)
-            name, flagged = "", False
+            name, flagged, linked = "", False, False
             elem.clear()
             while elem.getprevious() is not None:
                 del parent[0]
@@ -206,6 +219,8 @@ def _card_facts(data: bytes, maybe_tokens: set[int]) -> _Facts | None:
                 name = text.strip("\r\n\t")  # the last <name> wins, as in the full reader
             elif tag == "token":
                 flagged = text.strip() not in ("", "0")  # the last <token> wins, as in the full reader
+            elif tag == "related":
+                linked = linked or elem.get("attach") == "transform"  # as the full reader reads it
             else:
                 facts.links.append((len(facts.names), text.strip("\r\n\t")))
     root = events.root
@@ -252,6 +267,65 @@ def _card_starts(data: bytes) -> tuple[list[int], set[int]] | None:
     return starts, {bisect.bisect_right(starts, at) - 1 for at in hints}
 
 
+def _parse_element(element: bytes, start: int, label: str = "") -> _RawCard:
+    """The ``<card>`` whose bytes (from byte ``start`` of the source) are ``element``, read as the full
+    reader reads it."""
+    try:
+        elem = etree.fromstring(element, _parser())
+    except (etree.LxmlError, ValueError) as exc:
+        raise IndexMismatch(f"card at byte {start} unreadable: {exc}", source=label) from exc
+    if elem.tag != "card":
+        raise IndexMismatch(f"no <card> at byte {start}", source=label)
+    return _read_card(elem)
+
+
+def _double_faced(
+    data: bytes, bounds: list[int], names: list[str], groups: dict[str, list[int]], raws: dict[int, _RawCard]
+) -> dict[str, tuple[str, str]]:
+    """The front and back ``<card>``s the full reader joins into one two-faced card, as ``{"Front // Back":
+    (front, back)}``: :func:`double_faced_pairs` of the cards that could take part, those that link to
+    another with ``related attach="transform"`` (``raws``: element number -> the element, as the streaming
+    parse read it) and the cards they link to (read here: element ``e`` spans ``bounds[e:e + 2]``).
+
+    Every other card has no such link, so it is neither a front nor, named by none, a back: the pairs, and
+    which front takes a back two of them name, are those of the whole file.
+    """
+    hinted = list(raws)
+
+    def read(name: str) -> list[_RawCard]:
+        """Every element of card ``name``, parsed (once)."""
+        for number in groups.get(name, ()):
+            if number not in raws:
+                start = bounds[number]
+                raws[number] = _parse_element(data[start : bounds[number + 1]], start)
+        return [raws[number] for number in groups.get(name, ())]
+
+    fronts = sorted(
+        {names[e] for e in hinted if 0 <= e < len(names) and names[e]}, key=lambda n: groups[n][0]
+    )
+    facts: dict[str, FaceLinks] = {}
+    said_front: set[str] = set()
+    links = dict.fromkeys(link for front in fronts for link in FaceLinks.of_raw(read(front)[0]).links)
+    for name in [*fronts, *links]:
+        elements = read(name)
+        if elements and name not in facts:  # a card is its first definition (later ones add printings)
+            facts[name] = FaceLinks.of_raw(elements[0])
+            said_front.update(raw.name for raw in elements if raw.props.get("side") == "front")
+    pairs = double_faced_pairs((facts[name] for name in fronts), facts.get, said_front, groups)
+    return {f"{front} // {back}": (front, back) for front, back in pairs.items()}
+
+
+def _face_owners(groups: dict[str, list[int]]) -> dict[str, str]:
+    """Face name -> the card of several faces holding it, the first in the file (as
+    :meth:`CardDatabase.link_reverse_related` finds the card a link to a face lands on)."""
+    owners: dict[str, str] = {}
+    for name in sorted(groups, key=lambda n: groups[n][0]):
+        if " // " in name:
+            for face in name.split(" // "):
+                owners.setdefault(face, name)
+    return owners
+
+
 def _build_index(source: Path, target: Path, identity: dict[str, str]) -> bytes | None:
     data = source.read_bytes()
     if not (_UTF8_DECLARATION.match(data) or _NO_DECLARED_ENCODING.match(data)):
@@ -283,15 +357,26 @@ def _build_index(source: Path, target: Path, identity: dict[str, str]) -> bytes 
             if number in facts.tokens:  # the first definition of a name is the card
                 token_names.add(name)
         group.append(number)
+    try:
+        pairs = _double_faced(data, [*starts, end_of_cards], facts.names, groups, facts.read)
+    except IndexMismatch:
+        return None
+    for whole, (front, back) in pairs.items():  # the front's elements first, then the back's
+        groups[whole] = groups.pop(front) + groups.pop(back)
     reverse: dict[str, list[str]] = {}
     for number, creator in facts.links:
         if creator and facts.names[number]:
             reverse.setdefault(creator, []).append(facts.names[number])
     names = sorted(groups)  # numbered as the parsed cache numbers them, so ties in the index break alike
-    # Links to creators in this file are applied when the creator is read (as a full load does);
-    # links to creators elsewhere are kept for the layers above.
-    inside = {creator: made for creator, made in reverse.items() if creator in groups}
-    reverse = {creator: made for creator, made in reverse.items() if creator not in groups}
+    # Links to creators in this file (a card, or a face of one) are applied when the creator is read (as a
+    # full load does); links to creators elsewhere are kept for the layers above.
+    owners = _face_owners(groups)
+    inside: dict[str, list[str]] = {}
+    for creator, made in list(reverse.items()):
+        holder = creator if creator in groups else owners.get(creator)
+        if holder is not None:
+            inside.setdefault(holder, []).extend(made)
+            del reverse[creator]
     texts = {  # a face named as its card adds nothing to the index, so only split names list faces
         "index": index_text(
             (number, name, name.split(" // ") if " // " in name else (), name in token_names)
@@ -305,6 +390,8 @@ def _build_index(source: Path, target: Path, identity: dict[str, str]) -> bytes 
         texts["reverse-related"] = json.dumps(reverse, sort_keys=True, ensure_ascii=False)
     if inside:
         texts["links"] = json.dumps(inside, sort_keys=True, ensure_ascii=False)
+    if pairs:
+        texts["pairs"] = json.dumps(pairs, sort_keys=True, ensure_ascii=False)
     # Card n's <card> elements are elements[firsts[n]:firsts[n + 1]]; element e spans starts[e:e + 2].
     grouped = [groups[name] for name in names]
     blobs = {key: value.encode("utf-8") for key, value in texts.items()}
@@ -356,8 +443,13 @@ class XmlIndexStore(CardStore):
         self._elements = _numbers(self._blob("elements"))
         self._firsts = _numbers(self._blob("firsts"))
         self._names: list[str] | None = None
-        has_links = next(iter(self._rows("SELECT 1 FROM blobs WHERE key='links'")), None)
-        self._links: dict[str, list[str]] = json.loads(self._blob("links")) if has_links else {}
+        self._links: dict[str, list[str]] = self._json("links")
+        self._pairs: dict[str, list[str]] = self._json("pairs")  # "Front // Back" -> [front, back]
+
+    def _json(self, key: str) -> dict[str, list[str]]:
+        """The JSON blob ``key``, or nothing when the index has none."""
+        row = next(iter(self._rows("SELECT 1 FROM blobs WHERE key=?", (key,))), None)
+        return json.loads(self._blob(key)) if row else {}
 
     def _ranges(self, number: int) -> tuple[str, list[tuple[int, int]]]:
         """Card ``number``'s name and the byte ranges of its ``<card>`` elements."""
@@ -384,27 +476,19 @@ class XmlIndexStore(CardStore):
         return data
 
     def card(self, number: int) -> Card:
-        """Card ``number``: its ``<card>`` elements parsed from the source (printings merged)."""
+        """Card ``number``: its ``<card>`` elements parsed from the source (printings merged), a front and
+        back joined into one two-faced card as the full reader joins them."""
         name, ranges = self._ranges(number)
-        merged: Card | None = None
-        for start, end in ranges:
-            try:
-                elem = etree.fromstring(self._read(start, end), _parser())
-            except (etree.LxmlError, ValueError) as exc:
-                raise IndexMismatch(f"card at byte {start} unreadable: {exc}", source=self.label) from exc
-            if elem.tag != "card":
-                raise IndexMismatch(f"no <card> at byte {start}", source=self.label)
-            card = _card_of(_read_card(elem))
-            if merged is None:
-                merged = card
-            elif card.name == merged.name:
-                have = {(p.set_code, p.collector_number, p.pic_url) for p in merged.printings}
-                extra = tuple(
-                    p for p in card.printings if (p.set_code, p.collector_number, p.pic_url) not in have
-                )
-                merged = replace(merged, printings=merged.printings + extra)
-        if merged is None or merged.name != name:
+        faces = self._pairs.get(name) or [name]
+        read = CardDatabase()  # adds as the full reader does: the first definition, then new printings
+        for start, end in ranges:  # a front's elements come before its back's
+            card = _card_of(_parse_element(self._read(start, end), start, self.label))
+            if card.name not in faces:
+                raise IndexMismatch(f"card at byte {start} is not the indexed one", source=self.label)
+            read.add(card)
+        if list(read.cards) != faces:
             raise IndexMismatch(f"card {number} is not the indexed one", source=self.label)
+        merged = read.cards[name] if len(faces) == 1 else _joined(*(read.cards[face] for face in faces))
         if self._set_info is None:
             self._set_info = {code: (s.name, s.release_date) for code, s in self.sets.items()}
         printings = tuple(  # set names and dates from <sets>, as the parsed cache gives them

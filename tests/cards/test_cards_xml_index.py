@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from cockatrice_ext.cards import cache
 from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
 from cockatrice_ext.cards.errors import CardDataError
+from cockatrice_ext.cards.model import Card
 from cockatrice_ext.cards.store import CardStore, write_store
 from cockatrice_ext.cards.xml_index import IndexMismatch, XmlIndexStore, build_index
 from tests.shared_paths import COCKATRICE_FILES
@@ -133,6 +134,95 @@ def test_generated_files_answer_as_a_full_parse(
     assert build_index(source, tmp_path / "index.sqlite3", {})  # comments, CDATA and PIs are skipped
     index = XmlIndexStore(tmp_path / "index.sqlite3", source, label="x")
     assert answers(index) == answers(CardStore(tmp_path / "parsed.sqlite3"))
+
+
+FACE_V4 = """<card><name>{name}</name><text>Flying</text>
+  <prop><type>{type}</type>{side}{layout}</prop>
+  <set rarity="rare" num="{num}"{pic}>TST</set>{links}
+</card>"""
+faces = st.tuples(  # weighted towards fronts and backs that pair up
+    st.sampled_from(["Day", "Night", "Dawn", "Day", "Night", "Dawn", "Day // Night"]),
+    st.sampled_from(["Creature — Human", "Creature — Human", "Creature — Human", "Token Creature — Human"]),
+    st.sampled_from(["", "", "<side>front</side>", "<side>back</side>"]),
+    st.sampled_from(
+        ["", "<layout>transform</layout>", "<layout>meld</layout>", "<layout>modal_dfc</layout>"]
+    ),
+    st.sampled_from(["1", "1a", "1b"]),
+    st.sampled_from(["", ' picURL="https://x/a.png"', ' picURL="https://x/b.png"']),
+    st.lists(
+        st.sampled_from(
+            [
+                '<related attach="transform">Day</related>',
+                '<related attach="transform">Night</related>',
+                '<related attach="transform">Dawn</related>',
+                '<related attach="trans&#102;orm">Night</related>',  # says transform only once parsed
+                '<related count="2">Night</related>',
+                '<reverse-related attach="transform">Day</reverse-related>',
+                "<reverse-related>Night</reverse-related>",
+                "<reverse-related>Dawn</reverse-related>",
+            ]
+        ),
+        max_size=3,
+    ).map("".join),
+)
+
+
+def _as_read(card: Card) -> tuple[object, ...]:
+    """What a reader gives of a card, the links and back faces' numbers and pictures with it."""
+    printings = [
+        (p.set_code, p.collector_number, p.pic_url, p.back_pic_url, p.back_collector_number)
+        for p in card.printings
+    ]
+    return card.name, card.layout, card.faces, card.related, card.relations, printings
+
+
+@st.composite
+def double_faced_decks(draw: st.DrawFn) -> list[tuple[str, ...]]:
+    """A front Day and its back Night (sides said or not, the back linking back or elsewhere), among other
+    cards that may take them, in any order."""
+    front_side = draw(st.sampled_from(["", "<side>front</side>"]))
+    back_side = draw(st.sampled_from(["", "<side>back</side>", "<side>front</side>"]))
+    back_link = draw(
+        st.sampled_from(["", '<related attach="transform">Day</related>', "<related>Dawn</related>"])
+    )
+    pair = [
+        ("Day", "Creature — Human", front_side, "<layout>transform</layout>", "1a", "", ""),
+        ("Night", "Creature — Human", back_side, "", "1b", ' picURL="https://x/b.png"', back_link),
+    ]
+    pair[0] = (*pair[0][:-1], '<related attach="transform">Night</related>')
+    return draw(st.permutations(pair + draw(st.lists(faces, max_size=4))))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    deck=st.one_of(st.lists(faces, min_size=1, max_size=6), double_faced_decks()),
+    filler=st.sampled_from([0, 1]),
+)
+def test_double_faced_cards_are_joined_as_a_full_parse_joins_them(
+    tmp_path: Path, deck: list[tuple[str, ...]], filler: int
+) -> None:
+    """Fronts and backs linked by attach="transform" (either way, spelled with a character reference, one
+    back named by two fronts, a back that says front, tokens, meld, a card named "Day // Night" already),
+    faces numbered 1a and 1b: the index and the parsed cache have the full reader's cards, links and back
+    faces."""
+    body = "".join(
+        FACE_V4.format(name=n, type=ty, side=si, layout=la, num=num, pic=pic, links=links)
+        for n, ty, si, la, num, pic, links in deck
+    )
+    body += "<card><name>Other</name><text>x</text></card>" * filler
+    source = tmp_path / "cards.xml"
+    source.write_text(HEAD.format(version="4", pre="", cards=body), encoding="utf-8")
+    full = read_cockatrice_xml(source)
+    write_store(full, tmp_path / "parsed.sqlite3", meta={}, compact=False, level=1)
+    assert build_index(source, tmp_path / "index.sqlite3", {})
+    index = XmlIndexStore(tmp_path / "index.sqlite3", source, label="x")
+    assert answers(index) == answers(CardStore(tmp_path / "parsed.sqlite3"))
+    expected = [_as_read(full.cards[name]) for name in sorted(full.cards)]  # numbered by name, as the cache
+    assert [_as_read(index.card(number)) for number in range(len(full.cards))] == expected
+    with pytest.raises(IndexMismatch):
+        index.card(len(full.cards))
+    parsed = CardStore(tmp_path / "parsed.sqlite3")  # the parsed cache keeps the links and backs too
+    assert [_as_read(parsed.card(number)) for number in range(len(full.cards))] == expected
 
 
 def one_card_file(tmp_path: Path) -> tuple[Path, str]:

@@ -147,10 +147,12 @@ def test_forge_custom_set_bundle() -> None:
         "editions/Mixed.txt"
     ].decode()
     assert other.split("\n")[1] != edition.split("\n")[1]
-    assert "Spirit" not in edition  # tokens are not cards of the edition
+    assert "Spirit" not in edition.split("[tokens]")[0]  # tokens are not cards of the edition...
+    assert edition.endswith("\n[tokens]\n1 w_1_1_spirit_flying\n")  # ...but its tokens, by script name
     assert "Fire // Ice" in edition or "Fire" in edition  # real cards are listed by name...
     assert not any(path.startswith("cards/") for path in mixed)  # ...but never scripted
-    assert mixed["tokens/spirit.txt"].decode().startswith("Name:Spirit\nManaCost:no cost\nColors:white\n")
+    script = mixed["tokens/w_1_1_spirit_flying.txt"].decode()  # named as Forge's own Spirit token script
+    assert script.startswith("Name:Spirit Token\nManaCost:no cost\nColors:white\n")
 
 
 # -- MTGO ------------------------------------------------------------------------------------------------

@@ -1520,11 +1520,32 @@ class LeagueReferee(Referee):
 
     async def tell_members_again(self, line: str = "") -> None:
         """After a restore: ``line`` (when given) to each member, with a new link to their page for those
-        whose link died (the pages are served at another address now, or by another process)."""
+        whose link died (the pages are served at another address now, or by another process), and to each
+        member the league waits for, what it waits for (:meth:`waiting_line`: the lines queued for them
+        before the restart went with the old process)."""
         for member in self.engine.league.members:
-            text = " ".join(part for part in (line, self.link_line(member)) if part)
+            waiting = self.waiting_line(member)
+            back = (
+                f"The referee is back: {waiting[0].lower()}{waiting[1:]}" if waiting and not line else waiting
+            )
+            text = " ".join(part for part in (line, self.link_line(member), back) if part)
             if text:
-                await self.bot.tell(member, text)
+                await self.bot.tell(member, shorten(text, PRIVATE_LIMIT))
+
+    def waiting_line(self, member: str) -> str:
+        """What the league waits for from ``member`` now, as one line with its command ("" for nothing)."""
+        engine = self.engine
+        kind = (engine.waiting_for().get(member) or ("",))[0]
+        if kind == "pick":
+            pack = engine.pack(member)
+            return f"Your pack ({len(pack)}): {numbered([self.card_name(c) for c in pack])}. !pick N."
+        if kind == "buy":
+            return "Your turn to buy: !market lists it; !buy N with A, B... or !pass."
+        if kind == "done":
+            return "Your shop is open: !shop lists it; !swap SHOP POOL, !roll, !done."
+        if kind == "carousel":
+            return carousel_prompt(engine)
+        return ""
 
     async def perform(self, effects: list[Effect], answer: Context | None = None) -> None:
         """Announce ``effects`` (room and private), open games for new pairings, close decided ones.

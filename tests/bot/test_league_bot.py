@@ -367,6 +367,20 @@ def test_league_restores_from_the_journal() -> None:
     assert bot.private_referees == [league]
 
 
+def test_after_a_restart_each_member_the_league_waits_for_hears_what_it_waits_for() -> None:
+    """A restart lost the lines still queued (a pack's listing): a drafter waited for a pack they never saw.
+    Each member the league waits for now gets it again, in one line; the others get nothing."""
+    journal = Journal(":memory:")
+    table = journaled_market_league(journal, room_id=0, number=1)
+    engine = table.engine
+    table.apply(core.Pick(player="al", card=engine.pack("al")[0]))  # al waits for bo's pack now
+    bot = _ChattyBot(journal)
+    league = asyncio.run(LeagueReferee.restore(bot, table.key))  # type: ignore[arg-type]
+    asyncio.run(league.tell_members_again())
+    listing = "; ".join(f"{n}. {engine.config.cards[c].name}" for n, c in enumerate(engine.pack("bo"), 1))
+    assert bot.said == [f"bo: The referee is back: your pack (15): {listing}. !pick N."]
+
+
 def test_a_league_whose_record_no_longer_replays_is_announced_in_its_room() -> None:
     """After an upgrade whose rules change what a journaled action did, the bot starts all the same and the
     league's room hears that it cannot go on (it used to be a line in the bot's log only)."""

@@ -215,14 +215,16 @@ def test_autobattler_cube_respects_the_exclusions(oracle: Oracle) -> None:
 
 @needs_mtgjson
 def test_market_pool_rarities_and_colors(oracle: Oracle) -> None:
-    n_players, rounds = 2, 5
+    """The bundled pool holds the largest league the bot offers (8 players, 5 rounds): it held two players
+    only, and a four-player league was refused (common 170/212) though the README offers 2 to 8."""
+    n_players, rounds = 8, 5
     deck = open_block("market-pool")
-    assert all(n == 1 for n in counted(deck).values())
+    assert all(n == 4 for n in counted(deck).values())
     by_rarity: dict[str, list[str]] = {"common": [], "uncommon": [], "rare": []}
     for _, entry in deck.entries():
         assert entry.set_code and entry.collector_number, f"line {entry.line} is not pinned"
         rarity = oracle.printings[(entry.set_code, entry.collector_number)]["rarity"]
-        by_rarity["rare" if rarity == "mythic" else rarity].append(entry.name)
+        by_rarity["rare" if rarity == "mythic" else rarity] += [entry.name] * entry.count
         assert "Land" not in oracle.types(entry.name)
     commons, uncommons, rares = by_rarity["common"], by_rarity["uncommon"], by_rarity["rare"]
     assert len(commons) >= 45 * n_players + 8 * rounds * n_players

@@ -1173,6 +1173,8 @@ class LeagueReferee(Referee):
         """When each member was last seen: in the league's room, or writing to us (``time.monotonic``)."""
         self.decisions: dict[str, Decision] = {}
         """The move the league waits for from each member, and since when (the ``timer``'s clock)."""
+        self.out_of_room: set[str] = set()
+        """Members out of the room (and not connected in a game) at the last check."""
         self.standing_in: set[str] = set()
         """Away members the referee moves for (the room was told once; told again when they are back)."""
         self._watcher: asyncio.Task[None] | None = None
@@ -1340,13 +1342,21 @@ class LeagueReferee(Referee):
         now = time.monotonic() if now is None else now
         present = getattr(self.bot.client, "room_users", {}).get(self.room_id)
         playing = {name for game in self.games.values() for name in game.connected_players()}
+        waiting_for = self.engine.waiting_for()
         for member in self.engine.league.members:
-            if present is None or member in present or member in playing:
-                self.seen[member] = now
+            if not (present is None or member in present or member in playing):
+                self.out_of_room.add(member)
+                continue
+            self.seen[member] = now
+            if member in self.out_of_room:
+                self.out_of_room.discard(member)
+                if member in waiting_for and member not in self.standing_in:
+                    await self.welcome_back(member)  # back in time: what they hold the league up with
         for member in sorted(self.standing_in):
             if now - self.seen.get(member, now) < LOBBY_GRACE:
                 self.standing_in.discard(member)
                 await self.bot.room_say(self.room_id, f"{member} is back: their moves are their own again.")
+                await self.welcome_back(member)
         timeout = self.options.pick_timeout
         for _ in range(len(self.engine.league.members) * 50):  # an away member's packs may queue up
             waiting = self.engine.waiting_for()
@@ -1397,7 +1407,15 @@ class LeagueReferee(Referee):
                 f"{gone[0]} has been gone {minutes}: {winner} wins their round {match.round} game"
                 " by forfeit.",
             )
+            await self.bot.tell(
+                gone[0], f"You lost your round {match.round} game to {winner} by forfeit: gone {minutes}."
+            )
             await self.perform(effects)
+
+    async def welcome_back(self, member: str) -> None:
+        """Tell a member back in the room what the league waits for from them (their pack again...)."""
+        if line := self.waiting_line(member):
+            await self.bot.tell(member, shorten(f"Welcome back: {line[0].lower()}{line[1:]}", PRIVATE_LIMIT))
 
     async def stand_in(self, member: str, reason: str) -> None:
         """The referee's move for ``member`` (``core.StandIn``), journaled like a player's."""
@@ -1932,10 +1950,14 @@ class LeagueReferee(Referee):
                 parts.append("keep one augment of your pack: !augment")
         waiting = [p for p in waiting_for if p != ctx.sender] if engine.phase == "draft" else []
         if waiting:  # a player gone quiet (or offline) holds the draft: say who
-            away = [p for p in waiting if p in self.standing_in]
             parts.append("the draft waits for " + ", ".join(waiting))
-            if away:
-                parts.append(f"away, the referee moves for: {', '.join(away)}")
+        now = time.monotonic()
+        for member in (p for p in waiting_for if p != ctx.sender):
+            if member in self.standing_in:
+                parts.append(f"{member} is away: the referee moves for them")
+            elif member in self.out_of_room:
+                left = max(1, round(LOBBY_GRACE - (now - self.seen.get(member, now))))
+                parts.append(f"{member} is out of the room: the referee moves for them in {left} s")
         match = engine.league.match_of(ctx.sender)
         if match is not None and len(match.players) == 2 and not match.decided:
             game = next(
@@ -2124,6 +2146,10 @@ class LeagueGame(GameReferee):
             loser = self.left_player(event)
             if loser:
                 await self.decide(winner=self.opponent(loser), reason=f"{loser} left", concession=True)
+                match = self.match()
+                if match is not None and match.decided and match.winner == self.opponent(loser):
+                    # a dropped connection too: they hear it when they are back (kept while offline)
+                    await self.bot.tell(loser, f"You left game #{self.game_id}: {match.winner} wins it.")
 
     def left_player(self, event: ClientEvent) -> str:
         """The match player who just left (the mirror has dropped them; find who is missing)."""

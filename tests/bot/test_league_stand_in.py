@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import re
+import time
 from typing import Any
 
 import pytest
@@ -89,7 +91,9 @@ def test_a_drafter_out_of_the_room_a_while_gets_the_referees_picks() -> None:
     bot.client.room_users[0].add("bo")  # type: ignore[attr-defined]
     say(desk, bot, "al", "!pick 1")
     said = due(desk, bot, GRACE + 4)
-    assert said == ["bo is back: their moves are their own again."]
+    assert said[0] == "bo is back: their moves are their own again."
+    assert said[1].startswith("bo: Welcome back: your pack (") and said[1].endswith(". !pick N.")
+    assert len(said) == 2
     assert engine.pack("bo") and len(engine.pool("bo")) == pool + 2  # bo picks for themselves again
 
 
@@ -225,6 +229,7 @@ def test_a_player_gone_from_their_game_a_while_loses_it_by_forfeit() -> None:
     assert due(desk, bot, league_bot.FORFEIT_GRACE - 1) == []
     said = due(desk, bot, league_bot.FORFEIT_GRACE + 2)
     assert said[0] == "bo has been gone 5 minutes: al wins their round 1 game by forfeit."
+    assert said[1] == "bo: You lost your round 1 game to al by forfeit: gone 5 minutes."  # kept till back
     match = desk.engine.league.current_matches()[0]
     assert match.decided and match.winner == "al"
     assert desk.engine.is_over()  # one round: the league ends with it
@@ -242,3 +247,30 @@ def test_no_forfeit_for_a_player_connected_in_their_game_nor_when_both_are_gone(
     due(desk, bot, 1.0)
     assert due(desk, bot, league_bot.FORFEIT_GRACE + 2) == []  # both gone: nothing guessed
     assert not desk.engine.league.current_matches()[0].decided
+
+
+def test_status_says_who_is_out_of_the_room_and_when_the_referee_steps_in() -> None:
+    """Seen in the field: two silent minutes while the draft waited for a dropped player, and !status said
+    only "the draft waits for dee"."""
+    desk, bot = market_desk()
+    bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]
+    desk.seen["bo"] = time.monotonic() - 30  # gone half a minute ago
+    due(desk, bot, time.monotonic())
+    said = say(desk, bot, "al", "!status")[0]
+    assert (
+        "the draft waits for bo" in said and "bo is out of the room: the referee moves for them in " in said
+    )
+    assert re.search(r"moves for them in (8[0-9]|9[0-9]) s", said), said
+    desk.standing_in.add("bo")
+    assert "bo is away: the referee moves for them" in say(desk, bot, "al", "!status")[0]
+
+
+def test_a_drafter_back_in_time_is_told_the_pack_they_hold_the_draft_with() -> None:
+    desk, bot = market_desk()
+    bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]
+    assert due(desk, bot, 1.0) == []
+    bot.client.room_users[0].add("bo")  # type: ignore[attr-defined]  # back after 30 s, before the grace
+    said = due(desk, bot, 31.0)
+    assert len(said) == 1 and said[0].startswith("bo: Welcome back: your pack (15): 1. ")
+    assert due(desk, bot, 36.0) == []  # once
+    assert not any(line.startswith("al:") for line in said)

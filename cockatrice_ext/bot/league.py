@@ -104,6 +104,8 @@ AFTER_THE_END = frozenset({"standings", "pool"})
 LOBBY_GRACE = 120.0
 """Seconds a lobby member may be out of the room (a dropped connection, a client restarted) before the lobby
 lets them go."""
+OPTION_OF_COMMAND = {"augment": "augments", "item": "items"}
+"""AutoBattler commands that only a league started with that option offers (``!autobattler start items``)."""
 STAND_IN_TICK = 5.0
 """Seconds between a running league's checks of whose move it waits for: a member out of the room
 :data:`LOBBY_GRACE` seconds, or past the league's ``timer``, gets the referee's move (``core.StandIn``)."""
@@ -535,6 +537,7 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
     effects = list(effects)
     pools_shown: set[str] = set()
     opening = opened_shops(effects)
+    stood_in = {e.player for e in effects if isinstance(e, core.StoodIn)}  # told once, by StoodIn's line
     for effect in effects:
         # -- shared league effects --
         if isinstance(effect, core.PackInFront):
@@ -692,8 +695,8 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
             total = len(engine.active())  # type: ignore[attr-defined]
             if done < total:
                 out.public.append(f"{effect.player} has finished drafting ({done}/{total}).")
-            if pages:  # the answer to the page's Done (chat players read the room's line)
-                out.tell(effect.player, f"You are done drafting this phase ({done}/{total}).", on_page=True)
+            if (pages or done < total) and effect.player not in stood_in:  # the answer to their !done or Done
+                out.tell(effect.player, f"You are done drafting this phase ({done}/{total}).", on_page=pages)
         elif isinstance(effect, ab.DraftEnded):
             energy = engine.energy  # type: ignore[attr-defined]
             out.public.append(f"Draft over. Energy {energy}: build your mini-game decks.")
@@ -1503,6 +1506,10 @@ class LeagueReferee(Referee):
             if any(r.commands.find(name, "private") is not None and r._offers(name) for r in others):
                 return False
             title = TITLES[self.format_name]
+            option = OPTION_OF_COMMAND.get(name)
+            if option and self.format_name == "autobattler":  # the format's command, not this league's
+                await ctx.reply(f"{ctx.sender}: this league was started without {option}, so no !{name}")
+                return True
             spec = self.commands.find  # an alias (augments) goes with its command
             offered = [n for n in self.commands.names("private") if self._offers(spec(n, "private").name)]
             close = difflib.get_close_matches(name, offered, n=1, cutoff=0.6)
@@ -1542,11 +1549,12 @@ class LeagueReferee(Referee):
         member the league waits for, what it waits for (:meth:`waiting_line`: the lines queued for them
         before the restart went with the old process)."""
         for member in self.engine.league.members:
-            waiting = self.waiting_line(member)
+            link = self.link_line(member)  # their page shows what the league waits for
+            waiting = "" if link else self.waiting_line(member)
             back = (
                 f"The referee is back: {waiting[0].lower()}{waiting[1:]}" if waiting and not line else waiting
             )
-            text = " ".join(part for part in (line, self.link_line(member), back) if part)
+            text = " ".join(part for part in (line, link, back) if part)
             if text:
                 await self.bot.tell(member, shorten(text, PRIVATE_LIMIT))
 
@@ -1733,6 +1741,10 @@ class LeagueReferee(Referee):
         """Pick a card from your pack (or the carousel) by number or name."""
         engine = self.engine
         if isinstance(engine, ab.AutoBattlerEngine):
+            if engine.phase == "draft":  # "not now (the league is in its draft phase)" read as a paradox
+                raise NotAllowed(
+                    "!pick is for the carousel; in a draft phase !swap SHOP POOL takes a shop card"
+                )
             require_phase(engine, "carousel")
             pool = engine.pool(ctx.sender) if engine.config.carousel_put_back else None
             action = pick_action(ctx.sender, card, engine.carousel, carousel=True, put_back_from=pool)

@@ -668,7 +668,9 @@ def test_without_augments_the_command_is_not_offered() -> None:
     engine = autobattler_engine()
     league, bot = league_desk(LeagueOptions(format="autobattler"), engine)
     assert "!augment" not in " ".join(say(league, bot, "a", "!help"))
-    assert say(league, bot, "a", "!augment 1") == ["a: !augment is not an AutoBattler command; try !help"]
+    assert say(league, bot, "a", "!augment 1") == [
+        "a: this league was started without augments, so no !augment"
+    ]
 
 
 def test_items_option_drafts_an_equipment_through_the_private_desk() -> None:
@@ -889,6 +891,20 @@ def test_status_names_who_the_draft_waits_for() -> None:
         say(league, bot, player, "!done")
     said = say(league, bot, "a", "!status")[0]
     assert "the draft waits for c, d" in said, said
+
+
+def test_autobattler_draft_answers_say_what_to_do_instead() -> None:
+    """!pick in a draft phase answered "not now (the league is in its draft phase)", a paradox; !done was
+    answered only in the room, so a player in their private chat saw nothing."""
+    engine = autobattler_engine()
+    league, bot = league_desk(LeagueOptions(format="autobattler"), engine)
+    assert say(league, bot, "a", "!pick 1") == [
+        "a: !pick is for the carousel; in a draft phase !swap SHOP POOL takes a shop card"
+    ]
+    assert say(league, bot, "a", "!done") == [
+        "a: You are done drafting this phase (1/4).",
+        "a has finished drafting (1/4).",
+    ]
 
 
 def test_an_ended_league_still_shows_its_members_the_table_and_their_pool() -> None:

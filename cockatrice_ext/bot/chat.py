@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -104,6 +105,9 @@ class ChatScheduler:
         self._sending: Destination | None = None
         self._back_while_sending = False
         self.sent_messages = 0
+        self.given_back: dict[str, float] = {}
+        """When each user last got back what was kept for them (``time.monotonic``): they read what they
+        missed, so a referee need not say it again (:meth:`got_back_lately`)."""
 
     def limit_for(self, destination: Destination) -> int:
         """Private messages may be longer (a pool list); room and game lines stay short."""
@@ -182,7 +186,12 @@ class ChatScheduler:
         queue = self._queues.setdefault(("user", user), deque())
         queue.extendleft((message, True) for message in reversed(messages))  # each whole, as kept
         LOGGER.info("%s is back: %d kept message(s) go out", user, len(messages))
+        self.given_back[user] = time.monotonic()
         self._wake()
+
+    def got_back_lately(self, user: str, within: float = 60.0) -> bool:
+        """Whether ``user`` got their kept messages back in the last ``within`` seconds."""
+        return time.monotonic() - self.given_back.get(user, float("-inf")) < within
 
     def drop(self, destination: Destination) -> None:
         """Forget what is queued for a destination that is gone (a closed game, a user who left)."""

@@ -1416,7 +1416,10 @@ class LeagueReferee(Referee):
             await self.perform(effects)
 
     async def welcome_back(self, member: str) -> None:
-        """Tell a member back in the room what the league waits for from them (their pack again...)."""
+        """Tell a member back in the room what the league waits for from them (their pack again...), unless
+        they have just been given what was kept for them while they were offline (it said so already)."""
+        if self.bot.conversation_with(member).chat.got_back_lately(member):
+            return
         if line := self.waiting_line(member):
             await self.bot.tell(member, shorten(f"Welcome back: {line[0].lower()}{line[1:]}", PRIVATE_LIMIT))
 
@@ -1548,9 +1551,11 @@ class LeagueReferee(Referee):
         whose link died (the pages are served at another address now, or by another process), and to each
         member the league waits for, what it waits for (:meth:`waiting_line`: the lines queued for them
         before the restart went with the old process)."""
+        present = getattr(self.bot.client, "room_users", {}).get(self.room_id)
         for member in self.engine.league.members:
             link = self.link_line(member)  # their page shows what the league waits for
-            waiting = "" if link else self.waiting_line(member)
+            here = present is None or member in present  # one away is welcomed back when they return
+            waiting = "" if link or not here else self.waiting_line(member)
             back = (
                 f"The referee is back: {waiting[0].lower()}{waiting[1:]}" if waiting and not line else waiting
             )

@@ -381,3 +381,21 @@ def test_on_a_server_stricter_than_the_shipped_limits_every_line_arrives(
     assert heard == [f"line {n:02d}" for n in range(12)]
     assert limit < 10
     assert any("refused" in r.getMessage() and "as flood" in r.getMessage() for r in caplog.records)
+
+
+def test_a_user_given_back_what_was_kept_is_known_to_have_got_it_lately() -> None:
+    async def scenario() -> None:
+        sent: list[tuple[Any, str]] = []
+
+        async def send(destination: Any, message: str) -> None:
+            sent.append((destination, message))
+
+        chat = ChatScheduler(send, lambda destination, message: 0.0)
+        assert not chat.got_back_lately("lou")
+        chat.keep("lou", [("Your pack (15): 1. Shock.", False)])
+        chat.user_back("lou")
+        assert chat.got_back_lately("lou") and not chat.got_back_lately("kim")
+        assert not chat.got_back_lately("lou", within=0.0)
+        chat.close()
+
+    asyncio.run(scenario())

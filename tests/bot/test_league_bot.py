@@ -321,6 +321,9 @@ class _SentAtOnce:
     async def flush(self, destination: Any = None, *, timeout: float = 60.0) -> None:
         return None
 
+    def got_back_lately(self, user: str, within: float = 60.0) -> bool:
+        return False  # nobody is kept messages for here
+
 
 class _FakeBot:
     """Just enough of a Bot to restore a league without a server."""
@@ -334,6 +337,9 @@ class _FakeBot:
         self.league_pages = None  # no web view
         self.chat = _SentAtOnce()
         self.fleet = None  # alone, not in a fleet
+
+    def conversation_with(self, user: str) -> Any:
+        return self  # one session
 
 
 def journaled_market_league(journal: Journal, room_id: int, number: int) -> Table:

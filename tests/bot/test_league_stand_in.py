@@ -274,3 +274,16 @@ def test_a_drafter_back_in_time_is_told_the_pack_they_hold_the_draft_with() -> N
     assert len(said) == 1 and said[0].startswith("bo: Welcome back: your pack (15): 1. ")
     assert due(desk, bot, 36.0) == []  # once
     assert not any(line.startswith("al:") for line in said)
+
+
+def test_a_member_just_given_what_was_kept_for_them_is_not_told_it_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Back from offline, a member gets the kept lines (their pack among them); the welcome back would say
+    the pack a second time."""
+    desk, bot = market_desk()
+    bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]
+    due(desk, bot, 1.0)
+    bot.client.room_users[0].add("bo")  # type: ignore[attr-defined]
+    monkeypatch.setattr(bot.chat, "got_back_lately", lambda user, within=60.0: user == "bo", raising=False)
+    assert due(desk, bot, 31.0) == []

@@ -1433,12 +1433,11 @@ class LeagueReferee(Referee):
             return
         self.decisions.pop(member, None)
         if reason == "away" and member not in self.standing_in:
-            self.standing_in.add(member)
-            minutes = f"{LOBBY_GRACE / 60:g} minute" + ("" if LOBBY_GRACE == 60 else "s")
+            self.standing_in.add(member)  # no duration: said after a forfeit, "2 minutes" read as a slip
             await self.bot.room_say(
                 self.room_id,
-                f"{member} has been out of the room {minutes}: the referee makes their moves (at random,"
-                " or a pass) until they are back.",
+                f"{member} is away: the referee makes their moves (at random, or a pass) until they are"
+                " back.",
             )
         await self.perform(effects)
 

@@ -99,7 +99,7 @@ PAGE_CONTENTS = {"market": "pack, market and pool", "autobattler": "shop and poo
 """What a league player's private web page shows, as its link's message says it."""
 SEATS = {"market": (2, 8), "autobattler": (4, 8)}
 """How many players a league of each format takes (AutoBattler: 4 or 8, nothing between)."""
-AFTER_THE_END = frozenset({"standings", "pool"})
+AFTER_THE_END = frozenset({"standings", "pool", "status"})
 """Private commands an ended league still answers, for its members (who are in no league then)."""
 LOBBY_GRACE = 120.0
 """Seconds a lobby member may be out of the room (a dropped connection, a client restarted) before the lobby
@@ -815,10 +815,11 @@ def league_pages(bot: Bot) -> Any:
 @dataclass
 class Decision:
     """A move a running league waits for from one member: the engine's token for it, since when (the
-    ``timer``'s clock), and whether the half-time warning went out."""
+    ``timer``'s clock: None until the lines that show it to them have left the chat queue), and whether the
+    half-time warning went out."""
 
     token: tuple[Any, ...]
-    since: float
+    since: float | None
     warned: bool = False
 
 
@@ -1367,12 +1368,16 @@ class LeagueReferee(Referee):
                 del self.decisions[member]
             for member, token in waiting.items():
                 if member not in self.decisions or self.decisions[member].token != token:
-                    self.decisions[member] = Decision(token, now)
+                    self.decisions[member] = Decision(token, None)
             due = ""
             for member, decision in sorted(self.decisions.items()):
                 if now - self.seen.get(member, now) >= LOBBY_GRACE:
                     due, reason = member, "away"
                     break
+                if decision.since is None:  # the clock starts once they can see the move (the pack sent)
+                    if self.bot.conversation_with(member).chat.pending(("user", member)):
+                        continue
+                    decision.since = now
                 if timeout and now - decision.since >= timeout:
                     due, reason = member, "time"
                     break
@@ -1404,7 +1409,7 @@ class LeagueReferee(Referee):
             except RulesError as exc:
                 LOGGER.info("league %s: no forfeit for %s (%s)", self.key, gone[0], exc.code)
                 continue
-            minutes = f"{FORFEIT_GRACE / 60:g} minutes"
+            minutes = f"{int(max(FORFEIT_GRACE, now - self.seen.get(gone[0], now)) // 60)} minutes"
             await self.bot.room_say(
                 self.room_id,
                 f"{gone[0]} has been gone {minutes}: {winner} wins their round {match.round} game"
@@ -1412,6 +1417,10 @@ class LeagueReferee(Referee):
             )
             await self.bot.tell(
                 gone[0], f"You lost your round {match.round} game to {winner} by forfeit: gone {minutes}."
+            )
+            await self.bot.tell(  # their game may have been announced a moment ago: no need to join it
+                winner,
+                f"{gone[0]} is gone: you win your round {match.round} game by forfeit; no need to play it.",
             )
             await self.perform(effects)
 
@@ -1980,9 +1989,13 @@ class LeagueReferee(Referee):
                 (g for g in self.games.values() if ctx.sender in g.players and g.round_no == match.round),
                 None,
             )
-            parts.append(
-                f"your game vs {match.opponent(ctx.sender)}" + (f" is #{game.game_id}" if game else "")
-            )
+            opponent = match.opponent(ctx.sender)
+            parts.append(f"your game vs {opponent}" + (f" is #{game.game_id}" if game else ""))
+            if opponent in self.out_of_room:
+                left = max(1, round(FORFEIT_GRACE - (now - self.seen.get(opponent, now))))
+                parts.append(
+                    f"{opponent} is out of the room: you win by forfeit in {left} s unless they are back"
+                )
         await ctx.reply(shorten("; ".join(parts) + "."))
 
 
@@ -2333,6 +2346,13 @@ class LeagueGame(GameReferee):
             effects = self.league.table.apply(action)
         except RulesError as exc:
             if exc.code == "concession_not_allowed":
+                if reason.endswith(" left"):  # gone: neither unconcede nor !result is theirs to do now
+                    minutes = f"{FORFEIT_GRACE / 60:g} minutes"
+                    await self.say(
+                        f"{reason}: back in the room within {minutes} they may play on (or both send me"
+                        f" !result); gone longer, {winner} wins by forfeit."
+                    )
+                    return
                 again = (  # watching, Cockatrice stops a two-player game at a concession
                     "Both press ready to play it again"
                     if self.watching

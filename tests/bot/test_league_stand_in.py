@@ -284,3 +284,52 @@ def test_a_member_just_given_what_was_kept_for_them_is_not_told_it_again(
     bot.client.room_users[0].add("bo")  # type: ignore[attr-defined]
     monkeypatch.setattr(bot.chat, "got_back_lately", lambda user, within=60.0: user == "bo", raising=False)
     assert due(desk, bot, 31.0) == []
+
+
+def test_the_timer_starts_once_the_pack_has_left_the_chat_queue(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seen in the field (timer=20, one account): the clock ran while the pack still waited its turn in the
+    chat queue, so a player had 11-14 s and "10 s left" came with the pack."""
+    desk, bot = market_desk(game_options.apply("market", LeagueOptions(format="market"), timer("market", 30)))
+    queued = {"bo"}
+    monkeypatch.setattr(bot.chat, "pending", lambda destination=None: int(destination[1] in queued))
+    due(desk, bot, 1.0)
+    said = due(desk, bot, 16.0)
+    assert said == ["al: 15 s left for your pick."]  # bo's clock has not started: his pack is still queued
+    queued.clear()  # bo's pack went out: his clock starts at the next check
+    due(desk, bot, 20.0)
+    said = due(desk, bot, 31.0)
+    assert has(said, "al: Your time ran out") and not has(said, "bo:")
+    assert due(desk, bot, 34.0) == []
+    assert due(desk, bot, 35.0) == ["bo: 15 s left for your pick."]
+    assert has(due(desk, bot, 50.0), "bo: Your time ran out")
+
+
+def test_the_winner_of_a_forfeit_is_told_not_to_play_it() -> None:
+    desk, bot = drafted_desk()
+    bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]
+    due(desk, bot, 1.0)
+    said = due(desk, bot, 8 * 60 + 1.0)
+    assert (
+        said[0] == "bo has been gone 8 minutes: al wins their round 1 game by forfeit."
+    )  # not "5": it was 8
+    assert said[2] == "al: bo is gone: you win your round 1 game by forfeit; no need to play it."
+
+
+def test_status_in_play_counts_down_to_the_forfeit_of_an_opponent_out_of_the_room() -> None:
+    desk, bot = drafted_desk()
+    bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]
+    desk.seen["bo"] = time.monotonic() - 60
+    due(desk, bot, time.monotonic())
+    said = say(desk, bot, "al", "!status")[0]
+    assert re.search(
+        r"bo is out of the room: you win by forfeit in (23[0-9]|240) s unless they are back", said
+    ), said
+
+
+def test_an_ended_league_still_answers_status() -> None:
+    desk, bot = drafted_desk()
+    bot.private_referees.append(desk)
+    desk.table.apply(core.ReportResult(player=None, winner="al"))
+    desk.over = True
+    said = say(desk, bot, "bo", "!status")
+    assert said and "Market Draft league" in said[0], said

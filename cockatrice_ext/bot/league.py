@@ -823,6 +823,11 @@ class Decision:
     warned: bool = False
 
 
+def led(lead: str, line: str) -> str:
+    """``line`` (a sentence) after ``lead`` and a colon: "Welcome back: your pack (13): ..."."""
+    return f"{lead}: {line[:1].lower()}{line[1:]}"
+
+
 def decision_name(token: tuple[Any, ...]) -> str:
     """A waited-for move as a player's warning names it (the first word of the engine's token)."""
     kind = token[0] if token else ""
@@ -1430,7 +1435,7 @@ class LeagueReferee(Referee):
         if self.bot.conversation_with(member).chat.got_back_lately(member):
             return
         if line := self.waiting_line(member):
-            await self.bot.tell(member, shorten(f"Welcome back: {line[0].lower()}{line[1:]}", PRIVATE_LIMIT))
+            await self.bot.tell(member, shorten(led("Welcome back", line), PRIVATE_LIMIT))
 
     async def stand_in(self, member: str, reason: str) -> None:
         """The referee's move for ``member`` (``core.StandIn``), journaled like a player's."""
@@ -1564,9 +1569,7 @@ class LeagueReferee(Referee):
             link = self.link_line(member)  # their page shows what the league waits for
             here = present is None or member in present  # one away is welcomed back when they return
             waiting = "" if link or not here else self.waiting_line(member)
-            back = (
-                f"The referee is back: {waiting[0].lower()}{waiting[1:]}" if waiting and not line else waiting
-            )
+            back = led("The referee is back", waiting) if waiting and not line else waiting
             text = " ".join(part for part in (line, link, back) if part)
             if text:
                 await self.bot.tell(member, shorten(text, PRIVATE_LIMIT))

@@ -25,7 +25,7 @@ from dataclasses import replace
 
 from cockatrice_ext.cards.model import COLORS, Card, CardRelation, CardSet, Face, Printing
 
-from .model import COMBINED_LAYOUTS, ExportDeck, ExportEntry, display_name
+from .model import COMBINED_LAYOUTS, ExportDeck, ExportEntry, display_name, helper_names
 from .xmlutil import attr, element, text
 
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -371,15 +371,19 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
 
 
 def _face_printings(printings: list[Printing], index: int) -> list[Printing]:
-    """A back face's printings show its own picture and number when it has them (a custom DFC's back
-    numbered 10b); else the front's, as a real DFC's faces share their number."""
-    if index == 0 or not any(p.back_pic_url or p.back_collector_number for p in printings):
+    """A back face's printings show its own picture, number and multiverse id when it has them (a custom
+    DFC's back numbered 10b; Insectile Aberration's own muid, as Oracle writes it); else the front's, as a
+    real DFC's faces share their number."""
+    if index == 0 or not any(
+        p.back_pic_url or p.back_collector_number or p.back_multiverse_id for p in printings
+    ):
         return printings
     return [
         replace(
             p,
             pic_url=p.back_pic_url or p.pic_url,
             collector_number=p.back_collector_number or p.collector_number,
+            multiverse_id=p.back_multiverse_id or p.multiverse_id,
         )
         for p in printings
     ]
@@ -499,6 +503,8 @@ def _write_card_database(
     renamed: dict[str, str] = {}  # a card's or face's name -> the <card> name written for it, if another
     first_of: dict[str, str] = {}  # a back face's <card> name -> its front's
     used_sets: dict[str, CardSet] = {}
+    cards = list(cards)
+    helpers = helper_names(cards)  # Foretell, The Monarch: no token a card makes
     for index, card in enumerate(cards, start=1):
         printings = _printings_for(card, index, custom_set)
         for p in printings:
@@ -519,9 +525,10 @@ def _write_card_database(
         first_of.update((rec.name, card_records[0].name) for rec in card_records[1:])
         if card.is_token:
             token_records.setdefault(card.name, card_records[0])
-        if card.related:
-            wanted_relations.append((card_records[0], card.related))
-            for related in card.related:
+        made = tuple(name for name in card.related if name not in helpers)
+        if made:
+            wanted_relations.append((card_records[0], made))
+            for related in made:
                 makers.setdefault(related, []).append(card_records[0].name)
     given = _Given(records.values(), renamed, first_of)
     for rec in records.values():  # the faces' transform links, unless the relations link the faces already

@@ -144,7 +144,8 @@ def display_name(card: Card, target: str) -> str:
 
 @dataclass(frozen=True)
 class ExportEntry:
-    """``count`` copies of ``card``, to be written with ``printing`` when one is known."""
+    """``count`` copies of ``card``, to be written with ``printing`` when one is known; ``line`` is where the
+    input listed it (0: not listed, a token the deck's cards make)."""
 
     card: Card
     count: int = 1
@@ -257,30 +258,52 @@ def from_resolved(resolved: ResolvedDeck, db: CardDatabase | None = None) -> Exp
 
 def _add_related_tokens(deck: ExportDeck, db: CardDatabase) -> None:
     """The tokens the deck's cards make, and the tokens those make (a venture card's dungeon makes Goblins
-    and Treasure), each once, after the tokens the deck lists."""
+    and Treasure), each once, after the tokens the deck lists; helper cards (Foretell, The Monarch) are
+    no tokens a card makes (:func:`~cockatrice_ext.cards.tokens.tokens_made`)."""
+    from cockatrice_ext.cards.tokens import tokens_made
+
     have = {e.card.name for e in deck.sections.get("tokens", [])}
     extra: list[ExportEntry] = []
     makers = deck.unique_cards()
     for card in makers:  # grows with each token found, so theirs come too
-        for name in card.related:
-            token = db.cards.get(name)
-            if token is not None and token.is_token and name not in have:
-                have.add(name)
+        for token in tokens_made(card, db.cards.get):
+            if token.name not in have:
+                have.add(token.name)
                 extra.append(ExportEntry(card=token, count=1, printing=None))
                 makers.append(token)
     if extra:
         deck.section("tokens").extend(extra)
 
 
+def helper_names(cards: Iterable[Card]) -> set[str]:
+    """The names ``cards`` link to (``Card.related``) that are helper cards (Foretell, The Monarch), not
+    tokens they make (:func:`~cockatrice_ext.cards.tokens.is_helper_card`): the card of that name among
+    ``cards``, else the real one."""
+    from cockatrice_ext.cards.tokens import is_helper_card
+
+    known = {card.name: card for card in cards}
+    linked = {name for card in known.values() for name in card.related}
+    store = official_store() if linked - known.keys() else None
+    helpers: set[str] = set()
+    for name in linked:
+        card = known.get(name) or (store.find(name) if store is not None else None)
+        if card is not None and card.name == name and is_helper_card(card):
+            helpers.add(name)
+    return helpers
+
+
 def deck_from_cards(
     name: str, cards: Iterable[Card], sets: Mapping[str, CardSet] | None = None
 ) -> ExportDeck:
-    """An :class:`ExportDeck` holding one copy of each card (a card list, a custom set)."""
+    """An :class:`ExportDeck` holding one copy of each card (a card list, a custom set). Each entry's
+    ``line`` is its card's place among ``cards``: every card, its tokens too, is listed, not derived, so a
+    format with no place for tokens names them as left out."""
     out = ExportDeck(name=name)
     main = out.section("main")
     tokens: list[ExportEntry] = []
-    for card in cards:
-        entry = ExportEntry(card=card, count=1, printing=card.printings[0] if card.printings else None)
+    for place, card in enumerate(cards, start=1):
+        printing = card.printings[0] if card.printings else None
+        entry = ExportEntry(card=card, count=1, printing=printing, line=place)
         (tokens if card.is_token else main).append(entry)
     if tokens:
         out.sections["tokens"] = tokens
@@ -303,6 +326,7 @@ __all__ = [
     "display_name",
     "from_resolved",
     "front_name",
+    "helper_names",
     "is_real_card",
     "official_set_codes",
     "official_store",

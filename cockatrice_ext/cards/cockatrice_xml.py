@@ -291,13 +291,13 @@ def double_faced_pairs(
 
 
 def _joined_printings(front: Card, back: Card) -> tuple[Printing, ...]:
-    """The front's printings, each with the back face's own picture and number of the same printing (same
-    set and number, else the same set: a custom set numbers the faces 10a and 10b); a printing only the back
-    has comes last, its picture kept for the back.
+    """The front's printings, each with the back face's own picture, number and multiverse id of the same
+    printing (same set and number, else the same set: a custom set numbers the faces 10a and 10b); a
+    printing only the back has comes last, its picture and multiverse id kept for the back.
 
     A real transform card's sides share one collector number (MTGJSON gives both sides the same
-    ``number``; Cockatrice's Oracle writes each face's own), so a back face that gives no number of its
-    own shares its front's.
+    ``number``; Cockatrice's Oracle writes each face's own) but not their multiverse id (Oracle writes each
+    face's own ``muid``), so a back face that gives no number or multiverse id of its own shares its front's.
     """
     backs = list(back.printings)
 
@@ -314,9 +314,13 @@ def _joined_printings(front: Card, back: Card) -> tuple[Printing, ...]:
         if other is not None:
             number = other.collector_number if other.collector_number != p.collector_number else ""
             picture = other.pic_url if other.pic_url != p.pic_url else ""
-            p = replace(p, back_pic_url=picture, back_collector_number=number)
+            muid = other.multiverse_id if other.multiverse_id != p.multiverse_id else ""
+            p = replace(p, back_pic_url=picture, back_collector_number=number, back_multiverse_id=muid)
         out.append(p)
-    out.extend(replace(p, pic_url="", back_pic_url=p.pic_url) for p in backs)
+    out.extend(
+        replace(p, pic_url="", back_pic_url=p.pic_url, multiverse_id="", back_multiverse_id=p.multiverse_id)
+        for p in backs
+    )
     return tuple(out)
 
 

@@ -47,8 +47,9 @@ def card_to_json(card: Card) -> dict[str, Any]:
         out["printings"] = [[getattr(p, k) for k in _PRINTING_ROW] for p in card.printings]
         if any(p.pic_url for p in card.printings):  # spoiler and custom cards' images
             out["pic_urls"] = [p.pic_url for p in card.printings]
-        if any(p.back_pic_url or p.back_collector_number for p in card.printings):  # a custom DFC's back
-            out["backs"] = [[p.back_collector_number, p.back_pic_url] for p in card.printings]
+        if any(p.back_pic_url or p.back_collector_number or p.back_multiverse_id for p in card.printings):
+            # a DFC's back face where it differs: [number, picture], then its multiverse id when given
+            out["backs"] = [_back_row(p) for p in card.printings]
     if card.is_token:
         out["is_token"] = True
     if card.related:
@@ -56,6 +57,12 @@ def card_to_json(card: Card) -> dict[str, Any]:
     if card.relations:  # the links a Cockatrice file gave, with their attributes
         out["relations"] = [_compact(r, _RELATION_DEFAULTS) for r in card.relations]
     return out
+
+
+def _back_row(p: Printing) -> list[str]:
+    """A printing's back face in ``backs``: number and picture, then the multiverse id if it has one."""
+    row = [p.back_collector_number, p.back_pic_url]
+    return [*row, p.back_multiverse_id] if p.back_multiverse_id else row
 
 
 def card_from_json(obj: dict[str, Any], set_info: dict[str, tuple[str, str]]) -> Card:
@@ -67,14 +74,15 @@ def card_from_json(obj: dict[str, Any], set_info: dict[str, tuple[str, str]]) ->
     no_set = ("", "")
     rows = obj.get("printings", ())
     pic_urls = obj.get("pic_urls") or [""] * len(rows)
-    backs = obj.get("backs") or [("", "")] * len(rows)  # a custom DFC's back: (its number, its picture)
+    # a DFC's back: its number, picture and (when given) multiverse id
+    backs = [(*row, "", "", "")[:3] for row in obj.get("backs") or [()] * len(rows)]
     printings = tuple(
         Printing(
             code, number, rarity, uuid, scryfall_id, multiverse_id, *set_info.get(code, no_set), pic_url,
-            back_pic_url=back_pic_url, back_collector_number=back_number,
+            back_pic_url=back_pic_url, back_collector_number=back_number, back_multiverse_id=back_muid,
         )
-        for (code, number, rarity, uuid, scryfall_id, multiverse_id), pic_url, (back_number, back_pic_url)
-        in zip(rows, pic_urls, backs, strict=False)
+        for (code, number, rarity, uuid, scryfall_id, multiverse_id), pic_url, (back_number, back_pic_url,
+             back_muid) in zip(rows, pic_urls, backs, strict=False)
     )  # fmt: skip
     return Card(
         name=obj["name"],

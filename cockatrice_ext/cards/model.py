@@ -41,11 +41,13 @@ class Printing:
     set_name: str = ""
     release_date: str = ""
     pic_url: str = ""  # Cockatrice <set picURL=...>: the image of a spoiler or custom card
-    # The back face's own picture and collector number, when the faces were separate Cockatrice cards that
-    # gave their own (a custom double-faced card numbered 10a and 10b); empty: the back shares the front's,
-    # as a real one does. Not compared: the same printing, whichever file said so.
+    # The back face's own picture, collector number and multiverse id, when its source gave them apart from
+    # the front's (a custom double-faced card numbered 10a and 10b; Oracle and MTGJSON give each face of a
+    # real one its own multiverse id); empty: the back shares the front's. Not compared: the same printing,
+    # whichever file said so.
     back_pic_url: str = field(default="", compare=False)
     back_collector_number: str = field(default="", compare=False)
+    back_multiverse_id: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,16 @@ class _Pending:
     faces: dict[str, Face] = field(default_factory=dict)
     printings: dict[tuple[str, str], Printing] = field(default_factory=dict)
     related: list[str] = field(default_factory=list)
+    back_muids: dict[tuple[str, str], str] = field(default_factory=dict)  # a printing's back face's own
+
+    def finished_printings(self) -> list[Printing]:
+        """The printings, each with its back face's own multiverse id where it differs from the front's."""
+        return [
+            replace(p, back_multiverse_id=muid)
+            if (muid := self.back_muids.get(key, "")) and muid != p.multiverse_id
+            else p
+            for key, p in self.printings.items()
+        ]
 
 
 def _printing_order(printing: Printing) -> tuple[str, str]:
@@ -154,9 +164,11 @@ class MtgjsonBuilder:
                 release_date=card_set.release_date,
             )
         key = (code, number)
+        identifiers = entry.get("identifiers") or {}
+        if side == "b":  # Oracle gives a double-faced card's back face its own multiverse id
+            pending.back_muids.setdefault(key, str(identifiers.get("multiverseId") or ""))
         if key in pending.printings and side != "a":
             return
-        identifiers = entry.get("identifiers") or {}
         pending.printings[key] = Printing(  # positional: this runs ~60k times for AllPrintings
             code,
             number,
@@ -190,7 +202,7 @@ class MtgjsonBuilder:
                     if len(pending.faces) == 1
                     else tuple(pending.faces[s] for s in sorted(pending.faces))
                 )
-                printings = list(pending.printings.values())
+                printings = pending.finished_printings()
                 if len(printings) > 1:
                     printings.sort(key=_printing_order)
                 related = self._tokens_made(pending.name)

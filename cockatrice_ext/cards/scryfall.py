@@ -74,6 +74,8 @@ def _card_from_scryfall(obj: dict[str, Any]) -> Card:
         multiverse_id=str(multiverse[0]) if multiverse else "",
         set_name=str(obj.get("set_name") or ""),
         release_date=str(obj.get("released_at") or ""),
+        # a double-faced card's ids are the front's, then the back's (Oracle writes each face its own)
+        back_multiverse_id=str(multiverse[1]) if len(faces) > 1 and len(multiverse) > 1 else "",
     )
     layout = str(obj.get("layout") or "normal")
     is_token = layout in ("token", "double_faced_token") or "Token" in (faces[0].types if faces else ())

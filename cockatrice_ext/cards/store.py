@@ -288,4 +288,10 @@ def _card_json(card: Card, compact: bool) -> str:
     for printing in obj.get("printings", ()) if compact else ():
         printing[3] = ""  # MTGJSON uuid: not used by Cockatrice or Forge
         printing[5] = ""  # multiverse id
+    if compact and "backs" in obj:  # the back faces' multiverse ids go too
+        backs = [row[:2] for row in obj["backs"]]
+        if any(any(row) for row in backs):
+            obj["backs"] = backs
+        else:
+            del obj["backs"]
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))

@@ -11,6 +11,10 @@ suffix rule reproduces that, so :func:`apply_cockatrice_token_names` matches dat
    ``tokens.xml`` has a token of that name with the same colours and power/toughness; else it
    keeps its MTGJSON name (art cards, ads and the like, which Cockatrice does not list).
 
+Not every card of ``tokens.xml`` is a token some card makes: reminder and helper cards (Foretell, The
+Monarch, Poison Counter, Morph, Copy) keep a game's state on the table. :func:`is_helper_card` tells
+them apart, so writers list as made only tokens, emblems and dungeons (:func:`tokens_made`).
+
 A card that MTGJSON splits into several Cockatrice tokens keeps its MTGJSON faces on the name most
 printings took (so "Germ" still finds it) and takes ``tokens.xml``'s faces on the others. Links
 follow: a card that made "Germ" makes "Phyrexian Germ Token", plus every ``reverse-related`` link
@@ -21,10 +25,39 @@ creates it: of MTGJSON's one "Fish", only "Fish Token" (Reef Worm's) makes "Whal
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 
 from cockatrice_ext.cards.model import Card, CardDatabase, Printing
 from cockatrice_ext.cards.mtgjson import creates_token
+
+# What a card makes outside the deck: tokens are permanents (their type line says which), an emblem or a
+# dungeon goes to the command zone. Anything else tokens.xml holds is a helper card: a state (Foretell,
+# The Monarch, Day), a counter (Poison Counter, Energy Reserve), a companion's place, a bare "Token"
+# stand-in (Copy) or MTGJSON's "Card" type for all of those.
+MADE_TYPES = frozenset(
+    {"Creature", "Artifact", "Enchantment", "Land", "Planeswalker", "Battle", "Emblem", "Dungeon"}
+)
+
+
+def is_helper_card(card: Card) -> bool:
+    """Whether ``card`` is a token database's reminder or helper card, which no card creates as a token:
+    no token, emblem or dungeon type (Foretell, The Monarch, Poison Counter, Copy), or a reminder card
+    laid over a face-down card (Morph, Manifest). A token without any type line is kept as a token."""
+    if not card.is_token:
+        return False
+    front = card.front
+    kinds = set(front.types) | set(front.type_line.split("\u2014", 1)[0].split())
+    if "Token" not in kinds and "reminder card" in front.oracle_text:
+        return True
+    return bool(kinds) and not kinds & MADE_TYPES
+
+
+def tokens_made(card: Card, find: Callable[[str], Card | None]) -> list[Card]:
+    """The tokens, emblems and dungeons ``card`` makes: its ``related`` names that ``find`` gives as
+    tokens, helper cards (:func:`is_helper_card`) left out."""
+    made = (find(name) for name in card.related)
+    return [token for token in made if token is not None and token.is_token and not is_helper_card(token)]
 
 
 def apply_cockatrice_token_names(db: CardDatabase, reference: CardDatabase) -> dict[str, str]:

@@ -88,7 +88,8 @@ def test_an_mtgjson_source_gets_cockatrice_token_names(mtgjson_extract: dict[str
 
 def test_a_cod_names_every_token_as_magic_token_does(shared_cockatrice: Path, tmp_path: Path) -> None:
     """The .cod writer keeps the card data's token names: emblems, named tokens, dungeons and helper cards
-    used to gain a " Token" Cockatrice does not know ("On an Adventure Token", "Wasp Token")."""
+    used to gain a " Token" Cockatrice does not know ("On an Adventure Token", "Wasp Token"); helper cards
+    are no tokens the deck makes, so its tokens zone leaves them out."""
     from lxml import etree
 
     from cockatrice_ext.cards.store import shipped_store
@@ -109,9 +110,10 @@ def test_a_cod_names_every_token_as_magic_token_does(shared_cockatrice: Path, tm
     result = CliRunner().invoke(main, ["export", str(block), "--to", "cod", "-o", str(out)])
     assert result.exit_code == 0, result.output
     tokens = out.read_text().split('<zone name="tokens">')[1]
-    for name in ("Jace, Telepath Unbound Emblem", "On an Adventure", "Wasp", "Insect Token "):
+    for name in ("Jace, Telepath Unbound Emblem", "Wasp", "Insect Token "):
         assert f'name="{name}"' in tokens, tokens
     assert " Token Token" not in tokens and "Emblem Token" not in tokens
+    assert "On an Adventure" not in tokens  # a helper card (Brazen Borrower's): no token a card makes
 
 
 def test_only_a_generic_token_gains_token() -> None:

@@ -17,6 +17,7 @@ from cockatrice_ext.exporters import (
     ExportFormat,
     deck_from_cards,
     export,
+    left_out,
     render,
     write_card_database,
     write_cod,
@@ -103,6 +104,16 @@ def test_deck_from_cards_puts_tokens_in_the_token_zone() -> None:
     deck = deck_from_cards("x", ALL_CARDS)
     assert [e.card.name for e in deck.tokens] == ["Spirit"]
     assert len(deck.main) == len(ALL_CARDS) - 1
+
+
+def test_a_card_files_tokens_are_named_where_a_format_drops_them() -> None:
+    # a card database's tokens are its own cards, not tokens its cards make: text or Forge leaving them
+    # out says so (they used to go silently)
+    deck = deck_from_cards("x", ALL_CARDS)
+    assert [e.line for e in deck.main + deck.tokens] == list(range(1, len(ALL_CARDS) + 1))
+    for fmt in ("text", "forge", "mtgo", "arena"):
+        assert "tokens (1 card)" in left_out(deck, fmt), fmt
+    assert not any(p.startswith("tokens") for p in left_out(deck, "cod"))
 
 
 # -- property tests ------------------------------------------------------------------------------------------

@@ -84,6 +84,7 @@ from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats.base import Action, Effect, Engine, RulesError
 from cockatrice_ext.journal import JournalError, Table
 from cockatrice_ext.protocol import commands as pc
+from cockatrice_ext.protocol.codes import LeaveReason
 
 LOGGER = logging.getLogger(__name__)
 
@@ -952,7 +953,7 @@ class LeagueRoom(Referee):
             await ctx.reply(shorten(f"{title} options: " + game_options.brief(fmt, self.defaults)))
         elif what == "status":
             parts = [f"{title}: lobby {len(members)} ({', '.join(members) or 'nobody'})"]
-            parts += [lg.status_line() for lg in running]
+            parts += [lg.room_status_line() for lg in running]
             await ctx.reply(shorten("; ".join(parts)))
         else:
             raise BadArgument(f"usage: !{fmt} join | leave | start {self._start_usage()} | status | rules")
@@ -1186,6 +1187,10 @@ class LeagueReferee(Referee):
         """Members out of the room (and not connected in a game) at the last check."""
         self.standing_in: set[str] = set()
         """Away members the referee moves for (the room was told once; told again when they are back)."""
+        self.cut: dict[int, tuple[int, tuple[str, ...], str]] = {}
+        """Games cut short by a player who is gone (game id -> round, pairing, that player): Servatrice does
+        not seat anyone in a started game again, so the pairing gets a new game once that player is back
+        (see :meth:`reopen_cut_games`), or the other player wins by forfeit after :data:`FORFEIT_GRACE`."""
         self._watcher: asyncio.Task[None] | None = None
 
     # -- creation and restore ------------------------------------------------------------------------
@@ -1394,6 +1399,30 @@ class LeagueReferee(Referee):
                 break
             await self.stand_in(due, reason)
         await self.forfeit_due(now)
+        await self.reopen_cut_games()
+
+    async def reopen_cut_games(self) -> None:
+        """A new game for each pairing whose game was cut short by a player who is now back in the room
+        (both told where it is); a pairing decided meanwhile (a forfeit) needs none."""
+        for game_id, (round_no, players, gone) in sorted(self.cut.items()):
+            match = self.engine.league.match_of(players[0], round_no)
+            decided = match is None or match.decided or self.over
+            if not decided and gone in self.out_of_room:
+                continue
+            del self.cut[game_id]
+            self.forget_game_record(game_id)
+            if not decided:
+                await self.open_game(round_no, players, instead_of=game_id, why=f"cut short when {gone} left")
+
+    def forfeit_certain(self, pair: Sequence[str], now: float | None = None) -> bool:
+        """Whether exactly one player of ``pair`` has been gone :data:`FORFEIT_GRACE` seconds already (out of
+        the room since): their match goes to the other by forfeit, so no game is opened for it."""
+        now = time.monotonic() if now is None else now
+        return sum(self.gone_long(p, now) for p in pair) == 1
+
+    def gone_long(self, member: str, now: float) -> bool:
+        """Out of the room (and not connected in a game) for :data:`FORFEIT_GRACE` seconds or more."""
+        return member in self.out_of_room and now - self.seen.get(member, now) >= FORFEIT_GRACE
 
     async def forfeit_due(self, now: float) -> None:
         """A match of the round whose one player has been gone :data:`FORFEIT_GRACE` seconds (out of the room
@@ -1405,7 +1434,7 @@ class LeagueReferee(Referee):
         for match in self.engine.league.current_matches():
             if match.decided or len(match.players) != 2:
                 continue
-            gone = [p for p in match.players if now - self.seen.get(p, now) >= FORFEIT_GRACE]
+            gone = [p for p in match.players if self.gone_long(p, now)]
             if len(gone) != 1:
                 continue
             winner = match.opponent(gone[0])
@@ -1485,7 +1514,23 @@ class LeagueReferee(Referee):
         members = ", ".join(engine.league.members)
         if self.over:
             return f"{title} league ({members}) is over"
-        return f"{title} league ({members}): {engine.phase}, round {engine.league.round}"
+        return f"{title} league ({members}): {self.stage()}"
+
+    def stage(self) -> str:
+        """Where the league is, in words ("the draft before round 1" read better than "draft, round 0")."""
+        engine = self.engine
+        round_no = engine.league.round
+        if engine.phase == "play":
+            return f"round {round_no} is being played"
+        what = {"draft": "the draft", "market": "the market", "setup": "setting up"}.get(
+            engine.phase, "the carousel"
+        )
+        return f"{what} before round {round_no + 1}"
+
+    def room_status_line(self) -> str:
+        """The room's ``status``: the league's stage and who is away (the referee moves for them)."""
+        away = f"; away (the referee moves for them): {', '.join(sorted(self.standing_in))}"
+        return self.status_line() + (away if self.standing_in and not self.over else "")
 
     def explain(self, error: RulesError) -> str:
         details = dict(error.details)
@@ -1619,10 +1664,13 @@ class LeagueReferee(Referee):
             task.add_done_callback(self._follow_ups.discard)
         for line in _pack_lines(rendered.public):
             await self.bot.room_say(self.room_id, line)
+        forfeits = False
         for effect in effects:
             if isinstance(effect, core.RoundStarted):
                 for pair in effect.pairings:
-                    if len(pair) == 2:
+                    if len(pair) == 2 and self.forfeit_certain(pair):
+                        forfeits = True  # no game to announce: the other player wins it at once
+                    elif len(pair) == 2:
                         await self.open_game(effect.round, tuple(pair))
             elif isinstance(effect, ab.MatchSetup):
                 for game in self.games.values():
@@ -1641,6 +1689,8 @@ class LeagueReferee(Referee):
             playing = engine.active() if isinstance(engine, ab.AutoBattlerEngine) else engine.league.members
             for player in playing:
                 await self.send_pool(player)
+        if forfeits:
+            await self.forfeit_due(time.monotonic())
         if engine.is_over() and not self.over:
             self.over = True
             self.bot.journal.close_table(self.key)
@@ -1681,10 +1731,15 @@ class LeagueReferee(Referee):
     # -- games ----------------------------------------------------------------------------------------
 
     async def open_game(
-        self, round_no: int, players: tuple[str, ...], *, instead_of: int | None = None
+        self,
+        round_no: int,
+        players: tuple[str, ...],
+        *,
+        instead_of: int | None = None,
+        why: str = "lost in a restart",
     ) -> None:
         """Create the Cockatrice game of one pairing and tell both players where it is (and, when it
-        replaces game ``instead_of``, lost in a restart, that it does)."""
+        replaces game ``instead_of``, ``why`` it does)."""
         try:
             game = await LeagueGame.create(self.bot, self, round_no, players)
         except Exception as exc:
@@ -1703,7 +1758,7 @@ class LeagueReferee(Referee):
             opponent = next(p for p in players if p != player)
             await self.bot.tell(
                 player,
-                ("" if instead_of is None else f"Game #{instead_of} was lost in a restart. ")
+                ("" if instead_of is None else f"Game #{instead_of} was {why}. ")
                 + f"Round {round_no}: your game vs {opponent} is #{game.game_id} in this room"
                 + (f" (password {self.options.game_password})" if self.options.game_password else "")
                 + f". Join it, load your deck from {hint} and press ready;"
@@ -1717,14 +1772,44 @@ class LeagueReferee(Referee):
     def forget(self, game: LeagueGame) -> None:
         self.games.pop(game.game_id, None)
 
+    def forget_game_record(self, game_id: int) -> None:
+        """Take a game that is gone out of the journal's list of the league's games (a restart would
+        look for it)."""
+        meta = self.bot.journal.table_meta(self.key)
+        meta["games"] = {k: v for k, v in meta.get("games", {}).items() if k != str(game_id)}
+        self.bot.journal.set_table_meta(self.key, meta)
+
+    async def cut_short(self, game: LeagueGame, gone: str, dropped: bool) -> None:
+        """``gone`` left the started ``game`` (their connection ``dropped``, or, in an AutoBattler league,
+        on purpose: its concessions decide nothing) and Cockatrice will not seat them in it again. The
+        referee leaves it; once ``gone`` is back in the room the pairing gets a new game, and if they stay
+        away :data:`FORFEIT_GRACE` seconds the other player wins by forfeit. The game's record stays in
+        the journal until then: a restart opens the pairing's game again."""
+        other = game.opponent(gone)
+        minutes = f"{FORFEIT_GRACE / 60:g} minutes"
+        how = f"{gone}'s connection dropped" if dropped else f"{gone} left"
+        when = "lost your connection" if dropped else "left"
+        await game.say(
+            f"{how}: this game cannot go on (Cockatrice seats nobody in a started game again). Back in the"
+            f" room within {minutes}, {gone} gets a new game with {other}; gone longer, {other} wins by"
+            " forfeit."
+        )
+        await self.bot.tell(  # kept while they are offline, given when they are back
+            gone,
+            f"Game #{game.game_id} vs {other} stopped when you {when}."
+            f" Be back in the room within {minutes} and the referee opens a new game for you both;"
+            f" later, {other} wins it by forfeit.",
+        )
+        self.cut[game.game_id] = (game.round_no, game.players, gone)
+        self.out_of_room.add(gone)  # counted as away now, not at the next check
+        await game.close()
+
     async def game_lost(self, game: LeagueGame) -> None:
         """The bot came back without ``game`` (the server restarted, or dropped the seat): forget its
         number (a restarted server may give it to another game) and, while its match is undecided, open
         the pairing's game again and tell both players the new number."""
         self.forget(game)
-        meta = self.bot.journal.table_meta(self.key)
-        meta["games"] = {k: v for k, v in meta.get("games", {}).items() if k != str(game.game_id)}
-        self.bot.journal.set_table_meta(self.key, meta)
+        self.forget_game_record(game.game_id)
         match = self.engine.league.match_of(game.players[0], game.round_no)
         if match is not None and not match.decided and not self.over:
             await self.open_game(game.round_no, game.players, instead_of=game.game_id)
@@ -2176,12 +2261,22 @@ class LeagueGame(GameReferee):
                 await self.decide(winner=self.opponent(loser), reason=f"{loser} concedes", concession=True)
         elif name == "Event_Leave":
             loser = self.left_player(event)
-            if loser:
+            match = self.match()
+            reason = int(getattr(event.message, "reason", 0) or 0)
+            dropped = reason == LeaveReason.USER_DISCONNECTED
+            if loser and match is not None and not match.decided and (dropped or self.concessions_refused):
+                await self.league.cut_short(self, loser, dropped)
+            elif loser:
                 await self.decide(winner=self.opponent(loser), reason=f"{loser} left", concession=True)
                 match = self.match()
                 if match is not None and match.decided and match.winner == self.opponent(loser):
-                    # a dropped connection too: they hear it when they are back (kept while offline)
+                    # told privately too: kept for them if they go offline meanwhile
                     await self.bot.tell(loser, f"You left game #{self.game_id}: {match.winner} wins it.")
+
+    @property
+    def concessions_refused(self) -> bool:
+        """AutoBattler games are played out: a concession (or leaving) decides nothing."""
+        return isinstance(self.league.engine, ab.AutoBattlerEngine)
 
     def left_player(self, event: ClientEvent) -> str:
         """The match player who just left (the mirror has dropped them; find who is missing)."""
@@ -2349,13 +2444,6 @@ class LeagueGame(GameReferee):
             effects = self.league.table.apply(action)
         except RulesError as exc:
             if exc.code == "concession_not_allowed":
-                if reason.endswith(" left"):  # gone: neither unconcede nor !result is theirs to do now
-                    minutes = f"{FORFEIT_GRACE / 60:g} minutes"
-                    await self.say(
-                        f"{reason}: back in the room within {minutes} they may play on (or both send me"
-                        f" !result); gone longer, {winner} wins by forfeit."
-                    )
-                    return
                 again = (  # watching, Cockatrice stops a two-player game at a concession
                     "Both press ready to play it again"
                     if self.watching

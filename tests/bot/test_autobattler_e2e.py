@@ -35,6 +35,22 @@ def cod(names: list[str]) -> str:
     )
 
 
+async def start_bot(url: str, journal: Path, user: str = BOT, seed: int = 5) -> Bot:
+    """A referee for AutoBattler leagues in "Bot room", relaxed flood limits."""
+    options = BotOptions(
+        url=url,
+        user=user,
+        rooms=("Bot room",),
+        journal_path=journal,
+        formats=("autobattler",),
+        format_options={"autobattler": LeagueOptions(format="autobattler", seed=seed)},
+        client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
+    )
+    bot = Bot(options)
+    await bot.start()
+    return bot
+
+
 async def private(player: Player, pattern: str, since: int = 0) -> str:
     async def waiter() -> str:
         while True:
@@ -51,17 +67,7 @@ async def private(player: Player, pattern: str, since: int = 0) -> str:
 
 def test_autobattler_league_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -> None:
     async def scenario() -> None:
-        options = BotOptions(
-            url=servatrice.ws_url,
-            user=BOT,
-            rooms=("Bot room",),
-            journal_path=tmp_path / "journal.sqlite3",
-            formats=("autobattler",),
-            format_options={"autobattler": LeagueOptions(format="autobattler", seed=5)},
-            client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
-        )
-        bot = Bot(options)
-        await bot.start()
+        bot = await start_bot(servatrice.ws_url, tmp_path / "journal.sqlite3")
         people = {name: await Player.connect(servatrice.ws_url, name) for name in NAMES}
         eve = await Player.connect(servatrice.ws_url, "eve_ab")
         ann = people["ann_ab"]
@@ -226,17 +232,7 @@ def test_autobattler_items_and_augments_end_to_end(servatrice: ServatriceServer,
     bot_name = "referee_ai"
 
     async def scenario() -> None:
-        options = BotOptions(
-            url=servatrice.ws_url,
-            user=bot_name,
-            rooms=("Bot room",),
-            journal_path=tmp_path / "journal.sqlite3",
-            formats=("autobattler",),
-            format_options={"autobattler": LeagueOptions(format="autobattler", seed=30)},
-            client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
-        )
-        bot = Bot(options)
-        await bot.start()
+        bot = await start_bot(servatrice.ws_url, tmp_path / "journal.sqlite3", bot_name, seed=30)
         people = {name: await Player.connect(servatrice.ws_url, name) for name in names}
         ann = people["ann_ai"]
 
@@ -293,6 +289,69 @@ def test_autobattler_items_and_augments_end_to_end(servatrice: ServatriceServer,
             kept = engine.config.augment_cards[pack[2]].name
             await private(loser, rf"You keep {re.escape(kept)}: put it in every mini-game deck")
             assert engine.command_zone(losers[0]) == [kept]
+        finally:
+            for p in people.values():
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=120)
+
+
+def test_a_player_who_leaves_an_autobattler_game_gets_a_new_one(
+    servatrice: ServatriceServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen in the field: a player who left a started AutoBattler game was told they "may play on" if back
+    within five minutes, but Servatrice seats nobody in a started game again, and the referee, seated as a
+    third player, kept it started. Concessions decide nothing here, so the game is cut short: back in the
+    room, the pairing gets a new game; the match stays undecided."""
+    from cockatrice_ext.bot import league as league_bot
+
+    monkeypatch.setattr(league_bot, "STAND_IN_TICK", 0.2)
+    names = ("ann_lv", "ben_lv", "cat_lv", "dan_lv")
+
+    async def scenario() -> None:
+        bot = await start_bot(servatrice.ws_url, tmp_path / "journal.sqlite3", "referee_lv")
+        people = {name: await Player.connect(servatrice.ws_url, name) for name in names}
+        ann = people["ann_lv"]
+        try:
+            room_id = await ann.client.room_id_by_name("Bot room")
+            for p in people.values():
+                await p.client.join_room(room_id)
+            mark = ann.mark()
+            for p in people.values():
+                await p.client.room_say(room_id, "!autobattler join")
+            await ann.wait_line(lambda t: "dan_lv joins" in t, since=mark)
+            await ann.client.room_say(room_id, "!autobattler start")
+            await ann.wait_line(lambda t: "AutoBattler league #1 starts" in t, since=mark)
+            room = next(r for r in bot.room_referees if isinstance(r, AutoBattlerRoom))
+            league: LeagueReferee = room.leagues[0]
+            engine: ab.AutoBattlerEngine = league.engine
+            for name in names:
+                await people[name].client.send_message("referee_lv", "!done")
+            await wait_until(lambda: engine.phase == "play" and len(league.games) == 2, what="two games")
+            first, second = engine.league.current_matches()[0].players
+            game_id = next(gid for gid, g in league.games.items() if first in g.players)
+
+            def deck(name: str) -> str:
+                return cod([league.game_name(c) for c in engine.pool(name)[:3]] + ["Mountain"] * 3)
+
+            for name in (first, second):
+                await people[name].sit(room_id, game_id, deck=deck(name))
+            await wait_until(lambda: people[first].client.games[game_id].started, what="game started")
+            since = people[first].mark()
+            await people[second].client.leave_game(game_id)
+            line = await people[first].wait_line(lambda t: f"{second} left: this game" in t, since=since)
+            assert f"{second} gets a new game with {first}" in line
+            told = await private(people[second], rf"Game #{game_id} vs {first} stopped when you left")
+            assert "opens a new game for you both" in told
+            new = await private(people[first], rf"Game #{game_id} was cut short when {second} left")
+            new_id = int(re.search(rf"your game vs {second} is #(\d+)", new).group(1))  # type: ignore[union-attr]
+            await private(people[second], rf"your game vs {first} is #{new_id}")
+            assert new_id in league.games and game_id not in league.games
+            assert not engine.league.match_of(first).decided  # type: ignore[union-attr]
+            for name in (first, second):
+                await people[name].sit(room_id, new_id, deck=deck(name))
+            await wait_until(lambda: people[first].client.games[new_id].started, what="new game started")
         finally:
             for p in people.values():
                 await p.close()

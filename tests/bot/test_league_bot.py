@@ -900,6 +900,7 @@ def test_status_names_who_the_draft_waits_for() -> None:
         say(league, bot, player, "!done")
     said = say(league, bot, "a", "!status")[0]
     assert "the draft waits for c, d" in said, said
+    assert ": the draft before round 1;" in said and "round 0" not in said, said
 
 
 def test_autobattler_draft_answers_say_what_to_do_instead() -> None:

@@ -333,3 +333,35 @@ def test_an_ended_league_still_answers_status() -> None:
     desk.over = True
     said = say(desk, bot, "bo", "!status")
     assert said and "Market Draft league" in said[0], said
+
+
+def test_the_rooms_status_names_who_is_away() -> None:
+    """The room's !market status said "draft, round 0" and not who the referee was moving for."""
+    desk, bot = market_desk()
+    assert desk.room_status_line() == "Market Draft league (al, bo): the draft before round 1"
+    bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]
+    due(desk, bot, 1.0)
+    due(desk, bot, GRACE + 2)
+    assert desk.room_status_line() == (
+        "Market Draft league (al, bo): the draft before round 1; away (the referee moves for them): bo"
+    )
+
+
+def test_no_game_is_opened_for_a_pairing_whose_player_is_long_gone() -> None:
+    """Seen in the field: a player gone since the draft was paired, their game opened and announced, and
+    the forfeit came seconds later. Gone FORFEIT_GRACE seconds when the round starts, the other player wins
+    at once and no game is opened."""
+    desk, bot = market_desk()
+    engine = desk.engine
+    bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]
+    gone_at = time.monotonic() - league_bot.FORFEIT_GRACE - 10  # the clock perform() reads too
+    due(desk, bot, gone_at)
+    desk.seen["bo"] = gone_at
+    said: list[str] = []
+    while engine.phase == "draft":
+        if engine.pack("al"):
+            said += say(desk, bot, "al", "!pick 1")
+        said += due(desk, bot, time.monotonic())
+    assert not any("your game vs" in line or "could not open" in line for line in said), said
+    assert "bo has been gone 5 minutes: al wins their round 1 game by forfeit." in said
+    assert desk.games == {} and engine.is_over()

@@ -443,16 +443,17 @@ def test_a_drafter_whose_connection_dies_does_not_stop_the_draft(
             engine: mk.MarketDraftEngine = league_of(bot).engine
             await bob.close()  # bob's connection dies: the server takes him out of the room
             await draft(engine, {"alice_d": alice, "carol_d": carol})
-            await wait_until(lambda: engine.phase == "play", timeout=30, what="the first round")
+            await wait_until(lambda: engine.phase != "draft", timeout=30, what="the draft's end")
             assert len(engine.pool("bob_d")) == 45  # every pick of his, the referee's
             line = await alice.wait_line(lambda t: "bob_d is away: " in t, since=mark)
             assert "the referee makes their moves" in line
             assert sum("bob_d is away: " in t for _, t in alice.heard[mark:]) == 1
-            # Round 1 pairs bob with carol (alice has the bye): bob never comes, carol wins by forfeit.
-            await wait_until(lambda: bool(league_of(bot).games), timeout=20, what="the game opened")
+            # Round 1 pairs bob with carol (alice has the bye): bob, gone longer than the forfeit's grace
+            # already, gets no game; carol wins by forfeit at once.
             line = await alice.wait_line(lambda t: "by forfeit" in t, since=mark, timeout=20)
             assert "bob_d has been gone" in line and "carol_d wins their round 1 game by forfeit" in line
             await wait_until(engine.is_over, timeout=20, what="the league's end")
+            assert not any("your game vs" in t for _, t in carol.private)
         finally:
             for p in (alice, carol):
                 await p.close()
@@ -461,14 +462,46 @@ def test_a_drafter_whose_connection_dies_does_not_stop_the_draft(
     run(scenario(), timeout=150)
 
 
-def test_a_player_whose_connection_dies_mid_game_hears_the_result_when_back(
-    servatrice: ServatriceServer, tmp_path: Path
-) -> None:
-    """Seen in the field: kim's connection died mid-game; the game said "kim left: jon wins" and the room
-    "League over!", and kim, back a minute later, heard nothing at all. The leaver is told privately (kept
-    while they are offline, given when they are back)."""
+async def paired_and_playing(bot: Bot, jon: Player, kim: Player) -> tuple[int, int, LeagueReferee]:
+    """jon and kim in the room, a two-player league drafted by the referee, both seated in their round 1
+    game and the game started: (room id, game id, league)."""
     from cockatrice_ext.formats import league as core
 
+    room_id = await jon.client.room_id_by_name("Bot room")
+    for p in (jon, kim):
+        await p.client.join_room(room_id)
+    mark = jon.mark()
+    for p in (jon, kim):
+        await p.client.room_say(room_id, "!market join")
+    await jon.client.room_say(room_id, "!market start")
+    await jon.wait_line(lambda t: "Market Draft league #1 starts" in t, since=mark)
+    league = league_of(bot)
+    engine: mk.MarketDraftEngine = league.engine
+    while engine.phase == "draft":  # the draft is not under test here: the referee's own picks
+        drafter = next(iter(engine.waiting_for()))
+        await league.perform(league.table.apply(core.Pick(player=drafter, card=engine.pack(drafter)[0])))
+    await wait_until(lambda: bool(league.games), timeout=20, what="the game opened")
+    game_id = next(iter(league.games))
+    await seat_both(league, room_id, game_id, jon, kim)
+    return room_id, game_id, league
+
+
+async def seat_both(league: LeagueReferee, room_id: int, game_id: int, *players: Player) -> None:
+    """Each player sits in ``game_id`` with a legal deck from their pool; the game starts."""
+    engine: mk.MarketDraftEngine = league.engine
+    for player in players:
+        names = [league.game_name(c) for c in engine.pool(player.name)[:23]] + ["Island"] * 17
+        await player.sit(room_id, game_id, deck=cod(names))
+    await wait_until(lambda: players[0].client.games[game_id].started, timeout=20, what="game started")
+
+
+def test_a_player_whose_connection_dies_mid_game_gets_a_new_game_when_back(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    """Seen in the field: kim's connection died mid-game and the game said "kim left: jon wins": a dropped
+    connection lost the league game at once (Servatrice takes an unregistered player out of a started game
+    and never seats them in it again). Now the game is cut short, the players are told why, and kim, back in
+    the room within the grace, gets a new game with jon; the match is still undecided."""
     journal = tmp_path / "journal.sqlite3"
 
     async def scenario() -> None:
@@ -476,38 +509,54 @@ def test_a_player_whose_connection_dies_mid_game_hears_the_result_when_back(
         jon = await Player.connect(servatrice.ws_url, "jon_l")
         kim = await Player.connect(servatrice.ws_url, "kim_l")
         try:
-            room_id = await jon.client.room_id_by_name("Bot room")
-            for p in (jon, kim):
-                await p.client.join_room(room_id)
+            room_id, game_id, league = await paired_and_playing(bot, jon, kim)
             mark = jon.mark()
-            for p in (jon, kim):
-                await p.client.room_say(room_id, "!market join")
-            await jon.client.room_say(room_id, "!market start")
-            await jon.wait_line(lambda t: "Market Draft league #1 starts" in t, since=mark)
-            league = league_of(bot)
-            engine: mk.MarketDraftEngine = league.engine
-            while engine.phase == "draft":  # the draft is not under test here: the referee's own picks
-                drafter = next(iter(engine.waiting_for()))
-                await league.perform(
-                    league.table.apply(core.Pick(player=drafter, card=engine.pack(drafter)[0]))
-                )
-            await wait_until(lambda: bool(league.games), timeout=20, what="the game opened")
-            game_id = next(iter(league.games))
-
-            def deck_of(name: str) -> str:
-                return cod([league.game_name(c) for c in engine.pool(name)[:23]] + ["Island"] * 17)
-
-            await jon.sit(room_id, game_id, deck=deck_of("jon_l"))
-            await kim.sit(room_id, game_id, deck=deck_of("kim_l"))
-            await wait_until(lambda: jon.client.games[game_id].started, timeout=20, what="game started")
             await kim.close()  # kim's connection dies mid-game
-            await jon.wait_line(lambda t: "kim_l left: jon_l wins" in t, since=mark, timeout=20)
+            line = await jon.wait_line(lambda t: "kim_l's connection dropped" in t, since=mark, timeout=20)
+            assert "kim_l gets a new game with jon_l" in line and "jon_l wins by forfeit" in line
+            assert not any("kim_l left: jon_l wins" in t for _, t in jon.heard[mark:])
+            match = league.engine.league.match_of("jon_l", 1)
+            assert match is not None and not match.decided
             kim = await Player.connect(servatrice.ws_url, "kim_l")
             await kim.client.join_room(room_id)
-            told = await kim.wait_private(
-                lambda t: f"You left game #{game_id}: jon_l wins it." in t, timeout=20
+            told = await kim.wait_private(lambda t: "stopped when you lost your connection" in t, timeout=20)
+            assert f"Game #{game_id} vs jon_l" in told
+            new = await kim.wait_private(
+                lambda t: f"Game #{game_id} was cut short when kim_l left" in t, timeout=20
             )
-            assert told
+            again = await jon.wait_private(lambda t: f"Game #{game_id} was cut short" in t, timeout=20)
+            new_id = int(re.search(r"your game vs jon_l is #(\d+)", new).group(1))  # type: ignore[union-attr]
+            assert f"your game vs kim_l is #{new_id}" in again and new_id != game_id
+            assert list(league.games) == [new_id]
+            await seat_both(league, room_id, new_id, jon, kim)  # the pairing plays its game after all
+            assert not match.decided
+        finally:
+            for p in (jon, kim):
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=120)
+
+
+def test_a_player_who_leaves_a_started_game_loses_it_and_is_told(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    """Leaving a started Market game on purpose is a concession: the other player wins, and the leaver is
+    told privately too."""
+    journal = tmp_path / "journal.sqlite3"
+
+    async def scenario() -> None:
+        bot = await start_bot(servatrice.ws_url, journal, rounds=1)
+        jon = await Player.connect(servatrice.ws_url, "jon_q")
+        kim = await Player.connect(servatrice.ws_url, "kim_q")
+        try:
+            _, game_id, league = await paired_and_playing(bot, jon, kim)
+            mark = jon.mark()
+            await kim.client.leave_game(game_id)
+            await jon.wait_line(lambda t: "kim_q left: jon_q wins" in t, since=mark, timeout=20)
+            await kim.wait_private(lambda t: f"You left game #{game_id}: jon_q wins it." in t, timeout=20)
+            match = league.engine.league.match_of("jon_q", 1)
+            assert match is not None and match.decided and match.winner == "jon_q"
         finally:
             for p in (jon, kim):
                 await p.close()

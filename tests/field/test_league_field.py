@@ -375,7 +375,8 @@ def test_a_league_game_lost_in_a_server_restart_reaches_both_players_again(
             reopened = rf"Game #{old} was lost in a restart\. Round 1: your game vs lou_fr is #(\d+)"
             told = await kim.line(reopened, kind=PRIVATE, timeout=60)
             game_id = int(re.search(reopened, told).group(1))  # type: ignore[union-attr]
-            for _ in range(100):  # the referee tried to tell lou_fr, and found him away
+            for _ in range(600):  # the referee tried to tell lou_fr, and found him away (the line may
+                # wait for the shipped chat budget first: kim's lines and the room's went out before it)
                 if "lou_fr is offline" in bot.log_text():
                     break
                 await asyncio.sleep(0.1)

@@ -374,8 +374,8 @@ def render_effects(
             lines.append(f"{name_of(effect.player)} discards {effect.card.name}.")
         elif isinstance(effect, rules.DiscardToHandSize):
             lines.append(
-                f"Cleanup: {name_of(effect.player)} discards {effect.count} (!discard CARD) down to"
-                f" {effect.hand_size} cards; then the turn passes."
+                f"Cleanup: {name_of(effect.player)} discards {effect.count} (!discard N, by the hand list"
+                f" sent privately) down to {effect.hand_size} cards; then the turn passes."
             )
         elif isinstance(effect, rules.PointsScored):
             if effect.slots:
@@ -403,9 +403,10 @@ def private_messages(
     effects: Iterable[Effect], engine: rules.CombatEngine, *, moved: Collection[int] = ()
 ) -> list[tuple[Any, str]]:
     """(player, text): the opening hand, numbered (for ``!place N SLOT``), later draws, and the hand list
-    after a card goes face down (numbers for ``!set N SLOT``). ``moved``: positions in ``effects`` of
-    draws the referee put into the player's hand itself (a judge): those need no word; the others are
-    named, and the opening hand says once how to take them from the library."""
+    after a card goes face down (numbers for ``!set N SLOT``) and at each step of a cleanup (``!discard N``).
+    ``moved``: positions in ``effects`` of draws the referee put into the player's hand itself (a judge):
+    those need no word; the others are named, and the opening hand says once how to take them from the
+    library."""
     out: list[tuple[Any, str]] = []
     for position, effect in enumerate(effects):
         if isinstance(effect, rules.CardsDrawn) and effect.cards and effect.visible_to is not None:
@@ -420,7 +421,10 @@ def private_messages(
                 )
             elif position not in moved:
                 out.append((effect.player, f"You draw: {', '.join(ref.name for ref in effect.cards)}."))
-        elif isinstance(effect, rules.FaceDownPlaced) and effect.visible_to is not None:
+        elif (isinstance(effect, rules.FaceDownPlaced) and effect.visible_to is not None) or isinstance(
+            effect,
+            rules.DiscardToHandSize,  # each discard renumbers the hand: the new list
+        ):
             out.append((effect.player, hand_message(engine, effect.player)))
     return out
 

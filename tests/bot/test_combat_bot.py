@@ -506,7 +506,7 @@ def test_a_refused_discard_says_what_is_wrong_and_names_no_card(
                 (alice, lambda: "!combat", "Combat: set up to"),
                 (alice, lambda: "!ready", "alice_dc is ready"),
                 (bob, lambda: "!ready", "Fights: alice_dc"),
-                (alice, lambda: "!pass", r"Cleanup: alice_dc discards 1 \(!discard CARD\) down to 7"),
+                (alice, lambda: "!pass", r"Cleanup: alice_dc discards 1 \(!discard N, by the hand list"),
             ):
                 mark = alice.mark()
                 await player.say(game_id, command())
@@ -534,6 +534,10 @@ def test_a_refused_discard_says_what_is_wrong_and_names_no_card(
                 assert line == f"alice_dc: {not_in_hand}", line
             assert engine.snapshot() == before
 
+            # Seen in the field: each discard renumbered the hand and no new list came, so "!discard 3 then 5"
+            # threw away the wrong card. The cleanup sends the numbered hand privately at each step.
+            listing = "Your hand: " + "; ".join(f"{i}. {n}" for i, n in enumerate(names(0), start=1))
+            await alice.wait_private(lambda t: listing in t)
             first = names(0)[0]
             mark = bob.mark()
             await alice.say(game_id, "!discard 1")  # the first card of her !hand list

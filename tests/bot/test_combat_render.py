@@ -185,7 +185,10 @@ def test_rendering_a_whole_game(legal: str) -> None:
     text = " ".join(render_effects(end, engine, names))
     assert "alice scores 1 (unblocked: slot 2), 1 in all." in text
     excess = engine.hand_size(1) - 7
-    assert excess > 0 and f"Cleanup: alice discards {excess} (!discard CARD) down to 7 cards" in text
+    cleanup = (
+        f"Cleanup: alice discards {excess} (!discard N, by the hand list sent privately) down to 7 cards"
+    )
+    assert excess > 0 and cleanup in text
     for _ in range(excess):
         engine.apply(rules.Discard(player=1, card=engine.seats[0].hand[0]))
     for step in (rules.BeginCombat(player=2), rules.CombatReady(player=1), rules.CombatReady(player=2)):

@@ -27,18 +27,22 @@ class LoadedBlock:
         return len(self.facts)
 
 
-def pile_cod(deck_name: str, game_names: list[str]) -> str:
-    """A ``.cod`` whose main zone holds exactly ``game_names`` (a pile rebuilt from a journal).
+def pile_cod(deck_name: str, game_names: list[str] | tuple[str, ...]) -> str:
+    """A ``.cod`` for the bot's own pile, holding exactly ``game_names``, one ``<card>`` per copy in a secret
+    random order.
 
-    Cockatrice shuffles every deck when a game starts, so only the multiset of names matters here;
-    the referee finds each card by name afterwards.
+    Servatrice numbers a deck's cards in the order the ``.cod`` lists them and keeps those ids when it
+    shuffles, and every player sees the id of each card the bot moves face down. In a fixed order (the
+    block's, a public list) an id names the card: a Vortex pick, a private Auction draw. The referee finds
+    each card by name afterwards, so only the multiset of names matters to it.
     """
-    from collections import Counter
+    import secrets
 
     from cockatrice_ext.exporters.xmlutil import attr, text
 
-    counts = Counter(game_names)
-    rows = "".join(f'        <card number="{n}" name="{attr(name)}"/>\n' for name, n in counts.items())
+    order = list(game_names)
+    secrets.SystemRandom().shuffle(order)
+    rows = "".join(f'        <card number="1" name="{attr(name)}"/>\n' for name in order)
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1">\n'
         f"    <deckname>{text(deck_name)}</deckname>\n    <comments/>\n"

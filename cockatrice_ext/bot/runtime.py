@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from cockatrice_ext.bot.blocks import pile_cod
 from cockatrice_ext.bot.chat import ChatScheduler, Held, client_scheduler
 from cockatrice_ext.bot.commands import (
     BadArgument,
@@ -775,7 +776,7 @@ class PileReferee(GameReferee):
         )
         referee = cls(bot, game_id, room_id, options, block)
         bot.adopt_game(referee)
-        await bot.client.select_deck(game_id, block.cod)
+        await bot.client.select_deck(game_id, pile_cod(block.name, block.game_names))  # ids name nothing
         await bot.client.ready_start(game_id, True)
         return referee
 

@@ -213,7 +213,29 @@ def test_a_rebuilt_pile_is_a_cod_holding_exactly_its_cards(names: list[str]) -> 
 
     deck = read_cod(pile_cod("rebuilt <deck>", names).encode("utf-8"))
     assert deck.name == "rebuilt <deck>"
-    assert Counter({entry.name: entry.count for entry in deck.section("main")}) == Counter(names)
+    read: Counter[str] = Counter()
+    for entry in deck.section("main"):
+        read[entry.name] += entry.count
+    assert read == Counter(names)
+
+
+def test_the_bots_pile_lists_its_cards_one_by_one_in_a_secret_order() -> None:
+    """Seen in the field: Servatrice numbers a deck's cards in the ``.cod``'s order, and every player sees
+    the id of each card the bot moves face down; written in the block's (public) order, id 172 was
+    Bramblecrush, a private draw. Each copy is its own row, in an order no player can know."""
+    import re
+
+    from cockatrice_ext.bot.blocks import load_block, pile_cod
+
+    block = load_block("auction-sample")
+    piles = [
+        re.findall(r'<card number="(\d+)" name="([^"]*)"/>', pile_cod("x", block.game_names)) for _ in "ab"
+    ]
+    for rows in piles:
+        assert {number for number, _ in rows} == {"1"} and len(rows) == len(block.game_names)
+        assert sorted(name for _, name in rows) == sorted(n.replace("&", "&amp;") for n in block.game_names)
+        assert [name for _, name in rows] != list(block.game_names)
+    assert piles[0] != piles[1]
 
 
 def test_a_journal_without_a_players_name_is_reported_not_guessed() -> None:

@@ -1213,6 +1213,10 @@ class AuctionReferee(SeatsByName, PileReferee):
             bidder = engine.whose_bid()
             if bidder is not None:
                 parts.append(f"{self.player_name(bidder)} to bid")
+        for player in engine.players:
+            if choice := engine.pending_choice(player):
+                cards = ", ".join(ref.name for ref in choice)
+                parts.append(f"{self.player_name(player)} to choose !cast or !keep for {cards}")
         parts.append("gold " + gold_summary(engine, self.player_name))
         parts.append(f"block {engine.block_size()}")
         return "; ".join(parts) + "."
@@ -1400,7 +1404,7 @@ class AuctionReferee(SeatsByName, PileReferee):
         """Where the game stands: turn, auction, gold, block size."""
         if self.table is None:
             raise NotAllowed("the game has not started yet")
-        await ctx.reply(self.status_line())
+        await ctx.reply(self.status_line)  # rendered as it leaves: bids made meanwhile are in it
 
 
 INSTALLERS = {"auction": AuctionRoom.install}

@@ -47,6 +47,10 @@ MAX_MESSAGE = 300
 
 Sender = Callable[[Destination, str], Awaitable[None]]
 
+Line = str | Callable[[], str]
+"""A line to say, or how to render it when it leaves: an answer such as ``!state`` that waits for the budget
+is rendered as it is sent, so it never contradicts what happened meanwhile (a lot's note, a later bid)."""
+
 Held = list[tuple[str, bool]]
 """Messages kept for an offline user: (message, raw), oldest first."""
 
@@ -93,7 +97,7 @@ class ChatScheduler:
         self._delay = delay
         self.max_message = max_message
         self.user_limit = user_limit
-        self._queues: dict[Destination, deque[tuple[str, bool]]] = {}  # (line, raw)
+        self._queues: dict[Destination, deque[tuple[Line, bool]]] = {}  # (line or its renderer, raw)
         self._served: dict[Destination, int] = {}  # destination -> serial of its last message
         self._wakeup = asyncio.Event()
         self._idle = asyncio.Event()
@@ -113,21 +117,36 @@ class ChatScheduler:
         """Private messages may be longer (a pool list); room and game lines stay short."""
         return self.user_limit if destination[0] == "user" else self.max_message
 
-    def say(self, destination: Destination, text: str, *, raw: bool = False) -> None:
+    def say(self, destination: Destination, text: Line, *, raw: bool = False) -> None:
         """Queue one line for ``destination`` (never blocks; empty lines are dropped).
 
         A ``raw`` text (a deck list to paste) keeps its line breaks and is sent as a message of its own,
-        never merged with other lines; it is cut at the destination's limit like any line.
+        never merged with other lines; it is cut at the destination's limit like any line. A callable is
+        rendered when its message is put together, right before it is sent.
         """
-        limit = self.limit_for(destination)
-        line = text.strip()[:limit] if raw else _clip(text, limit)
+        line: Line = text if callable(text) else self._fit(destination, text, raw)
         if not line:
             return
         if destination[0] == "user" and destination[1] in self._held:
-            self._hold(destination[1], line, raw)  # known to be offline: kept for their return, no round trip
+            # known to be offline: kept for their return, no round trip
+            self._hold(destination[1], self._rendered(destination, line, raw), raw)
             return
         self._queues.setdefault(destination, deque()).append((line, raw))
         self._wake()
+
+    def _fit(self, destination: Destination, text: str, raw: bool) -> str:
+        limit = self.limit_for(destination)
+        return text.strip()[:limit] if raw else _clip(text, limit)
+
+    def _rendered(self, destination: Destination, line: Line, raw: bool) -> str:
+        """The text of a queued line now (a callable is rendered; one that fails says nothing)."""
+        if not callable(line):
+            return line
+        try:
+            return self._fit(destination, line(), raw)
+        except Exception:  # a renderer of a game that is gone: the others go on
+            LOGGER.exception("a line for %s could not be rendered", destination)
+            return ""
 
     def _wake(self) -> None:
         """Lines are waiting: the sending task runs (started if it is not)."""
@@ -144,8 +163,11 @@ class ChatScheduler:
 
     def waiting(self) -> tuple[int, int]:
         """Messages and characters still to send (a destination's waiting lines merge into one message)."""
-        queues = [queue for queue in self._queues.values() if queue]
-        return len(queues), sum(len(line) + len(SEPARATOR) for queue in queues for line, _ in queue)
+        queues = [(d, queue) for d, queue in self._queues.items() if queue]
+        size = sum(
+            len(self._rendered(d, line, raw)) + len(SEPARATOR) for d, queue in queues for line, raw in queue
+        )
+        return len(queues), size
 
     def held(self, user: str) -> list[str]:
         """The messages kept for ``user`` while they are offline (oldest first)."""
@@ -228,16 +250,20 @@ class ChatScheduler:
             self.sent_messages += 1
             self._served[destination] = self.sent_messages
             limit = self.limit_for(destination)
-            message, raw = queue.popleft()
-            while (
-                not raw
-                and queue
-                and not queue[0][1]
-                and len(message) + len(SEPARATOR) + len(queue[0][0]) <= limit
-            ):
-                message += SEPARATOR + queue.popleft()[0]
+            line, raw = queue.popleft()
+            message = self._rendered(destination, line, raw)
+            while not raw and queue and not queue[0][1]:
+                following = self._rendered(destination, queue[0][0], False)
+                queue[0] = (following, False)  # rendered once, whether it joins this message or the next
+                if message and following and len(message) + len(SEPARATOR) + len(following) > limit:
+                    break
+                queue.popleft()
+                message = SEPARATOR.join(part for part in (message, following) if part)
             if not queue:
                 del self._queues[destination]
+            if not message:  # only renderers that said nothing: the budget is kept for the next one
+                self.sent_messages -= 1
+                continue
             return destination, message
         return None
 
@@ -312,7 +338,8 @@ class ChatScheduler:
         self._held[user] = held  # the most recently held last
         queued = self._queues.pop(("user", user), None) or ()
         for line, line_raw in queued:
-            self._hold(user, line, line_raw)
+            if text := self._rendered(("user", user), line, line_raw):
+                self._hold(user, text, line_raw)
         if not queued:
             self._tell_held(user, list(held))
         while len(self._held) > HELD_USERS:

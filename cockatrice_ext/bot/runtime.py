@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from cockatrice_ext.bot.blocks import pile_cod
-from cockatrice_ext.bot.chat import ChatScheduler, Held, client_scheduler
+from cockatrice_ext.bot.chat import ChatScheduler, Held, Line, client_scheduler
 from cockatrice_ext.bot.commands import (
     BadArgument,
     CommandError,
@@ -115,10 +115,11 @@ class Context:
     room_id: int | None = None
     reply_hook: Callable[[str], Awaitable[None]] | None = field(default=None, repr=False)
 
-    async def reply(self, text: str) -> None:
-        """Answer where the command came from (private messages are answered privately)."""
+    async def reply(self, text: Line) -> None:
+        """Answer where the command came from (private messages are answered privately); a callable is
+        rendered when the answer leaves (an answer waiting for the chat budget stays true)."""
         if self.reply_hook is not None:
-            await self.reply_hook(text)
+            await self.reply_hook(text() if callable(text) else text)
         elif self.scope == "private":
             await self.bot.tell(self.sender, text)
         elif self.scope == "room" and self.room_id is not None:
@@ -294,13 +295,14 @@ class GameReferee(Referee):
     def chat_destination(self) -> tuple[str, int]:
         return ("game", self.game_id)
 
-    async def say(self, text: str) -> None:
-        """Queue a short line for the game's chat (the bot's fair chat scheduler sends it); players whose
-        connection is gone are told it when they are back (:meth:`tell_missed`)."""
+    async def say(self, text: Line) -> None:
+        """Queue a short line for the game's chat (the bot's fair chat scheduler sends it; a callable is
+        rendered as it leaves); players whose connection is gone are told it when they are back
+        (:meth:`tell_missed`)."""
         self.bot.chat.say(self.chat_destination, text)
         if self.game_id in self.bot.client.games:
             away = {p.player_id for p in self.humans() if p.ping_seconds < 0}
-            self.missed.said(text, asyncio.get_running_loop().time(), away)
+            self.missed.said(text() if callable(text) else text, asyncio.get_running_loop().time(), away)
 
     async def on_connection_changed(self, event: ClientEvent) -> None:
         """A player's connection dropped (their seat is kept: a registered player) or came back."""
@@ -661,8 +663,9 @@ class GameReferee(Referee):
 
     def status(self) -> str:
         """A few words for ``!games``: what state the game is in."""
-        if self.finished:
-            return f"over ({self.finished})"
+        if self.finished:  # "game over (conceded)" read "over (game over (conceded))"
+            reason = self.finished.removeprefix("game over").strip().removeprefix("(").removesuffix(")")
+            return f"over ({reason})" if reason else "over"
         if self.table is None:
             return f"waiting for players ({len(self.humans())} seated)"
         return "in progress"
@@ -1146,11 +1149,11 @@ class Bot:
 
     # -- chat helpers ------------------------------------------------------------------------------
 
-    async def room_say(self, room_id: int, text: str) -> None:
+    async def room_say(self, room_id: int, text: Line) -> None:
         """Queue a line for a room's chat."""
         self.chat.say(("room", room_id), text)
 
-    async def tell(self, user_name: str, text: str, *, raw: bool = False) -> None:
+    async def tell(self, user_name: str, text: Line, *, raw: bool = False) -> None:
         """Queue a private message on the session that holds the conversation with that user (kept while
         the user is offline, sent when they are back; ``raw``: line breaks kept, see
         :meth:`ChatScheduler.say`)."""

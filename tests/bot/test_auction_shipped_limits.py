@@ -220,6 +220,10 @@ def test_departures_mid_lot_are_named_and_nothing_breaks(
                 await wait_note(watcher, game_id, referee.me, rf"To bid: {player.name}")
                 await player.say(game_id, "!pass")
             await bot_line(watcher, rf"{buyer.name}: !cast or !keep Giant Growth", mark)
+            mark = watcher.mark()  # seen in the field: !state did not say whose choice the game waits for
+            await watcher.say(game_id, "!state")
+            state = await bot_line(watcher, r"gold ", mark)
+            assert f"{buyer.name} to choose !cast or !keep for Giant Growth" in state, state
             stayer = next(p for p in rest if p is not watcher) if buyer is not watcher else rest[0]
             viewer = watcher if buyer is not watcher else stayer
             mark = viewer.mark()
@@ -227,7 +231,7 @@ def test_departures_mid_lot_are_named_and_nothing_breaks(
             await bot_line(viewer, rf"{buyer.name} left the game\.", mark)
             await bot_line(viewer, r"Auction 3: Naturalize", mark)  # the follow-up goes on without them
             await viewer.say(game_id, "!state")
-            state = await bot_line(viewer, r"gold ", mark)
+            state = await bot_line(viewer, r"gold ", mark, timeout=40)
             assert second.name not in state and buyer.name not in state, state
         finally:
             for player in by_id.values():

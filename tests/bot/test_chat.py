@@ -399,3 +399,38 @@ def test_a_user_given_back_what_was_kept_is_known_to_have_got_it_lately() -> Non
         chat.close()
 
     asyncio.run(scenario())
+
+
+def test_an_answer_waiting_for_the_budget_is_rendered_as_it_leaves() -> None:
+    """Seen in the field: a !state asked at 27.2 s left at 30.6 s saying "high bid 1 by amy; bob to bid",
+    though bob, cal and amy had bid since (the lot's note said so). A callable line is rendered when its
+    message is put together; one that renders nothing costs no message."""
+
+    async def scenario() -> list[str]:
+        budget = Budget(FloodLimits(chat_interval=1.0, chat_messages=1, chat_chars=1000, margin=0.0))
+        high = {"bid": 1}
+        budget.scheduler.say(("game", 1), "first line")  # spends the budget
+        await asyncio.sleep(0.05)
+        budget.scheduler.say(("game", 1), lambda: f"high bid {high['bid']}")
+        budget.scheduler.say(("game", 1), "after it")
+        budget.scheduler.say(("room", 2), lambda: "")
+        await asyncio.sleep(0.1)
+        high["bid"] = 3  # bids made while the answer waited
+        await budget.scheduler.flush(timeout=10)
+        return [message for _, _, message in budget.sent]
+
+    assert asyncio.run(scenario()) == ["first line", f"high bid 3{SEPARATOR}after it"]
+
+
+def test_a_line_rendered_for_a_user_who_went_offline_is_kept_as_text() -> None:
+    async def scenario() -> list[str]:
+        async def send(destination: tuple[str, object], message: str) -> None:
+            raise NameNotFound(6, None, command="Command_Message")
+
+        scheduler = ChatScheduler(send, lambda destination, message: 0.0)
+        scheduler.say(("user", "kim"), "your pick")
+        await scheduler.flush(timeout=2)
+        scheduler.say(("user", "kim"), lambda: "your state now")
+        return scheduler.held("kim")
+
+    assert asyncio.run(scenario()) == [f"your pick{SEPARATOR}your state now"]

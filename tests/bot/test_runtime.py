@@ -370,3 +370,17 @@ def test_no_chat_command_hides_a_method_the_runtime_calls() -> None:
     assert hidden == []
     spec = league.LeagueGame.pairing_status.__command__  # type: ignore[attr-defined]
     assert spec["name"] == "status" and spec["aliases"] == ("state",)
+
+
+def test_games_says_over_once() -> None:
+    """Seen in the field: ``!games`` said "#2 auction: over (game over (conceded))"."""
+    from types import SimpleNamespace
+
+    from cockatrice_ext.bot.runtime import GameReferee
+
+    def status(finished: str) -> str:
+        return GameReferee.status(SimpleNamespace(finished=finished, table=None))  # type: ignore[arg-type]
+
+    assert status("game over (conceded)") == "over (conceded)"
+    assert status("abandoned: every player left") == "over (abandoned: every player left)"
+    assert status("game over") == "over"

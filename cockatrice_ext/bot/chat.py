@@ -161,6 +161,12 @@ class ChatScheduler:
             return len(self._queues.get(destination, ()))
         return sum(len(q) for q in self._queues.values())
 
+    def queued(self, destination: Destination, text: str) -> bool:
+        """Whether the line ``text`` still waits (not sent yet) for ``destination``: an answer the same as a
+        line on its way need not spend the budget again."""
+        line = self._fit(destination, text, False)
+        return any(queued == line for queued, _ in self._queues.get(destination, ()))
+
     def waiting(self) -> tuple[int, int]:
         """Messages and characters still to send (a destination's waiting lines merge into one message)."""
         queues = [(d, queue) for d, queue in self._queues.items() if queue]

@@ -664,7 +664,9 @@ class GameReferee(Referee):
     def status(self) -> str:
         """A few words for ``!games``: what state the game is in."""
         if self.finished:  # "game over (conceded)" read "over (game over (conceded))"
-            reason = self.finished.removeprefix("game over").strip().removeprefix("(").removesuffix(")")
+            reason = self.finished.removeprefix("game over").strip(" :")
+            if reason.startswith("(") and reason.endswith(")"):
+                reason = reason[1:-1]
             return f"over ({reason})" if reason else "over"
         if self.table is None:
             return f"waiting for players ({len(self.humans())} seated)"

@@ -14,14 +14,24 @@ The rules live in :mod:`cockatrice_ext.formats.vortex`; this module only adapts 
   goes face down onto the bot's table, gets its note (``Owner: NAME`` and "drag it into your hand": an
   annotation costs no chat), then onto the picker's table in a column of its own; the private message
   names it. Basics are left on the player's table the same way; the player adjusts their own life.
-* **Limits.** Winning and losing stay with Cockatrice. A player who concedes stays in the engine's turn
-  order (the engine has no concede), so the bot reports the turn order as out of step; card effects
-  that move cards from hands or graveyards back into the shoe or a pack (``PutInShoe``, ``PutInPack``)
-  have no chat command yet.
+* **Players going.** A seated player who concedes or leaves a started game (Event_PlayerPropertiesChanged
+  with ``conceded``, Event_Leave) is out: the referee journals ``RemovePlayer`` (their pack to the bottom
+  of the shoe, out of the turn order), says one line, and the last player left wins (the game is
+  finished). Cockatrice skips a conceded seat when it passes the turn and passes it itself when the active
+  player goes, so the bot never passes for a seat that is gone or conceded. A conceded player's turn change
+  reaches us before the concession does: before ending a turn the referee makes one game round trip (the
+  server answers it only after the concession's events), so a turn of a player who conceded ends as their
+  leaving, without a pass step. A player who unconcedes stays out of the Vortex game (the shoe has their
+  pack back): they are told so, and the bot passes their Cockatrice turns. A dropped connection is not
+  leaving (the seat stays; nothing happens).
+* **Limits.** Winning and losing otherwise stay with Cockatrice; card effects that move cards from hands
+  or graveyards back into the shoe or a pack (``PutInShoe``, ``PutInPack``) have no chat command yet.
 * **Hidden information.** A pack's contents reach only its owner: a Command_RevealCards of those cards
   to that player only, then a private message with a numbered list. Both go out before the public
   prompt to pick (the prompt waits for the listing to leave the chat queue), so nobody can pick
-  blind. Anyone may count packs with ``!packs``.
+  blind. Anyone may count packs with ``!packs``. A listing is not queued twice: ``!pack`` says nothing
+  while the same listing still waits in the chat queue, and the automatic listing is left out when the
+  player was given that same text by ``!pack`` since their last pick (chat budget is scarce).
 * **Turns.** The opening draft (four picks each, then ``!basics``) needs no Cockatrice turns. In normal
   play the bot keeps the Cockatrice active player equal to the engine's: it passes its own turns, the
   draw step of the active player is a pick, and the turn changing is the end of turn (the pass step).
@@ -111,7 +121,9 @@ REFUSALS: dict[str, str] = {
     "already_mulliganed": "you already did a pack mulligan this turn",
     "bad_arrangement": "that is not an arrangement of the top cards",
     "bad_position": "top or bottom?",
+    "player_out": "{player} is out of this game",
 }
+OUT_REASONS = {"conceded": "conceded", "left": "left the game"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -193,6 +205,15 @@ def render_effects(
             lines.append(f"The shoe is shuffled ({effect.shoe_size} cards).")
         elif isinstance(effect, rules.ShoeTopRevealed):
             lines.append(f"{name_of(effect.visible_to)} looks at the top {len(effect.cards)} of the shoe.")
+        elif isinstance(effect, rules.PlayerOut):
+            why = OUT_REASONS.get(effect.reason, effect.reason)
+            still = ", ".join(name_of(p) for p in effect.remaining)
+            lines.append(
+                f"{name_of(effect.player)} is out ({why}): their pack of {effect.pack_to_shoe} goes to the"
+                f" bottom of the shoe (shoe {effect.shoe_size}); still in: {still}."
+            )
+        elif isinstance(effect, rules.GameOver):
+            lines.append(f"Game over: {name_of(effect.winner)} wins, the last player in.")
     return lines
 
 
@@ -342,6 +363,8 @@ class VortexReferee(SeatsByName, PileReferee):
         self.engine_names: dict[Any, str] = {}  # engine player -> user name (seats are found by name)
         self.live = False  # the engine is bound to the seated players (started, resumed or rebuilt)
         self.continues: int | None = None  # the lost game this one rebuilds
+        self._listed: dict[Any, tuple[str, int]] = {}  # player -> (pack text !pack gave, their picks then)
+        self._told_out: set[Any] = set()  # players out of the engine told so after they unconceded
 
     @property
     def engine(self) -> rules.VortexEngine:
@@ -441,6 +464,8 @@ class VortexReferee(SeatsByName, PileReferee):
     async def on_game_event(self, event: ClientEvent) -> None:
         name = event.name
         async with self._lock:
+            if name in ("Event_Leave", "Event_PlayerPropertiesChanged") and await self.settle_departures():
+                return
             if name == "Event_PlayerPropertiesChanged" and await finish_if_one_stands(self):
                 return
             stopped = name == "Event_GameStateChanged" and self.live and not self.mirror.started
@@ -478,8 +503,65 @@ class VortexReferee(SeatsByName, PileReferee):
         ended = self._live
         self._live = None
         if ended is not None and ended != self.engine_player(active) and engine.whose_turn == ended:
-            await self.end_turn(ended)
+            # A concession passes the turn before the server says who conceded: ask the server once
+            # (it answers after the concession's events) so a player who went is not given a pass step.
+            with contextlib.suppress(ClientError):
+                await self.run(pc.dump_zone(self.me, "grave"))
+            if await self.settle_departures():
+                return
+            if engine.whose_turn == ended:
+                await self.end_turn(ended)
         await self.follow_engine_turn()
+
+    def departed(self, player: Any) -> str | None:
+        """Why engine player ``player`` is gone from the game (``"left"``, ``"conceded"``), or None.
+
+        A dropped connection keeps its seat (Servatrice keeps a registered player's seat): not gone.
+        """
+        seat = self.seat_of(player)
+        if seat is None:
+            return "left"
+        return "conceded" if self.mirror.players[seat].conceded else None
+
+    async def settle_departures(self) -> bool:
+        """Players who conceded or left the started game are out of the engine (``RemovePlayer``), one line
+        each; the Cockatrice turn and the engine's are brought in line. True if the game is over (finished).
+
+        A player who unconcedes stays out (their pack went to the shoe): told once each time.
+        """
+        if (
+            self.table is None
+            or not self.live
+            or self.finished
+            or self.game_id not in self.bot.client.games
+            or not self.mirror.started
+            or self.engine.phase not in ("opening", "basics", "play")
+        ):
+            return False
+        engine = self.engine
+        for player in [p for p in engine.out if self.seat_of(p) is not None]:
+            back = not self.mirror.players[self.seat_of(player)].conceded  # type: ignore[index]
+            if back and player not in self._told_out:
+                await self.say(
+                    f"{self.player_name(player)}: you stay out of this Vortex game (your pack went back to"
+                    " the shoe); you may watch, and the referee passes your turns."
+                )
+            self._told_out = (self._told_out | {player}) if back else (self._told_out - {player})
+        gone = [(p, why) for p in engine.in_game if (why := self.departed(p)) is not None]
+        for player, why in gone:
+            if engine.phase == "over":
+                break
+            if engine.whose_turn == player:  # their turn ends with them: no pick owed, no pass step
+                self._end_after_pick = False
+                self._live = None
+            await self.perform(self.apply(rules.RemovePlayer(player=None, target=player, reason=why)))
+        if engine.phase == "over" and engine.winner is not None:
+            outs = ", ".join(self.player_name(p) for p in engine.out)
+            await self.finish(f"game over: {outs} out; {self.player_name(engine.winner)} wins")
+            return True
+        if gone:
+            await self.follow_engine_turn()
+        return False
 
     async def end_turn(self, player: int) -> None:
         """The Cockatrice turn of ``player`` ended: the engine's pass step, after their own pending pick (the
@@ -498,6 +580,9 @@ class VortexReferee(SeatsByName, PileReferee):
         target = engine.whose_turn
         if engine.phase != "play" or target is None or self._end_after_pick:
             return
+        seat = self.mirror.players.get(self.mirror.active_player_id)
+        if seat is None or seat.conceded:
+            return  # the active seat went: Cockatrice passes that turn itself
         if self.mirror.active_player_id == self.seat_of(target):
             if self._live != target:
                 self._live = target
@@ -632,7 +717,13 @@ class VortexReferee(SeatsByName, PileReferee):
             if positions:
                 with contextlib.suppress(ClientError):
                     await self.run(pc.reveal_cards("deck", positions, player_id=seat))
-        await self.bot.tell(self.player_name(player), shorten(text, 900))
+        text = shorten(text, 900)
+        if text.startswith(PACK_PREFIX) and self._listed.get(player) == (
+            text,
+            self.engine.players[player].picks,
+        ):
+            return  # !pack gave them this very listing since their last pick
+        await self.bot.tell(self.player_name(player), text)
 
     async def deliver(self, index: int, player: Any, zone: str) -> None:
         """Give card ``index`` from our deck to ``player``, face down (nobody else learns it).
@@ -722,13 +813,25 @@ class VortexReferee(SeatsByName, PileReferee):
         parts = [f"Phase {engine.phase}"]
         if engine.whose_turn is not None:
             parts.append(f"{self.player_name(engine.whose_turn)}'s turn")
+        if engine.winner is not None:
+            parts.append(f"{self.player_name(engine.winner)} won")
         parts.append(self.packs_line())
         return "; ".join(parts) + "."
 
     def packs_line(self) -> str:
         engine = self.engine
-        packs = ", ".join(f"{self.player_name(p)} {engine.pack_size(p)}" for p in engine.players)
-        return f"packs {packs}; passed {engine.passed_size()}; shoe {engine.shoe_size()}"
+        packs = ", ".join(f"{self.player_name(p)} {engine.pack_size(p)}" for p in engine.in_game)
+        line = f"packs {packs}; passed {engine.passed_size()}; shoe {engine.shoe_size()}"
+        if engine.out:
+            line += f"; out: {', '.join(self.player_name(p) for p in engine.out)}"
+        return line
+
+    def status(self) -> str:
+        """For ``!games``: as any game's, naming the players who are out of a game still in progress."""
+        text = super().status()
+        if not self.finished and self.table is not None and self.engine.out:
+            text += f" ({', '.join(self.player_name(p) for p in self.engine.out)} out)"
+        return text
 
     # -- commands --------------------------------------------------------------------------------
 
@@ -782,7 +885,11 @@ class VortexReferee(SeatsByName, PileReferee):
         self.require_started()
         cards = self.engine.pack(player)
         listing = pack_listing(cards) if cards else "empty"
-        await self.bot.tell(ctx.sender, shorten(f"Your pack: {listing}.", 900))
+        text = shorten(f"{PACK_PREFIX} {listing}.", 900)
+        if self.bot.conversation_with(ctx.sender).chat.queued(("user", ctx.sender), text):
+            return  # the same listing is still on its way: sending it twice spends the chat budget twice
+        self._listed[player] = (text, self.engine.players[player].picks)
+        await self.bot.tell(ctx.sender, text)
 
     @command()
     async def packs(self, ctx: Context) -> None:

@@ -40,6 +40,14 @@ RULE INDEX (seed 001, in our words -> where it lives)
 * Mulligan replacement: at upkeep (before the first draw of the turn) a player whose pack holds five or
   more basic lands may reveal and exile it; until end of turn they replenish to five -> ``PackMulligan``.
 * 2 to 5 players -> ``StartGame`` refuses otherwise (``bad_player_count``).
+* A player leaves the game (concedes, or leaves the Cockatrice game; the write-up is silent, Magic 800.4a
+  applies) -> ``RemovePlayer`` (referee only, ``_remove_player``, effect ``PlayerOut``): out of the turn
+  order for good; their pack goes to the bottom of the shoe in a random order (the seeded ``rng``), so no
+  card is lost and nobody learns its order; their picks and graveyard leave the game with them (they stay
+  recorded as theirs); their pending pick and draws are dropped. An active player's turn ends there
+  (no pass step: the passed pack waits for the next player); in the opening draft they take no more
+  opening turns, in the basics phase the others no longer wait for them. One player left: ``GameOver``
+  names the winner and the game is over (phase ``"over"``; every other action is refused).
 
 Refusal codes (``RulesError.code``)
 -----------------------------------
@@ -48,8 +56,9 @@ Refusal codes (``RulesError.code``)
 (bad position, name or index), ``card_not_available`` (the card is not where the action needs it),
 ``bad_count``, ``bad_basics`` (wrong number or not a configured basic), ``already_chose``,
 ``not_enough_basics``, ``mulligan_too_late`` (already drew this turn), ``already_mulliganed``,
-``bad_arrangement``, ``bad_position``, ``bad_config``, ``referee_only``, ``unknown_action``. Winning and
-losing stay with Cockatrice (life, poison): the engine has no game-over state.
+``bad_arrangement``, ``bad_position``, ``bad_config``, ``referee_only``, ``unknown_action``, ``player_out``
+(that player left the game). Winning and losing stay with Cockatrice (life, poison); the engine's only
+game over is the last player left after the others left (``RemovePlayer``).
 
 Card references: a card's identity is its index in ``config.cards``. ``Pick.choice`` is an ``int``
 position in the player's pack (0-based, in the order of :meth:`VortexEngine.pack`) or a card name
@@ -182,6 +191,17 @@ class PutInPack(Action):
     """An effect puts a card (outside the hidden zones) into ``player``'s pack."""
 
     card: int | str = 0
+
+
+@dataclass(frozen=True)
+class RemovePlayer(Action):
+    """Referee (``player=None``): ``target`` left the game (``reason``: ``"conceded"`` or ``"left"``).
+
+    Out of the turn order for good; their pack goes to the bottom of the shoe (no card is lost).
+    """
+
+    target: PlayerId | None = None
+    reason: str = "left"
 
 
 # ---------------------------------------------------------------------------
@@ -360,6 +380,26 @@ class ShoeTopRevealed(Effect):
 
 
 @dataclass(frozen=True)
+class PlayerOut(Effect):
+    """``player`` left the game (``reason``); ``pack_to_shoe`` cards of their pack went to the bottom of the
+    shoe; ``remaining`` are the players still in, in turn order."""
+
+    player: PlayerId
+    reason: str
+    pack_to_shoe: int
+    shoe_size: int
+    remaining: tuple[PlayerId, ...]
+
+
+@dataclass(frozen=True)
+class GameOver(Effect):
+    """Every other player left: ``winner`` wins."""
+
+    winner: PlayerId
+    reason: str
+
+
+@dataclass(frozen=True)
 class ShoeTopArranged(Effect):
     """Public part of a rearrangement: how many went back on top and how many to the bottom."""
 
@@ -384,6 +424,7 @@ class _PlayerState:
     basics: tuple[str, ...] | None = None
     picks: int = 0
     life_lost: int = 0
+    opening_turns: int = 0
 
 
 @register
@@ -406,6 +447,7 @@ class VortexEngine(Engine[VortexConfig]):
         LookAtShoe,
         ArrangeShoeTop,
         PutInPack,
+        RemovePlayer,
     )
 
     def __init__(self, config: VortexConfig, *, seed: int) -> None:
@@ -425,6 +467,9 @@ class VortexEngine(Engine[VortexConfig]):
         self.draw_step_done = False
         """The turn-based draw happened (or was skipped); extra draws at upkeep do not count."""
         self.mulliganed_this_turn = False
+        self.out: list[PlayerId] = []
+        """Players who left the game, in the order they left (``RemovePlayer``)."""
+        self.winner: PlayerId | None = None
 
     # -- queries ----------------------------------------------------------------
     @property
@@ -433,6 +478,11 @@ class VortexEngine(Engine[VortexConfig]):
         if self.phase not in ("opening", "play"):
             return None
         return self.config.players[self.turn_index]
+
+    @property
+    def in_game(self) -> tuple[PlayerId, ...]:
+        """The players still in the game, in turn order."""
+        return tuple(p for p in self.config.players if p not in self.out)
 
     def pack_size(self, player: PlayerId) -> int:
         """Public: how many cards ``player``'s pack holds."""
@@ -471,6 +521,8 @@ class VortexEngine(Engine[VortexConfig]):
             "shoe": list(self.shoe),
             "passed": list(self.passed),
             "exile": list(self.exile),
+            "out": list(self.out),
+            "winner": self.winner,
             "players": [
                 {
                     "player": p,
@@ -523,6 +575,7 @@ class VortexEngine(Engine[VortexConfig]):
             LookAtShoe: self._shoe_look,
             ArrangeShoeTop: self._shoe_arrange,
             PutInPack: self._put_in_pack,
+            RemovePlayer: self._remove_player,
         }.get(type(action))
         if handler is None:
             raise RulesError("unknown_action", action=type(action).__name__)
@@ -537,7 +590,18 @@ class VortexEngine(Engine[VortexConfig]):
     def _member(self, player: PlayerId | None) -> _PlayerState:
         if player is None or player not in self.players:
             raise RulesError("not_a_player", player=player)
+        if player in self.out:
+            raise RulesError("player_out", player=player)
         return self.players[player]
+
+    def _advance_turn(self) -> None:
+        """The next player in turn order who is still in the game becomes active."""
+        n = len(self.config.players)
+        for step in range(1, n + 1):
+            index = (self.turn_index + step) % n
+            if self.config.players[index] not in self.out:
+                self.turn_index = index
+                return
 
     def _require_phase(self, *phases: str) -> None:
         if self.phase == "new":
@@ -564,7 +628,7 @@ class VortexEngine(Engine[VortexConfig]):
     def _out_of_draft_cards(self, preferred: PlayerId | None) -> list[tuple[int, str, PlayerId | None]]:
         """Cards outside the hidden draft zones as (card, zone, zone owner); ``preferred``'s own first."""
         found: list[tuple[int, str, PlayerId | None]] = []
-        order = sorted(self.players, key=lambda p: p != preferred)
+        order = sorted((p for p in self.players if p not in self.out), key=lambda p: p != preferred)
         for p in order:
             st = self.players[p]
             found += [(c, "owned", p) for c in st.owned]
@@ -617,7 +681,8 @@ class VortexEngine(Engine[VortexConfig]):
         return taken
 
     def _begin_opening_turn(self) -> list[Effect]:
-        if self.opening_turns_done >= self.config.opening_draft_turns * len(self.config.players):
+        """The next opening turn, or the basics once every player still in had their opening turns."""
+        if all(self.players[p].opening_turns >= self.config.opening_draft_turns for p in self.in_game):
             self.phase = "basics"
             return [BasicsNeeded(self.config.opening_basics, tuple(self.config.basic_land_names))]
         player = self.config.players[self.turn_index]
@@ -646,11 +711,15 @@ class VortexEngine(Engine[VortexConfig]):
             )
         st.basics = tuple(allowed[n.strip().casefold()] for n in names)
         effects: list[Effect] = [BasicsAdded(action.player, st.basics)]  # type: ignore[arg-type]
-        if all(s.basics is not None for s in self.players.values()):
-            self.phase = "play"
-            self.turn_index = 0
-            effects += self._begin_play_turn()
-        return effects
+        return effects + self._play_once_basics_chosen()
+
+    def _play_once_basics_chosen(self) -> list[Effect]:
+        """Normal play begins (first player still in) once every player still in chose their basics."""
+        if not all(self.players[p].basics is not None for p in self.in_game):
+            return []
+        self.phase = "play"
+        self.turn_index = self.config.players.index(self.in_game[0])
+        return self._begin_play_turn()
 
     # -- drawing = drafting ------------------------------------------------------------
     def _draw(self, action: Draw) -> list[Effect]:
@@ -717,9 +786,10 @@ class VortexEngine(Engine[VortexConfig]):
         effects: list[Effect] = [CardPicked(player, self._ref(card), visible_to=player)]
         if self.phase == "opening":
             self.opening_turns_done += 1
+            st.opening_turns += 1
             effects += self._pass_packs(player)
             effects.append(TurnEnded(player, "opening_turn"))
-            self.turn_index = (self.turn_index + 1) % len(self.config.players)
+            self._advance_turn()
             effects += self._begin_opening_turn()
         else:
             effects += self._next_draw(player)
@@ -752,9 +822,10 @@ class VortexEngine(Engine[VortexConfig]):
         active = self.config.players[self.turn_index]
         if self.phase == "opening":
             self.opening_turns_done += 1
+            self.players[active].opening_turns += 1
             effects += self._pass_packs(active)
             effects.append(TurnEnded(active, "failed_pick"))
-            self.turn_index = (self.turn_index + 1) % len(self.config.players)
+            self._advance_turn()
             effects += self._begin_opening_turn()
             return effects
         return effects + self._finish_turn(active, "failed_pick")
@@ -785,7 +856,7 @@ class VortexEngine(Engine[VortexConfig]):
         self.players[active].replenish_to = self.config.pack_size
         effects = self._pass_packs(active)
         effects.append(TurnEnded(active, reason))
-        self.turn_index = (self.turn_index + 1) % len(self.config.players)
+        self._advance_turn()
         return effects + self._begin_play_turn()
 
     def _pass_packs(self, player: PlayerId) -> list[Effect]:
@@ -877,6 +948,47 @@ class VortexEngine(Engine[VortexConfig]):
         st.pack.append(card)
         player: PlayerId = action.player  # type: ignore[assignment]
         return [CardToPack(player, self._ref(card), zone, len(st.pack), visible_to=player)]
+
+    # -- a player leaves the game -------------------------------------------------------------
+    def _remove_player(self, action: RemovePlayer) -> list[Effect]:
+        """``target`` leaves: pack to the shoe bottom (shuffled), out of the turn order; the last one wins.
+
+        The active player's turn ends without a pass step (their pack is gone; the passed pack waits for
+        the next player). The player's picks and graveyard leave the game with them (Magic 800.4a) and
+        stay recorded under their name, so every card is still somewhere.
+        """
+        if action.player is not None:
+            raise RulesError("referee_only")
+        self._require_phase("opening", "basics", "play")
+        st = self._member(action.target)
+        target: PlayerId = action.target  # type: ignore[assignment]
+        was_active = self.whose_turn == target
+        pack = list(st.pack)
+        self.rng.shuffle(pack)
+        self.shoe += pack
+        st.pack = []
+        st.pick_pending = False
+        st.pending_draws = 0
+        self.out.append(target)
+        remaining = self.in_game
+        reason = str(action.reason)
+        effects: list[Effect] = [PlayerOut(target, reason, len(pack), len(self.shoe), remaining)]
+        if len(remaining) == 1:
+            self.phase = "over"
+            self.winner = remaining[0]
+            return [*effects, GameOver(remaining[0], reason)]
+        if self.phase == "basics":
+            return effects + self._play_once_basics_chosen()
+        if not was_active:
+            return effects
+        effects.append(TurnEnded(target, "player_out"))
+        self._advance_turn()
+        if self.phase == "opening":
+            return effects + self._begin_opening_turn()
+        for other in self.players.values():
+            if not other.pick_pending:
+                other.pending_draws = 0
+        return effects + self._begin_play_turn()
 
     # -- state-based actions ------------------------------------------------------------------
     def _state_based_actions(self) -> list[Effect]:

@@ -434,3 +434,22 @@ def test_a_line_rendered_for_a_user_who_went_offline_is_kept_as_text() -> None:
         return scheduler.held("kim")
 
     assert asyncio.run(scenario()) == [f"your pick{SEPARATOR}your state now"]
+
+
+def test_a_line_still_waiting_for_its_destination_is_known() -> None:
+    """Vortex's ``!pack`` says nothing while the same listing still waits for that user (seen in the field:
+    the pack went out twice, from the answer and from the automatic listing)."""
+
+    async def scenario() -> None:
+        async def send(destination: tuple[str, object], message: str) -> None:
+            raise AssertionError("nothing is sent: the budget is spent")
+
+        chat = ChatScheduler(send, lambda destination, message: 3600.0)
+        chat.say(("user", "ann"), "Your pack: 1. Shock.")
+        chat.say(("user", "ann"), lambda: "rendered later")
+        assert chat.queued(("user", "ann"), "Your pack: 1. Shock.")
+        assert not chat.queued(("user", "ann"), "Your pack: 1. Forest.")
+        assert not chat.queued(("user", "ben"), "Your pack: 1. Shock.")
+        chat.close()
+
+    asyncio.run(scenario())

@@ -384,3 +384,4 @@ def test_games_says_over_once() -> None:
     assert status("game over (conceded)") == "over (conceded)"
     assert status("abandoned: every player left") == "over (abandoned: every player left)"
     assert status("game over") == "over"
+    assert status("game over: cat out; ann wins") == "over (cat out; ann wins)"

@@ -22,6 +22,7 @@ from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
 from cockatrice_ext.client import FloodLimits
 from cockatrice_ext.formats import vortex as rules
+from cockatrice_ext.protocol import commands
 
 pytestmark = pytest.mark.servatrice
 
@@ -359,14 +360,7 @@ def test_a_draw_step_reached_while_the_last_turn_waits_for_its_pick_is_a_pick(
             by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
             await bot_line(alice, r"Opening turn 1", 0)
             engine = referee.engine
-            while engine.phase == "opening":
-                pid = int(engine.whose_turn)  # type: ignore[arg-type]
-                done = engine.opening_turns_done
-                await by_id[pid].say(game_id, f"!pick {choose_pick(engine, pid) + 1}")
-                await wait_until(lambda d=done: engine.opening_turns_done == d + 1, what="opening pick")
-            for player in (alice, bob):
-                await player.say(game_id, "!basics")
-            await wait_until(lambda: engine.phase == "play", what="basics chosen")
+            await draft_and_basics(game_id, referee, by_id)
             first = int(engine.whose_turn)  # type: ignore[arg-type]
             second = next(pid for pid in by_id if pid != first)
             mover, other = by_id[first], by_id[second]
@@ -393,3 +387,174 @@ def test_a_draw_step_reached_while_the_last_turn_waits_for_its_pick_is_a_pick(
             await bot.close()
 
     run(scenario(), timeout=180)
+
+
+THREE_POOL = "4 Shock\n4 Giant Growth\n4 Grizzly Bears\n20 Forest\n20 Mountain\n"
+
+
+async def open_three(
+    bot: Bot, url: str, names: tuple[str, str, str]
+) -> tuple[int, VortexReferee, dict[str, Player], dict[str, int]]:
+    """``!vortex new 3`` and three players seated in it: the game, its referee, players and seats by name."""
+    players, room_id = await join_bot_room(url, *names)
+    await players[0].client.room_say(room_id, "!vortex new 3")
+    line = await players[0].wait_line(lambda t: "Vortex game #" in t)
+    game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
+    referee = bot.games[game_id]
+    assert isinstance(referee, VortexReferee)
+    seats = {p.name: await p.sit(room_id, game_id) for p in players}
+    await wait_until(lambda: referee.table is not None and referee.engine.phase != "new", what="the draft")
+    return game_id, referee, {p.name: p for p in players}, seats
+
+
+async def draft_and_basics(game_id: int, referee: VortexReferee, by_seat: dict[int, Player]) -> None:
+    """The whole opening draft (the scripted pick policy), then everyone takes the referee's basics."""
+    engine = referee.engine
+    while engine.phase == "opening":
+        pid = int(engine.whose_turn)  # type: ignore[arg-type]
+        done = engine.opening_turns_done
+        await by_seat[pid].say(game_id, f"!pick {choose_pick(engine, pid) + 1}")
+        await wait_until(lambda d=done: engine.opening_turns_done == d + 1, what="opening pick")
+    watcher = next(iter(by_seat.values()))
+    mark = watcher.mark()
+    for player in by_seat.values():
+        await player.say(game_id, "!basics")
+    await bot_line(watcher, r"Turn 1: ", mark)
+    assert engine.phase == "play"
+
+
+async def take_turn(game_id: int, player: Player, seat: int, watcher: Player, mark: int) -> None:
+    """``player``'s turn: wait until Cockatrice makes them active, draw step (a pick), pick, next turn."""
+    await wait_until(lambda: player.client.games[game_id].active_player_id == seat, what=f"{player.name}")
+    await player.phase(game_id, 2)
+    await bot_line(watcher, rf"{player.name} to pick from", mark)
+    await player.say(game_id, "!pick 1")
+    await bot_line(watcher, rf"{player.name} picks a card", mark)
+    await player.next_turn(game_id)
+
+
+def test_a_conceding_player_is_out_and_the_game_goes_on_for_the_others(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    """Field bug: in a three-player game cat conceded on ben's turn; the game froze for good (cat stayed in
+    the turn order, the bot passed the Cockatrice turn looking for cat, then gave up). Now cat is out at
+    once (one line), ``!packs``/``!state``/``!games`` tell the truth, play goes on for ann and ben, and
+    when ben concedes too ann wins and the game is finished. Also: a ``!pack`` answer is not sent again
+    as the automatic listing at the player's next pick (the same text, the same pick count)."""
+    pool = tmp_path / "pool.txt"
+    pool.write_text(THREE_POOL)
+
+    async def scenario() -> None:
+        bot = await start_bot(servatrice.ws_url, tmp_path, "vortex_ref_c", block=str(pool), seed=5)
+        game_id, referee, by_name, seats = await open_three(
+            bot, servatrice.ws_url, ("ann_c", "ben_c", "cat_c")
+        )
+        ann, ben, cat = by_name.values()
+        by_seat = {seats[name]: player for name, player in by_name.items()}
+        try:
+            engine = referee.engine
+            assert engine.config.players == tuple(seats.values())
+            # Defect 2: ann's !pack answer, then her next opening pick: one listing, not two.
+            await bot_line(ann, r"ann_c to pick from", 0)
+            await ann.say(game_id, "!pick 1")
+            await wait_until(lambda: engine.opening_turns_done == 1, what="ann's first pick")
+            await ann.say(game_id, "!pack")
+            listing = "Your pack: " + "; ".join(
+                f"{n}. {ref.name}" for n, ref in enumerate(engine.pack(seats["ann_c"]), start=1)
+            )
+            await ann.wait_private(lambda t: listing in t)
+            for picker in (ben, cat):
+                await picker.say(game_id, f"!pick {choose_pick(engine, seats[picker.name]) + 1}")
+                await wait_until(lambda p=picker: engine.players[seats[p.name]].picks == 1, what="pick")
+            await bot_line(ann, r"Opening turn 4: ann_c drafts.*ann_c to pick from", 0)
+            assert sum(text.count(listing) for _, text in ann.private) == 1, ann.private
+
+            await draft_and_basics(game_id, referee, by_seat)
+            mark = ann.mark()
+            await take_turn(game_id, ann, seats["ann_c"], ann, mark)
+            await bot_line(ann, r"Turn 2: ben_c", mark)
+            await wait_until(lambda: ann.client.games[game_id].active_player_id == seats["ben_c"], what="ben")
+
+            mark = ann.mark()
+            await cat.client.game_command(game_id, commands.concede())
+            await bot_line(
+                ann, r"cat_c is out \(conceded\): their pack of \d+ goes to the bottom of the shoe", mark
+            )
+            assert seats["cat_c"] not in engine.in_game and engine.whose_turn == seats["ben_c"]
+            assert "cat_c out" in referee.status()
+            await ann.say(game_id, "!packs")
+            packs = await bot_line(ann, r"Packs ann_c \d+, ben_c \d+; passed \d+; shoe \d+; out: cat_c", mark)
+            assert "cat_c 7" not in packs
+
+            await take_turn(game_id, ben, seats["ben_c"], ann, mark)
+            await bot_line(ann, r"Turn 3: ann_c", mark)
+            await wait_until(lambda: ann.client.games[game_id].active_player_id == seats["ann_c"], what="ann")
+            await ann.say(game_id, "!state")
+            await bot_line(ann, r"Phase play; ann_c's turn", mark)
+            await ann.phase(game_id, 2)
+            await bot_line(ann, r"ann_c to pick from", mark)
+            assert not any("out of step" in text for _, text in ann.heard)
+
+            await ben.client.game_command(game_id, commands.concede())
+            await bot_line(ann, r"Game over: ann_c wins", mark)
+            await wait_until(lambda: bool(referee.finished), what="the game finished")
+            assert "ann_c wins" in str(bot.journal.closed_reason(referee.table_key))
+        finally:
+            for p in by_name.values():
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=240)
+
+
+@pytest.mark.parametrize("how", ["concede", "leave"])
+def test_the_active_player_going_ends_their_turn_and_the_next_player_plays(
+    servatrice: ServatriceServer, tmp_path: Path, how: str
+) -> None:
+    """ben goes (concedes, or leaves the game) on his own turn with a pick owed: he is out, his turn ends
+    without a pass step, and Cockatrice and the referee agree that cat plays next (her draw is a pick)."""
+    pool = tmp_path / "pool.txt"
+    pool.write_text(THREE_POOL)
+
+    async def scenario() -> None:
+        bot = await start_bot(servatrice.ws_url, tmp_path, f"vortex_ref_{how}", block=str(pool), seed=5)
+        names = (f"ann_{how}", f"ben_{how}", f"cat_{how}")
+        game_id, referee, by_name, seats = await open_three(bot, servatrice.ws_url, names)
+        ann, ben, cat = by_name.values()
+        try:
+            engine = referee.engine
+            await draft_and_basics(game_id, referee, {seats[n]: p for n, p in by_name.items()})
+            mark = ann.mark()
+            await take_turn(game_id, ann, seats[ann.name], ann, mark)
+            await bot_line(ann, rf"Turn 2: {ben.name}", mark)
+            await wait_until(
+                lambda: ann.client.games[game_id].active_player_id == seats[ben.name], what="ben"
+            )
+            await ben.phase(game_id, 2)
+            await bot_line(ann, rf"{ben.name} to pick from", mark)
+            passed = engine.passed_size()
+
+            mark = ann.mark()
+            if how == "concede":
+                await ben.client.game_command(game_id, commands.concede())
+            else:
+                await ben.client.leave_game(game_id)
+            why = "conceded" if how == "concede" else "left the game"
+            await bot_line(ann, rf"{ben.name} is out \({why}\)", mark)
+            await bot_line(ann, rf"Turn 3: {cat.name}", mark)
+            await wait_until(
+                lambda: ann.client.games[game_id].active_player_id == seats[cat.name], what="cat"
+            )
+            assert engine.whose_turn == seats[cat.name] and engine.passed_size() == passed
+            await cat.phase(game_id, 2)
+            await bot_line(ann, rf"{cat.name} to pick from", mark)
+            await ann.say(game_id, "!state")
+            await bot_line(ann, rf"Phase play; {cat.name}'s turn", mark)
+            assert not any("pick first" in t or "out of step" in t for _, t in ann.heard[mark:])
+            assert ann.client.games[game_id].active_player_id == seats[cat.name]
+        finally:
+            for p in by_name.values():
+                await p.close()
+            await bot.close()
+
+    run(scenario(), timeout=240)

@@ -1194,14 +1194,26 @@ class CombatReferee(SeatsByName, GameReferee):
         await self.act_privately(ctx, by_number)
 
     async def act_privately(self, ctx: Context, make: Callable[[Any], Any]) -> None:
-        """:meth:`act` whose refusal goes by private message: it may name a card the opponent must not
-        read (one in hand, or face down in a slot); the table only reads that it was refused."""
+        """:meth:`act` whose refusal goes by private message when it names a card (one in hand, or face
+        down in a slot, may be one the opponent must not read); the table only reads that it was refused.
+        A refusal that names no card ("slots are numbered 1 to 5") is said once, in the game: two messages
+        for it spent the chat budget twice and hid a reason that needs no hiding."""
         try:
             await self.act(ctx, make)
         except (CommandError, RulesError) as exc:
             reason = exc.reason if isinstance(exc, CommandError) else self.explain(exc)
+            if not self.names_a_card(reason):
+                await self.say(f"{ctx.sender}: {reason}")
+                return
             await self.bot.tell(ctx.sender, shorten(f"Refused: {reason}", 900))
             await self.say(f"{ctx.sender}: refused (the reason was sent to you privately).")
+
+    def names_a_card(self, text: str) -> bool:
+        """Whether ``text`` names any card of the game (or might: before the game starts, any text)."""
+        if self.table is None:
+            return True
+        folded = text.casefold()
+        return any(card.name.casefold() in folded for card in self.engine.config.cards)
 
     def hand_card(self, player: int, card: str | int) -> str | int:
         """A card name as given, or hand number ``card`` (1-based, as ``!hand`` lists) as the engine's index.

@@ -81,12 +81,13 @@ async def seat(players: list[FieldPlayer], room_id: int, game_id: int, deck: str
 
 async def place_face_down(player: FieldPlayer, game_id: int, command: str, slot_kind: str) -> bool:
     """``!place N 1`` / ``!set N 1`` with the first hand number the referee accepts (refusals about hidden
-    cards come privately); False when none of the seven fits."""
+    cards come privately, the table reading "NAME: refused"; others, "NAME: that slot is taken", in the
+    game); False when none of the seven fits."""
     for number in range(1, 8):
         mark = player.mark()
         await player.say(game_id, f"{command} {number} 1")
         done = rf"{player.name} places a card face down in {slot_kind} 1"
-        line = await player.line(rf"{done}|{player.name}: refused", since=mark)
+        line = await player.line(rf"{done}|(^| \| ){player.name}: ", since=mark)  # the answer to them
         if "places a card" in line:
             return True
     return False

@@ -66,7 +66,8 @@ class UnknownCardsError(LookupError):
     SHOWN = 25
     """At most this many names are listed; a count stands for the rest."""
     HINT = (
-        "  (cards missing from the card data: add a source with --card-source FILE, e.g. your custom set "
-        "or Cockatrice cards.xml, 'cockatrice' or 'scryfall')"
+        "  (cards missing from the card data: the built-in data holds real cards up to April 2022 (MTGJSON"
+        " 5.2.0); add a source with --card-source FILE, e.g. your custom set or Cockatrice cards.xml,"
+        " 'cockatrice' or 'scryfall')"
     )
     """Said once under a list of unknown names: where such names can come from."""

@@ -654,7 +654,8 @@ class CombatRoom(FormatRoom):
         await ctx.reply(
             shorten(
                 f"Magic Combat Rules game #{referee.game_id} is open for 2 players. Join, load your 40-card"
-                " deck (singleton, no lands, no planeswalkers) and press ready. In game: !help."
+                " deck (singleton, no lands, no planeswalkers) and press ready; deck lists are open (the"
+                " referee checks them, your opponent sees yours). In game: !help."
             )
         )
 
@@ -700,7 +701,7 @@ class CombatReferee(SeatsByName, GameReferee):
         """Create the game with shared decklists: from a judge's spectator seat when the account is a
         judge (the per-user game limit does not count it), else seated, not ready until both decks are
         legal."""
-        description = "Magic Combat Rules, 2 players, refereed"
+        description = "Magic Combat Rules, 2 players, refereed, open deck lists"
         if requested_by:
             description += f" (asked by {requested_by})"
         game_id = await bot.open_game(

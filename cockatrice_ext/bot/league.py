@@ -1761,7 +1761,8 @@ class LeagueReferee(Referee):
                 ("" if instead_of is None else f"Game #{instead_of} was {why}. ")
                 + f"Round {round_no}: your game vs {opponent} is #{game.game_id} in this room"
                 + (f" (password {self.options.game_password})" if self.options.game_password else "")
-                + f". Join it, load your deck from {hint} and press ready;"
+                + f". Join it, load your deck from {hint} and press ready (deck lists are open: the referee"
+                + " checks them, your opponent sees yours);"
                 + (
                     " it starts when both decks are legal and both of you are ready."
                     if game.watching
@@ -2163,7 +2164,7 @@ class LeagueGame(GameReferee):
         life = league.engine.config.starting_life if league.format_name == "autobattler" else 20
         game_id = await bot.open_game(
             league.room_id,
-            description=f"{title} league round {round_no}: {players[0]} vs {players[1]}",
+            description=f"{title} league round {round_no}: {players[0]} vs {players[1]}, open deck lists",
             seats=2,
             type_hint="autobattler" if league.format_name == "autobattler" else "market",
             password=league.options.game_password,

@@ -108,8 +108,11 @@ async def combat_game(
     await players[0].client.room_say(room_id, "!combat new")
     line = await players[0].wait_line(lambda t: "Magic Combat Rules game #" in t)
     game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
+    # Seen in the field: the game shares deck lists (the referee checks them) and nobody was told.
+    assert "deck lists are open (the referee checks them, your opponent sees yours)" in line
     referee = bot.games[game_id]
     assert isinstance(referee, CombatReferee)
+    assert "refereed, open deck lists" in bot.client.games[game_id].description
     return bot, players, room_id, game_id, referee
 
 

@@ -527,6 +527,7 @@ def test_a_player_whose_connection_dies_mid_game_gets_a_new_game_when_back(
             again = await jon.wait_private(lambda t: f"Game #{game_id} was cut short" in t, timeout=20)
             new_id = int(re.search(r"your game vs jon_l is #(\d+)", new).group(1))  # type: ignore[union-attr]
             assert f"your game vs kim_l is #{new_id}" in again and new_id != game_id
+            assert "deck lists are open: the referee checks them, your opponent sees yours" in again
             assert list(league.games) == [new_id]
             await seat_both(league, room_id, new_id, jon, kim)  # the pairing plays its game after all
             assert not match.decided

@@ -6,8 +6,9 @@ one of:
 * blank: ignored (a blank line never changes the section; that is the plain-text *deck* reader's
   Cockatrice rule, see :mod:`cockatrice_ext.decks.readers`, not this one);
 * a comment: starts with ``#`` (but not ``##``), ``//`` or ``;``. Comment lines before the first card
-  become the deck's ``comments``; ``# Name: X`` (or ``// Name: X``) names the deck. A ``#`` preceded by
-  a space ends a card line early (``4 Shock  # cheap removal``); no real card name contains ``#``;
+  become the deck's ``comments``; ``# Name: X`` (or ``// Name: X``) names the deck; without one, a first
+  line ``// X`` does, as the header of Cockatrice's plain text (``--to text`` reads back named). A ``#``
+  preceded by a space ends a card line early (``4 Shock  # cheap removal``); no real card name contains ``#``;
 * a section header, which puts the following cards in that section:
   ``Main``/``Deck``/``Mainboard``/``Main deck``/``Decklist`` (-> ``main``), ``Sideboard``/``Side``
   (-> ``side``, also ``Sideboard: 15``), ``Commander``/``Companion``/``Maybeboard``/``Tokens`` (lower-cased),
@@ -249,6 +250,7 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
     section = "main"
     comments: list[str] = []
     seen_card = False
+    named_by: str | None = None  # how the deck was named: "name" (# Name: X), "header" (a first // line)
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip().lstrip("\ufeff")
         if not line:
@@ -258,7 +260,11 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
             if not seen_card:
                 named = _NAME_COMMENT.match(comment)
                 if named:
-                    deck.name = named.group(1).strip()
+                    if named_by == "header":  # the first line was a comment after all
+                        comments.insert(0, deck.name)
+                    deck.name, named_by = named.group(1).strip(), "name"
+                elif named_by is None and not comments and comment and line.startswith("//"):
+                    deck.name, named_by = comment, "header"
                 else:
                     comments.append(comment)
             continue

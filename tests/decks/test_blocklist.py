@@ -92,6 +92,17 @@ def test_sections_comments_and_line_numbers() -> None:
     assert deck.count() == 14
 
 
+def test_a_first_double_slash_line_names_the_list_as_cockatrices_text_header_does() -> None:
+    """``--to text`` writes ``// NAME`` first; a list that is no deck (no sideboard, 199 cards) is read back
+    as a block list, which took its name from the file instead and kept the header as a comment."""
+    deck = parse_block_list("// Auction block\n// by us\n\n1 Opt\n", source="export.txt")
+    assert (deck.name, deck.comments) == ("Auction block", "by us")
+    named = parse_block_list("// a remark\n# Name: Real name\n1 Opt\n", source="export.txt")
+    assert (named.name, named.comments) == ("Real name", "a remark")
+    assert parse_block_list("# a remark\n1 Opt\n", source="export.txt").name == "export"
+    assert parse_block_list("1 Opt\n// late\n", source="export.txt").name == "export"
+
+
 def test_blank_lines_never_split_a_block() -> None:
     deck = parse_block_list("1 Opt\n\n1 Shock\n\n\n1 Duress\n")
     assert names(deck) == [(1, "Opt"), (1, "Shock"), (1, "Duress")]

@@ -362,9 +362,12 @@ class GameMirror:
                 self.players[pid] = player
         if _has(event, "game_started"):
             self.started = event.game_started
-        if _has(event, "active_player_id"):
+        # Servatrice's game-state events carry active player 0 and phase 0 as placeholders in a started game
+        # (the real ones follow as Event_SetActivePlayer / Event_SetActivePhase): taken only while none is
+        # known. A full state sent mid-game (after an unconcede) made seat 0 the active player.
+        if _has(event, "active_player_id") and self.active_player_id < 0:
             self.active_player_id = event.active_player_id
-        if _has(event, "active_phase"):
+        if _has(event, "active_phase") and self.active_phase < 0:
             self.active_phase = event.active_phase
         if _has(event, "seconds_elapsed"):
             self.seconds_elapsed = event.seconds_elapsed

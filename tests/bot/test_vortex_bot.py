@@ -507,12 +507,14 @@ def test_a_conceding_player_is_out_and_the_game_goes_on_for_the_others(
     run(scenario(), timeout=240)
 
 
-@pytest.mark.parametrize("how", ["concede", "leave"])
+@pytest.mark.parametrize("how", ["concede", "leave", "unconcede"])
 def test_the_active_player_going_ends_their_turn_and_the_next_player_plays(
     servatrice: ServatriceServer, tmp_path: Path, how: str
 ) -> None:
     """ben goes (concedes, or leaves the game) on his own turn with a pick owed: he is out, his turn ends
-    without a pass step, and Cockatrice and the referee agree that cat plays next (her draw is a pick)."""
+    without a pass step, and Cockatrice and the referee agree that cat plays next (her draw is a pick).
+    Seen in the field: ben unconceding at once (he stays out) sent the full game state, whose placeholder
+    active player (seat 0) the referee took for the real one, so cat's draw step gave her no pick."""
     pool = tmp_path / "pool.txt"
     pool.write_text(THREE_POOL)
 
@@ -535,12 +537,15 @@ def test_the_active_player_going_ends_their_turn_and_the_next_player_plays(
             passed = engine.passed_size()
 
             mark = ann.mark()
-            if how == "concede":
-                await ben.client.game_command(game_id, commands.concede())
-            else:
+            if how == "leave":
                 await ben.client.leave_game(game_id)
-            why = "conceded" if how == "concede" else "left the game"
+            else:
+                await ben.client.game_command(game_id, commands.concede())
+            why = "left the game" if how == "leave" else "conceded"
             await bot_line(ann, rf"{ben.name} is out \({why}\)", mark)
+            if how == "unconcede":
+                await ben.client.game_command(game_id, commands.unconcede())
+                await bot_line(ann, rf"{ben.name}: you stay out of this Vortex game", mark)
             await bot_line(ann, rf"Turn 3: {cat.name}", mark)
             await wait_until(
                 lambda: ann.client.games[game_id].active_player_id == seats[cat.name], what="cat"

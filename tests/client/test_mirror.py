@@ -65,6 +65,27 @@ def test_game_joined_and_full_state() -> None:
     assert mirror.players[0].counter_value("life") == 20
 
 
+def test_a_full_state_mid_game_keeps_the_active_player() -> None:
+    """Servatrice's game-state events say active player 0, phase 0 in any started game (placeholders; the
+    real ones follow as their own events). Seen in the field: after an unconcede the full state made the
+    bot's seat 0 the active player, and a Vortex referee gave the real active player no pick."""
+    mirror = _two_player_mirror()
+    mirror.apply_event(
+        _state(
+            [
+                (0, "bot", {"deck": [], "hand": [], "table": []}),
+                (1, "alice", {"deck": [], "hand": [], "table": []}),
+            ],
+            game_started=True,
+            active_player_id=0,
+            active_phase=0,
+        )
+    )
+    assert mirror.active_player_id == 1 and mirror.active_phase == 3
+    mirror.apply_event(ge.Event_SetActivePlayer(active_player_id=0), player_id=-1)
+    assert mirror.active_player_id == 0
+
+
 def test_move_to_other_player_table_changes_id() -> None:
     mirror = _two_player_mirror()
     move = ge.Event_MoveCard(

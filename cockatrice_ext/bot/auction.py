@@ -1205,6 +1205,10 @@ class AuctionReferee(SeatsByName, PileReferee):
             f"Turn {engine.turn}"
             + (f" ({self.player_name(engine.active)})" if engine.active is not None else "")
         ]
+        if engine.is_over():  # seen in the field: after "Game over", !state still read as a game going on
+            winners = " and ".join(self.player_name(p) for p in engine.winners) or "nobody"
+            why = engine.end_reason.replace("_", " ")
+            parts[0] = f"Game over: {winners} won" + (f" ({why})" if why else "") + f" on turn {engine.turn}"
         lot = engine.current_lot()
         if lot is not None:
             names = ", ".join(card["name"] for card in lot["cards"])

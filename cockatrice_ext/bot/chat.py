@@ -162,10 +162,13 @@ class ChatScheduler:
         return sum(len(q) for q in self._queues.values())
 
     def queued(self, destination: Destination, text: str) -> bool:
-        """Whether the line ``text`` still waits (not sent yet) for ``destination``: an answer the same as a
-        line on its way need not spend the budget again."""
+        """Whether a line saying ``text`` (it or more: a pack listing with how to pick after it) still waits,
+        not sent yet, for ``destination``: an answer already on its way need not spend the budget again."""
         line = self._fit(destination, text, False)
-        return any(queued == line for queued, _ in self._queues.get(destination, ()))
+        return any(
+            isinstance(queued, str) and queued.startswith(line)
+            for queued, _ in self._queues.get(destination, ())
+        )
 
     def waiting(self) -> tuple[int, int]:
         """Messages and characters still to send (a destination's waiting lines merge into one message)."""

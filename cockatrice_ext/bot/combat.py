@@ -403,7 +403,8 @@ def private_messages(
     effects: Iterable[Effect], engine: rules.CombatEngine, *, moved: Collection[int] = ()
 ) -> list[tuple[Any, str]]:
     """(player, text): the opening hand, numbered (for ``!place N SLOT``), later draws, and the hand list
-    after a card goes face down (numbers for ``!set N SLOT``) and at each step of a cleanup (``!discard N``).
+    whenever a card leaves the hand (face down: numbers for ``!set N SLOT``; a discard, at each step of a
+    cleanup too: ``!discard N``; a summon).
     ``moved``: positions in ``effects`` of draws the referee put into the player's hand itself (a judge):
     those need no word; the others are named, and the opening hand says once how to take them from the
     library."""
@@ -422,10 +423,11 @@ def private_messages(
             elif position not in moved:
                 out.append((effect.player, f"You draw: {', '.join(ref.name for ref in effect.cards)}."))
         elif (isinstance(effect, rules.FaceDownPlaced) and effect.visible_to is not None) or isinstance(
-            effect,
-            rules.DiscardToHandSize,  # each discard renumbers the hand: the new list
-        ):
-            out.append((effect.player, hand_message(engine, effect.player)))
+            effect, (rules.DiscardToHandSize, rules.CardDiscarded, rules.CreatureSummoned)
+        ):  # a card left the hand (or must): the numbers changed, so the new list, once per batch
+            message = (effect.player, hand_message(engine, effect.player))
+            if message not in out:
+                out.append(message)
     return out
 
 
@@ -1239,7 +1241,7 @@ class CombatReferee(SeatsByName, GameReferee):
 
     @command()
     async def place(self, ctx: Context, card_slot: Rest) -> None:
-        """Setup: !place N SLOT (N from !hand): a creature face down in slot 1-5."""
+        """!place N SLOT: at setup, your creature N (from !hand) face down in creature slot 1-5."""
         card, numbers = split_card_and_numbers(card_slot)
         if len(numbers) != 1:
             raise BadArgument("usage: !place N SLOT (N from !hand)")
@@ -1262,7 +1264,9 @@ class CombatReferee(SeatsByName, GameReferee):
 
     @command()
     async def summon(self, ctx: Context, card_slots: Rest) -> None:
-        """Main phase: !summon CARD SLOT [SACRIFICE-SLOT...] (4-7: sacrifice one, 8+: two)."""
+        """!summon N SLOT [SACRIFICE_SLOT...]: main phase; mana value 4-7 sacrifices one, 8+ two.
+
+        N: the creature's number from !hand (or its name)."""
         card, numbers = split_card_and_numbers(card_slots)
         slot, sacrifices = slot_index(numbers[0]), tuple(slot_index(n) for n in numbers[1:])
         await self.act_privately(  # "N is not a creature" must not name hand card N in public
@@ -1284,7 +1288,7 @@ class CombatReferee(SeatsByName, GameReferee):
 
     @command(name="set")
     async def set_spell(self, ctx: Context, card_slot: Rest) -> None:
-        """Combat: !set N SLOT (N from !hand): a spell face down in spell slot 1-5."""
+        """!set N SLOT: in combat, your spell N (from !hand) face down in spell slot 1-5."""
         card, numbers = split_card_and_numbers(card_slot)
         if len(numbers) != 1:
             raise BadArgument("usage: !set N SLOT (N from !hand)")
@@ -1314,7 +1318,9 @@ class CombatReferee(SeatsByName, GameReferee):
         target_player: str | None = None,
         target_slot: Annotated[int, Range(1, 5)] | None = None,
     ) -> None:
-        """Before a fight: reveal the spell in SPELL-SLOT; auras add PLAYER CREATURE-SLOT."""
+        """!cast SLOT [PLAYER CREATURE_SLOT]: before a fight, reveal your spell in SLOT (auras: their target).
+
+        An aura names the PLAYER and the CREATURE_SLOT it enchants."""
         target: int | None = None
         if target_player is not None:
             found = self.mirror.player_by_name(target_player)

@@ -145,10 +145,22 @@ class CommandSpec:
     @property
     def usage(self) -> str:
         """``!bid AMOUNT``; a docstring that starts with its own usage (``!auction new [PLAYERS]: ...``)
-        gives that instead, for commands whose first argument is a sub-command."""
-        if self.help.startswith(PREFIX + self.name) and ": " in self.help:
+        gives that instead, for commands whose first argument is a sub-command or whose words the players
+        know by other names (``!place N SLOT``)."""
+        if self.own_usage:
             return self.help.split(": ", 1)[0]
         return " ".join([PREFIX + self.name, *(p.usage for p in self.params)])
+
+    @property
+    def own_usage(self) -> bool:
+        return self.help.startswith(PREFIX + self.name) and ": " in self.help
+
+    def _missing(self, param: Param) -> BadArgument:
+        """What a missing argument is called: the usage alone when the docstring gives it (a parameter's
+        own name, ``CARD_SLOT``, means nothing to a player)."""
+        if self.own_usage:
+            return BadArgument(f"usage: {self.usage}")
+        return BadArgument(f"missing {param.name.upper()}; usage: {self.usage}")
 
     def convert(self, args: str) -> list[Any]:
         """Turn the argument text into handler arguments.
@@ -161,7 +173,7 @@ class CommandSpec:
         for index, param in enumerate(self.params):
             if param.kind == "rest":
                 if not rest.strip() and not param.optional:
-                    raise BadArgument(f"missing {param.name.upper()}; usage: {self.usage}")
+                    raise self._missing(param)
                 values.append(rest.strip() or None)
                 rest = ""
                 break
@@ -170,7 +182,7 @@ class CommandSpec:
                 if param.optional:
                     values.extend(None for _ in self.params[index:])
                     return values
-                raise BadArgument(f"missing {param.name.upper()}; usage: {self.usage}")
+                raise self._missing(param)
             token = tokens[0]
             rest = _after_first_token(rest)
             values.append(self._convert_token(param, token))
@@ -181,14 +193,14 @@ class CommandSpec:
     def _convert_token(self, param: Param, token: str) -> Any:
         if param.kind == "str":
             return token
+        # A command with its own usage names the argument in words ("spell slot", not SPELL_SLOT).
+        label = param.name.replace("_", " ") if self.own_usage else param.name.upper()
         try:
             number = int(token)
         except ValueError:
-            raise BadArgument(f"{param.name.upper()} must be a whole number, not {token[:20]!r}") from None
+            raise BadArgument(f"{label} must be a whole number, not {token[:20]!r}") from None
         if param.bounds and not param.bounds.low <= number <= param.bounds.high:
-            raise BadArgument(
-                f"{param.name.upper()} must be between {param.bounds.low} and {param.bounds.high}"
-            )
+            raise BadArgument(f"{label} must be between {param.bounds.low} and {param.bounds.high}")
         return number
 
 

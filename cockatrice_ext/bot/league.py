@@ -1187,8 +1187,9 @@ class LeagueReferee(Referee):
         """Members out of the room (and not connected in a game) at the last check."""
         self.standing_in: set[str] = set()
         """Away members the referee moves for (the room was told once; told again when they are back)."""
-        self.cut: dict[int, tuple[int, tuple[str, ...], str]] = {}
-        """Games cut short by a player who is gone (game id -> round, pairing, that player): Servatrice does
+        self.cut: dict[int, tuple[int, tuple[str, ...], str, bool]] = {}
+        """Games cut short by a player who is gone (game id -> round, pairing, that player, whether their
+        connection dropped rather than they left): Servatrice does
         not seat anyone in a started game again, so the pairing gets a new game once that player is back
         (see :meth:`reopen_cut_games`), or the other player wins by forfeit after :data:`FORFEIT_GRACE`."""
         self._watcher: asyncio.Task[None] | None = None
@@ -1404,7 +1405,7 @@ class LeagueReferee(Referee):
     async def reopen_cut_games(self) -> None:
         """A new game for each pairing whose game was cut short by a player who is now back in the room
         (both told where it is); a pairing decided meanwhile (a forfeit) needs none."""
-        for game_id, (round_no, players, gone) in sorted(self.cut.items()):
+        for game_id, (round_no, players, gone, dropped) in sorted(self.cut.items()):
             match = self.engine.league.match_of(players[0], round_no)
             decided = match is None or match.decided or self.over
             if not decided and gone in self.out_of_room:
@@ -1412,7 +1413,15 @@ class LeagueReferee(Referee):
             del self.cut[game_id]
             self.forget_game_record(game_id)
             if not decided:
-                await self.open_game(round_no, players, instead_of=game_id, why=f"cut short when {gone} left")
+                how = f"{gone}'s connection dropped" if dropped else f"{gone} left"
+                mine = "your connection dropped" if dropped else "you left"
+                await self.open_game(
+                    round_no,
+                    players,
+                    instead_of=game_id,
+                    why=f"cut short when {how}",
+                    whys={gone: f"cut short when {mine}"},
+                )
 
     def forfeit_certain(self, pair: Sequence[str], now: float | None = None) -> bool:
         """Whether exactly one player of ``pair`` has been gone :data:`FORFEIT_GRACE` seconds already (out of
@@ -1528,9 +1537,16 @@ class LeagueReferee(Referee):
         return f"{what} before round {round_no + 1}"
 
     def room_status_line(self) -> str:
-        """The room's ``status``: the league's stage and who is away (the referee moves for them)."""
-        away = f"; away (the referee moves for them): {', '.join(sorted(self.standing_in))}"
-        return self.status_line() + (away if self.standing_in and not self.over else "")
+        """The room's ``status``: the league's stage, who is away (the referee moves for them) and who is out
+        of the room for now (their game cut short, or their move waiting)."""
+        line = self.status_line()
+        if self.over:
+            return line
+        if self.standing_in:
+            line += f"; away (the referee moves for them): {', '.join(sorted(self.standing_in))}"
+        if out := sorted(self.out_of_room - self.standing_in):
+            line += f"; out of the room: {', '.join(out)}"
+        return line
 
     def explain(self, error: RulesError) -> str:
         details = dict(error.details)
@@ -1737,9 +1753,10 @@ class LeagueReferee(Referee):
         *,
         instead_of: int | None = None,
         why: str = "lost in a restart",
+        whys: dict[str, str] | None = None,
     ) -> None:
         """Create the Cockatrice game of one pairing and tell both players where it is (and, when it
-        replaces game ``instead_of``, ``why`` it does)."""
+        replaces game ``instead_of``, ``why`` it does; ``whys``: the reason as told to one player)."""
         try:
             game = await LeagueGame.create(self.bot, self, round_no, players)
         except Exception as exc:
@@ -1756,9 +1773,12 @@ class LeagueReferee(Referee):
         hint = "your pool (!pool): 40+ cards, basic lands free" if self.format_name == "market" else "!pool"
         for player in players:
             opponent = next(p for p in players if p != player)
+            replaced = (
+                "" if instead_of is None else f"Game #{instead_of} was {(whys or {}).get(player, why)}. "
+            )
             await self.bot.tell(
                 player,
-                ("" if instead_of is None else f"Game #{instead_of} was {why}. ")
+                replaced
                 + f"Round {round_no}: your game vs {opponent} is #{game.game_id} in this room"
                 + (f" (password {self.options.game_password})" if self.options.game_password else "")
                 + f". Join it, load your deck from {hint} and press ready (deck lists are open: the referee"
@@ -1801,7 +1821,7 @@ class LeagueReferee(Referee):
             f" Be back in the room within {minutes} and the referee opens a new game for you both;"
             f" later, {other} wins it by forfeit.",
         )
-        self.cut[game.game_id] = (game.round_no, game.players, gone)
+        self.cut[game.game_id] = (game.round_no, game.players, gone, dropped)
         self.out_of_room.add(gone)  # counted as away now, not at the next check
         await game.close()
 

@@ -121,7 +121,7 @@ REFUSALS: dict[str, str] = {
     "already_mulliganed": "you already did a pack mulligan this turn",
     "bad_arrangement": "that is not an arrangement of the top cards",
     "bad_position": "top or bottom?",
-    "player_out": "{player} is out of this game",
+    "player_out": "you are out of this game (you conceded or left); you may watch",
 }
 OUT_REASONS = {"conceded": "conceded", "left": "left the game"}
 

@@ -281,6 +281,10 @@ def test_a_concession_ends_the_game_before_anything_else(
             bot_table = other.client.games[game_id].players[referee.me].zone("table").cards
             assert "Giant Growth" not in [c.name for c in bot_table]  # the buyer's card left with them
             assert referee.finished
+            mark = other.mark()  # seen in the field: after "Game over", !state read as a game going on
+            await other.say(game_id, "!state")
+            state = await bot_line(other, r"gold ", mark, timeout=40)
+            assert state.startswith(f"Game over: {other.name} won"), state
         finally:
             for player in by_id.values():
                 await player.close()

@@ -346,7 +346,10 @@ def test_a_player_who_leaves_an_autobattler_game_gets_a_new_one(
             assert "opens a new game for you both" in told
             new = await private(people[first], rf"Game #{game_id} was cut short when {second} left")
             new_id = int(re.search(rf"your game vs {second} is #(\d+)", new).group(1))  # type: ignore[union-attr]
-            await private(people[second], rf"your game vs {first} is #{new_id}")
+            await private(
+                people[second],
+                rf"Game #{game_id} was cut short when you left\. .*your game vs {first} is #{new_id}",
+            )
             assert new_id in league.games and game_id not in league.games
             assert not engine.league.match_of(first).decided  # type: ignore[union-attr]
             for name in (first, second):

@@ -445,9 +445,9 @@ def test_a_line_still_waiting_for_its_destination_is_known() -> None:
             raise AssertionError("nothing is sent: the budget is spent")
 
         chat = ChatScheduler(send, lambda destination, message: 3600.0)
-        chat.say(("user", "ann"), "Your pack: 1. Shock.")
+        chat.say(("user", "ann"), "Your pack: 1. Shock. In game chat: !pick N or !pick NAME.")
         chat.say(("user", "ann"), lambda: "rendered later")
-        assert chat.queued(("user", "ann"), "Your pack: 1. Shock.")
+        assert chat.queued(("user", "ann"), "Your pack: 1. Shock.")  # the first listing says how to pick too
         assert not chat.queued(("user", "ann"), "Your pack: 1. Forest.")
         assert not chat.queued(("user", "ben"), "Your pack: 1. Shock.")
         chat.close()

@@ -22,6 +22,7 @@ from cockatrice_ext.bot.combat import (
     check_cod,
     describe_problems,
     hand_listing,
+    hand_message,
     private_messages,
     render_effects,
     split_card_and_numbers,
@@ -171,6 +172,10 @@ def test_rendering_a_whole_game(legal: str) -> None:
     assert player == 1 and listing.startswith(f"Your hand: {hand_listing(engine, 1)}. ")
     assert placeable_words(engine, 1)[1] in listing, listing
     assert facts[cheap].name not in " ".join(render_effects(placed, engine, names))
+    # Seen in the field: a discard at setup renumbered the hand and no new list came, so the opening hand's
+    # numbers pointed at other cards. Any card leaving the hand sends the new list, once.
+    discarded = engine.apply(rules.Discard(player=2, card=engine.seats[1].hand[0]))
+    assert private_messages(discarded, engine) == [(2, hand_message(engine, 2))]
     engine.apply(rules.SetupDone(player=1))
     setup = engine.apply(rules.SetupDone(player=2))
     text = " ".join(render_effects(setup, engine, names))

@@ -136,3 +136,20 @@ def test_unknown_command_suggests_the_closest_one() -> None:
     assert "did you mean !bid?" in unknown_command_reason("bidd", ["bid", "pass", "help"])
     reason = unknown_command_reason("xyzzy", ["bid", "pass", "help"])
     assert "did you mean" not in reason and "!help lists the commands" in reason
+
+
+def test_a_command_with_its_own_usage_names_its_arguments_as_players_know_them() -> None:
+    """Seen in the field: "missing CARD_SLOT; usage: !place CARD_SLOT..." and "SPELL_SLOT must be between
+    1 and 5", where the README and the prompts say !place N SLOT."""
+    from cockatrice_ext.bot.combat import CombatReferee
+    from cockatrice_ext.bot.commands import CommandSet
+
+    referee = object.__new__(CombatReferee)  # the declared commands only: nothing runs
+    specs = {spec.name: spec for spec in CommandSet(referee).listing("game")}
+    assert specs["place"].usage == "!place N SLOT" and specs["set"].usage == "!set N SLOT"
+    with pytest.raises(BadArgument) as missing:
+        specs["place"].convert("")
+    assert str(missing.value) == "usage: !place N SLOT"
+    with pytest.raises(BadArgument) as outside:
+        specs["cast"].convert("9")
+    assert str(outside.value) == "spell slot must be between 1 and 5"

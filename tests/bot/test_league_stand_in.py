@@ -341,6 +341,10 @@ def test_the_rooms_status_names_who_is_away() -> None:
     assert desk.room_status_line() == "Market Draft league (al, bo): the draft before round 1"
     bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]
     due(desk, bot, 1.0)
+    assert (
+        desk.room_status_line()
+        == "Market Draft league (al, bo): the draft before round 1; out of the room: bo"
+    )
     due(desk, bot, GRACE + 2)
     assert desk.room_status_line() == (
         "Market Draft league (al, bo): the draft before round 1; away (the referee moves for them): bo"

@@ -522,9 +522,11 @@ def test_a_player_whose_connection_dies_mid_game_gets_a_new_game_when_back(
             told = await kim.wait_private(lambda t: "stopped when you lost your connection" in t, timeout=20)
             assert f"Game #{game_id} vs jon_l" in told
             new = await kim.wait_private(
-                lambda t: f"Game #{game_id} was cut short when kim_l left" in t, timeout=20
+                lambda t: f"Game #{game_id} was cut short when your connection dropped" in t, timeout=20
             )
-            again = await jon.wait_private(lambda t: f"Game #{game_id} was cut short" in t, timeout=20)
+            again = await jon.wait_private(
+                lambda t: f"Game #{game_id} was cut short when kim_l's connection dropped" in t, timeout=20
+            )
             new_id = int(re.search(r"your game vs jon_l is #(\d+)", new).group(1))  # type: ignore[union-attr]
             assert f"your game vs kim_l is #{new_id}" in again and new_id != game_id
             assert "deck lists are open: the referee checks them, your opponent sees yours" in again

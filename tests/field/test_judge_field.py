@@ -137,7 +137,8 @@ def test_a_judge_referee_watches_combat_games_beyond_the_game_limit(
                 cy.game(game_id, "Command_ReadyStart", ready=True),
             )
             await cy.wait_started(game_id, since=mark)
-            stopped = r"^cyril_fj's deck is not legal, but the game started .*press ready again"
+            # (said after "illegal deck", in the same message when both wait for the chat budget together)
+            stopped = r"(^| \| )cyril_fj's deck is not legal, but the game started .*press ready again"
             await cy.line(stopped, since=mark)
             await cy.wait_for(
                 lambda item: item.kind == "Event_GameStateChanged" and not item.body.game_started, since=mark

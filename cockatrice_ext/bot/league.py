@@ -449,6 +449,13 @@ def grouped(names: Iterable[str]) -> str:
     return ", ".join(f"{n}x {name}" if n > 1 else name for name, n in counts.items())
 
 
+def departure(gone: str, dropped: bool, *, to_them: bool = False) -> str:
+    """How ``gone`` left a league game cut short, in words (``to_them``: as told to that player)."""
+    if to_them:
+        return "your connection dropped" if dropped else "you left"
+    return f"{gone}'s connection dropped" if dropped else f"{gone} left"
+
+
 def pool_list(game_names: Sequence[str]) -> str:
     """A deck list (one ``N Name`` line per card) Cockatrice's deck editor accepts from the clipboard."""
     counts = Counter(game_names)
@@ -1413,14 +1420,12 @@ class LeagueReferee(Referee):
             del self.cut[game_id]
             self.forget_game_record(game_id)
             if not decided:
-                how = f"{gone}'s connection dropped" if dropped else f"{gone} left"
-                mine = "your connection dropped" if dropped else "you left"
                 await self.open_game(
                     round_no,
                     players,
                     instead_of=game_id,
-                    why=f"cut short when {how}",
-                    whys={gone: f"cut short when {mine}"},
+                    why=f"cut short when {departure(gone, dropped)}",
+                    whys={gone: f"cut short when {departure(gone, dropped, to_them=True)}"},
                 )
 
     def forfeit_certain(self, pair: Sequence[str], now: float | None = None) -> bool:
@@ -1808,16 +1813,14 @@ class LeagueReferee(Referee):
         the journal until then: a restart opens the pairing's game again."""
         other = game.opponent(gone)
         minutes = f"{FORFEIT_GRACE / 60:g} minutes"
-        how = f"{gone}'s connection dropped" if dropped else f"{gone} left"
-        when = "lost your connection" if dropped else "left"
         await game.say(
-            f"{how}: this game cannot go on (Cockatrice seats nobody in a started game again). Back in the"
-            f" room within {minutes}, {gone} gets a new game with {other}; gone longer, {other} wins by"
-            " forfeit."
+            f"{departure(gone, dropped)}: this game cannot go on (Cockatrice seats nobody in a started game"
+            f" again). Back in the room within {minutes}, {gone} gets a new game with {other}; gone longer,"
+            f" {other} wins by forfeit."
         )
         await self.bot.tell(  # kept while they are offline, given when they are back
             gone,
-            f"Game #{game.game_id} vs {other} stopped when you {when}."
+            f"Game #{game.game_id} vs {other} stopped when {departure(gone, dropped, to_them=True)}."
             f" Be back in the room within {minutes} and the referee opens a new game for you both;"
             f" later, {other} wins it by forfeit.",
         )

@@ -519,7 +519,7 @@ def test_a_player_whose_connection_dies_mid_game_gets_a_new_game_when_back(
             assert match is not None and not match.decided
             kim = await Player.connect(servatrice.ws_url, "kim_l")
             await kim.client.join_room(room_id)
-            told = await kim.wait_private(lambda t: "stopped when you lost your connection" in t, timeout=20)
+            told = await kim.wait_private(lambda t: "stopped when your connection dropped" in t, timeout=20)
             assert f"Game #{game_id} vs jon_l" in told
             new = await kim.wait_private(
                 lambda t: f"Game #{game_id} was cut short when your connection dropped" in t, timeout=20

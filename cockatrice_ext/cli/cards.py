@@ -118,8 +118,11 @@ def cards() -> None:
     """Look up cards in the card data."""
 
 
-def format_card(card: Card, *, max_printings: int = 12) -> str:
-    """A card as readable text: name, cost, type line, P/T or loyalty, text per face; printings."""
+def format_card(
+    card: Card, *, max_printings: int = 12, find: Callable[[str], Card | None] | None = None
+) -> str:
+    """A card as readable text: name, cost, type line, P/T or loyalty, text per face; what it makes
+    (tokens found by ``find``, helper cards such as Foretell left out) and what it melds with; printings."""
     lines: list[str] = []
     for face in card.faces or ():
         shown_name = face.name if len(card.faces) > 1 else card.name  # a renamed token shows its own name
@@ -142,8 +145,11 @@ def format_card(card: Card, *, max_printings: int = 12) -> str:
         extra.append(f"Layout: {card.layout}")
     if card.is_token:
         extra.append("Token")
-    if card.related:
-        extra.append("Makes: " + ", ".join(card.related))
+    made, melds = _related_by_kind(card, find)
+    if made:
+        extra.append("Makes: " + "; ".join(made))
+    if melds:
+        extra.append("Melds: " + "; ".join(melds))
     lines.extend(extra)
     if card.printings:
         shown = [
@@ -153,6 +159,23 @@ def format_card(card: Card, *, max_printings: int = 12) -> str:
         more = len(card.printings) - len(shown)
         lines.append("Printings: " + ", ".join(shown) + (f" and {more} more" if more > 0 else ""))
     return "\n".join(lines).rstrip()
+
+
+def _related_by_kind(card: Card, find: Callable[[str], Card | None] | None) -> tuple[list[str], list[str]]:
+    """``card``'s related names split into what it makes and the cards it melds with (a meld's partner and
+    result); helper cards such as Foretell, which no card makes, left out. Names stay exact: a token
+    database may hold two that differ only by a trailing space."""
+    from cockatrice_ext.cards.tokens import is_helper_card
+
+    made: list[str] = []
+    melds: list[str] = []
+    for name in card.related:
+        other = find(name) if find is not None else None
+        if other is not None and is_helper_card(other):
+            continue
+        meld = card.layout == "meld" or (other is not None and other.layout == "meld")
+        (melds if meld else made).append(name)
+    return made, melds
 
 
 @cards.command()
@@ -188,7 +211,9 @@ def lookup(
         card = match.card
         if position:
             click.echo("")
-        click.echo(format_card(card, max_printings=len(card.printings) if all_printings else 12))
+        click.echo(
+            format_card(card, max_printings=len(card.printings) if all_printings else 12, find=db.cards.get)
+        )
         if match.printing is not None:
             p = match.printing
             click.echo(f"Selected printing: {p.set_code} {p.collector_number} {p.rarity}".rstrip())

@@ -27,6 +27,17 @@ def test_lookup_takes_each_argument_as_one_name() -> None:
     assert "Fire  {R/U}" in result.output or "Fire  {1}{R}" in result.output
 
 
+def test_lookup_names_the_tokens_a_card_makes_but_no_helper_card() -> None:
+    """Alrund's Epiphany makes Bird tokens; the Foretell reminder card is no token it makes, and a meld's
+    partner and result are not something it makes. Names are split by ';' (they hold commas)."""
+    wanted = ["Alrund's Epiphany", "Brisela, Voice of Nightmares"]
+    result = CliRunner().invoke(main, ["cards", "lookup", *wanted])
+    assert result.exit_code == 0, result.output
+    makes = [line for line in result.output.splitlines() if line.startswith("Makes: ")]
+    assert [line.rstrip() for line in makes] == ["Makes: Bird Token"]
+    assert "Melds: Bruna, the Fading Light; Gisela, the Broken Blade" in result.output
+
+
 def test_unknown_card_exits_2_with_suggestions() -> None:
     result = CliRunner().invoke(main, ["cards", "lookup", "Jaya Balard, Task Mage"])
     assert result.exit_code == 2

@@ -136,7 +136,7 @@ def test_lookup_goblin_and_treasure_make_nothing() -> None:
     assert result.exit_code == 0, result.output
     goblin, treasure, mine = re.split(r"\n\n(?=Treasure Token\n|Lost Mine of Phandelver\n)", result.output)
     assert "Makes:" not in goblin and "Makes:" not in treasure
-    assert "Makes: Goblin Token, Treasure Token" in mine
+    assert "Makes: Goblin Token; Treasure Token" in mine
 
 
 def _tokens_zone(runner: CliRunner, source: Path | str, out: Path) -> list[str]:

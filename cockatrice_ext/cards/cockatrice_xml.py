@@ -19,7 +19,7 @@ from typing import IO
 
 from lxml import etree
 
-from cockatrice_ext.cards.errors import CardDataError
+from cockatrice_ext.cards.errors import CardDataError, xml_syntax_message
 from cockatrice_ext.cards.model import COLORS, Card, CardDatabase, CardRelation, CardSet, Face, Printing
 from cockatrice_ext.cards.text import (
     braced_mana_cost,
@@ -408,7 +408,8 @@ def read_cockatrice_xml(source: str | Path | bytes | IO[bytes], *, name: str = "
         raise
     except etree.XMLSyntaxError as exc:
         line, column = exc.position if exc.position else (None, None)
-        raise CardDataError(f"malformed XML: {exc.msg}", source=label, line=line, column=column) from exc
+        reason = f"malformed XML: {xml_syntax_message(exc)}"
+        raise CardDataError(reason, source=label, line=line, column=column) from exc
     except OSError as exc:
         raise CardDataError(f"cannot read: {exc.strerror or exc}", source=label) from exc
     except (etree.LxmlError, ValueError, UnicodeError, OverflowError, RecursionError) as exc:

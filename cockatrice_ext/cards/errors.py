@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Protocol
+
+_TRAILING_POSITION = re.compile(r",? line \d+, column \d+\s*$")
+_TAG_MISMATCH = re.compile(r"^Opening and ending tag mismatch: (\S+) line (\d+) and (\S+)$")
+
+
+class _XmlSyntaxError(Protocol):
+    msg: str | None
 
 
 class CardDataError(ValueError):
@@ -23,6 +32,17 @@ class CardDataError(ValueError):
             if column is not None:
                 where += f":{column}"
         super().__init__(f"{where}: {message}" if where else message)
+
+
+def xml_syntax_message(error: _XmlSyntaxError) -> str:
+    """The reason of an lxml syntax error for people: without libxml's trailing ``line N, column M`` (the
+    caller puts the position in front, as ``file:line:column``), and a tag mismatch said as such."""
+    text = _TRAILING_POSITION.sub("", (error.msg or "").strip()) or "not well-formed"
+    mismatch = _TAG_MISMATCH.match(text)
+    if mismatch:
+        opened, line, closing = mismatch.groups()
+        return f"<{opened}> opened on line {line} is closed by </{closing}>"
+    return text
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cockatrice_ext.cards.errors import xml_syntax_message
 from cockatrice_ext.decks.blocklist import (
     MAX_TEXT_BYTES,
     canonical_section,
@@ -142,7 +143,7 @@ def _xml_root(data: bytes, source: str) -> etree._Element:
         root = etree.fromstring(data, parser=parser)
     except etree.XMLSyntaxError as exc:
         line = exc.position[0] if exc.position else 0
-        raise DeckFormatError(f"malformed XML: {exc.msg}", source=source, line=line) from None
+        raise DeckFormatError(f"malformed XML: {xml_syntax_message(exc)}", source=source, line=line) from None
     if root is None:
         raise DeckFormatError("empty XML document", source=source)
     tree = root.getroottree()

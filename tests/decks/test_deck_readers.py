@@ -201,8 +201,9 @@ def test_cod_errors_name_file_and_line() -> None:
     with pytest.raises(DeckFormatError) as info:
         read_cod(data, "my.cod")
     assert (info.value.source, info.value.line) == ("my.cod", 4)
-    with pytest.raises(DeckFormatError, match=r"my\.cod:3: malformed XML"):
+    with pytest.raises(DeckFormatError) as info:
         read_cod(b"<cockatrice_deck>\n<zone name='main'>\n<card></zone>", "my.cod")
+    assert str(info.value) == "my.cod:3: malformed XML: <card> opened on line 3 is closed by </zone>"
     with pytest.raises(DeckFormatError, match="not <cockatrice_deck>"):
         read_cod(b"<Deck/>", "my.cod")
 

@@ -61,6 +61,7 @@ import asyncio
 import contextlib
 import difflib
 import logging
+import math
 import re
 import secrets
 import time
@@ -897,6 +898,9 @@ class LeagueRoom(Referee):
                 return f"the {title} lobby"
         return ""
 
+    def waiting_games(self) -> list[str]:
+        return [line for league in self.leagues if not league.over for line in league.cut_games()]
+
     def seats_range(self) -> tuple[int, int]:
         return SEATS[self.format_name]
 
@@ -1427,6 +1431,19 @@ class LeagueReferee(Referee):
                     why=f"cut short when {departure(gone, dropped)}",
                     whys={gone: f"cut short when {departure(gone, dropped, to_them=True)}"},
                 )
+
+    def cut_games(self, now: float | None = None) -> list[str]:
+        """The games cut short that wait for their player, in words for the room's ``!games``."""
+        now = time.monotonic() if now is None else now
+        title = TITLES[self.format_name]
+        lines = []
+        for game_id, (round_no, players, gone, _dropped) in sorted(self.cut.items()):
+            left = max(0.0, FORFEIT_GRACE - (now - self.seen.get(gone, now)))
+            lines.append(
+                f"#{game_id} {title} round {round_no} {' vs '.join(players)} was cut short: a new game when"
+                f" {gone} is back in the room (forfeit in {max(1, math.ceil(left / 60))} min)"
+            )
+        return lines
 
     def forfeit_certain(self, pair: Sequence[str], now: float | None = None) -> bool:
         """Whether exactly one player of ``pair`` has been gone :data:`FORFEIT_GRACE` seconds already (out of

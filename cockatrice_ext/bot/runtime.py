@@ -163,6 +163,11 @@ class Referee:
         """``user`` left room ``room_id`` (logged off, or went): a room referee forgets what they waited
         for there (a league's lobby)."""
 
+    def waiting_games(self) -> list[str]:
+        """Games of this room referee that exist in no server game right now (a league game cut short
+        until its player is back), one phrase each, for the room's ``!games``."""
+        return []
+
     async def handle_command(self, ctx: Context, text: str) -> bool:
         """Run ``text`` as a command of this referee if it is one; report refusals to the sender."""
         try:
@@ -855,10 +860,13 @@ class LobbyReferee(Referee):
         parts = [f"{', '.join(f'#{gid}' for gid in ids)} {state}" for state, ids in same.items()]
         lost = [f"#{handle}" for handle in sorted(self.bot.lost_games(), key=handle_order)]
         elsewhere = [f"#{gid}" for gid in self.bot.fleet.games_elsewhere()] if self.bot.fleet else []
-        if not parts and not lost and not elsewhere:
+        waiting = [line for referee in self.bot.room_referees for line in referee.waiting_games()]
+        if not parts and not lost and not elsewhere and not waiting:
             await ctx.reply("No refereed games right now.")
             return
         text = "Refereeing: " + "; ".join(parts) if parts else "Refereeing no game right now."
+        if waiting:
+            text += " Waiting: " + "; ".join(waiting) + "."
         if elsewhere:
             text += " Other referee processes: " + ", ".join(elsewhere) + "."
         if lost:

@@ -517,6 +517,12 @@ def test_a_player_whose_connection_dies_mid_game_gets_a_new_game_when_back(
             assert not any("kim_l left: jon_l wins" in t for _, t in jon.heard[mark:])
             match = league.engine.league.match_of("jon_l", 1)
             assert match is not None and not match.decided
+            mark = jon.mark()
+            await jon.client.room_say(room_id, "!games")  # the room hears of the game that waits for kim
+            waiting = await jon.wait_line(lambda t: "Waiting: " in t or "No refereed games" in t, since=mark)
+            pairing = r"(jon_l vs kim_l|kim_l vs jon_l)"
+            assert re.search(rf"Waiting: #{game_id} Market Draft round 1 {pairing} was cut short", waiting)
+            assert "a new game when kim_l is back in the room (forfeit in 5 min)" in waiting
             kim = await Player.connect(servatrice.ws_url, "kim_l")
             await kim.client.join_room(room_id)
             told = await kim.wait_private(lambda t: "stopped when your connection dropped" in t, timeout=20)

@@ -86,6 +86,9 @@ COLORS = {
 MANA_COUNTERS = {"W": 1, "U": 2, "B": 3, "R": 4, "G": 5}
 """Cockatrice's fixed player counters for each colour of mana (0 is life)."""
 GOLD_CARD = "Gold"  # judge rights: a token on each player's own table, its number their gold
+LOT_CARD = "Auction lot"
+"""A note token on the referee's table carrying the lot of a player's own cards (``!sell``): they stay
+with their seller until sold, so no block card of ours can carry the lot's annotation."""
 DEAL_ROW = 0
 SETTLE_SECONDS = 0.15
 """How long a turn change waits for the concession or departure Servatrice sends just after it."""
@@ -160,7 +163,9 @@ class AuctionView:
     chat: list[str] = field(default_factory=list)
     """Lines that need words, in order (the game-over line first)."""
     lot_note: str = ""
-    """The open lot's annotation on its card(s); "" when no lot card lies on the referee's table."""
+    """The open lot's annotation ("" when no lot is open): on its card(s) on the referee's table, or on the
+    :data:`LOT_CARD` note token when the lot is a player's own cards (``owned_lot``)."""
+    owned_lot: bool = False
     gold: dict[Any, int] = field(default_factory=dict)
     """Every living player's gold (the judge's counters are brought to these values)."""
     mana: list[tuple[Any, str, int]] = field(default_factory=list)
@@ -328,9 +333,10 @@ def render_view(
     """
     effects = list(effects)
     lot = engine.lot
-    owned_lot = lot is not None and lot.kind == "owned"  # the seller's own cards: nothing to annotate
+    owned_lot = lot is not None and lot.kind == "owned"  # the seller's own cards: on a note token instead
     view = AuctionView(
-        lot_note="" if owned_lot else lot_note(engine, name_of, with_gold=not judge),
+        lot_note=lot_note(engine, name_of, with_gold=not judge),
+        owned_lot=owned_lot,
         gold={p: engine.gold(p) for p in engine.living()},
     )
     gone = set(engine.eliminated)
@@ -469,12 +475,6 @@ def render_view(
                 ending.append(f"Game over: {winners} wins ({why}).")
             else:
                 ending.append(f"Game over: a draw ({why}).")
-    if (
-        owned_lot
-        and lot is not None
-        and any(isinstance(e, (rules.BidAccepted, rules.Passed)) for e in effects)
-    ):
-        lines.append(lot_note(engine, name_of, with_gold=False).replace("\n", "; ") + ".")
     if income:
         lines.append(f"Income +{engine.config.income}: " + ", ".join(income) + " gold.")
     view.chat = ending + lines
@@ -970,7 +970,7 @@ class AuctionReferee(SeatsByName, PileReferee):
                 await self.show_top(effect)
             elif isinstance(effect, rules.PregameFinished):
                 pregame_over = True
-        await self.show_lot(view.lot_note)
+        await self.show_lot(view.lot_note, owned=view.owned_lot)
         await self.show_counters(view.gold, view.mana)
         self.arm_timer()
         if engine.is_over():
@@ -1122,8 +1122,16 @@ class AuctionReferee(SeatsByName, PileReferee):
         self._notes[card_id] = note
         await self.run(pc.set_card_attr("table", card_id, CardAttribute.AttrAnnotation, note))
 
-    async def show_lot(self, note: str) -> None:
-        """The open lot's note on each of its cards."""
+    async def show_lot(self, note: str, *, owned: bool = False) -> None:
+        """The open lot's note on each of its cards, or on the :data:`LOT_CARD` token for a lot of a
+        player's own cards (taken off the table once that lot is closed)."""
+        if owned and note:
+            await self.show_note_card(self.me, LOT_CARD, note)
+            return
+        lot_card = self.note_card(self.me, LOT_CARD)
+        if lot_card is not None:  # a token leaving the table is gone
+            gone = pc.move_card("table", [lot_card.id], target_player_id=self.me, target_zone="grave")
+            await self.run(gone)
         lot = self.engine.lot
         if lot is None or not note:
             return

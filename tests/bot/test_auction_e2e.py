@@ -400,8 +400,13 @@ def test_bot_restarted_mid_auction_loses_nothing(
             mark = second.mark()
             await first.say(game_id, f"!sell {lot_card}")
             await bot_line(second, rf"Auction \d+: {re.escape(lot_card)} .*{second.name} to bid", mark)
+            # The seller's card stays with them: the lot's note is on the referee's "Auction lot" token.
+            bot_table = second.client.games[game_id].players[referee.me].zone("table")
+            await wait_note(second, game_id, referee.me, rf"Auction \d+: {re.escape(lot_card)}\nNo bid yet")
+            assert [c.name for c in bot_table.cards if c.annotation.startswith("Auction ")] == ["Auction lot"]
             await second.say(game_id, "!bid 1")
             await bot_line(second, rf"Sold: {re.escape(lot_card)} to {second.name} for 1", mark)
+            await wait_until(lambda: all(c.name != "Auction lot" for c in bot_table.cards), what="token gone")
             await wait_until(
                 lambda: [c.name for c in second_hand.cards] == [lot_card],
                 what="the sold card in the winner's hand",

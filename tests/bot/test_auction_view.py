@@ -136,9 +136,23 @@ def test_block_lots_offer_cast_or_keep_and_sold_own_cards_tell_the_seller() -> N
     assert "alice: drag Bear from your table to your hand." in sold.chat
     view_of(engine, am.Keep(1, card="Shock"), am.Cast(1, card="Bolt"))
     opened = view_of(engine, am.AuctionOwnCards(1, cards=("Shock",)))
-    assert opened.lot_note == ""  # the seller's own card is not on the referee's table
+    assert opened.owned_lot and opened.lot_note.startswith("Auction 2: Shock\nNo bid yet\nTo bid: bob")
     sale = view_of(engine, am.Bid(2, amount=2))
     assert "alice: drag Shock onto bob's table; bob: then into your hand." in sale.chat
+
+
+def test_a_bid_on_a_players_own_cards_costs_no_chat_line() -> None:
+    """90X.6 lots (!sell) stay in the seller's hands, so the lot's note goes on the referee's note token
+    (``owned_lot``); a bid there is acknowledged on it, as on any other lot, not in chat."""
+    engine = engine_with([spell("Shock"), spell("Bolt"), creature("Bear")], players=(1, 2, 3))
+    view_of(engine, am.BeginTurn(None, active=1))
+    view_of(engine, am.AuctionFromBlock(1, count=1), am.Bid(1, amount=1), am.Pass(2), am.Pass(3))
+    view_of(engine, am.Keep(1, card="Shock"))
+    opened = view_of(engine, am.AuctionOwnCards(1, cards=("Shock",)))
+    assert opened.owned_lot and any("Shock" in line for line in opened.chat)
+    raised = view_of(engine, am.Bid(2, amount=1))
+    assert raised.chat == [] and raised.owned_lot
+    assert "High bid: 1 by bob" in raised.lot_note and "To bid: " in raised.lot_note
 
 
 def test_mana_without_judge_rights_names_the_counter_to_raise() -> None:
@@ -190,7 +204,8 @@ def test_random_play_renders_sensible_views(steps: list[int], players: int) -> N
             said = " ".join(view.chat)
             assert "(waiting for )" not in said and not re.search(r"\bplayer \d", said)
             assert set(view.gold) == set(engine.living())
-            assert bool(view.lot_note) == (engine.lot is not None and engine.lot.kind != "owned")
+            assert bool(view.lot_note) == (engine.lot is not None)
+            assert view.owned_lot == (engine.lot is not None and engine.lot.kind == "owned")
             if any(isinstance(e, am.GameOver) for e in effects):
                 assert view.chat[0].startswith("Game over")
 

@@ -3,8 +3,10 @@
 * The target must be a regular file or absent: a FIFO, a device, a socket or a folder in its place
   is refused and left untouched (:class:`UnsafeOutput`).
 * A symbolic link stays a link: the file it points to is replaced (atomically, in that file's folder).
-  A dangling link is followed too: the file it names is created (with its folders), as ``open()`` would,
-  so a link prepared for an output works the first time. A link that loops is refused.
+  A dangling link is followed into a folder that exists (its target is created, as ``open()`` would, so a
+  link prepared for an output works the first time), but never creates folders: a link whose target's
+  folder is missing is refused, naming both (it could point anywhere, even at the file system's root).
+  A link that loops is refused.
 * :func:`atomic_write_files` writes several files all together or not at all: every file is staged
   beside its target first, then renamed into place; if any step fails, the files already renamed are
   put back as they were (same bytes, same mode: the old file is kept under a second name, a hard link),
@@ -54,9 +56,12 @@ def writable_target(path: str | Path) -> Path:
                 raise UnsafeOutput(f"{path} is a symbolic link that loops") from exc
             if target.is_symlink():  # still a link after resolving: a loop
                 raise UnsafeOutput(f"{path} is a symbolic link that loops")
+            _refuse_dangling(path, target)
         mode = os.stat(target).st_mode
     except FileNotFoundError:
         return target
+    except UnsafeOutput:
+        raise
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise UnsafeOutput(f"{path} is a symbolic link that loops") from exc
@@ -66,6 +71,17 @@ def writable_target(path: str | Path) -> Path:
         kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
         raise UnsafeOutput(f"{path} is {kind}, not a regular file: it is left alone")
     return target
+
+
+def _refuse_dangling(link: str | Path, target: Path) -> None:
+    """Refuse a link whose target's folder does not exist (:class:`UnsafeOutput`), naming both: writing
+    through it would create folders wherever the link points."""
+    if os.path.lexists(target) or target.parent.is_dir():
+        return
+    raise UnsafeOutput(
+        f"{link} is a symbolic link to {os.readlink(link)}, whose folder does not exist: nothing written"
+        " (create that folder, or remove the link)"
+    )
 
 
 def writable_folder(path: str | Path) -> Path:
@@ -78,6 +94,10 @@ def writable_folder(path: str | Path) -> Path:
     try:
         mode = os.stat(folder).st_mode
     except FileNotFoundError:
+        if folder.is_symlink():  # dangling: the folder is made where it points, if that folder's parent is
+            target = folder.resolve(strict=False)
+            _refuse_dangling(path, target)
+            return target
         return folder
     except OSError as exc:
         raise UnsafeOutput(f"{path} cannot be used as a folder: {exc.strerror or exc}") from exc
@@ -95,6 +115,8 @@ def _make_folders(folder: Path) -> list[Path]:
         folder = folder.parent
     made: list[Path] = []
     for path in reversed(missing):
+        if path.is_symlink():  # dangling (checked by writable_folder): made where it points
+            path = path.resolve(strict=False)
         path.mkdir()
         made.append(path)
     return made

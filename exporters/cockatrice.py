@@ -25,7 +25,15 @@ from dataclasses import replace
 
 from cockatrice_ext.cards.model import COLORS, Card, CardRelation, CardSet, Face, Printing
 
-from .model import COMBINED_LAYOUTS, ExportDeck, ExportEntry, display_name, helper_names
+from .model import (
+    COMBINED_LAYOUTS,
+    ExportDeck,
+    ExportEntry,
+    display_name,
+    helper_names,
+    release_date_for,
+    usual_rarity,
+)
 from .xmlutil import attr, element, text
 
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -506,7 +514,7 @@ def _write_card_database(
     cards = list(cards)
     helpers = helper_names(cards)  # Foretell, The Monarch: no token a card makes
     for index, card in enumerate(cards, start=1):
-        printings = _printings_for(card, index, custom_set)
+        printings = _printings_for(card, index, custom_set, sets)
         for p in printings:
             if p.set_code not in used_sets:
                 used_sets[p.set_code] = sets.get(p.set_code) or _set_from_printing(p, custom_set)
@@ -607,7 +615,9 @@ class _Given:
         return (self.first_of.get(maker, maker), self.first_of.get(made, made)) in self.by_card
 
 
-def _printings_for(card: Card, index: int, custom_set: CardSet | None) -> list[Printing]:
+def _printings_for(
+    card: Card, index: int, custom_set: CardSet | None, sets: Mapping[str, CardSet]
+) -> list[Printing]:
     if custom_set is not None:
         code = custom_set.code
         mine = [p for p in card.printings if p.set_code == code]
@@ -618,7 +628,7 @@ def _printings_for(card: Card, index: int, custom_set: CardSet | None) -> list[P
             Printing(
                 set_code=code,
                 collector_number=str(index),
-                rarity=(base.rarity if base else "") or ("token" if card.is_token else "common"),
+                rarity=usual_rarity(card, sets) or ("token" if card.is_token else "common"),
                 scryfall_id=base.scryfall_id if base else "",
                 pic_url=base.pic_url if base else "",
             )
@@ -640,5 +650,9 @@ def _set_from_printing(p: Printing, custom_set: CardSet | None) -> CardSet:
 
 
 def write_cockatrice_xml(deck: ExportDeck, *, custom_set: CardSet | None = None) -> bytes:
-    """The card database for every card of ``deck`` (a block's own database or a custom set)."""
-    return write_card_database(deck.unique_cards(), deck.sets, custom_set=custom_set)
+    """The card database for every card of ``deck`` (a block's own database or a custom set). A custom
+    set without a release date gets one the input fixes (:func:`~.model.release_date_for`)."""
+    cards = deck.unique_cards()
+    if custom_set is not None and not custom_set.release_date:
+        custom_set = replace(custom_set, release_date=release_date_for(custom_set, cards, deck.sets))
+    return write_card_database(cards, deck.sets, custom_set=custom_set)

@@ -14,11 +14,11 @@ Multi-file formats return a *bundle*: ``{relative path: bytes}``, written togeth
 from __future__ import annotations
 
 import hashlib
-import os
+import itertools
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from datetime import UTC, date, datetime
 
 from cockatrice_ext.cards.model import Card, CardSet, Face
 
@@ -31,6 +31,8 @@ from .model import (
     is_real_card,
     official_set_codes,
     real_set,
+    release_date_for,
+    usual_rarity,
 )
 
 _FORBIDDEN_IN_NAME = re.compile(r"[\x00-\x1f\x7f]")
@@ -160,6 +162,10 @@ def safe_file_stem(name: str, fallback: str = "unnamed") -> str:
     return stem[:120] or fallback
 
 
+class DraftTooBig(ValueError):
+    """The draft asked for (or the smallest one) needs more cards than the cube holds."""
+
+
 def draft_size(
     cube_size: int, players: int | None = None, packs: int | None = None, pack_size: int | None = None
 ) -> tuple[int, int, int]:
@@ -170,7 +176,7 @@ def draft_size(
     least 2), then smaller packs (at least 5 cards), then fewer packs.
 
     Raises:
-        ValueError: the numbers given (or the cube) cannot make a draft.
+        DraftTooBig: the numbers given (or the cube) cannot make a draft.
     """
     given_packs = packs
     packs = packs or 3
@@ -183,7 +189,7 @@ def draft_size(
         packs = max(1, cube_size // (players * size))
     need = players * packs * size
     if min(players, packs, size) < 1 or need > cube_size:
-        raise ValueError(
+        raise DraftTooBig(
             f"a draft of {players} players x {packs} packs x {size} cards needs {need} cards;"
             f" the cube has {cube_size}"
         )
@@ -291,6 +297,32 @@ def _more_than_keywords(oracle: str) -> bool:
     return False
 
 
+def _unscripted(face: Face) -> bool:
+    """Whether ``face`` has rules text its script leaves out: anything but simple keywords, an Aura's
+    ``Enchant ...`` line and an ``Equip`` cost (:func:`_attachment_lines`), reminder text aside."""
+    for line in face.oracle_text.splitlines():
+        words = re.sub(r"\([^)]*\)", "", line).strip()
+        if not words or _keyword_lines(words):
+            continue
+        if "Aura" in face.subtypes and words.lower().removeprefix("enchant ") in _ENCHANTABLE:
+            continue
+        if "Equipment" in face.subtypes and _EQUIP.match(words):
+            continue
+        return True
+    return False
+
+
+def keywords_only_cards(deck: ExportDeck) -> list[str]:
+    """The names of the cards and tokens :func:`write_forge_custom_set` scripts whose rules text says more
+    than their script (triggered, activated and spell abilities): Forge plays them as bodies that do
+    nothing, so the user must script the rest by hand."""
+    return [
+        display_name(card, "forge")
+        for card in deck.unique_cards()
+        if not is_real_card(card) and any(_unscripted(face) for face in card.faces)
+    ]
+
+
 def _implied_colors(face: Face) -> set[str]:
     return {c for c in "WUBRG" if c in face.mana_cost.upper()}
 
@@ -378,34 +410,72 @@ def write_forge_script(card: Card) -> str:
     return "\n\nALTERNATE\n\n".join("\n".join(b) for b in blocks) + "\n"
 
 
-def _number_in(card: Card, edition: CardSet, index: int) -> str:
-    """The card's collector number in ``edition`` when Forge can read it as one, else its position."""
-    printing = next((p for p in card.printings if p.set_code == edition.code), None)
-    number = printing.collector_number if printing else ""
-    return number if _FORGE_NUMBER.fullmatch(number) else str(index)
+def _numbers(cards: list[Card], edition: CardSet) -> list[str]:
+    """A collector number for each of ``cards``, unique across the list: the card's own number in
+    ``edition`` when Forge can read it as one and no card before took it, else its place in the list when
+    free, else the lowest free number (two custom sets both have a card 1; Forge keys an edition's cards
+    by number)."""
+    own: list[str] = []
+    for card in cards:
+        printing = next((p for p in card.printings if p.set_code == edition.code), None)
+        number = printing.collector_number if printing else ""
+        own.append(number if _FORGE_NUMBER.fullmatch(number) else "")
+    taken: set[str] = set()
+    kept: list[str] = []
+    for number in own:
+        kept.append(number if number and number not in taken else "")
+        taken.add(number)
+    numbers: list[str] = []
+    for place, number in enumerate(kept, start=1):
+        if not number:
+            number = next(str(n) for n in itertools.chain([place], itertools.count(1)) if str(n) not in taken)
+            taken.add(number)
+        numbers.append(number)
+    return numbers
+
+
+def _rarity_name(card: Card, edition: CardSet, sets: Mapping[str, CardSet]) -> str:
+    """The card's rarity in ``edition``, else its usual one (:func:`~.model.usual_rarity`)."""
+    own = next((p.rarity for p in card.printings if p.set_code == edition.code and p.rarity), "")
+    return own or usual_rarity(card, sets) or "common"
 
 
 def write_forge_edition(
-    cards: list[Card], edition: CardSet, tokens: list[tuple[Card, str]] | None = None
+    cards: list[Card],
+    edition: CardSet,
+    tokens: list[tuple[Card, str]] | None = None,
+    sets: Mapping[str, CardSet] | None = None,
 ) -> str:
     """A Forge edition file listing ``cards`` as ``num rarity Name`` lines of set ``edition``, and
     ``tokens`` (each with its script's name) as ``num script`` lines of ``[tokens]``, where Forge looks
-    up the tokens of an edition's cards by script name."""
-    lines = ["[metadata]", f"Code={_line_value(edition.code)}", f"Date={edition_date(edition)}"]
+    up the tokens of an edition's cards by script name. Numbers are unique (:func:`_numbers`); ``sets``
+    describes the sets of the cards' printings (the real ones are known), for their rarity
+    (:func:`_rarity_name`) and the edition's date (:func:`edition_date`)."""
+    known: dict[str, CardSet] = dict(_real_sets())
+    known.update(sets or {})
+    day = edition_date(edition, [*cards, *(token for token, _ in tokens or [])], known)
+    lines = ["[metadata]", f"Code={_line_value(edition.code)}", f"Date={day}"]
     lines.append(f"Name={_line_value(edition.name or edition.code)}")
     lines.append("Type=Other")
     lines += ["", "[cards]"]
-    for index, card in enumerate(cards, start=1):
-        printing = next((p for p in card.printings if p.set_code == edition.code), None)
-        rarity_name = (printing.rarity if printing else "") or (card.rarity or "common")
+    for card, number in zip(cards, _numbers(cards, edition), strict=True):
+        rarity_name = _rarity_name(card, edition, known)
         rarity = "T" if card.is_token else _FORGE_RARITY.get(rarity_name.lower(), "C")
         name = _line_value(display_name(card, "forge"))
-        lines.append(f"{_number_in(card, edition, index)} {rarity} {name}")
+        lines.append(f"{number} {rarity} {name}")
     if tokens:
         lines += ["", "[tokens]"]
-        for index, (token, script) in enumerate(tokens, start=1):
-            lines.append(f"{_number_in(token, edition, index)} {script}")
+        numbers = _numbers([token for token, _ in tokens], edition)
+        for (_, script), number in zip(tokens, numbers, strict=True):
+            lines.append(f"{number} {script}")
     return "\n".join(lines) + "\n"
+
+
+def _real_sets() -> Mapping[str, CardSet]:
+    from .model import official_store
+
+    store = official_store()
+    return store.sets if store is not None else {}
 
 
 def _token_script(card: Card) -> str:
@@ -448,7 +518,8 @@ def write_forge_custom_set(deck: ExportDeck, *, edition: CardSet | None = None) 
         bundle[path] = (_token_script(card) if card.is_token else write_forge_script(card)).encode("utf-8")
     edition_stem = safe_file_stem(edition.name or edition.code, edition.code or "custom")
     listed = [card for card in cards if not card.is_token]
-    bundle[f"editions/{edition_stem}.txt"] = write_forge_edition(listed, edition, tokens).encode("utf-8")
+    edition_file = write_forge_edition(listed, edition, tokens, deck.sets)
+    bundle[f"editions/{edition_stem}.txt"] = edition_file.encode("utf-8")
     return bundle
 
 
@@ -475,23 +546,23 @@ def _main_set(deck: ExportDeck) -> CardSet:
     return CardSet(code=f"X{digest[:5].upper()}", name=deck.name or "Custom cards")
 
 
-def edition_date(edition: CardSet) -> str:
-    """Forge needs ``Date=`` (it fails to start without one): the set's own date, else
-    ``$SOURCE_DATE_EPOCH``'s day (reproducible builds), else today."""
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", edition.release_date or ""):
-        return edition.release_date
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    day = datetime.fromtimestamp(int(epoch), tz=UTC).date() if epoch.isdigit() else date.today()
-    return day.isoformat()
+def edition_date(
+    edition: CardSet, cards: Iterable[Card] = (), sets: Mapping[str, CardSet] | None = None
+) -> str:
+    """Forge needs ``Date=`` (it fails to start without one): one the input fixes
+    (:func:`~cockatrice_ext.exporters.model.release_date_for`), so an export is reproducible any day."""
+    return release_date_for(edition, cards, sets or {})
 
 
 __all__ = [
     "COMBINED_LAYOUTS",
+    "DraftTooBig",
     "draft_size",
     "edition_date",
     "forge_mana_cost",
     "forge_token_script_name",
     "is_real_card",
+    "keywords_only_cards",
     "real_set",
     "safe_file_stem",
     "script_file_name",

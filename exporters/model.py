@@ -14,9 +14,12 @@ place that knows the table.
 from __future__ import annotations
 
 import difflib
+import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from cockatrice_ext.cards.model import Card, CardDatabase, CardSet, Printing
@@ -78,19 +81,56 @@ def official_set_codes() -> set[str]:
     return set(store.sets) if store is not None else set()
 
 
+_SELF_REFERENCE = re.compile(
+    r"\bthis (?:land|creature|artifact|enchantment|planeswalker|permanent|spell|card|token|battle|"
+    r"aura|equipment|vehicle|saga|class|case|room|siege)\b"
+)
+
+
 def _rules_words(card: Card) -> str:
-    """A card's rules text to compare across sources: no reminder text, case or spacing."""
+    """A card's rules text to compare across sources and Oracle updates: no reminder text, case,
+    punctuation or spacing; its own name and "this land" (creature, ...) alike; "enters the battlefield"
+    as today's "enters"."""
     text = " ".join(face.oracle_text for face in card.faces)
-    return " ".join(re.sub(r"\([^)]*\)", " ", text).casefold().split())
+    text = re.sub(r"\([^)]*\)", " ", text).casefold()
+    for name in sorted({card.name, *(face.name for face in card.faces)}, key=len, reverse=True):
+        if name.strip():
+            text = text.replace(name.casefold(), " ~ ")
+    text = _SELF_REFERENCE.sub(" ~ ", text)
+    text = re.sub(r"\benters the battlefield\b", "enters", text)
+    return " ".join(re.sub(r"[^\w{}/+~-]+", " ", text).split())
+
+
+def _body(card: Card) -> list[tuple[object, ...]]:
+    """What a card is besides its rules text, face by face: mana cost, types, power and toughness."""
+    return [
+        (face.mana_cost.upper(), {*face.supertypes, *face.types, *face.subtypes}, face.power, face.toughness)
+        for face in card.faces
+    ]
+
+
+def _same_body(mine: Card, real: Card) -> bool:
+    """Whether ``mine`` has ``real``'s costs, types and power/toughness (a part ``mine`` leaves blank, as
+    hand-made card files may, is not held against it)."""
+    if len(mine.faces) != len(real.faces):
+        return False
+    for own, theirs in zip(_body(mine), _body(real), strict=True):
+        if any(value and value != other for value, other in zip(own, theirs, strict=True)):
+            return False
+    return True
 
 
 def real_namesake(card: Card) -> Card | None:
     """The real card or token ``card``'s name belongs to, when ``card`` is another one (a designer's card
-    named like a real one: its rules text differs): Cockatrice and Forge would show the real one."""
+    named like a real one: other types, cost, power/toughness or rules): Cockatrice and Forge would show
+    the real one. Oracle's rewordings ("As this land enters" for "As Blood Crypt enters the
+    battlefield"), reminder text and punctuation are no difference."""
     store = official_store()
     real = store.find(card.name) if store is not None else None
     if real is None or real.name != card.name or real.is_token != card.is_token:
         return None
+    if card.faces and not card.is_token and not _same_body(card, real):
+        return real  # tokens of one name come in many bodies (Spirit Token): their text tells them apart
     mine, theirs = _rules_words(card), _rules_words(real)
     if mine == theirs or difflib.SequenceMatcher(None, mine, theirs).ratio() >= 0.8:
         return None  # the same card, perhaps worded by another source
@@ -104,6 +144,63 @@ def is_real_card(card: Card) -> bool:
     real = store.find(card.name) if store is not None else None
     same = real is not None and real.name == card.name and real.is_token == card.is_token
     return same and real_namesake(card) is None
+
+
+# Set types whose rarities say little about a card (a promo's "rare" Duress): their printings count only
+# when the card has no other. Booster sets (expansion, core, masters...) come first.
+_PROMO_SET_TYPES = frozenset(
+    {"promo", "memorabilia", "box", "masterpiece", "from_the_vault", "spellbook", "arsenal", "token"}
+    | {"vanguard"}
+)
+_BOOSTER_SET_TYPES = frozenset({"expansion", "core", "masters", "draft_innovation", "funny", "starter"})
+
+
+def usual_rarity(card: Card, sets: Mapping[str, CardSet]) -> str:
+    """The rarity ``card``'s printings have most, booster sets' first (``sets`` describes them, the real
+    ones known too): promo, memorabilia and special rarities count only when it has no other; a tie goes
+    to the earliest set's. ``""`` for a card with none."""
+    store = official_store()
+    known = {**(store.sets if store is not None else {}), **sets}
+
+    def rank(printing: Printing) -> tuple[int, bool]:
+        kind = known[printing.set_code].set_type if printing.set_code in known else ""
+        tier = 2 if kind in _PROMO_SET_TYPES else 0 if not kind or kind in _BOOSTER_SET_TYPES else 1
+        return tier, printing.rarity.lower() in ("special", "bonus")
+
+    def released(printing: Printing) -> str:
+        return (known[printing.set_code].release_date if printing.set_code in known else "") or "9999"
+
+    rated = [p for p in card.printings if p.rarity]
+    if not rated:
+        return ""
+    best = min(map(rank, rated))
+    chosen = [p for p in rated if rank(p) == best]
+    counts = Counter(p.rarity.lower() for p in chosen)
+    top = max(counts.values())
+    return min((p for p in chosen if counts[p.rarity.lower()] == top), key=released).rarity
+
+
+CUSTOM_SET_DATE = "2000-01-01"
+"""The release date of a custom set whose cards carry none (:func:`release_date_for`)."""
+
+
+def release_date_for(card_set: CardSet, cards: Iterable[Card], sets: Mapping[str, CardSet]) -> str:
+    """A release date for ``card_set`` that the input fixes, so an export is the same on any day: its own;
+    else ``$SOURCE_DATE_EPOCH``'s day (reproducible builds); else the newest release date (``sets``, the
+    real ones known too) of the printings ``cards`` hold; else :data:`CUSTOM_SET_DATE`."""
+    if _is_date(card_set.release_date):
+        return card_set.release_date
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit():
+        return datetime.fromtimestamp(int(epoch), tz=UTC).date().isoformat()
+    store = official_store()
+    known = {**(store.sets if store is not None else {}), **sets}
+    dates = [known[p.set_code].release_date for card in cards for p in card.printings if p.set_code in known]
+    return max(filter(_is_date, dates), default=CUSTOM_SET_DATE)
+
+
+def _is_date(value: str) -> bool:
+    return re.fullmatch(r"\d{4}-\d{2}-\d{2}", value or "") is not None
 
 
 def cockatrice_token_name(card: Card) -> str:
@@ -313,6 +410,7 @@ def deck_from_cards(
 
 __all__ = [
     "COMBINED_LAYOUTS",
+    "CUSTOM_SET_DATE",
     "NON_LIBRARY_SECTIONS",
     "SEPARATE_FACE_LAYOUTS",
     "SPLIT_LAYOUTS",
@@ -332,4 +430,6 @@ __all__ = [
     "official_store",
     "real_namesake",
     "real_set",
+    "release_date_for",
+    "usual_rarity",
 ]

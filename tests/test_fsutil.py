@@ -42,10 +42,24 @@ def test_a_link_stays_a_link_and_its_target_is_replaced(tmp_path: Path) -> None:
     link.symlink_to(real)
     atomic_write_bytes(link, b"new")
     assert link.is_symlink() and real.read_bytes() == b"new"
+
+
+def test_a_dangling_link_makes_its_file_but_never_folders(tmp_path: Path) -> None:
+    """Following a dangling link made its target and every missing folder above it, wherever it pointed:
+    now a link into a missing folder is refused and nothing is made; one into a folder that exists makes
+    its file, as open() would (a link prepared for an output works the first time)."""
     dangling = tmp_path / "dangling.cod"
     dangling.symlink_to(tmp_path / "sub" / "made.cod")
-    atomic_write_bytes(dangling, b"made")  # a dangling link: its target is created
-    assert dangling.is_symlink() and (tmp_path / "sub" / "made.cod").read_bytes() == b"made"
+    with pytest.raises(UnsafeOutput, match=r"dangling.cod is a symbolic link to .*made.cod, whose folder"):
+        atomic_write_bytes(dangling, b"made")
+    assert dangling.is_symlink() and not (tmp_path / "sub").exists()
+    with pytest.raises(UnsafeOutput, match="whose folder does not exist"):
+        atomic_write_files({tmp_path / "ok.cod": b"x", dangling: b"y"})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling.cod"]
+    beside = tmp_path / "beside.cod"
+    beside.symlink_to("missing.cod")
+    atomic_write_bytes(beside, b"made")
+    assert beside.is_symlink() and (tmp_path / "missing.cod").read_bytes() == b"made"
 
 
 def test_a_link_loop_is_refused(tmp_path: Path) -> None:
@@ -163,7 +177,8 @@ def test_a_failed_rename_puts_back_every_old_file_as_it_was(
 
 def test_devices_links_and_folders_through_the_cli(tmp_path: Path) -> None:
     """/dev/full is refused and stays a device; a link's target is replaced and the link kept; a dangling
-    link makes its target (documented in fsutil); a folder where a file goes is refused."""
+    link (to a file or a folder) into a missing folder is refused, making nothing; a folder where a file
+    goes is refused."""
     runner = CliRunner()
     result = runner.invoke(main, ["export", "auction-sample", "--to", "cod", "-o", "/dev/full"])
     assert result.exit_code == 2 and "character device" in result.output
@@ -180,11 +195,18 @@ def test_devices_links_and_folders_through_the_cli(tmp_path: Path) -> None:
     assert sorted(p.name for p in real.parent.iterdir()) == ["real.cod"]  # no temporary file left
 
     dangling = tmp_path / "dangling.cod"
-    dangling.symlink_to(tmp_path / "made.cod")
-    assert (
-        runner.invoke(main, ["export", "auction-sample", "--to", "cod", "-o", str(dangling)]).exit_code == 0
-    )
-    assert dangling.is_symlink() and (tmp_path / "made.cod").read_text().startswith("<?xml")
+    dangling.symlink_to(tmp_path / "nowhere" / "made.cod")
+    result = runner.invoke(main, ["export", "auction-sample", "--to", "cod", "-o", str(dangling)])
+    assert result.exit_code == 2 and "symbolic link to" in result.output and "nowhere" in result.output
+    assert dangling.is_symlink() and not (tmp_path / "nowhere").exists()
+    folder_link = tmp_path / "cube-out"
+    folder_link.symlink_to(tmp_path / "gone")
+    result = runner.invoke(main, ["export", "auction-sample", "--to", "forge-cube", "-o", str(folder_link)])
+    assert result.exit_code == 0 and (tmp_path / "gone").is_dir()  # its folder exists: made, as a file is
+    deep_link = tmp_path / "deep-out"
+    deep_link.symlink_to(tmp_path / "no" / "such" / "cube")
+    result = runner.invoke(main, ["export", "auction-sample", "--to", "forge-cube", "-o", str(deep_link)])
+    assert result.exit_code == 2 and "does not exist" in result.output and not (tmp_path / "no").exists()
 
     (tmp_path / "folder.cod").mkdir()
     result = runner.invoke(

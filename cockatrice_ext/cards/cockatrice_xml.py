@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
+import re
 from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -36,7 +37,8 @@ LOGGER = logging.getLogger(__name__)
 ROOT_TAG = "cockatrice_carddatabase"
 # v3 puts these straight under <card>; v4 under <prop>.
 _V3_PROPS = frozenset({"manacost", "cmc", "type", "pt", "loyalty", "maintype"})
-_SPLIT_TEXT = "\n\n---\n\n"
+# Between the halves of a split card's text: Oracle's "\n\n---\n\n", or single newlines (hand-made files).
+_SPLIT_TEXT = re.compile(r"[ \t]*\n(?:[ \t]*\n)?---[ \t]*\n(?:[ \t]*\n)?")
 _PRINTING_KEYS = {"muId": "muid", "uuId": "uuid", "picURL": "picurl"}
 # How every Cockatrice XML is parsed (the full reader and the index alike, so both see the same text):
 # no entities expanded, no DTD or network, comments and processing instructions dropped (text around
@@ -165,7 +167,7 @@ def _faces_of(raw: _RawCard) -> tuple[Face, ...]:
     """One face per ``A // B`` part when the props split the same way, else one face."""
     props = raw.props
     names = _face_names(raw)
-    texts = raw.text.split(_SPLIT_TEXT)
+    texts = _SPLIT_TEXT.split(raw.text)
 
     def part(key: str, index: int) -> str:
         return _face_prop(props, names, key, index)

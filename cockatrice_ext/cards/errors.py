@@ -56,12 +56,26 @@ class UnknownCard:
     reason: str = ""
     """Why a known name cannot be used (a melded back face); empty for a name nothing matched."""
 
+    def _against_name(self, suggestion: str) -> str:
+        """A suggestion as said, its difference shown when it differs from the name only by quote marks
+        (``"Ach! Hans, Run!"`` for ``Ach! Hans, Run!``) or case, which would otherwise look the same."""
+        quotes = "\"'\u201c\u201d\u2018\u2019 "
+        if (
+            suggestion == self.name
+            or suggestion.strip(quotes).casefold() != self.name.strip(quotes).casefold()
+        ):
+            return suggestion
+        if suggestion.strip(quotes) != suggestion:
+            return f"{suggestion} (with its quote marks)"
+        return f"{suggestion!r} (spelled so)"
+
     def describe(self) -> str:
         where = f"line {self.line}: " if self.line else ""
         if self.reason:
             cards = f": {', '.join(self.suggestions)}" if self.suggestions else ""
             return f"{where}{self.name!r} {self.reason}{cards}"
-        hint = f" (did you mean: {', '.join(self.suggestions)}?)" if self.suggestions else ""
+        shown = [self._against_name(suggestion) for suggestion in self.suggestions]
+        hint = f" (did you mean: {', '.join(shown)}?)" if shown else ""
         return f"{where}unknown card {self.name!r}{hint}"
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "UnknownCard",
     "UnknownCardsError",
     "fold_name",
+    "quote_variants",
     "resolve_deck",
     "resolve_name",
 ]
@@ -68,6 +69,18 @@ def fold_name(name: str) -> str:
         text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = _SLASHES.sub(" // ", text)
     return _SPACES.sub(" ", text).strip().casefold()
+
+
+_QUOTES = "\"'\u201c\u201d\u2018\u2019"
+
+
+def quote_variants(name: str) -> list[str]:
+    """``name`` with its surrounding quote marks, or without the ones it has: Un-cards are named in quotes
+    (``"Ach! Hans, Run!"``), which lists often leave out."""
+    bare = name.strip()
+    if len(bare) > 1 and bare[0] in _QUOTES and bare[-1] in _QUOTES:
+        return [bare[1:-1].strip()]
+    return [f'"{bare}"'] if bare else []
 
 
 @dataclass(frozen=True)
@@ -123,6 +136,8 @@ class NameIndex:
         card = self.db.cards.get(name)
         if card is None:
             hit = self._folded.get(fold_name(name)) or self._meld_pair(name)
+            for variant in quote_variants(name) if hit is None else ():
+                hit = self._folded.get(fold_name(variant))
             if hit is None:
                 return None
             priority, card_name = hit

@@ -187,7 +187,8 @@ class ScryfallClient:
             except Exception as exc:  # requests' exceptions, without importing them at module level
                 raise CardDataError(
                     f"cannot reach Scryfall ({type(exc).__name__}); for offline work leave out"
-                    " --card-source scryfall (every real card is built in) or give a downloaded file",
+                    " --card-source scryfall (the built-in data holds every real card up to about April"
+                    " 2022) or give a downloaded file",
                     source=url,
                 ) from exc
             if response.status_code == 429 and attempt < 2:

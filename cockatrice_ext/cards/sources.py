@@ -145,6 +145,20 @@ def source_size(source: str | Path) -> int:
     return sum(p.stat().st_size for p in files if p.is_file())
 
 
+def _no_cockatrice_found(source: str) -> str:
+    """What to say when ``source`` (``cockatrice``) found no card database: the places looked in (as
+    ``cards where`` lists them) and how to name the file instead."""
+    if source not in COCKATRICE_KEYWORDS:
+        return "no Cockatrice card database found in the usual places"
+    from cockatrice_ext.cards.discover import cockatrice_data_dirs
+
+    places = ", ".join(str(folder) for folder in cockatrice_data_dirs())
+    return (
+        f"no Cockatrice card database found; looked in: {places}. Give the path to Cockatrice's cards.xml"
+        " (or its data folder) with --card-source PATH"
+    )
+
+
 def _expand(source: str) -> list[Path]:
     """The files behind a keyword or folder source."""
     if source in COCKATRICE_KEYWORDS:
@@ -305,7 +319,7 @@ def load_cards(
         return scryfall_client().database(())
     files = _expand(text)
     if not files:
-        raise CardDataError("no Cockatrice card database found in the usual places", source=text)
+        raise CardDataError(_no_cockatrice_found(text), source=text)
     folder = len(files) > 1 or files[0] != Path(text).expanduser()
     main = files[0] if folder and files[0].name.lower() == "cards.xml" else None  # Cockatrice needs it
     if folder:

@@ -11,7 +11,6 @@ one with its line and suggestions, exit code 2. Guideline warnings exit 0 unless
 from __future__ import annotations
 
 import json
-import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +24,6 @@ if TYPE_CHECKING:
     from cockatrice_ext.decks.guidelines import BlockReport
     from cockatrice_ext.decks.model import Deck
 
-LOGGER = logging.getLogger(__name__)
 
 EXIT_WARNINGS = 1
 # Sections of a block list that are not part of the block itself.
@@ -97,8 +95,8 @@ def check_block(path: Path | None, card_source: CardSources | None, from_format:
         raise DeckFormatError("the block lists no cards", source=source)
     db = load_block_cards(deck, path, card_source)
     resolved = resolve_deck(deck, db, source=source)
-    for warning in resolved.warnings:
-        LOGGER.warning("%s: %s", source, warning)
+    for warning in resolved.warnings:  # as export says them: no logger's time stamp
+        click.echo(f"warning: {warning}", err=True)
     return analyze_block(
         (entry.card, entry.count) for section, entry in resolved.entries() if section not in NOT_IN_BLOCK
     )

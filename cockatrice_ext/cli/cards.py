@@ -79,9 +79,11 @@ def open_card_source(
     ``A``: MTGJSON names a meld card with the card it melds into, which is not its name here.
     """
     from cockatrice_ext.cards import sources
+    from cockatrice_ext.cards.resolve import quote_variants
 
     need = list(need)
     need += [name.split(" // ", 1)[0] for name in need if " // " in name]
+    need += [variant for name in need for variant in quote_variants(name)]  # "Ach! Hans, Run!"
     if isinstance(path, CardSources):
         if not path.sources and not path.with_default:
             raise click.UsageError("--no-default-cards needs at least one --card-source")
@@ -141,6 +143,10 @@ def format_card(
             lines.append(face.oracle_text)
         lines.append("")
     extra = []
+    if len(card.faces) > 1:  # the faces are shown, not the name a list needs (Fire // Ice, the front)
+        from cockatrice_ext.exporters.model import display_name
+
+        extra.append(f"In a deck list: {display_name(card, 'cockatrice')}")
     if card.layout not in ("normal", "token"):
         extra.append(f"Layout: {card.layout}")
     if card.is_token:

@@ -189,24 +189,25 @@ def read_list(data: bytes, source: str, from_format: str = "auto") -> Deck | Car
     if split and not has_sideboard_header(text):
         kind = {"arena": "Arena text", "mtggoldfish": "an MTGO / MTGGoldfish deck"}.get(chosen, "a deck")
         click.echo(
-            f"note: {source} read as {kind}: {_after_blank(deck.count('side'))} its"
-            " sideboard (--from blocklist reads them as main cards)",
+            f"note: {source} read as {kind}: {_after_blank(deck.count('side'), 'its sideboard')}"
+            " (--from blocklist reads them as main cards)",
             err=True,
         )
     elif chosen == "blocklist" and (kept := blank_line_sideboard(text)):
         click.echo(
-            f"note: {source} read as a block list: {_after_blank(kept)} main cards"
+            f"note: {source} read as a block list: {_after_blank(kept, 'main cards')}"
             " (--from text reads them as a sideboard)",
             err=True,
         )
     return deck
 
 
-def _after_blank(count: int) -> str:
-    """``the N cards after the blank line are``: the notes of :func:`read_list`."""
+def _after_blank(count: int, what: str) -> str:
+    """``the N cards after the blank line are WHAT`` (``the card ... is a main card`` for one), in the
+    notes of :func:`read_list`; ``what`` is ``main cards`` or ``its sideboard``."""
     if count == 1:
-        return "the 1 card after the blank line is"
-    return f"the {count} cards after the blank line are"
+        return f"the card after the blank line is {'a main card' if what == 'main cards' else what}"
+    return f"the {count} cards after the blank line are {what}"
 
 
 def _resolve(deck: Deck, card_source: CardSources | None, source: str) -> ExportDeck:
@@ -334,6 +335,77 @@ def _warn_real_namesakes(deck: ExportDeck) -> None:
             )
 
 
+KEYWORDS_ONLY_LISTED = 5
+"""Up to this many keywords-only cards get a warning each; more share one line."""
+
+
+def _warn_keywords_only(deck: ExportDeck) -> list[str]:
+    """Say which Forge scripts hold only their card's keywords (no A:, T:, SVar: lines): Forge would load
+    them as cards that do nothing else. Returns their names."""
+    from cockatrice_ext.exporters.forge import keywords_only_cards
+
+    names = keywords_only_cards(deck)
+    by_hand = "script {} other rules text by hand (A:, T:, SVar: lines)"
+    if len(names) > KEYWORDS_ONLY_LISTED:
+        click.echo(
+            f"warning: {len(names)} cards have only their keywords scripted: {'; '.join(names)};"
+            f" {by_hand.format('their')}",
+            err=True,
+        )
+    else:
+        for name in names:
+            click.echo(f"warning: {name}: only its keywords are scripted; {by_hand.format('its')}", err=True)
+    return names
+
+
+UNKNOWN_TO = {"mtgo": "MTGO", "arena": "MTG Arena"}
+"""Formats read by programs that know only real cards, by the program's name."""
+
+
+def _warn_unknown_to(deck: ExportDeck, fmt: str) -> None:
+    """Name the deck's cards that are not real (custom cards, a designer's namesakes): MTGO and Arena match
+    cards by name among their own and do not have these."""
+    from cockatrice_ext.exporters.model import display_name, is_real_card
+
+    target = "mtgo" if fmt == "mtgo" else "arena"
+    entries = [entry for entry in deck.main + deck.side if entry.count > 0]
+    custom = list(dict.fromkeys(display_name(e.card, target) for e in entries if not is_real_card(e.card)))
+    if custom:
+        shown = ", ".join(custom[:10]) + (f" and {len(custom) - 10} more" if len(custom) > 10 else "")
+        cards = "card is" if len(custom) == 1 else f"{len(custom)} cards are"
+        click.echo(
+            f"warning: {UNKNOWN_TO[fmt]} does not have {shown}: the {cards} not in the real card data"
+            " (custom), so it cannot load them",
+            err=True,
+        )
+
+
+def _warn_left_over(target: Path, written: list[Path]) -> None:
+    """Name the files in the custom folder's ``cards/``, ``tokens/`` and ``editions/`` that this export did
+    not write (a card no longer in the block, an earlier edition): Forge loads them all. They are the
+    user's to delete: nothing marks a file as one this tool wrote."""
+    kept = set(written)
+    stale = [
+        file.relative_to(target).as_posix()
+        for folder in ("cards", "tokens", "editions")
+        for file in sorted((target / folder).glob("*.txt"))
+        if file not in kept
+    ]
+    if len(stale) > KEYWORDS_ONLY_LISTED:
+        click.echo(
+            f"warning: {len(stale)} files in {target} were not written by this export: {', '.join(stale)};"
+            " Forge loads them too: delete the ones no longer in the block",
+            err=True,
+        )
+        return
+    for file in stale:
+        click.echo(
+            f"warning: {target / file} was not written by this export: Forge loads it too; delete it if its"
+            " card is no longer in the block",
+            err=True,
+        )
+
+
 def default_output(path: Path, fmt: str) -> Path:
     """``auction-sample.cod`` for a file format, ``auction-sample-forge-cube/`` for a folder of files.
 
@@ -358,9 +430,10 @@ def _name_after_file(deck: ExportDeck, target: Path, *, chosen: bool) -> None:
     if deck.name and safe_file_stem(deck.name, "") == stem:
         return
     if chosen:
+        wanted = safe_file_stem(deck.name, "deck")
         click.echo(
-            f"warning: deck named {stem!r} after its file, not {deck.name!r}: Forge moves a .dck whose"
-            " name differs from its file name out of Constructed",
+            f"warning: Forge names a deck after its file: {stem}; to call it {deck.name}, write it as"
+            f" {wanted + '.dck'!r} (Forge moves a .dck named otherwise than its file out of Constructed)",
             err=True,
         )
     deck.name = stem
@@ -411,8 +484,8 @@ def _format_help() -> str:
     type=click.Path(path_type=Path),
     default=None,
     help="Output file (a folder for forge-cube/forge-custom); - writes a one-file format to standard"
-    " output. An existing path must be a regular file (a link's target is replaced). Default: derived"
-    " from the block name.",
+    " output. An existing path must be a regular file (a link's target is replaced; a link into a missing"
+    " folder is refused). Default: derived from the block name.",
 )
 @card_source_option
 @from_option
@@ -427,9 +500,13 @@ def _format_help() -> str:
     "--set-code",
     default=None,
     metavar="CODE",
-    help="cockatrice-xml/forge-custom: put every card in this custom set (code), e.g. AUC.",
+    help="cockatrice-xml/forge-custom: put every card in this custom set (code), e.g. AUC. Its long name is"
+    " the code unless --set-name gives one; its release date is the newest of the cards' printings"
+    " ($SOURCE_DATE_EPOCH's day when set; 2000-01-01 for custom cards without one).",
 )
-@click.option("--set-name", default=None, help="Long name of the custom set given with --set-code.")
+@click.option(
+    "--set-name", default=None, help="Long name of the custom set given with --set-code (default: the code)."
+)
 @click.option(
     "--players", type=click.IntRange(2, 16), default=None, help="forge-cube: drafters (default: fit)."
 )
@@ -538,6 +615,8 @@ def export(
                 code=custom.code, name=set_name, set_type=custom.set_type, release_date=custom.release_date
             )
         options["custom_set" if fmt == "cockatrice-xml" else "edition"] = custom
+    if fmt in UNKNOWN_TO:
+        _warn_unknown_to(deck, fmt)
     for dropped in left_out(deck, fmt):
         click.echo(f"warning: {dropped} not written: {fmt} has no place for it", err=True)
     for moved in moved_to_side(deck, fmt):
@@ -550,14 +629,25 @@ def export(
     try:
         written = write_export(deck, fmt, target, **options)
     except ValueError as exc:  # e.g. a draft the cube cannot fill
-        click.echo(f"error: {exc}; nothing written.", err=True)
+        from cockatrice_ext.exporters.forge import DraftTooBig
+
+        fix = ""
+        if isinstance(exc, DraftTooBig):
+            fix = " (fewer --players or --packs, a smaller --pack-size, or more cards in the cube)"
+        click.echo(f"error: {exc}; nothing written{fix}.", err=True)
         sys.exit(EXIT_BAD_INPUT)
     except OSError as exc:
         click.echo(f"error: cannot write {target}: {exc.strerror or exc}", err=True)
         sys.exit(EXIT_CANNOT_WRITE)
+    unscripted = _warn_keywords_only(deck) if fmt == "forge-custom" else []
+    if fmt == "forge-custom":
+        _warn_left_over(target, written)
     counts = ", ".join(f"{section} {deck.count(section)}" for section in deck.sections)
     click.echo(f"{shown}: {counts} ({len(deck.unique_cards())} distinct cards) -> {fmt}", err=True)
     for file in written:
         click.echo(str(file))
     if fmt in NEXT_STEPS:
-        click.echo(_next_step(fmt, target, written), err=True)
+        step = _next_step(fmt, target, written)
+        if unscripted:
+            step += " Until their rules are scripted, the cards warned about do nothing but their keywords."
+        click.echo(step, err=True)

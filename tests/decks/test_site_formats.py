@@ -118,7 +118,7 @@ def test_mtggoldfish_download_gets_its_sideboard_and_says_so(tmp_path: Path) -> 
         pytest.skip(f"{generic} is absent")
     deck, result = export_cod(tmp_path, str(generic))
     assert not deck.side  # but the reading is said, with the option that reads a sideboard
-    assert "read as a block list: the 1 card after the blank line is main cards" in result.stderr
+    assert "read as a block list: the card after the blank line is a main card (" in result.stderr
     assert "(--from text reads them as a sideboard)" in result.stderr
     deck, _ = export_cod(tmp_path, str(generic), "--from", "text")
     assert [e.name for e in deck.side] == ["Blex, Vexing Pest"]

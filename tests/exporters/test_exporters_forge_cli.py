@@ -95,7 +95,8 @@ def test_forge_custom_scripts_only_what_forge_lacks(runner: CliRunner, tmp_path:
     scripts = sorted(p.name for p in (tmp_path / "c" / "cards").iterdir())
     assert "auctioneer.txt" in scripts and "packaged_gnome.txt" in scripts
     folders = ", ".join(f"{p.name}/" for p in sorted((tmp_path / "c").iterdir()))
-    assert f"Forge: copy {folders} into <Forge user dir>/custom/, restart Forge.\n" in result.output
+    assert f"Forge: copy {folders} into <Forge user dir>/custom/, restart Forge. Until" in result.output
+    assert "have only their keywords scripted: Packaged Gnome; Auctioneer;" in result.output
     names = [
         p.read_text().splitlines()[0].removeprefix("Name:") for p in (tmp_path / "c" / "cards").iterdir()
     ]

@@ -11,6 +11,14 @@ Treasure lists Goblin Shaman (which makes Treasure) and both dungeons that make 
 Lost Mine of Phandelver lists Goblin and Treasure (which it makes) and the other dungeons. So a
 link from one token (or dungeon) to another counts only when the named one's own text creates it
 (:func:`creates_token`), as Cockatrice's ``tokens.xml`` has them; a real card named is a maker.
+
+MTGJSON also gives one name to tokens that are different cards: its "Spirit" is a white 1/1 flier
+(Lingering Souls'), a blue one, a white-black one, a colourless 1/1 and more. Merged by name they
+would share whichever body came first, so a token name whose printings have different bodies
+(colours, types, power/toughness, text) becomes one token per body, told apart as Cockatrice's
+``tokens.xml`` tells them: the body most printings have keeps the name, the others take trailing
+spaces ("Spirit ", "Spirit  "), and a card's link goes to the body its ``reverseRelated`` entry has.
+:mod:`cockatrice_ext.cards.tokens` then gives each the name ``tokens.xml`` has for its printings.
 """
 
 from __future__ import annotations
@@ -39,7 +47,7 @@ _QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')  # abilities a created t
 
 def creates_token(texts: Iterable[str], token: str) -> bool:
     """Whether one of ``texts`` creates ``token`` ("create ... Treasure token"), quoted abilities aside."""
-    pattern = re.compile(r"(?i:\bcreate)[^.]*\b" + re.escape(token) + r"\b")
+    pattern = re.compile(r"(?i:\bcreate)[^.]*\b" + re.escape(token.strip()) + r"\b")
     return any(pattern.search(_QUOTED.sub("", text)) for text in texts)
 
 
@@ -76,15 +84,42 @@ class _Pending:
     printings: dict[tuple[str, str], Printing] = field(default_factory=dict)
     related: list[str] = field(default_factory=list)
     back_muids: dict[tuple[str, str], str] = field(default_factory=dict)  # a printing's back face's own
+    bodies: dict[tuple[str, str], dict[str, Face]] = field(default_factory=dict)  # a token printing's faces
 
-    def finished_printings(self) -> list[Printing]:
-        """The printings, each with its back face's own multiverse id where it differs from the front's."""
+    def finished_printings(self, keys: Iterable[tuple[str, str]] | None = None) -> list[Printing]:
+        """The printings (those of ``keys`` if given), each with its back face's own multiverse id where
+        it differs from the front's."""
         return [
             replace(p, back_multiverse_id=muid)
             if (muid := self.back_muids.get(key, "")) and muid != p.multiverse_id
             else p
-            for key, p in self.printings.items()
+            for key in (self.printings if keys is None else keys)
+            if (p := self.printings.get(key)) is not None
         ]
+
+    def variants(self) -> list[tuple[tuple[Face, ...], list[tuple[str, str]]]]:
+        """A token's bodies (told apart by the front face), each with the keys of its printings: the body
+        most printings have first (the oldest printing breaks a tie). One body, or none recorded
+        (AtomicCards): the faces, every key."""
+        groups: dict[Face, list[tuple[str, str]]] = {}
+        for key in self.printings:
+            faces = self.bodies.get(key)
+            if faces:  # (an art card may list both faces as side "b")
+                groups.setdefault(replace(faces[min(faces)], side="a"), []).append(key)
+        if len(groups) < 2:
+            return [(_ordered_faces(self.faces), list(self.printings))]
+        ranked = sorted(groups.values(), key=lambda keys: (-len(keys), min(map(self._order, keys))))
+        ranked[0].extend(key for key in self.printings if not self.bodies.get(key))
+        return [(_ordered_faces(max((self.bodies[k] for k in keys), key=len)), keys) for keys in ranked]
+
+    def _order(self, key: tuple[str, str]) -> tuple[str, str, str]:
+        printing = self.printings[key]
+        return (*_printing_order(printing), printing.collector_number)
+
+
+def _ordered_faces(faces: dict[str, Face]) -> tuple[Face, ...]:
+    """Faces by side (``a`` first); one face as it is."""
+    return tuple(faces.values()) if len(faces) == 1 else tuple(faces[s] for s in sorted(faces))
 
 
 def _printing_order(printing: Printing) -> tuple[str, str]:
@@ -100,8 +135,9 @@ class MtgjsonBuilder:
         self.cards: dict[str, _Pending] = {}
         self.tokens: dict[str, _Pending] = {}
         self.sets: dict[str, CardSet] = {}
-        self.makes: dict[str, list[str]] = {}  # named in a token's reverseRelated -> that token
-        self.token_texts: dict[str, set[str]] = {}  # token name -> the rules texts of its entries
+        # named in a token's reverseRelated -> that token's name and printing (code, number)
+        self.makes: dict[str, list[tuple[str, tuple[str, str]]]] = {}
+        self.token_names: dict[tuple[str, tuple[str, str]], str] = {}  # (name, printing) -> its body's name
 
     def add_set(self, code: str, set_data: dict[str, Any]) -> None:
         """Add one MTGJSON set object (``cards`` and ``tokens`` lists)."""
@@ -117,11 +153,10 @@ class MtgjsonBuilder:
                 self._add_entry(entry, card_set, token=entry.get("layout") == "token")
         for entry in set_data.get("tokens") or ():
             if isinstance(entry, dict):
-                self._add_entry(entry, card_set, token=True)
+                key = self._add_entry(entry, card_set, token=True)
                 name = str(entry.get("name") or "")
-                self.token_texts.setdefault(name, set()).add(str(entry.get("text") or ""))
                 for creator in entry.get("reverseRelated") or ():
-                    self.makes.setdefault(str(creator), []).append(name)
+                    self.makes.setdefault(str(creator), []).append((name, key))
 
     def add_atomic(self, name: str, faces: list[dict[str, Any]]) -> None:
         """Add one AtomicCards entry (a list of faces, no printings)."""
@@ -135,10 +170,11 @@ class MtgjsonBuilder:
                         key = (str(code), "")
                         pending.printings.setdefault(key, Printing(set_code=str(code)))
 
-    def _add_entry(self, entry: dict[str, Any], card_set: CardSet | None, *, token: bool) -> None:
+    def _add_entry(self, entry: dict[str, Any], card_set: CardSet | None, *, token: bool) -> tuple[str, str]:
+        """Add one entry; return its printing's key (set code, collector number)."""
         name = str(entry.get("name") or "")
         if not name:
-            return
+            return ("", "")
         table = self.tokens if token else self.cards
         pending = table.get(name)
         if pending is None:
@@ -150,10 +186,11 @@ class MtgjsonBuilder:
             )
             table[name] = pending
         side = str(entry.get("side") or "a")
-        if side not in pending.faces:
-            pending.faces[side] = face_from_mtgjson(entry)
+        face = face_from_mtgjson(entry) if token or side not in pending.faces else None
+        if face is not None:
+            pending.faces.setdefault(side, face)
         if card_set is None:
-            return
+            return ("", "")
         number = str(entry.get("number") or "")
         code = str(entry.get("setCode") or card_set.code)
         if code != card_set.code and code not in self.sets:
@@ -164,11 +201,13 @@ class MtgjsonBuilder:
                 release_date=card_set.release_date,
             )
         key = (code, number)
+        if face is not None and token:
+            pending.bodies.setdefault(key, {}).setdefault(side, face)
         identifiers = entry.get("identifiers") or {}
         if side == "b":  # Oracle gives a double-faced card's back face its own multiverse id
             pending.back_muids.setdefault(key, str(identifiers.get("multiverseId") or ""))
         if key in pending.printings and side != "a":
-            return
+            return key
         pending.printings[key] = Printing(  # positional: this runs ~60k times for AllPrintings
             code,
             number,
@@ -179,51 +218,68 @@ class MtgjsonBuilder:
             self.sets[code].name,
             card_set.release_date,
         )
+        return key
 
-    def _tokens_made(self, creator: str) -> tuple[str, ...]:
-        """What ``creator`` makes: a real card, every token naming it; a token, only what its text creates."""
-        made = tuple(dict.fromkeys(t for t in self.makes.get(creator, ()) if t))
-        if creator in self.cards or creator not in self.tokens:
-            return made
-        texts = self.token_texts.get(creator, set())
-        return tuple(t for t in made if creates_token(texts, t))
+    def _tokens_made(self, creator: str, faces: tuple[Face, ...]) -> tuple[str, ...]:
+        """What ``creator`` makes: a real card, every token naming it (the body of the printing that names
+        it); a token (of ``faces``), only what its text creates."""
+        made = dict.fromkeys(
+            self.token_names.get(link, link[0]) for link in self.makes.get(creator.rstrip(), ())
+        )
+        made.pop("", None)
+        if creator in self.cards or creator.rstrip() not in self.tokens:
+            return tuple(made)
+        return tuple(t for t in made if creates_token([f.oracle_text for f in faces], t))
+
+    def _entries(self) -> Iterable[tuple[_Pending, str, tuple[Face, ...], list[tuple[str, str]] | None]]:
+        """Each card to build: its pending entry, name, faces and printing keys (None: all). A token name
+        of several bodies is one token per body (the most printed first), the others' names padded with
+        spaces; ``token_names`` records each printing's, for the links of the cards that make it."""
+        for pending in self.cards.values():
+            yield pending, pending.name, _ordered_faces(pending.faces), None
+        split = {pending.name: pending.variants() for pending in self.tokens.values()}
+        for name, variants in split.items():
+            if len(variants) > 1:
+                for i, (_, keys) in enumerate(variants):
+                    self.token_names.update(((name, key), name + " " * i) for key in keys)
+        for pending in self.tokens.values():
+            for i, (faces, keys) in enumerate(split[pending.name]):
+                yield pending, pending.name + " " * i, faces, keys
 
     def build(self) -> CardDatabase:
         """The finished database: real cards first, tokens where their name is free."""
         db = CardDatabase(source=self.source)
         db.sets = dict(sorted(self.sets.items()))
         meld_fronts: dict[str, list[str]] = {}  # melded card -> the two cards that meld into it
-        for table in (self.cards, self.tokens):
-            for pending in table.values():
-                if pending.name in db.cards:
+        entries = list(self._entries())  # every token body named before any card links to one
+        for pending, name, faces, keys in entries:
+            namesake = db.cards.get(pending.name)  # a real card's name: no token of it
+            if name in db.cards or (namesake is not None and not namesake.is_token):
+                continue
+            identity = pending.color_identity
+            if keys is not None and len(keys) < len(pending.printings):  # one of several bodies: its colours
+                identity = colors_of([c for face in faces for c in face.colors])
+            printings = pending.finished_printings(keys)
+            if len(printings) > 1:
+                printings.sort(key=_printing_order)
+            related = self._tokens_made(name, faces)
+            if pending.layout == "meld" and len(faces) == 1 and " // " in name:
+                # MTGJSON names a meld front "Front // Melded"; Cockatrice and Scryfall call it
+                # "Front", a card of its own that melds into the other (a card of its own too).
+                name, _, melded = name.partition(" // ")
+                related = (*related, melded)
+                meld_fronts.setdefault(melded, []).append(name)
+                if name in db.cards:
                     continue
-                faces = (
-                    tuple(pending.faces.values())
-                    if len(pending.faces) == 1
-                    else tuple(pending.faces[s] for s in sorted(pending.faces))
-                )
-                printings = pending.finished_printings()
-                if len(printings) > 1:
-                    printings.sort(key=_printing_order)
-                related = self._tokens_made(pending.name)
-                name = pending.name
-                if pending.layout == "meld" and len(faces) == 1 and " // " in name:
-                    # MTGJSON names a meld front "Front // Melded"; Cockatrice and Scryfall call it
-                    # "Front", a card of its own that melds into the other (a card of its own too).
-                    name, _, melded = name.partition(" // ")
-                    related = (*related, melded)
-                    meld_fronts.setdefault(melded, []).append(name)
-                    if name in db.cards:
-                        continue
-                db.cards[name] = Card(
-                    name=name,
-                    layout=pending.layout,
-                    faces=faces,
-                    color_identity=pending.color_identity,
-                    printings=tuple(printings),
-                    is_token=pending.is_token,
-                    related=related,
-                )
+            db.cards[name] = Card(
+                name=name,
+                layout=pending.layout,
+                faces=faces,
+                color_identity=identity,
+                printings=tuple(printings),
+                is_token=pending.is_token,
+                related=related,
+            )
         for melded, fronts in meld_fronts.items():
             result = db.cards.get(melded)
             if result is not None:

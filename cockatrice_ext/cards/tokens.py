@@ -7,28 +7,41 @@ suffix rule reproduces that, so :func:`apply_cockatrice_token_names` matches dat
 
 1. each token printing whose Scryfall id is a printing of ``tokens.xml`` takes that entry's name;
 2. a printing without such a match joins the name most of its card's printings took;
-3. a token none of whose printings match takes ``NAME Token`` or ``SUBTYPES Token`` when
-   ``tokens.xml`` has a token of that name with the same colours and power/toughness; else it
-   keeps its MTGJSON name (art cards, ads and the like, which Cockatrice does not list).
+3. a token none of whose printings match takes the ``NAME Token`` or ``SUBTYPES Token`` of
+   ``tokens.xml`` (trailing spaces and all) that has the same colours, power/toughness and rules
+   text (reminder text aside), else the one without trailing spaces if it has the same colours and
+   power/toughness; else it keeps its MTGJSON name (art cards, ads and the like, which Cockatrice does
+   not list).
+
+A card here is one body: MTGJSON gives one name to different tokens (its "Spirit": white fliers,
+blue fliers, white-black fliers, colourless 1/1s, ...), and :mod:`cockatrice_ext.cards.mtgjson`
+makes that one token per body, the rarer bodies' names padded with spaces. So step 2 never puts a
+printing under another body's name, and the cards that make a token link to its own body.
+
+Each token named as ``tokens.xml`` names it takes that token's faces (its body as Cockatrice shows
+it): Lingering Souls makes "Spirit Token", the white 1/1 flier, whatever body MTGJSON listed first
+under "Spirit". The name most of a card's printings took keeps MTGJSON's face names, so "Germ"
+still finds "Phyrexian Germ Token", and keeps MTGJSON's faces where ``tokens.xml`` has another number
+of faces ("Dinosaur // Treasure" is "Dinosaur Token"). A token ``tokens.xml`` does not list keeps
+its printings' MTGJSON body.
+
+Links follow: a card that made "Germ" makes "Phyrexian Germ Token", plus every ``reverse-related``
+link of ``tokens.xml`` whose creator is known. What a split token makes stays with the names whose
+text creates it: of MTGJSON's one "Fish", only "Fish Token" (Reef Worm's) makes "Whale Token".
 
 Not every card of ``tokens.xml`` is a token some card makes: reminder and helper cards (Foretell, The
 Monarch, Poison Counter, Morph, Copy) keep a game's state on the table. :func:`is_helper_card` tells
 them apart, so writers list as made only tokens, emblems and dungeons (:func:`tokens_made`).
-
-A card that MTGJSON splits into several Cockatrice tokens keeps its MTGJSON faces on the name most
-printings took (so "Germ" still finds it) and takes ``tokens.xml``'s faces on the others. Links
-follow: a card that made "Germ" makes "Phyrexian Germ Token", plus every ``reverse-related`` link
-of ``tokens.xml`` whose creator is known. What a split token makes stays with the names whose text
-creates it: of MTGJSON's one "Fish", only "Fish Token" (Reef Worm's) makes "Whale Token".
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
-from cockatrice_ext.cards.model import Card, CardDatabase, Printing
+from cockatrice_ext.cards.model import Card, CardDatabase, Face, Printing
 from cockatrice_ext.cards.mtgjson import creates_token
 
 # What a card makes outside the deck: tokens are permanents (their type line says which), an emblem or a
@@ -66,7 +79,10 @@ def apply_cockatrice_token_names(db: CardDatabase, reference: CardDatabase) -> d
                       if p.scryfall_id}  # fmt: skip
     renamed: dict[str, str] = {}
     variants: dict[str, list[str]] = {}  # old name -> every name it was split into
-    for card in [c for c in db.cards.values() if c.is_token]:
+    tokens = [c for c in db.cards.values() if c.is_token]
+    # those tokens.xml lists first: a token named by its look then adds its printings, not its body, to one
+    tokens.sort(key=lambda c: not any(p.scryfall_id in by_scryfall_id for p in c.printings))
+    for card in tokens:
         groups = _printings_by_name(card, by_scryfall_id, reference)
         if list(groups) == [card.name]:
             continue
@@ -75,9 +91,7 @@ def apply_cockatrice_token_names(db: CardDatabase, reference: CardDatabase) -> d
         renamed[card.name] = primary
         variants[card.name] = list(groups)
         for name, printings in groups.items():
-            faces = (
-                card.faces if name == primary or name not in reference.cards else reference.cards[name].faces
-            )
+            faces = _faces(card, reference.cards.get(name), primary=name == primary)
             related = card.related
             if len(groups) > 1:  # what one merged printing makes (Fish: a Whale), only the one saying so
                 related = tuple(r for r in related if creates_token([f.oracle_text for f in faces], r))
@@ -93,6 +107,21 @@ def apply_cockatrice_token_names(db: CardDatabase, reference: CardDatabase) -> d
             extra = tuple(n for n in dict.fromkeys(made) if n in db.cards and n not in card.related)
             db.cards[creator] = replace(card, related=card.related + extra)
     return renamed
+
+
+def _faces(card: Card, listed: Card | None, *, primary: bool) -> tuple[Face, ...]:
+    """The faces of one of the tokens ``card`` becomes: those of ``tokens.xml``'s token of that name
+    (``listed``), on the ``primary`` name under MTGJSON's face names (so "Germ" finds "Phyrexian Germ
+    Token"); ``card``'s own (its printings' body) if ``tokens.xml`` has no such token, or if on the
+    primary name it has another number of faces (MTGJSON's "Dinosaur // Treasure" is Cockatrice's
+    "Dinosaur Token": the card keeps both faces)."""
+    if listed is None or not listed.faces:
+        return card.faces
+    if not primary:
+        return listed.faces
+    if len(listed.faces) != len(card.faces):
+        return card.faces
+    return tuple(replace(face, name=own.name) for face, own in zip(listed.faces, card.faces, strict=True))
 
 
 def _renamed_made(
@@ -122,14 +151,28 @@ def _printings_by_name(
 
 
 def _derived_name(card: Card, reference: CardDatabase) -> str:
-    """``NAME Token`` or ``SUBTYPES Token`` if ``reference`` has it with the same look, else the name."""
+    """The ``NAME Token`` or ``SUBTYPES Token`` of ``reference`` (any of its trailing-space variants) that
+    looks the same, text included; else the unpadded one of the same colours and power/toughness; else
+    the name."""
     front = card.front
-    for candidate in (f"{card.name} Token", f"{' '.join(front.subtypes)} Token"):
+    candidates = (f"{card.name.rstrip()} Token", f"{' '.join(front.subtypes)} Token")
+    look = (card.colors, front.power, front.toughness)
+    text = _rules_text(card)
+    for name, match in reference.cards.items():
+        same = name.rstrip() in candidates and (match.colors, match.power, match.toughness) == look
+        if same and _rules_text(match) == text:
+            return name
+    for candidate in candidates:
         match = reference.cards.get(candidate)
-        if match is not None and (match.colors, match.power, match.toughness) == (
-            card.colors,
-            front.power,
-            front.toughness,
-        ):
+        if match is not None and (match.colors, match.power, match.toughness) == look:
             return candidate
     return card.name
+
+
+_REMINDER = re.compile(r"\s*\([^()]*\)")
+
+
+def _rules_text(card: Card) -> str:
+    """``card``'s rules text to compare: reminder text, quote and letter case left aside."""
+    text = _REMINDER.sub("", card.oracle_text).replace("\u2019", "'")
+    return " ".join(text.split()).casefold()

@@ -144,7 +144,10 @@ def test_resolve_deck_reports_every_unknown_with_line_and_suggestions(index: Nam
 
 def test_tokens_of_a_resolved_deck(index: NameIndex) -> None:
     resolved = resolve_deck(parse_block_list("1 Resplendent Angel\n", "t.txt"), index)
-    assert [t.name for t in resolved.tokens(index.db)] == ["Angel"]
+    # MTGJSON's name of Resplendent Angel's 4/4 flier with vigilance, padded: ISD's Angel is another body
+    assert [(t.name.rstrip(), t.oracle_text) for t in resolved.tokens(index.db)] == [
+        ("Angel", "Flying, vigilance")
+    ]
 
 
 @settings(max_examples=100, deadline=None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -129,3 +130,99 @@ def test_only_a_generic_token_gains_token() -> None:
     assert cockatrice_token_name(token("Elf Warrior", ("Elf", "Warrior"))) == "Elf Warrior Token"
     assert cockatrice_token_name(token("Wasp", ("Insect",))) == "Wasp"
     assert cockatrice_token_name(token("Marit Lage", ("Avatar",), ("Legendary",))) == "Marit Lage"
+
+
+def _spirit(number: str, sid: str, *makers: str, colors: tuple[str, ...] = (), text: str = "") -> dict:
+    return {"name": "Spirit", "layout": "token", "type": "Token Creature — Spirit", "types": ["Creature"],
+            "subtypes": ["Spirit"], "colors": list(colors), "power": "1", "toughness": "1", "text": text,
+            "number": number, "identifiers": {"scryfallId": sid}, "reverseRelated": list(makers)}  # fmt: skip
+
+
+def test_same_named_tokens_keep_their_own_bodies_and_makers() -> None:
+    """MTGJSON's one "Spirit" is several tokens: each Cockatrice name gets its own body (tokens.xml's), and
+    a card links to the one it makes. The first "Spirit" MTGJSON lists (colourless) used to be every one's
+    body, so Lingering Souls made a colourless Spirit without flying."""
+    from cockatrice_ext.cards.mtgjson import read_mtgjson_data
+
+    def card_set(code: str, cards: list[str], tokens: list[dict]) -> dict:
+        entries = [
+            {"name": n, "layout": "normal", "type": "Sorcery", "number": str(i)} for i, n in enumerate(cards)
+        ]
+        return {"code": code, "name": code, "releaseDate": "2011-01-01", "cards": entries, "tokens": tokens}
+
+    data = {
+        "AAA": card_set("AAA", ["Kami Call"], [_spirit("1", "c1", "Kami Call")]),
+        "BBB": card_set(
+            "BBB",
+            ["Lingering Souls", "Orzhov Call", "Gutter Call"],
+            [
+                _spirit("1", "w1", "Lingering Souls", colors=("W",), text="Flying"),
+                _spirit("2", "wb", "Orzhov Call", colors=("W", "B"), text="Flying"),
+                _spirit("3", "gg", "Gutter Call", colors=("W",), text="Slime (reminder)."),
+            ],
+        ),
+        "CCC": card_set("CCC", [], [_spirit(n, f"w{n}", colors=("W",), text="Flying") for n in ("2", "3")]),
+    }
+    db = read_mtgjson_data({"data": data})
+    spirits = {name: db.cards[name] for name in db.cards if name.rstrip() == "Spirit"}
+    assert [(n, c.colors, c.oracle_text, len(c.printings)) for n, c in spirits.items()] == [
+        ("Spirit", ("W",), "Flying", 3),  # the body most printings have keeps the name
+        ("Spirit ", (), "", 1),
+        ("Spirit  ", ("W", "B"), "Flying", 1),
+        ("Spirit   ", ("W",), "Slime (reminder).", 1),
+    ]
+    assert db.cards["Lingering Souls"].related == ("Spirit",)
+    assert db.cards["Kami Call"].related == ("Spirit ",)
+
+    reference = CardDatabase()
+    reference.add(replace(_token("Spirit Token", "w1", "w2"), faces=(_flier("Spirit Token", ("W",)),)))
+    reference.add(_token("Spirit Token ", "c1", colors=()))
+    reference.add(replace(_token("Spirit Token  ", "wb"), faces=(_flier("Spirit Token  ", ("W", "B")),)))
+    gutter = _token("Spirit Token   ", "not-in-mtgjson")
+    reference.add(replace(gutter, faces=(replace(gutter.front, oracle_text="Slime."),)))
+    apply_cockatrice_token_names(db, reference)
+    white = db.cards["Spirit Token"]
+    assert (white.colors, white.oracle_text, white.front.name) == (("W",), "Flying", "Spirit")
+    assert [p.scryfall_id for p in white.printings] == ["w1", "w2", "w3"]  # w3: no id match, same body
+    assert db.cards["Spirit Token "].colors == () and db.cards["Spirit Token  "].colors == ("W", "B")
+    assert [p.scryfall_id for p in db.cards["Spirit Token   "].printings] == ["gg"]  # same look, text
+    assert db.cards["Lingering Souls"].related == ("Spirit Token",)
+    assert db.cards["Kami Call"].related == ("Spirit Token ",)
+    assert db.cards["Orzhov Call"].related == ("Spirit Token  ",)
+
+
+def _flier(name: str, colors: tuple[str, ...]) -> Face:
+    return Face(name=name, colors=colors, types=("Creature",), subtypes=("Spirit",), power="1", toughness="1",
+                type_line="Token Creature — Spirit", oracle_text="Flying")  # fmt: skip
+
+
+def test_shipped_lingering_souls_makes_white_flying_spirits(tmp_path: Path) -> None:
+    """The shipped data: Lingering Souls' Spirit is the white 1/1 flier, in an export and in a lookup (it was
+    MTGJSON's first "Spirit", a colourless 1/1 without text, with the printings of every Spirit)."""
+    from lxml import etree
+
+    from cockatrice_ext.cards.store import shipped_store
+
+    deck = tmp_path / "ls.txt"
+    deck.write_text("1 Lingering Souls\n")
+    out = tmp_path / "ls.xml"
+    result = CliRunner().invoke(main, ["export", str(deck), "--to", "cockatrice-xml", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    (spirit,) = [
+        c for c in etree.parse(str(out), parser).iter("card") if c.findtext("name") == "Spirit Token"
+    ]
+    assert (spirit.findtext("prop/colors"), spirit.findtext("text"), spirit.findtext("prop/pt")) == (
+        "W",
+        "Flying",
+        "1/1",
+    )
+
+    out_text = _lookup("Spirit Token")
+    assert "Token Creature — Spirit  1/1\nFlying\n" in out_text
+    store = shipped_store()
+    white, orzhov = store.find("Spirit Token"), store.find("Spirit Token  ")
+    assert white is not None and orzhov is not None
+    assert (white.colors, orzhov.colors, orzhov.oracle_text) == (("W",), ("W", "B"), "Flying")
+    assert not {p.scryfall_id for p in white.printings} & {p.scryfall_id for p in orzhov.printings}
+    assert "Makes: Spirit Token\n" in _lookup("Lingering Souls")

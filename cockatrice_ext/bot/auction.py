@@ -64,7 +64,7 @@ from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats.base import Effect, RulesError
-from cockatrice_ext.journal import JournalError, Table
+from cockatrice_ext.journal import JournalEntry, JournalError, Table
 from cockatrice_ext.protocol import commands as pc
 from cockatrice_ext.protocol.codes import CardAttribute
 
@@ -205,6 +205,27 @@ def lot_note(engine: rules.AuctionEngine, name_of: NameOf, *, with_gold: bool) -
     if with_gold:
         lines.append("Gold: " + gold_summary(engine, name_of))
     return "\n".join(lines)
+
+
+def bought_label(price: int, lot_no: int) -> str:
+    """The line under ``Owner: NAME`` on a bought card's note."""
+    return f"Bought for {price} (auction {lot_no})"
+
+
+def bought_labels(entries: Iterable[JournalEntry]) -> dict[int, str]:
+    """Each card bought so far (engine card index) -> :func:`bought_label`, from a game's journaled
+    effects: a game rebuilt by ``!resume`` labels its cards as the first game did."""
+    labels: dict[int, str] = {}
+    for entry in entries:
+        for effect in entry.effects:
+            if effect.get("type") != "LotSold":
+                continue
+            try:
+                label = bought_label(int(effect["price"]), int(effect["lot_no"]))
+                labels.update((int(card["index"]), label) for card in effect.get("cards", ()))
+            except (KeyError, TypeError, ValueError):  # an effect of another shape: no label, nothing else
+                continue
+    return labels
 
 
 def listed(names: Iterable[str]) -> str:
@@ -704,10 +725,12 @@ class AuctionReferee(SeatsByName, PileReferee):
         return referee
 
     async def restore_board(self) -> None:
-        """The rebuilt game started: deal every card back where the journal says it is, show gold and
-        the open lot, then pass the turn to the player whose turn it was."""
+        """The rebuilt game started: deal every card back where the journal says it is (a bought card
+        labelled with its price again), show gold and the open lot, then pass the turn to the player whose
+        turn it was."""
         engine = self.engine
         self.live = True
+        self._labels.update(bought_labels(self.bot.journal.entries(self.table_key)))
         await self.read_own_deck()
         lot = engine.lot
         for index in list(lot.cards if lot is not None else []):
@@ -880,7 +903,8 @@ class AuctionReferee(SeatsByName, PileReferee):
         await self.perform(effects, returned_card_id=pending.card_id)
 
     async def on_reconnected(self) -> None:
-        """Re-seated after a restart or a dropped connection: re-read our cards and say where we are."""
+        """Re-seated after a restart or a dropped connection: re-read our cards, say where we are and start
+        the bid timer again."""
         async with self._lock:
             if self.table is None or self.game_id not in self.bot.client.games:
                 return
@@ -898,6 +922,7 @@ class AuctionReferee(SeatsByName, PileReferee):
                 if ids:
                     self.on_table[index] = ids.pop(0)
             await self.say("Referee back. " + self.status_line())
+            self.arm_timer()  # the bidder to move gets the whole time again
 
     # -- performing effects: one view, then the sinks (cards, annotation, counters, chat) ----------------
 
@@ -931,7 +956,7 @@ class AuctionReferee(SeatsByName, PileReferee):
             elif isinstance(effect, rules.LotSold):
                 owned_sale = effect if effect.kind == "owned" else None
                 for ref in effect.cards:
-                    self._labels[ref.index] = f"Bought for {effect.price} (auction {effect.lot_no})"
+                    self._labels[ref.index] = bought_label(effect.price, effect.lot_no)
             elif isinstance(effect, rules.LotUnsold):
                 if effect.destination not in ("returned", "free_commander"):
                     for ref in effect.cards:

@@ -329,7 +329,7 @@ def test_bot_restarted_mid_auction_loses_nothing(
             room_id = await alice.client.room_id_by_name("Bot room")
             for p in (alice, bob):
                 await p.client.join_room(room_id)
-            game_id = await open_game(bot, alice, room_id)
+            game_id = await open_game(bot, alice, room_id, "!auction new 2 timer=10")
             referee = referee_of(bot, game_id)
             assert referee.is_judge, f"a registered judge account referees as judge: {bot.client.user_info}"
             by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
@@ -361,6 +361,7 @@ def test_bot_restarted_mid_auction_loses_nothing(
             engine = referee.engine
             assert engine.snapshot() == snapshot
             await bot_line(active, rf"Referee back\. .*auction 1: {re.escape(lot_card)}, high bid 3", mark)
+            await bot_line(active, rf"{second.name}: 5 s left to bid", mark)  # the bid timer runs again
             await second.say(game_id, "!pass")
             await bot_line(active, rf"Sold: {re.escape(lot_card)} to {first.name} for 3", mark)
             if engine.pending_choice(next(p for p, pl in by_id.items() if pl is first)):

@@ -366,13 +366,16 @@ def test_resume_after_kill_rebuilds_the_game(servatrice_strict: ServatriceServer
                 other, new_game, new_bot, rf"High bid: 2 by {active.name}\nTo bid: {other.name}"
             )
             assert after == before, (before, after)
-            # The kept card is back on its owner's table, labelled with its owner, with one instruction.
+            # The kept card is back on its owner's table, labelled with its owner and price as it was, with
+            # one instruction.
             active_seat = next(pid for pid, p in new_seats.items() if p is active)
+            table = new_mirror.players[active_seat].zone("table")
             await wait_until(
                 lambda: (
-                    [c.name for c in new_mirror.players[active_seat].zone("table").cards] == ["Giant Growth"]
+                    [(c.name, c.annotation) for c in table.cards]
+                    == [("Giant Growth", f"Owner: {active.name}\nBought for 1 (auction 1)")]
                 ),
-                what="the kept card back with its owner",
+                what="the kept card back with its owner and price",
             )
             await bot_line(alice, rf"{active.name}: drag Giant Growth from your table to your hand", mark)
             # The game goes on where it stopped.

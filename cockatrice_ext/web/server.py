@@ -104,6 +104,8 @@ NOT_FOUND = (
 )
 """A 404's words by the page asked for: only a private page speaks of links (to its player); a public page
 to whoever watches it. Other pages get ``ERRORS[404]``."""
+GAME_PAGE = re.compile(r"/game/(\d{1,12})(?:/|$)")
+"""A game's public or private page, its number captured."""
 SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "Referrer-Policy": "no-referrer",
@@ -569,6 +571,8 @@ class WebView:
         try:
             response: web.StreamResponse = await handler(request)
         except web.HTTPException as exc:
+            if exc.status == 404 and (lost := self._lost_game(request.path)):
+                return web.Response(status=404, text=lost, headers=SECURITY_HEADERS)
             return self._error(exc.status, request.path)
         except Exception:
             LOGGER.exception("web view: %s %s failed", request.method, redact(request.path))
@@ -577,6 +581,18 @@ class WebView:
             for header, value in SECURITY_HEADERS.items():  # a chart sets its own policy
                 response.headers.setdefault(header, value)
         return response
+
+    def _lost_game(self, path: str) -> str:
+        """For a page of a game the referee lost in a restart (a seat an unregistered account cannot keep):
+        what happened and how its players continue it; "" for any other page."""
+        match = GAME_PAGE.match(path)
+        if match is None or match.group(1) not in self.bot.lost_games():
+            return ""
+        number = match.group(1)
+        return (
+            f"error: game #{number} was lost in a restart of the referee; its players continue it with"
+            f" !resume {number} in the room (new links come then)"
+        )
 
     @staticmethod
     def _error(status: int, path: str = "") -> web.Response:

@@ -367,7 +367,8 @@ def test_combat_players_get_their_hand_and_no_pick(tmp_path: Path) -> None:
 def test_after_a_restart_a_resumed_game_s_links_open_it_and_a_lost_game_s_do_not(tmp_path: Path) -> None:
     """The bot restarts on the same journal, re-seated in game 7 (a registered account keeps its seat) and
     not in a second game: alice's and bob's links of game 7 open their packs (nobody is sent a new one),
-    and a pick from the page is journaled; the lost game's link is refused and forgotten."""
+    and a pick from the page is journaled; the lost game's link is refused and forgotten, and its page says
+    how to continue the game (it said "a private link expires when its game or league ends")."""
     links: dict[str, str] = {}
 
     async def run() -> None:
@@ -416,8 +417,12 @@ def test_after_a_restart_a_resumed_game_s_links_open_it_and_a_lost_game_s_do_not
                 )
                 async with session.post(links[to_pick] + "/pick", data={"choice": "1"}) as response:
                     assert response.status == 200 and (await response.json())["replies"] == []
-                async with session.get(lost) as page:
+                async with session.get(lost) as page:  # its page says what happened and what to do
                     assert page.status == 404
+                    assert await page.text() == (
+                        f"error: game #{GAME + 1} was lost in a restart of the referee; its players continue"
+                        f" it with !resume {GAME + 1} in the room (new links come then)"
+                    )
                 await settle(bot)
                 assert not [m for (kind, _), m in chat if kind == "user" and "/private/" in m]
                 kept = bot.journal.notes(f"{bot.server_key}:web:token:").values()

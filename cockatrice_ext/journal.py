@@ -395,6 +395,18 @@ class Journal:
             self._db.close()
             raise
         self._last_seq: dict[str, int] = {}  # one writer per table (its lease owner): no MAX(seq) per write
+        self.refusing = ""
+        """Why this process may no longer record actions (see :meth:`refuse_actions`); empty while it may."""
+
+    def refuse_actions(self, reason: str) -> None:
+        """Record no action or new table from now on (``reason`` says why, in the refusal): the process lost
+        its right to act (its server session ended for good, another process took the journal), so nothing
+        it still does, a timer's pass included, may reach the record another process goes on with."""
+        self.refusing = self.refusing or reason
+
+    def _check_may_record(self) -> None:
+        if self.refusing:
+            raise JournalError(f"nothing more is recorded by this process: {self.refusing}")
 
     def close(self) -> None:
         self._db.close()
@@ -443,6 +455,7 @@ class Journal:
     def create_table(self, key: str, engine: Engine[Any], *, meta: dict[str, Any] | None = None) -> None:
         """Record a new table for ``engine`` (freshly constructed, no actions applied yet), and which
         version of this program plays it (``PLAYED_WITH`` in its meta)."""
+        self._check_may_record()
         meta = {**(meta or {}), PLAYED_WITH: __version__}
         self._db.execute(
             "INSERT INTO tables(key, engine, config, seed, created, meta) VALUES (?,?,?,?,?,?)",
@@ -482,6 +495,7 @@ class Journal:
 
     def copy_table(self, key: str, new_key: str, *, meta: dict[str, Any]) -> None:
         """A new open table with ``key``'s engine, seed and actions (ids too): a game rebuilt elsewhere."""
+        self._check_may_record()
         meta = {**meta, PLAYED_WITH: __version__}
         with self._db.transaction():
             self._db.execute(
@@ -542,6 +556,7 @@ class Journal:
             DuplicateAction: the table already holds ``action_id``; nothing was written.
             JournalError: no such table, or another process wrote this table's next action.
         """
+        self._check_may_record()
         action_id = action_id or uuid.uuid4().hex
         row = [
             key,

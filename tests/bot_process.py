@@ -69,3 +69,15 @@ async def ask_in_room(url: str, user: str, referee: str, lines: Sequence[str]) -
             await me.room_say(room_id, line)
             answers.append(await asyncio.wait_for(heard.get(), 10))
         return answers
+
+
+def assert_one_error_line(code: int, output: str, *parts: str) -> str:
+    """A refused ``bot run``: a non-zero exit and exactly one ``error:`` line holding each of ``parts``, no
+    traceback; returns the line."""
+    assert code != 0, output
+    assert "Traceback" not in output, output
+    errors = [line for line in output.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1, output
+    for part in parts:
+        assert part in errors[0], errors[0]
+    return errors[0]

@@ -1,9 +1,16 @@
-"""A toy engine for the journal tests (one module, so that it is registered once)."""
+"""A toy engine for the journal tests (one module, so that it is registered once), and a journal file made
+unwritable."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from cockatrice_ext.formats.base import Action, Effect, Engine, RulesError, register
 
@@ -58,3 +65,19 @@ class CounterEngine(Engine[CounterConfig]):
 
 
 register(CounterEngine)
+
+
+def read_only(path: Path) -> Callable[[], None]:
+    """Make ``path`` unwritable for this process and its children (as root: immutable, ``chattr +i``);
+    returns the undoing."""
+    if os.geteuid() != 0:
+        path.chmod(0o444)
+        return lambda: path.chmod(0o644)
+    done = subprocess.run(["chattr", "+i", str(path)], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"as root, a file is read-only only when immutable, and chattr +i fails: {done.stderr}")
+
+    def undo() -> None:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+
+    return undo

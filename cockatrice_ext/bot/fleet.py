@@ -35,17 +35,18 @@ room with ``!resume GAME``, as a restarted bot does; its lease is kept until it 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
 import socket
 import uuid
 from collections import Counter
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from cockatrice_ext.bot.commands import BadArgument, parse_invocation
-from cockatrice_ext.journal import Journal
+from cockatrice_ext.journal import Journal, JournalError, Lease
 
 if TYPE_CHECKING:
     from cockatrice_ext.bot.runtime import Bot, Context
@@ -66,6 +67,163 @@ ASK_TIMEOUT = 2.0
 def owner_id(user: str) -> str:
     """A process's owner id: unique per process, readable in the leases table."""
     return f"{user}@{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def owner_parts(owner: str) -> tuple[str, str, int | None]:
+    """``(account, host, pid)`` of an owner id (pid None when the id is not one of ours: foreign input)."""
+    left, _, _random = owner.rpartition(":")
+    left, _, pid = left.rpartition(":")
+    account, _, host = left.rpartition("@")
+    return (account, host, int(pid)) if pid.isdigit() and host else ("", "", None)
+
+
+def describe_owner(owner: str) -> str:
+    """Who holds a lease, for the operator: ``pid 123 on host h, as RefereeBot``."""
+    account, host, pid = owner_parts(owner)
+    return f"pid {pid} on host {host}, as {account}" if pid is not None else f"owner {owner[:80]!r}"
+
+
+def owner_is_gone(owner: str) -> bool:
+    """Whether ``owner`` was a process of this host that no longer runs (killed, crashed), or an earlier bot
+    of this very process that never stopped: its lease may be taken at once instead of waiting it out."""
+    _, host, pid = owner_parts(owner)
+    if pid is None or host != socket.gethostname():
+        return False
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # it runs, as another user
+        return False
+    return False
+
+
+JOURNAL_KEY = "bot:journal"
+"""The lease of the one bot process, not in a fleet, that uses a journal (see :class:`JournalLease`)."""
+
+
+class JournalInUse(JournalError):
+    """Another live bot process uses this journal: a second one refuses to start."""
+
+
+class JournalLease:
+    """The one bot process outside a fleet that uses a journal holds :data:`JOURNAL_KEY`.
+
+    Two such processes on one journal would both answer every room command and fork its games, so a second
+    one refuses to start. The lease is renewed every third of its ``ttl`` while the process runs and let go
+    at a clean stop. A process killed outright leaves it until it expires, by the database's clock; a start
+    on the same host whose holder's pid no longer runs takes it at once, and a holder on another host is
+    waited out for one ``ttl`` (a live one renews it meanwhile). Taking it is also the start's proof that
+    the journal can be written. A fleet member instead refuses a journal whose lease a live process holds,
+    and the lone process refuses a journal with live fleet members.
+    """
+
+    def __init__(self, journal: Journal, user: str, ttl: float, on_lost: Callable[[str], None]) -> None:
+        self.journal = journal
+        self.owner = owner_id(user)
+        self.ttl = ttl
+        self.on_lost = on_lost
+        self._task: asyncio.Task[None] | None = None
+
+    def in_use(self, lease: Lease | None, by: str = "another bot process") -> JournalInUse:
+        holder = f" ({describe_owner(lease.owner)})" if lease is not None else ""
+        return JournalInUse(
+            f"journal {self.journal.path} is in use by {by}{holder}; stop it first, or run several processes"
+            " as a fleet (see README)"
+        )
+
+    def _write(self, work: Callable[[], Any]) -> Any:
+        return written(self.journal, work)
+
+    async def take(self) -> None:
+        """Take the journal for this process, or raise :class:`JournalInUse` (:class:`JournalError` when it
+        cannot be written)."""
+        members = [lease for lease in self.journal.leases("member:") if not owner_is_gone(lease.owner)]
+        if members:
+            raise self.in_use(members[0], "a fleet of bot processes")
+        loop = asyncio.get_running_loop()
+        deadline: float | None = None
+        while True:
+            if self._write(lambda: self.journal.acquire(JOURNAL_KEY, self.owner, self.ttl)) is not None:
+                break
+            holder = self.journal.lease(JOURNAL_KEY)
+            if holder is None:
+                continue  # it expired or was let go meanwhile
+            if owner_is_gone(holder.owner):
+                LOGGER.info(
+                    "journal %s: its last holder (%s) is gone",
+                    self.journal.path,
+                    describe_owner(holder.owner),
+                )
+                self.journal.release(JOURNAL_KEY, holder.owner)
+                continue
+            _, host, pid = owner_parts(holder.owner)
+            if host == socket.gethostname() and pid is not None:
+                raise self.in_use(holder)  # alive on this host
+            deadline = deadline if deadline is not None else loop.time() + self.ttl * 1.5
+            if loop.time() >= deadline:
+                raise self.in_use(holder)
+            await asyncio.sleep(min(0.25, self.ttl / 4))
+        self._task = loop.create_task(self._keep())
+
+    async def _keep(self) -> None:
+        """Renew the lease; one taken by another process meanwhile (this one stalled past it) is lost."""
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            try:
+                kept = self.journal.renew(JOURNAL_KEY, self.owner, self.ttl) or self.journal.acquire(
+                    JOURNAL_KEY, self.owner, self.ttl
+                )
+            except Exception as exc:  # a closed journal (the bot is stopping) or a hiccup: the next round
+                LOGGER.debug("journal lease not renewed: %s", exc)
+                continue
+            if kept is None:
+                holder = self.journal.lease(JOURNAL_KEY)
+                self.on_lost(
+                    f"journal {self.journal.path} was taken by another bot process"
+                    f"{f' ({describe_owner(holder.owner)})' if holder is not None else ''} while this one"
+                    " stalled; this one stops"
+                )
+                return
+
+    def release(self) -> None:
+        """Stop renewing and let the journal go (a clean stop: the next start need not wait)."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+            with contextlib.suppress(Exception):
+                self.journal.release(JOURNAL_KEY, self.owner)
+
+
+def written(journal: Journal, work: Callable[[], Any]) -> Any:
+    """Run a lease write at start; a journal that cannot be written (a read-only file, an immutable one, a
+    database that refuses) is named in one line instead of failing at the first game."""
+    try:
+        return work()
+    except JournalError:
+        raise
+    except Exception as exc:  # sqlite3 or psycopg: the start names the journal and the cause
+        raise JournalError(f"the journal {journal.path} cannot be written: {exc}") from exc
+
+
+def check_writable(journal: Journal, user: str) -> None:
+    """A fleet member's start: the journal takes a write (a lease of its own, let go at once)."""
+    owner = owner_id(user)
+    written(journal, lambda: journal.acquire(f"probe:{owner}", owner, 1.0))
+    journal.release(f"probe:{owner}", owner)
+
+
+def check_no_lone_process(journal: Journal) -> None:
+    """A fleet member's start: refuse a journal a live lone process holds (:class:`JournalLease`)."""
+    holder = journal.lease(JOURNAL_KEY)
+    if holder is not None and not owner_is_gone(holder.owner):
+        raise JournalInUse(
+            f"journal {journal.path} is in use by a bot process that is no fleet member"
+            f" ({describe_owner(holder.owner)}); stop it first, or run several processes as a fleet"
+            " (see README)"
+        )
 
 
 class Fleet:

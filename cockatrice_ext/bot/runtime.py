@@ -55,9 +55,16 @@ from cockatrice_ext.bot.commands import (
     parse_invocation,
     unknown_command_reason,
 )
-from cockatrice_ext.bot.fleet import DEFAULT_LEASE_TTL, Fleet
+from cockatrice_ext.bot.fleet import (
+    DEFAULT_LEASE_TTL,
+    Fleet,
+    JournalLease,
+    check_no_lone_process,
+    check_writable,
+)
 from cockatrice_ext.bot.missed import MissedLines, recap
 from cockatrice_ext.client import ClientEvent, Disconnected, Reconnected, connect
+from cockatrice_ext.client._wire import command_name
 from cockatrice_ext.client.errors import ClientError, GameNotStarted, NotInRoom
 from cockatrice_ext.client.mirror import CardState, GameMirror, PlayerState
 from cockatrice_ext.formats.base import Effect, RulesError
@@ -70,6 +77,36 @@ LOGGER = logging.getLogger(__name__)
 
 IS_JUDGE_LEVEL = pb.ServerInfo_User.IsJudge
 """The user-level flag of accounts the server lets judge games."""
+IS_REGISTERED_LEVEL = pb.ServerInfo_User.IsRegistered
+"""The user-level flag of registered accounts (the server keeps their seats while they are away)."""
+
+
+CLOSED_WORDS = {
+    "LOGGEDINELSEWERE": "logged in elsewhere",
+    "BANNED": "banned",
+    "USERNAMEINVALID": "name refused",
+}
+"""A few words for each close reason the server means for good, for players."""
+
+
+class SessionEnded(Exception):
+    """The bot stopped because it may no longer act: the server ended its session for good (logged in
+    elsewhere, banned, a name it no longer accepts) or another process took its journal. The message is the
+    operator's one line saying why."""
+
+
+def ended_sentence(code: str, user: str, said: str, *, helper: bool = False) -> str:
+    """Why a session the server closed for good (close reason ``code``, its words ``said``) stops."""
+    what = {
+        "LOGGEDINELSEWERE": f"another process or client logged in as {user}",
+        "BANNED": f"the server banned {user}",
+        "USERNAMEINVALID": f"the server no longer accepts the user name {user}",
+    }.get(code, f"the server closed the session of {user} for good")
+    if code != "LOGGEDINELSEWERE" and said:
+        what += f" ({shorten(said, 200)})"
+    goes_on = "this helper session stops, the main session goes on"
+    return f"{what}; {goes_on if helper else 'this one stops'}"
+
 
 GRID_POINTS_PER_CARD = 3
 """Cockatrice's table grid: x // 3 is the card column; x % 3 stacks cards on one another."""
@@ -263,6 +300,8 @@ class GameReferee(Referee):
         self._reminded: set[tuple[int, str]] = set()  # (player, text) said once: why no start
         self.stopping = False  # a started game is being stopped for an illegal deck (not a result)
         self.missed = MissedLines()  # game lines players whose connection dropped have not seen
+        self._was_started = False  # the server has shown this game started (a stop afterwards is a stop)
+        self._before_start: list[tuple[tuple[Any, ...], int | None]] = []  # refused as not started yet
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -370,10 +409,53 @@ class GameReferee(Referee):
                 return await self.bot.client.game_commands(self.game_id, list(commands))
             return await self.bot.client.judge_commands(self.game_id, seat, list(commands))
         except (GameNotStarted, NotInRoom) as exc:
+            if isinstance(exc, GameNotStarted) and self.not_started_yet:
+                self._hold_until_started(commands, seat)
+                return None
             LOGGER.info(
                 "game %d: no longer takes game commands (%s); the board is not updated", self.game_id, exc
             )
             return None
+
+    MAX_HELD_COMMANDS: ClassVar[int] = 200
+    """Game commands kept, at most, while a game has not started yet (the oldest go first)."""
+    DRAWING_COMMANDS: ClassVar[frozenset[str]] = frozenset(
+        {"Command_SetCardAttr", "Command_CreateToken", "Command_SetCounter", "Command_CreateCounter"}
+    )
+    """What a not-yet-started game's refusal keeps for its start: commands that only draw the board. A turn
+    passed or a card moved before the start would act on a game that is not the one meant: dropped."""
+
+    @property
+    def not_started_yet(self) -> bool:
+        """Whether the game has never started here (players still joining): not a game that stopped."""
+        if self._was_started or self.closed or self.game_id not in self.bot.client.games:
+            return False
+        mirror = self.mirror
+        return not (mirror.started or mirror.closed or mirror.kicked)
+
+    def _hold_until_started(self, commands: tuple[Any, ...], seat: int | None) -> None:
+        """The server refused commands because the game has not started yet: keep them for its start
+        (:meth:`send_held`), when the board takes them; the game still takes commands."""
+        drawing = tuple(c for c in commands if command_name(c) in self.DRAWING_COMMANDS)
+        if drawing:
+            self._before_start.append((drawing, seat))
+            del self._before_start[: -self.MAX_HELD_COMMANDS]
+        LOGGER.debug(
+            "game %d has not started yet: %d game command(s) kept until it starts, %d dropped",
+            self.game_id,
+            len(drawing),
+            len(commands) - len(drawing),
+        )
+
+    async def send_held(self) -> None:
+        """The game started: send what it refused before, in order, ahead of what the start itself draws
+        (which then has the last word); a refusal now is logged, never fatal."""
+        held, self._before_start = self._before_start, []
+        for commands, seat in held:
+            try:
+                await self._send(commands, seat=seat)
+            except ClientError as exc:
+                LOGGER.info("game %d: a command kept until the start was refused: %s", self.game_id, exc)
 
     # -- the bot's own cards (shared piles live in its deck) ------------------------------------------
 
@@ -573,6 +655,8 @@ class GameReferee(Referee):
             raise NotAllowed("the game has not started yet")
         if self.closed:  # a late timer of a game no longer refereed here: its record may have moved
             raise NotAllowed("this game is no longer refereed here; nothing changed")
+        if self.bot.gone_for_good:  # a timer of a session ended for good: another process may record now
+            raise NotAllowed("the referee's session has ended; nothing changed")
         fleet = self.bot.fleet
         if fleet is not None and not fleet.may_act(self.table_key):
             raise NotAllowed("this game is being handed to another referee process; nothing changed")
@@ -607,6 +691,10 @@ class GameReferee(Referee):
         """Route one game event: chat to commands, the rest to :meth:`on_game_event`."""
         if self.game_id in self.bot.client.games:
             self.remember_names()
+            if self.mirror.started and not self._was_started:
+                self._was_started = True
+                if self._before_start:
+                    await self.send_held()
         if event.name == "Event_GameSay":
             if event.is_own:
                 return
@@ -675,7 +763,33 @@ class GameReferee(Referee):
             return f"over ({reason})" if reason else "over"
         if self.table is None:
             return f"waiting for players ({len(self.humans())} seated)"
+        if not self._was_started and self.game_id in self.bot.client.games and not self.mirror.started:
+            # a game continued by !resume (its record restored) that its players have not started yet
+            players = getattr(self.table.engine, "players", None)
+            total = f" of {len(players)}" if isinstance(players, (list, tuple, dict)) and players else ""
+            return f"waiting for its players ({len(self.humans())}{total} seated)"
         return "in progress"
+
+    def stopping_line(self) -> tuple[str, bool]:
+        """What players hear when the operator stops the referee, true for how it sits here, and whether the
+        journal keeps this game (a restart takes it up again)."""
+        stop = "The referee is stopping (the operator's choice);"
+        if getattr(self, "league", None) is not None:  # a league's game: the league opens it again
+            return f"{stop} this league game is kept in the league's record for when it is back.", True
+        if self.table is None or not self.bot.journal.has_table(self.table_key):
+            return f"{stop} this game had not started, so nothing is kept: ask for a new game later.", False
+        fleet = self.bot.fleet
+        if fleet is not None and len(fleet.load(self.room_id)) > 1:  # a live member besides this process
+            return f"{stop} this game is kept: another referee process of the fleet takes it over.", True
+        if self.watching:
+            return f"{stop} this game is kept: when it is back it watches it again and resumes here.", True
+        if self.bot.registered:
+            return f"{stop} this game is kept: it keeps its seat and resumes here when it is back.", True
+        return (
+            f"{stop} this game is kept: when it is back, say !resume {self.game_id} in the room to continue"
+            " it in a new game (an unregistered account loses its seat).",
+            True,
+        )
 
     async def on_chat(self, player_id: int, text: str) -> None:
         player = self.mirror.players.get(player_id)
@@ -864,14 +978,14 @@ class LobbyReferee(Referee):
         if not parts and not lost and not elsewhere and not waiting:
             await ctx.reply("No refereed games right now.")
             return
-        text = "Refereeing: " + "; ".join(parts) if parts else "Refereeing no game right now."
+        sentences = ["Refereeing: " + "; ".join(parts) if parts else "Refereeing no game right now"]
         if waiting:
-            text += " Waiting: " + "; ".join(waiting) + "."
+            sentences.append("Waiting: " + "; ".join(waiting))
         if elsewhere:
-            text += " Other referee processes: " + ", ".join(elsewhere) + "."
+            sentences.append("Other referee processes: " + ", ".join(elsewhere))
         if lost:
-            text += " Lost in a restart (say !resume GAME): " + ", ".join(lost)
-        await ctx.reply(shorten(text))
+            sentences.append("Lost in a restart (say !resume GAME): " + ", ".join(lost))
+        await ctx.reply(shorten(" ".join(sentence.rstrip(".") + "." for sentence in sentences)))
 
     @command(scopes=("room",))
     async def resume(self, ctx: Context, game: str) -> None:
@@ -971,11 +1085,17 @@ class Bot:
         """On the main session: which session writes privately to each user (one sender per user)."""
         self._stopped = asyncio.Event()
         self._told_name = ""  # the other name the rooms were told of (see say_if_renamed)
+        self.ended = ""
+        """Why this session may no longer act (the operator's line; see :meth:`end`); empty while it may."""
+        self.journal_lease: JournalLease | None = None
+        """A bot outside a fleet holds its journal (:class:`~cockatrice_ext.bot.fleet.JournalLease`)."""
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Connect, join the rooms, install the formats and restore journaled tables."""
+        """Take the journal (refused when another bot process uses it, or it cannot be written), connect,
+        join the rooms, install the formats and restore journaled tables."""
+        await self.take_journal()
         await self._connect()
         for user in self.options.extra_users:
             await self.add_session(user)
@@ -1001,6 +1121,22 @@ class Bot:
             for event in held:
                 await session.on_event(event)
         LOGGER.info("bot %s ready in rooms %s", self.client.user_name, self.room_ids)
+
+    async def take_journal(self) -> None:
+        """Before logging in: this process's claim on the journal (see :class:`JournalLease`); a fleet member
+        only checks that no lone process holds it, and that it can be written.
+
+        Raises:
+            JournalError: the journal is in use by another bot process, or cannot be written.
+        """
+        if self.main is not None:
+            return
+        if self.fleet is not None:
+            check_writable(self.journal, self.options.user)
+            check_no_lone_process(self.journal)
+            return
+        self.journal_lease = JournalLease(self.journal, self.options.user, self.options.lease_ttl, self.end)
+        await self.journal_lease.take()
 
     def mark_ready(self) -> None:
         """Every format is installed and every journaled table restored: commands are answered now."""
@@ -1133,28 +1269,91 @@ class Bot:
         main = self.main or self
         return {gid: ref for session in main.sessions for gid, ref in session.games.items()}
 
-    async def run_forever(self, on_ready: Callable[[], None] | None = None) -> None:
-        """Start, then serve until :meth:`stop` is called."""
-        await self.start()
-        if on_ready is not None:
-            on_ready()
+    async def run_forever(
+        self, on_ready: Callable[[], None] | None = None, on_stop: Callable[[str], None] | None = None
+    ) -> None:
+        """Start, then serve until :meth:`stop` is called; ``on_stop`` hears the operator's "stopping" and
+        "stopped" lines of a normal stop.
+
+        Raises:
+            SessionEnded: the bot had to stop (see :meth:`end`); its message says why.
+        """
         try:
+            await self.start()
+            if on_ready is not None:
+                on_ready()
             await self._stopped.wait()
+            if not self.ended:
+                summary = await self.say_stopping()
+                LOGGER.info("%s", summary)
+                if on_stop is not None:
+                    on_stop(summary)
         finally:
             await self.close()
+        if self.ended:
+            raise SessionEnded(self.ended)
+        LOGGER.info("stopped")
+        if on_stop is not None:
+            on_stop("stopped")
 
     def stop(self) -> None:
         self._stopped.set()
 
+    def end(self, why: str) -> None:
+        """Stop for good because this process may no longer act (``why``, the operator's line): nothing is
+        recorded from now on, whatever timer still fires (the journal refuses it too)."""
+        main = self.main or self
+        if not main.ended:
+            main.ended = why
+        self.journal.refuse_actions(why)
+        main.stop()
+
+    @property
+    def gone_for_good(self) -> str:
+        """Why this session (or the whole bot) may no longer act, or ``""``: read at once from the client,
+        which knows it as the server's goodbye arrives, before its event reaches :meth:`on_event`."""
+        main = self.main or self
+        if self.ended or main.ended:
+            return self.ended or main.ended
+        code = getattr(self.client, "closed_for_good", "") if self.client is not None else ""
+        return f"the server closed the session for good ({code})" if code else ""
+
+    STOP_WAIT: ClassVar[float] = 3.0
+    """Seconds a normal stop waits, at most, for the lines telling each game the referee stops."""
+
+    async def say_stopping(self) -> str:
+        """A normal stop (the operator's): tell each refereed game what becomes of it, and return the
+        operator's line (how many games the journal keeps). The lines go within the chat budget; what it
+        cannot send within :data:`STOP_WAIT` seconds is dropped with the sessions."""
+        kept = 0
+        for referee in self.all_games().values():
+            if referee.closed or referee.finished:
+                continue
+            line, keeps = referee.stopping_line()
+            kept += keeps
+            with contextlib.suppress(Exception):  # a game gone meanwhile: nothing to tell
+                await referee.say(line)
+        sessions = [session for session in self.sessions if session.client is not None]
+        with contextlib.suppress(Exception):
+            await asyncio.gather(*(session.chat.flush(timeout=self.STOP_WAIT) for session in sessions))
+        open_tables = len(self.journal.open_tables())
+        return (
+            f"stopping: {kept} refereed game(s) kept in the journal {self.journal.path}"
+            f" ({open_tables} open record(s) in all); a restart takes them up again"
+        )
+
     async def close(self) -> None:
         if self.fleet is not None and self.main is None:
             await self.fleet.stop()
-        for session in reversed(self.sessions):
-            if session.client is not None:
-                await session.chat.flush(timeout=5.0)
-                session.chat.close()
-                await session.client.close()
+        sessions = [session for session in reversed(self.sessions) if session.client is not None]
+        with contextlib.suppress(Exception):  # lines still waiting for the chat budget: a bounded wait
+            await asyncio.gather(*(session.chat.flush(timeout=self.STOP_WAIT) for session in sessions))
+        for session in sessions:
+            session.chat.close()
+            await session.client.close()
         if self.main is None:
+            if self.journal_lease is not None:
+                self.journal_lease.release()
             self.journal.close()
 
     # -- chat helpers ------------------------------------------------------------------------------
@@ -1200,6 +1399,8 @@ class Bot:
                 await self._on_reconnected(event)
                 return
             if isinstance(event, Disconnected):
+                if event.final:
+                    await self._closed_for_good(event)
                 return
             if event.kind != "game" and not event.is_own and not event.is_replay:
                 seen = user_online_in(event)
@@ -1235,6 +1436,50 @@ class Bot:
                 await self._on_game_joined(event)
         except Exception:
             LOGGER.exception("bot failed on %r", event)
+
+    async def _closed_for_good(self, event: Disconnected) -> None:
+        """The server ended this session for good (another login with our account, a ban, a name it no
+        longer accepts): reconnecting cannot help. The main session stops the process (:meth:`end`); a
+        helper session alone stops, its games said lost in their rooms (``!resume`` continues them)."""
+        user = self.client.user_name or self.options.user
+        said = event.reason.partition(": ")[2] if ": " in event.reason else event.reason
+        if self.main is None:
+            self.end(ended_sentence(event.final, user, said))
+            return
+        self.ended = ended_sentence(event.final, user, said, helper=True)
+        LOGGER.error("%s", self.ended)
+        await self.main.drop_helper(self)
+
+    async def drop_helper(self, helper: Bot) -> None:
+        """Stop a helper session whose account the server closed for good: its games are no longer refereed
+        (their records are kept; each room hears how to continue them); the other sessions go on."""
+        if helper in self.sessions:
+            self.sessions.remove(helper)
+        for user, session in list(self.conversations.items()):
+            if session is helper:
+                del self.conversations[user]
+        for game_id, referee in list(helper.games.items()):
+            helper.forget_game(game_id, keep_lease=True)  # offered for !resume here
+            if getattr(referee, "league", None) is not None:  # its league opens the game again
+                await referee.on_seat_lost()
+                continue
+            if referee.finished:
+                continue
+            kept = self.journal.has_table(referee.table_key)
+            await self.room_say(
+                referee.room_id,
+                f"The server closed the referee's helper account {helper.client.user_name} for good"
+                f" ({CLOSED_WORDS.get(helper.client.closed_for_good, 'closed')}): it no longer referees"
+                f" {referee.format_name} game #{game_id}."
+                + (
+                    f" Its record is kept: say !resume {game_id} to continue it in a new game."
+                    if kept
+                    else " It had not started: ask for a new game."
+                ),
+            )
+        helper.chat.close()
+        with contextlib.suppress(Exception):
+            await helper.client.close()
 
     async def _on_room_say(self, event: ClientEvent) -> None:
         text = str(getattr(event.message, "message", ""))
@@ -1442,6 +1687,12 @@ class Bot:
         raise AssertionError("unreachable")
 
     @property
+    def registered(self) -> bool:
+        """Whether the server knows this account as registered (it keeps the account's seats while away)."""
+        level = getattr(getattr(self.client, "user_info", None), "user_level", 0)
+        return bool(int(level or 0) & IS_REGISTERED_LEVEL)
+
+    @property
     def judge_level(self) -> bool:
         """Whether the server gave this account the judge user level (registered judges only)."""
         return bool(int(getattr(self.client.user_info, "user_level", 0) or 0) & IS_JUDGE_LEVEL)
@@ -1581,15 +1832,21 @@ class Bot:
         meta = self.journal.table_meta(key)
         names = ", ".join(str(n) for n in dict(meta.get("names", {})).values())
         what = f"{meta.get('format', 'game')} game #{game_id}" + (f" ({names})" if names else "")
-        why = (
-            f"could not watch {what} again: the game is gone from the server"
-            if meta.get("watching") and self.judge_level
-            else f"lost its seat in {what}: an unregistered account loses its seats"
-        )
-        return (
-            f"In a restart (its own or the server's) the referee {why}."
-            f" Its record is kept: say !resume {game_id} to continue it in a new game."
-        )
+        if meta.get("watching") and self.judge_level:
+            why = (
+                f"In a restart (its own or the server's) the referee could not watch {what} again: it is gone"
+            )
+        elif self.registered:  # a registered account's seat is kept: it is the game that is gone
+            why = (
+                f"The referee lost its seat in {what}: the game is gone from the server (a server restart"
+                " ends every game, and a game closes once all its players have left)"
+            )
+        else:
+            why = (
+                f"The referee lost its seat in {what}: an unregistered account loses its seats when it"
+                " restarts or its connection drops"
+            )
+        return f"{why}. Its record is kept: say !resume {game_id} to continue it in a new game."
 
     async def announce_lost_games(self) -> None:
         """Right after (re)starting: tell each room which of its games the bot can no longer referee."""

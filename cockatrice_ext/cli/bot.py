@@ -183,9 +183,10 @@ def run(
     from cockatrice_ext.bot.auction import AuctionOptions
     from cockatrice_ext.bot.combat import CombatOptions
     from cockatrice_ext.bot.league import LeagueOptions
-    from cockatrice_ext.bot.runtime import Bot, BotOptions
+    from cockatrice_ext.bot.runtime import Bot, BotOptions, SessionEnded
     from cockatrice_ext.bot.vortex import VortexOptions
     from cockatrice_ext.client import ClientError, FloodLimits, ServerAddress
+    from cockatrice_ext.journal import JournalError
 
     try:
         ServerAddress.parse(url)
@@ -231,7 +232,8 @@ def run(
             await referee.run_forever(
                 on_ready=lambda: click.echo(
                     f"referee {referee.client.user_name} is in {len(referee.room_ids)} room(s); Ctrl-C stops"
-                )
+                ),
+                on_stop=click.echo,
             )
         finally:
             if web_view is not None:
@@ -239,6 +241,8 @@ def run(
 
     try:
         asyncio.run(main())
+    except (SessionEnded, JournalError) as exc:  # the bot may not (or no longer) act: one line says why
+        raise click.ClickException(str(exc)) from None
     except (OSError, ClientError) as exc:
         from cockatrice_ext.cli.server import error_text
 
@@ -367,6 +371,10 @@ def _open_journal(spec: str) -> Journal:
 
     if not spec.startswith(POSTGRES_SCHEMES) and Path(spec).exists() and not Path(spec).is_file():
         raise click.BadParameter(f"{spec} is not a regular file", param_hint="--journal")
+    folder = Path(spec).parent
+    if not spec.startswith(POSTGRES_SCHEMES) and not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise click.ClickException(f"cannot open the journal {spec}: the folder {folder} {what}")
     try:
         return Journal(spec)
     except JournalError as exc:

@@ -267,6 +267,10 @@ class Client:
         self._dispatcher: asyncio.Task[None] | None = None
         self._connection_lost: asyncio.Future[str] | None = None
         self._closing = False
+        self.closed_for_good = ""
+        """The reason's name (``LOGGEDINELSEWERE``, ``BANNED``, ``USERNAMEINVALID``) once the server ended the
+        session for good: set as the goodbye arrives, before listeners hear of it, so a caller can refuse at
+        once to act for a session that is gone."""
         self._connected = asyncio.Event()
         self._last_data = 0.0
         self._last_action = 0.0
@@ -455,7 +459,7 @@ class Client:
             if self._closing:
                 return
             will_retry = self.reconnect_enabled
-            self._publish(Disconnected(reason, will_retry))
+            self._publish(Disconnected(reason, will_retry, final=self.closed_for_good))
             if not will_retry:
                 self._closing = True
                 return
@@ -740,6 +744,7 @@ class Client:
             if event.reason in _FINAL_CLOSE_REASONS:
                 # Reconnecting would only repeat this (or, for LOGGEDINELSEWERE, kick the other session).
                 self.reconnect_enabled = False
+                self.closed_for_good = str(getattr(event.reason, "name", event.reason))
             self._lost(_closed_reason(event))
 
     def _on_response(self, event: pev.ResponseReceived) -> None:

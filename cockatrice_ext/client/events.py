@@ -54,6 +54,9 @@ class Disconnected:
 
     reason: str
     will_reconnect: bool
+    final: str = ""
+    """The close reason's name when the server ended the session for good (``LOGGEDINELSEWERE``, ``BANNED``,
+    ``USERNAMEINVALID``): no reconnect can undo it. Empty otherwise."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from bot_process import assert_one_error_line
 from click.testing import CliRunner
 from servatrice import ServatriceConfig, ServatriceFactory, ServatriceServer
 
@@ -33,16 +34,6 @@ def bot_run(url: str, tmp_path: Path, *args: str, password: str | None = None) -
     command += ["--journal", str(tmp_path / "journal.sqlite3"), *args]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
     return done.returncode, done.stdout + done.stderr
-
-
-def assert_one_error_line(code: int, output: str, *parts: str) -> str:
-    assert code != 0, output
-    assert "Traceback" not in output, output
-    errors = [line for line in output.splitlines() if line.startswith("error: ")]
-    assert len(errors) == 1, output
-    for part in parts:
-        assert part in errors[0], errors[0]
-    return errors[0]
 
 
 @pytest.mark.servatrice

@@ -66,7 +66,7 @@ import re
 import secrets
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -106,7 +106,7 @@ AFTER_THE_END = frozenset({"standings", "pool", "status"})
 LOBBY_GRACE = 120.0
 """Seconds a lobby member may be out of the room (a dropped connection, a client restarted) before the lobby
 lets them go."""
-OPTION_OF_COMMAND = {"augment": "augments", "item": "items"}
+OPTION_OF_COMMAND = {"augment": "augments", "item": "items", "basic": "permbasic", "pick": "carousel"}
 """AutoBattler commands that only a league started with that option offers (``!autobattler start items``)."""
 STAND_IN_TICK = 5.0
 """Seconds between a running league's checks of whose move it waits for: a member out of the room
@@ -114,6 +114,13 @@ STAND_IN_TICK = 5.0
 FORFEIT_GRACE = 300.0
 """Seconds a paired member may be gone (out of the room and not connected in their game) before their
 opponent wins the match by forfeit: a game is worth longer than a pick (a client restarted comes back)."""
+WAIT_RETRY = 20.0
+"""Seconds between tries to open the game of a pairing the server refused a game (its limit of games per
+account): the league's check (:meth:`LeagueReferee.stand_in_due`) tries again no more often than this."""
+CLOSED_FOR_ROOM = "This game is closed to make room for new games; the result stands."
+"""What a finished league game hears before the referee closes it for a new game (LeagueGame.leave)."""
+CLOSED_AFTER_LINGER = "This game is over and closes now; the result stands."
+"""The same when the referee's stay in a finished game ends (:attr:`GameReferee.LINGER_SECONDS`)."""
 STAND_IN_WORDS = {
     "pick": "picked at random for you",
     "pass": "passed your market turn",
@@ -338,6 +345,29 @@ def buy_action(player: str, text: str, market: Sequence[int], pool: Sequence[int
     return mk.Buy(player=player, card=wanted, pay=pay_refs(match.group(2), pool))
 
 
+BUY_PROMPT = (
+    "Your turn to buy: !buy N with A, B... (N: the card's market number, A, B...: your pool numbers; !market"
+    " lists both) or !pass."
+)
+"""The buyer's prompt when they see the market as it is now (just opened, or on their page)."""
+
+
+def market_listing(engine: Any, name_of: Any = None) -> str:
+    """The open market, numbered as ``!buy`` reads it now (a buy renumbers the cards after it)."""
+    cards = engine.config.cards
+    name = name_of or (lambda c: cards[c].name)
+    return numbered([f"{name(c)} ({_rarity(cards[c])}, {engine.cost(c)})" for c in engine.market])
+
+
+def market_prompt(engine: Any) -> str:
+    """The buyer's prompt with the market as it is now: numbers move after each buy, so the number a
+    buyer reads is always that of the listing given with their turn."""
+    return (
+        f"Your turn to buy. The market now: {market_listing(engine)}. !buy N with A, B... (N from this list;"
+        " A, B...: your pool numbers, !market lists both) or !pass."
+    )
+
+
 def result_action(player: str, outcome: str, opponent: str) -> core.ReportResult:
     """``!result win|loss|draw`` -> a claim (counts when the opponent claims the same)."""
     outcome = outcome.strip().lower()
@@ -441,6 +471,21 @@ def deck_verdict(problems: Sequence[core.DeckProblem]) -> tuple[str, str]:
     return f"deck not legal: {public}", f"deck not legal: {describe_problems(problems)}"
 
 
+def counted(n: int, word: str) -> str:
+    """``1 treasure``, ``2 treasures``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def market_winners(standings: Sequence[tuple[str, int]]) -> str:
+    """Who won a Market Draft league (its top score; shared when several have it), in words."""
+    if not standings:
+        return ""
+    top = [p for p, points in standings if points == standings[0][1]]
+    if len(top) == 1:
+        return f"{top[0]} wins the league ({counted(standings[0][1], 'point')})"
+    return f"{' and '.join(top)} share first place ({counted(standings[0][1], 'point')} each)"
+
+
 def numbered(names: Sequence[str]) -> str:
     return "; ".join(f"{n}. {name}" for n, name in enumerate(names, start=1))
 
@@ -534,14 +579,21 @@ def opened_shops(effects: Sequence[Effect]) -> set[str]:
     return {e.player for e in effects if isinstance(e, ab.ShopOpened) and e.player not in rolled}
 
 
-def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: bool = False) -> Rendered:
+def render_effects(
+    effects: Iterable[Effect], engine: Engine[Any], *, pages: bool | Collection[str] = False
+) -> Rendered:
     """Short lines for ``effects`` of a Market Draft or AutoBattler engine (pure).
 
-    With ``pages`` (players have private web pages) private lines point to the page instead of listing
-    packs, shops and markets. A draft phase's first shop comes alone (its first cards and treasures are on
-    the page, or in the whole view that follows the short first line).
+    With ``pages`` (True: every player; else the players who watch their private web page now) private
+    lines point to the page instead of listing packs, shops and markets; other players get the listing. A
+    draft phase's first shop comes alone (its first cards and treasures are on the page, or in the whole
+    view that follows the short first line).
     """
     out = Rendered()
+
+    def paged(player: str) -> bool:
+        return pages if isinstance(pages, bool) else player in pages
+
     cards: Sequence[CardFacts] = engine.config.cards
     effects = list(effects)
     pools_shown: set[str] = set()
@@ -557,9 +609,9 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
             out.tell(
                 effect.player,
                 f"Your pack ({size}) is on your page; or !pack."
-                if pages
+                if paged(effect.player)
                 else f"Your pack ({size}): {numbered(effect.names)}.{how}",
-                on_page=pages,
+                on_page=paged(effect.player),
             )
         elif isinstance(effect, core.StoodIn):
             why = "You were away" if effect.reason == "away" else "Your time ran out"
@@ -568,7 +620,11 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
                 out.public.append(f"{effect.player}'s time ran out.")
         elif isinstance(effect, core.Picked):
             size = len(engine.league.pools[effect.player])  # type: ignore[attr-defined]
-            out.tell(effect.player, f"You picked {effect.name} ({size} in your pool).", on_page=pages)
+            out.tell(
+                effect.player,
+                f"You picked {effect.name} ({size} in your pool).",
+                on_page=paged(effect.player),
+            )
         elif isinstance(effect, core.DraftFinished):
             out.public.append(
                 "The draft is over: everyone has their pool. Decks: !pool in a private message."
@@ -587,6 +643,24 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
                 continue  # the claim that confirms the other's: the result line says it all
             opponent = next((p for p in effect.players if p != effect.player), "")
             said = "a draw" if effect.draw else f"{effect.winner} won"
+            match = engine.league.match_of(effect.player, effect.round) if opponent else None  # type: ignore[attr-defined]
+            theirs = match.claims.get(opponent) if match is not None and not match.decided else None
+            if theirs is not None and theirs != effect.winner:  # both claimed, differently: nothing counts
+                their_said = f"{theirs} won" if theirs else "a draw"
+                settle = (
+                    "One of you corrects it with !result win|loss|draw, or the game decides it if the"
+                    " referee sees its end (a life total at 0, a concession)."
+                )
+                out.tell(
+                    effect.player,
+                    f"Noted: {said}. But {opponent} reported {their_said}: your reports disagree. {settle}",
+                )
+                out.tell(
+                    opponent,
+                    f"{effect.player} reports {said}, but you reported {their_said}: your reports disagree."
+                    f" {settle}",
+                )
+                continue
             out.tell(effect.player, f"Noted: {said}. Waiting for {opponent} to confirm.")
             if opponent:
                 confirm = "draw" if effect.draw else "win" if effect.winner == opponent else "loss"
@@ -607,7 +681,9 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
             line = f"{source}: {grouped(effect.names)} (now in your pool)."
             if effect.player not in opening:
                 out.tell(effect.player, line)
-            elif not pages:  # the shop's first line comes alone; this follows it (the page shows the pool)
+            elif not paged(
+                effect.player
+            ):  # the shop's first line comes alone; this follows it (the page shows the pool)
                 out.later(effect.player, line)
         # -- Market Draft --
         elif isinstance(effect, mk.MarketOpened):
@@ -620,12 +696,18 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
                 out.tell(
                     player,
                     "The market is open: buy on your page, or !market."
-                    if pages
+                    if paged(player)
                     else f"Market: {listing}. !market shows it with your pool numbers.",
                 )
         elif isinstance(effect, mk.MarketTurn):
             out.public.append(f"{effect.player} to buy.")
-            out.tell(effect.player, "Your turn to buy: !buy N with A, B... (numbers from !market) or !pass.")
+            opened = any(isinstance(e, mk.MarketOpened) for e in effects)
+            if (
+                paged(effect.player) or opened
+            ):  # the page shows the market as it is; an opening listing is current
+                out.tell(effect.player, BUY_PROMPT)
+            else:  # a buy renumbers the market: the buyer gets the numbers their !buy is read against
+                out.tell(effect.player, market_prompt(engine))
         elif isinstance(effect, mk.CardBought):
             out.public.append(
                 f"{effect.player} buys {effect.name}, trading in {grouped(effect.paid_names)}"
@@ -634,7 +716,10 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
         elif isinstance(effect, mk.Passed):
             out.public.append(f"{effect.player} passes.")
         elif isinstance(effect, mk.MarketClosed):
-            kept = f" {len(effect.old_rares)} rare(s) stay for the next market." if effect.old_rares else ""
+            rares = len(effect.old_rares)
+            last = engine.league.round >= engine.config.rounds  # type: ignore[attr-defined]  # no market follows
+            stay = "stays" if rares == 1 else "stay"
+            kept = f" {counted(rares, 'rare')} {stay} for the next market." if rares and not last else ""
             out.public.append(f"Market closed.{kept}")
             for player in engine.league.members:  # type: ignore[attr-defined]
                 if player not in pools_shown:
@@ -642,13 +727,15 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
                     out.tell(player, "The market closed; update your deck from !pool.")
         elif isinstance(effect, mk.LeagueOver):
             table = ", ".join(f"{p} {pts}" for p, pts in effect.standings)
-            out.public.append(f"League over! Final standings (points): {table}.")
+            out.public.append(
+                f"League over! {market_winners(effect.standings)}. Final standings (points): {table}."
+            )
         # -- AutoBattler --
         elif isinstance(effect, ab.TreasuresChanged):
             if effect.reason in ("draft", "kept", "excess", "interest", "streak") and effect.delta:
                 why = {
                     "draft": "draft phase",
-                    "kept": "kept from the game",
+                    "kept": "kept from the game" if effect.delta > 0 else "lost in the game",
                     "excess": "more than five",
                     "interest": "interest",
                     "streak": "win streak",
@@ -656,16 +743,16 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
                 line = f"Treasures: {effect.treasures} ({effect.delta:+d}, {why})."
                 if effect.reason != "draft" or effect.player not in opening:
                     out.tell(effect.player, line)
-                elif not pages:  # the shop's first line says the treasures; this follows it
+                elif not paged(effect.player):  # the shop's first line says the treasures; this follows it
                     out.later(effect.player, line)
         elif isinstance(effect, ab.ShopOpened):
             assert isinstance(engine, ab.AutoBattlerEngine)
-            if pages:
+            if paged(effect.player):
                 if effect.player in opening:
                     treasures = engine.treasures[effect.player]
                     out.tell(
                         effect.player,
-                        f"Your shop is open ({treasures} treasures): on your page, or !shop.",
+                        f"Your shop is open ({counted(treasures, 'treasure')}): on your page, or !shop.",
                         on_page=True,
                     )
             elif effect.player in opening:
@@ -675,7 +762,9 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
                 out.tell(effect.player, shop_view(engine, effect.player, effect.names))
         elif isinstance(effect, ab.Swapped):
             out.tell(
-                effect.player, f"You took {effect.taken_name} and gave {effect.given_name}.", on_page=pages
+                effect.player,
+                f"You took {effect.taken_name} and gave {effect.given_name}.",
+                on_page=paged(effect.player),
             )
         elif isinstance(effect, ab.ItemDrafted):
             treasures = engine.treasures[effect.player]  # type: ignore[attr-defined]
@@ -687,7 +776,7 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
                 " onto the battlefield attached to that permanent.",
             )
         elif isinstance(effect, ab.Rolled):
-            out.tell(effect.player, "Rolled: a new shop.", on_page=pages)
+            out.tell(effect.player, "Rolled: a new shop.", on_page=paged(effect.player))
         elif isinstance(effect, ab.BasicsPlayed) and effect.fee:
             treasures = engine.treasures[effect.player]  # type: ignore[attr-defined]
             out.tell(
@@ -704,8 +793,11 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
             total = len(engine.active())  # type: ignore[attr-defined]
             if done < total:
                 out.public.append(f"{effect.player} has finished drafting ({done}/{total}).")
-            if (pages or done < total) and effect.player not in stood_in:  # the answer to their !done or Done
-                out.tell(effect.player, f"You are done drafting this phase ({done}/{total}).", on_page=pages)
+            paged_done = paged(effect.player)
+            if (paged_done or done < total) and effect.player not in stood_in:  # the answer to their !done
+                out.tell(
+                    effect.player, f"You are done drafting this phase ({done}/{total}).", on_page=paged_done
+                )
         elif isinstance(effect, ab.DraftEnded):
             energy = engine.energy  # type: ignore[attr-defined]
             out.public.append(f"Draft over. Energy {energy}: build your mini-game decks.")
@@ -747,7 +839,10 @@ def render_effects(effects: Iterable[Effect], engine: Engine[Any], *, pages: boo
             tables = "; ".join(f"group {n}: {', '.join(g)}" for n, g in enumerate(effect.groups, start=1))
             out.public.append(f"Hand sizes grow: everyone changes tables. {tables}.")
         elif isinstance(effect, ab.GroupWon):
-            out.public.append(f"{effect.player} wins group {effect.group + 1}.")
+            if len(engine.groups) == 1:  # type: ignore[attr-defined]  # four players: the group is the league
+                out.public.append(f"{effect.player} wins the league: the champion!")
+            else:
+                out.public.append(f"{effect.player} wins group {effect.group + 1}.")
         elif isinstance(effect, ab.ChampionDecided):
             out.public.append(f"{effect.player} is the champion!")
         elif isinstance(effect, ab.AugmentRarityRolled):
@@ -817,8 +912,21 @@ def load_league_block(spec: str) -> LoadedBlock:
 
 
 def league_pages(bot: Bot) -> Any:
-    """The web view's league pages (``link``, ``changed``, ``revoke``), or None when the bot serves none."""
+    """The web view's league pages (``link``, ``changed``, ``revoke``, ``number``), or None when the bot
+    serves none."""
     return (bot.main or bot).league_pages
+
+
+@dataclass
+class WaitingGame:
+    """A pairing whose game the server would not open yet: why, when it was last tried (``time.monotonic``),
+    and what the game replaces (``open_game``'s ``instead_of``, ``why``, ``whys``)."""
+
+    reason: str
+    tried: float
+    instead_of: int | None = None
+    why: str = ""
+    whys: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -874,6 +982,29 @@ class Lobby:
         )
 
 
+def misplaced_command(bot: Bot, ctx: Context, text: str, here: Iterable[Referee]) -> str:
+    """The answer to a league member's private league command said in room or game chat, where nobody
+    ``here`` knows it: where to send it ("" when it is no such command)."""
+    try:
+        invocation = parse_invocation(text)
+    except BadArgument:
+        return ""
+    if invocation is None or any(r.commands.find(invocation.name, ctx.scope) is not None for r in here):
+        return ""
+    name = invocation.name
+    for league in reversed(bot.private_referees):
+        if not isinstance(league, LeagueReferee) or not league.is_member(ctx.sender):
+            continue
+        if league.over and name not in AFTER_THE_END:
+            continue
+        spec = league.commands.find(name, "private")
+        if spec is not None and league._offers(spec.name):
+            return (
+                f"{ctx.sender}: send !{name} to me by private message (league commands go there, not here)."
+            )
+    return ""
+
+
 class LeagueRoom(Referee):
     """Room commands of one league format: join, leave, start, status."""
 
@@ -900,6 +1031,16 @@ class LeagueRoom(Referee):
 
     def waiting_games(self) -> list[str]:
         return [line for league in self.leagues if not league.over for line in league.cut_games()]
+
+    async def handle_command(self, ctx: Context, text: str) -> bool:
+        """Room commands; a member's private league command said here (no room referee knows it) is
+        answered with where it belongs."""
+        if await super().handle_command(ctx, text):
+            return True
+        line = misplaced_command(self.bot, ctx, text, self.bot.room_referees)
+        if line:
+            await ctx.reply(line)
+        return bool(line)
 
     def seats_range(self) -> tuple[int, int]:
         return SEATS[self.format_name]
@@ -1203,6 +1344,13 @@ class LeagueReferee(Referee):
         connection dropped rather than they left): Servatrice does
         not seat anyone in a started game again, so the pairing gets a new game once that player is back
         (see :meth:`reopen_cut_games`), or the other player wins by forfeit after :data:`FORFEIT_GRACE`."""
+        self.waiting: dict[tuple[int, tuple[str, ...]], WaitingGame] = {}
+        """Pairings whose game the server would not open yet (its limit of games per account): the league's
+        check tries again every :data:`WAIT_RETRY` seconds (:meth:`open_waiting_games`); journaled in the
+        meta's ``waiting`` so a restart opens them."""
+        self.room_told_waiting = (
+            False  # the room heard that games wait for a free slot (once, till none wait)
+        )
         self._watcher: asyncio.Task[None] | None = None
 
     # -- creation and restore ------------------------------------------------------------------------
@@ -1271,7 +1419,7 @@ class LeagueReferee(Referee):
         """Announce the league in its room and deal the first cards (the referee's ``Start``)."""
         options, block, bot, room_id = self.options, self.block, self.bot, self.room_id
         members = self.engine.league.members
-        number = self.key.rsplit(":", 1)[-1]
+        number = self.number  # the web view's number for it when there is one (its page is /league/N)
         title = TITLES[options.format]
         rounds = "1 round" if options.rounds == 1 else f"{options.rounds} rounds"
         markets = {1: "no market", 2: "a market after round 1"}.get(options.rounds, "a market between rounds")
@@ -1329,12 +1477,25 @@ class LeagueReferee(Referee):
             else:
                 stale.add(str(game_id))
                 reopen.append((round_no, players, game_id))
-        if stale:  # before any new game: the server may give a new one the number of a stale one
-            meta = bot.journal.table_meta(key)
+        for game_key, (round_no, *players) in meta.get("cut", {}).items():  # cut short: a new game now
+            match = league.engine.league.match_of(players[0], int(round_no))
+            if match is not None and not match.decided:
+                reopen.append((int(round_no), tuple(players), int(game_key)))
+        waiting = [
+            (int(round_no), tuple(players))
+            for round_no, *players in meta.get("waiting", [])
+            if (m := league.engine.league.match_of(players[0], int(round_no))) is not None and not m.decided
+        ]
+        if stale or meta.get("cut") or meta.get("waiting"):  # before any new game: the server may give a new
+            meta = bot.journal.table_meta(key)  # one the number of a stale one
             meta["games"] = {k: v for k, v in meta.get("games", {}).items() if k not in stale}
+            meta["cut"], meta["waiting"] = {}, []
             bot.journal.set_table_meta(key, meta)
         for round_no, players, lost in reopen:
             await league.open_game(round_no, players, instead_of=lost)
+        for round_no, players in waiting:
+            if not any(set(g.players) == set(players) for g in league.games.values()):
+                await league.open_game(round_no, players)
         league.watch()
         return league
 
@@ -1381,7 +1542,7 @@ class LeagueReferee(Referee):
         for member in sorted(self.standing_in):
             if now - self.seen.get(member, now) < LOBBY_GRACE:
                 self.standing_in.discard(member)
-                await self.bot.room_say(self.room_id, f"{member} is back: their moves are their own again.")
+                await self.room_say(f"{member} is back: their moves are their own again.")
                 await self.welcome_back(member)
         timeout = self.options.pick_timeout
         for _ in range(len(self.engine.league.members) * 50):  # an away member's packs may queue up
@@ -1412,6 +1573,7 @@ class LeagueReferee(Referee):
             await self.stand_in(due, reason)
         await self.forfeit_due(now)
         await self.reopen_cut_games()
+        await self.open_waiting_games(time.monotonic())
 
     async def reopen_cut_games(self) -> None:
         """A new game for each pairing whose game was cut short by a player who is now back in the room
@@ -1432,11 +1594,45 @@ class LeagueReferee(Referee):
                     whys={gone: f"cut short when {departure(gone, dropped, to_them=True)}"},
                 )
 
+    async def open_waiting_games(self, now: float) -> None:
+        """Try again to open each waiting pairing's game, at most every :data:`WAIT_RETRY` seconds (each try
+        is a command to the server); a pairing decided meanwhile (both sent ``!result``) needs none."""
+        for pairing, wait in sorted(self.waiting.items()):
+            match = self.engine.league.match_of(pairing[1][0], pairing[0])
+            if match is None or match.decided or self.over:
+                self.drop_waiting(pairing)
+            elif now - wait.tried >= WAIT_RETRY:
+                wait.tried = now
+                await self.open_game(
+                    pairing[0], pairing[1], instead_of=wait.instead_of, why=wait.why, whys=wait.whys
+                )
+
+    def drop_waiting(self, pairing: tuple[int, tuple[str, ...]]) -> None:
+        """``pairing`` waits for a game no longer (opened, or decided without one)."""
+        if self.waiting.pop(pairing, None) is not None:
+            self.save_waiting()
+        if not self.waiting:
+            self.room_told_waiting = False
+
+    def save_waiting(self) -> None:
+        meta = self.bot.journal.table_meta(self.key)
+        meta["waiting"] = [[round_no, *players] for round_no, players in sorted(self.waiting)]
+        self.bot.journal.set_table_meta(self.key, meta)
+
+    def waiting_for_slot(self, player: str) -> tuple[int, tuple[str, ...]] | None:
+        """The waiting pairing of ``player`` (see :attr:`waiting`), if any."""
+        return next((pairing for pairing in self.waiting if player in pairing[1]), None)
+
     def cut_games(self, now: float | None = None) -> list[str]:
-        """The games cut short that wait for their player, in words for the room's ``!games``."""
+        """The games cut short that wait for their player, and the pairings whose game waits for a free slot
+        on the server, in words for the room's ``!games``."""
         now = time.monotonic() if now is None else now
         title = TITLES[self.format_name]
-        lines = []
+        lines = [
+            f"{title} round {round_no} {' vs '.join(players)} waits for a free game slot (the server's limit"
+            " of games per account): the referee opens it as soon as the server lets it"
+            for round_no, players in sorted(self.waiting)
+        ]
         for game_id, (round_no, players, gone, _dropped) in sorted(self.cut.items()):
             left = max(0.0, FORFEIT_GRACE - (now - self.seen.get(gone, now)))
             lines.append(
@@ -1475,8 +1671,7 @@ class LeagueReferee(Referee):
                 LOGGER.info("league %s: no forfeit for %s (%s)", self.key, gone[0], exc.code)
                 continue
             minutes = f"{int(max(FORFEIT_GRACE, now - self.seen.get(gone[0], now)) // 60)} minutes"
-            await self.bot.room_say(
-                self.room_id,
+            await self.room_say(
                 f"{gone[0]} has been gone {minutes}: {winner} wins their round {match.round} game"
                 " by forfeit.",
             )
@@ -1508,8 +1703,7 @@ class LeagueReferee(Referee):
         self.decisions.pop(member, None)
         if reason == "away" and member not in self.standing_in:
             self.standing_in.add(member)  # no duration: said after a forfeit, "2 minutes" read as a slip
-            await self.bot.room_say(
-                self.room_id,
+            await self.room_say(
                 f"{member} is away: the referee makes their moves (at random, or a pass) until they are"
                 " back.",
             )
@@ -1528,10 +1722,53 @@ class LeagueReferee(Referee):
     def is_member(self, name: str) -> bool:
         return name in self.engine.league.members
 
+    @property
+    def number(self) -> int:
+        """The league's number as players see it: its web pages' (``/league/N``) when the bot serves a web
+        view, else its journal key's (per room and format)."""
+        number_of = getattr(self.pages, "number", None)  # the web view's numbering (WebView.number)
+        return int(number_of(self)) if callable(number_of) else int(self.key.rsplit(":", 1)[-1])
+
+    def room_title(self) -> str:
+        """How room lines name this league ("Market Draft league #2")."""
+        return f"{TITLES[self.format_name]} league #{self.number}"
+
+    def room_prefix(self) -> str:
+        """How the league's room lines begin: its name ("Market Draft #1: ") while another league runs in the
+        same room (their lines would read as one league's), else nothing."""
+        others = [
+            r
+            for r in self.bot.private_referees
+            if isinstance(r, LeagueReferee) and r is not self and r.room_id == self.room_id and not r.over
+        ]
+        return f"{TITLES[self.format_name]} #{self.number}: " if others else ""
+
+    async def room_say(self, line: str) -> None:
+        """A line to the league's room, named by :meth:`room_prefix`."""
+        await self.bot.room_say(self.room_id, shorten(self.room_prefix() + line))
+
     def _latest_for(self, user: str) -> LeagueReferee | None:
         """The league ``user`` joined last (running or ended)."""
         mine = [r for r in self.bot.private_referees if isinstance(r, LeagueReferee) and r.is_member(user)]
         return mine[-1] if mine else None
+
+    def is_out(self, member: str) -> bool:
+        """An AutoBattler member eliminated (not the Ghost, who plays on)."""
+        engine = self.engine
+        if not isinstance(engine, ab.AutoBattlerEngine):
+            return False
+        return member in engine.dead and member not in engine.ghosts.values()
+
+    def final_line(self) -> str:
+        """Who won the ended league, and the standings, in words."""
+        engine = self.engine
+        if isinstance(engine, ab.AutoBattlerEngine):
+            rows = ", ".join(f"{r['player']} {r['poison']} poison" for r in engine.standings())
+            winner = engine.champion or ", ".join(engine.group_winners.values())
+            return (f"{winner} is the champion; " if winner else "") + f"standings: {rows}"
+        table = tuple((r["player"], r["points"]) for r in engine.league.standings())
+        rows = ", ".join(f"{p} {pts}" for p, pts in table)
+        return f"{market_winners(table)}; standings (points): {rows}"
 
     def card_name(self, index: int) -> str:
         return self.block.facts[index].name
@@ -1544,7 +1781,7 @@ class LeagueReferee(Referee):
         title = TITLES[self.format_name]
         members = ", ".join(engine.league.members)
         if self.over:
-            return f"{title} league ({members}) is over"
+            return f"{title} league ({members}) is over: {self.final_line()}"
         return f"{title} league ({members}): {self.stage()}"
 
     def stage(self) -> str:
@@ -1607,7 +1844,10 @@ class LeagueReferee(Referee):
             title = TITLES[self.format_name]
             option = OPTION_OF_COMMAND.get(name)
             if option and self.format_name == "autobattler":  # the format's command, not this league's
-                await ctx.reply(f"{ctx.sender}: this league was started without {option}, so no !{name}")
+                instead = "; !swap SHOP POOL takes a shop card" if name == "pick" else ""
+                await ctx.reply(
+                    f"{ctx.sender}: this league was started without {option}, so no !{name}{instead}"
+                )
                 return True
             spec = self.commands.find  # an alias (augments) goes with its command
             offered = [n for n in self.commands.names("private") if self._offers(spec(n, "private").name)]
@@ -1665,7 +1905,7 @@ class LeagueReferee(Referee):
             pack = engine.pack(member)
             return f"Your pack ({len(pack)}): {numbered([self.card_name(c) for c in pack])}. !pick N."
         if kind == "buy":
-            return "Your turn to buy: !market lists it; !buy N with A, B... or !pass."
+            return market_prompt(engine)
         if kind == "done":
             return "Your shop is open: !shop lists it; !swap SHOP POOL, !roll, !done."
         if kind == "carousel":
@@ -1682,7 +1922,8 @@ class LeagueReferee(Referee):
         """
         engine = self.engine
         pages = self.pages
-        rendered = render_effects(effects, engine, pages=pages is not None)
+        watching = self.page_players | ({answer.sender} if answer is not None else set())
+        rendered = render_effects(effects, engine, pages=watching if pages is not None else False)
         for player, lines in rendered.private.items():  # players first: the room's line can wait
             link_line = self.link_line(player)
             answering = answer is not None and answer.sender == player
@@ -1700,8 +1941,9 @@ class LeagueReferee(Referee):
             task = asyncio.get_running_loop().create_task(self._follow_up(player, later))
             self._follow_ups.add(task)
             task.add_done_callback(self._follow_ups.discard)
-        for line in _pack_lines(rendered.public):
-            await self.bot.room_say(self.room_id, line)
+        prefix = self.room_prefix()
+        for line in _pack_lines(rendered.public, limit=280 - len(prefix)):
+            await self.bot.room_say(self.room_id, prefix + line)
         forfeits = False
         for effect in effects:
             if isinstance(effect, core.RoundStarted):
@@ -1719,6 +1961,10 @@ class LeagueReferee(Referee):
                             else f"{effect.first} plays first (decided at random)."
                         ) + f" Hand {effect.hand_size}, life {effect.starting_life}, no library."
             elif isinstance(effect, core.ResultRecorded):
+                for pairing in [
+                    w for w in self.waiting if w[0] == effect.round and set(w[1]) == set(effect.players)
+                ]:
+                    self.drop_waiting(pairing)  # decided by both players' !result: no game needed now
                 for game in list(self.games.values()):
                     if game.round_no == effect.round and set(game.players) == set(effect.players):
                         await game.result_recorded(effect)
@@ -1778,16 +2024,18 @@ class LeagueReferee(Referee):
         whys: dict[str, str] | None = None,
     ) -> None:
         """Create the Cockatrice game of one pairing and tell both players where it is (and, when it
-        replaces game ``instead_of``, ``why`` it does; ``whys``: the reason as told to one player)."""
+        replaces game ``instead_of``, ``why`` it does; ``whys``: the reason as told to one player). A game
+        the server refuses (its limit of games per account) waits: see :meth:`game_waits`."""
+        pairing = (round_no, tuple(players))
         try:
             game = await LeagueGame.create(self.bot, self, round_no, players)
         except Exception as exc:
             LOGGER.warning("league %s: could not create a game for %s: %s", self.key, players, exc)
-            for player in players:
-                await self.bot.tell(
-                    player, "The referee could not open your game; play anyway and both send !result."
-                )
+            reason = exc.reason if isinstance(exc, NotAllowed) else "the server refused it"
+            await self.game_waits(pairing, WaitingGame(reason, time.monotonic(), instead_of, why, whys or {}))
             return
+        was_waiting = pairing in self.waiting
+        self.drop_waiting(pairing)
         self.games[game.game_id] = game
         meta = self.bot.journal.table_meta(self.key)
         meta.setdefault("games", {})[str(game.game_id)] = [round_no, *players]
@@ -1798,6 +2046,8 @@ class LeagueReferee(Referee):
             replaced = (
                 "" if instead_of is None else f"Game #{instead_of} was {(whys or {}).get(player, why)}. "
             )
+            if was_waiting:
+                replaced = f"A game slot is free: {replaced}"
             await self.bot.tell(
                 player,
                 replaced
@@ -1812,15 +2062,57 @@ class LeagueReferee(Referee):
                 ),
             )
 
+    async def game_waits(self, pairing: tuple[int, tuple[str, ...]], wait: WaitingGame) -> None:
+        """The server would not open ``pairing``'s game: it waits (:meth:`open_waiting_games` tries again).
+        The first time, both players hear the server's reason and what happens next, and the room hears once
+        (till no game waits) that games wait for a free slot."""
+        first = pairing not in self.waiting
+        if not first:
+            self.waiting[pairing].reason, self.waiting[pairing].tried = wait.reason, wait.tried
+            return
+        self.waiting[pairing] = wait
+        self.save_waiting()
+        round_no, players = pairing
+        for player in players:
+            opponent = next(p for p in players if p != player)
+            await self.bot.tell(
+                player,
+                shorten(
+                    f"Round {round_no}: the referee cannot open your game vs {opponent} yet: {wait.reason}."
+                    " It opens it as soon as the server lets it and tells you its number (or play elsewhere"
+                    " and both send me !result).",
+                    PRIVATE_LIMIT,
+                ),
+            )
+        if not self.room_told_waiting:
+            self.room_told_waiting = True
+            await self.room_say(
+                shorten(
+                    f"{self.room_title()}: the server will not open more games for the referee now (its limit"
+                    " of games per account; finished games count until their last player leaves). Waiting"
+                    " games open as soon as it lets them: !games lists them."
+                ),
+            )
+
     def forget(self, game: LeagueGame) -> None:
         self.games.pop(game.game_id, None)
 
     def forget_game_record(self, game_id: int) -> None:
         """Take a game that is gone out of the journal's list of the league's games (a restart would
-        look for it)."""
+        look for it), as a game played or as one cut short."""
         meta = self.bot.journal.table_meta(self.key)
         meta["games"] = {k: v for k, v in meta.get("games", {}).items() if k != str(game_id)}
+        meta["cut"] = {k: v for k, v in meta.get("cut", {}).items() if k != str(game_id)}
         self.bot.journal.set_table_meta(self.key, meta)
+
+    def mark_cut(self, game_id: int) -> None:
+        """Move ``game_id``'s record among the games cut short: a restart opens its pairing a new game (the
+        cut game, finished, is not taken back)."""
+        meta = self.bot.journal.table_meta(self.key)
+        record = meta.get("games", {}).pop(str(game_id), None)
+        if record is not None:
+            meta.setdefault("cut", {})[str(game_id)] = record
+            self.bot.journal.set_table_meta(self.key, meta)
 
     async def cut_short(self, game: LeagueGame, gone: str, dropped: bool) -> None:
         """``gone`` left the started ``game`` (their connection ``dropped``, or, in an AutoBattler league,
@@ -1843,7 +2135,8 @@ class LeagueReferee(Referee):
         )
         self.cut[game.game_id] = (game.round_no, game.players, gone, dropped)
         self.out_of_room.add(gone)  # counted as away now, not at the next check
-        await game.close()
+        self.mark_cut(game.game_id)
+        await game.close(f"cut short when {departure(gone, dropped)}")
 
     async def game_lost(self, game: LeagueGame) -> None:
         """The bot came back without ``game`` (the server restarted, or dropped the seat): forget its
@@ -1876,6 +2169,10 @@ class LeagueReferee(Referee):
             return self.options.augment_packs
         if name == "item":
             return self.options.item_drafting
+        if name == "basic":
+            return self.engine.config.permanent_basic_cost > 0
+        if name == "pick":
+            return bool(self.engine.config.carousel)
         return name not in self.MARKET_ONLY
 
     @command(scopes=("private",))
@@ -1913,9 +2210,7 @@ class LeagueReferee(Referee):
         engine: mk.MarketDraftEngine = self.engine
         if engine.phase != "market":
             raise NotAllowed("the market is closed")
-        listing = numbered(
-            [f"{self.card_name(c)} ({_rarity(self.block.facts[c])}, {engine.cost(c)})" for c in engine.market]
-        )
+        listing = market_listing(engine, self.card_name)
         turn = engine.whose_turn()
         await self.tell_lines(
             ctx.sender,
@@ -1936,10 +2231,11 @@ class LeagueReferee(Referee):
         if spare and self.overpay_warned.get(ctx.sender) != action:
             self.overpay_warned[ctx.sender] = action
             names = ", ".join(self.card_name(c) for c in spare)
+            wanted = action.card if isinstance(action.card, str) else self.card_name(action.card)
             await ctx.reply(
                 shorten(
-                    f"That overpays: the cost is met even without any one of {names}. Say the same !buy"
-                    " again to pay it all.",
+                    f"That overpays for {wanted}: the cost is met even without any one of {names}. Say the"
+                    " same !buy again to pay it all.",
                     900,
                 )
             )
@@ -1959,6 +2255,8 @@ class LeagueReferee(Referee):
         shop = engine.shop(ctx.sender)
         pool = [self.card_name(c) for c in engine.pool(ctx.sender)]
         if not shop:
+            if self.is_out(ctx.sender):
+                raise NotAllowed("you are out of the league (eliminated): no more shops; !standings shows it")
             raise NotAllowed(f"no shop is open for you (phase {engine.phase}); your pool: {numbered(pool)}")
         await ctx.reply(
             shorten(
@@ -2091,6 +2389,8 @@ class LeagueReferee(Referee):
         """Where the league stands and what you can do now."""
         engine = self.engine
         parts = [self.status_line()]
+        if self.is_out(ctx.sender) and not self.over:
+            parts.append("you are out of the league (eliminated); you may watch its games")
         waiting_for = engine.waiting_for()
         if isinstance(engine, mk.MarketDraftEngine):
             if engine.pack(ctx.sender):
@@ -2119,7 +2419,13 @@ class LeagueReferee(Referee):
                 None,
             )
             opponent = match.opponent(ctx.sender)
-            parts.append(f"your game vs {opponent}" + (f" is #{game.game_id}" if game else ""))
+            if game is None and self.waiting_for_slot(ctx.sender) is not None:
+                parts.append(
+                    f"your game vs {opponent} waits for a free game slot on the server: the referee opens it"
+                    " as soon as it can (or play elsewhere and both send !result)"
+                )
+            else:
+                parts.append(f"your game vs {opponent}" + (f" is #{game.game_id}" if game else ""))
             if opponent in self.out_of_room:
                 left = max(1, round(FORFEIT_GRACE - (now - self.seen.get(opponent, now))))
                 parts.append(
@@ -2191,7 +2497,7 @@ class LeagueGame(GameReferee):
         self.ready_sent = False  # seated: our ready; watching: "both decks are legal" was said
         self.played = False  # the game has started (a concession may have stopped it since)
         self.announced = False  # "The game is on" was said (before a restart too)
-        self.finished = False
+        self.finished = ""  # why the game is over: it lingers then (see close), counting against our limit
         self.basics_declared = False
         self.setup_note = ""
         self.table = league.table
@@ -2232,6 +2538,15 @@ class LeagueGame(GameReferee):
                 parts.append(f"{name} deck {'OK' if self.legal[name] else 'not legal'}")
         title = TITLES[self.format_name]
         await ctx.reply(shorten(f"{title} league round {self.round_no}: " + ", ".join(parts) + "."))
+
+    async def handle_command(self, ctx: Context, text: str) -> bool:
+        """Game commands; a member's private league command said here is answered with where it belongs."""
+        if await super().handle_command(ctx, text):
+            return True
+        line = misplaced_command(self.bot, ctx, text, [self])
+        if line:
+            await ctx.reply(line)
+        return bool(line)
 
     # -- helpers ----------------------------------------------------------------------------------------
 
@@ -2501,34 +2816,65 @@ class LeagueGame(GameReferee):
         await self.league.perform(effects)
 
     async def result_recorded(self, effect: core.ResultRecorded) -> None:
-        """The match is decided: thank the players and leave the game."""
+        """The match is decided: thank the players, say they may leave, and stay (see :meth:`close`)."""
         if self.finished:
             return
-        if effect.draw:
-            await self.say("Result recorded: a draw. Thanks for playing!")
-        else:
-            await self.say(f"Result recorded: {effect.winner} wins. Thanks for playing!")
-        await self.close()
+        result = "a draw" if effect.draw else f"{effect.winner} wins"
+        await self.say(
+            f"Result recorded: {result}. Thanks for playing! This game is over: please leave it (the server"
+            " counts an open game against the referee's games until its last player leaves)."
+        )
+        await self.close(f"game over ({result})")
 
     async def finish(self, reason: str, *, linger: float | None = None) -> None:
-        """Every player left: the game still waits for its pairing (the league's result for the match
-        closes it, see :meth:`result_recorded`), so there is nothing to finish here."""
+        """Every player left. A finished game: leave it too (it closes). Otherwise the game still waits for
+        its pairing (the league's result for the match closes it, see :meth:`result_recorded`)."""
+        if self.finished:
+            await self.leave()
 
-    async def close(self) -> None:
-        self.finished = True
-        with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
-            await self.flush_chat()
+    async def close(self, reason: str = "game over") -> None:
+        """The game is over (its result recorded, or cut short): the league forgets it; the referee stays in
+        it, finished, so the room can close it for a new game (:meth:`leave`, which the bot calls when the
+        server's limit of games per account is reached). It leaves when the last player has gone, or after
+        :attr:`LINGER_SECONDS`."""
+        if self.finished or self.closed:
+            return
+        self.finished = reason
         self.league.forget(self)
-        self.bot.forget_game(self.game_id)
+        if reason.startswith("game over"):  # played out; one cut short keeps its record (see mark_cut)
+            self.league.forget_game_record(self.game_id)
+        self.views_changed()
+        if self.game_id not in self.bot.client.games or not self.humans():
+            await self.leave()
+        elif self._leave_timer is None:
+            loop = asyncio.get_running_loop()
+            self._leave_timer = loop.call_later(
+                self.LINGER_SECONDS, lambda: loop.create_task(self.leave(CLOSED_AFTER_LINGER))
+            )
+
+    async def leave(self, line: str = CLOSED_FOR_ROOM) -> None:
+        """Leave the game. A finished one is closed first: its players still in it hear ``line`` and are
+        kicked (we are its host), so the server closes it and it stops counting against our limit."""
+        if self.closed:
+            return
+        if self.finished and self.game_id in self.bot.client.games and not self.watching:
+            humans = self.humans()
+            if humans:
+                with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
+                    await self.say(line)
+                    await self.flush_chat()
+                for player in humans:
+                    with contextlib.suppress(ClientError, ConnectionError):
+                        await self.run(pc.kick_from_game(player.player_id))
         with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
-            await self.bot.client.leave_game(self.game_id)
+            await super().leave()
 
     async def on_seat_lost(self, *, renumbered: bool = False) -> None:
         """A league game is the league's to open again (a new game for the pairing), not a ``!resume``."""
         LOGGER.warning(
             "league %s: game %d is gone from the server; opening it again", self.league.key, self.game_id
         )
-        self.finished = True
+        self.finished = "lost"
         await self.league.game_lost(self)
 
     async def on_reconnected(self) -> None:
@@ -2586,7 +2932,7 @@ async def take_over_league(bot: Bot, key: str) -> None:
         return
     league = await LeagueReferee.restore(bot, key)
     room.leagues.append(league)
-    number = key.rsplit(":", 1)[-1]
+    number = league.number
     await league.tell_members_again(
         f"{TITLES[fmt]} league #{number} goes on with me as its referee: send me your commands (!help)."
     )

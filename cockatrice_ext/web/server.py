@@ -353,6 +353,10 @@ class WebView:
         self._dirty_leagues.add(self._league_number(league))
         self._schedule_flush()
 
+    def number(self, league: Any) -> int:
+        """The league's hook: the number of its pages (``/league/N``), which its room lines announce too."""
+        return self._league_number(league)
+
     def revoke(self, league: Any, player: str) -> None:
         """The lobby's hook: ``player`` left; their link dies and their open pages end."""
         number = self._league_number(league)

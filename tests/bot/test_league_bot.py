@@ -254,7 +254,9 @@ def test_render_market_round() -> None:
     out = render_effects(engine.apply(core.ReportResult(player=None, winner="al")), engine)
     text = " ".join(out.public)
     assert "Round 1: al beats bo." in text
-    assert "League over! Final standings (points): al 2, bo 0." in text  # a one-round league ends here
+    assert (
+        "League over! al wins the league (2 points). Final standings (points): al 2, bo 0." in text
+    )  # a one-round league ends here
 
 
 def test_render_market_buy_and_claims() -> None:
@@ -279,6 +281,24 @@ def test_render_market_buy_and_claims() -> None:
     assert any(line.startswith("Your booster: ") for line in out.private["al"])
     out = render_effects(engine.apply(mk.Pass(player="bo")), engine)
     assert out.public[0] == "bo passes."
+
+
+def test_conflicting_result_claims_are_told_to_both_players() -> None:
+    """Seen in the field: hal claimed a win, then eve claimed a win; each was told only "Noted: ... won.
+    Waiting for ... to confirm", the first claim silently overwritten. Both hear their reports disagree."""
+    engine = market_engine(rounds=1)
+    render_effects(engine.apply(core.ReportResult(player="al", winner="al")), engine)
+    out = render_effects(engine.apply(core.ReportResult(player="bo", winner="bo")), engine)
+    assert out.private["bo"][0].startswith("Noted: bo won. But al reported al won: your reports disagree.")
+    assert out.private["al"][0].startswith(
+        "bo reports bo won, but you reported al won: your reports disagree."
+    )
+    for line in (out.private["al"][0], out.private["bo"][0]):
+        assert "corrects it with !result" in line and "Confirm with" not in line
+    out = render_effects(engine.apply(core.ReportResult(player="bo", winner="", draw=True)), engine)
+    assert out.private["bo"][0].startswith("Noted: a draw. But al reported al won: your reports disagree.")
+    out = render_effects(engine.apply(core.ReportResult(player="bo", winner="al")), engine)
+    assert "Round 1: al beats bo." in out.public  # one corrects: the result counts
 
 
 def test_render_autobattler_draft_and_setup() -> None:
@@ -586,7 +606,7 @@ def test_an_overpaying_buy_is_warned_about_once_then_goes_through() -> None:
     ctx = Context(bot=bot, scope="private", sender=buyer, reply_hook=reply)  # type: ignore[arg-type]
     asyncio.run(league.buy(ctx, text))
     assert len(replies) == 1 and replies[0].startswith(
-        "That overpays: the cost is met even without any one of"
+        f"That overpays for {cards[uncommon].name}: the cost is met even without any one of"
     )
     assert uncommon in engine.market
     asyncio.run(league.buy(ctx, text))
@@ -830,7 +850,8 @@ def test_with_private_pages_chat_points_to_them_and_names_no_card() -> None:
     names = {c.name for c in engine.config.cards}
     for player in ("a", "b", "c", "d"):
         assert out.private[player] == [
-            f"Your shop is open ({engine.treasures[player]} treasures): on your page, or !shop."
+            f"Your shop is open ({engine.treasures[player]} treasure{'s' * (engine.treasures[player] != 1)}):"
+            " on your page, or !shop."
         ]
     assert out.follow_up == {}
     market = mk.MarketDraftEngine(
@@ -864,15 +885,39 @@ def test_with_pages_the_first_private_message_is_the_link_plus_one_line() -> Non
     bot.league_pages = _Pages()  # type: ignore[assignment]
     table = Table.create(bot.journal, "ws://test:league:0:autobattler:1", engine)
     league = LeagueReferee(bot, 0, LeagueOptions(format="autobattler"), block_of(engine), table)  # type: ignore[arg-type]
+    league.page_players.add("a")  # a's page is open (from the lobby); the others play from chat so far
     asyncio.run(league.begin())
     assert bot.said[0].startswith("AutoBattler league #1 starts")
-    assert bot.said[1:] == [
-        f"{p}: Your shop and pool: http://web.example/league/1/private/token-of-{p} or !shop" for p in "abcd"
-    ]
+    link = "Your shop and pool: http://web.example/league/1/private/token-of-{} or !shop"
+    assert bot.said[1] == "a: " + link.format("a")
+    for p, line in zip("bcd", bot.said[2:5], strict=True):  # no page open: the shop comes in chat too
+        assert line.startswith(f"{p}: {link.format(p)} | Your shop: 1. "), line
     assert bot.league_pages.changes == 1  # type: ignore[attr-defined]
     answer = say(league, bot, "a", "!swap 1 1")  # answered like the page's button: on the page
     assert answer[0].startswith("You took ") and not any("/private/" in line for line in answer)
     assert bot.league_pages.changes == 2  # type: ignore[attr-defined]
+
+
+def test_with_pages_only_players_watching_their_page_are_pointed_to_it() -> None:
+    """Seen in the field with --web: chat-only players got every pack as "Your pack (14) is on your page;
+    or !pack." and needed a !pack per pick. Only an open page (page_players) stops the chat listing."""
+    engine = mk.MarketDraftEngine(
+        mk.MarketConfig(players=("al", "bo"), rounds=1, cards=market_cards()), seed=3
+    )
+    bot = _ChattyBot(Journal(":memory:"))
+    bot.league_pages = _Pages()  # type: ignore[assignment]
+    table = Table.create(bot.journal, "ws://test:league:0:market:1", engine)
+    league = LeagueReferee(bot, 0, LeagueOptions(format="market"), block_of(engine), table)  # type: ignore[arg-type]
+    league.page_players.add("al")
+    asyncio.run(league.begin())
+    bot.said.clear()
+    effects = table.apply(core.Pick(player="al", card=engine.pack("al")[0]))
+    effects += table.apply(core.Pick(player="bo", card=engine.pack("bo")[0]))
+    asyncio.run(league.perform(effects))
+    bo = [line for line in bot.said if line.startswith("bo: ")]
+    assert any("Your pack (14): 1. " in line for line in bo), bo
+    assert not any("on your page" in line for line in bo)
+    assert not [line for line in bot.said if line.startswith("al: ")]  # al's page shows it
 
 
 def test_without_pages_the_whole_view_follows_the_first_line() -> None:
@@ -909,7 +954,7 @@ def test_autobattler_draft_answers_say_what_to_do_instead() -> None:
     engine = autobattler_engine()
     league, bot = league_desk(LeagueOptions(format="autobattler"), engine)
     assert say(league, bot, "a", "!pick 1") == [
-        "a: !pick is for the carousel; in a draft phase !swap SHOP POOL takes a shop card"
+        "a: this league was started without carousel, so no !pick; !swap SHOP POOL takes a shop card"
     ]
     assert say(league, bot, "a", "!done") == [
         "a: You are done drafting this phase (1/4).",

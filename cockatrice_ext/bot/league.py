@@ -1330,6 +1330,10 @@ class LeagueReferee(Referee):
         """Who watches their private page (the web view adds them when its live stream opens and takes them
         out when their last one closes): they get no chat copy of what the page shows. A chat command takes
         them out too (they play from chat now)."""
+        self.chat_players: set[str] = set()
+        """Members who play from chat (an action typed in chat since their page last showed): their packs,
+        shops and markets come listed in chat. Until then, with a web view, chat points to their page
+        (their first message holds its link), so eight players' first lines fit one chat budget."""
         self._follow_ups: set[asyncio.Task[None]] = set()
         self.seen: dict[str, float] = {}
         """When each member was last seen: in the league's room, or writing to us (``time.monotonic``)."""
@@ -1865,6 +1869,7 @@ class LeagueReferee(Referee):
         from_page = ctx.scope == "private" and ctx.reply_hook is not None  # a button of the private page
         if not from_page:
             self.page_players.discard(ctx.sender)
+            self.chat_players.add(ctx.sender)
         await self.perform(self.table.apply(action), answer=ctx if from_page else None)
 
     @property
@@ -1922,7 +1927,8 @@ class LeagueReferee(Referee):
         """
         engine = self.engine
         pages = self.pages
-        watching = self.page_players | ({answer.sender} if answer is not None else set())
+        pointed = {m for m in self.engine.league.members if m not in self.chat_players} | self.page_players
+        watching = pointed | ({answer.sender} if answer is not None else set())
         rendered = render_effects(effects, engine, pages=watching if pages is not None else False)
         for player, lines in rendered.private.items():  # players first: the room's line can wait
             link_line = self.link_line(player)

@@ -467,7 +467,7 @@ def test_the_same_link_opens_the_league_with_the_shop_at_the_start(tmp_path: Pat
         for user in ("cat", "dan"):
             treasures = league.engine.treasures[user]
             assert told(s.chat, user)[before[user] :] == [
-                f"Your shop is open ({treasures} treasures): on your page, or !shop."
+                f"Your shop is open ({treasures} treasure{'s' * (treasures != 1)}): on your page, or !shop."
             ]
         assert sum("/private/" in message for _, message in s.chat) == 4  # one link each, at the join
         assert s.room_lines()[-1].startswith("AutoBattler league #1 starts: ann, ben, cat, dan")

@@ -29,6 +29,7 @@ from .model import (
     ExportEntry,
     display_name,
     is_real_card,
+    known_sets,
     official_set_codes,
     real_set,
     release_date_for,
@@ -451,8 +452,7 @@ def write_forge_edition(
     up the tokens of an edition's cards by script name. Numbers are unique (:func:`_numbers`); ``sets``
     describes the sets of the cards' printings (the real ones are known), for their rarity
     (:func:`_rarity_name`) and the edition's date (:func:`edition_date`)."""
-    known: dict[str, CardSet] = dict(_real_sets())
-    known.update(sets or {})
+    known = known_sets(sets)
     day = edition_date(edition, [*cards, *(token for token, _ in tokens or [])], known)
     lines = ["[metadata]", f"Code={_line_value(edition.code)}", f"Date={day}"]
     lines.append(f"Name={_line_value(edition.name or edition.code)}")
@@ -469,13 +469,6 @@ def write_forge_edition(
         for (_, script), number in zip(tokens, numbers, strict=True):
             lines.append(f"{number} {script}")
     return "\n".join(lines) + "\n"
-
-
-def _real_sets() -> Mapping[str, CardSet]:
-    from .model import official_store
-
-    store = official_store()
-    return store.sets if store is not None else {}
 
 
 def _token_script(card: Card) -> str:

@@ -75,6 +75,12 @@ def real_set(code: str) -> CardSet | None:
     return store.sets.get(code.strip().upper()) if store is not None else None
 
 
+def known_sets(sets: Mapping[str, CardSet] = {}) -> dict[str, CardSet]:
+    """The real sets by code, overlaid by ``sets`` (a deck's own, custom ones included)."""
+    store = official_store()
+    return {**(store.sets if store is not None else {}), **sets}
+
+
 def official_set_codes() -> set[str]:
     """Codes of the real sets."""
     store = official_store()
@@ -159,8 +165,7 @@ def usual_rarity(card: Card, sets: Mapping[str, CardSet]) -> str:
     """The rarity ``card``'s printings have most, booster sets' first (``sets`` describes them, the real
     ones known too): promo, memorabilia and special rarities count only when it has no other; a tie goes
     to the earliest set's. ``""`` for a card with none."""
-    store = official_store()
-    known = {**(store.sets if store is not None else {}), **sets}
+    known = known_sets(sets)
 
     def rank(printing: Printing) -> tuple[int, bool]:
         kind = known[printing.set_code].set_type if printing.set_code in known else ""
@@ -193,8 +198,7 @@ def release_date_for(card_set: CardSet, cards: Iterable[Card], sets: Mapping[str
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch.isdigit():
         return datetime.fromtimestamp(int(epoch), tz=UTC).date().isoformat()
-    store = official_store()
-    known = {**(store.sets if store is not None else {}), **sets}
+    known = known_sets(sets)
     dates = [known[p.set_code].release_date for card in cards for p in card.printings if p.set_code in known]
     return max(filter(_is_date, dates), default=CUSTOM_SET_DATE)
 
@@ -426,6 +430,7 @@ __all__ = [
     "front_name",
     "helper_names",
     "is_real_card",
+    "known_sets",
     "official_set_codes",
     "official_store",
     "real_namesake",

@@ -2875,6 +2875,10 @@ class LeagueGame(GameReferee):
         with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
             await super().leave()
 
+    def stopping_line(self) -> tuple[str, bool]:
+        """A league game is kept in its league's record: a restart opens the pairing's game again."""
+        return f"{self.STOPPING} this league game is kept in the league's record for when it is back.", True
+
     async def on_seat_lost(self, *, renumbered: bool = False) -> None:
         """A league game is the league's to open again (a new game for the pairing), not a ``!resume``."""
         LOGGER.warning(

@@ -770,12 +770,12 @@ class GameReferee(Referee):
             return f"waiting for its players ({len(self.humans())}{total} seated)"
         return "in progress"
 
+    STOPPING: ClassVar[str] = "The referee is stopping (the operator's choice);"
+
     def stopping_line(self) -> tuple[str, bool]:
         """What players hear when the operator stops the referee, true for how it sits here, and whether the
         journal keeps this game (a restart takes it up again)."""
-        stop = "The referee is stopping (the operator's choice);"
-        if getattr(self, "league", None) is not None:  # a league's game: the league opens it again
-            return f"{stop} this league game is kept in the league's record for when it is back.", True
+        stop = self.STOPPING
         if self.table is None or not self.bot.journal.has_table(self.table_key):
             return f"{stop} this game had not started, so nothing is kept: ask for a new game later.", False
         fleet = self.bot.fleet

@@ -139,6 +139,13 @@ class _Outgoing:
         return bool(self.cost.chat_messages)
 
     @property
+    def lane(self) -> tuple[bool, int | None]:
+        """The commands it must never overtake: those of its game (or of no game) on the same budget.
+        One game's command waiting for the game-command budget holds back neither another game's free
+        card moves and notes nor the room's and session's commands."""
+        return self.chats, self.game_id if self.domain == "game" else None
+
+    @property
     def can_send_again(self) -> bool:
         """Whether a flood refusal means the server ran none of it, so sending it again is safe.
 
@@ -619,9 +626,10 @@ class Client:
             self._lost(f"send failed: {exc}")
 
     async def _send_loop(self, transport: Transport, conn: ClientConnection) -> None:
-        """Send queued containers as the flood gate allows, in order within each of two lanes (chat, and
-        everything else): a message waiting for the chat budget never holds back a card move, a counter
-        or a judge's command, and commands of one lane never overtake each other."""
+        """Send queued containers as the flood gate allows, in order within each lane (chat and the rest,
+        each per game: :attr:`_Outgoing.lane`): a message waiting for the chat budget never holds back a card
+        move, a counter or a judge's command, nor one game's counted command another game's, and commands
+        of one lane never overtake each other."""
         loop = asyncio.get_running_loop()
         while True:
             if not self._queue:
@@ -644,19 +652,17 @@ class Client:
     def _next_sendable(self, now: float) -> tuple[_Outgoing | None, float]:
         """The first queued container whose lane has nothing before it and whose cost fits now; else
         None and the seconds until the first of a lane fits."""
-        blocked: set[bool] = set()
+        blocked: set[tuple[bool, int | None]] = set()
         soonest = float("inf")
         for item in self._queue:
-            if item.chats in blocked:
+            if item.lane in blocked:
                 continue
             wait = max(self.flood.delay(item.cost, now), item.not_before - now)
             if wait <= 0:
                 return item, 0.0
             LOGGER.debug("flood gate: %s waits %.2fs", item.label, wait)
-            blocked.add(item.chats)
+            blocked.add(item.lane)
             soonest = min(soonest, wait)
-            if len(blocked) == 2:
-                break
         return None, soonest
 
     async def _send_item(self, transport: Transport, conn: ClientConnection, item: _Outgoing) -> bool:
@@ -789,7 +795,7 @@ class Client:
     def _enqueue(self, item: _Outgoing) -> None:
         """Queue ``item`` in its lane's order (a new one goes last; one sent again, back in its place)."""
         for index, queued in enumerate(self._queue):
-            if queued.chats == item.chats and queued.order > item.order:
+            if queued.lane == item.lane and queued.order > item.order:
                 self._queue.insert(index, item)
                 break
         else:
@@ -1003,7 +1009,7 @@ class Client:
         )
         transport, conn = self._transport, self._conn
         if (
-            (not self._queue or all(queued.chats != item.chats for queued in self._queue))
+            (not self._queue or all(queued.lane != item.lane for queued in self._queue))
             and transport is not None
             and conn is not None
             and (cost.is_free or not self.flood.delay(cost, loop.time()))

@@ -245,6 +245,35 @@ def test_a_message_waiting_for_the_chat_budget_holds_no_game_command_back() -> N
     run(scenario(), timeout=15)
 
 
+def test_a_game_command_waiting_for_the_budget_holds_back_no_other_game() -> None:
+    """Lanes are per game: with the game-command budget spent, one game's counted command waits while
+    another game's free counter and a session command go, and the waiting game's own free command
+    never overtakes its counted one."""
+
+    async def scenario() -> None:
+        async with FakeServatrice() as server:
+            limits = FloodLimits(game_commands=1, command_interval=2.0, margin=0.0)
+            async with await connect(server.url, "bot", flood_limits=limits, **FAST) as client:
+                await client.game_command(5, commands.roll_die(6))  # the command budget is spent
+                counted = asyncio.ensure_future(client.game_command(5, commands.roll_die(8)))
+                behind = asyncio.ensure_future(client.game_command(5, commands.inc_counter(0, 1)))
+                await asyncio.sleep(0)
+                await client.game_command(6, commands.inc_counter(0, 2))  # free, another game
+                await client.ping()  # a session command
+                assert not counted.done() and not behind.done()
+                await asyncio.gather(counted, behind)
+            games = [c.game_id for c in server.containers if c.game_command]
+            runs = list(zip(games, _game_containers(server), strict=True))
+            assert runs == [
+                (5, ["Command_RollDie"]),
+                (6, ["Command_IncCounter"]),
+                (5, ["Command_RollDie"]),
+                (5, ["Command_IncCounter"]),
+            ]
+
+    run(scenario(), timeout=15)
+
+
 def _game_containers(server: FakeServatrice) -> list[list[str]]:
     """The game commands of each container received, by name, in the order the server runs them."""
     return [

@@ -26,7 +26,9 @@ from urllib.parse import quote
 from cockatrice_ext.bot.auction import AuctionOptions, AuctionReferee
 from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.combat import CombatOptions, CombatReferee, check_cod
-from cockatrice_ext.bot.league import LeagueOptions, LeagueReferee, load_league_block
+from cockatrice_ext.bot.league_cards import load_league_block
+from cockatrice_ext.bot.league_options import LeagueOptions
+from cockatrice_ext.bot.league_referee import LeagueReferee
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
 from cockatrice_ext.formats import auction as am

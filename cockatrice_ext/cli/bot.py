@@ -182,7 +182,7 @@ def run(
     """
     from cockatrice_ext.bot.auction import AuctionOptions
     from cockatrice_ext.bot.combat import CombatOptions
-    from cockatrice_ext.bot.league import LeagueOptions
+    from cockatrice_ext.bot.league_options import LeagueOptions
     from cockatrice_ext.bot.runtime import Bot, BotOptions, SessionEnded
     from cockatrice_ext.bot.vortex import VortexOptions
     from cockatrice_ext.client import ClientError, FloodLimits, ServerAddress

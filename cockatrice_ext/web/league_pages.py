@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from cockatrice_ext.bot.league import Lobby
+from cockatrice_ext.bot.league_rooms import Lobby
 from cockatrice_ext.formats import autobattler as autobattler_rules
 from cockatrice_ext.web.views import LEAGUE_TITLES, View, league_title
 

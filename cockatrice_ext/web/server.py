@@ -22,7 +22,7 @@ Pages (all live, no reload):
 * ``/league/N/private/TOKEN`` a league player's private page (AutoBattler: shop, pool, treasures with
   Swap, Roll, Done and the carousel's Pick; Market Draft: the pack with Pick, the market and the pool
   with a trade-in chooser). N is the web view's number for the league's ``page_key``: a lobby
-  (:class:`~cockatrice_ext.bot.league.Lobby`) gets its number at the first join and asks for each
+  (:class:`~cockatrice_ext.bot.league_rooms.Lobby`) gets its number at the first join and asks for each
   joiner's link (:meth:`WebView.link`, through ``bot.league_pages``); the page then shows the lobby (who
   joined, names only) and, once the league started from it takes over the number, the league, with the
   same token. A league without a lobby asks for the link with its first private message to each player.
@@ -62,7 +62,7 @@ from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
 from cockatrice_ext.bot.commands import MAX_COMMAND_LENGTH
-from cockatrice_ext.bot.league import Lobby
+from cockatrice_ext.bot.league_rooms import Lobby
 from cockatrice_ext.bot.runtime import Bot, Context, GameReferee
 from cockatrice_ext.web import views
 from cockatrice_ext.web.charts import ChartPages

@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from cockatrice_ext.bot.auction import lot_note, render_view
-from cockatrice_ext.bot.league import PAGE_CONTENTS, Lobby
+from cockatrice_ext.bot.league_referee import PAGE_CONTENTS
+from cockatrice_ext.bot.league_rooms import Lobby
 from cockatrice_ext.formats import auction as auction_rules
 from cockatrice_ext.formats import autobattler as autobattler_rules
 from cockatrice_ext.formats import combat as combat_rules

@@ -11,7 +11,9 @@ import pytest
 from bot_players import Player, wait_until
 from servatrice import ServatriceServer
 
-from cockatrice_ext.bot.league import AutoBattlerRoom, LeagueOptions, LeagueReferee
+from cockatrice_ext.bot.league_options import LeagueOptions
+from cockatrice_ext.bot.league_referee import LeagueReferee
+from cockatrice_ext.bot.league_rooms import AutoBattlerRoom
 from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.client import FloodLimits
 from cockatrice_ext.formats import autobattler as ab
@@ -304,9 +306,9 @@ def test_a_player_who_leaves_an_autobattler_game_gets_a_new_one(
     within five minutes, but Servatrice seats nobody in a started game again, and the referee, seated as a
     third player, kept it started. Concessions decide nothing here, so the game is cut short: back in the
     room, the pairing gets a new game; the match stays undecided."""
-    from cockatrice_ext.bot import league as league_bot
+    from cockatrice_ext.bot import league_referee
 
-    monkeypatch.setattr(league_bot, "STAND_IN_TICK", 0.2)
+    monkeypatch.setattr(league_referee, "STAND_IN_TICK", 0.2)
     names = ("ann_lv", "ben_lv", "cat_lv", "dan_lv")
 
     async def scenario() -> None:

@@ -527,7 +527,8 @@ def test_a_league_whose_process_died_is_taken_over_and_its_members_told(tmp_path
     from servatrice import free_port
     from test_league_bot import market_cards
 
-    from cockatrice_ext.bot.league import LeagueRoom, install_market
+    from cockatrice_ext.bot.league import install_market
+    from cockatrice_ext.bot.league_rooms import LeagueRoom
     from cockatrice_ext.formats import league as core
     from cockatrice_ext.formats import market as mk
     from cockatrice_ext.web.server import WebOptions, WebView
@@ -607,7 +608,8 @@ def test_a_lobby_of_a_process_that_died_is_opened_again_by_the_one_taking_its_ro
     """The room's holder keeps its Market Draft lobby in the journal; when it dies, the member that takes
     the room opens the lobby again and says so in the room; the old holder, back from a stall, has lost
     the room and forgets its copy."""
-    from cockatrice_ext.bot.league import LeagueRoom, install_market
+    from cockatrice_ext.bot.league import install_market
+    from cockatrice_ext.bot.league_rooms import LeagueRoom
 
     async def scenario() -> None:
         journal_path = tmp_path / "j.sqlite3"

@@ -15,7 +15,8 @@ from servatrice import ServatriceServer
 
 from cockatrice_ext.bot.auction import AuctionOptions, AuctionReferee
 from cockatrice_ext.bot.commands import BadArgument
-from cockatrice_ext.bot.league import AutoBattlerRoom, LeagueOptions, MarketRoom
+from cockatrice_ext.bot.league_options import LeagueOptions
+from cockatrice_ext.bot.league_rooms import AutoBattlerRoom, MarketRoom
 from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.client import FloodLimits
 from cockatrice_ext.formats import options as opts
@@ -247,7 +248,7 @@ def test_league_start_options_from_chat() -> None:
     ("winner", "draw", "worth"), [("al", False, "a win"), ("", True, "a draw"), ("", False, "a loss")]
 )
 def test_a_bye_says_what_it_is_worth(winner: str, draw: bool, worth: str) -> None:
-    from cockatrice_ext.bot.league import render_effects
+    from cockatrice_ext.bot.league_views import render_effects
     from cockatrice_ext.formats import league as core
 
     engine = SimpleNamespace(config=SimpleNamespace(cards=()))
@@ -256,7 +257,7 @@ def test_a_bye_says_what_it_is_worth(winner: str, draw: bool, worth: str) -> Non
 
 
 def test_a_permanent_basic_is_announced_and_counted_in_the_deck_instructions() -> None:
-    from cockatrice_ext.bot.league import render_effects
+    from cockatrice_ext.bot.league_views import render_effects
     from cockatrice_ext.cards.model import CardFacts
     from cockatrice_ext.formats import autobattler as ab
     from cockatrice_ext.formats.league import Start
@@ -277,7 +278,7 @@ def test_a_permanent_basic_is_announced_and_counted_in_the_deck_instructions() -
 
 def test_the_room_help_still_fits_one_chat_line_with_options() -> None:
     """Every format's room command mentions [OPTS]; the lobby's !help must not be cut."""
-    from cockatrice_ext.bot import auction, combat, league, vortex
+    from cockatrice_ext.bot import auction, combat, league_rooms, vortex
     from cockatrice_ext.bot.commands import CommandSet
     from cockatrice_ext.bot.runtime import MAX_CHAT_LINE, LobbyReferee, room_help
 
@@ -285,8 +286,8 @@ def test_the_room_help_still_fits_one_chat_line_with_options() -> None:
         auction.AuctionRoom,
         vortex.VortexRoom,
         combat.CombatRoom,
-        league.MarketRoom,
-        league.AutoBattlerRoom,
+        league_rooms.MarketRoom,
+        league_rooms.AutoBattlerRoom,
     )
     usages = [
         spec.usage for cls in (*rooms, LobbyReferee) for spec in CommandSet(cls.__new__(cls)).listing("room")

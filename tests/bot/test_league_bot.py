@@ -14,26 +14,28 @@ from hypothesis import strategies as st
 
 from cockatrice_ext.bot.blocks import LoadedBlock
 from cockatrice_ext.bot.commands import BadArgument
-from cockatrice_ext.bot.league import (
-    LeagueOptions,
-    LeagueReferee,
-    buy_action,
-    by_position,
+from cockatrice_ext.bot.league import install_market
+from cockatrice_ext.bot.league_cards import (
     canonical_names,
     check_loaded_deck,
     deck_names,
     deck_verdict,
     describe_problems,
-    install_market,
-    pay_refs,
-    pick_action,
     pool_cod,
     pool_list,
-    render_effects,
+)
+from cockatrice_ext.bot.league_commands import (
+    buy_action,
+    by_position,
+    pay_refs,
+    pick_action,
     result_action,
     split_two,
     swap_action,
 )
+from cockatrice_ext.bot.league_options import LeagueOptions
+from cockatrice_ext.bot.league_referee import LeagueReferee
+from cockatrice_ext.bot.league_views import render_effects
 from cockatrice_ext.cards.model import CardFacts
 from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import league as core
@@ -351,6 +353,8 @@ class _SentAtOnce:
 class _FakeBot:
     """Just enough of a Bot to restore a league without a server."""
 
+    GAME_KEY = ":game:"
+
     def __init__(self, journal: Journal) -> None:
         self.journal = journal
         self.client = _FakeClient()
@@ -363,6 +367,9 @@ class _FakeBot:
 
     def conversation_with(self, user: str) -> Any:
         return self  # one session
+
+    def all_games(self) -> dict[int, Any]:
+        return {}  # no game refereed yet (an installer leaves the games nothing claims)
 
 
 def journaled_market_league(journal: Journal, room_id: int, number: int) -> Table:
@@ -441,7 +448,7 @@ def test_a_league_whose_record_no_longer_replays_is_announced_in_its_room() -> N
 
 
 def test_start_options_and_block_names_from_chat() -> None:
-    from cockatrice_ext.bot.league import AutoBattlerRoom, MarketRoom
+    from cockatrice_ext.bot.league_rooms import AutoBattlerRoom, MarketRoom
 
     market = MarketRoom(object())  # type: ignore[arg-type]
     options = market._start_options("4 market-pool")
@@ -457,7 +464,7 @@ def test_start_options_and_block_names_from_chat() -> None:
 
 
 def test_long_public_lines_are_cut_at_list_boundaries() -> None:
-    from cockatrice_ext.bot.league import _pack_lines
+    from cockatrice_ext.bot.league_referee import _pack_lines
 
     listing = "Market open: " + "; ".join(f"{n}. Card number {n} (rare, 20)" for n in range(1, 30)) + "."
     pieces = _pack_lines(["Round 1: al beats bo.", listing], limit=280)
@@ -483,7 +490,7 @@ def test_a_long_listing_is_split_between_its_items_never_inside_one(names: list[
     """A numbered list too long for one message (a pool of 53) comes in pieces under the limit, each but
     the last ending with ";", that read back as the whole list: no card's name is cut. (A piece that
     filled the limit exactly got its ";" over it and lost the end of its last name.)"""
-    from cockatrice_ext.bot.league import _pack_lines
+    from cockatrice_ext.bot.league_referee import _pack_lines
 
     listing = "Your pool: " + "; ".join(f"{n}. {name}" for n, name in enumerate(names, start=1)) + "."
     if any(len(f"{n}. {name};") > limit - 11 for n, name in enumerate(names, start=1)):
@@ -539,7 +546,7 @@ def test_refused_chat_changes_nothing(player: str, words: list[str]) -> None:
 
 def test_one_league_at_a_time_across_formats_and_rooms() -> None:
     """Private commands name no league, so a player in one league or lobby cannot join another."""
-    from cockatrice_ext.bot.league import AutoBattlerRoom, MarketRoom
+    from cockatrice_ext.bot.league_rooms import AutoBattlerRoom, MarketRoom
     from cockatrice_ext.bot.runtime import Bot, BotOptions, Context
 
     async def scenario() -> list[str]:
@@ -617,7 +624,7 @@ def test_an_overpaying_buy_is_warned_about_once_then_goes_through() -> None:
 
 
 def test_the_default_augments_are_real_conspiracies_within_the_cubes_exclusions() -> None:
-    from cockatrice_ext.bot.league import default_augments
+    from cockatrice_ext.bot.league_cards import default_augments
     from cockatrice_ext.cards.store import shipped_store
 
     augments = default_augments()
@@ -654,7 +661,8 @@ def say(league: LeagueReferee, bot: Any, sender: str, text: str) -> list[str]:
 
 
 def test_augments_option_rolls_deals_and_keeps_through_private_commands() -> None:
-    from cockatrice_ext.bot.league import AutoBattlerRoom, default_augments
+    from cockatrice_ext.bot.league_cards import default_augments
+    from cockatrice_ext.bot.league_rooms import AutoBattlerRoom
 
     options = AutoBattlerRoom(object())._start_options("augments")  # type: ignore[arg-type]
     assert options.augment_packs
@@ -703,7 +711,7 @@ def test_without_augments_the_command_is_not_offered() -> None:
 
 
 def test_items_option_drafts_an_equipment_through_the_private_desk() -> None:
-    from cockatrice_ext.bot.league import AutoBattlerRoom
+    from cockatrice_ext.bot.league_rooms import AutoBattlerRoom
 
     options = AutoBattlerRoom(object())._start_options("items=on")  # type: ignore[arg-type]
     assert options.item_drafting
@@ -749,7 +757,7 @@ def test_without_items_the_command_is_not_offered_and_the_shop_does_not_mention_
 
 
 def test_eight_players_are_reseated_when_the_hand_size_grows() -> None:
-    from cockatrice_ext.bot.league import AutoBattlerRoom
+    from cockatrice_ext.bot.league_rooms import AutoBattlerRoom
 
     options = AutoBattlerRoom(object())._start_options("tables=reseat")  # type: ignore[arg-type]
     assert options.reseat_on_energy
@@ -776,7 +784,7 @@ def test_eight_players_are_reseated_when_the_hand_size_grows() -> None:
 def test_reseating_is_refused_for_four_players() -> None:
     """tables=reseat would do nothing at one table: starting four players with it is refused, even when it
     is the room's default, and tables=isolated overrides it."""
-    from cockatrice_ext.bot.league import AutoBattlerRoom
+    from cockatrice_ext.bot.league_rooms import AutoBattlerRoom
     from cockatrice_ext.bot.runtime import Bot, BotOptions, Context
 
     async def scenario() -> list[str]:

@@ -22,9 +22,10 @@ from bot_players import Player, wait_until
 from servatrice import ServatriceConfig
 from test_market_e2e import league_in_round_one, private, start_bot, tell
 
-from cockatrice_ext.bot import league as league_bot
+from cockatrice_ext.bot import league_games, league_referee
 from cockatrice_ext.bot.commands import NotAllowed
-from cockatrice_ext.bot.league import LeagueGame, LeagueReferee
+from cockatrice_ext.bot.league_games import LeagueGame
+from cockatrice_ext.bot.league_referee import LeagueReferee
 from cockatrice_ext.formats import league as core
 from tests.bot.test_league_stand_in import market_desk
 
@@ -73,7 +74,7 @@ def test_a_finished_league_game_is_closed_to_make_room_for_the_next_round(
             note = await private(alice, r"Round 2: your game vs bob_mr is #\d+")
             new_id = int(re.search(r"is #(\d+)", note).group(1))  # type: ignore[union-attr]
             assert new_id != game_id and list(league.games) == [new_id]
-            await alice.wait_line(lambda t: t == league_bot.CLOSED_FOR_ROOM, since=mark)
+            await alice.wait_line(lambda t: t == league_games.CLOSED_FOR_ROOM, since=mark)
             await wait_until(lambda: game_id not in bot.games, what="old game left")
             assert not [t for _, t in alice.private if "could not open" in t or "cannot open" in t]
         finally:
@@ -130,10 +131,12 @@ def test_a_game_the_server_refuses_waits_and_opens_when_a_slot_is_free(
     bot.said.clear()
     asyncio.run(desk.open_waiting_games(now))  # too soon after the last try: no command to the server
     assert len(tries) == 1
-    asyncio.run(desk.open_waiting_games(now + league_bot.WAIT_RETRY + 1))  # refused again: nobody told again
+    asyncio.run(
+        desk.open_waiting_games(now + league_referee.WAIT_RETRY + 1)
+    )  # refused again: nobody told again
     assert len(tries) == 2 and bot.said == []
     refuse[0] = False
-    asyncio.run(desk.open_waiting_games(now + 2 * league_bot.WAIT_RETRY + 2))
+    asyncio.run(desk.open_waiting_games(now + 2 * league_referee.WAIT_RETRY + 2))
     assert len(tries) == 3 and list(desk.games) == [41]
     assert any(
         line.startswith("al: A game slot is free: Round 1: your game vs bo is #41") for line in bot.said

@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from cockatrice_ext.bot.league import LeagueOptions, LeagueReferee
+from cockatrice_ext.bot.league_options import LeagueOptions
+from cockatrice_ext.bot.league_referee import LeagueReferee
 from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import league as core
 from cockatrice_ext.formats import market as mk

@@ -3,7 +3,8 @@ buyer's numbers are, a 4-player AutoBattler's winner, offered commands, eliminat
 
 from __future__ import annotations
 
-from cockatrice_ext.bot.league import LeagueOptions, render_effects
+from cockatrice_ext.bot.league_options import LeagueOptions
+from cockatrice_ext.bot.league_views import render_effects
 from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import league as core
 from cockatrice_ext.formats import market as mk

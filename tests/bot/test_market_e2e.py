@@ -11,7 +11,9 @@ import pytest
 from bot_players import Player, wait_until
 from servatrice import ServatriceServer
 
-from cockatrice_ext.bot.league import LeagueOptions, LeagueReferee, MarketRoom
+from cockatrice_ext.bot.league_options import LeagueOptions
+from cockatrice_ext.bot.league_referee import LeagueReferee
+from cockatrice_ext.bot.league_rooms import MarketRoom
 from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.client import FloodLimits
 from cockatrice_ext.formats import market as mk
@@ -418,11 +420,11 @@ def test_a_drafter_whose_connection_dies_does_not_stop_the_draft(
     the league stood still for good. Out of the room LOBBY_GRACE seconds (two minutes; shortened here), the
     referee picks for them at random, the room told once, and the others draft on to the first round; gone
     FORFEIT_GRACE seconds (five minutes), their opponent wins their game by forfeit and the league goes on."""
-    from cockatrice_ext.bot import league as league_bot
+    from cockatrice_ext.bot import league_referee
 
-    monkeypatch.setattr(league_bot, "LOBBY_GRACE", 1.0)
-    monkeypatch.setattr(league_bot, "STAND_IN_TICK", 0.2)
-    monkeypatch.setattr(league_bot, "FORFEIT_GRACE", 2.0)
+    monkeypatch.setattr(league_referee, "LOBBY_GRACE", 1.0)
+    monkeypatch.setattr(league_referee, "STAND_IN_TICK", 0.2)
+    monkeypatch.setattr(league_referee, "FORFEIT_GRACE", 2.0)
     journal = tmp_path / "journal.sqlite3"
 
     async def scenario() -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from cockatrice_ext.bot.league import LeagueOptions, LeagueReferee
+from cockatrice_ext.bot.league_options import LeagueOptions
+from cockatrice_ext.bot.league_referee import LeagueReferee
 from cockatrice_ext.formats import market as mk
 from cockatrice_ext.journal import Table
 from tests.bot.test_league_bot import _ChattyBot, block_of, market_in_market_phase, say

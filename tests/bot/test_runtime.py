@@ -355,12 +355,12 @@ def test_no_chat_command_hides_a_method_the_runtime_calls() -> None:
     league game was open ("status() missing 1 required positional argument: 'ctx'")."""
     import inspect
 
-    from cockatrice_ext.bot import auction, combat, league, vortex
+    from cockatrice_ext.bot import auction, combat, league_games, league_referee, league_rooms, vortex
     from cockatrice_ext.bot.runtime import GameReferee
 
     hidden = [
         f"{cls.__name__}.{attr}"
-        for module in (auction, combat, league, vortex)
+        for module in (auction, combat, league_games, league_referee, league_rooms, vortex)
         for _, cls in inspect.getmembers(module, inspect.isclass)
         if issubclass(cls, Referee)
         for attr, value in vars(cls).items()
@@ -368,7 +368,7 @@ def test_no_chat_command_hides_a_method_the_runtime_calls() -> None:
         and any(attr in vars(base) for base in (GameReferee, Referee) if issubclass(cls, base))
     ]
     assert hidden == []
-    spec = league.LeagueGame.pairing_status.__command__  # type: ignore[attr-defined]
+    spec = league_games.LeagueGame.pairing_status.__command__  # type: ignore[attr-defined]
     assert spec["name"] == "status" and spec["aliases"] == ("state",)
 
 

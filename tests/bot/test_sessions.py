@@ -117,7 +117,7 @@ def test_private_conversations_spread_over_the_sessions(
     """Four joins spend the main session's chat window; the league's first private messages then come
     mostly from the helper session, each player hearing from one sender, and a player answering the helper
     is answered by it (shipped limits)."""
-    from cockatrice_ext.bot.league import LeagueOptions
+    from cockatrice_ext.bot.league_options import LeagueOptions
 
     names = ("ann_sp", "ben_sp", "cat_sp", "dan_sp")
 

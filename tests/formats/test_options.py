@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cockatrice_ext.bot.auction import AuctionOptions
 from cockatrice_ext.bot.combat import CombatOptions
-from cockatrice_ext.bot.league import LeagueOptions
+from cockatrice_ext.bot.league_options import LeagueOptions
 from cockatrice_ext.bot.vortex import VortexOptions
 from cockatrice_ext.formats import options as opts
 from cockatrice_ext.formats.auction import AuctionConfig

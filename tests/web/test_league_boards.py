@@ -15,7 +15,7 @@ from reports.test_charts import svg_lines, svg_texts
 from sse_events import events
 from test_league_pages import AUTOBATTLERS, League, run_league, settle
 
-from cockatrice_ext.bot.league import LeagueOptions
+from cockatrice_ext.bot.league_options import LeagueOptions
 from cockatrice_ext.formats import league as core
 from cockatrice_ext.formats.autobattler import EndDraft
 from cockatrice_ext.formats.league import Start

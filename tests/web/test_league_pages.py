@@ -21,7 +21,10 @@ from servatrice import free_port
 from sse_events import events
 
 from cockatrice_ext.bot.formats import INSTALLERS
-from cockatrice_ext.bot.league import AutoBattlerRoom, LeagueOptions, LeagueReferee, load_league_block
+from cockatrice_ext.bot.league_cards import load_league_block
+from cockatrice_ext.bot.league_options import LeagueOptions
+from cockatrice_ext.bot.league_referee import LeagueReferee
+from cockatrice_ext.bot.league_rooms import AutoBattlerRoom
 from cockatrice_ext.bot.runtime import Bot, Context
 from cockatrice_ext.formats import league as core
 from cockatrice_ext.web.demo import demo_bot

@@ -1,0 +1,340 @@
+"""The room side of leagues: each format's room command (join, leave, start, status, rules) and the
+lobby of players waiting for a league (:class:`Lobby`)."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import ClassVar
+
+from cockatrice_ext.bot.blocks import chat_block_name
+from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Rest, command
+from cockatrice_ext.bot.league_cards import load_league_block
+from cockatrice_ext.bot.league_options import TITLES, LeagueOptions
+from cockatrice_ext.bot.league_referee import LOBBY_GRACE, LeagueReferee, league_pages, misplaced_command
+from cockatrice_ext.bot.league_views import REFUSALS
+from cockatrice_ext.bot.runtime import Bot, Context, Referee, shorten
+from cockatrice_ext.formats import options as game_options
+
+SEATS = {"market": (2, 8), "autobattler": (4, 8)}
+"""How many players a league of each format takes (AutoBattler: 4 or 8, nothing between)."""
+NEEDED = {"market": "2 to 8", "autobattler": "4 or 8"}
+"""The same, as a lobby's page says it."""
+
+
+@dataclass(eq=False)
+class Lobby:
+    """The players waiting in one room for a league of one format: one generation, from its first join to
+    its start (or until it empties). With the web view on, each member's private page shows it, under the
+    web view's key ``page_key``; the league started from it keeps that key, so the same links go on."""
+
+    room_id: int
+    format_name: str
+    page_key: str
+    members: list[str] = field(default_factory=list)
+    page_players: set[str] = field(default_factory=set)
+    """Members whose page's live stream is open (kept by the web view; the league inherits them)."""
+    over: bool = False
+    """Emptied before it started: its pages expire."""
+    away: dict[str, float] = field(default_factory=dict)
+    """Members out of the room, since when (``time.monotonic``)."""
+
+    @property
+    def needed(self) -> str:
+        return NEEDED[self.format_name]
+
+    def status_line(self) -> str:
+        """What the lobby page's heading says: who waits, how many are needed, how to start."""
+        return (
+            f"lobby, {len(self.members)} joined; {TITLES[self.format_name]} needs {self.needed} players;"
+            f" any of you starts it with !{self.format_name} start in the room"
+        )
+
+
+class LeagueRoom(Referee):
+    """Room commands of one league format: join, leave, start, status."""
+
+    format_name: ClassVar[str] = ""
+    refusals: ClassVar[dict[str, str]] = REFUSALS
+
+    def __init__(self, bot: Bot, defaults: LeagueOptions | None = None) -> None:
+        super().__init__(bot)
+        self.defaults = defaults or LeagueOptions(format=self.format_name)
+        self.lobbies: dict[int, Lobby] = {}  # each room's lobby now (a new one after a start or when emptied)
+        self.leagues: list[LeagueReferee] = []
+
+    def membership(self, user: str) -> str:
+        """Which league or lobby ``user`` is in, in any room and any format ("" when none)."""
+        for room in self.bot.room_referees:
+            if not isinstance(room, LeagueRoom):
+                continue
+            title = TITLES[room.format_name]
+            if any(user in lg.engine.league.members for lg in room.leagues if not lg.over):
+                return f"a running {title} league"
+            if any(user in lobby.members for lobby in room.lobbies.values()):
+                return f"the {title} lobby"
+        return ""
+
+    def waiting_games(self) -> list[str]:
+        return [line for league in self.leagues if not league.over for line in league.cut_games()]
+
+    async def handle_command(self, ctx: Context, text: str) -> bool:
+        """Room commands; a member's private league command said here (no room referee knows it) is
+        answered with where it belongs."""
+        if await super().handle_command(ctx, text):
+            return True
+        line = misplaced_command(self.bot, ctx, text, self.bot.room_referees)
+        if line:
+            await ctx.reply(line)
+        return bool(line)
+
+    def seats_range(self) -> tuple[int, int]:
+        return SEATS[self.format_name]
+
+    def _lobby(self, room_id: int, page_key: str = "") -> Lobby:
+        """The room's lobby, a new generation if none is open: its own page key, never one used before,
+        not even by an earlier process (the web view keeps page numbers by key across restarts)."""
+        lobby = self.lobbies.get(room_id)
+        if lobby is None:
+            generation = secrets.token_hex(6)
+            key = page_key or f"{self.bot.server_key}:lobby:{room_id}:{self.format_name}:{generation}"
+            lobby = self.lobbies[room_id] = Lobby(room_id, self.format_name, key)
+        return lobby
+
+    async def lobby(self, ctx: Context, what: str, args: str) -> None:
+        assert ctx.room_id is not None
+        fmt, title = self.format_name, TITLES[self.format_name]
+        if ctx.room_id in self.lobbies:
+            await self.drop_gone(self.lobbies[ctx.room_id])
+        lobby = self._lobby(ctx.room_id)
+        members = lobby.members
+        running = [lg for lg in self.leagues if lg.room_id == ctx.room_id and not lg.over]
+        what = what.lower()
+        low, high = self.seats_range()
+        if what == "join":
+            elsewhere = self.membership(ctx.sender)
+            if elsewhere:  # private commands name no league: one player, one league at a time
+                raise NotAllowed(f"you are already in {elsewhere}; one league at a time")
+            if ctx.sender in members:
+                raise NotAllowed(f"you already joined ({len(members)} waiting)")
+            if len(members) >= high:
+                raise NotAllowed(f"the {title} lobby is full ({high})")
+            members.append(ctx.sender)
+            self.keep_lobby(lobby)
+            await self._joined(ctx, lobby)
+        elif what == "leave":
+            if ctx.sender not in members:
+                raise NotAllowed("you are not in the lobby")
+            members.remove(ctx.sender)
+            self.keep_lobby(lobby)
+            await self._left(ctx, lobby)
+        elif what == "start":
+            if ctx.sender not in members:
+                raise NotAllowed(f"join first: !{fmt} join")
+            if fmt == "autobattler" and len(members) not in (4, 8):
+                raise NotAllowed(f"AutoBattler needs 4 or 8 players; {len(members)} joined")
+            if len(members) < low:
+                raise NotAllowed(f"{title} needs at least {low} players; {len(members)} joined")
+            options = self._start_options(args)
+            if options.reseat_on_energy and len(members) != 8:
+                raise NotAllowed(
+                    f"tables=reseat moves eight players between two tables; {len(members)} joined"
+                    " (start with tables=isolated, or wait for eight)"
+                )
+            block = load_league_block(options.block_name)
+            league = await LeagueReferee.create(self.bot, ctx.room_id, options, block, list(members), lobby)
+            del self.lobbies[ctx.room_id]
+            self.keep_lobby(lobby)  # the league's own journal holds them now
+            self.leagues.append(league)
+            await league.begin()
+        elif what == "rules":
+            await ctx.reply(shorten(f"{title} options: " + game_options.brief(fmt, self.defaults)))
+        elif what == "status":
+            parts = [f"{title}: lobby {len(members)} ({', '.join(members) or 'nobody'})"]
+            parts += [lg.room_status_line() for lg in running]
+            await ctx.reply(shorten("; ".join(parts)))
+        else:
+            raise BadArgument(f"usage: !{fmt} join | leave | start {self._start_usage()} | status | rules")
+
+    async def on_room_left(self, room_id: int, user: str) -> None:
+        """A lobby member left the room (logged off, or went): noted, so that the lobby lets them go once they
+        have been away :data:`LOBBY_GRACE` seconds (:meth:`drop_gone`)."""
+        lobby = self.lobbies.get(room_id)
+        if lobby is not None and user in lobby.members:
+            lobby.away.setdefault(user, time.monotonic())
+
+    async def drop_gone(self, lobby: Lobby) -> None:
+        """Let go of the members out of the room for :data:`LOBBY_GRACE` seconds or more, and tell the room: a
+        league would otherwise start with a drafter who is gone, and later players could not clear them. One
+        back in the room (the client's ``room_users``) keeps their place."""
+        present = getattr(self.bot.client, "room_users", {}).get(lobby.room_id)
+        now, gone = time.monotonic(), []
+        for user, since in list(lobby.away.items()):
+            if user not in lobby.members or (present is not None and user in present):
+                del lobby.away[user]
+            elif now - since >= LOBBY_GRACE:
+                gone.append(user)
+        title = TITLES[self.format_name]
+        for user in gone:
+            del lobby.away[user]
+            lobby.members.remove(user)
+            self.keep_lobby(lobby)
+            if not lobby.members:
+                lobby.over = True
+                self.lobbies.pop(lobby.room_id, None)
+            pages = league_pages(self.bot)
+            if pages is not None:
+                pages.revoke(lobby, user)
+                pages.changed(lobby)
+            line = f"{user} has been out of the room a while: out of the {title} lobby"
+            await self.bot.room_say(lobby.room_id, f"{line} ({len(lobby.members)} waiting).")
+
+    def lobby_note(self, room_id: int) -> str:
+        """The journal note that keeps who waits in this format's lobby of ``room_id``."""
+        return f"{self.bot.server_key}:lobby:{room_id}:{self.format_name}"
+
+    def keep_lobby(self, lobby: Lobby) -> None:
+        """Write who waits in ``lobby`` to the journal before answering (forget it once the lobby started
+        or emptied), so that a restart loses nobody; in a fleet, the process that takes the room over
+        opens it again (:meth:`restore_lobbies`)."""
+        if lobby.members and self.lobbies.get(lobby.room_id) is lobby:
+            value = {
+                "room_id": lobby.room_id,
+                "format": self.format_name,
+                "members": list(lobby.members),
+                "page_key": lobby.page_key,
+            }
+            self.bot.journal.put_note(self.lobby_note(lobby.room_id), value)
+        else:
+            self.bot.journal.drop_note(self.lobby_note(lobby.room_id))
+
+    async def restore_lobbies(self, room_ids: Iterable[int] | None = None) -> None:
+        """After a restart: open again each lobby of this format the journal kept in our rooms (in a fleet:
+        in ``room_ids``, the rooms this process has just taken) and say in the room who waits. With the web
+        view the lobby keeps its page key, so the links its members were given still open it (the web view
+        keeps them); a member without a kept link gets a new one."""
+        if self.bot.fleet is not None and room_ids is None:
+            return  # the fleet calls again for each room it takes, once it has it
+        rooms = set(self.bot.room_ids if room_ids is None else room_ids) & set(self.bot.room_ids)
+        title, fmt = TITLES[self.format_name], self.format_name
+        for key, note in self.bot.journal.notes(f"{self.bot.server_key}:lobby:").items():
+            room_id = note.get("room_id")
+            if note.get("format") != fmt or not isinstance(room_id, int) or room_id not in rooms:
+                continue
+            if room_id in self.lobbies:  # opened here meanwhile (a join came first): that one is kept
+                continue
+            kept = [m for m in note.get("members", []) if isinstance(m, str) and m and not self.membership(m)]
+            present = getattr(self.bot.client, "room_users", {}).get(room_id)
+            if present is not None:  # who left the room while the referee was away left the lobby too
+                kept = [m for m in kept if m in present]
+            members = list(dict.fromkeys(kept))[: self.seats_range()[1]]
+            if not members:
+                self.bot.journal.drop_note(key)
+                continue
+            page_key = note.get("page_key")
+            lobby = self._lobby(room_id, page_key if isinstance(page_key, str) else "")
+            lobby.members[:] = members
+            self.keep_lobby(lobby)
+            waiting = f"{', '.join(members)} ({len(members)} joined)"
+            kept_line = f"The {title} lobby is still open after the referee's restart: {waiting}."
+            await self.bot.room_say(room_id, shorten(f"{kept_line} !{fmt} join, !{fmt} start."))
+            pages = league_pages(self.bot)
+            if pages is not None:
+                for member in members:
+                    link = pages.link(lobby, member)
+                    if link is not None:
+                        await self.bot.tell(member, f"Your {title} page: {link}")  # none kept for them
+                pages.changed(lobby)
+
+    def drop_lobbies(self, room_id: int) -> None:
+        """A fleet process lost ``room_id`` to another one: forget its lobby here (the journal keeps it for
+        the process that answers the room now)."""
+        self.lobbies.pop(room_id, None)
+
+    async def _joined(self, ctx: Context, lobby: Lobby) -> None:
+        """Answer a join: in the room without the web view; with it, the joiner's page link by private
+        message (the page lists who joined, live), and the room hears only that a lobby opened."""
+        title, members = TITLES[self.format_name], lobby.members
+        pages = league_pages(self.bot)
+        if pages is None:
+            joined = f"{len(members)}: {', '.join(members)}; {lobby.needed} needed"
+            await ctx.reply(shorten(f"{ctx.sender} joins the {title} league ({joined})."))
+            return
+        if len(members) == 1:
+            opened = f"{ctx.sender} opened a lobby for {title}: !{self.format_name} join"
+            await self.bot.room_say(lobby.room_id, opened)
+        link = pages.link(lobby, ctx.sender)
+        if link is not None:
+            await self.bot.tell(ctx.sender, f"Your {title} page: {link}")
+        pages.changed(lobby)
+
+    async def _left(self, ctx: Context, lobby: Lobby) -> None:
+        """Answer a leave (privately with the web view: the leaver's link dies); an emptied lobby is over."""
+        title = TITLES[self.format_name]
+        if not lobby.members:
+            lobby.over = True
+            del self.lobbies[lobby.room_id]
+        pages = league_pages(self.bot)
+        if pages is None:
+            await ctx.reply(f"{ctx.sender} leaves the {title} lobby ({len(lobby.members)} waiting).")
+            return
+        pages.revoke(lobby, ctx.sender)
+        await self.bot.tell(ctx.sender, f"You left the {title} lobby; your page's link no longer works.")
+        pages.changed(lobby)
+
+    def _start_usage(self) -> str:
+        return "[ROUNDS] [BLOCK] [OPTIONS]" if self.format_name == "market" else "[BLOCK] [OPTIONS]"
+
+    def _start_options(self, args: str) -> LeagueOptions:
+        """The league's options: the room's defaults, then ``[ROUNDS] [BLOCK]`` and the game options."""
+        fmt = self.format_name
+        try:
+            words, chosen = game_options.split_words(fmt, args.split())
+        except game_options.OptionError as exc:
+            raise BadArgument(str(exc)) from None
+        options = replace(game_options.apply(fmt, self.defaults, chosen), format=fmt)
+        if fmt == "market" and words and words[0].isdecimal():
+            rounds = int(words.pop(0))
+            if not 1 <= rounds <= 20:
+                raise BadArgument("ROUNDS must be between 1 and 20")
+            options = replace(options, rounds=rounds)
+        if words:
+            block = " ".join(words)
+            try:
+                options = replace(options, block=self._chat_block(block))
+            except BadArgument as exc:
+                raise BadArgument(game_options.misspelt(fmt, block) or exc.reason) from None
+        return options
+
+    def _chat_block(self, name: str) -> str:
+        """A block named in chat (see :func:`~cockatrice_ext.bot.blocks.chat_block_name`).
+
+        Raises:
+            BadArgument: not a bundled block nor the operator's.
+        """
+        try:
+            return chat_block_name(name, self.defaults.block)
+        except ValueError as exc:
+            raise BadArgument(shorten(str(exc))) from None
+
+
+class MarketRoom(LeagueRoom):
+    format_name = "market"
+
+    @command(scopes=("room",))
+    async def market(self, ctx: Context, what: str, args: Rest | None = None) -> None:
+        """!market join|leave|status|start [ROUNDS] [BLOCK] [OPTS]: a Market Draft league, e.g. !market start
+        5 ucost=12 packs=random; !market rules lists the options."""
+        await self.lobby(ctx, what, args or "")
+
+
+class AutoBattlerRoom(LeagueRoom):
+    format_name = "autobattler"
+
+    @command(scopes=("room",))
+    async def autobattler(self, ctx: Context, what: str, args: Rest | None = None) -> None:
+        """!autobattler join|leave|status|start [BLOCK] [OPTS]: an AutoBattler cube league, e.g.
+        !autobattler start poison=flat2 interest=5 carousel; !autobattler rules lists the options."""
+        await self.lobby(ctx, what, args or "")

@@ -1,0 +1,491 @@
+"""What league players read: engine effects rendered as room and private lines (pure:
+:func:`render_effects`), the shop and market listings, the prompts and the refusals' words."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cockatrice_ext.cards.model import CardFacts
+from cockatrice_ext.formats import autobattler as ab
+from cockatrice_ext.formats import league as core
+from cockatrice_ext.formats import market as mk
+from cockatrice_ext.formats.base import Effect, Engine
+
+STAND_IN_WORDS = {
+    "pick": "picked at random for you",
+    "pass": "passed your market turn",
+    "done": "ended your draft (your pool as it is)",
+    "carousel": "made your carousel pick at random",
+}
+"""What the referee did for a member, as their private line says it."""
+
+
+REFUSALS: dict[str, str] = {
+    "not_a_member": "you are not in this league",
+    "malformed": "that does not make sense here",
+    "card_not_found": "no such card ({card})",
+    "no_pack": "you have no pack to pick from right now",
+    "no_round": "no round is being played",
+    "not_paired": "you have no game this round",
+    "not_in_match": "{player} is not in your match",
+    "result_already_recorded": "that result is already recorded",
+    "concession_not_allowed": "concessions do not decide AutoBattler games; play it out",
+    "no_such_match": "no such match",
+    "referee_only": "only the referee can do that",
+    "wrong_phase": "not now (the league is in its {phase} phase)",
+    "not_your_turn": "it is {turn}'s turn to buy, not yours",
+    "not_in_market": "{card} is not in the market",
+    "not_enough_worth": "those cards are worth {worth}; {card} costs {cost}",
+    "not_enough_cards": "the card pool is too small for this league",
+    "not_active": "you are not drafting or playing now",
+    "already_done": "you already finished drafting this phase",
+    "no_treasure": "you have no treasure to roll with",
+    "not_in_shop": "{card} is not in your shop",
+    "not_your_pick": "it is {turn}'s carousel pick",
+    "not_in_carousel": "{card} is not in the carousel",
+    "put_back_needed": "name a card of your pool to put back: !pick N for M",
+    "no_put_back": "this carousel takes nothing back: !pick N",
+    "not_in_pool": "{card} is not in your pool",
+    "no_replay": "no replay is pending",
+    "feature_disabled": "this league does not offer that",
+    "not_enough_treasures": "that costs {needed} treasures; you have {treasures}",
+    "no_augment_pack": "you have no augment pack to choose from",
+    "not_in_augment_pack": "{card} is not in your augment pack",
+    "augment_pending": "keep one augment of your pack first: !augment N",
+    "not_an_item": "{card} is not an Aura or Equipment: only those become items",
+}
+
+
+def carousel_prompt(engine: ab.AutoBattlerEngine) -> str:
+    """What the player whose carousel pick it is should type."""
+    if engine.config.carousel_put_back:
+        return "Your carousel pick: !pick N for M (M: a card of your !pool goes back into the carousel)."
+    return "Your carousel pick: !pick N."
+
+
+BUY_PROMPT = (
+    "Your turn to buy: !buy N with A, B... (N: the card's market number, A, B...: your pool numbers; !market"
+    " lists both) or !pass."
+)
+"""The buyer's prompt when they see the market as it is now (just opened, or on their page)."""
+
+
+def market_listing(engine: Any, name_of: Any = None) -> str:
+    """The open market, numbered as ``!buy`` reads it now (a buy renumbers the cards after it)."""
+    cards = engine.config.cards
+    name = name_of or (lambda c: cards[c].name)
+    return numbered([f"{name(c)} ({_rarity(cards[c])}, {engine.cost(c)})" for c in engine.market])
+
+
+def market_prompt(engine: Any) -> str:
+    """The buyer's prompt with the market as it is now: numbers move after each buy, so the number a
+    buyer reads is always that of the listing given with their turn."""
+    return (
+        f"Your turn to buy. The market now: {market_listing(engine)}. !buy N with A, B... (N from this list;"
+        " A, B...: your pool numbers, !market lists both) or !pass."
+    )
+
+
+def counted(n: int, word: str) -> str:
+    """``1 treasure``, ``2 treasures``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def market_winners(standings: Sequence[tuple[str, int]]) -> str:
+    """Who won a Market Draft league (its top score; shared when several have it), in words."""
+    if not standings:
+        return ""
+    top = [p for p, points in standings if points == standings[0][1]]
+    if len(top) == 1:
+        return f"{top[0]} wins the league ({counted(standings[0][1], 'point')})"
+    return f"{' and '.join(top)} share first place ({counted(standings[0][1], 'point')} each)"
+
+
+def numbered(names: Sequence[str]) -> str:
+    return "; ".join(f"{n}. {name}" for n, name in enumerate(names, start=1))
+
+
+def grouped(names: Iterable[str]) -> str:
+    counts = Counter(names)
+    return ", ".join(f"{n}x {name}" if n > 1 else name for name, n in counts.items())
+
+
+def departure(gone: str, dropped: bool, *, to_them: bool = False) -> str:
+    """How ``gone`` left a league game cut short, in words (``to_them``: as told to that player)."""
+    if to_them:
+        return "your connection dropped" if dropped else "you left"
+    return f"{gone}'s connection dropped" if dropped else f"{gone} left"
+
+
+@dataclass
+class Rendered:
+    """Chat for a batch of effects: ``public`` lines for the room, ``private`` lines per player.
+
+    ``follow_up`` holds, per player, lines to send once their first (short) line has gone out: the cards
+    and treasures a draft phase brought, and the whole view. ``on_page`` marks the (player, line) pairs of
+    ``private`` that the player's private page shows by itself (their own pick or swap, the pack waiting
+    there): a player who plays from the page gets them as the page's answer, not in chat.
+    """
+
+    public: list[str] = field(default_factory=list)
+    private: dict[str, list[str]] = field(default_factory=dict)
+    follow_up: dict[str, list[str]] = field(default_factory=dict)
+    on_page: set[tuple[str, str]] = field(default_factory=set)
+
+    def tell(self, player: str, line: str, *, on_page: bool = False) -> None:
+        self.private.setdefault(player, []).append(line)
+        if on_page:
+            self.on_page.add((player, line))
+
+    def later(self, player: str, line: str) -> None:
+        self.follow_up.setdefault(player, []).append(line)
+
+
+def _rarity(card: CardFacts) -> str:
+    return mk.rarity_class(card) or card.rarity or "card"
+
+
+def shop_view(engine: ab.AutoBattlerEngine, player: str, names: Sequence[str]) -> str:
+    """The whole chat view of an AutoBattler shop: the shop, the numbered pool and the commands."""
+    cards = engine.config.cards
+    pool = engine.league.pools[player]
+    items = (
+        " !item SHOP POOL takes an Aura or Equipment as an item (treasures: its mana value)."
+        if engine.config.item_drafting
+        else ""
+    )
+    return (
+        f"Your shop: {numbered(names)}. Your pool: {numbered([cards[c].name for c in pool])}."
+        " !swap SHOP POOL to take a card, !roll (1 treasure) for a new shop, !done when finished." + items
+    )
+
+
+def shop_first_line(engine: ab.AutoBattlerEngine, player: str, names: Sequence[str]) -> str:
+    """The short first view of a draft phase in chat: the shop and what to do (the pool follows)."""
+    return (
+        f"Your shop: {numbered(names)}. Treasures {engine.treasures[player]}. !swap SHOP POOL, !roll, !done;"
+        " pool next."
+    )
+
+
+def opened_shops(effects: Sequence[Effect]) -> set[str]:
+    """Players whose batch opens a draft phase's first shop (a shop not opened by their own !roll)."""
+    rolled = {e.player for e in effects if isinstance(e, ab.Rolled)}
+    return {e.player for e in effects if isinstance(e, ab.ShopOpened) and e.player not in rolled}
+
+
+def render_effects(
+    effects: Iterable[Effect], engine: Engine[Any], *, pages: bool | Collection[str] = False
+) -> Rendered:
+    """Short lines for ``effects`` of a Market Draft or AutoBattler engine (pure).
+
+    With ``pages`` (True: every player; else the players who watch their private web page now) private
+    lines point to the page instead of listing packs, shops and markets; other players get the listing. A
+    draft phase's first shop comes alone (its first cards and treasures are on the page, or in the whole
+    view that follows the short first line).
+    """
+    out = Rendered()
+
+    def paged(player: str) -> bool:
+        return pages if isinstance(pages, bool) else player in pages
+
+    cards: Sequence[CardFacts] = engine.config.cards
+    effects = list(effects)
+    pools_shown: set[str] = set()
+    opening = opened_shops(effects)
+    stood_in = {e.player for e in effects if isinstance(e, core.StoodIn)}  # told once, by StoodIn's line
+    for effect in effects:
+        # -- shared league effects --
+        if isinstance(effect, core.PackInFront):
+            size = len(effect.cards)
+            # How to pick is said with a player's first pack only: 44 more times would cost a chat-only
+            # two-player draft some 2,000 characters of the budget (20 s).
+            how = " !pick N (or the name)." if not engine.league.pools[effect.player] else ""  # type: ignore[attr-defined]
+            out.tell(
+                effect.player,
+                f"Your pack ({size}) is on your page; or !pack."
+                if paged(effect.player)
+                else f"Your pack ({size}): {numbered(effect.names)}.{how}",
+                on_page=paged(effect.player),
+            )
+        elif isinstance(effect, core.StoodIn):
+            why = "You were away" if effect.reason == "away" else "Your time ran out"
+            out.tell(effect.player, f"{why}: the referee {STAND_IN_WORDS.get(effect.move, 'moved for you')}.")
+            if effect.reason == "time" and effect.move != "pick":  # the others wait for that turn
+                out.public.append(f"{effect.player}'s time ran out.")
+        elif isinstance(effect, core.Picked):
+            size = len(engine.league.pools[effect.player])  # type: ignore[attr-defined]
+            out.tell(
+                effect.player,
+                f"You picked {effect.name} ({size} in your pool).",
+                on_page=paged(effect.player),
+            )
+        elif isinstance(effect, core.DraftFinished):
+            out.public.append(
+                "The draft is over: everyone has their pool. Decks: !pool in a private message."
+            )
+            for player in engine.league.members:  # type: ignore[attr-defined]
+                out.tell(player, "Draft over. Your pool as a deck list: !pool (or !pool cod).")
+        elif isinstance(effect, core.RoundStarted):
+            games = [" vs ".join(p) for p in effect.pairings if len(p) == 2]
+            byes = [p[0] for p in effect.pairings if len(p) == 1]
+            line = f"Round {effect.round}: " + ("; ".join(games) or "no games")
+            if byes:
+                line += "; bye: " + ", ".join(byes)
+            out.public.append(line + ". The referee opens a game for each pairing.")
+        elif isinstance(effect, core.ResultClaimed):
+            if any(isinstance(e, core.ResultRecorded) and e.players == effect.players for e in effects):
+                continue  # the claim that confirms the other's: the result line says it all
+            opponent = next((p for p in effect.players if p != effect.player), "")
+            said = "a draw" if effect.draw else f"{effect.winner} won"
+            match = engine.league.match_of(effect.player, effect.round) if opponent else None  # type: ignore[attr-defined]
+            theirs = match.claims.get(opponent) if match is not None and not match.decided else None
+            if theirs is not None and theirs != effect.winner:  # both claimed, differently: nothing counts
+                their_said = f"{theirs} won" if theirs else "a draw"
+                settle = (
+                    "One of you corrects it with !result win|loss|draw, or the game decides it if the"
+                    " referee sees its end (a life total at 0, a concession)."
+                )
+                out.tell(
+                    effect.player,
+                    f"Noted: {said}. But {opponent} reported {their_said}: your reports disagree. {settle}",
+                )
+                out.tell(
+                    opponent,
+                    f"{effect.player} reports {said}, but you reported {their_said}: your reports disagree."
+                    f" {settle}",
+                )
+                continue
+            out.tell(effect.player, f"Noted: {said}. Waiting for {opponent} to confirm.")
+            if opponent:
+                confirm = "draw" if effect.draw else "win" if effect.winner == opponent else "loss"
+                out.tell(opponent, f"{effect.player} reports {said}. Confirm with !result {confirm}.")
+        elif isinstance(effect, core.ResultRecorded):
+            if len(effect.players) == 1:
+                worth = "a win" if effect.winner else "a draw" if effect.draw else "a loss"
+                out.public.append(f"Round {effect.round}: {effect.players[0]} has a bye ({worth}).")
+            elif effect.draw:
+                out.public.append(f"Round {effect.round}: {' and '.join(effect.players)} draw.")
+            else:
+                loser = next(p for p in effect.players if p != effect.winner)
+                out.public.append(f"Round {effect.round}: {effect.winner} beats {loser}.")
+        elif isinstance(effect, core.CardsGiven):
+            source = {"booster": "Your booster", "setup": "Your first cards", "random": "A random card"}.get(
+                effect.source, f"From the {effect.source}"
+            )
+            line = f"{source}: {grouped(effect.names)} (now in your pool)."
+            if effect.player not in opening:
+                out.tell(effect.player, line)
+            elif not paged(
+                effect.player
+            ):  # the shop's first line comes alone; this follows it (the page shows the pool)
+                out.later(effect.player, line)
+        # -- Market Draft --
+        elif isinstance(effect, mk.MarketOpened):
+            listing = numbered(
+                [f"{cards[c].name} ({_rarity(cards[c])}, {engine.cost(c)})" for c in effect.cards]  # type: ignore[attr-defined]
+            )
+            out.public.append(f"Market open: {listing}.")
+            out.public.append("Buying order: " + ", ".join(effect.order) + ".")
+            for player in effect.order:
+                out.tell(
+                    player,
+                    "The market is open: buy on your page, or !market."
+                    if paged(player)
+                    else f"Market: {listing}. !market shows it with your pool numbers.",
+                )
+        elif isinstance(effect, mk.MarketTurn):
+            out.public.append(f"{effect.player} to buy.")
+            opened = any(isinstance(e, mk.MarketOpened) for e in effects)
+            if (
+                paged(effect.player) or opened
+            ):  # the page shows the market as it is; an opening listing is current
+                out.tell(effect.player, BUY_PROMPT)
+            else:  # a buy renumbers the market: the buyer gets the numbers their !buy is read against
+                out.tell(effect.player, market_prompt(engine))
+        elif isinstance(effect, mk.CardBought):
+            out.public.append(
+                f"{effect.player} buys {effect.name}, trading in {grouped(effect.paid_names)}"
+                f" (worth {effect.worth}, cost {effect.cost})."
+            )
+        elif isinstance(effect, mk.Passed):
+            out.public.append(f"{effect.player} passes.")
+        elif isinstance(effect, mk.MarketClosed):
+            rares = len(effect.old_rares)
+            last = engine.league.round >= engine.config.rounds  # type: ignore[attr-defined]  # no market follows
+            stay = "stays" if rares == 1 else "stay"
+            kept = f" {counted(rares, 'rare')} {stay} for the next market." if rares and not last else ""
+            out.public.append(f"Market closed.{kept}")
+            for player in engine.league.members:  # type: ignore[attr-defined]
+                if player not in pools_shown:
+                    pools_shown.add(player)
+                    out.tell(player, "The market closed; update your deck from !pool.")
+        elif isinstance(effect, mk.LeagueOver):
+            table = ", ".join(f"{p} {pts}" for p, pts in effect.standings)
+            out.public.append(
+                f"League over! {market_winners(effect.standings)}. Final standings (points): {table}."
+            )
+        # -- AutoBattler --
+        elif isinstance(effect, ab.TreasuresChanged):
+            if effect.reason in ("draft", "kept", "excess", "interest", "streak") and effect.delta:
+                why = {
+                    "draft": "draft phase",
+                    "kept": "kept from the game" if effect.delta > 0 else "lost in the game",
+                    "excess": "more than five",
+                    "interest": "interest",
+                    "streak": "win streak",
+                }[effect.reason]
+                line = f"Treasures: {effect.treasures} ({effect.delta:+d}, {why})."
+                if effect.reason != "draft" or effect.player not in opening:
+                    out.tell(effect.player, line)
+                elif not paged(effect.player):  # the shop's first line says the treasures; this follows it
+                    out.later(effect.player, line)
+        elif isinstance(effect, ab.ShopOpened):
+            assert isinstance(engine, ab.AutoBattlerEngine)
+            if paged(effect.player):
+                if effect.player in opening:
+                    treasures = engine.treasures[effect.player]
+                    out.tell(
+                        effect.player,
+                        f"Your shop is open ({counted(treasures, 'treasure')}): on your page, or !shop.",
+                        on_page=True,
+                    )
+            elif effect.player in opening:
+                out.tell(effect.player, shop_first_line(engine, effect.player, effect.names))
+                out.later(effect.player, shop_view(engine, effect.player, effect.names))
+            else:
+                out.tell(effect.player, shop_view(engine, effect.player, effect.names))
+        elif isinstance(effect, ab.Swapped):
+            out.tell(
+                effect.player,
+                f"You took {effect.taken_name} and gave {effect.given_name}.",
+                on_page=paged(effect.player),
+            )
+        elif isinstance(effect, ab.ItemDrafted):
+            treasures = engine.treasures[effect.player]  # type: ignore[attr-defined]
+            out.tell(
+                effect.player,
+                f"{effect.taken_name} is now your item ({effect.cost} treasure(s) paid, {treasures} left;"
+                f" {effect.given_name} went to the shop). It starts every mini-game in the command zone"
+                " (your table): when a permanent enters the battlefield under your control, you may put it"
+                " onto the battlefield attached to that permanent.",
+            )
+        elif isinstance(effect, ab.Rolled):
+            out.tell(effect.player, "Rolled: a new shop.", on_page=paged(effect.player))
+        elif isinstance(effect, ab.BasicsPlayed) and effect.fee:
+            treasures = engine.treasures[effect.player]  # type: ignore[attr-defined]
+            out.tell(
+                effect.player,
+                f"Other basic lands than last game: {effect.fee} treasure(s) paid ({treasures} left).",
+            )
+        elif isinstance(effect, ab.PermanentBasicBought):
+            out.public.append(
+                f"{effect.player} pays {engine.config.permanent_basic_cost} treasures: {effect.basics} basic"
+                " lands in every mini-game from now on."
+            )
+        elif isinstance(effect, ab.PlayerDone):
+            done = len(engine.done)  # type: ignore[attr-defined]
+            total = len(engine.active())  # type: ignore[attr-defined]
+            if done < total:
+                out.public.append(f"{effect.player} has finished drafting ({done}/{total}).")
+            paged_done = paged(effect.player)
+            if (paged_done or done < total) and effect.player not in stood_in:  # the answer to their !done
+                out.tell(
+                    effect.player, f"You are done drafting this phase ({done}/{total}).", on_page=paged_done
+                )
+        elif isinstance(effect, ab.DraftEnded):
+            energy = engine.energy  # type: ignore[attr-defined]
+            out.public.append(f"Draft over. Energy {energy}: build your mini-game decks.")
+            for player in engine.active():  # type: ignore[attr-defined]
+                treasures = min(engine.treasures[player], engine.config.max_treasures)  # type: ignore[attr-defined]
+                lands = engine.config.basic_lands + engine.extra_basics[player]  # type: ignore[attr-defined]
+                command = engine.command_zone(player)  # type: ignore[attr-defined]
+                out.tell(
+                    player,
+                    f"Deck: exactly {energy} cards of your pool (your starting hand) plus {lands} basic"
+                    f" lands; put your {treasures} treasure(s) on the battlefield as Treasure tokens (they"
+                    " are counted when the game ends)"
+                    + (f"; add {', '.join(command)} (command zone)" if command else "")
+                    + ". !pool lists it.",
+                )
+        elif isinstance(effect, ab.MatchSetup):
+            a, b = effect.players
+            if effect.chooser:
+                who = f"{effect.chooser} (more poison) chooses to play or draw"
+            else:
+                who = f"{effect.first} plays first (random)"
+            out.public.append(
+                f"{a} vs {b}: {who}; hand {effect.hand_size}, life {effect.starting_life}, no library."
+            )
+        elif isinstance(effect, ab.PoisonChanged):
+            why = {"loss": "lost", "ghost_rule": "Ghost rule", "replay_abandoned": "replay abandoned"}.get(
+                effect.reason, effect.reason
+            )
+            out.public.append(f"{effect.player}: {effect.poison} poison ({effect.delta:+d}, {why}).")
+        elif isinstance(effect, ab.ReplayRequired):
+            out.public.append(f"{' and '.join(effect.players)} drew and must play again.")
+        elif isinstance(effect, ab.PlayerEliminated):
+            out.public.append(f"{effect.player} is eliminated.")
+        elif isinstance(effect, ab.GhostNamed):
+            out.public.append(f"{effect.player} is the Ghost and keeps playing.")
+        elif isinstance(effect, ab.EnergyChanged):
+            out.public.append(f"Energy rises to {effect.energy}.")
+        elif isinstance(effect, ab.PlayersReseated):
+            tables = "; ".join(f"group {n}: {', '.join(g)}" for n, g in enumerate(effect.groups, start=1))
+            out.public.append(f"Hand sizes grow: everyone changes tables. {tables}.")
+        elif isinstance(effect, ab.GroupWon):
+            if len(engine.groups) == 1:  # type: ignore[attr-defined]  # four players: the group is the league
+                out.public.append(f"{effect.player} wins the league: the champion!")
+            else:
+                out.public.append(f"{effect.player} wins group {effect.group + 1}.")
+        elif isinstance(effect, ab.ChampionDecided):
+            out.public.append(f"{effect.player} is the champion!")
+        elif isinstance(effect, ab.AugmentRarityRolled):
+            out.public.append(
+                f"Augments: the D6 rolled {effect.roll}, so {effect.rarity} augments this game (a pack of"
+                " three for each player past 5 poison)."
+            )
+        elif isinstance(effect, ab.AugmentPackDealt):
+            out.public.append(f"{effect.player} is past 5 poison and gets an augment pack.")
+            if effect.cards:
+                out.tell(
+                    effect.player,
+                    f"Your augment pack: {numbered(effect.names)}. Keep one with !augment N before you"
+                    " finish drafting; the others are discarded.",
+                )
+            else:
+                out.tell(effect.player, "No augments of this game's rarity are left: your pack is empty.")
+        elif isinstance(effect, ab.AugmentChosen):
+            out.public.append(f"{effect.player} keeps an augment.")
+            out.tell(
+                effect.player,
+                f"You keep {effect.name}: put it in every mini-game deck; it starts in the command zone"
+                " (your table) and is not a hand card.",
+            )
+        elif isinstance(effect, ab.CarouselOpened):
+            out.public.append(f"Carousel: {numbered(effect.names)}. Order: {', '.join(effect.order)}.")
+            if effect.order:
+                out.tell(effect.order[0], carousel_prompt(engine))
+        elif isinstance(effect, ab.CarouselPicked):
+            given = f", putting back {effect.put_back_name}" if effect.put_back_name else ""
+            out.public.append(f"{effect.player} takes {effect.name} from the carousel{given}.")
+            turn = engine.whose_carousel_pick()  # type: ignore[attr-defined]
+            if turn:
+                out.tell(turn, carousel_prompt(engine))
+    return out
+
+
+def led(lead: str, line: str) -> str:
+    """``line`` (a sentence) after ``lead`` and a colon: "Welcome back: your pack (13): ..."."""
+    return f"{lead}: {line[:1].lower()}{line[1:]}"
+
+
+def decision_name(token: tuple[Any, ...]) -> str:
+    """A waited-for move as a player's warning names it (the first word of the engine's token)."""
+    kind = token[0] if token else ""
+    return {"pick": "pick", "buy": "market turn", "done": "draft", "carousel": "carousel pick"}.get(
+        str(kind), "move"
+    )

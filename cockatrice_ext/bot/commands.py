@@ -13,6 +13,11 @@ annotated parameter types:
 * :data:`Rest` - the rest of the line, verbatim (card names with spaces and commas),
 * ``X | None`` - optional, may be omitted at the end.
 
+A command whose docstring gives its own usage starting with lower-case words (``!auction new|commander
+[PLAYERS] ...: ...``) takes a *sub-command* first: those words, and any other ``!auction WORD`` its docstring
+names (``!auction rules lists the options``). Another first word is refused here, as an unknown command
+is, with the closest sub-command suggested (:func:`unknown_command_reason`, :func:`closest`).
+
 Conversion failures raise :class:`BadArgument` with a one-line reason including the usage,
 which the bot sends back to the player. Handlers raise :class:`CommandError` subclasses for
 any other refusal; the engines' ``RulesError`` is translated by each referee.
@@ -22,12 +27,13 @@ This module has no I/O: handlers are ``async`` only so referees can await the cl
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import re
 import shlex
 import types
 import typing
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, NewType
 
@@ -141,6 +147,8 @@ class CommandSpec:
     aliases: tuple[str, ...] = ()
     help: str = ""
     scopes: frozenset[str] = frozenset({"game"})
+    subcommands: tuple[str, ...] = ()
+    """The words the first argument must be (``new``, ``commander``, ``rules``), or () for any."""
 
     @property
     def usage(self) -> str:
@@ -154,6 +162,26 @@ class CommandSpec:
     @property
     def own_usage(self) -> bool:
         return self.help.startswith(PREFIX + self.name) and ": " in self.help
+
+    @property
+    def full_usage(self) -> str:
+        """The usage, then the sub-commands it does not show: ``!auction new|commander [OPTS] | rules``."""
+        shown = self.usage.split(" ")[1].split("|") if " " in self.usage else []
+        others = [word for word in self.subcommands if word not in shown]
+        return " | ".join([self.usage, *others])
+
+    def _check_subcommand(self, token: str) -> None:
+        """Refuse a first word that is none of the sub-commands, suggesting the closest.
+
+        Raises:
+            BadArgument: as an unknown command is answered, with this command's usage.
+        """
+        if not self.subcommands or token.lower() in self.subcommands:
+            return
+        said = " ".join(token.split())[:40]
+        raise BadArgument(
+            unknown_command_reason(said, list(self.subcommands), command=self.name, usage=self.full_usage)
+        )
 
     def _missing(self, param: Param) -> BadArgument:
         """What a missing argument is called: the usage alone when the docstring gives it (a parameter's
@@ -184,6 +212,8 @@ class CommandSpec:
                     return values
                 raise self._missing(param)
             token = tokens[0]
+            if index == 0:
+                self._check_subcommand(token)
             rest = _after_first_token(rest)
             values.append(self._convert_token(param, token))
         if rest.strip():
@@ -238,6 +268,25 @@ def command(
     return decorate
 
 
+_SUBCOMMAND_WORDS = re.compile(r"[a-z][a-z0-9-]*(?:\|[a-z][a-z0-9-]*)*")
+"""A usage's first word that lists sub-commands: ``new|commander`` (an argument is in capitals: ``N``)."""
+
+
+def _subcommands(spec: CommandSpec, doc: str) -> tuple[str, ...]:
+    """The sub-commands of ``spec`` (see the module docstring): the lower-case words its own usage starts
+    with, then the other ``!name WORD`` its docstring names; () for a command without them."""
+    if not spec.own_usage or not spec.params or spec.params[0].kind != "str":
+        return ()
+    words = spec.usage.split(" ")
+    if len(words) < 2 or not _SUBCOMMAND_WORDS.fullmatch(words[1]):
+        return ()
+    found = words[1].split("|")
+    for mention in re.finditer(rf"{re.escape(PREFIX + spec.name)}\s+([a-z][a-z0-9-]*)\b", doc):
+        if mention.group(1) not in found:
+            found.append(mention.group(1))
+    return tuple(found)
+
+
 def _params_of(func: Handler) -> tuple[Param, ...]:
     hints = typing.get_type_hints(func, include_extras=True)
     params: list[Param] = []
@@ -288,6 +337,7 @@ class CommandSet:
                 help=doc.splitlines()[0] if doc else "",
                 scopes=meta["scopes"],
             )
+            spec.subcommands = _subcommands(spec, doc)
             for key in (spec.name, *spec.aliases):
                 self.specs[key] = spec
 
@@ -323,10 +373,20 @@ class CommandSet:
         return True
 
 
-def unknown_command_reason(name: str, known: list[str]) -> str:
-    """The one line every scope answers an unknown ``!name`` with (a close match is suggested)."""
-    import difflib
+def closest(word: str, known: Iterable[str]) -> str | None:
+    """The known word ``word`` most likely misspells, or None: the one suggestion rule of the grammar."""
+    close = difflib.get_close_matches(word.lower(), list(known), n=1, cutoff=0.6)
+    return close[0] if close else None
 
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-    hint = f"did you mean {PREFIX}{close[0]}? " if close else ""
-    return f"unknown command {PREFIX}{name}; {hint}{PREFIX}help lists the commands"
+
+def unknown_command_reason(name: str, known: list[str], *, command: str = "", usage: str = "") -> str:
+    """The one line every scope answers an unknown ``!name`` with (a close match is suggested).
+
+    A sub-command (``!auction nwe``) is answered alike: ``command`` is its command (``auction``), ``known``
+    the sub-commands, and ``usage`` the command's usage, which takes the place of the pointer to ``!help``.
+    """
+    said = f"{PREFIX}{command} " if command else PREFIX
+    close = closest(name, known)
+    hint = f"did you mean {said}{close}? " if close else ""
+    tail = f"usage: {usage}" if usage else f"{PREFIX}help lists the commands"
+    return f"unknown command {said}{name}; {hint}{tail}"

@@ -265,6 +265,16 @@ def default_basics(engine: rules.VortexEngine, player: Any) -> tuple[str, ...]:
     return tuple(names[i % 2] if i < count - 1 else names[0] for i in range(count))
 
 
+def no_such_pick(pack_size: int, position: object = None) -> str:
+    """Why a ``!pick`` found nothing, and what may be picked: the pack's numbers (its size is public, as
+    ``!packs`` shows) or a name from it; no card of the pack is named (the answer goes to game chat)."""
+    if pack_size < 1:
+        return "your pack is empty"
+    numbers = "1" if pack_size == 1 else f"1-{pack_size}"
+    missing = f"no card {position + 1}" if isinstance(position, int) and position >= 0 else "no such card"
+    return f"your pack has {missing}: pick {numbers}, or a card's name from your pack (!pack lists it)"
+
+
 def parse_pick(choice: str) -> int | str:
     """``"3"`` -> engine position 2 (players count from 1); anything else is a card name.
 
@@ -365,6 +375,12 @@ class VortexReferee(SeatsByName, PileReferee):
         self.continues: int | None = None  # the lost game this one rebuilds
         self._listed: dict[Any, tuple[str, int]] = {}  # player -> (pack text !pack gave, their picks then)
         self._told_out: set[Any] = set()  # players out of the engine told so after they unconceded
+
+    def explain(self, error: RulesError) -> str:
+        """As every referee's; a pick that found no card says the numbers that may be picked."""
+        if error.code == "no_such_card" and isinstance(error.details.get("pack_size"), int):
+            return no_such_pick(error.details["pack_size"], error.details.get("position"))
+        return super().explain(error)
 
     @property
     def engine(self) -> rules.VortexEngine:

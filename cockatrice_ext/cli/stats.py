@@ -191,8 +191,11 @@ for _kind, _metavar, _help in CHART_COMMANDS:
 @chart.command("tables")
 @JOURNAL_OPTION
 def chart_tables(journal_path: str) -> None:
-    """The journal's games and leagues that have charts (their keys, engine and state)."""
-    from cockatrice_ext.reports.history import chartable_tables
+    """The journal's games and leagues that have charts (their keys, engine and state, and what the charts
+    call them)."""
+    from cockatrice_ext.reports.history import chartable_tables, table_title
 
-    for key, engine, closed in chartable_tables(_open_journal(journal_path)):
-        click.echo(f"{key}  {engine}  {'closed' if closed else 'open'}")
+    journal = _open_journal(journal_path)
+    for key, engine, closed in chartable_tables(journal):
+        title = table_title(journal, key, engine)
+        click.echo(f"{key}  {engine}  {'closed' if closed else 'open'}  {title}")

@@ -83,8 +83,8 @@ class Option:
         if self.off is not None and word in OFF_WORDS:
             return self.off
         allowed = f"a whole number from {self.low} to {self.high}"
-        if self.off is not None:
-            allowed += f" (or off = {self.off})"
+        if self.off is not None:  # said as the word: "off = 0" read as if 0 were in the range
+            allowed += ", or off"
         if not word.isdecimal() or len(word) > 12:
             raise OptionError(f"{self.name}={_echo(text)}: expected {allowed}")
         number = int(word)

@@ -53,8 +53,9 @@ Refusal codes (``RulesError.code``)
 -----------------------------------
 ``not_started``, ``already_started``, ``bad_player_count``, ``not_a_player``, ``not_your_turn``,
 ``wrong_phase``, ``pick_pending`` (that player must pick first), ``no_pick_pending``, ``no_such_card``
-(bad position, name or index), ``card_not_available`` (the card is not where the action needs it),
-``bad_count``, ``bad_basics`` (wrong number or not a configured basic), ``already_chose``,
+(bad position, name or index; a pick's details give ``pack_size``, and a number's ``position``),
+``card_not_available`` (the card is not where the action needs it), ``bad_count``, ``bad_basics`` (wrong
+number or not a configured basic), ``already_chose``,
 ``not_enough_basics``, ``mulligan_too_late`` (already drew this turn), ``already_mulliganed``,
 ``bad_arrangement``, ``bad_position``, ``bad_config``, ``referee_only``, ``unknown_action``, ``player_out``
 (that player left the game). Winning and losing stay with Cockatrice (life, poison); the engine's only
@@ -777,7 +778,10 @@ class VortexEngine(Engine[VortexConfig]):
                 raise RulesError("no_such_card", position=choice, pack_size=len(st.pack))
             card = st.pack[choice]
         else:
-            card = self._resolve_card(choice, st.pack)
+            try:
+                card = self._resolve_card(choice, st.pack)
+            except RulesError:  # with the pack's size (public, !packs): the numbers that may be picked
+                raise RulesError("no_such_card", card=choice, pack_size=len(st.pack)) from None
         player: PlayerId = action.player  # type: ignore[assignment]
         st.pack.remove(card)
         st.owned.append(card)

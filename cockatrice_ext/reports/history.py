@@ -7,13 +7,18 @@
 * a league's standings after each round: points in a Market Draft, poison in the AutoBattler
   (:func:`standings_series`).
 
+A chart names its game or league as players do, not by its journal key (:func:`table_title`: ``Auction
+Magic game #7 (server, date)``).
+
 Only what was public when it happened is read: sale prices, gold, results and poison. No pack, pool or
 shop is looked at.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from cockatrice_ext.journal import Journal, JournalError
@@ -130,6 +135,42 @@ def _score(points: dict[str, int], result: dict[str, object], win: int, draw: in
 
 
 CHARTED_ENGINES = (AUCTION_ENGINE, *STANDINGS_METRIC)
+
+TITLES = {AUCTION_ENGINE: "Auction Magic", "market": "Market Draft", "autobattler": "AutoBattler"}
+"""How charts name the formats they chart (as the bot's lines and pages do)."""
+_KEY = re.compile(
+    r"(?P<server>(?:(?!:game:|:league:).)+)"
+    r":(?:game:(?P<game>\d+(?:@\d+)?)|league:\d+:(?P<format>[a-z]+):(?P<league>\d+))"
+)
+"""The bot's table keys: ``<server URL>:game:<number>`` (``7@1``: a record moved aside when the server gave
+its number again) and ``<server URL>:league:<room>:<format>:<number>``."""
+
+
+def table_title(journal: Journal, key: str, engine: str = "") -> str:
+    """How a chart names table ``key``: ``Auction Magic game #7 (127.0.0.1:4747, 2025-01-05)``,
+    ``Market Draft league #2 (...)``: its format and number, then the server and the day its play began
+    (local time) when the journal knows them. ``engine`` is the format when the table's meta names none.
+
+    Raises:
+        JournalError: no such table.
+    """
+    meta = journal.table_meta(key)
+    found = _KEY.fullmatch(key)
+    fmt = str(meta.get("format") or (found and found["format"]) or engine)
+    name = TITLES.get(fmt, fmt.capitalize() or "Table")
+    if fmt == AUCTION_ENGINE and dict(meta.get("options") or {}).get("commander"):
+        name = "Commander Auction"
+    if found is None:
+        title = f"{name} {key}"  # a key the bot did not make: it is all there is to name it by
+    elif found["game"]:
+        title = f"{name} game #{found['game']}"
+    else:
+        title = f"{name} league #{found['league']}"
+    about = [found["server"].split("://", 1)[-1]] if found else []
+    for entry in journal.entries(key):
+        about.append(datetime.fromtimestamp(entry.at).date().isoformat())
+        break
+    return f"{title} ({', '.join(about)})" if about else title
 
 
 def chartable_tables(journal: Journal) -> list[tuple[str, str, bool]]:

@@ -11,7 +11,8 @@ from collections.abc import Callable
 
 from cockatrice_ext.journal import Journal, JournalError
 from cockatrice_ext.reports import charts
-from cockatrice_ext.reports.history import card_sales, gold_series, standings_series
+from cockatrice_ext.reports.history import card_sales, gold_series, standings_series, table_title
+from cockatrice_ext.reports.prices import AUCTION_ENGINE
 
 CHARTS = ("prices", "gold", "standings")
 """``prices`` CARD, ``gold`` GAME (an Auction game's journal key), ``standings`` LEAGUE (a league's key)."""
@@ -24,7 +25,8 @@ class NoChart(LookupError):
 def prepare_chart(journal: Journal, kind: str, subject: str, title: str = "") -> Callable[[], bytes]:
     """Fold the journal for chart ``kind`` of ``subject``; the result draws the SVG when called.
 
-    ``title`` names the game or league in the picture (default: ``subject``, its journal key).
+    ``title`` names the game or league in the picture (default: its :func:`table_title`, never the raw
+    journal key).
 
     Raises:
         NoChart: see the class.
@@ -36,10 +38,14 @@ def prepare_chart(journal: Journal, kind: str, subject: str, title: str = "") ->
         return functools.partial(charts.price_chart, subject, sales)
     try:
         if kind == "gold":
-            return functools.partial(charts.gold_chart, title or subject, gold_series(journal, subject))
+            series = gold_series(journal, subject)
+            return functools.partial(
+                charts.gold_chart, title or table_title(journal, subject, AUCTION_ENGINE), series
+            )
         if kind == "standings":
-            series = standings_series(journal, subject)
-            return functools.partial(charts.standings_chart, title or subject, *series)
+            metric, standings = standings_series(journal, subject)
+            named = title or table_title(journal, subject)
+            return functools.partial(charts.standings_chart, named, metric, standings)
     except JournalError as exc:
         raise NoChart(str(exc)) from None
     raise ValueError(f"no chart named {kind!r}")

@@ -153,3 +153,70 @@ def test_a_command_with_its_own_usage_names_its_arguments_as_players_know_them()
     with pytest.raises(BadArgument) as outside:
         specs["cast"].convert("9")
     assert str(outside.value) == "spell slot must be between 1 and 5"
+
+
+class Lobby:
+    @command(scopes=("room",))
+    async def table(self, ctx: object, what: str, args: Rest | None = None) -> None:
+        """!table new|join [PLAYERS]: open a table or join one; !table rules lists the options."""
+
+    @command(scopes=("room",))
+    async def kick(self, ctx: object, who: str) -> None:
+        """!kick NAME: no sub-command (its first argument is in capitals)."""
+
+
+def test_a_sub_command_typo_is_answered_as_an_unknown_command_is() -> None:
+    """The sub-commands are the usage's lower-case words and the docstring's other ``!table WORD``."""
+    specs = {spec.name: spec for spec in CommandSet(Lobby()).listing("room")}
+    assert specs["table"].subcommands == ("new", "join", "rules")
+    assert specs["kick"].subcommands == ()
+    assert specs["table"].convert("NEW 3") == ["NEW", "3"]  # the handler reads it in any case
+    with pytest.raises(BadArgument) as typo:
+        specs["table"].convert("nwe 3")
+    assert str(typo.value) == (
+        "unknown command !table nwe; did you mean !table new? usage: !table new|join [PLAYERS] | rules"
+    )
+    with pytest.raises(BadArgument) as far:
+        specs["table"].convert("zzz")
+    reason = str(far.value)
+    assert "did you mean" not in reason and "usage: !table new|join [PLAYERS] | rules" in reason
+
+
+@pytest.mark.parametrize(
+    ("module", "room", "line", "suggested"),
+    [
+        ("auction", "AuctionRoom", "!auction nwe 3", "!auction new"),
+        ("vortex", "VortexRoom", "!vortex nwe 3 picktimer=30", "!vortex new"),
+        ("combat", "CombatRoom", "!combat nw", "!combat new"),
+        ("league_rooms", "MarketRoom", "!market jion", "!market join"),
+    ],
+)
+def test_room_sub_command_typos_get_did_you_mean(module: str, room: str, line: str, suggested: str) -> None:
+    """Smoke test: "!auction nwe 3" in room chat got only the usage line, while an unknown command in game
+    gets "did you mean". Answered by the grammar, before the handler runs (no game is created)."""
+    import asyncio
+    import importlib
+    from types import SimpleNamespace
+
+    referee = getattr(importlib.import_module(f"cockatrice_ext.bot.{module}"), room)(SimpleNamespace())
+    heard: list[str] = []
+
+    async def reply(text: str) -> None:
+        heard.append(text)
+
+    ctx = SimpleNamespace(sender="nina", scope="room", reply=reply, room_id=1)
+    assert asyncio.run(referee.handle_command(ctx, line))
+    command_word, typo = line.split()[:2]
+    assert len(heard) == 1 and heard[0].startswith(f"nina: unknown command {command_word} {typo}; ")
+    assert f"did you mean {suggested}? usage: {command_word} " in heard[0] and "| rules" in heard[0]
+
+
+def test_commands_and_sub_commands_share_one_suggestion_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cockatrice_ext.bot import commands
+
+    monkeypatch.setattr(commands, "closest", lambda word, known: "chosen")
+    assert "did you mean !chosen?" in commands.unknown_command_reason("x", ["y"])
+    spec = CommandSet(Lobby()).find("table", "room")
+    assert spec is not None
+    with pytest.raises(BadArgument, match=r"did you mean !table chosen\?"):
+        spec.convert("x")

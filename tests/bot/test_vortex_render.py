@@ -104,6 +104,25 @@ def test_parse_pick_counts_from_one() -> None:
         parse_pick("0")
 
 
+def test_a_bad_pick_says_what_may_be_picked_without_naming_the_pack() -> None:
+    """Smoke test: "!pick 9" with a pack of 7 answered "your pack has no such card". The answer goes to
+    game chat, so it gives the pack's numbers (its size is public) and names none of its cards."""
+    from cockatrice_ext.bot.vortex import VortexReferee
+    from cockatrice_ext.formats.base import RulesError
+
+    engine, _ = started_engine((FOREST, MOUNTAIN, BOLT, BEARS, OWL) * 5)
+    referee = object.__new__(VortexReferee)  # explain reads only the refusal: nothing runs
+    pack = {ref.name for ref in engine.pack(1)}
+    for choice, said in ((parse_pick("9"), "no card 9"), (parse_pick("Black Lotus"), "no such card")):
+        with pytest.raises(RulesError) as refused:
+            engine.apply(rules.Pick(player=1, choice=choice))
+        answer = referee.explain(refused.value)
+        assert answer == f"your pack has {said}: pick 1-7, or a card's name from your pack (!pack lists it)"
+        assert not any(name in answer for name in pack)
+    other = RulesError("no_such_card", card="Forest")  # a card effect's reference: no pack involved
+    assert referee.explain(other) == "your pack has no such card"
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.text(max_size=200))
 def test_parse_pick_never_crashes(text: str) -> None:

@@ -25,7 +25,9 @@ def test_an_idle_picker_gets_a_random_pick(servatrice: ServatriceServer, tmp_pat
         (alice, bob), room_id = await join_bot_room(servatrice.ws_url, "alice_t", "bob_t")
         try:
             await alice.client.room_say(room_id, "!vortex new 2 picktimer=5")
-            await alice.wait_line(lambda t: "picktimer=5: expected a whole number from 10 to 600" in t)
+            await alice.wait_line(
+                lambda t: "picktimer=5: expected a whole number from 10 to 600, or off" in t
+            )
             await alice.client.room_say(room_id, "!vortex rules")
             await alice.wait_line(lambda t: "picktimer=10-600|off[1]" in t)
             game_id, referee = await open_vortex(bot, alice, room_id)

@@ -61,7 +61,7 @@ def test_the_issue_examples_parse() -> None:
         ("autobattler", ["carosel"], None),  # a bare unknown word is not an option (the room reads it)
         ("autobattler", ["carosel=drop"], "unknown option 'carosel' (did you mean carousel?)"),
         ("auction", ["zzz=1"], "unknown option 'zzz' (options: boards, timer, empty, noncreature, gold,"),
-        ("auction", ["timer=5"], "timer=5: expected a whole number from 10 to 3600 (or off = 0)"),
+        ("auction", ["timer=5"], "timer=5: expected a whole number from 10 to 3600, or off"),
         ("auction", ["timer=-3"], "timer=-3: expected a whole number"),
         ("auction", ["empty=maybe"], "empty=maybe: expected one of lose, draw, life"),
         ("auction", ["boards=perhaps"], "boards=perhaps: say boards=on or boards=off"),
@@ -76,6 +76,25 @@ def test_refusals_are_one_clear_line(fmt: str, words: list[str], message: str | 
     with pytest.raises(opts.OptionError) as refused:
         opts.parse(fmt, words)  # every word meant as an option (as !combat new reads its words)
     assert str(refused.value).startswith(message) and "\n" not in str(refused.value)
+
+
+OFF_OPTIONS = [(fmt, o) for fmt, options in opts.OPTIONS.items() for o in options if o.off is not None]
+
+
+@pytest.mark.parametrize(("fmt", "option"), OFF_OPTIONS, ids=[f"{f}.{o.name}" for f, o in OFF_OPTIONS])
+def test_an_option_with_off_says_off_as_a_word(fmt: str, option: opts.Option) -> None:
+    """Smoke test: "picktimer=5: expected a whole number from 10 to 600 (or off = 0)" read as if 0 were in
+    the range. Every option with an off value says "off"; each value the refusal names is accepted."""
+    below = option.low - 1
+    with pytest.raises(opts.OptionError) as refused:
+        opts.parse(fmt, [f"{option.name}={below if below > option.off else option.high + 1}"])
+    assert str(refused.value).endswith(
+        f": expected a whole number from {option.low} to {option.high}, or off"
+    )
+    assert "=" not in str(refused.value).split(": ", 1)[1]
+    assert opts.parse(fmt, [f"{option.name}=off"]) == {option.name: option.off}
+    for value in (option.low, option.high):
+        assert opts.parse(fmt, [f"{option.name}={value}"]) == {option.name: value}
 
 
 @settings(max_examples=300, deadline=None)

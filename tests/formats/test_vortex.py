@@ -241,6 +241,18 @@ def test_bad_pick_refused_without_change() -> None:
     assert_refused(engine, Draw(1), "wrong_phase")
 
 
+def test_a_pick_that_finds_nothing_says_the_pack_size() -> None:
+    """The referee answers a bad pick with the numbers that may be picked (smoke test: "!pick 9" with a
+    pack of 7 got only "your pack has no such card"), by number and by name alike."""
+    engine = new_engine()
+    engine.apply(StartGame(None))
+    size = engine.pack_size(1)
+    for choice in (size + 2, "No Such Card"):
+        with pytest.raises(RulesError) as info:
+            engine.apply(Pick(1, choice))
+        assert info.value.code == "no_such_card" and info.value.details["pack_size"] == size
+
+
 def test_actions_before_start_refused() -> None:
     engine = new_engine()
     assert_refused(engine, Draw(1), "not_started")

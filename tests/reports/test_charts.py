@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -19,7 +20,13 @@ from cockatrice_ext.formats.league import Start
 from cockatrice_ext.formats.market import MarketConfig, MarketDraftEngine
 from cockatrice_ext.journal import Journal, JournalError, Table
 from cockatrice_ext.reports import charts
-from cockatrice_ext.reports.history import card_sales, chartable_tables, gold_series, standings_series
+from cockatrice_ext.reports.history import (
+    card_sales,
+    chartable_tables,
+    gold_series,
+    standings_series,
+    table_title,
+)
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -205,6 +212,51 @@ def test_stats_chart_cli(tmp_path: Path) -> None:
         "server:game:7  auction  open" in listing.output
         and "server:league:1:market:1  market" in listing.output
     )
+
+
+def test_charts_name_games_and_leagues_as_players_do(tmp_path: Path) -> None:
+    """Smoke test: ``stats chart gold`` was titled "Gold over tcp://127.0.0.1:48101:game:1", the journal's
+    key. A chart says the format, the number, the server and the day play began."""
+    path = tmp_path / "j.sqlite3"
+    journal = Journal(path)
+    auction_game(journal, "tcp://127.0.0.1:48101:game:1")
+    auction_game(journal, "ws://h:4748/servatrice:game:3@1")
+    market_league(journal, "tcp://127.0.0.1:48101:league:1:market:2")
+    day = datetime.fromtimestamp(next(journal.entries("tcp://127.0.0.1:48101:game:1")).at).date().isoformat()
+    assert (
+        table_title(journal, "ws://h:4748/servatrice:game:3@1")
+        == f"Auction Magic game #3@1 (h:4748/servatrice, {day})"
+    )
+    journal.close()
+    runner = CliRunner()
+    charted = [
+        ("gold", "1", f"Gold over Auction Magic game #1 (127.0.0.1:48101, {day})"),
+        ("standings", "2", f"Market Draft league #2 (127.0.0.1:48101, {day}): points by round"),
+    ]
+    for kind, subject, title in charted:
+        out = tmp_path / f"{kind}.svg"
+        result = runner.invoke(
+            main, ["stats", "chart", kind, subject, "--journal", str(path), "-o", str(out)]
+        )
+        assert result.exit_code == 0, result.output
+        texts = svg_texts(out.read_bytes())
+        assert title in texts and not any("tcp://" in text for text in texts)
+    listing = runner.invoke(main, ["stats", "chart", "tables", "--journal", str(path)]).output
+    assert (
+        f"tcp://127.0.0.1:48101:game:1  auction  open  Auction Magic game #1 (127.0.0.1:48101, {day})"
+        in listing
+    )
+
+
+def test_a_title_without_a_key_the_bot_made(tmp_path: Path) -> None:
+    """A table the bot did not key (tests, imports) is named by its key; a Commander Auction as one."""
+    journal = Journal(tmp_path / "j.sqlite3")
+    config = rules.AuctionConfig(players=(1, 2), cards=(CREATURE, CREATURE), shuffle_block=False)
+    meta = {"format": "auction", "options": {"commander": True}}
+    Table.create(journal, "mine", rules.AuctionEngine(config, seed=1), meta=meta)
+    assert table_title(journal, "mine") == "Commander Auction mine"  # no action yet: no day
+    with pytest.raises(JournalError):
+        table_title(journal, "nope")
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,6 @@ idle members, and the games of its pairings."""
 from __future__ import annotations
 
 import asyncio
-import difflib
 import logging
 import math
 import secrets
@@ -14,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cockatrice_ext.bot.blocks import LoadedBlock
-from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Rest, command, parse_invocation
+from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Rest, closest, command, parse_invocation
 from cockatrice_ext.bot.league_cards import default_augments, pool_cod, pool_list
 from cockatrice_ext.bot.league_commands import (
     buy_action,
@@ -721,8 +720,8 @@ class LeagueReferee(Referee):
                 return True
             spec = self.commands.find  # an alias (augments) goes with its command
             offered = [n for n in self.commands.names("private") if self._offers(spec(n, "private").name)]
-            close = difflib.get_close_matches(name, offered, n=1, cutoff=0.6)
-            hint = f" (did you mean !{close[0]}?)" if close else ""
+            close = closest(name, offered)
+            hint = f" (did you mean !{close}?)" if close else ""
             article = "an" if title[0] in "AEIOU" else "a"
             await ctx.reply(f"{ctx.sender}: !{name} is not {article} {title} command; try !help{hint}")
             return True

@@ -122,3 +122,22 @@ def test_pick_outside_the_carousel_in_room_chat_says_when_it_works(tmp_path: Pat
         ]
 
     run_room(tmp_path, body, None)
+
+
+def test_a_misspelt_private_league_command_gets_the_grammars_suggestion(tmp_path: Path) -> None:
+    """A member's ``!swpa`` by private message is answered with the league's own commands' closest match,
+    from the grammar's one suggestion rule."""
+
+    async def body(bot: Bot, room: AutoBattlerRoom, chat: Chat) -> None:
+        bot.room_referees[:] = [room]
+        for user in PLAYERS:
+            await say(bot, room, user, "!autobattler join")
+        await say(bot, room, "al", "!autobattler start")
+        before = len(chat)
+        await bot.answer_private("bo", "!swpa 1 2")
+        await bot.chat.flush(timeout=5)
+        assert lines(chat[before:], "user") == [
+            "bo: bo: !swpa is not an AutoBattler command; try !help (did you mean !swap?)"
+        ]
+
+    run_room(tmp_path, body, None)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cockatrice_ext.formats import FORMAT_TITLES
 from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import market as mk
 
 FORMATS = ("market", "autobattler")
-TITLES = {"market": "Market Draft", "autobattler": "AutoBattler"}
+TITLES = {name: FORMAT_TITLES[name] for name in FORMATS}
 DEFAULT_BLOCKS = {"market": "market-pool", "autobattler": "autobattler-cube"}
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from cockatrice_ext.formats import FORMAT_TITLES
 from cockatrice_ext.journal import Journal, JournalError
 from cockatrice_ext.reports.prices import AUCTION_ENGINE, price_table
 
@@ -136,8 +137,6 @@ def _score(points: dict[str, int], result: dict[str, object], win: int, draw: in
 
 CHARTED_ENGINES = (AUCTION_ENGINE, *STANDINGS_METRIC)
 
-TITLES = {AUCTION_ENGINE: "Auction Magic", "market": "Market Draft", "autobattler": "AutoBattler"}
-"""How charts name the formats they chart (as the bot's lines and pages do)."""
 _KEY = re.compile(
     r"(?P<server>(?:(?!:game:|:league:).)+)"
     r":(?:game:(?P<game>\d+(?:@\d+)?)|league:\d+:(?P<format>[a-z]+):(?P<league>\d+))"
@@ -157,7 +156,7 @@ def table_title(journal: Journal, key: str, engine: str = "") -> str:
     meta = journal.table_meta(key)
     found = _KEY.fullmatch(key)
     fmt = str(meta.get("format") or (found and found["format"]) or engine)
-    name = TITLES.get(fmt, fmt.capitalize() or "Table")
+    name = FORMAT_TITLES.get(fmt, fmt.capitalize() or "Table")
     if fmt == AUCTION_ENGINE and dict(meta.get("options") or {}).get("commander"):
         name = "Commander Auction"
     if found is None:

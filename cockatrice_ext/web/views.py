@@ -21,8 +21,10 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from cockatrice_ext.bot.auction import lot_note, render_view
+from cockatrice_ext.bot.league_options import TITLES as LEAGUE_TITLES
 from cockatrice_ext.bot.league_referee import PAGE_CONTENTS
 from cockatrice_ext.bot.league_rooms import Lobby
+from cockatrice_ext.formats import FORMAT_TITLES
 from cockatrice_ext.formats import auction as auction_rules
 from cockatrice_ext.formats import autobattler as autobattler_rules
 from cockatrice_ext.formats import combat as combat_rules
@@ -32,20 +34,14 @@ from cockatrice_ext.formats import vortex as vortex_rules
 NameOf = Callable[[Any], str]
 View = dict[str, Any]
 
-FORMAT_TITLES = {
-    "auction": "Auction Magic",
-    "vortex": "Vortex",
-    "combat": "Magic Combat Rules",
-    "autobattler": "AutoBattler league",
-    "market": "Market Draft league",
-}
+GAME_TITLES = FORMAT_TITLES | {name: f"{title} league" for name, title in LEAGUE_TITLES.items()}
 """How pages name a game's format; a league's game (its format the league's) is named as one."""
 HISTORY_EFFECTS = ("LotSold", "LotUnsold")
 
 
 def game_title(referee: Any) -> str:
     """``Vortex game #12``: how pages and links name a game."""
-    return f"{FORMAT_TITLES.get(referee.format_name, referee.format_name)} game #{referee.game_id}"
+    return f"{GAME_TITLES.get(referee.format_name, referee.format_name)} game #{referee.game_id}"
 
 
 def auction_history(effects: Iterable[dict[str, Any]], name_of: NameOf) -> list[View]:
@@ -158,7 +154,7 @@ def game_summary(referee: Any) -> View:
     return {
         "game": referee.game_id,
         "format": referee.format_name,
-        "title": FORMAT_TITLES.get(referee.format_name, referee.format_name),
+        "title": GAME_TITLES.get(referee.format_name, referee.format_name),
         "status": referee.status(),
         "players": [player.name for player in seated],
     }
@@ -207,7 +203,6 @@ PRIVATE_PAGES = {
 # -- leagues ---------------------------------------------------------------------------------------
 
 
-LEAGUE_TITLES = {"market": "Market Draft", "autobattler": "AutoBattler"}
 LEAGUE_COMMANDS = {
     "autobattler": frozenset({"swap", "roll", "done", "pick"}),
     "market": frozenset({"pick", "buy", "pass"}),

@@ -119,6 +119,21 @@ REFUSALS: dict[str, str] = {
     "bid_not_higher": "the bid must be higher than {high_bid}",
     "bid_below_minimum": "bids start at {minimum}",
     "no_lot": "nothing is up for auction",
+    "no_auction_step": "!stop is a vote to end the auction step, and none is running",
+    "choice_pending": "no card is up yet: the next goes up once {player} says !cast or !keep; !stop then",
+    "not_auction_step_lot": "!stop only ends the auction step; auction {lot_no} ends when its bidding does",
+    "not_auction_step_lot/from_block": (
+        "!stop only ends the auction step; auction {lot_no} (put up with !lot) is not part of it and ends"
+        " when its bidding does (!bid N or !pass); unbid, it goes to the bottom of the block"
+    ),
+    "not_auction_step_lot/owned": (
+        "!stop only ends the auction step; auction {lot_no} ({seller}'s !sell) is not part of it and ends"
+        " when its bidding does (!bid N or !pass); unbid, it stays with {seller}"
+    ),
+    "not_auction_step_lot/commander": (
+        "!stop only ends the auction step; the commander auction ends when its bidding does (!bid N or"
+        " !pass); unbid, {first_bidder} takes it free (90Y.4a)"
+    ),
     "not_eligible": "you may not bid on this lot",
     "gold_committed": "that gold is committed to your bid",
     "not_enough_gold": "not enough gold (you have {gold})",
@@ -257,7 +272,7 @@ def _unsold_line(effect: rules.LotUnsold, name_of: NameOf) -> str:
     names = ", ".join(c.name for c in effect.cards)
     where = {
         "returned": "stays with its owner",
-        "top": "goes up again without them",
+        "top": "goes back on top of the block",
         "free_commander": "goes free to the first bidder",
         "bottom_random": "goes to the bottom",
     }.get(effect.destination, "goes to the bottom")
@@ -269,15 +284,51 @@ def _unsold_line(effect: rules.LotUnsold, name_of: NameOf) -> str:
                 f" {last.amount} is void and {names} {where}."
             )
         return f"The turn ended during auction {effect.lot_no}: {names} {where} unsold."
+    if effect.reason == "player_left" and effect.destination == "returned":
+        return f"The seller left during auction {effect.lot_no}: {names} leaves the game with them."
     if effect.reason == "player_left":
-        return f"A bidder left during auction {effect.lot_no}: {names} {where}."
+        return f"Nobody is left to bid on auction {effect.lot_no}: {names} {where}."
     if effect.reason == "players_stopped":
         return f"Unsold: {names} {where}."
     return f"No bids: {names} {where}."
 
 
+LOST_PHRASES = {
+    "conceded": "conceded",
+    "left": "left the game",
+    "commander_damage": "lost to commander damage",
+    "block_empty_at_auction": "could not put a card up for auction: the block is empty",
+    "drew_from_empty_block": "drew from the empty block",
+}
+"""How a player's loss reads after their name, by the engine's reason."""
+
+
 def _lost_phrase(reason: str) -> str:
-    return {"conceded": "conceded", "left": "left the game"}.get(reason, f"lost ({reason.replace('_', ' ')})")
+    return LOST_PHRASES.get(reason, f"lost: {reason.replace('_', ' ')}")
+
+
+def _ended_phrase(reason: str) -> str:
+    """A game's end that is no one player's loss (90X.3f's other rules, a declared win), in words."""
+    cause, _, rule = reason.partition(":")
+    if cause in ("block_empty_at_auction", "drew_from_empty_block"):
+        return "the block ran out" + ("; the highest life total wins" if rule == "higher_life" else "")
+    return reason.replace("_", " ")
+
+
+def end_reason(engine: rules.AuctionEngine, name_of: NameOf) -> str:
+    """Why the game ended: whose loss ended it (``bob conceded``), or ``the block ran out``."""
+    why = "; ".join(f"{name_of(p)} {_lost_phrase(engine.end_reason)}" for p in engine.ended_by)
+    return why or _ended_phrase(engine.end_reason)
+
+
+def game_result(engine: rules.AuctionEngine, name_of: NameOf, *, past: bool = False) -> str:
+    """``alice wins (bob conceded)``, ``a draw (the block ran out)``: who won and why (``past``: ``won``),
+    the same words in the game-over line and ``!state``."""
+    why = end_reason(engine, name_of)
+    if not engine.winners:
+        return f"a draw ({why})"
+    verb = "won" if past else ("wins" if len(engine.winners) == 1 else "win")
+    return f"{listed(name_of(p) for p in engine.winners)} {verb} ({why})"
 
 
 def _exchange_lines(effect: Effect, name_of: NameOf, *, judge: bool) -> list[str]:
@@ -365,6 +416,12 @@ def render_view(
     ending: list[str] = []
     income: list[str] = []
     departures = {e.player: e.reason for e in effects if isinstance(e, rules.PlayerLost)}
+    left_mid_lot = {  # said in one line with what became of their lot
+        e.player
+        for e in effects
+        if isinstance(e, rules.BidderLeft)
+        or (isinstance(e, rules.BiddingRestarted) and e.reason == "player_left")
+    }
     unanimous_stop = any(isinstance(e, rules.StopVoted) and not e.waiting_for for e in effects)
     owned_sale: rules.LotSold | None = None
     for effect in effects:
@@ -389,10 +446,30 @@ def render_view(
         elif isinstance(effect, rules.BiddingRestarted):
             bid = effect.voided[-1].amount if effect.voided else 0
             again = f" with {name_of(lot.whose_bid())}" if lot is not None else ""
+            who = name_of(effect.player)
+            if effect.reason == "player_left":
+                why = (
+                    f"{who} {_lost_phrase(departures.get(effect.player, 'left'))} with the high bid of {bid}"
+                )
+            else:
+                why = f"{who} can no longer cover their bid of {bid}"
             lines.append(
-                f"{name_of(effect.player)} can no longer cover their bid of {bid}: the bids on auction"
-                f" {effect.lot_no} are void and bidding starts again{again}."
+                f"{why}: the bids on auction {effect.lot_no} are void and bidding starts again{again}."
             )
+        elif isinstance(effect, rules.BidderLeft):
+            who = f"{name_of(effect.player)} {_lost_phrase(departures.get(effect.player, 'left'))}"
+            if effect.to_bid is None:
+                lines.append(f"{who}; everyone else has passed on auction {effect.lot_no}.")
+            else:
+                stands = (
+                    f"{name_of(effect.high_bidder)}'s bid of {effect.high_bid} stands"
+                    if effect.high_bidder is not None
+                    else "no bid yet"
+                )
+                lines.append(
+                    f"{who}; auction {effect.lot_no} goes on without them: {stands}, {name_of(effect.to_bid)}"
+                    " to bid."
+                )
         elif isinstance(effect, rules.PurchaseChoicePending):
             lines.append(f"{name_of(effect.player)}: !cast or !keep {effect.card.name}.")
         elif isinstance(effect, rules.CardCast):
@@ -486,16 +563,11 @@ def render_view(
         elif isinstance(effect, rules.PregameFinished):
             lines.append("Every player has a commander: life totals are now 40. Good luck!")
         elif isinstance(effect, rules.PlayerLost):
-            if not any(isinstance(e, rules.GameOver) for e in effects):
+            over = any(isinstance(e, rules.GameOver) for e in effects)
+            if not over and effect.player not in left_mid_lot:
                 lines.append(f"{name_of(effect.player)} {_lost_phrase(effect.reason)}.")
         elif isinstance(effect, rules.GameOver):
-            why = "; ".join(f"{name_of(p)} {_lost_phrase(r)}" for p, r in departures.items())
-            why = why or effect.reason.replace("_", " ")
-            if effect.winners:
-                winners = ", ".join(name_of(p) for p in effect.winners)
-                ending.append(f"Game over: {winners} wins ({why}).")
-            else:
-                ending.append(f"Game over: a draw ({why}).")
+            ending.append(f"Game over: {game_result(engine, name_of)}.")
     if income:
         lines.append(f"Income +{engine.config.income}: " + ", ".join(income) + " gold.")
     view.chat = ending + lines
@@ -613,6 +685,7 @@ class AuctionReferee(SeatsByName, PileReferee):
     game_title = "Auction Magic"
     options_type = AuctionOptions
     refusals: ClassVar[dict[str, str]] = REFUSALS
+    PLAYER_DETAILS: ClassVar[frozenset[str]] = PileReferee.PLAYER_DETAILS | {"seller", "first_bidder"}
 
     def __init__(
         self, bot: Bot, game_id: int, room_id: int, options: AuctionOptions, block: LoadedBlock
@@ -635,6 +708,14 @@ class AuctionReferee(SeatsByName, PileReferee):
         self._labels: dict[int, str] = {}  # engine card index -> what it was bought for
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
+
+    def explain(self, error: RulesError) -> str:
+        """The engine's refusal in words; ``!stop`` during a lot outside the auction step says how that kind
+        of lot ends."""
+        kind = error.details.get("kind")
+        if error.code == "not_auction_step_lot" and f"{error.code}/{kind}" in self.refusals:
+            error = RulesError(f"{error.code}/{kind}", **error.details)
+        return super().explain(error)
 
     @property
     def engine(self) -> rules.AuctionEngine:
@@ -943,7 +1024,7 @@ class AuctionReferee(SeatsByName, PileReferee):
         for player, line in view.private:
             await self.bot.tell(self.player_name(player), line)
         if engine.is_over():
-            await self.finish(f"game over ({engine.end_reason.replace('_', ' ')})")
+            await self.finish(f"game over ({end_reason(engine, self.player_name)})")
             if self.closed:  # nobody was left seated, so the referee left: no board to show
                 return
         pregame_over = False
@@ -1239,9 +1320,7 @@ class AuctionReferee(SeatsByName, PileReferee):
             + (f" ({self.player_name(engine.active)})" if engine.active is not None else "")
         ]
         if engine.is_over():  # seen in the field: after "Game over", !state still read as a game going on
-            winners = " and ".join(self.player_name(p) for p in engine.winners) or "nobody"
-            why = engine.end_reason.replace("_", " ")
-            parts[0] = f"Game over: {winners} won" + (f" ({why})" if why else "") + f" on turn {engine.turn}"
+            parts[0] = f"Game over: {game_result(engine, self.player_name, past=True)} on turn {engine.turn}"
         lot = engine.current_lot()
         if lot is not None:
             names = ", ".join(card["name"] for card in lot["cards"])
@@ -1365,7 +1444,7 @@ class AuctionReferee(SeatsByName, PileReferee):
 
     @command()
     async def stop(self, ctx: Context) -> None:
-        """Vote to stop auctioning after unsold cards (everyone must agree)."""
+        """Vote to end this turn's auction step while its card is unbid (everyone must agree)."""
         await self.act(ctx, lambda p: rules.StopAuctioning(player=p))
 
     @command(name="auction")

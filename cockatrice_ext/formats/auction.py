@@ -13,9 +13,12 @@ RULE INDEX (seed 000: the opening rules 1-9, the forum rulings, draft rules 90X 
   has bid cannot be spent elsewhere while the lot is open -> ``_require_uncommitted``.
 * Rule 3 note / 90X.4b: no bid -> the card goes to the bottom and the step repeats with another lot
   -> ``_close_lot`` (unsold branch) -> ``_continue_auction_step``. "Until each player agrees to stop
-  auctioning cards" -> ``StopAuctioning`` / ``_stop_auctioning``. Once every card of the block went up
-  unbid in a row nobody wants any of them, so the step ends as if all had agreed (``unsold_in_a_row``,
-  ``AuctionStepEnded`` ``block_went_round``) rather than offering the same cards for ever.
+  auctioning cards" -> ``StopAuctioning`` / ``_stop_auctioning``: a vote counts while a card of the
+  auction step is up with no bid; a lot put up by a card effect (90X.6-8) or in the commander pregame is
+  not part of the step and ends only by bidding (``not_auction_step_lot``; ``no_auction_step`` and
+  ``choice_pending`` when no card is up). Once every card of the block went up unbid in a row nobody wants
+  any of them, so the step ends as if all had agreed (``unsold_in_a_row``, ``AuctionStepEnded``
+  ``block_went_round``) rather than offering the same cards for ever.
 * Rule 4 / 90X.4c: a card bought in the auction step may be cast at once or kept in hand: a pending choice
   -> ``PurchaseChoicePending``, ``Cast`` / ``Keep`` (``_choose``); unresolved choices are kept at
   the end of the turn (``_end_turn``). The next lot waits for the choice, so a bought Augury Owl can look at
@@ -31,8 +34,13 @@ RULE INDEX (seed 000: the opening rules 1-9, the forum rulings, draft rules 90X 
 * Rule 8 / 90X.5a: 1 gold buys 1 mana of any color at any time -> ``BuyMana`` / ``_buy_mana``.
 * Rule 9 / 90X.9: hands are revealed -> nothing hidden in ``snapshot`` (the bot decides who sees what;
   only ``TopCardsShown`` is private to one player).
-* 90X.2 / 800.4a: a player who leaves in a multiplayer game is skipped; if they were bidding, the same lot
-  goes up again at once without them -> ``_lose`` / ``_restart_lot``.
+* 90X.2 / 800.4a: a player who leaves a multiplayer game is skipped. The draft says nothing of a bidder who
+  leaves mid-lot and 800.4a takes away only what they own, so the lot goes on without them: a standing bid
+  of another player stands, their turn to bid passes on, and the lot closes as usual once every remaining
+  player has passed in succession (``BidderLeft``). Only the high bidder's leaving voids the bids, and
+  bidding starts over among the rest as when a high bidder can no longer pay (90X.5d,
+  ``BiddingRestarted`` ``player_left``). A seller who leaves takes their unsold cards with them; a
+  commander lot left without bidders goes back on top -> ``_lose`` / ``_drop_from_lot``.
 * 90X.2: two to six players, free-for-all, turn order = ``AuctionConfig.players`` -> ``_validate_config``.
 * 90X.3e / forum ruling 3: cards in the block have no owner; the player who gets a card owns it
   -> ``self.owner`` (cleared by ``ReturnToBlock``).
@@ -125,7 +133,8 @@ Refusal codes (``RulesError.code``)
 ``not_permitted``, ``pregame_pending``, ``pregame_done``, ``not_commander_game``, ``turn_in_progress``,
 ``no_turn``, ``auction_step_taken``, ``auction_in_progress``, ``no_lot``, ``not_your_bid``,
 ``not_eligible``, ``bid_below_minimum``, ``bid_not_higher``, ``bid_too_high``, ``gold_committed``,
-``no_pending_choice``, ``ambiguous_card``, ``missing_card``, ``bad_count``, ``nothing_to_reorder``,
+``not_auction_step_lot``, ``no_auction_step``, ``choice_pending``, ``no_pending_choice``, ``ambiguous_card``,
+``missing_card``, ``bad_count``, ``nothing_to_reorder``,
 ``look_stale``, ``not_a_permutation``, ``bad_position``, ``bad_color``, ``not_enough_gold``,
 ``already_voted``, ``bids_placed``, ``not_a_commander``, ``not_in_command_zone``, ``feature_disabled``,
 ``wrong_card``, ``already_claimed``, ``commander_alone``, ``bad_player_count``, ``duplicate_player``,
@@ -507,11 +516,27 @@ class NextToBid(Effect):
 
 @dataclass(frozen=True)
 class BiddingRestarted(Effect):
-    """90X.5d: ``player`` lost gold below their standing high bid; the ``voided`` bids no longer count."""
+    """The high bidder ``player`` can no longer buy lot ``lot_no``, so the ``voided`` bids no longer count and
+    bidding starts over: ``reason`` ``gold_lost`` (90X.5d: they lost gold below their bid) or ``player_left``
+    (they left the game)."""
 
     lot_no: int
     player: PlayerId
     voided: tuple[BidRecord, ...]
+    reason: str = "gold_lost"
+
+
+@dataclass(frozen=True)
+class BidderLeft(Effect):
+    """``player`` (not the high bidder) left the game during lot ``lot_no``: it goes on without them, the
+    standing bid (``high_bid`` by ``high_bidder``, 0 and None without one) stands; ``to_bid`` is who bids
+    next, None when everyone left has passed and the lot closes (a ``LotSold`` or ``LotUnsold`` follows)."""
+
+    lot_no: int
+    player: PlayerId
+    high_bid: int
+    high_bidder: PlayerId | None
+    to_bid: PlayerId | None
 
 
 @dataclass(frozen=True)
@@ -532,7 +557,7 @@ class LotSold(Effect):
 @dataclass(frozen=True)
 class LotUnsold(Effect):
     """``destination``: ``bottom``, ``bottom_random`` (90X.8), ``returned`` (90X.6d), ``free_commander``
-    (90Y.4a), ``top`` (a bidder left the game: the same cards go up again at once)."""
+    (90Y.4a), ``top`` (the last bidder on a commander lot left the game: back on top of the block)."""
 
     lot_no: int
     kind: str
@@ -935,6 +960,7 @@ class AuctionEngine(Engine[AuctionConfig]):
         self.eliminated: list[PlayerId] = []
         self.winners: tuple[PlayerId, ...] = ()
         self.end_reason = ""
+        self.ended_by: tuple[PlayerId, ...] = ()  # the players whose loss ended the game (for ``end_reason``)
         self.phase = "pregame" if config.commander else "between_turns"
         self.turn = 0
         self.active: PlayerId | None = None
@@ -1068,6 +1094,7 @@ class AuctionEngine(Engine[AuctionConfig]):
             "eliminated": list(self.eliminated),
             "winners": list(self.winners),
             "end_reason": self.end_reason,
+            "ended_by": list(self.ended_by),
             "ledger": dict(self.ledger),
             "stakes": self.stakes,
             "paid": {str(i): price for i, price in sorted(self.paid.items())},
@@ -1357,17 +1384,20 @@ class AuctionEngine(Engine[AuctionConfig]):
 
     def _after_bid_or_pass(self, lot: _Lot) -> list[Effect]:
         """Close the lot when bidding is over, else name the next bidder."""
+        if self._bidding_over(lot):
+            return self._close_lot(lot)
+        lot.to_act = (lot.to_act + 1) % len(lot.bidders)
+        return [NextToBid(lot.lot_no, lot.whose_bid(), lot.high_bid, lot.high_bidder)]
+
+    def _bidding_over(self, lot: _Lot) -> bool:
+        """Whether the bidding on ``lot`` is over: every other player passed in succession after the high bid
+        (everyone, without a bid), or in the boards variant everyone acted once."""
         count = len(lot.bidders)
         if self.config.one_round_bidding:
-            over = lot.acted >= count
-        elif lot.high_bidder is None:
-            over = lot.passes_in_row >= count
-        else:
-            over = lot.passes_in_row >= count - 1
-        if over:
-            return self._close_lot(lot)
-        lot.to_act = (lot.to_act + 1) % count
-        return [NextToBid(lot.lot_no, lot.whose_bid(), lot.high_bid, lot.high_bidder)]
+            return lot.acted >= count
+        if lot.high_bidder is None:
+            return lot.passes_in_row >= count
+        return lot.passes_in_row >= count - 1
 
     def _close_lot(self, lot: _Lot) -> list[Effect]:
         if lot.high_bidder is None:
@@ -1550,10 +1580,24 @@ class AuctionEngine(Engine[AuctionConfig]):
         return effects
 
     def _stop_auctioning(self, action: StopAuctioning) -> list[Effect]:
+        """A vote to end the auction step ("until each player agrees to stop auctioning cards", 90X.4b). It
+        counts while a card of the auction step is up with no bid; a lot put up otherwise (a card effect's,
+        90X.6-8, or the commander pregame's) is not part of the step and ends only by bidding."""
         player = self._require_player(action.player)
         lot = self.lot
-        if self.phase != "auction" or lot is None or lot.kind not in ("auction_step", "follow_up"):
-            raise RulesError("no_lot")
+        if lot is not None and lot.kind not in ("auction_step", "follow_up"):
+            raise RulesError(
+                "not_auction_step_lot",
+                lot_no=lot.lot_no,
+                kind=lot.kind,
+                seller=lot.seller,
+                first_bidder=lot.bidders[0],
+            )
+        if lot is None or self.phase != "auction":
+            choosing = [p for p in self.players if self.pending[p]]
+            if self.phase == "auction" and self.follow_up_due and choosing:
+                raise RulesError("choice_pending", player=choosing[0])
+            raise RulesError("no_auction_step", phase=self.phase)
         if lot.bids:
             raise RulesError("bids_placed", lot_no=lot.lot_no)
         if player in self.stop_votes:
@@ -1725,14 +1769,18 @@ class AuctionEngine(Engine[AuctionConfig]):
             effects += self._restart_bidding(lot, target)
         return effects
 
-    def _restart_bidding(self, lot: _Lot, player: PlayerId) -> list[Effect]:
-        """``player``'s standing high bid is more gold than they now hold: every bid on the lot is voided
-        and bidding starts over from the lot's first bidder (the cards stay up)."""
+    def _restart_bidding(self, lot: _Lot, player: PlayerId, *, reason: str = "gold_lost") -> list[Effect]:
+        """The high bidder ``player`` can no longer buy the lot (their standing bid is more gold than they now
+        hold, or they left the game): every bid on it is voided and bidding starts over from the lot's first
+        bidder (the cards stay up)."""
         voided = tuple(lot.bids)
         lot.bids, lot.high_bid, lot.high_bidder = [], 0, None
         lot.to_act, lot.passes_in_row, lot.acted = 0, 0, 0
         self.stop_votes = []
-        return [BiddingRestarted(lot.lot_no, player, voided), NextToBid(lot.lot_no, lot.whose_bid(), 0, None)]
+        return [
+            BiddingRestarted(lot.lot_no, player, voided, reason),
+            NextToBid(lot.lot_no, lot.whose_bid(), 0, None),
+        ]
 
     # -- auctions started by card effects ------------------------------------------------
     def _auction_own_cards(self, action: AuctionOwnCards) -> list[Effect]:
@@ -1953,39 +2001,83 @@ class AuctionEngine(Engine[AuctionConfig]):
             effects.append(PlayerLost(player, reason))
         living = self.living()
         if len(living) <= 1:
-            return effects + self._game_over(living, reason)
+            return effects + self._game_over(living, reason, ended_by=losers)
         for player in losers:  # a player who left keeps nothing pending (it would block a follow-up)
             for index in list(self.pending[player]):
                 self.pending[player].remove(index)
                 self.paid.pop(index, None)
                 self.hand[player].append(index)
                 effects.append(CardKept(player, self.ref(index), automatic=True))
+        for player in losers:
+            lot = self.lot
+            if lot is not None and (player in lot.bidders or player == lot.seller):
+                effects += self._drop_from_lot(lot, player)
         lot = self.lot
-        if lot is not None and any(p in lot.bidders or p == lot.seller for p in losers):
-            effects += self._restart_lot(lot)
-        elif self.follow_up_due and not self._choices_outstanding():
+        if lot is None and self.follow_up_due and not self._choices_outstanding():
             effects += self._continue_follow_up()
+        elif (
+            lot is not None
+            and lot.kind in ("auction_step", "follow_up")
+            and not lot.bids
+            and self.stop_votes
+            and all(p in self.stop_votes for p in self.living())
+        ):  # everyone still in the game had voted to stop
+            effects += self._close_unsold(lot, reason="players_stopped")
+            self.phase = "main"
+            effects.append(AuctionStepEnded(self.turn, "players_stopped"))
         return effects
 
-    def _restart_lot(self, lot: _Lot) -> list[Effect]:
-        """A bidder left during a lot: the bidding starts over among the players still in the game."""
-        refs = tuple(self.ref(i) for i in lot.cards)
-        if lot.kind in ("owned", "from_block"):
+    def _drop_from_lot(self, lot: _Lot, player: PlayerId) -> list[Effect]:
+        """``player`` left the game during ``lot`` (90X.2 / 800.4a). A seller takes their unsold cards with
+        them. Otherwise the lot goes on among the players still in it: a standing bid of another player
+        stands and, if it was theirs to bid, the next player bids; if everyone left has passed, the lot
+        closes as usual. Only a high bidder's leaving voids the bids: bidding starts over among the rest
+        (as when the high bidder can no longer pay, 90X.5d). A commander lot with nobody left to bid goes
+        back on top of the block."""
+        if player == lot.seller:
             return self._close_unsold(lot, reason="player_left")
+        old = lot.bidders
+        count = len(old)
+        passed = {old[(lot.to_act - back) % count] for back in range(1, lot.passes_in_row + 1)}
+        following = old[lot.to_act] if old[lot.to_act] != player else old[(lot.to_act + 1) % count]
+        position = old.index(player)
+        lot.bidders = tuple(p for p in old if p != player)
+        if not lot.bidders:
+            return self._put_back_on_top(lot)
+        if lot.high_bidder == player:
+            return self._restart_bidding(lot, player, reason="player_left")
+        if player in passed:
+            lot.passes_in_row -= 1
+        if self.config.one_round_bidding and position < lot.to_act:
+            lot.acted -= 1  # the boards variant: their one turn no longer counts
+        lot.to_act = lot.bidders.index(following)
+        left = BidderLeft(lot.lot_no, player, lot.high_bid, lot.high_bidder, None)
+        if self._bidding_over(lot):
+            return [left, *self._close_lot(lot)]
+        return [dataclasses.replace(left, to_bid=lot.whose_bid())]
+
+    def _put_back_on_top(self, lot: _Lot) -> list[Effect]:
+        """The last player bidding on a commander lot left: the card goes back on top of the block and the
+        pregame goes on (or ends, every player left having a commander)."""
+        refs = tuple(self.ref(i) for i in lot.cards)
         self.lot = None
         self.block[:0] = lot.cards
         effects: list[Effect] = [
             LotUnsold(lot.lot_no, lot.kind, refs, tuple(lot.bids), self.turn, "top", "player_left")
         ]
-        if lot.kind == "commander":
-            if all(p in self.commanders for p in self.living()):
-                return effects + self._finish_pregame()
-            return effects + self._open_commander_lot()
-        return effects + self._continue_auction_step(lot.kind)
+        if lot.kind != "commander":  # only a commander lot's bidders can all be gone while players remain
+            return effects
+        if all(p in self.commanders for p in self.living()):
+            return effects + self._finish_pregame()
+        return effects + self._open_commander_lot()
 
-    def _game_over(self, winners: tuple[PlayerId, ...], reason: str) -> list[Effect]:
+    def _game_over(
+        self, winners: tuple[PlayerId, ...], reason: str, *, ended_by: tuple[PlayerId, ...] = ()
+    ) -> list[Effect]:
+        """The game ends with ``winners``; ``ended_by``: the players whose loss (for ``reason``) ended it."""
         self.winners = tuple(winners)
         self.end_reason = reason
+        self.ended_by = tuple(ended_by)
         self.phase = "over"
         losers = tuple(p for p in self.players if p not in winners)
         for player in losers:

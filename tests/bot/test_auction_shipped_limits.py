@@ -116,6 +116,13 @@ def test_one_turn_as_players_see_it(servatrice_strict: ServatriceServer, tmp_pat
             await bot_line(active, rf"{active.name}: you have only 10 gold", mark)
             await active.say(game_id, "!bid 1")
             await wait_note(other, game_id, bot_pid, rf"High bid: 1 by {active.name}\nTo bid: {other.name}")
+            await other.say(game_id, "!stop")  # seen in the field: "nothing is up for auction"
+            await bot_line(
+                active,
+                rf"{other.name}: !stop only ends the auction step; auction 2 \(put up with !lot\) is not part"
+                r" of it and ends when its bidding does",
+                mark,
+            )
             await other.say(game_id, "!pass")
             await bot_line(active, rf"{active.name}: !cast or !keep Naturalize", mark)
             await bot_line(active, rf"{active.name}: !cast or !keep Chimney Imp", mark)
@@ -183,14 +190,16 @@ def test_one_turn_as_players_see_it(servatrice_strict: ServatriceServer, tmp_pat
 def test_departures_mid_lot_are_named_and_nothing_breaks(
     servatrice_strict: ServatriceServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A bidder who disconnects mid-lot leaves (by name, not "conceded", never an id); a buyer who leaves
-    with a cast-or-keep choice pending does not crash the referee; !state stops listing them."""
+    """A bidder who disconnects mid-lot leaves (by name, not "conceded", never an id) and the lot goes on
+    without them, the standing bid standing; a high bidder who disconnects voids the bids and bidding starts
+    over in the same lot; a buyer who leaves with a cast-or-keep choice pending does not crash the referee;
+    !state stops listing them."""
     caplog.set_level(logging.INFO)
 
     async def scenario() -> None:
         bot = await strict_bot(servatrice_strict.ws_url, tmp_path)
-        names = ["ann_d", "ben_d", "cid_d", "dot_d"]
-        _, game_id, by_id = await seat_players(bot, servatrice_strict.ws_url, names, 4)
+        names = ["ann_d", "ben_d", "cid_d", "dot_d", "eve_d"]
+        _, game_id, by_id = await seat_players(bot, servatrice_strict.ws_url, names, 5)
         referee = referee_of(bot, game_id)
         engine = referee.engine
         try:
@@ -198,41 +207,62 @@ def test_departures_mid_lot_are_named_and_nothing_breaks(
             mark = active.mark()
             await active.phase(game_id, 2)
             await bot_line(active, r"Auction 1: Giant Growth", mark)
-            first, second, *_ = (by_id[int(p)] for p in engine.current_lot()["bidders"])  # type: ignore[index]
+            order = [by_id[int(p)] for p in engine.current_lot()["bidders"]]  # type: ignore[index]
+            first, second, third, fourth, watcher = order
             await first.say(game_id, "!bid 1")
-            await wait_note(active, game_id, referee.me, rf"To bid: {second.name}")
-            await second.say(game_id, "!bid 2")
-            await wait_note(active, game_id, referee.me, rf"High bid: 2 by {second.name}")
-            watcher = next(p for p in by_id.values() if p not in (first, second))
+            await wait_note(watcher, game_id, referee.me, rf"To bid: {second.name}")
+
+            # Seen in the field: the next bidder left and "Giant Growth goes up again without them", the
+            # standing bid void. It stands, and the next player bids.
             mark = watcher.mark()
-            await second.close()  # a disconnect mid-lot
-            await bot_line(watcher, rf"{second.name} left the game\.", mark)
-            await bot_line(watcher, r"A bidder left during auction 1: Giant Growth goes up again", mark)
-            await bot_line(watcher, r"Auction 2: Giant Growth", mark)
+            await second.close()
+            await bot_line(
+                watcher,
+                rf"{second.name} left the game; auction 1 goes on without them: {first.name}'s bid of 1"
+                rf" stands, {third.name} to bid\.",
+                mark,
+            )
+            await wait_note(
+                watcher,
+                game_id,
+                referee.me,
+                rf"^Auction 1: Giant Growth\nHigh bid: 1 by {first.name}\nTo bid:"
+                rf" {third.name}",
+            )
+
+            # The high bidder leaves: the bids are void and bidding starts over in the same lot.
+            await third.say(game_id, "!bid 2")
+            await wait_note(watcher, game_id, referee.me, rf"High bid: 2 by {third.name}")
+            await third.close()
+            await bot_line(
+                watcher,
+                rf"{third.name} left the game with the high bid of 2: the bids on auction 1 are void and"
+                rf" bidding starts again with {first.name}\.",
+                mark,
+            )
             said = " ".join(lines_since(watcher, mark))
             assert "conceded" not in said and not re.search(r"player \d", said), said
+            assert "Auction 2" not in said and "goes up again" not in said, said
 
-            # The new lot: its first bidder buys it, then leaves with the choice pending.
-            order = [by_id[int(p)] for p in engine.current_lot()["bidders"]]  # type: ignore[index]
-            buyer, rest = order[0], order[1:]
+            # The same lot: its first bidder buys it, then leaves with the choice pending.
+            buyer, rest = first, [fourth, watcher]
             await buyer.say(game_id, "!bid 1")
             for player in rest:
                 await wait_note(watcher, game_id, referee.me, rf"To bid: {player.name}")
                 await player.say(game_id, "!pass")
+            await bot_line(watcher, rf"Sold: Giant Growth to {buyer.name} for 1", mark)
             await bot_line(watcher, rf"{buyer.name}: !cast or !keep Giant Growth", mark)
             mark = watcher.mark()  # seen in the field: !state did not say whose choice the game waits for
             await watcher.say(game_id, "!state")
             state = await bot_line(watcher, r"gold ", mark)
             assert f"{buyer.name} to choose !cast or !keep for Giant Growth" in state, state
-            stayer = next(p for p in rest if p is not watcher) if buyer is not watcher else rest[0]
-            viewer = watcher if buyer is not watcher else stayer
-            mark = viewer.mark()
+            mark = watcher.mark()
             await buyer.close()
-            await bot_line(viewer, rf"{buyer.name} left the game\.", mark)
-            await bot_line(viewer, r"Auction 3: Naturalize", mark)  # the follow-up goes on without them
-            await viewer.say(game_id, "!state")
-            state = await bot_line(viewer, r"gold ", mark, timeout=40)
-            assert second.name not in state and buyer.name not in state, state
+            await bot_line(watcher, rf"{buyer.name} left the game\.", mark)
+            await bot_line(watcher, r"Auction 2: Naturalize", mark)  # the follow-up goes on without them
+            await watcher.say(game_id, "!state")
+            state = await bot_line(watcher, r"gold ", mark, timeout=40)
+            assert all(p.name not in state for p in (second, third, buyer)), state
         finally:
             for player in by_id.values():
                 await player.close()
@@ -284,7 +314,7 @@ def test_a_concession_ends_the_game_before_anything_else(
             mark = other.mark()  # seen in the field: after "Game over", !state read as a game going on
             await other.say(game_id, "!state")
             state = await bot_line(other, r"gold ", mark, timeout=40)
-            assert state.startswith(f"Game over: {other.name} won"), state
+            assert state.startswith(f"Game over: {other.name} won ({active.name} conceded) on turn"), state
         finally:
             for player in by_id.values():
                 await player.close()

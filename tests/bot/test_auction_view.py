@@ -92,10 +92,11 @@ def test_a_player_who_leaves_is_named_as_leaving_and_dropped_from_gold() -> None
     engine = engine_with([creature("Bear"), creature("Imp")], players=(1, 2, 3))
     started(engine)
     view = view_of(engine, am.Bid(1, amount=2), am.DeclareLoss(None, targets=(2,), reason="left"))
-    assert "bob left the game." in view.chat
-    assert not any("conceded" in line or "player 2" in line for line in view.chat)
-    assert any(line.startswith("A bidder left during auction 1") for line in view.chat)
+    assert view.chat == [
+        "bob left the game; auction 1 goes on without them: alice's bid of 2 stands, carol to bid."
+    ]
     assert view.gold == {1: 10, 3: 10} and "bob" not in view.lot_note
+    assert "High bid: 2 by alice\nTo bid: carol" in view.lot_note
 
 
 def test_game_over_comes_first_and_says_who_conceded() -> None:

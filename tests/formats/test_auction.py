@@ -1015,14 +1015,15 @@ def test_malformed_actions_only_raise_rules_error(data: Any, seed: int) -> None:
         check_invariants(engine)
 
 
-def test_player_leaving_mid_lot_restarts_bidding_without_them() -> None:
+def test_player_leaving_mid_lot_does_not_void_the_standing_bid() -> None:
+    """More cases in test_auction_leaving.py."""
     engine = make([creature("Bear"), creature("Elf")], players=(1, 2, 3))
     started(engine)
     play(engine, Bid(1, amount=2))
     effects = play(engine, Concede(2))
-    assert of_type(effects, am.LotUnsold)[0].destination == "top"
-    opened = of_type(effects, am.LotOpened)[0]
-    assert opened.cards == (am.CardRef(0, "Bear"),) and opened.bidders == (1, 3)
+    assert not of_type(effects, am.LotUnsold) and not of_type(effects, am.LotOpened)
+    assert engine.lot is not None and engine.lot.bidders == (1, 3)
+    assert (engine.lot.high_bid, engine.lot.high_bidder, engine.whose_bid()) == (2, 1, 3)
 
 
 def test_every_action_type_round_trips_through_the_codec() -> None:

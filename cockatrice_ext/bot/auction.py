@@ -708,6 +708,7 @@ class AuctionReferee(SeatsByName, PileReferee):
         self._labels: dict[int, str] = {}  # engine card index -> what it was bought for
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
+        self._step_waits = False  # the draw step came while a card effect's lot was up: the step follows it
 
     def explain(self, error: RulesError) -> str:
         """The engine's refusal in words; ``!stop`` during a lot outside the auction step says how that kind
@@ -929,8 +930,17 @@ class AuctionReferee(SeatsByName, PileReferee):
             await self.start_auction_step()
 
     async def start_auction_step(self) -> None:
+        """The turn's auction step (90X.4). A lot a card effect put up before the draw step (an upkeep
+        ``!lot`` or ``!sell``) is not part of it: the step starts once that lot is over (:meth:`perform`)."""
         for pending in list(self.returned):  # dropped cards nobody placed: default top
             await self.place_returned(pending, "top")
+        lot = self.engine.lot
+        if lot is not None:
+            if not self._step_waits:
+                self._step_waits = True
+                await self.say(f"The auction step starts once auction {lot.lot_no} is over.")
+            return
+        self._step_waits = False
         await self.perform(self.apply(rules.StartAuctionStep(player=None)))
 
     async def on_card_moved(self, event: ClientEvent) -> None:
@@ -1083,6 +1093,11 @@ class AuctionReferee(SeatsByName, PileReferee):
             return
         if pregame_over and self.engine_player(self.mirror.active_player_id) in engine.players:
             await self.on_active_player(self.mirror.active_player_id)
+        if self._step_waits and engine.lot is None:
+            if engine.phase == "beginning":
+                await self.start_auction_step()
+            else:  # the turn ended meanwhile
+                self._step_waits = False
 
     # -- sinks: cards ------------------------------------------------------------------------------------
 

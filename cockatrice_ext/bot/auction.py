@@ -119,6 +119,9 @@ REFUSALS: dict[str, str] = {
     "bid_not_higher": "the bid must be higher than {high_bid}",
     "bid_below_minimum": "bids start at {minimum}",
     "no_lot": "nothing is up for auction",
+    "not_revealed_lot": (
+        "Gilded Idol buys a card as it is revealed from the block; auction {lot_no} was not revealed from it"
+    ),
     "no_auction_step": "!stop is a vote to end the auction step, and none is running",
     "choice_pending": "no card is up yet: the next goes up once {player} says !cast or !keep; !stop then",
     "not_auction_step_lot": "!stop only ends the auction step; auction {lot_no} ends when its bidding does",

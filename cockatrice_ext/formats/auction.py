@@ -133,8 +133,8 @@ Refusal codes (``RulesError.code``)
 ``not_permitted``, ``pregame_pending``, ``pregame_done``, ``not_commander_game``, ``turn_in_progress``,
 ``no_turn``, ``auction_step_taken``, ``auction_in_progress``, ``no_lot``, ``not_your_bid``,
 ``not_eligible``, ``bid_below_minimum``, ``bid_not_higher``, ``bid_too_high``, ``gold_committed``,
-``not_auction_step_lot``, ``no_auction_step``, ``choice_pending``, ``no_pending_choice``, ``ambiguous_card``,
-``missing_card``, ``bad_count``, ``nothing_to_reorder``,
+``not_auction_step_lot``, ``not_revealed_lot``, ``no_auction_step``, ``choice_pending``,
+``no_pending_choice``, ``ambiguous_card``, ``missing_card``, ``bad_count``, ``nothing_to_reorder``,
 ``look_stale``, ``not_a_permutation``, ``bad_position``, ``bad_color``, ``not_enough_gold``,
 ``already_voted``, ``bids_placed``, ``not_a_commander``, ``not_in_command_zone``, ``feature_disabled``,
 ``wrong_card``, ``already_claimed``, ``commander_alone``, ``bad_player_count``, ``duplicate_player``,
@@ -1853,8 +1853,10 @@ class AuctionEngine(Engine[AuctionConfig]):
         the lot for 0 gold."""
         player = self._require_player(action.player)
         lot = self.lot
-        if lot is None or lot.kind not in BLOCK_LOT_KINDS:
+        if lot is None:
             raise RulesError("no_lot")
+        if lot.kind not in BLOCK_LOT_KINDS:  # a player's own cards (!sell), a commander: not revealed
+            raise RulesError("not_revealed_lot", lot_no=lot.lot_no, kind=lot.kind)
         if player not in lot.bidders:
             raise RulesError("not_eligible", player=player, lot_no=lot.lot_no)
         if lot.bids:

@@ -120,6 +120,15 @@ def test_stop_during_a_sale_or_the_commander_pregame_says_how_those_end() -> Non
     assert refusal(pregame, am.StopAuctioning(2)).endswith("unbid, alice takes it free (90Y.4a)")
 
 
+def test_gilded_idol_during_a_sale_says_the_lot_was_not_revealed_from_the_block() -> None:
+    """Seen in review: Gilded Idol during a ``!sell`` lot answered "nothing is up for auction"."""
+    owned = engine_with([spell("Shock"), creature("Bear")], players=(1, 2, 3))
+    view_of(owned, am.BeginTurn(None, active=1), am.Draw(1, count=1), am.AuctionOwnCards(1, cards=("Shock",)))
+    assert refusal(owned, am.UseGildedIdol(2)) == (
+        "Gilded Idol buys a card as it is revealed from the block; auction 1 was not revealed from it"
+    )
+
+
 def test_stop_with_no_card_up_says_why() -> None:
     engine = engine_with([spell("Shock"), creature("Bear"), creature("Imp")])
     assert (

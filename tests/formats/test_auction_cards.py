@@ -102,7 +102,7 @@ def test_gilded_idol_must_name_a_gilded_idol_and_not_a_players_own_sale() -> Non
     holding(engine, 2, 0)
     holding(engine, 1, 1)
     play(engine, BeginTurn(None, active=1), AuctionOwnCards(1, cards=("Bear",)))
-    refused(engine, UseGildedIdol(2), "no_lot")
+    refused(engine, UseGildedIdol(2), "not_revealed_lot")  # the lot is up, but not from the block
     play(engine, Pass(2), Pass(3), EndTurn(None), BeginTurn(None, active=1), Draw(2, count=1))
     play(engine, StartAuctionStep(None))
     refused(engine, UseGildedIdol(2, card="Dragon"), "wrong_card")

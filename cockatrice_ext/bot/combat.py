@@ -25,6 +25,13 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   spells under their slot's column, flipped at the reveal, used cards in the graveyard
   (:func:`table_moves`). Without judge rights players move their own cards, and report deaths and
   bounces (``!dies``, ``!bounce``).
+* **Fights.** When the deck check read the cards' rules text and the engine knows both fighters' power and
+  toughness (see :mod:`cockatrice_ext.formats.combat`), ``!resolve`` applies the deaths itself and says so
+  in one line; otherwise that line names who dies by printed power and toughness, why the referee cannot
+  judge, and asks each owner to confirm with ``!dies`` (:func:`fight_line`).
+* **Spells set.** ``!set`` takes any non-creature card (the write-up limits casting, not setting); one
+  that cannot be cast in this turn's fights is named, with why, in the private hand list
+  (:func:`cannot_cast_note`).
 * **Turns.** The engine runs the round clock: setup (``!place N SLOT`` then ``!ready``: the creatures
   are revealed together), then ten rounds of one turn each. The bot keeps the Cockatrice active player
   in step with the engine (it passes its own turns and the turns the engine ended). Going to the
@@ -167,10 +174,12 @@ PROBLEM_LABELS = {
 
 @dataclass(frozen=True)
 class DeckVerdict:
-    """The result of checking one loaded deck: ``facts`` when legal, else a one-line ``reason``."""
+    """The result of checking one loaded deck: ``facts`` when legal, else a one-line ``reason``; ``texts``:
+    what each card's rules text can do in a fight (:func:`rules.fight_text_kind`), card by card."""
 
     facts: tuple[CardFacts, ...] | None
     reason: str
+    texts: tuple[str, ...] = ()
 
     @property
     def legal(self) -> bool:
@@ -215,11 +224,15 @@ def check_cod(
         names = ", ".join(sorted({u.name for u in exc.unknown}))
         return DeckVerdict(None, f"unknown cards: {names[:200]}")
     facts: list[CardFacts] = []
+    texts: list[str] = []
     for entry in resolved.main:
-        facts.extend([entry.card.facts(entry.printing)] * entry.count)
+        card_facts = entry.card.facts(entry.printing)
+        facts.extend([card_facts] * entry.count)
+        kind = rules.fight_text_kind(card_facts, [face.oracle_text for face in entry.card.faces])
+        texts.extend([kind] * entry.count)
     problems = rules.check_deck(facts, deck_size=deck_size)
     if not problems:
-        return DeckVerdict(tuple(facts), f"deck legal ({len(facts)} cards)")
+        return DeckVerdict(tuple(facts), f"deck legal ({len(facts)} cards)", tuple(texts))
     return DeckVerdict(None, describe_problems(problems, deck_size))
 
 
@@ -284,6 +297,18 @@ def setup_prompt(engine: rules.CombatEngine, player: Any) -> str:
     )
 
 
+def own_permanent(engine: rules.CombatEngine, player: Any, text: str) -> str | int:
+    """``!dies``/``!bounce``'s card: ``player``'s own permanent of that name (its index) when they have one
+    in play, else the text as the engine reads it. Both decks may hold the same card, and the fight line
+    asks each owner to confirm their own creature's death by name."""
+    wanted = text.strip().casefold()
+    seat = engine.config.players.index(player)
+    for card in engine.permanents_in_play():
+        if engine.config.owners[card] == seat and engine.config.cards[card].name.casefold() == wanted:
+            return card
+    return text
+
+
 def slot_index(number: int, slots: int = 5) -> int:
     """A player's slot number (1-based) as the engine's index (checked by the engine)."""
     return number - 1 if number >= 1 else slots
@@ -294,6 +319,7 @@ def render_effects(
 ) -> list[str]:
     """Public chat lines for ``effects``; drawn cards and face-down cards stay private."""
     lines: list[str] = []
+    settled_deaths: set[int] = set()  # creatures a settled fight killed: its line names them
     for effect in effects:
         if isinstance(effect, rules.GameStarted):
             players = " vs ".join(name_of(p) for p in effect.players)
@@ -362,12 +388,17 @@ def render_effects(
         elif isinstance(effect, rules.SpellFizzled):
             lines.append(f"{effect.card.name} has no target and fizzles.")
         elif isinstance(effect, rules.FightResolved):
-            lines.append(f"Fight in slot {effect.slot + 1} done; a creature that died: !dies CARD.")
+            lines.append(fight_line(effect, engine, name_of))
+            if effect.settled:
+                settled_deaths.update(ref.index for ref in effect.dies)
         elif isinstance(effect, rules.Equipped):
             lines.append(
                 f"{name_of(effect.player)} equips {effect.equipment.name} to {effect.creature.name}."
             )
         elif isinstance(effect, rules.CardLeftPlay):
+            if effect.card.index in settled_deaths:  # the fight's line said where it goes
+                settled_deaths.discard(effect.card.index)
+                continue
             to = "hand" if effect.to == "hand" else "used pile"
             lines.append(f"{effect.card.name} leaves play to {name_of(effect.owner)}'s {to}.")
         elif isinstance(effect, rules.CardDiscarded):
@@ -399,12 +430,93 @@ def render_effects(
     return lines
 
 
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+UNSETTLED = {
+    "no_card_data": "the cards' rules text (this game began before the referee read it)",
+    "rules_text": "{0}'s rules text",
+    "attached": "{0} on {1}",
+    "altered": "what {0} may have done to {1}",
+    "in_play": "{0} in play",
+}
+"""Why the referee did not settle a fight (``FightResolved.reason``), with its face-up ``reason_cards``."""
+
+
+def fight_line(effect: rules.FightResolved, engine: rules.CombatEngine, name_of: Callable[[Any], str]) -> str:
+    """One public line for a resolved fight: the deaths the referee applied (settled), or who dies by
+    printed power and toughness and who confirms it with ``!dies`` (not settled, and why)."""
+    head = f"Fight in slot {effect.slot + 1} done"
+    if effect.attacker is None or effect.defender is None:
+        return f"{head}: a creature left play before it, so nothing fought."
+    cards, players = engine.config.cards, engine.config.players
+
+    def owner(ref: Any) -> str:
+        return name_of(players[engine.config.owners[ref.index]])
+
+    def stats(ref: Any) -> str:
+        return f"{ref.name} {cards[ref.index].power}/{cards[ref.index].toughness}"
+
+    if effect.settled:
+        fought = f"{head}: {stats(effect.attacker)} against {stats(effect.defender)}"
+        if not effect.dies:
+            return f"{fought}; both survive."
+        if len(effect.dies) == 2:
+            return f"{fought}; both die (to their owners' used piles)."
+        return f"{fought}; {effect.dies[0].name} dies (to {owner(effect.dies[0])}'s used pile)."
+    why = UNSETTLED.get(effect.reason, "a card's rules text").format(*(r.name for r in effect.reason_cards))
+    printed = all(
+        rules.printed_number(cards[r.index].power) is not None
+        and rules.printed_number(cards[r.index].toughness) is not None
+        for r in (effect.attacker, effect.defender)
+    )
+    if not printed:
+        return f"{head}; the referee cannot judge {why}: a creature that died, its owner says !dies CARD."
+    if not effect.dies:
+        return (
+            f"{head}; the referee cannot judge {why}. By printed power/toughness neither dies; a creature"
+            " that died all the same, its owner says !dies CARD."
+        )
+    verb = "dies" if len(effect.dies) == 1 else "die"
+    confirm = "; ".join(f"{owner(ref)}, !dies {ref.name}" for ref in effect.dies)
+    return (
+        f"{head}; the referee cannot judge {why}. By printed power/toughness"
+        f" {_and([ref.name for ref in effect.dies])} {verb}: to confirm, {confirm}."
+    )
+
+
+def cannot_cast_note(effect: rules.FaceDownPlaced, engine: rules.CombatEngine) -> str:
+    """Private: why the spell just set cannot be cast in this turn's fights (``""``: it can). It may still
+    be cast on a later turn from its slot; a spell above the last round never can."""
+    if not effect.cannot_cast:
+        return ""
+    facts = engine.config.cards[effect.card.index]
+    reasons: list[str] = []
+    if "spell_above_round" in effect.cannot_cast:
+        rounds = engine.config.rounds
+        when = (
+            f"castable from round {facts.mana_value} on"
+            if facts.mana_value <= rounds
+            else f"no round of this {rounds}-round game allows it"
+        )
+        reasons.append(
+            f"its mana value {facts.mana_value} is above this round's cap of {engine.spell_cap()} ({when})"
+        )
+    if "defender_instants_only" in effect.cannot_cast:
+        reasons.append("you defend this turn, and the defender casts only instants (cast it on your turn)")
+    return (
+        f"Note: {effect.card.name} in spell slot {effect.slot + 1} cannot be cast this turn:"
+        f" {'; '.join(reasons)}. It stays there, face down, until you cast it."
+    )
+
+
 def private_messages(
     effects: Iterable[Effect], engine: rules.CombatEngine, *, moved: Collection[int] = ()
 ) -> list[tuple[Any, str]]:
     """(player, text): the opening hand, numbered (for ``!place N SLOT``), later draws, and the hand list
-    whenever a card leaves the hand (face down: numbers for ``!set N SLOT``; a discard, at each step of a
-    cleanup too: ``!discard N``; a summon).
+    whenever a card leaves the hand (face down: numbers for ``!set N SLOT``, after a note when the spell set
+    cannot be cast this turn; a discard, at each step of a cleanup too: ``!discard N``; a summon).
     ``moved``: positions in ``effects`` of draws the referee put into the player's hand itself (a judge):
     those need no word; the others are named, and the opening hand says once how to take them from the
     library."""
@@ -425,7 +537,8 @@ def private_messages(
         elif (isinstance(effect, rules.FaceDownPlaced) and effect.visible_to is not None) or isinstance(
             effect, (rules.DiscardToHandSize, rules.CardDiscarded, rules.CreatureSummoned)
         ):  # a card left the hand (or must): the numbers changed, so the new list, once per batch
-            message = (effect.player, hand_message(engine, effect.player))
+            note = cannot_cast_note(effect, engine) if isinstance(effect, rules.FaceDownPlaced) else ""
+            message = (effect.player, f"{note} {hand_message(engine, effect.player)}".lstrip())
             if message not in out:
                 out.append(message)
     return out
@@ -869,8 +982,15 @@ class CombatReferee(SeatsByName, GameReferee):
             )
             return
         decks = (verdicts[0].facts, verdicts[1].facts)  # type: ignore[union-attr]
+        texts = (verdicts[0].texts, verdicts[1].texts)  # type: ignore[union-attr]
+        known = all(len(kinds) == len(deck) for kinds, deck in zip(texts, decks, strict=True))  # type: ignore[arg-type]
         settings = game_options.config_settings(rules.CombatConfig, self.options)
-        config = rules.CombatConfig.from_decks((humans[0], humans[1]), decks, **settings)  # type: ignore[arg-type]
+        config = rules.CombatConfig.from_decks(
+            (humans[0], humans[1]),
+            decks,  # type: ignore[arg-type]
+            texts=texts if known else None,  # without every card's kind the referee settles no fight
+            **settings,
+        )
         seed = self.options.seed if self.options.seed is not None else secrets.randbits(48)
         engine = rules.CombatEngine(config, seed=seed)
         self.bind_seats(humans)
@@ -1350,12 +1470,16 @@ class CombatReferee(SeatsByName, GameReferee):
     @command()
     async def dies(self, ctx: Context, card: Rest) -> None:
         """A permanent leaves play to its owner's used pile (died, sacrificed, destroyed)."""
-        await self.act(ctx, lambda p: rules.LeavePlay(player=p, card=card, to="used"))
+        await self.act(
+            ctx, lambda p: rules.LeavePlay(player=p, card=own_permanent(self.engine, p, card), to="used")
+        )
 
     @command()
     async def bounce(self, ctx: Context, card: Rest) -> None:
         """A permanent returns to its owner's hand."""
-        await self.act(ctx, lambda p: rules.LeavePlay(player=p, card=card, to="hand"))
+        await self.act(
+            ctx, lambda p: rules.LeavePlay(player=p, card=own_permanent(self.engine, p, card), to="hand")
+        )
 
     @command()
     async def discard(self, ctx: Context, card: Rest) -> None:

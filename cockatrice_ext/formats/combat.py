@@ -27,11 +27,19 @@ RULE INDEX (seed 004, in our words -> where it lives)
   (``not_your_cleanup``); at any other time of setup and play either player may discard (card effects).
 * Combat: each player places up to three non-creature cards face down in five spell slots -> ``BeginCombat``,
   ``PlaceSpell``; then each may use one activated ability costing at most the round -> ``ActivateAbility``;
-  ``CombatReady`` from both opens the fights.
+  ``CombatReady`` from both opens the fights. The write-up limits casting, not setting: a spell that cannot
+  be cast in this turn's fights (above the round, or not an instant for the defender) may still be set for
+  a later turn; its player is told privately (``FaceDownPlaced.cannot_cast``, from ``cast_refusals``).
 * Fights: the active player picks a creature to fight the creature across -> ``DeclareFight``; before it,
   the active player may reveal any spells, the defender instants only -> ``CastSpell``; they resolve last in,
   first out -> ``ResolveFight`` (``SpellsResolved`` lists the order); repeat until the active player passes
-  -> ``EndCombat``. Fight damage and deaths are reported with ``LeavePlay`` (the referee/players move cards).
+  -> ``EndCombat``. "Fight": each creature deals damage equal to its power to the other. The engine settles
+  a fight itself (``FightResolved.settled``, a ``CardLeftPlay`` per death) only when it knows both
+  creatures' power and toughness: printed numbers, no rules text but fight-neutral keywords, nothing
+  attached, nothing it does not model since they entered (``unsure``), no permanent in play whose text it
+  cannot judge (``_unsettled_reason``; text kinds judged once from the card data: :func:`fight_text_kind`,
+  ``config.fight_texts``). Otherwise ``FightResolved.dies`` names who dies by printed power and toughness and
+  the owners confirm with ``LeavePlay`` (the referee/players move cards).
 * Scoring: at the end of combat each of the active player's creatures with no creature across (unblocked)
   scores one point -> ``_do_EndCombat`` (``PointsScored``); ``AdjustPoints`` is a referee correction.
 * Ten rounds, one turn each per round, most points wins, ties possible -> ``_end_turn`` (``GameOver``).
@@ -57,6 +65,7 @@ Slots are 0-based (0..4); slot ``i`` faces the opponent's slot ``i``.
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -108,6 +117,104 @@ def check_deck(cards: Sequence[CardFacts], *, deck_size: int = DECK_SIZE) -> lis
 
 
 # ---------------------------------------------------------------------------
+# What a card's rules text can do in a fight (pure, judged once from the card data)
+# ---------------------------------------------------------------------------
+
+PLAIN = "plain"
+"""No rules text but keywords that change nothing in a fight: the referee may settle its fights."""
+QUIET = "quiet"
+"""Rules text that can change no other creature's damage or death (keywords acting on the card itself,
+"draw a card", "gain 2 life")."""
+ATTACHED = "attached"
+"""An aura or equipment whose text acts only on the creature it is attached to."""
+OPEN = "open"
+"""Anything else: text the referee cannot judge (a pump, a lord, a trigger, an unknown keyword)."""
+TEXT_KINDS = (PLAIN, QUIET, ATTACHED, OPEN)
+
+FIGHT_NEUTRAL_KEYWORDS = frozenset(
+    {
+        "flying",
+        "reach",
+        "vigilance",
+        "haste",
+        "trample",
+        "menace",
+        "defender",
+        "hexproof",
+        "shroud",
+        "flash",
+        "fear",
+        "intimidate",
+        "shadow",
+        "horsemanship",
+    }
+)
+"""Keywords about attacking, blocking, targeting or timing: nothing in a fight (each creature deals damage
+equal to its power to the other) depends on them."""
+SELF_KEYWORDS = frozenset({"first strike", "double strike", "lifelink", "deathtouch", "indestructible"})
+"""Keywords acting on the card's own damage or death only. Fight damage is not combat damage, but a
+fighter with first strike is still not settled by the referee: players may read the variant's fight as
+combat, and only they can say which they play."""
+_NEUTRAL_PATTERN = re.compile(r"[a-z]*walk|(nonbasic|legendary) landwalk|hexproof from .+")
+_SELF_PATTERN = re.compile(r"protection from .+")
+_REMINDER = re.compile(r"\([^)]*\)")
+_RISKY = re.compile(
+    r"creature|damage|counter|power|toughness|[+-][0-9x]|[0-9x*]/|/[0-9x*]|destroy|\bdie|dying|sacrific"
+    r"|exile|return|fight|prevent|regenerat|indestructible|protection|deathtouch|wither|infect|strike"
+    r"|lifelink|\beach\b|\ball\b|\bother|control|target|permanent|\bgets?\b|\bhas\b|\bhave\b|becom"
+    r"|switch|\bcop(y|ies)\b|attach|enchant|equip|block|attack|phas|transform|\bface\b|morph|manifest"
+)
+"""Words of a rules text that may reach a creature's power, toughness, damage or death."""
+_ATTACHMENT_LINE = re.compile(r"enchant( [a-z]+)* creature|equip\b.*")
+_ON_ATTACHED = re.compile(r"(enchanted|equipped) creature [^:\"\u201c]*")
+"""A static ability of the attached creature alone (a quoted, granted ability is not one)."""
+
+
+def printed_number(value: str | None) -> int | None:
+    """A printed power or toughness as a number; ``None`` for ``*``, ``1+*``, ``X`` or nothing."""
+    return int(value) if value is not None and re.fullmatch(r"-?[0-9]{1,4}", value.strip()) else None
+
+
+def fight_text_kind(facts: CardFacts, texts: Sequence[str]) -> str:
+    """What ``texts`` (the card's rules text, one per face) can do in a fight: :data:`PLAIN`, :data:`QUIET`,
+    :data:`ATTACHED` or :data:`OPEN`.
+
+    Conservative: a card without a face is :data:`OPEN`; reminder text is ignored, so a line that is no
+    known keyword and no sentence (an unknown keyword such as "Exalted") is :data:`OPEN`, and so is a
+    sentence with any word that might touch a creature (:data:`_RISKY`).
+    """
+    if not texts:  # no face, no text known: not a vanilla card
+        return OPEN
+    attachment = "Aura" in facts.subtypes or "Equipment" in facts.subtypes
+    kind = PLAIN
+    for text in texts:
+        for raw_line in text.casefold().splitlines():
+            line = _REMINDER.sub("", raw_line).strip()
+            if not line:
+                continue
+            parts = [part.strip().rstrip(".") for part in re.split(r"[,;]", line)]
+            if all(p in FIGHT_NEUTRAL_KEYWORDS or _NEUTRAL_PATTERN.fullmatch(p) for p in parts):
+                continue
+            if all(
+                p in FIGHT_NEUTRAL_KEYWORDS
+                or _NEUTRAL_PATTERN.fullmatch(p)
+                or p in SELF_KEYWORDS
+                or _SELF_PATTERN.fullmatch(p)
+                for p in parts
+            ):
+                kind = kind if kind == ATTACHED else QUIET
+                continue
+            sentence = line.rstrip(".")
+            if attachment and (_ATTACHMENT_LINE.fullmatch(sentence) or _ON_ATTACHED.fullmatch(sentence)):
+                kind = ATTACHED
+                continue
+            if not line.endswith(".") or _RISKY.search(line):
+                return OPEN
+            kind = kind if kind == ATTACHED else QUIET
+    return kind
+
+
+# ---------------------------------------------------------------------------
 # Config
 # ---------------------------------------------------------------------------
 
@@ -137,17 +244,26 @@ class CombatConfig:
     starting_life: int = 20
     shared_enchantment: bool = True
     check_decks: bool = True
+    fight_texts: tuple[str, ...] = ()
+    """Per card of ``cards``, what its rules text can do in a fight (:func:`fight_text_kind`), judged from
+    the card data when the game was created. Empty (a game journaled before this field, or no card data)
+    means nothing is known: the referee then settles no fight itself."""
 
     @classmethod
     def from_decks(
         cls,
         players: tuple[PlayerId, PlayerId],
         decks: tuple[Sequence[CardFacts], Sequence[CardFacts]],
+        *,
+        texts: tuple[Sequence[str], Sequence[str]] | None = None,
         **options: Any,
     ) -> CombatConfig:
-        """Build a config from each player's deck (in seat order)."""
+        """Build a config from each player's deck (in seat order); ``texts``: each deck's fight text kinds,
+        card by card (see :attr:`fight_texts`)."""
         cards = tuple(decks[0]) + tuple(decks[1])
         owners = (0,) * len(decks[0]) + (1,) * len(decks[1])
+        if texts is not None:
+            options["fight_texts"] = tuple(texts[0]) + tuple(texts[1])
         return cls(players=tuple(players), cards=cards, owners=owners, **options)
 
 
@@ -310,13 +426,20 @@ class DrawPileReshuffled(Effect):
 
 @dataclass(frozen=True)
 class FaceDownPlaced(Effect):
-    """A face-down card went to a slot (``zone`` "creature" or "spell"); the card is private."""
+    """A face-down card went to a slot (``zone`` "creature" or "spell"); the card is private.
+
+    ``cannot_cast``: a spell set that its player may not cast in this turn's fights, why (the refusal
+    codes ``CastSpell`` would give: ``spell_above_round``, ``defender_instants_only``), for ``visible_to``
+    only. Setting it is allowed (the write-up limits casting, not setting; it waits in its slot for a
+    later turn); the field is newer than the effect, so journals without it replay unchanged.
+    """
 
     player: PlayerId
     zone: str
     slot: int
     card: CardRef
     visible_to: PlayerId | None
+    cannot_cast: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -424,10 +547,31 @@ class SpellFizzled(Effect):
 
 @dataclass(frozen=True)
 class FightResolved(Effect):
+    """The fight in ``slot`` happened (``attacker`` or ``defender`` is ``None`` when it left play first).
+
+    ``settled``: the referee applied its result from power and toughness (each dead creature's
+    ``CardLeftPlay`` follows); ``dies`` are then the creatures that died. Not settled, ``dies`` are those
+    that die by printed power and toughness (their owners confirm with ``LeavePlay``), ``reason`` says
+    why the referee could not settle it (:data:`UNSETTLED_REASONS`) and ``reason_cards`` the face-up cards
+    behind that. The last four fields are newer than the effect: journals without them replay unchanged.
+    """
+
     player: PlayerId
     slot: int
     attacker: CardRef | None
     defender: CardRef | None
+    settled: bool = False
+    dies: tuple[CardRef, ...] = ()
+    reason: str = ""
+    reason_cards: tuple[CardRef, ...] = ()
+
+
+UNSETTLED_REASONS = ("no_card_data", "no_fight", "rules_text", "attached", "altered", "in_play")
+"""Why a fight is not settled by the referee: the game has no fight text kinds (journaled before them);
+a fighter left play before the fight; a fighter's rules text (``reason_cards``: it); an aura or equipment
+on a fighter (the attached card, then the fighter); an earlier spell, ability, fight or departed permanent
+the engine cannot model may have changed a fighter (its cause, then the fighter); a permanent in play whose
+text the referee cannot judge (it)."""
 
 
 @dataclass(frozen=True)
@@ -555,6 +699,10 @@ class CombatEngine(Engine[CombatConfig]):
             for _ in config.players
         ]
         self.winner: PlayerId | None = None
+        # Creatures in play whose power, toughness or damage the engine can no longer vouch for, each with
+        # the card that caused it (an open spell resolved, an ability was used, an unsettled fight...):
+        # their fights are not settled by the referee until they leave play.
+        self.unsure: dict[int, int] = {}
 
     # -- queries ----------------------------------------------------------------
     def spell_cap(self) -> int:
@@ -602,6 +750,7 @@ class CombatEngine(Engine[CombatConfig]):
             "fight_slot": self.fight_slot,
             "fought": list(self.fought),
             "stack": [list(entry) for entry in self.stack],
+            "unsure": sorted([card, cause] for card, cause in self.unsure.items()),
             "winner": self.winner,
             "players": [
                 {
@@ -709,6 +858,40 @@ class CombatEngine(Engine[CombatConfig]):
     def _other(self, seat: int) -> int:
         return 1 - seat
 
+    def text_kind(self, card: int) -> str:
+        """What ``card``'s rules text can do in a fight (:func:`fight_text_kind`, judged when the game was
+        created); :data:`OPEN` when the game does not know."""
+        texts = self.config.fight_texts
+        kind = texts[card] if len(texts) == len(self.config.cards) else OPEN
+        return kind if kind in TEXT_KINDS else OPEN
+
+    def _creatures_in_play(self) -> list[int]:
+        return [c for s in self.seats for c in s.creatures if c is not None]
+
+    def permanents_in_play(self) -> list[int]:
+        """Every permanent in play (creatures, enchantments, equipment, auras), seat by seat."""
+        found: list[int] = []
+        for s in self.seats:
+            found += [c for c in (*s.creatures, s.enchantment, s.equipment) if c is not None]
+            found += [aura for aura, _, _ in s.auras]
+        return found
+
+    def _mark_unsure(self, creatures: Sequence[int | None], cause: int) -> None:
+        """The engine can no longer vouch for ``creatures``' power, toughness and damage (``cause`` may have
+        changed them in a way it does not model) until they leave play."""
+        for creature in creatures:
+            if creature is not None:
+                self.unsure.setdefault(creature, cause)
+
+    def _left_play(self, card: int, attached_to: int | None = None) -> None:
+        """A permanent left play: an open one may have changed any creature (a lasting counter, a trigger
+        as it leaves), an aura or equipment the creature it was on."""
+        kind = self.text_kind(card)
+        if kind == OPEN:
+            self._mark_unsure(self._creatures_in_play(), card)
+        elif kind == ATTACHED and attached_to is not None:
+            self._mark_unsure([attached_to], card)
+
     # -- start and setup ---------------------------------------------------------------
     def _do_StartGame(self, action: StartGame) -> list[Effect]:
         if self.phase != "new":
@@ -722,6 +905,8 @@ class CombatEngine(Engine[CombatConfig]):
             raise RulesError("bad_config", option="rounds/slots")
         if cfg.max_hand_size < 0:
             raise RulesError("bad_config", option="max_hand_size")
+        if cfg.fight_texts and len(cfg.fight_texts) != len(cfg.cards):
+            raise RulesError("bad_config", option="fight_texts")
         decks = [[i for i, o in enumerate(cfg.owners) if o == seat] for seat in (0, 1)]
         if cfg.check_decks:
             for seat, deck in enumerate(decks):
@@ -903,6 +1088,8 @@ class CombatEngine(Engine[CombatConfig]):
         mana_value = self.config.cards[me.equipment].mana_value
         if me.equipment_turn == self.turn and mana_value + action.cost > self.round:
             raise RulesError("equip_not_yet", mana_value=mana_value, cost=action.cost, round=self.round)
+        if me.equipped_slot is not None and me.equipped_slot != slot:
+            self._mark_unsure([me.creatures[me.equipped_slot]], me.equipment)  # its bonus ends there
         me.equipped_slot = slot
         return [Equipped(action.player, self._ref(me.equipment), slot, self._ref(creature))]  # type: ignore[arg-type]
 
@@ -921,6 +1108,19 @@ class CombatEngine(Engine[CombatConfig]):
             raise RulesError("already_done")
         return me
 
+    def cast_refusals(self, seat: int, card: int) -> list[RulesError]:
+        """Why ``seat``'s spell ``card`` may not be cast in this turn's fights (empty: it may): only the
+        active player casts non-instants, and no spell above the round's cap."""
+        facts = self.config.cards[card]
+        refusals: list[RulesError] = []
+        if seat != self.active and "Instant" not in facts.types:
+            refusals.append(RulesError("defender_instants_only", card=facts.name))
+        if facts.mana_value > self.spell_cap():
+            refusals.append(
+                RulesError("spell_above_round", card=facts.name, mana_value=facts.mana_value, cap=self.round)
+            )
+        return refusals
+
     def _do_PlaceSpell(self, action: PlaceSpell) -> list[Effect]:
         me = self._combat_player(action.player)
         if me.ability_used:
@@ -934,10 +1134,20 @@ class CombatEngine(Engine[CombatConfig]):
             raise RulesError("not_a_spell", card=facts.name)
         if me.spells[slot] is not None:
             raise RulesError("slot_occupied", slot=slot)
+        seat = self.config.players.index(action.player)  # type: ignore[arg-type]
+        cannot_cast = tuple(refusal.code for refusal in self.cast_refusals(seat, card))
         me.hand.remove(card)
         me.spells[slot] = card
         me.placed_this_combat += 1
-        return [FaceDownPlaced(action.player, "spell", slot, self._ref(card), visible_to=action.player)]  # type: ignore[arg-type]
+        placed = FaceDownPlaced(
+            action.player,  # type: ignore[arg-type]
+            "spell",
+            slot,
+            self._ref(card),
+            visible_to=action.player,
+            cannot_cast=cannot_cast,
+        )
+        return [placed]
 
     def _do_ActivateAbility(self, action: ActivateAbility) -> list[Effect]:
         me = self._combat_player(action.player)
@@ -952,6 +1162,7 @@ class CombatEngine(Engine[CombatConfig]):
         if action.cost > self.round:
             raise RulesError("cost_above_round", cost=action.cost, round=self.round)
         me.ability_used = True
+        self._mark_unsure(self._creatures_in_play(), creature)  # the engine does not model what it did
         return [AbilityActivated(action.player, slot, self._ref(creature), action.cost)]  # type: ignore[arg-type]
 
     def _do_CombatReady(self, action: CombatReady) -> list[Effect]:
@@ -991,12 +1202,9 @@ class CombatEngine(Engine[CombatConfig]):
         if card is None:
             raise RulesError("slot_empty", slot=slot)
         facts = self.config.cards[card]
-        if seat != self.active and "Instant" not in facts.types:
-            raise RulesError("defender_instants_only", card=facts.name)
-        if facts.mana_value > self.spell_cap():
-            raise RulesError(
-                "spell_above_round", card=facts.name, mana_value=facts.mana_value, cap=self.round
-            )
+        refusals = self.cast_refusals(seat, card)
+        if refusals:
+            raise refusals[0]
         target_player, target_slot = None, None
         if "Aura" in facts.subtypes:
             target_seat = self._seat(action.target_player) if action.target_player is not None else None
@@ -1032,17 +1240,101 @@ class CombatEngine(Engine[CombatConfig]):
         self.fought.append(slot)
         attacker = self.seats[seat].creatures[slot]
         defender = self.seats[self._other(seat)].creatures[slot]
+        dies = self._printed_deaths(attacker, defender)
+        reason, reason_cards = self._unsettled_reason(slot, attacker, defender)
         effects.append(
             FightResolved(
                 action.player,  # type: ignore[arg-type]
                 slot,
                 None if attacker is None else self._ref(attacker),
                 None if defender is None else self._ref(defender),
+                settled=not reason,
+                dies=tuple(self._ref(c) for c in dies),
+                reason=reason,
+                reason_cards=tuple(self._ref(c) for c in reason_cards),
             )
         )
+        if reason:
+            if attacker is not None and defender is not None:  # the engine cannot vouch for them any more
+                self._mark_unsure([attacker], defender)
+                self._mark_unsure([defender], attacker)
+            return effects
+        for card in dies:
+            owner_seat = seat if card == attacker else self._other(seat)
+            effects += self._remove_creature(owner_seat, slot, "used")
         return effects
 
+    def _printed_deaths(self, attacker: int | None, defender: int | None) -> list[int]:
+        """The fighters that die by printed power and toughness (each deals damage equal to its power to the
+        other), attacker first; none when a fighter is gone or a number is not printed."""
+        if attacker is None or defender is None:
+            return []
+        cards = self.config.cards
+        numbers = [
+            (printed_number(cards[c].power), printed_number(cards[c].toughness)) for c in (attacker, defender)
+        ]
+        (a_power, a_toughness), (d_power, d_toughness) = numbers
+        if None in (a_power, a_toughness, d_power, d_toughness):
+            return []
+        assert a_power is not None and a_toughness is not None and d_power is not None
+        assert d_toughness is not None
+        dying = []
+        if a_toughness <= max(d_power, 0):
+            dying.append(attacker)
+        if d_toughness <= max(a_power, 0):
+            dying.append(defender)
+        return dying
+
+    def _unsettled_reason(
+        self, slot: int, attacker: int | None, defender: int | None
+    ) -> tuple[str, list[int]]:
+        """Why the referee may not apply this fight's result itself (``""``: it may), and the cards behind it.
+
+        It may only when it knows both creatures' power and toughness: both have printed numbers and no
+        rules text but fight-neutral keywords (:data:`PLAIN`), nothing is attached to them, nothing it does
+        not model has touched them since they entered (``unsure``), and no permanent in play has text it
+        cannot judge (:data:`OPEN`: a lord, an anthem, a trigger).
+        """
+        if attacker is None or defender is None:
+            return "no_fight", []
+        if len(self.config.fight_texts) != len(self.config.cards):
+            return "no_card_data", []
+        fighters = (attacker, defender)
+        for card in fighters:
+            facts = self.config.cards[card]
+            printed = (printed_number(facts.power), printed_number(facts.toughness))
+            if self.text_kind(card) != PLAIN or None in printed:
+                return "rules_text", [card]
+        seats = (self.active, self._other(self.active))
+        for seat, card in zip(seats, fighters, strict=True):
+            for s in self.seats:
+                aura = next((a for a, on, at in s.auras if on == seat and at == slot), None)
+                if aura is not None:
+                    return "attached", [aura, card]
+            holder = self.seats[seat]
+            if holder.equipment is not None and holder.equipped_slot == slot:
+                return "attached", [holder.equipment, card]
+        for card in fighters:
+            if card in self.unsure:
+                return "altered", [self.unsure[card], card]
+        for card in self.permanents_in_play():
+            if self.text_kind(card) == OPEN:
+                return "in_play", [card]
+        return "", []
+
     def _resolve_spell(
+        self, seat: int, card: int, target_player: PlayerId | None, target_slot: int | None
+    ) -> list[Effect]:
+        """Resolve one spell. The engine models where it goes (an aura onto its creature, the one non-aura
+        enchantment, the equipment, the rest into the used pile), not what its text does: a spell whose
+        text may touch creatures (:data:`OPEN`) leaves every creature in play unsure."""
+        effects = self._resolve_spell_card(seat, card, target_player, target_slot)
+        fizzled = any(isinstance(effect, SpellFizzled) for effect in effects)
+        if not fizzled and self.text_kind(card) == OPEN:
+            self._mark_unsure(self._creatures_in_play(), card)
+        return effects
+
+    def _resolve_spell_card(
         self, seat: int, card: int, target_player: PlayerId | None, target_slot: int | None
     ) -> list[Effect]:
         facts = self.config.cards[card]
@@ -1066,6 +1358,7 @@ class CombatEngine(Engine[CombatConfig]):
                     old_owner = self.config.players[self.config.owners[old]]
                     self.seats[self.config.owners[old]].used.append(old)
                     s.enchantment = None
+                    self._left_play(old)
             me.enchantment = card
             return [
                 EnchantmentReplaced(
@@ -1113,6 +1406,7 @@ class CombatEngine(Engine[CombatConfig]):
         card = me.creatures[slot]
         assert card is not None
         me.creatures[slot] = None
+        self.unsure.pop(card, None)
         if me.equipped_slot == slot:
             me.equipped_slot = None
         effects: list[Effect] = []
@@ -1120,7 +1414,9 @@ class CombatEngine(Engine[CombatConfig]):
             for aura in [a for a in s.auras if a[1] == seat and a[2] == slot]:
                 s.auras.remove(aura)
                 s.used.append(aura[0])
+                self._left_play(aura[0])
                 effects.append(CardLeftPlay(self.config.players[s_index], self._ref(aura[0]), "used"))
+        self._left_play(card)
         owner = self.config.owners[card]
         (self.seats[owner].hand if to == "hand" else self.seats[owner].used).append(card)
         effects.insert(0, CardLeftPlay(self.config.players[owner], self._ref(card), to))
@@ -1141,9 +1437,12 @@ class CombatEngine(Engine[CombatConfig]):
         for seat, s in enumerate(self.seats):
             if card in s.creatures:
                 return self._remove_creature(seat, s.creatures.index(card), action.to)
+            attached_to: int | None = None
             if card == s.enchantment:
                 s.enchantment = None
             elif card == s.equipment:
+                if s.equipped_slot is not None:
+                    attached_to = s.creatures[s.equipped_slot]
                 s.equipment = None
                 s.equipped_slot = None
             else:
@@ -1151,6 +1450,8 @@ class CombatEngine(Engine[CombatConfig]):
                 if aura is None:
                     continue
                 s.auras.remove(aura)
+                attached_to = self.seats[aura[1]].creatures[aura[2]]
+            self._left_play(card, attached_to)
             (self.seats[owner].hand if action.to == "hand" else self.seats[owner].used).append(card)
             return [CardLeftPlay(self.config.players[owner], self._ref(card), action.to)]
         raise AssertionError("card in play but not found")  # pragma: no cover

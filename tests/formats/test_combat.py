@@ -131,6 +131,8 @@ def check_invariants(engine: CombatEngine) -> None:
         assert engine.hand_size(engine.whose_turn) > engine.config.max_hand_size
     enchantments = [s.enchantment for s in engine.seats if s.enchantment is not None]
     assert len(enchantments) <= (1 if engine.config.shared_enchantment else len(engine.seats))
+    in_play = {c for s in engine.seats for c in s.creatures if c is not None}
+    assert set(engine.unsure) <= in_play  # the creatures the engine cannot vouch for are in play
 
 
 def assert_refused(engine: CombatEngine, action: Action, code: str) -> None:

@@ -53,7 +53,7 @@ import logging
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block, pile_cod
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
@@ -611,15 +611,15 @@ class AuctionRoom(FormatRoom):
     defaults: AuctionOptions
 
     @command(scopes=("room",))
-    async def auction(self, ctx: Context, what: str, args: Rest | None = None) -> None:
+    async def auction(
+        self, ctx: Context, what: Literal["new", "commander", "rules"], args: Rest | None = None
+    ) -> None:
         """!auction new|commander [PLAYERS] [BLOCK] [OPTS]: create an Auction Magic (or Commander Auction)
         game, e.g. !auction new 2 boards timer=45 empty=draw; !auction rules lists the options."""
-        kind = what.lower()
+        kind = what
         if kind == "rules":
             await ctx.reply(shorten("Auction options: " + game_options.brief("auction", self.defaults)))
             return
-        if kind not in ("new", "commander"):
-            raise BadArgument("usage: !auction new|commander [PLAYERS 2-6] [BLOCK] [OPTIONS] | rules")
         assert ctx.room_id is not None
         try:
             words, chosen = game_options.split_words("auction", (args or "").split())

@@ -60,7 +60,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from cockatrice_ext.bot.commands import BadArgument, CommandError, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.formats import SeatsByName, finish_if_one_stands
@@ -743,14 +743,12 @@ class CombatRoom(FormatRoom):
     defaults: CombatOptions
 
     @command(scopes=("room",))
-    async def combat(self, ctx: Context, what: str, args: Rest | None = None) -> None:
+    async def combat(self, ctx: Context, what: Literal["new", "rules"], args: Rest | None = None) -> None:
         """!combat new [OPTS]: create a two-player Magic Combat Rules game refereed by the bot, e.g.
         !combat new draw=both hand=7; !combat rules lists the options."""
-        if what.lower() == "rules":
+        if what == "rules":
             await ctx.reply(shorten("Combat options: " + game_options.brief("combat", self.defaults)))
             return
-        if what.lower() != "new":
-            raise BadArgument("usage: !combat new [OPTIONS] | rules")
         assert ctx.room_id is not None
         try:
             chosen = game_options.parse("combat", (args or "").split())

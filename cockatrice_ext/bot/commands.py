@@ -11,12 +11,10 @@ annotated parameter types:
 * ``int`` - one whole-number token; ``Range(lo, hi)`` in ``Annotated`` bounds it,
 * ``str`` - one token (quotes group words),
 * :data:`Rest` - the rest of the line, verbatim (card names with spaces and commas),
+* ``Literal["new", "rules"]`` - one of these words, in any case (given to the handler in lower case); as
+  the first parameter it is a *sub-command*, and another word is refused as an unknown command is, with
+  the closest sub-command suggested (:func:`unknown_command_reason`, :func:`closest`),
 * ``X | None`` - optional, may be omitted at the end.
-
-A command whose docstring gives its own usage starting with lower-case words (``!auction new|commander
-[PLAYERS] ...: ...``) takes a *sub-command* first: those words, and any other ``!auction WORD`` its docstring
-names (``!auction rules lists the options``). Another first word is refused here, as an unknown command
-is, with the closest sub-command suggested (:func:`unknown_command_reason`, :func:`closest`).
 
 Conversion failures raise :class:`BadArgument` with a one-line reason including the usage,
 which the bot sends back to the player. Handlers raise :class:`CommandError` subclasses for
@@ -35,7 +33,7 @@ import types
 import typing
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, NewType
+from typing import Annotated, Any, Literal, NewType
 
 PREFIX = "!"
 MAX_COMMAND_LENGTH = 400
@@ -124,13 +122,18 @@ def split_args(text: str) -> list[str]:
 @dataclass(frozen=True)
 class Param:
     name: str
-    kind: str  # "int" | "str" | "rest"
+    kind: str  # "int" | "str" | "rest" | "choice"
     optional: bool
     bounds: Range | None = None
+    choices: tuple[str, ...] = ()
+    """The words a ``Literal`` parameter takes (kind ``choice``)."""
 
     @property
     def usage(self) -> str:
-        label = self.name.upper() + ("..." if self.kind == "rest" else "")
+        if self.kind == "choice":
+            label = "|".join(self.choices)
+        else:
+            label = self.name.upper() + ("..." if self.kind == "rest" else "")
         return f"[{label}]" if self.optional else label
 
 
@@ -147,8 +150,11 @@ class CommandSpec:
     aliases: tuple[str, ...] = ()
     help: str = ""
     scopes: frozenset[str] = frozenset({"game"})
-    subcommands: tuple[str, ...] = ()
-    """The words the first argument must be (``new``, ``commander``, ``rules``), or () for any."""
+
+    @property
+    def subcommands(self) -> tuple[str, ...]:
+        """The words the first argument must be (``new``, ``commander``, ``rules``), or () for any."""
+        return self.params[0].choices if self.params else ()
 
     @property
     def usage(self) -> str:
@@ -223,6 +229,10 @@ class CommandSpec:
     def _convert_token(self, param: Param, token: str) -> Any:
         if param.kind == "str":
             return token
+        if param.kind == "choice":  # a sub-command (the first parameter) was checked already
+            if token.lower() in param.choices:
+                return token.lower()
+            raise BadArgument(f"{param.name.replace('_', ' ')} must be one of {', '.join(param.choices)}")
         # A command with its own usage names the argument in words ("spell slot", not SPELL_SLOT).
         label = param.name.replace("_", " ") if self.own_usage else param.name.upper()
         try:
@@ -268,25 +278,6 @@ def command(
     return decorate
 
 
-_SUBCOMMAND_WORDS = re.compile(r"[a-z][a-z0-9-]*(?:\|[a-z][a-z0-9-]*)*")
-"""A usage's first word that lists sub-commands: ``new|commander`` (an argument is in capitals: ``N``)."""
-
-
-def _subcommands(spec: CommandSpec, doc: str) -> tuple[str, ...]:
-    """The sub-commands of ``spec`` (see the module docstring): the lower-case words its own usage starts
-    with, then the other ``!name WORD`` its docstring names; () for a command without them."""
-    if not spec.own_usage or not spec.params or spec.params[0].kind != "str":
-        return ()
-    words = spec.usage.split(" ")
-    if len(words) < 2 or not _SUBCOMMAND_WORDS.fullmatch(words[1]):
-        return ()
-    found = words[1].split("|")
-    for mention in re.finditer(rf"{re.escape(PREFIX + spec.name)}\s+([a-z][a-z0-9-]*)\b", doc):
-        if mention.group(1) not in found:
-            found.append(mention.group(1))
-    return tuple(found)
-
-
 def _params_of(func: Handler) -> tuple[Param, ...]:
     hints = typing.get_type_hints(func, include_extras=True)
     params: list[Param] = []
@@ -304,13 +295,16 @@ def _params_of(func: Handler) -> tuple[Param, ...]:
             base, *extras = typing.get_args(hint)
             bounds = next((e for e in extras if isinstance(e, Range)), None)
             hint = base
+        choices: tuple[str, ...] = ()
         if hint is Rest:
             kind = "rest"
         elif hint is int:
             kind = "int"
+        elif typing.get_origin(hint) is Literal:
+            kind, choices = "choice", tuple(str(word).lower() for word in typing.get_args(hint))
         else:
             kind = "str"
-        params.append(Param(pname, kind, optional, bounds))
+        params.append(Param(pname, kind, optional, bounds, choices))
     return tuple(params)
 
 
@@ -337,7 +331,6 @@ class CommandSet:
                 help=doc.splitlines()[0] if doc else "",
                 scopes=meta["scopes"],
             )
-            spec.subcommands = _subcommands(spec, doc)
             for key in (spec.name, *spec.aliases):
                 self.specs[key] = spec
 

@@ -7,7 +7,7 @@ import secrets
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from cockatrice_ext.bot.blocks import chat_block_name
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Rest, command
@@ -22,6 +22,8 @@ SEATS = {"market": (2, 8), "autobattler": (4, 8)}
 """How many players a league of each format takes (AutoBattler: 4 or 8, nothing between)."""
 NEEDED = {"market": "2 to 8", "autobattler": "4 or 8"}
 """The same, as a lobby's page says it."""
+LobbyWord = Literal["join", "leave", "status", "start", "rules"]
+"""What a league room command does (its sub-command, checked by the command grammar)."""
 
 
 @dataclass(eq=False)
@@ -103,7 +105,7 @@ class LeagueRoom(Referee):
             lobby = self.lobbies[room_id] = Lobby(room_id, self.format_name, key)
         return lobby
 
-    async def lobby(self, ctx: Context, what: str, args: str) -> None:
+    async def lobby(self, ctx: Context, what: LobbyWord, args: str) -> None:
         assert ctx.room_id is not None
         fmt, title = self.format_name, TITLES[self.format_name]
         if ctx.room_id in self.lobbies:
@@ -111,7 +113,6 @@ class LeagueRoom(Referee):
         lobby = self._lobby(ctx.room_id)
         members = lobby.members
         running = [lg for lg in self.leagues if lg.room_id == ctx.room_id and not lg.over]
-        what = what.lower()
         low, high = self.seats_range()
         if what == "join":
             elsewhere = self.membership(ctx.sender)
@@ -155,8 +156,6 @@ class LeagueRoom(Referee):
             parts = [f"{title}: lobby {len(members)} ({', '.join(members) or 'nobody'})"]
             parts += [lg.room_status_line() for lg in running]
             await ctx.reply(shorten("; ".join(parts)))
-        else:
-            raise BadArgument(f"usage: !{fmt} join | leave | start {self._start_usage()} | status | rules")
 
     async def on_room_left(self, room_id: int, user: str) -> None:
         """A lobby member left the room (logged off, or went): noted, so that the lobby lets them go once they
@@ -284,9 +283,6 @@ class LeagueRoom(Referee):
         await self.bot.tell(ctx.sender, f"You left the {title} lobby; your page's link no longer works.")
         pages.changed(lobby)
 
-    def _start_usage(self) -> str:
-        return "[ROUNDS] [BLOCK] [OPTIONS]" if self.format_name == "market" else "[BLOCK] [OPTIONS]"
-
     def _start_options(self, args: str) -> LeagueOptions:
         """The league's options: the room's defaults, then ``[ROUNDS] [BLOCK]`` and the game options."""
         fmt = self.format_name
@@ -324,7 +320,7 @@ class MarketRoom(LeagueRoom):
     format_name = "market"
 
     @command(scopes=("room",))
-    async def market(self, ctx: Context, what: str, args: Rest | None = None) -> None:
+    async def market(self, ctx: Context, what: LobbyWord, args: Rest | None = None) -> None:
         """!market join|leave|status|start [ROUNDS] [BLOCK] [OPTS]: a Market Draft league, e.g. !market start
         5 ucost=12 packs=random; !market rules lists the options."""
         await self.lobby(ctx, what, args or "")
@@ -334,7 +330,7 @@ class AutoBattlerRoom(LeagueRoom):
     format_name = "autobattler"
 
     @command(scopes=("room",))
-    async def autobattler(self, ctx: Context, what: str, args: Rest | None = None) -> None:
+    async def autobattler(self, ctx: Context, what: LobbyWord, args: Rest | None = None) -> None:
         """!autobattler join|leave|status|start [BLOCK] [OPTS]: an AutoBattler cube league, e.g.
         !autobattler start poison=flat2 interest=5 carousel; !autobattler rules lists the options."""
         await self.lobby(ctx, what, args or "")

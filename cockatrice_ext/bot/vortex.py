@@ -59,7 +59,7 @@ import secrets
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from cockatrice_ext.bot.blocks import LoadedBlock, load_block, pile_cod
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
@@ -305,14 +305,12 @@ class VortexRoom(FormatRoom):
     defaults: VortexOptions
 
     @command(scopes=("room",))
-    async def vortex(self, ctx: Context, what: str, args: Rest | None = None) -> None:
+    async def vortex(self, ctx: Context, what: Literal["new", "rules"], args: Rest | None = None) -> None:
         """!vortex new [PLAYERS] [POOL] [OPTS]: create a Vortex game (2-5 players) refereed by the bot, e.g.
         !vortex new 3 overflow=exile; !vortex rules lists the options."""
-        if what.lower() == "rules":
+        if what == "rules":
             await ctx.reply(shorten("Vortex options: " + game_options.brief("vortex", self.defaults)))
             return
-        if what.lower() != "new":
-            raise BadArgument("usage: !vortex new [PLAYERS 2-5] [POOL] [OPTIONS] | rules")
         assert ctx.room_id is not None
         try:
             words, chosen = game_options.split_words("vortex", (args or "").split())

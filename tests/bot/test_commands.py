@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shlex
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import pytest
 from hypothesis import given, settings
@@ -157,20 +157,31 @@ def test_a_command_with_its_own_usage_names_its_arguments_as_players_know_them()
 
 class Lobby:
     @command(scopes=("room",))
-    async def table(self, ctx: object, what: str, args: Rest | None = None) -> None:
+    async def table(
+        self, ctx: object, what: Literal["new", "join", "rules"], args: Rest | None = None
+    ) -> None:
         """!table new|join [PLAYERS]: open a table or join one; !table rules lists the options."""
 
     @command(scopes=("room",))
     async def kick(self, ctx: object, who: str) -> None:
-        """!kick NAME: no sub-command (its first argument is in capitals)."""
+        """!kick NAME: no sub-command."""
+
+    @command(scopes=("room",))
+    async def seat(self, ctx: object, number: int, side: Literal["left", "right"]) -> None:
+        """Take seat NUMBER on one side."""
 
 
 def test_a_sub_command_typo_is_answered_as_an_unknown_command_is() -> None:
-    """The sub-commands are the usage's lower-case words and the docstring's other ``!table WORD``."""
+    """A first parameter typed ``Literal[...]`` is a sub-command: any case, given in lower case; another
+    word is answered as an unknown command is. A later ``Literal`` is a plain choice."""
     specs = {spec.name: spec for spec in CommandSet(Lobby()).listing("room")}
     assert specs["table"].subcommands == ("new", "join", "rules")
     assert specs["kick"].subcommands == ()
-    assert specs["table"].convert("NEW 3") == ["NEW", "3"]  # the handler reads it in any case
+    assert specs["table"].convert("NEW 3") == ["new", "3"]
+    assert specs["seat"].usage == "!seat NUMBER left|right"
+    assert specs["seat"].convert("2 Right") == [2, "right"]
+    with pytest.raises(BadArgument, match=r"^side must be one of left, right$"):
+        specs["seat"].convert("2 up")
     with pytest.raises(BadArgument) as typo:
         specs["table"].convert("nwe 3")
     assert str(typo.value) == (

@@ -446,6 +446,10 @@ class LeagueGame(GameReferee):
         self.finished = "lost"
         await self.league.game_lost(self)
 
+    async def on_helper_closed(self, closed: str) -> None:
+        """The helper account that refereed it was closed: its league opens the game again."""
+        await self.on_seat_lost()
+
     async def on_reconnected(self) -> None:
         """Re-seated (restart or reconnect): re-check the decks of a game not started yet."""
         if self.finished or self.game_id not in self.bot.client.games:

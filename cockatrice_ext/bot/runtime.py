@@ -835,6 +835,24 @@ class GameReferee(Referee):
         if not renumbered:
             await self.bot.room_say(self.room_id, self.bot.lost_line(self.game_id, self.table_key))
 
+    async def on_helper_closed(self, closed: str) -> None:
+        """The server closed the helper account that refereed this game (``closed``: its name, "for good"
+        and why): the room hears how to continue it from the main session, unless it is over."""
+        if self.finished:
+            return
+        main = self.bot.main or self.bot
+        kept = main.journal.has_table(self.table_key)
+        await main.room_say(
+            self.room_id,
+            f"The server closed the referee's helper account {closed}: it no longer referees"
+            f" {self.format_name} game #{self.game_id}."
+            + (
+                f" Its record is kept: say !resume {self.game_id} to continue it in a new game."
+                if kept
+                else " It had not started: ask for a new game."
+            ),
+        )
+
     # -- identity checks used by commands -----------------------------------------------------------
 
     def require_player(self, ctx: Context) -> int:
@@ -1458,25 +1476,11 @@ class Bot:
         for user, session in list(self.conversations.items()):
             if session is helper:
                 del self.conversations[user]
+        why = CLOSED_WORDS.get(helper.client.closed_for_good, "closed")
+        closed = f"{helper.client.user_name} for good ({why})"
         for game_id, referee in list(helper.games.items()):
             helper.forget_game(game_id, keep_lease=True)  # offered for !resume here
-            if getattr(referee, "league", None) is not None:  # its league opens the game again
-                await referee.on_seat_lost()
-                continue
-            if referee.finished:
-                continue
-            kept = self.journal.has_table(referee.table_key)
-            await self.room_say(
-                referee.room_id,
-                f"The server closed the referee's helper account {helper.client.user_name} for good"
-                f" ({CLOSED_WORDS.get(helper.client.closed_for_good, 'closed')}): it no longer referees"
-                f" {referee.format_name} game #{game_id}."
-                + (
-                    f" Its record is kept: say !resume {game_id} to continue it in a new game."
-                    if kept
-                    else " It had not started: ask for a new game."
-                ),
-            )
+            await referee.on_helper_closed(closed)
         helper.chat.close()
         with contextlib.suppress(Exception):
             await helper.client.close()

@@ -517,7 +517,8 @@ def render_view(
             lines += _exchange_lines(effect, name_of, judge=judge)
         elif isinstance(effect, rules.CardReturned):
             who = name_of(effect.player) if effect.player is not None else "The referee"
-            lines.append(f"{who} puts {effect.card.name} on the {effect.position} of the block.")
+            what = "a face-down card" if effect.face_down else effect.card.name
+            lines.append(f"{who} puts {what} on the {effect.position} of the block.")
         elif isinstance(effect, rules.BlockReordered):
             lines.append(
                 f"{name_of(effect.player)} reorders the top of the block"
@@ -674,11 +675,13 @@ class AuctionRoom(FormatRoom):
 
 @dataclass
 class _Returned:
-    """A card a player dropped on the bot's table, waiting for !top / !bottom."""
+    """A card a player dropped on the bot's table, waiting for !top / !bottom (``face_down``: its name, which
+    the referee peeked at, is not said)."""
 
     card_id: int
     name: str
     player: Any  # engine player
+    face_down: bool = False
 
 
 class AuctionReferee(SeatsByName, PileReferee):
@@ -962,35 +965,55 @@ class AuctionReferee(SeatsByName, PileReferee):
         if mover is None or mover not in self.engine.living():
             await self.run(pc.move_card("table", [card_id], target_player_id=self.me, target_zone="rfg"))
             return
+        face_down = bool(getattr(move, "face_down", False))
         if not name:
-            card = self.mirror.players[self.me].zone("table").find(card_id)
-            name = card.name if card is not None else ""
-        self.returned.append(_Returned(card_id, name, mover))
+            name = await self.peek_at(card_id)
+        if not name:  # never seen: it cannot go back to the block by name, so it goes back to its player
+            await self.back_to_player(card_id, mover)
+            await self.say(
+                f"{self.player_name(mover)}: the referee cannot read that face-down card; it is back on your"
+                " table: give it back face up."
+            )
+            return
+        self.returned.append(_Returned(card_id, name, mover, face_down))
+        given = "a face-down card" if face_down else name
         await self.say(
-            f"{self.player_name(mover)} gives back {name}: !top or !bottom of the block (default top)."
+            f"{self.player_name(mover)} gives back {given}: !top or !bottom of the block (default top)."
         )
+
+    async def back_to_player(self, card_id: int, player: Any) -> None:
+        """A card a player gave back that cannot go to the block: onto their table again, in a free column."""
+        seat = self.seat_of(player)
+        if seat is not None:
+            x = self.free_x(seat, DEAL_ROW)
+            await self.run(
+                pc.move_card("table", [card_id], target_player_id=seat, target_zone="table", x=x, y=DEAL_ROW)
+            )
+
+    async def peek_at(self, card_id: int) -> str:
+        """The name of a face-down card on our table, revealed to the referee alone (Cockatrice's "peek"):
+        a player may give a card back face down, and only its name says which card goes back to the block."""
+        card = self.mirror.players[self.me].zone("table").find(card_id)
+        if card is not None and card.name:
+            return card.name
+        await self.run(pc.reveal_cards("table", [card_id], player_id=self.me))
+        card = self.mirror.players[self.me].zone("table").find(card_id)  # the reveal came before its answer
+        return card.name if card is not None else ""
 
     async def place_returned(self, pending: _Returned, position: str) -> None:
         self.returned.remove(pending)
         try:
             effects = self.apply(
-                rules.ReturnToBlock(player=pending.player, card=pending.name, position=position)
+                rules.ReturnToBlock(
+                    player=pending.player, card=pending.name, position=position, face_down=pending.face_down
+                )
             )
         except RulesError as exc:
-            seat = self.seat_of(pending.player)
-            if seat is not None:
-                back = pc.move_card(
-                    "table",
-                    [pending.card_id],
-                    target_player_id=seat,
-                    target_zone="table",
-                    x=self.free_x(seat, DEAL_ROW),
-                    y=DEAL_ROW,
-                )
-                await self.run(back)
+            await self.back_to_player(pending.card_id, pending.player)
             await self.say(
                 shorten(
-                    f"{self.player_name(pending.player)}: {pending.name} sent back ({self.explain(exc)})."
+                    f"{self.player_name(pending.player)}:"
+                    f" {'that card' if pending.face_down else pending.name} sent back ({self.explain(exc)})."
                 )
             )
             return

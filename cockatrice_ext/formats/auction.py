@@ -324,10 +324,12 @@ class Reorder(Action):
 
 @dataclass(frozen=True)
 class ReturnToBlock(Action):
-    """Put a card the acting player holds (hand or played) on the top or bottom of the block."""
+    """Put a card the acting player holds (hand or played) on the top or bottom of the block; ``face_down``:
+    they gave it back face down, so where it went is said without its name."""
 
     card: CardRefValue = 0
     position: str = "top"
+    face_down: bool = False
 
 
 @dataclass(frozen=True)
@@ -627,6 +629,7 @@ class CardReturned(Effect):
     position: str
     from_zone: str
     previous_owner: PlayerId | None
+    face_down: bool = False
 
 
 @dataclass(frozen=True)
@@ -1708,7 +1711,7 @@ class AuctionEngine(Engine[AuctionConfig]):
             self.block.insert(0, index)
         else:
             self.block.append(index)
-        return [CardReturned(actor, self.ref(index), action.position, zone_name, previous)]
+        return [CardReturned(actor, self.ref(index), action.position, zone_name, previous, action.face_down)]
 
     def _shuffle(self, action: Shuffle) -> list[Effect]:
         if action.player is not None:

@@ -436,7 +436,7 @@ def _and(words: list[str]) -> str:
 
 UNSETTLED = {
     "no_card_data": "the cards' rules text (this game began before the referee read it)",
-    "rules_text": "{0}'s rules text",
+    "rules_text": "the rules text of {0}",
     "attached": "{0} on {1}",
     "altered": "what {0} may have done to {1}",
     "in_play": "{0} in play",
@@ -465,24 +465,28 @@ def fight_line(effect: rules.FightResolved, engine: rules.CombatEngine, name_of:
         if len(effect.dies) == 2:
             return f"{fought}; both die (to their owners' used piles)."
         return f"{fought}; {effect.dies[0].name} dies (to {owner(effect.dies[0])}'s used pile)."
-    why = UNSETTLED.get(effect.reason, "a card's rules text").format(*(r.name for r in effect.reason_cards))
+
+    def whose(ref: Any) -> str:  # both decks may hold the same card
+        return f"{owner(ref)}'s {ref.name}"
+
+    why = UNSETTLED.get(effect.reason, "a card's rules text").format(*(whose(r) for r in effect.reason_cards))
     printed = all(
         rules.printed_number(cards[r.index].power) is not None
         and rules.printed_number(cards[r.index].toughness) is not None
         for r in (effect.attacker, effect.defender)
     )
+    said = f"{head}; the referee cannot judge {why}"
     if not printed:
-        return f"{head}; the referee cannot judge {why}: a creature that died, its owner says !dies CARD."
+        return f"{said}: a creature that died, its owner says !dies CARD."
     if not effect.dies:
         return (
-            f"{head}; the referee cannot judge {why}. By printed power/toughness neither dies; a creature"
-            " that died all the same, its owner says !dies CARD."
+            f"{said}. By printed power/toughness neither would die; a creature that died all the same, its"
+            " owner says !dies CARD."
         )
-    verb = "dies" if len(effect.dies) == 1 else "die"
-    confirm = "; ".join(f"{owner(ref)}, !dies {ref.name}" for ref in effect.dies)
+    example = effect.dies[0]
     return (
-        f"{head}; the referee cannot judge {why}. By printed power/toughness"
-        f" {_and([ref.name for ref in effect.dies])} {verb}: to confirm, {confirm}."
+        f"{said}. By printed power/toughness {_and([whose(ref) for ref in effect.dies])} would die; each"
+        f" creature that really died, its owner says !dies CARD ({owner(example)}: !dies {example.name})."
     )
 
 

@@ -878,10 +878,10 @@ class CombatEngine(Engine[CombatConfig]):
 
     def _mark_unsure(self, creatures: Sequence[int | None], cause: int) -> None:
         """The engine can no longer vouch for ``creatures``' power, toughness and damage (``cause`` may have
-        changed them in a way it does not model) until they leave play."""
+        changed them in a way it does not model) until they leave play; the latest cause is the one named."""
         for creature in creatures:
             if creature is not None:
-                self.unsure.setdefault(creature, cause)
+                self.unsure[creature] = cause
 
     def _left_play(self, card: int, attached_to: int | None = None) -> None:
         """A permanent left play: an open one may have changed any creature (a lasting counter, a trigger

@@ -102,8 +102,9 @@ def test_a_fight_the_referee_cannot_judge_names_the_printed_death_and_who_confir
     engine = game(verdict, "Youthful Knight", "Elvish Warrior")
     lines = render_effects(fight(engine), engine, NAMES.__getitem__)
     assert lines == [
-        "Fight in slot 1 done; the referee cannot judge Youthful Knight's rules text. By printed"
-        " power/toughness Youthful Knight dies: to confirm, alice, !dies Youthful Knight."
+        "Fight in slot 1 done; the referee cannot judge the rules text of alice's Youthful Knight. By printed"
+        " power/toughness alice's Youthful Knight would die; each creature that really died, its owner says"
+        " !dies CARD (alice: !dies Youthful Knight)."
     ]
     assert board_of(engine, ALICE)["table"] == ["Youthful Knight"]  # nothing moved
 
@@ -113,8 +114,8 @@ def test_a_game_begun_before_card_texts_were_read_says_so(verdict: DeckVerdict) 
     (line,) = render_effects(fight(engine), engine, NAMES.__getitem__)
     assert line == (
         "Fight in slot 1 done; the referee cannot judge the cards' rules text (this game began before the"
-        " referee read it). By printed power/toughness Grizzly Bears and Silvercoat Lion die: to confirm,"
-        " alice, !dies Grizzly Bears; zoe, !dies Silvercoat Lion."
+        " referee read it). By printed power/toughness alice's Grizzly Bears and zoe's Silvercoat Lion would"
+        " die; each creature that really died, its owner says !dies CARD (alice: !dies Grizzly Bears)."
     )
 
 
@@ -128,9 +129,31 @@ def test_a_spell_resolved_in_the_fight_is_named_as_the_reason(verdict: DeckVerdi
     engine.apply(rules.CastSpell(player=ZOE, spell_slot=0))
     lines = render_effects(engine.apply(rules.ResolveFight(player=ALICE)), engine, NAMES.__getitem__)
     assert lines[-1] == (
-        "Fight in slot 1 done; the referee cannot judge what Giant Growth may have done to Centaur Courser."
-        " By printed power/toughness Elvish Warrior dies: to confirm, zoe, !dies Elvish Warrior."
+        "Fight in slot 1 done; the referee cannot judge what zoe's Giant Growth may have done to alice's"
+        " Centaur Courser. By printed power/toughness zoe's Elvish Warrior would die; each creature that"
+        " really died, its owner says !dies CARD (zoe: !dies Elvish Warrior)."
     )
+
+
+def test_the_spell_named_is_the_last_that_touched_the_creature(verdict: DeckVerdict) -> None:
+    """Seen in the second smoke test: a fight after Lightning Bolt named Doom Blade, cast the round before,
+    as what the referee could not judge: the first cause was kept for good. Two spells resolve here, last in
+    first out: the one resolved last is named."""
+    engine = game(verdict, "Centaur Courser", "Elvish Warrior")
+    take(engine, ZOE, "Giant Growth")
+    take(engine, ZOE, "Lightning Bolt")
+    engine.apply(rules.PlaceSpell(player=ZOE, card="Giant Growth", slot=0))
+    engine.apply(rules.PlaceSpell(player=ZOE, card="Lightning Bolt", slot=1))
+    engine.apply(rules.CombatReady(player=ALICE))
+    engine.apply(rules.CombatReady(player=ZOE))
+    engine.apply(rules.DeclareFight(player=ALICE, slot=0))
+    engine.apply(rules.CastSpell(player=ZOE, spell_slot=1))  # Lightning Bolt: resolves second
+    engine.apply(rules.CastSpell(player=ZOE, spell_slot=0))  # Giant Growth: last in, resolves first
+    effects = engine.apply(rules.ResolveFight(player=ALICE))
+    resolved = next(e for e in effects if isinstance(e, rules.SpellsResolved))
+    assert [ref.name for ref in resolved.cards] == ["Giant Growth", "Lightning Bolt"]
+    line = render_effects(effects, engine, NAMES.__getitem__)[-1]
+    assert "cannot judge what zoe's Lightning Bolt may have done to alice's Centaur Courser" in line
 
 
 def test_a_spell_set_that_cannot_be_cast_this_turn_is_told_privately(verdict: DeckVerdict) -> None:

@@ -46,6 +46,7 @@ statement (``INSERT ... ON CONFLICT ... WHERE expired``): two processes never ho
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -62,7 +63,9 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from cockatrice_ext import __version__
+from cockatrice_ext.formats import FORMAT_TITLES
 from cockatrice_ext.formats.base import (
+    ENGINES,
     Action,
     Effect,
     Engine,
@@ -128,6 +131,51 @@ replays it and goes on), named when a table no longer replays so that the operat
 
 class JournalError(RuntimeError):
     """The journal is missing a table or holds something that cannot be replayed."""
+
+
+_UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
+"""What reading a damaged record can raise (bad JSON, nesting too deep for the decoder, a missing field, a
+value of the wrong type): turned into a :class:`JournalError` that names the table and what is wrong."""
+
+
+def _unreadable(what: str, exc: BaseException) -> JournalError:
+    """The one-line refusal of a record that cannot be read: ``what`` names it (``table 'k': its config``),
+    ``exc`` says why."""
+    if isinstance(exc, RecursionError):
+        reason = "nested too deeply"
+    elif isinstance(exc, json.JSONDecodeError):
+        reason = f"not JSON: {exc.msg} at character {exc.pos}"
+    elif isinstance(exc, KeyError):
+        reason = f"missing {str(exc)[:60]}"
+    else:
+        reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
+    return JournalError(f"{what} cannot be read ({reason})")
+
+
+def _load_record(text: Any, what: str) -> Any:
+    """One JSON column of the journal, or a :class:`JournalError` naming ``what`` (never another error)."""
+    try:
+        return json.loads(text)
+    except _UNREADABLE as exc:
+        raise _unreadable(what, exc) from exc
+
+
+def engine_class(name: Any, key: str) -> type[Engine[Any]]:
+    """The engine a table's row names, from a fixed registry: an engine already registered, or one of the
+    formats (:data:`~cockatrice_ext.formats.FORMAT_TITLES`, whose own module is imported). Nothing else
+    named by a record is ever imported.
+
+    Raises:
+        JournalError: no such engine.
+    """
+    if isinstance(name, str):
+        if name in ENGINES:
+            return ENGINES[name]
+        if name in FORMAT_TITLES:
+            with contextlib.suppress(KeyError):
+                return find_engine(name)
+    shown = repr(name)[:60]
+    raise JournalError(f"table {key!r} names an unknown engine {shown}")
 
 
 class DuplicateAction(JournalError):
@@ -476,7 +524,9 @@ class Journal:
         row = self._db.execute("SELECT meta FROM tables WHERE key=?", (key,)).fetchone()
         if row is None:
             raise JournalError(f"no table {key!r}")
-        meta: dict[str, Any] = json.loads(row[0])
+        meta = _load_record(row[0], f"table {key!r}: its meta")
+        if not isinstance(meta, dict):
+            raise JournalError(f"table {key!r}: its meta cannot be read (not a JSON object)")
         return meta
 
     def set_table_meta(self, key: str, meta: dict[str, Any]) -> None:
@@ -602,7 +652,12 @@ class Journal:
         return None if row is None else int(row[0])
 
     def entries(self, key: str | None = None, *, engine: str | None = None) -> Iterator[JournalEntry]:
-        """Journaled actions in order, for one table, or every table (of one engine)."""
+        """Journaled actions in order, for one table, or every table (of one engine).
+
+        Raises:
+            JournalError: a damaged row (its action not a JSON object, its effects not a JSON list, JSON
+                nested too deeply), named by table and number.
+        """
         sql = (
             "SELECT a.table_key, a.seq, a.at, a.action, a.effects, a.action_id"
             " FROM actions a JOIN tables t ON t.key = a.table_key"
@@ -618,7 +673,14 @@ class Journal:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY t.created, a.table_key, a.seq"
         for table_key, seq, at, action, effects, action_id in self._db.execute(sql, args):
-            yield JournalEntry(table_key, seq, at, json.loads(action), json.loads(effects), action_id)
+            what = f"table {table_key!r} action {seq}"
+            decoded_action = _load_record(action, f"{what}: its action")
+            decoded_effects = _load_record(effects, f"{what}: its effects")
+            if not isinstance(decoded_action, dict):
+                raise JournalError(f"{what}: its action cannot be read (not a JSON object)")
+            if not isinstance(decoded_effects, list):
+                raise JournalError(f"{what}: its effects cannot be read (not a JSON list)")
+            yield JournalEntry(table_key, seq, at, decoded_action, decoded_effects, action_id)
 
     def restore(self, key: str) -> Engine[Any]:
         """Rebuild a table's engine by replaying its actions (see :meth:`replay`)."""
@@ -633,29 +695,44 @@ class Journal:
         this table, and the table is not guessed at: it is refused with the first action that differs.
 
         Raises:
-            JournalError: unknown table, an action the engine now refuses, or one that replays differently.
+            JournalError: unknown table, an action the engine now refuses, or one that replays differently; a
+                damaged record (an unknown engine, JSON that is malformed, nested too deeply or of the wrong
+                shape), named with the table.
         """
         row = self._db.execute("SELECT engine, config, seed FROM tables WHERE key=?", (key,)).fetchone()
         if row is None:
             raise JournalError(f"no table {key!r}")
-        engine_cls = find_engine(row[0])
-        config = from_jsonable(engine_cls.config_type, json.loads(row[1]))
-        engine = engine_cls(config, seed=int(row[2]))
+        engine_cls = engine_class(row[0], key)
+        config_json = _load_record(row[1], f"table {key!r}: its config")
+        try:
+            config = from_jsonable(engine_cls.config_type, config_json)
+            engine = engine_cls(config, seed=int(row[2]))
+        except _UNREADABLE as exc:
+            raise _unreadable(f"table {key!r}: its config or seed", exc) from exc
+        action_types = {cls.__name__ for cls in engine_cls.action_types}
         last = 0
         for entry in self.entries(key):
             last = entry.seq
-            action = decode_action(engine_cls, entry.action)
+            what = f"table {key!r} action {entry.seq}"
+            kind = entry.action.get("type")
+            if not isinstance(kind, str) or kind not in action_types:
+                raise JournalError(f"{what}: its action has an unknown type {repr(kind)[:60]}")
+            try:
+                action = decode_action(engine_cls, entry.action)
+            except _UNREADABLE as exc:
+                raise _unreadable(f"{what}: its action", exc) from exc
             try:
                 effects = engine.apply(action)
             except ValueError as exc:
                 hint = self._played_with(key)
-                raise JournalError(
-                    f"table {key!r} action {entry.seq} no longer applies: {exc}{hint}"
-                ) from exc
+                raise JournalError(f"{what} no longer applies: {exc}{hint}") from exc
+            except _UNREADABLE as exc:  # a decoded action of the wrong shape (a text where a number was)
+                LOGGER.warning("%s: the engine fails on its action", what, exc_info=True)
+                raise _unreadable(f"{what}: its action", exc) from exc
             replayed = json.loads(json.dumps(to_jsonable(effects)))  # as stored: tuples as lists, text keys
-            if not recorded_in(entry.effects, replayed):
+            if not recorded_in(entry.effects, replayed):  # as deep as the replayed effects at most
                 raise JournalError(
-                    f"table {key!r} action {entry.seq} ({entry.action.get('type', '?')}) replays differently"
+                    f"{what} ({kind}) replays differently"
                     " from what was recorded (these rules differ from the ones it was played with)"
                     + self._played_with(key)
                 )

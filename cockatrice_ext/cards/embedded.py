@@ -8,11 +8,13 @@ keeps the file small and loading cheap (no lxml, no MTGJSON at run time).
 from __future__ import annotations
 
 import gzip
+import io
 import json
 from dataclasses import fields
 from typing import Any
 
 from cockatrice_ext.cards.errors import CardDataError
+from cockatrice_ext.cards.jsonio import DECOMPRESSION_ERRORS, DecompressionBudget
 from cockatrice_ext.cards.model import Card, CardDatabase, CardRelation, CardSet, Face, Printing
 
 FORMAT = "cockatrice-ext-cards"
@@ -123,7 +125,8 @@ def encode_database(db: CardDatabase, *, meta: dict[str, Any] | None = None) -> 
 def decode_database(data: bytes, *, source: str = "<embedded cards>") -> tuple[CardDatabase, dict[str, Any]]:
     """Read bytes written by :func:`encode_database`; returns the database and its ``meta``."""
     try:
-        document = json.loads(gzip.decompress(data))
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as unpacked:
+            document = json.loads(DecompressionBudget(source).read(unpacked))
         if document.get("format") != FORMAT or document.get("version") != VERSION:
             raise CardDataError(f"not a {FORMAT} v{VERSION} file", source=source)
         sets = {
@@ -137,6 +140,6 @@ def decode_database(data: bytes, *, source: str = "<embedded cards>") -> tuple[C
             db.cards[card.name] = card
     except CardDataError:
         raise
-    except (OSError, EOFError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+    except (*DECOMPRESSION_ERRORS, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
         raise CardDataError(f"corrupt card file: {exc}", source=source) from exc
     return db, dict(document.get("meta") or {})

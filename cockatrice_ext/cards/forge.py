@@ -13,6 +13,7 @@ import zipfile
 from pathlib import Path
 
 from cockatrice_ext.cards.errors import CardDataError
+from cockatrice_ext.cards.jsonio import DECOMPRESSION_ERRORS, DecompressionBudget
 from cockatrice_ext.cards.model import Card, CardDatabase, Face
 from cockatrice_ext.cards.text import (
     colors_from_cost,
@@ -166,13 +167,18 @@ def _head(path: Path) -> bytes:
 
 
 def _read_forge_zip(archive_path: Path) -> CardDatabase:
+    """Every script of a zip; a member past its size is skipped, and the members together may decompress
+    to no more than any compressed card source (:class:`DecompressionBudget`: entries that share their
+    compressed bytes would otherwise add up to a bomb)."""
     db = CardDatabase(source=str(archive_path))
+    budget = DecompressionBudget(str(archive_path))
     try:
         with zipfile.ZipFile(archive_path) as archive:
             for info in sorted(archive.infolist(), key=lambda i: i.filename):
                 if info.filename.endswith(".txt") and info.file_size <= MAX_SCRIPT_BYTES:
-                    db.add(parse_forge_script(archive.read(info), source=f"{archive_path}:{info.filename}"))
-    except (zipfile.BadZipFile, OSError) as exc:
+                    data = budget.read(archive.open(info), MAX_SCRIPT_BYTES + 1)
+                    db.add(parse_forge_script(data, source=f"{archive_path}:{info.filename}"))
+    except (zipfile.BadZipFile, *DECOMPRESSION_ERRORS) as exc:
         raise CardDataError(f"bad zip: {exc}", source=str(archive_path)) from exc
     return db
 

@@ -21,6 +21,7 @@ from typing import IO
 from lxml import etree
 
 from cockatrice_ext.cards.errors import CardDataError, xml_syntax_message
+from cockatrice_ext.cards.jsonio import DECOMPRESSION_ERRORS, open_binary
 from cockatrice_ext.cards.model import COLORS, Card, CardDatabase, CardRelation, CardSet, Face, Printing
 from cockatrice_ext.cards.text import (
     braced_mana_cost,
@@ -401,8 +402,8 @@ def read_cockatrice_xml(source: str | Path | bytes | IO[bytes], *, name: str = "
             stream: IO[bytes]
             if isinstance(source, bytes):
                 stream = io.BytesIO(source)
-            elif isinstance(source, (str, Path)):
-                stream = opened.enter_context(open(source, "rb"))
+            elif isinstance(source, (str, Path)):  # a .xml.gz or .xml.xz too, within the decompression cap
+                stream = opened.enter_context(open_binary(source))
             else:
                 stream = source
             said_front = _parse_into(db, stream, label)
@@ -412,8 +413,9 @@ def read_cockatrice_xml(source: str | Path | bytes | IO[bytes], *, name: str = "
         line, column = exc.position if exc.position else (None, None)
         reason = f"malformed XML: {xml_syntax_message(exc)}"
         raise CardDataError(reason, source=label, line=line, column=column) from exc
-    except OSError as exc:
-        raise CardDataError(f"cannot read: {exc.strerror or exc}", source=label) from exc
+    except DECOMPRESSION_ERRORS as exc:  # a missing file, or a damaged .gz / .xz
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise CardDataError(f"cannot read: {reason}", source=label) from exc
     except (etree.LxmlError, ValueError, UnicodeError, OverflowError, RecursionError) as exc:
         raise CardDataError(f"malformed XML: {exc}", source=label) from exc
     join_double_faced(db, said_front)

@@ -165,17 +165,19 @@ def register(cls: type[Engine[Any]]) -> type[Engine[Any]]:
 
 
 def find_engine(name: str) -> type[Engine[Any]]:
-    """Return the engine class registered under ``name``.
+    """Return the engine class registered under ``name``, importing its format's module if it is one of
+    the formats (:data:`~cockatrice_ext.formats.FORMAT_TITLES`): a name read from a file never imports
+    anything else.
 
     Raises:
         KeyError: no such engine.
     """
-    import contextlib
     import importlib
 
-    if name not in ENGINES:
-        with contextlib.suppress(ModuleNotFoundError):
-            importlib.import_module(f"cockatrice_ext.formats.{name}")
+    from cockatrice_ext.formats import FORMAT_TITLES
+
+    if name not in ENGINES and name in FORMAT_TITLES:
+        importlib.import_module(f"cockatrice_ext.formats.{name}")
     return ENGINES[name]
 
 

@@ -40,7 +40,9 @@ Security: tokens are 192-bit secrets bound to one player of one game or league a
 (:mod:`cockatrice_ext.web.tokens`); no page, error or log line carries a token (pages find their
 streams from their own address; the access log redacts them); request bodies are capped, every client
 address has a request budget and a limit on open streams, each token an action budget; errors are
-one plain line.
+one plain line. Open connections are capped per client address and in total, and a request must arrive
+within a deadline (:mod:`cockatrice_ext.web.gate`), so idle or slow connections cannot take the file
+descriptors the referee needs.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ from cockatrice_ext.bot.league_rooms import Lobby
 from cockatrice_ext.bot.runtime import Bot, Context, GameReferee
 from cockatrice_ext.web import views
 from cockatrice_ext.web.charts import ChartPages
+from cockatrice_ext.web.gate import AcceptErrors, ConnectionGate
 from cockatrice_ext.web.kept import KeptPages
 from cockatrice_ext.web.league_pages import LeagueBoards
 from cockatrice_ext.web.tokens import Grant, TokenBook
@@ -129,7 +132,18 @@ class WebOptions:
     actions_per_second: float = 1.0
     action_burst: int = 5
     max_streams_per_client: int = 100
-    max_streams: int = 2000
+    max_streams: int = 448
+    """Below ``max_connections``, so pages still load (and are told 429) when every stream slot is taken."""
+    max_connections_per_client: int = 128
+    """Open connections from one address (an IPv6 /64); above ``max_streams_per_client``. Behind a reverse
+    proxy every page comes from the proxy's address, so this is the proxy's share too."""
+    max_connections: int = 512
+    """Open connections in all (at most half the process's limit on open files): the rest is the referee's."""
+    request_seconds: float = 10.0
+    """A request's headers and body must have arrived this long after the connection opened or the next
+    request began; its answer (an event stream) is not timed."""
+    idle_seconds: float = 15.0
+    """A keep-alive connection with no request this long after the last answer is closed."""
 
     def base_url(self, bound_port: int) -> str:
         """Where players are sent: the public URL, else the address the view listens on."""
@@ -252,6 +266,14 @@ class WebView:
         self._reaper: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
+        self._accept_errors: AcceptErrors | None = None
+        self.gate = ConnectionGate(
+            per_client=options.max_connections_per_client,
+            total=options.max_connections,
+            request_seconds=options.request_seconds,
+            idle_seconds=options.idle_seconds,
+        )
         self._redact = RedactTokens()
         self.base_url = options.base_url(options.port)
         self._page = string.Template(_load_text("templates", "page.html"))
@@ -298,20 +320,30 @@ class WebView:
         self.bot.view_listeners.append(self.game_changed)
         self.bot.league_pages = self
         SERVER_LOG.addFilter(self._redact)
-        self._runner = web.AppRunner(self.app, access_log_class=RedactingAccessLogger)
+        self._runner = web.AppRunner(
+            self.app, access_log_class=RedactingAccessLogger, keepalive_timeout=self.options.idle_seconds
+        )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.options.host, self.options.port)
-        await site.start()
+        assert self._runner.server is not None
+        loop = asyncio.get_running_loop()
+        self._listener = await loop.create_server(  # not a TCPSite: each connection passes the gate first
+            self.gate.protocol_factory(self._runner.server), self.options.host, self.options.port, backlog=128
+        )
+        self._accept_errors = AcceptErrors(loop, self._listener.sockets)
         self._reaper = asyncio.get_running_loop().create_task(self._end_closed_streams())
         self.base_url = self.options.base_url(self.port)
         LOGGER.info("web view on %s:%d, links as %s", self.options.host, self.port, self.base_url)
 
     @property
+    def sockets(self) -> tuple[Any, ...]:
+        """The listening sockets (none once stopped)."""
+        return tuple(self._listener.sockets) if self._listener is not None else ()
+
+    @property
     def port(self) -> int:
         """The port actually bound (useful with port 0)."""
-        assert self._runner is not None
-        for address in self._runner.addresses:
-            return int(address[1])
+        for sock in self.sockets:
+            return int(sock.getsockname()[1])
         raise RuntimeError("the web view is not listening")
 
     async def stop(self) -> None:
@@ -327,9 +359,15 @@ class WebView:
         for task in (self._flush_task, self._reaper, self._sweeper):
             if task is not None:
                 task.cancel()
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self._accept_errors is not None:
+            self._accept_errors.remove()
+            self._accept_errors = None
 
     # -- change notifications ------------------------------------------------------------------------
 
@@ -569,10 +607,23 @@ class WebView:
 
     @web.middleware
     async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
-        """Rate limit, one-line errors (never echoing the address), security headers."""
+        """Rate limit, one-line errors (never echoing the address), security headers; tells the gate when
+        the request has all arrived (the body is read here, within its deadline) and when it is answered."""
+        try:
+            return await self._guarded(request, handler)
+        finally:
+            self.gate.response_done(request.transport)
+
+    async def _guarded(self, request: web.Request, handler: Any) -> web.StreamResponse:
         if not self.requests.allow(request.remote or "?"):
             return self._error(429)
         try:
+            if request.body_exists:
+                try:
+                    await request.read()  # capped by max_body; kept for the handler's request.post()
+                except ConnectionError:  # the client went away, or its body missed the deadline
+                    return self._error(400)
+            self.gate.request_complete(request.transport)
             response: web.StreamResponse = await handler(request)
         except web.HTTPException as exc:
             if exc.status == 404 and (lost := self._lost_game(request.path)):

@@ -143,6 +143,7 @@ REFUSALS: dict[str, str] = {
     "no_pending_choice": "you have no bought card waiting for !cast or !keep",
     "missing_card": "no such card here",
     "ambiguous_card": "which one? name it exactly",
+    "ambiguous_card/pending": "which one: {pending}? say it with the card's name",
     "nothing_to_reorder": "use !look N first",
     "look_stale": "the block changed since you looked; !look again",
     "not_a_permutation": "name each card you looked at exactly once",
@@ -200,9 +201,11 @@ def card_label(facts: Any) -> str:
     return f"{facts.name} ({kind})"
 
 
-def gold_summary(engine: rules.AuctionEngine, name_of: NameOf) -> str:
-    """``Alice 7, Bob 10``: the players still in the game (a player who left is not listed)."""
-    return ", ".join(f"{name_of(p)} {engine.gold(p)}" for p in engine.living())
+def gold_summary(engine: rules.AuctionEngine, name_of: NameOf, *, everyone: bool = False) -> str:
+    """``Alice 7, Bob 10``: the players still in the game (a player who left is not listed); ``everyone``:
+    every player, those out of the game too (once it is over, the loser's gold is part of the result)."""
+    players = engine.players if everyone else engine.living()
+    return ", ".join(f"{name_of(p)} {engine.gold(p)}" for p in players)
 
 
 def lot_note(engine: rules.AuctionEngine, name_of: NameOf, *, with_gold: bool) -> str:
@@ -246,10 +249,10 @@ def bought_labels(entries: Iterable[JournalEntry]) -> dict[int, str]:
     return labels
 
 
-def listed(names: Iterable[str]) -> str:
-    """``A``, ``A and B``, ``A, B and C``."""
+def listed(names: Iterable[str], *, last: str = "and") -> str:
+    """``A``, ``A and B``, ``A, B and C`` (``last="or"``: ``A, B or C``)."""
     items = list(names)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
 def to_hand_line(who: str, cards: Iterable[str]) -> str:
@@ -430,7 +433,8 @@ def render_view(
     for effect in effects:
         if isinstance(effect, rules.LotOpened):
             cards = ", ".join(card_label(engine.config.cards[c.index]) for c in effect.cards)
-            where = "" if effect.kind == "owned" else " (the card on the referee's table)"
+            on_table = "the card" if len(effect.cards) == 1 else "the cards"
+            where = "" if effect.kind == "owned" else f" ({on_table} on the referee's table)"
             lines.append(f"Auction {effect.lot_no}: {cards}{where}. {name_of(effect.first_bidder)} to bid.")
             if lot is not None and effect.seller is not None and "command" in lot.origins.values():
                 lines.append(
@@ -722,6 +726,9 @@ class AuctionReferee(SeatsByName, PileReferee):
         kind = error.details.get("kind")
         if error.code == "not_auction_step_lot" and f"{error.code}/{kind}" in self.refusals:
             error = RulesError(f"{error.code}/{kind}", **error.details)
+        pending = error.details.get("pending")
+        if error.code == "ambiguous_card" and isinstance(pending, list) and pending:  # !cast/!keep, no name
+            error = RulesError(f"{error.code}/pending", pending=listed(map(str, pending), last="or"))
         return super().explain(error)
 
     @property
@@ -1370,11 +1377,11 @@ class AuctionReferee(SeatsByName, PileReferee):
             bidder = engine.whose_bid()
             if bidder is not None:
                 parts.append(f"{self.player_name(bidder)} to bid")
-        for player in engine.players:
+        for player in () if engine.is_over() else engine.players:  # nothing is chosen after the end
             if choice := engine.pending_choice(player):
                 cards = ", ".join(ref.name for ref in choice)
                 parts.append(f"{self.player_name(player)} to choose !cast or !keep for {cards}")
-        parts.append("gold " + gold_summary(engine, self.player_name))
+        parts.append("gold " + gold_summary(engine, self.player_name, everyone=engine.is_over()))
         parts.append(f"block {engine.block_size()}")
         return "; ".join(parts) + "."
 
@@ -1411,7 +1418,9 @@ class AuctionReferee(SeatsByName, PileReferee):
         """Show everyone's gold."""
         if self.table is None:
             raise NotAllowed("the game has not started yet")
-        await ctx.reply("Gold: " + gold_summary(self.engine, self.player_name))
+        await ctx.reply(
+            "Gold: " + gold_summary(self.engine, self.player_name, everyone=self.engine.is_over())
+        )
 
     @command()
     async def rules(self, ctx: Context) -> None:

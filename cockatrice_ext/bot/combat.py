@@ -118,6 +118,7 @@ REFUSALS: dict[str, str] = {
     "not_started": "setup has not started yet",
     "already_started": "the game has already started",
     "game_over": "the game is over",
+    "game_over/result": "the game is over {result}",
     "bad_player_count": "Magic Combat Rules needs exactly two players",
     "illegal_deck": "{player}'s deck is not legal",
     "not_a_player": "you are not a player of this game",
@@ -128,6 +129,8 @@ REFUSALS: dict[str, str] = {
     "wrong_step": "not now",
     "no_such_card": "no such card there",
     "card_not_available": "that card is not available",
+    "settled_death": "the referee already put {card} in {owner}'s used pile after the fight in slot {slot}",
+    "settled_death/own": "the referee already put {card} in your used pile after the fight in slot {slot}",
     "bad_slot": "slots are numbered 1 to {slots}",
     "slot_occupied": "that slot is taken",
     "slot_empty": "that slot is empty",
@@ -299,14 +302,26 @@ def setup_prompt(engine: rules.CombatEngine, player: Any) -> str:
 
 def own_permanent(engine: rules.CombatEngine, player: Any, text: str) -> str | int:
     """``!dies``/``!bounce``'s card: ``player``'s own permanent of that name (its index) when they have one
-    in play, else the text as the engine reads it. Both decks may hold the same card, and the fight line
-    asks each owner to confirm their own creature's death by name."""
+    in play, else their own creature of that name a settled fight put in their used pile (the engine then
+    says so: the opponent's copy in play is not the one they mean), else the text as the engine reads it.
+    Both decks may hold the same card, and the fight line asks each owner to confirm their own creature's
+    death by name."""
     wanted = text.strip().casefold()
     seat = engine.config.players.index(player)
     for card in engine.permanents_in_play():
         if engine.config.owners[card] == seat and engine.config.cards[card].name.casefold() == wanted:
             return card
-    return text
+    settled = engine.settled_death_of(player, text)
+    return text if settled is None else settled
+
+
+def game_result(winner: Any, points: Iterable[int], rounds: int, name_of: Callable[[Any], str]) -> str:
+    """``after round 10: zoe wins, 2-32`` (or ``a draw``): the same words after "Game over" in the game-over
+    line and ``!score``, and after "the game is over" in a refusal once it is."""
+    score = "-".join(str(p) for p in points)
+    if winner is None:
+        return f"after round {rounds}: a draw, {score}"
+    return f"after round {rounds}: {name_of(winner)} wins, {score}"
 
 
 def slot_index(number: int, slots: int = 5) -> int:
@@ -420,13 +435,9 @@ def render_effects(
         elif isinstance(effect, rules.LifeChanged):
             lines.append(f"{name_of(effect.player)} is at {effect.life} life.")
         elif isinstance(effect, rules.GameOver):
-            score = "-".join(str(p) for p in effect.points)
-            if effect.winner is None:
-                lines.append(f"Game over after round {engine.config.rounds}: a draw, {score}.")
-            else:
-                lines.append(
-                    f"Game over after round {engine.config.rounds}: {name_of(effect.winner)} wins, {score}."
-                )
+            lines.append(
+                f"Game over {game_result(effect.winner, effect.points, engine.config.rounds, name_of)}."
+            )
     return lines
 
 
@@ -895,6 +906,12 @@ class CombatReferee(SeatsByName, GameReferee):
         return self.table is not None and player_id in self.engine.config.players
 
     def explain(self, error: RulesError) -> str:
+        if error.code == "game_over" and self.table is not None and self.engine.is_over():
+            error = RulesError("game_over/result", result=self.result())
+        if error.code == "settled_death":  # the slot as players number it; "your" for the owner's own
+            own = error.details.get("owner") == error.details.get("player")
+            details = {**error.details, "slot": int(error.details.get("slot", 0)) + 1}
+            error = RulesError("settled_death/own" if own else "settled_death", **details)
         if error.code == "wrong_step":  # details name either the step or the phase
             where = error.details.get("step") or error.details.get("phase") or ""
             return f"not now (it is the {where} step)" if where else "not now"
@@ -1285,10 +1302,19 @@ class CombatReferee(SeatsByName, GameReferee):
         """``alice 3, bob 1``: a number per player, by name."""
         return ", ".join(f"{self.player_name(p)} {n}" for p, n in values)
 
+    def result(self) -> str:
+        """``after round 10: zoe wins, 2-32`` (the game must be over)."""
+        engine = self.engine
+        points = [engine.points(player) for player in engine.config.players]
+        return game_result(engine.winner, points, engine.config.rounds, self.player_name)
+
     def score_line(self) -> str:
+        """Round, spell cap, whose turn, points and life; once the game is over, the result first."""
         engine = self.engine
         board = engine.scoreboard()
         points, life = self.by_player(board["points"]), self.by_player(board["life"])
+        if engine.is_over():
+            return f"Game over {self.result()}. Points: {points}. Life: {life}."
         head = f"Round {board['round']}/{board['rounds']}, spells up to {board['spell_cap']}"
         if board["active_player"] is not None:
             head += f", {self.player_name(board['active_player'])}'s turn ({engine.step})"
@@ -1518,9 +1544,9 @@ class CombatReferee(SeatsByName, GameReferee):
         text = game_options.describe_in_force("combat", self.options)
         await ctx.reply(shorten(f"Magic Combat Rules: {text}."))
 
-    @command()
+    @command(aliases=("state",))  # !state, as in Auction and Vortex
     async def score(self, ctx: Context) -> None:
-        """Round, spell cap, points and life."""
+        """Round, spell cap, whose turn, points and life (also !state); the result once the game is over."""
         if self.table is None:
             raise NotAllowed("the game has not started yet")
         await ctx.reply(shorten(self.score_line()))

@@ -37,7 +37,8 @@ The rules live in :mod:`cockatrice_ext.formats.vortex`; this module only adapts 
   draw step of the active player is a pick, and the turn changing is the end of turn (the pass step).
   A failed pick (empty pack) ends the turn in the engine and the bot passes the Cockatrice turn too.
 * **Chat.** ``!pick N`` / ``!pick NAME`` (numbers are 1-based for players), ``!basics``, ``!mulligan``,
-  ``!draw [N]``, ``!pack``, ``!packs``, ``!state``; every refusal is one line; identity is the server's
+  ``!draw [N]``, ``!pack``, ``!packs``, ``!state``; ``!life`` only says that life is on the player's
+  Cockatrice counter and to concede there on losing; every refusal is one line; identity is the server's
   player id of the chat event.
 * **Pick timer.** With the game option ``picktimer=N`` each pending pick gets N seconds (a warning at half
   time); then the referee journals ``AutoPick``, a random card of that pack. The turn passing in Cockatrice
@@ -109,6 +110,7 @@ REFUSALS: dict[str, str] = {
     "not_a_player": "you are not a player of this game",
     "not_your_turn": "it is {active_player}'s turn",
     "wrong_phase": "not now (the game is in its {phase} phase)",
+    "wrong_phase/over": "the game is over ({winner} won)",
     "pick_pending": "{player} must pick first",
     "no_pick_pending": "you have no pick to make now",
     "no_such_card": "your pack has no such card",
@@ -124,6 +126,12 @@ REFUSALS: dict[str, str] = {
     "player_out": "you are out of this game (you conceded or left); you may watch",
 }
 OUT_REASONS = {"conceded": "conceded", "left": "left the game"}
+LIFE_IS_YOURS = (
+    "life is on your Cockatrice life counter (set it there; the referee keeps no total). Losing is yours to"
+    " say: when you lose, concede in Cockatrice (the Game menu's Concede) and you are out; the last player in"
+    " wins."
+)
+"""``!life``'s answer: winning and losing stay with Cockatrice and the players (the README's Vortex part)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -378,6 +386,9 @@ class VortexReferee(SeatsByName, PileReferee):
         """As every referee's; a pick that found no card says the numbers that may be picked."""
         if error.code == "no_such_card" and isinstance(error.details.get("pack_size"), int):
             return no_such_pick(error.details["pack_size"], error.details.get("position"))
+        over = error.code == "wrong_phase" and error.details.get("phase") == "over"
+        if over and self.table is not None and self.engine.winner is not None:  # who won, not "over phase"
+            error = RulesError("wrong_phase/over", winner=self.engine.winner)
         return super().explain(error)
 
     @property
@@ -824,11 +835,12 @@ class VortexReferee(SeatsByName, PileReferee):
 
     def status_line(self) -> str:
         engine = self.engine
-        parts = [f"Phase {engine.phase}"]
+        if engine.winner is not None:
+            parts = [f"Game over: {self.player_name(engine.winner)} won, the last player in"]
+        else:
+            parts = [f"Phase {engine.phase}"]
         if engine.whose_turn is not None:
             parts.append(f"{self.player_name(engine.whose_turn)}'s turn")
-        if engine.winner is not None:
-            parts.append(f"{self.player_name(engine.winner)} won")
         parts.append(self.packs_line())
         return "; ".join(parts) + "."
 
@@ -927,6 +939,11 @@ class VortexReferee(SeatsByName, PileReferee):
         """The options this game is played with."""
         text = game_options.describe_in_force("vortex", self.options)
         await ctx.reply(shorten(f"Vortex, pool {self.options.block}: {text}."))
+
+    @command()
+    async def life(self, ctx: Context, change: Rest | None = None) -> None:
+        """!life: where life is kept in Vortex (your Cockatrice counter) and what to do when you lose."""
+        await ctx.reply(f"{ctx.sender}: {LIFE_IS_YOURS}")
 
     @command()
     async def state(self, ctx: Context) -> None:

@@ -52,6 +52,8 @@ Refusal codes (``RulesError.code``)
 ``not_started``, ``already_started``, ``game_over``, ``bad_player_count``, ``bad_config``, ``illegal_deck``,
 ``not_a_player``, ``not_your_turn``, ``not_your_cleanup``, ``wrong_step``, ``no_such_card``,
 ``card_not_available`` (both with ``where``: ``"hand"`` or ``"play"``, where the card was looked for),
+``settled_death`` (``LeavePlay`` of a creature a settled fight already put in its owner's used pile: ``card``,
+the fight's ``slot``, its ``owner`` and the acting ``player``),
 ``bad_slot``, ``slot_occupied``, ``slot_empty``, ``not_a_creature``, ``not_a_spell``, ``mana_value_too_high``
 (setup), ``already_done``, ``wrong_sacrifices``, ``spell_limit``, ``ability_used``, ``cost_above_round``,
 ``spell_above_round``, ``defender_instants_only``, ``equipment_limit``, ``needs_target``, ``fight_pending``,
@@ -703,6 +705,9 @@ class CombatEngine(Engine[CombatConfig]):
         # the card that caused it (an open spell resolved, an ability was used, an unsettled fight...):
         # their fights are not settled by the referee until they leave play.
         self.unsure: dict[int, int] = {}
+        # Creatures a fight the engine settled put in their owner's used pile, each with the fight's slot, so
+        # that a later ``LeavePlay`` of one says where it went (until it leaves that pile).
+        self.settled_deaths: dict[int, int] = {}
 
     # -- queries ----------------------------------------------------------------
     def spell_cap(self) -> int:
@@ -751,6 +756,7 @@ class CombatEngine(Engine[CombatConfig]):
             "fought": list(self.fought),
             "stack": [list(entry) for entry in self.stack],
             "unsure": sorted([card, cause] for card, cause in self.unsure.items()),
+            "settled_deaths": sorted([card, slot] for card, slot in self.settled_deaths.items()),
             "winner": self.winner,
             "players": [
                 {
@@ -1006,6 +1012,7 @@ class CombatEngine(Engine[CombatConfig]):
                     s.draw_pile += s.used
                     s.used = []
                     self.rng.shuffle(s.draw_pile)
+                self.settled_deaths.clear()  # every used card went back into a draw pile
                 effects.append(DrawPileReshuffled(tuple(len(s.draw_pile) for s in self.seats)))
                 if not me.draw_pile:
                     break
@@ -1262,6 +1269,7 @@ class CombatEngine(Engine[CombatConfig]):
         for card in dies:
             owner_seat = seat if card == attacker else self._other(seat)
             effects += self._remove_creature(owner_seat, slot, "used")
+            self.settled_deaths[card] = slot
         return effects
 
     def _printed_deaths(self, attacker: int | None, defender: int | None) -> list[int]:
@@ -1407,6 +1415,7 @@ class CombatEngine(Engine[CombatConfig]):
         assert card is not None
         me.creatures[slot] = None
         self.unsure.pop(card, None)
+        self.settled_deaths.pop(card, None)
         if me.equipped_slot == slot:
             me.equipped_slot = None
         effects: list[Effect] = []
@@ -1432,7 +1441,13 @@ class CombatEngine(Engine[CombatConfig]):
         in_play: list[int | None] = []
         for s in self.seats:
             in_play += s.creatures + [s.enchantment, s.equipment] + [a for a, _, _ in s.auras]
-        card = self._card(action.card, in_play, "play")
+        try:
+            card = self._card(action.card, in_play, "play")
+        except RulesError as not_in_play:
+            settled = self._settled_death(action.card, action.player)
+            if settled is None:
+                raise
+            raise settled from not_in_play
         owner = self.config.owners[card]
         for seat, s in enumerate(self.seats):
             if card in s.creatures:
@@ -1455,6 +1470,45 @@ class CombatEngine(Engine[CombatConfig]):
             (self.seats[owner].hand if action.to == "hand" else self.seats[owner].used).append(card)
             return [CardLeftPlay(self.config.players[owner], self._ref(card), action.to)]
         raise AssertionError("card in play but not found")  # pragma: no cover
+
+    def _settled_death(self, ref: Any, player: PlayerId | None) -> RulesError | None:
+        """The refusal for a ``LeavePlay`` of ``ref`` (an index or a name) when a fight the engine settled
+        already put that creature in its owner's used pile (the acting ``player``'s own copy first: both decks
+        may hold the card), else ``None``."""
+        dead = [card for card in self.settled_deaths if card in self.seats[self.config.owners[card]].used]
+        if isinstance(ref, str):
+            wanted = ref.strip().casefold()
+            dead = [card for card in dead if self.config.cards[card].name.casefold() == wanted]
+        elif isinstance(ref, int) and not isinstance(ref, bool):
+            dead = [card for card in dead if card == ref]
+        else:
+            return None
+        if not dead:
+            return None
+        mine = self.config.players.index(player) if player in self.config.players else -1
+        dead.sort(key=lambda card: self.config.owners[card] != mine)
+        card = dead[0]
+        return RulesError(
+            "settled_death",
+            card=self.config.cards[card].name,
+            slot=self.settled_deaths[card],
+            owner=self.config.players[self.config.owners[card]],
+            player=player,
+        )
+
+    def settled_death_of(self, player: PlayerId, name: str) -> int | None:
+        """``player``'s own creature called ``name`` that a fight the engine settled put in their used pile
+        (its index), or ``None``."""
+        wanted = name.strip().casefold()
+        seat = self._seat(player)
+        for card in self.settled_deaths:
+            if (
+                self.config.owners[card] == seat
+                and card in self.seats[seat].used
+                and self.config.cards[card].name.casefold() == wanted
+            ):
+                return card
+        return None
 
     def _do_Discard(self, action: Discard) -> list[Effect]:
         seat = self._seat(action.player)

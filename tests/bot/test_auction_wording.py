@@ -218,3 +218,37 @@ def test_commander_damage_reads_right_in_state() -> None:
     engine.apply(am.Pass(2))
     said = state_after(engine, am.CommanderDamage(None, target=2, commander=0, amount=21))
     assert "|| Game over: alice won (bob lost to commander damage)" in said, said
+
+
+# ---------------------------------------------------------------------------
+# Smoke test 2, item 6: a two-card !lot, and the loser's gold after the end
+# ---------------------------------------------------------------------------
+
+
+def test_a_two_card_lot_is_said_as_two_cards_and_cast_without_a_name_lists_them() -> None:
+    """Seen: "Auction 2: Naturalize (instant), Chimney Imp (creature 2/1) (the card on the referee's table)",
+    then `!cast` got "which one? name it exactly" without the two names."""
+    engine = engine_with([spell("Naturalize"), creature("Chimney Imp"), creature("Bear")])
+    view_of(engine, am.BeginTurn(None, active=1))
+    opened = view_of(engine, am.AuctionFromBlock(1, count=2))
+    assert opened.chat == [
+        "Auction 1: Naturalize (instant), Chimney Imp (creature 2/2) (the cards on the referee's table)."
+        " alice to bid."
+    ]
+    view_of(engine, am.Bid(1, amount=1), am.Pass(2))
+    for action in (am.Cast(1, card=None), am.Keep(1, card=None)):
+        assert refusal(engine, action) == (
+            "which one: Naturalize or Chimney Imp? say it with the card's name"
+        )
+    assert refusal(engine, am.Cast(1, card="Shock")) == "no such card here"
+
+
+def test_state_after_the_end_lists_the_loser_s_gold_too() -> None:
+    """Seen: "Game over: alice won (bob conceded) on turn 6; gold alice 12; block 185", without bob's."""
+    engine = engine_with([creature("Bear"), creature("Imp")])
+    started(engine)
+    view_of(engine, am.Bid(1, amount=3), am.Pass(2))
+    said = state_after(engine, am.Concede(2))
+    assert said.endswith(
+        "|| Game over: alice won (bob conceded) on turn 1; gold alice 7, bob 10; block 1."
+    ), said

@@ -133,6 +133,9 @@ def check_invariants(engine: CombatEngine) -> None:
     assert len(enchantments) <= (1 if engine.config.shared_enchantment else len(engine.seats))
     in_play = {c for s in engine.seats for c in s.creatures if c is not None}
     assert set(engine.unsure) <= in_play  # the creatures the engine cannot vouch for are in play
+    for card, slot in engine.settled_deaths.items():  # a settled fight's dead lie in their owner's used pile
+        assert card in engine.seats[engine.config.owners[card]].used
+        assert 0 <= slot < engine.config.creature_slots
 
 
 def assert_refused(engine: CombatEngine, action: Action, code: str) -> None:

@@ -8,33 +8,54 @@ A bot that sends lines in arrival order lets one busy game or one spamming playe
 else's answers by tens of seconds. :class:`ChatScheduler` fixes that:
 
 * each **destination** (a room, a game, a user) has its own queue of lines;
-* when the budget allows one more message, the waiting destination served **least recently** gets
-  it, and all the lines it has waiting leave together as one message, separated by ``" | "``;
+* the waiting destination that used the **least of the budget lately** goes next: its use is the larger
+  of its shares of the characters and of the messages (so a player whose answers are long pays for their
+  length), each message weighing less by a factor e every window; among equals (nothing weighed: no
+  limits known), one not served in the last window first, in the order they began to wait, then the one
+  served least recently. All the lines it has waiting leave together as one message, separated by
+  ``" | "``;
+* that choice is made again whenever a line is said: a destination waiting for the budget has not taken
+  it yet, so a newcomer that used less goes first; and nobody passes the chosen one while it waits for
+  the budget. Use falls alike for everyone, so the first stays first until it is served: **a destination
+  that used less of the budget lately than every other one waiting (a quiet conversation next to busy
+  ones) waits at most one window** (10 s plus the gate's 1 s margin under the shipped limits), plus the
+  round trip of a message already on its way;
+* one **private conversation takes at most** :data:`SHARE` **of each budget** per window (half: 500
+  characters and 5 messages under the shipped limits); a longer text goes in pieces, each as large as
+  its share has room for (at least a quarter of it), cut at a line break, a ``" | "``, a sentence's end
+  or a space. So a player spamming long answers (``!help``, rules) waits for their own budget, and
+  next to one of them another's answer of up to half the budget goes at once;
 * a message is handed to the client only when the client's flood gate says it fits *now*, so chat
   never sits in the client's command queue in front of free game commands (card moves, counters,
   annotations: the channels that carry most of what players see).
 
 So a spammer's twenty refusals become one or two messages in their own game, and another user's
-room ``!help`` takes the very next message the budget allows.
+room ``!help`` takes the very next message the budget allows. Without the connection's limits
+(``limits``: a demo, a test whose ``delay`` is always 0) nothing is weighed or capped: the destination
+served least recently goes first.
 
-A private message to a user who is offline (the server answers ``RespNameNotFound``) is kept, the
-latest :data:`HELD_MESSAGES` per user, and sent when the bot sees the user again (:meth:`user_back`):
-a league's new game number or pairing is not lost because a player's client was reconnecting. Whoever
-owns the scheduler hears of every change (``on_held``), so the bot keeps them in its journal across its own
-restarts (in a fleet, for the process that takes over) and gives them back with :meth:`keep`.
+A private message to a user who is offline (the server answers ``RespNameNotFound``, or the bot hears
+them log off: :meth:`user_left`) is kept, with everything else waiting for them, at once: none of it is
+tried again. The latest :data:`HELD_MESSAGES` per user are kept and sent when the bot sees the user again
+(:meth:`user_back`): a league's new game number or pairing is not lost because a player's client was
+reconnecting. Whoever owns the scheduler hears of every change (``on_held``), so the bot keeps them in its
+journal across its own restarts (in a fleet, for the process that takes over) and gives them back with
+:meth:`keep`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import math
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from cockatrice_ext.client.errors import ChatFlood, NameNotFound
-from cockatrice_ext.client.flood import chat_cost, game_command_cost
+from cockatrice_ext.client.flood import FloodLimits, chat_cost, game_command_cost
 
 LOGGER = logging.getLogger(__name__)
 
@@ -68,10 +89,48 @@ AWAY_PREFIX = "While you were away: "
 STARVED_AFTER = 3.0
 """Seconds a line may wait for the budget before the operator is told how to add budget."""
 
+SHARE = 0.5
+"""The most of each chat budget (characters and messages per window) one private conversation takes: the
+rest is always there for everybody else, so one player's long answers never delay another's."""
+
+FORGET_AFTER = 20
+"""Windows after which what a destination sent no longer weighs in who goes first (e^-20 of it is left)."""
+
+_BREAKS = (("\n", 0), (SEPARATOR, 0), (". ", 1), ("; ", 1), (", ", 1), (" ", 0))
+"""Where a text too long for one message is cut, strongest first: (the break, how much of it the first
+piece keeps)."""
+
+_EPSILON = 1e-6
+
 
 def _clip(text: str, limit: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _size(text: str) -> int:
+    """What a message spends of the character budget (Servatrice counts UTF-8 bytes)."""
+    return len(text.encode("utf-8"))
+
+
+def _first_piece(text: str, size: int) -> tuple[str, str]:
+    """``text``'s first piece of at most ``size`` bytes and the rest (``(text, "")`` when it fits): cut at
+    the strongest break in the piece's second half (a line break, a ``" | "``, a sentence's or a clause's
+    end), else at the last space, else where the bytes run out."""
+    if size <= 0 or _size(text) <= size:
+        return text, ""
+    end, used = 0, 0
+    for char in text:
+        used += _size(char)
+        if used > size:
+            break
+        end += 1
+    end = max(end, 1)
+    for brk, kept in _BREAKS:
+        cut = text.rfind(brk, 0, end - kept + len(brk))
+        if cut + kept >= (1 if brk == " " else end // 2) and cut > 0:
+            return text[: cut + kept], text[cut + len(brk) :]
+    return text[:end], text[end:]
 
 
 class ChatScheduler:
@@ -79,7 +138,9 @@ class ChatScheduler:
 
     ``send`` delivers one message to a destination; ``delay`` answers how many seconds until that
     message to that destination fits the budget (0 = now). Both come from the client in production and are
-    plain callables so the scheduler can be tested without a server.
+    plain callables so the scheduler can be tested without a server. ``limits`` gives the connection's
+    budget as it is now (the client's flood gate's: a refusal lowers it): each destination's use of it is
+    weighed, and a private conversation takes at most ``share`` of it; without it nothing is weighed.
     """
 
     def __init__(
@@ -90,15 +151,22 @@ class ChatScheduler:
         max_message: int = MAX_MESSAGE,
         user_limit: int = 1000,
         on_held: Callable[[str, Held], None] | None = None,
+        limits: Callable[[], FloodLimits] | None = None,
+        share: float = SHARE,
     ) -> None:
         self._send = send
         self._on_held = on_held
         """Told a user's kept messages whenever they change (an empty list: none kept any more)."""
         self._delay = delay
+        self._limits: Callable[[], FloodLimits] = limits or FloodLimits.unlimited
+        self.share = share
         self.max_message = max_message
         self.user_limit = user_limit
         self._queues: dict[Destination, deque[tuple[Line, bool]]] = {}  # (line or its renderer, raw)
-        self._served: dict[Destination, int] = {}  # destination -> serial of its last message
+        self._since: dict[Destination, int] = {}  # destination -> serial of when it began to wait
+        self._spent: dict[Destination, deque[tuple[float, int, int]]] = {}  # (loop time, bytes, serial)
+        self._used: dict[Destination, tuple[float, float, float]] = {}  # (bytes, messages, at): see _use
+        self._serial = 0
         self._wakeup = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
@@ -131,8 +199,17 @@ class ChatScheduler:
             # known to be offline: kept for their return, no round trip
             self._hold(destination[1], self._rendered(destination, line, raw), raw)
             return
-        self._queues.setdefault(destination, deque()).append((line, raw))
+        self._queue(destination).append((line, raw))
         self._wake()
+
+    def _queue(self, destination: Destination) -> deque[tuple[Line, bool]]:
+        """The destination's queue (a new one waits behind those already waiting)."""
+        queue = self._queues.get(destination)
+        if queue is None:
+            queue = self._queues[destination] = deque()
+            self._serial += 1
+            self._since[destination] = self._serial
+        return queue
 
     def _fit(self, destination: Destination, text: str, raw: bool) -> str:
         limit = self.limit_for(destination)
@@ -140,13 +217,17 @@ class ChatScheduler:
 
     def _rendered(self, destination: Destination, line: Line, raw: bool) -> str:
         """The text of a queued line now (a callable is rendered; one that fails says nothing)."""
+        return self._render(destination, line, raw) or ""
+
+    def _render(self, destination: Destination, line: Line, raw: bool) -> str | None:
+        """Like :meth:`_rendered`, but None when the renderer failed (it is logged)."""
         if not callable(line):
             return line
         try:
             return self._fit(destination, line(), raw)
         except Exception:  # a renderer of a game that is gone: the others go on
             LOGGER.exception("a line for %s could not be rendered", destination)
-            return ""
+            return None
 
     def _wake(self) -> None:
         """Lines are waiting: the sending task runs (started if it is not)."""
@@ -214,11 +295,16 @@ class ChatScheduler:
             messages.insert(0, AWAY_PREFIX.strip())  # a deck list stays as it is, to paste
         else:
             messages[0] = AWAY_PREFIX + first
-        queue = self._queues.setdefault(("user", user), deque())
+        queue = self._queue(("user", user))
         queue.extendleft((message, True) for message in reversed(messages))  # each whole, as kept
         LOGGER.info("%s is back: %d kept message(s) go out", user, len(messages))
         self.given_back[user] = time.monotonic()
         self._wake()
+
+    def user_left(self, user: str) -> None:
+        """The server says ``user`` logged off: everything waiting for them is kept at once, none of it
+        tried, and so is what is said to them until they are back (:meth:`user_back`)."""
+        self._hold(user)
 
     def got_back_lately(self, user: str, within: float = 60.0) -> bool:
         """Whether ``user`` got their kept messages back in the last ``within`` seconds."""
@@ -227,7 +313,7 @@ class ChatScheduler:
     def drop(self, destination: Destination) -> None:
         """Forget what is queued for a destination that is gone (a closed game, a user who left)."""
         self._queues.pop(destination, None)
-        self._served.pop(destination, None)
+        self._since.pop(destination, None)
         if not self._queues:
             self._idle.set()
 
@@ -244,79 +330,232 @@ class ChatScheduler:
         if self._task is not None:
             self._task.cancel()
 
-    def _next_destination(self) -> Destination:
-        """The waiting destination served least recently (never served comes first, then arrival)."""
-        return min(self._queues, key=lambda d: self._served.get(d, -1))
+    # -- the budget each destination used -----------------------------------------------------------
 
-    def _next_message(self) -> tuple[Destination, str] | None:
-        """The next destination's waiting lines merged into one message."""
-        while self._queues:
-            destination = self._next_destination()
-            queue = self._queues[destination]
-            if not queue:
-                del self._queues[destination]
-                continue
-            self.sent_messages += 1
-            self._served[destination] = self.sent_messages
-            limit = self.limit_for(destination)
-            line, raw = queue.popleft()
-            message = self._rendered(destination, line, raw)
-            while not raw and queue and not queue[0][1]:
-                following = self._rendered(destination, queue[0][0], False)
-                queue[0] = (following, False)  # rendered once, whether it joins this message or the next
-                if message and following and len(message) + len(SEPARATOR) + len(following) > limit:
+    def _window(self) -> float:
+        limits = self._limits()
+        return limits.chat_interval + limits.margin
+
+    def _spent_now(self, destination: Destination, now: float) -> deque[tuple[float, int, int]]:
+        """What ``destination`` sent in the last window: (loop time, bytes, serial), oldest first."""
+        spent = self._spent.get(destination)
+        if spent is None:
+            return deque()
+        cutoff = now - self._window()
+        while spent and spent[0][0] <= cutoff:
+            spent.popleft()
+        if not spent:
+            del self._spent[destination]
+        return spent
+
+    def _order(self, destination: Destination, now: float) -> tuple[float, int, int]:
+        """Who goes first: the least use of the budget lately (:meth:`_use`), then one not served in the
+        last window (in the order they began to wait), then the one served least recently."""
+        spent = self._spent_now(destination, now)
+        return self._use(destination, now), spent[-1][2] if spent else -1, self._since.get(destination, 0)
+
+    def _use(self, destination: Destination, now: float) -> float:
+        """How much of the budget ``destination`` used lately: the larger of its shares of the characters
+        and of the messages, each message's weight falling by e every window. Falling alike for everyone,
+        the order of two destinations does not change while neither sends: one that is first stays first
+        until it is served."""
+        used = self._used.get(destination)
+        limits = self._limits()
+        if used is None:
+            return 0.0
+        size, messages, at = used
+        weight = math.exp(-(now - at) / self._window())
+        use = size * weight / limits.chat_chars if limits.chat_chars > 0 else 0.0
+        return max(use, messages * weight / limits.chat_messages) if limits.chat_messages > 0 else use
+
+    def _charge(self, destination: Destination, size: int, now: float) -> None:
+        """Count a message of ``size`` bytes sent to ``destination`` now (what weighs nothing any more is
+        forgotten)."""
+        window = self._window()
+        for other, (_, _, at) in list(self._used.items()):
+            if now - at > FORGET_AFTER * window:
+                del self._used[other]
+        old_size, old_messages, at = self._used.get(destination, (0.0, 0.0, now))
+        weight = math.exp(-(now - at) / window)
+        self._used[destination] = (size + old_size * weight, 1 + old_messages * weight, now)
+        self.sent_messages += 1
+        self._spent.setdefault(destination, deque()).append((now, size, self.sent_messages))
+        for other in list(self._spent):
+            self._spent_now(other, now)  # forget what left the window
+
+    def _share(self, destination: Destination) -> tuple[int, int]:
+        """The bytes and messages ``destination`` may send per window (0: no bound of its own): a private
+        conversation's share of the budget, the whole budget for a room or a game."""
+        limits = self._limits()
+        if destination[0] != "user" or self.share >= 1:
+            return 0, 0
+        return (
+            max(1, int(limits.chat_chars * self.share)) if limits.chat_chars > 0 else 0,
+            max(1, int(limits.chat_messages * self.share)) if limits.chat_messages > 0 else 0,
+        )
+
+    def _piece_size(self, destination: Destination) -> int:
+        """The most bytes one message to ``destination`` carries (0: no bound): its share, so a long text
+        goes in pieces rather than hold the whole budget."""
+        return self._share(destination)[0] or max(0, self._limits().chat_chars)
+
+    def _message_size(self, destination: Destination, now: float) -> int:
+        """The most bytes the next message to ``destination`` carries (0: no bound): what its share has left
+        in the window, so a long text's next piece takes that now, but at least a quarter of the share
+        (else it waits for that much, rather than go in crumbs)."""
+        piece = self._piece_size(destination)
+        most_bytes = self._share(destination)[0]
+        if not most_bytes:
+            return piece
+        left = most_bytes - sum(size for _, size, _ in self._spent_now(destination, now))
+        return min(piece, max(left, piece // 4, 1))
+
+    def _share_wait(self, destination: Destination, size: int, now: float) -> float:
+        """Seconds until ``destination``'s own share has room for one more message of ``size`` bytes (0 =
+        now); a message larger than the share (one character too big for it) goes alone in its window."""
+        most_bytes, most_messages = self._share(destination)
+        if not (most_bytes or most_messages):
+            return 0.0
+        spent = self._spent_now(destination, now)
+        used = sum(entry_size for _, entry_size, _ in spent)
+        excess_bytes = (used if size > most_bytes else used + size - most_bytes) if most_bytes else 0
+        excess_messages = len(spent) + 1 - most_messages if most_messages else 0
+        if excess_bytes <= 0 and excess_messages <= 0:
+            return 0.0
+        freed_bytes = 0
+        for freed_messages, (stamp, entry_size, _) in enumerate(spent, 1):
+            freed_bytes += entry_size
+            if freed_bytes >= excess_bytes and freed_messages >= excess_messages:
+                return max(0.0, stamp + self._window() - now) + _EPSILON
+        return self._window()  # unreachable: everything spent expires within a window
+
+    # -- choosing and sending -----------------------------------------------------------------------
+
+    def _compose(self, destination: Destination, size: int) -> tuple[str, int, tuple[str, bool] | None]:
+        """The next message for ``destination``, at most ``size`` bytes (0: no bound), without taking it
+        from the queue: its first line (only its first piece if it is longer) and the plain lines after it
+        that fit, callables rendered now. Returns the text ("": the lines it takes say nothing), how many
+        queued lines it takes, and the rest of a first line that was cut."""
+        queue = self._queues[destination]
+        limit = self.limit_for(destination)
+        text, raw, taken = "", False, 0
+        while not text and taken < len(queue):
+            text, raw = self._render_queued(destination, taken), queue[taken][1]
+            taken += 1
+        if not text:
+            return "", taken, None
+        text, rest = _first_piece(text, size)
+        if rest:
+            return text, taken, (rest, raw)
+        while not raw and taken < len(queue) and not queue[taken][1]:
+            following = self._render_queued(destination, taken)
+            if following:
+                merged = text + SEPARATOR + following
+                if len(merged) > limit or (size and _size(merged) > size):
                     break
-                queue.popleft()
-                message = SEPARATOR.join(part for part in (message, following) if part)
-            if not queue:
-                del self._queues[destination]
-            if not message:  # only renderers that said nothing: the budget is kept for the next one
-                self.sent_messages -= 1
+                text = merged
+            taken += 1
+        return text, taken, None
+
+    def _render_queued(self, destination: Destination, index: int) -> str:
+        """The text of the destination's ``index``-th queued line now; a renderer that fails is replaced by
+        nothing (logged once, however often its message is put together while it waits)."""
+        queue = self._queues[destination]
+        line, raw = queue[index]
+        text = self._render(destination, line, raw)
+        if text is None:
+            queue[index] = ("", raw)
+        return text or ""
+
+    def _take(self, destination: Destination, taken: int, rest: tuple[str, bool] | None) -> None:
+        """Take a composed message's lines from the queue (a cut line's rest stays first)."""
+        queue = self._queues[destination]
+        for _ in range(taken):
+            queue.popleft()
+        if rest is not None:
+            queue.appendleft(rest)
+        if not queue:
+            del self._queues[destination]
+            self._since.pop(destination, None)
+
+    def _choose(self, now: float) -> tuple[tuple[Destination, str] | None, float, bool]:
+        """The message to send now, else how long to wait (and whether for the connection's budget rather
+        than a destination's own share). The first in :meth:`_order` whose share has room is chosen; if
+        the budget has no room for its message, nobody passes it."""
+        wait = math.inf
+        waiting = [d for d, queue in self._queues.items() if queue]
+        for destination in sorted(waiting, key=lambda d: self._order(d, now)):
+            if (share_wait := self._share_wait(destination, 1, now)) > 0:
+                wait = min(wait, share_wait)
                 continue
-            return destination, message
-        return None
+            text, taken, rest = self._compose(destination, self._message_size(destination, now))
+            if not text:  # only renderers that said nothing: no budget spent, look again
+                self._take(destination, taken, rest)
+                return None, 0.0, False
+            if (share_wait := self._share_wait(destination, _size(text), now)) > 0:
+                wait = min(wait, share_wait)
+                continue
+            budget_wait = self._delay(destination, text)
+            if budget_wait > 0:
+                return None, min(wait, budget_wait), True
+            self._take(destination, taken, rest)
+            return (destination, text), 0.0, False
+        return None, wait, False
+
+    async def _pause(self, seconds: float) -> None:
+        """Wait ``seconds`` or until a line is said (it may go before the one waiting)."""
+        self._wakeup.clear()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(None if math.isinf(seconds) else seconds):
+                await self._wakeup.wait()
 
     async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
+            for destination in [d for d, queue in self._queues.items() if not queue]:
+                self.drop(destination)
             if not self._queues:
                 self._idle.set()
                 self._wakeup.clear()
                 await self._wakeup.wait()
                 continue
-            # Wait for the budget *before* choosing: lines that arrive meanwhile join their message.
-            head = self._next_destination()
-            wait = self._delay(head, "x" * min(self.max_message, 100))
-            if wait > 0:
-                self._warn_if_starved(wait)
-                await asyncio.sleep(wait)
-                continue
-            chosen = self._next_message()
+            now = loop.time()
+            chosen, wait, for_budget = self._choose(now)
             if chosen is None:
+                if wait > 0:
+                    if for_budget:
+                        self._warn_if_starved(wait)
+                    await self._pause(wait)
                 continue
-            destination, message = chosen
-            wait = self._delay(destination, message)
-            if wait > 0:  # a long merged message needs more of the character budget
-                await asyncio.sleep(wait)
-            self._sending, self._back_while_sending = destination, False
-            try:
-                await self._send(destination, message)
-            except asyncio.CancelledError:
-                raise
-            except ChatFlood:  # the server's budget is smaller than we knew: the client paces slower now
-                self._send_again(destination, message)
-            except NameNotFound as exc:
-                if destination[0] != "user":
-                    LOGGER.info("chat to %s failed: %s", destination, exc)
-                elif self._back_while_sending:  # they logged in while it was on its way: try again
-                    self._queues.setdefault(destination, deque()).appendleft((message, True))
-                else:
-                    self._hold(destination[1], message)
-            except Exception as exc:  # a game that closed, a user who ignores us: the others go on
+            await self._deliver(*chosen, now)
+
+    async def _deliver(self, destination: Destination, message: str, now: float) -> None:
+        """Send one message, charged to its destination; a refusal as flood sends it again, one to a user
+        who is offline keeps it (and everything waiting for them)."""
+        self._charge(destination, _size(message), now)
+        if destination in self._since:
+            self._serial += 1
+            self._since[destination] = self._serial
+        self._sending, self._back_while_sending = destination, False
+        try:
+            await self._send(destination, message)
+        except asyncio.CancelledError:
+            raise
+        except ChatFlood:  # the server's budget is smaller than we knew: the client paces slower now
+            self._send_again(destination, message)
+        except NameNotFound as exc:
+            if destination[0] != "user":
                 LOGGER.info("chat to %s failed: %s", destination, exc)
+            elif self._back_while_sending:  # they logged in while it was on its way: try again
+                self._queue(destination).appendleft((message, True))
             else:
-                self._refusals.pop((destination, message), None)
-            finally:
-                self._sending = None
+                self._hold(destination[1], message)
+        except Exception as exc:  # a game that closed, a user who ignores us: the others go on
+            LOGGER.info("chat to %s failed: %s", destination, exc)
+        else:
+            self._refusals.pop((destination, message), None)
+        finally:
+            self._sending = None
 
     def _send_again(self, destination: Destination, message: str) -> None:
         """A message the server refused as flood goes first in its conversation again (alone, as sent),
@@ -327,34 +566,40 @@ class ChatScheduler:
             del self._refusals[key]
             LOGGER.warning("chat to %s refused as flood %d times, dropped: %r", destination, refused, message)
             return
-        self._queues.setdefault(destination, deque()).appendleft((message, True))
+        self._queue(destination).appendleft((message, True))
         self._idle.clear()
 
-    def _hold(self, user: str, message: str, raw: bool | None = None) -> None:
-        """Keep a message for an offline user until :meth:`user_back`: lines merge as they would have been
-        sent, the latest :data:`HELD_MESSAGES` are kept, for at most :data:`HELD_USERS` users. Lines still
-        queued for the user are kept with it (they could not be delivered either)."""
-        raw = "\n" in message if raw is None else raw  # a text sent whole (a deck list) stays whole
-        held = self._held.pop(user, None)
-        if held is None:
-            held = deque(maxlen=HELD_MESSAGES)
-            LOGGER.info("%s is offline: private messages are kept until they are back", user)
-        limit = self.limit_for(("user", user))
-        if held and not raw and not held[-1][1] and len(held[-1][0]) + len(SEPARATOR) + len(message) <= limit:
-            held[-1] = (held[-1][0] + SEPARATOR + message, False)
-        else:
-            held.append((message, raw))
+    def _hold(self, user: str, message: str = "", raw: bool | None = None) -> None:
+        """Keep ``message`` for an offline user until :meth:`user_back`, and every line still queued for
+        them (none of them could be delivered either), at once; the user counts as offline from now on, so
+        what is said to them next is kept without a try. Lines merge as they would have been sent; the
+        latest :data:`HELD_MESSAGES` are kept, for at most :data:`HELD_USERS` users."""
+        held = self._held.pop(user, None) or deque(maxlen=HELD_MESSAGES)
         self._held[user] = held  # the most recently held last
-        queued = self._queues.pop(("user", user), None) or ()
-        for line, line_raw in queued:
-            if text := self._rendered(("user", user), line, line_raw):
-                self._hold(user, text, line_raw)
-        if not queued:
+        before = list(held)
+        lines = [(message, "\n" in message if raw is None else raw)] if message else []  # a text sent
+        queued = self._queues.pop(("user", user), None) or ()  # whole (a deck list) stays whole
+        self._since.pop(("user", user), None)
+        lines += [
+            (text, line_raw)
+            for line, line_raw in queued
+            if (text := self._rendered(("user", user), line, line_raw))
+        ]
+        limit = self.limit_for(("user", user))
+        for text, text_raw in lines:
+            last = held[-1] if held else None
+            if last and not text_raw and not last[1] and len(last[0]) + len(SEPARATOR) + len(text) <= limit:
+                held[-1] = (last[0] + SEPARATOR + text, False)
+            else:
+                held.append((text, text_raw))
+        if list(held) != before:
+            if not before:
+                LOGGER.info("%s is offline: private messages are kept until they are back", user)
             self._tell_held(user, list(held))
         while len(self._held) > HELD_USERS:
             forgotten = next(iter(self._held))
-            del self._held[forgotten]
-            self._tell_held(forgotten, [])
+            if self._held.pop(forgotten):
+                self._tell_held(forgotten, [])
         if not any(self._queues.values()):
             self._idle.set()
 
@@ -379,7 +624,8 @@ class ChatScheduler:
 
 
 def client_scheduler(client: Any, **options: Any) -> ChatScheduler:
-    """A scheduler sending through ``client`` (``room_say``, ``game_say``, ``send_message``)."""
+    """A scheduler sending through ``client`` (``room_say``, ``game_say``, ``send_message``), weighing what
+    each destination spends against the client's flood gate's limits."""
 
     async def send(destination: Destination, message: str) -> None:
         kind, target = destination
@@ -396,4 +642,5 @@ def client_scheduler(client: Any, **options: Any) -> ChatScheduler:
         loop = asyncio.get_running_loop()
         return float(client.flood.delay(cost or chat_cost(message), loop.time()))
 
+    options.setdefault("limits", lambda: client.flood.limits)
     return ChatScheduler(send, delay, **options)

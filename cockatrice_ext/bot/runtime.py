@@ -38,6 +38,7 @@ import dataclasses
 import hashlib
 import itertools
 import logging
+import math
 import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -139,6 +140,39 @@ COMMAND_ACTION_IDS: contextvars.ContextVar[ActionIds | None] = contextvars.Conte
 )
 """Set while a game chat command is handled (and inherited by the timers it arms)."""
 
+GAME_REQUESTER: contextvars.ContextVar[str] = contextvars.ContextVar("game_requester", default="")
+"""The user on whose request a game is being opened: the server's sender name of the room command that runs,
+set only for room commands that open one game per request (a format's ``new``, ``!resume``); empty for a
+league's games, which the league opens for its pairings."""
+
+
+@dataclass
+class OpenedGame:
+    """A game opened on a user's request: who asked (the server's name), where, and when (loop time)."""
+
+    requester: str
+    room_id: int
+    opened_at: float
+
+
+def duration_words(seconds: float) -> str:
+    """A duration for players: whole seconds under a minute, else rounded minutes ("5 minutes")."""
+    if seconds < 59.5:
+        count, unit = max(1, math.ceil(seconds)), "second"
+    else:
+        count, unit = max(1, round(seconds / 60)), "minute"
+    return f"{count} {unit}{'' if count == 1 else 's'}"
+
+
+def plural(count: int, one: str, many: str) -> str:
+    """``one`` for a count of 1, else ``many``."""
+    return one if count == 1 else many
+
+
+def game_list(game_ids: Iterable[int]) -> str:
+    """Game numbers as players write them: ``#5, #8``."""
+    return ", ".join(f"#{game_id}" for game_id in game_ids)
+
 
 @dataclass
 class Context:
@@ -169,6 +203,9 @@ class Referee:
     format_name: ClassVar[str] = ""
     refusals: ClassVar[dict[str, str]] = {}
     """Engine ``RulesError.code`` -> a short sentence (``{detail}`` fields are filled in)."""
+    opens_games_on_request: ClassVar[bool] = False
+    """Whether this room referee's commands open a game for the user who asks (:data:`GAME_REQUESTER`):
+    such games count against that user's waiting games and close when nobody joins them."""
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
@@ -754,6 +791,19 @@ class GameReferee(Referee):
                 LOGGER.info("game %d: leaving failed: %s", self.game_id, exc)
         self.bot.chat.drop(self.chat_destination)
 
+    @property
+    def waiting_for_players(self) -> bool:
+        """Whether the game still waits for its players: refereed here, never started, not over."""
+        return self.not_started_yet and not self.finished
+
+    async def close_unjoined(self, why: str) -> None:
+        """Nobody sat down in this game (``why``): leave it, so the server closes it and its slot is free.
+
+        A new game has no record yet; one continuing a lost game (``!resume``) keeps its record open, so it
+        can be resumed again: closing it would end the players' game for them."""
+        self.finished = self.finished or why
+        await self.leave()
+
     def status(self) -> str:
         """A few words for ``!games``: what state the game is in."""
         if self.finished:  # "game over (conceded)" read "over (game over (conceded))"
@@ -960,6 +1010,7 @@ class FormatRoom(Referee):
     """Room commands of one format, with the operator's default table options (``options_type``)."""
 
     options_type: ClassVar[type[Any]]
+    opens_games_on_request = True
 
     def __init__(self, bot: Bot, defaults: Any = None) -> None:
         super().__init__(bot)
@@ -975,7 +1026,10 @@ RoomCommandFactory = Callable[["Bot"], Referee]
 
 
 class LobbyReferee(Referee):
-    """Room-level commands shared by every format: ``!help`` and ``!games``."""
+    """Room-level commands shared by every format: ``!help`` and ``!games`` (and ``!resume``, which opens a
+    game for the player who asks)."""
+
+    opens_games_on_request = True
 
     @command(scopes=("room",))
     async def help(self, ctx: Context) -> None:
@@ -1062,6 +1116,15 @@ class BotOptions:
     journal)."""
     lease_ttl: float = DEFAULT_LEASE_TTL
     """Seconds a fleet lease lasts unless renewed (a dead process's games are taken over after it)."""
+    unjoined_timeout: float = 300.0
+    """Seconds a game opened on a user's request waits for its first player: with nobody seated by then the
+    bot leaves it (so the server closes it and frees the slot) and tells the room; 0 or less: never."""
+    max_waiting_per_user: int = 1
+    """Games one user may have asked for that still wait for players, at once (in all formats and rooms):
+    the server lets the referee's account create only a few games per room (5 as shipped), for everyone."""
+    unjoined_yield_after: float = 60.0
+    """When the server's game limit is reached, a game nobody has joined for this many seconds, asked for by
+    someone else, is closed to make room for the new one (oldest first)."""
 
 
 class Bot:
@@ -1107,6 +1170,10 @@ class Bot:
         """Why this session may no longer act (the operator's line; see :meth:`end`); empty while it may."""
         self.journal_lease: JournalLease | None = None
         """A bot outside a fleet holds its journal (:class:`~cockatrice_ext.bot.fleet.JournalLease`)."""
+        self.opened: dict[int, OpenedGame] = {}
+        """Games this session opened on a user's request (:data:`GAME_REQUESTER`), until it leaves them."""
+        self._unjoined_timers: dict[int, asyncio.TimerHandle] = {}
+        self._background: set[asyncio.Task[None]] = set()
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -1266,6 +1333,12 @@ class Bot:
         for session in (self.main or self).sessions:
             session.chat.user_back(user_name)
 
+    def user_gone(self, user_name: str) -> None:
+        """``user_name`` logged off: every session keeps what waits for them until they are back, rather
+        than spend its chat budget finding them gone one message at a time."""
+        for session in (self.main or self).sessions:
+            session.chat.user_left(user_name)
+
     async def add_session(self, user: str) -> Bot:
         """Log in one more account (same password) and resume the journaled games it is re-seated in."""
         helper = Bot(
@@ -1367,6 +1440,9 @@ class Bot:
         with contextlib.suppress(Exception):  # lines still waiting for the chat budget: a bounded wait
             await asyncio.gather(*(session.chat.flush(timeout=self.STOP_WAIT) for session in sessions))
         for session in sessions:
+            for timer in session._unjoined_timers.values():
+                timer.cancel()
+            session._unjoined_timers.clear()
             session.chat.close()
             await session.client.close()
         if self.main is None:
@@ -1424,6 +1500,8 @@ class Bot:
                 seen = user_online_in(event)
                 if seen:
                     self.user_seen(seen)
+                elif event.name == "Event_UserLeft":  # logged off: what waits for them is kept, not tried
+                    self.user_gone(str(event.message.name))
             if (
                 self.main is not None
                 and event.kind in ("room", "session")
@@ -1496,8 +1574,12 @@ class Bot:
     async def answer_room_command(self, ctx: Context, text: str) -> None:
         """Run a room command (said in the room, or handed over by another process of the fleet)."""
         for referee in self.room_referees:
-            if await referee.handle_command(ctx, text):
-                return
+            token = GAME_REQUESTER.set(ctx.sender if referee.opens_games_on_request else "")
+            try:
+                if await referee.handle_command(ctx, text):
+                    return
+            finally:
+                GAME_REQUESTER.reset(token)
         await reply_unknown(ctx, text, self.room_referees)
 
     async def _on_private(self, event: ClientEvent) -> None:
@@ -1617,7 +1699,18 @@ class Bot:
         watch: bool = False,
     ) -> int:
         """Create a game for ``seats`` human players and return its id (see :meth:`_open_game`); a number
-        the journal already has moves the old record aside first (:meth:`number_given_again`)."""
+        the journal already has moves the old record aside first (:meth:`number_given_again`).
+
+        A game asked for by a user (:data:`GAME_REQUESTER`) is refused while that user's earlier games still
+        wait for players (:attr:`BotOptions.max_waiting_per_user`), and is closed if nobody sits down in it
+        within :attr:`BotOptions.unjoined_timeout` seconds (:meth:`close_if_unjoined`).
+
+        Raises:
+            NotAllowed: the user's earlier game still waits, or the server's game limit is reached.
+        """
+        requester = GAME_REQUESTER.get()
+        if requester:
+            self.refuse_if_waiting(requester)
         game_id = await self._open_game(
             room_id,
             description=description,
@@ -1630,7 +1723,123 @@ class Bot:
             watch=watch,
         )
         await self.number_given_again(game_id)
+        if requester:
+            self.note_opened(game_id, room_id, requester)
         return game_id
+
+    # -- games waiting for players: one user cannot hold the referee's game slots ---------------------------
+
+    def waiting_games_of(self, user: str) -> list[tuple[int, Bot]]:
+        """The games ``user`` asked for that still wait for players, oldest first, with their sessions (one
+        opened but not yet refereed, its format still setting it up, waits too)."""
+        main = self.main or self
+        found = []
+        for session in main.sessions:
+            for game_id, opened in session.opened.items():
+                referee = session.games.get(game_id)
+                waits = (
+                    referee.waiting_for_players if referee is not None else game_id in session.client.games
+                )
+                if opened.requester == user and waits:
+                    found.append((opened.opened_at, game_id, session))
+        return [(game_id, session) for _, game_id, session in sorted(found, key=lambda item: item[:2])]
+
+    def refuse_if_waiting(self, user: str) -> None:
+        """Refuse ``user`` a new game while as many of the games they asked for as allowed still wait for
+        players: the referee's account may create only a few games per room, and they are everyone's.
+
+        Raises:
+            NotAllowed: which of their games waits, and that it must fill or close first.
+        """
+        main = self.main or self
+        waiting = main.waiting_games_of(user)
+        if len(waiting) < max(1, main.options.max_waiting_per_user):
+            return
+        if len(waiting) > 1:
+            raise NotAllowed(
+                f"your games {game_list(game_id for game_id, _ in waiting)} still wait for players. One must"
+                " fill or close before you ask for another"
+            )
+        game_id, session = waiting[0]
+        referee = session.games.get(game_id)
+        what = f"{referee.format_name} game #{game_id}" if referee is not None else f"game #{game_id}"
+        seated = referee.humans() if referee is not None and game_id in session.client.games else []
+        if not seated:
+            closes = session.closes_in(game_id)
+            when = f": nobody has joined it, so it closes in about {duration_words(closes)}" if closes else ""
+        elif any(player.name == user for player in seated):
+            when = f" ({len(seated)} seated): leave it to close it"
+        else:
+            when = f" ({len(seated)} seated)"
+        raise NotAllowed(
+            f"your {what} still waits for players{when}. It must fill or close before you ask for another"
+        )
+
+    def closes_in(self, game_id: int) -> float:
+        """Seconds until game ``game_id`` closes if nobody sits down in it (0: it does not close so)."""
+        opened = self.opened.get(game_id)
+        timeout = (self.main or self).options.unjoined_timeout
+        if opened is None or timeout <= 0:
+            return 0.0
+        return max(1.0, opened.opened_at + timeout - asyncio.get_running_loop().time())
+
+    def note_opened(self, game_id: int, room_id: int, requester: str) -> None:
+        """Remember who asked for game ``game_id`` and close it if nobody has sat down in it in time."""
+        loop = asyncio.get_running_loop()
+        self.drop_opened(game_id)  # a number the server gave again: the old game's timer is not this one's
+        self.opened[game_id] = OpenedGame(requester, room_id, loop.time())
+        timeout = (self.main or self).options.unjoined_timeout
+        if timeout > 0:
+            self._unjoined_timers[game_id] = loop.call_later(
+                timeout, lambda: self.spawn(self.close_if_unjoined(game_id))
+            )
+
+    def drop_opened(self, game_id: int) -> None:
+        """Forget who asked for game ``game_id`` and stop its unjoined timer (the game is gone or left)."""
+        self.opened.pop(game_id, None)
+        timer = self._unjoined_timers.pop(game_id, None)
+        if timer is not None:
+            timer.cancel()
+
+    def spawn(self, work: Awaitable[None]) -> None:
+        """Run ``work`` as a task of its own, kept until it is done; a fault is logged, never raised."""
+
+        async def guarded() -> None:
+            try:
+                await work
+            except Exception:
+                LOGGER.exception("background work failed")
+
+        task = asyncio.get_running_loop().create_task(guarded())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def close_if_unjoined(self, game_id: int) -> None:
+        """The unjoined timeout passed: a game nobody sits in is closed and its room told once."""
+        self._unjoined_timers.pop(game_id, None)
+        if game_id not in self.opened:
+            return
+        referee = self.games.get(game_id)
+        if referee is None:  # opened, but its format never took it up (it failed): free the slot
+            self.opened.pop(game_id, None)
+            if game_id in self.client.games and not self.client.games[game_id].started:
+                with contextlib.suppress(ClientError, ConnectionError, TimeoutError):
+                    await self.client.leave_game(game_id)
+            return
+        if not referee.waiting_for_players or referee.humans():
+            return  # it started, or someone sits in it (it closes when they leave)
+        timeout = duration_words((self.main or self).options.unjoined_timeout)
+        await self.give_up_unjoined(referee, f"game #{game_id} closed: nobody joined in {timeout}")
+
+    async def give_up_unjoined(self, referee: GameReferee, line: str) -> None:
+        """Close a game nobody sits in (see :meth:`GameReferee.close_unjoined`) and tell its room ``line``
+        (and, for a continued game, that its record is kept)."""
+        key = referee.table_key
+        kept = referee.table is not None and self.journal.closed_reason(key) is None
+        await referee.close_unjoined(line)
+        if kept:
+            line += f"; its record is kept: say !resume {referee.game_id} to continue it"
+        await (self.main or self).room_say(referee.room_id, shorten(line + "."))
 
     async def _open_game(
         self,
@@ -1702,37 +1911,104 @@ class Bot:
         return bool(int(getattr(self.client.user_info, "user_level", 0) or 0) & IS_JUDGE_LEVEL)
 
     async def _create_game(self, room_id: int, *, watchable: bool = False, **settings: Any) -> int:
-        """``Command_CreateGame``; when the server's per-user game limit is reached, leave finished
-        games and try once more, else refuse with a sentence the room can read (``watchable``: the
-        format could run from a judge's spectator seat, which the limit does not count)."""
+        """``Command_CreateGame``; when the server's per-user game limit is reached, leave finished games,
+        then games nobody has joined that someone else asked for (:meth:`make_room`), and try again; else
+        refuse with a sentence that says what holds the slots (``watchable``: the format could run from a
+        judge's spectator seat, which the limit does not count)."""
         from cockatrice_ext.client.errors import CommandFailed
 
-        try:
-            game_id: int = await self.client.create_game(room_id, **settings)
-            return game_id
-        except CommandFailed as exc:
-            if exc.code_name != "RespContextError":
-                raise
-        finished = [ref for ref in self.games.values() if ref.finished and ref.room_id == room_id]
-        for referee in finished:
-            await referee.leave()
-        if finished:
+        async def create() -> int | None:
             try:
-                game_id = await self.client.create_game(room_id, **settings)
+                game_id: int = await self.client.create_game(room_id, **settings)
                 return game_id
             except CommandFailed as exc:
                 if exc.code_name != "RespContextError":
                     raise
-        # Servatrice counts every game the account created that still exists, even after the bot left
-        # it: a game closes only when its last player leaves.
-        remedy = "another referee account (bot run --extra-user)"
-        if watchable:
-            remedy = "the judge level for the referee's account (its games then do not count) or " + remedy
-        raise NotAllowed(
-            "no new game: this server limits how many games one account creates per room, and the"
-            " referee's earlier games still have players in them. Leave finished games (they close"
-            f" when empty), or ask the operator for {remedy}"
-        )
+                return None
+
+        game_id = await create()
+        if game_id is not None:
+            return game_id
+        finished = [ref for ref in self.games.values() if ref.finished and ref.room_id == room_id]
+        for referee in finished:
+            await referee.leave()
+        if finished:
+            game_id = await create()
+            if game_id is not None:
+                return game_id
+        if await self.make_room(room_id, GAME_REQUESTER.get()):  # one game given up per request, at most
+            game_id = await create()
+            if game_id is not None:
+                return game_id
+        raise NotAllowed(self.limit_refusal(room_id, watchable))
+
+    def unjoined_games(self, room_id: int) -> list[tuple[float, int, OpenedGame]]:
+        """This session's games in ``room_id`` opened on request that wait with nobody seated, oldest first:
+        (age in seconds, game number, who asked)."""
+        now = asyncio.get_running_loop().time()
+        found = []
+        for game_id, opened in self.opened.items():
+            referee = self.games.get(game_id)
+            if opened.room_id != room_id or referee is None or not referee.waiting_for_players:
+                continue
+            if not referee.humans():
+                found.append((now - opened.opened_at, game_id, opened))
+        return sorted(found, key=lambda item: (-item[0], item[1]))
+
+    async def make_room(self, room_id: int, requester: str) -> bool:
+        """The server's game limit is reached: close the oldest game in ``room_id`` nobody has joined for
+        :attr:`BotOptions.unjoined_yield_after` seconds, asked for by someone other than ``requester``, and
+        say so; False when there is none."""
+        least_age = (self.main or self).options.unjoined_yield_after
+        for age, game_id, opened in self.unjoined_games(room_id):
+            if opened.requester != requester and age >= least_age:
+                await self.give_up_unjoined(
+                    self.games[game_id],
+                    f"game #{game_id} closed to make room for a new game: nobody joined it in"
+                    f" {duration_words(age)}",
+                )
+                return True
+        return False
+
+    def limit_refusal(self, room_id: int, watchable: bool) -> str:
+        """Why no game can open in ``room_id`` now, true to what holds the referee's slots there: games
+        waiting with nobody seated (which, when they close, when one may make room), games waiting for more
+        players, games being played; else the games it has left, which count while players stay in them."""
+        options = (self.main or self).options
+        requester = GAME_REQUESTER.get()
+        unjoined = self.unjoined_games(room_id)
+        empty = sorted(game_id for _, game_id, _ in unjoined)
+        filling, playing = [], []
+        for game_id, referee in sorted(self.games.items()):
+            if referee.room_id != room_id or referee.watching or game_id in empty:
+                continue  # a judge's spectator seat is not counted by the limit
+            (filling if referee.waiting_for_players else playing).append(game_id)
+        parts = []
+        if empty:
+            waits = f"{game_list(empty)} {plural(len(empty), 'waits', 'wait')} with nobody seated"
+            closing = min(self.closes_in(game_id) for game_id in empty)
+            if closing:
+                which = "it closes" if len(empty) == 1 else "the next closes"
+                waits += f" ({which} in {duration_words(closing)} unless someone joins)"
+            parts.append(waits)
+        if filling:
+            parts.append(f"{game_list(filling)} {plural(len(filling), 'waits', 'wait')} for more players")
+        if playing:
+            parts.append(f"{game_list(playing)} {plural(len(playing), 'is', 'are')} being played")
+        if not parts:
+            parts.append("games it has left still have players in them")
+        yielding = [
+            options.unjoined_yield_after - age for age, _, opened in unjoined if opened.requester != requester
+        ]
+        if yielding:
+            again = f"ask again in {duration_words(min(yielding))} (an unjoined game then makes room)"
+        else:
+            again = "ask again when one closes"
+        text = "no new game: the referee is at the server's game limit here: " + "; ".join(parts)
+        text += f". Join a waiting game, or {again}"
+        more = f". More room: {'a judge-level referee account or ' if watchable else ''}--extra-user"
+        fits = len(text) + len(more) + len(requester) + 2 <= MAX_CHAT_LINE  # "name: " goes in front
+        return text + more if fits else text
 
     async def _seat_lost(self, game_id: int) -> None:
         """The server dropped our seat while we were away (unregistered accounts lose it): say so. A number
@@ -1742,6 +2018,7 @@ class Bot:
 
     async def _retire_lost(self, game_id: int, *, renumbered: bool = False) -> None:
         """Stop refereeing a game whose seat is gone; its referee says so (or its league opens it again)."""
+        self.drop_opened(game_id)
         referee = self.games.pop(game_id, None)
         if referee is None:
             return
@@ -1917,6 +2194,7 @@ class Bot:
         """Stop refereeing a game (its lease is given up unless ``keep_lease``: a lost lease, or a lost
         seat whose game this process still offers to ``!resume``)."""
         referee = self.games.pop(game_id, None)
+        self.drop_opened(game_id)
         if referee is not None:
             referee.closed = True
             referee.views_changed()

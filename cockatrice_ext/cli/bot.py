@@ -144,6 +144,16 @@ def bot() -> None:
     " the server offers (NAME_1), which the rooms are then told. Raise it on a server with a longer timeout.",
 )
 @click.option(
+    "--waiting-games",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="Games one player may have asked for that still wait for players, at once (the server lets the"
+    " referee's account create only a few games per room, for everyone). A game nobody sits down in is"
+    " closed after 5 minutes.",
+)
+@click.option(
     "--web",
     "web_address",
     metavar="HOST:PORT",
@@ -173,6 +183,7 @@ def run(
     judge: bool,
     relaxed_flood: bool,
     name_wait: float,
+    waiting_games: int,
     web_address: str | None,
     web_url: str | None,
 ) -> None:
@@ -201,6 +212,7 @@ def run(
         password=password,
         rooms=rooms,
         extra_users=extra_users,
+        max_waiting_per_user=waiting_games,
         formats=formats or ALL_FORMATS,
         client_options=client_options,
         format_options=_with_game_options(

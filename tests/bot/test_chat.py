@@ -32,7 +32,7 @@ class Budget:
     def __init__(self, limits: FloodLimits | None = None) -> None:
         self.gate = FloodGate(limits or FloodLimits(margin=0.0))
         self.sent: list[tuple[float, tuple[str, object], str]] = []
-        self.scheduler = ChatScheduler(self.send, self.delay)
+        self.scheduler = ChatScheduler(self.send, self.delay, limits=lambda: self.gate.limits)
         self.start = asyncio.get_running_loop().time()
 
     async def send(self, destination: tuple[str, object], message: str) -> None:
@@ -81,15 +81,18 @@ def test_merged_lines_keep_their_order_and_a_separator() -> None:
 
 
 def test_private_messages_may_be_longer_than_table_lines() -> None:
+    """A private message goes whole up to a conversation's share of the budget (half: longer ones go in
+    pieces, tests/bot/test_chat_budget.py); a table line is cut at 300 characters."""
+
     async def scenario() -> list[str]:
         budget = Budget()
-        budget.scheduler.say(("user", "bob"), "x" * 700)
+        budget.scheduler.say(("user", "bob"), "x" * 450)
         budget.scheduler.say(("game", 2), "y" * 700)
         await budget.scheduler.flush(timeout=30)
         return [m for _, _, m in budget.sent]
 
     by_length = sorted(len(m) for m in asyncio.run(scenario()))
-    assert by_length == [300, 700]
+    assert by_length == [300, 450]
 
 
 def test_a_raw_text_keeps_its_line_breaks_and_its_place_in_the_conversation() -> None:
@@ -203,7 +206,7 @@ class ServerWithAbsentUsers(Budget):
     """Users in ``offline`` are not logged in: a private message to them is refused (RespNameNotFound)."""
 
     def __init__(self, *offline: str) -> None:
-        super().__init__()
+        super().__init__(FloodLimits(chat_interval=1.0, margin=0.0))  # a user's share: 5 messages a second
         self.offline = set(offline)
         self.tries: list[tuple[str, str]] = []
         self.in_flight: asyncio.Event | None = None  # set: a send waits for it before it is answered

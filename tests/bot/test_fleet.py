@@ -50,6 +50,7 @@ def start_bot(
     """``bot run`` as a fleet member refereeing ``fmt``; returns once it says it is ready."""
     command = [sys.executable, "-m", "cockatrice_ext", "bot", "run", url, "--user", user]
     command += ["--room", "Bot room", "--format", fmt, "--journal", journal_url, "--relaxed-flood"]
+    command += ["--waiting-games", "30"]  # one player asks for many games here
     command += ["--auction-block", str(block), "--auction-seed", "7"] if fmt == "auction" else []
     secret = {"COCKATRICE_PASSWORD": password} if password else {}
     with log.open("wb") as errors:

@@ -385,3 +385,21 @@ def test_games_says_over_once() -> None:
     assert status("abandoned: every player left") == "over (abandoned: every player left)"
     assert status("game over") == "over"
     assert status("game over: cat out; ann wins") == "over (cat out; ann wins)"
+
+
+def test_a_user_who_logs_off_has_their_waiting_lines_kept_not_tried() -> None:
+    """The server's Event_UserLeft (the main session follows logins): every session keeps what waits for
+    that user at once, instead of spending a message of its budget on each to learn they are gone."""
+    from cockatrice_ext.client import ClientEvent
+    from cockatrice_ext.protocol.pb import session_events_pb2
+
+    async def run() -> list[str]:
+        bot = Bot(BotOptions(url="ws://127.0.0.1:1/none", user="referee"), journal=Journal(":memory:"))
+        left: list[str] = []
+        bot.chat.user_left = left.append  # type: ignore[method-assign]
+        gone = session_events_pb2.Event_UserLeft(name="walt")
+        await bot.on_event(ClientEvent(kind="session", message=gone))
+        await bot.on_event(ClientEvent(kind="session", message=gone, is_replay=True))  # history: not news
+        return left
+
+    assert asyncio.run(run()) == ["walt"]

@@ -54,7 +54,9 @@ async def ask_game(player: Player, room_id: int) -> str:
 
 def test_new_games_spread_over_the_sessions(servatrice_strict: ServatriceServer, tmp_path: Path) -> None:
     async def scenario() -> None:
-        bot = await start_bot(servatrice_strict.ws_url, tmp_path, extra_users=("referee_2",))
+        bot = await start_bot(
+            servatrice_strict.ws_url, tmp_path, extra_users=("referee_2",), max_waiting_per_user=6
+        )
         alice = await Player.connect(servatrice_strict.ws_url, "alice_s")
         try:
             room_id = await alice.client.room_id_by_name("Bot room")
@@ -86,14 +88,14 @@ def test_the_sixth_game_is_explained_and_abandoned_games_are_left(
     )
 
     async def scenario() -> None:
-        bot = await start_bot(server.ws_url, tmp_path)
+        bot = await start_bot(server.ws_url, tmp_path, max_waiting_per_user=6)  # one player asks for six
         alice = await Player.connect(server.ws_url, "alice_l")
         try:
             room_id = await alice.client.room_id_by_name("Bot room")
             await alice.client.join_room(room_id)
             lines = [await ask_game(alice, room_id) for _ in range(6)]
             assert all("Auction Magic game #" in line for line in lines[:5]), lines
-            assert "no new game" in lines[5] and "limits how many games" in lines[5], lines[5]
+            assert "no new game" in lines[5] and "game limit" in lines[5], lines[5]
 
             # A player sits in one game, then leaves: the bot leaves the abandoned game too.
             game_id = int(re.search(r"#(\d+)", lines[0]).group(1))  # type: ignore[union-attr]

@@ -95,7 +95,7 @@ def test_a_judge_referee_watches_combat_games_beyond_the_game_limit(
     stopped; then both legal decks start it with the bot a judging spectator; the score is on each
     player's own score card, turns follow the rules, and a ``kill -9`` later the bot watches it again."""
     server = judge_server(servatrice_factory, mariadb)
-    bot = referee(server, "--password", JUDGE_PASSWORD)
+    bot = referee(server, "--password", JUDGE_PASSWORD, "--waiting-games", "7")  # one player asks for 7
     legal = combat_cod()
     short = deck_cod("short", dict.fromkeys(sorted(block_names(COMBAT_DECK))[:39], 1))
 

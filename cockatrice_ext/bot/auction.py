@@ -866,7 +866,7 @@ class AuctionReferee(SeatsByName, PileReferee):
         living = {self.engine_names[p] for p in self.engine.living()}
         if props.spectator or props.player_id == self.me or name in living:
             return
-        await self.bot.tell(
+        await self.tell(
             name, f"Game #{self.game_id} continues game #{self.continues}; only its players can sit."
         )
         await self.run(pc.kick_from_game(props.player_id))
@@ -1065,7 +1065,7 @@ class AuctionReferee(SeatsByName, PileReferee):
         for line in view.chat:  # queued lines are merged into as few chat messages as fit
             await self.say(line)
         for player, line in view.private:
-            await self.bot.tell(self.player_name(player), line)
+            await self.tell(self.player_name(player), line)
         if engine.is_over():
             await self.finish(f"game over ({end_reason(engine, self.player_name)})")
             if self.closed:  # nobody was left seated, so the referee left: no board to show
@@ -1322,7 +1322,7 @@ class AuctionReferee(SeatsByName, PileReferee):
             with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
                 await self.run(pc.reveal_cards("deck", positions, player_id=seat))
         listing = "; ".join(f"{n}. {ref.name}" for n, ref in enumerate(effect.cards, start=1))
-        await self.bot.tell(
+        await self.tell(
             self.player_name(effect.player),
             shorten(
                 f"Top of the block: {listing}. Reorder in game chat: {order_example(len(effect.cards))}"

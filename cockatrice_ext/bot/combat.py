@@ -1061,7 +1061,7 @@ class CombatReferee(SeatsByName, GameReferee):
                 continue
             without_help.append(player)
             text = f"Game #{self.continues} continues here. {board_instructions(board)} Your life: {life}."
-            await self.bot.tell(self.player_name(player), shorten(text, 900))
+            await self.tell(self.player_name(player), shorten(text, 900))
         continued = f"Game #{self.continues}" if self.continues else "The game"
         where = "back where they were" if not without_help else "listed to each of you privately"
         await self.say(shorten(f"{continued} continues here, every card {where}: {self.score_line()}"))
@@ -1188,7 +1188,7 @@ class CombatReferee(SeatsByName, GameReferee):
         for line in render_effects(effects, engine, self.player_name):
             await self.say(line)
         for player, text in private_messages(effects, engine, moved=moved):
-            await self.bot.tell(self.player_name(player), shorten(text, 900))
+            await self.tell(self.player_name(player), shorten(text, 900))
         if engine.is_over():
             await self.keep_table_in_step()  # the last board is laid out before the bot may leave
             await self.finish(f"game over after round {engine.round}")
@@ -1356,7 +1356,7 @@ class CombatReferee(SeatsByName, GameReferee):
             if not self.names_a_card(reason):
                 await self.say(f"{ctx.sender}: {reason}")
                 return
-            await self.bot.tell(ctx.sender, shorten(f"Refused: {reason}", 900))
+            await self.tell(ctx.sender, shorten(f"Refused: {reason}", 900))
             await self.say(f"{ctx.sender}: refused (the reason was sent to you privately).")
 
     def names_a_card(self, text: str) -> bool:
@@ -1385,7 +1385,7 @@ class CombatReferee(SeatsByName, GameReferee):
         player = self.engine_player(self.require_player(ctx))
         if self.table is None:
             raise NotAllowed("the game has not started yet")
-        await self.bot.tell(ctx.sender, shorten(hand_message(self.engine, player), 900))
+        await self.tell(ctx.sender, shorten(hand_message(self.engine, player), 900))
 
     @command()
     async def place(self, ctx: Context, card_slot: Rest) -> None:

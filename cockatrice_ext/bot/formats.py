@@ -189,7 +189,7 @@ class SeatsByName:
         name = props.user_info.name
         if props.spectator or props.player_id == self.me or name in self.engine_names.values():
             return
-        await self.bot.tell(
+        await self.tell(
             name, f"Game #{self.game_id} continues game #{self.continues}; only its players can sit."
         )
         await self.run(pc.kick_from_game(props.player_id))

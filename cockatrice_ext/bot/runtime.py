@@ -385,6 +385,13 @@ class GameReferee(Referee):
             away = {p.player_id for p in self.humans() if p.ping_seconds < 0}
             self.missed.said(text() if callable(text) else text, asyncio.get_running_loop().time(), away)
 
+    async def tell(self, user_name: str, text: Line, *, raw: bool = False) -> None:
+        """Queue a private line about this game, from the session that referees it: it shares that session's
+        budget and queue with the game's own lines, so a pack or hand listing leaves before the public prompt
+        that points to it (:meth:`ChatScheduler.flush`); kept while the player is offline. Players answer in
+        game chat, so they need not write back to this account."""
+        self.bot.chat.say(("user", user_name), text, raw=raw)
+
     async def on_connection_changed(self, event: ClientEvent) -> None:
         """A player's connection dropped (their seat is kept: a registered player) or came back."""
         player = self.mirror.players.get(event.player_id)
@@ -400,7 +407,7 @@ class GameReferee(Referee):
         """Send a player who is back what the game's chat said while they were away, in one message."""
         text = recap(self.game_id, self.missed.back(player_id))
         if text and not self.closed:
-            await self.bot.tell(self.player_name(player_id), text)
+            await self.tell(self.player_name(player_id), text)
 
     async def flush_chat(self) -> None:
         """Wait until every line queued for this game was sent."""
@@ -562,7 +569,7 @@ class GameReferee(Referee):
         if (player_id, text) in self._reminded:
             return
         self._reminded.add((player_id, text))
-        await self.bot.tell(self.player_name(player_id), shorten(text, 900))
+        await self.tell(self.player_name(player_id), shorten(text, 900))
 
     @staticmethod
     def waiting_line(waiting_for: str) -> str:
@@ -1351,9 +1358,17 @@ class Bot:
         return helper
 
     def least_loaded(self) -> Bot:
-        """The session that should open the next game: the one refereeing the fewest games."""
+        """The session that should open the next game: the one refereeing the fewest games. The main
+        session, which alone answers the room, counts one game more than it has (a tie goes to a helper), so
+        room answers do not wait behind a game's lines while a helper has room."""
         main = self.main or self
-        return min(main.sessions, key=lambda session: len(session.games))
+        helpers = len(main.sessions) > 1
+
+        def load(session: Bot) -> tuple[int, bool]:
+            is_main = session is main
+            return len(session.games) + (1 if is_main and helpers else 0), is_main
+
+        return min(main.sessions, key=load)
 
     def all_games(self) -> dict[int, GameReferee]:
         """Every game refereed by any session of this bot."""

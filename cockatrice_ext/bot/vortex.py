@@ -512,7 +512,7 @@ class VortexReferee(SeatsByName, PileReferee):
         if event.name == "Event_Join":
             props = event.message.player_properties  # type: ignore[attr-defined]
             if not props.spectator and props.player_id != self.me:
-                await self.bot.tell(
+                await self.tell(
                     props.user_info.name,
                     f"Vortex game #{self.game_id} is over and will not start again. For a new game say"
                     " !vortex new in the room.",
@@ -748,7 +748,7 @@ class VortexReferee(SeatsByName, PileReferee):
             self.engine.players[player].picks,
         ):
             return  # !pack gave them this very listing since their last pick
-        await self.bot.tell(self.player_name(player), text)
+        await self.tell(self.player_name(player), text)
 
     async def deliver(self, index: int, player: Any, zone: str) -> None:
         """Give card ``index`` from our deck to ``player``, face down (nobody else learns it).
@@ -915,7 +915,7 @@ class VortexReferee(SeatsByName, PileReferee):
         if self.bot.conversation_with(ctx.sender).chat.queued(("user", ctx.sender), text):
             return  # the same listing is still on its way: sending it twice spends the chat budget twice
         self._listed[player] = (text, self.engine.players[player].picks)
-        await self.bot.tell(ctx.sender, text)
+        await self.tell(ctx.sender, text)
 
     @command()
     async def packs(self, ctx: Context) -> None:

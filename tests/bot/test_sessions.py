@@ -61,12 +61,12 @@ def test_new_games_spread_over_the_sessions(servatrice_strict: ServatriceServer,
         try:
             room_id = await alice.client.room_id_by_name("Bot room")
             await alice.client.join_room(room_id)
-            first = await ask_game(alice, room_id)
-            second = await ask_game(alice, room_id)
-            ids = [int(m.group(1)) for m in (re.search(r"#(\d+)", first), re.search(r"#(\d+)", second)) if m]
-            assert len(ids) == 2
-            owners = {session.options.user for session in bot.sessions for gid in session.games if gid in ids}
-            assert owners == {"referee", "referee_2"}, owners
+            answers = [await ask_game(alice, room_id) for _ in range(3)]
+            ids = [int(m.group(1)) for m in (re.search(r"#(\d+)", a) for a in answers) if m]
+            assert len(ids) == 3, answers
+            owner = {gid: session.options.user for session in bot.sessions for gid in session.games}
+            # The main session answers the room: it counts a game more, so the helper opens the first two.
+            assert [owner[gid] for gid in ids] == ["referee_2", "referee_2", "referee"], owner
             since = alice.mark()
             await alice.client.room_say(room_id, "!games")
             listing = await alice.wait_line(lambda t: t.startswith("Refereeing"), since=since)
@@ -165,6 +165,41 @@ def test_private_conversations_spread_over_the_sessions(
 
             assert await answer_from("referee_2") == "referee_2"
             assert await answer_from("referee") == "referee"  # the main account answers what it is sent
+        finally:
+            for player in players:
+                await player.close()
+            await bot.close()
+
+    run(scenario())
+
+
+def test_a_games_private_lines_come_from_the_session_that_referees_it(
+    servatrice_strict: ServatriceServer, tmp_path: Path
+) -> None:
+    """Seen in the second smoke test: private lines went through the session holding the player's
+    conversation, not the game's, so a listing left after the public prompt that pointed to it. A game's
+    private answer now comes from its own session, whoever the player talked to before."""
+    from test_auction_e2e import connect_default, open_game
+
+    async def scenario() -> None:
+        bot = await start_bot(servatrice_strict.ws_url, tmp_path, extra_users=("referee_2",))
+        players = [Player(await connect_default(servatrice_strict.ws_url, n)) for n in ("alice_p", "bob_p")]
+        try:
+            room_id = await players[0].client.room_id_by_name("Bot room")
+            for player in players:
+                await player.client.join_room(room_id)
+            game_id = await open_game(bot, players[0], room_id)
+            by_id = {await p.sit(room_id, game_id): p for p in players}
+            session = next(s for s in bot.sessions if game_id in s.games)
+            assert session is not bot  # a helper referees it: the main session answers the room
+            referee = session.games[game_id]
+            await wait_until(lambda: referee.table is not None and referee.engine.active is not None)  # type: ignore[attr-defined]
+            active = by_id[int(referee.engine.active)]  # type: ignore[attr-defined]
+            bot.conversations[active.name] = bot  # they had talked to the main session before
+            await active.say(game_id, "!look 1")
+            listing = await active.wait_private(lambda t: t.startswith("Top of the block"))
+            senders = [sender for sender, text in active.private if text == listing]
+            assert senders == ["referee_2"], senders
         finally:
             for player in players:
                 await player.close()

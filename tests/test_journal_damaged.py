@@ -163,6 +163,7 @@ BOT_DAMAGES = {
         "nested too deeply",
     ),
     "engine os.system": ("UPDATE tables SET engine='os.system' WHERE key=?", "unknown engine 'os.system'"),
+    "meta not JSON": ("UPDATE tables SET meta='{' WHERE key=?", "its meta"),
 }
 
 

@@ -1670,19 +1670,23 @@ class Bot:
         if game_id in self.games:
             return
         from cockatrice_ext.bot import formats as bot_formats
+        from cockatrice_ext.journal import JournalError
 
         key = f"{self.server_key}:game:{game_id}"
         if not self.journal.has_table(key) or key not in self.journal.open_tables():
             return
-        meta = self.journal.table_meta(key)
+        try:
+            meta = self.journal.table_meta(key)
+        except JournalError as exc:  # a damaged record: said, never guessed at
+            LOGGER.error("game %d cannot be resumed: %s", game_id, exc)
+            await self.room_say(room_id, unreplayable_line(f"game #{game_id}", exc))
+            return
         factory = bot_formats.RESUMERS.get(str(meta.get("format", "")))
         if factory is None:
             return
         if self.fleet is not None and not self.fleet.acquire(key):
             LOGGER.info("game %d is still leased to another process; taken over when it expires", game_id)
             return
-        from cockatrice_ext.journal import JournalError
-
         try:
             referee = await factory(self, game_id, room_id, key)
         except JournalError as exc:  # never guess, never stop the bot: say what could not be read
@@ -2170,7 +2174,10 @@ class Bot:
                     f" game): say !resume {moved[-1]}"
                 )
             raise NotAllowed(f"game #{game_id} is not a lost game of this referee (see !games)")
-        meta = self.journal.table_meta(key)
+        try:
+            meta = self.journal.table_meta(key)
+        except JournalError as exc:  # a damaged record: said, never guessed at
+            raise NotAllowed(unreplayable_line(f"game #{game_id}", exc)) from exc
         if int(meta.get("room_id", -1)) != room_id:
             raise NotAllowed(f"game #{game_id} was played in another room")
         if requested_by not in dict(meta.get("names", {})).values():

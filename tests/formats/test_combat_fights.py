@@ -99,6 +99,22 @@ def resolve(engine: CombatEngine, slot: int = 0, player: int = A) -> tuple[Fight
     return effects[position], effects[position + 1 :]
 
 
+def fight_casting(
+    engine: CombatEngine, caster: int, spell: str, *, slot: int = 0, target: tuple[int, int] | None = None
+) -> tuple[FightResolved, list[Any]]:
+    """A's combat: ``caster`` sets ``spell`` in spell slot 1, both are ready, A fights in ``slot`` and
+    ``caster`` casts the spell (on ``target``: player, slot) before it resolves; as :func:`resolve`."""
+    engine.apply(BeginCombat(A))
+    engine.apply(PlaceSpell(caster, spell, 0))
+    engine.apply(CombatReady(A))
+    engine.apply(CombatReady(B))
+    engine.apply(DeclareFight(A, slot))
+    engine.apply(CastSpell(caster, 0, *(target or ())))
+    effects = engine.apply(ResolveFight(A))
+    position = next(i for i, e in enumerate(effects) if isinstance(e, FightResolved))
+    return effects[position], effects[position + 1 :]
+
+
 def names(refs: Any) -> list[str]:
     return [ref.name for ref in refs]
 
@@ -216,14 +232,7 @@ def test_a_spell_resolved_in_the_fight_counts_only_when_it_cannot_touch_a_creatu
     engine = fight_engine(kinds={spell: kind})
     to_play(engine, ("Centaur Courser",), ("Elvish Warrior",))
     give(engine, spell)
-    engine.apply(BeginCombat(A))
-    engine.apply(PlaceSpell(B, spell, 0))
-    engine.apply(CombatReady(A))
-    engine.apply(CombatReady(B))
-    engine.apply(DeclareFight(A, 0))
-    engine.apply(CastSpell(B, 0))
-    effects = engine.apply(ResolveFight(A))
-    fight = next(e for e in effects if isinstance(e, FightResolved))
+    fight, _ = fight_casting(engine, B, spell)
     assert (fight.settled, fight.reason, names(fight.reason_cards)) == (not reason, reason, reason_cards)
     assert names(fight.dies) == ["Elvish Warrior"]  # printed numbers either way
 
@@ -232,14 +241,8 @@ def test_an_equipment_resolved_in_the_fight_enters_unattached_and_the_fight_is_s
     engine = fight_engine()
     to_play(engine, ("Centaur Courser",), ("Elvish Warrior",))
     give(engine, "A Sword 1")
-    engine.apply(BeginCombat(A))
-    engine.apply(PlaceSpell(A, "A Sword 1", 0))
-    engine.apply(CombatReady(A))
-    engine.apply(CombatReady(B))
-    engine.apply(DeclareFight(A, 0))
-    engine.apply(CastSpell(A, 0))
-    effects = engine.apply(ResolveFight(A))
-    assert next(e for e in effects if isinstance(e, FightResolved)).settled
+    fight, _ = fight_casting(engine, A, "A Sword 1")
+    assert fight.settled
 
 
 @pytest.mark.parametrize("on_fighter", [True, False], ids=["on-the-defender", "on-another-creature"])
@@ -247,14 +250,7 @@ def test_an_aura_counts_only_on_a_fighter(on_fighter: bool) -> None:
     engine = fight_engine()
     to_play(engine, ("Centaur Courser", "A Creature 1"), ("Elvish Warrior", "B Creature 1"))
     give(engine, "A Aura 1")
-    engine.apply(BeginCombat(A))
-    engine.apply(PlaceSpell(A, "A Aura 1", 0))
-    engine.apply(CombatReady(A))
-    engine.apply(CombatReady(B))
-    engine.apply(DeclareFight(A, 0))
-    engine.apply(CastSpell(A, 0, B, 0 if on_fighter else 1))
-    effects = engine.apply(ResolveFight(A))
-    fight = next(e for e in effects if isinstance(e, FightResolved))
+    fight, _ = fight_casting(engine, A, "A Aura 1", target=(B, 0 if on_fighter else 1))
     if on_fighter:
         assert (fight.reason, names(fight.reason_cards)) == ("attached", ["A Aura 1", "Elvish Warrior"])
     else:
@@ -313,13 +309,7 @@ def test_a_permanent_leaving_play_leaves_what_it_may_have_changed_unsure(kind: s
     engine = fight_engine(kinds={"A Aura 1": kind})
     to_play(engine, ("Centaur Courser", "A Creature 1"), ("Elvish Warrior", "B Creature 1"))
     give(engine, "A Aura 1")
-    engine.apply(BeginCombat(A))
-    engine.apply(PlaceSpell(A, "A Aura 1", 0))
-    engine.apply(CombatReady(A))
-    engine.apply(CombatReady(B))
-    engine.apply(DeclareFight(A, 1))
-    engine.apply(CastSpell(A, 0, B, 0))  # on the Warrior, not fighting now
-    engine.apply(ResolveFight(A))
+    fight_casting(engine, A, "A Aura 1", slot=1, target=(B, 0))  # on the Warrior, not fighting now
     engine.apply(LeavePlay(A, "A Aura 1"))
     assert (idx(engine, "Elvish Warrior") in engine.unsure) is unsure
     assert (idx(engine, "Centaur Courser") in engine.unsure) is (kind == OPEN)

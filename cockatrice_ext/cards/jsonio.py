@@ -18,11 +18,12 @@ _CHUNK = 1 << 20
 _XZ_MAGIC = b"\xfd7zXZ\x00"
 _GZ_MAGIC = b"\x1f\x8b"
 
-MAX_DECOMPRESSED_BYTES = 2 << 30
+MAX_DECOMPRESSED_BYTES = 1 << 30
 """The most a compressed card source (a ``.gz`` or ``.xz`` file; a zip's members together) may decompress to:
-four times MTGJSON's AllPrintings.json (about half a gigabyte), so that a small file made to expand without
-end (a decompression bomb) is refused before it takes the machine's memory. Plain files are not capped:
-their size is what the user sees."""
+twice MTGJSON's AllPrintings.json (about half a gigabyte), so that a small file made to expand without end
+(a decompression bomb) is refused before it takes the machine's memory (the reader holds what it
+decompressed: the second attack measured 2.1 GB at a 2 GiB cap). Plain files are not capped: their size is
+what the user sees."""
 
 DECOMPRESSION_ERRORS = (OSError, EOFError, lzma.LZMAError, zlib.error)
 """What reading a damaged compressed file raises (gzip's ``BadGzipFile`` is an ``OSError``)."""

@@ -105,7 +105,18 @@ def serve_and_bid(args: argparse.Namespace) -> None:
         async def start() -> WebView:
             # All pages come from one address here: the per-address budgets are raised to match.
             budget = args.pages + 10
-            web = WebView(bot, WebOptions(port=0, max_streams_per_client=budget, request_burst=budget))
+            web = WebView(
+                bot,
+                WebOptions(
+                    port=0,
+                    max_streams_per_client=budget,
+                    max_streams=max(budget, WebOptions.max_streams),
+                    max_public_streams=max(budget, WebOptions.max_public_streams),
+                    max_connections_per_client=budget,
+                    max_connections=max(budget, WebOptions.max_connections),
+                    request_burst=budget,
+                ),
+            )
             await web.start()
             for game in range(1, args.games + 1):
                 seat_game(bot, game, [f"a{game}", f"b{game}", f"c{game}"])

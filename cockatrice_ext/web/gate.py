@@ -14,7 +14,8 @@ aiohttp's own request handler (:class:`GuardedConnection`, one per connection, m
   connection opened or after the first byte following the previous response, and a connection idle
   ``idle_seconds`` after a response is closed. Only a request still arriving is timed: once it is complete
   (the web view's middleware says so, :meth:`ConnectionGate.request_complete`), its handler may take as
-  long as it needs, so a live page's event stream stays open (those are limited by ``max_streams``);
+  long as it needs, so a live page's event stream stays open (those are limited by ``max_streams``, and
+  closed by the web view when their client stops reading: ``stream_stall_seconds``);
 * accept() failing for want of descriptors or memory is logged once a minute, without a traceback
   (asyncio logs each failure with one, many times a second: :class:`AcceptErrors`).
 """

@@ -40,9 +40,12 @@ Security: tokens are 192-bit secrets bound to one player of one game or league a
 (:mod:`cockatrice_ext.web.tokens`); no page, error or log line carries a token (pages find their
 streams from their own address; the access log redacts them); request bodies are capped, every client
 address has a request budget and a limit on open streams, each token an action budget; errors are
-one plain line. Open connections are capped per client address and in total, and a request must arrive
-within a deadline (:mod:`cockatrice_ext.web.gate`), so idle or slow connections cannot take the file
-descriptors the referee needs.
+one plain line. Public pages' streams may take only ``max_public_streams`` of the ``max_streams`` slots, so
+the rest stays for players' private pages, and a stream whose client stops reading is closed (its slot
+freed) once its unsent answer stays above ``stream_backlog_bytes`` for ``stream_stall_seconds``. Open
+connections are capped per client address and in total, and a request must arrive within a deadline
+(:mod:`cockatrice_ext.web.gate`), so idle or slow connections cannot take the file descriptors the referee
+needs.
 """
 
 from __future__ import annotations
@@ -80,7 +83,12 @@ SERVER_LOG = logging.getLogger("aiohttp.server")
 KEEPALIVE_SECONDS = 15.0
 """A comment line on idle streams, so proxies and browsers keep them open."""
 CLOSED_CHECK_SECONDS = 1.0
-"""How often streams whose page was closed are looked for (aiohttp notices a closed one only when writing)."""
+"""How often streams whose page was closed, or whose client stopped reading, are looked for (aiohttp notices a
+closed one only when writing)."""
+PRIVATE_CHANNELS = frozenset({"private", "league"})
+"""The kinds of channel behind a link bound to one player (``/game/N/private/...``,
+``/league/N/private/...``): their streams may use the slots that public pages' streams cannot take
+(``WebOptions.max_public_streams``)."""
 STARTING_WAIT = 60.0
 """How long a page with a known link waits for a restarted bot to take its game or league back."""
 MAX_CHOICE_LENGTH = 150
@@ -134,6 +142,13 @@ class WebOptions:
     max_streams_per_client: int = 100
     max_streams: int = 448
     """Below ``max_connections``, so pages still load (and are told 429) when every stream slot is taken."""
+    max_public_streams: int = 336
+    """Streams of public pages (``/events``, ``/game/N/events``, ``/league/N/events``) at most, three quarters
+    of ``max_streams``: anyone may open those, so they must never take the slots of players' private pages."""
+    stream_stall_seconds: float = 20.0
+    stream_backlog_bytes: int = 4096
+    """A stream whose unsent answer (beyond what the kernel buffers) stays above ``stream_backlog_bytes`` for
+    ``stream_stall_seconds`` is closed: its client does not read, and would otherwise hold a slot for ever."""
     max_connections_per_client: int = 128
     """Open connections from one address (an IPv6 /64); above ``max_streams_per_client``. Behind a reverse
     proxy every page comes from the proxy's address, so this is the proxy's share too."""
@@ -141,7 +156,7 @@ class WebOptions:
     """Open connections in all (at most half the process's limit on open files): the rest is the referee's."""
     request_seconds: float = 10.0
     """A request's headers and body must have arrived this long after the connection opened or the next
-    request began; its answer (an event stream) is not timed."""
+    request began; its answer (an event stream) is not timed (but see ``stream_stall_seconds``)."""
     idle_seconds: float = 15.0
     """A keep-alive connection with no request this long after the last answer is closed."""
 
@@ -216,10 +231,14 @@ class Subscriber:
 
     client: str
     transport: asyncio.BaseTransport | None = None
+    private: bool = False
+    """A player's private page (counted apart from public pages' streams)."""
     pending: str | None = None
     final: str = ""
     gone: bool = False
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    backlogged_since: float | None = None
+    """When the unsent answer last rose above the backlog bound (None while below it)."""
 
     def offer(self, payload: str) -> None:
         self.pending = payload
@@ -232,6 +251,23 @@ class Subscriber:
     def check_closed(self) -> None:
         """End the stream if its page went away (closed, reloaded, lost)."""
         if self.transport is None or self.transport.is_closing():
+            self.gone = True
+            self.wake.set()
+
+    def check_stalled(self, now: float, backlog_bytes: int, stall_seconds: float) -> None:
+        """Close the connection if its client does not read: the answer waiting to be sent (once the
+        kernel's buffers are full) stayed above ``backlog_bytes`` for ``stall_seconds``. Its write, blocked
+        meanwhile, then fails and the stream ends, freeing its slot."""
+        transport = self.transport
+        if not isinstance(transport, asyncio.WriteTransport) or transport.is_closing():
+            return
+        if transport.get_write_buffer_size() <= backlog_bytes:
+            self.backlogged_since = None
+        elif self.backlogged_since is None:
+            self.backlogged_since = now
+        elif now - self.backlogged_since >= stall_seconds:
+            LOGGER.info("web view: closing a stream to %s that reads nothing", self.client)
+            transport.abort()
             self.gone = True
             self.wake.set()
 
@@ -540,13 +576,19 @@ class WebView:
             subscriber.end(event)
 
     async def _end_closed_streams(self) -> None:
-        """Every second, end the streams of pages that went away: a league player who closes their page
-        stops being a page player within a second (and gets chat again), not at the next keepalive."""
+        """Every second, end the streams of pages that went away (a league player who closes their page
+        stops being a page player within a second, and gets chat again, not at the next keepalive) and of
+        clients that read nothing (see ``WebOptions.stream_stall_seconds``)."""
+        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(CLOSED_CHECK_SECONDS)
+            now = loop.time()
             for subscribers in list(self.channels.values()):
-                for subscriber in subscribers:
+                for subscriber in list(subscribers):
                     subscriber.check_closed()
+                    subscriber.check_stalled(
+                        now, self.options.stream_backlog_bytes, self.options.stream_stall_seconds
+                    )
 
     def _games_view(self) -> Any:
         games = sorted(self.bot.all_games().items())
@@ -558,18 +600,25 @@ class WebView:
     async def _stream(
         self, request: web.Request, channel: Channel, make: Callable[[], Any]
     ) -> web.StreamResponse:
-        """A server-sent-events stream of ``channel``'s views, starting with the current one."""
+        """A server-sent-events stream of ``channel``'s views, starting with the current one; 429 if its
+        client, all streams, or (for a public page) all public pages' streams are at their limit."""
         client = request.remote or "?"
+        private = channel[0] in PRIVATE_CHANNELS
         open_here = self.streams_by_client.get(client, 0)
-        total = sum(len(s) for s in self.channels.values())
-        if open_here >= self.options.max_streams_per_client or total >= self.options.max_streams:
+        streams = [s for subscribers in self.channels.values() for s in subscribers]
+        public = sum(not s.private for s in streams)
+        if (
+            open_here >= self.options.max_streams_per_client
+            or len(streams) >= self.options.max_streams
+            or (not private and public >= self.options.max_public_streams)
+        ):
             raise web.HTTPTooManyRequests()
         payload = self.last.get(channel) or json.dumps(make(), separators=(",", ":"), sort_keys=True)
         response = web.StreamResponse(
             headers={**SECURITY_HEADERS, "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
         )
         await response.prepare(request)
-        subscriber = Subscriber(client, request.transport)
+        subscriber = Subscriber(client, request.transport, private)
         self.channels.setdefault(channel, set()).add(subscriber)
         self.streams_by_client[client] = open_here + 1
         self.last[channel] = payload

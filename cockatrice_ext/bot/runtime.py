@@ -40,6 +40,7 @@ import itertools
 import logging
 import math
 import re
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -153,6 +154,59 @@ class OpenedGame:
     requester: str
     room_id: int
     opened_at: float
+
+
+ROOM_COMMANDS_PER_WINDOW = 3
+"""Room commands of one user (the server's sender name) answered per :data:`ROOM_COMMAND_WINDOW`: every room
+answer goes through the room's one chat queue, and the connection's budget (about 1,000 characters per 10 s,
+shipped) holds about three long answers, so one user saying ``!help`` every second would otherwise delay
+everybody's room answers without bound. It holds only while room answers wait for the budget: in a quiet room
+(every answer already sent) nobody is refused, and people asking by hand stay well under it anyway."""
+
+ROOM_COMMAND_WINDOW = 10.0
+"""Seconds over which :data:`ROOM_COMMANDS_PER_WINDOW` counts (Servatrice's chat window, shipped)."""
+
+
+class CommandAllowance:
+    """How many room commands each sender had answered lately: while the room's answers wait for the chat
+    budget, a command past the allowance is not answered, and its sender is told so once per window (so the
+    notice cannot be repeated into a flood either)."""
+
+    def __init__(
+        self, per_window: int = ROOM_COMMANDS_PER_WINDOW, window: float = ROOM_COMMAND_WINDOW
+    ) -> None:
+        self.per_window = per_window
+        self.window = window
+        self._answered: dict[str, deque[float]] = {}
+        self._told: dict[str, float] = {}
+
+    def verdict(self, sender: str, now: float, *, busy: bool = True) -> str:
+        """``"answer"`` (counted), ``"notice"`` (over the allowance: tell the sender, once per window) or
+        ``"drop"`` (over it, and already told) for a command of ``sender`` at loop time ``now``; while not
+        ``busy`` (no room answer waits) every command is answered, and counted."""
+        self._forget_quiet(now)
+        answered = self._answered.setdefault(sender, deque())
+        if len(answered) < self.per_window or not busy:
+            answered.append(now)
+            while len(answered) > self.per_window:
+                answered.popleft()
+            return "answer"
+        if now - self._told.get(sender, -math.inf) >= self.window:
+            self._told[sender] = now
+            return "notice"
+        return "drop"
+
+    def _forget_quiet(self, now: float) -> None:
+        """Forget what lies a window back (so memory holds only the senders of the last window)."""
+        for sender in list(self._answered):
+            answered = self._answered[sender]
+            while answered and now - answered[0] >= self.window:
+                answered.popleft()
+            if not answered:
+                del self._answered[sender]
+        for sender, told in list(self._told.items()):
+            if now - told >= self.window:
+                del self._told[sender]
 
 
 def duration_words(seconds: float) -> str:
@@ -339,6 +393,7 @@ class GameReferee(Referee):
         self.missed = MissedLines()  # game lines players whose connection dropped have not seen
         self._was_started = False  # the server has shown this game started (a stop afterwards is a stop)
         self._before_start: list[tuple[tuple[Any, ...], int | None]] = []  # refused as not started yet
+        self._closing_unjoined = False  # its requester is being kicked: their leaving does not end the game
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -756,7 +811,12 @@ class GameReferee(Referee):
             and self.game_id in self.bot.client.games
         ):
             await self.on_connection_changed(event)
-        if event.name == "Event_Leave" and not self.closed and not self.humans():
+        if (
+            event.name == "Event_Leave"
+            and not self.closed
+            and not self._closing_unjoined
+            and not self.humans()
+        ):
             await self.finish(self.finished or "abandoned: every player left", linger=0.0)
 
     # -- lifecycle ---------------------------------------------------------------------------------
@@ -804,11 +864,21 @@ class GameReferee(Referee):
         return self.not_started_yet and not self.finished
 
     async def close_unjoined(self, why: str) -> None:
-        """Nobody sat down in this game (``why``): leave it, so the server closes it and its slot is free.
+        """Nobody joined this game (``why``): kick whoever sits in it (only the user who asked for it may),
+        then leave it, so the server closes it and its slot is free (it keeps a game with players in it, and
+        counts it against the referee's account).
 
         A new game has no record yet; one continuing a lost game (``!resume``) keeps its record open, so it
         can be resumed again: closing it would end the players' game for them."""
         self.finished = self.finished or why
+        seated = self.humans() if self.game_id in self.bot.client.games else []
+        if seated:
+            self._closing_unjoined = True  # a continued game's record stays open (see give_up_unjoined)
+            kicks = [pc.kick_from_game(player.player_id) for player in seated]
+            with contextlib.suppress(
+                ClientError, ConnectionError, TimeoutError
+            ):  # refused, or gone meanwhile
+                await self.bot.client.game_commands(self.game_id, kicks)
         await self.leave()
 
     def status(self) -> str:
@@ -1124,8 +1194,9 @@ class BotOptions:
     lease_ttl: float = DEFAULT_LEASE_TTL
     """Seconds a fleet lease lasts unless renewed (a dead process's games are taken over after it)."""
     unjoined_timeout: float = 300.0
-    """Seconds a game opened on a user's request waits for its first player: with nobody seated by then the
-    bot leaves it (so the server closes it and frees the slot) and tells the room; 0 or less: never."""
+    """Seconds a game opened on a user's request waits for another player: with nobody but its requester
+    seated by then the bot kicks them and leaves it (so the server closes it and frees the slot) and tells
+    the room; 0 or less: never."""
     max_waiting_per_user: int = 1
     """Games one user may have asked for that still wait for players, at once (in all formats and rooms):
     the server lets the referee's account create only a few games per room (5 as shipped), for everyone."""
@@ -1181,6 +1252,8 @@ class Bot:
         """Games this session opened on a user's request (:data:`GAME_REQUESTER`), until it leaves them."""
         self._unjoined_timers: dict[int, asyncio.TimerHandle] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self.room_allowance = CommandAllowance()
+        """Room commands answered per sender lately (:data:`ROOM_COMMANDS_PER_WINDOW`)."""
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -1587,7 +1660,18 @@ class Bot:
         await self.answer_room_command(ctx, text)
 
     async def answer_room_command(self, ctx: Context, text: str) -> None:
-        """Run a room command (said in the room, or handed over by another process of the fleet)."""
+        """Run a room command (said in the room, or handed over by another process of the fleet), within its
+        sender's allowance (:data:`ROOM_COMMANDS_PER_WINDOW`) while room answers wait for the chat budget:
+        past it, the command is not run, and the sender hears once per window that the referee answers soon.
+        """
+        if parse_invocation_safe(text):
+            busy = ctx.room_id is None or self.chat.pending(("room", ctx.room_id)) > 0
+            verdict = self.room_allowance.verdict(ctx.sender, asyncio.get_running_loop().time(), busy=busy)
+            if verdict != "answer":
+                if verdict == "notice":
+                    notice = f"{ctx.sender}: too many commands; the referee answers again in a few seconds."
+                    await ctx.reply(shorten(notice))
+                return
         for referee in self.room_referees:
             token = GAME_REQUESTER.set(ctx.sender if referee.opens_games_on_request else "")
             try:
@@ -1786,6 +1870,10 @@ class Bot:
         if not seated:
             closes = session.closes_in(game_id)
             when = f": nobody has joined it, so it closes in about {duration_words(closes)}" if closes else ""
+        elif all(player.name == user for player in seated):
+            closes = session.closes_in(game_id)
+            alone = f", or it closes in about {duration_words(closes)} if nobody else joins" if closes else ""
+            when = f" ({len(seated)} seated): leave it to close it{alone}"
         elif any(player.name == user for player in seated):
             when = f" ({len(seated)} seated): leave it to close it"
         else:
@@ -1834,7 +1922,8 @@ class Bot:
         task.add_done_callback(self._background.discard)
 
     async def close_if_unjoined(self, game_id: int) -> None:
-        """The unjoined timeout passed: a game nobody sits in is closed and its room told once."""
+        """The unjoined timeout passed: a game nobody joined (:meth:`nobody_joined`) is closed and its room
+        told once."""
         self._unjoined_timers.pop(game_id, None)
         if game_id not in self.opened:
             return
@@ -1845,13 +1934,21 @@ class Bot:
                 with contextlib.suppress(ClientError, ConnectionError, TimeoutError):
                     await self.client.leave_game(game_id)
             return
-        if not referee.waiting_for_players or referee.humans():
-            return  # it started, or someone sits in it (it closes when they leave)
+        if not self.nobody_joined(referee, self.opened[game_id]):
+            return  # it started, or someone other than its requester sits in it (it closes when they leave)
         timeout = duration_words((self.main or self).options.unjoined_timeout)
         await self.give_up_unjoined(referee, f"game #{game_id} closed: nobody joined in {timeout}")
 
+    @staticmethod
+    def nobody_joined(referee: GameReferee, opened: OpenedGame) -> bool:
+        """Whether a game opened on request still waits with nobody seated but the user who asked for it:
+        sitting alone in one's own game does not hold one of the referee's slots for good."""
+        return referee.waiting_for_players and all(
+            player.name == opened.requester for player in referee.humans()
+        )
+
     async def give_up_unjoined(self, referee: GameReferee, line: str) -> None:
-        """Close a game nobody sits in (see :meth:`GameReferee.close_unjoined`) and tell its room ``line``
+        """Close a game nobody joined (see :meth:`GameReferee.close_unjoined`) and tell its room ``line``
         (and, for a continued game, that its record is kept)."""
         key = referee.table_key
         kept = referee.table is not None and self.journal.closed_reason(key) is None
@@ -1962,15 +2059,15 @@ class Bot:
         raise NotAllowed(self.limit_refusal(room_id, watchable))
 
     def unjoined_games(self, room_id: int) -> list[tuple[float, int, OpenedGame]]:
-        """This session's games in ``room_id`` opened on request that wait with nobody seated, oldest first:
-        (age in seconds, game number, who asked)."""
+        """This session's games in ``room_id`` opened on request that nobody joined (:meth:`nobody_joined`:
+        its requester alone may sit in it), oldest first: (age in seconds, game number, who asked)."""
         now = asyncio.get_running_loop().time()
         found = []
         for game_id, opened in self.opened.items():
             referee = self.games.get(game_id)
-            if opened.room_id != room_id or referee is None or not referee.waiting_for_players:
+            if opened.room_id != room_id or referee is None:
                 continue
-            if not referee.humans():
+            if self.nobody_joined(referee, opened):
                 found.append((now - opened.opened_at, game_id, opened))
         return sorted(found, key=lambda item: (-item[0], item[1]))
 
@@ -1991,7 +2088,7 @@ class Bot:
 
     def limit_refusal(self, room_id: int, watchable: bool) -> str:
         """Why no game can open in ``room_id`` now, true to what holds the referee's slots there: games
-        waiting with nobody seated (which, when they close, when one may make room), games waiting for more
+        waiting with nobody joined (which, when they close, when one may make room), games waiting for more
         players, games being played; else the games it has left, which count while players stay in them."""
         options = (self.main or self).options
         requester = GAME_REQUESTER.get()
@@ -2004,7 +2101,7 @@ class Bot:
             (filling if referee.waiting_for_players else playing).append(game_id)
         parts = []
         if empty:
-            waits = f"{game_list(empty)} {plural(len(empty), 'waits', 'wait')} with nobody seated"
+            waits = f"{game_list(empty)} {plural(len(empty), 'waits', 'wait')} with nobody joined"
             closing = min(self.closes_in(game_id) for game_id in empty)
             if closing:
                 which = "it closes" if len(empty) == 1 else "the next closes"

@@ -107,23 +107,23 @@ def test_a_game_nobody_joins_is_closed_and_the_room_told_once(
     shipped_limit: ServatriceServer, tmp_path: Path
 ) -> None:
     """alice asks for a game and never joins it: after the unjoined timeout the referee leaves it, the
-    server closes it, the room hears one line, and alice may ask again. bob's older game, where bob sits,
-    is kept."""
+    server closes it, the room hears one line, and alice may ask again. bob's older game, where alice sits
+    (someone other than the user who asked for it), is kept."""
 
     async def scenario() -> None:
         bot = await start_bot(shipped_limit, tmp_path, "referee_gs1", unjoined_timeout=3.0)
         room_id, (alice, bob) = await arrive(shipped_limit, "alice_gs1", "bob_gs1")
         try:
             kept = opened_game(await ask(bob, room_id))
-            await bob.sit(room_id, kept)
+            await alice.sit(room_id, kept)
             since = alice.mark()
             empty = opened_game(await ask(alice, room_id))
             closed = f"game #{empty} closed: nobody joined in 3 seconds."
             await alice.wait_line(lambda t: t == closed, since=since, timeout=30)
             assert empty not in bot.games and empty not in bot.client.games
             assert not await still_on_server(alice, room_id, empty)
-            assert kept in bot.games and bot.games[kept].waiting_for_players  # bob sits there: not closed
-            assert await still_on_server(alice, room_id, kept)
+            assert kept in bot.games and bot.games[kept].waiting_for_players  # alice sits there: not closed
+            assert await still_on_server(bob, room_id, kept)
             again = opened_game(await ask(alice, room_id))  # her waiting game is gone: she may ask again
             assert again not in (kept, empty)
             await wait_until(lambda: again not in bot.games, timeout=30, what="the second empty game closed")
@@ -176,7 +176,7 @@ def test_at_the_limit_the_refusal_is_true_and_an_unjoined_game_makes_room(
     shipped_limit: ServatriceServer, tmp_path: Path
 ) -> None:
     """The smoke test's steps: one user (allowed five waiting games here) takes the five slots with empty
-    games. Another user is told which games wait with nobody seated and when they close, not that they
+    games. Another user is told which games wait with nobody joined and when they close, not that they
     "still have players in them". Once the oldest has waited long enough, it is closed to make room (the
     room told) and the other user gets a game; the hog's other games stay."""
 
@@ -193,7 +193,7 @@ def test_at_the_limit_the_refusal_is_true_and_an_unjoined_game_makes_room(
                 refused
             )
             waits = (
-                rf"{listed} wait with nobody seated \(the next closes in \d minutes unless someone joins\)"
+                rf"{listed} wait with nobody joined \(the next closes in \d minutes unless someone joins\)"
             )
             assert re.search(waits, refused), refused
             assert "still have players" not in refused, refused
@@ -212,8 +212,9 @@ def test_at_the_limit_the_refusal_is_true_and_an_unjoined_game_makes_room(
             assert sorted(bot.games) == sorted([*hogged[1:], got])
             assert not await still_on_server(victim, room_id, hogged[0])
 
-            # The hog's own empty games never make room for the hog: the victim sits in theirs, so none can.
-            await victim.sit(room_id, got)
+            # The hog's own empty games never make room for the hog: the hog joined the victim's, so none can.
+            await hog.sit(room_id, got)
+            await wait_until(lambda: bool(bot.games[got].humans()), timeout=30, what="the hog seated")
             refused = await ask(hog, room_id)
             assert f"#{got} waits for more players" in refused, refused
             assert refused.endswith(
@@ -222,6 +223,92 @@ def test_at_the_limit_the_refusal_is_true_and_an_unjoined_game_makes_room(
             assert sorted(bot.games) == sorted([*hogged[1:], got])
         finally:
             for player in (hog, victim):
+                await player.close()
+            await bot.close()
+
+    run(scenario(), timeout=240)
+
+
+@pytest.mark.servatrice
+def test_sitting_alone_in_ones_own_game_does_not_keep_it_open(
+    shipped_limit: ServatriceServer, tmp_path: Path
+) -> None:
+    """Seen in a hostile test: alice asks for a game and sits in it alone; nobody else joins. It still counts
+    as unjoined: at the timeout she is kicked, the game closes on the server and the room hears why. bob's
+    game, where carol joined him, is kept."""
+
+    async def scenario() -> None:
+        bot = await start_bot(shipped_limit, tmp_path, "referee_gs4", unjoined_timeout=3600.0)
+        room_id, (alice, bob, carol) = await arrive(shipped_limit, "alice_gs4", "bob_gs4", "carol_gs4")
+        try:
+            alone = opened_game(await ask(alice, room_id))
+            await alice.sit(room_id, alone)
+            kept = opened_game(await ask(bob, room_id, "!auction new 3"))
+            for player in (bob, carol):
+                await player.sit(room_id, kept)
+            seated = {alone: 1, kept: 2}
+            await wait_until(
+                lambda: all(len(bot.games[game].humans()) == count for game, count in seated.items()),
+                timeout=30,
+                what="the referee sees who sits where",
+            )
+            since = bob.mark()
+            for game_id in (alone, kept):  # the timeout passed (called here: no waiting in a test)
+                await bot.close_if_unjoined(game_id)
+            closed = await bob.wait_line(lambda t: f"game #{alone} closed" in t, since=since, timeout=30)
+            assert closed == f"game #{alone} closed: nobody joined in {duration_words(3600.0)}.", closed
+            assert alone not in bot.games and alone not in bot.client.games
+            await wait_until(lambda: alice.client.games[alone].kicked, timeout=30, what="alice kicked")
+            assert not await still_on_server(bob, room_id, alone)
+            assert kept in bot.games and bot.games[kept].waiting_for_players  # carol joined bob: kept
+            again = opened_game(await ask(alice, room_id))  # her game is gone: she may ask again
+            assert again not in (alone, kept)
+        finally:
+            for player in (alice, bob, carol):
+                await player.close()
+            await bot.close()
+
+    run(scenario())
+
+
+@pytest.mark.servatrice
+def test_accounts_sitting_in_their_own_games_give_way_at_the_limit(
+    shipped_limit: ServatriceServer, tmp_path: Path
+) -> None:
+    """The smoke test's steps: five accounts each ask for a game and sit in it alone, taking the five slots.
+    Another user is told they wait with nobody joined; once the oldest has waited long enough it is closed
+    to make room (its requester kicked, the room told) and the other user gets a game."""
+
+    async def scenario() -> None:
+        bot = await start_bot(shipped_limit, tmp_path, "referee_gs5", unjoined_yield_after=3600.0)
+        names = [f"holder{index}_gs5" for index in range(5)]
+        room_id, (*holders, victim) = await arrive(shipped_limit, *names, "victim_gs5")
+        try:
+            held = []
+            for holder in holders:
+                held.append(opened_game(await ask(holder, room_id)))
+                await holder.sit(room_id, held[-1])
+            await wait_until(
+                lambda: all(len(bot.games[game].humans()) == 1 for game in held), timeout=30, what="seated"
+            )
+            refused = await ask(victim, room_id)
+            assert f"{', '.join(f'#{game_id}' for game_id in held)} wait with nobody joined" in refused, (
+                refused
+            )
+            assert f"ask again in {duration_words(3600.0)}" in refused, refused
+
+            bot.options.unjoined_yield_after = 0.0  # the holders' games have now waited long enough
+            since = victim.mark()
+            got = opened_game(await ask(victim, room_id))
+            given_up = await victim.wait_line(lambda t: "closed to make room" in t, since=since)
+            assert given_up.startswith(
+                f"game #{held[0]} closed to make room for a new game: nobody joined"
+            ), given_up
+            assert sorted(bot.games) == sorted([*held[1:], got])
+            await wait_until(lambda: holders[0].client.games[held[0]].kicked, timeout=30, what="kicked")
+            assert not await still_on_server(victim, room_id, held[0])
+        finally:
+            for player in (*holders, victim):
                 await player.close()
             await bot.close()
 

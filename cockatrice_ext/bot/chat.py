@@ -20,11 +20,11 @@ else's answers by tens of seconds. :class:`ChatScheduler` fixes that:
   that used less of the budget lately than every other one waiting (a quiet conversation next to busy
   ones) waits at most one window** (10 s plus the gate's 1 s margin under the shipped limits), plus the
   round trip of a message already on its way;
-* one **private conversation takes at most** :data:`SHARE` **of each budget** per window (half: 500
-  characters and 5 messages under the shipped limits); a longer text goes in pieces, each as large as
+* one **private conversation takes at most** :data:`SHARE` **of each budget** per window (900
+  characters and 9 messages under the shipped limits); a longer text goes in pieces, each as large as
   its share has room for (at least a quarter of it), cut at a line break, a ``" | "``, a sentence's end
   or a space. So a player spamming long answers (``!help``, rules) waits for their own budget, and
-  next to one of them another's answer of up to half the budget goes at once;
+  next to one of them another's short answer (up to a tenth of the budget) goes at once;
 * a message is handed to the client only when the client's flood gate says it fits *now*, so chat
   never sits in the client's command queue in front of free game commands (card moves, counters,
   annotations: the channels that carry most of what players see).
@@ -89,9 +89,11 @@ AWAY_PREFIX = "While you were away: "
 STARVED_AFTER = 3.0
 """Seconds a line may wait for the budget before the operator is told how to add budget."""
 
-SHARE = 0.5
+SHARE = 0.9
 """The most of each chat budget (characters and messages per window) one private conversation takes: the
-rest is always there for everybody else, so one player's long answers never delay another's."""
+rest is always there for everybody else's short answers. Not half: a pack listing with the pick before it
+(600-900 characters) must arrive whole in one message, not cut in two a window apart (the chat-only Market
+Draft field test read half a pack)."""
 
 FORGET_AFTER = 20
 """Windows after which what a destination sent no longer weighs in who goes first (e^-20 of it is left)."""

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cockatrice_ext.bot.chat import HELD_MESSAGES, SEPARATOR, ChatScheduler, client_scheduler
+from cockatrice_ext.bot.chat import HELD_MESSAGES, SEPARATOR, SHARE, ChatScheduler, client_scheduler
 from cockatrice_ext.client.errors import NameNotFound
 from cockatrice_ext.client.flood import Cost, FloodGate, FloodLimits, chat_cost, game_command_cost
 
@@ -181,7 +181,7 @@ def test_three_spammers_delay_a_quiet_conversation_at_most_one_window() -> None:
 
 
 def test_a_private_conversation_keeps_to_its_share_and_loses_nothing() -> None:
-    """A spammer's answers go in pieces of at most half the character budget, at most half the messages
+    """A spammer's answers go in pieces of at most its share of the character budget and of the messages
     per window, cut at sentences, every word arriving, in order."""
 
     async def scenario() -> tuple[FakeClient, int]:
@@ -195,7 +195,7 @@ def test_a_private_conversation_keeps_to_its_share_and_loses_nothing() -> None:
     client, asked = run_simulated(scenario)
     limits = FloodLimits()
     most_bytes, most_messages = share_of_window(client.sent, ("user", "spam0"))
-    assert most_bytes <= limits.chat_chars // 2 and most_messages <= limits.chat_messages // 2
+    assert most_bytes <= int(limits.chat_chars * SHARE) and most_messages <= int(limits.chat_messages * SHARE)
     received = " ".join(client.to(("user", "spam0"))).split()
     assert [word for word in received if word != SEPARATOR.strip()] == " ".join(
         long_answer(n) for n in range(asked)
@@ -205,7 +205,7 @@ def test_a_private_conversation_keeps_to_its_share_and_loses_nothing() -> None:
 
 def test_a_long_deck_list_goes_in_pieces_cut_at_line_breaks() -> None:
     """A raw text longer than a conversation's share is not cut mid-line: each piece is whole lines."""
-    deck = "\n".join(f"1 Card Number {n:03d} of the Pool" for n in range(30))  # about 930 characters
+    deck = "\n".join(f"1 Card Number {n:03d} of the Pool" for n in range(31))  # about 990 characters
 
     async def scenario() -> list[str]:
         client = FakeClient()
@@ -216,7 +216,8 @@ def test_a_long_deck_list_goes_in_pieces_cut_at_line_breaks() -> None:
         return client.to(("user", "ann"))
 
     pieces = run_simulated(scenario)
-    assert len(pieces) == 2 and all(len(p.encode()) <= FloodLimits().chat_chars // 2 for p in pieces)
+    share = int(FloodLimits().chat_chars * SHARE)
+    assert len(pieces) == 2 and all(len(p.encode()) <= share for p in pieces)
     assert "\n".join(pieces) == deck
 
 
@@ -324,4 +325,4 @@ def test_never_over_budget_within_shares_and_nothing_lost(
         assert "".join(arrived.split()).replace("|", "") == "".join(said.split()).replace("|", "")
         if destination[0] == "user":
             most_bytes, most_messages = share_of_window(client.sent, destination)
-            assert most_bytes <= 500 and most_messages <= 5
+            assert most_bytes <= int(1000 * SHARE) and most_messages <= int(10 * SHARE)

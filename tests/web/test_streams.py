@@ -9,31 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
-from test_server import Setup, make_setup
+from test_gate import BOUND, HELD, scenario
+from test_server import Setup
 
-BOUND = 30.0
-"""The longest any wait here may take (the bounds under test are far shorter)."""
-HELD = 300.0
-"""A bound no test reaches."""
 BIG_VIEW = {"games": [], "leagues": [], "filler": "x" * 8_000_000}
 """A view larger than any kernel's socket buffers: a client that reads nothing cannot take it all."""
-
-
-def scenario(tmp_path: Path, body: Callable[[Setup], Awaitable[None]], **limits: Any) -> None:
-    async def run() -> None:
-        setup = await make_setup(tmp_path, **limits)
-        try:
-            await asyncio.wait_for(body(setup), 4 * BOUND)
-        finally:
-            await setup.session.close()
-            await setup.web.stop()
-            setup.bot.chat.close()
-
-    asyncio.run(run())
 
 
 async def deaf_stream(port: int, path: str, client: str) -> socket.socket:

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from test_combat_fights_render import take
 
 from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.combat import CombatReferee, DeckVerdict, check_cod, own_permanent, render_effects
@@ -38,16 +39,7 @@ def game(verdict: DeckVerdict, alice: str, zoe: str, **options: Any) -> rules.Co
     engine = rules.CombatEngine(config, seed=1)
     engine.apply(rules.StartGame(player=None))
     for player, name in ((ALICE, alice), (ZOE, zoe)):
-        seat = engine.seats[engine.config.players.index(player)]
-        card = next(
-            i
-            for i, c in enumerate(engine.config.cards)
-            if c.name == name and engine.config.owners[i] == engine.config.players.index(player)
-        )
-        for zone in (seat.draw_pile, seat.used):
-            if card in zone:
-                zone.remove(card)
-                seat.hand.append(card)
+        take(engine, player, name)
         engine.apply(rules.PlaceFaceDown(player=player, card=name, slot=0))
     engine.apply(rules.SetupDone(player=ALICE))
     engine.apply(rules.SetupDone(player=ZOE))

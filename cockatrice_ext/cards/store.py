@@ -35,6 +35,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from cockatrice_ext.cards import jsonio
 from cockatrice_ext.cards.embedded import card_from_json, card_to_json
 from cockatrice_ext.cards.errors import CardDataError
 from cockatrice_ext.cards.model import Card, CardDatabase, CardSet
@@ -86,7 +87,12 @@ class CardStore:
         if row is None:
             raise CardDataError(f"shipped card data lacks {key}", source=str(self.path))
         try:
-            return zlib.decompress(row[0])
+            # Capped like every compressed card source: a cache file is the user's to damage.
+            inflater = zlib.decompressobj()
+            data = inflater.decompress(row[0], jsonio.MAX_DECOMPRESSED_BYTES)
+            if inflater.unconsumed_tail:
+                raise zlib.error(f"inflates to more than {jsonio.MAX_DECOMPRESSED_BYTES} bytes")
+            return data + inflater.flush()
         except zlib.error as exc:
             raise CardDataError(f"shipped card data corrupt ({key}): {exc}", source=str(self.path)) from exc
 

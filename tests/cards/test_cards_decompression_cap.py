@@ -9,6 +9,7 @@ import io
 import json
 import lzma
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from cockatrice_ext.cards.jsonio import load_json
 from cockatrice_ext.cards.mtgjson import read_mtgjson
 from cockatrice_ext.cards.scryfall import read_scryfall_bulk
 from cockatrice_ext.cards.sources import load_cards
+from cockatrice_ext.cards.store import FORMAT, VERSION, CardStore, new_store_file
 from cockatrice_ext.cli import main
 
 LIMIT = 1 << 20
@@ -153,3 +155,26 @@ def test_the_budget_counts_across_streams() -> None:
     assert budget.read(io.BytesIO(b"x" * LIMIT), LIMIT) == b"x" * LIMIT
     with pytest.raises(CardDataError, match=r"^archive\.zip: decompresses to more than 1 MiB"):
         budget.read(io.BytesIO(b"y"))
+
+
+def test_a_card_store_blob_inflating_past_the_cap_is_refused(tmp_path: Path) -> None:
+    """A store or cache file (the user's cache folder is theirs to damage) whose index inflates past the cap
+    is an error naming the file, not all of the machine's memory."""
+    path = tmp_path / "cache.sqlite3"
+    con = new_store_file(path, {"format": FORMAT, "version": str(VERSION)}, [])
+    con.execute("INSERT INTO blobs VALUES ('index', ?)", (zlib.compress(b"a\t0\tA\n" * (OVER // 6), 9),))
+    con.commit()
+    con.close()
+    store = CardStore(path)
+    with pytest.raises(CardDataError, match="index") as caught:
+        _ = store.index
+    assert caught.value.source == str(path)
+
+
+def test_a_card_store_blob_within_the_cap_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "cache.sqlite3"
+    con = new_store_file(path, {"format": FORMAT, "version": str(VERSION)}, [])
+    con.execute("INSERT INTO blobs VALUES ('index', ?)", (zlib.compress(b"a\t0\tA"),))
+    con.commit()
+    con.close()
+    assert CardStore(path).index == {"a": 0}

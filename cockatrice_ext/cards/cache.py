@@ -27,7 +27,7 @@ from cockatrice_ext.cards.store import CardStore, write_store
 
 LOGGER = logging.getLogger(__name__)
 
-CACHE_VERSION = "3"  # 2: links and back faces kept; 3: back faces' multiverse ids
+CACHE_VERSION = "4"  # 2: links and back faces kept; 3: back faces' multiverse ids; 4: cipt, hybrid costs
 MIN_CACHED_BYTES = 1024 * 1024  # smaller files parse faster than a cache opens
 
 

@@ -24,7 +24,7 @@ from cockatrice_ext.cards.errors import CardDataError, xml_syntax_message
 from cockatrice_ext.cards.jsonio import DECOMPRESSION_ERRORS, open_binary
 from cockatrice_ext.cards.model import COLORS, Card, CardDatabase, CardRelation, CardSet, Face, Printing
 from cockatrice_ext.cards.text import (
-    braced_mana_cost,
+    cockatrice_cost,
     colors_from_cost,
     colors_of,
     mana_value_of,
@@ -56,6 +56,8 @@ PARSER_SETTINGS: dict[str, bool] = {
 _JOINED_LAYOUTS = frozenset(
     {"transform", "modal_dfc", "flip", "reversible_card", "double_faced_token", "battle"}
 )
+# What Cockatrice reads as a set's <priority> (QString::toShort): anything else is 0, its Fallback.
+_PRIORITY = re.compile(r"[+-]?[0-9]+")
 
 
 @dataclass
@@ -71,6 +73,7 @@ class _RawCard:
     relations: list[CardRelation] = field(default_factory=list)  # both kinds, in file order
     colors: list[str] = field(default_factory=list)
     token: bool = False
+    cipt: bool = False  # its <cipt> said 1, as Cockatrice reads it (the text exactly "1")
 
 
 def _local(tag: object) -> str:
@@ -120,6 +123,8 @@ def _read_card(elem: etree._Element) -> _RawCard:
         elif tag == "token":
             raw.token = (child.text or "").strip() not in ("", "0")
         elif tag in _EXTRA_PROPS:
+            if tag == "cipt":
+                raw.cipt = child.text == "1"
             props[tag] = (child.text or "").strip()
     return raw
 
@@ -178,7 +183,7 @@ def _faces_of(raw: _RawCard) -> tuple[Face, ...]:
     for index, face_name in enumerate(names):
         type_line = _face_type_line(props, names, index)
         supers, types, subs = split_type_line(type_line)
-        cost = braced_mana_cost(part("manacost", index))
+        cost = cockatrice_cost(part("manacost", index))
         cmc_text = part("cmc", index) if len(names) == 1 or " // " in props.get("cmc", "") else ""
         try:
             mana_value = float(cmc_text) if cmc_text else mana_value_of(cost)
@@ -204,24 +209,27 @@ def _faces_of(raw: _RawCard) -> tuple[Face, ...]:
                 loyalty=part("loyalty", index) or None,
                 defense=part("defense", index) or None,
                 side="b" if props.get("side") == "back" else "a",
+                cipt=raw.cipt,  # Cockatrice's card-wide flag: every face of an A // B card
             )
         )
     return tuple(faces)
 
 
-def _card_of(raw: _RawCard) -> Card:
-    printings = tuple(
-        Printing(
-            set_code=code,
-            collector_number=attrs.get("num", ""),
-            rarity=normalise_rarity(attrs.get("rarity", "")),
-            scryfall_id=attrs.get("uuid", ""),
-            multiverse_id=attrs.get("muid", "") or raw.props.get("muid", ""),
-            pic_url=attrs.get("picurl", ""),
-        )
-        for code, attrs in raw.sets
-        if code
+def _printing(code: str, attrs: dict[str, str], props: dict[str, str]) -> Printing:
+    """One ``<set>`` printing; its rarity normalised (``Mythic Rare`` -> ``mythic``, as Oracle spells it and
+    every reader of rarities compares)."""
+    return Printing(
+        set_code=code,
+        collector_number=attrs.get("num", ""),
+        rarity=normalise_rarity(attrs.get("rarity", "")),
+        scryfall_id=attrs.get("uuid", ""),
+        multiverse_id=attrs.get("muid", "") or props.get("muid", ""),
+        pic_url=attrs.get("picurl", ""),
     )
+
+
+def _card_of(raw: _RawCard) -> Card:
+    printings = tuple(_printing(code, attrs, raw.props) for code, attrs in raw.sets if code)
     layout = raw.props.get("layout") or ("split" if " // " in raw.name else "normal")
     faces = _faces_of(raw)
     is_token = raw_is_token(raw)
@@ -381,7 +389,16 @@ def _read_set(elem: etree._Element) -> CardSet | None:
         name=fields.get("longname", ""),
         set_type=fields.get("settype", ""),
         release_date=fields.get("releasedate", ""),
+        priority=_priority(fields["priority"]) if "priority" in fields else None,
     )
+
+
+def _priority(text: str) -> int:
+    """A ``<priority>`` as Cockatrice reads it: a whole number that fits a short, else 0 (Fallback)."""
+    if _PRIORITY.fullmatch(text) is None:
+        return 0
+    value = int(text)
+    return value if -(1 << 15) <= value < (1 << 15) else 0
 
 
 def read_cockatrice_xml(source: str | Path | bytes | IO[bytes], *, name: str = "") -> CardDatabase:

@@ -68,6 +68,10 @@ class Face:
     loyalty: str | None = None
     defense: str | None = None
     side: str = "a"
+    # Whether the face enters tapped, as a Cockatrice card database's ``<cipt>`` said it (a ``<card>``
+    # without one said False); None from every other source: a writer then judges by the rules text.
+    # Not compared: the same face, whichever file described it.
+    cipt: bool | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -239,6 +243,9 @@ class CardSet:
     name: str = ""
     set_type: str = ""
     release_date: str = ""
+    # The set's ``<priority>`` in a Cockatrice card database (0 Fallback, 10 Primary ... 100 Lowest; lower
+    # sorts first); None from every other source, and where the file gave none: a writer then ranks the set.
+    priority: int | None = None
 
 
 @dataclass

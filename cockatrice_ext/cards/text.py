@@ -79,31 +79,30 @@ def main_type(types: tuple[str, ...]) -> str:
     return next((t for t in types if t != "Token"), types[0] if types else "")
 
 
+# One symbol of a Cockatrice <manacost>. Oracle keeps braces only around symbols with a slash (``2{W/U}``,
+# ``{W/P}``), Magic-Spoiler writes none at all (``1B/GB/G``); either way numbers run on (``10``) and other
+# letters stand alone (``XWC``, ``S``). A digit just before a slash belongs to the pair (``12/W``: 1, 2/W).
+_COST_SYMBOL = re.compile(
+    r"\{(?P<braced>[^{}]*)(?:\}|(?=\{)|$)"  # as written; an unclosed one ends where the next starts
+    r"|(?P<pair>[0-9A-Z](?:/[0-9A-Z])+)"  # hybrid B/G, 2/W, phyrexian W/P and G/U/P, without braces
+    r"|(?P<half>H[WUBRG])"  # half mana (Unhinged): HW
+    r"|(?P<number>[0-9]+?(?=[0-9]/)|[0-9]+)"
+    r"|(?P<other>\S)",
+    re.IGNORECASE | re.ASCII,
+)
+
+
 @functools.lru_cache(maxsize=8192)
-def braced_mana_cost(cost: str) -> str:
-    """Normalise a Cockatrice (``2{W/U}``, ``XW``) or brace (``{2}{W}``) cost to braces."""
+def cockatrice_cost(cost: str) -> str:
+    """A Cockatrice ``<manacost>`` in braces, symbol by symbol: ``2{W/U}`` (Oracle), ``1B/GB/G``
+    (Magic-Spoiler, no braces at all) -> ``{1}{B/G}{B/G}``; ``2/W2/W2/W`` -> ``{2/W}{2/W}{2/W}``; ``W/P`` ->
+    ``{W/P}``; ``12XC`` -> ``{12}{X}{C}``; a brace cost (``{2}{W}``) stays as it is, upper-cased."""
     out: list[str] = []
-    i = 0
-    cost = cost.strip()
-    while i < len(cost):
-        ch = cost[i]
-        if ch == "{":
-            end = cost.find("}", i)
-            if end < 0:
-                break
-            out.append(cost[i : end + 1].upper())
-            i = end + 1
-        elif ch.isascii() and ch.isdigit():
-            j = i
-            while j < len(cost) and cost[j].isascii() and cost[j].isdigit():
-                j += 1
-            out.append("{" + cost[i:j] + "}")
-            i = j
-        elif ch.isspace():
-            i += 1
-        else:
-            out.append("{" + ch.upper() + "}")
-            i += 1
+    for match in _COST_SYMBOL.finditer(cost):
+        symbol = match.group("braced")
+        symbol = match.group(0) if symbol is None else symbol.strip()
+        if symbol:
+            out.append("{" + symbol.upper() + "}")
     return "".join(out)
 
 

@@ -35,7 +35,7 @@ import zlib
 from array import array
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from lxml import etree
 
@@ -57,7 +57,7 @@ from cockatrice_ext.cards.model import Card, CardDatabase, CardSet
 from cockatrice_ext.cards.store import CardStore, index_text, new_store_file
 
 FORMAT = "cockatrice-ext-xml-index"
-VERSION = "4"
+VERSION = "5"  # 5: set priorities kept
 # A card's start tag, or markup inside which "<card" is not one (skipped when scanning), or a DTD.
 _MARKUP = re.compile(rb"<(?:(card[\s>])|!--.*?-->|!\[CDATA\[.*?\]\]>|\?.*?\?>|(!DOCTYPE))", re.DOTALL)
 # Where a type's text could say "Token": the word itself, or a character reference that could spell it.
@@ -392,6 +392,10 @@ def _build_index(source: Path, target: Path, identity: dict[str, str]) -> bytes 
         texts["links"] = json.dumps(inside, sort_keys=True, ensure_ascii=False)
     if pairs:
         texts["pairs"] = json.dumps(pairs, sort_keys=True, ensure_ascii=False)
+    first = {s.code: s for s in reversed(facts.sets)}  # the first definition of a code wins
+    priorities = {code: s.priority for code, s in first.items() if s.priority is not None}
+    if priorities:  # the store's sets table has no place for a <priority>
+        texts["priorities"] = json.dumps(priorities, sort_keys=True, ensure_ascii=False)
     # Card n's <card> elements are elements[firsts[n]:firsts[n + 1]]; element e spans starts[e:e + 2].
     grouped = [groups[name] for name in names]
     blobs = {key: value.encode("utf-8") for key, value in texts.items()}
@@ -403,7 +407,6 @@ def _build_index(source: Path, target: Path, identity: dict[str, str]) -> bytes 
     rows = [(key, zlib.compress(value, 0)) for key, value in sorted(blobs.items())]
     meta = {**identity, "format": FORMAT, "version": "1", "index_version": VERSION}
     meta |= {"source_seal": digest[0], "blobs_sha256": blobs_digest(rows)}
-    first = {s.code: s for s in reversed(facts.sets)}  # the first definition of a code wins
     con = new_store_file(target, meta, first.values())
     try:
         con.executemany("INSERT INTO blobs VALUES (?, ?)", rows)
@@ -411,6 +414,11 @@ def _build_index(source: Path, target: Path, identity: dict[str, str]) -> bytes 
     finally:
         con.close()
     return data
+
+
+def _is_priority(value: object) -> bool:
+    """Whether ``value`` (from the index's ``priorities``) is a set priority: a whole number, never a flag."""
+    return type(value) is int
 
 
 class XmlIndexStore(CardStore):
@@ -446,7 +454,18 @@ class XmlIndexStore(CardStore):
         self._links: dict[str, list[str]] = self._json("links")
         self._pairs: dict[str, list[str]] = self._json("pairs")  # "Front // Back" -> [front, back]
 
-    def _json(self, key: str) -> dict[str, list[str]]:
+    @property
+    def sets(self) -> dict[str, CardSet]:
+        """The sets of ``<sets>``, each with the ``<priority>`` the file gave it (in a blob of its own)."""
+        if self._sets is None:
+            given = self._json("priorities")
+            self._sets = {
+                code: replace(s, priority=given[code]) if _is_priority(given.get(code)) else s
+                for code, s in super().sets.items()
+            }
+        return self._sets
+
+    def _json(self, key: str) -> dict[str, Any]:
         """The JSON blob ``key``, or nothing when the index has none."""
         row = next(iter(self._rows("SELECT 1 FROM blobs WHERE key=?", (key,))), None)
         return json.loads(self._blob(key)) if row else {}

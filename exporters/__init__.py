@@ -13,6 +13,8 @@ half-written file behind.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,8 +69,12 @@ class ExportFormat:
     sections: frozenset[str] = DECK_SECTIONS
     is_card_file: bool = False
     """A file of cards (every card once, whatever its section), not a deck."""
+    keeps_edits: bool = False
+    """A folder the user edits in place (Forge scripts to finish by hand): a file edited since the last
+    export is kept and the new version written beside it (:func:`export`)."""
     command_zone: bool = False
-    """Commanders have a place of their own (Forge's [Commander]); other decks put them in the sideboard."""
+    """Commanders have a place of their own (Forge's [Commander], Arena's Commander); other decks put them in
+    the sideboard."""
 
     @property
     def is_bundle(self) -> bool:
@@ -116,12 +122,21 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
             "forge-custom",
             write_forge_custom_set,
             "",
-            "Forge custom cards: cards/*.txt scripts + editions/<Set>.txt (into Forge's custom folder)",
+            "Forge custom cards: cards/*.txt scripts + editions/<Set>.txt (into Forge's custom folder);"
+            " a file edited by hand since the last export is kept, the new version written beside it as"
+            " NAME.txt.new",
             sections=ALL_SECTIONS,
             is_card_file=True,
+            keeps_edits=True,
         ),
         ExportFormat("mtgo", write_mtgo_dek, ".dek", "MTGO deck (.dek XML, matched by name)"),
-        ExportFormat("arena", write_arena, ".arena.txt", "MTG Arena import text"),
+        ExportFormat(
+            "arena",
+            write_arena,
+            ".arena.txt",
+            "MTG Arena import text (Brawl's Commander and Companion too)",
+            command_zone=True,
+        ),
     )
 }
 
@@ -172,9 +187,26 @@ def left_out(deck: ExportDeck, fmt: str) -> list[str]:
     return phrases
 
 
+def section_counts(deck: ExportDeck) -> str:
+    """Each section's count, as the input has it (``main 40, side 15, tokens 3``), then the tokens the
+    cards make that the list does not name (``and 9 tokens its cards make``): added for Cockatrice's token
+    menu, they are counted apart, so that the count of listed tokens is the one :func:`left_out` says a
+    format leaves out."""
+    parts: list[str] = []
+    for name, entries in deck.sections.items():
+        listed = sum(e.count for e in entries if name != "tokens" or e.line > 0)
+        if name != "tokens" or listed:
+            parts.append(f"{name} {listed}")
+    made = sum(e.count for e in deck.sections.get("tokens", []) if e.line <= 0)
+    if made:
+        parts.append(f"and {made} token{'s' if made != 1 else ''} its cards make")
+    return ", ".join(parts)
+
+
 def moved_to_side(deck: ExportDeck, fmt: str) -> list[str]:
     """Commanders ``fmt`` writes in the sideboard for want of a command zone, as peer tools do (Forge has
-    its [Commander]; a companion belongs in the sideboard anyway), as a phrase."""
+    its [Commander], Arena its Commander section; a companion belongs in the sideboard anyway), as a
+    phrase."""
     count = deck.count("commander")
     export_format = EXPORT_FORMATS[fmt]
     commanders_written = "commander" in export_format.sections  # else left_out says they are not
@@ -189,11 +221,16 @@ def export(
     """Render ``deck`` as ``fmt`` and write it atomically to ``path``; return the files written.
 
     For bundle formats ``path`` is a folder and each file lands under it. Everything is rendered
-    before the first byte is written.
+    before the first byte is written. A format that :attr:`~ExportFormat.keeps_edits` never replaces a
+    file the user edited (:func:`keep_edits`): its new version is written as ``NAME.new``
+    (:data:`NEW_SUFFIX`; :func:`kept_edits` pairs them up from the files returned), and a manifest of what
+    was written (:data:`MANIFEST`, not among the files returned: no file for the user) goes with them.
     """
     rendered = render(deck, fmt, **options)
     target = Path(path)
     if isinstance(rendered, Mapping):
+        if EXPORT_FORMATS[fmt].keeps_edits:
+            rendered = keep_edits(target, rendered)
         files = {target / rel: data for rel, data in rendered.items()}
         for file in files:
             if target.resolve() not in file.resolve().parents:
@@ -201,7 +238,88 @@ def export(
     else:
         files = {target: rendered.encode("utf-8") if isinstance(rendered, str) else rendered}
     atomic_write_files(files)  # all together or not at all
-    return list(files)
+    return [file for file in files if file.name != MANIFEST or file.parent != target]  # bookkeeping
+
+
+MANIFEST = ".cockatrice-ext-manifest.json"
+"""The file, in a folder written by a format that keeps edits, naming each file written there with the
+SHA-256 of the versions this tool wrote for it. A dot file: Forge loads only ``*.txt`` files and no file
+at the folder's top."""
+NEW_SUFFIX = ".new"
+"""Added to a file's name for the export's version of a file the user edited: Forge does not load it."""
+_MANIFEST_VERSION = 1
+_MANIFEST_MAX_BYTES = 8 << 20  # the folder is the user's: a huge or hostile file is no manifest
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_manifest(folder: Path) -> dict[str, list[str]]:
+    """What :data:`MANIFEST` in ``folder`` says this tool wrote: relative path -> digests. An absent,
+    unreadable or malformed manifest says nothing (every file that differs is then kept)."""
+    try:
+        with (folder / MANIFEST).open("rb") as handle:
+            data = handle.read(_MANIFEST_MAX_BYTES + 1)
+        parsed = json.loads(data) if len(data) <= _MANIFEST_MAX_BYTES else None
+    except (OSError, ValueError, RecursionError):  # RecursionError: nested a million deep
+        return {}
+    files = parsed.get("files") if isinstance(parsed, dict) else None
+    if not isinstance(files, dict):
+        return {}
+    return {
+        rel: [d for d in digests if isinstance(d, str)]
+        for rel, digests in files.items()
+        if isinstance(rel, str) and isinstance(digests, list)
+    }
+
+
+def keep_edits(folder: Path, bundle: Mapping[str, bytes]) -> dict[str, bytes]:
+    """``bundle`` (relative path -> bytes) as it may be written into ``folder`` without losing an edit, and
+    the manifest of it (:data:`MANIFEST`).
+
+    A file already there whose bytes are neither the new ones nor a version this tool wrote for it (the
+    manifest's digests) was edited by hand (or made by someone else): it is kept, and the new version
+    goes to ``PATH.new`` (:data:`NEW_SUFFIX`) instead. Any other file is replaced as usual. The manifest
+    records, for each path, the digest of the version now written there and of the one offered beside
+    it, so a file left as it is or replaced by the offered version is replaced next time.
+    """
+    written = read_manifest(folder)
+    out: dict[str, bytes] = {}
+    manifest: dict[str, list[str]] = {}
+    for rel, data in bundle.items():
+        new = _digest(data)
+        try:
+            old = (folder / rel).read_bytes() if (folder / rel).is_file() else None
+        except OSError:
+            old = None  # unreadable: the write says why
+        if old is None or old == data or _digest(old) in written.get(rel, []):
+            out[rel] = data
+            manifest[rel] = [new]
+        else:  # edited since the last export: kept as it is
+            out[rel + NEW_SUFFIX] = data
+            manifest[rel] = list(dict.fromkeys([*written.get(rel, [])[:1], new]))
+    document = {"version": _MANIFEST_VERSION, "written_by": "cockatrice-ext", "files": manifest}
+    out[MANIFEST] = (json.dumps(document, indent=1, sort_keys=True) + "\n").encode("utf-8")
+    return out
+
+
+def kept_edits(written: Iterable[Path]) -> list[tuple[Path, Path]]:
+    """``(kept file, new version)`` for each file :func:`export` kept because it was edited, from the files
+    it wrote (each new version is the kept file's name plus :data:`NEW_SUFFIX`)."""
+    return [
+        (file.with_name(file.name[: -len(NEW_SUFFIX)]), file)
+        for file in written
+        if file.name.endswith(NEW_SUFFIX)
+    ]
+
+
+def kept_edit_warning(kept: Path, new: Path) -> str:
+    """The line that tells the user :func:`export` kept their edited ``kept`` and wrote ``new`` beside it."""
+    return (
+        f"{kept} was edited since the last export: kept as it is; this export's version is {new.name}"
+        f" beside it (Forge does not load it): to take it, replace {kept.name} with it"
+    )
 
 
 __all__ = [
@@ -209,6 +327,8 @@ __all__ = [
     "DECK_ITEMS",
     "DECK_SECTIONS",
     "EXPORT_FORMATS",
+    "MANIFEST",
+    "NEW_SUFFIX",
     "ExportDeck",
     "ExportEntry",
     "ExportFormat",
@@ -217,9 +337,14 @@ __all__ = [
     "display_name",
     "export",
     "from_resolved",
+    "keep_edits",
+    "kept_edit_warning",
+    "kept_edits",
     "left_out",
     "moved_to_side",
+    "read_manifest",
     "render",
+    "section_counts",
     "write_arena",
     "write_card_database",
     "write_cockatrice_xml",

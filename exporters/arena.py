@@ -1,9 +1,10 @@
 """MTG Arena deck text writer.
 
-``Deck`` header, ``N Name (SET) NUM`` lines, a blank line, ``Sideboard`` and its lines
-(docs/deck-and-card-formats.md §4.2). Arena needs set and number to pick a printing; a card
-without both is written by name alone, which Arena resolves to a default printing. No
-``Commander``/``Companion`` sections are written (Cockatrice would read them as card names).
+``Commander`` and ``Companion`` sections (Brawl, Historic Brawl) when the deck has them, then the
+``Deck`` header, ``N Name (SET) NUM`` lines, a blank line, ``Sideboard`` and its lines, in the order
+Arena's own export writes them (docs/deck-and-card-formats.md §4.2). Arena needs set and number to
+pick a printing; a card without both is written by name alone, which Arena resolves to a default
+printing. (Cockatrice reads those two headers as card names: its own formats are cod and text.)
 """
 
 from __future__ import annotations
@@ -32,9 +33,15 @@ def _lines(entries: list[ExportEntry]) -> list[str]:
 
 
 def write_arena(deck: ExportDeck) -> str:
-    """Arena import text for ``deck``."""
-    lines = ["Deck", *_lines(deck.main)]
-    side = _lines(deck.side)
+    """Arena import text for ``deck``: its commanders and companion in Arena's own sections, each
+    followed by a blank line, before the ``Deck``."""
+    lines: list[str] = []
+    for header, section in (("Commander", "commander"), ("Companion", "companion")):
+        entries = _lines(deck.sections.get(section, []))
+        if entries:
+            lines += [header, *entries, ""]
+    lines += ["Deck", *_lines(deck.main)]
+    side = _lines(deck.sections.get("side", []))
     if side:
         lines += ["", "Sideboard", *side]
     return "\n".join(lines) + "\n"

@@ -31,6 +31,9 @@ from .model import (
     ExportEntry,
     display_name,
     helper_names,
+    is_meld_result,
+    meld_results,
+    official_store,
     release_date_for,
     usual_rarity,
 )
@@ -225,6 +228,14 @@ def _cipt(name: str, oracle: str) -> bool:
     return _ENTERS_TAPPED.search(text_) is not None
 
 
+def _face_cipt(face: Face) -> bool:
+    """The ``<cipt>`` a card database gave ``face`` (``Face.cipt``, true or false, when the card reader
+    keeps it: a Cockatrice card file exported as it is says what its file said), else what the rules text
+    says (:func:`_cipt`, Oracle's rule)."""
+    given = getattr(face, "cipt", None)
+    return given if isinstance(given, bool) else _cipt(face.name, face.oracle_text)
+
+
 def _pt(face: Face) -> str:
     if face.power is None and face.toughness is None:
         return ""
@@ -321,7 +332,7 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
         )
         rec = _CardRecord(display_name(card, "cockatrice"), face.oracle_text, props, printings)
         rec.tablerow = tablerow(face.types)
-        rec.cipt = _cipt(face.name, face.oracle_text)
+        rec.cipt = _face_cipt(face)
         rec.landscape = main_type == "Battle" or layout in ("split", "planar")
         rec.is_token = card.is_token
         rec.explicit = list(card.relations)
@@ -345,7 +356,7 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
         ]
         rec = _CardRecord(name, oracle, props, printings)
         rec.tablerow = tablerow(first.types)
-        rec.cipt = _cipt(first.name, first.oracle_text)
+        rec.cipt = _face_cipt(first)
         rec.landscape = props[3][1] == "Battle" or layout in ("split", "planar")
         rec.is_token = card.is_token
         rec.explicit = list(card.relations)
@@ -366,7 +377,7 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
         rec = _CardRecord(names[index], face.oracle_text, props, _face_printings(printings, index))
         rec.related = [(other, "transform") for other in names if other != names[index]]
         rec.tablerow = tablerow(face.types)
-        rec.cipt = _cipt(face.name, face.oracle_text)
+        rec.cipt = _face_cipt(face)
         rec.upsidedown = layout == "flip" and index > 0
         rec.landscape = maintype(face.types) == "Battle"
         rec.is_token = card.is_token
@@ -398,6 +409,11 @@ def _face_printings(printings: list[Printing], index: int) -> list[Printing]:
 
 
 def _set_priority(card_set: CardSet) -> int:
+    """The ``<priority>`` a card database gave the set (``CardSet.priority``, when the card reader keeps
+    it: 0, Cockatrice's Fallback, stays 0), else one by its type, as Oracle ranks sets."""
+    given = getattr(card_set, "priority", None)
+    if isinstance(given, int) and not isinstance(given, bool):
+        return given
     return _SET_TYPE_PRIORITY.get(card_set.set_type.lower(), PRIORITY_OTHER)
 
 
@@ -513,6 +529,7 @@ def _write_card_database(
     used_sets: dict[str, CardSet] = {}
     cards = list(cards)
     helpers = helper_names(cards)  # Foretell, The Monarch: no token a card makes
+    known = {card.name: card for card in cards}
     for index, card in enumerate(cards, start=1):
         printings = _printings_for(card, index, custom_set, sets)
         for p in printings:
@@ -534,6 +551,9 @@ def _write_card_database(
         if card.is_token:
             token_records.setdefault(card.name, card_records[0])
         made = tuple(name for name in card.related if name not in helpers)
+        if card.layout == "meld":
+            made, melds_into = _meld_links(card, made, known)
+            card_records[0].related.extend((name, "transform") for name in melds_into)
         if made:
             wanted_relations.append((card_records[0], made))
             for related in made:
@@ -575,6 +595,29 @@ def _write_card_database(
         _write_record(rec, out)
     out.append("    </cards>\n</cockatrice_carddatabase>\n")
     return "".join(out).encode("utf-8")
+
+
+def _meld_links(
+    card: Card, names: Iterable[str], known: Mapping[str, Card]
+) -> tuple[tuple[str, ...], list[str]]:
+    """Split the names meld card ``card`` links to into those it makes (tokens) and the card it melds into,
+    which Cockatrice's Oracle links with ``attach="transform"`` (so the client offers to turn the card
+    into it). Oracle links neither the halves of a pair to each other nor the melded card back to its
+    halves: those links are left out. A name not among ``known`` is looked up among the real cards."""
+    store = None
+    made: list[str] = []
+    melds_into: list[str] = []
+    for name in names:
+        other = known.get(name)
+        if other is None:
+            store = store or official_store()
+            other = store.find(name) if store is not None else None
+            other = other if other is not None and other.name == name else None
+        if other is None or other.layout != "meld":
+            made.append(name)
+        elif is_meld_result(other) and not is_meld_result(card):
+            melds_into.append(name)
+    return tuple(made), melds_into
 
 
 def _note_renames(card: Card, card_records: list[_CardRecord], renamed: dict[str, str]) -> None:
@@ -650,9 +693,12 @@ def _set_from_printing(p: Printing, custom_set: CardSet | None) -> CardSet:
 
 
 def write_cockatrice_xml(deck: ExportDeck, *, custom_set: CardSet | None = None) -> bytes:
-    """The card database for every card of ``deck`` (a block's own database or a custom set). A custom
-    set without a release date gets one the input fixes (:func:`~.model.release_date_for`)."""
+    """The card database for every card of ``deck`` (a block's own database or a custom set), and the
+    cards its meld cards meld into (:func:`~.model.meld_results`: the melded card is a card of its own in
+    Cockatrice, which the halves turn into). A custom set without a release date gets one the input
+    fixes (:func:`~.model.release_date_for`)."""
     cards = deck.unique_cards()
+    cards += meld_results(cards, {card.name: card for card in deck.melded}.get)  # Brisela beside Bruna
     if custom_set is not None and not custom_set.release_date:
         custom_set = replace(custom_set, release_date=release_date_for(custom_set, cards, deck.sets))
     return write_card_database(cards, deck.sets, custom_set=custom_set)

@@ -157,10 +157,29 @@ def write_forge_dck(deck: ExportDeck) -> str:
     return "\n".join(lines) + "\n"
 
 
+# Names Windows reserves for devices, with or without an extension (``CON.dck``, ``com1.draft``).
+_WINDOWS_RESERVED = frozenset(
+    {"CON", "PRN", "AUX", "NUL", *(f"COM{n}" for n in range(1, 10)), *(f"LPT{n}" for n in range(1, 10))}
+    | {"COM\u00b9", "COM\u00b2", "COM\u00b3", "LPT\u00b9", "LPT\u00b2", "LPT\u00b3"}
+)
+
+
+def windows_safe(stem: str) -> str:
+    """``stem`` as a name Windows can hold: no trailing dots or spaces (Windows drops them, so two names
+    would be one file), and a device name (``CON``, ``nul``, ``COM1``, also before an extension:
+    ``con.txt``) followed by ``_`` (``con_.txt``)."""
+    stem = stem.rstrip(" .")
+    head, dot, rest = stem.partition(".")
+    if head.rstrip(" ").upper() in _WINDOWS_RESERVED:
+        return f"{head.rstrip(' ')}_{dot}{rest}"
+    return stem
+
+
 def safe_file_stem(name: str, fallback: str = "unnamed") -> str:
-    """A file name stem that is safe on every OS and cannot climb out of its folder."""
+    """A file name stem that is safe on every OS (Windows' device names too: :func:`windows_safe`) and
+    cannot climb out of its folder."""
     stem = re.sub(r'[<>:"/\\|?*\x00-\x1f\x7f]', "", name).strip().strip(".")
-    return stem[:120] or fallback
+    return windows_safe(stem[:120]) or fallback
 
 
 class DraftTooBig(ValueError):
@@ -195,6 +214,33 @@ def draft_size(
             f" the cube has {cube_size}"
         )
     return players, packs, size
+
+
+USUAL_DRAFT = (8, 3, 15)
+"""Forge's usual draft: 8 players, 3 packs, 15 cards a pack."""
+
+
+def draft_note(
+    deck: ExportDeck, players: int | None = None, packs: int | None = None, pack_size: int | None = None
+) -> str:
+    """What :func:`write_forge_cube` made smaller than Forge's usual draft (:data:`USUAL_DRAFT`) to fit the
+    cube, of what was not given (``players``, ``packs``, ``pack_size``), as one line; ``""`` when nothing.
+    Said because the ``.draft`` shows it only as numbers (``Booster: 5 Any``, ``NumPacks: 1``)."""
+    cube = sum(entry.count for entry in deck.main)
+    try:
+        chosen = draft_size(cube, players, packs, pack_size)
+    except DraftTooBig:
+        return ""  # refused: the error says it
+    given = (players, packs, pack_size)
+    if all(g is not None or c >= usual for g, c, usual in zip(given, chosen, USUAL_DRAFT, strict=True)):
+        return ""
+    n_players, n_packs, size = chosen
+    return (
+        f"the cube's {cube} cards make a draft of {n_players} players x {n_packs}"
+        f" pack{'s' if n_packs != 1 else ''} of {size} cards, smaller than Forge's usual"
+        f" {' x '.join(map(str, USUAL_DRAFT))} (every pack is dealt from the cube);"
+        " --players, --packs and --pack-size choose"
+    )
 
 
 def write_forge_cube(
@@ -242,16 +288,16 @@ def forge_mana_cost(cost: str) -> str:
 
 
 def script_file_name(name: str) -> str:
-    """Forge's script naming: ``Mikaeus, the Lunarch`` -> ``mikaeus_the_lunarch.txt``."""
-    ascii_name = unicodedata.normalize("NFKD", name.replace("Æ", "Ae").replace("æ", "ae"))
-    ascii_name = ascii_name.encode("ascii", "ignore").decode("ascii").lower()
-    stem = re.sub(r"[^a-z0-9]+", "_", ascii_name.replace("'", "")).strip("_")
-    return (stem or "card") + ".txt"
+    """Forge's script naming: ``Mikaeus, the Lunarch`` -> ``mikaeus_the_lunarch.txt`` (a card named like a
+    Windows device, ``Con``, gets ``con_.txt``: :func:`windows_safe`)."""
+    return windows_safe(_stem(name)) + ".txt"
 
 
 def _stem(name: str) -> str:
     """A name as a Forge file name stem (``Marit Lage`` -> ``marit_lage``)."""
-    return script_file_name(name)[: -len(".txt")]
+    ascii_name = unicodedata.normalize("NFKD", name.replace("Æ", "Ae").replace("æ", "ae"))
+    ascii_name = ascii_name.encode("ascii", "ignore").decode("ascii").lower()
+    return re.sub(r"[^a-z0-9]+", "_", ascii_name.replace("'", "")).strip("_") or "card"
 
 
 def _named_token(card: Card) -> bool:
@@ -286,7 +332,7 @@ def forge_token_script_name(card: Card, maker: str = "") -> str:
     parts += [_stem(line.removeprefix("K:")) for line in _keyword_lines(face.oracle_text)]
     if maker and _more_than_keywords(face.oracle_text):
         parts.append(_stem(maker))
-    return "_".join(part for part in parts if part)
+    return windows_safe("_".join(part for part in parts if part))
 
 
 def _more_than_keywords(oracle: str) -> bool:
@@ -520,8 +566,9 @@ def _main_set(deck: ExportDeck) -> CardSet:
     """The custom set every card is printed in, else an edition whose code is unique to the block.
 
     A real set is never reused (an edition with a real code would collide with Forge's own). The
-    unique code is a short hash of the block's name and its card counts: the same export gives the
-    same code, two blocks get two codes.
+    unique code is ``X`` and a short hash of the block's name (the custom set's name): it stays the same
+    when the list is edited, so Forge decks that pin it keep working, and two blocks get two codes
+    (:func:`block_set_code`).
     """
     cards = deck.unique_cards()
     common: set[str] | None = None
@@ -531,12 +578,21 @@ def _main_set(deck: ExportDeck) -> CardSet:
     custom = sorted((common or set()) - official_set_codes())
     if custom:
         return deck.sets.get(custom[0]) or CardSet(code=custom[0], name=custom[0])
-    counts: dict[str, int] = {}
-    for entry in deck.main + deck.side:
-        counts[entry.card.name] = counts.get(entry.card.name, 0) + entry.count
-    content = [deck.name, *(f"{count} {name}" for name, count in sorted(counts.items()))]
-    digest = hashlib.sha256("\n".join(content).encode("utf-8")).hexdigest()
-    return CardSet(code=f"X{digest[:5].upper()}", name=deck.name or "Custom cards")
+    name = deck.name or "Custom cards"
+    return CardSet(code=block_set_code(name), name=name)
+
+
+def block_set_code(name: str) -> str:
+    """``X`` and five hex digits of the SHA-256 of ``name`` (case and spacing aside), never a real set's
+    code: the same name always gives the same code, whatever the block holds."""
+    key = " ".join(name.split()).casefold()
+    official = official_set_codes()
+    salted = key
+    while True:
+        code = "X" + hashlib.sha256(salted.encode("utf-8")).hexdigest()[:5].upper()
+        if code not in official:
+            return code
+        salted += "\n"
 
 
 def edition_date(
@@ -549,7 +605,10 @@ def edition_date(
 
 __all__ = [
     "COMBINED_LAYOUTS",
+    "USUAL_DRAFT",
     "DraftTooBig",
+    "block_set_code",
+    "draft_note",
     "draft_size",
     "edition_date",
     "forge_mana_cost",
@@ -559,6 +618,7 @@ __all__ = [
     "real_set",
     "safe_file_stem",
     "script_file_name",
+    "windows_safe",
     "write_forge_cube",
     "write_forge_custom_set",
     "write_forge_dck",

@@ -17,7 +17,7 @@ import difflib
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -138,9 +138,24 @@ def real_namesake(card: Card) -> Card | None:
     if card.faces and not card.is_token and not _same_body(card, real):
         return real  # tokens of one name come in many bodies (Spirit Token): their text tells them apart
     mine, theirs = _rules_words(card), _rules_words(real)
-    if mine == theirs or difflib.SequenceMatcher(None, mine, theirs).ratio() >= 0.8:
+    if mine == theirs:
+        return None
+    if _figures(mine) == _figures(theirs) and difflib.SequenceMatcher(None, mine, theirs).ratio() >= 0.8:
         return None  # the same card, perhaps worded by another source
-    return real
+    return real  # other words, or the same words with other numbers: 4 damage is not Lightning Bolt's 3
+
+
+_NUMBER_WORDS = frozenset(
+    {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty", "x"}
+)
+_FIGURE = re.compile(r"\{[^}]*\}|[+-]?\d+(?:/[+-]?\d+)?|[+-]x(?:/[+-]x)?|\b[a-z]+\b")
+
+
+def _figures(words: str) -> list[str]:
+    """The numbers and symbols of normalised rules text (:func:`_rules_words`), in order: what no
+    rewording changes (damage, counters, costs, P/T changes), so that a card that differs only there is
+    not taken for the real one however alike the rest reads."""
+    return [f for f in _FIGURE.findall(words) if not f.isalpha() or f in _NUMBER_WORDS]
 
 
 def is_real_card(card: Card) -> bool:
@@ -270,6 +285,9 @@ class ExportDeck:
     tags: list[str] = field(default_factory=list)
     banner_card: str = ""
     format: str = ""
+    melded: list[Card] = field(default_factory=list)
+    """The cards the deck's meld cards meld into (:func:`meld_results`), from the card data: no part of
+    the deck, but a card database writes them beside their halves."""
 
     def section(self, name: str) -> list[ExportEntry]:
         return self.sections.setdefault(name, [])
@@ -351,6 +369,7 @@ def from_resolved(resolved: ResolvedDeck, db: CardDatabase | None = None) -> Exp
             ]
     if db is not None:
         _add_related_tokens(out, db)
+        out.melded = meld_results(out.unique_cards(), db.cards.get)
         used = {e.printing.set_code for entries in out.sections.values() for e in entries if e.printing}
         used |= {p.set_code for card in out.unique_cards() for p in card.printings}
         out.sets = {code: db.sets[code] for code in sorted(used) if code in db.sets}
@@ -374,6 +393,34 @@ def _add_related_tokens(deck: ExportDeck, db: CardDatabase) -> None:
                 makers.append(token)
     if extra:
         deck.section("tokens").extend(extra)
+
+
+def is_meld_result(card: Card) -> bool:
+    """Whether ``card`` is what two meld cards meld into (Brisela, Voice of Nightmares): a back face."""
+    return card.layout == "meld" and bool(card.faces) and all(face.side == "b" for face in card.faces)
+
+
+def meld_results(cards: Iterable[Card], lookup: Callable[[str], Card | None] | None = None) -> list[Card]:
+    """The cards ``cards``' meld cards meld into that ``cards`` lack, once each: looked up with
+    ``lookup`` (a card database's), else among the real cards."""
+    cards = list(cards)
+    have = {card.name for card in cards}
+    store = None
+    found: list[Card] = []
+    for card in cards:
+        if card.layout != "meld" or is_meld_result(card):
+            continue
+        for name in card.related:
+            if name in have:
+                continue
+            result = lookup(name) if lookup is not None else None
+            if result is None:
+                store = store or official_store()
+                result = store.find(name) if store is not None else None
+            if result is not None and result.name == name and is_meld_result(result):
+                have.add(name)
+                found.append(result)
+    return found
 
 
 def helper_names(cards: Iterable[Card]) -> set[str]:
@@ -429,8 +476,10 @@ __all__ = [
     "from_resolved",
     "front_name",
     "helper_names",
+    "is_meld_result",
     "is_real_card",
     "known_sets",
+    "meld_results",
     "official_set_codes",
     "official_store",
     "real_namesake",

@@ -10,6 +10,9 @@ Rules, in order of preference:
 4. the back face of a double-faced/flip/meld card (``Insectile Aberration``), with a warning
    because decks list such cards by their front face.
 
+An art-series card (``Lightning Bolt // Lightning Bolt``, as some sites write a card whose two faces
+share a name) never wins a name over a real card: its name means the real card its faces name.
+
 Commas belong to names (``Jaya Ballard, Task Mage``), nothing splits on them. A set code and
 collector number pick the printing; a pin that matches no printing gives a warning, never a
 failure. Unknown names get typo suggestions from a trigram shortlist ranked with difflib,
@@ -118,8 +121,9 @@ class NameIndex:
             return
         old_priority, old_name = old
         old_card = self.db.cards[old_name]
-        # real cards over tokens; then lower priority; then the shorter (untrailed) name
-        if (card.is_token, priority, len(name)) < (old_card.is_token, old_priority, len(old_name)):
+        # real cards over tokens over art cards; then lower priority; then the shorter (untrailed) name
+        new_key = (card.is_token, _is_art(card), priority, len(name))
+        if new_key < (old_card.is_token, _is_art(old_card), old_priority, len(old_name)):
             self._folded[key] = (priority, name)
 
     def find(self, name: str) -> Card | None:
@@ -142,8 +146,10 @@ class NameIndex:
                 return None
             priority, card_name = hit
             card = self.db.cards[card_name]
-            if priority == _BACK:
+            if priority == _BACK and not _is_art(card):
                 warnings.append(f"{name!r} is the back face of {card.name!r}; using the whole card")
+        if _is_art(card):
+            card = self._real_for_art(card) or card
         printing = None
         if set_code or collector_number:
             printing = pick_printing(card, set_code, collector_number, art_index)
@@ -154,6 +160,15 @@ class NameIndex:
                 )
                 warnings.append(f"{card.name!r} has no printing {pin}; using the default printing")
         return Match(card=card, printing=printing, warnings=tuple(warnings))
+
+    def _real_for_art(self, card: Card) -> Card | None:
+        """The real card an art-series card shows (its faces' names), or ``None`` when the data lacks it."""
+        for face in card.faces:
+            hit = self._folded.get(fold_name(face.name))
+            real = self.db.cards[hit[1]] if hit else None
+            if real is not None and not _is_art(real):
+                return real
+        return None
 
     def _meld_pair(self, name: str) -> tuple[int, str] | None:
         """``Bruna, the Fading Light // Brisela, Voice of Nightmares`` (MTGJSON's name of a meld card, both
@@ -203,6 +218,11 @@ class NameIndex:
             for gram in _trigrams(key):
                 grams.setdefault(gram, []).append(index)
         self._grams = grams
+
+
+def _is_art(card: Card) -> bool:
+    """Whether ``card`` is an art-series card: a collectible picture, no card to play."""
+    return card.layout == "art_series"
 
 
 def _trigrams(key: str) -> set[str]:

@@ -1,9 +1,10 @@
 """``cockatrice-ext block``: list the bundled blocks and check a block against the auction guidelines.
 
 ``block check BLOCK`` reads BLOCK (a file, the name of a bundled block, or ``-`` for standard input;
-its format detected or named with ``--from``, as ``export`` reads it), resolves every name
-against ``--card-source`` (default: the embedded cards plus the bundled custom sets, plus a custom
-set ``BLOCK.xml`` next to a block file), and prints what
+its format detected or named with ``--from``, as ``export`` reads it; a blank line never starts a
+sideboard: a block has none), resolves every name as ``export`` does
+(:func:`cockatrice_ext.cli.export.resolve_list`: ``--card-source``, default the embedded cards plus the
+bundled custom sets, and a custom set ``BLOCK.xml`` beside a block file), and prints what
 :func:`cockatrice_ext.decks.guidelines.analyze_block` measured. Unknown names: one error listing every
 one with its line and suggestions, exit code 2. Guideline warnings exit 0 unless ``--strict`` (then 1).
 """
@@ -17,10 +18,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cockatrice_ext.cli.cards import CardSources, card_source_option
-from cockatrice_ext.cli.export import EXIT_BAD_INPUT, STDIN, from_option
+from cockatrice_ext.cli.export import EXIT_BAD_INPUT, STDIN, STDIN_NAME, from_option
 
 if TYPE_CHECKING:
-    from cockatrice_ext.cards.model import CardDatabase
     from cockatrice_ext.decks.guidelines import BlockReport
     from cockatrice_ext.decks.model import Deck
 
@@ -39,13 +39,14 @@ def find_block_file(block: str) -> Path:
 
 def read_block(path: Path | str, from_format: str = "auto") -> Deck:
     """Read a block: a file, or ``-`` for standard input, as ``from_format`` or as the command line
-    detects it (:func:`cockatrice_ext.decks.readers.detect_format`: a blank line never starts a sideboard
-    in a block list). A Cockatrice card database is refused: it is card data, not a block."""
+    detects it (:func:`cockatrice_ext.decks.readers.detect_format`), a blank line never starting a
+    sideboard (a block has none: the cards after it are the block's). A Cockatrice card database is
+    refused: it is card data, not a block."""
     from cockatrice_ext.cli.export import load_input
     from cockatrice_ext.decks.errors import DeckFormatError
     from cockatrice_ext.decks.model import Deck
 
-    loaded, source = load_input(str(path), from_format)
+    loaded, source = load_input(str(path), from_format, sideboard=False)
     if not isinstance(loaded, Deck):
         raise DeckFormatError(
             "a Cockatrice card database, not a block list (give it as --card-source)", source=source
@@ -53,38 +54,10 @@ def read_block(path: Path | str, from_format: str = "auto") -> Deck:
     return loaded
 
 
-def load_block_cards(deck: Deck, path: Path | None, card_source: CardSources | None) -> CardDatabase:
-    """The card database for ``deck``: ``card_source`` (or the default) plus ``path``'s own custom set
-    (none for standard input).
-
-    Big sources show a progress bar (on stderr); unreadable card data raises ``click.ClickException``.
-    """
-    from cockatrice_ext.cards.resolve import lookup_names
-    from cockatrice_ext.cli.cards import open_card_source
-
-    names = lookup_names(deck)
-    db = open_card_source(card_source, need=names)
-    if path is None:
-        return db
-    custom = path.with_suffix(".xml")
-    if custom.is_file() and custom.resolve().parent != Path(__file__).resolve().parent:
-        from cockatrice_ext.cards.model import CardDatabase
-        from cockatrice_ext.cards.sources import custom_set_files, load_cards
-
-        if custom.resolve() not in {p.resolve() for p in custom_set_files()}:
-            merged = CardDatabase(source=db.source)
-            merged.merge(db)
-            merged.merge(load_cards(str(custom)))
-            merged.link_reverse_related()
-            db = merged
-    return db
-
-
 def check_block(path: Path | None, card_source: CardSources | None, from_format: str = "auto") -> BlockReport:
     """Read, resolve and measure the block in ``path`` (None: standard input); raises the readers' and
     resolver's errors."""
-    from cockatrice_ext.cards.resolve import resolve_deck
-    from cockatrice_ext.cli.export import STDIN_LABEL
+    from cockatrice_ext.cli.export import STDIN_LABEL, resolve_list
     from cockatrice_ext.decks.guidelines import analyze_block
 
     source = STDIN_LABEL if path is None else str(path)
@@ -93,10 +66,7 @@ def check_block(path: Path | None, card_source: CardSources | None, from_format:
         from cockatrice_ext.decks.errors import DeckFormatError
 
         raise DeckFormatError("the block lists no cards", source=source)
-    db = load_block_cards(deck, path, card_source)
-    resolved = resolve_deck(deck, db, source=source)
-    for warning in resolved.warnings:  # as export says them: no logger's time stamp
-        click.echo(f"warning: {warning}", err=True)
+    resolved, _ = resolve_list(deck, card_source, source, beside=path)
     return analyze_block(
         (entry.card, entry.count) for section, entry in resolved.entries() if section not in NOT_IN_BLOCK
     )
@@ -183,7 +153,12 @@ def check_command(
     block_name: str, card_source: CardSources | None, from_format: str, as_json: bool, strict: bool
 ) -> None:
     """Measure BLOCK (a file, a bundled block name, or - for standard input) against the Auction Magic
-    building guidelines."""
+    building guidelines.
+
+    A Cockatrice custom set named like the list and beside it (myblock.xml beside myblock.txt) is
+    read with it, over the other card data, and said on stderr, as export reads it. A blank line never
+    starts a sideboard: the cards after it are the block's.
+    """
     from cockatrice_ext.cards.errors import CardDataError, UnknownCardsError
     from cockatrice_ext.decks.errors import DeckFormatError
 
@@ -199,7 +174,7 @@ def check_command(
     except OSError as exc:
         click.echo(f"error: cannot read {block_name}: {exc.strerror or exc}", err=True)
         raise SystemExit(EXIT_BAD_INPUT) from None
-    name = path.stem if path is not None else "stdin"
+    name = path.stem if path is not None else STDIN_NAME
     if as_json:
         click.echo(json.dumps(report_json(name, report), indent=2, ensure_ascii=False))
     else:

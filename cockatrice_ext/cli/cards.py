@@ -1,6 +1,7 @@
 """``cockatrice-ext cards``: look cards up; plus the ``--card-source`` option every command shares.
 
-``card_source_option`` and :func:`open_card_source` are the one way a command gets card data:
+``card_source_option`` and :func:`open_card_source` are the one way a command gets card data (for a
+list, :func:`list_card_data`, which ``export`` and ``block check`` share):
 no option means ``$COCKATRICE_EXT_CARDS`` or else the embedded cards (every real card, fast);
 ``--card-source`` takes a file or folder of any supported kind, ``cockatrice`` (your own Cockatrice
 install), ``scryfall`` or ``default``; it may repeat: sources merge in order, later ones winning, on
@@ -13,12 +14,16 @@ import functools
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from cockatrice_ext.cards.errors import CardDataError, UnknownCardsError
 from cockatrice_ext.cards.model import Card, CardDatabase
+
+if TYPE_CHECKING:
+    from cockatrice_ext.decks.model import Deck
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -104,6 +109,112 @@ def open_card_source(
             return sources.load_cards(path, progress=bar.update)
     except CardDataError as exc:
         raise CardDataProblem(str(exc)) from exc
+
+
+def list_card_data(
+    deck: Deck, card_source: CardSources | None, *, beside: Path | None = None
+) -> CardDatabase:
+    """The card data ``export`` and ``block check`` resolve ``deck`` against, so that both see the same
+    cards: ``card_source`` (or the default) for the list's names; the custom set beside the list file
+    ``beside`` (:func:`custom_set_beside`), which wins as a last ``--card-source`` would, said on stderr;
+    and with the default cards, what the list pins that they lack (:func:`_add_pinned`)."""
+    from cockatrice_ext.cards.resolve import NameIndex, lookup_names
+
+    names = lookup_names(deck)
+    custom = custom_set_beside(beside, card_source) if beside is not None else None
+    if custom is None:
+        db = open_card_source(card_source, need=names)
+    else:
+        sibling = _load_sibling(custom)
+        click.echo(f"note: custom cards read from {custom.name}, the card set beside {beside.name}", err=True)
+        index = NameIndex(sibling)
+        base = open_card_source(card_source, need=[name for name in names if index.find(name) is None])
+        db = CardDatabase(source=f"{base.source} + {custom}" if base.source else str(custom))
+        db.merge(sibling)  # the first definition of a name wins: the custom set's
+        db.merge(base)
+        db.name_hints.update(base.name_hints)
+        db.link_reverse_related()
+    if card_source is None:
+        db = _add_pinned(deck, db)
+    return db
+
+
+def custom_set_beside(path: Path, card_source: CardSources | None = None) -> Path | None:
+    """The Cockatrice custom set ``BLOCK.xml`` beside the list file ``path`` (``myblock.xml`` beside
+    ``myblock.txt``, as the bundled blocks ship theirs), or ``None``: none there, an XML that is not card
+    data, the list itself, a file the ``--card-source`` options name, or a bundled block's set that the
+    default cards already hold."""
+    from cockatrice_ext.cards import sources
+
+    xml = path.with_suffix(".xml")
+    try:
+        if xml == path or not xml.is_file():
+            return None
+        with xml.open("rb") as handle:
+            if b"cockatrice_carddatabase" not in handle.read(4096):
+                return None
+        found = xml.resolve()
+    except OSError:
+        return None
+    named = card_source.sources if card_source is not None else ()
+    if any(Path(text).expanduser().resolve() == found for text in named):
+        return None
+    with_default = card_source is None or card_source.with_default
+    held = with_default and sources.default_source() in sources.DEFAULT_KEYWORDS  # the bundled sets too
+    if held and found in {bundled.resolve() for bundled in sources.custom_set_files()}:
+        return None
+    return xml
+
+
+def _load_sibling(path: Path) -> CardDatabase:
+    from cockatrice_ext.cards.sources import load_cards
+
+    try:
+        return load_cards(str(path))
+    except CardDataError as exc:
+        raise CardDataProblem(f"{exc} (the custom set beside the list, read with it)") from exc
+
+
+def _add_pinned(deck: Deck, db: CardDatabase) -> CardDatabase:
+    """``db`` with what the list pins that the compact built-in cards lack, from every real card and token,
+    the shipped store: a pinned printing (``4 Mountain (TMP)``, a Forge ``Mountain|TMP``), every printing of
+    a card pinned by Forge's art index (``Island|M19|3`` counts the set's every printing), and a token the
+    tokens zone names exactly (Magic-Token's ``Goblin Token `` with its trailing space is another token than
+    ``Goblin Token``). A card keeps its default printing, so nothing unpinned changes."""
+    from cockatrice_ext.cards.resolve import NameIndex, pick_printing
+
+    index = NameIndex(db)
+    lacking = {entry.name for entry in deck.sections.get("tokens", []) if entry.name not in db.cards}
+    for _, entry in deck.entries():
+        card = index.find(entry.name) if entry.set_code or entry.collector_number else None
+        pinned = card and pick_printing(card, entry.set_code, entry.collector_number, entry.art_index)
+        if card is not None and (pinned is None or entry.art_index):  # arts count every printing in the set
+            lacking.add(card.name)
+    return with_every_printing(db, lacking)
+
+
+def with_every_printing(db: CardDatabase, names: Iterable[str]) -> CardDatabase:
+    """``db`` (not changed: the default cards are shared) plus the shipped store's cards ``names``: every
+    printing of a real card, where the compact built-in cards keep a few. Only over the default cards:
+    ``$COCKATRICE_EXT_CARDS`` names the user's own cards, theirs to complete."""
+    from cockatrice_ext.cards.sources import DEFAULT_KEYWORDS, default_source
+    from cockatrice_ext.cards.store import shipped_store
+
+    wanted = sorted(set(names))
+    if not wanted or default_source() not in DEFAULT_KEYWORDS:
+        return db
+    try:
+        extra = shipped_store().cards_for(wanted)
+    except CardDataError as exc:
+        click.echo(f"warning: printings not looked up in the shipped card data: {exc}", err=True)
+        return db
+    merged = CardDatabase(source=db.source)
+    merged.merge(db)
+    merged.merge(extra)
+    merged.source = db.source
+    merged.name_hints.update(db.name_hints)
+    merged.link_reverse_related()
+    return merged
 
 
 def _safe_size(path: str | None) -> int:
@@ -203,6 +314,11 @@ def lookup(
     wanted = list(name)
     db = open_card_source(card_source, need=wanted)
     index = NameIndex(db)
+    if card_source is None:  # every printing, as export pins them: the compact built-in cards keep a few
+        found = [card.name for card in map(index.find, wanted) if card is not None]
+        complete = with_every_printing(db, found)
+        if complete is not db:
+            db, index = complete, NameIndex(complete)
     unknown = False
     for position, one in enumerate(wanted):
         match = index.resolve(one, set_code, collector_number)

@@ -6,7 +6,9 @@ Cockatrice card XML whose cards are exported as they are), the name of a bundled
 by default it is detected (:func:`cockatrice_ext.decks.readers.detect_format`), and a sideboard
 made only by a blank line is announced.
 Names are resolved against ``--card-source`` (default: the embedded cards plus the bundled
-custom sets). Every unknown name is reported at once, with its line and suggestions, and
+custom sets) and a custom set ``BLOCK.xml`` beside a list file, as ``block check`` resolves them
+(:func:`resolve_list`). A target with no sideboard (a cube, a card file) never takes the cards after a
+blank line for one. Every unknown name is reported at once, with its line and suggestions, and
 nothing is written (exit code 2). Output is rendered fully before an atomic write.
 
 The import path stays light: no network client, no lxml unless the input is XML.
@@ -26,10 +28,19 @@ import click
 
 from cockatrice_ext.cli.cards import CardSources, card_source_option
 from cockatrice_ext.decks.readers import FORMAT_ALIASES, FORMATS
-from cockatrice_ext.exporters import EXPORT_FORMATS, left_out, moved_to_side
+from cockatrice_ext.exporters import (
+    EXPORT_FORMATS,
+    kept_edit_warning,
+    kept_edits,
+    left_out,
+    moved_to_side,
+    section_counts,
+)
+from cockatrice_ext.exporters.forge import draft_note
 
 if TYPE_CHECKING:
     from cockatrice_ext.cards.model import CardDatabase
+    from cockatrice_ext.cards.resolve import ResolvedDeck
     from cockatrice_ext.decks.model import Deck
     from cockatrice_ext.exporters import ExportDeck
 
@@ -57,7 +68,8 @@ def _next_step(fmt: str, target: Path, written: list[Path]) -> str:
     gets only its edition: Forge has their scripts)."""
     if fmt != "forge-custom":
         return NEXT_STEPS[fmt]
-    folders = sorted({Path(file).relative_to(target).parts[0] for file in written})
+    parts = [Path(file).relative_to(target).parts for file in written]
+    folders = sorted({part[0] for part in parts if len(part) > 1})  # a file at the top is not copied
     note = "" if "cards" in folders else " No card scripts: Forge has every card of the block."
     return NEXT_STEPS[fmt].format(folders=", ".join(f"{folder}/" for folder in folders), note=note)
 
@@ -86,6 +98,12 @@ def find_block(block: str) -> Path:
         return path
     if path.is_dir():
         raise click.BadParameter(f"{block} is a folder: give the list or deck file in it", param_hint="BLOCK")
+    if path.exists():
+        raise click.BadParameter(
+            f"{block} is not a regular file (a device, pipe or socket): give a list file, or - to read"
+            " standard input",
+            param_hint="BLOCK",
+        )
     if not path.parent.parts:
         bundled = bundled_blocks()
         if block in bundled:
@@ -102,6 +120,10 @@ def find_block(block: str) -> Path:
 STDIN = "-"
 """The input path that means standard input (``export - --to cod -o deck.cod``)."""
 STDIN_LABEL = "<stdin>"
+STDIN_NAME = "stdin"
+"""The name of a list read from standard input that names itself nowhere: its deck's, its report's."""
+WINDOWS_1252 = "Windows-1252"
+"""How a list that is not UTF-8 is read (what Windows editors save as "ANSI")."""
 FROM_CHOICES = ("auto", *FORMATS, *sorted(FORMAT_ALIASES))
 
 
@@ -124,9 +146,11 @@ def _is_card_xml(head: bytes) -> bool:
     return b"cockatrice_carddatabase" in head
 
 
-def load_input(block: str, from_format: str = "auto") -> tuple[Deck | CardDatabase, str]:
+def load_input(
+    block: str, from_format: str = "auto", *, sideboard: bool = True
+) -> tuple[Deck | CardDatabase, str]:
     """Read the list ``block`` names (a file, a bundled block, ``-`` for standard input) with
-    :func:`read_list`; returns it and the name messages give the input.
+    :func:`read_list` (``sideboard``: see there); returns it and the name messages give the input.
 
     Raises :class:`DeckFormatError` (unreadable list, input over the size cap), :class:`CardDataError`
     (a bad card database) or :class:`OSError`.
@@ -149,44 +173,71 @@ def load_input(block: str, from_format: str = "auto") -> tuple[Deck | CardDataba
             data += handle.read(MAX_TEXT_BYTES + 1 - len(data))
     if len(data) > MAX_TEXT_BYTES:
         raise DeckFormatError(f"input larger than {MAX_TEXT_BYTES} bytes", source=source)
-    return read_list(data, source, from_format), source
+    return read_list(data, source, from_format, sideboard=sideboard), source
 
 
-def read_list(data: bytes, source: str, from_format: str = "auto") -> Deck | CardDatabase:
+def read_list(
+    data: bytes, source: str, from_format: str = "auto", *, sideboard: bool = True
+) -> Deck | CardDatabase:
     """The block list or deck in ``data`` (``source`` names it), read as ``from_format`` or as detected;
-    with ``auto``, a Cockatrice card database gives its cards. A detected sideboard that only a blank
+    with ``auto``, a Cockatrice card database gives its cards. A gzip file is read inflated (capped); text
+    that is not UTF-8 is read as Windows-1252, with one warning. A detected sideboard that only a blank
     line made (MTGO / MTGGoldfish or Arena text) is announced on stderr, with the option that reads it
-    whole."""
-    from cockatrice_ext.decks.blocklist import MAX_LIST_CARDS
+    whole; without ``sideboard`` (a cube, a card file, a block: nothing has a sideboard there) it is never
+    made: those cards are main cards, as block lists separate their colours with blank lines."""
+    from cockatrice_ext.decks.blocklist import (
+        MAX_LIST_CARDS,
+        MAX_TEXT_BYTES,
+        as_utf8,
+        compression_of,
+        gunzip_list,
+    )
     from cockatrice_ext.decks.errors import DeckFormatError
     from cockatrice_ext.decks.readers import (
         blank_line_sideboard,
         canonical_format,
         detect_format,
-        has_sideboard_header,
+        has_sideboard_marks,
         read_deck,
         utf16_as_utf8,
     )
 
+    name = "" if source == STDIN_LABEL else source
+    if compression_of(data) == "gzip":
+        data = gunzip_list(data, source)
+        name = name[:-3] if name.lower().endswith(".gz") else name  # list.txt.gz: named and read as list.txt
+        if len(data) > MAX_TEXT_BYTES:
+            raise DeckFormatError(
+                f"input larger than {MAX_TEXT_BYTES} bytes once decompressed", source=source
+            )
     data = utf16_as_utf8(data)
     auto = from_format.lower() == "auto"
     if auto and _is_card_xml(data[:4096]):
         from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
 
         return read_cockatrice_xml(data, name=source)
-    name = "" if source == STDIN_LABEL else source
+    windows = False
+    if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):  # XML says its own encoding
+        data, windows = as_utf8(data, source)
     chosen = detect_format(data, name) if auto else canonical_format(from_format)
     deck = read_deck(data, format=chosen, source=source)
+    if windows:
+        deck.encoding = WINDOWS_1252  # said once the list resolved (resolve_list): an error is said alone
     if deck.count() > MAX_LIST_CARDS:
         total = f"{deck.count():,} cards in all"
         raise DeckFormatError(f"{total}; a list holds at most {MAX_LIST_CARDS:,}", source=source)
-    if not deck.name and name:
-        deck.name = Path(name).stem
+    if not deck.name:
+        deck.name = Path(name).stem if name else STDIN_NAME
     if not auto:
         return deck
     text = data.decode("utf-8", errors="replace")
-    split = chosen in ("arena", "mtggoldfish", "text") and deck.count("side") > 0
-    if split and not has_sideboard_header(text):
+    guessed = chosen in ("arena", "mtggoldfish", "text") and deck.count("side") > 0
+    guessed = guessed and not has_sideboard_marks(text)  # only a blank line made it
+    if not sideboard:
+        if guessed:
+            deck.section("main").extend(deck.sections.pop("side"))  # a blank line between colours
+        return deck
+    if guessed:
         kind = {"arena": "Arena text", "mtggoldfish": "an MTGO / MTGGoldfish deck"}.get(chosen, "a deck")
         click.echo(
             f"note: {source} read as {kind}: {_after_blank(deck.count('side'), 'its sideboard')}"
@@ -210,54 +261,38 @@ def _after_blank(count: int, what: str) -> str:
     return f"the {count} cards after the blank line are {what}"
 
 
-def _resolve(deck: Deck, card_source: CardSources | None, source: str) -> ExportDeck:
-    """Resolve ``deck`` against the card data, building the name index once on the common path.
+def resolve_list(
+    deck: Deck, card_source: CardSources | None, source: str, *, beside: Path | None = None
+) -> tuple[ResolvedDeck, CardDatabase]:
+    """Resolve ``deck`` as ``export`` and ``block check`` both do, against the card data of
+    :func:`cockatrice_ext.cli.cards.list_card_data` (``beside``: the list file, whose custom set beside it
+    is read too); the resolver's warnings are said on stderr. Returns the resolved deck and its card data."""
+    from cockatrice_ext.cards.resolve import NameIndex, UnknownCardsError, resolve_deck
+    from cockatrice_ext.cli.cards import list_card_data
 
-    With no ``--card-source`` and names the built-in cards lack, the user's Cockatrice cards are
-    added (the policy of :func:`cockatrice_ext.cli.cards.open_card_source` with ``need=``).
-    """
-    from cockatrice_ext.cards.resolve import NameIndex, lookup_names, resolve_deck
-    from cockatrice_ext.cli.cards import open_card_source
-    from cockatrice_ext.exporters import from_resolved
-
-    names = lookup_names(deck)
-    db = open_card_source(card_source, need=names)
-    if card_source is None:
-        _add_from_shipped_store(deck, db)
+    db = list_card_data(deck, card_source, beside=beside)
     index = NameIndex(db)
     _untoken_names(deck, db)
-    resolved = resolve_deck(deck, index, source=source)
-    for warning in resolved.warnings:
-        click.echo(f"warning: {warning}", err=True)
-    return from_resolved(resolved, db)
-
-
-def _add_from_shipped_store(deck: Deck, db: CardDatabase) -> None:
-    """What the list pins that the compact built-in cards lack, added from every real card and token, the
-    shipped store: a pinned printing (``4 Mountain (TMP)``, a Forge ``Mountain|TMP``), every printing of a
-    card pinned by Forge's art index (``Island|M19|3`` counts the set's every printing), and a token the
-    tokens zone names exactly (Magic-Token's ``Goblin Token `` with its trailing space is another token
-    than ``Goblin Token``). A card keeps its default printing, so nothing unpinned changes."""
-    from cockatrice_ext.cards.errors import CardDataError
-    from cockatrice_ext.cards.resolve import NameIndex, pick_printing
-    from cockatrice_ext.cards.sources import DEFAULT_KEYWORDS, default_source
-    from cockatrice_ext.cards.store import shipped_store
-
-    if default_source() not in DEFAULT_KEYWORDS:
-        return  # $COCKATRICE_EXT_CARDS names the user's own cards: theirs to complete
-    index = NameIndex(db)
-    lacking = {entry.name for entry in deck.sections.get("tokens", []) if entry.name not in db.cards}
-    for _, entry in deck.entries():
-        card = index.find(entry.name) if entry.set_code or entry.collector_number else None
-        pinned = card and pick_printing(card, entry.set_code, entry.collector_number, entry.art_index)
-        if card is not None and (pinned is None or entry.art_index):  # arts count every printing in the set
-            lacking.add(card.name)
-    if not lacking:
-        return
+    read_as = f"{source} is not UTF-8: read as {deck.encoding}" if deck.encoding else ""
     try:
-        db.merge(shipped_store().cards_for(sorted(lacking)))
-    except CardDataError as exc:
-        click.echo(f"warning: pins and tokens not looked up in the shipped card data: {exc}", err=True)
+        resolved = resolve_deck(deck, index, source=source)
+    except UnknownCardsError as exc:
+        if read_as:  # an accent read wrongly is an unknown name
+            exc.args = (f"{exc}\n  ({read_as}; save it as UTF-8 if its accents are wrong)",)
+        raise
+    if read_as:
+        click.echo(f"warning: {read_as} (check its accented names; save it as UTF-8 to be sure)", err=True)
+    for warning in resolved.warnings:  # as warning lines: no logger's time stamp
+        click.echo(f"warning: {warning}", err=True)
+    return resolved, db
+
+
+def _resolve(deck: Deck, card_source: CardSources | None, source: str, beside: Path | None) -> ExportDeck:
+    """:func:`resolve_list`, as the writers take it."""
+    from cockatrice_ext.exporters import from_resolved
+
+    resolved, db = resolve_list(deck, card_source, source, beside=beside)
+    return from_resolved(resolved, db)
 
 
 def _untoken_names(deck: Deck, db: CardDatabase) -> None:
@@ -287,8 +322,11 @@ def _untoken_names(deck: Deck, db: CardDatabase) -> None:
             )
 
 
-def build(loaded: Deck | CardDatabase, source: str, card_source: CardSources | None) -> ExportDeck:
-    """Resolve what :func:`read_list` read into an :class:`ExportDeck` (raises the resolver's errors).
+def build(
+    loaded: Deck | CardDatabase, source: str, card_source: CardSources | None, beside: Path | None = None
+) -> ExportDeck:
+    """Resolve what :func:`read_list` read into an :class:`ExportDeck` (raises the resolver's errors);
+    ``beside``: the list file, whose custom set beside it is read too.
 
     Card tags (CubeCobra's) have no place in any output format: they are announced as left out, once the
     list resolved (an error is the only thing said about a list that does not).
@@ -297,12 +335,12 @@ def build(loaded: Deck | CardDatabase, source: str, card_source: CardSources | N
     from cockatrice_ext.exporters import deck_from_cards
 
     if isinstance(loaded, CardDatabase):
-        stem = Path(source).stem
+        stem = STDIN_NAME if source == STDIN_LABEL else Path(source).stem
         name = next(iter(loaded.sets.values())).name if len(loaded.sets) == 1 else stem
         cards = deck_from_cards(name or stem, loaded.cards.values(), loaded.sets)
         _warn_real_namesakes(cards)
         return cards
-    resolved = _resolve(loaded, card_source, source)  # first: a list that fails is not warned about
+    resolved = _resolve(loaded, card_source, source, beside)  # first: a list that fails is not warned about
     _warn_real_namesakes(resolved)
     tagged = [entry for _, entry in loaded.entries() if entry.tags]
     if tagged:
@@ -383,7 +421,7 @@ def _warn_unknown_to(deck: ExportDeck, fmt: str) -> None:
 def _warn_left_over(target: Path, written: list[Path]) -> None:
     """Name the files in the custom folder's ``cards/``, ``tokens/`` and ``editions/`` that this export did
     not write (a card no longer in the block, an earlier edition): Forge loads them all. They are the
-    user's to delete: nothing marks a file as one this tool wrote."""
+    user's to delete (a file edited since the last export is kept, not stale: :func:`export` names it)."""
     kept = set(written)
     stale = [
         file.relative_to(target).as_posix()
@@ -406,17 +444,25 @@ def _warn_left_over(target: Path, written: list[Path]) -> None:
         )
 
 
-def default_output(path: Path, fmt: str) -> Path:
-    """``auction-sample.cod`` for a file format, ``auction-sample-forge-cube/`` for a folder of files.
+def default_output(path: Path | None, fmt: str, name: str | None = None) -> Path:
+    """``auction-sample.cod`` for a file format, ``auction-sample-forge-cube/`` for a folder of files: after
+    ``name`` (``--name``) when given, so that a Forge deck's file is its name, else the input ``path``.
 
     Never the input file itself: ``my-list.txt --to text`` gives ``my-list.text.txt``.
     """
+    from cockatrice_ext.exporters.forge import safe_file_stem
+
+    stem = safe_file_stem(name, "") if name else ""
+    if not stem:
+        if path is None:
+            raise ValueError("no input file and no name to name the output after")
+        stem = path.stem
     export_format = EXPORT_FORMATS[fmt]
     if export_format.is_bundle:
-        return Path(f"{path.stem}-{fmt}")
-    out = Path(path.stem + export_format.suffix)
-    if out.resolve() == path.resolve():
-        out = Path(f"{path.stem}.{fmt}{export_format.suffix}")
+        return Path(f"{stem}-{fmt}")
+    out = Path(stem + export_format.suffix)
+    if path is not None and out.resolve() == path.resolve():
+        out = Path(f"{stem}.{fmt}{export_format.suffix}")
     return out
 
 
@@ -465,6 +511,13 @@ def _write_stdout(rendered: str | bytes) -> None:
         sys.exit(EXIT_CANNOT_WRITE)
 
 
+def has_sideboard(fmt: str) -> bool:
+    """Whether ``fmt`` writes a deck with a sideboard: a cube or a card file has none, so a blank line in
+    its list is never taken for one."""
+    export_format = EXPORT_FORMATS[fmt]
+    return "side" in export_format.sections and not export_format.is_card_file
+
+
 def _format_help() -> str:
     return "; ".join(f"{name}: {f.description}" for name, f in EXPORT_FORMATS.items())
 
@@ -485,7 +538,7 @@ def _format_help() -> str:
     default=None,
     help="Output file (a folder for forge-cube/forge-custom); - writes a one-file format to standard"
     " output. An existing path must be a regular file (a link's target is replaced; a link into a missing"
-    " folder is refused). Default: derived from the block name.",
+    " folder is refused). Default: derived from --name, else from the block name.",
 )
 @card_source_option
 @from_option
@@ -493,8 +546,8 @@ def _format_help() -> str:
     "--name",
     "deck_name",
     default=None,
-    help="Deck/cube name to write (default: the block's name; a Forge deck is named after its file, which"
-    " Forge requires to keep it in Constructed).",
+    help="Deck/cube name to write, and the default output's (default: the block's name, 'stdin' for standard"
+    " input; a Forge deck is named after its file, which Forge requires to keep it in Constructed).",
 )
 @click.option(
     "--set-code",
@@ -502,7 +555,8 @@ def _format_help() -> str:
     metavar="CODE",
     help="cockatrice-xml/forge-custom: put every card in this custom set (code), e.g. AUC. Its long name is"
     " the code unless --set-name gives one; its release date is the newest of the cards' printings"
-    " ($SOURCE_DATE_EPOCH's day when set; 2000-01-01 for custom cards without one).",
+    " ($SOURCE_DATE_EPOCH's day when set; 2000-01-01 for custom cards without one). Without it,"
+    " forge-custom makes a code from the block's name (X and five hex digits), the same at every export.",
 )
 @click.option(
     "--set-name", default=None, help="Long name of the custom set given with --set-code (default: the code)."
@@ -538,9 +592,15 @@ def export(
 
     BLOCK is a block list, a deck file (.cod, .dck, .dek, Arena, MTGO, MTGGoldfish or plain text), a
     CubeCobra export (card names or CSV), a Cockatrice card database XML (its cards are exported as
-    they are), a bundled block name such as auction-sample, or - for standard input. Unknown card
-    names are all listed, with line numbers and suggestions; then nothing is written and the exit
-    code is 2.
+    they are, with layout, side and color identity added where it has none, and colors, costs and
+    rarities spelled as Cockatrice's Oracle writes them), a bundled block name such as
+    auction-sample, or - for standard input. Unknown card names are all listed, with line numbers and
+    suggestions; then nothing is written and the exit code is 2.
+
+    A Cockatrice custom set named like the list and beside it (myblock.xml beside myblock.txt) is
+    read with it, over the other card data, and said on stderr, as block check reads it. For a cube or card
+    file (forge-cube, forge-custom, cockatrice-xml) a blank line never starts a sideboard; a Sideboard
+    header does, and a cube leaves that sideboard out, saying so.
     """
     from cockatrice_ext.cards.errors import CardDataError, UnknownCardsError
     from cockatrice_ext.decks.errors import DeckFormatError
@@ -564,10 +624,12 @@ def export(
         raise click.BadParameter(f"{fmt} writes a folder of files, not one stream", param_hint="-o -")
     if output is not None:
         target = output
-    elif path is not None:
-        target = default_output(path, fmt)
+    elif path is not None or deck_name:
+        target = default_output(path, fmt, deck_name)
     else:
-        raise click.BadParameter("reading standard input: give -o PATH (or -o - for standard output)")
+        raise click.BadParameter(
+            "reading standard input: give -o PATH (or -o - for standard output), or --name"
+        )
     if not to_stdout:
         from cockatrice_ext.fsutil import UnsafeOutput, writable_folder, writable_target
 
@@ -581,8 +643,8 @@ def export(
             raise click.BadParameter(f"{exc} ({fmt} writes {writes})", param_hint="-o") from None
     source = STDIN_LABEL if path is None else str(path)
     try:
-        loaded, source = load_input(block, from_format)
-        deck = build(loaded, source, card_source)
+        loaded, source = load_input(block, from_format, sideboard=has_sideboard(fmt))
+        deck = build(loaded, source, card_source, path)
     except UnknownCardsError as exc:
         click.echo(f"error: {exc}", err=True)
         click.echo("nothing written.", err=True)
@@ -641,8 +703,13 @@ def export(
         sys.exit(EXIT_CANNOT_WRITE)
     unscripted = _warn_keywords_only(deck) if fmt == "forge-custom" else []
     if fmt == "forge-custom":
-        _warn_left_over(target, written)
-    counts = ", ".join(f"{section} {deck.count(section)}" for section in deck.sections)
+        kept = kept_edits(written)
+        for edited, offered in kept:
+            click.echo(f"warning: {kept_edit_warning(edited, offered)}", err=True)
+        _warn_left_over(target, [*written, *(edited for edited, _ in kept)])
+    if fmt == "forge-cube" and (note := draft_note(deck, players, packs, pack_size)):
+        click.echo(f"note: {note}", err=True)
+    counts = section_counts(deck)
     click.echo(f"{shown}: {counts} ({len(deck.unique_cards())} distinct cards) -> {fmt}", err=True)
     for file in written:
         click.echo(str(file))

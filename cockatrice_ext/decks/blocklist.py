@@ -318,14 +318,79 @@ def utf16_as_utf8(data: bytes) -> bytes:
     return text.encode("utf-8")
 
 
+_COMPRESSED = (
+    (b"\x1f\x8b", "gzip"),
+    (b"PK\x03\x04", "zip"),
+    (b"PK\x05\x06", "zip"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"7z\xbc\xaf\x27\x1c", "7z"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+    (b"Rar!\x1a\x07", "rar"),
+)
+_BZIP2 = re.compile(rb"BZh[1-9]1AY&SY")
+# Control characters no text list holds (tab, line breaks and form feeds are text): a file with them is data.
+_BINARY = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+
+
+def compression_of(data: bytes) -> str:
+    """The kind of compressed file ``data`` starts as (``gzip``, ``zip``, ...), or ``""`` for none."""
+    if _BZIP2.match(data[:10]):
+        return "bzip2"
+    return next((kind for magic, kind in _COMPRESSED if data.startswith(magic)), "")
+
+
+def gunzip_list(data: bytes, source: str) -> bytes:
+    """A gzip-compressed list's text, inflated to at most :data:`MAX_TEXT_BYTES` + 1 bytes (the caller's
+    size check says the rest), so that a small bomb never takes more memory than a plain list may."""
+    import zlib
+
+    inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
+    try:
+        text = inflater.decompress(data, MAX_TEXT_BYTES + 1)
+    except zlib.error as exc:
+        raise DeckFormatError(f"a damaged gzip file ({exc})", source=source) from None
+    if not inflater.eof and len(text) <= MAX_TEXT_BYTES:
+        raise DeckFormatError("a gzip file cut short (the download stopped?)", source=source)
+    return text
+
+
 def decode_text(data: bytes, source: str) -> str:
-    """``data`` as text: UTF-8 (a BOM tolerated) or UTF-16 with a BOM; else one error naming the line."""
+    """``data`` as text: UTF-8 (a BOM tolerated) or UTF-16 with a BOM; else one error naming the line, or
+    naming the kind of a compressed file (whose bytes are not a list's)."""
     data = utf16_as_utf8(data)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise DeckFormatError("not UTF-8 text (save it as UTF-8)", source=source, line=line) from None
+        kind = compression_of(data)
+    if kind:
+        raise DeckFormatError(
+            f"a {kind}-compressed file, not a list: decompress it and give the list", source=source
+        )
+    raise DeckFormatError("not UTF-8 text (save it as UTF-8)", source=source, line=line)
+
+
+def as_utf8(data: bytes, source: str) -> tuple[bytes, bool]:
+    """``data`` as UTF-8 bytes, and whether it was read as Windows-1252: a text list that is neither UTF-8 nor
+    UTF-16 with a BOM is what Windows editors save as "ANSI". Every byte but five is a character there, so
+    such a text must also hold no control characters: binary data is refused, a compressed file named
+    (:func:`decode_text`'s errors)."""
+    data = utf16_as_utf8(data)
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return data, False
+    if compression_of(data):
+        decode_text(data, source)  # raises, naming the kind
+    try:
+        text = data.decode("cp1252")
+    except UnicodeDecodeError:
+        text = "\x00"  # a byte Windows-1252 does not have: not text in that encoding either
+    if _BINARY.search(text):
+        raise DeckFormatError("not text (binary data): give a list saved as text", source=source)
+    return text.encode("utf-8"), True
 
 
 def read_block_list(path: str | Path) -> Deck:

@@ -400,6 +400,12 @@ def has_sideboard_header(text: str) -> bool:
     return any(section_header(line.strip()) == "side" for line in text.splitlines())
 
 
+def has_sideboard_marks(text: str) -> bool:
+    """Whether ``text`` says where its sideboard is (a sideboard header, or ``SB:`` lines), rather than
+    leaving it to a blank line."""
+    return has_sideboard_header(text) or any(_SB.match(line) for line in text.splitlines())
+
+
 def read_cubecobra(text: str, source: str = "<text>") -> Deck:
     """Read CubeCobra's card-name list: every line a whole card name (count 1); ``# mainboard`` and
     ``# maybeboard`` open the boards, other ``#`` lines are comments."""
@@ -724,6 +730,7 @@ __all__ = [
     "canonical_section",
     "detect_format",
     "has_sideboard_header",
+    "has_sideboard_marks",
     "read_arena",
     "read_cod",
     "read_cubecobra",

@@ -193,14 +193,22 @@ def test_detection_leaves_block_lists_whole() -> None:
     assert detect_format(ARENA_COMMANDER.encode()) == "arena"
 
 
-def test_a_sideboard_made_by_a_blank_line_is_announced() -> None:
-    result = invoke("block", "check", "-", stdin="Deck\n4 Opt\n\n2 Shock\n")
-    assert result.exit_code == 0 and "Block stdin: 4 cards" in result.stdout
+def test_a_sideboard_made_by_a_blank_line_is_announced(tmp_path: Path) -> None:
+    deck, result = export_cod(tmp_path, "-", stdin="Deck\n4 Opt\n\n2 Shock\n")
+    assert cards(deck, "side") == [(2, "Shock", "", "")]
     assert "read as Arena text: the 2 cards after the blank line are its sideboard" in result.stderr
-    result = invoke("block", "check", "-", "--from", "blocklist", stdin="Deck\n4 Opt\n\n2 Shock\n")
-    assert "Block stdin: 6 cards" in result.stdout and "note:" not in result.stderr
+    deck, result = export_cod(tmp_path, "-", "--from", "blocklist", stdin="Deck\n4 Opt\n\n2 Shock\n")
+    assert not deck.sections.get("side") and "note:" not in result.stderr
     result = invoke("block", "check", "-", stdin=ARENA_COMMANDER)  # a Sideboard header: nothing to say
     assert result.exit_code == 0 and "note:" not in result.stderr
+
+
+def test_block_check_takes_no_sideboard_from_a_blank_line() -> None:
+    """A block has no sideboard: the cards after a blank line are the block's, as the bot deals a block file
+    (read as a block list), and nothing needs saying."""
+    result = invoke("block", "check", "-", stdin="Deck\n4 Opt\n\n2 Shock\n")
+    assert result.exit_code == 0 and "Block stdin: 6 cards" in result.stdout
+    assert "note:" not in result.stderr
 
 
 def test_standard_input_for_export_and_block_check(tmp_path: Path) -> None:
@@ -330,11 +338,12 @@ def test_an_arena_companion_listed_in_the_sideboard_too_is_one_card(tmp_path: Pa
 
 def test_a_commander_written_in_the_sideboard_is_said() -> None:
     """Formats without a command zone put the commander in the sideboard, as peer tools do: now said
-    (a Forge deck keeps its [Commander]; a companion belongs in the sideboard anyway)."""
+    (a Forge deck keeps its [Commander], Arena text its Commander section; a companion belongs in the
+    sideboard anyway)."""
     text = (
         "Commander\n1 Kenrith, the Returned King\n\nCompanion\n1 Lurrus of the Dream-Den\n\nDeck\n20 Forest\n"
     )
-    for fmt in ("cod", "text", "mtgo", "arena"):
+    for fmt in ("cod", "text", "mtgo"):
         result = invoke("export", "-", "--to", fmt, "-o", "-", stdin=text)
         assert result.exit_code == 0, result.output
         assert (
@@ -343,3 +352,8 @@ def test_a_commander_written_in_the_sideboard_is_said() -> None:
         assert "companion" not in result.stderr
     result = invoke("export", "-", "--to", "forge", "-o", "-", stdin=text)
     assert result.exit_code == 0 and "note:" not in result.stderr and "[Commander]" in result.stdout
+    result = invoke("export", "-", "--to", "arena", "-o", "-", stdin=text)  # Arena's own sections (Brawl)
+    assert result.exit_code == 0 and "note:" not in result.stderr
+    assert result.stdout.startswith(
+        "Commander\n1 Kenrith, the Returned King\n\nCompanion\n1 Lurrus of the Dream-Den\n\nDeck\n"
+    ), result.stdout

@@ -37,13 +37,6 @@ def set_xml(folder: Path, file: str, *cards: str, code: str = "DAN", date: str =
     return path
 
 
-@pytest.fixture
-def runner(monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    monkeypatch.delenv("COCKATRICE_EXT_CARDS", raising=False)
-    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
-    return CliRunner()
-
-
 def run(runner: CliRunner, *args: str, code: int = 0) -> str:
     """The output (stdout and stderr) of ``cockatrice-ext ARGS``, which must exit with ``code``."""
     result = runner.invoke(main, list(args))

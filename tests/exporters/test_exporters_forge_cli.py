@@ -12,6 +12,7 @@ from cockatrice_ext.cards.model import Card
 from cockatrice_ext.cards.store import shipped_store
 from cockatrice_ext.cli import main
 from cockatrice_ext.decks.readers import read_cod, read_forge
+from cockatrice_ext.exporters import MANIFEST
 from cockatrice_ext.exporters.forge import is_real_card
 
 
@@ -84,7 +85,7 @@ def test_forge_custom_scripts_only_what_forge_lacks(runner: CliRunner, tmp_path:
         main, ["export", "auction-sample", "--to", "forge-custom", "-o", str(tmp_path / "s")]
     )
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in (tmp_path / "s").iterdir()) == ["editions"]
+    assert sorted(p.name for p in (tmp_path / "s").iterdir()) == [MANIFEST, "editions"]  # and what it wrote
     assert "Forge: copy editions/ into <Forge user dir>/custom/" in result.output  # only what was written
     assert "No card scripts: Forge has every card of the block." in result.output
 
@@ -94,7 +95,7 @@ def test_forge_custom_scripts_only_what_forge_lacks(runner: CliRunner, tmp_path:
     assert result.exit_code == 0, result.output
     scripts = sorted(p.name for p in (tmp_path / "c" / "cards").iterdir())
     assert "auctioneer.txt" in scripts and "packaged_gnome.txt" in scripts
-    folders = ", ".join(f"{p.name}/" for p in sorted((tmp_path / "c").iterdir()))
+    folders = ", ".join(f"{p.name}/" for p in sorted((tmp_path / "c").iterdir()) if p.is_dir())
     assert f"Forge: copy {folders} into <Forge user dir>/custom/, restart Forge. Until" in result.output
     assert "have only their keywords scripted: Packaged Gnome; Auctioneer;" in result.output
     names = [

@@ -14,6 +14,7 @@ from cockatrice_ext.exporters import (
     ExportDeck,
     ExportEntry,
     deck_from_cards,
+    moved_to_side,
     write_arena,
     write_forge_cube,
     write_forge_custom_set,
@@ -143,10 +144,14 @@ def test_forge_custom_set_bundle() -> None:
     edition = mixed["editions/Mixed.txt"].decode()
     assert "Code=CUSTOM" not in edition and re.search(r"^Code=X[0-9A-F]{5}$", edition, re.M)
     assert re.search(r"^Date=\d{4}-\d{2}-\d{2}$", edition, re.M)
-    other = write_forge_custom_set(deck_from_cards("Mixed", [ANGELIC_EDICT, SPIRIT]))[
+    edited = write_forge_custom_set(deck_from_cards("Mixed", [ANGELIC_EDICT, SPIRIT]))[
         "editions/Mixed.txt"
     ].decode()
-    assert other.split("\n")[1] != edition.split("\n")[1]
+    assert edited.split("\n")[1] == edition.split("\n")[1]  # the block edited keeps its code (decks pin it)
+    other = write_forge_custom_set(deck_from_cards("Other", [ANGELIC_EDICT, SPIRIT]))[
+        "editions/Other.txt"
+    ].decode()
+    assert other.split("\n")[1] != edition.split("\n")[1]  # another block, another code
     assert "Spirit" not in edition.split("[tokens]")[0]  # tokens are not cards of the edition...
     assert edition.endswith("\n[tokens]\n1 w_1_1_spirit_flying\n")  # ...but its tokens, by script name
     assert "Fire // Ice" in edition or "Fire" in edition  # real cards are listed by name...
@@ -204,8 +209,31 @@ def test_commander_and_maybeboard_sections() -> None:
     assert _rows(forge, "main") == [("Angelic Edict", 1, ""), ("Fire // Ice", 1, "")]
     assert _rows(forge, "commander") == [("Delver of Secrets", 1, "")]
     assert "Bonecrusher" not in write_forge_dck(deck)
-    arena = write_arena(deck)
-    assert "Commander" not in arena and "Sideboard\n1 Delver of Secrets\n" in arena
+    arena = write_arena(deck)  # Arena's own Commander section (Brawl), before the Deck; not the sideboard
+    assert arena.startswith("Commander\n1 Delver of Secrets\n\nDeck\n") and "Sideboard" not in arena
+
+
+def test_arena_writes_commander_and_companion_as_arena_does() -> None:
+    """The commander and companion went to the sideboard ("arena has no command zone"): Arena's import
+    text has Commander and Companion sections, read back as such."""
+    deck = ExportDeck(
+        sections={
+            "commander": [ExportEntry(DELVER, 1, Printing("MID", "47"))],
+            "companion": [ExportEntry(BONECRUSHER, 1, Printing("ELD", "115"))],
+            "main": [ExportEntry(ANGELIC_EDICT, 2)],
+            "side": [ExportEntry(FIRE_ICE, 1)],
+        },
+    )
+    text = write_arena(deck)
+    assert text == (
+        "Commander\n1 Delver of Secrets (MID) 47\n\nCompanion\n1 Bonecrusher Giant (ELD) 115\n\n"
+        "Deck\n2 Angelic Edict\n\nSideboard\n1 Fire // Ice\n"
+    )
+    back = read_arena(text)
+    assert [e.name for e in back.sections["commander"]] == ["Delver of Secrets"]
+    assert [e.name for e in back.sections["companion"]] == ["Bonecrusher Giant"]
+    assert [e.name for e in back.sections["side"]] == ["Fire // Ice"]
+    assert moved_to_side(deck, "arena") == []
 
 
 def test_forge_script_colors_of_a_devoid_card_and_a_tokens_types() -> None:

@@ -41,15 +41,20 @@ def _match(match: Any) -> View:
 
 
 def league_board(engine: Any) -> View:
-    """The public state of a Market Draft or AutoBattler league (pure; no card of any kind)."""
+    """The public state of a Market Draft or AutoBattler league (pure; no card of any kind).
+
+    ``pairings``: the current round's matches, with their results so far; ``results``: every decided match
+    (byes too), oldest first, from when it is recorded (so also between rounds, before the next pairings).
+    Both from one reading of the league's matches, so they cannot disagree."""
     league = engine.league
+    shown = [(match, _match(match)) for match in league.matches]
     board: View = {
         "format": engine.name,
         "phase": engine.phase,
         "round": league.round,
         "decided_rounds": league.round if league.round_done() else max(league.round - 1, 0),
-        "pairings": [_match(m) for m in league.current_matches()],
-        "results": [_match(m) for m in league.matches if m.decided and m.round < league.round],
+        "pairings": [row for match, row in shown if match.round == league.round],
+        "results": [row for match, row in shown if match.decided],
     }
     if isinstance(engine, autobattler_rules.AutoBattlerEngine):
         board.update(

@@ -20,6 +20,8 @@ from field_players import FieldPlayer, Mark
 from hidden_cards import CardNames, Secret, block_names, find_leaks, private_secrets
 from shared_paths import ROOT
 
+from cockatrice_ext.web.server import KEEPALIVE_SECONDS, STARTING_WAIT
+
 PRIVATE = "Event_UserMessage"
 POOL_LINE = re.compile(r"^(\d+) (\S.*)$")
 MARKET_POOL = block_names(ROOT / "blocks" / "market-pool.txt")
@@ -28,6 +30,15 @@ PACK = re.compile(r"Your pack \((\d+)\): (.+?)\.(?= !pick N| \| |$)")
 by `` !pick N (or the name).``"""
 RECONNECT_SECONDS = 1.0
 """How long a page waits before opening its stream again (a browser waits a few seconds)."""
+STREAM_IDLE_SECONDS = STARTING_WAIT + 2 * KEEPALIVE_SECONDS
+"""A stream that brings nothing for this long is lost and is opened again: the web view writes a keepalive
+line on an idle stream every ``KEEPALIVE_SECONDS``, and a restarted referee answers within
+``STARTING_WAIT``."""
+STREAM_TIMEOUT = aiohttp.ClientTimeout(total=None, sock_connect=10.0, sock_read=STREAM_IDLE_SECONDS)
+"""The live stream's bounds: none in all (a browser keeps a page's ``EventSource`` open for hours, where
+aiohttp's default would end the stream after five minutes), a connection within 10 s, and the idle bound."""
+REQUEST_TIMEOUT = aiohttp.ClientTimeout(total=60.0, sock_connect=10.0)
+"""The bounds of the page's other requests (loading it, pressing a button)."""
 
 
 def free_port() -> int:
@@ -169,7 +180,9 @@ async def pool_list(player: FieldPlayer, since: Mark, timeout: float = 60.0) -> 
 
 
 class PrivatePage:
-    """A player's private league page, open as a browser keeps it: every view the server pushes, in order."""
+    """A player's private league page, open as a browser keeps it: every view the server pushes, in order.
+    Its live stream has no time limit and is opened again whenever it ends or goes silent, until the page is
+    closed or the server refuses it."""
 
     def __init__(self, link: str) -> None:
         self.link = link
@@ -186,36 +199,43 @@ class PrivatePage:
     async def open(cls, link: str) -> PrivatePage:
         """Load the page, then follow its live stream (``/events``) as the page's script does."""
         page = cls(link)
-        page._session = aiohttp.ClientSession()
+        page._session = aiohttp.ClientSession(timeout=REQUEST_TIMEOUT)
         async with page._session.get(link) as response:
             assert response.status == 200, f"{link}: HTTP {response.status}"
         page._task = asyncio.create_task(page._follow())
         return page
 
     async def _follow(self) -> None:
-        """Read the stream; when the connection is lost (the referee restarted), connect again as a
-        browser's ``EventSource`` does, until the server refuses the stream (``refused`` holds its status)."""
+        """Read the stream; when it ends (the referee restarted, the server closed it) or is lost (nothing,
+        not even a keepalive, for ``STREAM_IDLE_SECONDS``), connect again as a browser's ``EventSource``
+        does, until the page is closed or the server refuses the stream (``refused`` holds its status)."""
         assert self._session is not None
-        while True:
-            try:
-                async with self._session.get(f"{self.link}/events") as response:
-                    if response.status != 200:
-                        self.refused = response.status
+        try:
+            while True:
+                try:
+                    async with self._session.get(f"{self.link}/events", timeout=STREAM_TIMEOUT) as response:
+                        if response.status != 200:
+                            self.refused = response.status
+                            return
+                        self.connections += 1
+                        await self._read(response)
+                except (aiohttp.ClientError, ConnectionError, TimeoutError):
+                    pass
+                await asyncio.sleep(RECONNECT_SECONDS)
+        finally:
+            self._changed.set()  # a wait sees at once that the page no longer follows its stream
+
+    async def _read(self, response: aiohttp.ClientResponse) -> None:
+        """Every view the stream brings, until it ends."""
+        buffer = b""
+        async for chunk in response.content.iter_any():
+            buffer += chunk
+            while b"\n\n" in buffer:
+                event, buffer = buffer.split(b"\n\n", 1)
+                for line in event.decode().splitlines():
+                    if line.startswith("data: ") and (view := json.loads(line[6:])):
+                        self.views.append(view)
                         self._changed.set()
-                        return
-                    self.connections += 1
-                    buffer = b""
-                    async for chunk in response.content.iter_any():
-                        buffer += chunk
-                        while b"\n\n" in buffer:
-                            event, buffer = buffer.split(b"\n\n", 1)
-                            for line in event.decode().splitlines():
-                                if line.startswith("data: ") and (view := json.loads(line[6:])):
-                                    self.views.append(view)
-                                    self._changed.set()
-            except (aiohttp.ClientError, ConnectionError):
-                pass
-            await asyncio.sleep(RECONNECT_SECONDS)
 
     async def wait(
         self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30.0
@@ -234,14 +254,26 @@ class PrivatePage:
     ) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while not (self.views and self.views[-1].get(part) and predicate(self.views[-1][part])):
+            self._check_following()
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 last = self.views[-1] if self.views else None
-                raise AssertionError(f"the private page never showed what was expected; last view: {last}")
+                refused = f" (its stream was refused: HTTP {self.refused})" if self.refused else ""
+                raise AssertionError(
+                    f"the private page never showed what was expected{refused}; last view: {last}"
+                )
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), remaining)
         return dict(self.views[-1][part])
+
+    def _check_following(self) -> None:
+        """Raise at once if the stream's reader stopped on an error (a page that silently stopped following
+        its stream would only show as a wait that times out)."""
+        if self._task is not None and self._task.done() and not self._task.cancelled():
+            error = self._task.exception()
+            if error is not None:
+                raise AssertionError(f"the private page stopped following its stream: {error!r}") from error
 
     async def act(self, command: str, args: str = "") -> list[str]:
         """Press one of the page's buttons (it posts ``command`` and ``args``); the bot's answers. A press

@@ -441,17 +441,21 @@ def test_autobattler_page_shows_the_shop_and_its_buttons_are_the_private_command
 ROOM = "Second room"
 
 
-def test_an_open_page_carries_on_by_itself_after_the_referee_s_kill_9(
-    browser: Any, servatrice: ServatriceServer, tmp_path: Path
+@pytest.mark.parametrize("how", ["kill -9", "Ctrl-C"])
+def test_an_open_page_carries_on_by_itself_after_the_referee_restarts(
+    browser: Any, servatrice: ServatriceServer, tmp_path: Path, how: str
 ) -> None:
-    """ann's lobby page is open in the browser when the referee is killed (``kill -9``) and started again
+    """ann's lobby page is open in the browser when the referee is killed (``kill -9``: nothing said) or
+    stopped by its operator (Ctrl-C: its web view ends every stream saying it stopped) and started again
     on the same journal and address: the page says it is reconnecting, then shows the lobby again without a
-    reload, and ann gets no new link; the lobby fills and starts, and the same page turns into her shop."""
+    reload, and ann gets no new link; the lobby fills and starts, and the same page turns into her shop.
+    (Field test: after a Ctrl-C the page said the web view had stopped, and stayed so after the restart.)"""
     journal, port, user = tmp_path / "journal.sqlite3", free_port(), "restart_referee"
     options = ("--format", "autobattler")  # in a room of its own: the module's referee sits in "Bot room"
     process = start_referee(servatrice.ws_url, user, journal, port, *options, room=ROOM)
     loop = LoopThread()
-    names = ("ann_rs", "ben_rs", "cat_rs", "dan_rs")
+    suffix = "rs" if how == "kill -9" else "st"
+    names = tuple(f"{name}_{suffix}" for name in ("ann", "ben", "cat", "dan"))
     players: list[Player] = []
 
     async def arrive() -> int:
@@ -473,18 +477,23 @@ def test_an_open_page_carries_on_by_itself_after_the_referee_s_kill_9(
         link = loop.run(join(ann))
         loop.run(join(players[1]))
         browser.get(link)
-        page_shows(browser, "roster", lambda t: t.splitlines() == ["ann_rs", "ben_rs"], "ann and ben")
+        page_shows(browser, "roster", lambda t: t.splitlines() == list(names[:2]), "ann and ben")
         page_shows(browser, "status", lambda t: t == "live", "the live stream")
         told = len(ann.private)
 
-        process.kill()  # kill -9: nothing is said, nothing is saved on the way out
-        process.wait(10)
+        if how == "kill -9":
+            process.kill()  # nothing is said, nothing is saved on the way out
+            process.wait(10)
+        else:
+            stop_referee(process)  # as an operator stops it: the web view says it stopped
+            page_shows(browser, "stopped", lambda t: "web view has stopped" in t, "that the web view stopped")
         page_shows(browser, "status", lambda t: t == "reconnecting…", "that it is reconnecting")
         mark = ann.mark()
         process = start_referee(servatrice.ws_url, user, journal, port, *options, room=ROOM)
         loop.run(ann.wait_line(lambda t: "lobby is still open after the referee's restart" in t, since=mark))
         page_shows(browser, "status", lambda t: t == "live", "the stream back, without a reload")
-        page_shows(browser, "roster", lambda t: t.splitlines() == ["ann_rs", "ben_rs"], "the kept lobby")
+        page_shows(browser, "roster", lambda t: t.splitlines() == list(names[:2]), "the kept lobby")
+        assert not browser.find_elements("id", "stopped") and not browser.find_elements("id", "ended")
         assert ann.private[told:] == []  # her link still works: no new one
 
         for player in players[2:]:

@@ -68,6 +68,53 @@ def test_autobattler_board_has_poison_treasures_and_earlier_results() -> None:
     assert board["energy"] == engine.energy and board["phase"] == engine.phase
 
 
+def recorded(engine: Any) -> list[tuple[int, tuple[str, ...], str]]:
+    """Every match the league core has decided (byes too), as the board says it, oldest first."""
+
+    def said(match: core.Match) -> str:
+        if len(match.players) == 1:
+            return "bye"
+        return "draw" if match.draw else f"{match.winner} won"
+
+    return [(m.round, m.players, said(m)) for m in engine.league.matches if m.decided]
+
+
+def results_shown(board: Any) -> list[tuple[int, tuple[str, ...], str]]:
+    return [(m["round"], tuple(m["players"]), m["result"]) for m in board["results"]]
+
+
+def test_autobattler_results_are_shown_as_soon_as_recorded_and_between_rounds() -> None:
+    """A result is on the board's ``results`` once recorded: during its round (beside the pairings that
+    say it) and after it while the next draft runs (the round is decided; no other round is paired yet)."""
+    engine = make_autobattler()
+    engine.apply(Start(None))
+    end_draft(engine)
+    assert league_board(engine)["results"] == []  # paired, nothing recorded yet
+    first, second = engine.league.current_matches()
+    engine.apply(core.ReportResult(None, winner=first.players[1]))
+    board = league_board(engine)
+    assert results_shown(board) == recorded(engine) == [(1, first.players, f"{first.players[1]} won")]
+    engine.apply(core.ReportResult(None, draw=True, match_of=second.players[0]))
+    board = league_board(engine)
+    assert board["phase"] == "draft" and board["round"] == 1 and board["decided_rounds"] == 1
+    assert results_shown(board) == recorded(engine) and len(board["results"]) == 2
+    assert {(1, tuple(m["players"]), m["result"]) for m in board["pairings"]} == set(results_shown(board))
+    assert "draw" in {m["result"] for m in board["results"]}
+    assert not names_shown(board, engine.config.cards)
+
+
+def test_market_results_are_shown_in_the_market_after_their_round() -> None:
+    """Market Draft: the round's results (the bye too) are on the board while its market runs."""
+    engine = make_engine(n=3, r=2)
+    engine.apply(Start(None))
+    finish_draft(engine)
+    to_market(engine)
+    board = league_board(engine)
+    assert board["phase"] == "market" and board["round"] == 1 and board["decided_rounds"] == 1
+    assert results_shown(board) == recorded(engine) and len(board["results"]) == 2
+    assert "bye" in {m["result"] for m in board["results"]}
+
+
 async def first_view(s: League, url: str) -> Any:
     async for kind, data in events(s.session, url):
         assert kind == "view"
@@ -100,6 +147,7 @@ def test_league_board_page_is_listed_and_updates_live(tmp_path: Path) -> None:
         kind, view = await asyncio.wait_for(anext(stream), 5)
         shown = {tuple(m["players"]): m["result"] for m in view["board"]["pairings"]}
         assert shown[match.players] == f"{match.players[0]} won"
+        assert results_shown(view["board"]) == [(1, match.players, f"{match.players[0]} won")]
         loser = match.players[1]
         assert next(r for r in view["board"]["standings"] if r["player"] == loser)["poison"] == 1
         assert not names_shown(view, universe)

@@ -144,10 +144,11 @@ function renderLeagueBoard(data) {
   }
   parts.push(el("h2", `Round ${b.round} pairings`));
   parts.push(table("pairings", ["Players", "Result"], b.pairings.map((m) => [m.players.join(" vs "), m.result])));
-  if (b.results.length) {
+  const earlier = b.results.filter((m) => m.round < b.round);  // this round's are in its pairings
+  if (earlier.length) {
     parts.push(el("h2", "Earlier results"));
     parts.push(table("results", ["Round", "Players", "Result"],
-      b.results.map((m) => [m.round, m.players.join(" vs "), m.result])));
+      earlier.map((m) => [m.round, m.players.join(" vs "), m.result])));
   }
   if (b.decided_rounds > 0) {
     parts.push(el("h2", "By round"));
@@ -356,10 +357,17 @@ function ended(text) {
   for (const button of view.querySelectorAll("button")) button.disabled = true;
 }
 
+const RECONNECT_MS = 3000;  // as long as a browser waits before it opens a lost stream again
+
+function reconnecting() {
+  statusLine.textContent = "reconnecting…";
+  statusLine.className = "status";
+}
+
 function connect() {
   const source = new EventSource(base + "/events");
   source.addEventListener("view", (event) => {
-    view.replaceChildren(...renderers[kind](JSON.parse(event.data)));
+    view.replaceChildren(...renderers[kind](JSON.parse(event.data)));  // a notice that it stopped goes too
     statusLine.textContent = "live";
     statusLine.className = "status live";
   });
@@ -367,14 +375,21 @@ function connect() {
   source.addEventListener("expired", () => { source.close(); ended(`This link has expired: ${over}.`); });
   source.addEventListener("gone", () => { source.close(); ended("The referee has left this game."); });
   source.addEventListener("left", () => { source.close(); ended("You left the lobby: this link no longer works."); });
-  source.addEventListener("closed", () => { source.close(); ended("The referee's web view has stopped."); });
+  source.addEventListener("closed", () => {
+    // The web view stopped: for good, or for a restart, after which the referee honours its links. The page
+    // tries again as for a lost stream; a referee back without this page refuses it, which ends the page.
+    source.close();
+    view.prepend(el("p", "The referee's web view has stopped; this page carries on if it comes back.",
+                    { id: "stopped", class: "ended" }));
+    reconnecting();
+    setTimeout(connect, RECONNECT_MS);
+  });
   source.onerror = () => {
     if (source.readyState === EventSource.CLOSED) {  // refused, not lost: the referee no longer has it
       ended("This page is no longer served (the referee may have restarted without this game or league).");
       return;
     }
-    statusLine.textContent = "reconnecting…";  // the browser tries again by itself
-    statusLine.className = "status";
+    reconnecting();  // the browser tries again by itself
   };
 }
 

@@ -37,6 +37,16 @@ Every action carries an id (the caller's, or a fresh UUID): a table never holds 
 the same id, so an append retried after a crash is refused (:class:`DuplicateAction`) rather
 than applied twice.
 
+Write failures
+--------------
+A write the database refuses for any reason but a constraint (its disk full, its file or database
+read-only, its connection gone) is a :class:`JournalWriteError` saying why in a few words players may read
+(``its disk is full``); the operator's log says it once, and again when the journal takes writes again. A
+:class:`Table` whose action was applied but not journaled reads its engine back from the journal, so that
+nothing players are told comes from an action the record lacks, and a later action is never numbered after a
+gap. Reports open a journal for reading only (``Journal(spec, read_only=True)``): nothing is created or
+migrated, so a journal on read-only media can be read.
+
 Leases
 ------
 A lease gives a key (a table, a room...) to one owner process until an expiry, measured by the
@@ -130,7 +140,50 @@ replays it and goes on), named when a table no longer replays so that the operat
 
 
 class JournalError(RuntimeError):
-    """The journal is missing a table or holds something that cannot be replayed."""
+    """The journal is missing a table, holds something that cannot be replayed, or cannot be written.
+
+    Its text names the table by its journal key, for the operator's log; :attr:`public` is the same
+    without the key (``action 4 (EndTurn) replays differently ...``), for players, who know the game as
+    ``game #1`` (:func:`public_reason`).
+    """
+
+    def __init__(self, message: str, *, key: str | None = None, public: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        self.public = message if public is None else public
+
+
+def table_error(key: str, rest: str, cls: type[JournalError] | None = None) -> JournalError:
+    """A :class:`JournalError` about table ``key``: ``table 'KEY'`` then ``rest`` (which starts with a
+    space or a colon) in the log, ``rest`` alone for players."""
+    return (cls or JournalError)(f"table {key!r}{rest}", key=key, public=rest.lstrip(": ") or "no record")
+
+
+def public_reason(error: BaseException) -> str:
+    """What players may read of ``error``: a journal error without the journal's internal table key (they
+    know the game by its number, which the caller names), anything else as it is."""
+    return error.public if isinstance(error, JournalError) else str(error)
+
+
+class JournalOutdated(JournalError):
+    """A journal opened for reading only whose schema is older than this program's (it is not migrated)."""
+
+
+class JournalWriteError(JournalError):
+    """The journal cannot be written (its disk is full, it is read-only, its database refuses or is
+    unreachable): nothing was recorded, and a :class:`Table` left its engine as it was before.
+
+    :attr:`reason` is the short cause (``its disk is full``), fit for players:
+    ``the referee cannot record moves right now (its disk is full); nothing changed``.
+    """
+
+    def __init__(self, path: str, reason: str, detail: str) -> None:
+        text = f"the journal {path} cannot be written: {reason}"
+        if detail and detail != reason:
+            text += f" ({detail})"
+        super().__init__(text, public=f"the referee cannot record moves right now ({reason})")
+        self.path = path
+        self.reason = reason
 
 
 _UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
@@ -138,9 +191,9 @@ _UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, IndexError, Recu
 value of the wrong type): turned into a :class:`JournalError` that names the table and what is wrong."""
 
 
-def _unreadable(what: str, exc: BaseException) -> JournalError:
-    """The one-line refusal of a record that cannot be read: ``what`` names it (``table 'k': its config``),
-    ``exc`` says why."""
+def _unreadable(key: str, what: str, exc: BaseException) -> JournalError:
+    """The one-line refusal of a record of table ``key`` that cannot be read: ``what`` names it (``: its
+    config``, `` action 2: its action``), ``exc`` says why."""
     if isinstance(exc, RecursionError):
         reason = "nested too deeply"
     elif isinstance(exc, json.JSONDecodeError):
@@ -149,15 +202,20 @@ def _unreadable(what: str, exc: BaseException) -> JournalError:
         reason = f"missing {str(exc)[:60]}"
     else:
         reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
-    return JournalError(f"{what} cannot be read ({reason})")
+    return table_error(key, f"{what} cannot be read ({reason})")
 
 
-def _load_record(text: Any, what: str) -> Any:
-    """One JSON column of the journal, or a :class:`JournalError` naming ``what`` (never another error)."""
+def _load_record(text: Any, key: str, what: str) -> Any:
+    """One JSON column of table ``key``, or a :class:`JournalError` naming ``what`` (never another error)."""
     try:
         return json.loads(text)
     except _UNREADABLE as exc:
-        raise _unreadable(what, exc) from exc
+        raise _unreadable(key, what, exc) from exc
+
+
+def no_table(key: str) -> JournalError:
+    """The journal has no table ``key``."""
+    return JournalError(f"no table {key!r}", key=key, public="the journal has no record of it")
 
 
 def engine_class(name: Any, key: str) -> type[Engine[Any]]:
@@ -175,14 +233,19 @@ def engine_class(name: Any, key: str) -> type[Engine[Any]]:
             with contextlib.suppress(KeyError):
                 return find_engine(name)
     shown = repr(name)[:60]
-    raise JournalError(f"table {key!r} names an unknown engine {shown}")
+    raise table_error(key, f" names an unknown engine {shown}")
 
 
 class DuplicateAction(JournalError):
     """The table already holds an action with this id: a retried append, refused."""
 
     def __init__(self, table_key: str, action_id: str, seq: int) -> None:
-        super().__init__(f"table {table_key!r} already holds action {action_id!r} (number {seq})")
+        public = f"it already holds action {action_id!r} (number {seq})"
+        super().__init__(
+            f"table {table_key!r} already holds action {action_id!r} (number {seq})",
+            key=table_key,
+            public=public,
+        )
         self.table_key = table_key
         self.action_id = action_id
         self.seq = seq
@@ -248,6 +311,8 @@ class Database(ABC):
 
     tokens: ClassVar[dict[str, str]]
     integrity_errors: ClassVar[tuple[type[Exception], ...]]
+    driver_errors: ClassVar[tuple[type[Exception], ...]]
+    """Everything the driver raises (a write that failed for any reason but a constraint)."""
     migration_lock: ClassVar[str] = ""
     """A statement run first in the migration transaction so that one process migrates at a time."""
 
@@ -279,6 +344,10 @@ class Database(ABC):
     @abstractmethod
     def columns(self, table: str) -> set[str]:
         """Column names of ``table`` (empty when it does not exist)."""
+
+    @abstractmethod
+    def unwritable_reason(self, exc: Exception) -> str:
+        """Why a write failed, in a few words players may read (``its disk is full``, ``it is read-only``)."""
 
     @abstractmethod
     def close(self) -> None: ...
@@ -367,15 +436,28 @@ class SQLiteDatabase(Database):
         "{NOW}": "((julianday('now') - 2440587.5) * 86400.0)",
     }
     integrity_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.IntegrityError,)
+    driver_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.Error,)
+    REASONS: ClassVar[dict[int, str]] = {
+        sqlite3.SQLITE_FULL: "its disk is full",
+        sqlite3.SQLITE_READONLY: "it is read-only",
+        sqlite3.SQLITE_IOERR: "its disk failed",
+        sqlite3.SQLITE_CANTOPEN: "its file cannot be opened",
+        sqlite3.SQLITE_PERM: "permission denied",
+        sqlite3.SQLITE_BUSY: "another process holds it locked",
+        sqlite3.SQLITE_LOCKED: "another process holds it locked",
+    }
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, read_only: bool = False) -> None:
         super().__init__()
+        self._checkpointer: WalCheckpointer | None = None
+        self._changes = 0
+        if read_only:
+            self._conn = _open_read_only(path)
+            return
         self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         mode = self._conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.execute("PRAGMA foreign_keys=ON")
-        self._checkpointer: WalCheckpointer | None = None
-        self._changes = 0
         if mode == "wal":  # a file (":memory:" has no log)
             self._conn.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
             self._checkpointer = WalCheckpointer(path)
@@ -399,12 +481,27 @@ class SQLiteDatabase(Database):
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self._conn.execute("COMMIT")
         except BaseException:
-            self._conn.execute("ROLLBACK")
+            # SQLite may have rolled back already (a full disk does): a ROLLBACK then would fail and hide
+            # why; one that fails anyway must not hide it either.
+            if self._conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("ROLLBACK")
             raise
-        self._conn.execute("COMMIT")
         if self._checkpointer is not None:
             self._wrote()
+
+    def unwritable_reason(self, exc: Exception) -> str:
+        code = getattr(exc, "sqlite_errorcode", None)
+        if isinstance(code, int) and code & 0xFF in self.REASONS:
+            return self.REASONS[code & 0xFF]
+        text = str(exc).lower()
+        if "full" in text:
+            return "its disk is full"
+        if "readonly" in text or "read-only" in text:
+            return "it is read-only"
+        return "its database refused the write"
 
     def write_alone(self, text: str, args: Sequence[Any] = ()) -> None:
         # Autocommit: SQLite runs a lone statement as its own transaction, without the two extra
@@ -422,29 +519,79 @@ class SQLiteDatabase(Database):
         self._conn.close()
 
 
-def open_database(spec: str | Path) -> Database:
-    """The database a journal spec names: a ``postgresql://`` URL, or else an SQLite path."""
+def _open_read_only(path: str) -> sqlite3.Connection:
+    """An SQLite file opened for reading only (reports): never written, so it may be on read-only media.
+
+    A journal in WAL mode needs its shared-memory file beside it; where none is left and none can be made
+    (a read-only mount, a read-only folder), the file is read as immutable: nobody can be writing it there.
+    """
+    uri = Path(path).absolute().as_uri()
+    connection = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+    try:
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return connection
+    except sqlite3.OperationalError as exc:
+        connection.close()
+        if exc.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY):
+            raise
+    connection = sqlite3.connect(
+        f"{uri}?immutable=1", uri=True, isolation_level=None, check_same_thread=False
+    )
+    connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    return connection
+
+
+def open_database(spec: str | Path, *, read_only: bool = False) -> Database:
+    """The database a journal spec names: a ``postgresql://`` URL, or else an SQLite path; ``read_only``:
+    opened for reading only (nothing is created, migrated or written)."""
     if isinstance(spec, str) and spec.startswith(POSTGRES_SCHEMES):
         from cockatrice_ext.journal_pg import PostgresDatabase
 
-        return PostgresDatabase(spec)
-    return SQLiteDatabase(str(spec))
+        return PostgresDatabase(spec, read_only=read_only)
+    return SQLiteDatabase(str(spec), read_only=read_only)
+
+
+def shown_spec(spec: str) -> str:
+    """A journal spec as messages show it: a PostgreSQL URL without its password."""
+    if spec.startswith(POSTGRES_SCHEMES):
+        from cockatrice_ext.journal_pg import redact
+
+        return redact(spec)
+    return spec
+
+
+def journal_location(spec: str) -> str:
+    """Where a journal is, for the operator: an SQLite file's absolute path (a relative one depends on the
+    folder the bot started from), a PostgreSQL URL without its password."""
+    if spec.startswith(POSTGRES_SCHEMES) or spec == ":memory:":
+        return shown_spec(spec)
+    return str(Path(spec).absolute())
 
 
 class Journal:
     """Tables, their actions and leases: SQLite (a path; ``":memory:"`` for tests) or PostgreSQL (a URL)."""
 
-    def __init__(self, spec: str | Path) -> None:
+    def __init__(self, spec: str | Path, *, read_only: bool = False) -> None:
         self.path = str(spec)
-        self._db = open_database(spec)
+        self.read_only = read_only
+        """Opened for reports: never written (it may be on read-only media); writes are refused."""
+        self.new = False
+        """This process created the journal (it held no schema before it was opened): a restart that finds
+        the account seated in games with a new journal was most likely pointed at the wrong one."""
+        self._db = open_database(spec, read_only=read_only)
         try:
-            self._migrate()
+            if read_only:
+                self._check_version()
+            else:
+                self._migrate()
         except BaseException:
             self._db.close()
             raise
         self._last_seq: dict[str, int] = {}  # one writer per table (its lease owner): no MAX(seq) per write
         self.refusing = ""
         """Why this process may no longer record actions (see :meth:`refuse_actions`); empty while it may."""
+        self.unwritable = ""
+        """Why the last write failed (a full disk...), until one succeeds: logged once, not at every move."""
 
     def refuse_actions(self, reason: str) -> None:
         """Record no action or new table from now on (``reason`` says why, in the refusal): the process lost
@@ -455,6 +602,34 @@ class Journal:
     def _check_may_record(self) -> None:
         if self.refusing:
             raise JournalError(f"nothing more is recorded by this process: {self.refusing}")
+        if self.read_only:
+            raise JournalWriteError(shown_spec(self.path), "it was opened for reading only", "")
+
+    @contextmanager
+    def _writing(self, *, grows: bool = True) -> Iterator[None]:
+        """A write: any failure of the database but a constraint (a full disk, a read-only file, a lost
+        connection) becomes a :class:`JournalWriteError` saying why; nothing was written. Only a write that
+        ``grows`` the journal (an action, a table, a note) shows that it can be written again: on a full disk
+        an update in place (a lease renewed) still succeeds, and the log would say so between every two
+        refused moves."""
+        if self.read_only:
+            raise JournalWriteError(shown_spec(self.path), "it was opened for reading only", "")
+        try:
+            yield
+        except JournalError:
+            raise
+        except self._db.integrity_errors:
+            raise
+        except self._db.driver_errors as exc:
+            detail = " ".join(str(exc).split())[:200] or type(exc).__name__
+            error = JournalWriteError(shown_spec(self.path), self._db.unwritable_reason(exc), detail)
+            if not self.unwritable:  # once, not at every refused move
+                LOGGER.error("%s; every move is refused while it cannot", error)
+            self.unwritable = str(error)
+            raise error from exc
+        if self.unwritable and grows:
+            LOGGER.warning("the journal %s can be written again", shown_spec(self.path))
+            self.unwritable = ""
 
     def close(self) -> None:
         self._db.close()
@@ -463,6 +638,26 @@ class Journal:
     def schema_version(self) -> int:
         """The last migration applied to this journal."""
         return int(self._db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0])
+
+    def _check_version(self) -> None:
+        """A journal opened for reading: one this program reads as it is (never migrated here)."""
+        if not self._db.columns("schema_version"):
+            if not self._db.columns("tables"):
+                raise JournalError(f"{shown_spec(self.path)} holds no cockatrice-ext journal")
+            current = 2 if "closed_reason" in self._db.columns("tables") else 1
+        else:
+            current = self.schema_version()
+        if current > SCHEMA_VERSION:
+            raise JournalError(
+                f"the journal has schema version {current}, newer than this program's {SCHEMA_VERSION}:"
+                " upgrade cockatrice-ext"
+            )
+        if current < SCHEMA_VERSION:
+            raise JournalOutdated(
+                f"the journal has schema version {current}, older than this program's {SCHEMA_VERSION},"
+                " and was opened for reading only: open it once writable (bot run, or a report on a writable"
+                " copy) to upgrade it"
+            )
 
     def _migrate(self) -> None:
         """Apply the migrations this journal lacks, in order, in one transaction."""
@@ -475,6 +670,7 @@ class Journal:
             )
             row = self._db.execute("SELECT MAX(version) FROM schema_version").fetchone()
             current = int(row[0]) if row[0] is not None else self._record_version_in_place()
+            self.new = current == 0
             if current > SCHEMA_VERSION:
                 raise JournalError(
                     f"the journal has schema version {current}, newer than this program's {SCHEMA_VERSION}:"
@@ -505,17 +701,18 @@ class Journal:
         version of this program plays it (``PLAYED_WITH`` in its meta)."""
         self._check_may_record()
         meta = {**(meta or {}), PLAYED_WITH: __version__}
-        self._db.execute(
-            "INSERT INTO tables(key, engine, config, seed, created, meta) VALUES (?,?,?,?,?,?)",
-            (
-                key,
-                engine.name,
-                json.dumps(to_jsonable(engine.config), sort_keys=True),
-                engine.seed,
-                time.time(),
-                json.dumps(meta, sort_keys=True),
-            ),
-        )
+        with self._writing():
+            self._db.execute(
+                "INSERT INTO tables(key, engine, config, seed, created, meta) VALUES (?,?,?,?,?,?)",
+                (
+                    key,
+                    engine.name,
+                    json.dumps(to_jsonable(engine.config), sort_keys=True),
+                    engine.seed,
+                    time.time(),
+                    json.dumps(meta, sort_keys=True),
+                ),
+            )
 
     def has_table(self, key: str) -> bool:
         return self._db.execute("SELECT 1 FROM tables WHERE key=?", (key,)).fetchone() is not None
@@ -523,31 +720,33 @@ class Journal:
     def table_meta(self, key: str) -> dict[str, Any]:
         row = self._db.execute("SELECT meta FROM tables WHERE key=?", (key,)).fetchone()
         if row is None:
-            raise JournalError(f"no table {key!r}")
-        meta = _load_record(row[0], f"table {key!r}: its meta")
+            raise no_table(key)
+        meta = _load_record(row[0], key, ": its meta")
         if not isinstance(meta, dict):
-            raise JournalError(f"table {key!r}: its meta cannot be read (not a JSON object)")
+            raise table_error(key, ": its meta cannot be read (not a JSON object)")
         return meta
 
     def set_table_meta(self, key: str, meta: dict[str, Any]) -> None:
-        self._db.execute("UPDATE tables SET meta=? WHERE key=?", (json.dumps(meta, sort_keys=True), key))
+        with self._writing(grows=False):
+            self._db.execute("UPDATE tables SET meta=? WHERE key=?", (json.dumps(meta, sort_keys=True), key))
 
     def close_table(self, key: str, reason: str = "") -> None:
         """Mark a table finished (``reason``: "game over", "abandoned", "replaced by game 12"...)."""
-        self._db.execute("UPDATE tables SET closed=1, closed_reason=? WHERE key=?", (reason, key))
+        with self._writing(grows=False):
+            self._db.execute("UPDATE tables SET closed=1, closed_reason=? WHERE key=?", (reason, key))
 
     def closed_reason(self, key: str) -> str | None:
         """Why a table was closed ("" when no reason was given), or None while it is open."""
         row = self._db.execute("SELECT closed, closed_reason FROM tables WHERE key=?", (key,)).fetchone()
         if row is None:
-            raise JournalError(f"no table {key!r}")
+            raise no_table(key)
         return str(row[1]) if row[0] else None
 
     def copy_table(self, key: str, new_key: str, *, meta: dict[str, Any]) -> None:
         """A new open table with ``key``'s engine, seed and actions (ids too): a game rebuilt elsewhere."""
         self._check_may_record()
         meta = {**meta, PLAYED_WITH: __version__}
-        with self._db.transaction():
+        with self._writing(), self._db.transaction():
             self._db.execute(
                 "INSERT INTO tables(key, engine, config, seed, created, meta)"
                 " SELECT ?, engine, config, seed, ?, ? FROM tables WHERE key=?",
@@ -563,7 +762,8 @@ class Journal:
     def rename_table(self, key: str, new_key: str) -> None:
         """Give table ``key`` (its actions and lease too) the key ``new_key``: a record moved aside when
         the server gives its game number to a new game."""
-        with self._db.transaction():  # a new row first: the actions refer to their table's key
+        # A new row first: the actions refer to their table's key.
+        with self._writing(), self._db.transaction():
             self._db.execute(
                 "INSERT INTO tables(key, engine, config, seed, created, meta, closed, closed_reason)"
                 " SELECT ?, engine, config, seed, created, meta, closed, closed_reason"
@@ -584,6 +784,17 @@ class Journal:
             sql += " AND engine=?"
             args = (engine,)
         return [r[0] for r in self._db.execute(sql + " ORDER BY created, key", args)]
+
+    def closed_tables(self, prefix: str = "") -> list[str]:
+        """Keys of closed tables that start with ``prefix``, oldest first."""
+        return [
+            r[0]
+            for r in self._db.execute(
+                "SELECT key FROM tables WHERE closed<>0 AND substr(key, 1, CAST(? AS INTEGER)) = ?"
+                " ORDER BY created, key",
+                (len(prefix), prefix),
+            )
+        ]
 
     # -- actions ------------------------------------------------------------
     def append(
@@ -618,20 +829,21 @@ class Journal:
         ]
         last = self._last_seq.get(key) if seq is None else seq - 1
         seq = 0 if last is None else last + 1
-        try:
-            if last is not None:  # the usual case: one statement, its own transaction
-                row[1] = seq
-                self._db.write_alone(INSERT_ACTION, row)
-            else:
-                with self._db.transaction():
-                    found = self._db.execute(
-                        "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_key=?", (key,)
-                    ).fetchone()
-                    row[1] = seq = int(found[0]) + 1
-                    self._db.execute(INSERT_ACTION, row)
-        except self._db.integrity_errors as exc:
-            self._last_seq.pop(key, None)
-            raise self._refusal(key, action_id, seq) from exc
+        with self._writing():
+            try:
+                if last is not None:  # the usual case: one statement, its own transaction
+                    row[1] = seq
+                    self._db.write_alone(INSERT_ACTION, row)
+                else:
+                    with self._db.transaction():
+                        found = self._db.execute(
+                            "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_key=?", (key,)
+                        ).fetchone()
+                        row[1] = seq = int(found[0]) + 1
+                        self._db.execute(INSERT_ACTION, row)
+            except self._db.integrity_errors as exc:
+                self._last_seq.pop(key, None)
+                raise self._refusal(key, action_id, seq) from exc
         self._last_seq[key] = seq  # only after the commit: a failed write leaves no gap
         return seq
 
@@ -641,8 +853,8 @@ class Journal:
         if existing is not None:
             return DuplicateAction(key, action_id, existing)
         if not self.has_table(key):
-            return JournalError(f"no table {key!r}")
-        return JournalError(f"table {key!r}: action {seq} was journaled by another process")
+            return no_table(key)
+        return table_error(key, f": action {seq} was journaled by another process")
 
     def action_seq(self, key: str, action_id: str) -> int | None:
         """The sequence number of action ``action_id`` in table ``key``, or None if it is not journaled."""
@@ -673,13 +885,13 @@ class Journal:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY t.created, a.table_key, a.seq"
         for table_key, seq, at, action, effects, action_id in self._db.execute(sql, args):
-            what = f"table {table_key!r} action {seq}"
-            decoded_action = _load_record(action, f"{what}: its action")
-            decoded_effects = _load_record(effects, f"{what}: its effects")
+            what = f" action {seq}"
+            decoded_action = _load_record(action, table_key, f"{what}: its action")
+            decoded_effects = _load_record(effects, table_key, f"{what}: its effects")
             if not isinstance(decoded_action, dict):
-                raise JournalError(f"{what}: its action cannot be read (not a JSON object)")
+                raise table_error(table_key, f"{what}: its action cannot be read (not a JSON object)")
             if not isinstance(decoded_effects, list):
-                raise JournalError(f"{what}: its effects cannot be read (not a JSON list)")
+                raise table_error(table_key, f"{what}: its effects cannot be read (not a JSON list)")
             yield JournalEntry(table_key, seq, at, decoded_action, decoded_effects, action_id)
 
     def restore(self, key: str) -> Engine[Any]:
@@ -701,40 +913,41 @@ class Journal:
         """
         row = self._db.execute("SELECT engine, config, seed FROM tables WHERE key=?", (key,)).fetchone()
         if row is None:
-            raise JournalError(f"no table {key!r}")
+            raise no_table(key)
         engine_cls = engine_class(row[0], key)
-        config_json = _load_record(row[1], f"table {key!r}: its config")
+        config_json = _load_record(row[1], key, ": its config")
         try:
             config = from_jsonable(engine_cls.config_type, config_json)
             engine = engine_cls(config, seed=int(row[2]))
         except _UNREADABLE as exc:
-            raise _unreadable(f"table {key!r}: its config or seed", exc) from exc
+            raise _unreadable(key, ": its config or seed", exc) from exc
         action_types = {cls.__name__ for cls in engine_cls.action_types}
         last = 0
         for entry in self.entries(key):
             last = entry.seq
-            what = f"table {key!r} action {entry.seq}"
+            what = f" action {entry.seq}"
             kind = entry.action.get("type")
             if not isinstance(kind, str) or kind not in action_types:
-                raise JournalError(f"{what}: its action has an unknown type {repr(kind)[:60]}")
+                raise table_error(key, f"{what}: its action has an unknown type {repr(kind)[:60]}")
             try:
                 action = decode_action(engine_cls, entry.action)
             except _UNREADABLE as exc:
-                raise _unreadable(f"{what}: its action", exc) from exc
+                raise _unreadable(key, f"{what}: its action", exc) from exc
             try:
                 effects = engine.apply(action)
             except ValueError as exc:
                 hint = self._played_with(key)
-                raise JournalError(f"{what} no longer applies: {exc}{hint}") from exc
+                raise table_error(key, f"{what} no longer applies: {exc}{hint}") from exc
             except _UNREADABLE as exc:  # a decoded action of the wrong shape (a text where a number was)
-                LOGGER.warning("%s: the engine fails on its action", what, exc_info=True)
-                raise _unreadable(f"{what}: its action", exc) from exc
+                LOGGER.warning("table %r%s: the engine fails on its action", key, what, exc_info=True)
+                raise _unreadable(key, f"{what}: its action", exc) from exc
             replayed = json.loads(json.dumps(to_jsonable(effects)))  # as stored: tuples as lists, text keys
             if not recorded_in(entry.effects, replayed):  # as deep as the replayed effects at most
-                raise JournalError(
+                raise table_error(
+                    key,
                     f"{what} ({kind}) replays differently"
                     " from what was recorded (these rules differ from the ones it was played with)"
-                    + self._played_with(key)
+                    + self._played_with(key),
                 )
         return engine, last
 
@@ -760,27 +973,30 @@ class Journal:
 
         One atomic statement: of processes racing for a key, at most one gets it.
         """
-        row = self._db.execute(
-            "INSERT INTO leases(key, owner, expires) VALUES (?, ?, {NOW} + ?)"
-            " ON CONFLICT (key) DO UPDATE SET owner=excluded.owner, expires=excluded.expires"
-            " WHERE leases.expires < {NOW} OR leases.owner = excluded.owner"
-            " RETURNING key, owner, expires",
-            (key, owner, float(ttl)),
-        ).fetchall()
+        with self._writing(grows=False):
+            row = self._db.execute(
+                "INSERT INTO leases(key, owner, expires) VALUES (?, ?, {NOW} + ?)"
+                " ON CONFLICT (key) DO UPDATE SET owner=excluded.owner, expires=excluded.expires"
+                " WHERE leases.expires < {NOW} OR leases.owner = excluded.owner"
+                " RETURNING key, owner, expires",
+                (key, owner, float(ttl)),
+            ).fetchall()
         return Lease(*row[0]) if row else None
 
     def renew(self, key: str, owner: str, ttl: float) -> Lease | None:
         """Extend ``owner``'s unexpired lease on ``key`` to ``ttl`` seconds from now; None: it is lost."""
-        row = self._db.execute(
-            "UPDATE leases SET expires={NOW} + ? WHERE key=? AND owner=? AND expires >= {NOW}"
-            " RETURNING key, owner, expires",
-            (float(ttl), key, owner),
-        ).fetchall()
+        with self._writing(grows=False):
+            row = self._db.execute(
+                "UPDATE leases SET expires={NOW} + ? WHERE key=? AND owner=? AND expires >= {NOW}"
+                " RETURNING key, owner, expires",
+                (float(ttl), key, owner),
+            ).fetchall()
         return Lease(*row[0]) if row else None
 
     def release(self, key: str, owner: str) -> bool:
         """Give ``key`` up at once; False when ``owner`` did not hold it."""
-        return self._db.execute("DELETE FROM leases WHERE key=? AND owner=?", (key, owner)).rowcount > 0
+        with self._writing(grows=False):
+            return self._db.execute("DELETE FROM leases WHERE key=? AND owner=?", (key, owner)).rowcount > 0
 
     def lease(self, key: str) -> Lease | None:
         """Who holds ``key`` now (None: nobody, or the lease expired)."""
@@ -805,11 +1021,12 @@ class Journal:
     def put_note(self, key: str, value: dict[str, Any]) -> None:
         """Keep ``value`` (JSON) under ``key``, replacing what was there: state that is no game or league
         yet but must survive a restart (who waits in a lobby)."""
-        self._db.execute(
-            "INSERT INTO notes(key, value, updated) VALUES (?, ?, ?)"
-            " ON CONFLICT (key) DO UPDATE SET value=excluded.value, updated=excluded.updated",
-            (key, json.dumps(value, sort_keys=True), time.time()),
-        )
+        with self._writing():
+            self._db.execute(
+                "INSERT INTO notes(key, value, updated) VALUES (?, ?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value=excluded.value, updated=excluded.updated",
+                (key, json.dumps(value, sort_keys=True), time.time()),
+            )
 
     def notes(self, prefix: str = "") -> dict[str, dict[str, Any]]:
         """Every note whose key starts with ``prefix``, by key."""
@@ -823,7 +1040,8 @@ class Journal:
 
     def drop_note(self, key: str) -> None:
         """Forget the note under ``key`` (nothing happens when there is none)."""
-        self._db.execute("DELETE FROM notes WHERE key=?", (key,))
+        with self._writing(grows=False):
+            self._db.execute("DELETE FROM notes WHERE key=?", (key,))
 
     def expired_tables(self) -> list[str]:
         """Open tables nobody holds (lease expired, released or never taken), oldest first: to take over."""
@@ -846,6 +1064,9 @@ class Table:
         self.seq = seq
         """The sequence number of the last action the engine holds: the next is journaled as ``seq + 1``, so
         a process that missed another's write is refused instead of recording effects of a stale state."""
+        self.out_of_step = ""
+        """Why the engine holds an action the journal does not (set when an action failed to be journaled
+        and the engine could not be read back either): the next action reads it back first."""
 
     @classmethod
     def create(
@@ -869,8 +1090,14 @@ class Table:
         Raises:
             RulesError: from the engine; nothing changed and nothing was journaled.
             DuplicateAction: ``action_id`` is already journaled; nothing changed.
+            JournalWriteError: the journal cannot be written (a full disk, a read-only file, a database
+                gone): nothing changed, the engine is reloaded from the journal.
             JournalError: the journal refused the action; the engine is reloaded from the journal.
         """
+        if self.out_of_step:
+            self._back_in_step()
+            if self.out_of_step:
+                raise table_error(self.key, f" cannot be read back from the journal: {self.out_of_step}")
         # A refused action must leave no trace, and the random generator is part of the state: an
         # engine that drew a random number before refusing would otherwise diverge from its replay.
         # A retried id is found by the journal's unique index when it is appended (no look-up before
@@ -891,7 +1118,18 @@ class Table:
         rng.release()
         try:
             self.seq = self.journal.append(self.key, action, effects, action_id=action_id, seq=self.seq + 1)
-        except JournalError:
-            self.engine, self.seq = self.journal.replay(self.key)  # applied here, not journaled: back in step
+        except BaseException:  # applied here, not journaled (whatever failed): back to what the journal holds
+            self._back_in_step()
             raise
         return effects
+
+    def _back_in_step(self) -> None:
+        """Rebuild the engine from the journal after an action that was applied but not journaled, so that
+        nothing the players are told comes from it; when even reading fails, :attr:`out_of_step` says why."""
+        try:
+            self.engine, self.seq = self.journal.replay(self.key)
+        except Exception as exc:
+            self.out_of_step = " ".join(str(exc).split())[:200] or type(exc).__name__
+            LOGGER.error("table %r: cannot be read back from the journal: %s", self.key, self.out_of_step)
+        else:
+            self.out_of_step = ""

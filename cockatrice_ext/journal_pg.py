@@ -43,19 +43,34 @@ class PostgresDatabase(Database):
     integrity_errors: ClassVar[tuple[type[Exception], ...]] = (
         (psycopg.IntegrityError,) if psycopg is not None else ()
     )
+    driver_errors: ClassVar[tuple[type[Exception], ...]] = (psycopg.Error,) if psycopg is not None else ()
+    REASONS: ClassVar[dict[str, str]] = {
+        "53100": "its disk is full",
+        "53200": "its database is out of memory",
+        "53300": "its database has too many connections",
+        "25006": "it is read-only",
+        "42501": "its database refuses this account's writes",
+        "57P01": "its database is shutting down",
+        "57P03": "its database is starting or in recovery",
+    }
+    """Why a write failed, by SQLSTATE."""
     migration_lock: ClassVar[str] = f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_ID})"
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, read_only: bool = False) -> None:
         super().__init__()
         if psycopg is None:
             raise JournalError("a PostgreSQL journal needs psycopg: pip install 'cockatrice-ext[postgres]'")
         self._url = url
+        self._read_only = read_only
         self._in_transaction = False
         self._conn = self._connect()
 
     def _connect(self) -> Any:
         try:
-            return psycopg.connect(self._url, autocommit=True)
+            connection = psycopg.connect(self._url, autocommit=True)
+            if self._read_only:  # reports: the server refuses any write of this session
+                connection.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
+            return connection
         except psycopg.Error as exc:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise JournalError(f"cannot open the journal at {redact(self._url)}: {reason}") from None
@@ -103,6 +118,14 @@ class PostgresDatabase(Database):
             (table,),
         )
         return {row[0] for row in rows}
+
+    def unwritable_reason(self, exc: Exception) -> str:
+        state = getattr(exc, "sqlstate", None)
+        if isinstance(state, str) and state in self.REASONS:
+            return self.REASONS[state]
+        if isinstance(exc, psycopg.OperationalError):
+            return "its database cannot be reached"
+        return "its database refused the write"
 
     def close(self) -> None:
         self._conn.close()

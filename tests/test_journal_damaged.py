@@ -207,5 +207,6 @@ def test_the_bot_says_a_damaged_game_cannot_be_replayed_not_that_it_failed(
 
     ((destination, line),) = asyncio.run(run())
     assert destination == ("room", room)
-    assert line.startswith(f"game #{game}'s record cannot be replayed (table "), line
+    assert line.startswith(f"game #{game}'s record cannot be replayed ("), line
+    assert ":game:" not in line  # players know the game by its number, not by its journal key
     assert reason in line and line.endswith("it is kept, and nothing was changed"), line

@@ -45,10 +45,11 @@ only on those listed before it:
   undecided matches are adopted again where the bot is re-seated (a registered account) or, with judge
   rights, watches them again; a game under way is taken over without a word (its decks were checked and
   its start announced before); a game gone from the server is created anew; a game the account is seated
-  in again that no journal table or league claims (a finished game that lingered as its host) is closed
-  and left (:func:`leave_unclaimed_games`). An open lobby is a journal note, written before a join or
-  leave is answered: a restarted bot opens it again and says so in the room (a fleet keeps its lobbies in
-  memory).
+  in again that no open journal table or league claims is left (:func:`leave_unclaimed_games`): closed
+  first when its own table says it is over, else left as it is for its players, with a warning (the bot
+  may run with another journal or server address than it played it with). An open lobby is a journal
+  note, written before a join or leave is answered: a restarted bot opens it again and says so in the room
+  (a fleet keeps its lobbies in memory).
 
 Rendering effects to chat lines is pure (``league_views.render_effects``): public lines go to the league's
 room, private ones (packs, shops, pools) to the player concerned.
@@ -78,7 +79,7 @@ from cockatrice_ext.bot.league_referee import LeagueReferee
 from cockatrice_ext.bot.league_rooms import AutoBattlerRoom, LeagueRoom, MarketRoom
 from cockatrice_ext.bot.runtime import Bot, GameReferee, unreplayable_line
 from cockatrice_ext.client.errors import ClientError
-from cockatrice_ext.journal import JournalError
+from cockatrice_ext.journal import JournalError, journal_location
 from cockatrice_ext.protocol import commands as pc
 
 LOGGER = logging.getLogger(__name__)
@@ -135,32 +136,84 @@ def claimed_games(bot: Bot) -> set[int]:
     return claimed
 
 
+FINISHED_LEAGUE_GAMES = "over"
+"""A league table's meta: the numbers of its last played-out games (a finished game lingers with the
+referee as its host, see ``LeagueGame.close``), so that a restart knows them as over."""
+
+
+def finished_games(bot: Bot) -> set[int]:
+    """The game numbers this journal knows are over on this server: a game whose own table is closed, and
+    a league's played-out games (:data:`FINISHED_LEAGUE_GAMES`)."""
+    own_game = f"{bot.server_key}{bot.GAME_KEY}"
+    finished = set()
+    for key in bot.journal.closed_tables(own_game):
+        number = key[len(own_game) :]
+        if number.isdigit():
+            finished.add(int(number))
+    own_league = f"{bot.server_key}:league:"
+    for key in [*bot.journal.open_tables(), *bot.journal.closed_tables(own_league)]:
+        if key.startswith(own_league):
+            with contextlib.suppress(JournalError):  # a damaged record claims nothing
+                over = bot.journal.table_meta(key).get(FINISHED_LEAGUE_GAMES)
+                if isinstance(over, list):
+                    finished |= {int(n) for n in over if str(n).isdigit()}
+    return finished
+
+
 async def leave_unclaimed_games(bot: Bot) -> None:
-    """After a restart: leave each game the account was seated in again that nothing referees, closing it
-    when we are its host (its players hear :data:`CLOSED_AFTER_RESTART` and are kicked). That is a finished
-    league game that lingered as host for the game limit (out of its league's record once its result was
-    in), or a game whose journal table is closed: otherwise nobody would ever leave it, and it would count
-    against the account's games on the server for good."""
+    """After a restart: leave each game the account was seated in again that nothing referees.
+
+    A game the journal knows is over (:func:`finished_games`: its own table closed, or a league's played-out
+    game, which lingers as its host for the game limit) is closed when we are its host (its players hear
+    :data:`CLOSED_AFTER_RESTART` and are kicked), so that it does not count against the account's games on
+    the server for good. A game nothing in this journal knows is not assumed finished: the bot may have been
+    started with another journal, or another spelling of the server's address, than the one it played it
+    with. It is left as it is, its players may play on or ask another referee, and the operator's log names
+    it (a WARNING); a new journal while the account sits in such games is named too (its absolute path)."""
     claimed = claimed_games(bot)
-    for game_id, mirror in list(bot.client.games.items()):
-        if game_id in claimed or mirror.spectator:
-            continue
+    finished = finished_games(bot)
+    seated = {
+        game_id: mirror
+        for game_id, mirror in bot.client.games.items()
+        if game_id not in claimed and not mirror.spectator
+    }
+    if seated and bot.journal.new:
+        LOGGER.warning(
+            "the journal %s is new (created by this run), but the account sits in %d game(s) (%s): if this"
+            " referee played them, stop it and start it again with --journal naming the journal it played"
+            " them with (the default cockatrice-ext.sqlite3 is in the folder the bot starts from)",
+            journal_location(bot.journal.path),
+            len(seated),
+            ", ".join(f"#{game_id}" for game_id in sorted(seated)),
+        )
+    for game_id, mirror in seated.items():
         host = mirror.host_id == mirror.local_player_id
         humans = [p for p in mirror.seated_players if p.player_id != mirror.local_player_id]
-        LOGGER.info(
-            "game %d: seated in it again after the restart, but no journal table or league claims it (a"
-            " finished game): leaving it%s",
-            game_id,
-            f" and closing it ({len(humans)} player(s) still in it)" if host else "",
-        )
         destination = ("game", game_id)
-        if host and humans:
-            with contextlib.suppress(
-                ClientError, ConnectionError, TimeoutError
-            ):  # refused, or gone meanwhile
-                bot.chat.say(destination, CLOSED_AFTER_RESTART)
-                await bot.chat.flush(destination, timeout=10)
-                await bot.client.game_commands(game_id, [pc.kick_from_game(p.player_id) for p in humans])
+        if game_id in finished:
+            LOGGER.info(
+                "game %d: seated in it again after the restart, and the journal says it is over (a finished"
+                " game): leaving it%s",
+                game_id,
+                f" and closing it ({len(humans)} player(s) still in it)" if host else "",
+            )
+            if host and humans:
+                with contextlib.suppress(ClientError, ConnectionError, TimeoutError):  # refused, or gone
+                    bot.chat.say(destination, CLOSED_AFTER_RESTART)
+                    await bot.chat.flush(destination, timeout=10)
+                    await bot.client.game_commands(game_id, [pc.kick_from_game(p.player_id) for p in humans])
+        else:
+            LOGGER.warning(
+                "game %d (%s): seated in it again after the restart, but no table or league of the journal %s"
+                " claims it for %s: leaving it without closing it (%d player(s) still in it may play on, or"
+                " ask another referee); if this referee played it, restart it with the journal and server"
+                " address it played it with",
+                game_id,
+                mirror.description[:80] or "no description",
+                journal_location(bot.journal.path),
+                bot.server_key,
+                len(humans),
+            )
         with contextlib.suppress(ClientError, ConnectionError, TimeoutError):
             await bot.client.leave_game(game_id)
         bot.chat.drop(destination)

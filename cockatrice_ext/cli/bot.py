@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import signal
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -16,6 +18,8 @@ if TYPE_CHECKING:
     from cockatrice_ext.journal import Journal
 
 ALL_FORMATS = ("auction", "vortex", "combat", "market", "autobattler")
+
+LOGGER = logging.getLogger(__name__)
 
 
 class GameOptionValue(click.ParamType):
@@ -74,7 +78,8 @@ def bot() -> None:
     metavar="PATH|URL",
     default="cockatrice-ext.sqlite3",
     show_default=True,
-    help="Journal of every accepted action, so a restarted bot resumes its games: an SQLite file, or"
+    help="Journal of every accepted action, so a restarted bot resumes its games: an SQLite file (the"
+    " default is in the current folder: start the bot from the same folder, or give the path), or"
     " postgresql://USER@HOST:PORT/DB (needs the postgres extra) for one database several bots share: bots"
     " on one PostgreSQL journal form a fleet (one answers each room, games go to the least loaded, a dead"
     " bot's games are taken over within seconds; give each its own --user).",
@@ -232,7 +237,9 @@ def run(
     )
     _check_card_data(options.formats, auction_block, card_source)
     web_options = _web_options(web_address, web_url)
-    referee = Bot(options, journal=_open_journal(journal_spec))
+    journal = _open_journal(journal_spec)
+    warn_of_other_servers(journal, url)
+    referee = Bot(options, journal=journal)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -374,10 +381,38 @@ async def _start_web(referee: Any, options: Any) -> Any:
     return web_view
 
 
+def warn_of_other_servers(journal: Journal, url: str) -> None:
+    """One WARNING when the journal holds open games or leagues of another server address than ``url``:
+    a table's key starts with the address the bot was started with, so another spelling of the same
+    server (``ws://localhost:4748/servatrice`` for ``tcp://127.0.0.1:4747``) resumes none of them."""
+    from cockatrice_ext.journal import journal_location
+
+    others: dict[str, list[str]] = {}
+    for key in journal.open_tables():
+        for kind, mark in (("game", ":game:"), ("league", ":league:")):
+            server, found, rest = key.partition(mark)
+            if found and server != url:
+                others.setdefault(server, []).append(f"{kind} #{rest.rsplit(':', 1)[-1]}")
+                break
+    if not others:
+        return
+    listed = "; ".join(
+        f"{server} ({', '.join(tables[:8])}{', ...' if len(tables) > 8 else ''})"
+        for server, tables in sorted(others.items())
+    )
+    LOGGER.warning(
+        "the journal %s holds open games or leagues of another server address than %s: %s. They are"
+        " resumed only by a bot started with their address: if it is the same server, start the bot with"
+        " that URL instead",
+        journal_location(journal.path),
+        url,
+        listed,
+    )
+
+
 def _open_journal(spec: str) -> Journal:
     """The journal ``--journal`` names; one error line when it cannot be opened."""
     import sqlite3
-    from pathlib import Path
 
     from cockatrice_ext.journal import POSTGRES_SCHEMES, Journal, JournalError
 
@@ -392,4 +427,21 @@ def _open_journal(spec: str) -> Journal:
     except JournalError as exc:
         raise click.ClickException(str(exc)) from None
     except sqlite3.Error as exc:
+        read_only = "" if spec.startswith(POSTGRES_SCHEMES) else _read_only(Path(spec))
+        if read_only:
+            raise click.ClickException(
+                f"the journal {spec} cannot be written: {read_only} ({exc}); the bot records every move"
+                " there: give it a writable journal (--journal)"
+            ) from None
         raise click.ClickException(f"cannot open the journal {spec}: {exc}") from None
+
+
+def _read_only(path: Path) -> str:
+    """Why an SQLite journal at ``path`` cannot be written, if it cannot: the file, or its folder (SQLite
+    writes its log beside it), is read-only (a read-only mount, an immutable file or folder, permissions)."""
+    if path.exists() and not os.access(path, os.W_OK):
+        return "it is read-only"
+    folder = path.parent
+    if folder.is_dir() and not os.access(folder, os.W_OK):
+        return f"its folder {folder} is read-only (SQLite keeps its log beside it)"
+    return ""

@@ -22,18 +22,25 @@ class BadJournal(click.ClickException):
 
 
 def _open_journal(spec: str) -> Journal:
-    """The journal ``--journal`` names: an SQLite file that exists, or the bot's PostgreSQL URL."""
-    from cockatrice_ext.journal import POSTGRES_SCHEMES, Journal, JournalError
+    """The journal ``--journal`` names (an SQLite file that exists, or the bot's PostgreSQL URL), opened
+    for reading only: a report writes nothing, so it works on a copy on read-only media and next to a
+    running bot alike. A journal older than this program is upgraded first where it can be written."""
+    from cockatrice_ext.journal import POSTGRES_SCHEMES, Journal, JournalError, JournalOutdated
 
     if not spec.startswith(POSTGRES_SCHEMES) and not Path(spec).exists():
         raise BadJournal(f"no journal at {spec} (run the bot first, or pass --journal)")
     try:
-        journal = Journal(spec)
+        try:
+            return Journal(spec, read_only=True)
+        except JournalOutdated as outdated:
+            try:
+                return Journal(spec)
+            except (JournalError, sqlite3.OperationalError):
+                raise BadJournal(str(outdated)) from None
     except JournalError as exc:
         raise BadJournal(str(exc)) from None
     except sqlite3.DatabaseError as exc:
         raise BadJournal(f"{spec} is not a cockatrice-ext journal ({exc})") from None
-    return journal
 
 
 def _write_chart(out: Path, svg: bytes) -> None:
@@ -196,6 +203,9 @@ def chart_tables(journal_path: str) -> None:
     from cockatrice_ext.reports.history import chartable_tables, table_title
 
     journal = _open_journal(journal_path)
-    for key, engine, closed in chartable_tables(journal):
+    tables = chartable_tables(journal)
+    if not tables:
+        click.echo(f"nothing recorded yet: no Auction game or league with a move in {journal_path}")
+    for key, engine, closed in tables:
         title = table_title(journal, key, engine)
         click.echo(f"{key}  {engine}  {'closed' if closed else 'open'}  {title}")

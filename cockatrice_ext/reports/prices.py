@@ -8,9 +8,10 @@ evenly between its cards (reported as such), so totals still add up.
 
 from __future__ import annotations
 
+import json
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from cockatrice_ext.journal import Journal, JournalEntry
@@ -63,10 +64,24 @@ def format_price(value: float | None) -> str:
     return f"{value:g}" if value == int(value) else f"{value:.1f}"
 
 
-def price_table(entries: Iterable[JournalEntry]) -> dict[str, CardPrices]:
-    """Fold journal entries into per-card statistics, keyed by card name."""
-    table: dict[str, CardPrices] = defaultdict(lambda: CardPrices(""))
+def played_once(entries: Iterable[JournalEntry]) -> Iterator[JournalEntry]:
+    """``entries`` without the copies a resumed game carries: ``!resume`` opens a new table holding its
+    predecessor's actions (the same ids, numbers and times), so each action is counted once, in the game it
+    was played in (the oldest table first, as :meth:`~cockatrice_ext.journal.Journal.entries` orders them)."""
+    seen: set[tuple[str | None, int, float, str]] = set()
     for entry in entries:
+        identity = (entry.action_id, entry.seq, entry.at, json.dumps(entry.action, sort_keys=True))
+        if identity in seen:
+            continue
+        seen.add(identity)
+        yield entry
+
+
+def price_table(entries: Iterable[JournalEntry]) -> dict[str, CardPrices]:
+    """Fold journal entries into per-card statistics, keyed by card name (a resumed game's copy of its
+    predecessor's actions counted once, see :func:`played_once`)."""
+    table: dict[str, CardPrices] = defaultdict(lambda: CardPrices(""))
+    for entry in played_once(entries):
         for effect in entry.effects:
             kind = effect.get("type")
             if kind not in ("LotSold", "LotUnsold"):

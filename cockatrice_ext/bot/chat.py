@@ -29,6 +29,11 @@ else's answers by tens of seconds. :class:`ChatScheduler` fixes that:
   never sits in the client's command queue in front of free game commands (card moves, counters,
   annotations: the channels that carry most of what players see).
 
+A **bulk** line (a listing: a pool to paste; :class:`Tagged`) goes after its destination's other lines, and
+only when no destination has a short line waiting (nor one waiting for its own share): an answer to a
+player never waits behind their own or anybody's listing, at most one window for the budget a listing
+already spent.
+
 So a spammer's twenty refusals become one or two messages in their own game, and another user's
 room ``!help`` takes the very next message the budget allows. Without the connection's limits
 (``limits``: a demo, a test whose ``delay`` is always 0) nothing is weighed or capped: the destination
@@ -40,7 +45,9 @@ tried again. The latest :data:`HELD_MESSAGES` per user are kept and sent when th
 (:meth:`user_back`): a league's new game number or pairing is not lost because a player's client was
 reconnecting. Whoever owns the scheduler hears of every change (``on_held``), so the bot keeps them in its
 journal across its own restarts (in a fleet, for the process that takes over) and gives them back with
-:meth:`keep`.
+:meth:`keep`. Lines of a **topic** (a league's, :class:`Tagged`) are not kept one by one: the topic is, and
+when the user is back its recap says what was decided for them and what is true then, instead of a pack
+already picked from or a game already lost by forfeit.
 """
 
 from __future__ import annotations
@@ -52,7 +59,8 @@ import math
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from cockatrice_ext.client.errors import ChatFlood, NameNotFound
 from cockatrice_ext.client.flood import FloodLimits, chat_cost, game_command_cost
@@ -68,9 +76,49 @@ MAX_MESSAGE = 300
 
 Sender = Callable[[Destination, str], Awaitable[None]]
 
-Line = str | Callable[[], str]
+Line = str | Callable[[], str | None]
 """A line to say, or how to render it when it leaves: an answer such as ``!state`` that waits for the budget
-is rendered as it is sent, so it never contradicts what happened meanwhile (a lot's note, a later bid)."""
+is rendered as it is sent, so it never contradicts what happened meanwhile (a lot's note, a later bid). A
+renderer that returns None (or "") says nothing: the line is no longer true, and is dropped."""
+
+Recap = Callable[[str], str | None]
+"""What a topic's owner tells a user who is back instead of its lines held while they were away."""
+
+TOPIC_MARK = "\x1ftopic:"
+"""How a topic held for an offline user is kept among their messages (so the journal keeps it too)."""
+
+
+@dataclass(frozen=True)
+class Tagged:
+    """A line with how it is queued, said through any ``tell`` that hands it to :meth:`ChatScheduler.say`.
+
+    ``bulk``: a long listing (a pool to paste): it goes after every other line waiting for its destination,
+    and a destination with only bulk waiting goes after every one with a short line waiting, so an answer
+    never waits behind a listing. ``topic`` (with ``recap``): whose line it is (a league's key); held for an
+    offline user, such lines are not kept one by one: when the user is back, the topic's ``recap`` tells
+    them what is true then, instead of lines that may have gone stale meanwhile.
+    """
+
+    text: str | Callable[[], str | None]
+    bulk: bool = False
+    topic: str = ""
+    recap: Recap | None = None
+
+    def __call__(self) -> str | None:
+        return self.text() if callable(self.text) else self.text
+
+    def __str__(self) -> str:
+        return self() or ""
+
+
+class _Entry(NamedTuple):
+    """One queued line: its text or renderer, whether it is raw or bulk, and its topic ("" for none)."""
+
+    line: Line
+    raw: bool
+    bulk: bool = False
+    topic: str = ""
+
 
 Held = list[tuple[str, bool]]
 """Messages kept for an offline user: (message, raw), oldest first."""
@@ -164,7 +212,7 @@ class ChatScheduler:
         self.share = share
         self.max_message = max_message
         self.user_limit = user_limit
-        self._queues: dict[Destination, deque[tuple[Line, bool]]] = {}  # (line or its renderer, raw)
+        self._queues: dict[Destination, deque[_Entry]] = {}  # short lines first, then bulk ones
         self._since: dict[Destination, int] = {}  # destination -> serial of when it began to wait
         self._spent: dict[Destination, deque[tuple[float, int, int]]] = {}  # (loop time, bytes, serial)
         self._used: dict[Destination, tuple[float, float, float]] = {}  # (bytes, messages, at): see _use
@@ -176,7 +224,12 @@ class ChatScheduler:
         self._warned_at = float("-inf")
         self._refusals: dict[tuple[Destination, str], int] = {}
         self._held: dict[str, deque[tuple[str, bool]]] = {}  # offline user -> (message, raw), oldest first
+        self._held_topics: dict[str, list[str]] = {}  # offline user -> topics whose lines were held
+        self.recaps: dict[str, Recap] = {}
+        """Each topic's recap (:class:`Tagged`): registered by a tagged line, or by its owner at start."""
+        self._parts: list[tuple[str, str]] = []  # the composed message's lines: (text, topic)
         self._sending: Destination | None = None
+        self._sending_parts: list[tuple[str, str]] = []  # the lines of the message on its way: (text, topic)
         self._back_while_sending = False
         self.sent_messages = 0
         self.given_back: dict[str, float] = {}
@@ -187,24 +240,40 @@ class ChatScheduler:
         """Private messages may be longer (a pool list); room and game lines stay short."""
         return self.user_limit if destination[0] == "user" else self.max_message
 
-    def say(self, destination: Destination, text: Line, *, raw: bool = False) -> None:
+    def say(self, destination: Destination, text: Line, *, raw: bool = False, bulk: bool = False) -> None:
         """Queue one line for ``destination`` (never blocks; empty lines are dropped).
 
         A ``raw`` text (a deck list to paste) keeps its line breaks and is sent as a message of its own,
         never merged with other lines; it is cut at the destination's limit like any line. A callable is
-        rendered when its message is put together, right before it is sent.
+        rendered when its message is put together, right before it is sent. A ``bulk`` line (a long
+        listing; or a :class:`Tagged` one) goes after the destination's other lines, and after every
+        destination's short lines (see :class:`Tagged`).
         """
+        topic = ""
+        if isinstance(text, Tagged):
+            bulk, topic = bulk or text.bulk, text.topic
+            if topic and text.recap is not None:
+                self.recaps[topic] = text.recap
+            text = text.text
         line: Line = text if callable(text) else self._fit(destination, text, raw)
         if not line:
             return
         if destination[0] == "user" and destination[1] in self._held:
             # known to be offline: kept for their return, no round trip
-            self._hold(destination[1], self._rendered(destination, line, raw), raw)
+            if topic:
+                self._hold(destination[1], topics=[topic])
+            else:
+                self._hold(destination[1], self._rendered(destination, line, raw), raw)
             return
-        self._queue(destination).append((line, raw))
+        queue = self._queue(destination)
+        entry = _Entry(line, raw, bulk, topic)
+        if bulk:
+            queue.append(entry)
+        else:  # before the first bulk line: an answer never waits behind a listing
+            queue.insert(next((n for n, e in enumerate(queue) if e.bulk), len(queue)), entry)
         self._wake()
 
-    def _queue(self, destination: Destination) -> deque[tuple[Line, bool]]:
+    def _queue(self, destination: Destination) -> deque[_Entry]:
         """The destination's queue (a new one waits behind those already waiting)."""
         queue = self._queues.get(destination)
         if queue is None:
@@ -226,7 +295,8 @@ class ChatScheduler:
         if not callable(line):
             return line
         try:
-            return self._fit(destination, line(), raw)
+            text = line()
+            return "" if text is None else self._fit(destination, text, raw)
         except Exception:  # a renderer of a game that is gone: the others go on
             LOGGER.exception("a line for %s could not be rendered", destination)
             return None
@@ -249,17 +319,21 @@ class ChatScheduler:
         not sent yet, for ``destination``: an answer already on its way need not spend the budget again."""
         line = self._fit(destination, text, False)
         return any(
-            isinstance(queued, str) and queued.startswith(line)
-            for queued, _ in self._queues.get(destination, ())
+            isinstance(entry.line, str) and entry.line.startswith(line)
+            for entry in self._queues.get(destination, ())
         )
 
     def waiting(self) -> tuple[int, int]:
         """Messages and characters still to send (a destination's waiting lines merge into one message)."""
         queues = [(d, queue) for d, queue in self._queues.items() if queue]
         size = sum(
-            len(self._rendered(d, line, raw)) + len(SEPARATOR) for d, queue in queues for line, raw in queue
+            len(self._rendered(d, e.line, e.raw)) + len(SEPARATOR) for d, queue in queues for e in queue
         )
         return len(queues), size
+
+    def holds(self, user: str) -> bool:
+        """Whether anything is kept for ``user`` (messages, or a topic's lines their recap speaks for)."""
+        return bool(self._held.get(user)) or bool(self._held_topics.get(user))
 
     def held(self, user: str) -> list[str]:
         """The messages kept for ``user`` while they are offline (oldest first)."""
@@ -270,17 +344,22 @@ class ChatScheduler:
         back; anything kept since comes after them."""
         if not messages:
             return
+        topics = [str(m)[len(TOPIC_MARK) :] for m, _ in messages if str(m).startswith(TOPIC_MARK)]
         held: deque[tuple[str, bool]] = deque(
-            ((str(m), bool(raw)) for m, raw in messages), maxlen=HELD_MESSAGES
+            ((str(m), bool(raw)) for m, raw in messages if not str(m).startswith(TOPIC_MARK)),
+            maxlen=HELD_MESSAGES,
         )
         held.extend(self._held.pop(user, ()))
         self._held[user] = held
+        kept = self._held_topics.setdefault(user, [])
+        kept.extend(topic for topic in topics if topic not in kept)
         self._tell_held(user, list(held))
 
     def forget_held(self) -> None:
         """Forget every kept message without telling the owner: its journal still has them, for whichever
         process sends them now (a fleet member that lost the sending account's lease)."""
         self._held.clear()
+        self._held_topics.clear()
 
     def user_back(self, user: str) -> None:
         """``user`` is online again (logged in, joined a room, wrote): what was kept for them goes first in
@@ -288,17 +367,30 @@ class ChatScheduler:
         if self._sending == ("user", user):
             self._back_while_sending = True  # a refusal of what is on its way now is not theirs to keep
         held = self._held.pop(user, None)
-        if not held:
+        topics = self._held_topics.pop(user, [])
+        if not held and not topics:
             return
         self._tell_held(user, [])
-        messages = [message for message, _ in held]
-        first, first_raw = held[0]
-        if first_raw or len(AWAY_PREFIX) + len(first) > self.limit_for(("user", user)):
-            messages.insert(0, AWAY_PREFIX.strip())  # a deck list stays as it is, to paste
-        else:
-            messages[0] = AWAY_PREFIX + first
+        messages = [message for message, _ in held or ()]
+        if held:
+            first, first_raw = held[0]
+            if first_raw or len(AWAY_PREFIX) + len(first) > self.limit_for(("user", user)):
+                messages.insert(0, AWAY_PREFIX.strip())  # a deck list stays as it is, to paste
+            else:
+                messages[0] = AWAY_PREFIX + first
+        for topic in topics:  # what is true now, instead of the topic's lines held meanwhile
+            recap = self.recaps.get(topic)
+            try:
+                told = recap(user) if recap is not None else None
+            except Exception:  # its owner is gone or broken: the other messages go on
+                LOGGER.exception("the recap of %s for %s failed", topic, user)
+                told = None
+            if told:
+                messages.append(self._fit(("user", user), told, False))
+        if not messages:
+            return
         queue = self._queue(("user", user))
-        queue.extendleft((message, True) for message in reversed(messages))  # each whole, as kept
+        queue.extendleft(_Entry(message, True) for message in reversed(messages))  # each whole, as kept
         LOGGER.info("%s is back: %d kept message(s) go out", user, len(messages))
         self.given_back[user] = time.monotonic()
         self._wake()
@@ -442,20 +534,24 @@ class ChatScheduler:
         limit = self.limit_for(destination)
         text, raw, taken = "", False, 0
         while not text and taken < len(queue):
-            text, raw = self._render_queued(destination, taken), queue[taken][1]
+            text, raw = self._render_queued(destination, taken), queue[taken].raw
             taken += 1
         if not text:
+            self._parts = []
             return "", taken, None
+        head = queue[taken - 1]
         text, rest = _first_piece(text, size)
+        self._parts = [(text, head.topic)]
         if rest:
             return text, taken, (rest, raw)
-        while not raw and taken < len(queue) and not queue[taken][1]:
+        while not raw and taken < len(queue) and not queue[taken].raw and head.bulk >= queue[taken].bulk:
             following = self._render_queued(destination, taken)
             if following:
                 merged = text + SEPARATOR + following
                 if len(merged) > limit or (size and _size(merged) > size):
                     break
                 text = merged
+                self._parts.append((following, queue[taken].topic))
             taken += 1
         return text, taken, None
 
@@ -463,19 +559,20 @@ class ChatScheduler:
         """The text of the destination's ``index``-th queued line now; a renderer that fails is replaced by
         nothing (logged once, however often its message is put together while it waits)."""
         queue = self._queues[destination]
-        line, raw = queue[index]
-        text = self._render(destination, line, raw)
+        entry = queue[index]
+        text = self._render(destination, entry.line, entry.raw)
         if text is None:
-            queue[index] = ("", raw)
+            queue[index] = entry._replace(line="")
         return text or ""
 
     def _take(self, destination: Destination, taken: int, rest: tuple[str, bool] | None) -> None:
         """Take a composed message's lines from the queue (a cut line's rest stays first)."""
         queue = self._queues[destination]
+        first = queue[0] if queue else None
         for _ in range(taken):
             queue.popleft()
-        if rest is not None:
-            queue.appendleft(rest)
+        if rest is not None and first is not None:
+            queue.appendleft(first._replace(line=rest[0], raw=rest[1]))  # a listing's rest is still bulk
         if not queue:
             del self._queues[destination]
             self._since.pop(destination, None)
@@ -486,7 +583,10 @@ class ChatScheduler:
         the budget has no room for its message, nobody passes it."""
         wait = math.inf
         waiting = [d for d, queue in self._queues.items() if queue]
-        for destination in sorted(waiting, key=lambda d: self._order(d, now)):
+        # Short lines first: a destination with only bulk waiting (listings) goes when no short line waits.
+        for destination in sorted(waiting, key=lambda d: (self._queues[d][0].bulk, *self._order(d, now))):
+            if self._queues[destination][0].bulk and not math.isinf(wait):
+                break  # a short line waits for its own share: no listing takes the budget it will need
             if (share_wait := self._share_wait(destination, 1, now)) > 0:
                 wait = min(wait, share_wait)
                 continue
@@ -501,6 +601,7 @@ class ChatScheduler:
             if budget_wait > 0:
                 return None, min(wait, budget_wait), True
             self._take(destination, taken, rest)
+            self._sending_parts = list(self._parts)
             return (destination, text), 0.0, False
         return None, wait, False
 
@@ -549,9 +650,14 @@ class ChatScheduler:
             if destination[0] != "user":
                 LOGGER.info("chat to %s failed: %s", destination, exc)
             elif self._back_while_sending:  # they logged in while it was on its way: try again
-                self._queue(destination).appendleft((message, True))
+                self._queue(destination).appendleft(_Entry(message, True))
             else:
-                self._hold(destination[1], message)
+                parts = self._sending_parts
+                parts = parts if parts and message.startswith(parts[0][0]) else []
+                topics = [topic for _, topic in parts if topic]
+                if topics:  # a topic's lines are told by its recap; the others are kept as they were
+                    message = SEPARATOR.join(text for text, topic in parts if not topic)
+                self._hold(destination[1], message, topics=topics)
         except Exception as exc:  # a game that closed, a user who ignores us: the others go on
             LOGGER.info("chat to %s failed: %s", destination, exc)
         else:
@@ -568,24 +674,32 @@ class ChatScheduler:
             del self._refusals[key]
             LOGGER.warning("chat to %s refused as flood %d times, dropped: %r", destination, refused, message)
             return
-        self._queue(destination).appendleft((message, True))
+        self._queue(destination).appendleft(_Entry(message, True))
         self._idle.clear()
 
-    def _hold(self, user: str, message: str = "", raw: bool | None = None) -> None:
+    def _hold(
+        self, user: str, message: str = "", raw: bool | None = None, *, topics: list[str] | None = None
+    ) -> None:
         """Keep ``message`` for an offline user until :meth:`user_back`, and every line still queued for
         them (none of them could be delivered either), at once; the user counts as offline from now on, so
         what is said to them next is kept without a try. Lines merge as they would have been sent; the
-        latest :data:`HELD_MESSAGES` are kept, for at most :data:`HELD_USERS` users."""
+        latest :data:`HELD_MESSAGES` are kept, for at most :data:`HELD_USERS` users. A line of a topic
+        (:class:`Tagged`) is not kept: its topic is, and its recap speaks for it when the user is back."""
         held = self._held.pop(user, None) or deque(maxlen=HELD_MESSAGES)
         self._held[user] = held  # the most recently held last
         before = list(held)
+        kept_topics = self._held_topics.setdefault(user, [])
+        topics_before = list(kept_topics)
         lines = [(message, "\n" in message if raw is None else raw)] if message else []  # a text sent
         queued = self._queues.pop(("user", user), None) or ()  # whole (a deck list) stays whole
         self._since.pop(("user", user), None)
+        for topic in [*(topics or ()), *(entry.topic for entry in queued if entry.topic)]:
+            if topic not in kept_topics:
+                kept_topics.append(topic)
         lines += [
-            (text, line_raw)
-            for line, line_raw in queued
-            if (text := self._rendered(("user", user), line, line_raw))
+            (text, entry.raw)
+            for entry in queued
+            if not entry.topic and (text := self._rendered(("user", user), entry.line, entry.raw))
         ]
         limit = self.limit_for(("user", user))
         for text, text_raw in lines:
@@ -594,23 +708,31 @@ class ChatScheduler:
                 held[-1] = (last[0] + SEPARATOR + text, False)
             else:
                 held.append((text, text_raw))
-        if list(held) != before:
-            if not before:
+        if list(held) != before or kept_topics != topics_before:
+            if not before and not topics_before:
                 LOGGER.info("%s is offline: private messages are kept until they are back", user)
             self._tell_held(user, list(held))
+        if not kept_topics:
+            del self._held_topics[user]
         while len(self._held) > HELD_USERS:
             forgotten = next(iter(self._held))
-            if self._held.pop(forgotten):
+            topics_gone = self._held_topics.pop(forgotten, None)
+            if self._held.pop(forgotten) or topics_gone:
                 self._tell_held(forgotten, [])
         if not any(self._queues.values()):
             self._idle.set()
 
     def _tell_held(self, user: str, messages: Held) -> None:
+        """Tell the owner what is kept for ``user`` (their held topics as marked messages after the rest)."""
+        messages = [*messages, *self._topic_marks(user)]
         if self._on_held is not None:
             try:
                 self._on_held(user, messages)
             except Exception:  # keeping them elsewhere failed: they are still kept here
                 LOGGER.exception("messages kept for %s not recorded", user)
+
+    def _topic_marks(self, user: str) -> Held:
+        return [(TOPIC_MARK + topic, False) for topic in self._held_topics.get(user, ())]
 
     def _warn_if_starved(self, wait: float) -> None:
         """Tell the operator (at most once a minute) when the budget holds lines back for long."""

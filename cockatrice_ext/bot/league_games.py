@@ -407,7 +407,7 @@ class LeagueGame(GameReferee):
         self.finished = reason
         self.league.forget(self)
         if reason.startswith("game over"):  # played out; one cut short keeps its record (see mark_cut)
-            self.league.forget_game_record(self.game_id)
+            self.league.forget_game_record(self.game_id, over=True)
         self.views_changed()
         if self.game_id not in self.bot.client.games or not self.humans():
             await self.leave()

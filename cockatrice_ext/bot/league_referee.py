@@ -8,11 +8,13 @@ import logging
 import math
 import secrets
 import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cockatrice_ext.bot.blocks import LoadedBlock
+from cockatrice_ext.bot.chat import ChatScheduler, Tagged
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Rest, closest, command, parse_invocation
 from cockatrice_ext.bot.league_cards import default_augments, pool_cod, pool_list
 from cockatrice_ext.bot.league_commands import (
@@ -26,7 +28,11 @@ from cockatrice_ext.bot.league_games import LeagueGame
 from cockatrice_ext.bot.league_options import TITLES, LeagueOptions
 from cockatrice_ext.bot.league_views import (
     REFUSALS,
+    STAND_IN_WORDS,
+    Line,
+    Live,
     carousel_prompt,
+    counted,
     decision_name,
     departure,
     led,
@@ -217,6 +223,20 @@ class LeagueReferee(Referee):
             False  # the room heard that games wait for a free slot (once, till none wait)
         )
         self._watcher: asyncio.Task[None] | None = None
+        self.listed_pools: dict[str, list[int]] = {}
+        """Each chat player's pool as chat last listed it whole or told its changes (a page player's page
+        shows it): a later change is told as what is new, not as the whole list again."""
+        self.setup_notes: dict[tuple[int, frozenset[str]], str] = {}
+        """Each AutoBattler pairing's setup (who plays first, hand, life), by round: a game opened again
+        for the pairing starts with it too."""
+        self.missed: dict[str, list[str]] = {}
+        """What the referee decided for a member while they were away (its moves, a forfeit), as their recap
+        says it (:meth:`recap`); told once."""
+        self.missed_moves: dict[str, Counter[str]] = {}
+        for session in getattr(bot.main or bot, "sessions", ()):  # a restart's kept topics find their recap
+            chat = getattr(session, "chat", None)
+            if isinstance(chat, ChatScheduler):
+                chat.recaps[self.key] = self.recap
 
     # -- creation and restore ------------------------------------------------------------------------
 
@@ -402,6 +422,9 @@ class LeagueReferee(Referee):
             self.seen[member] = now
             if member in self.out_of_room:
                 self.out_of_room.discard(member)
+                if not self.kept_for(member):  # they were online: told of the referee's moves as made
+                    self.missed.pop(member, None)
+                    self.missed_moves.pop(member, None)
                 if member in waiting_for and member not in self.standing_in:
                     await self.welcome_back(member)  # back in time: what they hold the league up with
         for member in sorted(self.standing_in):
@@ -432,7 +455,7 @@ class LeagueReferee(Referee):
                 if timeout and not decision.warned and now - decision.since >= timeout / 2:
                     decision.warned = True
                     left = max(1, round(timeout - (now - decision.since)))
-                    await self.bot.tell(member, f"{left} s left for your {decision_name(decision.token)}.")
+                    await self.tell(member, f"{left} s left for your {decision_name(decision.token)}.")
             if not due:
                 break
             await self.stand_in(due, reason)
@@ -540,22 +563,32 @@ class LeagueReferee(Referee):
                 f"{gone[0]} has been gone {minutes}: {winner} wins their round {match.round} game"
                 " by forfeit.",
             )
-            await self.bot.tell(
+            self.missed.setdefault(gone[0], []).append(
+                f"you lost your round {match.round} game to {winner} by forfeit (gone {minutes})"
+            )
+            await self.tell(
                 gone[0], f"You lost your round {match.round} game to {winner} by forfeit: gone {minutes}."
             )
-            await self.bot.tell(  # their game may have been announced a moment ago: no need to join it
+            await self.tell(  # their game may have been announced a moment ago: no need to join it
                 winner,
                 f"{gone[0]} is gone: you win your round {match.round} game by forfeit; no need to play it.",
             )
             await self.perform(effects)
 
+    def kept_for(self, member: str) -> bool:
+        """Whether the chat keeps lines for ``member`` (offline): their recap tells what was missed."""
+        holds = getattr(self.bot.conversation_with(member).chat, "holds", None)
+        return bool(holds(member)) if callable(holds) else False
+
     async def welcome_back(self, member: str) -> None:
         """Tell a member back in the room what the league waits for from them (their pack again...), unless
         they have just been given what was kept for them while they were offline (it said so already)."""
         if self.bot.conversation_with(member).chat.got_back_lately(member):
-            return
+            return  # their recap said what was decided for them and what is true now
+        self.missed.pop(member, None)  # told as it happened: they were online
+        self.missed_moves.pop(member, None)
         if line := self.waiting_line(member):
-            await self.bot.tell(member, shorten(led("Welcome back", line), PRIVATE_LIMIT))
+            await self.tell(member, shorten(led("Welcome back", line), PRIVATE_LIMIT))
 
     async def stand_in(self, member: str, reason: str) -> None:
         """The referee's move for ``member`` (``core.StandIn``), journaled like a player's."""
@@ -566,6 +599,11 @@ class LeagueReferee(Referee):
             self.decisions.pop(member, None)
             return
         self.decisions.pop(member, None)
+        if reason == "away":
+            moves = self.missed_moves.setdefault(member, Counter())
+            for effect in effects:
+                if isinstance(effect, core.StoodIn) and effect.player == member:
+                    moves[effect.move] += 1
         if reason == "away" and member not in self.standing_in:
             self.standing_in.add(member)  # no duration: said after a forfeit, "2 minutes" read as a slip
             await self.room_say(
@@ -765,7 +803,7 @@ class LeagueReferee(Referee):
             back = led("The referee is back", waiting) if waiting and not line else waiting
             text = " ".join(part for part in (line, link, back) if part)
             if text:
-                await self.bot.tell(member, shorten(text, PRIVATE_LIMIT))
+                await self.tell(member, shorten(text, PRIVATE_LIMIT))
 
     def waiting_line(self, member: str) -> str:
         """What the league waits for from ``member`` now, as one line with its command ("" for nothing)."""
@@ -806,15 +844,19 @@ class LeagueReferee(Referee):
                 if answering:
                     assert answer is not None
                     for line in shown:
-                        await answer.reply(line)
+                        if text := (line() if callable(line) else line):
+                            await answer.reply(text)
             await self.tell_lines(player, lines)
+        if answer is not None:  # what only the room's line says in chat (a buy, a pass): the page's answer
+            for line in rendered.answers.get(answer.sender, ()):
+                await answer.reply(line)
         for player, later in rendered.follow_up.items():
             task = asyncio.get_running_loop().create_task(self._follow_up(player, later))
             self._follow_ups.add(task)
             task.add_done_callback(self._follow_ups.discard)
         prefix = self.room_prefix()
         for line in _pack_lines(rendered.public, limit=280 - len(prefix)):
-            await self.bot.room_say(self.room_id, prefix + line)
+            await self.bot.room_say(self.room_id, _prefixed(prefix, line))
         forfeits = False
         for effect in effects:
             if isinstance(effect, core.RoundStarted):
@@ -824,13 +866,15 @@ class LeagueReferee(Referee):
                     elif len(pair) == 2:
                         await self.open_game(effect.round, tuple(pair))
             elif isinstance(effect, ab.MatchSetup):
+                note = (
+                    f"{effect.chooser} (more poison) chooses to play or draw."
+                    if effect.chooser
+                    else f"{effect.first} plays first (decided at random)."
+                ) + f" Hand {effect.hand_size}, life {effect.starting_life}, no library."
+                self.setup_notes[(effect.round, frozenset(effect.players))] = note  # for a game opened later
                 for game in self.games.values():
                     if game.round_no == effect.round and set(game.players) == set(effect.players):
-                        game.setup_note = (
-                            f"{effect.chooser} (more poison) chooses to play or draw."
-                            if effect.chooser
-                            else f"{effect.first} plays first (decided at random)."
-                        ) + f" Hand {effect.hand_size}, life {effect.starting_life}, no library."
+                        game.setup_note = note
             elif isinstance(effect, core.ResultRecorded):
                 for pairing in [
                     w for w in self.waiting if w[0] == effect.round and set(w[1]) == set(effect.players)
@@ -843,7 +887,8 @@ class LeagueReferee(Referee):
             # After the round's game announcements: a pool list is long, and the game is what to do next.
             playing = engine.active() if isinstance(engine, ab.AutoBattlerEngine) else engine.league.members
             for player in playing:
-                await self.send_pool(player)
+                if pages is None or player not in pointed:  # a page player's page shows the pool
+                    await self.share_pool(player)
         if forfeits:
             await self.forfeit_due(time.monotonic())
         if engine.is_over() and not self.over:
@@ -859,29 +904,123 @@ class LeagueReferee(Referee):
         await self.bot.chat.flush(("user", player), timeout=120)
         await self.tell_lines(player, lines)
 
-    async def tell_lines(self, player: str, lines: Sequence[str]) -> None:
+    async def tell(self, player: str, line: Line, *, raw: bool = False, bulk: bool = False) -> None:
+        """A private line to a member, tagged as this league's (:class:`Tagged`): held while they are
+        offline, the league's lines give way to one recap of what is true when they are back
+        (:meth:`recap`); a ``bulk`` line (a pool listing) waits behind their short lines."""
+        await self.bot.tell(player, Tagged(line, bulk=bulk, topic=self.key, recap=self.recap), raw=raw)
+
+    async def tell_lines(self, player: str, lines: Sequence[Line]) -> None:
         """Private lines to ``player``, joined into as few messages as the budget allows."""
         for chunk in _pack_lines(list(lines), limit=PRIVATE_LIMIT, separator=" | "):
-            await self.bot.tell(player, chunk)
+            await self.tell(player, chunk)
+
+    async def share_pool(self, player: str) -> None:
+        """A chat player's pool when they build a deck: whole (to paste) the first time, afterwards what
+        changed since chat last listed it (``!pool`` lists it whole again)."""
+        pool = list(self.engine.pool(player))
+        before = self.listed_pools.get(player)
+        if before is None:
+            await self.send_pool(player)
+            return
+        self.listed_pools[player] = pool
+        new, gone = Counter(pool) - Counter(before), Counter(before) - Counter(pool)
+        if not new and not gone:
+            return
+        counts = ", ".join(f"{sum(c.values())} {w}" for w, c in (("new", new), ("gone", gone)) if c)
+        names = "; ".join(
+            f"{what}: {', '.join(self.card_name(c) for c in cards.elements())}"
+            for what, cards in (("new", new), ("gone", gone))
+            if cards
+        )
+        names = names[:1].upper() + names[1:]
+        await self.tell(
+            player,
+            shorten(
+                f"Your pool: {len(pool)} cards now ({counts}); !pool lists them all. {names}.",
+                PRIVATE_LIMIT,
+            ),
+        )
 
     async def send_pool(self, player: str) -> None:
-        """The player's pool as a deck list to paste into Cockatrice's deck editor."""
-        names = [self.game_name(c) for c in self.engine.pool(player)]
+        """The player's pool as a deck list to paste into Cockatrice's deck editor (a listing: the player's
+        short answers go before it)."""
+        pool = list(self.engine.pool(player))
+        names = [self.game_name(c) for c in pool]
         if names:
-            await self.bot.tell(player, f"Your pool ({len(names)} cards), to paste into the deck editor:")
+            self.listed_pools[player] = pool
+            await self.tell(
+                player, f"Your pool ({len(names)} cards), to paste into the deck editor:", bulk=True
+            )
             await self.tell_raw(player, pool_list(names))
 
     async def tell_raw(self, player: str, text: str) -> None:
         """A multi-line private text (deck lists keep their line breaks), in pieces under the budget,
-        queued after the player's earlier lines like any other private message."""
+        queued as a listing (after the player's short lines)."""
         piece = ""
         for line in text.splitlines():
             if piece and len(piece) + 1 + len(line) > PRIVATE_LIMIT:
-                await self.bot.tell(player, piece, raw=True)
+                await self.tell(player, piece, raw=True, bulk=True)
                 piece = ""
             piece = f"{piece}\n{line}" if piece else line[:PRIVATE_LIMIT]
         if piece:
-            await self.bot.tell(player, piece, raw=True)
+            await self.tell(player, piece, raw=True, bulk=True)
+
+    def recap(self, member: str) -> str | None:
+        """What a member back from offline is told instead of this league's lines kept for them: what the
+        referee decided for them meanwhile (told once), and what is true now (None: not a member)."""
+        if not self.is_member(member):
+            return None
+        decided = []
+        for move, count in sorted(self.missed_moves.pop(member, Counter()).items()):
+            if move == "pick":
+                decided.append(f"the referee picked {counted(count, 'card')} at random for you")
+            else:
+                times = "" if count == 1 else f" ({count} times)"
+                decided.append(f"the referee {STAND_IN_WORDS.get(move, 'moved for you')}{times}")
+        decided += self.missed.pop(member, [])
+        now = self.now_parts(member)
+        title = self.room_title()
+        lead = f"{title}, while you were away: {'; '.join(decided)}. Now: " if decided else f"{title} now: "
+        return shorten(lead + "; ".join(now) + ".", PRIVATE_LIMIT)
+
+    def now_parts(self, member: str) -> list[str]:
+        """What is true now for ``member``: the league's stage or result, what it waits for from them, their
+        game, their pool."""
+        engine = self.engine
+        if self.over:
+            return [f"the league is over: {self.final_line()}"]
+        parts = [self.stage()]
+        if self.is_out(member):
+            return [*parts, "you are out of the league (eliminated); you may watch its games"]
+        if line := self.waiting_line(member):
+            parts.append(line[:1].lower() + line[1:].rstrip("."))
+        match = engine.league.match_of(member)
+        if match is not None and len(match.players) == 2 and not match.decided:
+            opponent = match.opponent(member)
+            game = next(
+                (g for g in self.games.values() if member in g.players and g.round_no == match.round), None
+            )
+            cut = next(((n, c) for n, c in self.cut.items() if c[0] == match.round and member in c[1]), None)
+            if cut is not None and cut[1][2] == member:
+                parts.append(
+                    f"your round {match.round} game vs {opponent} (#{cut[0]}) was cut short when"
+                    f" {departure(member, cut[1][3], to_them=True)}: back in the room, you get a new game"
+                    f" (gone {FORFEIT_GRACE / 60:g} minutes, {opponent} wins by forfeit)"
+                )
+            elif game is not None:
+                parts.append(
+                    f"your round {match.round} game vs {opponent} is #{game.game_id} in this room: join it,"
+                    " load your deck from !pool and press ready"
+                )
+            else:
+                parts.append(f"your round {match.round} game vs {opponent} opens soon")
+        if isinstance(engine, ab.AutoBattlerEngine):
+            parts.append(
+                f"you have {engine.poison[member]} poison, {counted(engine.treasures[member], 'treasure')}"
+            )
+        parts.append(f"your pool: {len(engine.pool(member))} cards (!pool lists it)")
+        return parts
 
     # -- games ----------------------------------------------------------------------------------------
 
@@ -907,6 +1046,8 @@ class LeagueReferee(Referee):
             return
         was_waiting = pairing in self.waiting
         self.drop_waiting(pairing)
+        if note := self.setup_notes.get((round_no, frozenset(players))):
+            game.setup_note = note  # a game opened again for the pairing starts with its setup too
         self.games[game.game_id] = game
         meta = self.bot.journal.table_meta(self.key)
         meta.setdefault("games", {})[str(game.game_id)] = [round_no, *players]
@@ -919,7 +1060,7 @@ class LeagueReferee(Referee):
             )
             if was_waiting:
                 replaced = f"A game slot is free: {replaced}"
-            await self.bot.tell(
+            await self.tell(
                 player,
                 replaced
                 + f"Round {round_no}: your game vs {opponent} is #{game.game_id} in this room"
@@ -946,7 +1087,7 @@ class LeagueReferee(Referee):
         round_no, players = pairing
         for player in players:
             opponent = next(p for p in players if p != player)
-            await self.bot.tell(
+            await self.tell(
                 player,
                 shorten(
                     f"Round {round_no}: the referee cannot open your game vs {opponent} yet: {wait.reason}."
@@ -968,12 +1109,18 @@ class LeagueReferee(Referee):
     def forget(self, game: LeagueGame) -> None:
         self.games.pop(game.game_id, None)
 
-    def forget_game_record(self, game_id: int) -> None:
+    def forget_game_record(self, game_id: int, *, over: bool = False) -> None:
         """Take a game that is gone out of the journal's list of the league's games (a restart would
-        look for it), as a game played or as one cut short."""
+        look for it), as a game played or as one cut short. A game played out (``over``) is listed among the
+        league's finished games (its last 20, meta ``over``): it lingers with the referee as its host, and a
+        restart that finds the account seated in it again closes it (``league.leave_unclaimed_games``)."""
         meta = self.bot.journal.table_meta(self.key)
         meta["games"] = {k: v for k, v in meta.get("games", {}).items() if k != str(game_id)}
         meta["cut"] = {k: v for k, v in meta.get("cut", {}).items() if k != str(game_id)}
+        if over:
+            earlier = meta.get("over")
+            kept = [n for n in earlier if n != game_id][-19:] if isinstance(earlier, list) else []
+            meta["over"] = [*kept, game_id]
         self.bot.journal.set_table_meta(self.key, meta)
 
     def mark_cut(self, game_id: int) -> None:
@@ -998,7 +1145,7 @@ class LeagueReferee(Referee):
             f" again). Back in the room within {minutes}, {gone} gets a new game with {other}; gone longer,"
             f" {other} wins by forfeit."
         )
-        await self.bot.tell(  # kept while they are offline, given when they are back
+        await self.tell(  # offline: their recap (self.recap) says where the game stands when they are back
             gone,
             f"Game #{game.game_id} vs {other} stopped when {departure(gone, dropped, to_them=True)}."
             f" Be back in the room within {minutes} and the referee opens a new game for you both;"
@@ -1222,6 +1369,10 @@ class LeagueReferee(Referee):
     @command(scopes=("private",))
     async def standings(self, ctx: Context) -> None:
         """The league table."""
+        await ctx.reply(self.standings_line)  # rendered as it leaves: results may come in meanwhile
+
+    def standings_line(self) -> str:
+        """The league table in one line."""
         engine = self.engine
         if isinstance(engine, ab.AutoBattlerEngine):
             rows = [
@@ -1235,7 +1386,7 @@ class LeagueReferee(Referee):
                 for r in engine.league.standings()
             ]
             text = f"Round {engine.league.round}/{engine.config.rounds}: " + ", ".join(rows)
-        await ctx.reply(shorten(text, 900))
+        return shorten(text, 900)
 
     @command(scopes=("private",))
     async def result(self, ctx: Context, outcome: str) -> None:
@@ -1258,39 +1409,44 @@ class LeagueReferee(Referee):
     @command(scopes=("private",))
     async def status(self, ctx: Context) -> None:
         """Where the league stands and what you can do now."""
+        sender = ctx.sender
+        await ctx.reply(lambda: self.status_answer(sender))  # rendered as it leaves: true when it arrives
+
+    def status_answer(self, sender: str) -> str:
+        """The answer to ``sender``'s ``!status``."""
         engine = self.engine
         parts = [self.status_line()]
-        if self.is_out(ctx.sender) and not self.over:
+        if self.is_out(sender) and not self.over:
             parts.append("you are out of the league (eliminated); you may watch its games")
         waiting_for = engine.waiting_for()
         if isinstance(engine, mk.MarketDraftEngine):
-            if engine.pack(ctx.sender):
+            if engine.pack(sender):
                 parts.append("you have a pack: !pack")
             if engine.whose_turn():
                 parts.append(f"{engine.whose_turn()} to buy")
         else:
-            if engine.phase == "draft" and ctx.sender in waiting_for:
+            if engine.phase == "draft" and sender in waiting_for:
                 parts.append("you are drafting: !shop")
-            if ctx.sender in engine.augment_packs:
+            if sender in engine.augment_packs:
                 parts.append("keep one augment of your pack: !augment")
-        waiting = [p for p in waiting_for if p != ctx.sender] if engine.phase == "draft" else []
+        waiting = [p for p in waiting_for if p != sender] if engine.phase == "draft" else []
         if waiting:  # a player gone quiet (or offline) holds the draft: say who
             parts.append("the draft waits for " + ", ".join(waiting))
         now = time.monotonic()
-        for member in (p for p in waiting_for if p != ctx.sender):
+        for member in (p for p in waiting_for if p != sender):
             if member in self.standing_in:
                 parts.append(f"{member} is away: the referee moves for them")
             elif member in self.out_of_room:
                 left = max(1, round(LOBBY_GRACE - (now - self.seen.get(member, now))))
                 parts.append(f"{member} is out of the room: the referee moves for them in {left} s")
-        match = engine.league.match_of(ctx.sender)
+        match = engine.league.match_of(sender)
         if match is not None and len(match.players) == 2 and not match.decided:
             game = next(
-                (g for g in self.games.values() if ctx.sender in g.players and g.round_no == match.round),
+                (g for g in self.games.values() if sender in g.players and g.round_no == match.round),
                 None,
             )
-            opponent = match.opponent(ctx.sender)
-            if game is None and self.waiting_for_slot(ctx.sender) is not None:
+            opponent = match.opponent(sender)
+            if game is None and self.waiting_for_slot(sender) is not None:
                 parts.append(
                     f"your game vs {opponent} waits for a free game slot on the server: the referee opens it"
                     " as soon as it can (or play elsewhere and both send !result)"
@@ -1302,7 +1458,7 @@ class LeagueReferee(Referee):
                 parts.append(
                     f"{opponent} is out of the room: you win by forfeit in {left} s unless they are back"
                 )
-        await ctx.reply(shorten("; ".join(parts) + "."))
+        return shorten("; ".join(parts) + ".")
 
 
 def require_phase(engine: Any, phase: str) -> None:
@@ -1329,16 +1485,49 @@ def _split_long(line: str, limit: int) -> list[str]:
     return [p if len(p) <= limit else p[: limit - 1] + "…" for p in pieces]
 
 
-def _pack_lines(lines: list[str], limit: int = 280, separator: str = " ") -> list[str]:
-    """Join lines into as few messages as fit ``limit`` characters each (long lines are cut up)."""
-    out: list[str] = []
-    current = ""
-    for line in (piece for raw in lines for piece in _split_long(raw, limit)):
-        if current and len(current) + len(separator) + len(line) > limit:
-            out.append(current)
-            current = line
-        else:
-            current = f"{current}{separator}{line}" if current else line
+def _pack_lines(lines: Sequence[Line], limit: int = 280, separator: str = " ") -> list[Line]:
+    """Join lines into as few messages as fit ``limit`` characters each (long lines are cut up). A line
+    rendered when it leaves (a callable: measured as it reads now) makes its message one too, which drops
+    what is no longer true."""
+    out: list[Line] = []
+    current: list[Line] = []
+    size = 0
+    for line in (piece for raw in lines for piece in _pieces(raw, limit)):
+        length = len(_now(line))
+        if current and size + len(separator) + length > limit:
+            out.append(_joined(current, separator))
+            current, size = [], 0
+        size += (len(separator) if current else 0) + length
+        current.append(line)
     if current:
-        out.append(current)
+        out.append(_joined(current, separator))
     return out
+
+
+def _now(line: Line) -> str:
+    return (line() if callable(line) else line) or ""
+
+
+def _pieces(line: Line, limit: int) -> list[Line]:
+    """A plain line cut up by :func:`_split_long`; a rendered one as it is (cut when it leaves)."""
+    return [line] if callable(line) else list(_split_long(line, limit))
+
+
+def _joined(lines: list[Line], separator: str) -> Line:
+    """One message of ``lines``: plain text, or a renderer when one of them is rendered as it leaves."""
+    if all(isinstance(line, str) for line in lines):
+        return separator.join(lines)  # type: ignore[arg-type]
+    if len(lines) == 1:
+        return lines[0]
+
+    def render() -> str | None:
+        return separator.join(text for line in lines if (text := _now(line))) or None
+
+    return Live(render)
+
+
+def _prefixed(prefix: str, line: Line) -> Line:
+    """``line`` led by ``prefix`` (a renderer's text when it leaves; nothing when it says nothing)."""
+    if not callable(line):
+        return prefix + line
+    return Live(lambda: (prefix + text) if (text := line()) else None)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +13,52 @@ from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import league as core
 from cockatrice_ext.formats import market as mk
 from cockatrice_ext.formats.base import Effect, Engine
+
+Line = str | Callable[[], str | None]
+"""A chat line, or how to render it when it leaves the chat queue (None: no longer true, not sent): a line
+stating the league's state (a result waiting for confirmation, whose turn it is) is true when it arrives."""
+
+
+class Live:
+    """A line rendered when it leaves (None: no longer true). It reads, and compares, as its text now."""
+
+    def __init__(self, render: Callable[[], str | None]) -> None:
+        self.render = render
+
+    def __call__(self) -> str | None:
+        return self.render()
+
+    def __str__(self) -> str:
+        return self.render() or ""
+
+    def __repr__(self) -> str:
+        return f"Live({self.render()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            return self.render() == other
+        return self is other
+
+    __hash__ = object.__hash__
+
+    def __contains__(self, part: str) -> bool:
+        return part in str(self)
+
+    def __len__(self) -> int:
+        return len(str(self))
+
+    def __bool__(self) -> bool:  # a line to say (whether it says anything is decided when it leaves)
+        return True
+
+    def __getattr__(self, name: str) -> Any:  # reads as its text: .startswith, .lower...
+        if name == "render":
+            raise AttributeError(name)
+        return getattr(str(self), name)
+
+
+ROOM_LINE = 250
+"""The most characters a room line of one effect takes (the room's messages are cut at 300, and a league's
+name may lead them)."""
 
 STAND_IN_WORDS = {
     "pick": "picked at random for you",
@@ -127,18 +173,23 @@ class Rendered:
     ``follow_up`` holds, per player, lines to send once their first (short) line has gone out: the cards
     and treasures a draft phase brought, and the whole view. ``on_page`` marks the (player, line) pairs of
     ``private`` that the player's private page shows by itself (their own pick or swap, the pack waiting
-    there): a player who plays from the page gets them as the page's answer, not in chat.
+    there): a player who plays from the page gets them as the page's answer, not in chat. ``answers``: lines
+    only for the answer to a page's button (the room's line says it in chat: a buy, a pass).
     """
 
-    public: list[str] = field(default_factory=list)
-    private: dict[str, list[str]] = field(default_factory=dict)
+    public: list[Line] = field(default_factory=list)
+    private: dict[str, list[Line]] = field(default_factory=dict)
     follow_up: dict[str, list[str]] = field(default_factory=dict)
-    on_page: set[tuple[str, str]] = field(default_factory=set)
+    on_page: set[tuple[str, Line]] = field(default_factory=set)
+    answers: dict[str, list[str]] = field(default_factory=dict)
 
-    def tell(self, player: str, line: str, *, on_page: bool = False) -> None:
+    def tell(self, player: str, line: Line, *, on_page: bool = False) -> None:
         self.private.setdefault(player, []).append(line)
         if on_page:
             self.on_page.add((player, line))
+
+    def answer(self, player: str, line: str) -> None:
+        self.answers.setdefault(player, []).append(line)
 
     def later(self, player: str, line: str) -> None:
         self.follow_up.setdefault(player, []).append(line)
@@ -245,24 +296,50 @@ def render_effects(
             theirs = match.claims.get(opponent) if match is not None and not match.decided else None
             if theirs is not None and theirs != effect.winner:  # both claimed, differently: nothing counts
                 their_said = f"{theirs} won" if theirs else "a draw"
+                ends = (
+                    "a life total at 0; concessions decide nothing in AutoBattler"
+                    if isinstance(engine, ab.AutoBattlerEngine)
+                    else "a life total at 0, a concession"
+                )
                 settle = (
                     "One of you corrects it with !result win|loss|draw, or the game decides it if the"
-                    " referee sees its end (a life total at 0, a concession)."
+                    f" referee sees its end ({ends})."
                 )
                 out.tell(
                     effect.player,
-                    f"Noted: {said}. But {opponent} reported {their_said}: your reports disagree. {settle}",
+                    claim_line(
+                        engine,
+                        effect,
+                        f"Noted: {said}. But {opponent} reported {their_said}: your reports disagree."
+                        f" {settle}",
+                    ),
                 )
                 out.tell(
                     opponent,
-                    f"{effect.player} reports {said}, but you reported {their_said}: your reports disagree."
-                    f" {settle}",
+                    claim_line(
+                        engine,
+                        effect,
+                        f"{effect.player} reports {said}, but you reported {their_said}: your reports"
+                        f" disagree. {settle}",
+                        answer=False,
+                    ),
                 )
                 continue
-            out.tell(effect.player, f"Noted: {said}. Waiting for {opponent} to confirm.")
+            out.tell(
+                effect.player,
+                claim_line(engine, effect, f"Noted: {said}. Waiting for {opponent} to confirm."),
+            )
             if opponent:
                 confirm = "draw" if effect.draw else "win" if effect.winner == opponent else "loss"
-                out.tell(opponent, f"{effect.player} reports {said}. Confirm with !result {confirm}.")
+                out.tell(
+                    opponent,
+                    claim_line(
+                        engine,
+                        effect,
+                        f"{effect.player} reports {said}. Confirm with !result {confirm}.",
+                        answer=False,
+                    ),
+                )
         elif isinstance(effect, core.ResultRecorded):
             if len(effect.players) == 1:
                 worth = "a win" if effect.winner else "a draw" if effect.draw else "a loss"
@@ -298,21 +375,24 @@ def render_effects(
                     else f"Market: {listing}. !market shows it with your pool numbers.",
                 )
         elif isinstance(effect, mk.MarketTurn):
-            out.public.append(f"{effect.player} to buy.")
+            out.public.append(while_turn(engine, effect.player, f"{effect.player} to buy."))
             opened = any(isinstance(e, mk.MarketOpened) for e in effects)
             if (
                 paged(effect.player) or opened
             ):  # the page shows the market as it is; an opening listing is current
-                out.tell(effect.player, BUY_PROMPT)
+                out.tell(effect.player, while_turn(engine, effect.player, BUY_PROMPT))
             else:  # a buy renumbers the market: the buyer gets the numbers their !buy is read against
-                out.tell(effect.player, market_prompt(engine))
+                out.tell(effect.player, while_turn(engine, effect.player, lambda: market_prompt(engine)))
         elif isinstance(effect, mk.CardBought):
-            out.public.append(
-                f"{effect.player} buys {effect.name}, trading in {grouped(effect.paid_names)}"
-                f" (worth {effect.worth}, cost {effect.cost})."
+            out.public.append(bought_line(effect))
+            out.answer(
+                effect.player,
+                f"You bought {effect.name} for {grouped(effect.paid_names)} (worth {effect.worth}, cost"
+                f" {effect.cost}).",
             )
         elif isinstance(effect, mk.Passed):
             out.public.append(f"{effect.player} passes.")
+            out.answer(effect.player, "You passed your market turn.")
         elif isinstance(effect, mk.MarketClosed):
             rares = len(effect.old_rares)
             last = engine.league.round >= engine.config.rounds  # type: ignore[attr-defined]  # no market follows
@@ -476,6 +556,60 @@ def render_effects(
             if turn:
                 out.tell(turn, carousel_prompt(engine))
     return out
+
+
+def claim_line(engine: Any, effect: core.ResultClaimed, text: str, *, answer: bool = True) -> Line:
+    """A line about a result claim, true when it leaves: once the match is decided (the other's claim, the
+    game's end, a forfeit) the claimer's ``answer`` says the result, and the opponent's prompt is dropped."""
+
+    def render() -> str | None:
+        match = engine.league.match_of(effect.player, effect.round)
+        if match is None or not match.decided:
+            return text
+        if not answer:
+            return None
+        said = "a draw" if effect.draw else f"{effect.winner} won"
+        return f"Noted: {said}. The result is in: {result_words(match)}."
+
+    return Live(render)
+
+
+def result_words(match: core.Match) -> str:
+    """A decided match's result in words ("ann beats cat", "bob and dan draw")."""
+    if match.draw:
+        return f"{' and '.join(match.players)} draw"
+    if len(match.players) < 2:
+        return f"{match.players[0]} has a bye"
+    return f"{match.winner} beats {match.loser()}"
+
+
+def while_turn(engine: Any, player: str, line: str | Callable[[], str]) -> Line:
+    """A market line true only while it is ``player``'s turn to buy: dropped when it would leave later."""
+
+    def render() -> str | None:
+        if engine.phase != "market" or engine.whose_turn() != player:
+            return None
+        return line() if callable(line) else line
+
+    return Live(render)
+
+
+def bought_line(effect: mk.CardBought, limit: int = ROOM_LINE) -> str:
+    """The room's line for a purchase, within ``limit``: who bought what and for how much always; the cards
+    traded in as many as fit, then how many more."""
+    head = f"{effect.player} buys {effect.name} (worth {effect.worth}, cost {effect.cost})"
+    names = [f"{n}x {name}" if n > 1 else name for name, n in Counter(effect.paid_names).items()]
+    for shown in range(len(names), -1, -1):
+        more = len(names) - shown
+        listed = ", ".join(names[:shown]) + (f" and {more} more" if shown and more else "")
+        line = (
+            f"{head}, trading in {listed}."
+            if shown
+            else f"{head}, trading in {len(effect.paid_names)} cards."
+        )
+        if len(line) <= limit or not shown:
+            return line
+    return head + "."  # unreachable: the loop ends with nothing listed
 
 
 def led(lead: str, line: str) -> str:

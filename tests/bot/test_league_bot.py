@@ -617,7 +617,8 @@ def test_an_overpaying_buy_is_warned_about_once_then_goes_through() -> None:
     )
     assert uncommon in engine.market
     asyncio.run(league.buy(ctx, text))
-    assert uncommon in engine.pool(buyer) and len(replies) == 1
+    assert uncommon in engine.pool(buyer) and len(replies) == 2
+    assert replies[1].startswith(f"You bought {cards[uncommon].name} for ")  # the page's answer
 
 
 # -- AutoBattler augments through the private desk ---------------------------------------------------------

@@ -34,14 +34,8 @@ def timer(format_name: str, seconds: int) -> dict[str, Any]:
     return game_options.split_words(format_name, [f"timer={seconds}"])[1]
 
 
-def market_desk(options: LeagueOptions | None = None, rounds: int = 1) -> tuple[LeagueReferee, _ChattyBot]:
-    """A started two-player Market Draft (al, bo) with both in room 0, its clock at 0."""
-    engine = mk.MarketDraftEngine(
-        mk.MarketConfig(players=("al", "bo"), rounds=rounds, cards=market_cards(2, rounds)), seed=3
-    )
-    bot = _ChattyBot(Journal(":memory:"))
-    bot.client.room_users = {0: {"al", "bo"}}  # type: ignore[attr-defined]
-    options = options or LeagueOptions(format="market", rounds=rounds)
+def market_referee(bot: Any, engine: mk.MarketDraftEngine, options: LeagueOptions) -> LeagueReferee:
+    """A Market Draft league's referee of ``engine`` in room 0, its table new in ``bot``'s journal."""
     meta = {
         "kind": "league",
         "format": "market",
@@ -52,8 +46,18 @@ def market_desk(options: LeagueOptions | None = None, rounds: int = 1) -> tuple[
         "games": {},
     }
     table = Table.create(bot.journal, "ws://test:league:0:market:1", engine, meta=meta)
-    desk = LeagueReferee(bot, 0, options, block_of(engine), table)  # type: ignore[arg-type]
-    asyncio.run(desk.perform(table.apply(core.Start(player=None))))
+    return LeagueReferee(bot, 0, options, block_of(engine), table)
+
+
+def market_desk(options: LeagueOptions | None = None, rounds: int = 1) -> tuple[LeagueReferee, _ChattyBot]:
+    """A started two-player Market Draft (al, bo) with both in room 0, its clock at 0."""
+    engine = mk.MarketDraftEngine(
+        mk.MarketConfig(players=("al", "bo"), rounds=rounds, cards=market_cards(2, rounds)), seed=3
+    )
+    bot = _ChattyBot(Journal(":memory:"))
+    bot.client.room_users = {0: {"al", "bo"}}  # type: ignore[attr-defined]
+    desk = market_referee(bot, engine, options or LeagueOptions(format="market", rounds=rounds))
+    asyncio.run(desk.perform(desk.table.apply(core.Start(player=None))))
     desk.seen = {"al": 0.0, "bo": 0.0}
     bot.said.clear()
     return desk, bot
@@ -145,7 +149,7 @@ def test_the_autobattler_timer_ends_a_draft_phase_and_tells_the_room() -> None:
     bot = _ChattyBot(Journal(":memory:"))
     table = Table.create(bot.journal, "ws://test:league:0:autobattler:1", engine)
     desk = LeagueReferee(bot, 0, options, block_of(engine), table)  # type: ignore[arg-type]
-    asyncio.run(desk.perform(table.apply(core.Start(player=None))))
+    asyncio.run(desk.perform(desk.table.apply(core.Start(player=None))))
     for player in ("a", "b", "c"):
         say(desk, bot, player, "!done")
     due(desk, bot, 0.0)

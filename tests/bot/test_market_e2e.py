@@ -330,7 +330,8 @@ def test_a_player_away_when_the_game_is_reopened_hears_of_it_on_coming_back(
     servatrice: ServatriceServer, tmp_path: Path
 ) -> None:
     """After a server restart bob_mr stays away while the bot reopens the round's game: the message with
-    its number cannot reach him then, and is sent when he logs in again (no room join, no word from him)."""
+    its number cannot reach him then; when he logs in again (no room join, no word from him) the league's
+    recap tells him the game's number."""
 
     async def scenario() -> None:
         bot = await start_bot(servatrice.ws_url, tmp_path / "journal.sqlite3", reconnect=True)
@@ -345,10 +346,11 @@ def test_a_player_away_when_the_game_is_reopened_hears_of_it_on_coming_back(
                 alice, r"^Game #\d+ was lost in a restart\. Round 1: your game vs bob_mr is #\d+"
             )
             game_id = int(re.search(r"is #(\d+)", note).group(1))  # type: ignore[union-attr]
-            await wait_until(lambda: bot.chat.held("bob_mr"), timeout=10, what="the message kept for bob_mr")
+            await wait_until(lambda: bot.chat.holds("bob_mr"), timeout=10, what="the message kept for bob_mr")
             bob = players["bob_mr"] = await Player.connect(servatrice.ws_url, "bob_mr")
-            back = await private(bob, rf"Round 1: your game vs alice_mr is #{game_id}")
-            assert back.startswith("While you were away: Game #")
+            # the league's lines kept for him give way to one recap of what is true when he is back
+            back = await private(bob, rf"your round 1 game vs alice_mr is #{game_id} in this room: join it")
+            assert back.startswith("Market Draft league #1 now: round 1 is being played; ")
             assert list(league.games) == [game_id]
         finally:
             for player in players.values():
@@ -527,8 +529,11 @@ def test_a_player_whose_connection_dies_mid_game_gets_a_new_game_when_back(
             assert "a new game when kim_l is back in the room (forfeit in 5 min)" in waiting
             kim = await Player.connect(servatrice.ws_url, "kim_l")
             await kim.client.join_room(room_id)
-            told = await kim.wait_private(lambda t: "stopped when your connection dropped" in t, timeout=20)
-            assert f"Game #{game_id} vs jon_l" in told
+            told = await kim.wait_private(  # the league's recap, instead of the lines kept while away
+                lambda t: f"game vs jon_l (#{game_id}) was cut short when your connection dropped" in t,
+                timeout=20,
+            )
+            assert told.startswith("Market Draft league #1 now: round 1 is being played; ")
             new = await kim.wait_private(
                 lambda t: f"Game #{game_id} was cut short when your connection dropped" in t, timeout=20
             )

@@ -892,15 +892,15 @@ class AuctionReferee(SeatsByName, PileReferee):
 
     async def settle_departures(self) -> None:
         """Players whose seat is gone have left; a conceded seat has conceded: tell the engine first."""
-        if not self.live:
+        if not self.live or not self.seats_known:
             return
         for player in self.engine.living():
             if self.engine.is_over():
                 return
-            seat = self.seat_of(player)
-            if seat is None:
+            why = self.departed(player)
+            if why == "left":
                 await self.try_apply(rules.DeclareLoss(player=None, targets=(player,), reason="left"))
-            elif self.mirror.players[seat].conceded:
+            elif why == "conceded":
                 await self.try_apply(rules.Concede(player=player))
 
     async def on_active_player(self, seat: int) -> None:
@@ -1027,10 +1027,11 @@ class AuctionReferee(SeatsByName, PileReferee):
         await self.perform(effects, returned_card_id=pending.card_id)
 
     async def on_reconnected(self) -> None:
-        """Re-seated after a restart or a dropped connection: re-read our cards, say where we are and start
-        the bid timer again."""
+        """Re-seated after a restart or a dropped connection: re-read our cards, settle once the players who
+        went while the referee was away, finish the card moves the journal has and the table does not (a
+        restart between a journaled ``!keep`` and its move), say where we are, start the bid timer again."""
         async with self._lock:
-            if self.table is None or self.game_id not in self.bot.client.games:
+            if self.table is None or not await self.until_seats_known():
                 return
             await self.read_own_deck()
             table = self.mirror.players[self.me].zone("table")
@@ -1045,8 +1046,63 @@ class AuctionReferee(SeatsByName, PileReferee):
                 ids = on_table.get(self.block.game_names[index])
                 if ids:
                     self.on_table[index] = ids.pop(0)
-            await self.say("Referee back. " + self.status_line())
+            if self.live and await self.settle_away():
+                return
+            moved = await self.finish_moves(on_table) if self.live else []
+            await self.say(shorten(" ".join(["Referee back.", *moved, self.status_line()])))
             self.arm_timer()  # the bidder to move gets the whole time again
+
+    async def settle_away(self) -> bool:
+        """Players who left or conceded while the referee was away are out now, after one line saying so (the
+        game's state read after the rejoin is the server's word). True if the game is over."""
+        engine = self.engine
+        if engine.is_over():
+            return False
+        gone = [(p, why) for p in engine.living() if (why := self.departed(p)) is not None]
+        if not gone:
+            return False
+        said = "; ".join(f"{self.player_name(p)} {_lost_phrase(why)}" for p, why in gone)
+        await self.say(f"While the referee was away: {said}.")
+        await self.settle_departures()
+        return engine.is_over()
+
+    async def finish_moves(self, on_table: dict[str, list[int]]) -> list[str]:
+        """Cards still on our table that the journal gives to a player (kept, cast, won, drawn) or puts in the
+        block: the moves a stop cut short (effects are journaled before they are shown). Each is made now
+        and said once; a card the referee cannot tell whose it is (two players hold a card of that name) is
+        named with what to drag. ``on_table``: our table's cards by name, those of the lot and of pending
+        purchases taken out. Returns the lines to say."""
+        engine = self.engine
+        names = self.block.game_names
+        placed: dict[str, list[tuple[int, Any, bool]]] = {}  # name -> (index, player, into the hand)
+        for player in engine.living():
+            for zone, into_hand in ((engine.hand, True), (engine.played, False), (engine.command, False)):
+                for index in zone[player]:
+                    placed.setdefault(names[index], []).append((index, player, into_hand))
+        in_block = {name: 0 for name in on_table}
+        for index in engine.block:
+            if names[index] in in_block:
+                in_block[names[index]] += 1
+        lines: list[str] = []
+        for name, ids in on_table.items():
+            for card_id in ids:
+                owners = placed.get(name, [])
+                if len({player for _, player, _ in owners}) == 1:
+                    index, player, into_hand = owners.pop(0)
+                    self.on_table[index] = card_id
+                    await self.hand_over(index, player, hand=into_hand)
+                    where = "hand" if into_hand and self.is_judge else "table"
+                    drag = " (drag it into your hand)" if into_hand and not self.is_judge else ""
+                    lines.append(f"{name}, {self.player_name(player)}'s, is now on their {where}{drag}.")
+                elif owners:
+                    who = listed(sorted({self.player_name(player) for _, player, _ in owners}), last="or")
+                    lines.append(
+                        f"{name} is still on the referee's table: it belongs to {who}; its owner drags it"
+                        " from there onto their own table."
+                    )
+                elif in_block.get(name, 0) > self.own_deck.names.count(name):
+                    await self.table_to_own_deck(card_id, name, top=True)  # the block's order is the engine's
+        return lines
 
     # -- performing effects: one view, then the sinks (cards, annotation, counters, chat) ----------------
 
@@ -1184,6 +1240,8 @@ class AuctionReferee(SeatsByName, PileReferee):
         if hidden:
             label = "Face down: drag it into your hand (its name came to you)."
         seat = self.seat_of(player) if player in self.engine.living() else None
+        if seat is None and player in self.engine.living() and not self.seats_known:
+            return  # the referee cannot see the seats now: the card waits on its table (finish_moves)
         if seat is None:
             await self.run(pc.move_card("table", [card_id], target_player_id=self.me, target_zone="rfg"))
             return

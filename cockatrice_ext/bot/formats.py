@@ -140,6 +140,20 @@ class SeatsByName:
                 return int(seat.player_id)
         return None
 
+    def departed(self: Any, player: Any) -> str | None:
+        """Why engine player ``player`` is gone from the game (``"left"``, ``"conceded"``), or None.
+
+        A dropped connection keeps its seat (Servatrice keeps a registered player's seat): not gone. Nor is a
+        player whose seat the bot cannot see (its own connection went, or the game's state after it rejoined
+        has not arrived yet: ``seats_known``): only the server's word makes a player gone.
+        """
+        if not self.seats_known:
+            return None
+        seat = self.seat_of(player)
+        if seat is None:
+            return "left"
+        return "conceded" if self.mirror.players[seat].conceded else None
+
     def engine_player(self: Any, seat_id: int | None) -> Any | None:
         """The engine player sitting in seat ``seat_id``, or None."""
         seat = self.mirror.players.get(seat_id) if seat_id is not None else None

@@ -70,7 +70,7 @@ from cockatrice_ext.client._wire import command_name
 from cockatrice_ext.client.errors import ClientError, GameNotStarted, NotInRoom
 from cockatrice_ext.client.mirror import CardState, GameMirror, PlayerState
 from cockatrice_ext.formats.base import Effect, RulesError
-from cockatrice_ext.journal import POSTGRES_SCHEMES, DuplicateAction, Journal, Table
+from cockatrice_ext.journal import POSTGRES_SCHEMES, DuplicateAction, Journal, JournalWriteError, Table
 from cockatrice_ext.protocol import commands as pc
 from cockatrice_ext.protocol import messages as pb
 from cockatrice_ext.protocol.codes import CardAttribute, Zone
@@ -315,6 +315,12 @@ class Referee:
             LOGGER.warning("%s: %s failed on the server: %s", ctx.sender, text, exc or "no answer in time")
             why = f"the server refused it: {exc}" if isinstance(exc, ClientError) else "no answer in time"
             await ctx.reply(shorten(f"{ctx.sender}: {self._what_happened(why)}"))
+        except JournalWriteError as exc:  # the journal logged why, once; the game is as it was before
+            ids = COMMAND_ACTION_IDS.get()
+            if ids is not None and ids.recorded:  # an earlier action of the command was recorded
+                await ctx.reply(shorten(f"{ctx.sender}: {self._what_happened(exc.public)}"))
+            else:
+                await ctx.reply(shorten(f"{ctx.sender}: {exc.public}; nothing changed: try again later"))
         except Exception:  # a fault of ours: the player still gets an answer, the operator the traceback
             LOGGER.exception("%s: %r failed", ctx.sender, text)
             why = "a fault of the referee's own, written to its log"
@@ -394,6 +400,7 @@ class GameReferee(Referee):
         self._was_started = False  # the server has shown this game started (a stop afterwards is a stop)
         self._before_start: list[tuple[tuple[Any, ...], int | None]] = []  # refused as not started yet
         self._closing_unjoined = False  # its requester is being kicked: their leaving does not end the game
+        self.rejoining = False  # the connection dropped; the game's seats are read again once it is back
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -414,6 +421,30 @@ class GameReferee(Referee):
             self.seat_names[player_id] = player.name
             return player.name
         return self.seat_names.get(player_id) or "a player who left"
+
+    @property
+    def seats_known(self) -> bool:
+        """Whether this game's seats, as the bot sees them, are the server's word: the game is in the client's
+        mirror with the full state of its last (re)join (our own seat is in it), and the bot is not between a
+        lost connection and being back (:meth:`Bot._on_reconnected`, which reads the seats again once).
+
+        While this is false a seat missing from the mirror says nothing about a player: after a reconnect
+        the client starts each game's mirror anew from ``Event_GameJoined`` and fills it with the
+        ``Event_GameStateChanged`` that follows, and events queued meanwhile are handled in between. Nobody
+        is ever taken for gone (a departure settled, a game abandoned) from such a view."""
+        if self.rejoining:
+            return False
+        mirror = self.bot.client.games.get(self.game_id)
+        return mirror is not None and mirror.local_player is not None
+
+    async def until_seats_known(self, timeout: float = 5.0) -> bool:
+        """Wait (at most ``timeout`` s) until the game's full state is in the mirror: a game joined again is
+        announced before its state arrives (:attr:`seats_known`)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self.seats_known and loop.time() < deadline and not self.rejoining:
+            await asyncio.sleep(0.05)
+        return self.seats_known
 
     def remember_names(self) -> None:
         for player in self.mirror.players.values():
@@ -815,6 +846,7 @@ class GameReferee(Referee):
             event.name == "Event_Leave"
             and not self.closed
             and not self._closing_unjoined
+            and self.seats_known
             and not self.humans()
         ):
             await self.finish(self.finished or "abandoned: every player left", linger=0.0)
@@ -836,7 +868,7 @@ class GameReferee(Referee):
         self.finished = self.finished or reason
         self.views_changed()
         delay = self.LINGER_SECONDS if linger is None else linger
-        if delay <= 0 or not self.humans():
+        if delay <= 0 or (self.seats_known and not self.humans()):
             await self.leave()
         elif self._leave_timer is None:
             loop = asyncio.get_running_loop()
@@ -958,9 +990,17 @@ class GameReferee(Referee):
                 " server's) before it started: ask for a new game.",
             )
             return
-        LOGGER.warning("lost the seat in game %d; its journal table %s is kept", self.game_id, self.table_key)
-        if not renumbered:
-            await self.bot.room_say(self.room_id, self.bot.lost_line(self.game_id, self.table_key))
+        if renumbered:  # the record moved aside is announced under its new handle (number_given_again)
+            LOGGER.warning("lost the seat in game %d; its record %s is kept", self.game_id, self.table_key)
+            return
+        LOGGER.warning(
+            "lost the seat in game %d; its record %s is kept: its players can say !resume %d in the room to"
+            " continue it in a new game (the room is told)",
+            self.game_id,
+            self.table_key,
+            self.game_id,
+        )
+        await self.bot.room_say(self.room_id, self.bot.lost_line(self.game_id, self.table_key))
 
     async def on_helper_closed(self, closed: str) -> None:
         """The server closed the helper account that refereed this game (``closed``: its name, "for good"
@@ -1170,7 +1210,8 @@ def handle_order(handle: str) -> tuple[int, int]:
 
 def unreplayable_line(what: str, error: Exception) -> str:
     """What players are told of a game or league whose journal cannot be replayed (nothing is guessed)."""
-    return f"{what}'s record cannot be replayed ({error}); it is kept, and nothing was changed"
+    said = getattr(error, "public", None) or str(error)  # a journal error's words without its table key
+    return f"{what}'s record cannot be replayed ({said}); it is kept, and nothing was changed"
 
 
 @dataclass
@@ -1583,6 +1624,9 @@ class Bot:
             if isinstance(event, Disconnected):
                 if event.final:
                     await self._closed_for_good(event)
+                elif event.will_reconnect:
+                    for referee in self.games.values():  # nobody is taken for gone until the seats are read
+                        referee.rejoining = True
                 return
             if event.kind != "game" and not event.is_own and not event.is_replay:
                 seen = user_online_in(event)
@@ -1737,6 +1781,7 @@ class Bot:
             except Exception:
                 LOGGER.exception("after reconnecting: lost game %d not looked after", game_id)
         for game_id, referee in list(self.games.items()):
+            referee.rejoining = False  # its seats are the server's again: on_reconnected reconciles them once
             try:
                 await referee.on_reconnected()
             except Exception:
@@ -1786,6 +1831,7 @@ class Bot:
             )
             return
         self.adopt_game(referee)
+        await referee.until_seats_known()  # the joined event comes before the game's state
         await referee.on_reconnected()
 
     async def open_game(
@@ -2284,19 +2330,65 @@ class Bot:
         rebuilder = bot_formats.REBUILDERS.get(str(meta.get("format", "")))
         if rebuilder is None:
             raise NotAllowed(f"a {meta.get('format', 'game')} game cannot be rebuilt yet; its record is kept")
+        held, key = key, self.set_aside(key)  # the new game may be given this number (a restarted server)
+        before = set(self.all_games())
         try:
             referee: GameReferee = await rebuilder(self, room_id, key, requested_by)
-        except JournalError as exc:  # never guess: say what could not be read
-            raise NotAllowed(unreplayable_line(f"game #{game_id}", exc)) from exc
+        except BaseException as exc:
+            await self.undo_rebuild(held, key, before, room_id, str(meta.get("format", "")))
+            if isinstance(exc, JournalError):  # never guess: say what could not be read
+                raise NotAllowed(unreplayable_line(f"game #{game_id}", exc)) from exc
+            raise
         self.journal.close_table(key, f"resumed as game {referee.game_id}")
+        moved = key
+        if key != held and referee.table_key != held and not self.journal.has_table(held):
+            self.journal.rename_table(key, held)  # the number was not given again: the record keeps it
+            key = held
         if self.journal.has_table(referee.table_key):  # the account now seated as referee (fleet take-over)
             new_meta = self.journal.table_meta(referee.table_key)
+            if new_meta.get("rebuilt_from") == moved:
+                new_meta["rebuilt_from"] = key
             self.journal.set_table_meta(
                 referee.table_key, {**new_meta, "referee": referee.bot.client.user_name}
             )
         if self.fleet is not None:
+            self.fleet.release(moved)
             self.fleet.release(key)
         return referee
+
+    def set_aside(self, key: str) -> str:
+        """Before ``!resume`` opens a new game for the lost record ``key`` (``...:game:N``): move the record
+        to ``N@K`` first, since the server may give the new game number N (one without a database counts
+        from 1 after a restart), which would move it in the middle of the command
+        (:meth:`number_given_again`). Returns the key the record is under now."""
+        prefix = f"{self.server_key}{self.GAME_KEY}"
+        handle = key.removeprefix(prefix)
+        if not key.startswith(prefix) or not handle.isdigit():
+            return key  # moved aside already
+        generation = 1
+        while self.journal.has_table(f"{key}@{generation}"):
+            generation += 1
+        moved = f"{key}@{generation}"
+        self.journal.rename_table(key, moved)
+        if self.fleet is not None:
+            self.fleet.acquire(moved)
+            self.fleet.release(key)
+        return moved
+
+    async def undo_rebuild(self, key: str, moved: str, before: set[int], room_id: int, fmt: str) -> None:
+        """A ``!resume`` failed: leave the game of format ``fmt`` it opened in ``room_id``, if any (nothing
+        stays open for it), and give the record its number back (``key``) unless the server gave that number
+        to a new game meanwhile."""
+        if moved != key and not self.journal.has_table(key) and self.journal.has_table(moved):
+            self.journal.rename_table(moved, key)
+            if self.fleet is not None:
+                self.fleet.acquire(key)
+                self.fleet.release(moved)
+        for game_id, referee in list(self.all_games().items()):
+            opened = game_id not in before and referee.room_id == room_id and referee.format_name == fmt
+            if opened and referee.table is None:
+                with contextlib.suppress(Exception):
+                    await referee.leave()
 
     def adopt_game(self, referee: GameReferee) -> None:
         """Referee this game from now on (in a fleet: under its lease, taken first).

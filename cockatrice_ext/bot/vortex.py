@@ -23,7 +23,10 @@ The rules live in :mod:`cockatrice_ext.formats.vortex`; this module only adapts 
   server answers it only after the concession's events), so a turn of a player who conceded ends as their
   leaving, without a pass step. A player who unconcedes stays out of the Vortex game (the shoe has their
   pack back): they are told so, and the bot passes their Cockatrice turns. A dropped connection is not
-  leaving (the seat stays; nothing happens).
+  leaving (the seat stays; nothing happens), nor is the referee's own: a player is out only on the server's
+  word (Event_Leave, a seat missing from the full game state the bot has), never from the bot's view while
+  it rejoins (:attr:`~cockatrice_ext.bot.runtime.GameReferee.seats_known`); players who went while it was
+  away are settled once when it is back, after a line saying so.
 * **Limits.** Winning and losing otherwise stay with Cockatrice; card effects that move cards from hands
   or graveyards back into the shoe or a pack (``PutInShoe``, ``PutInPack``) have no chat command yet.
 * **Hidden information.** A pack's contents reach only its owner: a Command_RevealCards of those cards
@@ -538,16 +541,6 @@ class VortexReferee(SeatsByName, PileReferee):
                 await self.end_turn(ended)
         await self.follow_engine_turn()
 
-    def departed(self, player: Any) -> str | None:
-        """Why engine player ``player`` is gone from the game (``"left"``, ``"conceded"``), or None.
-
-        A dropped connection keeps its seat (Servatrice keeps a registered player's seat): not gone.
-        """
-        seat = self.seat_of(player)
-        if seat is None:
-            return "left"
-        return "conceded" if self.mirror.players[seat].conceded else None
-
     async def settle_departures(self) -> bool:
         """Players who conceded or left the started game are out of the engine (``RemovePlayer``), one line
         each; the Cockatrice turn and the engine's are brought in line. True if the game is over (finished).
@@ -558,7 +551,7 @@ class VortexReferee(SeatsByName, PileReferee):
             self.table is None
             or not self.live
             or self.finished
-            or self.game_id not in self.bot.client.games
+            or not self.seats_known
             or not self.mirror.started
             or self.engine.phase not in ("opening", "basics", "play")
         ):
@@ -637,14 +630,30 @@ class VortexReferee(SeatsByName, PileReferee):
         await self.try_apply(rules.DrawStep(player=None))
 
     async def on_reconnected(self) -> None:
+        """Back in the game (a dropped connection, or a restart with the seat kept): re-read our deck, settle
+        once the players who went while the referee was away (said as such), then go on."""
         async with self._lock:
-            if self.table is None or not self.live or self.game_id not in self.bot.client.games:
+            if self.table is None or not self.live or not await self.until_seats_known():
                 return  # nothing to re-read yet (a rebuilt game waits for its players)
             await self.read_own_deck()
             self._live = None
+            if await self.settle_away():
+                return
             await self.say("Referee back. " + self.status_line())
             await self.follow_engine_turn()
             self.arm_pick_timers()
+
+    async def settle_away(self) -> bool:
+        """Players who left or conceded while the referee was away are out now, after one line saying so
+        (the game's state read after the rejoin is the server's word). True if that ended the game."""
+        if self.finished or self.engine.phase not in ("opening", "basics", "play"):
+            return False
+        gone = [(p, why) for p in self.engine.in_game if (why := self.departed(p)) is not None]
+        if not gone:
+            return False
+        said = "; ".join(f"{self.player_name(p)} {OUT_REASONS.get(why, why)}" for p, why in gone)
+        await self.say(f"While the referee was away: {said}.")
+        return await self.settle_departures()
 
     # -- performing effects ------------------------------------------------------------------------
 

@@ -532,12 +532,22 @@ class Client:
                     rejoined.append(game_id)
                     continue
                 except (ClientError, TimeoutError) as exc:
-                    why = str(exc)
+                    why = _rejoin_refused(exc, seat)
             LOGGER.warning("could not rejoin game %d: %s", game_id, why)
             lost.append(game_id)
             if self._seats.get(game_id) is seat:  # not a new game of ours under the same number
                 self._seats.pop(game_id, None)
                 self.games.pop(game_id, None)
+        LOGGER.warning(  # said once, at the level the loss was said
+            "reconnected to %s as %r (attempt %d): %d of %d room(s) and %d of %d game(s) rejoined",
+            self.address.url,
+            self.user_name,
+            attempt,
+            len(rejoined_rooms),
+            len(rooms),
+            len(rejoined),
+            len(seats),
+        )
         self._publish(
             Reconnected(attempt, self.user_name, tuple(rejoined_rooms), tuple(rejoined), tuple(lost))
         )
@@ -1277,6 +1287,22 @@ def _not_our_game(seat: _Seat, listed: Any, room_listed: bool) -> str:
     ):
         return f"its number now belongs to another game ({creator}'s {str(listed.description)[:40]!r})"
     return ""
+
+
+def _rejoin_refused(error: Exception, seat: _Seat) -> str:
+    """Why the server would not seat us again in a game we sat in, in an operator's words: a full game means
+    our seat went while we were away (the server keeps no seat for an unregistered account or a spectator),
+    and someone else may have taken it."""
+    code = getattr(error, "code_name", "")
+    if code == "RespGameFull":
+        kept = "a spectator's seat" if seat.spectator else "an unregistered account's seat"
+        return (
+            f"our seat was lost while the connection was down (the server does not keep {kept}), and the game"
+            f" is full now ({error})"
+        )
+    if code in ("RespNameNotFound", "RespNotInRoom"):
+        return f"the game is gone ({error})"
+    return str(error)
 
 
 def _expire(future: asyncio.Future[Any], message: str) -> None:

@@ -106,14 +106,15 @@ def assert_no_leaks(
 
 def market_reveals(players: list[FieldPlayer]) -> dict[str, float]:
     """When a card was named to everyone in the room: listed in the market (``N. Name (rarity, cost)``, the
-    listing may run over several messages) or traded in for a buy (``X buys Y, trading in A, B``)."""
+    listing may run over several messages) or traded in for a buy (``X buys Y (worth 12, cost 10), trading in
+    A, B and 7 more.``)."""
     names = CardNames(MARKET_POOL)
     reveals: dict[str, float] = {}
     for player in players:
         for item, who, text in player.chat():
             if who == BOT_NAME and item.kind == "Event_RoomSay":
                 shown = re.findall(r"\d+\. (.+?) \((?:common|uncommon|rare|mythic), \d+\)", text)
-                shown += re.findall(r"trading in (.*?) \(worth", text)
+                shown += re.findall(r"trading in (.*?)(?:\. |\.$|$)", text)
                 for name in names.find(" | ".join(shown)):
                     reveals[name] = min(item.at, reveals.get(name, item.at))
     return reveals
@@ -156,9 +157,16 @@ async def draft_in_chat(player: FieldPlayer, picks: int, since: Mark | None) -> 
     return picked
 
 
-async def pool_list(player: FieldPlayer, since: Mark, timeout: float = 60.0) -> dict[str, int]:
+async def pool_list(
+    player: FieldPlayer, since: Mark, timeout: float = 60.0, *, ask: bool = False
+) -> dict[str, int]:
     """The pool the bot sends as a deck list (``Your pool (N cards), to paste into the deck editor:`` and
-    ``N Name`` lines, in pieces under the chat budget): card name -> copies, once all N have come."""
+    ``N Name`` lines, in pieces under the chat budget): card name -> copies, once all N have come. The bot
+    lists a chat player's whole pool once, then only what changed, and a page player's never (the page
+    shows it): ``ask`` says ``!pool`` first, as such a player does to have it whole."""
+    if ask:
+        since = player.mark()
+        await player.tell(BOT_NAME, "!pool")
     intro = await player.line(
         r"Your pool \((\d+) cards\), to paste", since=since, kind=PRIVATE, timeout=timeout
     )

@@ -74,10 +74,11 @@ async def buy_the_cheapest(player: FieldPlayer, since: Mark) -> str:
     assert pool_numbers() == list(range(1, size + 1))
     buy = f"!buy {number} with {', '.join(map(str, range(1, 11)))}"
     await player.tell(BOT_NAME, buy)
-    done = rf"{player.name} buys {re.escape(wanted)}, trading in|That overpays"
+    bought = rf"{player.name} buys {re.escape(wanted)} \(worth \d+, cost \d+\), trading in"
+    done = rf"{bought}|That overpays"
     if "That overpays" in await player.line(done, since=mark, timeout=60):
         await player.tell(BOT_NAME, buy)
-    await player.line(rf"{player.name} buys {re.escape(wanted)}, trading in", since=mark, timeout=60)
+    await player.line(bought, since=mark, timeout=60)
     return wanted
 
 
@@ -132,7 +133,11 @@ def test_a_chat_only_market_league_goes_from_the_draft_to_the_next_round(
             await loser.line(r"Market closed", since=mark, timeout=60)
             next_games = {(await game_of_the_round(p, 2, before_buy[p.name]))[1] for p in players}
             assert len(next_games) == 1 and game_id not in next_games, next_games
-            pool = await pool_list(loser, before_buy[loser.name], timeout=120)
+            changed = await loser.line(
+                r"Your pool: \d+ cards now", since=before_buy[loser.name], kind=PRIVATE, timeout=120
+            )  # listed whole once: now what changed
+            assert bought in changed, changed
+            pool = await pool_list(loser, before_buy[loser.name], timeout=120, ask=True)
             assert pool[bought] == 1 and sum(pool.values()) == PICKS + 8 + 1 - 10, pool
 
             mark = winner.mark()

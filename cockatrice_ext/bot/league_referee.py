@@ -48,7 +48,7 @@ from cockatrice_ext.formats import league as core
 from cockatrice_ext.formats import market as mk
 from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats.base import Action, Effect, Engine, RulesError
-from cockatrice_ext.journal import Table
+from cockatrice_ext.journal import JournalWriteError, Table
 
 if TYPE_CHECKING:
     from cockatrice_ext.bot.league_rooms import Lobby
@@ -401,6 +401,8 @@ class LeagueReferee(Referee):
             await asyncio.sleep(STAND_IN_TICK)
             try:
                 await self.stand_in_due()
+            except JournalWriteError:  # the journal said why, once; the next check tries again
+                pass
             except Exception:  # the next check tries again; the league must not lose its clock
                 LOGGER.exception("league %s: the check of away players failed", self.key)
 

@@ -1662,6 +1662,8 @@ class Bot:
                         self.forget_game(event.game_id)
             elif event.kind == "session" and event.name == "Event_GameJoined":
                 await self._on_game_joined(event)
+        except JournalWriteError:  # a move the journal could not record: it said why, once; nothing changed
+            LOGGER.debug("journal not written for %r", event)
         except Exception:
             LOGGER.exception("bot failed on %r", event)
 
@@ -1960,6 +1962,8 @@ class Bot:
         async def guarded() -> None:
             try:
                 await work
+            except JournalWriteError:  # a timer's move the journal could not record: it said why, once
+                LOGGER.debug("background work not recorded: the journal cannot be written")
             except Exception:
                 LOGGER.exception("background work failed")
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cockatrice_ext.bot.runtime import COMMAND_ACTION_IDS, Referee
+from cockatrice_ext.bot.runtime import COMMAND_ACTION_IDS, Bot, Referee
 from cockatrice_ext.journal import JournalWriteError
 
 
@@ -61,3 +61,22 @@ def test_a_command_recorded_in_part_says_so() -> None:
         COMMAND_ACTION_IDS.reset(token)
     assert len(replies) == 1 and replies[0].startswith("ann: the referee recorded that, but could not show")
     assert "(the referee cannot record moves right now (its disk is full))" in replies[0]
+
+
+def test_background_work_the_journal_cannot_record_logs_no_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A timer's or stand-in's move on a full disk: the journal said why once; no traceback per move."""
+
+    async def move() -> None:
+        raise JournalWriteError("/srv/bot/journal.sqlite3", "its disk is full", "database or disk is full")
+
+    async def run() -> None:
+        owner = SimpleNamespace(_background=set())
+        Bot.spawn(owner, move())  # type: ignore[arg-type]
+        while owner._background:
+            await asyncio.sleep(0)
+
+    with caplog.at_level(logging.DEBUG):
+        asyncio.run(run())
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.WARNING]

@@ -144,7 +144,7 @@ class JournalError(RuntimeError):
 
     Its text names the table by its journal key, for the operator's log; :attr:`public` is the same
     without the key (``action 4 (EndTurn) replays differently ...``), for players, who know the game as
-    ``game #1`` (:func:`public_reason`).
+    ``game #1``.
     """
 
     def __init__(self, message: str, *, key: str | None = None, public: str | None = None) -> None:
@@ -157,12 +157,6 @@ def table_error(key: str, rest: str, cls: type[JournalError] | None = None) -> J
     """A :class:`JournalError` about table ``key``: ``table 'KEY'`` then ``rest`` (which starts with a
     space or a colon) in the log, ``rest`` alone for players."""
     return (cls or JournalError)(f"table {key!r}{rest}", key=key, public=rest.lstrip(": ") or "no record")
-
-
-def public_reason(error: BaseException) -> str:
-    """What players may read of ``error``: a journal error without the journal's internal table key (they
-    know the game by its number, which the caller names), anything else as it is."""
-    return error.public if isinstance(error, JournalError) else str(error)
 
 
 class JournalOutdated(JournalError):

@@ -31,6 +31,7 @@ from .model import (
     is_real_card,
     known_sets,
     official_set_codes,
+    official_store,
     real_set,
     release_date_for,
     usual_rarity,
@@ -121,6 +122,14 @@ def _section_lines(entries: list[ExportEntry], *, one_per_line: bool = False) ->
         else:
             lines.append(f"{count} {request}")
     return lines
+
+
+def forge_misread_names(deck: ExportDeck) -> list[str]:
+    """The names of ``deck``'s cards whose lines in a Forge deck or cube Forge would misread: a name
+    ending in ``+`` is read as a foil of another name, ``|`` as the start of a set code
+    (:func:`forge_unreadable_name`). The writers write them as they are; the caller says so."""
+    names = dict.fromkeys(display_name(card, "forge") for card in deck.unique_cards())
+    return [name for name in names if name.rstrip().endswith("+") or "|" in name]
 
 
 def _metadata(deck: ExportDeck, fallback_name: str = "Unnamed deck") -> list[str]:
@@ -335,38 +344,61 @@ def forge_token_script_name(card: Card, maker: str = "") -> str:
     return windows_safe("_".join(part for part in parts if part))
 
 
+def _rules_lines(oracle: str) -> list[str]:
+    """The lines of rules text as Forge's scripts say them: reminder text (in parentheses) left out, no
+    empty lines. The one stripping used both to decide what is scripted (:func:`_unscripted`) and to
+    write it (:func:`_keyword_lines`, :func:`_attachment_lines`), so they never disagree."""
+    lines = oracle.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return [words for line in lines if (words := " ".join(re.sub(r"\([^)]*\)", " ", line).split()))]
+
+
 def _more_than_keywords(oracle: str) -> bool:
     """Whether rules text says more than a list of simple keywords (reminder text aside)."""
-    for line in oracle.splitlines():
-        words = re.sub(r"\([^)]*\)", "", line).strip()
-        if words and not _keyword_lines(words):
-            return True
-    return False
+    return any(not _keyword_lines(words) for words in _rules_lines(oracle))
 
 
-def _unscripted(face: Face) -> bool:
+def _enchant_line(words: str) -> str | None:
+    """Forge's target restriction for an Aura's ``Enchant ...`` line (reminder text aside), or None."""
+    head, _, what = words.partition(" ")
+    return _ENCHANTABLE.get(what.strip().lower()) if head.lower() == "enchant" else None
+
+
+def _unscripted(face: Face, *, aftermath: bool = False) -> bool:
     """Whether ``face`` has rules text its script leaves out: anything but simple keywords, an Aura's
-    ``Enchant ...`` line and an ``Equip`` cost (:func:`_attachment_lines`), reminder text aside."""
-    for line in face.oracle_text.splitlines():
-        words = re.sub(r"\([^)]*\)", "", line).strip()
-        if not words or _keyword_lines(words):
+    ``Enchant ...`` line, an ``Equip`` cost (:func:`_attachment_lines`) and an aftermath half's
+    ``Aftermath``, reminder text aside."""
+    for words in _rules_lines(face.oracle_text):
+        if _keyword_lines(words):
             continue
-        if "Aura" in face.subtypes and words.lower().removeprefix("enchant ") in _ENCHANTABLE:
+        if "Aura" in face.subtypes and _enchant_line(words) is not None:
             continue
         if "Equipment" in face.subtypes and _EQUIP.match(words):
+            continue
+        if aftermath and words.lower() == "aftermath":
             continue
         return True
     return False
 
 
+def _aftermath_half(card: Card, index: int) -> bool:
+    """Whether face ``index`` of ``card`` is an aftermath card's second half (cast from the graveyard)."""
+    return card.layout == "aftermath" and index == 1
+
+
 def keywords_only_cards(deck: ExportDeck) -> list[str]:
     """The names of the cards and tokens :func:`write_forge_custom_set` scripts whose rules text says more
     than their script (triggered, activated and spell abilities): Forge plays them as bodies that do
-    nothing, so the user must script the rest by hand."""
+    nothing, so the user must script the rest by hand. Cards it does not write
+    (:func:`forge_unwritable_cards`) are not among them."""
+    left_out = set(forge_unwritable_cards(deck))
     return [
         display_name(card, "forge")
         for card in deck.unique_cards()
-        if not is_real_card(card) and any(_unscripted(face) for face in card.faces)
+        if not is_real_card(card)
+        and display_name(card, "forge") not in left_out
+        and any(
+            _unscripted(face, aftermath=_aftermath_half(card, index)) for index, face in enumerate(card.faces)
+        )
     ]
 
 
@@ -375,9 +407,10 @@ def _implied_colors(face: Face) -> set[str]:
 
 
 def _keyword_lines(oracle: str) -> list[str]:
-    """``K:`` lines for oracle lines that are nothing but simple keywords (``Flying, vigilance``)."""
+    """``K:`` lines for oracle lines that are nothing but simple keywords (``Flying, vigilance``), reminder
+    text aside (:func:`_rules_lines`)."""
     out: list[str] = []
-    for line in oracle.splitlines():
+    for line in _rules_lines(oracle):
         parts = [p.strip().lower() for p in line.split(",")]
         if parts and all(p in _KEYWORD_BY_LOWER for p in parts):
             out.extend(f"K:{_KEYWORD_BY_LOWER[p]}" for p in parts)
@@ -395,30 +428,55 @@ _ENCHANTABLE = {  # an Aura's "Enchant ..." line -> Forge's target restriction
     "creature an opponent controls": "Creature.OppCtrl",
     "player": "Player",
 }
-_EQUIP = re.compile(r"^Equip ((?:\{[^}]*\})+)(?:\s*\(.*\))?$", re.IGNORECASE)
+_EQUIP = re.compile(r"^Equip ((?:\{[^}]*\})+)$", re.IGNORECASE)
+# What an Aura does to what it enchants, read from its text (reminder text aside), for Forge's AI
+# (SVar:AttachAILogic): Curse puts it on an opponent's permanent, Pump on one of its own.
+_CURSE_TEXT = re.compile(
+    r"\benchanted \w+ (?:gets -|can't(?! be blocked)|cannot(?! be blocked)|doesn't|does not|loses"
+    r"|has defender)|\benchanted \w+'s controller (?:loses|sacrifices|discards)"
+    r"|\benchanted player (?:loses|discards|sacrifices)",
+    re.IGNORECASE,
+)
+_PUMP_TEXT = re.compile(
+    r"\benchanted (?:creature|permanent|artifact|land) (?:gets \+|has |gains |can't be blocked)",
+    re.IGNORECASE,
+)
+
+
+def _attach_ai_logic(face: Face) -> str | None:
+    """``Curse`` for an Aura whose text only harms what it enchants (Pacifism), ``Pump`` for one whose text
+    only helps (Rancor), None when the text says neither or both: Forge's AI then judges by itself."""
+    text = " ".join(_rules_lines(face.oracle_text))
+    curse = "Curse" in face.subtypes or bool(_CURSE_TEXT.search(text))
+    pump = bool(_PUMP_TEXT.search(text))
+    if curse == pump:
+        return None
+    return "Curse" if curse else "Pump"
 
 
 def _attachment_lines(face: Face) -> list[str]:
-    """What makes an Aura castable onto its target and an Equipment able to equip in Forge: ``K:Enchant``
-    with its ``A:SP$ Attach`` spell, ``K:Equip:COST`` (as Forge's own scripts have them). What the Aura or
-    Equipment then does is not scripted (the oracle text shows it)."""
+    """What makes an Aura castable onto its target and an Equipment able to equip in Forge, as Forge's
+    current scripts have them: ``K:Enchant:Valid`` (Forge makes the Aura's spell from it; ``:description``
+    after a restriction that is no plain type) with ``SVar:AttachAILogic`` when the text says which way
+    the Aura works (:func:`_attach_ai_logic`), and ``K:Equip:COST``. Reminder text aside
+    (:func:`_rules_lines`). What the Aura or Equipment then does is not scripted (the oracle text shows
+    it)."""
     out: list[str] = []
-    for line in face.oracle_text.splitlines():
-        line = line.strip()
-        if "Aura" in face.subtypes and line.lower().startswith("enchant "):
-            what = line[len("enchant ") :].strip().lower()
-            valid = _ENCHANTABLE.get(what)
-            if valid is not None:
-                cost = forge_mana_cost(face.mana_cost)
-                out.append(f"K:Enchant {what}")
-                out.append(f"A:SP$ Attach | Cost$ {cost} | ValidTgts$ {valid} | AILogic$ Pump")
-        equip = _EQUIP.match(line) if "Equipment" in face.subtypes else None
+    for words in _rules_lines(face.oracle_text):
+        valid = _enchant_line(words) if "Aura" in face.subtypes else None
+        if valid is not None:
+            what = words.split(" ", 1)[1].strip().lower()
+            out.append(f"K:Enchant:{valid}" + (f":{what}" if "." in valid else ""))
+            logic = _attach_ai_logic(face)
+            if logic is not None:
+                out.append(f"SVar:AttachAILogic:{logic}")
+        equip = _EQUIP.match(words) if "Equipment" in face.subtypes else None
         if equip is not None:
             out.append(f"K:Equip:{forge_mana_cost(equip.group(1))}")
     return out
 
 
-def _face_script(face: Face) -> list[str]:
+def _face_script(face: Face, *, aftermath: bool = False) -> list[str]:
     lines = [f"Name:{_line_value(face.name)}", f"ManaCost:{forge_mana_cost(face.mana_cost)}"]
     colors = [c for c in "WUBRG" if c in face.colors]
     if set(colors) != _implied_colors(face):  # a devoid card's cost has colors, the card none
@@ -433,6 +491,8 @@ def _face_script(face: Face) -> list[str]:
         lines.append(f"Loyalty:{_line_value(face.loyalty)}")
     if face.defense:
         lines.append(f"Defense:{_line_value(face.defense)}")
+    if aftermath:  # Forge's aftermath halves (Dusk // Dawn's Dawn): cast only from the graveyard
+        lines.append("K:Aftermath")
     lines.extend(_keyword_lines(face.oracle_text))
     lines.extend(_attachment_lines(face))
     oracle = face.oracle_text.replace("\r\n", "\n").replace("\r", "\n")
@@ -449,7 +509,7 @@ def write_forge_script(card: Card) -> str:
     faces = card.faces or (Face(name=card.name),)
     blocks: list[list[str]] = []
     for index, face in enumerate(faces):
-        lines = _face_script(face)
+        lines = _face_script(face, aftermath=_aftermath_half(card, index))
         if index == 0 and len(faces) > 1:
             mode = _ALTERNATE_MODES.get(card.layout, "DoubleFaced")
             lines.insert(len(lines) - 1, f"AlternateMode:{mode}")
@@ -487,6 +547,12 @@ def _rarity_name(card: Card, edition: CardSet, sets: Mapping[str, CardSet]) -> s
     return own or usual_rarity(card, sets) or "common"
 
 
+def _is_basic_land(card: Card) -> bool:
+    """A basic land (Forge's rarity ``L``, whatever rarity its printings have)."""
+    front = card.front
+    return "Basic" in front.supertypes and "Land" in front.types
+
+
 def write_forge_edition(
     cards: list[Card],
     edition: CardSet,
@@ -497,7 +563,8 @@ def write_forge_edition(
     ``tokens`` (each with its script's name) as ``num script`` lines of ``[tokens]``, where Forge looks
     up the tokens of an edition's cards by script name. Numbers are unique (:func:`_numbers`); ``sets``
     describes the sets of the cards' printings (the real ones are known), for their rarity
-    (:func:`_rarity_name`) and the edition's date (:func:`edition_date`)."""
+    (:func:`_rarity_name`; a basic land's is Forge's ``L``) and the edition's date
+    (:func:`edition_date`)."""
     known = known_sets(sets)
     day = edition_date(edition, [*cards, *(token for token, _ in tokens or [])], known)
     lines = ["[metadata]", f"Code={_line_value(edition.code)}", f"Date={day}"]
@@ -505,8 +572,12 @@ def write_forge_edition(
     lines.append("Type=Other")
     lines += ["", "[cards]"]
     for card, number in zip(cards, _numbers(cards, edition), strict=True):
-        rarity_name = _rarity_name(card, edition, known)
-        rarity = "T" if card.is_token else _FORGE_RARITY.get(rarity_name.lower(), "C")
+        if card.is_token:
+            rarity = "T"
+        elif _is_basic_land(card):
+            rarity = "L"
+        else:
+            rarity = _FORGE_RARITY.get(_rarity_name(card, edition, known).lower(), "C")
         name = _line_value(display_name(card, "forge"))
         lines.append(f"{number} {rarity} {name}")
     if tokens:
@@ -525,59 +596,206 @@ def _token_script(card: Card) -> str:
     return write_forge_script(replace(card, faces=(replace(face, name=f"{card.name.strip()} Token"),)))
 
 
+def forge_real_namesake(card: Card) -> str | None:
+    """The real card whose place a script of ``card`` would take in Forge, or None.
+
+    Forge reads custom scripts after its own into one map keyed by card name, ignoring case
+    (``StaticData``: ``regularCards.put(cardName, card)``), so a designer's card named like a real one (a
+    4-damage ``Lightning Bolt``, or ``lightning bolt``) would replace the real card in every deck. A card
+    the built-in data has as it is (:func:`~.model.is_real_card`) and tokens (Forge keys token scripts by
+    file name) are no such card."""
+    if card.is_token or is_real_card(card):
+        return None
+    store = official_store()
+    name = display_name(card, "forge")
+    real = store.find(name) if store is not None else None
+    if real is None or real.is_token:
+        return None
+    keys = {real.name.casefold(), display_name(real, "forge").casefold()}
+    return display_name(real, "forge") if name.casefold() in keys else None
+
+
+def forge_unreadable_name(name: str) -> str | None:
+    """Why Forge's line readers cannot read ``name`` back, or None: a trailing ``+`` is read as foil
+    (``CardRequest.fromString``), ``|`` separates a request's set, and an edition line's name stops at
+    ``@`` (the artist) or ``$`` (its parameters)."""
+    if name.rstrip().endswith("+"):
+        return "Forge reads a name's trailing + as foil"
+    if "|" in name:
+        return "Forge reads | in a card line as the start of its set code"
+    if "@" in name or "$" in name:
+        return "Forge's edition lines end a name at @ or $"
+    return None
+
+
+def forge_unwritable_cards(deck: ExportDeck) -> dict[str, str]:
+    """The designer's cards :func:`write_forge_custom_set` does not write (no script, no edition line),
+    each with why: named like a real card (:func:`forge_real_namesake`: Forge would play it in place of
+    the real one everywhere) or a name Forge cannot read back (:func:`forge_unreadable_name`). The cure
+    for both is a name of the card's own."""
+    out: dict[str, str] = {}
+    for card in deck.unique_cards():
+        if is_real_card(card) or card.is_token:  # a token goes by its script's name, always readable
+            continue
+        name = display_name(card, "forge")
+        real = forge_real_namesake(card)
+        if real is not None:
+            out[name] = f"a script would replace the real {real} in every Forge deck"
+        elif (why := forge_unreadable_name(name)) is not None:
+            out[name] = why
+    return out
+
+
 def write_forge_custom_set(deck: ExportDeck, *, edition: CardSet | None = None) -> dict[str, bytes]:
-    """Scripts for the custom cards of ``deck`` and an edition listing every card, laid out like
-    Forge's ``custom`` folder.
+    """Scripts for the custom cards of ``deck`` and an edition listing them, laid out like Forge's
+    ``custom`` folder.
 
     Copy ``cards/``, ``tokens/`` and ``editions/`` into ``<Forge user dir>/custom/``. Real cards are
-    listed in the edition by name but not scripted (Forge's own scripts play them). Custom tokens get
+    neither scripted nor listed: Forge's own scripts and editions have them (listed under the custom
+    code, with its date, Forge would pick that picture-less printing for them in decks that name no set),
+    and no draft or booster reads the edition (a cube's draft deals from the cube). Custom tokens get
     scripts under ``tokens/`` named as Forge names its own (:func:`forge_token_script_name`) and are
-    listed by those names in the edition's ``[tokens]`` (real ones neither: Forge has them). The
-    edition defaults to the custom set all the cards are printed in, else one whose code is unique to
-    the block (:func:`_main_set`).
+    listed by those names in the edition's ``[tokens]`` (real ones neither: Forge has them). Cards
+    Forge would take for a real one or cannot read (:func:`forge_unwritable_cards`) are left out, and
+    the caller says so, as what :func:`forge_edition_notes` says about the edition's code. The edition
+    defaults to the custom set all the cards are printed in, else one whose
+    code is unique to the block (:func:`_main_set`).
+
+    Raises:
+        ValueError: ``edition``'s code is one Forge reserves or a real set's (:func:`forge_code_refusal`).
     """
     cards = deck.unique_cards()
     if edition is None:
         edition = _main_set(deck)
+    else:
+        refusal = forge_code_refusal(edition.code)
+        if refusal is not None:
+            raise ValueError(refusal)
+    skipped = forge_unwritable_cards(deck)
     bundle: dict[str, bytes] = {}
     tokens: list[tuple[Card, str]] = []
+    listed: list[Card] = []
     for card in cards:
         if is_real_card(card):
             continue  # Forge has its own, working script; ours would replace it
+        if not card.is_token and display_name(card, "forge") in skipped:
+            continue
         if card.is_token:  # what the token does beyond keywords is named after its maker, else the set
             maker = next((c for c in cards if card.name in c.related and c is not card), None)
             named = display_name(maker, "forge") if maker is not None else edition.code
             path = f"tokens/{forge_token_script_name(card, named)}.txt"
         else:
             path = f"cards/{script_file_name(display_name(card, 'forge'))}"
+            listed.append(card)
         if path in bundle:  # two names folding to one file: keep both, distinguishably
             path = path[:-4] + f"_{len(bundle)}.txt"
         if card.is_token:
             tokens.append((card, path[len("tokens/") : -len(".txt")]))
         bundle[path] = (_token_script(card) if card.is_token else write_forge_script(card)).encode("utf-8")
     edition_stem = safe_file_stem(edition.name or edition.code, edition.code or "custom")
-    listed = [card for card in cards if not card.is_token]
     edition_file = write_forge_edition(listed, edition, tokens, deck.sets)
     bundle[f"editions/{edition_stem}.txt"] = edition_file.encode("utf-8")
     return bundle
 
 
+FORGE_RESERVED_CODES = {
+    "USER": "Forge's own edition for custom cards that no edition lists",
+    "???": "Forge's code for an unknown edition",
+}
+"""Edition codes Forge gives its own editions (``CardEdition.Collection.append``, ``UNKNOWN_CODE``): a
+custom edition under one replaces Forge's (the code is a case-insensitive key)."""
+_FORGE_CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+SAFE_CODE_LENGTH = 6
+"""Wizards' set codes have 3 to 5 letters and digits (the few 6-character ones, ``PMPS06``..., are old
+and in the card data): an edition code this long cannot be a set newer than the data."""
+
+
+def forge_code_refusal(code: str) -> str | None:
+    """Why ``code`` cannot be a custom Forge edition's code, or None: Forge's own (``USER``, ``???``:
+    :data:`FORGE_RESERVED_CODES`), a real set's in the card data (Forge has that edition: the custom one
+    would replace it, the code being a case-insensitive key), or not letters, digits, ``-`` and ``_``
+    (``|`` splits a deck's card line, spaces a file name)."""
+    upper = code.strip().upper()
+    if upper in FORGE_RESERVED_CODES:
+        return (
+            f"{upper} is reserved by Forge ({FORGE_RESERVED_CODES[upper]}): an edition under it would"
+            " replace Forge's; choose another code"
+        )
+    real = real_set(code)
+    if real is not None:
+        return (
+            f"{upper} is a real set ({real.name}): Forge has its own edition under that code; choose another"
+        )
+    if not _FORGE_CODE.fullmatch(code):
+        return f"{code!r} cannot be a Forge edition code: use letters, digits, - and _"
+    return None
+
+
+def _newest_real_set() -> str:
+    """The release date of the newest set in the card data (``""`` when unknown)."""
+    store = official_store()
+    return max((s.release_date for s in store.sets.values() if s.release_date), default="") if store else ""
+
+
+def forge_code_risk(code: str) -> str | None:
+    """A warning when ``code`` could be a real set newer than the card data (shorter than
+    :data:`SAFE_CODE_LENGTH` and not in it): if Forge has such an edition, the custom one replaces it in
+    Forge (and Forge's cards of that set lose their printing). None for a longer code."""
+    if len(code.strip()) >= SAFE_CODE_LENGTH or real_set(code) is not None:
+        return None
+    newest = _newest_real_set()
+    since = f" (the card data's sets end in {newest[:7]})" if newest else ""
+    return (
+        f"edition code {code.upper()} is no set of the card data, but Wizards may have used it since{since}:"
+        f" if Forge has an edition {code.upper()}, yours replaces it. A code of {SAFE_CODE_LENGTH} or more"
+        " letters and digits cannot be one: give --set-code such a code (leaving it out makes one from the"
+        " block's name)"
+    )
+
+
+def _designer_codes(deck: ExportDeck) -> list[str]:
+    """The codes of the custom sets (no real set's) every card of ``deck`` is printed in, sorted."""
+    common: set[str] | None = None
+    for card in deck.unique_cards():
+        codes = {p.set_code for p in card.printings}
+        common = codes if common is None else common & codes
+    return sorted((common or set()) - official_set_codes())
+
+
+def forge_edition_notes(deck: ExportDeck, edition: CardSet | None = None) -> list[str]:
+    """What to tell the user about the code of the edition ``write_forge_custom_set(deck,
+    edition=edition)`` writes: each of the designer's set codes Forge cannot take
+    (:func:`forge_code_refusal`: the edition gets another code), then a code that may be a set newer than
+    the card data (:func:`forge_code_risk`). An ``edition`` whose code is refused is the caller's to refuse
+    first (the writer raises)."""
+    notes = []
+    if edition is None:
+        for code in _designer_codes(deck):
+            refusal = forge_code_refusal(code)
+            if refusal is not None:
+                notes.append(f"{refusal}; the Forge edition gets another code")
+        edition = _main_set(deck)
+    risk = forge_code_risk(edition.code)
+    return [*notes, risk] if risk is not None else notes
+
+
 def _main_set(deck: ExportDeck) -> CardSet:
     """The custom set every card is printed in, else an edition whose code is unique to the block.
 
-    A real set is never reused (an edition with a real code would collide with Forge's own). The
+    A real set is never reused (an edition with a real code would collide with Forge's own), nor a code
+    Forge reserves or cannot use (:func:`forge_code_refusal`: the block's own code then, said by
+    :func:`forge_edition_notes`). The
     unique code is ``X`` and a short hash of the block's name (the custom set's name): it stays the same
     when the list is edited, so Forge decks that pin it keep working, and two blocks get two codes
     (:func:`block_set_code`).
     """
-    cards = deck.unique_cards()
-    common: set[str] | None = None
-    for card in cards:
-        codes = {p.set_code for p in card.printings}
-        common = codes if common is None else common & codes
-    custom = sorted((common or set()) - official_set_codes())
-    if custom:
-        return deck.sets.get(custom[0]) or CardSet(code=custom[0], name=custom[0])
+    custom = _designer_codes(deck)
+    usable = [code for code in custom if forge_code_refusal(code) is None]
+    if usable:
+        return deck.sets.get(usable[0]) or CardSet(code=usable[0], name=usable[0])
+    if custom:  # the designer's set under a code of the block's own: its name, date and type kept
+        own = deck.sets.get(custom[0]) or CardSet(code=custom[0], name=custom[0])
+        return replace(own, code=block_set_code(own.name or deck.name or "Custom cards"), name=own.name)
     name = deck.name or "Custom cards"
     return CardSet(code=block_set_code(name), name=name)
 
@@ -605,14 +823,23 @@ def edition_date(
 
 __all__ = [
     "COMBINED_LAYOUTS",
+    "FORGE_RESERVED_CODES",
+    "SAFE_CODE_LENGTH",
     "USUAL_DRAFT",
     "DraftTooBig",
     "block_set_code",
     "draft_note",
     "draft_size",
     "edition_date",
+    "forge_code_refusal",
+    "forge_code_risk",
+    "forge_edition_notes",
     "forge_mana_cost",
+    "forge_misread_names",
+    "forge_real_namesake",
     "forge_token_script_name",
+    "forge_unreadable_name",
+    "forge_unwritable_cards",
     "is_real_card",
     "keywords_only_cards",
     "real_set",

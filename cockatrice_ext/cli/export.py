@@ -20,7 +20,7 @@ import contextlib
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -39,7 +39,7 @@ from cockatrice_ext.exporters import (
 from cockatrice_ext.exporters.forge import draft_note
 
 if TYPE_CHECKING:
-    from cockatrice_ext.cards.model import CardDatabase
+    from cockatrice_ext.cards.model import Card, CardDatabase, CardSet
     from cockatrice_ext.cards.resolve import ResolvedDeck
     from cockatrice_ext.decks.model import Deck
     from cockatrice_ext.exporters import ExportDeck
@@ -63,14 +63,22 @@ EXIT_CANNOT_WRITE = 1
 _BLOCK_SUFFIXES = (".txt", ".xml")
 
 
-def _next_step(fmt: str, target: Path, written: list[Path]) -> str:
+def _next_step(fmt: str, target: Path, written: list[Path], not_written: Collection[str] = ()) -> str:
     """What to do with the output; for a Forge custom folder, the folders written (a block of real cards
-    gets only its edition: Forge has their scripts)."""
+    gets only its edition: Forge has their scripts) and, when no script was written, why: the block holds
+    only real cards, or its custom ones were ``not_written`` (:func:`forge_unwritable_cards`)."""
     if fmt != "forge-custom":
         return NEXT_STEPS[fmt]
     parts = [Path(file).relative_to(target).parts for file in written]
     folders = sorted({part[0] for part in parts if len(part) > 1})  # a file at the top is not copied
-    note = "" if "cards" in folders else " No card scripts: Forge has every card of the block."
+    note = ""
+    if "cards" not in folders:
+        note = (
+            " No card scripts: the custom cards the warnings name were not written (give them names of their"
+            " own); Forge has its own scripts for any real card."
+            if not_written
+            else " No card scripts: Forge has every card of the block."
+        )
     return NEXT_STEPS[fmt].format(folders=", ".join(f"{folder}/" for folder in folders), note=note)
 
 
@@ -354,23 +362,37 @@ def build(
     return resolved
 
 
-def _warn_real_namesakes(deck: ExportDeck) -> None:
-    """A designer's card (printed in no real set) named like a real card whose rules differ: Cockatrice
-    keeps the first card of a name it loads and Forge has its own, so the real one would be played."""
+def _real_namesakes(deck: ExportDeck) -> list[Card]:
+    """A designer's cards (printed in no real set only) named like a real card whose rules differ."""
     from cockatrice_ext.exporters.model import official_set_codes, real_namesake
 
     official = official_set_codes()
-    for card in deck.unique_cards():
-        if card.printings and {p.set_code for p in card.printings} <= official:
-            continue
-        real = real_namesake(card)
-        if real is not None:
-            kind = "token" if card.is_token else "card"
-            click.echo(
-                f"warning: your {kind} {card.name!r} has the name of a real {kind} with other rules:"
-                " Cockatrice and Forge would show the real one; give yours a name of its own",
-                err=True,
+    return [
+        card
+        for card in deck.unique_cards()
+        if not (card.printings and {p.set_code for p in card.printings} <= official)
+        and real_namesake(card) is not None
+    ]
+
+
+def _warn_real_namesakes(deck: ExportDeck) -> None:
+    """Name each of :func:`_real_namesakes`: Cockatrice keeps the first card of a name it loads, so it
+    would show the real one; Forge keys cards by name, so a script of the designer's card would replace the
+    real one everywhere, and forge-custom leaves it out (:func:`forge_unwritable_cards`)."""
+    for card in _real_namesakes(deck):
+        kind = "token" if card.is_token else "card"
+        click.echo(
+            f"warning: your {kind} {card.name!r} has the name of a real {kind} with other rules:"
+            f" Cockatrice would show the real one (it keeps the first {kind} of a name)"
+            + (
+                ""
+                if card.is_token
+                else "; in Forge yours would replace the real one in every deck, so forge-custom does not"
+                " write it (no script, no edition line)"
             )
+            + "; give yours a name of its own",
+            err=True,
+        )
 
 
 KEYWORDS_ONLY_LISTED = 5
@@ -486,16 +508,57 @@ def _name_after_file(deck: ExportDeck, target: Path, *, chosen: bool) -> None:
 
 
 def _refuse_real_edition(code: str) -> None:
-    """A Forge edition under a real set's code would collide with Forge's own edition of that set."""
-    from cockatrice_ext.exporters.model import real_set
+    """Refuse, before the list is read, a ``--set-code`` no Forge edition may take
+    (:func:`forge_code_refusal`): one Forge reserves (``USER``, ``???``) or a real set's would replace
+    Forge's own edition, and one that is not letters, digits, ``-`` and ``_`` breaks Forge's lines."""
+    from cockatrice_ext.exporters.forge import forge_code_refusal
 
-    real = real_set(code)
-    if real is not None:
-        raise click.BadParameter(
-            f"{code.upper()} is a real set ({real.name}): Forge has its own edition under that code;"
-            " choose a code of your own, or leave it out for one made from the block",
-            param_hint="--set-code",
+    refusal = forge_code_refusal(code)
+    if refusal is not None:
+        click.echo(
+            f"error: --set-code {refusal} (or leave --set-code out for your own set's code or one made from"
+            " the block's name); nothing written.",
+            err=True,
         )
+        sys.exit(EXIT_BAD_INPUT)
+
+
+def _warn_forge(deck: ExportDeck, fmt: str, edition: CardSet | None) -> list[str]:
+    """Say what Forge would get wrong: in a deck or cube, the lines of names it misreads
+    (:func:`forge_misread_names`); in a custom folder, what :func:`forge_edition_notes` says of the
+    edition's code, and each card not written (:func:`forge_unwritable_cards`) but the namesakes already
+    named as the list was read (:func:`_warn_real_namesakes`). Returns the names of the cards not written."""
+    from cockatrice_ext.exporters.forge import (
+        forge_edition_notes,
+        forge_misread_names,
+        forge_unwritable_cards,
+    )
+    from cockatrice_ext.exporters.model import display_name
+
+    if fmt in ("forge", "forge-cube"):
+        odd = forge_misread_names(deck)
+        if odd:
+            click.echo(
+                f"warning: Forge would misread the {'deck' if fmt == 'forge' else 'cube'} lines of"
+                f" {'; '.join(repr(name) for name in odd)} (a trailing + means foil, | starts a set code);"
+                f" give {'it' if len(odd) == 1 else 'each'} a name of its own",
+                err=True,
+            )
+        return []
+    if fmt != "forge-custom":
+        return []
+    for note in forge_edition_notes(deck, edition):
+        click.echo(f"warning: {note}", err=True)
+    skipped = forge_unwritable_cards(deck)
+    said = {display_name(card, "forge") for card in _real_namesakes(deck)}
+    for name, why in skipped.items():
+        if name not in said:
+            click.echo(
+                f"warning: {name!r} not written for Forge (no script, no edition line): {why}; give it a name"
+                " of its own",
+                err=True,
+            )
+    return list(skipped)
 
 
 def _write_stdout(rendered: str | bytes) -> None:
@@ -553,10 +616,14 @@ def _format_help() -> str:
     "--set-code",
     default=None,
     metavar="CODE",
-    help="cockatrice-xml/forge-custom: put every card in this custom set (code), e.g. AUC. Its long name is"
-    " the code unless --set-name gives one; its release date is the newest of the cards' printings"
-    " ($SOURCE_DATE_EPOCH's day when set; 2000-01-01 for custom cards without one). Without it,"
-    " forge-custom makes a code from the block's name (X and five hex digits), the same at every export.",
+    help="cockatrice-xml/forge-custom: put every card in this custom set (code), e.g. MYBLK1. Its long name"
+    " is the code unless --set-name gives one; its release date is the input's set of that code's, else"
+    " $SOURCE_DATE_EPOCH's day, else the newest of the cards' printings (forge-custom: the designer's own"
+    " cards only; 2000-01-01 for custom cards without one). forge-custom refuses USER and ??? (Forge's own"
+    " editions) and a real set's code (Forge's edition would be replaced), and warns about a code of fewer"
+    " than six characters the card data does not know (it may be a newer real set). Without it,"
+    " forge-custom takes the custom set all the cards are in, else makes a code from the block's name (X"
+    " and five hex digits), the same at every export.",
 )
 @click.option(
     "--set-name", default=None, help="Long name of the custom set given with --set-code (default: the code)."
@@ -666,6 +733,7 @@ def export(
     options: dict[str, object] = {"printings": False} if no_printings else {}
     if fmt == "forge-cube":
         options.update(draft)
+    edition: CardSet | None = None
     if set_code:
         from cockatrice_ext.cards.model import CardSet
 
@@ -677,6 +745,7 @@ def export(
                 code=custom.code, name=set_name, set_type=custom.set_type, release_date=custom.release_date
             )
         options["custom_set" if fmt == "cockatrice-xml" else "edition"] = custom
+        edition = custom
     if fmt in UNKNOWN_TO:
         _warn_unknown_to(deck, fmt)
     for dropped in left_out(deck, fmt):
@@ -686,7 +755,9 @@ def export(
     if to_stdout:
         from cockatrice_ext.exporters import render
 
-        _write_stdout(render(deck, fmt, **options))  # type: ignore[arg-type]
+        rendered = render(deck, fmt, **options)  # type: ignore[arg-type]
+        _warn_forge(deck, fmt, edition)
+        _write_stdout(rendered)
         return
     try:
         written = write_export(deck, fmt, target, **options)
@@ -701,6 +772,7 @@ def export(
     except OSError as exc:
         click.echo(f"error: cannot write {target}: {exc.strerror or exc}", err=True)
         sys.exit(EXIT_CANNOT_WRITE)
+    not_written = _warn_forge(deck, fmt, edition)  # said once the files are: a refusal is said alone
     unscripted = _warn_keywords_only(deck) if fmt == "forge-custom" else []
     if fmt == "forge-custom":
         kept = kept_edits(written)
@@ -714,7 +786,7 @@ def export(
     for file in written:
         click.echo(str(file))
     if fmt in NEXT_STEPS:
-        step = _next_step(fmt, target, written)
+        step = _next_step(fmt, target, written, not_written)
         if unscripted:
             step += " Until their rules are scripted, the cards warned about do nothing but their keywords."
         click.echo(step, err=True)

@@ -55,6 +55,29 @@ def face(name: str, **kw: object) -> Face:
     return Face(name=name, **kw)  # type: ignore[arg-type]
 
 
+def creature_token(name: str, color: str, power: str, toughness: str, oracle_text: str = "") -> Card:
+    """A one-colour creature token of subtype ``name``, as a designer's list makes one."""
+    token_face = face(
+        name,
+        types=("Token", "Creature"),
+        subtypes=(name,),
+        colors=(color,),
+        power=power,
+        toughness=toughness,
+        oracle_text=oracle_text,
+    )
+    return Card(name=name, faces=(token_face,), is_token=True)
+
+
+def instant_xml(name: str, text: str, set_code: str, number: int) -> str:
+    """One red one-mana instant as a designer's Cockatrice card XML holds it (a ``<card>`` element)."""
+    return (
+        f"<card><name>{name}</name><text>{text}</text><prop><type>Instant</type><maintype>Instant</maintype>"
+        f"<manacost>R</manacost><cmc>1</cmc><colors>R</colors></prop>"
+        f'<set rarity="common" num="{number}">{set_code}</set></card>'
+    )
+
+
 ANGELIC_EDICT = Card(
     name="Angelic Edict",
     faces=(

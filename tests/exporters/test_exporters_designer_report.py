@@ -98,12 +98,21 @@ def test_edition_numbers_are_unique_across_custom_sets(runner: CliRunner, tmp_pa
     assert "1 C Glimmer Tyrant" in cards  # its own number in DAN
 
 
+def _edition_cards(folder: Path) -> list[str]:
+    """The ``[cards]`` lines of the one Forge edition in ``folder``."""
+    lines = _edition_lines(folder)
+    cards = [*lines[lines.index("[cards]") + 1 :], ""]
+    return cards[: cards.index("")]
+
+
 def test_edition_rarity_is_the_real_sets_not_a_promos(runner: CliRunner, tmp_path: Path) -> None:
-    """Duress is common in every booster set; its first printing is a rare promo (PMEI)."""
+    """Duress is common in every booster set; its first printing is a rare promo (PMEI). A Forge edition
+    lists only the designer's cards (Forge's own editions have Duress, with its rarity), so there Duress
+    is neither listed nor scripted; a --set-code card file gives it its real sets' rarity."""
     block = tmp_path / "block.txt"
     block.write_text("24 Duress\n", encoding="utf-8")
     run(runner, "export", str(block), "--to", "forge-custom", "-o", str(tmp_path / "f"))
-    assert "1 C Duress" in _edition_lines(tmp_path / "f")
+    assert _edition_cards(tmp_path / "f") == [] and not (tmp_path / "f" / "cards").exists()
     run(
         runner, "export", str(block), "--to", "cockatrice-xml", "--set-code", "FRM", "-o", str(tmp_path / "x")
     )
@@ -112,15 +121,33 @@ def test_edition_rarity_is_the_real_sets_not_a_promos(runner: CliRunner, tmp_pat
 
 def test_edition_dates_come_from_the_input(runner: CliRunner, tmp_path: Path) -> None:
     """Date= was today (reproducible within a day only) and --set-code wrote no <releasedate>: the newest
-    release of the printings held, a fixed date for custom cards without one, SOURCE_DATE_EPOCH first."""
+    release of the printings held, a fixed date for custom cards without one, SOURCE_DATE_EPOCH first. A
+    Forge edition lists only the designer's cards, so only their printings date it: Duress's do not."""
     from cockatrice_ext.cards.store import shipped_store
 
     store = shipped_store()
     newest = max(store.sets[p.set_code].release_date for p in store.find("Duress").printings)
+    assert newest > "2000-06-01"
+    dan = set_xml(tmp_path, "dan.xml", card_xml("Glimmer Tyrant", "Flying"), date="2000-06-01")
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text("1 Duress\n1 Glimmer Tyrant\n", encoding="utf-8")
+    run(
+        runner,
+        "export",
+        str(mixed),
+        "--card-source",
+        str(dan),
+        "--to",
+        "forge-custom",
+        "-o",
+        str(tmp_path / "m"),
+    )
+    assert "Date=2000-06-01" in _edition_lines(tmp_path / "m")  # DAN's, the newer Duress printings aside
+    assert [line.split(" ", 2)[2] for line in _edition_cards(tmp_path / "m")] == ["Glimmer Tyrant"]
     block = tmp_path / "block.txt"
     block.write_text("1 Duress\n", encoding="utf-8")
     run(runner, "export", str(block), "--to", "forge-custom", "-o", str(tmp_path / "f"))
-    assert f"Date={newest}" in _edition_lines(tmp_path / "f")
+    assert "Date=2000-01-01" in _edition_lines(tmp_path / "f")  # no card of the designer's: none dates it
     run(
         runner, "export", str(block), "--to", "cockatrice-xml", "--set-code", "FRM", "-o", str(tmp_path / "x")
     )

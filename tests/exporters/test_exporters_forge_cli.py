@@ -79,8 +79,9 @@ def test_a_dck_name_follows_its_file_even_against_name(runner: CliRunner, tmp_pa
 
 
 def test_forge_custom_scripts_only_what_forge_lacks(runner: CliRunner, tmp_path: Path) -> None:
-    """The sample block is all real cards and tokens: no script at all, only the edition listing them.
-    The custom set gets a script per card, in its own edition (AUC, its own date)."""
+    """The sample block is all real cards and tokens: no script at all, and an edition that lists none of
+    them (Forge's own editions have them). The custom set gets a script per card, in its own edition (AUC,
+    its own date)."""
     result = runner.invoke(
         main, ["export", "auction-sample", "--to", "forge-custom", "-o", str(tmp_path / "s")]
     )
@@ -191,11 +192,32 @@ def test_a_custom_edition_never_takes_a_real_sets_code(runner: CliRunner, tmp_pa
     block.write_text("4 Lightning Bolt\n")
     result = runner.invoke(main, ["export", str(block), "--to", "forge-custom", "--set-code", "m19"])
     assert result.exit_code == 2 and "M19 is a real set (Core Set 2019)" in result.output
+    assert result.output.startswith("error: --set-code M19 is a real set") and result.output.endswith(
+        "; nothing written.\n"
+    )
     result = runner.invoke(main, ["export", str(block), "--to", "cockatrice-xml", "--set-name", "Mine"])
     assert result.exit_code == 2 and "give that too" in result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bolts.txt"]
     _export(runner, block, "forge-custom", tmp_path / "out", "--set-code", "BLT", "--set-name", "Bolts")
     assert _edition(tmp_path / "out")["Code"] == "BLT"
+
+
+def test_the_set_code_help_gives_a_code_forge_custom_takes_silently(runner: CliRunner) -> None:
+    """The help's example was AUC, a code of fewer than six characters forge-custom now warns about (it may
+    be a set newer than the card data); its example is one it takes without a word, and it says what it
+    refuses and what it warns about."""
+    import re
+
+    from cockatrice_ext.exporters.forge import forge_code_refusal, forge_code_risk
+
+    result = runner.invoke(main, ["export", "--help"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    example = re.search(r"custom set \(code\), e\.g\. (\S+)\.", text)
+    assert example is not None, text
+    assert forge_code_refusal(example[1]) is None and forge_code_risk(example[1]) is None
+    assert "refuses USER and ??? (Forge's own editions) and a real set's code" in text
+    assert "fewer than six characters the card data does not know (it may be a newer real set)" in text
 
 
 def test_a_cod_keeps_sections_outside_the_library_as_zones(runner: CliRunner, tmp_path: Path) -> None:
@@ -253,16 +275,19 @@ NAMESAKES = """<?xml version="1.0" encoding="UTF-8"?>
 
 
 def test_a_designers_card_named_like_a_real_one_is_said(runner: CliRunner, tmp_path: Path) -> None:
-    """A custom land named like the real Shimmering Grotto (other rules) was silently left to Forge's real
-    script; it is scripted and the clash is said. A reprint of a real card (same rules) still gets no
-    script; a designer's 3/3 "Spirit" token keeps its name in a .cod (it became Magic-Token's "Spirit
-    Token", a 1/1 flier)."""
+    """A custom land named like the real Shimmering Grotto (other rules) is said; its script is not written
+    (Forge keys cards by name: it would replace the real Grotto in every deck), nor is it listed. A reprint
+    of a real card (same rules) still gets no script; a designer's 3/3 "Spirit" token keeps its name in a
+    .cod (it became Magic-Token's "Spirit Token", a 1/1 flier)."""
     source = tmp_path / "sky.xml"
     source.write_text(NAMESAKES)
     result = _export(runner, source, "forge-custom", tmp_path / "forge")
-    assert "your card 'Shimmering Grotto' has the name of a real card with other rules" in result.output
+    said = "your card 'Shimmering Grotto' has the name of a real card with other rules"
+    assert result.output.count(said) == 1 and "forge-custom does not write it" in result.output
     assert "Lightning Bolt" not in result.output
-    assert sorted(p.name for p in (tmp_path / "forge" / "cards").iterdir()) == ["shimmering_grotto.txt"]
+    assert not (tmp_path / "forge" / "cards").exists()
+    (edition,) = (tmp_path / "forge" / "editions").iterdir()
+    assert "Shimmering Grotto" not in edition.read_text() and "Lightning Bolt" not in edition.read_text()
     result = _export(runner, source, "cod", tmp_path / "sky.cod")
     tokens = [e.name for e in read_cod((tmp_path / "sky.cod").read_bytes()).sections["tokens"]]
     assert tokens == ["Spirit"]

@@ -5,7 +5,16 @@ from __future__ import annotations
 import re
 
 import pytest
-from export_samples import ANGELIC_EDICT, BONECRUSHER, DELVER, FIRE_ICE, SPIRIT, parse_xml, sample_deck
+from export_samples import (
+    ANGELIC_EDICT,
+    BONECRUSHER,
+    DELVER,
+    FIRE_ICE,
+    SPIRIT,
+    creature_token,
+    parse_xml,
+    sample_deck,
+)
 
 from cockatrice_ext.cards.forge import parse_forge_script
 from cockatrice_ext.cards.model import Card, CardSet, Face, Printing
@@ -154,8 +163,9 @@ def test_forge_custom_set_bundle() -> None:
     assert other.split("\n")[1] != edition.split("\n")[1]  # another block, another code
     assert "Spirit" not in edition.split("[tokens]")[0]  # tokens are not cards of the edition...
     assert edition.endswith("\n[tokens]\n1 w_1_1_spirit_flying\n")  # ...but its tokens, by script name
-    assert "Fire // Ice" in edition or "Fire" in edition  # real cards are listed by name...
-    assert not any(path.startswith("cards/") for path in mixed)  # ...but never scripted
+    # real cards are neither listed (Forge would give them the custom, picture-less printing) nor scripted
+    assert "Fire" not in edition and "Angelic Edict" not in edition
+    assert not any(path.startswith("cards/") for path in mixed)
     script = mixed["tokens/w_1_1_spirit_flying.txt"].decode()  # named as Forge's own Spirit token script
     assert script.startswith("Name:Spirit Token\nManaCost:no cost\nColors:white\n")
 
@@ -255,27 +265,15 @@ def test_forge_script_colors_of_a_devoid_card_and_a_tokens_types() -> None:
         ),
     )
     assert "\nColors:colorless\n" in write_forge_script(stalker)
-    spirit = Card(
-        name="Spirit",
-        faces=(
-            Face(
-                name="Spirit",
-                types=("Token", "Creature"),
-                subtypes=("Spirit",),
-                colors=("G",),
-                power="3",
-                toughness="3",
-            ),
-        ),
-        is_token=True,
-    )
+    spirit = creature_token("Spirit", "G", "3", "3")
     text = write_forge_script(spirit)
     assert "\nTypes:Creature Spirit\n" in text and "Colors:green" in text
 
 
 def test_forge_script_lets_an_aura_be_cast_and_an_equipment_equip() -> None:
-    """A custom Aura without Forge's attach spell goes to the graveyard when cast; Equipment without
-    ``K:Equip`` never equips: both are written as Forge's own scripts have them (pacifism.txt)."""
+    """A custom Aura without Forge's enchant keyword goes to the graveyard when cast; Equipment without
+    ``K:Equip`` never equips: both are written as Forge's current scripts have them (pacifism.txt:
+    ``K:Enchant:Creature``, from which Forge makes the Aura's spell, and ``SVar:AttachAILogic:Curse``)."""
     aura = Card(
         name="Binding Chains",
         faces=(
@@ -290,7 +288,7 @@ def test_forge_script_lets_an_aura_be_cast_and_an_equipment_equip() -> None:
         ),
     )
     text = write_forge_script(aura)
-    assert "\nK:Enchant creature\nA:SP$ Attach | Cost$ 1 W | ValidTgts$ Creature | AILogic$ Pump\n" in text
+    assert "\nK:Enchant:Creature\nSVar:AttachAILogic:Curse\nOracle:" in text and "A:SP$" not in text
     cleaver = Card(
         name="Runed Cleaver",
         faces=(

@@ -141,14 +141,19 @@ def test_a_file_the_tool_did_not_write_is_kept_too(tmp_path: Path) -> None:
 # -- 2. a custom card under a real card's name ---------------------------------------------------------------
 def test_a_custom_lightning_bolt_that_deals_4_is_not_the_real_one(runner: CliRunner, tmp_path: Path) -> None:
     """A 4-damage Lightning Bolt read as alike enough to the real one (3 damage): no warning, and Forge and
-    Cockatrice played the real card. One warning per such card; the same card reworded is no namesake."""
+    Cockatrice played the real card. One warning per such card; the same card reworded is no namesake.
+    forge-custom writes no script for it (Forge keys cards by name: it would replace the real Lightning
+    Bolt in every deck), and its warning says so."""
     source = block_xml(tmp_path, bolt=BOLT_XML.format(text=FOUR_DAMAGE))
     for fmt in ("forge-custom", "cockatrice-xml"):
         out = run(runner, "export", str(source), "--to", fmt, "-o", str(tmp_path / fmt))
         warned = [line for line in out.splitlines() if "'Lightning Bolt' has the name of a real card" in line]
         assert len(warned) == 1 and "give yours a name of its own" in warned[0], out
-    script = (tmp_path / "forge-custom" / "cards" / "lightning_bolt.txt").read_text(encoding="utf-8")
-    assert "deals 4 damage" in script  # scripted, as any card of the designer's own
+        if fmt == "forge-custom":
+            assert "forge-custom does not write it (no script, no edition line)" in warned[0]
+    assert not (tmp_path / "forge-custom" / "cards" / "lightning_bolt.txt").exists()
+    (edition,) = (tmp_path / "forge-custom" / "editions").iterdir()
+    assert "Lightning Bolt" not in edition.read_text(encoding="utf-8")
 
     def bolt(text: str) -> Card:
         printing = Printing(set_code="MYB", collector_number="4")

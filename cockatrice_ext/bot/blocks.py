@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from cockatrice_ext.cards.model import CardDatabase, CardFacts
+from cockatrice_ext.decks.model import Deck
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,21 @@ def default_cards() -> CardDatabase:
     return load_default_cards()
 
 
+def cards_for_list(deck: Deck) -> CardDatabase:
+    """The card data a block list resolves against, as ``export`` and ``block check`` read it: the embedded
+    cards (cached), plus every real card the list names that they lack, from the shipped card store
+    (:func:`~cockatrice_ext.cards.sources.load_cards_covering`): an operator's own block of real cards."""
+    from cockatrice_ext.cards.resolve import NameIndex, lookup_names
+    from cockatrice_ext.cards.sources import load_cards_covering
+
+    cards = default_cards()
+    names = lookup_names(deck)
+    index = NameIndex(cards)
+    if all(index.find(name) is not None for name in names):
+        return cards
+    return load_cards_covering(names)
+
+
 def load_block(
     spec: str, db: CardDatabase | None = None, *, sections: tuple[str, ...] | None = None
 ) -> LoadedBlock:
@@ -101,7 +117,7 @@ def load_block(
     else:
         deck = blocks.open_block(spec)
         name = spec
-    cards = db if db is not None else default_cards()
+    cards = db if db is not None else cards_for_list(deck)
     resolved = resolve_deck(deck, cards, source=str(spec))
     if sections is None:
         sections = tuple(s for s in resolved.sections if s not in NON_LIBRARY_SECTIONS)

@@ -66,9 +66,10 @@ def prices_body(rows: list[CardPrices]) -> str:
     head = "".join(f"<th>{c}</th>" for c in COLUMNS)
     lines = []
     for row in sorted(rows, key=lambda r: (-(r.median or 0), r.name)):
-        link = f'<a href="{html.escape(card_url(row.name))}">{html.escape(row.name)}</a>'
+        link = f'<a href="{html.escape(card_url(row.name))}"><bdi>{html.escape(row.name)}</bdi></a>'
         lines.append("<tr><td>" + link + "</td>" + "".join(f"<td>{c}</td>" for c in _cells(row)) + "</tr>")
-    return f'<table id="prices"><thead><tr>{head}</tr></thead><tbody>{"".join(lines)}</tbody></table>'
+    table = f'<table id="prices"><thead><tr>{head}</tr></thead><tbody>{"".join(lines)}</tbody></table>'
+    return f'<div class="scroll" role="region" tabindex="0" aria-label="Auction prices">{table}</div>'
 
 
 def card_body(row: CardPrices) -> str:

@@ -81,7 +81,10 @@ SERVER_LOG = logging.getLogger("aiohttp.server")
 """aiohttp's own error log (requests it could not parse); filtered through :class:`RedactTokens`."""
 
 KEEPALIVE_SECONDS = 15.0
-"""A comment line on idle streams, so proxies and browsers keep them open."""
+"""A ``keepalive`` event on idle streams, so proxies and browsers keep them open, and so a page sees that its
+stream is alive (an SSE comment never reaches ``EventSource``): a page that hears nothing for
+``2.5 * KEEPALIVE_SECONDS`` (told in the page, ``data-keepalive``) takes its stream for silently lost (a phone
+that slept) and opens it again."""
 CLOSED_CHECK_SECONDS = 1.0
 """How often streams whose page was closed, or whose client stopped reading, are looked for (aiohttp notices a
 closed one only when writing)."""
@@ -628,7 +631,7 @@ class WebView:
                 try:
                     await asyncio.wait_for(subscriber.wake.wait(), KEEPALIVE_SECONDS)
                 except TimeoutError:
-                    await response.write(b": keepalive\n\n")
+                    await response.write(b"event: keepalive\ndata: {}\n\n")
                     continue
                 subscriber.wake.clear()
                 if subscriber.gone:
@@ -708,8 +711,17 @@ class WebView:
 
     # -- pages -----------------------------------------------------------------------------------------
 
-    def _html(self, kind: str, title: str) -> web.Response:
-        page = self._page.substitute(kind=html.escape(kind), title=html.escape(title))
+    def _html(self, kind: str, title: str, name: str = "") -> web.Response:
+        """A live page; ``name`` (a player's, untrusted) ends its title, isolated in the heading (``<bdi>``)
+        so that right-to-left text in it cannot reorder the rest of the line."""
+        full = f"{title}: {name}" if name else title
+        heading = html.escape(title) + (f": <bdi>{html.escape(name)}</bdi>" if name else "")
+        page = self._page.substitute(
+            kind=html.escape(kind),
+            title=html.escape(full),
+            heading=heading,
+            keepalive=f"{KEEPALIVE_SECONDS:g}",
+        )
         return web.Response(text=page, content_type="text/html")
 
     async def _static_file(self, request: web.Request) -> web.Response:
@@ -756,7 +768,7 @@ class WebView:
 
     async def _private_page(self, request: web.Request) -> web.Response:
         grant, referee = await self._grant(request)
-        return self._html("private", f"{views.game_title(referee)}: {grant.name}")
+        return self._html("private", views.game_title(referee), grant.name)
 
     async def _private_events(self, request: web.Request) -> web.StreamResponse:
         grant, referee = await self._grant(request)
@@ -840,7 +852,7 @@ class WebView:
 
     async def _league_page(self, request: web.Request) -> web.Response:
         grant, league, number = await self._league_grant(request)
-        return self._html("league", f"{views.league_title(league, number)}: {grant.name}")
+        return self._html("league", views.league_title(league, number), grant.name)
 
     async def _league_events(self, request: web.Request) -> web.StreamResponse:
         """The page's stream; while one is open its player plays from the page (no chat copies)."""
@@ -859,16 +871,29 @@ class WebView:
                 occupant.page_players.discard(grant.player)
 
     async def _league_act(self, request: web.Request) -> web.Response:
-        """A button of a league page: ``!COMMAND ARGS`` as the token's player's private message."""
+        """A button of a league page: ``!COMMAND ARGS`` as the token's player's private message.
+
+        The page sends ``seen``, the version of the numbered lists it drew (``views.seen_lists``): when a list
+        the command's numbers point into changed since (another player bought from the market, the pool was
+        renumbered), the action is refused (409, what changed) instead of acting on cards the player never
+        chose. Checked and run in one turn of the loop, so no other action comes between. A form without
+        ``seen`` (a script) is run as chat runs it."""
         grant, league, number = await self._league_grant(request)
         if isinstance(league, Lobby):  # a lobby's page has no button
             raise web.HTTPBadRequest()
         if self.channels.get(("league", number, grant.player)):  # back on the page after chat commands
             league.page_players.add(grant.player)
-        form = await self._action_form(request, "command", "args")
+        form = await self._action_form(request, "command", "args", "seen")
         command = form["command"]
         if command not in views.LEAGUE_COMMANDS[league.format_name]:
             raise web.HTTPBadRequest()
+        if form["seen"]:  # the page's numbers point into the lists it drew: refused if they changed since
+            desk = views.league_private_view(league, grant.player, number)["private"]
+            stale = views.stale_lists(league.format_name, command, form["seen"], desk)
+            if stale:
+                return web.Response(
+                    status=409, text=views.stale_answer(stale, command), headers=SECURITY_HEADERS
+                )
         return self._replies(
             await self.run_league_command(grant, league, f"!{command} {form['args']}".strip())
         )

@@ -17,6 +17,7 @@ button on the page sends exactly the command a player would type (``!swap 2 5``,
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -210,6 +211,49 @@ LEAGUE_COMMANDS = {
 """The private chat commands each league's page may send (its buttons), nothing else."""
 
 
+SEEN_LISTS = ("pack", "market", "pool", "shop", "carousel")
+"""The numbered lists of a league desk that a page action's numbers refer to."""
+ACTION_LISTS = {
+    ("market", "pick"): ("pack",),
+    ("market", "buy"): ("market", "pool"),
+    ("autobattler", "swap"): ("shop", "pool"),
+    ("autobattler", "pick"): ("carousel", "pool"),
+}
+"""Which lists each numbered page action reads (``!buy 2 with 1, 3``: the market's 2, the pool's 1 and 3)."""
+LIST_WORDS = {
+    "pack": "your pack",
+    "market": "the market",
+    "pool": "your pool",
+    "shop": "your shop",
+    "carousel": "the carousel",
+}
+
+
+def seen_lists(desk: View) -> str:
+    """The version of a desk's numbered lists, as the page sends it back with an action (``seen``):
+    ``market=1a2b3c4d;pool=...``, a short digest of each list's card names in order, so the web view can
+    refuse an action whose numbers point into lists that changed since the page drew them."""
+    parts = []
+    for name in SEEN_LISTS:
+        if name in desk:
+            names = "\n".join(card["name"] for card in desk[name])
+            parts.append(f"{name}={hashlib.sha256(names.encode()).hexdigest()[:12]}")
+    return ";".join(parts)
+
+
+def stale_lists(format_name: str, command: str, seen: str, desk: View) -> list[str]:
+    """The lists ``command`` reads that are not as the page saw them (``seen``, from :func:`seen_lists`)."""
+    then = dict(part.partition("=")[::2] for part in seen.split(";") if "=" in part)
+    now = dict(part.partition("=")[::2] for part in seen_lists(desk).split(";") if "=" in part)
+    return [name for name in ACTION_LISTS.get((format_name, command), ()) if then.get(name) != now.get(name)]
+
+
+def stale_answer(stale: list[str], command: str) -> str:
+    """What a refused stale action says: ``the market changed: check your choice and press Buy again``."""
+    what = " and ".join(LIST_WORDS[name] for name in stale)
+    return f"{what} changed: check your choice and press {command.capitalize()} again"
+
+
 def league_title(league: Any, number: int) -> str:
     """``AutoBattler league #3``: how a league's private page names it (the web view's number)."""
     return f"{LEAGUE_TITLES[league.format_name]} league #{number}"
@@ -309,6 +353,7 @@ def league_private_view(league: Any, player: str, number: int) -> View:
         desk = autobattler_desk(engine, player, league.card_name)
     else:
         desk = market_desk(engine, player, league.card_name)
+    desk["seen"] = seen_lists(desk)
     return {
         "summary": {"title": league_title(league, number), "status": league.status_line()},
         "private": desk,

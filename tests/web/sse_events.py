@@ -10,7 +10,7 @@ import aiohttp
 
 
 async def events(session: aiohttp.ClientSession, url: str) -> AsyncIterator[tuple[str, Any]]:
-    """(event name, JSON data) from a server-sent-events stream."""
+    """(event name, JSON data) from a server-sent-events stream (its keepalives left out)."""
     async with session.get(url) as response:
         assert response.status == 200, await response.text()
         assert response.headers["Content-Type"].startswith("text/event-stream")
@@ -19,5 +19,5 @@ async def events(session: aiohttp.ClientSession, url: str) -> AsyncIterator[tupl
             line = raw.decode().rstrip("\n")
             if line.startswith("event: "):
                 name = line[len("event: ") :]
-            elif line.startswith("data: "):
+            elif line.startswith("data: ") and name != "keepalive":  # the idle stream's sign of life
                 yield name, json.loads(line[len("data: ") :])

@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import shutil
 import signal
 import sqlite3
 import subprocess
@@ -34,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browsers import open_chromium
 from servatrice import ServatriceServer, free_port
 
 pytestmark = pytest.mark.servatrice
@@ -76,18 +76,7 @@ class LoopThread:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Headless Chromium from the OS packages (skips, saying why, when they are not installed)."""
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (test extras)")
-    from selenium.webdriver.chrome.service import Service
-
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    chromedriver = shutil.which("chromedriver")
-    if chromium is None or chromedriver is None:
-        pytest.skip("browser tests need Debian's chromium and chromium-driver (apt-get install them)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1100,900"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(executable_path=chromedriver), options=options)
+    driver = open_chromium("1100,900")
     yield driver
     driver.quit()
 

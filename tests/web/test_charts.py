@@ -127,6 +127,7 @@ def test_any_name_is_text_on_the_report_pages(name: str) -> None:
         "b",
         "div",
         "img",
+        "bdi",
     }
 
 

@@ -9,38 +9,90 @@ const statusLine = document.getElementById("status");
 const messages = document.getElementById("messages");
 const base = location.pathname.replace(/\/+$/, "");
 
+// A node; ``text`` is a string (set as text, never parsed) or a list of strings and nodes (a name in a
+// <bdi>, so that right-to-left text in a player's or card's name cannot reorder the rest of the line).
 function el(tag, text, attrs) {
   const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = String(text);
+  if (Array.isArray(text)) node.append(...text.map((part) => (part instanceof Node ? part : String(part))));
+  else if (text !== undefined && text !== null) node.textContent = String(text);
   for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
   return node;
 }
 
+function bdi(name) {
+  return el("bdi", name);
+}
+
+// Names joined by ``separator``, each isolated: a list for el().
+function names(list, separator) {
+  const parts = [];
+  list.forEach((name, i) => { if (i) parts.push(separator); parts.push(bdi(name)); });
+  return parts;
+}
+
+// ``text`` (made by the referee) with each of ``known`` (player names) in it isolated: a list for el().
+function isolating(text, known) {
+  const wanted = [...new Set(known)].filter((name) => name).sort((a, b) => b.length - a.length);
+  const parts = [];
+  let rest = String(text);
+  while (rest) {
+    let at = -1;
+    let name = "";
+    for (const candidate of wanted) {
+      const i = rest.indexOf(candidate);
+      if (i >= 0 && (at < 0 || i < at)) { at = i; name = candidate; }
+    }
+    if (at < 0) { parts.push(rest); break; }
+    if (at) parts.push(rest.slice(0, at));
+    parts.push(bdi(name));
+    rest = rest.slice(at + name.length);
+  }
+  return parts;
+}
+
+// The player names a view holds (to isolate them in the referee's sentences).
+function knownNames(data) {
+  if (!data) return [];
+  const found = [...((data.summary && data.summary.players) || [])];
+  for (const part of [data.board, data.private]) {
+    if (part && part.standings) found.push(...part.standings.map((r) => r.player));
+    if (part && part.player) found.push(part.player);
+  }
+  if (data.lobby) found.push(...data.lobby.players);
+  return found.filter((name) => typeof name === "string");
+}
+
+// A table in its own horizontally scrolling box (a narrow phone scrolls the table, not the page); a cell is a
+// string, a number or a list for el(); player and card names are given as bdi() nodes.
 function table(id, headers, rows) {
   const node = el("table", null, { id });
   const head = node.createTHead().insertRow();
-  for (const h of headers) head.appendChild(el("th", h));
+  for (const h of headers) head.appendChild(el("th", h, { scope: "col" }));
   const body = node.createTBody();
   for (const row of rows) {
     const tr = body.insertRow();
-    for (const cell of row) tr.appendChild(el("td", cell));
+    for (const cell of row) tr.appendChild(el("td", cell instanceof Node ? [cell] : cell));
   }
-  return node;
+  const box = el("div", null, { class: "scroll", role: "region", tabindex: "0", "aria-label": headers.join(", "),
+                                "data-focus": `scroll:${id}` });
+  box.appendChild(node);
+  return box;
 }
 
 function facts(pairs) {
   const node = el("p", null, { class: "facts" });
   for (const [id, label, value] of pairs) {
     const span = el("span", `${label}: `);
-    span.appendChild(el("b", value, { id }));
+    span.appendChild(el("b", [bdi(value)], { id }));
     node.appendChild(span);
   }
   return node;
 }
 
 function summary(s) {
-  const players = s.players.length ? s.players.join(", ") : "nobody yet";
-  return el("p", `${s.title} game #${s.game}: ${s.status}. Players: ${players}.`, { id: "summary" });
+  const players = s.players.length ? names(s.players, ", ") : ["nobody yet"];
+  const status = isolating(s.status, s.players);
+  return el("p", [`${s.title} game #${s.game}: `, ...status, ". Players: ", ...players, "."], { id: "summary" });
 }
 
 function auctionBoard(b) {
@@ -49,10 +101,10 @@ function auctionBoard(b) {
   parts.push(el("h2", "Up for auction"));
   parts.push(el("div", b.lot.note.length ? b.lot.note.join("\n") : "No lot open.", { id: "lot", class: "note" }));
   parts.push(el("h2", "Gold"));
-  parts.push(table("gold", ["Player", "Gold"], b.gold.map((g) => [g.player, g.gold])));
+  parts.push(table("gold", ["Player", "Gold"], b.gold.map((g) => [bdi(g.player), g.gold])));
   parts.push(el("h2", "Auction history"));
   parts.push(table("history", ["Lot", "Cards", "Bought by", "Price", "Bids"],
-    b.history.map((h) => [h.lot, h.cards.join(", "), h.sold ? h.buyer : "unsold", h.sold ? h.price : "-", h.bids])));
+    b.history.map((h) => [h.lot, names(h.cards, ", "), h.sold ? bdi(h.buyer) : "unsold", h.sold ? h.price : "-", h.bids])));
   return parts;
 }
 
@@ -60,7 +112,7 @@ function vortexBoard(b) {
   return [
     facts([["phase", "Phase", b.phase], ["turn", "Turn", b.turn], ["active", "Whose turn", b.active || "-"],
            ["shoe", "Shoe", b.shoe], ["passed", "Passed pack", b.passed]]),
-    table("packs", ["Player", "Pack", "To pick"], b.packs.map((p) => [p.player, p.size, p.to_pick ? "yes" : ""])),
+    table("packs", ["Player", "Pack", "To pick"], b.packs.map((p) => [bdi(p.player), p.size, p.to_pick ? "yes" : ""])),
   ];
 }
 
@@ -68,7 +120,7 @@ function combatBoard(b) {
   return [
     facts([["phase", "Phase", b.phase], ["round", "Round", `${b.round} of ${b.rounds}`], ["cap", "Spell cap", b.cap],
            ["active", "Whose turn", b.active || "-"], ["winner", "Winner", b.winner || "-"]]),
-    table("points", ["Player", "Points", "Life"], b.players.map((p) => [p.player, p.points, p.life])),
+    table("points", ["Player", "Points", "Life"], b.players.map((p) => [bdi(p.player), p.points, p.life])),
   ];
 }
 
@@ -78,8 +130,8 @@ function linkList(id, rows, text, href, players) {
   const list = el("ul", null, { id });
   for (const row of rows) {
     const item = el("li");
-    item.appendChild(el("a", text(row), { href: href(row) }));
-    item.appendChild(document.createTextNode(`: ${row.status}; ${players(row)}`));
+    item.appendChild(el("a", [bdi(text(row))], { href: href(row) }));
+    item.append(": ", ...isolating(row.status, row.players || []), "; ", ...players(row));
     list.appendChild(item);
   }
   return list;
@@ -89,11 +141,11 @@ function renderGames(data) {
   const parts = [el("h2", "Games")];
   if (!data.games.length) parts.push(el("p", "No refereed games right now."));
   else parts.push(linkList("games", data.games, (g) => `#${g.game} ${g.title}`, (g) => `/game/${g.game}`,
-    (g) => g.players.join(", ") || "no players yet"));
+    (g) => (g.players.length ? names(g.players, ", ") : ["no players yet"])));
   if (data.leagues.length) {
     parts.push(el("h2", "Leagues"));
     parts.push(linkList("leagues", data.leagues, (l) => l.title, (l) => `/league/${l.league}`,
-      (l) => l.players.join(", ")));
+      (l) => names(l.players, ", ")));
   }
   const prices = el("p");
   prices.appendChild(el("a", "Auction prices (every journaled game)", { href: "/prices", id: "prices-link" }));
@@ -128,27 +180,28 @@ function standingsPicture(decided) {
 function renderLeagueBoard(data) {
   const b = data.board;
   const s = data.summary;
-  const parts = [el("p", `${s.title}: ${s.status}. Players: ${s.players.join(", ")}.`, { id: "summary" })];
+  const status = isolating(s.status, s.players);
+  const parts = [el("p", [`${s.title}: `, ...status, ". Players: ", ...names(s.players, ", "), "."], { id: "summary" })];
   if (b.format === "autobattler") {
     parts.push(facts([["phase", "Phase", b.phase], ["round", "Round", b.round], ["energy", "Energy", b.energy],
                       ["carousel", "Carousel pick", b.carousel_turn || "-"], ["champion", "Champion", b.champion || "-"]]));
     parts.push(el("h2", "Standings"));
     parts.push(table("standings", ["Player", "Poison", "Treasures"],
-      b.standings.map((r) => [r.out ? `${r.player} (out)` : r.player, r.poison, r.treasures])));
+      b.standings.map((r) => [[bdi(r.player), r.out ? " (out)" : ""], r.poison, r.treasures])));
   } else {
     parts.push(facts([["phase", "Phase", b.phase], ["round", "Round", `${b.round} of ${b.rounds}`],
                       ["turn", "To buy", b.turn || "-"]]));
     parts.push(el("h2", "Standings"));
     parts.push(table("standings", ["Player", "Points", "Wins", "Draws", "Losses"],
-      b.standings.map((r) => [r.player, r.points, r.wins, r.draws, r.losses])));
+      b.standings.map((r) => [bdi(r.player), r.points, r.wins, r.draws, r.losses])));
   }
   parts.push(el("h2", `Round ${b.round} pairings`));
-  parts.push(table("pairings", ["Players", "Result"], b.pairings.map((m) => [m.players.join(" vs "), m.result])));
+  parts.push(table("pairings", ["Players", "Result"], b.pairings.map((m) => [names(m.players, " vs "), m.result])));
   const earlier = b.results.filter((m) => m.round < b.round);  // this round's are in its pairings
   if (earlier.length) {
     parts.push(el("h2", "Earlier results"));
     parts.push(table("results", ["Round", "Players", "Result"],
-      earlier.map((m) => [m.round, m.players.join(" vs "), m.result])));
+      earlier.map((m) => [m.round, names(m.players, " vs "), m.result])));
   }
   if (b.decided_rounds > 0) {
     parts.push(el("h2", "By round"));
@@ -157,30 +210,81 @@ function renderLeagueBoard(data) {
   return parts;
 }
 
-// A page action: a form posted beside the page's own address; the bot's answers (or the error) shown.
-async function post(action, fields, quiet) {
+// -- page actions -----------------------------------------------------------------------------------------
+// A form posted beside the page's own address; the bot's answer (or the error, or that the referee could
+// not be reached) is shown next to the button pressed and announced. A button whose request is on its way
+// is marked busy (aria-disabled) and not sent twice; it keeps the keyboard focus.
+
+const OFFLINE = "Not sent: the referee cannot be reached (offline?). Your choice is kept: press the button again"
+  + " when you are back online.";
+const pending = new Set();  // the focus keys of buttons whose request is on its way
+let answerNear = null;  // the focus key of the button whose answer #messages shows
+let answerList = null;  // the id of the list that button was in (its card may be gone with the answer)
+let lastData = null;  // the view drawn last
+
+async function post(action, fields, quiet, key) {
+  if (pending.has(key)) return;  // no double submit
+  pending.add(key);
+  answerNear = key;
+  const pressed = view.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+  const list = pressed && pressed.closest("ol[id]");
+  answerList = list ? list.id : null;
   messages.textContent = "";
-  const response = await fetch(base + action, {
-    method: "POST",
-    body: new URLSearchParams(fields),
-    credentials: "omit",
-  });
-  if (!response.ok) {
-    messages.textContent = await response.text();
-    return;
+  redraw();
+  let text;
+  try {
+    const response = await fetch(base + action, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      credentials: "omit",
+    });
+    if (!response.ok) {
+      text = await response.text();
+    } else {
+      const answer = await response.json();
+      text = answer.replies.length ? answer.replies.join(" ") : quiet;
+    }
+  } catch (error) {  // offline, or the referee's web view is gone: nothing was sent
+    text = OFFLINE;
+  } finally {
+    pending.delete(key);
   }
-  const answer = await response.json();
-  messages.textContent = answer.replies.length ? answer.replies.join(" ") : quiet;
+  redraw();
+  messages.replaceChildren(...isolating(text, knownNames(lastData)));
 }
 
-function pick(number) {
-  return post("/pick", { choice: String(number) }, "Picked.");
+// A button; ``key`` names it across redraws (its focus, its pending request); ``label`` its accessible name
+// when its text alone is ambiguous ("Pick" beside each card).
+function button(text, key, enabled, onClick, label) {
+  const attrs = { type: "button", "data-focus": key };
+  if (!key.includes(":")) attrs.id = key;  // a card's button gets its id from its number (pickButton)
+  if (label) attrs["aria-label"] = label;
+  const node = el("button", text, attrs);
+  node.disabled = !enabled;
+  if (pending.has(key)) {
+    node.setAttribute("aria-disabled", "true");
+    node.classList.add("pending");
+  }
+  node.addEventListener("click", () => { if (!pending.has(key)) onClick(); });
+  return node;
+}
+
+function pickButton(card, enabled, onClick) {
+  const key = `pick:${card.key}`;
+  const node = button("Pick", key, enabled, () => onClick(key), `Pick ${card.name}`);
+  node.id = `pick-${card.number}`;
+  node.setAttribute("data-number", card.number);
+  return node;
+}
+
+function pick(number, key) {
+  return post("/pick", { choice: String(number) }, "Picked.", key);
 }
 
 function combatHand(mine) {
   const list = el("ol", null, { id: "hand", class: "pack" });
-  for (const card of mine.hand) list.appendChild(el("li", card.name, { "data-name": card.name }));
-  return [el("h2", `Your hand (${mine.player})`), list, el("h2", "The table"), ...combatBoard(mine.board)];
+  for (const card of mine.hand) list.appendChild(el("li", [bdi(card.name)], { "data-name": card.name }));
+  return [el("h2", ["Your hand (", bdi(mine.player), ")"]), list, el("h2", "The table"), ...combatBoard(mine.board)];
 }
 
 function renderPrivate(data) {
@@ -188,15 +292,12 @@ function renderPrivate(data) {
   if (!data.private) return parts;
   const mine = data.private;
   if (mine.format === "combat") return parts.concat(combatHand(mine));
-  parts.push(el("h2", `Your pack (${mine.player})`));
+  parts.push(el("h2", ["Your pack (", bdi(mine.player), ")"]));
   parts.push(el("p", mine.to_pick ? "You must pick now." : "Nothing to pick right now.", { id: "to-pick" }));
   const list = el("ol", null, { id: "pack", class: "pack" });
-  for (const card of mine.pack) {
-    const item = el("li", card.name, { "data-name": card.name });
-    const button = el("button", "Pick", { type: "button", "data-number": card.number });
-    button.disabled = !mine.to_pick;
-    button.addEventListener("click", () => pick(card.number));
-    item.appendChild(button);
+  for (const card of keyed(mine.pack)) {
+    const item = el("li", [bdi(card.name)], { "data-name": card.name });
+    item.append(" ", pickButton(card, mine.to_pick, (key) => pick(card.number, key)));
     list.appendChild(item);
   }
   parts.push(list);
@@ -206,29 +307,40 @@ function renderPrivate(data) {
 }
 
 // -- league pages: each button sends the private chat command a player would type ---------------------
+// A choice is kept by card (its name and which copy of that name), not by its number in a list: the market
+// and the pool are numbered again after every buy. A chosen card no longer there is unchosen, with a note.
+// Each action sends ``seen``, the version of the lists the page drew, and the referee refuses it if they
+// changed meanwhile.
 
 const chosen = { shop: null, pool: new Set(), market: null };
+let spent = new Set();  // the cards the player's own last action used (gone by their own doing: no note)
+let choiceNote = "";
 
-function act(command, args) {
-  return post("/act", { command, args: args || "" }, "Done.");
+function keyed(cards) {
+  const copies = new Map();
+  return cards.map((card) => {
+    const copy = (copies.get(card.name) || 0) + 1;
+    copies.set(card.name, copy);
+    return { ...card, key: copy === 1 ? card.name : `${card.name} (${copy})` };
+  });
 }
 
-function button(text, id, enabled, onClick) {
-  const node = el("button", text, { type: "button", id });
-  node.disabled = !enabled;
-  node.addEventListener("click", onClick);
-  return node;
+function act(command, args, key, uses) {
+  spent = new Set(uses || []);
+  const seen = lastData && lastData.private ? lastData.private.seen || "" : "";
+  return post("/act", { command, args: args || "", seen }, "Done.", key);
 }
 
 function choiceList(id, cards, type, isChosen, onChange, extra) {
-  const list = el("ol", null, { id, class: "pack" });
+  const attrs = { id, class: "pack", role: type === "radio" ? "radiogroup" : "group", "aria-labelledby": `${id}-heading` };
+  const list = el("ol", null, attrs);
   for (const card of cards) {
     const item = el("li", null, { "data-name": card.name, "data-number": card.number });
     const label = el("label");
-    const input = el("input", null, { type, name: id, value: card.number });
-    input.checked = isChosen(card.number);
-    input.addEventListener("change", () => onChange(card.number, input.checked));
-    label.append(input, document.createTextNode(` ${card.name}`));
+    const input = el("input", null, { type, name: id, value: card.number, "data-focus": `${id}:${card.key}` });
+    input.checked = isChosen(card.key);
+    input.addEventListener("change", () => onChange(card.key, input.checked));
+    label.append(input, " ", bdi(card.label || card.name));
     item.appendChild(label);
     if (extra) extra(card, item);
     list.appendChild(item);
@@ -236,87 +348,126 @@ function choiceList(id, cards, type, isChosen, onChange, extra) {
   return list;
 }
 
-function keepChoices(mine) {
-  const inShop = (n) => n !== null && n <= (mine.shop || []).length;
-  if (!inShop(chosen.shop)) chosen.shop = null;
-  if (chosen.market !== null && chosen.market > (mine.market || []).length) chosen.market = null;
-  for (const n of [...chosen.pool]) if (n > mine.pool.length) chosen.pool.delete(n);
+function heading(id, text) {
+  return el("h2", text, { id: `${id}-heading` });
 }
 
-function autobattlerDesk(mine, redraw) {
+// Unchoose what is no longer there (saying so, unless the player's own action used it).
+function keepChoices(mine) {
+  const gone = [];
+  const keep = (key, cards, where) => {
+    if (key === null || cards.some((c) => c.key === key)) return key;
+    if (!spent.has(`${where}:${key}`)) gone.push(`${key} is no longer in ${where === "market" ? "the market" : `your ${where}`}`);
+    return null;
+  };
+  chosen.shop = keep(chosen.shop, keyed(mine.shop || []), "shop");
+  chosen.market = keep(chosen.market, keyed(mine.market || []), "market");
+  for (const key of [...chosen.pool]) if (keep(key, keyed(mine.pool), "pool") === null) chosen.pool.delete(key);
+  if (gone.length) choiceNote = `${gone.join("; ")}: your choice was cleared, choose again.`;
+}
+
+function noteLine() {
+  return choiceNote ? [el("p", choiceNote, { id: "choice-note", class: "note", role: "status" })] : [];
+}
+
+function choose(update) {
+  choiceNote = "";
+  update();
+  redraw();
+}
+
+function autobattlerDesk(mine) {
   const parts = [facts([["phase", "Phase", mine.phase], ["energy", "Energy", mine.energy],
                         ["treasures", "Treasures", mine.treasures], ["poison", "Poison", mine.poison]])];
-  const single = (n, on) => { chosen.pool = on ? new Set([n]) : new Set(); redraw(); };
+  const shop = keyed(mine.shop);
+  const pool = keyed(mine.pool);
+  const carousel = keyed(mine.carousel);
+  const numberOf = (cards, key) => (cards.find((c) => c.key === key) || {}).number;
+  const poolKey = [...chosen.pool][0];
+  parts.push(...noteLine());
   if (mine.drafting) {
-    parts.push(el("h2", "Your shop"));
-    parts.push(choiceList("shop", mine.shop, "radio", (n) => chosen.shop === n, (n) => { chosen.shop = n; redraw(); }));
-  } else if (mine.carousel.length) {
-    parts.push(el("h2", mine.my_pick ? "Carousel: your pick" : `Carousel: ${mine.carousel_turn} picks`));
-    parts.push(choiceList("carousel", mine.carousel, "radio", () => false, () => {}, (card, item) => {
-      const args = chosen.pool.size ? `${card.number} for ${[...chosen.pool][0]}` : String(card.number);
-      item.appendChild(button("Pick", `pick-${card.number}`, mine.my_pick, () => act("pick", args)));
-    }));
-  }
-  parts.push(el("h2", `Your pool (${mine.pool.length})`));
-  parts.push(choiceList("pool", mine.pool, "radio", (n) => chosen.pool.has(n), single));
-  if (mine.drafting) {
-    const pool = [...chosen.pool][0];
-    const swap = button("Swap", "swap", chosen.shop !== null && pool !== undefined,
-      () => act("swap", `${chosen.shop} ${pool}`));
-    parts.push(el("p", null, { class: "actions" }));
-    parts[parts.length - 1].append(swap, button("Roll", "roll", mine.treasures > 0, () => act("roll")),
-      button("Done", "done", true, () => act("done")));
-  }
-  if (mine.command_zone.length) parts.push(el("p", `Command zone: ${mine.command_zone.join(", ")}`));
-  parts.push(el("h2", "The league"));
-  parts.push(table("standings", ["Player", "Treasures", "Poison"],
-    mine.standings.map((r) => [r.out ? `${r.player} (out)` : r.player, r.treasures, r.poison])));
-  return parts;
-}
-
-function marketDesk(mine, redraw) {
-  const parts = [facts([["phase", "Phase", mine.phase], ["round", "Round", mine.round],
-                        ["turn", "To buy", mine.turn || "-"]])];
-  if (mine.pack.length) {
-    parts.push(el("h2", `Your pack (${mine.pack.length})`));
-    const list = el("ol", null, { id: "pack", class: "pack" });
-    for (const card of mine.pack) {
-      const item = el("li", card.name, { "data-name": card.name });
-      item.appendChild(button("Pick", `pick-${card.number}`, true, () => act("pick", String(card.number))));
+    parts.push(heading("shop", "Your shop"));
+    parts.push(choiceList("shop", shop, "radio", (k) => chosen.shop === k, (k) => choose(() => { chosen.shop = k; })));
+  } else if (carousel.length) {
+    parts.push(heading("carousel", mine.my_pick ? "Carousel: your pick" : ["Carousel: ", bdi(mine.carousel_turn), " picks"]));
+    const list = el("ol", null, { id: "carousel", class: "pack", "aria-labelledby": "carousel-heading" });
+    for (const card of carousel) {
+      const item = el("li", [bdi(card.name)], { "data-name": card.name, "data-number": card.number });
+      item.append(" ", pickButton(card, mine.my_pick, (key) => {
+        const args = poolKey !== undefined ? `${card.number} for ${numberOf(pool, poolKey)}` : String(card.number);
+        act("pick", args, key, [`carousel:${card.key}`, `pool:${poolKey}`]);
+      }));
       list.appendChild(item);
     }
     parts.push(list);
   }
-  const m = chosen.market;
-  if (mine.market.length) {
-    parts.push(el("h2", "The market"));
-    parts.push(choiceList("market", mine.market.map((c) => ({ ...c, name: `${c.name} (${c.rarity}, cost ${c.cost})` })),
-      "radio", (n) => m === n, (n) => { chosen.market = n; redraw(); }));
-  }
-  parts.push(el("h2", `Your pool (${mine.pool.length})`));
-  parts.push(choiceList("pool", mine.pool, "checkbox", (n) => chosen.pool.has(n), (n, on) => {
-    if (on) chosen.pool.add(n); else chosen.pool.delete(n);
-    redraw();
-  }, (card, item) => { if (m !== null) item.appendChild(el("span", ` worth ${card.worth[m - 1]}`, { class: "worth" })); }));
-  if (mine.market.length) {
-    const paying = mine.pool.filter((c) => chosen.pool.has(c.number));
-    const worths = m === null ? [] : paying.map((c) => c.worth[m - 1]);
-    const total = worths.reduce((a, b) => a + b, 0);
-    const cost = m === null ? null : mine.market[m - 1].cost;
-    const sum = m === null ? "Choose a market card, then the pool cards you trade in."
-      : `${mine.market[m - 1].name}: worth ${worths.join(" + ") || "0"} = ${total} of cost ${cost}`
-        + (total >= cost ? "" : ` (${cost - total} short)`);
-    parts.push(el("p", sum, { id: "worth" }));
-    const numbers = paying.map((c) => c.number).join(", ");
+  parts.push(heading("pool", `Your pool (${pool.length})`));
+  parts.push(choiceList("pool", pool, "radio", (k) => chosen.pool.has(k),
+    (k, on) => choose(() => { chosen.pool = on ? new Set([k]) : new Set(); })));
+  if (mine.drafting) {
     const actions = el("p", null, { class: "actions" });
     actions.append(
-      button("Buy", "buy", mine.my_turn && m !== null && paying.length > 0 && total >= cost,
-        () => act("buy", `${m} with ${numbers}`)),
-      button("Pass", "pass", mine.my_turn, () => act("pass")));
+      button("Swap", "swap", chosen.shop !== null && poolKey !== undefined,
+        () => act("swap", `${numberOf(shop, chosen.shop)} ${numberOf(pool, poolKey)}`, "swap",
+          [`shop:${chosen.shop}`, `pool:${poolKey}`])),
+      button("Roll", "roll", mine.treasures > 0, () => act("roll", "", "roll")),
+      button("Done", "done", true, () => act("done", "", "done")));
+    parts.push(actions);
+  }
+  if (mine.command_zone.length) parts.push(el("p", ["Command zone: ", ...names(mine.command_zone, ", ")]));
+  parts.push(el("h2", "The league"));
+  parts.push(table("standings", ["Player", "Treasures", "Poison"],
+    mine.standings.map((r) => [[bdi(r.player), r.out ? " (out)" : ""], r.treasures, r.poison])));
+  return parts;
+}
+
+function marketDesk(mine) {
+  const parts = [facts([["phase", "Phase", mine.phase], ["round", "Round", mine.round],
+                        ["turn", "To buy", mine.turn || "-"]])];
+  parts.push(...noteLine());
+  if (mine.pack.length) {
+    parts.push(heading("pack", `Your pack (${mine.pack.length})`));
+    const list = el("ol", null, { id: "pack", class: "pack", "aria-labelledby": "pack-heading" });
+    for (const card of keyed(mine.pack)) {
+      const item = el("li", [bdi(card.name)], { "data-name": card.name });
+      item.append(" ", pickButton(card, true, (key) => act("pick", String(card.number), key, [`pack:${card.key}`])));
+      list.appendChild(item);
+    }
+    parts.push(list);
+  }
+  const market = keyed(mine.market);
+  const pool = keyed(mine.pool);
+  const bought = market.find((c) => c.key === chosen.market) || null;
+  const at = bought ? bought.number - 1 : null;
+  if (market.length) {
+    parts.push(heading("market", "The market"));
+    parts.push(choiceList("market", market.map((c) => ({ ...c, label: `${c.name} (${c.rarity}, cost ${c.cost})` })),
+      "radio", (k) => chosen.market === k, (k) => choose(() => { chosen.market = k; })));
+  }
+  parts.push(heading("pool", `Your pool (${pool.length})`));
+  parts.push(choiceList("pool", pool, "checkbox", (k) => chosen.pool.has(k), (k, on) => choose(() => {
+    if (on) chosen.pool.add(k); else chosen.pool.delete(k);
+  }), (card, item) => { if (bought) item.appendChild(el("span", ` worth ${card.worth[at]}`, { class: "worth" })); }));
+  if (market.length) {
+    const paying = pool.filter((c) => chosen.pool.has(c.key));
+    const worths = bought ? paying.map((c) => c.worth[at]) : [];
+    const total = worths.reduce((a, b) => a + b, 0);
+    const sum = !bought ? "Choose a market card, then the pool cards you trade in."
+      : `${bought.name}: worth ${worths.join(" + ") || "0"} = ${total} of cost ${bought.cost}`
+        + (total >= bought.cost ? "" : ` (${bought.cost - total} short)`);
+    parts.push(el("p", sum, { id: "worth", "aria-live": "polite" }));
+    const numbers = paying.map((c) => c.number).join(", ");
+    const uses = bought ? [`market:${bought.key}`, ...paying.map((c) => `pool:${c.key}`)] : [];
+    const actions = el("p", null, { class: "actions" });
+    actions.append(
+      button("Buy", "buy", mine.my_turn && bought !== null && paying.length > 0 && total >= bought.cost,
+        () => act("buy", `${bought.number} with ${numbers}`, "buy", uses),
+        bought ? `Buy ${bought.name}` : undefined),
+      button("Pass", "pass", mine.my_turn, () => act("pass", "", "pass")));
     parts.push(actions);
   }
   parts.push(el("h2", "Standings"));
-  parts.push(table("standings", ["Player", "Points"], mine.standings.map((r) => [r.player, r.points])));
+  parts.push(table("standings", ["Player", "Points"], mine.standings.map((r) => [bdi(r.player), r.points])));
   return parts;
 }
 
@@ -324,9 +475,9 @@ function marketDesk(mine, redraw) {
 function lobby(data) {
   const l = data.lobby;
   const roster = el("ol", null, { id: "roster" });
-  for (const name of l.players) roster.appendChild(el("li", name, { "data-name": name }));
+  for (const name of l.players) roster.appendChild(el("li", [bdi(name)], { "data-name": name }));
   return [
-    el("p", `${data.summary.title}: ${data.summary.status}.`, { id: "summary" }),
+    el("p", [`${data.summary.title}: `, ...isolating(data.summary.status, knownNames(data)), "."], { id: "summary" }),
     el("h2", `${l.format} lobby: ${l.players.length} joined (${l.needed} needed)`, { id: "lobby" }),
     roster,
     el("p", `To start, any of you says ${l.start} in the room. Your ${l.shows} will show here then.`,
@@ -334,63 +485,143 @@ function lobby(data) {
   ];
 }
 
-let lastLeague = null;
-
 function renderLeague(data) {
   if (data.lobby) return lobby(data);
-  lastLeague = data;
   const mine = data.private;
   keepChoices(mine);
-  const redraw = () => view.replaceChildren(...renderLeague(lastLeague));
-  const parts = [el("p", `${data.summary.title}: ${data.summary.status}.`, { id: "summary" })];
-  return parts.concat(mine.format === "autobattler" ? autobattlerDesk(mine, redraw) : marketDesk(mine, redraw));
+  const status = isolating(data.summary.status, knownNames(data));
+  const parts = [el("p", [`${data.summary.title}: `, ...status, "."], { id: "summary" })];
+  return parts.concat(mine.format === "autobattler" ? autobattlerDesk(mine) : marketDesk(mine));
 }
 
 const renderers = {
   games: renderGames, game: renderGame, private: renderPrivate, league: renderLeague, "league-board": renderLeagueBoard,
 };
 
+// -- drawing: a new view (or a choice) redraws the page, keeping the keyboard focus where it was ------------
+
+function focusKey(node) {
+  if (!node || node === document.body || !view.contains(node)) return null;
+  if (node.dataset && node.dataset.focus) return { key: node.dataset.focus };
+  if (node.id) return { id: node.id };
+  return null;
+}
+
+function restoreFocus(was, list, index) {
+  let target = null;
+  if (was && was.key) target = view.querySelector(`[data-focus="${CSS.escape(was.key)}"]`);
+  else if (was && was.id) target = document.getElementById(was.id);
+  if (!target && list) {  // the card went (bought, picked): the control now in its place, or the list's last
+    const controls = [...view.querySelectorAll(`#${CSS.escape(list)} [data-focus]`)];
+    target = controls[Math.min(index, controls.length - 1)] || null;
+  }
+  if (target && target.disabled) target = null;
+  if (!target && was && messages.textContent) target = messages;  // the answer, beside the button pressed
+  if (target && document.activeElement !== target) target.focus({ preventScroll: true });
+}
+
+// #messages (the answer) goes next to the button pressed, so that a phone shows it where the player looks.
+function placeAnswer() {
+  const anchor = answerNear && view.querySelector(`[data-focus="${CSS.escape(answerNear)}"]`);
+  const near = anchor && anchor.closest("li, .actions");
+  const list = !anchor && answerList && document.getElementById(answerList);
+  if (near && near.tagName === "LI") near.appendChild(messages);
+  else if (near) near.after(messages);
+  else if (list && view.contains(list)) list.before(messages);  // the card picked: above what is left
+  else if (messages.parentNode !== document.body || messages.previousElementSibling !== view) view.after(messages);
+}
+
+let finished = false;  // the page ended (its link expired, the referee left): nothing is drawn any more
+
+function redraw() {
+  if (lastData === null || finished) return;
+  const active = document.activeElement;
+  const was = focusKey(active);
+  const listNode = active && view.contains(active) ? active.closest("ol[id]") : null;
+  const list = listNode ? listNode.id : null;
+  const index = listNode ? [...listNode.querySelectorAll("[data-focus]")].indexOf(active) : -1;
+  const scroll = window.scrollY;
+  if (view.contains(messages)) view.after(messages);  // kept out of the old tree while it is replaced
+  view.replaceChildren(...renderers[kind](lastData));
+  placeAnswer();
+  if (was) restoreFocus(was, list, index);
+  if (window.scrollY !== scroll) window.scrollTo(window.scrollX, scroll);
+}
+
+// -- the stream -------------------------------------------------------------------------------------------
+
 function ended(text) {
+  finished = true;
   statusLine.textContent = "ended";
   statusLine.className = "status";
   view.prepend(el("p", text, { id: "ended", class: "ended" }));
-  for (const button of view.querySelectorAll("button")) button.disabled = true;
+  for (const node of view.querySelectorAll("button")) node.disabled = true;
 }
 
 const RECONNECT_MS = 3000;  // as long as a browser waits before it opens a lost stream again
+const KEEPALIVE_MS = 1000 * Number(document.body.dataset.keepalive || 15);
+const SILENCE_MS = 2.5 * KEEPALIVE_MS;  // nothing for this long, not even a keepalive: the stream is lost
 
 function reconnecting() {
   statusLine.textContent = "reconnecting…";
   statusLine.className = "status";
 }
 
+let stream = null;
+let heard = Date.now();
+
 function connect() {
   const source = new EventSource(base + "/events");
+  stream = source;
+  heard = Date.now();
+  const alive = () => { if (stream === source) heard = Date.now(); };
   source.addEventListener("view", (event) => {
-    view.replaceChildren(...renderers[kind](JSON.parse(event.data)));  // a notice that it stopped goes too
-    statusLine.textContent = "live";
+    alive();
+    lastData = JSON.parse(event.data);
+    redraw();  // a notice that it stopped goes too
+    if (statusLine.textContent !== "live") statusLine.textContent = "live";  // announced once, not each view
     statusLine.className = "status live";
   });
+  source.addEventListener("keepalive", alive);
   const over = kind === "league" ? "the league is over" : "the game is over";
-  source.addEventListener("expired", () => { source.close(); ended(`This link has expired: ${over}.`); });
-  source.addEventListener("gone", () => { source.close(); ended("The referee has left this game."); });
-  source.addEventListener("left", () => { source.close(); ended("You left the lobby: this link no longer works."); });
+  const stop = () => { source.close(); if (stream === source) stream = null; };
+  source.addEventListener("expired", () => { stop(); ended(`This link has expired: ${over}.`); });
+  source.addEventListener("gone", () => { stop(); ended("The referee has left this game."); });
+  source.addEventListener("left", () => { stop(); ended("You left the lobby: this link no longer works."); });
   source.addEventListener("closed", () => {
     // The web view stopped: for good, or for a restart, after which the referee honours its links. The page
     // tries again as for a lost stream; a referee back without this page refuses it, which ends the page.
-    source.close();
+    stop();
     view.prepend(el("p", "The referee's web view has stopped; this page carries on if it comes back.",
                     { id: "stopped", class: "ended" }));
     reconnecting();
     setTimeout(connect, RECONNECT_MS);
   });
   source.onerror = () => {
+    if (stream !== source) return;
     if (source.readyState === EventSource.CLOSED) {  // refused, not lost: the referee no longer has it
+      stream = null;
       ended("This page is no longer served (the referee may have restarted without this game or league).");
       return;
     }
-    reconnecting();  // the browser tries again by itself
+    heard = Date.now();  // the browser tries again by itself; give it its time
+    reconnecting();
   };
 }
+
+// A connection dropped without a reset (a phone that slept, a network that changed) stays open and silent
+// for ever: the page says so and opens its stream again. Checked every second, and at once when the phone
+// wakes (the page shown again) or is back online.
+function checkSilence() {
+  if (stream === null || Date.now() - heard < SILENCE_MS) return;
+  stream.close();
+  stream = null;
+  reconnecting();
+  connect();
+}
+
+setInterval(checkSilence, Math.min(1000, KEEPALIVE_MS / 4));
+document.addEventListener("visibilitychange", () => { if (!document.hidden) checkSilence(); });
+window.addEventListener("online", checkSilence);
 
 connect();

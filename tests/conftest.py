@@ -21,10 +21,12 @@ from collections.abc import Iterator  # noqa: E402
 import pytest  # noqa: E402
 from mariadb_server import MariaDB, MariaDBUnavailable, find_schema  # noqa: E402
 from servatrice import (  # noqa: E402
+    find_servatrice_binary,
     servatrice,
     servatrice_binary,
     servatrice_factory,
     servatrice_strict,
+    servatrice_version,
 )
 
 __all__ = ["mariadb", "servatrice", "servatrice_binary", "servatrice_factory", "servatrice_strict"]
@@ -40,3 +42,14 @@ def mariadb(tmp_path_factory: pytest.TempPathFactory, servatrice_binary: str) ->
         pytest.skip(f"SQL-mode Servatrice tests need MariaDB: {exc}")
     yield database
     database.stop()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """``@pytest.mark.shared_deck_lists``: skipped against a Servatrice whose games cannot share deck lists
+    (before 2.11), where the referee refuses such games (``tests/field/test_old_servers_field.py``)."""
+    if item.get_closest_marker("shared_deck_lists") is None:
+        return
+    binary = find_servatrice_binary()
+    version = servatrice_version(binary) if binary else None
+    if version is not None and version < (2, 11):
+        pytest.skip(f"Servatrice {version[0]}.{version[1]} does not share deck lists (2.11 and later do)")

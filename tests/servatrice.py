@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import dataclasses
+import functools
 import os
 import shutil
 import signal
@@ -39,6 +40,32 @@ def find_servatrice_binary() -> str | None:
     if env:
         return env if os.access(env, os.X_OK) else None
     return shutil.which("servatrice")
+
+
+@functools.cache
+def servatrice_version(binary: str) -> tuple[int, int] | None:
+    """The (major, minor) version ``binary --version`` prints ("Servatrice 2.10.3 ()"), None if unread."""
+    import re
+
+    try:
+        out = subprocess.run(
+            [binary, "--version"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            env=dict(os.environ, QT_QPA_PLATFORM="offscreen"),
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = re.search(r"(\d+)\.(\d+)", out.stdout + out.stderr)
+    return (int(match[1]), int(match[2])) if match else None
+
+
+def shares_deck_lists(binary: str) -> bool:
+    """Whether this Servatrice's games can share deck lists (2.11 and later; a version unread counts as
+    current)."""
+    version = servatrice_version(binary)
+    return version is None or version >= (2, 11)
 
 
 def skip_reason() -> str:

@@ -750,6 +750,13 @@ def board_instructions(board: dict[str, list[str]]) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
+COMBAT_NEEDS_DECK_LISTS = (
+    "Magic Combat Rules cannot be refereed here: the referee deals from the players' own decks and must read"
+    " their lists"
+)
+"""The refusal of a Combat game on a server whose games cannot share deck lists."""
+
+
 class CombatRoom(FormatRoom):
     """``!combat new`` in room chat creates a refereed Magic Combat Rules game."""
 
@@ -765,6 +772,8 @@ class CombatRoom(FormatRoom):
             await ctx.reply(shorten("Combat options: " + game_options.brief("combat", self.defaults)))
             return
         assert ctx.room_id is not None
+        if unshared := self.deck_lists_unshared():
+            raise BadArgument(f"{COMBAT_NEEDS_DECK_LISTS}: {unshared}")
         try:
             chosen = game_options.parse("combat", (args or "").split())
             options = game_options.apply("combat", self.defaults, chosen)
@@ -871,6 +880,9 @@ class CombatReferee(SeatsByName, GameReferee):
             JournalError: the journal cannot be replayed, or lacks the players' names.
             NotAllowed: the game is over.
         """
+        server = bot.client.server
+        if server is not None and not server.shares_deck_lists:
+            raise NotAllowed(f"{COMBAT_NEEDS_DECK_LISTS}: this server does not share deck lists")
         meta = bot.journal.table_meta(key)
         options = CombatOptions(**meta["options"])
         engine = Table.restore(bot.journal, key).engine

@@ -59,6 +59,7 @@ class LeagueGame(GameReferee):
         self.legal: dict[str, bool] = {}
         self.problems: dict[str, str] = {}  # player -> what is wrong with their deck, in full (private)
         self.checked: dict[str, str] = {}  # player -> deck text last checked
+        self.trusted: dict[str, str] = {}  # player -> hash of the deck taken unchecked (no shared lists)
         self.ready_sent = False  # seated: our ready; watching: "both decks are legal" was said
         self.played = False  # the game has started (a concession may have stopped it since)
         self.announced = False  # "The game is on" was said (before a restart too)
@@ -99,6 +100,8 @@ class LeagueGame(GameReferee):
                 parts.append(f"{name} not seated")
             elif name not in self.legal:
                 parts.append(f"{name} no deck yet")
+            elif name in self.trusted:
+                parts.append(f"{name} deck loaded (not checked: the server does not share deck lists)")
             else:
                 parts.append(f"{name} deck {'OK' if self.legal[name] else 'not legal'}")
         title = TITLES[self.format_name]
@@ -228,6 +231,9 @@ class LeagueGame(GameReferee):
 
     async def check_decks(self) -> None:
         """Check every newly loaded deck of the pairing and say whether it is legal."""
+        if unshared := self.deck_lists_unshared():
+            await self.trust_loaded_decks(unshared)
+            return
         for name in self.players:
             seat = self.seat_of(name)
             if seat is None:
@@ -240,6 +246,25 @@ class LeagueGame(GameReferee):
                 await self.bot.tell(name, shorten(f"Game #{self.game_id}, your {private}.", 900))
                 public = f"{public} (the cards: told to {name} privately)"
             await self.say(shorten(f"{name}: {public}."))
+
+    async def trust_loaded_decks(self, unshared: str) -> None:
+        """A server whose games cannot share deck lists: a loaded deck (its hash is public) is taken on
+        trust, and its player hears once per deck that it was not checked; the game can start."""
+        for name in self.players:
+            seat = self.seat_of(name)
+            deck_hash = self.mirror.players[seat].deck_hash if seat is not None else ""
+            if not deck_hash or self.trusted.get(name) == deck_hash:
+                continue
+            self.trusted[name] = deck_hash
+            self.legal[name] = True
+            self.problems.pop(name, None)
+            await self.say(
+                shorten(f"{name}: deck loaded, not checked: {unshared}. Play the deck your pool makes.")
+            )
+
+    def decks_are(self) -> str:
+        """What the referee knows of the pairing's decks, said when the game can start."""
+        return "loaded (not checked)" if self.trusted else "legal"
 
     def record_deck(self, name: str, deck: str) -> tuple[str, str]:
         """Check ``name``'s loaded deck and keep the verdict; return its (public, private) words."""
@@ -271,7 +296,7 @@ class LeagueGame(GameReferee):
             )
             if legal and not self.ready_sent:
                 self.ready_sent = True
-                await self.say("Both decks are legal: press ready to start.")
+                await self.say(f"Both decks are {self.decks_are()}: press ready to start.")
             self.ready_sent = self.ready_sent and legal
             await self.take_back_ready(legal, self.why_not_started)
             return
@@ -281,7 +306,7 @@ class LeagueGame(GameReferee):
         )
         if all_ready and not self.ready_sent:
             self.ready_sent = True
-            await self.say(f"Both decks are legal: starting. {self.setup_note} Good luck!")
+            await self.say(f"Both decks are {self.decks_are()}: starting. {self.setup_note} Good luck!")
             await self.bot.client.ready_start(self.game_id, True)
         elif not all_ready and self.ready_sent and not self.mirror.started:
             self.ready_sent = False
@@ -456,5 +481,6 @@ class LeagueGame(GameReferee):
             return
         if not self.mirror.started:
             self.checked.clear()
+            self.trusted.clear()
             await self.check_decks()
             await self.maybe_ready()

@@ -287,6 +287,17 @@ class Referee:
         """How a player id is shown in chat (game referees use the seat's name)."""
         return str(player)
 
+    def deck_lists_unshared(self) -> str:
+        """Why the players' loaded deck lists cannot reach the referee on this server, or "" when they
+        can (see :attr:`~cockatrice_ext.client.client.ServerInfo.shares_deck_lists`)."""
+        server = self.bot.client.server
+        if server is None or server.shares_deck_lists:
+            return ""
+        return (
+            f"this server (Servatrice {server.version_number}) does not share deck lists (Servatrice 2.11"
+            " and later do)"
+        )
+
     async def on_room_left(self, room_id: int, user: str) -> None:
         """``user`` left room ``room_id`` (logged off, or went): a room referee forgets what they waited
         for there (a league's lobby)."""

@@ -15,6 +15,7 @@ import click
 from cockatrice_ext.formats import options as game_options
 
 if TYPE_CHECKING:
+    from cockatrice_ext.client.client import ServerInfo
     from cockatrice_ext.journal import Journal
 
 ALL_FORMATS = ("auction", "vortex", "combat", "market", "autobattler")
@@ -247,13 +248,16 @@ def run(
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(signum, referee.stop)
         web_view = await _start_web(referee, web_options) if web_options is not None else None
-        try:
-            await referee.run_forever(
-                on_ready=lambda: click.echo(
-                    f"referee {referee.client.user_name} is in {len(referee.room_ids)} room(s); Ctrl-C stops"
-                ),
-                on_stop=click.echo,
+
+        def ready() -> None:
+            click.echo(
+                f"referee {referee.client.user_name} is in {len(referee.room_ids)} room(s); Ctrl-C stops"
             )
+            if warning := unshared_deck_lists_warning(referee.client.server, options.formats):
+                click.echo(f"warning: {warning}", err=True)
+
+        try:
+            await referee.run_forever(on_ready=ready, on_stop=click.echo)
         finally:
             if web_view is not None:
                 await web_view.stop()
@@ -291,6 +295,23 @@ def _with_game_options(
             raise click.UsageError(f"{flag} is the same as --option {option_type.word}: give one of them")
         chosen[format_name][key] = value
     return {name: game_options.apply(name, table, chosen[name]) for name, table in defaults.items()}
+
+
+def unshared_deck_lists_warning(server: ServerInfo | None, formats: tuple[str, ...]) -> str:
+    """What the operator should know of a server whose games cannot share deck lists, for ``formats``."""
+    if server is None or server.shares_deck_lists:
+        return ""
+    lost = []
+    if "combat" in formats:
+        lost.append("Magic Combat Rules games cannot be refereed")
+    if {"market", "autobattler"} & set(formats):
+        lost.append("league games start with their decks unchecked")
+    if not lost:
+        return ""
+    return (
+        f"{server.name} runs Servatrice {server.version_number}, whose games do not share deck lists"
+        f" (2.11 and later do): {' and '.join(lost)} there"
+    )
 
 
 def _check_card_data(formats: tuple[str, ...], auction_block: str, card_source: str) -> None:

@@ -34,6 +34,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import re
 import ssl
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
@@ -193,6 +194,21 @@ class ServerInfo:
     name: str
     version: str
     protocol_version: int
+
+    @property
+    def version_number(self) -> str:
+        """The version without what follows it ("2.10.3" of "2.10.3 (2026-02-22)")."""
+        words = self.version.split()
+        return words[0] if words else self.version
+
+    @property
+    def shares_deck_lists(self) -> bool:
+        """Whether this server's games can show each loaded deck list to every seat
+        (``share_decklists_on_load``): Servatrice 2.11 and later, 3.0 its first release. Before, a deck
+        list reaches its owner only, so a referee cannot check decks. A version that does not read as
+        numbers is taken for a current one."""
+        match = re.match(r"\s*(\d+)\.(\d+)", self.version)
+        return match is None or (int(match[1]), int(match[2])) >= (2, 11)
 
 
 class Client:

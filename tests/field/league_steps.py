@@ -18,6 +18,7 @@ import aiohttp
 from field_bot import BOT_NAME
 from field_players import FieldPlayer, Mark
 from hidden_cards import CardNames, Secret, block_names, find_leaks, private_secrets
+from servatrice import find_servatrice_binary, shares_deck_lists
 from shared_paths import ROOT
 
 from cockatrice_ext.web.server import KEEPALIVE_SECONDS, STARTING_WAIT
@@ -39,6 +40,18 @@ STREAM_TIMEOUT = aiohttp.ClientTimeout(total=None, sock_connect=10.0, sock_read=
 aiohttp's default would end the stream after five minutes), a connection within 10 s, and the idle bound."""
 REQUEST_TIMEOUT = aiohttp.ClientTimeout(total=60.0, sock_connect=10.0)
 """The bounds of the page's other requests (loading it, pressing a button)."""
+
+
+def deck_lists_shared() -> bool:
+    """Whether the Servatrice under test shows loaded deck lists to the referee (2.11 and later)."""
+    binary = find_servatrice_binary()
+    return binary is None or shares_deck_lists(binary)
+
+
+def deck_taken() -> str:
+    """How the referee answers a pool's deck loaded on the Servatrice under test: checked where deck lists
+    are shared, taken on trust where they are not."""
+    return "deck OK" if deck_lists_shared() else "deck loaded, not checked"
 
 
 def free_port() -> int:

@@ -49,6 +49,7 @@ async def discard(player: FieldPlayer, game_id: int, count: int) -> None:
         await player.line(rf"{player.name} discards {re.escape(name)}", since=mark)
 
 
+@pytest.mark.shared_deck_lists
 @pytest.mark.parametrize("account", ["none", "judge"])
 def test_combat_setup_and_rounds_hide_hands(
     protos: Protos,

@@ -87,6 +87,7 @@ def ready_taken_back(player: FieldPlayer, game_id: int, since: Any) -> bool:
     )
 
 
+@pytest.mark.shared_deck_lists
 def test_a_judge_referee_watches_combat_games_beyond_the_game_limit(
     protos: Protos, servatrice_factory: ServatriceFactory, mariadb: MariaDB, referee: Callable[..., Referee]
 ) -> None:

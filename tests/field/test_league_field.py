@@ -22,6 +22,8 @@ from league_steps import (
     PRIVATE,
     PrivatePage,
     assert_no_leaks,
+    deck_lists_shared,
+    deck_taken,
     everyone_passes_the_market,
     form_league,
     form_web_league,
@@ -267,9 +269,15 @@ def test_market_league_from_the_draft_to_the_next_round(
             assert len(set(tables.values())) == 1
             game_id = tables[winner.name]
             for player in players:
-                await winner.line(rf"{player.name}: deck OK", since=marks[0], timeout=30)
-            if account == "judge":
+                await winner.line(rf"{player.name}: {deck_taken()}", since=marks[0], timeout=30)
+            if account == "judge" and deck_lists_shared():  # else the referee cannot see the illegal deck
                 await stopped_when_started_with_an_illegal_deck(winner, loser, game_id, pools[winner.name])
+            elif account == "judge":  # a ready pressed before both decks were in was taken back
+                ready = r"Both decks are loaded \(not checked\): press ready to start"
+                await winner.line(ready, since=marks[0], timeout=60)
+                for player in players:  # the server refuses a ready that stayed pressed
+                    await player.game(game_id, "Command_ReadyStart", check=False, ready=True)
+            if account == "judge":
                 await winner.line(r"The game is on\. .*Good luck", since=marks[0])
             await winner.wait_started(game_id, since=marks[0])
             referee_there = participant(winner, game_id, BOT_NAME)
@@ -393,7 +401,7 @@ def test_a_league_game_lost_in_a_server_restart_reaches_both_players_again(
                 await player.join_room(ROOM)
                 await player.sit(room_id, game_id, deck_cod(f"{player.name} pool", pools[player.name]))
             for player in players:
-                await kim.line(rf"{player.name}: deck OK", since=mark, timeout=30)
+                await kim.line(rf"{player.name}: {deck_taken()}", since=mark, timeout=30)
         finally:
             for page in pages:
                 await page.close()

@@ -299,7 +299,12 @@ def test_the_other_bidder_disconnecting_ends_a_two_player_game(
     [
         ("!auction new 2", "Auction Magic game", r"Turn order"),
         ("!vortex new 2", "Vortex game", r"Opening turn 1"),
-        ("!combat new", "Magic Combat Rules game", r"Magic Combat Rules, \d+ rounds"),
+        pytest.param(
+            "!combat new",
+            "Magic Combat Rules game",
+            r"Magic Combat Rules, \d+ rounds",
+            marks=pytest.mark.shared_deck_lists,
+        ),
     ],
 )
 def test_a_concession_ends_a_two_player_game(

@@ -18,6 +18,7 @@ from league_steps import (
     MARKET_POOL,
     PRIVATE,
     assert_no_leaks,
+    deck_taken,
     draft_in_chat,
     everyone_passes_the_market,
     form_league,
@@ -119,7 +120,7 @@ def test_a_chat_only_market_league_goes_from_the_draft_to_the_next_round(
             game_id = games[winner.name]
             assert games[loser.name] == game_id
             for player in players:
-                await winner.line(rf"{player.name}: deck OK", since=marks[0], timeout=60)
+                await winner.line(rf"{player.name}: {deck_taken()}", since=marks[0], timeout=60)
             await winner.wait_started(game_id, since=marks[0], timeout=60)
 
             mark = loser.mark()

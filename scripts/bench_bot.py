@@ -30,6 +30,7 @@ Usage::
     python scripts/bench_bot.py --samples 300 --games 1,10 --seconds 4
     python scripts/bench_bot.py --server-nodelay      # the same without the server's Nagle stalls
     python scripts/bench_bot.py --profile-bot /tmp/bot.prof   # run the referee under cProfile too
+    python scripts/bench_bot.py --samples 1000 --games 1 --seconds 2 --trace-stages  # where a bid's time goes
     python scripts/bench_bot.py --shipped-limits --games 1,20 --interval-ms 1000 --seconds 20
 
 Needs the ``servatrice`` binary (``$SERVATRICE_BIN`` or on ``PATH``) and the test extras (the scripted
@@ -137,6 +138,104 @@ def enable_client_quickack() -> None:
 
     protocol_class.connection_made = connection_made
     protocol_class.data_received = data_received
+
+
+BID_STAGES = (
+    ("event", "the chat event reaches the game's referee"),
+    ("append>", "rules applied: the journal write starts"),
+    ("append<", "journaled"),
+    ("render<", "the players' view rendered"),
+    ("submit", "the note command handed to the client"),
+    ("write", "the command written to the socket"),
+)
+"""Where a bid's time goes in the referee (``--trace-stages``): each stage's time since the bid's bytes were
+read, taken at the first call of a function on the bid's path."""
+
+
+def enable_stage_trace(out: Path) -> None:
+    """Measurement only: timestamp :data:`BID_STAGES` for every ``!bid`` the referee reads (the client's
+    socket callback, the game referee's event handler, the journal's append, the view, the client's command
+    entry and the socket write) and write the samples as JSON to ``out`` at exit."""
+    import atexit
+    import functools
+    import inspect
+    import json
+
+    from cockatrice_ext import journal
+    from cockatrice_ext.bot import auction, runtime
+    from cockatrice_ext.client import client, transport
+
+    now = time.perf_counter_ns
+    samples: list[dict[str, int]] = []
+    current: dict[str, int] = {}
+
+    def first(stage: str) -> None:
+        if current:
+            current.setdefault(stage, now())
+
+    def wrap(owner: Any, name: str, before: str | None, after: str | None = None) -> None:
+        original = getattr(owner, name)
+        if inspect.iscoroutinefunction(original):
+
+            @functools.wraps(original)
+            async def traced(*args: Any, **kwargs: Any) -> Any:
+                if before:
+                    first(before)
+                try:
+                    return await original(*args, **kwargs)
+                finally:
+                    if after:
+                        first(after)
+
+        else:
+
+            @functools.wraps(original)
+            def traced(*args: Any, **kwargs: Any) -> Any:
+                if before:
+                    first(before)
+                try:
+                    return original(*args, **kwargs)
+                finally:
+                    if after:
+                        first(after)
+
+        setattr(owner, name, traced)
+
+    protocol_class: Any = transport._TcpProtocol
+    receive = protocol_class.data_received
+
+    def data_received(self: Any, data: bytes) -> None:
+        if b"!bid" in data:  # a bid, or the lot note's own echo ("... (!bid N or !pass)"): kept if journaled
+            if "append<" in current:
+                samples.append({k: v - current["read"] for k, v in current.items()})
+            current.clear()
+            current["read"] = now()
+        receive(self, data)
+
+    protocol_class.data_received = data_received
+    wrap(runtime.GameReferee, "on_event", "event")
+    wrap(journal.Journal, "append", "append>", "append<")
+    wrap(auction, "render_view", None, "render<")
+    wrap(client.Client, "_submit", "submit")
+    wrap(transport.TcpTransport, "send", "write")
+    atexit.register(lambda: atomic_write_text(out, json.dumps(samples)))
+
+
+def print_stage_trace(path: Path, skip: int) -> None:
+    """The medians of :func:`enable_stage_trace`'s samples, after the first ``skip`` (the warm-up)."""
+    import json
+
+    samples = json.loads(path.read_text())[skip:]
+    print(f"\nwhere a bid's time goes in the referee (n={len(samples)}; medians in us since its bytes came):")
+    print(f"{'stage':<48}{'since read':>11}{'step':>8}")
+    previous = 0.0
+    for stage, meaning in BID_STAGES:
+        times = sorted(s[stage] / 1000 for s in samples if stage in s)
+        if not times:
+            continue
+        median = statistics.median(times)
+        print(f"{meaning:<48}{median:>11.0f}{median - previous:>8.0f}")
+        previous = median
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -432,13 +531,20 @@ def spawn(name: str, argv: list[str], workdir: Path) -> Child:
 
 
 def start_referee(
-    url: str, workdir: Path, journal: Path, profile: Path | None, quick_ack: bool, shipped: bool = False
+    url: str,
+    workdir: Path,
+    journal: Path,
+    profile: Path | None,
+    quick_ack: bool,
+    shipped: bool = False,
+    trace: Path | None = None,
 ) -> Child:
     argv = [sys.executable]
     if profile is not None:
         argv += ["-m", "cProfile", "-o", str(profile)]
-    if quick_ack:  # the real CLI, with the client's sockets patched first
-        argv += [str(Path(__file__).resolve()), "quickack-cli"]
+    if quick_ack or trace is not None:  # the real CLI, patched first
+        patches = ["quickack" if quick_ack else "-", str(trace or "-")]
+        argv += [str(Path(__file__).resolve()), "patched-cli", *patches]
     else:
         argv += ["-m", "cockatrice_ext"]
     argv += [
@@ -578,7 +684,10 @@ async def scenario(args: argparse.Namespace, server: Any, workdir: Path) -> None
     if args.quickack in ("players", "all"):
         enable_client_quickack()
     journal = args.journal or workdir / "journal.sqlite3"
-    referee = start_referee(url, workdir, journal, args.profile_bot, bots_quickack, args.shipped_limits)
+    trace = workdir / "stages.json" if args.trace_stages else None
+    referee = start_referee(
+        url, workdir, journal, args.profile_bot, bots_quickack, args.shipped_limits, trace=trace
+    )
     children = [referee]
     players: list[Any] = []
     try:
@@ -693,11 +802,14 @@ def main(argv: list[str] | None = None) -> None:
         host, port, user, room_id = argv[1], int(argv[2]), argv[3], int(argv[4])
         asyncio.run(run_echo_bot(host, port, user, room_id, argv[5:6] == ["quickack"]))
         return
-    if argv[:1] == ["quickack-cli"]:
+    if argv[:1] == ["patched-cli"]:  # the referee: the real CLI with the experiments' patches
         from cockatrice_ext.cli import main as cli_main
 
-        enable_client_quickack()
-        sys.argv = ["cockatrice-ext", *argv[1:]]
+        if argv[1] == "quickack":
+            enable_client_quickack()
+        if argv[2] != "-":
+            enable_stage_trace(Path(argv[2]))
+        sys.argv = ["cockatrice-ext", *argv[3:]]
         cli_main()
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -731,6 +843,11 @@ def main(argv: list[str] | None = None) -> None:
         help="Servatrice's shipped flood limits (and the bot paces itself) instead of relaxed ones",
     )
     parser.add_argument("--profile-bot", type=Path, help="run the referee under cProfile, write stats here")
+    parser.add_argument(
+        "--trace-stages",
+        action="store_true",
+        help="timestamp the stages of each bid in the referee and print where its time goes",
+    )
     parser.add_argument("--workdir", type=Path, help="keep logs here (default: a temporary directory)")
     args = parser.parse_args(argv)
 
@@ -759,6 +876,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"logs: {workdir}")
     if args.profile_bot is not None and args.profile_bot.exists():
         print_profile(args.profile_bot)
+    if args.trace_stages and (workdir / "stages.json").exists():
+        print_stage_trace(workdir / "stages.json", args.warmup)
 
 
 if __name__ == "__main__":

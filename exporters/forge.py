@@ -385,16 +385,28 @@ def _aftermath_half(card: Card, index: int) -> bool:
     return card.layout == "aftermath" and index == 1
 
 
+def forge_custom_cards(deck: ExportDeck) -> list[str]:
+    """The names of the cards (not tokens) :func:`write_forge_custom_set` scripts and lists: the designer's
+    own, neither a card Forge has (:func:`forge_has_card`) nor one it leaves out
+    (:func:`forge_unwritable_cards`). None: the custom folder gets nothing."""
+    left_out = set(forge_unwritable_cards(deck))
+    cards = [card for card in deck.unique_cards() if not card.is_token and not forge_has_card(card)]
+    return [name for card in cards if (name := display_name(card, "forge")) not in left_out]
+
+
 def keywords_only_cards(deck: ExportDeck) -> list[str]:
     """The names of the cards and tokens :func:`write_forge_custom_set` scripts whose rules text says more
     than their script (triggered, activated and spell abilities): Forge plays them as bodies that do
     nothing, so the user must script the rest by hand. Cards it does not write
-    (:func:`forge_unwritable_cards`) are not among them."""
+    (:func:`forge_unwritable_cards`) are not among them, nor tokens when no card is written (nothing is:
+    :func:`forge_custom_cards`)."""
     left_out = set(forge_unwritable_cards(deck))
+    if not forge_custom_cards(deck):
+        return []
     return [
         display_name(card, "forge")
         for card in deck.unique_cards()
-        if not is_real_card(card)
+        if not forge_has_card(card)
         and display_name(card, "forge") not in left_out
         and any(
             _unscripted(face, aftermath=_aftermath_half(card, index)) for index, face in enumerate(card.faces)
@@ -426,7 +438,22 @@ _ENCHANTABLE = {  # an Aura's "Enchant ..." line -> Forge's target restriction
     "planeswalker": "Planeswalker",
     "creature you control": "Creature.YouCtrl",
     "creature an opponent controls": "Creature.OppCtrl",
+    "creature you don't control": "Creature.YouDontCtrl",
+    "land you control": "Land.YouCtrl",
+    "nonland permanent": "Permanent.nonLand",
     "player": "Player",
+    # several kinds, as Forge's scripts list them (akki_war_paint.txt: K:Enchant:Artifact,Creature:...)
+    "artifact or creature": "Artifact,Creature",
+    "artifact or enchantment": "Artifact,Enchantment",
+    "creature or enchantment": "Creature,Enchantment",
+    "creature or land": "Creature,Land",
+    "creature or planeswalker": "Creature,Planeswalker",
+    "creature or vehicle": "Creature,Vehicle",
+    "artifact, creature, or planeswalker": "Artifact,Creature,Planeswalker",
+    "creature, land, or planeswalker": "Creature,Land,Planeswalker",
+    "artifact or creature you control": "Artifact.YouCtrl,Creature.YouCtrl",
+    "creature or planeswalker you control": "Creature.YouCtrl,Planeswalker.YouCtrl",
+    "creature or planeswalker an opponent controls": "Creature.OppCtrl,Planeswalker.OppCtrl",
 }
 _EQUIP = re.compile(r"^Equip ((?:\{[^}]*\})+)$", re.IGNORECASE)
 # What an Aura does to what it enchants, read from its text (reminder text aside), for Forge's AI
@@ -457,16 +484,16 @@ def _attach_ai_logic(face: Face) -> str | None:
 def _attachment_lines(face: Face) -> list[str]:
     """What makes an Aura castable onto its target and an Equipment able to equip in Forge, as Forge's
     current scripts have them: ``K:Enchant:Valid`` (Forge makes the Aura's spell from it; ``:description``
-    after a restriction that is no plain type) with ``SVar:AttachAILogic`` when the text says which way
-    the Aura works (:func:`_attach_ai_logic`), and ``K:Equip:COST``. Reminder text aside
-    (:func:`_rules_lines`). What the Aura or Equipment then does is not scripted (the oracle text shows
-    it)."""
+    after a restriction that is no one plain type: ``Creature.YouCtrl``, ``Creature,Planeswalker``) with
+    ``SVar:AttachAILogic`` when the text says which way the Aura works (:func:`_attach_ai_logic`), and
+    ``K:Equip:COST``. Reminder text aside (:func:`_rules_lines`). What the Aura or Equipment then does is
+    not scripted (the oracle text shows it)."""
     out: list[str] = []
     for words in _rules_lines(face.oracle_text):
         valid = _enchant_line(words) if "Aura" in face.subtypes else None
         if valid is not None:
             what = words.split(" ", 1)[1].strip().lower()
-            out.append(f"K:Enchant:{valid}" + (f":{what}" if "." in valid else ""))
+            out.append(f"K:Enchant:{valid}" + ("" if valid.isalpha() else f":{what}"))
             logic = _attach_ai_logic(face)
             if logic is not None:
                 out.append(f"SVar:AttachAILogic:{logic}")
@@ -596,15 +623,33 @@ def _token_script(card: Card) -> str:
     return write_forge_script(replace(card, faces=(replace(face, name=f"{card.name.strip()} Token"),)))
 
 
+def forge_has_card(card: Card) -> bool:
+    """Whether Forge has ``card`` already, so forge-custom neither scripts nor lists it: a real card
+    (:func:`~.model.is_real_card`), or one with a real card's name in other capitals (``LIGHTNING BOLT``)
+    that is that card (:func:`~.model.real_namesake` finds no difference once it is spelled as the real
+    one): Forge's card names ignore case, so a deck naming it plays the real card."""
+    if is_real_card(card):
+        return True
+    store = official_store()
+    real = store.find(card.name) if store is not None and not card.is_token else None
+    if real is None or real.is_token or real.name.casefold() != card.name.casefold():
+        return False
+    if len(card.faces) > len(real.faces):
+        return False
+    real_faces = {face.name.casefold(): face.name for face in real.faces}
+    faces = tuple(replace(face, name=real_faces.get(face.name.casefold(), face.name)) for face in card.faces)
+    return is_real_card(replace(card, name=real.name, faces=faces))
+
+
 def forge_real_namesake(card: Card) -> str | None:
     """The real card whose place a script of ``card`` would take in Forge, or None.
 
     Forge reads custom scripts after its own into one map keyed by card name, ignoring case
     (``StaticData``: ``regularCards.put(cardName, card)``), so a designer's card named like a real one (a
     4-damage ``Lightning Bolt``, or ``lightning bolt``) would replace the real card in every deck. A card
-    the built-in data has as it is (:func:`~.model.is_real_card`) and tokens (Forge keys token scripts by
+    Forge has already (:func:`forge_has_card`) and tokens (Forge keys token scripts by
     file name) are no such card."""
-    if card.is_token or is_real_card(card):
+    if card.is_token or forge_has_card(card):
         return None
     store = official_store()
     name = display_name(card, "forge")
@@ -635,7 +680,7 @@ def forge_unwritable_cards(deck: ExportDeck) -> dict[str, str]:
     for both is a name of the card's own."""
     out: dict[str, str] = {}
     for card in deck.unique_cards():
-        if is_real_card(card) or card.is_token:  # a token goes by its script's name, always readable
+        if forge_has_card(card) or card.is_token:  # a token goes by its script's name, always readable
             continue
         name = display_name(card, "forge")
         real = forge_real_namesake(card)
@@ -659,7 +704,9 @@ def write_forge_custom_set(deck: ExportDeck, *, edition: CardSet | None = None) 
     Forge would take for a real one or cannot read (:func:`forge_unwritable_cards`) are left out, and
     the caller says so, as what :func:`forge_edition_notes` says about the edition's code. The edition
     defaults to the custom set all the cards are printed in, else one whose
-    code is unique to the block (:func:`_main_set`).
+    code is unique to the block (:func:`_main_set`). With no custom card to write (a block of real cards,
+    or every custom card left out) nothing is written (``{}``: :func:`forge_custom_cards`): no edition
+    with an empty ``[cards]``, no token script that no card of the folder makes.
 
     Raises:
         ValueError: ``edition``'s code is one Forge reserves or a real set's (:func:`forge_code_refusal`).
@@ -676,7 +723,7 @@ def write_forge_custom_set(deck: ExportDeck, *, edition: CardSet | None = None) 
     tokens: list[tuple[Card, str]] = []
     listed: list[Card] = []
     for card in cards:
-        if is_real_card(card):
+        if forge_has_card(card):
             continue  # Forge has its own, working script; ours would replace it
         if not card.is_token and display_name(card, "forge") in skipped:
             continue
@@ -692,6 +739,8 @@ def write_forge_custom_set(deck: ExportDeck, *, edition: CardSet | None = None) 
         if card.is_token:
             tokens.append((card, path[len("tokens/") : -len(".txt")]))
         bundle[path] = (_token_script(card) if card.is_token else write_forge_script(card)).encode("utf-8")
+    if not listed:  # no custom card: no edition with an empty [cards], no token that no card makes
+        return {}
     edition_stem = safe_file_stem(edition.name or edition.code, edition.code or "custom")
     edition_file = write_forge_edition(listed, edition, tokens, deck.sets)
     bundle[f"editions/{edition_stem}.txt"] = edition_file.encode("utf-8")
@@ -833,7 +882,9 @@ __all__ = [
     "edition_date",
     "forge_code_refusal",
     "forge_code_risk",
+    "forge_custom_cards",
     "forge_edition_notes",
+    "forge_has_card",
     "forge_mana_cost",
     "forge_misread_names",
     "forge_real_namesake",

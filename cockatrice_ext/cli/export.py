@@ -20,7 +20,7 @@ import contextlib
 import logging
 import os
 import sys
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -52,7 +52,7 @@ NEXT_STEPS = {
     "cockatrice-xml": "Cockatrice: Card Database > Add custom sets/cards, pick the file, enable its set(s) "
     "when asked. A card whose name already exists in Cockatrice only gains a printing.",
     "forge-cube": "Forge: copy cube/ and draft/ into Forge's res folder (the draft names the cube).",
-    "forge-custom": "Forge: copy {folders} into <Forge user dir>/custom/, restart Forge.{note}",
+    "forge-custom": "Forge: copy {folders} into <Forge user dir>/custom/, restart Forge.",
     "mtgo": "MTGO matches cards by name (no CatIDs); Cockatrice cannot read .dek files, use cod or text.",
 }
 
@@ -64,22 +64,23 @@ _BLOCK_SUFFIXES = (".txt", ".xml")
 
 
 def _next_step(fmt: str, target: Path, written: list[Path], not_written: Collection[str] = ()) -> str:
-    """What to do with the output; for a Forge custom folder, the folders written (a block of real cards
-    gets only its edition: Forge has their scripts) and, when no script was written, why: the block holds
-    only real cards, or its custom ones were ``not_written`` (:func:`forge_unwritable_cards`)."""
+    """What to do with the output; for a Forge custom folder, the folders written, or, when no custom card
+    was written (nothing is: :func:`~cockatrice_ext.exporters.forge.forge_custom_cards`), that there is
+    nothing for Forge's custom folder and why: Forge has every real card, and the custom ones were
+    ``not_written`` (:func:`forge_unwritable_cards`)."""
     if fmt != "forge-custom":
         return NEXT_STEPS[fmt]
     parts = [Path(file).relative_to(target).parts for file in written]
     folders = sorted({part[0] for part in parts if len(part) > 1})  # a file at the top is not copied
-    note = ""
     if "cards" not in folders:
-        note = (
-            " No card scripts: the custom cards the warnings name were not written (give them names of their"
-            " own); Forge has its own scripts for any real card."
-            if not_written
-            else " No card scripts: Forge has every card of the block."
+        real = "Forge has every real card of the block (a Forge deck or cube of it needs no custom folder)"
+        if not not_written:
+            return f"Nothing for Forge's custom folder: {real}."
+        return (
+            f"Nothing for Forge's custom folder: no custom card was written ({'; '.join(not_written)}: the"
+            f" warnings say why; give each a name of its own); {real}."
         )
-    return NEXT_STEPS[fmt].format(folders=", ".join(f"{folder}/" for folder in folders), note=note)
+    return NEXT_STEPS[fmt].format(folders=", ".join(f"{folder}/" for folder in folders))
 
 
 def _blocks_folder() -> Path:
@@ -331,10 +332,15 @@ def _untoken_names(deck: Deck, db: CardDatabase) -> None:
 
 
 def build(
-    loaded: Deck | CardDatabase, source: str, card_source: CardSources | None, beside: Path | None = None
+    loaded: Deck | CardDatabase,
+    source: str,
+    card_source: CardSources | None,
+    beside: Path | None = None,
+    fmt: str = "",
 ) -> ExportDeck:
     """Resolve what :func:`read_list` read into an :class:`ExportDeck` (raises the resolver's errors);
-    ``beside``: the list file, whose custom set beside it is read too.
+    ``beside``: the list file, whose custom set beside it is read too; ``fmt``: the format it is exported
+    to, whose warnings about cards named like real ones say what that output does (:func:`_namesake_effect`).
 
     Card tags (CubeCobra's) have no place in any output format: they are announced as left out, once the
     list resolved (an error is the only thing said about a list that does not).
@@ -346,10 +352,10 @@ def build(
         stem = STDIN_NAME if source == STDIN_LABEL else Path(source).stem
         name = next(iter(loaded.sets.values())).name if len(loaded.sets) == 1 else stem
         cards = deck_from_cards(name or stem, loaded.cards.values(), loaded.sets)
-        _warn_real_namesakes(cards)
+        _warn_real_namesakes(cards, fmt)
         return cards
     resolved = _resolve(loaded, card_source, source, beside)  # first: a list that fails is not warned about
-    _warn_real_namesakes(resolved)
+    _warn_real_namesakes(resolved, fmt)
     tagged = [entry for _, entry in loaded.entries() if entry.tags]
     if tagged:
         tags = sorted({tag for entry in tagged for tag in entry.tags})
@@ -375,21 +381,30 @@ def _real_namesakes(deck: ExportDeck) -> list[Card]:
     ]
 
 
-def _warn_real_namesakes(deck: ExportDeck) -> None:
+def _namesake_effect(fmt: str, name: str) -> str:
+    """What ``fmt``'s output does with a designer's card named like the real ``name``: a custom folder
+    leaves it out (a script would replace the real card: :func:`forge_unwritable_cards`), a deck or cube
+    names it, so it plays the real card; a card file says nothing more than Cockatrice's part."""
+    if fmt == "forge-custom":
+        return (
+            "; in Forge yours would replace the real one in every deck, so forge-custom does not write it (no"
+            " script, no edition line)"
+        )
+    if not fmt or EXPORT_FORMATS[fmt].is_card_file:
+        return ""
+    deck = "cube" if fmt == "forge-cube" else "deck"
+    return f"; this {fmt} export names it, so the {deck} will play the real {name} (the real one's rules)"
+
+
+def _warn_real_namesakes(deck: ExportDeck, fmt: str = "") -> None:
     """Name each of :func:`_real_namesakes`: Cockatrice keeps the first card of a name it loads, so it
-    would show the real one; Forge keys cards by name, so a script of the designer's card would replace the
-    real one everywhere, and forge-custom leaves it out (:func:`forge_unwritable_cards`)."""
+    would show the real one; and what the ``fmt`` output does with it (:func:`_namesake_effect`)."""
     for card in _real_namesakes(deck):
         kind = "token" if card.is_token else "card"
         click.echo(
             f"warning: your {kind} {card.name!r} has the name of a real {kind} with other rules:"
             f" Cockatrice would show the real one (it keeps the first {kind} of a name)"
-            + (
-                ""
-                if card.is_token
-                else "; in Forge yours would replace the real one in every deck, so forge-custom does not"
-                " write it (no script, no edition line)"
-            )
+            + ("" if card.is_token else _namesake_effect(fmt, card.name))
             + "; give yours a name of its own",
             err=True,
         )
@@ -440,17 +455,50 @@ def _warn_unknown_to(deck: ExportDeck, fmt: str) -> None:
         )
 
 
-def _warn_left_over(target: Path, written: list[Path]) -> None:
+def _refused_scripts(deck: ExportDeck) -> dict[str, str]:
+    """``cards/<file>`` -> what Forge does with a script of that name: the scripts of the cards forge-custom
+    does not write (:func:`forge_unwritable_cards`), which an earlier export may have left in the folder."""
+    from cockatrice_ext.exporters.forge import forge_real_namesake, forge_unwritable_cards, script_file_name
+    from cockatrice_ext.exporters.model import display_name
+
+    skipped = forge_unwritable_cards(deck)
+    out: dict[str, str] = {}
+    for card in deck.unique_cards():
+        name = display_name(card, "forge")
+        if card.is_token or name not in skipped:
+            continue
+        real = forge_real_namesake(card)
+        does = (
+            f"Forge loads in place of the real {real}, in every deck"
+            if real is not None
+            else f"Forge misreads ({skipped[name]})"
+        )
+        out.setdefault(f"cards/{script_file_name(name)}", f"it is a script of {name!r}, which {does}")
+    return out
+
+
+def _warn_left_over(target: Path, written: list[Path], refused: Mapping[str, str] | None = None) -> None:
     """Name the files in the custom folder's ``cards/``, ``tokens/`` and ``editions/`` that this export did
     not write (a card no longer in the block, an earlier edition): Forge loads them all. They are the
-    user's to delete (a file edited since the last export is kept, not stale: :func:`export` names it)."""
+    user's to delete (a file edited since the last export is kept, not stale: :func:`export` names it). A
+    script of a card forge-custom does not write (``refused``: :func:`_refused_scripts`, relative path ->
+    what Forge does with it) is named alone, with what it does: it is no card gone from the block."""
     kept = set(written)
+    refused = refused or {}
     stale = [
         file.relative_to(target).as_posix()
         for folder in ("cards", "tokens", "editions")
         for file in sorted((target / folder).glob("*.txt"))
         if file not in kept
     ]
+    for file in stale:
+        if file in refused:
+            click.echo(
+                f"warning: {target / file} was not written by this export: {refused[file]}"
+                " (forge-custom no longer writes it); delete it",
+                err=True,
+            )
+    stale = [file for file in stale if file not in refused]
     if len(stale) > KEYWORDS_ONLY_LISTED:
         click.echo(
             f"warning: {len(stale)} files in {target} were not written by this export: {', '.join(stale)};"
@@ -529,6 +577,7 @@ def _warn_forge(deck: ExportDeck, fmt: str, edition: CardSet | None) -> list[str
     edition's code, and each card not written (:func:`forge_unwritable_cards`) but the namesakes already
     named as the list was read (:func:`_warn_real_namesakes`). Returns the names of the cards not written."""
     from cockatrice_ext.exporters.forge import (
+        forge_custom_cards,
         forge_edition_notes,
         forge_misread_names,
         forge_unwritable_cards,
@@ -547,8 +596,9 @@ def _warn_forge(deck: ExportDeck, fmt: str, edition: CardSet | None) -> list[str
         return []
     if fmt != "forge-custom":
         return []
-    for note in forge_edition_notes(deck, edition):
-        click.echo(f"warning: {note}", err=True)
+    if forge_custom_cards(deck):  # else no edition is written: its code is nothing to say
+        for note in forge_edition_notes(deck, edition):
+            click.echo(f"warning: {note}", err=True)
     skipped = forge_unwritable_cards(deck)
     said = {display_name(card, "forge") for card in _real_namesakes(deck)}
     for name, why in skipped.items():
@@ -559,6 +609,14 @@ def _warn_forge(deck: ExportDeck, fmt: str, edition: CardSet | None) -> list[str
                 err=True,
             )
     return list(skipped)
+
+
+def _forge_custom_cards(deck: ExportDeck) -> list[str]:
+    """The custom cards forge-custom writes (:func:`~cockatrice_ext.exporters.forge.forge_custom_cards`):
+    none, and nothing is written, not even the folder."""
+    from cockatrice_ext.exporters.forge import forge_custom_cards
+
+    return forge_custom_cards(deck)
 
 
 def _write_stdout(rendered: str | bytes) -> None:
@@ -664,6 +722,11 @@ def export(
     auction-sample, or - for standard input. Unknown card names are all listed, with line numbers and
     suggestions; then nothing is written and the exit code is 2.
 
+    forge-custom writes only the designer's own cards (Forge has every real one): with none to write it
+    writes nothing, not even an edition, and says so, with exit code 0: a block of real cards needs no
+    custom folder, and custom cards it refuses (named like a real card, a name Forge misreads) are warnings,
+    as when only some are refused.
+
     A Cockatrice custom set named like the list and beside it (myblock.xml beside myblock.txt) is
     read with it, over the other card data, and said on stderr, as block check reads it. For a cube or card
     file (forge-cube, forge-custom, cockatrice-xml) a blank line never starts a sideboard; a Sideboard
@@ -711,7 +774,7 @@ def export(
     source = STDIN_LABEL if path is None else str(path)
     try:
         loaded, source = load_input(block, from_format, sideboard=has_sideboard(fmt))
-        deck = build(loaded, source, card_source, path)
+        deck = build(loaded, source, card_source, path, fmt)
     except UnknownCardsError as exc:
         click.echo(f"error: {exc}", err=True)
         click.echo("nothing written.", err=True)
@@ -759,8 +822,9 @@ def export(
         _warn_forge(deck, fmt, edition)
         _write_stdout(rendered)
         return
+    nothing = fmt == "forge-custom" and not _forge_custom_cards(deck)  # nothing for Forge's custom folder
     try:
-        written = write_export(deck, fmt, target, **options)
+        written = [] if nothing else write_export(deck, fmt, target, **options)
     except ValueError as exc:  # e.g. a draft the cube cannot fill
         from cockatrice_ext.exporters.forge import DraftTooBig
 
@@ -778,7 +842,7 @@ def export(
         kept = kept_edits(written)
         for edited, offered in kept:
             click.echo(f"warning: {kept_edit_warning(edited, offered)}", err=True)
-        _warn_left_over(target, [*written, *(edited for edited, _ in kept)])
+        _warn_left_over(target, [*written, *(edited for edited, _ in kept)], _refused_scripts(deck))
     if fmt == "forge-cube" and (note := draft_note(deck, players, packs, pack_size)):
         click.echo(f"note: {note}", err=True)
     counts = section_counts(deck)

@@ -6,6 +6,7 @@ halves are scripted as Forge's current scripts are."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -131,9 +132,9 @@ def test_no_script_because_none_was_written_is_said_truly(runner: CliRunner, tmp
     source = _block(tmp_path, ("Lightning Bolt", "Lightning Bolt deals 4 damage to any target."))
     result = runner.invoke(main, ["export", str(source), "--to", "forge-custom", "-o", str(tmp_path / "f")])
     assert result.exit_code == 0, result.output
-    assert not (tmp_path / "f" / "cards").exists()
-    assert "Forge has every card of the block" not in result.output
-    assert "No card scripts: the custom cards the warnings name were not written" in result.output
+    assert not (tmp_path / "f").exists()  # nor an edition with an empty [cards]
+    assert "Forge has every card of the block" not in result.output and "Forge: copy" not in result.output
+    assert "Nothing for Forge's custom folder: no custom card was written (Lightning Bolt" in result.output
 
 
 NAMESAKE_XML = (
@@ -375,3 +376,112 @@ def test_a_basic_land_has_forges_basic_land_rarity() -> None:
     )
     bundle = write_forge_custom_set(deck_from_cards("Sky", [wastes], {"SKYRCH": SKY}))
     assert _edition_cards(bundle) == ["9 L Skyreach Wastes"]
+
+
+# -- 7. re-checked: what forge-custom says and leaves ---------------------------------------------------
+def test_a_left_over_script_of_a_refused_card_is_said_to_replace_the_real_one(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """An older export left ``cards/lightning_bolt.txt`` (a 4-damage Bolt, now refused) in the folder; the
+    warning said "delete it if its card is no longer in the block", but the card is in the block and the
+    file replaces the real Lightning Bolt in Forge: it now says so, and to delete it. A file of a card gone
+    from the block keeps the old advice."""
+    source = _block(
+        tmp_path,
+        ("Lightning Bolt", "Lightning Bolt deals 4 damage to any target."),
+        ("Skyreach Spark", "Skyreach Spark deals 2 damage to any target."),
+    )
+    out = tmp_path / "f"
+    (out / "cards").mkdir(parents=True)
+    (out / "cards" / "lightning_bolt.txt").write_text("Name:Lightning Bolt\nManaCost:R\n", encoding="utf-8")
+    (out / "cards" / "gone_card.txt").write_text("Name:Gone Card\nManaCost:R\n", encoding="utf-8")
+    warned = _warnings(runner, str(source), "--to", "forge-custom", "-o", str(out))
+    (bolt,) = [line for line in warned if "lightning_bolt.txt" in line]
+    assert "no longer in the block" not in bolt
+    assert "in place of the real Lightning Bolt" in bolt and bolt.endswith("; delete it")
+    (gone,) = [line for line in warned if "gone_card.txt" in line]
+    assert gone.endswith("delete it if its card is no longer in the block")
+
+
+def test_no_custom_card_left_writes_no_edition(runner: CliRunner, tmp_path: Path) -> None:
+    """With every custom card refused, or a block of real cards only, an edition with an empty [cards] was
+    written and the next step said to copy editions/ into Forge. Nothing is written now and the next step
+    says there is nothing for Forge's custom folder (naming what was refused); the exit code stays 0."""
+    deck = deck_from_cards("Sky", [FOUR_DAMAGE_BOLT, _real("Duress")], {"SKYRCH": SKY})
+    assert write_forge_custom_set(deck) == {}
+    source = _block(tmp_path, ("Lightning Bolt", "Lightning Bolt deals 4 damage to any target."))
+    result = runner.invoke(main, ["export", str(source), "--to", "forge-custom", "-o", str(tmp_path / "f")])
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "f").exists() and "copy" not in result.output
+    assert "Nothing for Forge's custom folder: no custom card was written (Lightning Bolt" in result.output
+    block = tmp_path / "real.txt"
+    block.write_text("4 Duress\n", encoding="utf-8")
+    result = runner.invoke(main, ["export", str(block), "--to", "forge-custom", "-o", str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "r").exists() and "copy" not in result.output
+    assert "Nothing for Forge's custom folder: Forge has every real card of the block" in result.output
+
+
+def test_the_real_card_in_other_capitals_is_the_real_card(runner: CliRunner, tmp_path: Path) -> None:
+    """ "LIGHTNING BOLT" with the real 3-damage text (or the real text but for punctuation) was refused as a
+    card that would replace the real Lightning Bolt: it is the real card (Forge's names ignore case), so
+    it gets no script, no edition line and no warning, like a real card."""
+    for text in (
+        "LIGHTNING BOLT deals 3 damage to any target.",
+        "Lightning Bolt deals 3 damage to any target",
+    ):
+        caps = _card("LIGHTNING BOLT", text)
+        spark = _card("Skyreach Spark", "Skyreach Spark deals 2 damage to any target.")
+        deck = deck_from_cards("Sky", [caps, spark], {"SKYRCH": SKY})
+        assert forge.forge_unwritable_cards(deck) == {}
+        assert forge.forge_has_card(caps) and forge.forge_real_namesake(caps) is None
+        bundle = write_forge_custom_set(deck)
+        assert sorted(path for path in bundle if path.startswith("cards/")) == ["cards/skyreach_spark.txt"]
+        assert _edition_cards(bundle) == ["1 C Skyreach Spark"]
+        assert keywords_only_cards(deck) == ["Skyreach Spark"]
+    assert not forge.forge_has_card(_card("LIGHTNING BOLT", "LIGHTNING BOLT deals 4 damage to any target."))
+    source = _block(
+        tmp_path,
+        ("LIGHTNING BOLT", "LIGHTNING BOLT deals 3 damage to any target."),
+        ("Skyreach Spark", "Skyreach Spark deals 2 damage to any target."),
+    )
+    warned = _warnings(runner, str(source), "--to", "forge-custom", "-o", str(tmp_path / "f"))
+    assert not [line for line in warned if "LIGHTNING BOLT" in line.upper()], warned
+    assert sorted(p.name for p in (tmp_path / "f" / "cards").iterdir()) == ["skyreach_spark.txt"]
+
+
+@pytest.mark.parametrize(("fmt", "out"), [("forge", "sky.dck"), ("cod", "sky.cod"), ("mtgo", "sky.dek")])
+def test_the_namesake_warning_says_what_a_deck_does(
+    fmt: str, out: str, runner: CliRunner, tmp_path: Path
+) -> None:
+    """The warning about a 4-damage "Lightning Bolt" said "so forge-custom does not write it" on every
+    target: a deck names the card, so it will play the real one; that is what it says now."""
+    source = tmp_path / "sky.xml"
+    source.write_text(NAMESAKE_XML, encoding="utf-8")
+    warned = _warnings(runner, str(source), "--to", fmt, "-o", str(tmp_path / out))
+    (bolt,) = [line for line in warned if "'Lightning Bolt' has the name of a real card" in line]
+    assert "forge-custom" not in bolt
+    assert "the deck will play the real Lightning Bolt" in bolt and bolt.endswith(
+        "give yours a name of its own"
+    )
+
+
+def test_enchant_lines_forge_scripts_have() -> None:
+    """ "Enchant creature or planeswalker" (and other Enchant lines Forge's own scripts have) got no
+    ``K:Enchant``, so Forge could not cast the Aura onto anything; they are written as Forge's scripts
+    write them (akki_war_paint.txt: ``K:Enchant:Artifact,Creature:artifact or creature``)."""
+    expected = {
+        "Enchant creature or planeswalker": "K:Enchant:Creature,Planeswalker:creature or planeswalker",
+        "Enchant artifact or creature": "K:Enchant:Artifact,Creature:artifact or creature",
+        "Enchant land you control": "K:Enchant:Land.YouCtrl:land you control",
+        "Enchant nonland permanent": "K:Enchant:Permanent.nonLand:nonland permanent",
+        "Enchant creature you don't control": "K:Enchant:Creature.YouDontCtrl:creature you don't control",
+        "Enchant creature or Vehicle": "K:Enchant:Creature,Vehicle:creature or vehicle",
+    }
+    for line, keyword in expected.items():
+        aura = _card(
+            "Sky Chains", f"{line}\nEnchanted permanent can't attack or block.", types=("Enchantment",)
+        )
+        aura = replace(aura, faces=(replace(aura.faces[0], subtypes=("Aura",)),))
+        script = write_forge_script(aura)
+        assert f"\n{keyword}\nSVar:AttachAILogic:Curse\n" in script, script

@@ -149,15 +149,15 @@ def test_forge_custom_set_bundle() -> None:
     )
     # cards from many sets: an edition named after the deck, numbered by position, with a code and a
     # date of its own (Forge will not start without Date=; two blocks must not share a code)
-    mixed = write_forge_custom_set(deck_from_cards("Mixed", [ANGELIC_EDICT, FIRE_ICE, SPIRIT]))
+    mixed = write_forge_custom_set(deck_from_cards("Mixed", [ANGELIC_EDICT, FIRE_ICE, SPIRIT, gnome]))
     edition = mixed["editions/Mixed.txt"].decode()
     assert "Code=CUSTOM" not in edition and re.search(r"^Code=X[0-9A-F]{5}$", edition, re.M)
     assert re.search(r"^Date=\d{4}-\d{2}-\d{2}$", edition, re.M)
-    edited = write_forge_custom_set(deck_from_cards("Mixed", [ANGELIC_EDICT, SPIRIT]))[
+    edited = write_forge_custom_set(deck_from_cards("Mixed", [ANGELIC_EDICT, SPIRIT, gnome]))[
         "editions/Mixed.txt"
     ].decode()
     assert edited.split("\n")[1] == edition.split("\n")[1]  # the block edited keeps its code (decks pin it)
-    other = write_forge_custom_set(deck_from_cards("Other", [ANGELIC_EDICT, SPIRIT]))[
+    other = write_forge_custom_set(deck_from_cards("Other", [ANGELIC_EDICT, SPIRIT, gnome]))[
         "editions/Other.txt"
     ].decode()
     assert other.split("\n")[1] != edition.split("\n")[1]  # another block, another code
@@ -165,7 +165,9 @@ def test_forge_custom_set_bundle() -> None:
     assert edition.endswith("\n[tokens]\n1 w_1_1_spirit_flying\n")  # ...but its tokens, by script name
     # real cards are neither listed (Forge would give them the custom, picture-less printing) nor scripted
     assert "Fire" not in edition and "Angelic Edict" not in edition
-    assert not any(path.startswith("cards/") for path in mixed)
+    assert [path for path in mixed if path.startswith("cards/")] == ["cards/packaged_gnome.txt"]
+    # no custom card at all: nothing, not an edition with an empty [cards] (nor a token no card makes)
+    assert write_forge_custom_set(deck_from_cards("Real", [ANGELIC_EDICT, FIRE_ICE, SPIRIT])) == {}
     script = mixed["tokens/w_1_1_spirit_flying.txt"].decode()  # named as Forge's own Spirit token script
     assert script.startswith("Name:Spirit Token\nManaCost:no cost\nColors:white\n")
 

@@ -239,7 +239,7 @@ def test_the_made_set_code_stays_when_the_list_changes(runner: CliRunner, tmp_pa
     block = tmp_path / "myblock.txt"
     editions = []
     for extra in ("", "1 Duress\n"):
-        block.write_text("4 Lightning Bolt\n" + extra, encoding="utf-8")
+        block.write_text("4 Lightning Bolt\n1 Auctioneer\n" + extra, encoding="utf-8")  # a custom card
         out = tmp_path / f"out{len(editions)}"
         run(runner, "export", str(block), "--to", "forge-custom", "-o", str(out))
         (edition,) = (out / "editions").iterdir()

@@ -880,9 +880,6 @@ class CombatReferee(SeatsByName, GameReferee):
             JournalError: the journal cannot be replayed, or lacks the players' names.
             NotAllowed: the game is over.
         """
-        server = bot.client.server
-        if server is not None and not server.shares_deck_lists:
-            raise NotAllowed(f"{COMBAT_NEEDS_DECK_LISTS}: this server does not share deck lists")
         meta = bot.journal.table_meta(key)
         options = CombatOptions(**meta["options"])
         engine = Table.restore(bot.journal, key).engine
@@ -896,6 +893,9 @@ class CombatReferee(SeatsByName, GameReferee):
             cards = await asyncio.to_thread(card_database, options.card_source)
         except CardDataError as exc:
             raise NotAllowed(f"the referee's card database does not load: {str(exc)[:120]}") from None
+        server = bot.client.server
+        if server is not None and not server.shares_deck_lists:
+            raise NotAllowed(f"{COMBAT_NEEDS_DECK_LISTS}: this server does not share deck lists")
         referee = await cls.create(bot, room_id, options, requested_by=requested_by, cards=cards)
         referee.continue_table(key, meta, engine_names)
         return referee

@@ -798,10 +798,24 @@ class WebView:
         grant, referee = await self._grant(request)
         if referee.format_name != "vortex":  # the only page with a pick
             raise web.HTTPNotFound()
-        choice = (await self._action_form(request, "choice"))["choice"]
-        if not choice:
+        form = await self._action_form(request, "choice", "seen")
+        if not form["choice"]:
             raise web.HTTPBadRequest()
-        return self._replies(await self.run_command(grant, referee, f"!pick {choice}"))
+        if form["seen"]:  # the page's number points into the pack it drew: refused if the pack changed since
+            mine = views.private_view(referee, grant.player)
+            stale = self._stale("vortex", "pick", form["seen"], mine["private"] if mine else {})
+            if stale is not None:
+                return stale
+        return self._replies(await self.run_command(grant, referee, f"!pick {form['choice']}"))
+
+    @staticmethod
+    def _stale(format_name: str, command: str, seen: str, desk: views.View) -> web.Response | None:
+        """The refusal (409, what changed) of a page action whose numbers point into lists that changed since
+        the page drew them (``seen``: :func:`views.seen_lists`), or None when they are as it saw them."""
+        stale = views.stale_lists(format_name, command, seen, desk)
+        if not stale:
+            return None
+        return web.Response(status=409, text=views.stale_answer(stale, command), headers=SECURITY_HEADERS)
 
     async def run_command(self, grant: Grant, referee: GameReferee, text: str) -> list[str]:
         """Run ``text`` as a game chat command of the grant's player; return what the bot answered them.
@@ -889,11 +903,9 @@ class WebView:
             raise web.HTTPBadRequest()
         if form["seen"]:  # the page's numbers point into the lists it drew: refused if they changed since
             desk = views.league_private_view(league, grant.player, number)["private"]
-            stale = views.stale_lists(league.format_name, command, form["seen"], desk)
-            if stale:
-                return web.Response(
-                    status=409, text=views.stale_answer(stale, command), headers=SECURITY_HEADERS
-                )
+            stale = self._stale(league.format_name, command, form["seen"], desk)
+            if stale is not None:
+                return stale
         return self._replies(
             await self.run_league_command(grant, league, f"!{command} {form['args']}".strip())
         )

@@ -191,6 +191,7 @@ def private_view(referee: Any, player: Any) -> View | None:
         private = combat_hand(engine, player, referee.player_name)
     else:
         return None
+    private["seen"] = seen_lists(private)
     return {"summary": game_summary(referee), "private": private}
 
 
@@ -218,6 +219,7 @@ ACTION_LISTS = {
     ("market", "buy"): ("market", "pool"),
     ("autobattler", "swap"): ("shop", "pool"),
     ("autobattler", "pick"): ("carousel", "pool"),
+    ("vortex", "pick"): ("pack",),
 }
 """Which lists each numbered page action reads (``!buy 2 with 1, 3``: the market's 2, the pool's 1 and 3)."""
 LIST_WORDS = {

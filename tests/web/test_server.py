@@ -171,6 +171,32 @@ def test_a_pick_from_the_page_is_the_chat_command_journaled(tmp_path: Path) -> N
     scenario(tmp_path, body)
 
 
+def test_a_pick_on_a_pack_that_changed_since_the_page_drew_it_is_refused(tmp_path: Path) -> None:
+    """The page sends ``seen`` (the pack it drew) with its pick: a pack changed since (a timer's pick, a
+    pick from chat) refuses the click (409, nothing journaled) instead of picking the card now at that
+    number; the pack as drawn is picked."""
+
+    async def body(s: Setup) -> None:
+        journal = s.bot.journal
+        stream = events(s.session, s.links["alice"] + "/events")
+        _, first = await anext(stream)
+        seen = first["private"]["seen"]
+        assert seen.startswith("pack=")
+        before = list(journal.entries(s.referee.table_key))
+        stale = "pack=" + "0" * 12  # the pack as another view had it
+        pick = s.links["alice"] + "/pick"
+        async with s.session.post(pick, data={"choice": "2", "seen": stale}) as response:
+            assert response.status == 409
+            assert await response.text() == "your pack changed: check your choice and press Pick again"
+        assert list(journal.entries(s.referee.table_key)) == before
+        async with s.session.post(pick, data={"choice": "2", "seen": seen}) as response:
+            assert response.status == 200 and (await response.json())["replies"] == []
+        assert list(journal.entries(s.referee.table_key))[len(before)].action["choice"] == 1
+        await stream.aclose()
+
+    scenario(tmp_path, body)
+
+
 def test_links_expire_when_the_game_ends(tmp_path: Path) -> None:
     async def body(s: Setup) -> None:
         stream = events(s.session, s.links["alice"] + "/events")

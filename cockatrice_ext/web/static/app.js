@@ -277,8 +277,10 @@ function pickButton(card, enabled, onClick) {
   return node;
 }
 
+// A Vortex pick sends ``seen`` too: a pack that changed since the page drew it (a timer's pick) is refused.
 function pick(number, key) {
-  return post("/pick", { choice: String(number) }, "Picked.", key);
+  const seen = lastData && lastData.private ? lastData.private.seen || "" : "";
+  return post("/pick", { choice: String(number), seen }, "Picked.", key);
 }
 
 function combatHand(mine) {

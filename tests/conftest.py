@@ -27,6 +27,7 @@ from servatrice import (  # noqa: E402
     servatrice_factory,
     servatrice_strict,
     servatrice_version,
+    shares_deck_lists,
 )
 
 __all__ = ["mariadb", "servatrice", "servatrice_binary", "servatrice_factory", "servatrice_strict"]
@@ -50,6 +51,6 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if item.get_closest_marker("shared_deck_lists") is None:
         return
     binary = find_servatrice_binary()
-    version = servatrice_version(binary) if binary else None
-    if version is not None and version < (2, 11):
-        pytest.skip(f"Servatrice {version[0]}.{version[1]} does not share deck lists (2.11 and later do)")
+    if binary and not shares_deck_lists(binary):
+        version = servatrice_version(binary).split(" ")[0]
+        pytest.skip(f"Servatrice {version} does not share deck lists (2.11 and later do)")

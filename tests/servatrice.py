@@ -43,10 +43,8 @@ def find_servatrice_binary() -> str | None:
 
 
 @functools.cache
-def servatrice_version(binary: str) -> tuple[int, int] | None:
-    """The (major, minor) version ``binary --version`` prints ("Servatrice 2.10.3 ()"), None if unread."""
-    import re
-
+def servatrice_version(binary: str) -> str:
+    """The version ``binary --version`` prints ("2.10.3 ()" of "Servatrice 2.10.3 ()"), "" if unread."""
     try:
         out = subprocess.run(
             [binary, "--version"],
@@ -56,16 +54,16 @@ def servatrice_version(binary: str) -> tuple[int, int] | None:
             env=dict(os.environ, QT_QPA_PLATFORM="offscreen"),
         )
     except (OSError, subprocess.SubprocessError):
-        return None
-    match = re.search(r"(\d+)\.(\d+)", out.stdout + out.stderr)
-    return (int(match[1]), int(match[2])) if match else None
+        return ""
+    return (out.stdout + out.stderr).strip().removeprefix("Servatrice").strip()
 
 
 def shares_deck_lists(binary: str) -> bool:
-    """Whether this Servatrice's games can share deck lists (2.11 and later; a version unread counts as
-    current)."""
-    version = servatrice_version(binary)
-    return version is None or version >= (2, 11)
+    """Whether this Servatrice's games can share deck lists, judged as the bot judges the version its
+    server announces (:attr:`~cockatrice_ext.client.client.ServerInfo.shares_deck_lists`)."""
+    from cockatrice_ext.client.client import ServerInfo
+
+    return ServerInfo("", servatrice_version(binary), 14).shares_deck_lists
 
 
 def skip_reason() -> str:

@@ -135,13 +135,36 @@ class MariaDB:
         admin = ADMIN_BITS[level]
         hashed = servatrice_password_hash(password)
         safe = name.replace("'", "''")
+        values = {
+            "admin": str(admin),
+            "name": f"'{safe}'",
+            "realname": "''",
+            "password_sha512": f"'{hashed}'",
+            "email": "''",
+            "country": "''",
+            "avatar_bmp": "''",
+            "registrationDate": "NOW()",
+            "active": "1",
+            "clientid": "''",
+            "adminnotes": "''",
+            "privlevel": "'NONE'",
+            "privlevelStartDate": "NOW()",
+            "privlevelEndDate": "NOW()",
+        }
+        columns = [name for name in values if name.lower() in self._user_columns()]  # older schemas lack some
         self.sql(
-            "INSERT INTO cockatrice_users (admin, name, realname, password_sha512, email, country,"
-            " avatar_bmp, registrationDate, active, clientid, adminnotes, privlevel,"
-            " privlevelStartDate, privlevelEndDate) VALUES"
-            f" ({admin}, '{safe}', '', '{hashed}', '', '', '', NOW(), 1, '', '', 'NONE', NOW(), NOW())"
+            f"INSERT INTO cockatrice_users ({', '.join(columns)}) VALUES"
+            f" ({', '.join(values[column] for column in columns)})"
             f" ON DUPLICATE KEY UPDATE admin = {admin}, password_sha512 = '{hashed}';"
         )
+
+    def _user_columns(self) -> set[str]:
+        """The columns of this schema's users table (Servatrice 2.9's has no ``adminnotes``), lower-cased."""
+        out = self.sql(
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_schema = 'servatrice' AND table_name = 'cockatrice_users';"
+        )
+        return {line.strip().lower() for line in out.splitlines()[1:] if line.strip()}
 
     def servatrice_ini(self) -> str:
         """The ``[database]`` section (plus SQL authentication) for Servatrice's ini."""

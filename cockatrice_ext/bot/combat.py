@@ -72,6 +72,7 @@ from cockatrice_ext.bot.runtime import (
     GameReferee,
     OwnDeck,
     Referee,
+    deck_lists_unshared,
     shorten,
 )
 from cockatrice_ext.cards.model import CardDatabase, CardFacts
@@ -893,9 +894,8 @@ class CombatReferee(SeatsByName, GameReferee):
             cards = await asyncio.to_thread(card_database, options.card_source)
         except CardDataError as exc:
             raise NotAllowed(f"the referee's card database does not load: {str(exc)[:120]}") from None
-        server = bot.client.server
-        if server is not None and not server.shares_deck_lists:
-            raise NotAllowed(f"{COMBAT_NEEDS_DECK_LISTS}: this server does not share deck lists")
+        if unshared := deck_lists_unshared(bot):
+            raise NotAllowed(f"{COMBAT_NEEDS_DECK_LISTS}: {unshared}")
         referee = await cls.create(bot, room_id, options, requested_by=requested_by, cards=cards)
         referee.continue_table(key, meta, engine_names)
         return referee

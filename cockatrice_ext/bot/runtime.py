@@ -251,6 +251,18 @@ class Context:
             await self.bot.room_say(self.room_id, text)
 
 
+def deck_lists_unshared(bot: Bot) -> str:
+    """Why the players' loaded deck lists cannot reach ``bot`` on its server, or "" when they can (see
+    :attr:`~cockatrice_ext.client.client.ServerInfo.shares_deck_lists`)."""
+    server = bot.client.server
+    if server is None or server.shares_deck_lists:
+        return ""
+    return (
+        f"this server (Servatrice {server.version_number}) does not share deck lists (Servatrice 2.11"
+        " and later do)"
+    )
+
+
 class Referee:
     """Base of every format adapter: owns its commands and explains the engine's refusals."""
 
@@ -289,14 +301,8 @@ class Referee:
 
     def deck_lists_unshared(self) -> str:
         """Why the players' loaded deck lists cannot reach the referee on this server, or "" when they
-        can (see :attr:`~cockatrice_ext.client.client.ServerInfo.shares_deck_lists`)."""
-        server = self.bot.client.server
-        if server is None or server.shares_deck_lists:
-            return ""
-        return (
-            f"this server (Servatrice {server.version_number}) does not share deck lists (Servatrice 2.11"
-            " and later do)"
-        )
+        can (:func:`deck_lists_unshared`)."""
+        return deck_lists_unshared(self.bot)
 
     async def on_room_left(self, room_id: int, user: str) -> None:
         """``user`` left room ``room_id`` (logged off, or went): a room referee forgets what they waited

@@ -26,7 +26,8 @@ from cockatrice_ext.fsutil import atomic_write_files
 
 from .arena import write_arena
 from .cockatrice import write_card_database, write_cockatrice_xml, write_cod, write_text
-from .forge import write_forge_cube, write_forge_custom_set, write_forge_dck
+from .forge import write_forge_cube, write_forge_dck
+from .forge_edition import write_forge_custom_set
 from .model import (
     ExportDeck,
     ExportEntry,

@@ -162,7 +162,7 @@ def enable_stage_trace(out: Path) -> None:
     import json
 
     from cockatrice_ext import journal
-    from cockatrice_ext.bot import auction, runtime
+    from cockatrice_ext.bot import auction, referee
     from cockatrice_ext.client import client, transport
 
     now = time.perf_counter_ns
@@ -213,7 +213,7 @@ def enable_stage_trace(out: Path) -> None:
         receive(self, data)
 
     protocol_class.data_received = data_received
-    wrap(runtime.GameReferee, "on_event", "event")
+    wrap(referee.GameReferee, "on_event", "event")
     wrap(journal.Journal, "append", "append>", "append<")
     wrap(auction, "render_view", None, "render<")
     wrap(client.Client, "_submit", "submit")

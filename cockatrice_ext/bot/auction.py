@@ -58,7 +58,8 @@ from typing import Annotated, Any, ClassVar, Literal
 from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block, pile_cod
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.formats import SeatsByName
-from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, PileReferee, shorten
+from cockatrice_ext.bot.referee import Context, FormatRoom, PileReferee, shorten
+from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import auction as rules

@@ -64,9 +64,8 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from cockatrice_ext.bot.commands import BadArgument, CommandError, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.formats import SeatsByName, finish_if_one_stands
-from cockatrice_ext.bot.runtime import (
+from cockatrice_ext.bot.referee import (
     GRID_POINTS_PER_CARD,
-    Bot,
     Context,
     FormatRoom,
     GameReferee,
@@ -75,6 +74,7 @@ from cockatrice_ext.bot.runtime import (
     deck_lists_unshared,
     shorten,
 )
+from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.cards.model import CardDatabase, CardFacts
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError

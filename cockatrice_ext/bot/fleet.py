@@ -49,7 +49,8 @@ from cockatrice_ext.bot.commands import BadArgument, parse_invocation
 from cockatrice_ext.journal import Journal, JournalError, Lease
 
 if TYPE_CHECKING:
-    from cockatrice_ext.bot.runtime import Bot, Context
+    from cockatrice_ext.bot.referee import Context
+    from cockatrice_ext.bot.runtime import Bot
 
 LOGGER = logging.getLogger(__name__)
 
@@ -388,7 +389,7 @@ class Fleet:
     def _target(self, name: str, args: str, room_id: int) -> str | None:
         """Who should run room command ``name``: a game's holder, the least loaded member, or us (None)."""
         from cockatrice_ext.bot import formats as bot_formats
-        from cockatrice_ext.bot.runtime import FormatRoom
+        from cockatrice_ext.bot.referee import FormatRoom
 
         if name == "resume":
             word = args.split()[0] if args.split() else ""
@@ -404,7 +405,7 @@ class Fleet:
 
     async def serve_asks(self) -> None:
         """Claim the room commands handed to this process (each exactly once) and answer them."""
-        from cockatrice_ext.bot.runtime import Context
+        from cockatrice_ext.bot.referee import Context
 
         prefix = f"ask:{self.server}:{self.owner}:"
         for lease in self.journal.leases(prefix):

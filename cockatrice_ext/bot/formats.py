@@ -21,7 +21,8 @@ from cockatrice_ext.journal import JournalError, Table
 from cockatrice_ext.protocol import commands as pc
 
 if TYPE_CHECKING:
-    from cockatrice_ext.bot.runtime import Bot, GameReferee
+    from cockatrice_ext.bot.referee import GameReferee
+    from cockatrice_ext.bot.runtime import Bot
     from cockatrice_ext.client import ClientEvent
 
 Installer = Callable[["Bot"], Awaitable[None]]

@@ -77,7 +77,8 @@ import logging
 from cockatrice_ext.bot.league_options import TITLES, LeagueOptions
 from cockatrice_ext.bot.league_referee import LeagueReferee
 from cockatrice_ext.bot.league_rooms import AutoBattlerRoom, LeagueRoom, MarketRoom
-from cockatrice_ext.bot.runtime import Bot, GameReferee, unreplayable_line
+from cockatrice_ext.bot.referee import GameReferee, unreplayable_line
+from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.journal import JournalError, journal_location
 from cockatrice_ext.protocol import commands as pc

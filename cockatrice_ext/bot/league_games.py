@@ -12,7 +12,8 @@ from cockatrice_ext.bot.commands import command
 from cockatrice_ext.bot.league_cards import check_loaded_deck, deck_names, deck_verdict
 from cockatrice_ext.bot.league_options import TITLES
 from cockatrice_ext.bot.league_views import REFUSALS
-from cockatrice_ext.bot.runtime import Bot, Context, GameReferee, shorten
+from cockatrice_ext.bot.referee import Context, GameReferee, shorten
+from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.client.mirror import PlayerState

@@ -42,7 +42,8 @@ from cockatrice_ext.bot.league_views import (
     numbered,
     render_effects,
 )
-from cockatrice_ext.bot.runtime import Bot, Context, Referee, shorten
+from cockatrice_ext.bot.referee import Context, Referee, shorten
+from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import league as core
 from cockatrice_ext.formats import market as mk

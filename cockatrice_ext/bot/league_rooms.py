@@ -15,7 +15,8 @@ from cockatrice_ext.bot.league_cards import load_league_block
 from cockatrice_ext.bot.league_options import TITLES, LeagueOptions
 from cockatrice_ext.bot.league_referee import LOBBY_GRACE, LeagueReferee, league_pages, misplaced_command
 from cockatrice_ext.bot.league_views import REFUSALS
-from cockatrice_ext.bot.runtime import Bot, Context, Referee, shorten
+from cockatrice_ext.bot.referee import Context, Referee, shorten
+from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.formats import options as game_options
 
 SEATS = {"market": (2, 8), "autobattler": (4, 8)}

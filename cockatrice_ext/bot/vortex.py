@@ -25,7 +25,7 @@ The rules live in :mod:`cockatrice_ext.formats.vortex`; this module only adapts 
   pack back): they are told so, and the bot passes their Cockatrice turns. A dropped connection is not
   leaving (the seat stays; nothing happens), nor is the referee's own: a player is out only on the server's
   word (Event_Leave, a seat missing from the full game state the bot has), never from the bot's view while
-  it rejoins (:attr:`~cockatrice_ext.bot.runtime.GameReferee.seats_known`); players who went while it was
+  it rejoins (:attr:`~cockatrice_ext.bot.referee.GameReferee.seats_known`); players who went while it was
   away are settled once when it is back, after a line saying so.
 * **Limits.** Winning and losing otherwise stay with Cockatrice; card effects that move cards from hands
   or graveyards back into the shoe or a pack (``PutInShoe``, ``PutInPack``) have no chat command yet.
@@ -68,7 +68,8 @@ from typing import Annotated, Any, ClassVar, Literal
 from cockatrice_ext.bot.blocks import LoadedBlock, load_block, pile_cod
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.formats import SeatsByName, finish_if_one_stands
-from cockatrice_ext.bot.runtime import Bot, Context, FormatRoom, PileReferee, Referee, shorten
+from cockatrice_ext.bot.referee import Context, FormatRoom, PileReferee, Referee, shorten
+from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import options as game_options

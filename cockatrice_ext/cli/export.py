@@ -65,8 +65,8 @@ _BLOCK_SUFFIXES = (".txt", ".xml")
 
 def _next_step(fmt: str, target: Path, written: list[Path], not_written: Collection[str] = ()) -> str:
     """What to do with the output; for a Forge custom folder, the folders written, or, when no custom card
-    was written (nothing is: :func:`~cockatrice_ext.exporters.forge.forge_custom_cards`), that there is
-    nothing for Forge's custom folder and why: Forge has every real card, and the custom ones were
+    was written (nothing is: :func:`~cockatrice_ext.exporters.forge_edition.forge_custom_cards`), that
+    there is nothing for Forge's custom folder and why: Forge has every real card, and the custom ones were
     ``not_written`` (:func:`forge_unwritable_cards`)."""
     if fmt != "forge-custom":
         return NEXT_STEPS[fmt]
@@ -417,7 +417,7 @@ KEYWORDS_ONLY_LISTED = 5
 def _warn_keywords_only(deck: ExportDeck) -> list[str]:
     """Say which Forge scripts hold only their card's keywords (no A:, T:, SVar: lines): Forge would load
     them as cards that do nothing else. Returns their names."""
-    from cockatrice_ext.exporters.forge import keywords_only_cards
+    from cockatrice_ext.exporters.forge_edition import keywords_only_cards
 
     names = keywords_only_cards(deck)
     by_hand = "script {} other rules text by hand (A:, T:, SVar: lines)"
@@ -458,7 +458,8 @@ def _warn_unknown_to(deck: ExportDeck, fmt: str) -> None:
 def _refused_scripts(deck: ExportDeck) -> dict[str, str]:
     """``cards/<file>`` -> what Forge does with a script of that name: the scripts of the cards forge-custom
     does not write (:func:`forge_unwritable_cards`), which an earlier export may have left in the folder."""
-    from cockatrice_ext.exporters.forge import forge_real_namesake, forge_unwritable_cards, script_file_name
+    from cockatrice_ext.exporters.forge_edition import forge_real_namesake, forge_unwritable_cards
+    from cockatrice_ext.exporters.forge_scripts import script_file_name
     from cockatrice_ext.exporters.model import display_name
 
     skipped = forge_unwritable_cards(deck)
@@ -559,7 +560,7 @@ def _refuse_real_edition(code: str) -> None:
     """Refuse, before the list is read, a ``--set-code`` no Forge edition may take
     (:func:`forge_code_refusal`): one Forge reserves (``USER``, ``???``) or a real set's would replace
     Forge's own edition, and one that is not letters, digits, ``-`` and ``_`` breaks Forge's lines."""
-    from cockatrice_ext.exporters.forge import forge_code_refusal
+    from cockatrice_ext.exporters.forge_edition import forge_code_refusal
 
     refusal = forge_code_refusal(code)
     if refusal is not None:
@@ -576,10 +577,10 @@ def _warn_forge(deck: ExportDeck, fmt: str, edition: CardSet | None) -> list[str
     (:func:`forge_misread_names`); in a custom folder, what :func:`forge_edition_notes` says of the
     edition's code, and each card not written (:func:`forge_unwritable_cards`) but the namesakes already
     named as the list was read (:func:`_warn_real_namesakes`). Returns the names of the cards not written."""
-    from cockatrice_ext.exporters.forge import (
+    from cockatrice_ext.exporters.forge import forge_misread_names
+    from cockatrice_ext.exporters.forge_edition import (
         forge_custom_cards,
         forge_edition_notes,
-        forge_misread_names,
         forge_unwritable_cards,
     )
     from cockatrice_ext.exporters.model import display_name
@@ -612,9 +613,10 @@ def _warn_forge(deck: ExportDeck, fmt: str, edition: CardSet | None) -> list[str
 
 
 def _forge_custom_cards(deck: ExportDeck) -> list[str]:
-    """The custom cards forge-custom writes (:func:`~cockatrice_ext.exporters.forge.forge_custom_cards`):
-    none, and nothing is written, not even the folder."""
-    from cockatrice_ext.exporters.forge import forge_custom_cards
+    """The custom cards forge-custom writes
+    (:func:`~cockatrice_ext.exporters.forge_edition.forge_custom_cards`): none, and nothing is written, not
+    even the folder."""
+    from cockatrice_ext.exporters.forge_edition import forge_custom_cards
 
     return forge_custom_cards(deck)
 

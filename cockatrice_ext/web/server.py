@@ -68,7 +68,8 @@ from aiohttp.abc import AbstractAccessLogger
 
 from cockatrice_ext.bot.commands import MAX_COMMAND_LENGTH
 from cockatrice_ext.bot.league_rooms import Lobby
-from cockatrice_ext.bot.runtime import Bot, Context, GameReferee
+from cockatrice_ext.bot.referee import Context, GameReferee
+from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.web import views
 from cockatrice_ext.web.charts import ChartPages
 from cockatrice_ext.web.gate import AcceptErrors, ConnectionGate

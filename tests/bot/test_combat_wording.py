@@ -14,7 +14,7 @@ from test_combat_fights_render import take
 from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.combat import CombatReferee, DeckVerdict, check_cod, own_permanent, render_effects
 from cockatrice_ext.bot.commands import CommandSet
-from cockatrice_ext.bot.runtime import Context
+from cockatrice_ext.bot.referee import Context
 from cockatrice_ext.formats import combat as rules
 from cockatrice_ext.formats.base import RulesError
 

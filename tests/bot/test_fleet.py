@@ -31,7 +31,8 @@ from test_auction_e2e import BLOCK, wait_note
 from cockatrice_ext.bot import fleet as fleet_module
 from cockatrice_ext.bot.chat import ChatScheduler
 from cockatrice_ext.bot.commands import NotAllowed
-from cockatrice_ext.bot.runtime import COMMAND_ACTION_IDS, Bot, BotOptions, Context, GameReferee
+from cockatrice_ext.bot.referee import COMMAND_ACTION_IDS, Context, GameReferee
+from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.client.errors import NameNotFound
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.journal import Journal, Table

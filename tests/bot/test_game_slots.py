@@ -22,7 +22,8 @@ from bot_players import Player, wait_until
 from servatrice import ServatriceConfig, ServatriceServer
 
 from cockatrice_ext.bot.auction import AuctionOptions
-from cockatrice_ext.bot.runtime import Bot, BotOptions, duration_words
+from cockatrice_ext.bot.referee import duration_words
+from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.journal import Journal
 
@@ -332,7 +333,7 @@ def test_only_room_commands_that_open_a_game_per_request_name_its_requester() ->
     format's ``new``, ``!resume``): a league's games are its pairings', whoever said the command that
     started it."""
     from cockatrice_ext.bot import auction, combat, league_rooms, vortex
-    from cockatrice_ext.bot.runtime import GAME_REQUESTER, Context, LobbyReferee, Referee
+    from cockatrice_ext.bot.referee import GAME_REQUESTER, Context, LobbyReferee, Referee
 
     assert all(
         room.opens_games_on_request for room in (auction.AuctionRoom, vortex.VortexRoom, combat.CombatRoom)
@@ -365,7 +366,7 @@ def test_a_continued_game_nobody_joins_keeps_its_record() -> None:
     that record open (so ``!resume`` works again) and the room is told so; a new game has no record."""
     from journal_toys import CounterConfig, CounterEngine
 
-    from cockatrice_ext.bot.runtime import GameReferee
+    from cockatrice_ext.bot.referee import GameReferee
     from cockatrice_ext.journal import Table
 
     said: list[tuple[int, str]] = []

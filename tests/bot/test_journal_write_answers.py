@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from cockatrice_ext.bot.runtime import COMMAND_ACTION_IDS, Bot, Referee
+from cockatrice_ext.bot.referee import COMMAND_ACTION_IDS, Referee
+from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.journal import JournalWriteError
 
 

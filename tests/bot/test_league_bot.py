@@ -547,7 +547,8 @@ def test_refused_chat_changes_nothing(player: str, words: list[str]) -> None:
 def test_one_league_at_a_time_across_formats_and_rooms() -> None:
     """Private commands name no league, so a player in one league or lobby cannot join another."""
     from cockatrice_ext.bot.league_rooms import AutoBattlerRoom, MarketRoom
-    from cockatrice_ext.bot.runtime import Bot, BotOptions, Context
+    from cockatrice_ext.bot.referee import Context
+    from cockatrice_ext.bot.runtime import Bot, BotOptions
 
     async def scenario() -> list[str]:
         bot = Bot(BotOptions(url="ws://127.0.0.1:1/none", user="referee"), journal=Journal(":memory:"))
@@ -588,7 +589,7 @@ class _ChattyBot(_FakeBot):
 
 
 def test_an_overpaying_buy_is_warned_about_once_then_goes_through() -> None:
-    from cockatrice_ext.bot.runtime import Context
+    from cockatrice_ext.bot.referee import Context
 
     engine = market_engine(rounds=2)
     engine.apply(core.ReportResult(player=None, winner="al"))
@@ -648,7 +649,7 @@ def league_desk(options: LeagueOptions, engine: ab.AutoBattlerEngine) -> tuple[L
 
 def say(league: LeagueReferee, bot: Any, sender: str, text: str) -> list[str]:
     """What the league answers ``sender``'s private ``text`` with (replies first, then what it told)."""
-    from cockatrice_ext.bot.runtime import Context
+    from cockatrice_ext.bot.referee import Context
 
     replies: list[str] = []
 
@@ -786,7 +787,8 @@ def test_reseating_is_refused_for_four_players() -> None:
     """tables=reseat would do nothing at one table: starting four players with it is refused, even when it
     is the room's default, and tables=isolated overrides it."""
     from cockatrice_ext.bot.league_rooms import AutoBattlerRoom
-    from cockatrice_ext.bot.runtime import Bot, BotOptions, Context
+    from cockatrice_ext.bot.referee import Context
+    from cockatrice_ext.bot.runtime import Bot, BotOptions
 
     async def scenario() -> list[str]:
         bot = Bot(BotOptions(url="ws://127.0.0.1:1/none", user="referee"), journal=Journal(":memory:"))
@@ -911,7 +913,7 @@ def test_with_pages_only_players_watching_their_page_are_pointed_to_it() -> None
     """Seen in the field with --web: chat-only players got every pack as "Your pack (14) is on your page;
     or !pack." and needed a !pack per pick. A player who picks in chat (bo) gets the listing in chat from
     then on; one whose page is open (al) is pointed to it."""
-    from cockatrice_ext.bot.runtime import Context
+    from cockatrice_ext.bot.referee import Context
 
     engine = mk.MarketDraftEngine(
         mk.MarketConfig(players=("al", "bo"), rounds=1, cards=market_cards()), seed=3
@@ -977,7 +979,7 @@ def test_autobattler_draft_answers_say_what_to_do_instead() -> None:
 def test_an_ended_league_still_shows_its_members_the_table_and_their_pool() -> None:
     """After the end, !standings and !pool by private message answered "Join a league in the room first";
     the member's latest league answers them, and nothing else."""
-    from cockatrice_ext.bot.runtime import Context
+    from cockatrice_ext.bot.referee import Context
 
     engine = autobattler_engine()
     league, bot = league_desk(LeagueOptions(format="autobattler"), engine)

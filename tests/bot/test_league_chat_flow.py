@@ -24,7 +24,7 @@ from cockatrice_ext.bot.league_games import LeagueGame
 from cockatrice_ext.bot.league_options import LeagueOptions
 from cockatrice_ext.bot.league_referee import FORFEIT_GRACE, LeagueReferee
 from cockatrice_ext.bot.league_views import render_effects
-from cockatrice_ext.bot.runtime import Context
+from cockatrice_ext.bot.referee import Context
 from cockatrice_ext.cards.model import CardFacts
 from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import league as core

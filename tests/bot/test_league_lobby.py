@@ -11,7 +11,8 @@ from typing import Any
 
 from cockatrice_ext.bot.league_options import LeagueOptions
 from cockatrice_ext.bot.league_rooms import AutoBattlerRoom, Lobby, MarketRoom
-from cockatrice_ext.bot.runtime import Bot, Context
+from cockatrice_ext.bot.referee import Context
+from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.web.demo import demo_bot
 
 ROOM = 1

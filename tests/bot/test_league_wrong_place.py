@@ -12,7 +12,8 @@ from test_league_lobby import PLAYERS, ROOM, Chat, lines, run_room, say
 
 from cockatrice_ext.bot.league_games import LeagueGame
 from cockatrice_ext.bot.league_rooms import AutoBattlerRoom
-from cockatrice_ext.bot.runtime import Bot, Context
+from cockatrice_ext.bot.referee import Context
+from cockatrice_ext.bot.runtime import Bot
 
 
 def test_private_league_commands_in_room_or_game_chat_say_where_to_send_them(tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ import pytest
 from test_runtime import GAME, ROOM, vortex_games
 
 from cockatrice_ext.bot.commands import NotAllowed
-from cockatrice_ext.bot.runtime import Bot, Context, LobbyReferee
+from cockatrice_ext.bot.referee import Context, LobbyReferee
+from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.vortex import VortexReferee
 from cockatrice_ext.client import Disconnected
 from cockatrice_ext.client.errors import GameNotStarted
@@ -219,6 +220,6 @@ def test_a_command_refused_before_the_game_starts_is_sent_once_it_starts(
         await referee.on_event(event)  # type: ignore[arg-type]
         assert sent == [[note]]
 
-    with caplog.at_level(logging.INFO, logger="cockatrice_ext.bot.runtime"):
+    with caplog.at_level(logging.INFO, logger="cockatrice_ext.bot.referee"):
         asyncio.run(run())
     assert not [r for r in caplog.records if "no longer takes game commands" in r.getMessage()]

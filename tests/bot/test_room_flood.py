@@ -14,7 +14,8 @@ import asyncio
 from typing import Any
 
 from cockatrice_ext.bot.chat import ChatScheduler
-from cockatrice_ext.bot.runtime import Bot, BotOptions, Context, Referee
+from cockatrice_ext.bot.referee import Context, Referee
+from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.journal import Journal
 
 NOTICE = "too many commands; the referee answers again in a few seconds."
@@ -108,7 +109,7 @@ def test_in_a_quiet_room_every_command_is_answered() -> None:
 def test_the_allowance_comes_back_after_a_window_and_the_notice_once_per_window() -> None:
     """Each sender has their own allowance; it frees as old answers leave the window, and the notice is
     given at most once per window however many commands come."""
-    from cockatrice_ext.bot.runtime import ROOM_COMMAND_WINDOW, ROOM_COMMANDS_PER_WINDOW, CommandAllowance
+    from cockatrice_ext.bot.referee import ROOM_COMMAND_WINDOW, ROOM_COMMANDS_PER_WINDOW, CommandAllowance
 
     assert (ROOM_COMMANDS_PER_WINDOW, ROOM_COMMAND_WINDOW) == (3, 10.0)  # the answers the first test counts
     allowance = CommandAllowance(per_window=3, window=10.0)
@@ -125,7 +126,7 @@ def test_the_allowance_comes_back_after_a_window_and_the_notice_once_per_window(
 
 def test_the_allowance_forgets_quiet_senders() -> None:
     """Memory holds only the senders of the last window (many names cost nothing under auth none)."""
-    from cockatrice_ext.bot.runtime import CommandAllowance
+    from cockatrice_ext.bot.referee import CommandAllowance
 
     allowance = CommandAllowance(per_window=1, window=10.0)
     for index in range(1000):

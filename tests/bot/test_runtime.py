@@ -18,7 +18,8 @@ from servatrice import ServatriceServer
 from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.chat import ChatScheduler
 from cockatrice_ext.bot.commands import command
-from cockatrice_ext.bot.runtime import Bot, BotOptions, Context, Referee
+from cockatrice_ext.bot.referee import Context, Referee
+from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
 from cockatrice_ext.client import FloodLimits, Reconnected
 from cockatrice_ext.journal import Journal, open_database
@@ -356,7 +357,7 @@ def test_no_chat_command_hides_a_method_the_runtime_calls() -> None:
     import inspect
 
     from cockatrice_ext.bot import auction, combat, league_games, league_referee, league_rooms, vortex
-    from cockatrice_ext.bot.runtime import GameReferee
+    from cockatrice_ext.bot.referee import GameReferee
 
     hidden = [
         f"{cls.__name__}.{attr}"
@@ -376,7 +377,7 @@ def test_games_says_over_once() -> None:
     """Seen in the field: ``!games`` said "#2 auction: over (game over (conceded))"."""
     from types import SimpleNamespace
 
-    from cockatrice_ext.bot.runtime import GameReferee
+    from cockatrice_ext.bot.referee import GameReferee
 
     def status(finished: str) -> str:
         return GameReferee.status(SimpleNamespace(finished=finished, table=None))  # type: ignore[arg-type]

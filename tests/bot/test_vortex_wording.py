@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cockatrice_ext.bot.commands import CommandSet
-from cockatrice_ext.bot.runtime import Context
+from cockatrice_ext.bot.referee import Context
 from cockatrice_ext.bot.vortex import VortexReferee
 from cockatrice_ext.cards.model import CardFacts
 from cockatrice_ext.formats import vortex as rules

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
-from cockatrice_ext.exporters.forge import write_forge_script
+from cockatrice_ext.exporters.forge_scripts import write_forge_script
 
 CARD = """<?xml version="1.0" encoding="UTF-8"?>
 <cockatrice_carddatabase version="4"><sets><set><name>DN2</name></set></sets><cards>

@@ -16,7 +16,7 @@ from cockatrice_ext.cards.model import Card, CardSet, Face, Printing
 from cockatrice_ext.cards.sources import load_cards
 from cockatrice_ext.cards.text import split_type_line
 from cockatrice_ext.exporters import deck_from_cards, write_forge_custom_set
-from cockatrice_ext.exporters.forge import forge_token_script_name
+from cockatrice_ext.exporters.forge_scripts import forge_token_script_name
 
 SET = """<?xml version="1.0" encoding="UTF-8"?>
 <cockatrice_carddatabase version="4">

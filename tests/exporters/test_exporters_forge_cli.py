@@ -12,7 +12,7 @@ from cockatrice_ext.cards.model import Card
 from cockatrice_ext.cards.store import shipped_store
 from cockatrice_ext.cli import main
 from cockatrice_ext.decks.readers import read_cod, read_forge
-from cockatrice_ext.exporters.forge import is_real_card
+from cockatrice_ext.exporters.model import is_real_card
 
 
 @pytest.fixture
@@ -210,7 +210,7 @@ def test_the_set_code_help_gives_a_code_forge_custom_takes_silently(runner: CliR
     refuses and what it warns about."""
     import re
 
-    from cockatrice_ext.exporters.forge import forge_code_refusal, forge_code_risk
+    from cockatrice_ext.exporters.forge_edition import forge_code_refusal, forge_code_risk
 
     result = runner.invoke(main, ["export", "--help"], terminal_width=200)
     assert result.exit_code == 0, result.output

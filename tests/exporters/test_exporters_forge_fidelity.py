@@ -16,13 +16,20 @@ from export_samples import creature_token, instant_xml
 from cockatrice_ext.cards.model import Card, CardSet, Face, Printing
 from cockatrice_ext.cards.store import shipped_store
 from cockatrice_ext.cli import main
-from cockatrice_ext.exporters import deck_from_cards, forge, write_forge_custom_set, write_forge_dck
-from cockatrice_ext.exporters.forge import (
+from cockatrice_ext.exporters import deck_from_cards, write_forge_custom_set, write_forge_dck
+from cockatrice_ext.exporters.forge import forge_misread_names
+from cockatrice_ext.exporters.forge_edition import (
+    FORGE_RESERVED_CODES,
     block_set_code,
-    forge_token_script_name,
+    forge_code_refusal,
+    forge_code_risk,
+    forge_edition_notes,
+    forge_has_card,
+    forge_real_namesake,
+    forge_unwritable_cards,
     keywords_only_cards,
-    write_forge_script,
 )
+from cockatrice_ext.exporters.forge_scripts import forge_token_script_name, write_forge_script
 
 FORGE_LOGGER = "cockatrice_ext.exporters.forge"
 SKY = CardSet("SKYRCH", "Skyreach", "Custom", "2026-03-01")
@@ -92,13 +99,13 @@ def test_a_custom_card_named_like_a_real_one_is_not_written() -> None:
     bundle = write_forge_custom_set(deck)
     assert "cards/lightning_bolt.txt" not in bundle and "cards/skyreach_spark.txt" in bundle
     assert [line.split(" ", 2)[2] for line in _edition_cards(bundle)] == ["Skyreach Spark"]
-    assert "Lightning Bolt" in forge.forge_unwritable_cards(deck)
+    assert "Lightning Bolt" in forge_unwritable_cards(deck)
     assert keywords_only_cards(deck) == ["Skyreach Spark"]  # not a card that was not written
 
     cased = deck_from_cards("Sky", [lower, other], {"SKYRCH": SKY})
     bundle = write_forge_custom_set(cased)
     assert "cards/lightning_bolt.txt" not in bundle  # Forge's map ignores case
-    assert list(forge.forge_unwritable_cards(cased)) == ["lightning bolt"]
+    assert list(forge_unwritable_cards(cased)) == ["lightning bolt"]
 
 
 def test_cards_not_written_are_warning_lines_said_once(
@@ -116,7 +123,7 @@ def test_cards_not_written_are_warning_lines_said_once(
     )
     with caplog.at_level(logging.WARNING, logger=FORGE_LOGGER):
         warned = _warnings(runner, str(source), "--to", "forge-custom", "-o", str(tmp_path / "f"))
-    assert not [record for record in caplog.records if record.name == FORGE_LOGGER]
+    assert not [record for record in caplog.records if record.name.startswith(FORGE_LOGGER)]
     assert len([line for line in warned if "'Lightning Bolt'" in line]) == 1, warned
     (lower,) = [line for line in warned if "'lightning bolt'" in line]
     assert lower == (
@@ -170,7 +177,7 @@ def test_forge_reserved_codes_are_refused(code: str, runner: CliRunner, tmp_path
     deck = deck_from_cards("Sky", [_card("Skyreach Spark", "Flying")], {"SKYRCH": SKY})
     with pytest.raises(ValueError, match="reserved by Forge"):
         write_forge_custom_set(deck, edition=CardSet(code, "Mine"))
-    assert code.upper() in forge.FORGE_RESERVED_CODES
+    assert code.upper() in FORGE_RESERVED_CODES
     block = tmp_path / "sky.xml"
     block.write_text(NAMESAKE_XML, encoding="utf-8")
     out = tmp_path / "out"
@@ -207,7 +214,7 @@ def test_a_designers_set_under_a_reserved_code_gets_a_code_of_its_own(
     edition = bundle["editions/Skyreach.txt"].decode()
     assert f"\nCode={block_set_code('Skyreach')}\n" in edition and "Date=2026-03-01" in edition
     assert "Code=USER" not in edition
-    (note,) = forge.forge_edition_notes(deck)
+    (note,) = forge_edition_notes(deck)
     assert note.startswith("USER is reserved by Forge") and note.endswith(
         "the Forge edition gets another code"
     )
@@ -229,18 +236,13 @@ def test_a_code_that_may_be_a_newer_real_set_is_not_used_silently(runner: CliRun
         runner, str(source), "--to", "forge-custom", "--set-code", "FDN", "-o", str(tmp_path / "f")
     )
     assert len(warned) == 1 and "edition code FDN" in warned[0], warned
-    assert (
-        "6 or more letters and digits" in warned[0]
-        and warned[0] == f"warning: {forge.forge_code_risk('FDN')}"
-    )
-    assert forge.forge_edition_notes(deck, CardSet("FDN", "Mine")) == [forge.forge_code_risk("FDN")]
+    assert "6 or more letters and digits" in warned[0] and warned[0] == f"warning: {forge_code_risk('FDN')}"
+    assert forge_edition_notes(deck, CardSet("FDN", "Mine")) == [forge_code_risk("FDN")]
     assert not _warnings(runner, str(source), "--to", "forge-custom", "-o", str(tmp_path / "g"))  # SKYRCH
-    assert forge.forge_code_risk("DSK") and forge.forge_code_risk("one")
-    assert (
-        forge.forge_code_risk("SKYRCH") is None and forge.forge_code_risk(block_set_code("Any block")) is None
-    )
-    assert forge.forge_code_refusal("M19") is not None  # a real set of the data: refused, as before
-    assert not forge.forge_edition_notes(deck)  # the designer's SKYRCH
+    assert forge_code_risk("DSK") and forge_code_risk("one")
+    assert forge_code_risk("SKYRCH") is None and forge_code_risk(block_set_code("Any block")) is None
+    assert forge_code_refusal("M19") is not None  # a real set of the data: refused, as before
+    assert not forge_edition_notes(deck)  # the designer's SKYRCH
 
 
 # -- 3. reminder text ----------------------------------------------------------------------------------------
@@ -295,7 +297,7 @@ def test_names_forge_cannot_read_back_are_not_written(
     bundle = write_forge_custom_set(deck)
     assert sorted(path for path in bundle if path.startswith("cards/")) == ["cards/sword_of_wit_1.txt"]
     assert [line.split(" ", 2)[2] for line in _edition_cards(bundle)] == ["Sword of Wit 1"]
-    assert forge.forge_misread_names(deck) == ["Blade+"]
+    assert forge_misread_names(deck) == ["Blade+"]
 
     source = _block(tmp_path, *((name, "Flying") for name in names))
     with caplog.at_level(logging.WARNING, logger=FORGE_LOGGER):
@@ -313,7 +315,7 @@ def test_names_forge_cannot_read_back_are_not_written(
         (line,) = _warnings(runner, str(source), "--to", "forge", "-o", "-")  # the deck on standard output
         assert "misread the deck lines of 'Blade+'" in line
         write_forge_dck(deck)
-    assert not [record for record in caplog.records if record.name == FORGE_LOGGER]
+    assert not [record for record in caplog.records if record.name.startswith(FORGE_LOGGER)]
 
 
 # -- 6. Auras, aftermath, basic lands as Forge scripts them ------------------------------------------------
@@ -433,13 +435,13 @@ def test_the_real_card_in_other_capitals_is_the_real_card(runner: CliRunner, tmp
         caps = _card("LIGHTNING BOLT", text)
         spark = _card("Skyreach Spark", "Skyreach Spark deals 2 damage to any target.")
         deck = deck_from_cards("Sky", [caps, spark], {"SKYRCH": SKY})
-        assert forge.forge_unwritable_cards(deck) == {}
-        assert forge.forge_has_card(caps) and forge.forge_real_namesake(caps) is None
+        assert forge_unwritable_cards(deck) == {}
+        assert forge_has_card(caps) and forge_real_namesake(caps) is None
         bundle = write_forge_custom_set(deck)
         assert sorted(path for path in bundle if path.startswith("cards/")) == ["cards/skyreach_spark.txt"]
         assert _edition_cards(bundle) == ["1 C Skyreach Spark"]
         assert keywords_only_cards(deck) == ["Skyreach Spark"]
-    assert not forge.forge_has_card(_card("LIGHTNING BOLT", "LIGHTNING BOLT deals 4 damage to any target."))
+    assert not forge_has_card(_card("LIGHTNING BOLT", "LIGHTNING BOLT deals 4 damage to any target."))
     source = _block(
         tmp_path,
         ("LIGHTNING BOLT", "LIGHTNING BOLT deals 3 damage to any target."),

@@ -30,7 +30,7 @@ from cockatrice_ext.exporters import (
     write_forge_dck,
     write_mtgo_dek,
 )
-from cockatrice_ext.exporters.forge import forge_mana_cost, script_file_name, write_forge_script
+from cockatrice_ext.exporters.forge_scripts import forge_mana_cost, script_file_name, write_forge_script
 
 
 def _rows(deck, section: str) -> list[tuple[str, int, str]]:  # type: ignore[no-untyped-def]

@@ -28,14 +28,9 @@ from cockatrice_ext.exporters import (
     section_counts,
     write_card_database,
 )
-from cockatrice_ext.exporters.forge import (
-    block_set_code,
-    draft_note,
-    safe_file_stem,
-    script_file_name,
-    write_forge_cube,
-    write_forge_custom_set,
-)
+from cockatrice_ext.exporters.forge import draft_note, safe_file_stem, write_forge_cube
+from cockatrice_ext.exporters.forge_edition import block_set_code, write_forge_custom_set
+from cockatrice_ext.exporters.forge_scripts import script_file_name
 from cockatrice_ext.exporters.model import real_namesake
 
 # A designer's set, cut down from the smoke test's custom2/myblock.xml: a transform card, a vanilla

@@ -25,7 +25,8 @@ from cockatrice_ext.bot.league_cards import load_league_block
 from cockatrice_ext.bot.league_options import LeagueOptions
 from cockatrice_ext.bot.league_referee import LeagueReferee
 from cockatrice_ext.bot.league_rooms import AutoBattlerRoom
-from cockatrice_ext.bot.runtime import Bot, Context
+from cockatrice_ext.bot.referee import Context
+from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.formats import league as core
 from cockatrice_ext.web.demo import demo_bot
 from cockatrice_ext.web.server import WebOptions, WebView

@@ -1,0 +1,1184 @@
+"""Referees: what binds one room's commands, or one game, to a format engine and its journaled table.
+
+A :class:`Referee` answers chat commands of one scope (room, game, private); a :class:`GameReferee` binds one
+Cockatrice game to one journaled :class:`~cockatrice_ext.journal.Table`: it turns chat commands and game
+events into engine actions and the engine's effects into short chat lines and game commands, tracks the
+bot's own deck (the shared pile) and deals from it, and runs the game's lifecycle (finish, linger, leave,
+a lost seat). Refusals (a :class:`~cockatrice_ext.bot.commands.CommandError` or the engine's ``RulesError``)
+become one line addressed to the sender; nothing changes. The session that routes events to referees is
+:class:`~cockatrice_ext.bot.runtime.Bot`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import hashlib
+import itertools
+import logging
+import math
+import re
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from cockatrice_ext.bot.blocks import pile_cod
+from cockatrice_ext.bot.chat import Line
+from cockatrice_ext.bot.commands import (
+    BadArgument,
+    CommandError,
+    CommandSet,
+    NotAllowed,
+    command,
+    parse_invocation,
+    unknown_command_reason,
+)
+from cockatrice_ext.bot.missed import MissedLines, recap
+from cockatrice_ext.client import ClientEvent
+from cockatrice_ext.client._wire import command_name
+from cockatrice_ext.client.errors import ClientError, GameNotStarted, NotInRoom
+from cockatrice_ext.client.mirror import CardState, GameMirror, PlayerState
+from cockatrice_ext.formats.base import Effect, RulesError
+from cockatrice_ext.journal import DuplicateAction, JournalWriteError, Table
+from cockatrice_ext.protocol import commands as pc
+from cockatrice_ext.protocol.codes import CardAttribute, Zone
+
+if TYPE_CHECKING:
+    from cockatrice_ext.bot.runtime import Bot
+
+LOGGER = logging.getLogger(__name__)
+
+
+GRID_POINTS_PER_CARD = 3
+"""Cockatrice's table grid: x // 3 is the card column; x % 3 stacks cards on one another."""
+MAX_CHAT_LINE = 300
+"""Bot lines are kept short: the chat budget is about 1000 characters per 10 s for all bot chat."""
+
+
+def shorten(text: str, limit: int = MAX_CHAT_LINE) -> str:
+    """One chat line of at most ``limit`` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass
+class ActionIds:
+    """Ids for the actions one chat command applies: the command's id and a running number."""
+
+    command: str
+    count: int = 0
+    recorded: int = 0
+    """Actions the journal accepted for this command (a server refusal after one does not undo it)."""
+
+    def next(self) -> str:
+        self.count += 1
+        return f"{self.command}/{self.count}"
+
+
+COMMAND_ACTION_IDS: contextvars.ContextVar[ActionIds | None] = contextvars.ContextVar(
+    "command_action_ids", default=None
+)
+"""Set while a game chat command is handled (and inherited by the timers it arms)."""
+
+GAME_REQUESTER: contextvars.ContextVar[str] = contextvars.ContextVar("game_requester", default="")
+"""The user on whose request a game is being opened: the server's sender name of the room command that runs,
+set only for room commands that open one game per request (a format's ``new``, ``!resume``); empty for a
+league's games, which the league opens for its pairings."""
+
+
+@dataclass
+class OpenedGame:
+    """A game opened on a user's request: who asked (the server's name), where, and when (loop time)."""
+
+    requester: str
+    room_id: int
+    opened_at: float
+
+
+ROOM_COMMANDS_PER_WINDOW = 3
+"""Room commands of one user (the server's sender name) answered per :data:`ROOM_COMMAND_WINDOW`: every room
+answer goes through the room's one chat queue, and the connection's budget (about 1,000 characters per 10 s,
+shipped) holds about three long answers, so one user saying ``!help`` every second would otherwise delay
+everybody's room answers without bound. It holds only while room answers wait for the budget: in a quiet room
+(every answer already sent) nobody is refused, and people asking by hand stay well under it anyway."""
+
+ROOM_COMMAND_WINDOW = 10.0
+"""Seconds over which :data:`ROOM_COMMANDS_PER_WINDOW` counts (Servatrice's chat window, shipped)."""
+
+
+class CommandAllowance:
+    """How many room commands each sender had answered lately: while the room's answers wait for the chat
+    budget, a command past the allowance is not answered, and its sender is told so once per window (so the
+    notice cannot be repeated into a flood either)."""
+
+    def __init__(
+        self, per_window: int = ROOM_COMMANDS_PER_WINDOW, window: float = ROOM_COMMAND_WINDOW
+    ) -> None:
+        self.per_window = per_window
+        self.window = window
+        self._answered: dict[str, deque[float]] = {}
+        self._told: dict[str, float] = {}
+
+    def verdict(self, sender: str, now: float, *, busy: bool = True) -> str:
+        """``"answer"`` (counted), ``"notice"`` (over the allowance: tell the sender, once per window) or
+        ``"drop"`` (over it, and already told) for a command of ``sender`` at loop time ``now``; while not
+        ``busy`` (no room answer waits) every command is answered, and counted."""
+        self._forget_quiet(now)
+        answered = self._answered.setdefault(sender, deque())
+        if len(answered) < self.per_window or not busy:
+            answered.append(now)
+            while len(answered) > self.per_window:
+                answered.popleft()
+            return "answer"
+        if now - self._told.get(sender, -math.inf) >= self.window:
+            self._told[sender] = now
+            return "notice"
+        return "drop"
+
+    def _forget_quiet(self, now: float) -> None:
+        """Forget what lies a window back (so memory holds only the senders of the last window)."""
+        for sender in list(self._answered):
+            answered = self._answered[sender]
+            while answered and now - answered[0] >= self.window:
+                answered.popleft()
+            if not answered:
+                del self._answered[sender]
+        for sender, told in list(self._told.items()):
+            if now - told >= self.window:
+                del self._told[sender]
+
+
+def duration_words(seconds: float) -> str:
+    """A duration for players: whole seconds under a minute, else rounded minutes ("5 minutes")."""
+    if seconds < 59.5:
+        count, unit = max(1, math.ceil(seconds)), "second"
+    else:
+        count, unit = max(1, round(seconds / 60)), "minute"
+    return f"{count} {unit}{'' if count == 1 else 's'}"
+
+
+def plural(count: int, one: str, many: str) -> str:
+    """``one`` for a count of 1, else ``many``."""
+    return one if count == 1 else many
+
+
+def game_list(game_ids: Iterable[int]) -> str:
+    """Game numbers as players write them: ``#5, #8``."""
+    return ", ".join(f"#{game_id}" for game_id in game_ids)
+
+
+@dataclass
+class Context:
+    """Who said a command, where, and how to answer them."""
+
+    bot: Bot
+    scope: str  # "game" | "room" | "private"
+    sender: str
+    player_id: int | None = None
+    game_id: int | None = None
+    room_id: int | None = None
+    reply_hook: Callable[[str], Awaitable[None]] | None = field(default=None, repr=False)
+
+    async def reply(self, text: Line) -> None:
+        """Answer where the command came from (private messages are answered privately); a callable is
+        rendered when the answer leaves (an answer waiting for the chat budget stays true)."""
+        if self.reply_hook is not None:
+            await self.reply_hook(text() if callable(text) else text)
+        elif self.scope == "private":
+            await self.bot.tell(self.sender, text)
+        elif self.scope == "room" and self.room_id is not None:
+            await self.bot.room_say(self.room_id, text)
+
+
+def deck_lists_unshared(bot: Bot) -> str:
+    """Why the players' loaded deck lists cannot reach ``bot`` on its server, or "" when they can (see
+    :attr:`~cockatrice_ext.client.client.ServerInfo.shares_deck_lists`)."""
+    server = bot.client.server
+    if server is None or server.shares_deck_lists:
+        return ""
+    return (
+        f"this server (Servatrice {server.version_number}) does not share deck lists (Servatrice 2.11"
+        " and later do)"
+    )
+
+
+class Referee:
+    """Base of every format adapter: owns its commands and explains the engine's refusals."""
+
+    format_name: ClassVar[str] = ""
+    refusals: ClassVar[dict[str, str]] = {}
+    """Engine ``RulesError.code`` -> a short sentence (``{detail}`` fields are filled in)."""
+    opens_games_on_request: ClassVar[bool] = False
+    """Whether this room referee's commands open a game for the user who asks (:data:`GAME_REQUESTER`):
+    such games count against that user's waiting games and close when nobody joins them."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.commands = CommandSet(self)
+
+    PLAYER_DETAILS: ClassVar[frozenset[str]] = frozenset(
+        {"player", "to_bid", "active", "target", "winner", "expected", "owner"}
+    )
+
+    def explain(self, error: RulesError) -> str:
+        """One line telling a player why the engine refused (player ids in the details become names)."""
+        template = self.refusals.get(error.code)
+        if template is None:
+            return error.code.replace("_", " ")
+        details = {
+            key: self.display_player(value) if key in self.PLAYER_DETAILS else value
+            for key, value in error.details.items()
+        }
+        try:
+            return template.format(**details)
+        except (KeyError, IndexError, ValueError):
+            return template
+
+    def display_player(self, player: Any) -> str:
+        """How a player id is shown in chat (game referees use the seat's name)."""
+        return str(player)
+
+    def deck_lists_unshared(self) -> str:
+        """Why the players' loaded deck lists cannot reach the referee on this server, or "" when they
+        can (:func:`deck_lists_unshared`)."""
+        return deck_lists_unshared(self.bot)
+
+    async def on_room_left(self, room_id: int, user: str) -> None:
+        """``user`` left room ``room_id`` (logged off, or went): a room referee forgets what they waited
+        for there (a league's lobby)."""
+
+    def waiting_games(self) -> list[str]:
+        """Games of this room referee that exist in no server game right now (a league game cut short
+        until its player is back), one phrase each, for the room's ``!games``."""
+        return []
+
+    async def handle_command(self, ctx: Context, text: str) -> bool:
+        """Run ``text`` as a command of this referee if it is one; report refusals to the sender."""
+        try:
+            invocation = parse_invocation(text)
+        except CommandError as exc:
+            await ctx.reply(shorten(f"{ctx.sender}: {exc.reason}"))
+            return True
+        if invocation is None:
+            return False
+        try:
+            return await self.commands.invoke(ctx, invocation, ctx.scope)
+        except CommandError as exc:
+            await ctx.reply(shorten(f"{ctx.sender}: {exc.reason}"))
+        except RulesError as exc:
+            await ctx.reply(shorten(f"{ctx.sender}: {self.explain(exc)}"))
+        except (ClientError, TimeoutError) as exc:  # the server refused (or never answered) what it needed
+            LOGGER.warning("%s: %s failed on the server: %s", ctx.sender, text, exc or "no answer in time")
+            why = f"the server refused it: {exc}" if isinstance(exc, ClientError) else "no answer in time"
+            await ctx.reply(shorten(f"{ctx.sender}: {self._what_happened(why)}"))
+        except JournalWriteError as exc:  # the journal logged why, once; the game is as it was before
+            ids = COMMAND_ACTION_IDS.get()
+            if ids is not None and ids.recorded:  # an earlier action of the command was recorded
+                await ctx.reply(shorten(f"{ctx.sender}: {self._what_happened(exc.public)}"))
+            else:
+                await ctx.reply(shorten(f"{ctx.sender}: {exc.public}; nothing changed: try again later"))
+        except Exception:  # a fault of ours: the player still gets an answer, the operator the traceback
+            LOGGER.exception("%s: %r failed", ctx.sender, text)
+            why = "a fault of the referee's own, written to its log"
+            await ctx.reply(shorten(f"{ctx.sender}: {self._what_happened(why)}"))
+        return True
+
+    def help_lines(self, scope: str) -> list[str]:
+        return [f"{spec.usage} - {spec.help}" for spec in self.commands.listing(scope)]
+
+    @staticmethod
+    def _what_happened(why: str) -> str:
+        """A failed command's answer, ``why`` it failed: whether the rules took it (only showing it failed,
+        so it counts) or nothing changed."""
+        ids = COMMAND_ACTION_IDS.get()
+        if ids is not None and ids.recorded:
+            return (
+                f"the referee recorded that, but could not show all of it ({why}); the table may lag behind"
+            )
+        return f"that did not go through ({why}); nothing changed"
+
+
+@dataclass
+class OwnDeck:
+    """The bot's own deck as the server holds it: card names by position (0 = top).
+
+    Cards in a hidden zone are addressed by position, and the server shuffles every deck when the
+    game starts, so a referee reads its deck once (``Command_DumpZone``) and then keeps this list in
+    step with every card it moves in or out. The engine decides *which* card; this finds *where*.
+    """
+
+    names: list[str] = field(default_factory=list)
+
+    def position(self, name: str, exclude: set[int] | None = None) -> int | None:
+        """The first position holding ``name`` (skipping ``exclude``), or None."""
+        for position, candidate in enumerate(self.names):
+            if candidate == name and (exclude is None or position not in exclude):
+                return position
+        return None
+
+    def positions(self, names: list[str]) -> list[int]:
+        """Distinct positions for ``names`` (two copies of a card get two positions)."""
+        found: list[int] = []
+        for name in names:
+            position = self.position(name, exclude=set(found))
+            if position is not None:
+                found.append(position)
+        return found
+
+    def take(self, position: int) -> str:
+        return self.names.pop(position)
+
+    def put(self, name: str, *, top: bool) -> None:
+        if top:
+            self.names.insert(0, name)
+        else:
+            self.names.append(name)
+
+
+class GameReferee(Referee):
+    """A referee for one Cockatrice game, backed by one journaled engine table."""
+
+    def __init__(self, bot: Bot, game_id: int, room_id: int, *, table_key: str | None = None) -> None:
+        super().__init__(bot)
+        self.game_id = game_id
+        self.room_id = room_id
+        self.table_key = table_key or f"{bot.server_key}:game:{game_id}"
+        self.table: Table | None = None
+        self.closed = False
+        self.finished = ""  # why the game is over ("" while it goes on); the bot leaves it soon after
+        self.own_deck = OwnDeck()
+        self.seat_names: dict[int, str] = {}  # every player ever seated: names outlive a player leaving
+        self._leave_timer: asyncio.TimerHandle | None = None
+        self._commands_this_second = (-1, 0)  # (the game's clock, commands seen at that second)
+        self._reminded: set[tuple[int, str]] = set()  # (player, text) said once: why no start
+        self.stopping = False  # a started game is being stopped for an illegal deck (not a result)
+        self.missed = MissedLines()  # game lines players whose connection dropped have not seen
+        self._was_started = False  # the server has shown this game started (a stop afterwards is a stop)
+        self._before_start: list[tuple[tuple[Any, ...], int | None]] = []  # refused as not started yet
+        self._closing_unjoined = False  # its requester is being kicked: their leaving does not end the game
+        self.rejoining = False  # the connection dropped; the game's seats are read again once it is back
+
+    # -- plumbing ----------------------------------------------------------------------------------
+
+    @property
+    def mirror(self) -> GameMirror:
+        return self.bot.client.games[self.game_id]
+
+    @property
+    def me(self) -> int:
+        return self.mirror.local_player_id
+
+    def player_name(self, player_id: Any) -> str:
+        """The seat's user name, also after that player left (ids are never shown to players)."""
+        if not isinstance(player_id, int):
+            return str(player_id)
+        player = self.mirror.players.get(player_id) if self.game_id in self.bot.client.games else None
+        if player is not None and player.name:
+            self.seat_names[player_id] = player.name
+            return player.name
+        return self.seat_names.get(player_id) or "a player who left"
+
+    @property
+    def seats_known(self) -> bool:
+        """Whether this game's seats, as the bot sees them, are the server's word: the game is in the client's
+        mirror with the full state of its last (re)join (our own seat is in it), and the bot is not between a
+        lost connection and being back (:meth:`Bot._on_reconnected`, which reads the seats again once).
+
+        While this is false a seat missing from the mirror says nothing about a player: after a reconnect
+        the client starts each game's mirror anew from ``Event_GameJoined`` and fills it with the
+        ``Event_GameStateChanged`` that follows, and events queued meanwhile are handled in between. Nobody
+        is ever taken for gone (a departure settled, a game abandoned) from such a view."""
+        if self.rejoining:
+            return False
+        mirror = self.bot.client.games.get(self.game_id)
+        return mirror is not None and mirror.local_player is not None
+
+    async def until_seats_known(self, timeout: float = 5.0) -> bool:
+        """Wait (at most ``timeout`` s) until the game's full state is in the mirror: a game joined again is
+        announced before its state arrives (:attr:`seats_known`)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self.seats_known and loop.time() < deadline and not self.rejoining:
+            await asyncio.sleep(0.05)
+        return self.seats_known
+
+    def remember_names(self) -> None:
+        for player in self.mirror.players.values():
+            if player.name:
+                self.seat_names[player.player_id] = player.name
+
+    def display_player(self, player: Any) -> str:
+        return self.player_name(player)
+
+    def humans(self) -> list[PlayerState]:
+        """Seated players other than the bot, in turn order (player id order)."""
+        return [p for p in self.mirror.seated_players if p.player_id != self.me]
+
+    @property
+    def chat_destination(self) -> tuple[str, int]:
+        return ("game", self.game_id)
+
+    async def say(self, text: Line) -> None:
+        """Queue a short line for the game's chat (the bot's fair chat scheduler sends it; a callable is
+        rendered as it leaves); players whose connection is gone are told it when they are back
+        (:meth:`tell_missed`)."""
+        self.bot.chat.say(self.chat_destination, text)
+        if self.game_id in self.bot.client.games:
+            away = {p.player_id for p in self.humans() if p.ping_seconds < 0}
+            self.missed.said(text() if callable(text) else text, asyncio.get_running_loop().time(), away)
+
+    async def tell(self, user_name: str, text: Line, *, raw: bool = False) -> None:
+        """Queue a private line about this game, from the session that referees it: it shares that session's
+        budget and queue with the game's own lines, so a pack or hand listing leaves before the public prompt
+        that points to it (:meth:`ChatScheduler.flush`); kept while the player is offline. Players answer in
+        game chat, so they need not write back to this account."""
+        self.bot.chat.say(("user", user_name), text, raw=raw)
+
+    async def on_connection_changed(self, event: ClientEvent) -> None:
+        """A player's connection dropped (their seat is kept: a registered player) or came back."""
+        player = self.mirror.players.get(event.player_id)
+        if player is None or player.spectator or event.player_id == self.me:
+            return
+        if player.ping_seconds < 0:
+            self.missed.dropped(event.player_id, player.silent_before_drop, asyncio.get_running_loop().time())
+            LOGGER.info("game %d: %s's connection dropped; their seat is kept", self.game_id, player.name)
+            return
+        await self.tell_missed(event.player_id)
+
+    async def tell_missed(self, player_id: int) -> None:
+        """Send a player who is back what the game's chat said while they were away, in one message."""
+        text = recap(self.game_id, self.missed.back(player_id))
+        if text and not self.closed:
+            await self.tell(self.player_name(player_id), text)
+
+    async def flush_chat(self) -> None:
+        """Wait until every line queued for this game was sent."""
+        await self.bot.chat.flush(self.chat_destination)
+
+    def is_at_table(self, user: str) -> bool:
+        """Whether ``user`` sits in this game (player or spectator) while we referee it."""
+        game = None if self.closed else self.bot.client.games.get(self.game_id)
+        return game is not None and any(p.name == user for p in game.players.values())
+
+    @property
+    def board_open(self) -> bool:
+        """Whether the game's board still takes game commands: we referee it, the server still has us in it
+        and it is started (Cockatrice stops a game, clearing its zones, once fewer than two seats play on)."""
+        if self.closed or self.game_id not in self.bot.client.games:
+            return False
+        mirror = self.mirror
+        return mirror.started and not (mirror.closed or mirror.kicked)
+
+    async def run(self, *commands: Any) -> None:
+        """Send game commands in order (paced by the client's flood gate).
+
+        Game commands only show things on the board. Once the game no longer takes them (we left it; it
+        stopped, closed or is gone: ``RespGameNotStarted``, ``RespNotInRoom``) they are dropped with an info
+        line, never an error: what the rules decided is journaled and said whatever the board shows.
+        """
+        await self._send(commands)
+
+    async def judge(self, seat: int, commands: Iterable[Any]) -> Any:
+        """Run ``commands`` acting as player ``seat`` (``Command_Judge``), dropped as :meth:`run` drops
+        them; the response, or None when dropped."""
+        return await self._send(tuple(commands), seat=seat)
+
+    async def _send(self, commands: tuple[Any, ...], *, seat: int | None = None) -> Any:
+        """The one place game commands are sent from, and dropped once the game no longer takes them."""
+        if not commands:
+            return None
+        if self.closed or self.game_id not in self.bot.client.games:
+            LOGGER.debug("game %d: no longer ours; %d game command(s) dropped", self.game_id, len(commands))
+            return None
+        try:
+            if seat is None:
+                return await self.bot.client.game_commands(self.game_id, list(commands))
+            return await self.bot.client.judge_commands(self.game_id, seat, list(commands))
+        except (GameNotStarted, NotInRoom) as exc:
+            if isinstance(exc, GameNotStarted) and self.not_started_yet:
+                self._hold_until_started(commands, seat)
+                return None
+            LOGGER.info(
+                "game %d: no longer takes game commands (%s); the board is not updated", self.game_id, exc
+            )
+            return None
+
+    MAX_HELD_COMMANDS: ClassVar[int] = 200
+    """Game commands kept, at most, while a game has not started yet (the oldest go first)."""
+    DRAWING_COMMANDS: ClassVar[frozenset[str]] = frozenset(
+        {"Command_SetCardAttr", "Command_CreateToken", "Command_SetCounter", "Command_CreateCounter"}
+    )
+    """What a not-yet-started game's refusal keeps for its start: commands that only draw the board. A turn
+    passed or a card moved before the start would act on a game that is not the one meant: dropped."""
+
+    @property
+    def not_started_yet(self) -> bool:
+        """Whether the game has never started here (players still joining): not a game that stopped."""
+        if self._was_started or self.closed or self.game_id not in self.bot.client.games:
+            return False
+        mirror = self.mirror
+        return not (mirror.started or mirror.closed or mirror.kicked)
+
+    def _hold_until_started(self, commands: tuple[Any, ...], seat: int | None) -> None:
+        """The server refused commands because the game has not started yet: keep them for its start
+        (:meth:`send_held`), when the board takes them; the game still takes commands."""
+        drawing = tuple(c for c in commands if command_name(c) in self.DRAWING_COMMANDS)
+        if drawing:
+            self._before_start.append((drawing, seat))
+            del self._before_start[: -self.MAX_HELD_COMMANDS]
+        LOGGER.debug(
+            "game %d has not started yet: %d game command(s) kept until it starts, %d dropped",
+            self.game_id,
+            len(drawing),
+            len(commands) - len(drawing),
+        )
+
+    async def send_held(self) -> None:
+        """The game started: send what it refused before, in order, ahead of what the start itself draws
+        (which then has the last word); a refusal now is logged, never fatal."""
+        held, self._before_start = self._before_start, []
+        for commands, seat in held:
+            try:
+                await self._send(commands, seat=seat)
+            except ClientError as exc:
+                LOGGER.info("game %d: a command kept until the start was refused: %s", self.game_id, exc)
+
+    # -- the bot's own cards (shared piles live in its deck) ------------------------------------------
+
+    def free_x(self, seat: int, row: int | None = None) -> int:
+        """The grid x of the first card column of ``seat``'s table with no card in ``row`` (any row when
+        None), so that no card hides another."""
+        used = {
+            card.x // GRID_POINTS_PER_CARD
+            for card in self.mirror.players[seat].zone(Zone.TABLE.value).cards
+            if card.x >= 0 and (row is None or card.y == row)
+        }
+        return GRID_POINTS_PER_CARD * next(column for column in itertools.count() if column not in used)
+
+    @property
+    def is_judge(self) -> bool:
+        """Whether the server seated us as a judge (we may then act for players)."""
+        return bool(self.mirror.judge)
+
+    @property
+    def watching(self) -> bool:
+        """Whether we referee from a judge's spectator seat (no zones, counters or turns of our own: note
+        cards go on the players' tables and turns are passed for the player whose turn it is)."""
+        return bool(self.mirror.spectator)
+
+    def note_card(self, seat: int, name: str) -> CardState | None:
+        """The card named ``name`` on ``seat``'s table, as the mirror knows it."""
+        player = self.mirror.players.get(seat)
+        table = player.zones.get(Zone.TABLE.value) if player is not None else None
+        return next((card for card in table.cards if card.name == name), None) if table else None
+
+    async def show_note_card(self, seat: int, name: str, note: str, number: str = "") -> None:
+        """Show words (``note``, the card's annotation) and a short ``number`` (where the client prints
+        power and toughness) on a token named ``name`` on ``seat``'s table: ours directly, a player's
+        acting as them (a judge only). The real client prints both on the table; extra counters, by
+        contrast, stack unlabelled below a player's seven standard ones and spill into the next player's
+        area. Created on first use (and again if a player moved it away); then only changes are sent."""
+        if seat != self.me and not self.is_judge:
+            return
+
+        async def commands(wanted: list[Any]) -> None:
+            if seat == self.me:
+                await self.run(*wanted)
+            else:
+                await self.judge(seat, wanted)
+
+        card = self.note_card(seat, name)
+        if card is None:
+            token = pc.create_token(
+                name, pt=number or None, annotation=note, destroy_on_zone_change=True, x=0, y=2
+            )
+            await commands([token])
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 3.0  # wait for its event, so the next change updates this card
+            while self.note_card(seat, name) is None and loop.time() < deadline and self.board_open:
+                await asyncio.sleep(0.01)
+            return
+        wanted = []
+        if card.annotation != note:
+            wanted.append(pc.set_card_attr(Zone.TABLE.value, card.id, CardAttribute.AttrAnnotation, note))
+        if number and card.pt != number:
+            wanted.append(pc.set_card_attr(Zone.TABLE.value, card.id, CardAttribute.AttrPT, number))
+        if wanted:
+            await commands(wanted)
+
+    async def remind_once(self, player_id: int, text: str) -> None:
+        """Tell a player privately why the game did not start (each reason once)."""
+        if (player_id, text) in self._reminded:
+            return
+        self._reminded.add((player_id, text))
+        await self.tell(self.player_name(player_id), shorten(text, 900))
+
+    @staticmethod
+    def waiting_line(waiting_for: str) -> str:
+        """Why a player's ready was taken back although their own deck is legal."""
+        return (
+            f"The game starts when both players are ready with legal decks: waiting for {waiting_for}."
+            " Press ready again then."
+        )
+
+    async def take_back_ready(self, startable: bool, why: Callable[[PlayerState], str]) -> None:
+        """Watching as a judge, the server starts the game as soon as every player is ready: while it
+        must not start (``startable`` false), take back each player's ready, acting as them, and tell
+        them ``why(player)``. Seated, our own ready holds the game back instead, so this does nothing."""
+        if startable or not self.watching or not self.is_judge:
+            return
+        for player in self.humans():
+            if player.ready_start:
+                await self.judge(player.player_id, [pc.ready_start(False)])
+                await self.remind_once(player.player_id, why(player))
+
+    async def stop_started_game(self, player_id: int) -> bool:
+        """Watching as a judge, the server starts a game the moment its last player is ready, so two
+        players pressing ready at once can start it before the referee holds an illegal deck back. Then
+        concede for that player: Cockatrice stops a two-player game at a concession and puts everyone
+        back in their seat, unready, with their decks. The concession is no result (``stopping``)."""
+        if not (self.watching and self.is_judge and self.mirror.started) or self.stopping:
+            return False
+        self.stopping = True
+        await self.say(
+            f"{self.player_name(player_id)}'s deck is not legal, but the game started as both pressed ready:"
+            " it stops. Load a legal deck, then both press ready again."
+        )
+        await self.judge(player_id, [pc.concede()])
+        return True
+
+    def stopped(self) -> None:
+        """Cockatrice says the game is no longer started: a stop for an illegal deck is done."""
+        if not self.mirror.started:
+            self.stopping = False
+
+    async def pass_turn(self) -> None:
+        """End the current Cockatrice turn: ours, or (watching as a judge) the active player's for them."""
+        active = self.mirror.active_player_id
+        try:
+            if not self.watching:
+                await self.run(pc.next_turn())
+            elif self.is_judge and active in self.mirror.players:
+                await self.judge(active, [pc.next_turn()])
+        except ClientError as exc:
+            LOGGER.info("game %d: could not pass the turn: %s", self.game_id, exc)
+
+    async def read_own_deck(self) -> None:
+        """Learn our deck's order (names) from the server."""
+        response = await self.bot.client.game_command(self.game_id, pc.dump_zone(self.me, "deck"))
+        zone = getattr(response.payload, "zone_info", None)
+        self.own_deck.names = [card.name for card in zone.card_list] if zone is not None else []
+
+    async def wait_new_card(
+        self,
+        player: int,
+        before: set[int],
+        *,
+        name: str = "",
+        exclude: Iterable[int] = (),
+        timeout: float = 3.0,
+    ) -> int | None:
+        """The id of a card that appeared on ``player``'s table (not in ``before``), as the mirror sees it."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        skip = set(before) | set(exclude)
+        while loop.time() < deadline and self.board_open:  # a stopped game's board shows nothing new
+            for card in self.mirror.players[player].zone("table").cards:
+                if card.id not in skip and (not name or card.name == name):
+                    return card.id
+            await asyncio.sleep(0.01)
+        return None
+
+    def table_ids(self, player: int) -> set[int]:
+        return {card.id for card in self.mirror.players[player].zone("table").cards}
+
+    async def deal_from_deck(
+        self, name: str, player: int, *, face_down: bool = False, exclude: Iterable[int] = ()
+    ) -> int | None:
+        """Move a card called ``name`` from our deck onto ``player``'s table; return its new id if seen.
+
+        Any player may put cards onto another player's table, so this needs no judge rights.
+        """
+        position = self.own_deck.position(name)
+        if position is None:
+            LOGGER.warning("game %d: %s is not in the bot's deck", self.game_id, name)
+            return None
+        before = self.table_ids(player)
+        move = pc.move_card(
+            "deck", [position], target_player_id=player, target_zone="table", x=0, y=0, face_down=face_down
+        )
+        self.own_deck.take(position)
+        await self.run(move)
+        return await self.wait_new_card(player, before, exclude=exclude)
+
+    async def into_hand(self, player: int, card_id: int, zone: str = "hand") -> bool:
+        """As a judge, move a card from ``player``'s table into their ``zone``, acting as them.
+
+        The server names a card moved into a hand only to whoever moved it, so acting as the owner is
+        what lets them see it. Returns False (nothing done) without judge rights.
+        """
+        if not self.is_judge:
+            return False
+        take = pc.move_card("table", [card_id], target_player_id=player, target_zone=zone, x=0, y=0)
+        await self.judge(player, [take])
+        return True
+
+    async def table_to_own_deck(self, card_id: int, name: str, *, top: bool) -> None:
+        """Put a card lying on our table into our deck, on top or at the bottom."""
+        move = pc.move_card(
+            "table", [card_id], target_player_id=self.me, target_zone="deck", x=0 if top else -1, y=0
+        )
+        await self.run(move)
+        self.own_deck.put(name, top=top)
+
+    def apply(self, action: Any) -> list[Effect]:
+        """Apply an action through the journaled table.
+
+        Raises:
+            RulesError: refused; nothing changed.
+        """
+        if self.table is None:
+            raise NotAllowed("the game has not started yet")
+        if self.closed:  # a late timer of a game no longer refereed here: its record may have moved
+            raise NotAllowed("this game is no longer refereed here; nothing changed")
+        if self.bot.gone_for_good:  # a timer of a session ended for good: another process may record now
+            raise NotAllowed("the referee's session has ended; nothing changed")
+        fleet = self.bot.fleet
+        if fleet is not None and not fleet.may_act(self.table_key):
+            raise NotAllowed("this game is being handed to another referee process; nothing changed")
+        ids = COMMAND_ACTION_IDS.get()
+        try:
+            effects = self.table.apply(action, action_id=ids.next() if ids is not None else None)
+        except DuplicateAction as exc:
+            raise NotAllowed("that command was already applied; nothing changed") from exc
+        if ids is not None:
+            ids.recorded += 1
+        self.views_changed()
+        return effects
+
+    def command_ids(self, player_id: int, text: str) -> ActionIds:
+        """Action ids for a chat command: the same command, seen again, gets the same ids."""
+        elapsed = self.mirror.seconds_elapsed if self.game_id in self.bot.client.games else -1
+        second, seen = self._commands_this_second
+        rank = seen if second == elapsed else 0
+        self._commands_this_second = (elapsed, rank + 1)
+        digest = hashlib.sha256(f"{self.game_id}:{player_id}:{elapsed}:{rank}:{text}".encode()).hexdigest()
+        return ActionIds(f"cmd:{digest[:32]}")
+
+    def views_changed(self) -> None:
+        """Tell the bot's view listeners (the web view) that what this game shows may have changed."""
+        main = self.bot.main or self.bot
+        for listener in main.view_listeners:
+            listener(self)
+
+    # -- events ------------------------------------------------------------------------------------
+
+    async def on_event(self, event: ClientEvent) -> None:
+        """Route one game event: chat to commands, the rest to :meth:`on_game_event`."""
+        if self.game_id in self.bot.client.games:
+            self.remember_names()
+            if self.mirror.started and not self._was_started:
+                self._was_started = True
+                if self._before_start:
+                    await self.send_held()
+        if event.name == "Event_GameSay":
+            if event.is_own:
+                return
+            await self.on_chat(event.player_id, str(getattr(event.message, "message", "")))
+            return
+        await self.on_game_event(event)
+        if event.name in ("Event_Join", "Event_Leave", "Event_GameStateChanged"):
+            self.views_changed()
+        if event.name == "Event_Leave":
+            self.missed.forget(event.player_id)
+        elif (
+            event.name == "Event_PlayerPropertiesChanged"
+            and event.context is not None
+            and event.context.DESCRIPTOR.name == "Context_ConnectionStateChanged"
+            and self.game_id in self.bot.client.games
+        ):
+            await self.on_connection_changed(event)
+        if (
+            event.name == "Event_Leave"
+            and not self.closed
+            and not self._closing_unjoined
+            and self.seats_known
+            and not self.humans()
+        ):
+            await self.finish(self.finished or "abandoned: every player left", linger=0.0)
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+
+    LINGER_SECONDS: ClassVar[float] = 300.0
+    """How long the bot stays in a finished game so players can look at the board (unless the room
+    needs the game slot, see :meth:`Bot.open_game`)."""
+
+    async def finish(self, reason: str, *, linger: float | None = None) -> None:
+        """The game is over (or abandoned): close its journal table with ``reason``, then leave.
+
+        The bot stays ``linger`` seconds (its cards stay on the players' tables meanwhile), leaves at
+        once when every player has gone, and earlier when the room needs a new game.
+        """
+        if self.table is not None and self.bot.journal.closed_reason(self.table_key) is None:
+            self.bot.journal.close_table(self.table_key, reason)
+        self.finished = self.finished or reason
+        self.views_changed()
+        delay = self.LINGER_SECONDS if linger is None else linger
+        if delay <= 0 or (self.seats_known and not self.humans()):
+            await self.leave()
+        elif self._leave_timer is None:
+            loop = asyncio.get_running_loop()
+            self._leave_timer = loop.call_later(delay, lambda: loop.create_task(self.leave()))
+
+    async def leave(self) -> None:
+        """Leave the Cockatrice game (after the last chat line went out) and stop refereeing it."""
+        if self.closed:
+            return
+        self.closed = True
+        if self._leave_timer is not None:
+            self._leave_timer.cancel()
+        await self.flush_chat()
+        self.bot.forget_game(self.game_id)
+        if self.game_id in self.bot.client.games:
+            try:
+                await self.bot.client.leave_game(self.game_id)
+            except Exception as exc:  # the game may be gone already
+                LOGGER.info("game %d: leaving failed: %s", self.game_id, exc)
+        self.bot.chat.drop(self.chat_destination)
+
+    @property
+    def waiting_for_players(self) -> bool:
+        """Whether the game still waits for its players: refereed here, never started, not over."""
+        return self.not_started_yet and not self.finished
+
+    async def close_unjoined(self, why: str) -> None:
+        """Nobody joined this game (``why``): kick whoever sits in it (only the user who asked for it may),
+        then leave it, so the server closes it and its slot is free (it keeps a game with players in it, and
+        counts it against the referee's account).
+
+        A new game has no record yet; one continuing a lost game (``!resume``) keeps its record open, so it
+        can be resumed again: closing it would end the players' game for them."""
+        self.finished = self.finished or why
+        seated = self.humans() if self.game_id in self.bot.client.games else []
+        if seated:
+            self._closing_unjoined = True  # a continued game's record stays open (see give_up_unjoined)
+            kicks = [pc.kick_from_game(player.player_id) for player in seated]
+            with contextlib.suppress(
+                ClientError, ConnectionError, TimeoutError
+            ):  # refused, or gone meanwhile
+                await self.bot.client.game_commands(self.game_id, kicks)
+        await self.leave()
+
+    def status(self) -> str:
+        """A few words for ``!games``: what state the game is in."""
+        if self.finished:  # "game over (conceded)" read "over (game over (conceded))"
+            reason = self.finished.removeprefix("game over").strip(" :")
+            if reason.startswith("(") and reason.endswith(")"):
+                reason = reason[1:-1]
+            return f"over ({reason})" if reason else "over"
+        if self.table is None:
+            return f"waiting for players ({len(self.humans())} seated)"
+        if not self._was_started and self.game_id in self.bot.client.games and not self.mirror.started:
+            # a game continued by !resume (its record restored) that its players have not started yet
+            players = getattr(self.table.engine, "players", None)
+            total = f" of {len(players)}" if isinstance(players, (list, tuple, dict)) and players else ""
+            return f"waiting for its players ({len(self.humans())}{total} seated)"
+        return "in progress"
+
+    STOPPING: ClassVar[str] = "The referee is stopping (the operator's choice);"
+
+    def stopping_line(self) -> tuple[str, bool]:
+        """What players hear when the operator stops the referee, true for how it sits here, and whether the
+        journal keeps this game (a restart takes it up again)."""
+        stop = self.STOPPING
+        if self.table is None or not self.bot.journal.has_table(self.table_key):
+            return f"{stop} this game had not started, so nothing is kept: ask for a new game later.", False
+        fleet = self.bot.fleet
+        if fleet is not None and len(fleet.load(self.room_id)) > 1:  # a live member besides this process
+            return f"{stop} this game is kept: another referee process of the fleet takes it over.", True
+        if self.watching:
+            return f"{stop} this game is kept: when it is back it watches it again and resumes here.", True
+        if self.bot.registered:
+            return f"{stop} this game is kept: it keeps its seat and resumes here when it is back.", True
+        return (
+            f"{stop} this game is kept: when it is back, say !resume {self.game_id} in the room to continue"
+            " it in a new game (an unregistered account loses its seat).",
+            True,
+        )
+
+    async def on_chat(self, player_id: int, text: str) -> None:
+        player = self.mirror.players.get(player_id)
+        name = player.name if player is not None else f"player {player_id}"
+        ctx = Context(self.bot, "game", name, player_id=player_id, game_id=self.game_id, room_id=self.room_id)
+        ctx.reply_hook = self.say
+        if text.strip().lower() in ("!help", "!commands"):
+            line = "Commands:"
+            for spec in self.commands.listing("game"):  # several lines when the list is long
+                if len(line) + 3 + len(spec.usage) > MAX_CHAT_LINE:
+                    await self.say(line)
+                    line = "Commands (more):"
+                line += (" " if line.endswith(":") else " | ") + spec.usage
+            await self.say(line)
+            return
+        token = COMMAND_ACTION_IDS.set(self.command_ids(player_id, text))
+        try:
+            if not await self.handle_command(ctx, text):
+                await reply_unknown(ctx, text, [self])
+        finally:
+            COMMAND_ACTION_IDS.reset(token)
+
+    async def on_game_event(self, event: ClientEvent) -> None:
+        """Override: react to moves, turns, phases, joins..."""
+
+    async def on_reconnected(self) -> None:
+        """Override: re-read the game after the client was re-seated."""
+
+    async def on_seat_lost(self, *, renumbered: bool = False) -> None:
+        """The bot came back without its seat here (a server restart, or an unregistered account's seat
+        dropped while it was away): by default, tell the room how to continue the game (``!resume``),
+        unless ``renumbered``: the server gave the number to a new game, and the room hears of the old one
+        under its moved record's handle (:meth:`Bot.number_given_again`)."""
+        if not self.bot.journal.has_table(self.table_key):  # it had not started: nothing to continue
+            LOGGER.warning("lost the seat in game %d before it started", self.game_id)
+            await self.bot.room_say(
+                self.room_id,
+                f"The referee's {self.format_name} game #{self.game_id} was lost in a restart (its own or the"
+                " server's) before it started: ask for a new game.",
+            )
+            return
+        if renumbered:  # the record moved aside is announced under its new handle (number_given_again)
+            LOGGER.warning("lost the seat in game %d; its record %s is kept", self.game_id, self.table_key)
+            return
+        LOGGER.warning(
+            "lost the seat in game %d; its record %s is kept: its players can say !resume %d in the room to"
+            " continue it in a new game (the room is told)",
+            self.game_id,
+            self.table_key,
+            self.game_id,
+        )
+        await self.bot.room_say(self.room_id, self.bot.lost_line(self.game_id, self.table_key))
+
+    async def on_helper_closed(self, closed: str) -> None:
+        """The server closed the helper account that refereed this game (``closed``: its name, "for good"
+        and why): the room hears how to continue it from the main session, unless it is over."""
+        if self.finished:
+            return
+        main = self.bot.main or self.bot
+        kept = main.journal.has_table(self.table_key)
+        await main.room_say(
+            self.room_id,
+            f"The server closed the referee's helper account {closed}: it no longer referees"
+            f" {self.format_name} game #{self.game_id}."
+            + (
+                f" Its record is kept: say !resume {self.game_id} to continue it in a new game."
+                if kept
+                else " It had not started: ask for a new game."
+            ),
+        )
+
+    # -- identity checks used by commands -----------------------------------------------------------
+
+    def require_player(self, ctx: Context) -> int:
+        """The sender's seat, or a refusal for spectators, judges-only seats and outsiders.
+
+        Raises:
+            NotAllowed: the sender is not a seated player of this game.
+        """
+        if ctx.player_id is None or ctx.game_id != self.game_id:
+            raise NotAllowed("only players seated in this game can do that")
+        player = self.mirror.players.get(ctx.player_id)
+        if player is None or player.spectator or ctx.player_id == self.me:
+            raise NotAllowed("spectators can watch but not play")
+        if self.table is not None and not self.is_engine_player(ctx.player_id):
+            raise NotAllowed("you are not a player of this game")
+        return ctx.player_id
+
+    def is_engine_player(self, player_id: int) -> bool:
+        """Override: whether ``player_id`` takes part in the engine."""
+        return True
+
+
+class PileReferee(GameReferee):
+    """A game referee whose shared pile (an auction block, a Vortex shoe) is its own deck.
+
+    Its options (a frozen dataclass with at least ``seats``, ``block``, ``password``, ``judge``) are
+    journaled with the table, together with how Cockatrice spells each pile card, so a restarted bot
+    rebuilds the referee from the journal alone.
+    """
+
+    game_title: ClassVar[str] = ""
+    options_type: ClassVar[type[Any]]
+
+    def __init__(self, bot: Bot, game_id: int, room_id: int, options: Any, block: Any) -> None:
+        super().__init__(bot, game_id, room_id)
+        self.options = options
+        self.block = block
+
+    @classmethod
+    async def create(
+        cls,
+        bot: Bot,
+        room_id: int,
+        options: Any,
+        block: Any,
+        *,
+        requested_by: str = "",
+        starting_life: int = 20,
+    ) -> Any:
+        """Create the Cockatrice game on the least busy session, sit with the pile as deck, get ready."""
+        bot = bot.least_loaded()
+        description = f"{cls.game_title}, {options.seats} players, refereed"
+        if requested_by:
+            description += f" (asked by {requested_by})"
+        game_id = await bot.open_game(
+            room_id,
+            description=description,
+            seats=options.seats,
+            type_hint=cls.format_name,
+            password=options.password,
+            judge=options.judge,
+            starting_life=starting_life,
+        )
+        referee = cls(bot, game_id, room_id, options, block)
+        bot.adopt_game(referee)
+        await bot.client.select_deck(game_id, pile_cod(block.name, block.game_names))  # ids name nothing
+        await bot.client.ready_start(game_id, True)
+        return referee
+
+    @classmethod
+    async def resume(cls, bot: Bot, game_id: int, room_id: int, key: str) -> Any:
+        """Rebuild a referee from the journal (the bot was restarted and re-seated)."""
+        from cockatrice_ext.bot.blocks import LoadedBlock
+
+        meta = bot.journal.table_meta(key)
+        options = cls.options_type(**meta["options"])
+        table = Table.restore(bot.journal, key)
+        facts = tuple(table.engine.config.cards)
+        block = LoadedBlock(name=options.block, facts=facts, game_names=tuple(meta["game_names"]), cod="")
+        referee = cls(bot, game_id, room_id, options, block)
+        referee.table = table
+        return referee
+
+    def open_table(self, engine: Any, players: Iterable[int]) -> None:
+        """Journal a new table for ``engine``, with what :meth:`resume` needs."""
+        from dataclasses import asdict
+
+        meta = {
+            "format": self.format_name,
+            "options": asdict(self.options),
+            "game_names": list(self.block.game_names),
+            "room_id": self.room_id,
+            "game_id": self.game_id,
+            "names": {str(p): self.player_name(p) for p in players},
+            "referee": self.bot.client.user_name,  # the account seated as referee (fleet take-over)
+        }
+        self.table = Table.create(self.bot.journal, self.table_key, engine, meta=meta)
+        self.views_changed()
+
+    def is_engine_player(self, player_id: int) -> bool:
+        return self.table is not None and player_id in self.table.engine.players  # type: ignore[attr-defined]
+
+
+class FormatRoom(Referee):
+    """Room commands of one format, with the operator's default table options (``options_type``)."""
+
+    options_type: ClassVar[type[Any]]
+    opens_games_on_request = True
+
+    def __init__(self, bot: Bot, defaults: Any = None) -> None:
+        super().__init__(bot)
+        self.defaults = defaults if isinstance(defaults, self.options_type) else self.options_type()
+
+    @classmethod
+    async def install(cls, bot: Bot) -> None:
+        """The format's ``INSTALLERS`` entry: add these room commands with the operator's defaults."""
+        bot.room_referees.append(cls(bot, bot.options.format_options.get(cls.format_name)))
+
+
+RoomCommandFactory = Callable[["Bot"], Referee]
+
+
+class LobbyReferee(Referee):
+    """Room-level commands shared by every format: ``!help`` and ``!games`` (and ``!resume``, which opens a
+    game for the player who asks)."""
+
+    opens_games_on_request = True
+
+    @command(scopes=("room",))
+    async def help(self, ctx: Context) -> None:
+        """List the room commands."""
+        usages = [spec.usage for r in self.bot.room_referees for spec in r.commands.listing("room")]
+        await ctx.reply(shorten(room_help(usages)))
+
+    @command(scopes=("room",))
+    async def games(self, ctx: Context) -> None:
+        """List the games this bot referees, and the ones it lost and can resume."""
+        same: dict[str, list[int]] = {}  # games in the same state share one entry, so many still fit a line
+        for gid, ref in sorted(self.bot.all_games().items()):
+            same.setdefault(f"{ref.format_name}: {ref.status()}", []).append(gid)
+        parts = [f"{', '.join(f'#{gid}' for gid in ids)} {state}" for state, ids in same.items()]
+        lost = [f"#{handle}" for handle in sorted(self.bot.lost_games(), key=handle_order)]
+        elsewhere = [f"#{gid}" for gid in self.bot.fleet.games_elsewhere()] if self.bot.fleet else []
+        waiting = [line for referee in self.bot.room_referees for line in referee.waiting_games()]
+        if not parts and not lost and not elsewhere and not waiting:
+            await ctx.reply("No refereed games right now.")
+            return
+        sentences = ["Refereeing: " + "; ".join(parts) if parts else "Refereeing no game right now"]
+        if waiting:
+            sentences.append("Waiting: " + "; ".join(waiting))
+        if elsewhere:
+            sentences.append("Other referee processes: " + ", ".join(elsewhere))
+        if lost:
+            sentences.append("Lost in a restart (say !resume GAME): " + ", ".join(lost))
+        await ctx.reply(shorten(" ".join(sentence.rstrip(".") + "." for sentence in sentences)))
+
+    @command(scopes=("room",))
+    async def resume(self, ctx: Context, game: str) -> None:
+        """Continue a game the referee lost in a restart, in a new game (its players only)."""
+        if ctx.room_id is None:
+            raise NotAllowed("say this in the room where the game was played")
+        game = game.removeprefix("#")
+        if not LOST_HANDLE.fullmatch(game):
+            raise BadArgument("usage: !resume GAME, the number !games lists as lost (e.g. 12, or 12@1)")
+        referee = await self.bot.rebuild_game(ctx.room_id, game, ctx.sender)
+        await ctx.reply(
+            shorten(
+                f"Game #{game} continues as game #{referee.game_id}: its players, join it and load any deck."
+            )
+        )
+
+
+def room_help(usages: list[str]) -> str:
+    """The room's ``!help`` line: every room command's usage, and where each format's options are."""
+    return "Room commands: " + " | ".join([*usages, "!<format> rules: its options"])
+
+
+LOST_HANDLE = re.compile(r"(\d{1,9})(?:@(\d{1,6}))?")
+"""How a lost game is named: its game number, and ``@N`` for a record moved aside when the server gave
+that number to a new game (a server without a database numbers its games from 1 again after a restart)."""
+
+
+def handle_order(handle: str) -> tuple[int, int]:
+    """Lost games' handles in number order (``12`` before ``12@1`` before ``13``)."""
+    match = LOST_HANDLE.fullmatch(handle)
+    return (int(match.group(1)), int(match.group(2) or 0)) if match else (0, 0)
+
+
+def unreplayable_line(what: str, error: Exception) -> str:
+    """What players are told of a game or league whose journal cannot be replayed (nothing is guessed)."""
+    said = getattr(error, "public", None) or str(error)  # a journal error's words without its table key
+    return f"{what}'s record cannot be replayed ({said}); it is kept, and nothing was changed"
+
+
+async def reply_unknown(ctx: Context, text: str, referees: Iterable[Referee]) -> None:
+    """Answer a ``!word`` nobody here knows, suggesting the closest command of this scope."""
+    try:
+        invocation = parse_invocation(text)
+    except BadArgument:
+        return  # already answered by handle_command
+    if invocation is None:
+        return
+    known = sorted({name for r in referees for name in r.commands.names(ctx.scope)} | {"help"})
+    await ctx.reply(shorten(f"{ctx.sender}: {unknown_command_reason(invocation.name, known)}"))

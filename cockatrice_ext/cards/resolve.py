@@ -52,7 +52,20 @@ BACK_FACE_LAYOUTS = frozenset(
     {"transform", "modal_dfc", "meld", "flip", "reversible_card", "double_faced_token", "art_series"}
 )
 _TRANSLATE = str.maketrans(
-    {"Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "’": "'", "‘": "'", "`": "'", "“": '"', "”": '"', "ß": "ss"}
+    {
+        "Æ": "AE",
+        "æ": "ae",
+        "Œ": "OE",
+        "œ": "oe",
+        "’": "'",
+        "‘": "'",
+        "`": "'",
+        "“": '"',
+        "”": '"',
+        "ß": "ss",
+        "\u2010": "-",
+        "\u2011": "-",
+    }
 )
 _SLASHES = re.compile(r"\s*/{1,2}\s*")
 _SPACES = re.compile(r"\s+")

@@ -7,12 +7,15 @@ block, in the same order, so ``game_names[i]`` is how Cockatrice spells engine c
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from cockatrice_ext.cards.model import CardDatabase, CardFacts
 from cockatrice_ext.decks.model import Deck
+
+LOGGER = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,8 @@ def load_block(
     else:
         deck = blocks.open_block(spec)
         name = spec
+    for warning in deck.read_warnings:
+        LOGGER.warning("%s", warning)
     cards = db if db is not None else cards_for_list(deck)
     resolved = resolve_deck(deck, cards, source=str(spec))
     if sections is None:

@@ -23,6 +23,7 @@ from cockatrice_ext.cards.errors import CardDataError, UnknownCardsError
 from cockatrice_ext.cards.model import Card, CardDatabase
 
 if TYPE_CHECKING:
+    from cockatrice_ext.cards.resolve import Match, NameIndex
     from cockatrice_ext.decks.model import Deck
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -308,23 +309,32 @@ def lookup(
     all_printings: bool,
     card_source: CardSources | None,
 ) -> None:
-    """Show each card NAME (quote names with spaces; exit code 2 and suggestions if one is unknown)."""
+    """Show each card NAME (quote names with spaces; exit code 2 and suggestions if one is unknown). A NAME
+    is read as a list's line is: ``"Lightning Bolt (M10) 146"`` shows that printing (--set and --number
+    win over it)."""
     from cockatrice_ext.cards.resolve import NameIndex
+    from cockatrice_ext.decks.blocklist import split_pin
 
     wanted = list(name)
-    db = open_card_source(card_source, need=wanted)
+    pinned = [split_pin(one) for one in wanted]
+    db = open_card_source(card_source, need=wanted + [bare for bare, _, _ in pinned])
     index = NameIndex(db)
+    options = (set_code, collector_number)
+
+    def find(position: int) -> Match | None:
+        return _lookup(index, wanted[position], pinned[position], options)
+
     if card_source is None:  # every printing, as export pins them: the compact built-in cards keep a few
-        found = [card.name for card in map(index.find, wanted) if card is not None]
+        found = [match.card.name for match in map(find, range(len(wanted))) if match is not None]
         complete = with_every_printing(db, found)
         if complete is not db:
             db, index = complete, NameIndex(complete)
     unknown = False
     for position, one in enumerate(wanted):
-        match = index.resolve(one, set_code, collector_number)
+        match = find(position)
         if match is None:
             unknown = True
-            suggestions = index.suggest(one)
+            suggestions = index.suggest(pinned[position][0] or one)
             hint = f" Did you mean: {'; '.join(suggestions)}?" if suggestions else ""
             click.echo(f"error: unknown card {one!r} in {db.source or 'the card data'}.{hint}", err=True)
             continue
@@ -342,6 +352,19 @@ def lookup(
     if unknown:
         click.echo(UnknownCardsError.HINT.strip(), err=True)
         sys.exit(2)
+
+
+def _lookup(
+    index: NameIndex, typed: str, pinned: tuple[str, str, str], options: tuple[str, str]
+) -> Match | None:
+    """The card ``typed`` names: as typed (a real name may hold parentheses), else read as a list's line
+    (:func:`~cockatrice_ext.decks.blocklist.split_pin`: ``pinned``), the printing ``options`` (--set,
+    --number) name winning over the one the line pins."""
+    match = index.resolve(typed, *options)
+    bare, set_code, number = pinned
+    if match is not None or not bare or (bare, set_code, number) == (typed, "", ""):
+        return match
+    return index.resolve(bare, *(options if any(options) else (set_code, number)))
 
 
 @cards.command()

@@ -291,6 +291,8 @@ def resolve_list(
         raise
     if read_as:
         click.echo(f"warning: {read_as} (check its accented names; save it as UTF-8 to be sure)", err=True)
+    for warning in deck.read_warnings:
+        click.echo(f"warning: {warning}", err=True)
     for warning in resolved.warnings:  # as warning lines: no logger's time stamp
         click.echo(f"warning: {warning}", err=True)
     return resolved, db

@@ -26,7 +26,11 @@ one of:
 Leniency: the reader accepts every spelling above, but never guesses: a line that is not blank, a
 comment or a header must be a valid card line, otherwise :class:`DeckFormatError` names the file and
 line (count 0 or above :data:`MAX_COUNT`, a count with no name, a name over :data:`MAX_NAME_LENGTH`
-characters or with control characters, XML pasted into a text list, an empty ``[]`` header).
+characters, XML pasted into a text list, an empty ``[]`` header). Control characters (and unassigned or
+private-use ones) in names are refused for every such line at once, each naming its characters.
+Invisible format characters that copy and paste leave in names (zero-width spaces and joiners, a
+byte-order mark, a soft hyphen: Unicode's ``Cf``) are removed, with one warning per list naming its lines
+(logged as ``cockatrice_ext.decks.blocklist``, which the command line and the bot show).
 Names are *not* checked against card data here; that is :func:`cockatrice_ext.cards.resolve`'s job.
 """
 
@@ -48,6 +52,9 @@ MAX_LINE_LENGTH = 1000
 """A card or header line is never longer (a name, a count, a set, a site's tags); a longer one is refused
 before any pattern reads it, so that a garbled file cannot make the readers' patterns run for minutes."""
 MAX_TEXT_BYTES = 16 * 1024 * 1024
+MAX_LINES_SAID = 25
+"""A list's refused or cleaned lines are named up to this many; a count stands for the rest."""
+
 
 _COUNT = re.compile(r"^(\d{1,30})(?:\s*[xX*])?\s+(\S.*)$|^(\d{1,30})[xX*](\S.*)$")  # too big: said
 _BRACKET_COUNT = re.compile(r"^[\(\[](\d{1,9})[\)\]]\s*(\S.*)$|^[xX](\d{1,3})\s+(\S.*)$")  # (4) [4] x4
@@ -107,23 +114,84 @@ def canonical_section(title: str) -> str:
     return title
 
 
+class NameCharactersError(ValueError):
+    """A card line whose name holds characters no card name has (control, unassigned, private-use ones);
+    ``characters`` are their ``U+XXXX`` codes, for a list to say every such line at once."""
+
+    def __init__(self, message: str, characters: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.characters = characters
+
+
+def code_point(ch: str) -> str:
+    """``U+200B ZERO WIDTH SPACE``: a character as a message names it (the code alone when unnamed)."""
+    name = unicodedata.name(ch, "")
+    return f"U+{ord(ch):04X} {name}" if name else f"U+{ord(ch):04X}"
+
+
+def invisible_characters(text: str) -> list[str]:
+    """The invisible format characters (Unicode ``Cf``: zero-width spaces and joiners, byte-order marks, soft
+    hyphens, direction marks) in ``text``, each once, in order."""
+    if text.isascii():
+        return []
+    return list(dict.fromkeys(ch for ch in text if unicodedata.category(ch) == "Cf"))
+
+
+def without_invisible(text: str) -> str:
+    """``text`` without its invisible format characters (:func:`invisible_characters`): copy and paste leave
+    them in names, where they are no part of the name but make it unknown."""
+    if text.isascii():
+        return text
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+
+
 def normalize_name(raw: str) -> str:
-    """The name as a card list should spell it: single spaces, ``'`` apostrophes, `` // `` between halves."""
-    name = raw.replace("’", "'").replace("‘", "'")
+    """The name as a card list should spell it: single spaces, ``'`` apostrophes, `` // `` between halves,
+    no invisible format characters."""
+    name = without_invisible(raw).replace("’", "'").replace("‘", "'")
     name = _SPACES.sub(" ", name).strip()
     if "/" in name:
         name = _SPLIT.sub(" // ", name).strip()
     return name
 
 
+_REFUSED_KINDS = {
+    "Cc": "control",
+    "Cf": "invisible",
+    "Cs": "surrogate",
+    "Co": "private-use",
+    "Cn": "unassigned",
+}
+
+
+def refused_characters(name: str) -> list[str]:
+    """The characters of ``name`` no card name holds (control, invisible, surrogate, private-use, unassigned),
+    each once, in order."""
+    if name.isascii() and name.isprintable():
+        return []
+    return list(dict.fromkeys(ch for ch in name if unicodedata.category(ch) in _REFUSED_KINDS))
+
+
+def _characters_problem(refused: list[str]) -> str:
+    """What a name holding the ``refused`` characters is told: which characters, of what kind."""
+    kinds = " or ".join(dict.fromkeys(_REFUSED_KINDS[unicodedata.category(ch)] for ch in refused))
+    if len(refused) == 1:
+        what = f"{'an' if kinds[0] in 'aeiou' else 'a'} {kinds} character"
+    else:
+        what = f"{kinds} characters"
+    return f"card name contains {what} ({', '.join(code_point(ch) for ch in refused)})"
+
+
 def check_name(name: str) -> str | None:
-    """Why ``name`` cannot be a card name, or None if it can."""
+    """Why ``name`` cannot be a card name, or None if it can (names come here through
+    :func:`normalize_name`, which removes invisible format characters)."""
     if not name:
         return "card line has no name"
     if len(name) > MAX_NAME_LENGTH:
         return f"card name longer than {MAX_NAME_LENGTH} characters"
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
-        return "card name contains control or unassigned characters"
+    refused = refused_characters(name)
+    if refused:
+        return _characters_problem(refused)
     if name.startswith("<"):
         return "this looks like XML, not a card line (a .cod or .dek deck: read it as cod or dek)"
     if not any(ch.isalnum() for ch in name) and name.strip("_"):  # "_____" is a real card
@@ -151,11 +219,14 @@ def strip_markers(text: str) -> tuple[str, str]:
 def parse_card_text(text: str) -> tuple[int, str, str, str]:
     """Split one card line (no ``SB:``) into ``(count, name, set_code, collector_number)``.
 
-    Raises ValueError with a human message when the line is not a card.
+    Raises ValueError with a human message when the line is not a card (:class:`NameCharactersError` when
+    its name holds characters no name has). Invisible format characters are removed first, so that one
+    between the count and the name (``1\u200b Shock``) hides nothing.
     """
     if len(text) > MAX_LINE_LENGTH and len(text.strip()) > MAX_LINE_LENGTH:
         raise ValueError(f"line longer than {MAX_LINE_LENGTH} characters: not a card line")
-    text = " ".join(text.split())  # names are written with single spaces anyway (normalize_name)
+    # names are written with single spaces anyway (normalize_name)
+    text = " ".join(without_invisible(text).split())
     variant = goldfish_set = ""
     goldfish = _GOLDFISH_SET.match(text)
     if goldfish:
@@ -183,6 +254,20 @@ def parse_card_text(text: str) -> tuple[int, str, str, str]:
             f"count {count} is above {MAX_COUNT}; a name that starts with digits needs a count first "
             f"(write '1 {original}')"
         )
+    text, set_code, number = _pinned(text)
+    if goldfish_set and not set_code:
+        set_code, number = goldfish_set, variant if variant.isdigit() else ""
+    name = normalize_name(text)
+    problem = check_name(name)
+    if problem:
+        refused = tuple(f"U+{ord(ch):04X}" for ch in refused_characters(name))
+        raise NameCharactersError(problem, refused) if refused else ValueError(problem)
+    return count, name, set_code, number
+
+
+def _pinned(text: str) -> tuple[str, str, str]:
+    """``text`` (a card line without its count) split into the name's text, the set code and the collector
+    number it pins: Forge's ``Name|SET``, ``[SET:NUM] Name`` and ``Name (SET) NUM``; ``""`` for none."""
     set_code = number = ""
     piped = _FORGE_PIPE.match(text)
     if piped:
@@ -198,13 +283,36 @@ def parse_card_text(text: str) -> tuple[int, str, str, str]:
             (suffix.group(3) or suffix.group(2)).upper(),
             suffix.group(4) or "",
         )
+    return text, set_code, number
+
+
+_QUOTE_MARKS = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb"
+
+
+def _unquoted(text: str) -> str:
+    """``text`` without the quote marks around it (``"Lightning Bolt"``, a phone's ``“Shock”``)."""
+    while len(text) > 1 and text[0] in _QUOTE_MARKS and text[-1] in _QUOTE_MARKS:
+        text = text[1:-1].strip()
+    return text
+
+
+def split_pin(typed: str) -> tuple[str, str, str]:
+    """A card name as a person types it alone (``cards lookup``), read as a list's card line is, without a
+    count: ``(name, set_code, collector_number)``. Invisible characters, quote marks around it or around
+    the name, a deck site's markers and the printing it pins (``Lightning Bolt (M10) 146``, ``[M10:146]
+    Lightning Bolt``, ``Lightning Bolt|M10``, ``Thoughtseize <timeshifted> [TSR]``) are taken off; the
+    name is not checked (the caller looks it up as typed first: some real names hold parentheses)."""
+    if len(typed) > MAX_LINE_LENGTH:
+        return typed, "", ""
+    text = _unquoted(" ".join(without_invisible(typed).split()))
+    goldfish = _GOLDFISH_SET.match(text)
+    variant = goldfish_set = ""
+    if goldfish:
+        text, variant, goldfish_set = goldfish.group(1), goldfish.group(2) or "", goldfish.group(3)
+    text, set_code, number = _pinned(strip_markers(text)[0])
     if goldfish_set and not set_code:
         set_code, number = goldfish_set, variant if variant.isdigit() else ""
-    name = normalize_name(text)
-    problem = check_name(name)
-    if problem:
-        raise ValueError(problem)
-    return count, name, set_code, number
+    return normalize_name(_unquoted(text)), set_code, number
 
 
 def section_header(line: str) -> str | None:
@@ -251,11 +359,20 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
     comments: list[str] = []
     seen_card = False
     named_by: str | None = None  # how the deck was named: "name" (# Name: X), "header" (a first // line)
+    cleaned: dict[int, list[str]] = {}  # line -> the invisible characters removed from it
+    refused: list[tuple[int, str]] = []  # (line, why) for names holding control characters
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip().lstrip("\ufeff")
         if not line:
             continue
         comment = _comment_text(line)
+        if comment is None and (hidden := invisible_characters(line)):
+            line = " ".join(without_invisible(line).split())  # a comment keeps its own (an emoji's joiners)
+            comment = _comment_text(line)
+            if comment is None and line:
+                cleaned[number] = hidden
+        if not line:
+            continue
         if comment is not None:
             if not seen_card:
                 named = _NAME_COMMENT.match(comment)
@@ -290,14 +407,54 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
             target = category  # Archidekt's Maybeboard / Sideboard / Commander categories
         try:
             count, name, set_code, collector = parse_card_text(line)
+        except NameCharactersError as exc:
+            refused.append((number, str(exc)))  # every such line is said at once, as unknown names are
+            continue
         except ValueError as exc:
             raise DeckFormatError(str(exc), source=source, line=number) from None
         deck.section(target).append(
             DeckEntry(name=name, count=count, set_code=set_code, collector_number=collector, line=number)
         )
         seen_card = True
+    if refused:
+        raise _refused_lines(refused, source)
+    if cleaned:
+        deck.read_warnings.append(_cleaned_lines(cleaned, source))
     deck.comments = "\n".join(comments).strip()
     return deck
+
+
+def _numbers(lines: list[int]) -> str:
+    """``lines 2, 5 and 9`` (``line 2`` alone), at most :data:`MAX_LINES_SAID` of them named."""
+    shown = [str(line) for line in lines[:MAX_LINES_SAID]]
+    if len(lines) > MAX_LINES_SAID:
+        shown.append(f"{len(lines) - MAX_LINES_SAID} more")
+    if len(shown) == 1:
+        return f"line {shown[0]}"
+    return f"lines {', '.join(shown[:-1])} and {shown[-1]}"
+
+
+def _cleaned_lines(cleaned: dict[int, list[str]], source: str) -> str:
+    """The one warning of a list whose card lines held invisible characters, now removed."""
+    characters = dict.fromkeys(ch for hidden in cleaned.values() for ch in hidden)
+    named = ", ".join(code_point(ch) for ch in characters)
+    return (
+        f"{source}: {_numbers(list(cleaned))}: removed invisible characters ({named}) that copy and paste"
+        " left in the card names"
+    )
+
+
+def _refused_lines(refused: list[tuple[int, str]], source: str) -> DeckFormatError:
+    """One error for every card line whose name holds control characters: one line says where it is, more
+    are listed each with its line (:data:`MAX_LINES_SAID` of them, a count for the rest)."""
+    if len(refused) == 1:
+        line, why = refused[0]
+        return DeckFormatError(why, source=source, line=line)
+    said = [f"  line {line}: {why}" for line, why in refused[:MAX_LINES_SAID]]
+    if len(refused) > MAX_LINES_SAID:
+        said.append(f"  ... and {len(refused) - MAX_LINES_SAID} more")
+    message = "\n".join([f"{len(refused)} card lines hold characters no card name has:", *said])
+    return DeckFormatError(message, source=source)
 
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")

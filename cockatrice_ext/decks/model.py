@@ -55,6 +55,7 @@ class Deck:
     banner_card: str = ""  # Cockatrice <bannerCard>: the card shown for the deck
     format: str = ""  # Cockatrice <format> (e.g. "commander"); may be empty
     encoding: str = ""  # the text's encoding when not UTF-8 ("Windows-1252"), for the command line to say
+    read_warnings: list[str] = field(default_factory=list)  # what the reader changed, for the user to hear
 
     def section(self, name: str) -> list[DeckEntry]:
         return self.sections.setdefault(name, [])

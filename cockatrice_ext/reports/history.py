@@ -1,7 +1,8 @@
 """Series over time folded from the journal's effects, for the charts (:mod:`cockatrice_ext.reports.charts`).
 
 * a card's auction prices, one point per sale, in the order the games were played
-  (:func:`card_sales`, the same fold as ``stats prices``);
+  (:func:`card_sales`, the same fold as ``stats prices``; the card named as chat names one,
+  :func:`named_card`);
 * every player's gold over one Auction game, one point per journaled action that changed it
   (:func:`gold_series`);
 * a league's standings after each round: points in a Market Draft, poison in the AutoBattler
@@ -17,10 +18,12 @@ shop is looked at.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from cockatrice_ext.cards.typed import closest_names, match_names
 from cockatrice_ext.formats import FORMAT_TITLES
 from cockatrice_ext.journal import Journal, JournalError
 from cockatrice_ext.reports.prices import AUCTION_ENGINE, price_table
@@ -38,13 +41,49 @@ class Sale:
     price: float
 
 
+def named_card(typed: str, names: Iterable[str]) -> tuple[list[str], list[str]]:
+    """The card among ``names`` (the cards the journal's auctions offered) that ``typed`` names, as chat
+    reads a card name (:func:`~cockatrice_ext.cards.typed.match_names`: any case, a phone's ``’``, accents,
+    one face, a unique start): ``([name], [])``; several: ``(candidates, [])``; none: ``([], closest)``, the
+    names it looks like a typo of. A name written exactly is that card, whatever else it folds like."""
+    known = list(dict.fromkeys(names))
+    if typed in known:
+        return [typed], []
+    found = match_names(typed, known)
+    return (found, []) if found else ([], closest_names(typed, known))
+
+
+def either(names: list[str]) -> str:
+    """``'A' or 'B'`` (``'A', 'B' or 'C'``): candidates as a refusal offers them."""
+    quoted = [repr(name) for name in names]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
 def card_sales(journal: Journal, card: str) -> list[Sale]:
-    """Every sale of ``card`` (exact name, any case) across the journal's Auction games, oldest game first."""
-    wanted = card.casefold()
-    for stats in price_table(journal.entries(engine=AUCTION_ENGINE)).values():
-        if stats.name.casefold() == wanted:
-            return [Sale(game, turn, price) for game, turn, price in stats.sales]
+    """Every sale of the card ``card`` names (:func:`named_card`) across the journal's Auction games, oldest
+    game first; none for a card offered but never sold, or a name that is no card of the journal's.
+
+    Raises:
+        NoChart: ``card`` could be several of the journal's cards, or looks like a typo of some (the
+            message names them).
+    """
+    table = {stats.name: stats for stats in price_table(journal.entries(engine=AUCTION_ENGINE)).values()}
+    found, closest = named_card(card, table)
+    if len(found) == 1:
+        return [Sale(game, turn, price) for game, turn, price in table[found[0]].sales]
+    if found:
+        raise _no_chart(f"{card!r} could be {either(found)}, each offered at auction")
+    if closest:
+        raise _no_chart(f"{card!r} was never sold at auction (did you mean {either(closest)}?)")
     return []
+
+
+def _no_chart(message: str) -> LookupError:
+    """The charts' refusal (:class:`~cockatrice_ext.reports.journal_charts.NoChart`), which ``stats chart``
+    and the web view say; imported here when needed, as that module imports this one."""
+    from cockatrice_ext.reports.journal_charts import NoChart
+
+    return NoChart(message)
 
 
 def _player_names(journal: Journal, key: str) -> dict[str, str]:

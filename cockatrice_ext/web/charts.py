@@ -2,7 +2,9 @@
 
 * ``/prices``: every card's auction prices (the ``stats prices`` report), each card linking to
 * ``/prices/CARD``: its figures, its picture (Scryfall's, when the viewer is online; its name when not)
-  and its price at each sale (``/prices/CARD/chart.svg``);
+  and its price at each sale (``/prices/CARD/chart.svg``); CARD is read as chat reads a card name (any
+  case, a phone's ``’``, accents, one face, a unique start), and one that could be several cards, or
+  looks like a typo of some, gets a 404 page linking to them;
 * ``/game/N/gold.svg``: every player's gold over the running Auction game N;
 * ``/league/N/standings.svg``: a league's points (Market Draft) or poison (AutoBattler) by round.
 
@@ -17,12 +19,14 @@ from __future__ import annotations
 import asyncio
 import html
 import string
+from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from aiohttp import web
 
+from cockatrice_ext.reports.history import either, named_card
 from cockatrice_ext.reports.journal_charts import NoChart, prepare_chart
 from cockatrice_ext.reports.prices import CardPrices, format_price, journal_prices
 from cockatrice_ext.web.views import game_title, league_title
@@ -84,6 +88,42 @@ def card_body(row: CardPrices) -> str:
     return f'<p class="facts">{figures}</p><div class="charted">{card}{picture}</div>{back}'
 
 
+@dataclass(frozen=True)
+class NoSuchCard:
+    """An address naming no one card of the journal's: the ``candidates`` it could be (two or more), or
+    the ``closest`` names it looks like a typo of."""
+
+    name: str
+    candidates: list[str]
+    closest: list[str]
+
+    @property
+    def offered(self) -> list[str]:
+        """The cards to offer instead (none: a bare 404)."""
+        return self.candidates or self.closest
+
+    def sentence(self) -> str:
+        """The refusal as one line of text."""
+        if self.candidates:
+            return f"{self.name!r} could be {either(self.candidates)}, each offered at auction"
+        return f"no auction of {self.name!r} recorded (did you mean {either(self.closest)}?)"
+
+
+def not_found_body(missing: NoSuchCard) -> str:
+    """The 404 page of a card address that names several cards, or none but looks like a typo of some: the
+    cards it could mean, each linking to its page (HTML; every name escaped)."""
+    links = ", ".join(
+        f'<a href="{html.escape(card_url(name))}"><bdi>{html.escape(name)}</bdi></a>'
+        for name in missing.offered
+    )
+    typed = f"<bdi>{html.escape(missing.name)}</bdi>"
+    if missing.candidates:
+        said = f"<p>{typed} could be any of these cards offered at auction: {links}.</p>"
+    else:
+        said = f"<p>No auction of {typed} recorded. Did you mean: {links}?</p>"
+    return f'<div id="candidates">{said}</div><p><a href="/prices">All cards</a></p>'
+
+
 class ChartPages:
     """The report and chart routes of one web view."""
 
@@ -106,15 +146,16 @@ class ChartPages:
         page = self._page.substitute(title=html.escape(title), body=body)
         return web.Response(text=page, content_type="text/html")
 
-    def _card_prices(self, request: web.Request) -> CardPrices:
+    def _card_prices(self, request: web.Request) -> CardPrices | NoSuchCard:
+        """The card the address names, as chat reads a card name (:func:`named_card`), or what to say."""
         name = request.match_info["card"]
         if len(name) > MAX_CARD_NAME:
             raise web.HTTPNotFound()
-        found = {r.name.casefold(): r for r in journal_prices(self.view.bot.journal).values()}
-        row = found.get(name.casefold())
-        if row is None:
-            raise web.HTTPNotFound()
-        return row
+        rows = {row.name: row for row in journal_prices(self.view.bot.journal).values()}
+        found, closest = named_card(name, rows)
+        if len(found) == 1:
+            return rows[found[0]]
+        return NoSuchCard(name, candidates=found, closest=closest)
 
     async def _prices(self, request: web.Request) -> web.Response:
         rows = list(journal_prices(self.view.bot.journal).values())
@@ -122,12 +163,23 @@ class ChartPages:
 
     async def _card(self, request: web.Request) -> web.Response:
         row = self._card_prices(request)
+        if isinstance(row, NoSuchCard):
+            if not row.offered:
+                raise web.HTTPNotFound()
+            response = self._html(f"{row.name}: auction prices", not_found_body(row))
+            response.set_status(404)
+            return response
         response = self._html(f"{row.name}: auction prices", card_body(row))
         response.headers.update(CARD_PAGE_HEADERS)
         return response
 
     async def _card_chart(self, request: web.Request) -> web.Response:
-        return await self._chart("prices", self._card_prices(request).name)
+        row = self._card_prices(request)
+        if isinstance(row, NoSuchCard):
+            if not row.offered:
+                raise web.HTTPNotFound()
+            return web.Response(status=404, text=f"error: {row.sentence()}")
+        return await self._chart("prices", row.name)
 
     async def _gold(self, request: web.Request) -> web.Response:
         referee = self.view._live(int(request.match_info["game"]))

@@ -95,8 +95,12 @@ def prices(journal_path: str, card_filter: str | None, sort: str, as_json: bool)
         rows = list(journal_prices(journal).values())
     except sqlite3.DatabaseError as exc:
         raise BadJournal(f"{journal_path} is not a cockatrice-ext journal ({exc})") from None
-    if card_filter:
-        rows = [r for r in rows if card_filter.casefold() in r.name.casefold()]
+    if card_filter:  # as players type names (a phone's apostrophe, no accents), anywhere in the name
+        from cockatrice_ext.cards.resolve import fold_name
+        from cockatrice_ext.cards.typed import typed_key
+
+        wanted = typed_key(card_filter)
+        rows = [r for r in rows if wanted in fold_name(r.name)]
     key = {
         "name": lambda r: r.name.casefold(),
         "offered": lambda r: (-r.offered, r.name),

@@ -55,5 +55,9 @@ def test_stats_prices_cli(tmp_path: Path) -> None:
     result = runner.invoke(main, ["stats", "prices", "--journal", str(path), "--json", "--card", "imp"])
     rows = json.loads(result.output)
     assert [r["name"] for r in rows] == ["Chimney Imp"] and rows[0]["prices"] == [2.0]
+    typed = runner.invoke(
+        main, ["stats", "prices", "--journal", str(path), "--json", "--card", "\u201cCHIMNEY\u00a0imp\u201d"]
+    )
+    assert [r["name"] for r in json.loads(typed.output)] == ["Chimney Imp"]  # as a phone types it
     missing = runner.invoke(main, ["stats", "prices", "--journal", str(tmp_path / "none.sqlite3")])
     assert missing.exit_code != 0 and "no journal" in missing.output

@@ -21,11 +21,19 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from cockatrice_ext.cards.resolve import fold_name
 
-__all__ = ["MIN_PREFIX", "closest_names", "match_names", "split_names", "split_pair", "typed_key"]
+__all__ = [
+    "MIN_PREFIX",
+    "closest_names",
+    "match_names",
+    "split_names",
+    "split_pair",
+    "typed_key",
+    "typed_names",
+]
 
 MIN_PREFIX = 3
 """The fewest folded characters a typed start of a name must have to name a card (tier 3)."""
@@ -99,6 +107,14 @@ def match_names(typed: str, names: Iterable[str]) -> list[str]:
     """The names among ``names`` (in their order, each once) that ``typed`` designates at the best tier
     that matches any: one is the card, two or more are the candidates to offer, none is no card."""
     return _ranked(typed, names)[1]
+
+
+def typed_names(typed: str, names: Sequence[str]) -> list[str]:
+    """:func:`match_names`, after the rule the engines had before it (the first name equal to ``typed`` in any
+    case): an action a journal recorded under that rule names the same card when it is replayed."""
+    wanted = typed.strip().casefold()
+    exact = next((name for name in names if name.casefold() == wanted), None)
+    return [exact] if exact is not None else match_names(typed, names)
 
 
 def closest_names(typed: str, names: Iterable[str], limit: int = 3) -> list[str]:

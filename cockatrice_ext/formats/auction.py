@@ -140,6 +140,10 @@ Refusal codes (``RulesError.code``)
 ``wrong_card``, ``already_claimed``, ``commander_alone``, ``bad_player_count``, ``duplicate_player``,
 ``not_enough_legends``, ``block_not_singleton``, ``bad_option``.
 
+A card a player names is read as players type it (``cards.typed.match_names``: case, accents, a phone's
+apostrophe, one face, a unique start) among the cards the action may mean -> ``_resolve_held``;
+``missing_card`` then carries ``candidates`` (two or more different cards matched) or ``closest``.
+
 Card zones as the engine models them: ``block`` (top first), ``lot`` (up for auction), ``pending`` (bought,
 cast-or-keep not chosen yet), ``hand``, ``played`` (cast: on the battlefield, or resolved; the engine stops
 following it), ``command`` (a commander), ``exiled`` (a Gilded Idol used). Every card index is in exactly
@@ -155,6 +159,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from cockatrice_ext.cards.model import CardFacts
+from cockatrice_ext.cards.typed import closest_names, match_names
 from cockatrice_ext.formats.base import Action, CardRef, Effect, Engine, PlayerId, RulesError, register
 
 LOGGER = logging.getLogger(__name__)
@@ -1183,22 +1188,36 @@ class AuctionEngine(Engine[AuctionConfig]):
     def _resolve_held(
         self, player: PlayerId | None, ref: object, zones: tuple[str, ...]
     ) -> tuple[int, str, PlayerId]:
-        """Find a card by index or name among the given zones of ``player`` (or everyone's if None)."""
+        """Find a card by index or name among the given zones of ``player`` (or everyone's if None). A name
+        is read as players type it (:func:`match_names`; the old rule, the whole name in any case, first,
+        so journals replay); several copies of one card are one card (the first is taken). Hands are
+        revealed (90X.9), so every card searched may be named in a refusal: ``missing_card`` carries
+        ``candidates`` when the name matches two or more different cards, else ``closest``."""
         if isinstance(ref, bool) or not isinstance(ref, (int, str)):
             raise RulesError("malformed", field="card", value=ref)
         owners = [player] if player is not None else list(self.players)
-        found: list[tuple[int, str, PlayerId]] = []
-        for zone_name, zone_map in self._player_zones():
-            if zone_name not in zones:
-                continue
-            for holder in owners:
-                for index in zone_map[holder]:
-                    if isinstance(ref, int):
-                        hit = index == ref
-                    else:
-                        hit = self.config.cards[index].name.casefold() == ref.strip().casefold()
-                    if hit:
-                        found.append((index, zone_name, holder))
+        held = [
+            (index, zone_name, holder)
+            for zone_name, zone_map in self._player_zones()
+            if zone_name in zones
+            for holder in owners
+            for index in zone_map[holder]
+        ]
+        if isinstance(ref, int):
+            found = [entry for entry in held if entry[0] == ref]
+        else:
+            names = [self.config.cards[index].name for index, _, _ in held]
+            wanted = ref.strip().casefold()
+            found = [entry for entry, name in zip(held, names, strict=True) if name.casefold() == wanted]
+            if not found:
+                matched = match_names(ref, names)
+                if len(matched) > 1:
+                    raise RulesError("missing_card", card=ref, player=player, candidates=matched)
+                if not matched:
+                    raise RulesError(
+                        "missing_card", card=ref, player=player, closest=closest_names(ref, names)
+                    )
+                found = [entry for entry, name in zip(held, names, strict=True) if name == matched[0]]
         if not found:
             raise RulesError("missing_card", card=ref, player=player)
         if player is None and len({h for _, _, h in found}) > 1:

@@ -80,6 +80,9 @@ Error codes: the league core's plus ``wrong_phase``, ``not_active``, ``already_d
 ``not_in_shop``, ``not_your_pick``, ``not_in_carousel``, ``put_back_needed``, ``no_put_back``,
 ``not_in_pool``, ``feature_disabled``, ``not_enough_treasures``, ``already_declared``, ``no_replay``,
 ``referee_only``, ``no_augment_pack``, ``not_in_augment_pack``, ``augment_pending``, ``not_an_item``.
+A card named as typed (league core :func:`~cockatrice_ext.formats.league.resolve_card`) and not found:
+``not_in_shop``, ``not_in_carousel``, ``not_in_pool``, ``not_in_augment_pack`` carry ``card`` and
+``candidates`` (two or more different cards matched) or ``closest`` (none did), as ``card_not_found`` does.
 Invariants: every card is in exactly one place (a pool, a shop, items, the carousel, the draft discard, the
 cube), every augment in one (the augment deck, a pack, a player's augments, the augment discard, unused: of
 another rarity) -> :meth:`AutoBattlerEngine.locations`, :meth:`AutoBattlerEngine.augment_locations`.
@@ -103,6 +106,7 @@ from cockatrice_ext.formats.league import (
     Start,
     StoodIn,
     card_names,
+    deck_card_name,
     require_referee,
     resolve_card,
     stand_in_target,
@@ -640,10 +644,11 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         return items + [self.config.augment_cards[c].name for c in self.augments.get(player, [])]
 
     def _without_command_zone(self, player: str, names: Sequence[str]) -> list[str]:
-        """``names`` less one copy of each of ``player``'s command-zone cards."""
+        """``names`` less one copy of each of ``player``'s command-zone cards (a name as a deck's line names a
+        card: :func:`~cockatrice_ext.formats.league.deck_card_name`)."""
         rest = list(names)
         for card in self.command_zone(player):
-            match = next((n for n in rest if n.strip().casefold() == card.casefold()), None)
+            match = next((n for n in rest if deck_card_name(n, (card,)) is not None), None)
             if match is not None:
                 rest.remove(match)
         return rest
@@ -761,7 +766,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             card = resolve_card(self.config.augment_cards, action.card, pack)
         except RulesError as exc:
             if exc.code == "card_not_found":
-                raise RulesError("not_in_augment_pack", card=action.card) from None
+                raise RulesError("not_in_augment_pack", **exc.details) from None
             raise
         del self.augment_packs[player]
         discarded = tuple(c for c in pack if c != card)
@@ -822,7 +827,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             card = resolve_card(self.config.cards, action.card, self.carousel)
         except RulesError as exc:
             if exc.code == "card_not_found":
-                raise RulesError("not_in_carousel", card=action.card) from None
+                raise RulesError("not_in_carousel", **exc.details) from None
             raise
         given = self._carousel_put_back(player, action.put_back)
         self.carousel.remove(card)
@@ -858,7 +863,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             return resolve_card(self.config.cards, ref, self.league.pools[player])
         except RulesError as exc:
             if exc.code == "card_not_found":
-                raise RulesError("not_in_pool", card=ref) from None
+                raise RulesError("not_in_pool", **exc.details) from None
             raise
 
     def _require_drafting(self, action: Action) -> str:
@@ -874,7 +879,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             taken = resolve_card(self.config.cards, shop_ref, self.shops[player])
         except RulesError as exc:
             if exc.code == "card_not_found":
-                raise RulesError("not_in_shop", card=shop_ref) from None
+                raise RulesError("not_in_shop", **exc.details) from None
             raise
         return taken, resolve_card(self.config.cards, pool_ref, self.league.pools[player])
 

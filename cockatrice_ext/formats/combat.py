@@ -60,7 +60,10 @@ the fight's ``slot``, its ``owner`` and the acting ``player``),
 ``no_fight_pending``, ``already_fought``, ``no_opponent_across``, ``no_equipment``, ``equip_not_yet``,
 ``bad_count``, ``bad_amount``, ``bad_destination``, ``unknown_action``.
 
-Card references: an ``int`` is the card's index in ``config.cards``; a ``str`` is a (case-insensitive) name.
+Card references: an ``int`` is the card's index in ``config.cards``; a ``str`` is a name as players type it
+(``cards.typed.match_names``: case, accents, a phone's apostrophe, one face, a unique start) among the cards
+the action may mean (the player's hand, the permanents in play) -> ``_card``; ``no_such_card`` then carries
+``candidates`` (two or more different cards matched) or ``closest`` (none did).
 Slots are 0-based (0..4); slot ``i`` faces the opponent's slot ``i``.
 """
 
@@ -74,6 +77,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from cockatrice_ext.cards.model import CardFacts
+from cockatrice_ext.cards.typed import closest_names, typed_names
 from cockatrice_ext.formats.base import Action, CardRef, Effect, Engine, PlayerId, RulesError, register
 
 LOGGER = logging.getLogger(__name__)
@@ -844,8 +848,9 @@ class CombatEngine(Engine[CombatConfig]):
         return slot
 
     def _card(self, ref: Any, candidates: Sequence[int | None], where: str) -> int:
-        """Resolve a card index or name among ``candidates``; ``where`` (``"hand"``, ``"play"``) names them
-        in a refusal."""
+        """Resolve a card index or name (as players type it, :func:`typed_names`; the first copy of a name)
+        among ``candidates``, which the acting player sees (their hand, the permanents in play); ``where``
+        (``"hand"``, ``"play"``) names them in a refusal, with ``candidates`` or ``closest`` for a name."""
         pool = [c for c in candidates if c is not None]
         if isinstance(ref, bool) or not isinstance(ref, (int, str)):
             raise RulesError("no_such_card", card=repr(ref), where=where)
@@ -855,11 +860,13 @@ class CombatEngine(Engine[CombatConfig]):
             if ref not in pool:
                 raise RulesError("card_not_available", card=ref, where=where)
             return ref
-        wanted = ref.strip().casefold()
-        for c in pool:
-            if self.config.cards[c].name.casefold() == wanted:
-                return c
-        raise RulesError("no_such_card", card=ref, where=where)
+        names = [self.config.cards[c].name for c in pool]
+        matched = typed_names(ref, names)
+        if len(matched) > 1:
+            raise RulesError("no_such_card", card=ref, where=where, candidates=matched)
+        if not matched:
+            raise RulesError("no_such_card", card=ref, where=where, closest=closest_names(ref, names))
+        return pool[names.index(matched[0])]
 
     def _other(self, seat: int) -> int:
         return 1 - seat
@@ -1444,6 +1451,8 @@ class CombatEngine(Engine[CombatConfig]):
         try:
             card = self._card(action.card, in_play, "play")
         except RulesError as not_in_play:
+            if "candidates" in not_in_play.details:  # the name is in play, only not one card
+                raise
             settled = self._settled_death(action.card, action.player)
             if settled is None:
                 raise
@@ -1477,8 +1486,10 @@ class CombatEngine(Engine[CombatConfig]):
         may hold the card), else ``None``."""
         dead = [card for card in self.settled_deaths if card in self.seats[self.config.owners[card]].used]
         if isinstance(ref, str):
-            wanted = ref.strip().casefold()
-            dead = [card for card in dead if self.config.cards[card].name.casefold() == wanted]
+            matched = typed_names(ref, [self.config.cards[card].name for card in dead])
+            if len(matched) != 1:
+                return None
+            dead = [card for card in dead if self.config.cards[card].name == matched[0]]
         elif isinstance(ref, int) and not isinstance(ref, bool):
             dead = [card for card in dead if card == ref]
         else:
@@ -1499,16 +1510,13 @@ class CombatEngine(Engine[CombatConfig]):
     def settled_death_of(self, player: PlayerId, name: str) -> int | None:
         """``player``'s own creature called ``name`` that a fight the engine settled put in their used pile
         (its index), or ``None``."""
-        wanted = name.strip().casefold()
         seat = self._seat(player)
-        for card in self.settled_deaths:
-            if (
-                self.config.owners[card] == seat
-                and card in self.seats[seat].used
-                and self.config.cards[card].name.casefold() == wanted
-            ):
-                return card
-        return None
+        dead = [card for card in self.settled_deaths if self.config.owners[card] == seat]
+        dead = [card for card in dead if card in self.seats[seat].used]
+        matched = typed_names(name, [self.config.cards[card].name for card in dead])
+        if len(matched) != 1:
+            return None
+        return next(card for card in dead if self.config.cards[card].name == matched[0])
 
     def _do_Discard(self, action: Discard) -> list[Effect]:
         seat = self._seat(action.player)

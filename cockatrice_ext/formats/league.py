@@ -7,7 +7,10 @@ RULE INDEX (what the core implements, for Market Draft and the AutoBattler cube)
   ``League.pools``, :meth:`League.give`, :meth:`League.take`, :meth:`League.resolve_owned`,
   :meth:`League.missing_from_pool`.
 - Card references from chat: an ``int`` is a card's identity (its index in ``cards``, as every effect
-  and snapshot shows it), a ``str`` is a name (case-insensitive) -> :func:`resolve_card`.
+  and snapshot shows it), a ``str`` is a name as players type it (``cards.typed.match_names`` over the cards
+  the player may mean: their pack, pool, shop, the market) -> :func:`resolve_card`; a refusal offers
+  ``candidates`` (two or more cards matched) or ``closest`` (none did). A deck's names are whole cards
+  (a whole name or one face, never a start) -> :func:`deck_card_name`.
 - Private drafting: each seat holds a queue of packs; a pick takes one card from the pack at the head of
   the queue and passes the rest to the next seat of the ring; when every pack is empty the next packs are
   opened, until none are left -> :class:`Draft`, :meth:`Draft.pick`.
@@ -31,12 +34,14 @@ Error codes (``RulesError.code``) raised here: ``not_a_member``, ``malformed``, 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from cockatrice_ext.cards.model import CardFacts
+from cockatrice_ext.cards.typed import closest_names, match_names, typed_key, typed_names
 from cockatrice_ext.formats.base import Action, Effect, RulesError
 
 BYE_RESULTS = ("win", "draw", "loss")
@@ -206,10 +211,11 @@ def stand_in_target(league: League, action: StandIn) -> str:
 
 
 def resolve_card(cards: Sequence[CardFacts], ref: object, among: Iterable[int]) -> int:
-    """Return the identity of the card ``ref`` designates among ``among``.
+    """Return the identity of the card ``ref`` designates among ``among`` (the first copy of a name).
 
     Raises:
-        RulesError: ``malformed`` (not an int or str) or ``card_not_found``.
+        RulesError: ``malformed`` (not an int or str) or ``card_not_found`` (for a name: ``candidates`` when
+        it names two or more different cards of ``among``, else ``closest``, the typo suggestions).
     """
     candidates = list(among)
     if isinstance(ref, bool) or not isinstance(ref, (int, str)):
@@ -218,11 +224,33 @@ def resolve_card(cards: Sequence[CardFacts], ref: object, among: Iterable[int]) 
         if ref in candidates:
             return ref
         raise RulesError("card_not_found", card=ref)
-    wanted = ref.strip().casefold()
-    for index in candidates:
-        if cards[index].name.casefold() == wanted:
-            return index
-    raise RulesError("card_not_found", card=ref)
+    names = [cards[index].name for index in candidates]
+    matched = typed_names(ref, names)
+    if len(matched) > 1:
+        raise RulesError("card_not_found", card=ref, candidates=matched)
+    if not matched:
+        raise RulesError("card_not_found", card=ref, closest=closest_names(ref, names))
+    return candidates[names.index(matched[0])]
+
+
+def _face_keys(name: str) -> set[str]:
+    """The comparison keys of the faces of a split or double-faced card's name (none for one face)."""
+    faces = [face for face in re.split(r"/{1,2}", name) if face.strip()]
+    return {typed_key(face) for face in faces} if len(faces) > 1 else set()
+
+
+def deck_card_name(name: str, names: Sequence[str]) -> str | None:
+    """The card among ``names`` that a deck's line ``name`` is: the old rule (any case), else the whole name
+    folded (:func:`typed_key`) or one face of a split or double-faced card (Cockatrice writes a double-faced
+    card by its front face); never a start of a name, since a deck's Shock is no Shocking Grasp. None when
+    no card, or more than one, is meant."""
+    wanted = name.strip().casefold()
+    exact = next((card for card in names if card.casefold() == wanted), None)
+    if exact is not None:
+        return exact
+    key = typed_key(name)
+    found = [card for card in match_names(name, names) if key == typed_key(card) or key in _face_keys(card)]
+    return found[0] if len(found) == 1 else None
 
 
 def round_robin_pairings(members: Sequence[str], round_index: int) -> list[tuple[str, ...]]:
@@ -335,15 +363,30 @@ class League:
             pool.remove(card)
 
     def resolve_owned(self, player: str, refs: Sequence[object]) -> list[int]:
-        """Resolve distinct owned cards from references (the same name twice means two copies).
+        """Resolve distinct owned cards from references (the same name twice means two copies). A name is
+        matched against the whole pool, then takes a copy not yet taken: two "Fire" are two Fire // Ice,
+        never one and a Fireball.
 
         Raises:
-            RulesError: ``card_not_found`` (not owned, or fewer copies owned than named).
+            RulesError: ``card_not_found`` (not owned, or fewer copies owned than named; ``candidates`` or
+            ``closest`` as :func:`resolve_card`, from the pool).
         """
-        remaining = list(self.pools[player])
+        pool = self.pools[player]
+        remaining = list(pool)
         chosen: list[int] = []
         for ref in refs:
-            card = resolve_card(self.cards, ref, remaining)
+            if isinstance(ref, str):
+                wanted = ref.strip().casefold()  # the old rule first, so journals replay
+                card = next(
+                    (index for index in remaining if self.cards[index].name.casefold() == wanted), None
+                )
+                if card is None:
+                    name = self.cards[resolve_card(self.cards, ref, pool)].name
+                    card = next((index for index in remaining if self.cards[index].name == name), None)
+                if card is None:
+                    raise RulesError("card_not_found", card=ref)
+            else:
+                card = resolve_card(self.cards, ref, remaining)
             remaining.remove(card)
             chosen.append(card)
         return chosen
@@ -351,19 +394,25 @@ class League:
     def missing_from_pool(
         self, player: str, names: Iterable[str], free: Iterable[str] = ()
     ) -> list[DeckProblem]:
-        """Problems for every name used more often than ``player`` owns it (``free`` names are unlimited)."""
-        free_names = {n.casefold() for n in free}
-        owned = Counter(self.cards[i].name.casefold() for i in self.pools[player])
-        wanted = Counter(n.strip().casefold() for n in names)
-        display = {self.cards[i].name.casefold(): self.cards[i].name for i in self.pools[player]}
+        """Problems for every name used more often than ``player`` owns it (``free`` names are unlimited).
+        Each name is the pool's card it names (:func:`deck_card_name`), else itself (any case)."""
+        free_keys = {typed_key(n) for n in free} | {n.casefold() for n in free}
+        pool_names = [self.cards[i].name for i in self.pools[player]]
+        owned = Counter(pool_names)
+        wanted: Counter[str] = Counter()
+        display: dict[str, str] = {}
         for n in names:
-            display.setdefault(n.strip().casefold(), n.strip())
-        problems = []
-        for name, count in sorted(wanted.items()):
-            if name in free_names:
+            if n.strip().casefold() in free_keys or typed_key(n) in free_keys:
                 continue
-            if count > owned.get(name, 0):
-                problems.append(DeckProblem("not_in_pool", display[name], count, owned.get(name, 0)))
+            card = deck_card_name(n, pool_names)
+            key = card if card is not None else n.strip().casefold()
+            wanted[key] += 1
+            display.setdefault(key, card if card is not None else n.strip())
+        problems = []
+        for key, count in sorted(wanted.items(), key=lambda item: (item[0].casefold(), item[0])):
+            have = owned.get(key, 0)
+            if count > have:
+                problems.append(DeckProblem("not_in_pool", display[key], count, have))
         return problems
 
     # -- rounds and results -----------------------------------------------------

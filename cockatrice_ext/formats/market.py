@@ -44,7 +44,9 @@ RULE INDEX (seed 002, in our words -> where it is implemented)
 
 Error codes: the league core's (``not_a_member``, ``no_pack``, ``card_not_found``, ``malformed``,
 ``not_paired``, ``result_already_recorded`` ...) plus ``wrong_phase``, ``not_your_turn``,
-``not_in_market``, ``not_enough_worth``, ``not_enough_cards`` (setup).
+``not_in_market``, ``not_enough_worth``, ``not_enough_cards`` (setup). A card named as typed and not found
+(``not_in_market``; ``card_not_found`` for a card traded in, from the buyer's pool) carries ``card`` and
+``candidates`` (two or more different cards matched) or ``closest`` (none did).
 Invariant: every card is in exactly one place: a pool, a draft pack, an unopened booster, the market (the
 old rare market is part of it while it is open, waits aside between rounds), the discard, or ``remaining``
 (cards of the pool no pack used).
@@ -462,7 +464,7 @@ class MarketDraftEngine(Engine[MarketConfig]):
             card = resolve_card(self.config.cards, action.card, self.market)
         except RulesError as exc:
             if exc.code == "card_not_found":
-                raise RulesError("not_in_market", card=action.card) from None
+                raise RulesError("not_in_market", **exc.details) from None
             raise
         return player, card, self.league.resolve_owned(player, action.pay)
 

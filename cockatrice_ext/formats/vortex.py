@@ -53,7 +53,9 @@ Refusal codes (``RulesError.code``)
 -----------------------------------
 ``not_started``, ``already_started``, ``bad_player_count``, ``not_a_player``, ``not_your_turn``,
 ``wrong_phase``, ``pick_pending`` (that player must pick first), ``no_pick_pending``, ``no_such_card``
-(bad position, name or index; a pick's details give ``pack_size``, and a number's ``position``),
+(bad position, name or index; a pick's details give ``pack_size``, and a number's ``position``; a name's
+give ``candidates`` when it names two or more different cards, else ``closest``, both only from cards the
+player may see: their pack for a pick, for other actions everything out of the draft but others' picks),
 ``card_not_available`` (the card is not where the action needs it), ``bad_count``, ``bad_basics`` (wrong
 number or not a configured basic), ``already_chose``,
 ``not_enough_basics``, ``mulligan_too_late`` (already drew this turn), ``already_mulliganed``,
@@ -62,17 +64,20 @@ number or not a configured basic), ``already_chose``,
 game over is the last player left after the others left (``RemovePlayer``).
 
 Card references: a card's identity is its index in ``config.cards``. ``Pick.choice`` is an ``int``
-position in the player's pack (0-based, in the order of :meth:`VortexEngine.pack`) or a card name
-(case-insensitive). Other actions take a card index or a name.
+position in the player's pack (0-based, in the order of :meth:`VortexEngine.pack`) or a card name as the
+player typed it (:func:`~cockatrice_ext.cards.typed.match_names`: case, accents, a phone's apostrophe, one
+face, a unique start). Other actions take a card index or a name -> ``_resolve_card``.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from cockatrice_ext.cards.model import CardFacts
+from cockatrice_ext.cards.typed import closest_names, match_names, typed_key
 from cockatrice_ext.formats.base import Action, CardRef, Effect, Engine, PlayerId, RulesError, register
 
 LOGGER = logging.getLogger(__name__)
@@ -610,8 +615,11 @@ class VortexEngine(Engine[VortexConfig]):
         if self.phase not in phases:
             raise RulesError("wrong_phase", phase=self.phase, needed=list(phases))
 
-    def _resolve_card(self, ref: int | str, candidates: list[int]) -> int:
-        """Find card ``ref`` (index or case-insensitive name) among ``candidates``."""
+    def _resolve_card(self, ref: int | str, candidates: list[int], hidden: Collection[int] = ()) -> int:
+        """Find card ``ref`` (an index, or a name as players type it: :func:`match_names`) among
+        ``candidates``, the first copy of a name. A ``hidden`` card (another player's pick, maybe in their
+        hand) counts only by its whole name (folded) and is never offered in a refusal: ``candidates`` (two
+        or more different cards matched) and ``closest`` (none did) come from the others alone."""
         if isinstance(ref, bool) or not isinstance(ref, (int, str)):
             raise RulesError("no_such_card", card=repr(ref))
         if isinstance(ref, int):
@@ -620,11 +628,20 @@ class VortexEngine(Engine[VortexConfig]):
             if ref not in candidates:
                 raise RulesError("card_not_available", card=ref)
             return ref
+        names = [self.config.cards[c].name for c in candidates]
+        visible = [name for c, name in zip(candidates, names, strict=True) if c not in hidden]
         wanted = ref.strip().casefold()
-        for c in candidates:
-            if self.config.cards[c].name.casefold() == wanted:
-                return c
-        raise RulesError("no_such_card", card=ref)
+        exact = next((name for name in names if name.casefold() == wanted), None)  # the old rule: journals
+        if exact is not None:
+            return candidates[names.index(exact)]
+        key = typed_key(ref)
+        whole = list(dict.fromkeys(name for name in names if key and typed_key(name) == key))
+        matched = [name for name in whole if name in visible] or whole[:1] or match_names(ref, visible)
+        if len(matched) > 1:
+            raise RulesError("no_such_card", card=ref, candidates=matched)
+        if not matched:
+            raise RulesError("no_such_card", card=ref, closest=closest_names(ref, visible))
+        return candidates[names.index(matched[0])]
 
     def _out_of_draft_cards(self, preferred: PlayerId | None) -> list[tuple[int, str, PlayerId | None]]:
         """Cards outside the hidden draft zones as (card, zone, zone owner); ``preferred``'s own first."""
@@ -645,7 +662,12 @@ class VortexEngine(Engine[VortexConfig]):
         Returns the card, its zone name and the player whose zone it left (``None`` for exile).
         """
         located = self._out_of_draft_cards(preferred)
-        card = self._resolve_card(ref, [c for c, _, _ in located])
+        hidden = {
+            c
+            for c, kind, owner in located
+            if preferred is not None and kind == "owned" and owner != preferred
+        }
+        card = self._resolve_card(ref, [c for c, _, _ in located], hidden)
         kind, owner = next((k, o) for c, k, o in located if c == card)
         if kind == "exile":
             self.exile.remove(card)
@@ -780,8 +802,8 @@ class VortexEngine(Engine[VortexConfig]):
         else:
             try:
                 card = self._resolve_card(choice, st.pack)
-            except RulesError:  # with the pack's size (public, !packs): the numbers that may be picked
-                raise RulesError("no_such_card", card=choice, pack_size=len(st.pack)) from None
+            except RulesError as exc:  # with the pack's size (public, !packs): the numbers that may be picked
+                raise RulesError("no_such_card", **exc.details, pack_size=len(st.pack)) from None
         player: PlayerId = action.player  # type: ignore[assignment]
         st.pack.remove(card)
         st.owned.append(card)

@@ -48,6 +48,13 @@ journal across its own restarts (in a fleet, for the process that takes over) an
 :meth:`keep`. Lines of a **topic** (a league's, :class:`Tagged`) are not kept one by one: the topic is, and
 when the user is back its recap says what was decided for them and what is true then, instead of a pack
 already picked from or a game already lost by forfeit.
+
+A user who has the bot on their **ignore list** (the server answers ``RespInIgnoreList``) is treated like
+one who is offline: what waits for them is kept the same way and tried again when they are seen again, one
+try each time (a user who still ignores the bot costs one refused message per sighting, never a loop). The
+first refusal of an episode (until a message reaches them again) is logged as a warning and told to the
+owner once (``on_ignored``), so the bot can tell the player, where they can read it, how to see their
+messages.
 """
 
 from __future__ import annotations
@@ -62,7 +69,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from cockatrice_ext.client.errors import ChatFlood, NameNotFound
+from cockatrice_ext.client.errors import ChatFlood, InIgnoreList, NameNotFound
 from cockatrice_ext.client.flood import FloodLimits, chat_cost, game_command_cost
 
 LOGGER = logging.getLogger(__name__)
@@ -118,6 +125,10 @@ class _Entry(NamedTuple):
     raw: bool
     bulk: bool = False
     topic: str = ""
+    kept_raw: bool | None = None
+    """For a line given back to a user who is back (:meth:`ChatScheduler.user_back`): whether it was kept
+    raw; kept again (the user still away, or still ignoring us), it is kept as it was, without its mark.
+    None for every other line."""
 
 
 Held = list[tuple[str, bool]]
@@ -133,6 +144,14 @@ HELD_USERS = 500
 """Offline users whose messages are kept at once (the longest-quiet ones are forgotten first)."""
 
 AWAY_PREFIX = "While you were away: "
+
+
+def _unmarked(text: str) -> str:
+    """A given-back message as it was kept (without :data:`AWAY_PREFIX`; the mark alone is nothing)."""
+    if text == AWAY_PREFIX.strip():
+        return ""
+    return text[len(AWAY_PREFIX) :] if text.startswith(AWAY_PREFIX) else text
+
 
 STARVED_AFTER = 3.0
 """Seconds a line may wait for the budget before the operator is told how to add budget."""
@@ -191,6 +210,8 @@ class ChatScheduler:
     plain callables so the scheduler can be tested without a server. ``limits`` gives the connection's
     budget as it is now (the client's flood gate's: a refusal lowers it): each destination's use of it is
     weighed, and a private conversation takes at most ``share`` of it; without it nothing is weighed.
+    ``on_held`` hears what is kept for a user who is away; ``on_ignored`` (also an attribute) hears, once
+    per episode, of a user whose ignore list refused a private message.
     """
 
     def __init__(
@@ -203,10 +224,17 @@ class ChatScheduler:
         on_held: Callable[[str, Held], None] | None = None,
         limits: Callable[[], FloodLimits] | None = None,
         share: float = SHARE,
+        on_ignored: Callable[[str], None] | None = None,
     ) -> None:
         self._send = send
         self._on_held = on_held
         """Told a user's kept messages whenever they change (an empty list: none kept any more)."""
+        self.on_ignored: Callable[[str], None] = on_ignored or (lambda _user: None)
+        """Called with a user's name when the server refuses a private message to them because they ignore
+        us (``RespInIgnoreList``): once per episode, after the refused message was kept (:meth:`holds`; or
+        queued again, when they were seen while it was on its way). An episode ends when a private message
+        reaches them again. What it says to them must not go to them privately (it would be kept too)."""
+        self._ignoring: dict[str, None] = {}  # users whose ignore-list episode is on, the latest last
         self._delay = delay
         self._limits: Callable[[], FloodLimits] = limits or FloodLimits.unlimited
         self.share = share
@@ -228,8 +256,10 @@ class ChatScheduler:
         self.recaps: dict[str, Recap] = {}
         """Each topic's recap (:class:`Tagged`): registered by a tagged line, or by its owner at start."""
         self._parts: list[tuple[str, str]] = []  # the composed message's lines: (text, topic)
+        self._parts_kept_raw: bool | None = None  # the composed message's first line's kept_raw
         self._sending: Destination | None = None
         self._sending_parts: list[tuple[str, str]] = []  # the lines of the message on its way: (text, topic)
+        self._sending_kept_raw: bool | None = None
         self._back_while_sending = False
         self.sent_messages = 0
         self.given_back: dict[str, float] = {}
@@ -371,13 +401,15 @@ class ChatScheduler:
         if not held and not topics:
             return
         self._tell_held(user, [])
-        messages = [message for message, _ in held or ()]
+        # Each goes whole, as kept; kept again (still away, still ignoring us) it is kept as it was: a
+        # message without its mark, a recap as its topic.
+        entries = [_Entry(message, True, kept_raw=raw) for message, raw in held or ()]
         if held:
             first, first_raw = held[0]
             if first_raw or len(AWAY_PREFIX) + len(first) > self.limit_for(("user", user)):
-                messages.insert(0, AWAY_PREFIX.strip())  # a deck list stays as it is, to paste
+                entries.insert(0, _Entry(AWAY_PREFIX.strip(), True, kept_raw=False))  # a deck list pastes
             else:
-                messages[0] = AWAY_PREFIX + first
+                entries[0] = entries[0]._replace(line=AWAY_PREFIX + first)
         for topic in topics:  # what is true now, instead of the topic's lines held meanwhile
             recap = self.recaps.get(topic)
             try:
@@ -386,12 +418,12 @@ class ChatScheduler:
                 LOGGER.exception("the recap of %s for %s failed", topic, user)
                 told = None
             if told:
-                messages.append(self._fit(("user", user), told, False))
-        if not messages:
+                entries.append(_Entry(self._fit(("user", user), told, False), True, topic=topic))
+        if not entries:
             return
         queue = self._queue(("user", user))
-        queue.extendleft(_Entry(message, True) for message in reversed(messages))  # each whole, as kept
-        LOGGER.info("%s is back: %d kept message(s) go out", user, len(messages))
+        queue.extendleft(reversed(entries))
+        LOGGER.info("%s is back: %d kept message(s) go out", user, len(entries))
         self.given_back[user] = time.monotonic()
         self._wake()
 
@@ -537,11 +569,11 @@ class ChatScheduler:
             text, raw = self._render_queued(destination, taken), queue[taken].raw
             taken += 1
         if not text:
-            self._parts = []
+            self._parts, self._parts_kept_raw = [], None
             return "", taken, None
         head = queue[taken - 1]
         text, rest = _first_piece(text, size)
-        self._parts = [(text, head.topic)]
+        self._parts, self._parts_kept_raw = [(text, head.topic)], head.kept_raw
         if rest:
             return text, taken, (rest, raw)
         while not raw and taken < len(queue) and not queue[taken].raw and head.bulk >= queue[taken].bulk:
@@ -601,7 +633,7 @@ class ChatScheduler:
             if budget_wait > 0:
                 return None, min(wait, budget_wait), True
             self._take(destination, taken, rest)
-            self._sending_parts = list(self._parts)
+            self._sending_parts, self._sending_kept_raw = list(self._parts), self._parts_kept_raw
             return (destination, text), 0.0, False
         return None, wait, False
 
@@ -634,7 +666,7 @@ class ChatScheduler:
 
     async def _deliver(self, destination: Destination, message: str, now: float) -> None:
         """Send one message, charged to its destination; a refusal as flood sends it again, one to a user
-        who is offline keeps it (and everything waiting for them)."""
+        who is offline or ignores us keeps it (and everything waiting for them)."""
         self._charge(destination, _size(message), now)
         if destination in self._since:
             self._serial += 1
@@ -646,24 +678,66 @@ class ChatScheduler:
             raise
         except ChatFlood:  # the server's budget is smaller than we knew: the client paces slower now
             self._send_again(destination, message)
-        except NameNotFound as exc:
+        except (NameNotFound, InIgnoreList) as exc:
             if destination[0] != "user":
                 LOGGER.info("chat to %s failed: %s", destination, exc)
-            elif self._back_while_sending:  # they logged in while it was on its way: try again
-                self._queue(destination).appendleft(_Entry(message, True))
             else:
-                parts = self._sending_parts
-                parts = parts if parts and message.startswith(parts[0][0]) else []
-                topics = [topic for _, topic in parts if topic]
-                if topics:  # a topic's lines are told by its recap; the others are kept as they were
-                    message = SEPARATOR.join(text for text, topic in parts if not topic)
-                self._hold(destination[1], message, topics=topics)
-        except Exception as exc:  # a game that closed, a user who ignores us: the others go on
+                self._refused(str(destination[1]), message, ignored=isinstance(exc, InIgnoreList))
+        except Exception as exc:  # a game that closed: the others go on
             LOGGER.info("chat to %s failed: %s", destination, exc)
         else:
             self._refusals.pop((destination, message), None)
+            if destination[0] == "user" and str(destination[1]) in self._ignoring:
+                del self._ignoring[str(destination[1])]  # the episode is over
+                LOGGER.info("%s reads the referee's private messages again", destination[1])
         finally:
             self._sending = None
+
+    def _refused(self, user: str, message: str, *, ignored: bool) -> None:
+        """A private message ``user`` did not get: they are offline, or (``ignored``) have us on their
+        ignore list. It is kept with everything waiting for them until they are seen again, unless they
+        were seen while it was on its way (then it goes again, their one try for being seen)."""
+        self.given_back.pop(user, None)  # whatever was given back did not reach them
+        kept_raw = self._sending_kept_raw
+        if self._back_while_sending:  # seen while the server was answering: the refusal may be stale
+            parts = self._sending_parts
+            topic = parts[0][1] if len(parts) == 1 else ""
+            self._queue(("user", user)).appendleft(_Entry(message, True, topic=topic, kept_raw=kept_raw))
+        else:
+            parts = self._sending_parts
+            parts = parts if parts and message.startswith(parts[0][0]) else []
+            topics = [topic for _, topic in parts if topic]
+            if topics:  # a topic's lines are told by its recap; the others are kept as they were
+                message = SEPARATOR.join(text for text, topic in parts if not topic)
+            if kept_raw is not None:  # given back and refused again: kept as it was kept before
+                message = _unmarked(message)
+            self._hold(user, message, kept_raw, topics=topics, quiet=ignored)
+        if ignored:
+            self._ignored(user)
+
+    def _ignored(self, user: str) -> None:
+        """``user`` refused a private message (ignore list): the operator and the owner hear of it once per
+        episode, which a delivery to them ends."""
+        if user in self._ignoring:
+            LOGGER.debug("%s still ignores the referee: %d message(s) kept", user, len(self.held(user)))
+            return
+        self._ignoring[user] = None
+        while len(self._ignoring) > HELD_USERS:
+            del self._ignoring[next(iter(self._ignoring))]
+        LOGGER.warning(
+            "%s has the referee on their ignore list: private messages to them are kept and tried again"
+            " each time they are seen",
+            user,
+        )
+        try:
+            self.on_ignored(user)
+        except Exception:  # telling them failed: what waits for them is still kept
+            LOGGER.exception("telling %s that they ignore the referee failed", user)
+
+    def ignores(self, user: str) -> bool:
+        """Whether ``user``'s last refusal of a private message was their ignore list (no message has
+        reached them since)."""
+        return user in self._ignoring
 
     def _send_again(self, destination: Destination, message: str) -> None:
         """A message the server refused as flood goes first in its conversation again (alone, as sent),
@@ -678,13 +752,21 @@ class ChatScheduler:
         self._idle.clear()
 
     def _hold(
-        self, user: str, message: str = "", raw: bool | None = None, *, topics: list[str] | None = None
+        self,
+        user: str,
+        message: str = "",
+        raw: bool | None = None,
+        *,
+        topics: list[str] | None = None,
+        quiet: bool = False,
     ) -> None:
         """Keep ``message`` for an offline user until :meth:`user_back`, and every line still queued for
         them (none of them could be delivered either), at once; the user counts as offline from now on, so
         what is said to them next is kept without a try. Lines merge as they would have been sent; the
         latest :data:`HELD_MESSAGES` are kept, for at most :data:`HELD_USERS` users. A line of a topic
-        (:class:`Tagged`) is not kept: its topic is, and its recap speaks for it when the user is back."""
+        (:class:`Tagged`) is not kept: its topic is, and its recap speaks for it when the user is back. A
+        line given back and kept again is kept as it was (``_Entry.kept_raw``). ``quiet``: the caller logs
+        why (no "is offline" line)."""
         held = self._held.pop(user, None) or deque(maxlen=HELD_MESSAGES)
         self._held[user] = held  # the most recently held last
         before = list(held)
@@ -696,11 +778,14 @@ class ChatScheduler:
         for topic in [*(topics or ()), *(entry.topic for entry in queued if entry.topic)]:
             if topic not in kept_topics:
                 kept_topics.append(topic)
-        lines += [
-            (text, entry.raw)
-            for entry in queued
-            if not entry.topic and (text := self._rendered(("user", user), entry.line, entry.raw))
-        ]
+        for entry in queued:
+            if entry.topic:
+                continue
+            text = self._rendered(("user", user), entry.line, entry.raw)
+            if entry.kept_raw is not None:
+                text = _unmarked(text)
+            if text:
+                lines.append((text, entry.raw if entry.kept_raw is None else entry.kept_raw))
         limit = self.limit_for(("user", user))
         for text, text_raw in lines:
             last = held[-1] if held else None
@@ -709,7 +794,7 @@ class ChatScheduler:
             else:
                 held.append((text, text_raw))
         if list(held) != before or kept_topics != topics_before:
-            if not before and not topics_before:
+            if not before and not topics_before and not quiet:
                 LOGGER.info("%s is offline: private messages are kept until they are back", user)
             self._tell_held(user, list(held))
         if not kept_topics:

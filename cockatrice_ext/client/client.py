@@ -22,6 +22,11 @@ the client was closed on purpose it reconnects with exponential backoff, logs in
 rooms and games (same role: player/spectator/judge). ``cmd_id`` s restart per connection, so nothing is
 re-sent blindly.
 
+The server's word for the operator is logged on one line each: a scheduled shutdown
+(``Event_ServerShutdown``) as a warning, with when it is due kept in :attr:`Client.shutdown_due`; a
+moderator's warning (``Event_NotifyUser`` of type WARNING) as a warning with its reason; other
+notifications as info.
+
 An unregistered login whose name is in use is given ``NAME_1`` by the server. After a connection died
 silently, the session in the way is usually our own old one, still seated in our games until the server's
 inactivity timeout drops it; so for up to ``name_wait`` seconds the client logs out of such a login and
@@ -55,7 +60,9 @@ from .errors import (
     LoginFailed,
     NameInUse,
     RoomNotFound,
+    RoomRefused,
     ServerError,
+    UserLevelTooLow,
     command_failed,
 )
 from .events import AnyClientEvent, ClientEvent, Disconnected, Reconnected
@@ -86,6 +93,10 @@ _FINAL_CLOSE_REASONS = frozenset(
     {CloseReason.BANNED, CloseReason.USERNAMEINVALID, CloseReason.LOGGEDINELSEWERE}
 )
 ROOM_MESSAGE_USER = 0
+USER_IS_REGISTERED = 2
+"""``ServerInfo_User.user_level``'s IsRegistered bit."""
+NOTIFY_WARNING = 2
+"""``Event_NotifyUser.type`` of a moderator's warning."""
 
 
 _CLOSE_SENTENCES: dict[int, str] = {
@@ -185,6 +196,10 @@ class RoomSummary:
     game_count: int
     auto_join: bool
     game_types: dict[int, str]
+    permission_level: str = ""
+    """Who may join (Servatrice: none, registered, moderator, administrator; "" if not told)."""
+    privilege_level: str = ""
+    """The privilege level a joiner needs (none, privileged, vip, donator...; "" if not told)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -294,6 +309,12 @@ class Client:
         """The reason's name (``LOGGEDINELSEWERE``, ``BANNED``, ``USERNAMEINVALID``) once the server ended the
         session for good: set as the goodbye arrives, before listeners hear of it, so a caller can refuse at
         once to act for a session that is gone."""
+        self.shutdown_due: float | None = None
+        """When the shutdown the server announced (``Event_ServerShutdown``) is due, in the loop's time; None
+        when none was announced on this connection (a reconnect clears it: a server still going down says
+        so again at login)."""
+        self.shutdown_reason = ""
+        """The reason the administrator gave for that shutdown ("" if none)."""
         self._connected = asyncio.Event()
         self._last_data = 0.0
         self._last_action = 0.0
@@ -373,6 +394,7 @@ class Client:
         conn = ClientConnection(transport=transport.kind, max_frame_size=self.max_frame_size)
         self._transport = transport
         self._conn = conn
+        self.shutdown_due, self.shutdown_reason = None, ""
         self._write_lock = asyncio.Lock()
         self._connection_lost = loop.create_future()
         self._identified = loop.create_future()
@@ -856,8 +878,40 @@ class Client:
         elif name == "Event_UserMessage":
             is_own = message.sender_name == self.user_name  # type: ignore[attr-defined]
         elif name == "Event_NotifyUser":
-            LOGGER.info("server notification: %s", message)
+            self._on_notification(message)
+        elif name == "Event_ServerShutdown":
+            self._on_shutdown(message)
         self._publish(ClientEvent("session", message, is_own=is_own))
+
+    def _on_shutdown(self, message: Any) -> None:
+        """The server will shut down in ``minutes``: keep when (:attr:`shutdown_due`), tell the operator."""
+        minutes = int(message.minutes)
+        self.shutdown_due = asyncio.get_running_loop().time() + 60.0 * minutes
+        self.shutdown_reason = _one_line(str(message.reason))
+        LOGGER.warning(
+            "the server announces a shutdown in %d minute(s): %s",
+            minutes,
+            self.shutdown_reason or "no reason given",
+        )
+
+    def _on_notification(self, message: Any) -> None:
+        """A notification for this account: a moderator's warning is a warning for the operator, with its
+        reason; anything else is info. One line each (the texts are the server's, maybe a user's)."""
+        kind = int(message.type)
+        if kind == NOTIFY_WARNING:
+            reason = _one_line(str(message.warning_reason)) or "no reason given"
+            LOGGER.warning("a moderator warned %s: %s", self.user_name, reason)
+            return
+        try:
+            kind_name = pb.Event_NotifyUser.NotificationType.Name(kind)
+        except ValueError:
+            kind_name = str(kind)
+        said = [
+            _one_line(str(text))
+            for text in (message.custom_title, message.custom_content, message.warning_reason)
+            if str(text).strip()
+        ]
+        LOGGER.info("server notification for %s: %s", self.user_name, ": ".join([kind_name, *said]))
 
     def _on_game_joined(self, message: Any) -> None:
         game_id = message.game_info.game_id
@@ -933,10 +987,10 @@ class Client:
         """Merge a ``ServerInfo_Room`` (full, or a partial count update) into ``rooms``."""
         old = self.rooms.get(room.room_id)
 
-        def pick(field: str, default: Any) -> Any:
+        def pick(field: str, default: Any, attribute: str = "") -> Any:
             if room.HasField(field):
                 return getattr(room, field)
-            return getattr(old, field) if old is not None else default
+            return getattr(old, attribute or field) if old is not None else default
 
         game_types = {gt.game_type_id: gt.description for gt in room.gametype_list}
         if not game_types and old is not None:
@@ -949,6 +1003,8 @@ class Client:
             game_count=pick("game_count", 0),
             auto_join=pick("auto_join", False),
             game_types=game_types,
+            permission_level=pick("permissionlevel", "", "permission_level"),
+            privilege_level=pick("privilegelevel", "", "privilege_level"),
         )
 
     # -- listeners ---------------------------------------------------------------------------------
@@ -1080,14 +1136,39 @@ class Client:
         return [self.rooms[room_id] for room_id in sorted(self.rooms)]
 
     async def join_room(self, room_id: int) -> Any:
-        """Join a room; returns its ``ServerInfo_Room``. History/welcome lines arrive with ``is_replay``."""
-        response = await self.call(commands.join_room(room_id))
+        """Join a room; returns its ``ServerInfo_Room``. History/welcome lines arrive with ``is_replay``.
+
+        Raises:
+            RoomRefused: the room does not admit this account (a ``UserLevelTooLow``); the message says
+                whom it admits.
+        """
+        try:
+            response = await self.call(commands.join_room(room_id))
+        except UserLevelTooLow as exc:
+            raise self._room_refused(room_id, exc) from exc
         self.joined_rooms.add(room_id)
         room_info = getattr(response.payload, "room_info", None)
         if room_info is not None:
             self._remember_room(room_info)
             self.room_users[room_id] = {str(user.name) for user in room_info.user_list}
         return room_info
+
+    def _room_refused(self, room_id: int, error: UserLevelTooLow) -> RoomRefused:
+        """The sentence error for a room that would not have us, from what the room list said of it."""
+        room = self.rooms.get(room_id)
+        info = self.user_info
+        return RoomRefused(
+            error.code,
+            error.response,
+            command=error.command,
+            room_id=room_id,
+            room=room.name if room is not None else "",
+            permission_level=room.permission_level if room is not None else "",
+            privilege_level=room.privilege_level if room is not None else "",
+            user=self.user_name,
+            registered=bool(info is not None and int(info.user_level) & USER_IS_REGISTERED),
+            privilege=str(info.privlevel) if info is not None else "",
+        )
 
     async def leave_room(self, room_id: int) -> None:
         await self.call(commands.leave_room(), room_id=room_id)
@@ -1319,6 +1400,12 @@ def _rejoin_refused(error: Exception, seat: _Seat) -> str:
     if code in ("RespNameNotFound", "RespNotInRoom"):
         return f"the game is gone ({error})"
     return str(error)
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    """A server's (or a user's) text for one log line: no line breaks or control characters, clipped."""
+    text = " ".join("".join(char if char.isprintable() else " " for char in text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _expire(future: asyncio.Future[Any], message: str) -> None:

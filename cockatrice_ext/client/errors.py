@@ -11,7 +11,9 @@
 * ``LoginFailed``: the server refused the login (``code``, ``reason``, ``denied_end_time``), said as a
   sentence (``wrong password for ann``);
 * ``ServerError``: identification failed (e.g. a protocol-version mismatch);
-* ``RoomNotFound``: no room by that name or id (also a ``KeyError``); it names the rooms there are.
+* ``RoomNotFound``: no room by that name or id (also a ``KeyError``); it names the rooms there are;
+* ``RoomRefused``: the server would not let this account into a room (``RespUserLevelTooLow`` on
+  ``Command_JoinRoom``), said as a sentence naming the room and whom it admits.
 """
 
 from __future__ import annotations
@@ -204,6 +206,71 @@ class SpectatorsNotAllowed(CommandFailed):
 
 class UserLevelTooLow(CommandFailed):
     """RespUserLevelTooLow (e.g. joining as judge without the judge level)."""
+
+
+class RoomRefused(UserLevelTooLow):
+    """The server refused to let us into a room (``RespUserLevelTooLow`` on ``Command_JoinRoom``); the
+    message says in a sentence whom the room admits (:func:`room_refusal`), from the room's
+    ``permissionlevel`` and ``privilegelevel`` as the room list gave them and this account's level."""
+
+    def __init__(
+        self,
+        code: int,
+        response: Any = None,
+        *,
+        command: str = "",
+        room_id: int,
+        room: str = "",
+        permission_level: str = "",
+        privilege_level: str = "",
+        user: str = "",
+        registered: bool = False,
+        privilege: str = "",
+    ) -> None:
+        super().__init__(code, response, command=command)
+        self.room_id = room_id
+        self.room = room
+        self.permission_level = permission_level
+        self.privilege_level = privilege_level
+        self.user = user
+        self.registered = registered
+        self.privilege = privilege
+        self.message = room_refusal(self)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+_LEAVE_IT_OUT = "log in with {such} (--user/--password) or leave it out"
+
+
+def room_refusal(error: RoomRefused) -> str:
+    """The sentence for a room the server would not let us join. Servatrice lets a moderator in anywhere;
+    anyone else needs the room's ``permissionlevel`` (none, registered; administrator and moderator admit
+    moderators only) and, unless its ``privilegelevel`` is none (or privileged, which 2.x lets everyone
+    pass), exactly that privilege level (vip, donator...)."""
+    room = f"room {error.room!r}" if error.room else f"room {error.room_id}"
+    user = error.user or "this account"
+    permission = error.permission_level.strip().lower()
+    privilege = error.privilege_level.strip().lower()
+    own = error.privilege.strip().lower()
+    if permission in ("administrator", "moderator"):
+        return f"{room} admits only moderators: " + _LEAVE_IT_OUT.format(such="a moderator's account")
+    if permission == "registered" and not error.registered:
+        return f"{room} admits only registered accounts: " + _LEAVE_IT_OUT.format(such="a registered account")
+    has = f"{user} has {error.privilege!r}" if own and own != "none" else f"{user} has none"
+    if privilege == "privileged" and own in ("", "none"):
+        return f"{room} admits only accounts with a privilege level ({has}): " + _LEAVE_IT_OUT.format(
+            such="such an account"
+        )
+    if privilege not in ("", "none", "privileged") and privilege != own:
+        return (
+            f"{room} admits only accounts with the privilege level {error.privilege_level!r} ({has}): "
+            + _LEAVE_IT_OUT.format(such="such an account")
+        )
+    return f"the server does not let {user} into {room} ({response_code_name(error.code)}): " + (
+        _LEAVE_IT_OUT.format(such="another account")
+    )
 
 
 class InIgnoreList(CommandFailed):

@@ -58,6 +58,8 @@ class FakeServatrice:
         ignore_commands: frozenset[str] = frozenset(),
         on_container: Callable[[pb.CommandContainer], Awaitable[None]] | None = None,  # type: ignore[name-defined]
         flood_refusals: int = 0,
+        room_list: tuple[pb.ServerInfo_Room, ...] = (),  # type: ignore[name-defined]
+        join_refusals: dict[int, int] | None = None,
     ) -> None:
         self.protocol_version = protocol_version
         self.password_hash = password_hash
@@ -71,6 +73,12 @@ class FakeServatrice:
         self.on_container = on_container
         self.flood_refusals = flood_refusals
         """How many game containers, from the first, are refused as flood (RespChatFlood)."""
+        self.room_list = room_list
+        """The rooms ``Command_ListRooms`` lists (an ``Event_ListRooms`` before its response)."""
+        self.join_refusals = join_refusals or {}
+        """Room id -> the response code ``Command_JoinRoom`` gets for it (e.g. 15, RespUserLevelTooLow)."""
+        self.user_info: pb.ServerInfo_User | None = None  # type: ignore[name-defined]
+        """What the login response says of the user (else only its name)."""
         self.containers: list[pb.CommandContainer] = []  # type: ignore[name-defined]
         self.logins: list[pb.Command_Login] = []  # type: ignore[name-defined]
         self.connections = 0
@@ -105,6 +113,13 @@ class FakeServatrice:
                         if descriptor.is_extension and value.DESCRIPTOR.name == name:
                             found.append(value)
         return found
+
+    async def push(self, data: bytes) -> None:
+        """Send ``data`` (framed server messages) to every connection now (a server event mid-session)."""
+        for writer in self._writers:
+            if not writer.is_closing():
+                writer.write(data)
+                await writer.drain()
 
     async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
@@ -157,10 +172,23 @@ class FakeServatrice:
                 self.logins.append(login)
                 ok = self.expected_hash is None or login.hashed_password == self.expected_hash
                 message = response(container.cmd_id, 1 if ok else 12)
-                message.response.Extensions[pb.Response_Login.ext].user_info.name = login.user_name
+                user_info = message.response.Extensions[pb.Response_Login.ext].user_info
+                if self.user_info is not None:
+                    user_info.CopyFrom(self.user_info)
+                user_info.name = login.user_name
                 replies.append(frame(message))
+            elif wrapper.HasExtension(pb.Command_ListRooms.ext):
+                event = pb.ServerMessage(message_type=pb.ServerMessage.SESSION_EVENT)
+                listed = event.session_event.Extensions[pb.Event_ListRooms.ext]
+                for room in self.room_list:
+                    listed.room_list.add().CopyFrom(room)
+                replies += [frame(event), frame(response(container.cmd_id))]
             elif wrapper.HasExtension(pb.Command_JoinRoom.ext):
                 if "Command_JoinRoom" in self.ignore_commands:
+                    continue
+                refused = self.join_refusals.get(wrapper.Extensions[pb.Command_JoinRoom.ext].room_id)
+                if refused is not None:
+                    replies.append(frame(response(container.cmd_id, refused)))
                     continue
                 message = response(container.cmd_id)
                 info = message.response.Extensions[pb.Response_JoinRoom.ext].room_info

@@ -13,9 +13,10 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+import servatrice as servatrice_module
 from click.testing import CliRunner, Result
 from client_helpers import Recorder, run
-from servatrice import ServatriceConfig, ServatriceFactory, ServatriceServer
+from servatrice import RoomConfig, ServatriceConfig, ServatriceFactory, ServatriceServer
 
 from cockatrice_ext.cli import main
 from cockatrice_ext.client import Disconnected, LoginFailed, backoff, connect
@@ -154,6 +155,30 @@ def test_room_not_found_is_a_client_error_naming_the_rooms(servatrice: Servatric
             assert await client.room_id_by_name("bot ROOM") == 0
 
     run(scenario())
+
+
+@pytest.mark.servatrice
+def test_a_room_for_registered_accounts_is_refused_in_a_sentence(
+    servatrice_factory: ServatriceFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A room configured ``permissionlevel=registered`` on a server without accounts (auth none): Servatrice
+    answers RespUserLevelTooLow; the command says which room admits whom, not the code."""
+    plain = servatrice_module.render_ini
+
+    def second_room_for_registered(config: ServatriceConfig, **options: object) -> str:
+        ini = plain(config, **options)  # type: ignore[arg-type]
+        return ini.replace("roomlist\\2\\permissionlevel=none", "roomlist\\2\\permissionlevel=registered")
+
+    monkeypatch.setattr(servatrice_module, "render_ini", second_room_for_registered)
+    server = servatrice_factory.start(
+        ServatriceConfig(rooms=(RoomConfig("Open room"), RoomConfig("Reg room")))
+    )
+    result = cli("server", "watch", server.tcp_url, "--room", "Reg room", "--user", "cli_unregistered")
+    assert_one_error_line(
+        result,
+        "room 'Reg room' admits only registered accounts:",
+        "log in with a registered account (--user/--password) or leave it out",
+    )
 
 
 @pytest.mark.servatrice

@@ -51,20 +51,21 @@ import contextlib
 import dataclasses
 import logging
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Annotated, Any, ClassVar, Literal
 
 from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block, pile_cod
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.formats import SeatsByName
-from cockatrice_ext.bot.referee import Context, FormatRoom, PileReferee, shorten
+from cockatrice_ext.bot.referee import Context, FormatRoom, PileReferee, players_named, shorten
 from cockatrice_ext.bot.runtime import Bot
+from cockatrice_ext.cards.typed import split_names, typed_key
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.formats import options as game_options
-from cockatrice_ext.formats.base import Effect, RulesError
+from cockatrice_ext.formats.base import CardRef, Effect, RulesError
 from cockatrice_ext.journal import JournalEntry, JournalError, Table
 from cockatrice_ext.protocol import commands as pc
 from cockatrice_ext.protocol.codes import CardAttribute
@@ -194,12 +195,51 @@ class AuctionView:
     """(player, line) only that player may read: the names of the cards they drew."""
 
 
-def card_label(facts: Any) -> str:
-    """``Chimney Imp (creature 2/1)`` from a CardFacts."""
+CardNames = Sequence[str] | None
+"""Each engine card's name as Cockatrice shows it, by index (``LoadedBlock.game_names``: a double-faced card
+by its front face, a split card whole); None: the engine's names."""
+
+
+def _as_shown(value: Any, card_names: Sequence[str]) -> Any:
+    """``value`` with every :class:`CardRef` in it (alone, or in a tuple or list) named as Cockatrice shows
+    its card."""
+    if isinstance(value, CardRef):
+        if 0 <= value.index < len(card_names) and card_names[value.index] != value.name:
+            return CardRef(value.index, card_names[value.index])
+        return value
+    if isinstance(value, (tuple, list)) and any(isinstance(item, CardRef) for item in value):
+        return type(value)(_as_shown(item, card_names) for item in value)
+    return value
+
+
+def shown_effect(effect: Effect, card_names: CardNames) -> Effect:
+    """``effect`` with its cards named as Cockatrice shows them: the bot moves a card called "Delver of
+    Secrets", so its lines say that, not the engine's "Delver of Secrets // Insectile Aberration"."""
+    if not card_names or not dataclasses.is_dataclass(effect):
+        return effect
+    changes = {}
+    for spec in dataclasses.fields(effect):
+        value = getattr(effect, spec.name)
+        shown = _as_shown(value, card_names)
+        if shown is not value:
+            changes[spec.name] = shown
+    return dataclasses.replace(effect, **changes) if changes else effect  # type: ignore[type-var]
+
+
+def shown_name(engine: rules.AuctionEngine, index: int, card_names: CardNames) -> str:
+    """Engine card ``index``'s name as Cockatrice shows it (:data:`CardNames`)."""
+    if card_names and 0 <= index < len(card_names):
+        return card_names[index]
+    return engine.ref(index).name
+
+
+def card_label(facts: Any, name: str | None = None) -> str:
+    """``Chimney Imp (creature 2/1)`` from a CardFacts (``name``: as Cockatrice shows the card)."""
     kind = "creature" if facts.is_creature else (facts.types[0].lower() if facts.types else "card")
+    shown = name or facts.name
     if facts.is_creature and facts.power is not None:
-        return f"{facts.name} ({kind} {facts.power}/{facts.toughness})"
-    return f"{facts.name} ({kind})"
+        return f"{shown} ({kind} {facts.power}/{facts.toughness})"
+    return f"{shown} ({kind})"
 
 
 def gold_summary(engine: rules.AuctionEngine, name_of: NameOf, *, everyone: bool = False) -> str:
@@ -209,12 +249,14 @@ def gold_summary(engine: rules.AuctionEngine, name_of: NameOf, *, everyone: bool
     return ", ".join(f"{name_of(p)} {engine.gold(p)}" for p in players)
 
 
-def lot_note(engine: rules.AuctionEngine, name_of: NameOf, *, with_gold: bool) -> str:
+def lot_note(
+    engine: rules.AuctionEngine, name_of: NameOf, *, with_gold: bool, card_names: CardNames = None
+) -> str:
     """The open lot as the annotation on its card: lot, high bid and bidder, who is to bid, gold."""
     lot = engine.lot  # read in place: this runs on every bid, and the lot's bid history can be long
     if lot is None:
         return ""
-    names = ", ".join(engine.ref(index).name for index in lot.cards)
+    names = ", ".join(shown_name(engine, index, card_names) for index in lot.cards)
     lines = [f"Auction {lot.lot_no}: {names}"]
     if lot.high_bidder is not None:
         lines.append(f"High bid: {lot.high_bid} by {name_of(lot.high_bidder)}")
@@ -402,19 +444,25 @@ def _proposed_card_line(effect: Effect, name_of: NameOf) -> str:
 
 
 def render_view(
-    effects: Iterable[Effect], engine: rules.AuctionEngine, name_of: NameOf, *, judge: bool
+    effects: Iterable[Effect],
+    engine: rules.AuctionEngine,
+    name_of: NameOf,
+    *,
+    judge: bool,
+    card_names: CardNames = None,
 ) -> AuctionView:
     """What players should see after ``effects`` (already applied to ``engine``).
 
     ``judge``: the referee holds judge rights, so it moves cards into hands and keeps gold and mana
     on the players' own tables and counters; without them, gold shows on the lot card and in chat,
     and players are told once what to drag where. Private information (looked-at cards) is left out.
+    ``card_names``: cards are named as Cockatrice shows them (:data:`CardNames`).
     """
-    effects = list(effects)
+    effects = [shown_effect(effect, card_names) for effect in effects]
     lot = engine.lot
     owned_lot = lot is not None and lot.kind == "owned"  # the seller's own cards: on a note token instead
     view = AuctionView(
-        lot_note=lot_note(engine, name_of, with_gold=not judge),
+        lot_note=lot_note(engine, name_of, with_gold=not judge, card_names=card_names),
         owned_lot=owned_lot,
         gold={p: engine.gold(p) for p in engine.living()},
     )
@@ -433,7 +481,7 @@ def render_view(
     owned_sale: rules.LotSold | None = None
     for effect in effects:
         if isinstance(effect, rules.LotOpened):
-            cards = ", ".join(card_label(engine.config.cards[c.index]) for c in effect.cards)
+            cards = ", ".join(card_label(engine.config.cards[c.index], c.name) for c in effect.cards)
             on_table = "the card" if len(effect.cards) == 1 else "the cards"
             where = "" if effect.kind == "owned" else f" ({on_table} on the referee's table)"
             lines.append(f"Auction {effect.lot_no}: {cards}{where}. {name_of(effect.first_bidder)} to bid.")
@@ -729,8 +777,43 @@ class AuctionReferee(SeatsByName, PileReferee):
             error = RulesError(f"{error.code}/{kind}", **error.details)
         pending = error.details.get("pending")
         if error.code == "ambiguous_card" and isinstance(pending, list) and pending:  # !cast/!keep, no name
-            error = RulesError(f"{error.code}/pending", pending=listed(map(str, pending), last="or"))
+            shown = dict.fromkeys(self.shown_card_name(str(name)) for name in pending)
+            error = RulesError(f"{error.code}/pending", pending=listed(shown, last="or"))
+        card = error.details.get("card")
+        if isinstance(card, str) and card in self.shown_names:
+            error = RulesError(error.code, **{**error.details, "card": self.shown_card_name(card)})
         return super().explain(error)
+
+    @property
+    def shown_names(self) -> dict[str, str]:
+        """Engine card name -> the name Cockatrice shows (a double-faced card's front face); none before the
+        block is known."""
+        block: LoadedBlock | None = getattr(self, "block", None)
+        if block is None:
+            return {}
+        return dict(zip((facts.name for facts in block.facts), block.game_names, strict=True))
+
+    def shown_card_name(self, name: str) -> str:
+        return self.shown_names.get(name, name)
+
+    def hidden_card_names(self, ctx: Context) -> Collection[str]:
+        """The sender's hand: a card drawn from the block went there face down, so a refusal that names a
+        hand card (``which one``, ``did you mean``) goes to its holder alone; bought and cast cards are
+        public."""
+        if self.table is None:
+            return ()
+        player = next((p for p, name in self.engine_names.items() if name == ctx.sender), None)
+        if player is None or player not in self.engine.hand:
+            return ()
+        return {self.engine.ref(index).name for index in self.engine.hand[player]}
+
+    def own_card_names(self, player: Any) -> list[str]:
+        """The names of the cards ``player`` holds and may sell (hand, in play, their commander), as the
+        engine and as Cockatrice names them: what a ``!sell`` list is split against."""
+        engine = self.engine
+        zones = (engine.hand, engine.played, engine.command)
+        indexes = [index for zone in zones for index in zone.get(player, ())]
+        return [name for index in indexes for name in (engine.ref(index).name, self.block.game_names[index])]
 
     @property
     def engine(self) -> rules.AuctionEngine:
@@ -854,7 +937,9 @@ class AuctionReferee(SeatsByName, PileReferee):
         await self.say(shorten(f"{continued} continues here: {self.status_line()}"))
         for line in instructions:
             await self.say(line)
-        await self.show_lot(lot_note(engine, self.player_name, with_gold=not self.is_judge))
+        await self.show_lot(
+            lot_note(engine, self.player_name, with_gold=not self.is_judge, card_names=self.block.game_names)
+        )
         await self.show_counters({p: engine.gold(p) for p in engine.living()}, [])
         if engine.active is not None:
             self._turn_target = self.seat_of(engine.active)
@@ -1118,7 +1203,9 @@ class AuctionReferee(SeatsByName, PileReferee):
         then cards move, then the lot note and counters. The board comes last: a game Cockatrice stopped
         (its last player gone) takes no game commands, which are then dropped (:meth:`GameReferee.run`)."""
         engine = self.engine
-        view = render_view(effects, engine, self.player_name, judge=self.is_judge)
+        view = render_view(
+            effects, engine, self.player_name, judge=self.is_judge, card_names=self.block.game_names
+        )
         for line in view.chat:  # queued lines are merged into as few chat messages as fit
             await self.say(line)
         for player, line in view.private:
@@ -1380,7 +1467,8 @@ class AuctionReferee(SeatsByName, PileReferee):
         if positions and seat is not None:
             with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
                 await self.run(pc.reveal_cards("deck", positions, player_id=seat))
-        listing = "; ".join(f"{n}. {ref.name}" for n, ref in enumerate(effect.cards, start=1))
+        names = self.block.game_names
+        listing = "; ".join(f"{n}. {names[ref.index]}" for n, ref in enumerate(effect.cards, start=1))
         await self.tell(
             self.player_name(effect.player),
             shorten(
@@ -1430,7 +1518,7 @@ class AuctionReferee(SeatsByName, PileReferee):
             parts[0] = f"Game over: {game_result(engine, self.player_name, past=True)} on turn {engine.turn}"
         lot = engine.current_lot()
         if lot is not None:
-            names = ", ".join(card["name"] for card in lot["cards"])
+            names = ", ".join(self.shown_card_name(str(card["name"])) for card in lot["cards"])
             high = f"high bid {lot['high_bid']} by {self.player_name(lot['high_bidder'])}"
             parts.append(f"auction {lot['lot_no']}: {names}, " + (high if lot["bids"] else "no bid yet"))
             bidder = engine.whose_bid()
@@ -1438,7 +1526,7 @@ class AuctionReferee(SeatsByName, PileReferee):
                 parts.append(f"{self.player_name(bidder)} to bid")
         for player in () if engine.is_over() else engine.players:  # nothing is chosen after the end
             if choice := engine.pending_choice(player):
-                cards = ", ".join(ref.name for ref in choice)
+                cards = ", ".join(self.shown_card_name(ref.name) for ref in choice)
                 parts.append(f"{self.player_name(player)} to choose !cast or !keep for {cards}")
         parts.append("gold " + gold_summary(engine, self.player_name, everyone=engine.is_over()))
         parts.append(f"block {engine.block_size()}")
@@ -1573,9 +1661,11 @@ class AuctionReferee(SeatsByName, PileReferee):
 
         A commander sold this way is exchanged for the winner's commander when that is in the command zone.
         """
-        names: tuple[Any, ...] = tuple(n.strip() for n in cards.split(",") if n.strip())
-        if len(names) == 1 and names[0].lower() == "commander":
-            player = self.engine_player(self.require_player(ctx))
+        player = self.engine_player(self.require_player(ctx))
+        if self.table is None:
+            raise NotAllowed("the game has not started yet")
+        names: tuple[Any, ...] = tuple(split_names(cards, self.own_card_names(player)))
+        if len(names) == 1 and typed_key(names[0]) == "commander":
             index = self.engine.commanders.get(player)
             if not self.options.commander or index is None:
                 raise NotAllowed(
@@ -1607,12 +1697,11 @@ class AuctionReferee(SeatsByName, PileReferee):
         player = self.engine_player(self.require_player(ctx))
         engine = self.engine
         others = {p: i for p, i in engine.commanders.items() if p != player}
-        if owner:
-            chosen = [p for p in others if self.player_name(p).casefold() == owner.strip().casefold()]
-        else:
-            chosen = list(others) if len(others) == 1 else []
+        chosen = players_named(owner, list(others), self.player_name) if owner else list(others)
         if len(chosen) != 1:
-            raise BadArgument("name whose commander hit you: !cdamage N OWNER")
+            names = listed(sorted(self.player_name(p) for p in others), last="or") if others else "nobody"
+            said = f"no player {shorten(owner, 40)!r} has a commander here; " if owner and not chosen else ""
+            raise BadArgument(f"{said}name whose commander hit you: !cdamage N OWNER ({names})")
         index = others[chosen[0]]
         async with self._lock:
             await self.perform(

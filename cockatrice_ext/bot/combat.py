@@ -72,10 +72,12 @@ from cockatrice_ext.bot.referee import (
     OwnDeck,
     Referee,
     deck_lists_unshared,
+    players_named,
     shorten,
 )
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.cards.model import CardDatabase, CardFacts
+from cockatrice_ext.cards.typed import match_names
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.client.mirror import CardState, PlayerState
@@ -155,6 +157,7 @@ REFUSALS: dict[str, str] = {
     "equip_not_yet": "equip it on a later turn (mana value {mana_value} + cost {cost} > round {round})",
     "bad_count": "that number is out of range",
     "bad_amount": "that amount is out of range",
+    "ambiguous_card": "which one? name it exactly",
 }
 
 NOT_THERE = {
@@ -302,16 +305,23 @@ def setup_prompt(engine: rules.CombatEngine, player: Any) -> str:
 
 
 def own_permanent(engine: rules.CombatEngine, player: Any, text: str) -> str | int:
-    """``!dies``/``!bounce``'s card: ``player``'s own permanent of that name (its index) when they have one
-    in play, else their own creature of that name a settled fight put in their used pile (the engine then
-    says so: the opponent's copy in play is not the one they mean), else the text as the engine reads it.
+    """``!dies``/``!bounce``'s card: ``player``'s own permanent of that name (its index, the name read as
+    players type it: :func:`~cockatrice_ext.cards.typed.match_names`) when they have one in play, else their
+    own creature of that name a settled fight put in their used pile (the engine then says so: the
+    opponent's copy in play is not the one they mean), else the text as the engine reads it.
     Both decks may hold the same card, and the fight line asks each owner to confirm their own creature's
-    death by name."""
-    wanted = text.strip().casefold()
+    death by name.
+
+    Raises:
+        RulesError: ``ambiguous_card`` with its ``candidates``, the name fits two of their permanents."""
     seat = engine.config.players.index(player)
-    for card in engine.permanents_in_play():
-        if engine.config.owners[card] == seat and engine.config.cards[card].name.casefold() == wanted:
-            return card
+    own = [card for card in engine.permanents_in_play() if engine.config.owners[card] == seat]
+    names = [engine.config.cards[card].name for card in own]
+    matched = match_names(text, names)
+    if len(matched) > 1:  # in play, face up: the candidates are public
+        raise RulesError("ambiguous_card", card=text, where="play", candidates=matched)
+    if matched:
+        return own[names.index(matched[0])]
     settled = engine.settled_death_of(player, text)
     return text if settled is None else settled
 
@@ -1364,12 +1374,26 @@ class CombatReferee(SeatsByName, GameReferee):
         try:
             await self.act(ctx, make)
         except (CommandError, RulesError) as exc:
-            reason = exc.reason if isinstance(exc, CommandError) else self.explain(exc)
-            if not self.names_a_card(reason):
+            refusal = self.refusal(exc, ctx) if isinstance(exc, RulesError) else None
+            reason = exc.reason if isinstance(exc, CommandError) else refusal.text  # type: ignore[union-attr]
+            if not (refusal is not None and refusal.private) and not self.names_a_card(reason):
                 await self.say(f"{ctx.sender}: {reason}")
                 return
             await self.tell(ctx.sender, shorten(f"Refused: {reason}", 900))
             await self.say(f"{ctx.sender}: refused (the reason was sent to you privately).")
+
+    def hidden_card_names(self, ctx: Context) -> Collection[str]:
+        """The sender's hand and their face-down cards (spells set, creatures placed at setup)."""
+        if self.table is None:
+            return ()
+        player = next((p for p, name in self.engine_names.items() if name == ctx.sender), None)
+        if player not in self.engine.config.players:
+            return ()
+        seat = self.engine.seats[self.engine.config.players.index(player)]
+        cards = [*seat.hand, *seat.spells]
+        if self.engine.phase == "setup":
+            cards += seat.creatures
+        return {self.engine.config.cards[card].name for card in cards if card is not None}
 
     def names_a_card(self, text: str) -> bool:
         """Whether ``text`` names any card of the game (or might: before the game starts, any text)."""
@@ -1483,10 +1507,12 @@ class CombatReferee(SeatsByName, GameReferee):
         An aura names the PLAYER and the CREATURE_SLOT it enchants."""
         target: int | None = None
         if target_player is not None:
-            found = self.mirror.player_by_name(target_player)
-            target = self.engine_player(found.player_id) if found is not None else None
+            players = list(self.engine.config.players) if self.table is not None else []
+            named = players_named(target_player, players, self.player_name)
+            target = named[0] if len(named) == 1 else None
             if target is None:
-                raise BadArgument(f"no player called {target_player[:40]!r} in this game")
+                names = " or ".join(sorted(self.player_name(p) for p in players)) or "nobody yet"
+                raise BadArgument(f"no player called {target_player[:40]!r} in this game ({names})")
             if target_slot is None:
                 raise BadArgument("name the target creature's slot too")
         slot = None if target_slot is None else target_slot - 1

@@ -31,6 +31,7 @@ import re
 import shlex
 import types
 import typing
+import unicodedata
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, NewType
@@ -77,23 +78,42 @@ class Invocation:
     args: str
 
 
+_SPACE = re.compile(r"\s")
+_HEAD = re.compile(r"(\S+)\s*(.*)", re.DOTALL)
+
+
+def _visible(text: str) -> str:
+    """``text`` without invisible format characters (any ``Cf`` character), every kind of white space (a
+    non-breaking space, a tab) made a plain space."""
+    if not text.isascii():
+        text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    return _SPACE.sub(" ", text)
+
+
 def parse_invocation(text: str, *, prefix: str = PREFIX) -> Invocation | None:
     """Return the command in a chat line, or ``None`` if the line is not a command.
+
+    Forgiving as players type: invisible characters are dropped, a full-width ``！`` is ``!``, any white
+    space separates the name (``!pick``, a tab or a non-breaking space, ``1``) and a space may follow the
+    ``!`` (``! pick 1``).
 
     Raises:
         BadArgument: the line is a command but longer than :data:`MAX_COMMAND_LENGTH`.
     """
-    stripped = text.strip()
+    stripped = _visible(text).strip()
+    if stripped[:1] and unicodedata.normalize("NFKC", stripped[0]) == prefix and stripped[0] != prefix:
+        stripped = prefix + stripped[1:]
     if not stripped.startswith(prefix) or len(stripped) <= len(prefix):
         return None
     if len(stripped) > MAX_COMMAND_LENGTH:
         raise BadArgument(f"command too long (max {MAX_COMMAND_LENGTH} characters)")
-    body = stripped[len(prefix) :]
-    name, _, args = body.partition(" ")
-    name = name.strip().lower()
+    head = _HEAD.fullmatch(stripped[len(prefix) :].lstrip())
+    if head is None:
+        return None
+    name = unicodedata.normalize("NFKC", head.group(1)).lower()
     if not name or not all(c.isalnum() or c in "-_" for c in name):
         return None
-    return Invocation(name=name, args=args.strip())
+    return Invocation(name=name, args=head.group(2).strip())
 
 
 _QUOTING = re.compile(r"[\"'\\]")

@@ -20,7 +20,7 @@ import logging
 import math
 import re
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -36,6 +36,7 @@ from cockatrice_ext.bot.commands import (
     unknown_command_reason,
 )
 from cockatrice_ext.bot.missed import MissedLines, recap
+from cockatrice_ext.cards.typed import typed_key
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client._wire import command_name
 from cockatrice_ext.client.errors import ClientError, GameNotStarted, NotInRoom
@@ -169,6 +170,89 @@ def game_list(game_ids: Iterable[int]) -> str:
     return ", ".join(f"#{game_id}" for game_id in game_ids)
 
 
+def _named(value: Any) -> list[str]:
+    """The card names a refusal's detail holds (one name, or a list of them)."""
+    if isinstance(value, str):
+        return [value] if value else []
+    if isinstance(value, (list, tuple)):
+        return [item for item in value if isinstance(item, str) and item]
+    return []
+
+
+def card_choice(details: Mapping[str, Any], shown: Callable[[str], str] = str) -> str:
+    """What a refusal's card details offer the player: ``which one: A or B?`` for its ``candidates`` (two or
+    more cards the typed name fits), ``did you mean A?`` for its ``closest`` (typo suggestions), else "".
+    ``shown`` gives a card's name as the game shows it (a double-faced card by its front face)."""
+    candidates = list(dict.fromkeys(shown(name) for name in _named(details.get("candidates"))))
+    if len(candidates) >= 2:
+        return f"which one: {_either(candidates)}?"
+    closest = list(dict.fromkeys(shown(name) for name in _named(details.get("closest"))))
+    if closest:
+        return f"did you mean {_either(closest)}?"
+    return ""
+
+
+def _either(names: list[str]) -> str:
+    """``A``, ``A or B``, ``A, B or C``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An engine refusal as the player reads it: one line, and whether it must go to them alone."""
+
+    text: str
+    private: bool = False
+
+
+def render_refusal(
+    reason: str,
+    error: RulesError,
+    *,
+    hidden: Collection[str] | None = (),
+    shown: Callable[[str], str] = str,
+) -> Refusal:
+    """The one rendering of an engine refusal for every format: ``reason`` (the format's words for it,
+    ``Referee.explain``) with :func:`card_choice` after it ("no such card here; did you mean A?"), or, for a
+    name that fits several cards, that question alone ("which one: A or B?"); private when it names any
+    card of ``hidden``, the cards the acting player sees and others must not (their hand: ``candidates`` and
+    ``closest`` come from it), by engine or shown name; ``hidden=None`` (a format that does not say which
+    are): every suggested card counts as hidden."""
+    choice = card_choice(error.details, shown)
+    if choice.startswith("which one"):  # the name fits several cards: the question is the whole answer
+        text = choice
+    elif choice:
+        text = f"{reason.rstrip(' .?!;:')}; {choice}"
+    else:
+        text = reason
+    named = [name for key in ("candidates", "closest", "card") for name in _named(error.details.get(key))]
+    if hidden is None:
+        private = bool(_named(error.details.get("candidates")) or _named(error.details.get("closest")))
+    else:
+        secret = set(hidden)
+        private = any(name in secret or shown(name) in secret for name in named)
+    return Refusal(text, private)
+
+
+def player_key(name: str) -> str:
+    """A player's name as typed, for comparison: folded (case, accents, a phone's quote marks and spaces)
+    without a leading ``@`` or the quote marks around it (``@Zoë_FX``, ``"zoe_fx"`` -> ``zoe_fx``)."""
+    return typed_key(name.strip().lstrip("@")).lstrip("@")
+
+
+def players_named(typed: str, players: Iterable[Any], name_of: Callable[[Any], str]) -> list[Any]:
+    """The players among ``players`` that ``typed`` names, forgiving as card names are: the whole name
+    folded (:func:`player_key`), else the one whose name it starts (three characters or more)."""
+    key = player_key(typed)
+    if not key:
+        return []
+    keys = {player: player_key(name_of(player)) for player in players}
+    exact = [player for player, name in keys.items() if name == key]
+    if exact or len(key) < 3:
+        return exact
+    return [player for player, name in keys.items() if name.startswith(key)]
+
+
 @dataclass
 class Context:
     """Who said a command, where, and how to answer them."""
@@ -240,6 +324,32 @@ class Referee:
         """How a player id is shown in chat (game referees use the seat's name)."""
         return str(player)
 
+    def refusal(self, error: RulesError, ctx: Context) -> Refusal:
+        """The engine's refusal of ``ctx``'s command as :func:`render_refusal` renders it for this format."""
+        return render_refusal(
+            self.explain(error), error, hidden=self.hidden_card_names(ctx), shown=self.shown_card_name
+        )
+
+    def hidden_card_names(self, ctx: Context) -> Collection[str] | None:
+        """Override: the cards the sender of ``ctx`` sees and the other players must not (their hand, their
+        pack); a refusal naming one goes to the sender alone. None (this default): the format does not say,
+        so a refusal suggesting any card (``candidates``, ``closest``) goes to the sender alone."""
+        return None
+
+    def shown_card_name(self, name: str) -> str:
+        """Override: an engine card name as the players' client shows it (a double-faced card by its front
+        face)."""
+        return name
+
+    async def tell_refusal(self, ctx: Context, text: str) -> None:
+        """A refusal that names hidden cards, to its sender alone (never in a game's or room's chat), and a
+        pointer to it where the command was said."""
+        if ctx.scope == "private":
+            await ctx.reply(text)
+            return
+        await ctx.bot.tell(ctx.sender, text)
+        await ctx.reply(f"{ctx.sender}: refused (the reason was sent to you privately).")
+
     def deck_lists_unshared(self) -> str:
         """Why the players' loaded deck lists cannot reach the referee on this server, or "" when they
         can (:func:`deck_lists_unshared`)."""
@@ -268,7 +378,11 @@ class Referee:
         except CommandError as exc:
             await ctx.reply(shorten(f"{ctx.sender}: {exc.reason}"))
         except RulesError as exc:
-            await ctx.reply(shorten(f"{ctx.sender}: {self.explain(exc)}"))
+            refusal = self.refusal(exc, ctx)
+            if refusal.private:
+                await self.tell_refusal(ctx, shorten(f"Refused: {refusal.text}", 900))
+            else:
+                await ctx.reply(shorten(f"{ctx.sender}: {refusal.text}"))
         except (ClientError, TimeoutError) as exc:  # the server refused (or never answered) what it needed
             LOGGER.warning("%s: %s failed on the server: %s", ctx.sender, text, exc or "no answer in time")
             why = f"the server refused it: {exc}" if isinstance(exc, ClientError) else "no answer in time"
@@ -435,6 +549,14 @@ class GameReferee(Referee):
         that points to it (:meth:`ChatScheduler.flush`); kept while the player is offline. Players answer in
         game chat, so they need not write back to this account."""
         self.bot.chat.say(("user", user_name), text, raw=raw)
+
+    async def tell_refusal(self, ctx: Context, text: str) -> None:
+        """:meth:`Referee.tell_refusal` from the session that referees this game (:meth:`tell`)."""
+        if ctx.scope == "private":
+            await ctx.reply(text)
+            return
+        await self.tell(ctx.sender, text)
+        await ctx.reply(f"{ctx.sender}: refused (the reason was sent to you privately).")
 
     async def on_connection_changed(self, event: ClientEvent) -> None:
         """A player's connection dropped (their seat is kept: a registered player) or came back."""
@@ -913,7 +1035,7 @@ class GameReferee(Referee):
         name = player.name if player is not None else f"player {player_id}"
         ctx = Context(self.bot, "game", name, player_id=player_id, game_id=self.game_id, room_id=self.room_id)
         ctx.reply_hook = self.say
-        if text.strip().lower() in ("!help", "!commands"):
+        if _asks_help(text):
             line = "Commands:"
             for spec in self.commands.listing("game"):  # several lines when the list is long
                 if len(line) + 3 + len(spec.usage) > MAX_CHAT_LINE:
@@ -1170,6 +1292,15 @@ def unreplayable_line(what: str, error: Exception) -> str:
     """What players are told of a game or league whose journal cannot be replayed (nothing is guessed)."""
     said = getattr(error, "public", None) or str(error)  # a journal error's words without its table key
     return f"{what}'s record cannot be replayed ({said}); it is kept, and nothing was changed"
+
+
+def _asks_help(text: str) -> bool:
+    """Whether a game's chat line is ``!help`` (or ``!commands``), however typed (``! help``, ``！help``)."""
+    try:
+        invocation = parse_invocation(text)
+    except CommandError:
+        return False
+    return invocation is not None and invocation.name in ("help", "commands") and not invocation.args
 
 
 async def reply_unknown(ctx: Context, text: str, referees: Iterable[Referee]) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, replace
@@ -12,6 +13,7 @@ from typing import Any
 from cockatrice_ext.bot.blocks import LoadedBlock, load_block
 from cockatrice_ext.bot.commands import BadArgument
 from cockatrice_ext.cards.model import CardFacts
+from cockatrice_ext.cards.typed import match_names, typed_key
 from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import league as core
 from cockatrice_ext.formats import market as mk
@@ -96,10 +98,32 @@ def deck_names(cod_text: str) -> tuple[list[str], list[str]] | None:
 
 
 def canonical_names(names: Iterable[str], facts: Sequence[CardFacts], game_names: Sequence[str]) -> list[str]:
-    """Translate Cockatrice spellings back to the engine's card names (others are kept as written)."""
-    table = {n.casefold(): f.name for f, n in zip(facts, game_names, strict=False)}
-    table.update({f.name.casefold(): f.name for f in facts})
-    return [table.get(n.strip().casefold(), n.strip()) for n in names]
+    """Translate Cockatrice spellings back to the engine's card names (others are kept as written).
+
+    A deck's name is the card's when it names it whole or by one face, as players type names
+    (:func:`~cockatrice_ext.cards.typed.match_names`: a phone's apostrophe, a dropped accent, ``Fire`` for
+    ``Fire // Ice``); the start of a name is no card here (a ``Forest`` is no ``Forest Bear``)."""
+    engine_name = {n: f.name for f, n in zip(facts, game_names, strict=False)}
+    engine_name.update({f.name: f.name for f in facts})
+    table = {n.casefold(): name for n, name in engine_name.items()}
+    known = list(engine_name)
+    out: list[str] = []
+    for typed in names:
+        typed = typed.strip()
+        exact = table.get(typed.casefold())
+        if exact is not None:
+            out.append(exact)
+            continue
+        found = {engine_name[n] for n in match_names(typed, known) if _whole_or_face(typed, n)}
+        out.append(found.pop() if len(found) == 1 else typed)
+    return out
+
+
+def _whole_or_face(typed: str, name: str) -> bool:
+    """Whether ``typed`` names ``name`` whole or one of its faces (folded as typed names are), not by a
+    start of it."""
+    key, full = typed_key(typed), typed_key(name)
+    return key == full or key in (face.strip() for face in re.split(r"\s*/{1,2}\s*", full))
 
 
 def check_loaded_deck(

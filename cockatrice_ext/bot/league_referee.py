@@ -1207,7 +1207,9 @@ class LeagueReferee(Referee):
                 )
             require_phase(engine, "carousel")
             pool = engine.pool(ctx.sender) if engine.config.carousel_put_back else None
-            action = pick_action(ctx.sender, card, engine.carousel, carousel=True, put_back_from=pool)
+            action = pick_action(
+                ctx.sender, card, engine.carousel, carousel=True, put_back_from=pool, name_of=self.card_name
+            )
             await self.act(ctx, action)
         else:
             require_phase(engine, "draft")
@@ -1247,7 +1249,7 @@ class LeagueReferee(Referee):
         """Buy from the market: !buy N with A, B... (N from !market, A, B... pool numbers or names)."""
         engine: mk.MarketDraftEngine = self.engine
         require_phase(engine, "market")
-        action = buy_action(ctx.sender, what, engine.market, engine.pool(ctx.sender))
+        action = buy_action(ctx.sender, what, engine.market, engine.pool(ctx.sender), name_of=self.card_name)
         spare = engine.unneeded(action)
         if spare and self.overpay_warned.get(ctx.sender) != action:
             self.overpay_warned[ctx.sender] = action
@@ -1299,7 +1301,7 @@ class LeagueReferee(Referee):
         if ctx.sender in engine.done:
             raise RulesError("already_done", player=ctx.sender)
         shop, pool = engine.shop(ctx.sender), engine.pool(ctx.sender)
-        await self.act(ctx, swap_action(ctx.sender, cards, shop, pool, item=item))
+        await self.act(ctx, swap_action(ctx.sender, cards, shop, pool, item=item, name_of=self.card_name))
 
     @command(scopes=("private",))
     async def item(self, ctx: Context, cards: Rest) -> None:

@@ -7,7 +7,8 @@ sends it:
 
 * room chat (``Event_RoomSay``) to the *room commands* of every format (``!auction new 2``...),
 * game events, including game chat, to the :class:`GameReferee` of that game,
-* private messages (``Event_UserMessage``) to the referees that accept them (leagues).
+* private messages (``Event_UserMessage``) to the referees that accept them (leagues; a game whose
+  referee takes private commands from its seated players, Vortex's ``!pick``: :meth:`Bot.answer_for_game`).
 
 Identity is always what the server says: the acting ``player_id`` of a game event, the ``name``
 of a room message, the ``sender_name`` of a private message. Text never names the sender.
@@ -32,6 +33,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -633,8 +635,16 @@ class Bot:
         await main.answer_private(sender, text)
 
     async def answer_private(self, sender: str, text: str) -> None:
-        """Run a private command of ``sender`` (on the main session, which holds the private rules)."""
+        """Run a private command of ``sender`` (on the main session, which holds the private rules): a game's
+        command named with its game (``!pick 3 #12``) goes there first, then leagues, then the game of theirs
+        that takes it (:meth:`answer_for_game`)."""
         ctx = Context(self, "private", sender)
+        with contextlib.suppress(BadArgument):
+            named = parse_invocation(text)
+            _, game_id = split_game_suffix(text)
+            if named is not None and game_id in self.private_games(sender, named.name):
+                await self.answer_for_game(sender, text, named.name)
+                return
         for referee in self.private_referees:
             if await referee.handle_command(ctx, text):
                 return
@@ -644,19 +654,74 @@ class Bot:
             return
         if invocation is None:
             return
+        if await self.answer_for_game(sender, text, invocation.name):
+            return
         known = {name for r in self.private_referees for name in r.commands.names("private")}
         if invocation.name in known or not known:  # a league command from someone in no league
             await self.tell(sender, self.no_private_command(sender))
             return
         await reply_unknown(ctx, text, self.private_referees)
 
+    def private_games(self, sender: str, command: str) -> dict[int, GameReferee]:
+        """The games whose seated player ``sender`` is (the server's names of the seats, never text) and whose
+        referee takes ``command`` by private message (Vortex: ``!pick``, ``!pack``: a hidden pack's card is
+        named there, not in game chat), by game number."""
+        found: dict[int, GameReferee] = {}
+        for game_id, referee in sorted(self.all_games().items()):
+            taker = getattr(referee, "on_private_command", None)
+            if taker is None or referee.commands.find(command, "private") is None:
+                continue
+            if referee.private_seat(sender) is not None:  # type: ignore[attr-defined]
+                found[game_id] = referee
+        return found
+
+    async def answer_for_game(self, sender: str, text: str, command: str) -> bool:
+        """Run a private game command (:meth:`private_games`) in the one game ``sender`` plays that takes it,
+        or in the game a trailing ``#N`` names (``!pick 3 #12``) when they play several; False when no
+        game of theirs takes it. The answer goes to ``sender`` privately; the table hears only what the
+        command shows everyone (a pick made, not which card)."""
+        games = self.private_games(sender, command)
+        if not games:
+            return False
+        body, game_id = split_game_suffix(text)
+        if game_id is not None and game_id not in games:
+            if len(body.split()) > 1 or command not in ("pick", "p"):  # "!pick #3" is pack card 3
+                yours = game_list(games)
+                line = f"{sender}: you are not playing in game #{game_id} (yours: {yours})."
+                await self.tell(sender, shorten(line))
+                return True
+            body, game_id = text, None
+        if game_id is None:
+            if len(games) > 1:
+                numbers = " or ".join(f"#{number}" for number in games)
+                example = f"{text.strip()} #{next(iter(games))}"
+                await self.tell(
+                    sender,
+                    shorten(f"{sender}: you play games {numbers}: add the game's number, e.g. {example}"),
+                )
+                return True
+            game_id = next(iter(games))
+        await games[game_id].on_private_command(sender, body)  # type: ignore[attr-defined]
+        return True
+
     def no_private_command(self, sender: str) -> str:
         """Why ``sender``'s private command reaches no league, and where it goes: their game's chat, or their
         lobby's league once it starts, or a league to join first."""
-        games = sorted(gid for gid, referee in self.all_games().items() if referee.is_at_table(sender))
+        at_table = {gid: referee for gid, referee in self.all_games().items() if referee.is_at_table(sender)}
+        games = sorted(at_table)
         if games:
             where = ", ".join(f"#{gid}" for gid in games)
-            return f"Game commands go in the game's own chat ({where}), not by private message; !help there."
+            line = f"Game commands go in the game's own chat ({where}), not by private message; !help there."
+            here = sorted(
+                {
+                    spec.name
+                    for referee in at_table.values()
+                    if getattr(referee, "on_private_command", None) is not None
+                    and referee.private_seat(sender) is not None  # type: ignore[attr-defined]
+                    for spec in referee.commands.listing("private")
+                }
+            )
+            return line + (f" Here: {', '.join('!' + name for name in here)}." if here else "")
         for referee in self.room_referees:
             membership = getattr(referee, "membership", None)
             lobby = membership(sender) if membership is not None else ""
@@ -1326,6 +1391,15 @@ def user_online_in(event: ClientEvent) -> str:
     if event.name == "Event_UserMessage":
         return str(message.sender_name)  # type: ignore[attr-defined]
     return ""
+
+
+def split_game_suffix(text: str) -> tuple[str, int | None]:
+    """``!pick 3 #12`` -> (``!pick 3``, 12): a private game command names its game by a trailing ``#N``
+    (the game's number as Cockatrice lists it); without one, (``text``, None)."""
+    match = re.fullmatch(r"(?s)(.*\S)\s+#([0-9]{1,9})\s*", text)
+    if match is None:
+        return text, None
+    return match.group(1), int(match.group(2))
 
 
 def parse_invocation_safe(text: str) -> bool:

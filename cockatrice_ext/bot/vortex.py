@@ -43,6 +43,13 @@ The rules live in :mod:`cockatrice_ext.formats.vortex`; this module only adapts 
   ``!draw [N]``, ``!pack``, ``!packs``, ``!state``; ``!life`` only says that life is on the player's
   Cockatrice counter and to concede there on losing; every refusal is one line; identity is the server's
   player id of the chat event.
+* **Picking privately.** A pick by name said in game chat tells the table the card the referee then hides
+  ("picks a card"), so ``!pick``, ``!pack``, ``!packs`` and ``!help`` also work by private message to the
+  referee (:meth:`VortexReferee.on_private_command`): the runtime finds the game by the server's
+  ``sender_name`` among the seats (never from text), and a player of two Vortex games adds the game's
+  number (``!pick 3 #12``). The pack listing says so. A name said in game chat is still taken (it is out
+  already), but a refusal naming cards of the pack (``which one: A or B?``, ``did you mean A?``) goes to
+  the picker alone (:meth:`VortexReferee.hidden_card_names`).
 * **Pick timer.** With the game option ``picktimer=N`` each pending pick gets N seconds (a warning at half
   time); then the referee journals ``AutoPick``, a random card of that pack. The turn passing in Cockatrice
   waits only for the active player's own pick; another player's pick goes on into the next turn.
@@ -61,14 +68,22 @@ import logging
 import re
 import secrets
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, ClassVar, Literal
 
 from cockatrice_ext.bot.blocks import LoadedBlock, load_block, pile_cod
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.formats import SeatsByName, finish_if_one_stands
-from cockatrice_ext.bot.referee import Context, FormatRoom, PileReferee, Referee, shorten
+from cockatrice_ext.bot.referee import (
+    COMMAND_ACTION_IDS,
+    Context,
+    FormatRoom,
+    PileReferee,
+    Referee,
+    reply_unknown,
+    shorten,
+)
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
@@ -88,6 +103,13 @@ COLOR_BASICS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G"
 EMPTY_DECK_NAME = "none"
 PACK_PREFIX = "Your pack:"
 ABANDONED = "abandoned: every player left"
+PROMPT_HOW = ": !pick N (or privately to the referee: !pick N or !pick NAME)."
+"""How to pick, said publicly with a player's first prompt: a name only privately (the table reads chat)."""
+LISTING_HOW = (
+    " In game chat: !pick N only (the table reads what you type); here, privately: !pick N or !pick NAME"
+    " (with two Vortex games add the game's number: !pick N #GAME)."
+)
+"""How to pick, in the first pack listing (a private message the player may answer)."""
 PACK_FIRST_SECONDS = 15.0
 """How long the public pick prompt may wait for the picker's pack listing to leave (a bound, not a
 delay: the listing normally leaves at the next chat slot)."""
@@ -175,7 +197,7 @@ def render_effects(
                 f" (pack {effect.pack_size}, shoe {effect.shoe_size})."
             )
         elif isinstance(effect, rules.PickRequired):
-            how = ": !pick N or !pick NAME." if first_pick(engine, effect.player) else "."
+            how = PROMPT_HOW if first_pick(engine, effect.player) else "."
             lines.append(f"{name_of(effect.player)} to pick from {effect.pack_size}{how}")
         elif isinstance(effect, rules.PickTimedOut):
             lines.append(
@@ -250,7 +272,7 @@ def private_messages(
                 for later in effects[position + 1 : position + 3]
             )
             if asked:
-                how = " In game chat: !pick N or !pick NAME." if first_pick(engine, effect.owner) else ""
+                how = LISTING_HOW if first_pick(engine, effect.owner) else ""
                 out.append((effect.owner, f"{PACK_PREFIX} {pack_listing(effect.cards)}.{how}"))
         elif isinstance(effect, rules.CardPicked) and effect.visible_to is not None and not judge:
             out.append((effect.player, f"You picked {effect.card.name}."))
@@ -284,18 +306,21 @@ def no_such_pick(pack_size: int, position: object = None) -> str:
         return "your pack is empty"
     numbers = "1" if pack_size == 1 else f"1-{pack_size}"
     missing = f"no card {position + 1}" if isinstance(position, int) and position >= 0 else "no such card"
-    return f"your pack has {missing}: pick {numbers}, or a card's name from your pack (!pack lists it)"
+    return (
+        f"your pack has {missing}: pick {numbers}, or a card's name from your pack, best privately to the"
+        " referee (!pack lists it)"
+    )
 
 
 def parse_pick(choice: str) -> int | str:
-    """``"3"`` -> engine position 2 (players count from 1); anything else is a card name.
+    """``"3"`` (or ``"#3"``) -> engine position 2 (players count from 1); anything else is a card name.
 
     Raises:
         BadArgument: a number below 1.
     """
     text = choice.strip()
-    if re.fullmatch(r"[0-9]{1,3}", text):
-        number = int(text)
+    if re.fullmatch(r"#?[0-9]{1,3}", text):
+        number = int(text.lstrip("#"))
         if number < 1:
             raise BadArgument("pack numbers start at 1")
         return number - 1
@@ -387,13 +412,68 @@ class VortexReferee(SeatsByName, PileReferee):
         self._told_out: set[Any] = set()  # players out of the engine told so after they unconceded
 
     def explain(self, error: RulesError) -> str:
-        """As every referee's; a pick that found no card says the numbers that may be picked."""
+        """As every referee's; a pick that found no card says the numbers that may be picked (the shared
+        refusal rendering adds "did you mean A?" or "which one: A or B?", to the picker alone:
+        :meth:`hidden_card_names`)."""
         if error.code == "no_such_card" and isinstance(error.details.get("pack_size"), int):
             return no_such_pick(error.details["pack_size"], error.details.get("position"))
         over = error.code == "wrong_phase" and error.details.get("phase") == "over"
         if over and self.table is not None and self.engine.winner is not None:  # who won, not "over phase"
             error = RulesError("wrong_phase/over", winner=self.engine.winner)
         return super().explain(error)
+
+    def hidden_card_names(self, ctx: Context) -> Collection[str] | None:
+        """The cards of the sender's pack (as the engine and as the game name them): hidden from everyone
+        else, so a refusal naming one (``which one: A or B?``) goes to the picker alone. None (every
+        suggestion private) when the sender has no pack here."""
+        if self.table is None or ctx.player_id is None or ctx.game_id != self.game_id:
+            return None
+        player = self.engine_player(ctx.player_id)
+        if player not in self.engine.players:
+            return None
+        pack = self.engine.pack(player)
+        return {ref.name for ref in pack} | {self.block.game_names[ref.index] for ref in pack}
+
+    def shown_card_name(self, name: str) -> str:
+        """A pool card's name as the players' Cockatrice shows it (a double-faced card by its front face)."""
+        for facts, shown in zip(self.block.facts, self.block.game_names, strict=False):
+            if facts.name == name:
+                return shown
+        return name
+
+    def private_seat(self, user: str) -> int | None:
+        """The seat of ``user`` (a name the server gave: a private message's sender) if they sit in this
+        game as a player (not a spectator, not the referee), else None: a private ``!pick`` goes to them."""
+        if self.closed or self.finished:
+            return None
+        game = self.bot.client.games.get(self.game_id)
+        if game is None:
+            return None
+        for seat, player in game.players.items():
+            if player.name == user and not player.spectator and seat != self.me:
+                return int(seat)
+        return None
+
+    async def on_private_command(self, sender: str, text: str) -> None:
+        """A command ``sender`` wrote to the referee privately (``!pick`` and the pack listings), run as if
+        said at their seat (found by the server's name for them, :meth:`private_seat`); every answer and
+        refusal goes to them privately, from this game's session; the table sees only the pick's effects."""
+        seat = self.private_seat(sender)
+        if seat is None:
+            await self.tell(sender, f"{sender}: you are not playing in Vortex game #{self.game_id}.")
+            return
+
+        async def reply(line: str) -> None:
+            await self.tell(sender, shorten(line, 900))
+
+        ctx = Context(self.bot, "private", sender, player_id=seat, game_id=self.game_id, room_id=self.room_id)
+        ctx.reply_hook = reply
+        token = COMMAND_ACTION_IDS.set(self.command_ids(seat, f"private:{text}"))
+        try:
+            if not await self.handle_command(ctx, text):
+                await reply_unknown(ctx, text, [self])
+        finally:
+            COMMAND_ACTION_IDS.reset(token)
 
     @property
     def engine(self) -> rules.VortexEngine:
@@ -885,9 +965,11 @@ class VortexReferee(SeatsByName, PileReferee):
         if self.table is None:
             raise NotAllowed("the game has not started yet")
 
-    @command(aliases=("p",))
+    @command(aliases=("p",), scopes=("game", "private"))
     async def pick(self, ctx: Context, card: Rest) -> None:
-        """Pick from your pack: !pick N (number from your list) or !pick NAME."""
+        """Pick from your pack: !pick N; privately to the referee also !pick NAME (2 games: !pick N #GAME).
+
+        A name said in game chat is read by the table, so the listing says to name cards privately."""
         choice = parse_pick(card)
         await self.act(ctx, lambda p: rules.Pick(player=p, choice=choice))
 
@@ -914,7 +996,7 @@ class VortexReferee(SeatsByName, PileReferee):
         """Draw N cards for a card effect (each draw is a pick)."""
         await self.act(ctx, lambda p: rules.Draw(player=p, count=count or 1))
 
-    @command()
+    @command(scopes=("game", "private"))
     async def pack(self, ctx: Context) -> None:
         """See your own pack again (private message)."""
         player = self.sender(ctx)
@@ -927,12 +1009,24 @@ class VortexReferee(SeatsByName, PileReferee):
         self._listed[player] = (text, self.engine.players[player].picks)
         await self.tell(ctx.sender, text)
 
-    @command()
+    @command(scopes=("game", "private"))
     async def packs(self, ctx: Context) -> None:
         """Count everyone's pack, the passed pack and the shoe."""
         self.require_started()
         line = self.packs_line()
         await ctx.reply(shorten(line[:1].upper() + line[1:] + "."))  # names keep their spelling
+
+    @command(name="help", scopes=("private",))
+    async def private_help(self, ctx: Context) -> None:
+        """What a Vortex player may say to the referee by private message."""
+        usages = " | ".join(spec.usage for spec in self.commands.listing("private"))
+        await ctx.reply(
+            shorten(
+                f"Vortex game #{self.game_id}, by private message: {usages}. With two Vortex games add the"
+                " game's number: !pick N #GAME. Everything else in the game's chat (!help there).",
+                900,
+            )
+        )
 
     @command()
     async def look(self, ctx: Context, count: Annotated[int, Range(1, 20)]) -> None:

@@ -73,8 +73,13 @@ def test_how_to_pick_is_said_with_a_players_first_pick_only() -> None:
         seen.append((names(player), public + private))
         effects = engine.apply(rules.Pick(player=player, choice=0))
     for who, lines in seen[:2]:
-        assert lines[0] == f"{who} to pick from 7: !pick N or !pick NAME.", lines
-        assert lines[1].endswith(". In game chat: !pick N or !pick NAME."), lines
+        assert (
+            lines[0] == f"{who} to pick from 7: !pick N (or privately to the referee: !pick N or !pick NAME)."
+        ), lines
+        assert lines[1].endswith(
+            ". In game chat: !pick N only (the table reads what you type); here, privately: !pick N or"
+            " !pick NAME (with two Vortex games add the game's number: !pick N #GAME)."
+        ), lines
     for who, lines in seen[2:]:
         assert re.fullmatch(rf"{who} to pick from \d+\.", lines[0]), lines
         assert lines[1].startswith("Your pack: 1. ") and "!pick" not in lines[1], lines
@@ -117,7 +122,10 @@ def test_a_bad_pick_says_what_may_be_picked_without_naming_the_pack() -> None:
         with pytest.raises(RulesError) as refused:
             engine.apply(rules.Pick(player=1, choice=choice))
         answer = referee.explain(refused.value)
-        assert answer == f"your pack has {said}: pick 1-7, or a card's name from your pack (!pack lists it)"
+        assert answer == (
+            f"your pack has {said}: pick 1-7, or a card's name from your pack, best privately to the referee"
+            " (!pack lists it)"
+        )
         assert not any(name in answer for name in pack)
     other = RulesError("no_such_card", card="Forest")  # a card effect's reference: no pack involved
     assert referee.explain(other) == "your pack has no such card"

@@ -18,7 +18,7 @@ button on the page sends exactly the command a player would type (``!swap 2 5``,
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from cockatrice_ext.bot.auction import lot_note, render_view
@@ -45,7 +45,17 @@ def game_title(referee: Any) -> str:
     return f"{GAME_TITLES.get(referee.format_name, referee.format_name)} game #{referee.game_id}"
 
 
-def auction_history(effects: Iterable[dict[str, Any]], name_of: NameOf) -> list[View]:
+def _card_shown(card: dict[str, Any], card_names: Sequence[str] | None) -> str:
+    """A card of an effect or lot dict by the name Cockatrice shows (a double-faced card's front face)."""
+    index = card.get("index")
+    if card_names and isinstance(index, int) and 0 <= index < len(card_names):
+        return str(card_names[index])
+    return str(card.get("name", ""))
+
+
+def auction_history(
+    effects: Iterable[dict[str, Any]], name_of: NameOf, card_names: Sequence[str] | None = None
+) -> list[View]:
     """Every closed lot, oldest first, from journaled effect dicts: cards, buyer and price (or unsold)."""
     rows: list[View] = []
     for effect in effects:
@@ -54,7 +64,7 @@ def auction_history(effects: Iterable[dict[str, Any]], name_of: NameOf) -> list[
             continue
         row: View = {
             "lot": int(effect.get("lot_no", 0)),
-            "cards": [str(card.get("name", "")) for card in effect.get("cards", [])],
+            "cards": [_card_shown(card, card_names) for card in effect.get("cards", [])],
             "bids": len(effect.get("bids", [])),
         }
         if kind == "LotSold":
@@ -66,11 +76,17 @@ def auction_history(effects: Iterable[dict[str, Any]], name_of: NameOf) -> list[
 
 
 def auction_board(
-    engine: auction_rules.AuctionEngine, name_of: NameOf, history: Iterable[dict[str, Any]]
+    engine: auction_rules.AuctionEngine,
+    name_of: NameOf,
+    history: Iterable[dict[str, Any]],
+    card_names: Sequence[str] | None = None,
 ) -> View:
-    """The public Auction board: the open lot as its card's note says it, gold, block size, history."""
-    view = render_view((), engine, name_of, judge=True)  # judge: gold in its own table, not in the note
-    note = view.lot_note or lot_note(engine, name_of, with_gold=False)  # a player's own lot has no card
+    """The public Auction board: the open lot as its card's note says it, gold, block size, history; cards
+    named as the game shows them (``card_names``: the block's ``game_names``)."""
+    view = render_view(
+        (), engine, name_of, judge=True, card_names=card_names
+    )  # judge: gold apart from the note
+    note = view.lot_note or lot_note(engine, name_of, with_gold=False, card_names=card_names)
     lot = engine.current_lot()
     return {
         "format": "auction",
@@ -80,7 +96,7 @@ def auction_board(
         "lot": {
             "note": note.splitlines(),
             "number": lot["lot_no"] if lot else None,
-            "cards": [card["name"] for card in lot["cards"]] if lot else [],
+            "cards": [_card_shown(card, card_names) for card in lot["cards"]] if lot else [],
             "high_bid": lot["high_bid"] if lot else 0,
             "high_bidder": name_of(lot["high_bidder"]) if lot and lot["high_bidder"] is not None else "",
             "to_bid": name_of(lot["to_bid"]) if lot else "",
@@ -88,7 +104,7 @@ def auction_board(
         "gold": [{"player": name_of(p), "gold": gold} for p, gold in view.gold.items()],
         "out": [name_of(p) for p in engine.eliminated],
         "block_left": engine.block_size(),
-        "history": auction_history(history, name_of),
+        "history": auction_history(history, name_of, card_names),
     }
 
 
@@ -171,7 +187,8 @@ def game_view(referee: Any) -> View:
     name_of = referee.player_name
     if isinstance(engine, auction_rules.AuctionEngine):
         effects = (effect for entry in referee.bot.journal.entries(table.key) for effect in entry.effects)
-        view["board"] = auction_board(engine, name_of, effects)
+        card_names = getattr(getattr(referee, "block", None), "game_names", None)
+        view["board"] = auction_board(engine, name_of, effects, card_names)
     elif isinstance(engine, vortex_rules.VortexEngine):
         view["board"] = vortex_board(engine, name_of)
     elif isinstance(engine, combat_rules.CombatEngine):

@@ -59,6 +59,27 @@ def test_auction_board_shows_the_lot_note_gold_block_and_history() -> None:
         assert engine.config.cards[index].name not in text
 
 
+def test_auction_board_names_a_double_faced_card_as_the_game_shows_it() -> None:
+    """The board says what the table shows: a double-faced card by its front face (the block's game names)."""
+    names = (
+        "Delver of Secrets // Insectile Aberration",
+        "Fire // Ice",
+        "Valki, God of Lies // Tibalt, Cosmic Impostor",
+    )
+    cards = tuple(CardFacts(name=name, types=("Instant",)) for name in names * 2)
+    shown = ["Delver of Secrets", "Fire // Ice", "Valki, God of Lies"] * 2
+    engine = am.AuctionEngine(am.AuctionConfig(players=(1, 2), cards=cards, shuffle_block=False), seed=1)
+    journal: list[dict[str, Any]] = []
+    applied(engine, journal, am.BeginTurn(None, active=1), am.StartAuctionStep(None))
+    applied(engine, journal, am.Bid(1, amount=3), am.Pass(2), am.Keep(1))  # lot 1: Delver, sold
+    applied(engine, journal, am.Bid(1, amount=1))  # lot 2: Fire // Ice, open
+    board = auction_board(engine, name_of, journal, shown)
+    assert board["history"][0]["cards"] == ["Delver of Secrets"]
+    assert board["lot"]["cards"] == ["Fire // Ice"]
+    text = json.dumps(board)
+    assert "Insectile Aberration" not in text
+
+
 def test_auction_board_lists_unsold_lots_and_a_closed_lot() -> None:
     engine = auction_engine()
     journal: list[dict[str, Any]] = []

@@ -47,6 +47,15 @@ nothing players are told comes from an action the record lacks, and a later acti
 gap. Reports open a journal for reading only (``Journal(spec, read_only=True)``): nothing is created or
 migrated, so a journal on read-only media can be read.
 
+Versions
+--------
+A journal names the versions of this program that wrote it, in a note of its own (:data:`WRITERS_NOTE`, no
+schema change, so a release before it still opens the journal): the last one and the highest one ever, set
+when a version opens it for writing. A version older than one that wrote the journal still works (the schema
+check refuses what it cannot read) but says so (:attr:`Journal.written_by_newer`): tables whose rules changed
+since may not replay. Versions compare by their numbers (0.10.0 is after 0.9.0); a stored value that reads as
+no version is ignored, and replaced at the next write.
+
 Leases
 ------
 A lease gives a key (a table, a room...) to one owner process until an expiry, measured by the
@@ -60,6 +69,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -137,6 +147,38 @@ SCHEMA_VERSION = MIGRATIONS[-1].version
 PLAYED_WITH = "played_with"
 """A table's meta: the version of this program that plays it (set at creation and when another version
 replays it and goes on), named when a table no longer replays so that the operator can finish it there."""
+
+
+WRITERS_NOTE = "journal:writers"
+"""The note naming the versions of this program that wrote the journal (``{"last": ..., "highest": ...}``);
+kept out of :meth:`Journal.notes`."""
+
+_VERSION = re.compile(r"[0-9A-Za-z.+!_-]{1,40}")
+_VERSION_NUMBERS = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9}){1,9}(?![0-9]|\.[0-9])")
+
+
+def version_numbers(text: Any) -> tuple[int, ...] | None:
+    """The numbers a version starts with, to compare versions (``"0.10.0"`` -> ``(0, 10)``: trailing
+    zeros dropped, so 0.2 and 0.2.0 are equal; a suffix such as ``rc1`` ignored), or None when ``text``
+    is no version (not a text, no dot, a number of more than 9 digits, junk)."""
+    if not isinstance(text, str):
+        return None
+    found = _VERSION_NUMBERS.match(text.strip()[:200])
+    if found is None:
+        return None
+    numbers = [int(part) for part in found.group(0).split(".")]
+    while len(numbers) > 1 and numbers[-1] == 0:
+        numbers.pop()
+    return tuple(numbers)
+
+
+def shown_version(text: Any) -> str:
+    """A stored version as messages show it: its first 40 plain characters (letters, digits, ``.+!_-``),
+    "" when it is no version."""
+    if version_numbers(text) is None:
+        return ""
+    found = _VERSION.match(str(text).strip())
+    return found.group(0) if found is not None else ""
 
 
 class JournalError(RuntimeError):
@@ -572,10 +614,17 @@ class Journal:
         self.new = False
         """This process created the journal (it held no schema before it was opened): a restart that finds
         the account seated in games with a new journal was most likely pointed at the wrong one."""
+        self.last_written_by = ""
+        """The version of this program that last opened the journal for writing before this process ("" when
+        none is recorded: a new journal, or one only releases before 0.2.0 wrote)."""
+        self.written_by_newer = ""
+        """The highest version that ever wrote the journal when it is newer than this one ("" otherwise): a
+        rollback. Tables whose rules changed since may not replay; the operator should upgrade."""
         self._db = open_database(spec, read_only=read_only)
         try:
             if read_only:
                 self._check_version()
+                self._read_writers(self._writers_note())
             else:
                 self._migrate()
         except BaseException:
@@ -674,6 +723,41 @@ class Journal:
                 for statement in migration.statements:
                     self._db.execute(statement)
                 self._record(migration, "")
+            self._record_writer()  # under the migration lock: processes starting together keep the highest
+
+    def _writers_note(self) -> dict[str, Any]:
+        """The :data:`WRITERS_NOTE` as stored; empty when there is none or it is not a JSON object."""
+        row = self._db.execute("SELECT value FROM notes WHERE key=?", (WRITERS_NOTE,)).fetchone()
+        if row is None:
+            return {}
+        try:
+            value = json.loads(row[0])
+        except _UNREADABLE:
+            return {}
+        return value if isinstance(value, dict) else {}
+
+    def _read_writers(self, stored: dict[str, Any]) -> str:
+        """Set :attr:`last_written_by` and :attr:`written_by_newer` from the stored note; return the highest
+        version that wrote the journal, this one included (what the note keeps as ``highest``)."""
+        self.last_written_by = shown_version(stored.get("last"))
+        known = [shown for shown in map(shown_version, (stored.get("highest"), stored.get("last"))) if shown]
+        mine = version_numbers(__version__) or (0,)
+        newest = max(known, key=lambda shown: version_numbers(shown) or (0,), default="")
+        self.written_by_newer = newest if newest and (version_numbers(newest) or (0,)) > mine else ""
+        return self.written_by_newer or __version__
+
+    def _record_writer(self) -> None:
+        """Note this version as the journal's last writer (and its highest, unless a newer one wrote it);
+        written only when that changes. Fields the note holds besides (a newer version's) are kept."""
+        stored = self._writers_note()
+        highest = self._read_writers(stored)
+        noted = {**stored, "last": __version__, "highest": highest}
+        if noted != stored:
+            self._db.execute(
+                "INSERT INTO notes(key, value, updated) VALUES (?, ?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value=excluded.value, updated=excluded.updated",
+                (WRITERS_NOTE, json.dumps(noted, sort_keys=True), time.time()),
+            )
 
     def _record_version_in_place(self) -> int:
         """Journals from before ``schema_version``: recognise their version by their columns."""
@@ -952,7 +1036,7 @@ class Journal:
             return ""
         return (
             f"; it was played with cockatrice-ext {version[:40]} (this is {__version__}):"
-            f" finish it with that version (pip install 'cockatrice-ext=={version[:40]}')"
+            " finish it with that version (see CHANGELOG.md for what changed)"
         )
 
     def played_here(self, key: str) -> None:
@@ -1015,6 +1099,8 @@ class Journal:
     def put_note(self, key: str, value: dict[str, Any]) -> None:
         """Keep ``value`` (JSON) under ``key``, replacing what was there: state that is no game or league
         yet but must survive a restart (who waits in a lobby)."""
+        if key == WRITERS_NOTE:
+            raise ValueError(f"the note {key!r} is the journal's own")
         with self._writing():
             self._db.execute(
                 "INSERT INTO notes(key, value, updated) VALUES (?, ?, ?)"
@@ -1023,12 +1109,14 @@ class Journal:
             )
 
     def notes(self, prefix: str = "") -> dict[str, dict[str, Any]]:
-        """Every note whose key starts with ``prefix``, by key."""
+        """Every note whose key starts with ``prefix``, by key (the journal's own :data:`WRITERS_NOTE`
+        excepted)."""
         return {
             row[0]: json.loads(row[1])
             for row in self._db.execute(
-                "SELECT key, value FROM notes WHERE substr(key, 1, CAST(? AS INTEGER)) = ? ORDER BY key",
-                (len(prefix), prefix),
+                "SELECT key, value FROM notes WHERE substr(key, 1, CAST(? AS INTEGER)) = ? AND key <> ?"
+                " ORDER BY key",
+                (len(prefix), prefix, WRITERS_NOTE),
             )
         }
 

@@ -14,6 +14,8 @@ from typing import Any
 
 import click
 
+from cockatrice_ext import __version__
+
 # name -> (module, attribute, one-line help shown by --help without importing the module)
 SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "export": ("cockatrice_ext.cli.export", "export", "Convert a block list to a deck or card file."),
@@ -80,7 +82,7 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup)
 @click.option("-v", "--verbose", count=True, help="Log more (-v info, -vv debug).")
-@click.version_option(package_name="cockatrice-ext")
+@click.version_option(version=__version__, package_name="cockatrice-ext")
 def main(verbose: int) -> None:
     """Referee bot and deck tooling for Magic variant formats on Cockatrice and Forge."""
     level = logging.WARNING - 10 * min(verbose, 2)

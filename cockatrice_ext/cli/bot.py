@@ -239,6 +239,8 @@ def run(
     _check_card_data(options.formats, auction_block, card_source)
     web_options = _web_options(web_address, web_url)
     journal = _open_journal(journal_spec)
+    if warning := newer_journal_warning(journal):
+        click.echo(f"warning: {warning}", err=True)
     warn_of_other_servers(journal, url)
     referee = Bot(options, journal=journal)
 
@@ -400,6 +402,21 @@ async def _start_web(referee: Any, options: Any) -> Any:
         ) from None
     click.echo(f"web view: {web_view.base_url}/")
     return web_view
+
+
+def newer_journal_warning(journal: Journal) -> str:
+    """What to tell the operator when a newer cockatrice-ext has written the journal (a rollback): this one
+    goes on, but tables whose rules changed since may not replay. "" when none has."""
+    from cockatrice_ext import __version__
+
+    newer = journal.written_by_newer
+    if not newer:
+        return ""
+    written = "last written" if journal.last_written_by == newer else "written"
+    return (
+        f"this journal was {written} by cockatrice-ext {newer}, newer than this {__version__}:"
+        " tables whose rules changed may not replay; upgrade"
+    )
 
 
 def warn_of_other_servers(journal: Journal, url: str) -> None:

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from cockatrice_ext import __version__
 from cockatrice_ext.bot.chat import ChatScheduler, Held, Line, client_scheduler
 from cockatrice_ext.bot.commands import (
     BadArgument,
@@ -72,7 +73,7 @@ from cockatrice_ext.bot.referee import (
 )
 from cockatrice_ext.client import ClientEvent, Disconnected, Reconnected, connect
 from cockatrice_ext.client.errors import ClientError
-from cockatrice_ext.journal import POSTGRES_SCHEMES, Journal, JournalWriteError
+from cockatrice_ext.journal import PLAYED_WITH, POSTGRES_SCHEMES, Journal, JournalWriteError
 from cockatrice_ext.protocol import messages as pb
 
 LOGGER = logging.getLogger(__name__)
@@ -108,6 +109,36 @@ def ended_sentence(code: str, user: str, said: str, *, helper: bool = False) -> 
         what += f" ({shorten(said, 200)})"
     goes_on = "this helper session stops, the main session goes on"
     return f"{what}; {goes_on if helper else 'this one stops'}"
+
+
+@dataclass
+class Unreplayable:
+    """A journaled game this version cannot replay (its rules changed since it was recorded): not lost, so not
+    offered to ``!resume``; its record is kept for the version that recorded it."""
+
+    handle: str
+    """The game's number as players name it (``N``, or ``N@K`` for a record moved aside)."""
+    room_id: int
+    reason: str
+    """The journal's words for players (what replays differently; the version that played it, if another)."""
+    played_with: str = ""
+    """The version of this program that recorded it, when it was another one."""
+    session: Bot | None = None
+    """The session still seated in the game (its players' commands get the reason), or None."""
+    told: set[str] = field(default_factory=set)
+    """Players told in the game why the referee no longer answers there (once each)."""
+
+    @property
+    def game_id(self) -> int | None:
+        """The server's number of the game the bot sits in, while it does."""
+        return int(self.handle) if self.session is not None and self.handle.isdigit() else None
+
+
+SHUTDOWN_SAME = 90.0
+"""Seconds within which two shutdown announcements of the server are the same shutdown (Servatrice repeats
+one as its minutes halve, and every minute of the last five)."""
+SHUTDOWN_GRACE = 120.0
+"""Seconds past a shutdown's due time after which a server still there is taken as not shutting down."""
 
 
 @dataclass
@@ -191,6 +222,11 @@ class Bot:
         self._background: set[asyncio.Task[None]] = set()
         self.room_allowance = CommandAllowance()
         """Room commands answered per sender lately (:data:`ROOM_COMMANDS_PER_WINDOW`)."""
+        self.unreplayable: dict[str, Unreplayable] = {}
+        """On the main session: journaled games this version cannot replay, by table key (see
+        :meth:`unreplayable_games`)."""
+        self._shutdown_told: float | None = None  # when the shutdown the players were told of is due
+        self._shutdown_last_told = False  # its last reminder (at 1 minute) was said
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -222,6 +258,9 @@ class Bot:
             held, session._held = session._held, []
             for event in held:
                 await session.on_event(event)
+        due = self.shutdown_due()
+        if due is not None and self._shutdown_told is None:  # announced at login, before we listened
+            await self.on_server_shutdown(max(1, round((due - asyncio.get_running_loop().time()) / 60)))
         LOGGER.info("bot %s ready in rooms %s", self.client.user_name, self.room_ids)
 
     async def take_journal(self) -> None:
@@ -262,7 +301,7 @@ class Bot:
         self.client = await connect(
             self.options.url, self.options.user, self.options.password, **self.options.client_options
         )
-        self.chat = client_scheduler(self.client, on_held=self._record_held)
+        self.chat = client_scheduler(self.client, on_held=self._record_held, on_ignored=self._on_ignored)
         self.client.add_listener(self.on_event)
         rooms = await self.client.list_rooms()
         wanted = self.options.rooms or tuple(r.name for r in rooms[:1])
@@ -536,7 +575,11 @@ class Bot:
                 and event.name not in ("Event_GameJoined", "Event_UserMessage")
             ):
                 return  # a helper session: the main session answers the room
-            said = (event.kind, event.name) in (("room", "Event_RoomSay"), ("session", "Event_UserMessage"))
+            said = (event.kind, event.name) in (
+                ("room", "Event_RoomSay"),
+                ("session", "Event_UserMessage"),
+                ("session", "Event_ServerShutdown"),  # its games are known once the bot has started
+            )
             if said and not (self.main or self).ready and not event.is_own and not event.is_replay:
                 self._held.append(event)  # answered once the bot has started (start() replays it)
                 return
@@ -558,6 +601,10 @@ class Bot:
                         self.forget_game(event.game_id)
             elif event.kind == "session" and event.name == "Event_GameJoined":
                 await self._on_game_joined(event)
+            elif event.kind == "session" and event.name == "Event_ServerShutdown":
+                await self.on_server_shutdown(int(getattr(event.message, "minutes", 0)))
+            elif event.kind == "game" and event.game_id is not None:
+                await self._on_unreplayable_game_event(event)
         except JournalWriteError:  # a move the journal could not record: it said why, once; nothing changed
             LOGGER.debug("journal not written for %r", event)
         except Exception:
@@ -592,6 +639,151 @@ class Bot:
         helper.chat.close()
         with contextlib.suppress(Exception):
             await helper.client.close()
+
+    # -- a player whose ignore list refuses the referee's private messages ----------------------------
+
+    def _on_ignored(self, user: str) -> None:
+        """The server refused this session's private message to ``user``: their ignore list holds it (called
+        by the chat scheduler once per episode; what waits for them is kept). Tell them once where they can
+        read it, never privately (that would be kept too): the game chat of each of the bot's games they sit
+        in, else each room where the bot sees them; else only the log knows."""
+        main = self.main or self
+        me = self.client.user_name or self.options.user
+        line = shorten(
+            f"{user}: your ignore list blocks {me}'s private messages to you (your pack, your turn, your"
+            f" game...): take {me} off it; they wait for you."
+        )
+        games = [
+            referee
+            for _, referee in sorted(main.all_games().items())
+            if not referee.closed
+            and referee.game_id in referee.bot.client.games
+            and any(player.name == user for player in referee.humans())
+        ]
+        for referee in games:
+            referee.bot.chat.say(referee.chat_destination, line)
+        if games:
+            return
+        rooms = [
+            room_id
+            for room_id in main.room_ids
+            if user in getattr(main.client, "room_users", {}).get(room_id, ())
+        ]
+        for room_id in rooms:
+            main.chat.say(("room", room_id), line)
+        if not rooms:
+            LOGGER.info("%s ignores %s and sits in none of its games or rooms: not told", user, me)
+
+    # -- the server's scheduled shutdown --------------------------------------------------------------
+
+    def shutdown_due(self) -> float | None:
+        """When the shutdown a server announced to any session of this bot is due (the loop's time), or None;
+        a due time long past (the server did not go down) counts as none (:data:`SHUTDOWN_GRACE`)."""
+        main = self.main or self
+        dues = [
+            due
+            for session in main.sessions
+            if session.client is not None
+            and (due := getattr(session.client, "shutdown_due", None)) is not None
+        ]
+        if not dues or min(dues) + SHUTDOWN_GRACE < asyncio.get_running_loop().time():
+            return None
+        return min(dues)
+
+    def shutdown_words(self) -> str:
+        """``the server shuts down in 5 minutes (its reason)``, or ``""`` while no shutdown is due."""
+        due = self.shutdown_due()
+        if due is None:
+            return ""
+        main = self.main or self
+        reason = next(
+            (
+                str(getattr(session.client, "shutdown_reason", "") or "")
+                for session in main.sessions
+                if session.client is not None and getattr(session.client, "shutdown_reason", "")
+            ),
+            "",
+        )
+        left = due - asyncio.get_running_loop().time()
+        when = f"in {duration_words(left)}" if left >= 1 else "now"
+        return f"the server shuts down {when}" + (f" ({shorten(reason, 80)})" if reason else "")
+
+    def refuse_if_shutting_down(self) -> None:
+        """No new game while the server is about to shut down: it would end with it.
+
+        Raises:
+            NotAllowed: a shutdown is due; when, and why.
+        """
+        words = self.shutdown_words()
+        if words:
+            raise NotAllowed(f"{words}: no new game now")
+
+    async def on_server_shutdown(self, minutes: int) -> None:
+        """The server announced it shuts down in ``minutes`` (on the main session; Servatrice repeats it as
+        the minutes halve and in each of the last five): the first time, each room and each game hears once
+        what becomes of its game; at 1 minute, each hears it once more in a few words. New games are refused
+        meanwhile (:meth:`refuse_if_shutting_down`)."""
+        if self.main is not None:
+            return
+        loop = asyncio.get_running_loop()
+        due = self.shutdown_due() or loop.time() + 60.0 * minutes
+        first = self._shutdown_told is None or abs(due - self._shutdown_told) > SHUTDOWN_SAME
+        if first:
+            self._shutdown_told, self._shutdown_last_told = due, minutes <= 1
+            await self.say_shutdown()
+        elif minutes <= 1 and not self._shutdown_last_told:
+            self._shutdown_last_told = True
+            words = self.shutdown_words() or "the server shuts down in 1 minute"
+            line = words[0].upper() + words[1:] + "."
+            for room_id in self.room_ids:
+                if self.answers_room(room_id):
+                    await self.room_say(room_id, line)
+            for referee in self.all_games().values():
+                if not (referee.closed or referee.finished):
+                    with contextlib.suppress(Exception):  # a game gone meanwhile: nothing to tell
+                        await referee.say(line)
+
+    def answers_room(self, room_id: int) -> bool:
+        """Whether this process speaks for the bot in ``room_id`` (in a fleet, the room's lease holder)."""
+        return self.fleet is None or self.fleet.answers_room(room_id)
+
+    async def say_shutdown(self) -> None:
+        """Tell each room and each refereed game what a server shutdown does to its games: every game on the
+        server ends (whatever the account: the server keeps none), the journal keeps the records of those
+        that started (``!resume`` after, or a league opens its pairing's game again), no new game opens."""
+        words = self.shutdown_words()
+        if not words:
+            return
+        opening = words[0].upper() + words[1:]
+        kept: dict[int, list[int]] = {}
+        for game_id, referee in sorted(self.all_games().items()):
+            if referee.closed or referee.finished:
+                continue
+            _, keeps = referee.stopping_line()
+            league = getattr(referee, "league", None) is not None
+            if not keeps:
+                what = "it had not started, so nothing is kept: ask for a new game when the server is back"
+            elif league:
+                what = "the league keeps it and opens the pairing's game again when the server is back"
+            else:
+                what = (
+                    f"its record is kept: when the server is back, say !resume {game_id} in the room to"
+                    " continue it in a new game"
+                )
+                kept.setdefault(referee.room_id, []).append(game_id)
+            with contextlib.suppress(Exception):  # a game gone meanwhile: nothing to tell
+                await referee.say(shorten(f"{opening}: this game ends with it; {what}."))
+        for room_id in self.room_ids:
+            if not kept.get(room_id) and not self.answers_room(room_id):
+                continue  # in a fleet, the process that answers the room says it
+            line = (
+                f"{opening}: every game on it ends then, and the referee opens no new game until it is back."
+            )
+            if kept.get(room_id):
+                games = game_list(kept[room_id])
+                line += f" Their records are kept ({games}): once it is back, say !resume GAME here to"
+                line += " continue one."
+            await self.room_say(room_id, shorten(line))
 
     async def _on_room_say(self, event: ClientEvent) -> None:
         text = str(getattr(event.message, "message", ""))
@@ -765,10 +957,15 @@ class Bot:
         key = f"{self.server_key}:game:{game_id}"
         if not self.journal.has_table(key) or key not in self.journal.open_tables():
             return
+        known = (self.main or self).unreplayable.get(key)
+        if known is not None:  # said already (seated again after a reconnect): its players still get why
+            known.session = self
+            return
         try:
             meta = self.journal.table_meta(key)
         except JournalError as exc:  # a damaged record: said, never guessed at
             LOGGER.error("game %d cannot be resumed: %s", game_id, exc)
+            self.note_unreplayable(key, str(game_id), room_id, exc, seated=True)
             await self.room_say(room_id, unreplayable_line(f"game #{game_id}", exc))
             return
         factory = bot_formats.RESUMERS.get(str(meta.get("format", "")))
@@ -781,6 +978,7 @@ class Bot:
             referee = await factory(self, game_id, room_id, key)
         except JournalError as exc:  # never guess, never stop the bot: say what could not be read
             LOGGER.error("game %d cannot be resumed: %s", game_id, exc)
+            self.note_unreplayable(key, str(game_id), room_id, exc, seated=True)
             await self.room_say(room_id, unreplayable_line(f"game #{game_id}", exc))
             return
         except Exception:  # a fault of ours must not stop the bot (and every restart after it) either
@@ -816,8 +1014,10 @@ class Bot:
         within :attr:`BotOptions.unjoined_timeout` seconds (:meth:`close_if_unjoined`).
 
         Raises:
-            NotAllowed: the user's earlier game still waits, or the server's game limit is reached.
+            NotAllowed: the server is about to shut down, the user's earlier game still waits, or the
+                server's game limit is reached.
         """
+        self.refuse_if_shutting_down()
         requester = GAME_REQUESTER.get()
         if requester:
             self.refuse_if_waiting(requester)
@@ -1164,6 +1364,8 @@ class Bot:
                 continue
             if handle.isdigit() and int(handle) in self.all_games():
                 continue
+            if key in (self.main or self).unreplayable:  # not lost: this version cannot continue it
+                continue
             if self.fleet is None or self.fleet.claimable(key):
                 lost[handle] = key
         return lost
@@ -1184,6 +1386,10 @@ class Bot:
         handle = f"{game_id}@{generation}"
         was_open = self.journal.closed_reason(key) is None
         self.journal.rename_table(key, f"{key}@{generation}")
+        main = self.main or self
+        if key in main.unreplayable:  # its game is gone (the number is a new game's): said as unreplayable
+            moved = main.unreplayable[f"{key}@{generation}"] = main.unreplayable.pop(key)
+            moved.handle, moved.session = handle, None
         if was_open and self.fleet is not None:
             self.fleet.acquire(f"{key}@{generation}")  # announced here: no other process offers it again
         LOGGER.warning("the server numbered a new game %d again: its old record is now %s", game_id, handle)
@@ -1235,9 +1441,16 @@ class Bot:
         return game_id in self.client.games
 
     def lost_line(self, game_id: int | str, key: str) -> str:
+        """What the room hears of a journaled game the bot no longer sits in: how to continue it
+        (``!resume``), or, for a record this version cannot replay, that it cannot be continued here."""
         meta = self.journal.table_meta(key)
         names = ", ".join(str(n) for n in dict(meta.get("names", {})).values())
         what = f"{meta.get('format', 'game')} game #{game_id}" + (f" ({names})" if names else "")
+        unreplayable = (self.main or self).unreplayable.get(key)
+        if unreplayable is not None:
+            return (
+                self.unreplayable_words(f"{meta.get('format', 'game')} game #{game_id}", unreplayable) + "."
+            )
         if meta.get("watching") and self.judge_level:
             why = (
                 f"In a restart (its own or the server's) the referee could not watch {what} again: it is gone"
@@ -1255,11 +1468,94 @@ class Bot:
         return f"{why}. Its record is kept: say !resume {game_id} to continue it in a new game."
 
     async def announce_lost_games(self) -> None:
-        """Right after (re)starting: tell each room which of its games the bot can no longer referee."""
+        """Right after (re)starting: tell each room which of its games the bot can no longer referee; a record
+        this version cannot replay is said so, and not offered to ``!resume``."""
+        from cockatrice_ext.journal import JournalError
+
         for handle, key in sorted(self.lost_games().items(), key=lambda item: handle_order(item[0])):
-            room_id = int(self.journal.table_meta(key).get("room_id", -1))
+            try:
+                room_id = int(self.journal.table_meta(key).get("room_id", -1))
+            except JournalError as exc:
+                LOGGER.error("lost game %s cannot be read: %s", handle, exc)
+                continue
+            try:
+                self.journal.replay(key)
+            except JournalWriteError:  # not the record's fault
+                pass
+            except JournalError as exc:
+                LOGGER.error("lost game %s cannot be replayed: %s", handle, exc)
+                self.note_unreplayable(key, handle, room_id, exc)
             if room_id in self.room_ids:
                 await self.room_say(room_id, self.lost_line(handle, key))
+
+    # -- games this version cannot replay ------------------------------------------------------------
+
+    def note_unreplayable(
+        self, key: str, handle: str, room_id: int, error: Exception, *, seated: bool = False
+    ) -> Unreplayable | None:
+        """Remember that the journaled game ``key`` does not replay with this version (``error``, the
+        journal's): it is not lost (no ``!resume`` offer), ``!games`` says so, and while this session sits in
+        it (``seated``) its players' commands are answered with why. A write failure is no such thing."""
+        if isinstance(error, JournalWriteError):
+            return None
+        played_with = ""
+        with contextlib.suppress(Exception):  # a damaged record: no version to name
+            version = self.journal.table_meta(key).get(PLAYED_WITH)
+            if isinstance(version, str) and version != __version__:
+                played_with = shorten(version, 40)
+        reason = str(getattr(error, "public", None) or error)
+        entry = Unreplayable(handle, room_id, reason, played_with, self if seated else None)
+        (self.main or self).unreplayable[key] = entry
+        return entry
+
+    def unreplayable_games(self) -> dict[str, str]:
+        """Journaled games this version cannot replay, still open in the journal: their handle (``12``,
+        ``12@1``) -> the journal's words for why (for ``!games``: not lost, no ``!resume``)."""
+        main = self.main or self
+        open_tables = set(self.journal.open_tables()) if main.unreplayable else set()
+        found = {entry.handle: entry.reason for key, entry in main.unreplayable.items() if key in open_tables}
+        return dict(sorted(found.items(), key=lambda item: handle_order(item[0])))
+
+    @staticmethod
+    def unreplayable_words(what: str, entry: Unreplayable) -> str:
+        """``what``'s record cannot be replayed by this version, why, and what can be done: the operator may
+        finish it with the version that recorded it; players may start a new game."""
+        reason = entry.reason.split("; it was played with ", 1)[0]  # the version is named below, shorter
+        version = (
+            f"cockatrice-ext {entry.played_with}" if entry.played_with else "the version that recorded it"
+        )
+        return (
+            f"{what}'s record cannot be replayed by this version ({shorten(reason, 100)}), and is kept: the"
+            f" operator can finish it with {version}; players may start a new game"
+        )
+
+    async def _on_unreplayable_game_event(self, event: ClientEvent) -> None:
+        """An event of a game this session sits in without a referee, its record unreplayable: a command said
+        there gets the reason once per player, in the game's chat (never silence); a game closed or left is
+        no longer sat in."""
+        main = self.main or self
+        entry = next(
+            (e for e in main.unreplayable.values() if e.session is self and e.game_id == event.game_id), None
+        )
+        if entry is None:
+            return
+        if event.name in ("Event_GameClosed", "Event_Kicked"):
+            entry.session = None
+            return
+        if event.name != "Event_GameSay" or event.is_own:
+            return
+        if not parse_invocation_safe(str(getattr(event.message, "message", ""))):
+            return
+        mirror = self.client.games.get(event.game_id)
+        player = mirror.players.get(event.player_id) if mirror is not None else None
+        name = player.name if player is not None and player.name else f"player {event.player_id}"
+        if name in entry.told:
+            return
+        entry.told.add(name)
+        words = self.unreplayable_words(f"game #{entry.handle}", entry)
+        self.chat.say(
+            ("game", event.game_id), shorten(f"{name}: nothing done, the referee cannot go on: {words}.")
+        )
 
     async def rebuild_game(self, room_id: int, game_id: int | str, requested_by: str) -> GameReferee:
         """``!resume``: open a new game from the journal of a lost one (the format decides how).
@@ -1270,6 +1566,11 @@ class Bot:
         from cockatrice_ext.bot import formats as bot_formats
         from cockatrice_ext.journal import JournalError
 
+        main = self.main or self
+        for unreplayable in main.unreplayable.values():
+            if unreplayable.handle == str(game_id):
+                raise NotAllowed(self.unreplayable_words(f"game #{game_id}", unreplayable))
+        self.refuse_if_shutting_down()
         lost = self.lost_games()
         key = lost.get(str(game_id))
         if key is None:
@@ -1283,6 +1584,7 @@ class Bot:
         try:
             meta = self.journal.table_meta(key)
         except JournalError as exc:  # a damaged record: said, never guessed at
+            self.note_unreplayable(key, str(game_id), room_id, exc)
             raise NotAllowed(unreplayable_line(f"game #{game_id}", exc)) from exc
         if int(meta.get("room_id", -1)) != room_id:
             raise NotAllowed(f"game #{game_id} was played in another room")
@@ -1300,6 +1602,10 @@ class Bot:
         except BaseException as exc:
             await self.undo_rebuild(held, key, before, room_id, str(meta.get("format", "")))
             if isinstance(exc, JournalError):  # never guess: say what could not be read
+                if not isinstance(exc, JournalWriteError):  # not offered again: this version cannot
+                    now = held if self.journal.has_table(held) else key
+                    handle = now.removeprefix(f"{self.server_key}{self.GAME_KEY}")
+                    self.note_unreplayable(now, handle, room_id, exc)
                 raise NotAllowed(unreplayable_line(f"game #{game_id}", exc)) from exc
             raise
         self.journal.close_table(key, f"resumed as game {referee.game_id}")

@@ -22,7 +22,9 @@ The rules live in :mod:`cockatrice_ext.formats.auction`; this module only adapts
   auction step starts when the active player reaches the draw step (or at once, with
   ``auction_at="turn"``). Servatrice passes a conceding or leaving player's turn before it tells the
   game why, so a turn change first waits a moment and settles departures (no income, no prompts
-  for a player who is gone).
+  for a player who is gone). A player whose connection stays gone past
+  :data:`~cockatrice_ext.bot.referee.ABSENT_SECONDS` is announced, and another player may ``!drop NAME``
+  them: they lose as a player who leaves (``DeclareLoss``, reason ``dropped``) and their seat is taken away.
 * **Cards.** The engine decides which block card moves; the bot finds a card of that name in its
   own deck (read with ``Command_DumpZone`` and kept in step) and moves it. Every card it deals gets
   its own column on the target table (Cockatrice's table has three grid points per card column;
@@ -345,6 +347,7 @@ def _unsold_line(effect: rules.LotUnsold, name_of: NameOf) -> str:
 LOST_PHRASES = {
     "conceded": "conceded",
     "left": "left the game",
+    "dropped": "was dropped (their connection was gone)",
     "commander_damage": "lost to commander damage",
     "block_empty_at_auction": "could not put a card up for auction: the block is empty",
     "drew_from_empty_block": "drew from the empty block",
@@ -984,10 +987,37 @@ class AuctionReferee(SeatsByName, PileReferee):
             if self.engine.is_over():
                 return
             why = self.departed(player)
-            if why == "left":
-                await self.try_apply(rules.DeclareLoss(player=None, targets=(player,), reason="left"))
+            if why in ("left", "dropped"):
+                await self.try_apply(rules.DeclareLoss(player=None, targets=(player,), reason=why))
             elif why == "conceded":
                 await self.try_apply(rules.Concede(player=player))
+
+    def departed(self, player: Any) -> str | None:
+        """As :meth:`SeatsByName.departed`; a seat the other players took out (``!drop``) is ``"dropped"``."""
+        seat = self.seat_of(player)
+        if seat is not None and seat in self.dropping and self.seats_known:
+            return "dropped"
+        return super().departed(player)
+
+    def plays_on(self, player_id: int) -> bool:
+        """Whether seat ``player_id`` is still in the auction game (has not lost, the game not over)."""
+        if self.table is None or not self.live or self.engine.is_over():
+            return False
+        return self.engine_player(player_id) in self.engine.living()
+
+    def absent_choices(self, name: str) -> str:
+        """The way on: ``!drop NAME`` (a loss, as for a player who leaves)."""
+        return (
+            f"If they are not back, another player may say !drop {name}: they lose, as a player who leaves"
+            " the game does, and the game goes on."
+        )
+
+    async def drop_out(self, player_id: int) -> None:
+        """``!drop``: the seat loses as a player who leaves does (``DeclareLoss``), then its seat goes."""
+        async with self._lock:
+            self.dropping.add(player_id)
+            await self.settle_departures()
+            await self.remove_dropped(player_id)
 
     async def on_active_player(self, seat: int) -> None:
         engine = self.engine

@@ -31,6 +31,7 @@ from cockatrice_ext.bot.commands import (
     CommandError,
     CommandSet,
     NotAllowed,
+    Rest,
     command,
     parse_invocation,
     unknown_command_reason,
@@ -56,6 +57,10 @@ GRID_POINTS_PER_CARD = 3
 """Cockatrice's table grid: x // 3 is the card column; x % 3 stacks cards on one another."""
 MAX_CHAT_LINE = 300
 """Bot lines are kept short: the chat budget is about 1000 characters per 10 s for all bot chat."""
+ABSENT_SECONDS = 180.0
+"""How long a seated player's connection is gone from a started game before its chat hears who is missing
+and what the others can do (``!drop`` works from then on): a client restarted or a phone that changed
+networks is back well within it, a banned or vanished player never is."""
 
 
 def shorten(text: str, limit: int = MAX_CHAT_LINE) -> str:
@@ -473,6 +478,10 @@ class GameReferee(Referee):
         self._before_start: list[tuple[tuple[Any, ...], int | None]] = []  # refused as not started yet
         self._closing_unjoined = False  # its requester is being kicked: their leaving does not end the game
         self.rejoining = False  # the connection dropped; the game's seats are read again once it is back
+        self.absent_since: dict[int, float] = {}  # seats whose connection is gone -> since (the loop's clock)
+        self._absent_watch: dict[int, asyncio.Task[None]] = {}  # seat -> the task that says it once
+        self._absent_told: set[int] = set()  # seats whose absence the game's chat heard (not back since)
+        self.dropping: set[int] = set()  # seats taken out by !drop: gone by the rules' word, not the server's
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -566,8 +575,120 @@ class GameReferee(Referee):
         if player.ping_seconds < 0:
             self.missed.dropped(event.player_id, player.silent_before_drop, asyncio.get_running_loop().time())
             LOGGER.info("game %d: %s's connection dropped; their seat is kept", self.game_id, player.name)
+            await self.follow_absent()
             return
         await self.tell_missed(event.player_id)
+        await self.follow_absent()
+
+    # -- players whose connection is gone ----------------------------------------------------------
+
+    async def follow_absent(self) -> None:
+        """Bring :attr:`absent_since` in line with the seats the server reports (ping -1: the connection is
+        gone, the seat kept): a newly absent seat gets a task that tells the game's chat once, after
+        :data:`ABSENT_SECONDS`, who is missing and what the others can do; a seat back (or gone) is
+        forgotten, and a player back after that line is said back once."""
+        if self.closed or not self.seats_known:
+            return
+        now = asyncio.get_running_loop().time()
+        seats = {p.player_id: p for p in self.humans()}
+        for pid, seat in seats.items():
+            if seat.ping_seconds < 0 and pid not in self.absent_since:
+                self.absent_since[pid] = now
+                self._absent_watch[pid] = asyncio.get_running_loop().create_task(self._tell_absent(pid))
+        for pid in [pid for pid in self.absent_since if pid not in seats or seats[pid].ping_seconds >= 0]:
+            del self.absent_since[pid]
+            task = self._absent_watch.pop(pid, None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+            if pid in self._absent_told:
+                self._absent_told.discard(pid)
+                if pid in seats and not self.finished and pid not in self.dropping:
+                    await self.say(f"{seats[pid].name} is back; the game goes on.")
+
+    def absent_for(self, player_id: int) -> float | None:
+        """Seconds seat ``player_id``'s connection has been gone (the server's word), or None when it is
+        not (connected, a spectator, no longer seated, or the seats are not known now)."""
+        if not self.seats_known or player_id not in self.absent_since:
+            return None
+        seat = self.mirror.players.get(player_id)
+        if seat is None or seat.spectator or seat.ping_seconds >= 0:
+            return None
+        return asyncio.get_running_loop().time() - self.absent_since[player_id]
+
+    async def _tell_absent(self, player_id: int) -> None:
+        """Once the seat has been gone :data:`ABSENT_SECONDS`, say so in a started game (once)."""
+        loop = asyncio.get_running_loop()
+        while not self.closed and player_id in self.absent_since:
+            due = self.absent_since[player_id] + ABSENT_SECONDS - loop.time()
+            if due > 0:
+                await asyncio.sleep(due)
+            elif not self.seats_known:
+                await asyncio.sleep(1.0)  # the referee is between a lost connection and back
+            else:
+                break
+        if self.absent_for(player_id) is None or player_id in self._absent_told or self.finished:
+            return
+        if self.table is None or not self.mirror.started or not self.plays_on(player_id):
+            return
+        self._absent_told.add(player_id)
+        name = self.player_name(player_id)
+        gone = duration_words(loop.time() - self.absent_since[player_id])
+        await self.say(
+            shorten(
+                f"{name}'s connection has been gone {gone}; their seat is kept and they may come back."
+                f" {self.absent_choices(name)}"
+            )
+        )
+
+    def plays_on(self, player_id: int) -> bool:
+        """Whether seat ``player_id`` still takes part in the game (overridden: not once out of the rules)."""
+        return self.is_engine_player(player_id)
+
+    def absent_choices(self, name: str) -> str:
+        """What the others can do while ``name``'s connection stays gone; by default (Combat, a league's
+        game) the rules have no way on without them."""
+        if getattr(self, "league", None) is not None:  # a league's game (bot/league_games.py)
+            return "Wait for them: if they stay away, the league gives the game to their opponent by forfeit."
+        return "The rules have no way to go on without them: wait for them."
+
+    def absent_seat(self, typed: str) -> int:
+        """The seat ``typed`` names (:func:`players_named`) if its connection has been gone at least
+        :data:`ABSENT_SECONDS` and it still plays, else a refusal saying why."""
+        seats = {p.player_id: p for p in self.humans()}  # identity: the server's seat ids and names
+        named = players_named(typed, seats, lambda pid: seats[pid].name)
+        if not named:
+            raise BadArgument("no player seated in this game has that name")
+        if len(named) > 1:
+            raise BadArgument(f"which one: {_either([seats[pid].name for pid in named])}?")
+        seat = seats[named[0]]
+        if not self.plays_on(seat.player_id):
+            raise NotAllowed(f"{seat.name} is out of this game already")
+        bound = duration_words(ABSENT_SECONDS)
+        gone = self.absent_for(seat.player_id)
+        if gone is None:
+            raise NotAllowed(
+                f"{seat.name} is connected: !drop is only for a player whose connection has been gone {bound}"
+            )
+        if gone < ABSENT_SECONDS:
+            raise NotAllowed(
+                f"{seat.name}'s connection has been gone {duration_words(gone)} and they may be back soon:"
+                f" !drop works once it has been gone {bound}"
+            )
+        return seat.player_id
+
+    async def remove_dropped(self, player_id: int) -> None:
+        """After the rules took seat ``player_id`` out (``!drop``): tell them privately what the game's chat
+        said meanwhile (kept until they are back online), then take the seat away (the referee hosts the
+        game), so Cockatrice's turn order goes on without it."""
+        name = self.player_name(player_id)
+        text = recap(self.game_id, self.missed.back(player_id))
+        await self.tell(
+            name, text or f"Game #{self.game_id}: the other players took you out, your connection being gone."
+        )
+        try:
+            await self.bot.client.game_commands(self.game_id, [pc.kick_from_game(player_id)])
+        except (ClientError, ConnectionError, TimeoutError) as exc:  # the rules' word stands: out
+            LOGGER.info("game %d: could not take %s's seat away: %s", self.game_id, name, exc)
 
     async def tell_missed(self, player_id: int) -> None:
         """Send a player who is back what the game's chat said while they were away, in one message."""
@@ -930,6 +1051,10 @@ class GameReferee(Referee):
             and not self.humans()
         ):
             await self.finish(self.finished or "abandoned: every player left", linger=0.0)
+        if (
+            self.game_id in self.bot.client.games
+        ):  # the seats may say so after a rejoin or a leave: who is away
+            await self.follow_absent()
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -961,6 +1086,10 @@ class GameReferee(Referee):
         self.closed = True
         if self._leave_timer is not None:
             self._leave_timer.cancel()
+        for task in self._absent_watch.values():
+            if task is not asyncio.current_task():
+                task.cancel()
+        self._absent_watch.clear()
         await self.flush_chat()
         self.bot.forget_game(self.game_id)
         if self.game_id in self.bot.client.games:
@@ -1202,6 +1331,24 @@ class PileReferee(GameReferee):
     def is_engine_player(self, player_id: int) -> bool:
         return self.table is not None and player_id in self.table.engine.players  # type: ignore[attr-defined]
 
+    @command()
+    async def drop(self, ctx: Context, name: Rest) -> None:
+        """Take out a player whose connection has been gone a while, as one who leaves: !drop NAME."""
+        self.require_player(ctx)
+        if self.finished:
+            raise NotAllowed("this game is over")
+        if self.table is None or not self.board_open:
+            raise NotAllowed("the game has not started yet")
+        seat = self.absent_seat(name)
+        gone = duration_words(self.absent_for(seat) or ABSENT_SECONDS)
+        await self.say(f"{ctx.sender} drops {self.player_name(seat)}, whose connection has been gone {gone}.")
+        await self.drop_out(seat)
+
+    async def drop_out(self, player_id: int) -> None:
+        """Override: take seat ``player_id`` out as the format's rules take out a player who leaves (add it
+        to :attr:`dropping`, settle it), then :meth:`remove_dropped`."""
+        raise NotAllowed("this format has no way to take a player out")
+
 
 class FormatRoom(Referee):
     """Room commands of one format, with the operator's default table options (``options_type``)."""
@@ -1236,7 +1383,7 @@ class LobbyReferee(Referee):
 
     @command(scopes=("room",))
     async def games(self, ctx: Context) -> None:
-        """List the games this bot referees, and the ones it lost and can resume."""
+        """List the games and leagues this bot referees, and the games it lost and can resume."""
         same: dict[str, list[int]] = {}  # games in the same state share one entry, so many still fit a line
         for gid, ref in sorted(self.bot.all_games().items()):
             same.setdefault(f"{ref.format_name}: {ref.status()}", []).append(gid)
@@ -1244,17 +1391,37 @@ class LobbyReferee(Referee):
         lost = [f"#{handle}" for handle in sorted(self.bot.lost_games(), key=handle_order)]
         elsewhere = [f"#{gid}" for gid in self.bot.fleet.games_elsewhere()] if self.bot.fleet else []
         waiting = [line for referee in self.bot.room_referees for line in referee.waiting_games()]
-        if not parts and not lost and not elsewhere and not waiting:
+        leagues = self.open_leagues()
+        unreplayable = [f"#{handle}" for handle in self.bot.unreplayable_games()]
+        if not parts and not lost and not elsewhere and not waiting and not leagues and not unreplayable:
             await ctx.reply("No refereed games right now.")
             return
         sentences = ["Refereeing: " + "; ".join(parts) if parts else "Refereeing no game right now"]
+        if leagues:
+            sentences.append("Open leagues: " + "; ".join(leagues))
         if waiting:
             sentences.append("Waiting: " + "; ".join(waiting))
         if elsewhere:
             sentences.append("Other referee processes: " + ", ".join(elsewhere))
         if lost:
             sentences.append("Lost in a restart (say !resume GAME): " + ", ".join(lost))
+        if unreplayable:
+            sentences.append("Cannot be replayed by this version: " + ", ".join(unreplayable))
         await ctx.reply(shorten(" ".join(sentence.rstrip(".") + "." for sentence in sentences)))
+
+    def open_leagues(self) -> list[str]:
+        """Each league the bot runs that is not over: its name, where it is, and whose move it waits for
+        ("Market Draft league #1 (the draft before round 1; waits for alice_p)"). League rooms keep their
+        leagues in ``leagues`` (``bot/league_rooms.py``, which imports this module)."""
+        lines = []
+        for room in self.bot.room_referees:
+            for league in getattr(room, "leagues", ()):
+                if league.over:
+                    continue
+                waits = list(league.engine.waiting_for())
+                state = league.stage() + (f"; waits for {', '.join(waits)}" if waits else "")
+                lines.append(f"{league.room_title()} ({state})")
+        return lines
 
     @command(scopes=("room",))
     async def resume(self, ctx: Context, game: str) -> None:
@@ -1291,6 +1458,8 @@ def handle_order(handle: str) -> tuple[int, int]:
 def unreplayable_line(what: str, error: Exception) -> str:
     """What players are told of a game or league whose journal cannot be replayed (nothing is guessed)."""
     said = getattr(error, "public", None) or str(error)  # a journal error's words without its table key
+    line = f"{what}'s record cannot be replayed (); it is kept, and nothing was changed"
+    said = shorten(said, max(60, MAX_CHAT_LINE - len(line)))  # the words cut, never what players must hear
     return f"{what}'s record cannot be replayed ({said}); it is kept, and nothing was changed"
 
 

@@ -26,7 +26,11 @@ The rules live in :mod:`cockatrice_ext.formats.vortex`; this module only adapts 
   leaving (the seat stays; nothing happens), nor is the referee's own: a player is out only on the server's
   word (Event_Leave, a seat missing from the full game state the bot has), never from the bot's view while
   it rejoins (:attr:`~cockatrice_ext.bot.referee.GameReferee.seats_known`); players who went while it was
-  away are settled once when it is back, after a line saying so.
+  away are settled once when it is back, after a line saying so. A registered player whose connection stays
+  gone (banned, or never back) would stall the game: once it has been gone
+  :data:`~cockatrice_ext.bot.referee.ABSENT_SECONDS` the game hears so, and another player may say
+  ``!drop NAME``: they are out as a player who leaves (``RemovePlayer``, reason ``dropped``), their seat is
+  taken away (the referee hosts the game) and they are told privately what happened.
 * **Limits.** Winning and losing otherwise stay with Cockatrice; card effects that move cards from hands
   or graveyards back into the shoe or a pack (``PutInShoe``, ``PutInPack``) have no chat command yet.
 * **Hidden information.** A pack's contents reach only its owner: a Command_RevealCards of those cards
@@ -151,7 +155,11 @@ REFUSALS: dict[str, str] = {
     "bad_position": "top or bottom?",
     "player_out": "you are out of this game (you conceded or left); you may watch",
 }
-OUT_REASONS = {"conceded": "conceded", "left": "left the game"}
+OUT_REASONS = {
+    "conceded": "conceded",
+    "left": "left the game",
+    "dropped": "dropped: their connection was gone",
+}
 LIFE_IS_YOURS = (
     "life is on your Cockatrice life counter (set it there; the referee keeps no total). Losing is yours to"
     " say: when you lose, concede in Cockatrice (the Game menu's Concede) and you are out; the last player in"
@@ -639,8 +647,9 @@ class VortexReferee(SeatsByName, PileReferee):
             return False
         engine = self.engine
         for player in [p for p in engine.out if self.seat_of(p) is not None]:
-            back = not self.mirror.players[self.seat_of(player)].conceded  # type: ignore[index]
-            if back and player not in self._told_out:
+            seat = self.seat_of(player)
+            back = not self.mirror.players[seat].conceded  # type: ignore[index]
+            if back and player not in self._told_out and seat not in self.dropping:
                 await self.say(
                     f"{self.player_name(player)}: you stay out of this Vortex game (your pack went back to"
                     " the shoe); you may watch, and the referee passes your turns."
@@ -661,6 +670,33 @@ class VortexReferee(SeatsByName, PileReferee):
         if gone:
             await self.follow_engine_turn()
         return False
+
+    def departed(self, player: Any) -> str | None:
+        """As :meth:`SeatsByName.departed`; a seat the other players took out (``!drop``) is ``"dropped"``."""
+        seat = self.seat_of(player)
+        if seat is not None and seat in self.dropping and self.seats_known:
+            return "dropped"
+        return super().departed(player)
+
+    def plays_on(self, player_id: int) -> bool:
+        """Whether seat ``player_id`` is still in the Vortex game (not out, the game under way)."""
+        if self.table is None or not self.live or self.engine.phase not in ("opening", "basics", "play"):
+            return False
+        return self.engine_player(player_id) in self.engine.in_game
+
+    def absent_choices(self, name: str) -> str:
+        """The way on: ``!drop NAME`` (out, their pack to the shoe)."""
+        return (
+            f"If they are not back, another player may say !drop {name}: they are out (their pack goes to the"
+            " bottom of the shoe) and the game goes on."
+        )
+
+    async def drop_out(self, player_id: int) -> None:
+        """``!drop``: the seat is out as a player who leaves is (``RemovePlayer``), then its seat goes."""
+        async with self._lock:
+            self.dropping.add(player_id)
+            await self.settle_departures()
+            await self.remove_dropped(player_id)
 
     async def end_turn(self, player: int) -> None:
         """The Cockatrice turn of ``player`` ended: the engine's pass step, after their own pending pick (the

@@ -314,9 +314,17 @@ def test_a_resume_that_fails_after_opening_its_game_leaves_no_game_open(
         bot.client.leave_game = leave_game  # type: ignore[attr-defined]
         with pytest.raises(NotAllowed) as refused:
             await bot.rebuild_game(ROOM, str(game_id), "alice")
-        return str(refused.value), left, list(bot.lost_games()), new_id in bot.all_games()
+        return (
+            str(refused.value),
+            left,
+            list(bot.lost_games()),
+            bot.unreplayable_games(),
+            new_id in bot.all_games(),
+        )
 
-    said, left, lost, still_refereed = asyncio.run(run())
+    said, left, lost, unreplayable, still_refereed = asyncio.run(run())
     assert "damaged" in said and "game:" not in said and "demo://" not in said
     assert left == [GAME + 1] and not still_refereed
-    assert lost == [str(GAME)]
+    # Its record is kept, no longer offered as lost (a !resume would fail again): !games names it as a record
+    # this version cannot replay.
+    assert lost == [] and list(unreplayable) == [str(GAME)] and "damaged" in unreplayable[str(GAME)]

@@ -182,3 +182,12 @@ def test_a_lost_game_that_cannot_be_replayed_is_not_offered_to_resume(tmp_path: 
     assert "!resume" not in line and f"finish it with cockatrice-ext {OLD_VERSION}" in line
     (refusal,) = resume
     assert refusal.startswith(f"alice: game #{GAME}'s record cannot be replayed by this version (")
+
+
+def test_a_long_replay_failure_keeps_what_players_must_hear_within_one_chat_line() -> None:
+    from cockatrice_ext.bot.referee import MAX_CHAT_LINE, shorten, unreplayable_line
+    from cockatrice_ext.journal import JournalError
+
+    words = "action 4 (DeclareLoss) replays differently: " + "effect " * 60 + "; it was played with 0.1.0"
+    line = shorten(unreplayable_line("game #1", JournalError("x", key="k", public=words)))
+    assert len(line) <= MAX_CHAT_LINE and line.endswith("it is kept, and nothing was changed"), line

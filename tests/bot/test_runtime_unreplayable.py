@@ -104,7 +104,7 @@ def test_an_unreplayable_reseated_game_is_not_called_lost_nor_offered_to_resume(
         games = await room_command(bot, "alice", "!games")
         resume = await room_command(bot, "alice", "!resume 1")
         await bot.chat.flush(timeout=5)
-        unreplayable = bot.unreplayable_games() if hasattr(bot, "unreplayable_games") else {}  # new
+        unreplayable = bot.unreplayable_games()
         bot.chat.close()
         return chat, games, resume, unreplayable
 
@@ -121,6 +121,7 @@ def test_an_unreplayable_reseated_game_is_not_called_lost_nor_offered_to_resume(
     )
     assert not any("!resume" in line or "lost" in line for line in room)
     assert not any("Lost in a restart" in line or "!resume" in line for line in games), games
+    assert any(f"Cannot be replayed by this version: #{GAME}" in line for line in games), games
     (refusal,) = resume
     assert refusal.startswith(f"alice: game #{GAME}'s record cannot be replayed by this version (")
     assert f"finish it with cockatrice-ext {OLD_VERSION}" in refusal and "new game" in refusal

@@ -60,7 +60,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block, pile_cod
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.formats import SeatsByName
-from cockatrice_ext.bot.referee import Context, FormatRoom, PileReferee, players_named, shorten
+from cockatrice_ext.bot.referee import Context, FormatRoom, PileReferee, asked_by, players_named, shorten
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.cards.typed import split_names, typed_key
 from cockatrice_ext.client import ClientEvent
@@ -717,7 +717,7 @@ class AuctionRoom(FormatRoom):
         title = "Commander Auction" if options.commander else "Auction Magic"
         await ctx.reply(
             shorten(
-                f"{title} game #{referee.game_id} is open for {options.seats} players"
+                f"{title} game #{referee.game_id} is open for {options.seats} players{asked_by(ctx.sender)}"
                 f" (block {loaded.name}, {len(loaded)} cards). Join it, load any deck (an empty one is fine)"
                 " and press ready. In game: !help."
             )
@@ -840,14 +840,17 @@ class AuctionReferee(SeatsByName, PileReferee):
         config = rules.AuctionConfig(players=tuple(humans), cards=self.block.facts, **settings)
         seed = self.options.seed if self.options.seed is not None else secrets.randbits(48)
         engine = rules.AuctionEngine(config, seed=seed)
-        self.engine_names = {p: self.mirror.players[p].name for p in humans}
+        engine_names = {p: self.mirror.players[p].name for p in humans}
+        if not await self.read_own_deck():  # the game stopped or went as it started: nothing to referee
+            return
+        self.engine_names = engine_names
         self.open_table(engine, humans)
         self.live = True
-        await self.read_own_deck()
         order = ", ".join(self.player_name(p) for p in humans)
         gold_where = "on the Gold card on your table" if self.is_judge else "on the lot card and with !gold"
+        title = "Commander Auction" if self.options.commander else "Auction Magic"
         await self.say(
-            f"Auction Magic: {len(self.block)}-card block shuffled. Turn order {order}."
+            f"{title}: {len(self.block)}-card block shuffled. Turn order {order}."
             f" Everyone has {self.options.starting_gold} gold ({gold_where}), +{self.options.income}"
             " at each end of turn. Bids show on the lot card's note."
         )
@@ -911,9 +914,10 @@ class AuctionReferee(SeatsByName, PileReferee):
         labelled with its price again), show gold and the open lot, then pass the turn to the player whose
         turn it was."""
         engine = self.engine
+        if not await self.read_own_deck():  # stopped as it started: put back when it starts again
+            return
         self.live = True
         self._labels.update(bought_labels(self.bot.journal.entries(self.table_key)))
-        await self.read_own_deck()
         lot = engine.lot
         for index in list(lot.cards if lot is not None else []):
             if lot is not None and lot.kind == "owned":  # cards up for sale by a player stay with them

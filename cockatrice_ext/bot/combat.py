@@ -71,8 +71,10 @@ from cockatrice_ext.bot.referee import (
     GameReferee,
     OwnDeck,
     Referee,
+    asked_by,
     deck_lists_unshared,
     players_named,
+    refuse_if_waiting,
     shorten,
 )
 from cockatrice_ext.bot.runtime import Bot
@@ -801,7 +803,8 @@ class CombatRoom(FormatRoom):
         )
         await ctx.reply(
             shorten(
-                f"Magic Combat Rules game #{referee.game_id} is open for 2 players. Join, load your 40-card"
+                f"Magic Combat Rules game #{referee.game_id} is open for 2 players{asked_by(ctx.sender)}."
+                " Join, load your 40-card"
                 " deck (singleton, no lands, no planeswalkers) and press ready; deck lists are open (the"
                 " referee checks them, your opponent sees yours). In game: !help."
             )
@@ -849,6 +852,7 @@ class CombatReferee(SeatsByName, GameReferee):
         """Create the game with shared decklists: from a judge's spectator seat when the account is a
         judge (the per-user game limit does not count it), else seated, not ready until both decks are
         legal."""
+        refuse_if_waiting(bot)
         description = "Magic Combat Rules, 2 players, refereed, open deck lists"
         if requested_by:
             description += f" (asked by {requested_by})"

@@ -181,10 +181,14 @@ class SeatsByName:
         """Events before the game is refereed live; True when handled here.
 
         The engine starts when Cockatrice starts the game; a rebuilt game turns strangers away and,
-        once its players sat down and Cockatrice started it, puts the board back.
+        once its players sat down and Cockatrice started it, puts the board back. A game that stops (or goes)
+        right as it starts, before the referee read its deck, is neither: an info line, and it starts (or is
+        put back) when Cockatrice starts it again.
         """
         if self.table is not None and self.live:
             return False
+        if self.game_id not in self.bot.client.games:  # the game went (we left it) before its news came
+            return True
         started_turn = self.mirror.started and event.name == "Event_SetActivePlayer"
         if self.table is None:
             if started_turn:
@@ -195,7 +199,8 @@ class SeatsByName:
             await self.turn_away(event)
         elif started_turn:
             await self.restore_board()
-            await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
+            if self.live:  # the board is back (a game that stopped as it started is put back when it starts)
+                await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
         return True
 
     async def turn_away(self: Any, event: ClientEvent) -> None:

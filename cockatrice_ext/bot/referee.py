@@ -94,6 +94,59 @@ set only for room commands that open one game per request (a format's ``new``, `
 league's games, which the league opens for its pairings."""
 
 
+def asked_by(requester: str) -> str:
+    """The words naming who asked for a game in its announcement (", asked by ann"; "" for nobody): when
+    two players ask at once, each finds their own game."""
+    return f", asked by {requester}" if requester else ""
+
+
+CANCEL_HINT = "; !cancel closes it now"
+"""Said after the refusal of a new game while the sender's own game waits with nobody else in it."""
+
+
+def refuse_if_waiting(bot: Bot) -> None:
+    """Refuse the user asking for a game (:data:`GAME_REQUESTER`) while their earlier game still waits for
+    players (the runtime's rule, :meth:`Bot.refuse_if_waiting`), saying that ``!cancel`` takes it back when it
+    can (nobody but them sits in it: :func:`cancellable`).
+
+    Raises:
+        NotAllowed: which game waits, and how to close it.
+    """
+    requester = GAME_REQUESTER.get()
+    if not requester:
+        return
+    main = bot.main or bot
+    try:
+        main.refuse_if_waiting(requester)
+    except NotAllowed as exc:
+        waiting = [game_id for game_id, _ in main.waiting_games_of(requester)]
+        if any(cancellable(main, game_id, requester) == "" for game_id in waiting):
+            raise NotAllowed(exc.reason + CANCEL_HINT) from None
+        raise
+
+
+def cancellable(bot: Bot, game_id: int, user: str) -> str:
+    """Why ``user`` may not cancel game ``game_id`` (one phrase), or "" when they may: it was opened at their
+    request (the server's sender name) and still waits for players with nobody but them seated."""
+    main = bot.main or bot
+    for session in main.sessions:
+        referee = session.games.get(game_id)
+        opened = session.opened.get(game_id)
+        if referee is None and opened is None:
+            continue
+        if opened is None or opened.requester != user:
+            return f"game #{game_id} was not opened at your request: only who asked for a game may cancel it"
+        if referee is None:
+            return f"game #{game_id} is still being set up: try again in a moment"
+        if not referee.waiting_for_players:
+            state = "over" if referee.finished else "under way"
+            return f"game #{game_id} is {state}: only a game still waiting for its players can be cancelled"
+        if not session.nobody_joined(referee, opened):
+            return f"game #{game_id} has players besides you already: leave it, and it closes when they do"
+        return ""
+    return f"the referee has no game #{game_id}"
+
+
 @dataclass
 class OpenedGame:
     """A game opened on a user's request: who asked (the server's name), where, and when (loop time)."""
@@ -793,10 +846,10 @@ class GameReferee(Referee):
     def free_x(self, seat: int, row: int | None = None) -> int:
         """The grid x of the first card column of ``seat``'s table with no card in ``row`` (any row when
         None), so that no card hides another."""
+        player = self.mirror.players.get(seat)  # a player gone meanwhile has no table left
+        cards = player.zone(Zone.TABLE.value).cards if player is not None else []
         used = {
-            card.x // GRID_POINTS_PER_CARD
-            for card in self.mirror.players[seat].zone(Zone.TABLE.value).cards
-            if card.x >= 0 and (row is None or card.y == row)
+            card.x // GRID_POINTS_PER_CARD for card in cards if card.x >= 0 and (row is None or card.y == row)
         }
         return GRID_POINTS_PER_CARD * next(column for column in itertools.count() if column not in used)
 
@@ -908,11 +961,22 @@ class GameReferee(Referee):
         except ClientError as exc:
             LOGGER.info("game %d: could not pass the turn: %s", self.game_id, exc)
 
-    async def read_own_deck(self) -> None:
-        """Learn our deck's order (names) from the server."""
-        response = await self.bot.client.game_command(self.game_id, pc.dump_zone(self.me, "deck"))
+    async def read_own_deck(self) -> bool:
+        """Learn our deck's order (names) from the server; False (an info line, the list unchanged) when the
+        game stopped or went before the server answered: a player who leaves the moment the game starts
+        stops it (``RespGameNotStarted``) or closes it, and the referee then has no deck to read."""
+        game = None if self.closed else self.bot.client.games.get(self.game_id)
+        if game is None or game.closed or game.kicked:
+            LOGGER.info("game %d is gone: the referee did not read its deck", self.game_id)
+            return False
+        try:
+            response = await self.bot.client.game_command(self.game_id, pc.dump_zone(self.me, "deck"))
+        except (GameNotStarted, NotInRoom) as exc:
+            LOGGER.info("game %d stopped before the referee read its deck (%s)", self.game_id, exc)
+            return False
         zone = getattr(response.payload, "zone_info", None)
         self.own_deck.names = [card.name for card in zone.card_list] if zone is not None else []
+        return True
 
     async def wait_new_card(
         self,
@@ -928,14 +992,19 @@ class GameReferee(Referee):
         deadline = loop.time() + timeout
         skip = set(before) | set(exclude)
         while loop.time() < deadline and self.board_open:  # a stopped game's board shows nothing new
-            for card in self.mirror.players[player].zone("table").cards:
+            seat = self.mirror.players.get(player)
+            if seat is None:  # the player left meanwhile
+                return None
+            for card in seat.zone("table").cards:
                 if card.id not in skip and (not name or card.name == name):
                     return card.id
             await asyncio.sleep(0.01)
         return None
 
     def table_ids(self, player: int) -> set[int]:
-        return {card.id for card in self.mirror.players[player].zone("table").cards}
+        """The ids of the cards on ``player``'s table (none once they left)."""
+        seat = self.mirror.players.get(player) if self.game_id in self.bot.client.games else None
+        return {card.id for card in seat.zone("table").cards} if seat is not None else set()
 
     async def deal_from_deck(
         self, name: str, player: int, *, face_down: bool = False, exclude: Iterable[int] = ()
@@ -1279,6 +1348,7 @@ class PileReferee(GameReferee):
         starting_life: int = 20,
     ) -> Any:
         """Create the Cockatrice game on the least busy session, sit with the pile as deck, get ready."""
+        refuse_if_waiting(bot)
         bot = bot.least_loaded()
         description = f"{cls.game_title}, {options.seats} players, refereed"
         if requested_by:
@@ -1434,14 +1504,48 @@ class LobbyReferee(Referee):
         referee = await self.bot.rebuild_game(ctx.room_id, game, ctx.sender)
         await ctx.reply(
             shorten(
-                f"Game #{game} continues as game #{referee.game_id}: its players, join it and load any deck."
+                f"Game #{game} continues as game #{referee.game_id}{asked_by(ctx.sender)}: its players, join"
+                " it and load any deck."
             )
         )
 
+    @command(scopes=("room",))
+    async def cancel(self, ctx: Context, game: str | None = None) -> None:
+        """Close your game that still waits for players (nobody else seated), e.g. !cancel or !cancel 12."""
+        main = self.bot.main or self.bot
+        sender = ctx.sender  # the server's name for who said it: a game is cancelled only by who asked for it
+        if game is None:
+            waiting = [game_id for game_id, _ in main.waiting_games_of(sender)]
+            if not waiting:
+                raise NotAllowed("you have no game waiting for players")
+            if len(waiting) > 1:
+                raise BadArgument(f"which one: {_either([f'#{gid}' for gid in waiting])}? Say !cancel GAME")
+            game_id = waiting[0]
+        else:
+            number = game.removeprefix("#")
+            if not number.isdecimal() or len(number) > 9:
+                raise BadArgument("usage: !cancel [GAME], the number of your game that waits for players")
+            game_id = int(number)
+        why = cancellable(main, game_id, sender)
+        if why:
+            raise NotAllowed(why)
+        session = next(s for s in main.sessions if game_id in s.games)
+        referee = session.games[game_id]
+        await session.give_up_unjoined(referee, f"game #{game_id} closed: {sender} cancelled it")
+        if ctx.room_id != referee.room_id:
+            await ctx.reply(shorten(f"{sender}: game #{game_id} is closed."))
+
 
 def room_help(usages: list[str]) -> str:
-    """The room's ``!help`` line: every room command's usage, and where each format's options are."""
-    return "Room commands: " + " | ".join([*usages, "!<format> rules: its options"])
+    """The room's ``!help`` line: every room command's usage, and where each format's options are; one chat
+    line (``;`` between commands, as usages have ``|`` in them; ``!help`` itself left out when every format
+    is installed and it would not fit)."""
+    parts = [*usages, "!<format> rules: its options"]
+    line = "Room commands: " + "; ".join(parts)
+    if len(line) > MAX_CHAT_LINE and "!help" in parts:
+        parts.remove("!help")
+        line = "Room commands: " + "; ".join(parts)
+    return line
 
 
 LOST_HANDLE = re.compile(r"(\d{1,9})(?:@(\d{1,6}))?")

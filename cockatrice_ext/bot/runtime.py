@@ -34,6 +34,7 @@ import contextlib
 import dataclasses
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -140,6 +141,43 @@ one as its minutes halve, and every minute of the last five)."""
 SHUTDOWN_GRACE = 120.0
 """Seconds past a shutdown's due time after which a server still there is taken as not shutting down."""
 
+LOST_KEEP_SECONDS = 24 * 3600.0
+"""Seconds a lost game's record waits for ``!resume`` after the room was told it was lost; then it is closed
+in the journal (with why, its record still there for reports) and no longer listed or announced: a bot
+restarted every night would otherwise list and announce every game it ever lost, its players long gone."""
+LOST_CHECK_SECONDS = 600.0
+"""How often a running bot closes the lost records whose wait ran out (a start does it too)."""
+LOST_AT = "lost_at"
+"""A lost game's table meta: when (wall clock) its room was first told it was lost; told once."""
+SLOT_WAIT = 20.0
+"""Seconds a game request waits, at most, for a slot it frees at the server's game limit (an old game closed
+to make room: its last lines, the kicks and the leave wait for the flood budgets of a busy referee)."""
+
+
+def keep_words(seconds: float) -> str:
+    """A long duration for players ("24 hours"); under an hour as :func:`duration_words` says it."""
+    if seconds < 3570:
+        return duration_words(seconds)
+    hours = round(seconds / 3600)
+    return f"{hours} hour{'' if hours == 1 else 's'}"
+
+
+def lost_expired_reason() -> str:
+    """Why a lost record no one resumed in time is closed (the journal's reason)."""
+    return f"lost in a restart and not resumed within {keep_words(LOST_KEEP_SECONDS)}"
+
+
+def lost_since(meta: dict[str, Any]) -> float | None:
+    """When the room was told this record's game was lost (None: not yet, or unreadable)."""
+    value = meta.get(LOST_AT)
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def lost_expired(meta: dict[str, Any], now: float) -> bool:
+    """Whether a lost record waited :data:`LOST_KEEP_SECONDS` for ``!resume`` since its room was told."""
+    since = lost_since(meta)
+    return since is not None and now - since >= LOST_KEEP_SECONDS
+
 
 @dataclass
 class BotOptions:
@@ -220,6 +258,7 @@ class Bot:
         """Games this session opened on a user's request (:data:`GAME_REQUESTER`), until it leaves them."""
         self._unjoined_timers: dict[int, asyncio.TimerHandle] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._going_on: set[asyncio.Future[Any]] = set()  # work a request stopped waiting for (see within)
         self.room_allowance = CommandAllowance()
         """Room commands answered per sender lately (:data:`ROOM_COMMANDS_PER_WINDOW`)."""
         self.unreplayable: dict[str, Unreplayable] = {}
@@ -227,6 +266,9 @@ class Bot:
         :meth:`unreplayable_games`)."""
         self._shutdown_told: float | None = None  # when the shutdown the players were told of is due
         self._shutdown_last_told = False  # its last reminder (at 1 minute) was said
+        self._stop_by: float | None = None  # when a stop's one wait for the last lines ends (see stop_wait)
+        self._lost_watch: asyncio.Task[None] | None = None  # closes lost records not resumed in time
+        self._resuming: set[str] = set()  # lost records a !resume is rebuilding now: never closed meanwhile
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -250,9 +292,11 @@ class Bot:
             await self.resume_game(game_id, mirror.room_id)
         await self.watch_again()
         if self.fleet is not None:
+            self.expire_lost_games()
             await self.fleet.start()  # lost games are announced by the process that leases them
         else:
             await self.announce_lost_games()
+        self._lost_watch = asyncio.get_running_loop().create_task(self._expire_lost_regularly())
         self.mark_ready()
         for session in (self, *self.sessions):  # said while we were starting: answered now, in order
             held, session._held = session._held, []
@@ -474,23 +518,65 @@ class Bot:
         return f"the server closed the session for good ({code})" if code else ""
 
     STOP_WAIT: ClassVar[float] = 3.0
-    """Seconds a normal stop waits, at most, for the lines telling each game the referee stops."""
+    """Seconds a stop waits, at most, in all, for the lines still to send (the ones telling each game the
+    referee stops among them): one wait from the moment the stop begins (:meth:`stop_wait`)."""
+
+    @property
+    def connected(self) -> bool:
+        """Whether this session's connection is up (not while its client reconnects: nothing can be said)."""
+        return self.client is not None and bool(getattr(self.client, "connected", True))
+
+    def stop_deadline(self) -> float:
+        """When the stop's one wait for chat ends (the loop's time): :data:`STOP_WAIT` from its first call."""
+        main = self.main or self
+        if main._stop_by is None:
+            main._stop_by = asyncio.get_running_loop().time() + self.STOP_WAIT
+        return main._stop_by
+
+    async def stop_wait(self) -> None:
+        """Stopping: wait until every connected session has sent what it queued, a session's connection
+        drops (what it holds can no longer be said), or the stop's deadline (:meth:`stop_deadline`), one
+        for the whole stop however often this is called; a session that is reconnecting is not waited for."""
+        main = self.main or self
+        loop = asyncio.get_running_loop()
+        deadline = self.stop_deadline()
+        waits = {
+            loop.create_task(session.chat.flush(timeout=max(0.0, deadline - loop.time()))): session
+            for session in main.sessions
+            if session.connected
+        }
+        try:
+            while waits and loop.time() < deadline:
+                done, _ = await asyncio.wait(waits, timeout=min(0.05, max(0.0, deadline - loop.time())))
+                for task in done:
+                    waits.pop(task)
+                for task, session in list(waits.items()):
+                    if not session.connected:  # dropped meanwhile: its lines cannot go now
+                        task.cancel()
+                        waits.pop(task)
+        finally:
+            for task in waits:
+                task.cancel()
+            if waits:
+                await asyncio.gather(*waits, return_exceptions=True)
 
     async def say_stopping(self) -> str:
         """A normal stop (the operator's): tell each refereed game what becomes of it, and return the
         operator's line (how many games the journal keeps). The lines go within the chat budget; what it
-        cannot send within :data:`STOP_WAIT` seconds is dropped with the sessions."""
+        cannot send within the stop's one wait (:meth:`stop_wait`) is dropped with the sessions. A session
+        that is reconnecting (the server down) cannot tell its games anything: it does not try."""
         kept = 0
         for referee in self.all_games().values():
             if referee.closed or referee.finished:
                 continue
             line, keeps = referee.stopping_line()
             kept += keeps
+            if not referee.bot.connected:
+                continue
             with contextlib.suppress(Exception):  # a game gone meanwhile: nothing to tell
                 await referee.say(line)
-        sessions = [session for session in self.sessions if session.client is not None]
         with contextlib.suppress(Exception):
-            await asyncio.gather(*(session.chat.flush(timeout=self.STOP_WAIT) for session in sessions))
+            await self.stop_wait()
         open_tables = len(self.journal.open_tables())
         return (
             f"stopping: {kept} refereed game(s) kept in the journal {self.journal.path}"
@@ -498,11 +584,15 @@ class Bot:
         )
 
     async def close(self) -> None:
+        """Leave the fleet, send what the chat still holds within the stop's one wait (:meth:`stop_wait`:
+        not again after :meth:`say_stopping`, not at all while reconnecting), close every session."""
+        if self._lost_watch is not None:
+            self._lost_watch.cancel()
         if self.fleet is not None and self.main is None:
             await self.fleet.stop()
         sessions = [session for session in reversed(self.sessions) if session.client is not None]
         with contextlib.suppress(Exception):  # lines still waiting for the chat budget: a bounded wait
-            await asyncio.gather(*(session.chat.flush(timeout=self.STOP_WAIT) for session in sessions))
+            await self.stop_wait()
         for session in sessions:
             for timer in session._unjoined_timers.values():
                 timer.cancel()
@@ -990,6 +1080,7 @@ class Bot:
             )
             return
         self.adopt_game(referee)
+        self.not_lost(key)
         await referee.until_seats_known()  # the joined event comes before the game's state
         await referee.on_reconnected()
 
@@ -1237,9 +1328,14 @@ class Bot:
 
     async def _create_game(self, room_id: int, *, watchable: bool = False, **settings: Any) -> int:
         """``Command_CreateGame``; when the server's per-user game limit is reached, leave finished games,
-        then games nobody has joined that someone else asked for (:meth:`make_room`), and try again; else
+        then a game nobody has joined that someone else asked for (:meth:`make_room`), and try again; else
         refuse with a sentence that says what holds the slots (``watchable``: the format could run from a
-        judge's spectator seat, which the limit does not count)."""
+        judge's spectator seat, which the limit does not count).
+
+        Freeing a slot waits for the old game's last lines, the kicks and the leave, each behind the flood
+        budgets of a busy referee: the user who asked hears at once (privately) that their game opens as
+        soon as a slot is free, and the wait is bounded (:data:`SLOT_WAIT`: then a refusal says so, and the
+        old game goes on closing, so the slot is there for the next request)."""
         from cockatrice_ext.client.errors import CommandFailed
 
         async def create() -> int | None:
@@ -1254,18 +1350,63 @@ class Bot:
         game_id = await create()
         if game_id is not None:
             return game_id
+        requester = GAME_REQUESTER.get()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + SLOT_WAIT
         finished = [ref for ref in self.games.values() if ref.finished and ref.room_id == room_id]
-        for referee in finished:
-            await referee.leave()
+        closing = self.room_maker(room_id, requester)
+        if (finished or closing is not None) and requester:  # privately: the room's lines merge with it
+            await self.tell(
+                requester,
+                "The referee is at the server's game limit: your new game opens as soon as a slot is free.",
+            )
+        freeing = []
         if finished:
+            freeing.append(", ".join(f"#{ref.game_id}" for ref in finished))
+            if not await self.within(asyncio.gather(*(ref.leave() for ref in finished)), deadline):
+                raise NotAllowed(self.slot_refusal(freeing))
             game_id = await create()
             if game_id is not None:
                 return game_id
-        if await self.make_room(room_id, GAME_REQUESTER.get()):  # one game given up per request, at most
-            game_id = await create()
-            if game_id is not None:
-                return game_id
+        closing = self.room_maker(room_id, requester)
+        if closing is not None:  # one game given up per request, at most
+            freeing.append(f"#{closing[0]}")
+            if not await self.within(self.make_room(room_id, requester), deadline):
+                raise NotAllowed(self.slot_refusal(freeing))
+            while (game_id := await create()) is None:  # the server closes a game it has just left
+                if loop.time() + 0.5 > deadline:
+                    raise NotAllowed(self.slot_refusal(freeing))
+                await asyncio.sleep(0.5)
+            return game_id
         raise NotAllowed(self.limit_refusal(room_id, watchable))
+
+    async def within(self, work: Awaitable[Any], deadline: float) -> bool:
+        """Wait for ``work`` until ``deadline`` (the loop's time): whether it was done by then (its fault is
+        raised). Work not done goes on alone (its fault logged): a game being closed still closes."""
+        task = asyncio.ensure_future(work)
+        await asyncio.wait({task}, timeout=max(0.0, deadline - asyncio.get_running_loop().time()))
+        if task.done():
+            task.result()
+            return True
+
+        def done(finished: asyncio.Future[Any]) -> None:
+            self._going_on.discard(finished)
+            if not finished.cancelled() and finished.exception() is not None:
+                LOGGER.error("freeing a game slot failed", exc_info=finished.exception())
+
+        self._going_on.add(task)
+        task.add_done_callback(done)
+        return False
+
+    @staticmethod
+    def slot_refusal(freeing: list[str]) -> str:
+        """Why a game request that freed a slot (``freeing``: the games closed for it) got no game."""
+        games = " and ".join(freeing)
+        return (
+            f"no new game: the referee is closing {games} to make room, but no slot is free after"
+            f" {duration_words(SLOT_WAIT)} (a busy referee's commands wait for its flood budget). Ask"
+            " again in a minute"
+        )
 
     def unjoined_games(self, room_id: int) -> list[tuple[float, int, OpenedGame]]:
         """This session's games in ``room_id`` opened on request that nobody joined (:meth:`nobody_joined`:
@@ -1280,20 +1421,27 @@ class Bot:
                 found.append((now - opened.opened_at, game_id, opened))
         return sorted(found, key=lambda item: (-item[0], item[1]))
 
+    def room_maker(self, room_id: int, requester: str) -> tuple[int, float] | None:
+        """The game :meth:`make_room` would close for ``requester`` (its number and age), or None."""
+        least_age = (self.main or self).options.unjoined_yield_after
+        for age, game_id, opened in self.unjoined_games(room_id):
+            if opened.requester != requester and age >= least_age:
+                return game_id, age
+        return None
+
     async def make_room(self, room_id: int, requester: str) -> bool:
         """The server's game limit is reached: close the oldest game in ``room_id`` nobody has joined for
         :attr:`BotOptions.unjoined_yield_after` seconds, asked for by someone other than ``requester``, and
         say so; False when there is none."""
-        least_age = (self.main or self).options.unjoined_yield_after
-        for age, game_id, opened in self.unjoined_games(room_id):
-            if opened.requester != requester and age >= least_age:
-                await self.give_up_unjoined(
-                    self.games[game_id],
-                    f"game #{game_id} closed to make room for a new game: nobody joined it in"
-                    f" {duration_words(age)}",
-                )
-                return True
-        return False
+        closing = self.room_maker(room_id, requester)
+        if closing is None:
+            return False
+        game_id, age = closing
+        await self.give_up_unjoined(
+            self.games[game_id],
+            f"game #{game_id} closed to make room for a new game: nobody joined it in {duration_words(age)}",
+        )
+        return True
 
     def limit_refusal(self, room_id: int, watchable: bool) -> str:
         """Why no game can open in ``room_id`` now, true to what holds the referee's slots there: games
@@ -1355,7 +1503,22 @@ class Bot:
 
     def lost_games(self) -> dict[str, str]:
         """Journaled open games of this server that the bot no longer sits in: handle (the game number,
-        ``N@K`` for a record moved aside, see :data:`LOST_HANDLE`) -> table key."""
+        ``N@K`` for a record moved aside, see :data:`LOST_HANDLE`) -> table key. A record that waited for
+        ``!resume`` longer than :data:`LOST_KEEP_SECONDS` is no longer one (:meth:`expire_lost_games` closes
+        it)."""
+        now = time.time()
+        found = {}
+        for handle, key in self.lost_records().items():
+            try:
+                expired = lost_expired(self.journal.table_meta(key), now)
+            except Exception:  # a damaged record: listed as before, said when it is read
+                expired = False
+            if not expired:
+                found[handle] = key
+        return found
+
+    def lost_records(self) -> dict[str, str]:
+        """:meth:`lost_games`, those whose wait for ``!resume`` ran out included."""
         prefix = f"{self.server_key}{self.GAME_KEY}"
         lost = {}
         for key in self.journal.open_tables():
@@ -1369,6 +1532,75 @@ class Bot:
             if self.fleet is None or self.fleet.claimable(key):
                 lost[handle] = key
         return lost
+
+    def expire_lost_games(self) -> list[str]:
+        """Close in the journal every lost record whose room was told it was lost more than
+        :data:`LOST_KEEP_SECONDS` ago and that nobody resumed (:func:`lost_expired_reason`); its record stays
+        for reports. In a fleet a record is closed under its lease (another live process's is left to it),
+        so two processes never close one twice nor one a ``!resume`` is rebuilding. The handles closed."""
+        from cockatrice_ext.journal import JournalError
+
+        main = self.main or self
+        now, closed = time.time(), []
+        for handle, key in self.lost_records().items():
+            if key in main._resuming:
+                continue
+            try:
+                if not lost_expired(self.journal.table_meta(key), now):
+                    continue
+                held = self.fleet is not None and self.fleet.holds(key)
+                if self.fleet is not None and not self.fleet.acquire(key):
+                    continue  # another live process holds it: it closes it
+                try:
+                    still = self.journal.closed_reason(key) is None and key not in main._resuming
+                    if still and lost_expired(self.journal.table_meta(key), time.time()):
+                        self.journal.close_table(key, lost_expired_reason())
+                        closed.append(handle)
+                finally:
+                    if self.fleet is not None and not (held and self.journal.closed_reason(key) is None):
+                        self.fleet.release(key)
+            except JournalError as exc:  # unreadable, or the journal cannot be written now: next time
+                LOGGER.warning("lost game %s not closed: %s", handle, exc)
+        if closed:
+            LOGGER.info(
+                "closed lost game(s) %s: %s (their records are kept)",
+                game_list(closed),
+                lost_expired_reason(),
+            )
+        return closed
+
+    async def _expire_lost_regularly(self) -> None:
+        """While the bot runs: close lost records not resumed in time, every :data:`LOST_CHECK_SECONDS`."""
+        while True:
+            await asyncio.sleep(LOST_CHECK_SECONDS)
+            try:
+                self.expire_lost_games()
+            except Exception:  # a database hiccup: the next round tries again
+                LOGGER.exception("closing lost games not resumed in time failed")
+
+    def told_lost(self, key: str) -> bool:
+        """Record that the room was told the game of record ``key`` is lost (once: see :meth:`lost_line`);
+        whether it had been told already. A journal that cannot be written: not recorded, so told again."""
+        from cockatrice_ext.journal import JournalError
+
+        try:
+            meta = self.journal.table_meta(key)
+            if lost_since(meta) is not None:
+                return True
+            self.journal.set_table_meta(key, {**meta, LOST_AT: time.time()})
+        except JournalError as exc:
+            LOGGER.warning("cannot record that lost game %s was announced: %s", key, exc)
+        return False
+
+    def not_lost(self, key: str) -> None:
+        """Table ``key`` is refereed again (resumed in place, or a new game continuing it): a later loss is
+        told again."""
+        from cockatrice_ext.journal import JournalError
+
+        with contextlib.suppress(JournalError):
+            meta = self.journal.table_meta(key)
+            if LOST_AT in meta:
+                self.journal.set_table_meta(key, {k: v for k, v in meta.items() if k != LOST_AT})
 
     async def number_given_again(self, game_id: int) -> None:
         """The server numbered a new game ``game_id``, a number the journal already has (a server without
@@ -1404,6 +1636,7 @@ class Bot:
                 f" games from 1 again). Its record is kept as #{handle}: say !resume {handle} to continue"
                 " it in a new game.",
             )
+            self.told_lost(f"{key}@{generation}")  # a later start does not announce it again
 
     async def watch_again(self, timeout: float = 5.0) -> None:
         """After a restart, take the judge's spectator seat again in every journaled game we watched
@@ -1442,7 +1675,12 @@ class Bot:
 
     def lost_line(self, game_id: int | str, key: str) -> str:
         """What the room hears of a journaled game the bot no longer sits in: how to continue it
-        (``!resume``), or, for a record this version cannot replay, that it cannot be continued here."""
+        (``!resume``), or, for a record this version cannot replay, that it cannot be continued here.
+
+        A lost game is told once: the first call for it records when (:data:`LOST_AT`, in its meta: every
+        process of a fleet and every later start sees it) and later ones give ``""``, which chat drops, so a
+        restart does not announce again every game it ever lost (``!games`` lists them while they are kept:
+        :data:`LOST_KEEP_SECONDS`)."""
         meta = self.journal.table_meta(key)
         names = ", ".join(str(n) for n in dict(meta.get("names", {})).values())
         what = f"{meta.get('format', 'game')} game #{game_id}" + (f" ({names})" if names else "")
@@ -1465,13 +1703,19 @@ class Bot:
                 f"The referee lost its seat in {what}: an unregistered account loses its seats when it"
                 " restarts or its connection drops"
             )
+        refereed = str(game_id).isdigit() and int(game_id) in self.all_games()
+        if not refereed and self.told_lost(key):
+            return ""
         return f"{why}. Its record is kept: say !resume {game_id} to continue it in a new game."
 
     async def announce_lost_games(self) -> None:
         """Right after (re)starting: tell each room which of its games the bot can no longer referee; a record
-        this version cannot replay is said so, and not offered to ``!resume``."""
+        this version cannot replay is said so, and not offered to ``!resume``. A game is announced by the
+        first start that finds it lost, not by every later one (:meth:`lost_line`); a record nobody resumed
+        in time is closed first (:meth:`expire_lost_games`)."""
         from cockatrice_ext.journal import JournalError
 
+        self.expire_lost_games()
         for handle, key in sorted(self.lost_games().items(), key=lambda item: handle_order(item[0])):
             try:
                 room_id = int(self.journal.table_meta(key).get("room_id", -1))
@@ -1580,6 +1824,11 @@ class Bot:
                     f"game #{game_id}'s record is now #{moved[-1]} (the server gave its number to a new"
                     f" game): say !resume {moved[-1]}"
                 )
+            if self.expired_record(str(game_id)):
+                raise NotAllowed(
+                    f"game #{game_id} was {lost_expired_reason()}: its record is closed (kept for reports);"
+                    " start a new game"
+                )
             raise NotAllowed(f"game #{game_id} is not a lost game of this referee (see !games)")
         try:
             meta = self.journal.table_meta(key)
@@ -1596,6 +1845,33 @@ class Bot:
         if rebuilder is None:
             raise NotAllowed(f"a {meta.get('format', 'game')} game cannot be rebuilt yet; its record is kept")
         held, key = key, self.set_aside(key)  # the new game may be given this number (a restarted server)
+        main._resuming |= {held, key}  # not closed as expired while it is rebuilt
+        try:
+            return await self._rebuild(rebuilder, room_id, game_id, held, key, meta, requested_by)
+        finally:
+            main._resuming -= {held, key}
+
+    def expired_record(self, handle: str) -> bool:
+        """Whether the record of game ``handle`` was closed because nobody resumed it in time."""
+        key = f"{self.server_key}{self.GAME_KEY}{handle}"
+        with contextlib.suppress(Exception):
+            return self.journal.has_table(key) and self.journal.closed_reason(key) == lost_expired_reason()
+        return False
+
+    async def _rebuild(
+        self,
+        rebuilder: Callable[..., Awaitable[GameReferee]],
+        room_id: int,
+        game_id: int | str,
+        held: str,
+        key: str,
+        meta: dict[str, Any],
+        requested_by: str,
+    ) -> GameReferee:
+        """:meth:`rebuild_game`'s work: open a new game for ``requested_by`` from the lost record ``held``,
+        set aside as ``key`` meanwhile (:meth:`set_aside`)."""
+        from cockatrice_ext.journal import JournalError
+
         before = set(self.all_games())
         try:
             referee: GameReferee = await rebuilder(self, room_id, key, requested_by)
@@ -1617,6 +1893,7 @@ class Bot:
             new_meta = self.journal.table_meta(referee.table_key)
             if new_meta.get("rebuilt_from") == moved:
                 new_meta["rebuilt_from"] = key
+            new_meta.pop(LOST_AT, None)  # copied from the lost record: this game is not lost
             self.journal.set_table_meta(
                 referee.table_key, {**new_meta, "referee": referee.bot.client.user_name}
             )

@@ -85,6 +85,7 @@ from cockatrice_ext.bot.referee import (
     FormatRoom,
     PileReferee,
     Referee,
+    asked_by,
     reply_unknown,
     shorten,
 )
@@ -380,9 +381,9 @@ class VortexRoom(FormatRoom):
         referee = await VortexReferee.create(self.bot, ctx.room_id, options, loaded, requested_by=ctx.sender)
         await ctx.reply(
             shorten(
-                f"Vortex game #{referee.game_id} is open for {options.seats} players (pool {loaded.name},"
-                f" {len(loaded)} cards). Join it, load any deck (an empty one is fine) and press ready."
-                " In game: !help."
+                f"Vortex game #{referee.game_id} is open for {options.seats} players{asked_by(ctx.sender)}"
+                f" (pool {loaded.name}, {len(loaded)} cards). Join it, load any deck (an empty one is fine)"
+                " and press ready. In game: !help."
             )
         )
 
@@ -505,9 +506,10 @@ class VortexReferee(SeatsByName, PileReferee):
         )
         seed = self.options.seed if self.options.seed is not None else secrets.randbits(48)
         engine = rules.VortexEngine(config, seed=seed)
+        if not await self.read_own_deck():  # the game stopped or went as it started: nothing to referee
+            return
         self.bind_seats(humans)
         self.open_table(engine, humans)
-        await self.read_own_deck()
         await self.perform(self.apply(rules.StartGame(player=None)))
 
     # -- restarts ----------------------------------------------------------------------------------
@@ -549,8 +551,9 @@ class VortexReferee(SeatsByName, PileReferee):
         """The rebuilt game started: every player's picks, graveyard, basics and life back with them, the
         exiled cards in our exile, and a pending pick asked again (its pack first)."""
         engine = self.engine
+        if not await self.read_own_deck():  # stopped as it started: put back when it starts again
+            return
         self.live = True
-        await self.read_own_deck()
         for index in engine.exile:
             await self.deck_to_my_zone(index, "rfg")
         for player, state in engine.players.items():

@@ -29,8 +29,10 @@ def test_sell_commander_exchanges_the_commanders(servatrice: ServatriceServer, t
             line = await alice.wait_line(lambda t: "Commander Auction game #" in t)
             game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
             referee = referee_of(bot, game_id)
+            opening = alice.mark()
             by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
             await wait_until(lambda: referee.table is not None and referee.engine.lot is not None, timeout=15)
+            await bot_line(alice, r"Commander Auction: \d+-card block shuffled", opening)
             engine = referee.engine
             while engine.phase == "pregame":  # nobody bids: each commander goes free to its first bidder
                 lot_no, bidder = engine.lots_opened, engine.whose_bid()

@@ -996,13 +996,6 @@ class AuctionReferee(SeatsByName, PileReferee):
             elif why == "conceded":
                 await self.try_apply(rules.Concede(player=player))
 
-    def departed(self, player: Any) -> str | None:
-        """As :meth:`SeatsByName.departed`; a seat the other players took out (``!drop``) is ``"dropped"``."""
-        seat = self.seat_of(player)
-        if seat is not None and seat in self.dropping and self.seats_known:
-            return "dropped"
-        return super().departed(player)
-
     def plays_on(self, player_id: int) -> bool:
         """Whether seat ``player_id`` is still in the auction game (has not lost, the game not over)."""
         if self.table is None or not self.live or self.engine.is_over():
@@ -1015,13 +1008,6 @@ class AuctionReferee(SeatsByName, PileReferee):
             f"If they are not back, another player may say !drop {name}: they lose, as a player who leaves"
             " the game does, and the game goes on."
         )
-
-    async def drop_out(self, player_id: int) -> None:
-        """``!drop``: the seat loses as a player who leaves does (``DeclareLoss``), then its seat goes."""
-        async with self._lock:
-            self.dropping.add(player_id)
-            await self.settle_departures()
-            await self.remove_dropped(player_id)
 
     async def on_active_player(self, seat: int) -> None:
         engine = self.engine

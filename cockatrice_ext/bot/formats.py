@@ -142,7 +142,7 @@ class SeatsByName:
         return None
 
     def departed(self: Any, player: Any) -> str | None:
-        """Why engine player ``player`` is gone from the game (``"left"``, ``"conceded"``), or None.
+        """Why engine player ``player`` is gone (``"left"``, ``"conceded"``, ``"dropped"``), or None.
 
         A dropped connection keeps its seat (Servatrice keeps a registered player's seat): not gone. Nor is a
         player whose seat the bot cannot see (its own connection went, or the game's state after it rejoined
@@ -153,7 +153,17 @@ class SeatsByName:
         seat = self.seat_of(player)
         if seat is None:
             return "left"
+        if seat in self.dropping:  # the other players took it out (``!drop``): gone by the rules' word
+            return "dropped"
         return "conceded" if self.mirror.players[seat].conceded else None
+
+    async def drop_out(self: Any, player_id: int) -> None:
+        """``!drop`` (Auction, Vortex): seat ``player_id`` goes as a player who leaves does (the format's
+        ``settle_departures`` reads it as ``"dropped"``), then its seat is removed."""
+        async with self._lock:
+            self.dropping.add(player_id)
+            await self.settle_departures()
+            await self.remove_dropped(player_id)
 
     def engine_player(self: Any, seat_id: int | None) -> Any | None:
         """The engine player sitting in seat ``seat_id``, or None."""

@@ -674,13 +674,6 @@ class VortexReferee(SeatsByName, PileReferee):
             await self.follow_engine_turn()
         return False
 
-    def departed(self, player: Any) -> str | None:
-        """As :meth:`SeatsByName.departed`; a seat the other players took out (``!drop``) is ``"dropped"``."""
-        seat = self.seat_of(player)
-        if seat is not None and seat in self.dropping and self.seats_known:
-            return "dropped"
-        return super().departed(player)
-
     def plays_on(self, player_id: int) -> bool:
         """Whether seat ``player_id`` is still in the Vortex game (not out, the game under way)."""
         if self.table is None or not self.live or self.engine.phase not in ("opening", "basics", "play"):
@@ -693,13 +686,6 @@ class VortexReferee(SeatsByName, PileReferee):
             f"If they are not back, another player may say !drop {name}: they are out (their pack goes to the"
             " bottom of the shoe) and the game goes on."
         )
-
-    async def drop_out(self, player_id: int) -> None:
-        """``!drop``: the seat is out as a player who leaves is (``RemovePlayer``), then its seat goes."""
-        async with self._lock:
-            self.dropping.add(player_id)
-            await self.settle_departures()
-            await self.remove_dropped(player_id)
 
     async def end_turn(self, player: int) -> None:
         """The Cockatrice turn of ``player`` ended: the engine's pass step, after their own pending pick (the

@@ -1101,11 +1101,16 @@ class LeagueReferee(Referee):
             )
         if not self.room_told_waiting:
             self.room_told_waiting = True
+            shutting_down = getattr(self.bot.client, "shutdown_due", None) is not None
+            why = (
+                "it announced a shutdown"
+                if shutting_down
+                else "its limit of games per account; finished games count until their last player leaves"
+            )
             await self.room_say(
                 shorten(
-                    f"{self.room_title()}: the server will not open more games for the referee now (its limit"
-                    " of games per account; finished games count until their last player leaves). Waiting"
-                    " games open as soon as it lets them: !games lists them."
+                    f"{self.room_title()}: the server will not open more games for the referee now ({why})."
+                    " Waiting games open as soon as it lets them: !games lists them."
                 ),
             )
 

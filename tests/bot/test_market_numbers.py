@@ -71,3 +71,21 @@ def test_the_overpay_warning_names_the_card_being_bought() -> None:
     said = say(league, bot, buyer, f"!buy 1 with {everything}")
     warning = next(line for line in said if "overpays" in line)
     assert warning.startswith(f"That overpays for {engine.config.cards[card].name}: "), warning
+
+
+def test_a_pairing_the_server_refuses_during_a_shutdown_is_not_blamed_on_the_game_limit() -> None:
+    """The room's line says why games wait: a shutdown the server announced is not its game limit."""
+    import asyncio
+
+    from cockatrice_ext.bot.league_referee import WaitingGame
+
+    for shutdown_due, expected, not_said in (
+        (None, "limit of games", "shutdown"),
+        (99.0, "shutdown", "limit"),
+    ):
+        league, bot, _ = desk()
+        bot.client.shutdown_due = shutdown_due
+        reason = "the server shuts down in 2 minutes" if shutdown_due else "too many games"
+        asyncio.run(league.game_waits((1, ("al", "bo")), WaitingGame(reason=reason, tried=0.0)))
+        (room,) = [line for line in bot.said if "will not open more games" in line]
+        assert expected in room and not_said not in room, room

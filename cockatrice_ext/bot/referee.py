@@ -609,8 +609,22 @@ class GameReferee(Referee):
         """Queue a private line about this game, from the session that referees it: it shares that session's
         budget and queue with the game's own lines, so a pack or hand listing leaves before the public prompt
         that points to it (:meth:`ChatScheduler.flush`); kept while the player is offline. Players answer in
-        game chat, so they need not write back to this account."""
+        game chat, so they need not write back to this account. To a user who sits in several of the bot's
+        games the line says which game it is about (``#12: Your pack ...``)."""
+        mark = "" if raw else self.game_mark(user_name)
+        if mark and isinstance(text, str):
+            text = mark + text
+        elif mark and callable(text):
+            text = _marked(text, mark)
         self.bot.chat.say(("user", user_name), text, raw=raw)
+
+    def game_mark(self, user_name: str) -> str:
+        """``#N: `` when ``user_name`` sits in another of the bot's games too (a private line then says which
+        game it is about), else ""."""
+        if not self.is_at_table(user_name):
+            return ""
+        others = (r for gid, r in self.bot.all_games().items() if gid != self.game_id)
+        return f"#{self.game_id}: " if any(r.is_at_table(user_name) for r in others) else ""
 
     async def tell_refusal(self, ctx: Context, text: str) -> None:
         """:meth:`Referee.tell_refusal` from the session that referees this game (:meth:`tell`)."""
@@ -1565,6 +1579,16 @@ def unreplayable_line(what: str, error: Exception) -> str:
     line = f"{what}'s record cannot be replayed (); it is kept, and nothing was changed"
     said = shorten(said, max(60, MAX_CHAT_LINE - len(line)))  # the words cut, never what players must hear
     return f"{what}'s record cannot be replayed ({said}); it is kept, and nothing was changed"
+
+
+def _marked(render: Callable[[], str | None], mark: str) -> Callable[[], str | None]:
+    """A line rendered when it leaves (:data:`~cockatrice_ext.bot.chat.Line`), with ``mark`` before it."""
+
+    def marked() -> str | None:
+        said = render()
+        return mark + said if said else said
+
+    return marked
 
 
 def _asks_help(text: str) -> bool:

@@ -975,12 +975,9 @@ class Bot:
             body, game_id = text, None
         if game_id is None:
             if len(games) > 1:
-                numbers = " or ".join(f"#{number}" for number in games)
-                example = f"{text.strip()} #{next(iter(games))}"
-                await self.tell(
-                    sender,
-                    shorten(f"{sender}: you play games {numbers}: add the game's number, e.g. {example}"),
-                )
+                said = " or ".join(f"{text.strip()} #{number}" for number in games)  # each: no guessing
+                line = f"{sender}: you play several games: add its number (private lines name it): {said}"
+                await self.tell(sender, shorten(line))
                 return True
             game_id = next(iter(games))
         await games[game_id].on_private_command(sender, body)  # type: ignore[attr-defined]

@@ -172,8 +172,12 @@ def test_a_player_of_two_vortex_games_names_the_game_of_a_private_pick(
             second = await open_game([ann, cat], room_id, bot.games)  # type: ignore[arg-type]
             me = bot.client.user_name
             await ann.client.send_message(me, "!pick 1")
-            asked = await ann.wait_private(lambda t: "number, e.g." in t or "Game commands" in t)
-            assert f"#{first} or #{second}" in asked and f"!pick 1 #{first}" in asked, asked
+            asked = await ann.wait_private(lambda t: "add its number" in t or "Game commands" in t)
+            assert f"!pick 1 #{first} or !pick 1 #{second}" in asked, asked  # both: no game guessed for her
+
+            for game in (first, second):  # in two games, each private line names its game
+                await ann.client.send_message(me, f"!pack #{game}")
+                await ann.wait_private(lambda t, g=game: t.startswith(f"#{g}: ") and "pack" in t.lower())
 
             await ann.client.send_message(me, "!pick 1 #99999")
             await ann.wait_private(lambda t: "not playing in game #99999" in t)

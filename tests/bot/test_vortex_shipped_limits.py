@@ -86,7 +86,8 @@ async def seat_two(bot: Bot, url: str, names: list[str]) -> tuple[int, int, dict
         await player.client.join_room(room_id)
     mark = players[0].mark()
     await players[0].client.room_say(room_id, "!vortex new 2")
-    line = await bot_line(players[0], r"Vortex game #\d+", mark)
+    # Under the shipped limits a room answer may wait one budget window (11 s) behind the game's lines.
+    line = await bot_line(players[0], r"Vortex game #\d+", mark, timeout=30)
     game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
     by_id = {await p.sit(room_id, game_id): p for p in players}
     return room_id, game_id, by_id

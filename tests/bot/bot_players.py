@@ -113,6 +113,7 @@ async def wait_until(
         await asyncio.sleep(0.02)
 
 
-async def bot_line(player: Player, pattern: str, since: int, timeout: float = 10.0) -> str:
-    """The first line ``player`` heard since ``since`` (see :meth:`Player.mark`) matching ``pattern``."""
+async def bot_line(player: Player, pattern: str, since: int, timeout: float = 15.0) -> str:
+    """The first line ``player`` heard since ``since`` (see :meth:`Player.mark`) matching ``pattern``; by
+    default waiting longer than one budget window of the shipped limits (11 s), which a line may wait."""
     return await player.wait_line(lambda t: re.search(pattern, t) is not None, since=since, timeout=timeout)

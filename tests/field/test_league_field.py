@@ -443,7 +443,13 @@ async def stopped_when_started_with_an_illegal_deck(
         held = await racer.wait_for(
             lambda item: (
                 (item.kind == "Event_GameStateChanged" and item.game_id == game_id and item.body.game_started)
-                or (item.kind == PRIVATE and item.body.message.startswith("The game cannot start yet"))
+                or (  # lines waiting for the chat budget together leave as one message, joined by " | "
+                    item.kind == PRIVATE
+                    and any(
+                        part.startswith("The game cannot start yet")
+                        for part in item.body.message.split(" | ")
+                    )
+                )
             ),
             since=mark,
             timeout=30,

@@ -25,6 +25,7 @@ from cockatrice_ext.formats.auction import (
     ReturnToBlock,
 )
 from cockatrice_ext.formats.base import RulesError
+from tests.formats.typed_support import NEAR_MISSES, held_and_typed
 
 MINE = (
     "Sovereign's Bite",
@@ -144,13 +145,7 @@ def test_the_referee_finds_any_players_card_by_a_start() -> None:
 
 NAMES = (
     *MINE,
-    "Fire",
-    "Fireball",
-    "Ice Cauldron",
-    "Insectile",
-    "Sovereign's Bite of Old",
-    "Lim-Dûl the Necromancer",
-    "Goblin",
+    *NEAR_MISSES,
     '"Ach! Hans, Run!"',
 )
 
@@ -159,7 +154,5 @@ NAMES = (
 def test_any_held_card_typed_in_capitals_or_with_a_phone_apostrophe_is_that_card(
     data: st.DataObject, curly: bool
 ) -> None:
-    hand = tuple(data.draw(st.lists(st.sampled_from(NAMES), min_size=1, max_size=7, unique=True)))
-    name = data.draw(st.sampled_from(hand))
-    typed = name.replace("'", "\u2019") if curly else name.upper()
+    hand, name, typed = held_and_typed(data, NAMES, curly)
     assert sold(engine_with(mine=hand), typed) == name

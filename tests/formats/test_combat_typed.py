@@ -23,6 +23,7 @@ from cockatrice_ext.formats.combat import (
 )
 from tests.formats.test_combat import A, B, deck, give, to_fights, to_play
 from tests.formats.test_combat_fights import COURSER, WARRIOR, fight_engine, resolve
+from tests.formats.typed_support import NEAR_MISSES, held_and_typed
 
 MINE = (
     "Sovereign's Bite",
@@ -135,13 +136,7 @@ def test_a_creature_a_settled_fight_killed_is_named_as_typed() -> None:
 
 NAMES = (
     *MINE,
-    "Fire",
-    "Fireball",
-    "Ice Cauldron",
-    "Insectile",
-    "Sovereign's Bite of Old",
-    "Lim-Dûl the Necromancer",
-    "Goblin",
+    *NEAR_MISSES,
     '"Ach! Hans, Run!"',
 )
 
@@ -150,7 +145,5 @@ NAMES = (
 def test_any_hand_card_typed_in_capitals_or_with_a_phone_apostrophe_is_that_card(
     data: st.DataObject, curly: bool
 ) -> None:
-    hand = tuple(data.draw(st.lists(st.sampled_from(NAMES), min_size=1, max_size=7, unique=True)))
-    name = data.draw(st.sampled_from(hand))
-    typed = name.replace("'", "\u2019") if curly else name.upper()
+    hand, name, typed = held_and_typed(data, NAMES, curly)
     assert discarded(engine_with(mine=hand), typed) == name

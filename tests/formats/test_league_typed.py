@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from cockatrice_ext.cards.model import CardFacts
 from cockatrice_ext.formats.base import RulesError
 from cockatrice_ext.formats.league import Draft, League, Pick, resolve_card
+from tests.formats.typed_support import NEAR_MISSES, held_and_typed
 
 MINE = (
     "Sovereign's Bite",
@@ -119,13 +120,7 @@ def test_a_decks_names_count_against_the_pool_as_whole_cards() -> None:
 
 NAMES = (
     *MINE,
-    "Fire",
-    "Fireball",
-    "Ice Cauldron",
-    "Insectile",
-    "Sovereign's Bite of Old",
-    "Lim-Dûl the Necromancer",
-    "Goblin",
+    *NEAR_MISSES,
     '"Ach! Hans, Run!"',
     "Mikaeus, the Lunarch",
 )
@@ -135,9 +130,7 @@ NAMES = (
 def test_any_card_typed_in_capitals_or_with_a_phone_apostrophe_is_that_card(
     data: st.DataObject, curly: bool
 ) -> None:
-    names = tuple(data.draw(st.lists(st.sampled_from(NAMES), min_size=1, max_size=8, unique=True)))
-    name = data.draw(st.sampled_from(names))
-    typed = name.replace("'", "\u2019") if curly else name.upper()
+    names, name, typed = held_and_typed(data, NAMES, curly, max_size=8)
     cards = tuple(CardFacts(name=n) for n in names)
     assert cards[resolve_card(cards, typed, range(len(cards)))].name == name
     assert picked(typed, names) == name

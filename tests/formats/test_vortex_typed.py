@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from cockatrice_ext.cards.model import CardFacts
 from cockatrice_ext.formats.base import RulesError
 from cockatrice_ext.formats.vortex import Pick, PutInShoe, StartGame, VortexConfig, VortexEngine
+from tests.formats.typed_support import NEAR_MISSES, held_and_typed
 
 MINE = (
     "Sovereign's Bite",
@@ -121,13 +122,7 @@ def test_the_referee_finds_any_pick_by_a_start() -> None:
 
 NAMES = (
     *MINE,
-    "Fire",
-    "Fireball",
-    "Ice Cauldron",
-    "Insectile",
-    "Sovereign's Bite of Old",
-    "Lim-Dûl the Necromancer",
-    "Goblin",
+    *NEAR_MISSES,
     "Ach! Hans, Run!",
 )
 
@@ -136,7 +131,5 @@ NAMES = (
 def test_any_card_of_the_pack_typed_in_capitals_or_with_a_phone_apostrophe_is_that_card(
     data: st.DataObject, curly: bool
 ) -> None:
-    pack = tuple(data.draw(st.lists(st.sampled_from(NAMES), min_size=1, max_size=7, unique=True)))
-    name = data.draw(st.sampled_from(pack))
-    typed = name.replace("'", "\u2019") if curly else name.upper()
+    pack, name, typed = held_and_typed(data, NAMES, curly)
     assert picked(engine_with(mine=pack), typed) == name

@@ -322,6 +322,11 @@ def test_with_registered_accounts_the_survivor_logs_in_as_the_dead_referee_and_r
         stop(second)
 
 
+LEASE_TTL = 1.5
+"""Leases of the tests where a process dies: short, yet long enough that a loaded machine (CI, 2 cores)
+installs both processes before the first one's lease runs out."""
+
+
 def unconnected_bot(journal: Path, user: str, ttl: float = 5.0) -> Bot:
     """A fleet member that never connects: enough for its leases."""
     options = BotOptions(url="ws://fleet.test", user=user, fleet=True, lease_ttl=ttl)
@@ -361,7 +366,7 @@ def test_what_a_dead_member_kept_for_an_offline_player_is_sent_by_a_survivor(tmp
 
     async def scenario() -> tuple[Users, list[str], list[str], dict[str, Any]]:
         users = Users()
-        dead = users.serve(unconnected_bot(tmp_path / "j.sqlite3", "dead", ttl=0.3))
+        dead = users.serve(unconnected_bot(tmp_path / "j.sqlite3", "dead", ttl=LEASE_TTL))
         survivor = users.serve(unconnected_bot(tmp_path / "j.sqlite3", "survivor"))
         assert dead.fleet is not None and survivor.fleet is not None
         for bot in (dead, survivor):
@@ -370,7 +375,7 @@ def test_what_a_dead_member_kept_for_an_offline_player_is_sent_by_a_survivor(tmp
         await wait_until(lambda: dead.chat.held("zed"), timeout=5, what="the message kept for zed")
         await survivor.fleet.take_over()
         left_alone = survivor.chat.held("zed")  # its member is alive: not taken
-        await asyncio.sleep(0.4)  # the dead member renews nothing: its lease expires
+        await asyncio.sleep(LEASE_TTL + 0.3)  # the dead member renews nothing: its lease expires
         await survivor.fleet.take_over()
         taken = survivor.chat.held("zed")
         dead.fleet.renew_all()  # back from a stall: the lease lapsed, its messages are the survivor's now
@@ -404,11 +409,11 @@ def test_a_lease_taken_by_another_process_stops_the_referee(tmp_path: Path) -> N
     """Never two referees: once the lease cannot be renewed, the referee is dropped and cannot act."""
 
     async def scenario() -> None:
-        slow = unconnected_bot(tmp_path / "j.sqlite3", "slow", ttl=0.3)
+        slow = unconnected_bot(tmp_path / "j.sqlite3", "slow", ttl=LEASE_TTL)
         referee = referee_with_table(slow, 7)
         assert slow.fleet is not None and slow.fleet.may_act(referee.table_key)
         referee.apply(Add(player=1))
-        await asyncio.sleep(0.4)  # the lease expired: the process stalled longer than its ttl
+        await asyncio.sleep(LEASE_TTL + 0.3)  # the lease expired: the process stalled longer than its ttl
         with pytest.raises(NotAllowed, match="being handed to another referee"):
             referee.apply(Add(player=1))
         thief = Journal(tmp_path / "j.sqlite3")
@@ -537,8 +542,8 @@ def test_a_league_whose_process_died_is_taken_over_and_its_members_told(tmp_path
 
     async def scenario() -> None:
         journal_path = tmp_path / "j.sqlite3"
-        dead = unconnected_bot(journal_path, "dead", ttl=0.3)
-        survivor = unconnected_bot(journal_path, "survivor", ttl=0.3)
+        dead = unconnected_bot(journal_path, "dead", ttl=LEASE_TTL)
+        survivor = unconnected_bot(journal_path, "survivor", ttl=LEASE_TTL)
         for bot in (dead, survivor):
             bot.server_key = "ws://fleet.test"
             bot.room_ids.append(0)
@@ -574,7 +579,7 @@ def test_a_league_whose_process_died_is_taken_over_and_its_members_told(tmp_path
         pages = WebView(survivor, WebOptions(port=free_port())) if web else None
         if pages is not None:
             await pages.start()
-        await asyncio.sleep(0.4)  # the dead process renews nothing: its lease expires
+        await asyncio.sleep(LEASE_TTL + 0.3)  # the dead process renews nothing: its lease expires
         await survivor.fleet.take_over()
         assert [league.key for league in room.leagues] == [key]
         assert room.leagues[0].engine.snapshot() == engine.snapshot()
@@ -615,8 +620,8 @@ def test_a_lobby_of_a_process_that_died_is_opened_again_by_the_one_taking_its_ro
 
     async def scenario() -> None:
         journal_path = tmp_path / "j.sqlite3"
-        dead = unconnected_bot(journal_path, "dead", ttl=0.3)
-        survivor = unconnected_bot(journal_path, "survivor", ttl=0.3)
+        dead = unconnected_bot(journal_path, "dead", ttl=LEASE_TTL)
+        survivor = unconnected_bot(journal_path, "survivor", ttl=LEASE_TTL)
         said: list[tuple[int, str]] = []
 
         async def room_say(room_id: int, text: str) -> None:
@@ -637,7 +642,7 @@ def test_a_lobby_of_a_process_that_died_is_opened_again_by_the_one_taking_its_ro
             assert await dead_room.handle_command(Context(dead, "room", user, room_id=0), "!market join")
         assert dead_room.lobbies[0].members == ["al", "bo"]
 
-        await asyncio.sleep(0.4)  # the dead process renews nothing: the room's lease expires
+        await asyncio.sleep(LEASE_TTL + 0.3)  # the dead process renews nothing: the room's lease expires
         said.clear()
         survivor.fleet.keep_leases()
         assert survivor.fleet.answers_room(0)

@@ -64,6 +64,7 @@ def referee_for(block: LoadedBlock, *, commander: bool = False) -> Kept:
         fleet=None,
         main=None,
         view_listeners=[],
+        all_games=lambda: {GAME: referee},
     )
     referee.game_id = GAME
     referee.table = SimpleNamespace(  # type: ignore[assignment]

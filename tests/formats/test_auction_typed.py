@@ -24,18 +24,8 @@ from cockatrice_ext.formats.auction import (
     Pass,
     ReturnToBlock,
 )
-from cockatrice_ext.formats.base import RulesError
-from tests.formats.typed_support import NEAR_MISSES, held_and_typed
+from tests.formats.typed_support import MINE, NEAR_MISSES, TYPED_AS_HELD, held_and_typed, refusal
 
-MINE = (
-    "Sovereign's Bite",
-    "Lim-Dûl's Vault",
-    "Fire // Ice",
-    "Delver of Secrets // Insectile Aberration",
-    "Goblin Assault",
-    "Shock",
-    "Shocking Grasp",
-)
 THEIRS = ("Bogardan Hellkite", "Fireball")
 IN_BLOCK = ("Ancestral Recall", "Shockwave", "Filler 1", "Filler 2")
 
@@ -60,26 +50,9 @@ def sold(engine: AuctionEngine, typed: Any) -> str:
     return card.name
 
 
-def refusal(engine: AuctionEngine, action: Any) -> RulesError:
-    before = engine.snapshot()
-    with pytest.raises(RulesError) as info:
-        engine.apply(action)
-    assert engine.snapshot() == before
-    return info.value
-
-
 @pytest.mark.parametrize(
     ("typed", "card"),
-    [
-        ("Sovereign\u2019s Bite", "Sovereign's Bite"),  # a phone's apostrophe
-        ("Lim-Dul's Vault", "Lim-Dûl's Vault"),  # a dropped accent
-        ("Fire", "Fire // Ice"),  # one face of a split card (Fireball is player 2's)
-        ("Delver of Secrets", "Delver of Secrets // Insectile Aberration"),  # the front of a double-faced one
-        ("Gob", "Goblin Assault"),  # a unique start
-        ('"Goblin Assault"', "Goblin Assault"),  # quote marks
-        ("\u201cShock\u201d", "Shock"),
-        ("SHOCK", "Shock"),  # the whole name wins over a start of Shocking Grasp
-    ],
+    TYPED_AS_HELD,
 )
 def test_sell_by_name_as_typed_puts_that_card_up(typed: str, card: str) -> None:
     assert sold(engine_with(), typed) == card

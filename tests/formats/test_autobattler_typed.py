@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cockatrice_ext.formats.autobattler import AutoBattlerConfig, AutoBattlerEngine, Swap, Swapped
-from cockatrice_ext.formats.base import RulesError
 from cockatrice_ext.formats.league import Start
 from tests.formats.test_autobattler import CUBE, FOUR
+from tests.formats.typed_support import refusal
 
 
 def started(names: dict[int, str] | None = None) -> AutoBattlerEngine:
@@ -46,14 +46,6 @@ def swapped(engine: AutoBattlerEngine, shop: Any, pool: Any) -> tuple[str, str]:
     effects = engine.apply(Swap("ann", shop, pool))
     (swap,) = [e for e in effects if isinstance(e, Swapped)]
     return swap.taken_name, swap.given_name
-
-
-def refusal(engine: AutoBattlerEngine, action: Any) -> RulesError:
-    before = engine.snapshot()
-    with pytest.raises(RulesError) as info:
-        engine.apply(action)
-    assert engine.snapshot() == before
-    return info.value
 
 
 @pytest.mark.parametrize(

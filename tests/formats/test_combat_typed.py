@@ -11,7 +11,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cockatrice_ext.cards.model import CardFacts
-from cockatrice_ext.formats.base import RulesError
 from cockatrice_ext.formats.combat import (
     CardDiscarded,
     CardLeftPlay,
@@ -23,17 +22,8 @@ from cockatrice_ext.formats.combat import (
 )
 from tests.formats.test_combat import A, B, deck, give, to_fights, to_play
 from tests.formats.test_combat_fights import COURSER, WARRIOR, fight_engine, resolve
-from tests.formats.typed_support import NEAR_MISSES, held_and_typed
+from tests.formats.typed_support import MINE, NEAR_MISSES, TYPED_AS_HELD, held_and_typed, refusal
 
-MINE = (
-    "Sovereign's Bite",
-    "Lim-Dûl's Vault",
-    "Fire // Ice",
-    "Delver of Secrets // Insectile Aberration",
-    "Goblin Assault",
-    "Shock",
-    "Shocking Grasp",
-)
 THEIRS = ("Bogardan Hellkite", "Fireball")
 
 
@@ -60,26 +50,9 @@ def discarded(engine: CombatEngine, typed: Any) -> str:
     return discard.card.name
 
 
-def refusal(engine: CombatEngine, action: Any) -> RulesError:
-    before = engine.snapshot()
-    with pytest.raises(RulesError) as info:
-        engine.apply(action)
-    assert engine.snapshot() == before
-    return info.value
-
-
 @pytest.mark.parametrize(
     ("typed", "card"),
-    [
-        ("Sovereign\u2019s Bite", "Sovereign's Bite"),  # a phone's apostrophe
-        ("Lim-Dul's Vault", "Lim-Dûl's Vault"),  # a dropped accent
-        ("Fire", "Fire // Ice"),  # one face of a split card (Fireball is in the other hand)
-        ("Delver of Secrets", "Delver of Secrets // Insectile Aberration"),  # the front of a double-faced one
-        ("Gob", "Goblin Assault"),  # a unique start
-        ('"Goblin Assault"', "Goblin Assault"),  # quote marks
-        ("\u201cShock\u201d", "Shock"),
-        ("SHOCK", "Shock"),  # the whole name wins over a start of Shocking Grasp
-    ],
+    TYPED_AS_HELD,
 )
 def test_a_hand_card_named_as_typed_is_that_card(typed: str, card: str) -> None:
     assert discarded(engine_with(), typed) == card

@@ -10,17 +10,8 @@ from hypothesis import strategies as st
 from cockatrice_ext.cards.model import CardFacts
 from cockatrice_ext.formats.base import RulesError
 from cockatrice_ext.formats.league import Draft, League, Pick, resolve_card
-from tests.formats.typed_support import NEAR_MISSES, held_and_typed
+from tests.formats.typed_support import MINE, NEAR_MISSES, TYPED_AS_HELD, held_and_typed
 
-MINE = (
-    "Sovereign's Bite",
-    "Lim-Dûl's Vault",
-    "Fire // Ice",
-    "Delver of Secrets // Insectile Aberration",
-    "Goblin Assault",
-    "Shock",
-    "Shocking Grasp",
-)
 THEIRS = ("Bogardan Hellkite", "Fireball", "Mikaeus, the Lunarch")
 
 
@@ -48,16 +39,7 @@ def refusal(draft: Draft, typed: str) -> RulesError:
 
 @pytest.mark.parametrize(
     ("typed", "card"),
-    [
-        ("Sovereign\u2019s Bite", "Sovereign's Bite"),  # a phone's apostrophe
-        ("Lim-Dul's Vault", "Lim-Dûl's Vault"),  # a dropped accent
-        ("Fire", "Fire // Ice"),  # one face of a split card (Fireball is in bob's pack)
-        ("Delver of Secrets", "Delver of Secrets // Insectile Aberration"),  # the front of a double-faced one
-        ("Gob", "Goblin Assault"),  # a unique start
-        ('"Goblin Assault"', "Goblin Assault"),  # quote marks
-        ("\u201cShock\u201d", "Shock"),
-        ("SHOCK", "Shock"),  # the whole name wins over a start of Shocking Grasp
-    ],
+    TYPED_AS_HELD,
 )
 def test_a_pick_by_name_as_typed_gets_the_card(typed: str, card: str) -> None:
     assert picked(typed) == card

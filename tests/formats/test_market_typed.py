@@ -4,16 +4,15 @@ the cards traded in (the buyer's own pool), with ``candidates`` and ``closest`` 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cockatrice_ext.formats.base import RulesError
 from cockatrice_ext.formats.league import Start
 from cockatrice_ext.formats.market import Buy, CardBought, MarketConfig, MarketDraftEngine
 from tests.formats.test_market import PLAYERS, balanced_cards, finish_draft, to_market
+from tests.formats.typed_support import refusal
 
 
 def at_market(names: dict[int, str] | None = None) -> MarketDraftEngine:
@@ -58,14 +57,6 @@ NAMED = {
     COMMONS[3]: "Goblin Assault",
     OTHER[0]: "Bogardan Hellkite",
 }
-
-
-def refusal(engine: MarketDraftEngine, action: Any) -> RulesError:
-    before = engine.snapshot()
-    with pytest.raises(RulesError) as info:
-        engine.apply(action)
-    assert engine.snapshot() == before
-    return info.value
 
 
 def rest(engine: MarketDraftEngine) -> tuple[str, ...]:

@@ -3,26 +3,14 @@ the draft, with ``candidates`` and ``closest`` drawn only from cards the player 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from cockatrice_ext.cards.model import CardFacts
-from cockatrice_ext.formats.base import RulesError
 from cockatrice_ext.formats.vortex import Pick, PutInShoe, StartGame, VortexConfig, VortexEngine
-from tests.formats.typed_support import NEAR_MISSES, held_and_typed
+from tests.formats.typed_support import MINE, NEAR_MISSES, TYPED_AS_HELD, held_and_typed, refusal
 
-MINE = (
-    "Sovereign's Bite",
-    "Lim-Dûl's Vault",
-    "Fire // Ice",
-    "Delver of Secrets // Insectile Aberration",
-    "Goblin Assault",
-    "Shock",
-    "Shocking Grasp",
-)
 THEIRS = ("Bogardan Hellkite", "Fireball", "Mikaeus, the Lunarch")
 FILLER = tuple(f"Filler {i}" for i in range(20))
 
@@ -46,26 +34,9 @@ def picked(engine: VortexEngine, choice: str) -> str:
     return engine.config.cards[engine.players[1].owned[-1]].name
 
 
-def refusal(engine: VortexEngine, action: Any) -> RulesError:
-    before = engine.snapshot()
-    with pytest.raises(RulesError) as info:
-        engine.apply(action)
-    assert engine.snapshot() == before
-    return info.value
-
-
 @pytest.mark.parametrize(
     ("typed", "card"),
-    [
-        ("Sovereign\u2019s Bite", "Sovereign's Bite"),  # a phone's apostrophe
-        ("Lim-Dul's Vault", "Lim-Dûl's Vault"),  # a dropped accent
-        ("Fire", "Fire // Ice"),  # one face of a split card
-        ("Delver of Secrets", "Delver of Secrets // Insectile Aberration"),  # the front of a double-faced one
-        ("Gob", "Goblin Assault"),  # a unique start
-        ('"Goblin Assault"', "Goblin Assault"),  # quote marks
-        ("\u201cShock\u201d", "Shock"),
-        ("shock", "Shock"),  # the whole name wins over a start of Shocking Grasp
-    ],
+    TYPED_AS_HELD,
 )
 def test_a_pick_by_name_as_typed_gets_the_card(typed: str, card: str) -> None:
     assert picked(engine_with(), typed) == card

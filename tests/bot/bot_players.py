@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cockatrice_ext.client import Client, ClientEvent, FloodLimits, connect
+from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.protocol import commands
 
 EMPTY_DECK = (
@@ -117,3 +118,13 @@ async def bot_line(player: Player, pattern: str, since: int, timeout: float = 15
     """The first line ``player`` heard since ``since`` (see :meth:`Player.mark`) matching ``pattern``; by
     default waiting longer than one budget window of the shipped limits (11 s), which a line may wait."""
     return await player.wait_line(lambda t: re.search(pattern, t) is not None, since=since, timeout=timeout)
+
+
+async def still_on_server(player: Player, room_id: int, game_id: int) -> bool:
+    """Whether the server still has the game (joining as a spectator works; we leave again)."""
+    try:
+        await player.client.join_game(room_id, game_id, spectator=True)
+    except (ClientError, TimeoutError):
+        return False
+    await player.client.leave_game(game_id)
+    return True

@@ -14,13 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_players import Player, wait_until
+from bot_players import Player, still_on_server, wait_until
 from servatrice import ServatriceServer
 
 from cockatrice_ext.bot.auction import AuctionOptions
 from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.client import FloodLimits
-from cockatrice_ext.client.errors import ClientError
 
 BLOCK = "2 Grizzly Bears\n2 Chimney Imp\n1 Pacifism\n1 Lightning Bolt\n1 Giant Growth\n1 Serra Angel\n"
 OPENED = re.compile(r"(Auction Magic|Vortex|Magic Combat Rules) game #(\d+) is open for (\d) players")
@@ -64,16 +63,6 @@ async def answer(player: Player, room_id: int, command: str, expected: str = "")
     return await player.wait_line(
         lambda t: (expected in t) if expected else t.startswith(f"{player.name}: "), since=since, timeout=30
     )
-
-
-async def on_server(player: Player, room_id: int, game_id: int) -> bool:
-    """Whether the server still has the game (joining as a spectator works; we leave again)."""
-    try:
-        await player.client.join_game(room_id, game_id, spectator=True)
-    except (ClientError, TimeoutError):
-        return False
-    await player.client.leave_game(game_id)
-    return True
 
 
 @pytest.mark.servatrice
@@ -151,7 +140,7 @@ def test_cancel_closes_ones_own_waiting_game_and_refuses_everything_else_with_a_
             await ann.wait_line(lambda t: t == closed, since=mark, timeout=30)
             seen["closed_once"] = [t for _, t in ann.heard[mark:]].count(closed)
             seen["first_gone"] = first not in bot.games and first not in bot.opened
-            seen["first_on_server"] = await on_server(bo, room_id, first)
+            seen["first_on_server"] = await still_on_server(bo, room_id, first)
             second = int(OPENED.search(await answer(ann, room_id, "!auction new 2", "is open"))[2])  # type: ignore[index]
             seen["second_is_new"] = second != first
             await bo.sit(room_id, second)

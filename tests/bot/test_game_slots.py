@@ -18,13 +18,12 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from bot_players import Player, wait_until
+from bot_players import Player, still_on_server, wait_until
 from servatrice import ServatriceConfig, ServatriceServer
 
 from cockatrice_ext.bot.auction import AuctionOptions
 from cockatrice_ext.bot.referee import duration_words
 from cockatrice_ext.bot.runtime import Bot, BotOptions
-from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.journal import Journal
 
 BLOCK = "2 Grizzly Bears\n2 Chimney Imp\n1 Pacifism\n1 Lightning Bolt\n1 Giant Growth\n1 Serra Angel\n"
@@ -91,16 +90,6 @@ def opened_game(answer: str) -> int:
     match = OPENED.search(answer)
     assert match, answer
     return int(match.group(1))
-
-
-async def still_on_server(player: Player, room_id: int, game_id: int) -> bool:
-    """Whether the server still has the game (joining as a spectator works; we leave again)."""
-    try:
-        await player.client.join_game(room_id, game_id, spectator=True)
-    except (ClientError, TimeoutError):
-        return False
-    await player.client.leave_game(game_id)
-    return True
 
 
 @pytest.mark.servatrice

@@ -1,4 +1,5 @@
-"""What the engines' typed-name tests share: names that tempt a loose match; a name as a phone types it."""
+"""What the engines' typed-name tests share: the held cards and how players type them, names that tempt a
+loose match, and the refusal that changes nothing."""
 
 from __future__ import annotations
 

@@ -512,6 +512,11 @@ class OwnDeck:
 class GameReferee(Referee):
     """A referee for one Cockatrice game, backed by one journaled engine table."""
 
+    takes_private_commands: ClassVar[bool] = False
+    """Whether its players may say its ``private`` scope commands by private message to the referee (Vortex:
+    a pick by name would tell the table): the runtime finds their game by the server's name for them
+    (:meth:`private_seat`) and runs them there (:meth:`on_private_command`)."""
+
     def __init__(self, bot: Bot, game_id: int, room_id: int, *, table_key: str | None = None) -> None:
         super().__init__(bot)
         self.game_id = game_id
@@ -633,6 +638,40 @@ class GameReferee(Referee):
             return
         await self.tell(ctx.sender, text)
         await ctx.reply(f"{ctx.sender}: refused (the reason was sent to you privately).")
+
+    def private_seat(self, user: str) -> int | None:
+        """The seat of ``user`` (a name the server gave: a private message's sender) if they sit in this
+        game as a player (not a spectator, not the referee), else None: a private ``!pick`` goes to them."""
+        if self.closed or self.finished:
+            return None
+        game = self.bot.client.games.get(self.game_id)
+        if game is None:
+            return None
+        for seat, player in game.players.items():
+            if player.name == user and not player.spectator and seat != self.me:
+                return int(seat)
+        return None
+
+    async def on_private_command(self, sender: str, text: str) -> None:
+        """A command ``sender`` wrote to the referee privately (Vortex: ``!pick`` and the pack listings), run
+        as if said at their seat (found by the server's name for them, :meth:`private_seat`); every answer and
+        refusal goes to them privately, from this game's session; the table sees only the pick's effects."""
+        seat = self.private_seat(sender)
+        if seat is None:
+            await self.tell(sender, f"{sender}: you are not playing in game #{self.game_id}.")
+            return
+
+        async def reply(line: str) -> None:
+            await self.tell(sender, shorten(line, 900))
+
+        ctx = Context(self.bot, "private", sender, player_id=seat, game_id=self.game_id, room_id=self.room_id)
+        ctx.reply_hook = reply
+        token = COMMAND_ACTION_IDS.set(self.command_ids(seat, f"private:{text}"))
+        try:
+            if not await self.handle_command(ctx, text):
+                await reply_unknown(ctx, text, [self])
+        finally:
+            COMMAND_ACTION_IDS.reset(token)
 
     async def on_connection_changed(self, event: ClientEvent) -> None:
         """A player's connection dropped (their seat is kept: a registered player) or came back."""

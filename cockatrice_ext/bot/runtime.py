@@ -950,10 +950,9 @@ class Bot:
         named there, not in game chat), by game number."""
         found: dict[int, GameReferee] = {}
         for game_id, referee in sorted(self.all_games().items()):
-            taker = getattr(referee, "on_private_command", None)
-            if taker is None or referee.commands.find(command, "private") is None:
+            if not referee.takes_private_commands or referee.commands.find(command, "private") is None:
                 continue
-            if referee.private_seat(sender) is not None:  # type: ignore[attr-defined]
+            if referee.private_seat(sender) is not None:
                 found[game_id] = referee
         return found
 
@@ -980,7 +979,7 @@ class Bot:
                 await self.tell(sender, shorten(line))
                 return True
             game_id = next(iter(games))
-        await games[game_id].on_private_command(sender, body)  # type: ignore[attr-defined]
+        await games[game_id].on_private_command(sender, body)
         return True
 
     def no_private_command(self, sender: str) -> str:
@@ -995,8 +994,7 @@ class Bot:
                 {
                     spec.name
                     for referee in at_table.values()
-                    if getattr(referee, "on_private_command", None) is not None
-                    and referee.private_seat(sender) is not None  # type: ignore[attr-defined]
+                    if referee.takes_private_commands and referee.private_seat(sender) is not None
                     for spec in referee.commands.listing("private")
                 }
             )

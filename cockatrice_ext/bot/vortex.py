@@ -49,9 +49,9 @@ The rules live in :mod:`cockatrice_ext.formats.vortex`; this module only adapts 
   player id of the chat event.
 * **Picking privately.** A pick by name said in game chat tells the table the card the referee then hides
   ("picks a card"), so ``!pick``, ``!pack``, ``!packs`` and ``!help`` also work by private message to the
-  referee (:meth:`VortexReferee.on_private_command`): the runtime finds the game by the server's
-  ``sender_name`` among the seats (never from text), and a player of two Vortex games adds the game's
-  number (``!pick 3 #12``). The pack listing says so. A name said in game chat is still taken (it is out
+  referee (:meth:`~cockatrice_ext.bot.referee.GameReferee.on_private_command`): the runtime finds the game by
+  the server's ``sender_name`` among the seats (never from text), and a player of two Vortex games adds the
+  game's number (``!pick 3 #12``). The pack listing says so. A name said in game chat is still taken (it is out
   already), but a refusal naming cards of the pack (``which one: A or B?``, ``did you mean A?``) goes to
   the picker alone (:meth:`VortexReferee.hidden_card_names`).
 * **Pick timer.** With the game option ``picktimer=N`` each pending pick gets N seconds (a warning at half
@@ -80,13 +80,11 @@ from cockatrice_ext.bot.blocks import LoadedBlock, load_block, pile_cod
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.formats import SeatsByName, finish_if_one_stands
 from cockatrice_ext.bot.referee import (
-    COMMAND_ACTION_IDS,
     Context,
     FormatRoom,
     PileReferee,
     Referee,
     asked_by,
-    reply_unknown,
     shorten,
 )
 from cockatrice_ext.bot.runtime import Bot
@@ -398,6 +396,7 @@ class VortexReferee(SeatsByName, PileReferee):
 
     format_name = "vortex"
     game_title = "Vortex"
+    takes_private_commands = True  # a pick by name in game chat would tell the table the card
     options_type = VortexOptions
     refusals: ClassVar[dict[str, str]] = REFUSALS
     PLAYER_DETAILS: ClassVar[frozenset[str]] = Referee.PLAYER_DETAILS | {"active_player"}
@@ -449,40 +448,6 @@ class VortexReferee(SeatsByName, PileReferee):
             if facts.name == name:
                 return shown
         return name
-
-    def private_seat(self, user: str) -> int | None:
-        """The seat of ``user`` (a name the server gave: a private message's sender) if they sit in this
-        game as a player (not a spectator, not the referee), else None: a private ``!pick`` goes to them."""
-        if self.closed or self.finished:
-            return None
-        game = self.bot.client.games.get(self.game_id)
-        if game is None:
-            return None
-        for seat, player in game.players.items():
-            if player.name == user and not player.spectator and seat != self.me:
-                return int(seat)
-        return None
-
-    async def on_private_command(self, sender: str, text: str) -> None:
-        """A command ``sender`` wrote to the referee privately (``!pick`` and the pack listings), run as if
-        said at their seat (found by the server's name for them, :meth:`private_seat`); every answer and
-        refusal goes to them privately, from this game's session; the table sees only the pick's effects."""
-        seat = self.private_seat(sender)
-        if seat is None:
-            await self.tell(sender, f"{sender}: you are not playing in Vortex game #{self.game_id}.")
-            return
-
-        async def reply(line: str) -> None:
-            await self.tell(sender, shorten(line, 900))
-
-        ctx = Context(self.bot, "private", sender, player_id=seat, game_id=self.game_id, room_id=self.room_id)
-        ctx.reply_hook = reply
-        token = COMMAND_ACTION_IDS.set(self.command_ids(seat, f"private:{text}"))
-        try:
-            if not await self.handle_command(ctx, text):
-                await reply_unknown(ctx, text, [self])
-        finally:
-            COMMAND_ACTION_IDS.reset(token)
 
     @property
     def engine(self) -> rules.VortexEngine:

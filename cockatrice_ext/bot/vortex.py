@@ -51,8 +51,8 @@ The rules live in :mod:`cockatrice_ext.formats.vortex`; this module only adapts 
   ("picks a card"), so ``!pick``, ``!pack``, ``!packs`` and ``!help`` also work by private message to the
   referee (:meth:`~cockatrice_ext.bot.referee.GameReferee.on_private_command`): the runtime finds the game by
   the server's ``sender_name`` among the seats (never from text), and a player of two Vortex games adds the
-  game's number (``!pick 3 #12``). The pack listing says so. A name said in game chat is still taken (it is out
-  already), but a refusal naming cards of the pack (``which one: A or B?``, ``did you mean A?``) goes to
+  game's number (``!pick 3 #12``). The pack listing says so. A name said in game chat is still taken (it is
+  out already), but a refusal naming cards of the pack (``which one: A or B?``, ``did you mean A?``) goes to
   the picker alone (:meth:`VortexReferee.hidden_card_names`).
 * **Pick timer.** With the game option ``picktimer=N`` each pending pick gets N seconds (a warning at half
   time); then the referee journals ``AutoPick``, a random card of that pack. The turn passing in Cockatrice

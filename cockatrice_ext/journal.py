@@ -1015,7 +1015,11 @@ class Journal:
                 effects = engine.apply(action)
             except ValueError as exc:
                 hint = self._played_with(key)
-                raise table_error(key, f"{what} no longer applies: {exc}{hint}") from exc
+                error = table_error(key, f"{what} no longer applies: {exc}{hint}")
+                # Players hear the refusal's code only: its details may name cards hidden from some of them.
+                said = getattr(exc, "code", None) or exc
+                error.public = f"{what} no longer applies: {said}{hint}".lstrip(": ")
+                raise error from exc
             except _UNREADABLE as exc:  # a decoded action of the wrong shape (a text where a number was)
                 LOGGER.warning("table %r%s: the engine fails on its action", key, what, exc_info=True)
                 raise _unreadable(key, f"{what}: its action", exc) from exc

@@ -73,3 +73,21 @@ def test_a_missing_record_and_a_retried_action_are_told_without_their_key(journa
     with pytest.raises(JournalError) as again:
         table.apply(Add(player=2, amount=1), action_id="second")
     assert KEY in str(again.value) and KEY not in public(again.value)
+
+
+def test_an_action_the_rules_now_refuse_is_told_by_its_code_without_its_details(journal: Journal) -> None:
+    """A refusal's details may name cards hidden from some players (a hand's candidates): players hear its
+    code; the operator's log has it whole."""
+    (stored,) = journal._db.execute(
+        "SELECT action FROM actions WHERE table_key=? AND seq=2", (KEY,)
+    ).fetchone()
+    journal._db.execute(
+        "UPDATE actions SET action=? WHERE table_key=? AND seq=2",
+        (stored.replace('"amount": 3', '"amount": 99'), KEY),
+    )
+    with pytest.raises(JournalError) as refused:
+        Table.restore(journal, KEY)
+    assert "limit" in str(refused.value) and "50" in str(refused.value)  # the log's: the details
+    told = public(refused.value)
+    assert told.startswith("action 2 no longer applies: over_limit"), told
+    assert "50" not in told and "tcp://" not in told

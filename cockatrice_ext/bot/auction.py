@@ -982,6 +982,21 @@ class AuctionReferee(SeatsByName, PileReferee):
                 await self.on_card_moved(event)
             elif name in ("Event_Leave", "Event_PlayerPropertiesChanged"):
                 await self.settle_departures()
+            elif name == "Event_SetCounter":
+                await self.on_counter_set(event)
+
+    async def on_counter_set(self, event: ClientEvent) -> None:
+        """A player's life counter changed: the engine hears it when a life total can decide the game
+        (``empty=life``: the highest life wins when the block runs out), so the journal keeps it."""
+        if self.engine.config.empty_block_rule != "higher_life_wins":
+            return
+        player = self.engine_player(event.player_id)
+        seat = self.mirror.players.get(event.player_id)
+        counter = seat.counters.get(int(event.message.counter_id)) if seat else None  # type: ignore[attr-defined]
+        if player is None or counter is None or counter.name.casefold() != "life":
+            return
+        if player in self.engine.living() and self.engine.life.get(player) != counter.value:
+            await self.try_apply(rules.ReportLife(player=None, target=player, life=counter.value))
 
     async def settle_departures(self) -> None:
         """Players whose seat is gone have left; a conceded seat has conceded: tell the engine first."""
@@ -1716,13 +1731,14 @@ class AuctionReferee(SeatsByName, PileReferee):
         """Record combat damage a commander dealt you: !cdamage N [OWNER] (90Y.7: 21 from one loses)."""
         player = self.engine_player(self.require_player(ctx))
         engine = self.engine
-        others = {p: i for p, i in engine.commanders.items() if p != player}
-        chosen = players_named(owner, list(others), self.player_name) if owner else list(others)
+        owners = dict(engine.commanders)  # your own commander too: an opponent may attack you with it
+        others = [p for p in owners if p != player]
+        chosen = players_named(owner, list(owners), self.player_name) if owner else others
         if len(chosen) != 1:
-            names = listed(sorted(self.player_name(p) for p in others), last="or") if others else "nobody"
+            names = listed(sorted(self.player_name(p) for p in owners), last="or") if owners else "nobody"
             said = f"no player {shorten(owner, 40)!r} has a commander here; " if owner and not chosen else ""
             raise BadArgument(f"{said}name whose commander hit you: !cdamage N OWNER ({names})")
-        index = others[chosen[0]]
+        index = owners[chosen[0]]
         async with self._lock:
             await self.perform(
                 self.apply(rules.CommanderDamage(player=None, target=player, commander=index, amount=amount))

@@ -253,10 +253,26 @@ def test_cdamage_for_an_unknown_owner_names_the_players(tmp_path: Path) -> None:
         (
             ("game", GAME),
             "alice: no player 'bob' has a commander here; name whose commander hit you: !cdamage N OWNER"
-            " (zoë_fx)",
+            " (alice or zoë_fx)",
         )
     ]
     assert not referee.performed
+
+
+def test_cdamage_from_your_own_commander_is_recorded(tmp_path: Path) -> None:
+    """90Y.7 counts damage from any one commander: an opponent who took yours (Mark of Mutiny, in the
+    bundled block) can hit you with it. Seen: `!cdamage 5 alice` from alice refused as "no player 'alice'
+    has a commander here"."""
+    referee = commander_game(tmp_path)
+    assert said(referee, ZOE, "!cdamage 3") == []  # no owner named: the other player's commander
+    assert referee.engine.commander_damage[ZOE] == {referee.engine.commanders[ALICE]: 3}
+    referee.performed.clear()
+    assert said(referee, ALICE, "!cdamage 5 alice") == []
+    assert said(referee, ALICE, "!cdamage 16 alice") == []
+    taken = [e for e in referee.performed if isinstance(e, am.CommanderDamageTaken)]
+    own = referee.engine.commanders[ALICE]
+    assert [(e.player, e.total, e.commander.index) for e in taken] == [(ALICE, 5, own), (ALICE, 21, own)]
+    assert any(isinstance(e, am.PlayerLost) and e.player == ALICE for e in referee.performed)
 
 
 def test_player_names_fold_as_card_names_do() -> None:

@@ -30,6 +30,16 @@ class LoadedBlock:
     def __len__(self) -> int:
         return len(self.facts)
 
+    def only(self, indices: tuple[int, ...]) -> LoadedBlock:
+        """The block's cards at ``indices`` (a game's share of a pool); ``cod`` is the whole block's, so a
+        part has none: the bot's pile is written from ``game_names`` (:func:`pile_cod`)."""
+        return LoadedBlock(
+            name=self.name,
+            facts=tuple(self.facts[i] for i in indices),
+            game_names=tuple(self.game_names[i] for i in indices),
+            cod="",
+        )
+
 
 def pile_cod(deck_name: str, game_names: list[str] | tuple[str, ...]) -> str:
     """A ``.cod`` for the bot's own pile, holding exactly ``game_names``, one ``<card>`` per copy in a secret

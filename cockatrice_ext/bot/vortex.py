@@ -127,6 +127,7 @@ class VortexOptions:
     judge: bool = True  # ask to sit as judge; used only when the server grants it
     skip_first_draw: bool = True  # two players: the starting player skips their first draw (Magic 103.8)
     overflow_to: str = "graveyard"
+    basics_per_player: bool = True  # game option basics: one of each basic land per player in the shoe
     pick_timeout: int = 0  # game option picktimer: seconds per pick before the referee picks; 0 = no timer
     password: str = ""
     seed: int | None = None  # fixed shuffle for reproducible games; None = a fresh random seed
@@ -376,12 +377,18 @@ class VortexRoom(FormatRoom):
             raise BadArgument(f"no block called {options.block!r}") from None
         except (LookupError, ValueError, OSError) as exc:
             raise BadArgument(f"block {options.block!r} does not load: {str(exc)[:120]}") from None
+        pool = f"pool {loaded.name}, {len(loaded)} cards"
+        if options.basics_per_player:
+            loaded = loaded.only(rules.pool_for_players(loaded.facts, options.seats))
+            pool = f"pool {loaded.name}, {len(loaded)} cards with one of each basic land per player"
+            short = rules.basics_short(loaded.facts, options.seats)
+            if short:
+                pool += f"; it holds less than one {', '.join(short)} per player"
         referee = await VortexReferee.create(self.bot, ctx.room_id, options, loaded, requested_by=ctx.sender)
         await ctx.reply(
             shorten(
                 f"Vortex game #{referee.game_id} is open for {options.seats} players{asked_by(ctx.sender)}"
-                f" (pool {loaded.name}, {len(loaded)} cards). Join it, load any deck (an empty one is fine)"
-                " and press ready. In game: !help."
+                f" ({pool}). Join it, load any deck (an empty one is fine) and press ready. In game: !help."
             )
         )
 

@@ -211,6 +211,13 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
             },
         ),
         _choice(
+            "basics",
+            "players",
+            "Requirements: the shoe holds one of each basic land per player (only that many of each basic the"
+            " pool lists are shuffled in), or every basic land the pool lists",
+            {"players": {"basics_per_player": True}, "pool": {"basics_per_player": False}},
+        ),
+        _choice(
             "firstdraw",
             "skip",
             "draw step (Magic 103.8): the starting player of a two-player game skips their first draw, or"

@@ -40,6 +40,8 @@ RULE INDEX (seed 001, in our words -> where it lives)
 * Mulligan replacement: at upkeep (before the first draw of the turn) a player whose pack holds five or
   more basic lands may reveal and exile it; until end of turn they replenish to five -> ``PackMulligan``.
 * 2 to 5 players -> ``StartGame`` refuses otherwise (``bad_player_count``).
+* The pool holds "one of each basic land per player" -> ``pool_for_players`` (the referee shuffles only
+  those into the shoe; a pool listing basics for five players plays two with ten basics, not 25).
 * A player leaves the game (concedes, or leaves the Cockatrice game; the write-up is silent, Magic 800.4a
   applies) -> ``RemovePlayer`` (referee only, ``_remove_player``, effect ``PlayerOut``): out of the turn
   order for good; their pack goes to the bottom of the shoe in a random order (the seeded ``rng``), so no
@@ -86,6 +88,28 @@ BASIC_LAND_NAMES = ("Plains", "Island", "Swamp", "Mountain", "Forest")
 OVERFLOW_DESTINATIONS = ("graveyard", "shoe_bottom", "exile")
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
+
+
+def pool_for_players(cards: tuple[CardFacts, ...], players: int) -> tuple[int, ...]:
+    """The pool's cards a game of ``players`` shuffles into its shoe, as indices into ``cards`` in pool
+    order: "one of each basic land per player" (seed 001, Requirements), so of each of the five basic
+    lands only the first ``players`` copies; every other card (snow or other basics included) as listed.
+    A pool holding fewer copies of a basic keeps what it has (``basics_short`` says which)."""
+    kept: list[int] = []
+    seen: dict[str, int] = {}
+    for index, card in enumerate(cards):
+        if card.name in BASIC_LAND_NAMES:
+            seen[card.name] = seen.get(card.name, 0) + 1
+            if seen[card.name] > players:
+                continue
+        kept.append(index)
+    return tuple(kept)
+
+
+def basics_short(cards: tuple[CardFacts, ...], players: int) -> tuple[str, ...]:
+    """The basic lands a pool holds fewer than one of per player of a ``players`` game."""
+    counts = {name: sum(1 for card in cards if card.name == name) for name in BASIC_LAND_NAMES}
+    return tuple(name for name, count in counts.items() if count < players)
 
 
 @dataclass(frozen=True)

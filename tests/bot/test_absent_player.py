@@ -56,7 +56,7 @@ def test_vortex_players_drop_a_player_whose_connection_stays_gone_and_play_on(
                 rooms=("Bot room",),
                 journal_path=tmp_path / "journal.sqlite3",
                 formats=("vortex",),
-                format_options={"vortex": VortexOptions(block=str(pool), seed=5)},
+                format_options={"vortex": VortexOptions(block=str(pool), seed=5, basics_per_player=False)},
                 client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
             )
         )

@@ -69,7 +69,8 @@ def hand_names(player: Player, game_id: int, pid: int) -> list[str]:
 
 
 async def start_bot(url: str, tmp_path: Path, user: str, **options: Any) -> Bot:
-    """A bot refereeing Vortex in "Bot room" (relaxed flood limits, as the test server has)."""
+    """A bot refereeing Vortex in "Bot room" (relaxed flood limits, as the test server has). The tests' pools
+    are sized for the deal, so every basic they list is shuffled in (``basics_per_player=False``)."""
     bot = Bot(
         BotOptions(
             url=url,
@@ -77,7 +78,7 @@ async def start_bot(url: str, tmp_path: Path, user: str, **options: Any) -> Bot:
             rooms=("Bot room",),
             journal_path=tmp_path / "journal.sqlite3",
             formats=("vortex",),
-            format_options={"vortex": VortexOptions(**options)},
+            format_options={"vortex": VortexOptions(**{"basics_per_player": False, **options})},
             client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
         )
     )

@@ -40,7 +40,7 @@ async def strict_bot(url: str, tmp_path: Path, user: str, **extra: Any) -> Bot:
         rooms=("Bot room",),
         journal_path=tmp_path / "journal.sqlite3",
         formats=("vortex",),
-        format_options={"vortex": VortexOptions(block=str(pool), seed=3, **extra)},
+        format_options={"vortex": VortexOptions(block=str(pool), seed=3, basics_per_player=False, **extra)},
         client_options={"reconnect": False},
     )
     bot = Bot(options)

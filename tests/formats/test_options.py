@@ -34,7 +34,8 @@ CONFIGS: dict[str, type[Any]] = {
     "market": MarketConfig,
     "autobattler": AutoBattlerConfig,
 }
-BOT_ONLY = {"bid_timeout", "auction_at", "pick_timeout"}  # the referee's own settings, not the engine's
+# the referee's own settings, not the engine's (basics: which of the pool's cards the referee shuffles in)
+BOT_ONLY = {"bid_timeout", "auction_at", "pick_timeout", "basics_per_player"}
 
 
 def test_the_issue_examples_parse() -> None:

@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import math
 import time
@@ -129,6 +130,10 @@ class _Entry(NamedTuple):
     """For a line given back to a user who is back (:meth:`ChatScheduler.user_back`): whether it was kept
     raw; kept again (the user still away, or still ignoring us), it is kept as it was, without its mark.
     None for every other line."""
+    at: float = 0.0
+    """When it was said (loop time): the operator hears how long the oldest waiting line waits."""
+    on_sent: tuple[Callable[[float], None], ...] = ()
+    """Told the loop time when the line left (or was given up): a game's announcement starts its clock."""
 
 
 Held = list[tuple[str, bool]]
@@ -260,6 +265,9 @@ class ChatScheduler:
         self._sending: Destination | None = None
         self._sending_parts: list[tuple[str, str]] = []  # the lines of the message on its way: (text, topic)
         self._sending_kept_raw: bool | None = None
+        self._parts_sent: list[Callable[[float], None]] = []  # the composed message's lines' on_sent
+        self._sending_sent: list[Callable[[float], None]] = []
+        self._sending_at = 0.0  # when the oldest line of the message on its way was said
         self._back_while_sending = False
         self.sent_messages = 0
         self.given_back: dict[str, float] = {}
@@ -270,14 +278,23 @@ class ChatScheduler:
         """Private messages may be longer (a pool list); room and game lines stay short."""
         return self.user_limit if destination[0] == "user" else self.max_message
 
-    def say(self, destination: Destination, text: Line, *, raw: bool = False, bulk: bool = False) -> None:
+    def say(
+        self,
+        destination: Destination,
+        text: Line,
+        *,
+        raw: bool = False,
+        bulk: bool = False,
+        on_sent: Callable[[float], None] | None = None,
+    ) -> None:
         """Queue one line for ``destination`` (never blocks; empty lines are dropped).
 
         A ``raw`` text (a deck list to paste) keeps its line breaks and is sent as a message of its own,
         never merged with other lines; it is cut at the destination's limit like any line. A callable is
         rendered when its message is put together, right before it is sent. A ``bulk`` line (a long
         listing; or a :class:`Tagged` one) goes after the destination's other lines, and after every
-        destination's short lines (see :class:`Tagged`).
+        destination's short lines (see :class:`Tagged`). ``on_sent`` is told the loop time when the line
+        leaves (handed to the client; or given up: refused, dropped, kept for a user who is away).
         """
         topic = ""
         if isinstance(text, Tagged):
@@ -286,9 +303,12 @@ class ChatScheduler:
                 self.recaps[topic] = text.recap
             text = text.text
         line: Line = text if callable(text) else self._fit(destination, text, raw)
+        now = _loop_now()
         if not line:
+            _tell_sent((on_sent,) if on_sent else (), now)
             return
         if destination[0] == "user" and destination[1] in self._held:
+            _tell_sent((on_sent,) if on_sent else (), now)
             # known to be offline: kept for their return, no round trip
             if topic:
                 self._hold(destination[1], topics=[topic])
@@ -296,7 +316,7 @@ class ChatScheduler:
                 self._hold(destination[1], self._rendered(destination, line, raw), raw)
             return
         queue = self._queue(destination)
-        entry = _Entry(line, raw, bulk, topic)
+        entry = _Entry(line, raw, bulk, topic, at=now, on_sent=(on_sent,) if on_sent else ())
         if bulk:
             queue.append(entry)
         else:  # before the first bulk line: an answer never waits behind a listing
@@ -438,7 +458,8 @@ class ChatScheduler:
 
     def drop(self, destination: Destination) -> None:
         """Forget what is queued for a destination that is gone (a closed game, a user who left)."""
-        self._queues.pop(destination, None)
+        dropped = self._queues.pop(destination, None) or ()
+        _tell_sent([told for entry in dropped for told in entry.on_sent], _loop_now())
         self._since.pop(destination, None)
         if not self._queues:
             self._idle.set()
@@ -568,6 +589,7 @@ class ChatScheduler:
         while not text and taken < len(queue):
             text, raw = self._render_queued(destination, taken), queue[taken].raw
             taken += 1
+        self._parts_sent = [told for entry in itertools.islice(queue, taken) for told in entry.on_sent]
         if not text:
             self._parts, self._parts_kept_raw = [], None
             return "", taken, None
@@ -584,6 +606,7 @@ class ChatScheduler:
                     break
                 text = merged
                 self._parts.append((following, queue[taken].topic))
+            self._parts_sent.extend(queue[taken].on_sent)
             taken += 1
         return text, taken, None
 
@@ -604,7 +627,7 @@ class ChatScheduler:
         for _ in range(taken):
             queue.popleft()
         if rest is not None and first is not None:
-            queue.appendleft(first._replace(line=rest[0], raw=rest[1]))  # a listing's rest is still bulk
+            queue.appendleft(first._replace(line=rest[0], raw=rest[1], on_sent=()))  # a listing's rest: bulk
         if not queue:
             del self._queues[destination]
             self._since.pop(destination, None)
@@ -625,6 +648,7 @@ class ChatScheduler:
             text, taken, rest = self._compose(destination, self._message_size(destination, now))
             if not text:  # only renderers that said nothing: no budget spent, look again
                 self._take(destination, taken, rest)
+                _tell_sent(self._parts_sent, now)
                 return None, 0.0, False
             if (share_wait := self._share_wait(destination, _size(text), now)) > 0:
                 wait = min(wait, share_wait)
@@ -632,8 +656,11 @@ class ChatScheduler:
             budget_wait = self._delay(destination, text)
             if budget_wait > 0:
                 return None, min(wait, budget_wait), True
+            queue = self._queues[destination]
+            self._sending_at = min((entry.at for entry in itertools.islice(queue, taken)), default=now)
             self._take(destination, taken, rest)
             self._sending_parts, self._sending_kept_raw = list(self._parts), self._parts_kept_raw
+            self._sending_sent = list(self._parts_sent)
             return (destination, text), 0.0, False
         return None, wait, False
 
@@ -677,7 +704,8 @@ class ChatScheduler:
         except asyncio.CancelledError:
             raise
         except ChatFlood:  # the server's budget is smaller than we knew: the client paces slower now
-            self._send_again(destination, message)
+            if self._send_again(destination, message):
+                return  # its lines have not left yet
         except (NameNotFound, InIgnoreList) as exc:
             if destination[0] != "user":
                 LOGGER.info("chat to %s failed: %s", destination, exc)
@@ -692,6 +720,7 @@ class ChatScheduler:
                 LOGGER.info("%s reads the referee's private messages again", destination[1])
         finally:
             self._sending = None
+        _tell_sent(self._sending_sent, asyncio.get_running_loop().time())
 
     def _refused(self, user: str, message: str, *, ignored: bool) -> None:
         """A private message ``user`` did not get: they are offline, or (``ignored``) have us on their
@@ -739,17 +768,20 @@ class ChatScheduler:
         reached them since)."""
         return user in self._ignoring
 
-    def _send_again(self, destination: Destination, message: str) -> None:
+    def _send_again(self, destination: Destination, message: str) -> bool:
         """A message the server refused as flood goes first in its conversation again (alone, as sent),
-        up to :data:`FLOOD_RETRIES` times: what the budget refused is delayed, not lost."""
+        up to :data:`FLOOD_RETRIES` times: what the budget refused is delayed, not lost. Whether it waits
+        again (False: dropped)."""
         key = (destination, message)
         refused = self._refusals[key] = self._refusals.get(key, 0) + 1
         if refused > FLOOD_RETRIES:
             del self._refusals[key]
             LOGGER.warning("chat to %s refused as flood %d times, dropped: %r", destination, refused, message)
-            return
-        self._queue(destination).appendleft(_Entry(message, True))
+            return False
+        entry = _Entry(message, True, at=self._sending_at, on_sent=tuple(self._sending_sent))
+        self._queue(destination).appendleft(entry)
         self._idle.clear()
+        return True
 
     def _hold(
         self,
@@ -775,6 +807,9 @@ class ChatScheduler:
         lines = [(message, "\n" in message if raw is None else raw)] if message else []  # a text sent
         queued = self._queues.pop(("user", user), None) or ()  # whole (a deck list) stays whole
         self._since.pop(("user", user), None)
+        told = [listener for entry in queued for listener in entry.on_sent]
+        if told:  # what waited for them is given up here: its listeners hear so
+            _tell_sent(told, _loop_now())
         for topic in [*(topics or ()), *(entry.topic for entry in queued if entry.topic)]:
             if topic not in kept_topics:
                 kept_topics.append(topic)
@@ -819,17 +854,42 @@ class ChatScheduler:
     def _topic_marks(self, user: str) -> Held:
         return [(TOPIC_MARK + topic, False) for topic in self._held_topics.get(user, ())]
 
+    def oldest_wait(self, now: float) -> float:
+        """Seconds the oldest line still queued has waited (0: none waits)."""
+        said = [entry.at for queue in self._queues.values() for entry in queue if entry.at]
+        return max(0.0, now - min(said)) if said else 0.0
+
     def _warn_if_starved(self, wait: float) -> None:
-        """Tell the operator (at most once a minute) when the budget holds lines back for long."""
+        """Tell the operator (at most once a minute) when the budget holds lines back for long: how many
+        messages wait and how long the oldest line has waited (what players feel), not only the next slot."""
         now = asyncio.get_running_loop().time()
-        if wait >= STARVED_AFTER and now - self._warned_at >= 60.0:
+        oldest = self.oldest_wait(now)
+        if max(wait, oldest) >= STARVED_AFTER and now - self._warned_at >= 60.0:
             self._warned_at = now
             LOGGER.warning(
-                "chat budget spent: %d message(s) wait %.0f s; each helper session (--extra-user) adds"
-                " its own budget",
+                "chat budget spent: %d message(s) waiting, the oldest line for %.0f s (the next goes in %.0f"
+                " s); each helper session (--extra-user) adds its own budget",
                 self.waiting()[0],
+                oldest,
                 wait,
             )
+
+
+def _loop_now() -> float:
+    """The running loop's time (the monotonic clock, which it reads, outside a loop)."""
+    try:
+        return asyncio.get_running_loop().time()
+    except RuntimeError:
+        return time.monotonic()
+
+
+def _tell_sent(listeners: Any, at: float) -> None:
+    """Tell each ``on_sent`` listener that its line left at loop time ``at`` (a failing one is logged)."""
+    for listener in listeners:
+        try:
+            listener(at)
+        except Exception:
+            LOGGER.exception("a sent line's listener failed")
 
 
 def client_scheduler(client: Any, **options: Any) -> ChatScheduler:

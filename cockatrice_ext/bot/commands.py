@@ -17,8 +17,14 @@ annotated parameter types:
 * ``X | None`` - optional, may be omitted at the end.
 
 Conversion failures raise :class:`BadArgument` with a one-line reason including the usage,
-which the bot sends back to the player. Handlers raise :class:`CommandError` subclasses for
-any other refusal; the engines' ``RulesError`` is translated by each referee.
+which the bot sends back to the player. The scope decides how strict one grammar is: in a **public** scope
+(room chat, :data:`PUBLIC_SCOPES`, where people talk to each other and ``!lfg`` or ``!roll 1d20`` is meant
+for someone else) words after a command that takes none are ignored (``!games please``), and an unknown
+``!word`` is answered only when it is a close typo of a command (:func:`unknown_reply`). A line may name
+the bot it is for (``RefereeBot: !games``, ``@RefereeBot !help``, ``!games @RefereeBot``:
+:func:`split_address`); the address only selects who answers, never who asked. Handlers raise
+:class:`CommandError` subclasses for any other refusal; the engines' ``RulesError`` is translated by each
+referee.
 
 This module has no I/O: handlers are ``async`` only so referees can await the client.
 """
@@ -76,6 +82,13 @@ class NotAllowed(CommandError):
 class Invocation:
     name: str
     args: str
+
+
+PUBLIC_SCOPES = frozenset({"room"})
+"""Scopes where people talk to each other, not only to the bot: unknown words are not answered there unless
+they misspell a command (:func:`unknown_reply`), and a command that takes no arguments ignores the words after
+it (:meth:`CommandSpec.convert`). In game chat and private messages players talk to the bot: everything is
+answered."""
 
 
 _SPACE = re.compile(r"\s")
@@ -216,8 +229,9 @@ class CommandSpec:
             return BadArgument(f"usage: {self.usage}")
         return BadArgument(f"missing {param.name.upper()}; usage: {self.usage}")
 
-    def convert(self, args: str) -> list[Any]:
-        """Turn the argument text into handler arguments.
+    def convert(self, args: str, scope: str = "game") -> list[Any]:
+        """Turn the argument text into handler arguments; in a public ``scope`` (:data:`PUBLIC_SCOPES`) a
+        command that takes no arguments ignores the words after it (``!games please``).
 
         Raises:
             BadArgument: missing, extra or malformed arguments.
@@ -242,7 +256,7 @@ class CommandSpec:
                 self._check_subcommand(token)
             rest = _after_first_token(rest)
             values.append(self._convert_token(param, token))
-        if rest.strip():
+        if rest.strip() and not (scope in PUBLIC_SCOPES and not self.params):
             raise BadArgument(f"too many arguments; usage: {self.usage}")
         return values
 
@@ -381,7 +395,7 @@ class CommandSet:
         spec = self.find(invocation.name, scope)
         if spec is None:
             return False
-        values = spec.convert(invocation.args)
+        values = spec.convert(invocation.args, scope)
         await spec.handler(ctx, *values)
         return True
 
@@ -403,3 +417,42 @@ def unknown_command_reason(name: str, known: list[str], *, command: str = "", us
     hint = f"did you mean {said}{close}? " if close else ""
     tail = f"usage: {usage}" if usage else f"{PREFIX}help lists the commands"
     return f"unknown command {said}{name}; {hint}{tail}"
+
+
+def unknown_reply(name: str, known: list[str], scope: str) -> str | None:
+    """The answer to an unknown ``!name`` in ``scope`` (:func:`unknown_command_reason`), or None when the
+    scope stays silent: in a public scope (:data:`PUBLIC_SCOPES`) only a close typo of one of its commands
+    (:func:`closest`) is answered; ``!lfg``, ``!roll 1d20`` or ``!GG`` there are meant for other people."""
+    if scope in PUBLIC_SCOPES and closest(name, known) is None:
+        return None
+    return unknown_command_reason(name, known)
+
+
+_LEADING_ADDRESS = re.compile(r"@?([^\s:,@!]+)\s*[:,]\s*(\S.*)|@([^\s:,@!]+)\s+(\S.*)", re.DOTALL)
+"""``NAME: !cmd``, ``NAME, !cmd``, ``@NAME: !cmd``, ``@NAME !cmd`` (the command checked by the caller)."""
+_TRAILING_ADDRESS = re.compile(r"(.*\S)\s+@([^\s:,@!]+)[\s.!?]*", re.DOTALL)
+"""``!cmd ARGS @NAME``."""
+
+
+def split_address(text: str) -> tuple[str | None, str]:
+    """The name a command line is addressed to and the command without it, or ``(None, text)``: ``NAME:
+    !games``, ``NAME, !games``, ``@NAME !help``, ``!games @NAME`` (read through invisible characters and
+    any spacing, as :func:`parse_invocation` reads). A line that is no command once the address is taken off
+    (``ok, thanks``) is returned as it is. The name is as typed: compare it folded (the bot's
+    ``players_named``). Only for scopes where no command takes a user's name as its last word (the room)."""
+    visible = _visible(text).strip()
+    for pattern, groups in ((_LEADING_ADDRESS, ((1, 2), (3, 4))), (_TRAILING_ADDRESS, ((2, 1),))):
+        match = pattern.fullmatch(visible)
+        if match is None:
+            continue
+        for name_group, rest_group in groups:
+            name, rest = match.group(name_group), match.group(rest_group)
+            name = name.rstrip(".?") if name else name  # "!games @RefereeBot." ends a sentence
+            if not name or rest is None:
+                continue
+            try:
+                if parse_invocation(rest) is not None:
+                    return name, rest
+            except BadArgument:
+                return name, rest
+    return None, text

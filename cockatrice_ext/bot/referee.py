@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from cockatrice_ext.bot.blocks import pile_cod
 from cockatrice_ext.bot.chat import Line
 from cockatrice_ext.bot.commands import (
+    PREFIX,
     BadArgument,
     CommandError,
     CommandSet,
@@ -34,7 +35,7 @@ from cockatrice_ext.bot.commands import (
     Rest,
     command,
     parse_invocation,
-    unknown_command_reason,
+    unknown_reply,
 )
 from cockatrice_ext.bot.missed import MissedLines, recap
 from cockatrice_ext.cards.typed import typed_key
@@ -92,6 +93,14 @@ GAME_REQUESTER: contextvars.ContextVar[str] = contextvars.ContextVar("game_reque
 """The user on whose request a game is being opened: the server's sender name of the room command that runs,
 set only for room commands that open one game per request (a format's ``new``, ``!resume``); empty for a
 league's games, which the league opens for its pairings."""
+
+
+ANNOUNCING: contextvars.ContextVar[list[Callable[[float], None]] | None] = contextvars.ContextVar(
+    "announcing", default=None
+)
+"""Set while a room command runs: the clocks of the games it opened (:meth:`Bot.note_opened`), each started
+(given the loop time) when the command's next answer leaves the chat queue (:meth:`Context.reply`): a game
+nobody has heard of yet is not "unjoined" (the room's answers may wait for the chat budget)."""
 
 
 def asked_by(requester: str) -> str:
@@ -154,6 +163,13 @@ class OpenedGame:
     requester: str
     room_id: int
     opened_at: float
+    heard_at: float | None = None
+    """When its announcement left the chat queue (loop time; None: not yet): the unjoined clock starts there
+    (:meth:`Bot.note_heard`)."""
+
+    def unjoined_for(self, now: float) -> float:
+        """Seconds it has been waiting since players heard of it (0 before they did)."""
+        return 0.0 if self.heard_at is None else max(0.0, now - self.heard_at)
 
 
 ROOM_COMMANDS_PER_WINDOW = 3
@@ -211,7 +227,7 @@ class CommandAllowance:
 
 def duration_words(seconds: float) -> str:
     """A duration for players: whole seconds under a minute, else rounded minutes ("5 minutes")."""
-    if seconds < 59.5:
+    if math.ceil(seconds) < 60:  # 59.2 s is "1 minute", never "60 seconds"
         count, unit = max(1, math.ceil(seconds)), "second"
     else:
         count, unit = max(1, round(seconds / 60)), "minute"
@@ -326,12 +342,26 @@ class Context:
     async def reply(self, text: Line) -> None:
         """Answer where the command came from (private messages are answered privately); a callable is
         rendered when the answer leaves (an answer waiting for the chat budget stays true)."""
+        starters = ANNOUNCING.get()
+        heard = None
+        if starters:  # the games this command opened: their clocks start when this answer leaves
+            taken = list(starters)
+            starters.clear()
+
+            def heard(at: float) -> None:
+                for start in taken:
+                    start(at)
+
         if self.reply_hook is not None:
             await self.reply_hook(text() if callable(text) else text)
+            if heard is not None:
+                heard(asyncio.get_running_loop().time())
         elif self.scope == "private":
-            await self.bot.tell(self.sender, text)
+            await self.bot.tell(self.sender, text, **({"on_sent": heard} if heard else {}))
         elif self.scope == "room" and self.room_id is not None:
-            await self.bot.room_say(self.room_id, text)
+            await self.bot.room_say(self.room_id, text, **({"on_sent": heard} if heard else {}))
+        elif heard is not None:
+            heard(asyncio.get_running_loop().time())
 
 
 def deck_lists_unshared(bot: Bot) -> str:
@@ -1499,10 +1529,24 @@ class LobbyReferee(Referee):
     opens_games_on_request = True
 
     @command(scopes=("room",))
-    async def help(self, ctx: Context) -> None:
-        """List the room commands."""
+    async def help(self, ctx: Context, topic: Rest | None = None) -> None:
+        """List the room commands; !help COMMAND: that command's usage.
+
+        Words that name no room command get the list too (``!help me with my deck``)."""
+        words = (topic or "").split()
+        name = words[0].removeprefix(PREFIX).lower() if words else ""
+        for referee in self.bot.room_referees:
+            spec = referee.commands.find(name, "room") if name else None
+            if spec is not None and spec.name != "help":
+                described = spec.help if spec.own_usage else f"{spec.usage}: {spec.help}"
+                await ctx.reply(shorten(described))
+                return
         usages = [spec.usage for r in self.bot.room_referees for spec in r.commands.listing("room")]
-        await ctx.reply(shorten(room_help(usages)))
+        line = room_help(["!help" if usage.startswith("!help ") else usage for usage in usages])
+        if getattr(self.bot.options, "room_commands", "all") == "addressed":
+            own = self.bot.client.user_name if self.bot.client is not None else self.bot.options.user
+            line = f"Start room commands here with my name, as in {own}: !games. {line}"
+        await ctx.reply(shorten(line))
 
     @command(scopes=("room",))
     async def games(self, ctx: Context) -> None:
@@ -1648,4 +1692,8 @@ async def reply_unknown(ctx: Context, text: str, referees: Iterable[Referee]) ->
     if invocation is None:
         return
     known = sorted({name for r in referees for name in r.commands.names(ctx.scope)} | {"help"})
-    await ctx.reply(shorten(f"{ctx.sender}: {unknown_command_reason(invocation.name, known)}"))
+    reason = unknown_reply(invocation.name, known, ctx.scope)
+    if reason is None:  # room chat: "!lfg" and "!roll 1d20" are for other people
+        LOGGER.debug("%s: %r is no command here; not answered in %s chat", ctx.sender, text, ctx.scope)
+        return
+    await ctx.reply(shorten(f"{ctx.sender}: {reason}"))

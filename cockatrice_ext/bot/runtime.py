@@ -46,6 +46,7 @@ from cockatrice_ext.bot.commands import (
     BadArgument,
     NotAllowed,
     parse_invocation,
+    split_address,
 )
 from cockatrice_ext.bot.fleet import (
     DEFAULT_LEASE_TTL,
@@ -55,9 +56,9 @@ from cockatrice_ext.bot.fleet import (
     check_writable,
 )
 from cockatrice_ext.bot.referee import (
+    ANNOUNCING,
     GAME_REQUESTER,
     LOST_HANDLE,
-    MAX_CHAT_LINE,
     CommandAllowance,
     Context,
     GameReferee,
@@ -67,6 +68,7 @@ from cockatrice_ext.bot.referee import (
     duration_words,
     game_list,
     handle_order,
+    players_named,
     plural,
     reply_unknown,
     shorten,
@@ -209,6 +211,19 @@ class BotOptions:
     unjoined_yield_after: float = 60.0
     """When the server's game limit is reached, a game nobody has joined for this many seconds, asked for by
     someone else, is closed to make room for the new one (oldest first)."""
+    room_commands: str = "all"
+    """Which room commands the bot answers: ``all``, or ``addressed``: only those that name it (``RefereeBot:
+    !games``, ``@RefereeBot !help``, ``!games @RefereeBot``), so that two referees can share a room. Game
+    chat and private messages are answered as always."""
+
+
+REFEREED_GAME = re.compile(r"\b\d+ players?, refereed\b")
+"""How this project's referees describe the games they open (``PileReferee.create``, ``Bot.open_game``'s
+callers: "Auction Magic, 2 players, refereed (asked by ann)"): another account opening such games in a room
+is another referee there."""
+
+GAME_NUMBER = re.compile(r"#?(\d{1,9})(?:@\d{1,6})?")
+"""A game named in a room command's first argument (``!cancel #12``, ``!resume 12@1``)."""
 
 
 class Bot:
@@ -269,6 +284,12 @@ class Bot:
         self._stop_by: float | None = None  # when a stop's one wait for the last lines ends (see stop_wait)
         self._lost_watch: asyncio.Task[None] | None = None  # closes lost records not resumed in time
         self._resuming: set[str] = set()  # lost records a !resume is rebuilding now: never closed meanwhile
+        self.room_games: dict[int, dict[int, tuple[str, str]]] = {}
+        """On the main session: each joined room's games as its game list shows them: (creator, description)
+        by game number (:meth:`on_room_games`)."""
+        self.other_referees: dict[int, list[str]] = {}
+        """On the main session: accounts seen opening refereed games in each room (:meth:`note_referee`)."""
+        self._told_limit = False  # the operator was told once how to get more game slots
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -351,8 +372,11 @@ class Bot:
         wanted = self.options.rooms or tuple(r.name for r in rooms[:1])
         for name in wanted:
             room_id = await self.client.room_id_by_name(name)
-            await self.client.join_room(room_id)
+            info = await self.client.join_room(room_id)
             self.room_ids.append(room_id)
+            if self.main is None and info is not None:
+                self.room_games[room_id] = {}
+                await self.on_room_games(room_id, list(getattr(info, "game_list", ())))
         await self.say_if_renamed()
 
     async def say_if_renamed(self) -> None:
@@ -606,15 +630,24 @@ class Bot:
 
     # -- chat helpers ------------------------------------------------------------------------------
 
-    async def room_say(self, room_id: int, text: Line) -> None:
-        """Queue a line for a room's chat."""
-        self.chat.say(("room", room_id), text)
+    async def room_say(
+        self, room_id: int, text: Line, *, on_sent: Callable[[float], None] | None = None
+    ) -> None:
+        """Queue a line for a room's chat (``on_sent``: told when it leaves, :meth:`ChatScheduler.say`)."""
+        self.chat.say(("room", room_id), text, on_sent=on_sent)
 
-    async def tell(self, user_name: str, text: Line, *, raw: bool = False) -> None:
+    async def tell(
+        self,
+        user_name: str,
+        text: Line,
+        *,
+        raw: bool = False,
+        on_sent: Callable[[float], None] | None = None,
+    ) -> None:
         """Queue a private message on the session that holds the conversation with that user (kept while
         the user is offline, sent when they are back; ``raw``: line breaks kept, see
         :meth:`ChatScheduler.say`)."""
-        self.conversation_with(user_name).chat.say(("user", user_name), text, raw=raw)
+        self.conversation_with(user_name).chat.say(("user", user_name), text, raw=raw, on_sent=on_sent)
 
     def conversation_with(self, user_name: str) -> Bot:
         """The session that writes to ``user_name``: kept once chosen, so a user hears from one sender;
@@ -676,6 +709,9 @@ class Bot:
             if event.kind == "room" and event.name == "Event_RoomSay":
                 if not event.is_own and not event.is_replay:
                     await self._on_room_say(event)
+            elif event.kind == "room" and event.name == "Event_ListGames" and event.room_id is not None:
+                if not event.is_replay:
+                    await self.on_room_games(event.room_id, list(event.message.game_list))  # type: ignore[attr-defined]
             elif event.kind == "room" and event.name == "Event_LeaveRoom" and event.room_id is not None:
                 for referee in self.room_referees:
                     await referee.on_room_left(event.room_id, str(event.message.name))  # type: ignore[attr-defined]
@@ -877,11 +913,131 @@ class Bot:
 
     async def _on_room_say(self, event: ClientEvent) -> None:
         text = str(getattr(event.message, "message", ""))
-        sender = str(getattr(event.message, "name", ""))
+        sender = str(getattr(event.message, "name", ""))  # who asked: the server's name, never the text
+        address, command_text = split_address(text)
+        if address is not None:  # "RefereeBot: !games": only the bot it names answers
+            if not self.named_by(address, event.room_id):
+                LOGGER.debug("%s: %r is addressed to %s, not to this referee", sender, text, address)
+                return
+            text = command_text
+        elif self.options.room_commands == "addressed" and parse_invocation_safe(text):
+            LOGGER.debug(
+                "%s: %r names no referee; this one answers only room commands that name it", sender, text
+            )
+            return
         ctx = Context(self, "room", sender, room_id=event.room_id)
+        if address is None and self.anothers_game(ctx, text):
+            return
         if self.fleet is not None and not await self.fleet.route_room_command(ctx, text):
             return  # another process of the fleet answers
         await self.answer_room_command(ctx, text)
+
+    def own_names(self) -> set[str]:
+        """The server names of this bot's sessions (the main one and its helpers)."""
+        main = self.main or self
+        return {s.client.user_name for s in main.sessions if s.client is not None and s.client.user_name}
+
+    def named_by(self, address: str, room_id: int | None) -> bool:
+        """Whether a room line's address (``address`` as typed: ``refereebot``) names this bot, folded as
+        players type names (:func:`players_named`) among the room's users and the bot's sessions: a name
+        that fits another user as well names nobody for sure, so the bot stays silent."""
+        own = self.own_names()
+        users = set(self.client.room_users.get(room_id, ())) if room_id is not None else set()
+        named = players_named(address, users | own, str)
+        return bool(named) and all(name in own for name in named)
+
+    def anothers_game(self, ctx: Context, text: str) -> bool:
+        """Whether the room command ``text`` names a game (its first argument, for a command whose first
+        parameter is ``game``: ``!cancel 2``, ``!resume 2``) that another account created in the room and
+        this bot has no record of: another referee's, answered by that one (this one stays silent). A game
+        number of this bot's own (refereed, lost, on another process of its fleet) is always answered."""
+        if ctx.room_id is None:
+            return False
+        try:
+            invocation = parse_invocation(text)
+        except BadArgument:
+            return False
+        if invocation is None:
+            return False
+        spec = next(
+            (
+                found
+                for referee in self.room_referees
+                if (found := referee.commands.find(invocation.name, "room")) is not None
+            ),
+            None,
+        )
+        words = invocation.args.split()
+        if spec is None or not spec.params or spec.params[0].name != "game" or not words:
+            return False
+        match = GAME_NUMBER.fullmatch(words[0])
+        if match is None:
+            return False
+        number = int(match.group(1))
+        main = self.main or self
+        if number in main.all_games() or any(number in session.opened for session in main.sessions):
+            return False
+        handles = {*main.lost_games(), *main.unreplayable_games()}
+        if str(number) in handles or words[0].removeprefix("#") in handles:
+            return False
+        if main.fleet is not None and number in main.fleet.games_elsewhere():
+            return False
+        listed = main.room_games.get(ctx.room_id, {}).get(number)
+        if listed is None or listed[0] in self.own_names():
+            return False
+        LOGGER.debug(
+            "%s: %r names game #%d, which %s created: not ours to answer", ctx.sender, text, number, listed[0]
+        )
+        return True
+
+    async def on_room_games(self, room_id: int, games: list[Any]) -> None:
+        """The room's game list changed (``Event_ListGames``, or the list at joining): keep who created each
+        game and how it is described, and notice another referee opening refereed games here."""
+        known = self.room_games.setdefault(room_id, {})
+        for game in games:
+            game_id = int(game.game_id)
+            if game.closed:
+                known.pop(game_id, None)
+                continue
+            old = known.get(game_id, ("", ""))
+            creator = str(game.creator_info.name) if game.HasField("creator_info") else old[0]
+            description = str(game.description) if game.HasField("description") else old[1]
+            known[game_id] = (creator, description)
+            if self.fleet is not None:  # the fleet's members share the room by its lease: one answers
+                continue
+            if creator and creator not in self.own_names() and REFEREED_GAME.search(description):
+                await self.note_referee(room_id, creator)
+
+    async def note_referee(self, room_id: int, other: str) -> None:
+        """``other`` opens refereed games in ``room_id``: another referee sits there, and both would answer
+        every room command (one ``!auction new`` opening two games). The operator hears once per account
+        how to avoid it; the room hears once how to ask one referee. A look-alike account opening games so
+        described causes no more than these two lines: answers are never silenced by it."""
+        seen = self.other_referees.setdefault(room_id, [])
+        if other in seen:
+            return
+        seen.append(other)
+        room = self.client.rooms.get(room_id)
+        where = room.name if room is not None else f"#{room_id}"
+        own = self.client.user_name
+        LOGGER.warning(
+            "another referee, %s, opens refereed games in room %s: both answer every room command there (one"
+            " !auction new opens two games); run one of them with bot run --room-commands addressed (it then"
+            " answers only room commands that start with its name), or put them in different rooms",
+            other,
+            where,
+        )
+        if len(seen) > 1:
+            return  # the room was told already
+        names = sorted([own, other], key=str.lower)
+        count = "Two referees are" if len(names) == 2 else "Referees are"
+        await self.room_say(
+            room_id,
+            shorten(
+                f"{count} in this room ({' and '.join(names)}): start a command with the referee's name to"
+                f" ask one, as in {own}: !auction new 2"
+            ),
+        )
 
     async def answer_room_command(self, ctx: Context, text: str) -> None:
         """Run a room command (said in the room, or handed over by another process of the fleet), within its
@@ -896,14 +1052,22 @@ class Bot:
                     notice = f"{ctx.sender}: too many commands; the referee answers again in a few seconds."
                     await ctx.reply(shorten(notice))
                 return
-        for referee in self.room_referees:
-            token = GAME_REQUESTER.set(ctx.sender if referee.opens_games_on_request else "")
-            try:
-                if await referee.handle_command(ctx, text):
-                    return
-            finally:
-                GAME_REQUESTER.reset(token)
-        await reply_unknown(ctx, text, self.room_referees)
+        starters: list[Callable[[float], None]] = []  # games opened: their clocks start with the answer
+        announcing = ANNOUNCING.set(starters)
+        try:
+            for referee in self.room_referees:
+                token = GAME_REQUESTER.set(ctx.sender if referee.opens_games_on_request else "")
+                try:
+                    if await referee.handle_command(ctx, text):
+                        return
+                finally:
+                    GAME_REQUESTER.reset(token)
+            await reply_unknown(ctx, text, self.room_referees)
+        finally:
+            ANNOUNCING.reset(announcing)
+            now = asyncio.get_running_loop().time()
+            for start in starters:  # opened, but never announced by the command: from now
+                start(now)
 
     async def _on_private(self, event: ClientEvent) -> None:
         """A private command, to this session or a helper: answered by the main session's rules, from the
@@ -1012,6 +1176,7 @@ class Bot:
         follows logins again (a new connection is not subscribed)."""
         if self.main is None:
             await self.watch_users()
+            self.room_games.clear()  # what changed while away is unknown: no game is taken for another's
         await self.say_if_renamed()
         for game_id in event.lost_games:
             try:
@@ -1181,17 +1346,31 @@ class Bot:
         timeout = (self.main or self).options.unjoined_timeout
         if opened is None or timeout <= 0:
             return 0.0
-        return max(1.0, opened.opened_at + timeout - asyncio.get_running_loop().time())
+        return max(1.0, timeout - opened.unjoined_for(asyncio.get_running_loop().time()))
 
     def note_opened(self, game_id: int, room_id: int, requester: str) -> None:
-        """Remember who asked for game ``game_id`` and close it if nobody has sat down in it in time."""
+        """Remember who asked for game ``game_id`` and close it if nobody has sat down in it in time, counted
+        from when its announcement left the chat queue (:data:`ANNOUNCING`; the room's answers may wait for
+        the chat budget), or from now when no room command announces it."""
         loop = asyncio.get_running_loop()
         self.drop_opened(game_id)  # a number the server gave again: the old game's timer is not this one's
-        self.opened[game_id] = OpenedGame(requester, room_id, loop.time())
+        opened = self.opened[game_id] = OpenedGame(requester, room_id, loop.time())
+        starters = ANNOUNCING.get()
+        if starters is not None:
+            starters.append(lambda at: self.note_heard(game_id, opened, at))
+        else:
+            self.note_heard(game_id, opened, loop.time())
+
+    def note_heard(self, game_id: int, opened: OpenedGame, at: float) -> None:
+        """Players heard of game ``game_id`` at loop time ``at``: its unjoined clock starts there."""
+        if self.opened.get(game_id) is not opened or opened.heard_at is not None:
+            return  # gone meanwhile, or started already
+        opened.heard_at = at
+        loop = asyncio.get_running_loop()
         timeout = (self.main or self).options.unjoined_timeout
         if timeout > 0:
             self._unjoined_timers[game_id] = loop.call_later(
-                timeout, lambda: self.spawn(self.close_if_unjoined(game_id))
+                max(0.0, at + timeout - loop.time()), lambda: self.spawn(self.close_if_unjoined(game_id))
             )
 
     def drop_opened(self, game_id: int) -> None:
@@ -1413,7 +1592,7 @@ class Bot:
             if opened.room_id != room_id or referee is None:
                 continue
             if self.nobody_joined(referee, opened):
-                found.append((now - opened.opened_at, game_id, opened))
+                found.append((opened.unjoined_for(now), game_id, opened))
         return sorted(found, key=lambda item: (-item[0], item[1]))
 
     def room_maker(self, room_id: int, requester: str) -> tuple[int, float] | None:
@@ -1473,10 +1652,16 @@ class Bot:
         else:
             again = "ask again when one closes"
         text = "no new game: the referee is at the server's game limit here: " + "; ".join(parts)
-        text += f". Join a waiting game, or {again}"
-        more = f". More room: {'a judge-level referee account or ' if watchable else ''}--extra-user"
-        fits = len(text) + len(more) + len(requester) + 2 <= MAX_CHAT_LINE  # "name: " goes in front
-        return text + more if fits else text
+        if not self._told_limit:  # the operator's advice, for the operator: once, in the log
+            self._told_limit = True
+            LOGGER.warning(
+                "%s is at the server's game limit in room %s: more games need %s--extra-user (each helper"
+                " account has its own game limit and chat budget)",
+                self.client.user_name,
+                getattr(self.client.rooms.get(room_id), "name", room_id),
+                "a judge-level referee account or " if watchable else "",
+            )
+        return text + f". Join a waiting game, or {again}"
 
     async def _seat_lost(self, game_id: int) -> None:
         """The server dropped our seat while we were away (unregistered accounts lose it): say so. A number

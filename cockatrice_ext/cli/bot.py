@@ -160,6 +160,16 @@ def bot() -> None:
     " closed after 5 minutes.",
 )
 @click.option(
+    "--room-commands",
+    type=click.Choice(["all", "addressed"]),
+    default="all",
+    show_default=True,
+    help="Which room commands to answer: all, or only those addressed to this bot by its name"
+    " ('RefereeBot: !games', '@RefereeBot !help', '!games @RefereeBot'), for a room another referee shares"
+    " (else both answer every command, and one !auction new opens two games). Game chat and private"
+    " messages are answered as always.",
+)
+@click.option(
     "--web",
     "web_address",
     metavar="HOST:PORT",
@@ -190,6 +200,7 @@ def run(
     relaxed_flood: bool,
     name_wait: float,
     waiting_games: int,
+    room_commands: str,
     web_address: str | None,
     web_url: str | None,
 ) -> None:
@@ -219,6 +230,7 @@ def run(
         rooms=rooms,
         extra_users=extra_users,
         max_waiting_per_user=waiting_games,
+        room_commands=room_commands,
         formats=formats or ALL_FORMATS,
         client_options=client_options,
         format_options=_with_game_options(

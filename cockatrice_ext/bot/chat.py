@@ -70,7 +70,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from cockatrice_ext.client.errors import ChatFlood, InIgnoreList, NameNotFound
+from cockatrice_ext.client.errors import ChatFlood, ConnectionLost, InIgnoreList, NameNotFound
 from cockatrice_ext.client.flood import FloodLimits, chat_cost, game_command_cost
 
 LOGGER = logging.getLogger(__name__)
@@ -230,8 +230,13 @@ class ChatScheduler:
         limits: Callable[[], FloodLimits] | None = None,
         share: float = SHARE,
         on_ignored: Callable[[str], None] | None = None,
+        reconnected: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self._send = send
+        self._reconnected = reconnected
+        """Waits until the connection is back (the client's ``wait_connected``): a line that could not leave
+        because the connection dropped goes first in its conversation again then, instead of being lost
+        (the bids it answers were journaled; the players must hear of them). None: such a line is dropped."""
         self._on_held = on_held
         """Told a user's kept messages whenever they change (an empty list: none kept any more)."""
         self.on_ignored: Callable[[str], None] = on_ignored or (lambda _user: None)
@@ -706,6 +711,13 @@ class ChatScheduler:
         except ChatFlood:  # the server's budget is smaller than we knew: the client paces slower now
             if self._send_again(destination, message):
                 return  # its lines have not left yet
+        except ConnectionLost as exc:
+            if self._reconnected is not None:
+                LOGGER.info("chat to %s waits for the connection: %s", destination, exc)
+                self._put_back(destination, message)
+                await self._reconnected()  # nothing else can leave meanwhile
+                return  # its lines have not left yet
+            LOGGER.info("chat to %s failed: %s", destination, exc)
         except (NameNotFound, InIgnoreList) as exc:
             if destination[0] != "user":
                 LOGGER.info("chat to %s failed: %s", destination, exc)
@@ -778,10 +790,14 @@ class ChatScheduler:
             del self._refusals[key]
             LOGGER.warning("chat to %s refused as flood %d times, dropped: %r", destination, refused, message)
             return False
+        self._put_back(destination, message)
+        return True
+
+    def _put_back(self, destination: Destination, message: str) -> None:
+        """The message being sent goes first in its conversation again, alone, as it was sent."""
         entry = _Entry(message, True, at=self._sending_at, on_sent=tuple(self._sending_sent))
         self._queue(destination).appendleft(entry)
         self._idle.clear()
-        return True
 
     def _hold(
         self,
@@ -912,4 +928,5 @@ def client_scheduler(client: Any, **options: Any) -> ChatScheduler:
         return float(client.flood.delay(cost or chat_cost(message), loop.time()))
 
     options.setdefault("limits", lambda: client.flood.limits)
+    options.setdefault("reconnected", client.wait_connected)
     return ChatScheduler(send, delay, **options)

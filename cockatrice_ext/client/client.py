@@ -286,7 +286,7 @@ class Client:
         self._join_passwords: dict[int, str | None] = {}
         self._listeners: list[Listener] = []
         self._subscribers: list[asyncio.Queue[AnyClientEvent | None]] = []
-        self._dispatch_queue: asyncio.Queue[AnyClientEvent | None] = asyncio.Queue()
+        self._dispatch_queue: asyncio.Queue[AnyClientEvent | asyncio.Future[None] | None] = asyncio.Queue()
         self._queue: deque[_Outgoing] = deque()
         self._queue_changed = asyncio.Event()
         self._pending: dict[int, _Outgoing] = {}
@@ -765,6 +765,10 @@ class Client:
             event = await self._dispatch_queue.get()
             if event is None:
                 return
+            if isinstance(event, asyncio.Future):  # caught_up's mark: everything before it is handed out
+                if not event.done():
+                    event.set_result(None)
+                continue
             for queue in list(self._subscribers):
                 queue.put_nowait(event)
             for listener in list(self._listeners):
@@ -1127,6 +1131,26 @@ class Client:
         loop = asyncio.get_running_loop()
         started = loop.time()
         await self.call(commands.ping())
+        return loop.time() - started
+
+    async def caught_up(self, timeout: float = 10.0) -> float:
+        """Seconds until everything the server sent us before now has been handed to the listeners: one
+        ``Command_Ping``'s round trip (the server answers after what it had for us already, such as another
+        player's line stuck behind a stalled link), then the dispatcher's turn at every event read before the
+        answer. A timer about to act for a player who said nothing calls it first: what they said in time
+        is heard before it acts. Never call it from a listener (the dispatcher would wait for itself).
+
+        Raises:
+            ConnectionLost: not connected, or the connection dropped meanwhile.
+            CommandTimeout: no answer within ``timeout`` seconds (the link is stalled).
+        """
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await self.call(commands.ping(), timeout=timeout)
+        if self._dispatcher is not None and not self._dispatcher.done():
+            mark: asyncio.Future[None] = loop.create_future()
+            self._dispatch_queue.put_nowait(mark)
+            await mark
         return loop.time() - started
 
     async def list_rooms(self) -> list[RoomSummary]:

@@ -22,7 +22,7 @@ from cockatrice_ext.bot.chat import (
     client_scheduler,
 )
 from cockatrice_ext.client import ClientEvent, connect
-from cockatrice_ext.client.errors import ChatFlood, NameNotFound
+from cockatrice_ext.client.errors import ChatFlood, ConnectionLost, NameNotFound
 from cockatrice_ext.client.flood import FloodGate, FloodLimits, chat_cost
 
 
@@ -456,3 +456,40 @@ def test_a_line_still_waiting_for_its_destination_is_known() -> None:
         chat.close()
 
     asyncio.run(scenario())
+
+
+class DroppingLink(Budget):
+    """A connection that drops while the first message to the room is on its way and comes back later."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.back = asyncio.Event()
+        self.dropped: list[str] = []
+        self.scheduler = ChatScheduler(
+            self.send, self.delay, limits=lambda: self.gate.limits, reconnected=self.back.wait
+        )
+
+    async def send(self, destination: tuple[str, object], message: str) -> None:
+        if not self.back.is_set():
+            self.dropped.append(message)
+            raise ConnectionLost("not connected")
+        await super().send(destination, message)
+
+
+def test_a_line_that_met_a_dropped_connection_goes_once_it_is_back() -> None:
+    """Seen with the bot's laptop lid closed for 30 s: the bids it read on waking were journaled, but every
+    answer ("bo bids 2.") met the dropped connection and was lost; the players never heard of them."""
+
+    async def scenario() -> DroppingLink:
+        link = DroppingLink()
+        link.scheduler.say(("game", 1), "bo bids 2.", raw=True)
+        link.scheduler.say(("room", 5), "Refereeing no game right now.")
+        await wait_until(lambda: bool(link.dropped), what="the drop")
+        await asyncio.sleep(0.05)
+        assert link.sent == [] and len(link.dropped) == 1  # nothing goes while the connection is down
+        link.back.set()
+        await link.scheduler.flush(timeout=10)
+        return link
+
+    link = asyncio.run(scenario())
+    assert sorted(m for _, _, m in link.sent) == ["Refereeing no game right now.", "bo bids 2."]

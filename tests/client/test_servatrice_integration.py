@@ -627,3 +627,35 @@ def test_the_client_knows_who_is_in_its_rooms(servatrice: ServatriceServer) -> N
             assert room_id not in watcher.room_users
 
     run(scenario())
+
+
+def test_caught_up_returns_after_what_others_said_before_it_was_handed_out(
+    servatrice: ServatriceServer,
+) -> None:
+    """A bid timer about to act for a silent bidder asks ``caught_up`` first: lines another player said before
+    it are heard before it returns, however slow the listeners (here each line takes 0.3 s to handle), so a
+    bid that arrived in time is never overtaken by the timer's pass."""
+
+    async def scenario() -> None:
+        async with (
+            await connect(servatrice.tcp_url, "caught_referee") as referee,
+            await connect(servatrice.ws_url, "caught_bidder") as bidder,
+        ):
+            room_id = await referee.room_id_by_name("Second room")
+            await referee.join_room(room_id)
+            await bidder.join_room(room_id)
+            handled: list[str] = []
+
+            async def slow_listener(event: Any) -> None:
+                if isinstance(event, ClientEvent) and event.name == "Event_RoomSay" and not event.is_replay:
+                    await asyncio.sleep(0.3)
+                    handled.append(str(event.message.message))  # type: ignore[attr-defined]
+
+            referee.add_listener(slow_listener)
+            for amount in (2, 3, 4):
+                await bidder.room_say(room_id, f"!bid {amount}")
+            await bidder.ping()  # the lines are at the server (and on their way to the referee)
+            await referee.caught_up(timeout=10)
+            assert handled == ["!bid 2", "!bid 3", "!bid 4"]  # not only read: handled
+
+    run(scenario())

@@ -1615,7 +1615,7 @@ class AuctionReferee(SeatsByName, PileReferee):
     async def mana(
         self, ctx: Context, color: str, count: Annotated[int, Range(1, 100)] | None = None
     ) -> None:
-        """Spend gold for mana: !mana COLOR [N] (1 gold per mana)."""
+        """Spend gold for COUNT mana of COLOR (W, U, B, R or G; 1 if no COUNT), 1 gold per mana."""
         letter = COLORS.get(color.lower())
         if letter is None:
             raise BadArgument("colour must be W, U, B, R or G")
@@ -1623,21 +1623,23 @@ class AuctionReferee(SeatsByName, PileReferee):
 
     @command()
     async def draw(self, ctx: Context, count: Annotated[int, Range(1, 20)] | None = None) -> None:
-        """Draw N cards from the block (card effects)."""
+        """Draw COUNT cards from the block (1 if no COUNT; card effects)."""
         await self.act(ctx, lambda p: rules.Draw(player=p, count=count or 1))
 
     @command()
     async def look(self, ctx: Context, count: Annotated[int, Range(1, 20)]) -> None:
-        """Look at the top N cards of the block (shown to you only), then !order."""
+        """Look at the top COUNT cards of the block (shown to you only), then !order."""
         await self.act(ctx, lambda p: rules.LookAtTop(player=p, count=count))
 
     @command(aliases=("reorder",))
     async def order(self, ctx: Context, order: Rest) -> None:
-        """Put the cards you looked at back: !order 2 1 3 [bottom 4] (numbers from your !look)."""
+        """!order N... [bottom N...]: put your !look cards back by number, top first (e.g. !order 2 1 3).
+
+        ``[bottom N...]`` is optional: ``!order 2 1 bottom 3`` puts card 3 at the bottom."""
         player = self.engine_player(self.require_player(ctx))
         seen = self.engine.looks.get(player) if self.table is not None else None
         if not seen:
-            raise BadArgument("use !look N first")
+            raise BadArgument("use !look COUNT first")
         words = order.lower().replace(",", " ").split()
         top: list[int] = []
         bottom: list[int] = []
@@ -1711,7 +1713,7 @@ class AuctionReferee(SeatsByName, PileReferee):
 
     @command()
     async def lot(self, ctx: Context, count: Annotated[int, Range(1, 10)]) -> None:
-        """Put the top N cards of the block up for auction together (card effects, 90X.8)."""
+        """Put the top COUNT cards of the block up for auction together (card effects, 90X.8)."""
         await self.act(ctx, lambda p: rules.AuctionFromBlock(player=p, count=count))
 
     @command()
@@ -1728,7 +1730,7 @@ class AuctionReferee(SeatsByName, PileReferee):
     async def cdamage(
         self, ctx: Context, amount: Annotated[int, Range(1, 100)], owner: Rest | None = None
     ) -> None:
-        """Record combat damage a commander dealt you: !cdamage N [OWNER] (90Y.7: 21 from one loses)."""
+        """Record combat damage a commander dealt you (90Y.7: 21 from one commander loses)."""
         player = self.engine_player(self.require_player(ctx))
         engine = self.engine
         owners = dict(engine.commanders)  # your own commander too: an opponent may attack you with it
@@ -1737,14 +1739,14 @@ class AuctionReferee(SeatsByName, PileReferee):
         if len(chosen) != 1:
             names = listed(sorted(self.player_name(p) for p in owners), last="or") if owners else "nobody"
             said = f"no player {shorten(owner, 40)!r} has a commander here; " if owner and not chosen else ""
-            raise BadArgument(f"{said}name whose commander hit you: !cdamage N OWNER ({names})")
+            raise BadArgument(f"{said}name whose commander hit you: !cdamage AMOUNT OWNER ({names})")
         index = owners[chosen[0]]
         async with self._lock:
             await self.perform(
                 self.apply(rules.CommanderDamage(player=None, target=player, commander=index, amount=amount))
             )
 
-    @command()
+    @command(final=True)  # never offered for a typo: !cancel answered "did you mean !concede?" lost a game
     async def concede(self, ctx: Context) -> None:
         """Concede the game."""
         await self.act(ctx, lambda p: rules.Concede(player=p))

@@ -1452,7 +1452,7 @@ class CombatReferee(SeatsByName, GameReferee):
 
     @command()
     async def summon(self, ctx: Context, card_slots: Rest) -> None:
-        """!summon N SLOT [SACRIFICE_SLOT...]: main phase; mana value 4-7 sacrifices one, 8+ two.
+        """!summon N|CARD SLOT [SACRIFICE_SLOT...]: main phase; mana value 4-7 sacrifices one, 8+ two.
 
         N: the creature's number from !hand (or its name)."""
         card, numbers = split_card_and_numbers(card_slots)
@@ -1532,7 +1532,7 @@ class CombatReferee(SeatsByName, GameReferee):
         """Resolve the revealed spells (last in, first out), then the fight."""
         await self.act(ctx, lambda p: rules.ResolveFight(player=p))
 
-    @command(name="pass")
+    @command(name="pass", final=True)  # ends the turn: never offered as a typo's correction
     async def pass_(self, ctx: Context) -> None:
         """End combat: your unblocked creatures score, and the turn ends."""
         await self.act(ctx, lambda p: rules.EndCombat(player=p))
@@ -1553,7 +1553,7 @@ class CombatReferee(SeatsByName, GameReferee):
 
     @command()
     async def discard(self, ctx: Context, card: Rest) -> None:
-        """Discard a card from your hand: its number from !hand, or its name."""
+        """!discard N|CARD: discard a card from your hand: its number N from !hand, or its name."""
         await self.act(ctx, lambda p: rules.Discard(player=p, card=self.discarded(p, card)))
 
     def discarded(self, player: int, card: str) -> str | int:
@@ -1568,7 +1568,7 @@ class CombatReferee(SeatsByName, GameReferee):
 
     @command()
     async def draw(self, ctx: Context, count: Annotated[int, Range(1, 20)] | None = None) -> None:
-        """Draw N cards for a card effect."""
+        """Draw COUNT cards for a card effect (1 if no COUNT)."""
         await self.act(ctx, lambda p: rules.Draw(player=p, count=count or 1))
 
     @command()

@@ -183,6 +183,14 @@ class CommandSpec:
     aliases: tuple[str, ...] = ()
     help: str = ""
     scopes: frozenset[str] = frozenset({"game"})
+    final: bool = False
+    """It cannot be undone (``!concede``): never offered as the correction of a typo (:func:`closest`)."""
+
+    @property
+    def described(self) -> str:
+        """What ``!help NAME`` answers, in every scope: the usage and the one-line description (a docstring
+        that starts with its own usage is both)."""
+        return self.help if self.own_usage else f"{self.usage}: {self.help}"
 
     @property
     def subcommands(self) -> tuple[str, ...]:
@@ -294,11 +302,14 @@ def command(
     *,
     aliases: tuple[str, ...] = (),
     scopes: tuple[str, ...] = ("game",),
+    final: bool = False,
 ) -> Callable[[Handler], Handler]:
     """Declare a method ``async def handler(self, ctx, ...)`` as a chat command.
 
     ``scopes`` says where it may be used: ``"game"`` (game chat), ``"room"`` (room chat),
-    ``"private"`` (private messages). The first line of the docstring is its help text.
+    ``"private"`` (private messages). The first line of the docstring is its help text. ``final``: it cannot
+    be undone (``!concede``), so no typo is ever answered with it (:meth:`CommandSet.suggestable`).
+    Aliases are never suggested either: they are listed in no help.
     """
 
     def decorate(func: Handler) -> Handler:
@@ -306,6 +317,7 @@ def command(
             "name": (name or func.__name__).lower(),
             "aliases": tuple(a.lower() for a in aliases),
             "scopes": frozenset(scopes),
+            "final": final,
         }
         return func
 
@@ -364,6 +376,7 @@ class CommandSet:
                 aliases=meta["aliases"],
                 help=doc.splitlines()[0] if doc else "",
                 scopes=meta["scopes"],
+                final=meta.get("final", False),
             )
             for key in (spec.name, *spec.aliases):
                 self.specs[key] = spec
@@ -385,6 +398,17 @@ class CommandSet:
     def names(self, scope: str) -> list[str]:
         """Every name and alias usable in ``scope``."""
         return sorted(name for name, spec in self.specs.items() if scope in spec.scopes)
+
+    def suggestable(self, scope: str) -> list[str]:
+        """The names a typo in ``scope`` may be answered with: the commands' own names (an alias is listed in
+        no help), except those that cannot be undone (``final``: a ``!cancel`` answered with ``!concede``
+        would lose a game)."""
+        return [spec.name for spec in self.listing(scope) if not spec.final]
+
+    def described(self, name: str, scope: str) -> str | None:
+        """``!help NAME``'s answer for the command ``name`` (or an alias) of ``scope``, or None."""
+        spec = self.find(name, scope)
+        return spec.described if spec is not None else None
 
     async def invoke(self, ctx: Any, invocation: Invocation, scope: str) -> bool:
         """Run the command if this set has it for ``scope``; return whether it did.
@@ -417,6 +441,18 @@ def unknown_command_reason(name: str, known: list[str], *, command: str = "", us
     hint = f"did you mean {said}{close}? " if close else ""
     tail = f"usage: {usage}" if usage else f"{PREFIX}help lists the commands"
     return f"unknown command {said}{name}; {hint}{tail}"
+
+
+def help_topic(args: str) -> str:
+    """The command ``!help ARGS`` asks about, lower-cased without its ``!`` (``!help !Bid`` -> ``bid``), or ""
+    for a bare ``!help``. The one reading of a help topic in every scope."""
+    words = args.split()
+    return words[0].removeprefix(PREFIX).lower() if words else ""
+
+
+def elsewhere_reason(name: str, where: str) -> str:
+    """The answer to a command said in the wrong place: ``!cancel is a room command: say it in the room``."""
+    return f"{PREFIX}{name} is a {where} command: say it in the {where}"
 
 
 def unknown_reply(name: str, known: list[str], scope: str) -> str | None:

@@ -34,6 +34,8 @@ from cockatrice_ext.bot.commands import (
     NotAllowed,
     Rest,
     command,
+    elsewhere_reason,
+    help_topic,
     parse_invocation,
     unknown_reply,
 )
@@ -696,6 +698,15 @@ class GameReferee(Referee):
 
         ctx = Context(self.bot, "private", sender, player_id=seat, game_id=self.game_id, room_id=self.room_id)
         ctx.reply_hook = reply
+        topic = asked_help(text)
+        if topic:  # !help NAME: the command's usage, privately as in game chat; a bare !help lists them
+            described = describe_command(topic, "private", [self]) or describe_command(
+                topic, "game", [self], room_referees_of(self.bot)
+            )
+            if described:
+                await reply(described)
+                return
+            text = PREFIX + "help"
         token = COMMAND_ACTION_IDS.set(self.command_ids(seat, f"private:{text}"))
         try:
             if not await self.handle_command(ctx, text):
@@ -1316,14 +1327,9 @@ class GameReferee(Referee):
         name = player.name if player is not None else f"player {player_id}"
         ctx = Context(self.bot, "game", name, player_id=player_id, game_id=self.game_id, room_id=self.room_id)
         ctx.reply_hook = self.say
-        if _asks_help(text):
-            line = "Commands:"
-            for spec in self.commands.listing("game"):  # several lines when the list is long
-                if len(line) + 3 + len(spec.usage) > MAX_CHAT_LINE:
-                    await self.say(line)
-                    line = "Commands (more):"
-                line += (" " if line.endswith(":") else " | ") + spec.usage
-            await self.say(line)
+        topic = asked_help(text)
+        if topic is not None:
+            await self.say_help(topic)
             return
         token = COMMAND_ACTION_IDS.set(self.command_ids(player_id, text))
         try:
@@ -1331,6 +1337,22 @@ class GameReferee(Referee):
                 await reply_unknown(ctx, text, [self])
         finally:
             COMMAND_ACTION_IDS.reset(token)
+
+    async def say_help(self, topic: str) -> None:
+        """Game chat's ``!help``: ``!help NAME`` that command's usage and line (:func:`describe_command`, as
+        the room answers it), else every game command's usage, and how to ask about one."""
+        described = describe_command(topic, "game", [self], room_referees_of(self.bot))
+        if described:
+            await self.say(shorten(described))
+            return
+        line = "Commands:"
+        usages = [spec.usage for spec in self.commands.listing("game")]
+        for usage in [*usages, "!help NAME: what one does"]:  # several lines when the list is long
+            if len(line) + 3 + len(usage) > MAX_CHAT_LINE:
+                await self.say(line)
+                line = "Commands (more):"
+            line += (" " if line.endswith(":") else " | ") + usage
+        await self.say(line)
 
     async def on_game_event(self, event: ClientEvent) -> None:
         """Override: react to moves, turns, phases, joins..."""
@@ -1484,9 +1506,9 @@ class PileReferee(GameReferee):
     def is_engine_player(self, player_id: int) -> bool:
         return self.table is not None and player_id in self.table.engine.players  # type: ignore[attr-defined]
 
-    @command()
+    @command(final=True)
     async def drop(self, ctx: Context, name: Rest) -> None:
-        """Take out a player whose connection has been gone a while, as one who leaves: !drop NAME."""
+        """!drop NAME: take out a player whose connection has been gone a while, as one who leaves."""
         self.require_player(ctx)
         if self.finished:
             raise NotAllowed("this game is over")
@@ -1533,20 +1555,27 @@ class LobbyReferee(Referee):
         """List the room commands; !help COMMAND: that command's usage.
 
         Words that name no room command get the list too (``!help me with my deck``)."""
-        words = (topic or "").split()
-        name = words[0].removeprefix(PREFIX).lower() if words else ""
-        for referee in self.bot.room_referees:
-            spec = referee.commands.find(name, "room") if name else None
-            if spec is not None and spec.name != "help":
-                described = spec.help if spec.own_usage else f"{spec.usage}: {spec.help}"
-                await ctx.reply(shorten(described))
-                return
+        described = describe_command(help_topic(topic or ""), "room", self.bot.room_referees)
+        if described:
+            await ctx.reply(shorten(described))
+            return
         usages = [spec.usage for r in self.bot.room_referees for spec in r.commands.listing("room")]
         line = room_help(["!help" if usage.startswith("!help ") else usage for usage in usages])
         if getattr(self.bot.options, "room_commands", "all") == "addressed":
             own = self.bot.client.user_name if self.bot.client is not None else self.bot.options.user
             line = f"Start room commands here with my name, as in {own}: !games. {line}"
         await ctx.reply(shorten(line))
+
+    async def handle_command(self, ctx: Context, text: str) -> bool:
+        """As every referee's, and ``!<format> rules`` typed as the help writes it (``parse_invocation`` takes
+        no ``<``) answered with each installed format's options command."""
+        if FORMAT_PLACEHOLDER.fullmatch(text):
+            said = rules_commands(self.bot.room_referees)
+            if said:
+                line = f"{FORMAT_RULES_SAID} means one of: {', '.join(said)} (each lists its options)."
+                await ctx.reply(shorten(f"{ctx.sender}: {line}"))
+                return True
+        return await super().handle_command(ctx, text)
 
     @command(scopes=("room",))
     async def games(self, ctx: Context) -> None:
@@ -1636,13 +1665,60 @@ class LobbyReferee(Referee):
 def room_help(usages: list[str]) -> str:
     """The room's ``!help`` line: every room command's usage, and where each format's options are; one chat
     line (``;`` between commands, as usages have ``|`` in them; ``!help`` itself left out when every format
-    is installed and it would not fit)."""
-    parts = [*usages, "!<format> rules: its options"]
+    is installed and it would not fit). ``!<format> rules``, typed as it reads, is answered too
+    (:data:`FORMAT_PLACEHOLDER`)."""
+    parts = [*usages, f"{FORMAT_RULES_SAID}: its options"]
     line = "Room commands: " + "; ".join(parts)
     if len(line) > MAX_CHAT_LINE and "!help" in parts:
         parts.remove("!help")
         line = "Room commands: " + "; ".join(parts)
     return line
+
+
+FORMAT_RULES_SAID = "!<format> rules"
+"""How the room's help (and the README) name every format's options command in one phrase."""
+FORMAT_PLACEHOLDER = re.compile(r"\s*!\s*<\s*format\s*>(?:\s+(\S.*))?", re.IGNORECASE | re.DOTALL)
+"""``!<format> rules`` as a player copies it from the help: answered with the real commands."""
+
+FORMAT_RULES = ("auction", "vortex", "combat", "market", "autobattler")
+"""The room commands whose ``rules`` sub-command lists a format's options, in the order help names them."""
+
+
+def rules_commands(referees: Iterable[Referee]) -> list[str]:
+    """``!auction rules``, ``!vortex rules``...: the room commands of ``referees`` that take ``rules``."""
+    found = [
+        f"{PREFIX}{spec.name} rules"
+        for referee in referees
+        for spec in referee.commands.listing("room")
+        if "rules" in spec.subcommands
+    ]
+    order = {f"{PREFIX}{name} rules": index for index, name in enumerate(FORMAT_RULES)}
+    return sorted(found, key=lambda said: order.get(said, len(order)))
+
+
+def describe_command(
+    name: str, scope: str, referees: Iterable[Referee], room: Iterable[Referee] = ()
+) -> str | None:
+    """``!help NAME``'s answer in ``scope``, the same in every scope: the command's usage and its one line
+    (:attr:`CommandSpec.described`) from ``referees``, else a ``room`` command's, saying where it is said;
+    None when ``name`` is no command there (the caller lists the commands)."""
+    if not name or name in HELP_NAMES:
+        return None
+    for referee in referees:
+        described = referee.commands.described(name, scope)
+        if described:
+            return described
+    for referee in room:
+        described = referee.commands.described(name, "room")
+        if described:
+            return f"{described} ({elsewhere_reason(name, 'room')})"
+    return None
+
+
+def room_referees_of(bot: Bot) -> list[Referee]:
+    """The room commands' referees, held by the main session (a helper session's game asks it)."""
+    main = getattr(bot, "main", None) or bot
+    return list(getattr(main, "room_referees", ()))
 
 
 LOST_HANDLE = re.compile(r"(\d{1,9})(?:@(\d{1,6}))?")
@@ -1674,24 +1750,38 @@ def _marked(render: Callable[[], str | None], mark: str) -> Callable[[], str | N
     return marked
 
 
-def _asks_help(text: str) -> bool:
-    """Whether a game's chat line is ``!help`` (or ``!commands``), however typed (``! help``, ``！help``)."""
+HELP_NAMES = frozenset({"help", "commands"})
+
+
+def asked_help(text: str) -> str | None:
+    """What a game's or a private chat line asks ``!help`` (or ``!commands``) about, however typed
+    (``! help``, ``！help``): the command named (``!help bid`` -> ``bid``), "" for a bare ``!help``, None when
+    the line is no ``!help``."""
     try:
         invocation = parse_invocation(text)
     except CommandError:
-        return False
-    return invocation is not None and invocation.name in ("help", "commands") and not invocation.args
+        return None
+    if invocation is None or invocation.name not in HELP_NAMES:
+        return None
+    return help_topic(invocation.args)
 
 
 async def reply_unknown(ctx: Context, text: str, referees: Iterable[Referee]) -> None:
-    """Answer a ``!word`` nobody here knows, suggesting the closest command of this scope."""
+    """Answer a ``!word`` nobody here knows: a room command said in a game's chat or privately is told where
+    it goes; else the closest command of this scope is suggested, never an alias (listed in no help) nor a
+    command that cannot be undone (:meth:`CommandSet.suggestable`)."""
     try:
         invocation = parse_invocation(text)
     except BadArgument:
         return  # already answered by handle_command
     if invocation is None:
         return
-    known = sorted({name for r in referees for name in r.commands.names(ctx.scope)} | {"help"})
+    rooms = room_referees_of(ctx.bot)
+    in_room = any(referee.commands.find(invocation.name, "room") for referee in rooms)
+    if ctx.scope != "room" and in_room and invocation.name not in HELP_NAMES:
+        await ctx.reply(shorten(f"{ctx.sender}: {elsewhere_reason(invocation.name, 'room')}."))
+        return
+    known = sorted({name for r in referees for name in r.commands.suggestable(ctx.scope)} | {"help"})
     reason = unknown_reply(invocation.name, known, ctx.scope)
     if reason is None:  # room chat: "!lfg" and "!roll 1d20" are for other people
         LOGGER.debug("%s: %r is no command here; not answered in %s chat", ctx.sender, text, ctx.scope)

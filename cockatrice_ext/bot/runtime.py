@@ -43,8 +43,10 @@ from typing import Any, ClassVar
 from cockatrice_ext import __version__
 from cockatrice_ext.bot.chat import ChatScheduler, Held, Line, client_scheduler
 from cockatrice_ext.bot.commands import (
+    PREFIX,
     BadArgument,
     NotAllowed,
+    elsewhere_reason,
     parse_invocation,
     split_address,
 )
@@ -58,6 +60,7 @@ from cockatrice_ext.bot.fleet import (
 from cockatrice_ext.bot.referee import (
     ANNOUNCING,
     GAME_REQUESTER,
+    HELP_NAMES,
     LOST_HANDLE,
     CommandAllowance,
     Context,
@@ -65,6 +68,8 @@ from cockatrice_ext.bot.referee import (
     LobbyReferee,
     OpenedGame,
     Referee,
+    asked_help,
+    describe_command,
     duration_words,
     game_list,
     handle_order,
@@ -1091,6 +1096,13 @@ class Bot:
             if named is not None and game_id in self.private_games(sender, named.name):
                 await self.answer_for_game(sender, text, named.name)
                 return
+        topic = asked_help(text)
+        if topic:  # !help NAME: that command's usage and line, as the room and game chat answer it
+            described = self.describe_privately(sender, topic)
+            if described:
+                await self.tell(sender, shorten(described, 900))
+                return
+            text = PREFIX + "help"  # words naming no command: the general help
         for referee in self.private_referees:
             if await referee.handle_command(ctx, text):
                 return
@@ -1102,11 +1114,32 @@ class Bot:
             return
         if await self.answer_for_game(sender, text, invocation.name):
             return
+        in_room = any(referee.commands.find(invocation.name, "room") for referee in self.room_referees)
+        if in_room and invocation.name not in HELP_NAMES:  # !help is answered in every scope
+            await self.tell(sender, shorten(f"{sender}: {elsewhere_reason(invocation.name, 'room')}."))
+            return
         known = {name for r in self.private_referees for name in r.commands.names("private")}
-        if invocation.name in known or not known:  # a league command from someone in no league
+        games = self.all_games().values()
+        a_game_command = any(referee.commands.find(invocation.name, "game") for referee in games)
+        if invocation.name in known or not known or a_game_command:  # said where it does not go
             await self.tell(sender, self.no_private_command(sender))
             return
         await reply_unknown(ctx, text, self.private_referees)
+
+    def describe_privately(self, sender: str, topic: str) -> str | None:
+        """Private ``!help NAME``: the command's usage and line (:func:`describe_command`, one answer for
+        every scope), from the games ``sender`` sits in (saying a game command goes in the game's chat), the
+        leagues' private commands, then the room's; None when it names none of them."""
+        at_table = [referee for referee in self.all_games().values() if referee.is_at_table(sender)]
+        private = [r for r in at_table if r.takes_private_commands and r.private_seat(sender) is not None]
+        described = describe_command(topic, "private", [*private, *self.private_referees])
+        if described:
+            return described
+        for referee in at_table:
+            described = describe_command(topic, "game", [referee])
+            if described:
+                return f"{described} (say it in game #{referee.game_id}'s chat)"
+        return describe_command(topic, "room", [], self.room_referees)
 
     def private_games(self, sender: str, command: str) -> dict[int, GameReferee]:
         """The games whose seated player ``sender`` is (the server's names of the seats, never text) and whose
@@ -1168,7 +1201,16 @@ class Bot:
             lobby = membership(sender) if membership is not None else ""
             if lobby.startswith("the "):  # "the Market Draft lobby"
                 return f"You are in {lobby}: its commands work here once the league starts."
-        return "Join a league in the room first; then !help here."
+        if any(getattr(referee, "membership", None) is not None for referee in self.room_referees):
+            return (
+                "Join a league in the room first: by private message the referee takes a league's commands"
+                " (and a Vortex player's picks); game commands go in the game's own chat. !help in the room"
+                " lists the room commands."
+            )
+        return (
+            "You play in no game of this referee: game commands go in the game's own chat, and !help in the"
+            " room lists the room commands."
+        )
 
     async def _on_reconnected(self, event: Reconnected) -> None:
         """Back after a lost connection: each lost game is announced (or reopened by its league), each kept

@@ -109,7 +109,7 @@ ABANDONED = "abandoned: every player left"
 PROMPT_HOW = ": !pick N (or privately to the referee: !pick N or !pick NAME)."
 """How to pick, said publicly with a player's first prompt: a name only privately (the table reads chat)."""
 LISTING_HOW = (
-    " In game chat: !pick N only (the table reads what you type); here, privately: !pick N or !pick NAME"
+    " In game chat: !pick N (a name there tells the table your card); here, privately: !pick N or !pick NAME"
     " (with two Vortex games add the game's number: !pick N #GAME)."
 )
 """How to pick, in the first pack listing (a private message the player may answer)."""
@@ -307,6 +307,22 @@ def default_basics(engine: rules.VortexEngine, player: Any) -> tuple[str, ...]:
     return tuple(names[i % 2] if i < count - 1 else names[0] for i in range(count))
 
 
+def not_yet(error: RulesError) -> str:
+    """When a command refused for the game's phase works, said as players know the game (the opening draft,
+    the basic lands, play), or "" for another refusal: "in its opening phase" told nobody when."""
+    if error.code != "wrong_phase":
+        return ""
+    phase, needed = error.details.get("phase"), list(error.details.get("needed") or ())
+    if phase == "opening" and needed == ["basics"]:
+        return "not yet: !basics works after the opening draft (the referee says when)"
+    if phase in ("opening", "basics") and needed == ["play"]:
+        when = "after the basic lands" if phase == "basics" else "after the opening draft and the basic lands"
+        return f"not yet: that works once play begins, {when} (the referee says when)"
+    if phase == "play" and needed == ["basics"]:
+        return "the basic lands were chosen before play began"
+    return ""
+
+
 def no_such_pick(pack_size: int, position: object = None) -> str:
     """Why a ``!pick`` found nothing, and what may be picked: the pack's numbers (its size is public, as
     ``!packs`` shows) or a name from it; no card of the pack is named (the answer goes to game chat)."""
@@ -432,6 +448,9 @@ class VortexReferee(SeatsByName, PileReferee):
         :meth:`hidden_card_names`)."""
         if error.code == "no_such_card" and isinstance(error.details.get("pack_size"), int):
             return no_such_pick(error.details["pack_size"], error.details.get("position"))
+        early = not_yet(error)
+        if early:
+            return early
         over = error.code == "wrong_phase" and error.details.get("phase") == "over"
         if over and self.table is not None and self.engine.winner is not None:  # who won, not "over phase"
             error = RulesError("wrong_phase/over", winner=self.engine.winner)
@@ -964,7 +983,9 @@ class VortexReferee(SeatsByName, PileReferee):
 
     @command(aliases=("p",), scopes=("game", "private"))
     async def pick(self, ctx: Context, card: Rest) -> None:
-        """Pick from your pack: !pick N; privately to the referee also !pick NAME (2 games: !pick N #GAME).
+        """!pick N|NAME: card N of your pack, or by NAME privately to the referee (game chat shows a name).
+
+        With two Vortex games, privately: !pick N #GAME (the private help says so).
 
         A name said in game chat is read by the table, so the listing says to name cards privately."""
         choice = parse_pick(card)
@@ -983,14 +1004,14 @@ class VortexReferee(SeatsByName, PileReferee):
             await self.perform(self.apply(rules.ChooseBasics(player=player, names=chosen)))
             await self.follow_engine_turn()  # normal play may begin now
 
-    @command()
+    @command(final=True)  # exiles a pack: never offered as a typo's correction
     async def mulligan(self, ctx: Context) -> None:
         """At your upkeep: exile a pack holding five or more basic lands; replenish to five this turn."""
         await self.act(ctx, lambda p: rules.PackMulligan(player=p))
 
     @command()
     async def draw(self, ctx: Context, count: Annotated[int, Range(1, 20)] | None = None) -> None:
-        """Draw N cards for a card effect (each draw is a pick)."""
+        """Draw COUNT cards for a card effect (1 if no COUNT; each draw is a pick)."""
         await self.act(ctx, lambda p: rules.Draw(player=p, count=count or 1))
 
     @command(scopes=("game", "private"))
@@ -1027,7 +1048,7 @@ class VortexReferee(SeatsByName, PileReferee):
 
     @command()
     async def look(self, ctx: Context, count: Annotated[int, Range(1, 20)]) -> None:
-        """Look at the top N cards of the shoe for a card effect (shown to you only)."""
+        """Look at the top COUNT cards of the shoe for a card effect (shown to you only)."""
         await self.act(ctx, lambda p: rules.LookAtShoe(player=p, count=count))
 
     @command()

@@ -180,7 +180,7 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path, ju
             mark = alice.mark()
             await carol.say(game_id, "!help")  # a long list comes as more than one line
             await bot_line(alice, r"Commands: !ability SLOT COST \| ", mark)
-            await bot_line(alice, r"Commands \(more\): .*!summon N SLOT \[SACRIFICE_SLOT\.\.\.\]", mark)
+            await bot_line(alice, r"Commands \(more\): .*!summon N\|CARD SLOT \[SACRIFICE_SLOT\.\.\.\]", mark)
 
             # Setup, with refusals: a non-creature, a spectator, a bad slot. Nothing changes.
             a_creatures, b_creatures = cheap_creatures(engine, 0), cheap_creatures(engine, 1)

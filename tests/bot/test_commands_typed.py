@@ -140,7 +140,7 @@ def test_the_rendering_is_one_function_every_format_calls() -> None:
 
 @pytest.mark.parametrize("line", ["!help", "! help", "\uff01help", "!help\u200b", "\u200b!commands"])
 def test_help_in_a_game_however_typed(line: str) -> None:
-    from cockatrice_ext.bot.referee import _asks_help
+    from cockatrice_ext.bot.referee import asked_help
 
-    assert _asks_help(line)
-    assert not _asks_help("!help bid") and not _asks_help("help")
+    assert asked_help(line) == ""  # a bare !help; "!help bid" asks about !bid (tests/bot/test_help_topics.py)
+    assert asked_help("!help bid") == "bid" and asked_help("help") is None

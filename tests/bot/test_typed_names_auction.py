@@ -252,7 +252,7 @@ def test_cdamage_for_an_unknown_owner_names_the_players(tmp_path: Path) -> None:
     assert lines == [
         (
             ("game", GAME),
-            "alice: no player 'bob' has a commander here; name whose commander hit you: !cdamage N OWNER"
+            "alice: no player 'bob' has a commander here; name whose commander hit you: !cdamage AMOUNT OWNER"
             " (alice or zoë_fx)",
         )
     ]

@@ -297,7 +297,7 @@ def test_vortex_without_judge_rights(servatrice: ServatriceServer, tmp_path: Pat
 
             mark = alice.mark()
             await alice.say(game_id, "!help")
-            await bot_line(alice, r"Commands: .*!pick CARD\.\.\.", mark)
+            await bot_line(alice, r"Commands: .*!pick N\|NAME", mark)
             for turn in range(8):
                 pid = int(engine.whose_turn)  # type: ignore[arg-type]
                 await by_id[pid].say(game_id, f"!pick {choose_pick(engine, pid) + 1}")

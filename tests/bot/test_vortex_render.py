@@ -77,7 +77,7 @@ def test_how_to_pick_is_said_with_a_players_first_pick_only() -> None:
             lines[0] == f"{who} to pick from 7: !pick N (or privately to the referee: !pick N or !pick NAME)."
         ), lines
         assert lines[1].endswith(
-            ". In game chat: !pick N only (the table reads what you type); here, privately: !pick N or"
+            ". In game chat: !pick N (a name there tells the table your card); here, privately: !pick N or"
             " !pick NAME (with two Vortex games add the game's number: !pick N #GAME)."
         ), lines
     for who, lines in seen[2:]:

@@ -73,9 +73,12 @@ def test_a_pick_after_the_end_says_the_game_is_over_and_who_won() -> None:
     ]
 
 
-def test_wrong_phase_before_the_end_still_names_the_phase() -> None:
+def test_wrong_phase_before_the_end_says_when_it_works() -> None:
+    """Was "not now (the game is in its opening phase)": players were not told when !basics works."""
     engine = engine_of()
-    assert refusal(engine, rules.ChooseBasics(player=1, names=("Forest",) * 3)).startswith("not now (")
+    assert refusal(engine, rules.ChooseBasics(player=1, names=("Forest",) * 3)) == (
+        "not yet: !basics works after the opening draft (the referee says when)"
+    )
 
 
 @pytest.mark.parametrize("said", ["!life -20", "!life", "!LIFE 0"])

@@ -62,6 +62,7 @@ from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, co
 from cockatrice_ext.bot.formats import SeatsByName
 from cockatrice_ext.bot.referee import Context, FormatRoom, PileReferee, asked_by, players_named, shorten
 from cockatrice_ext.bot.runtime import Bot
+from cockatrice_ext.bot.silence import may_speak, silence_is_heard
 from cockatrice_ext.cards.typed import split_names, typed_key
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
@@ -1528,16 +1529,23 @@ class AuctionReferee(SeatsByName, PileReferee):
         self._timer = asyncio.create_task(self._expire(bidder, lot["lot_no"] if lot else -1))
 
     async def _expire(self, bidder: Any, lot_no: int) -> None:
+        """Warn at half time; at the end pass for the silent bidder, once what they said in time is heard
+        (``silence_is_heard``; a link down or stalled meanwhile gives them their whole time again)."""
         timeout = self.options.bid_timeout
         await asyncio.sleep(timeout / 2)
-        await self.say(f"{self.player_name(bidder)}: {timeout / 2:g} s left to bid.")
+        if may_speak(self):  # said while the link is down, it would arrive stale
+            await self.say(f"{self.player_name(bidder)}: {timeout / 2:g} s left to bid.")
         await asyncio.sleep(timeout / 2)
+        heard = await silence_is_heard(self)
         async with self._lock:
             if self.closed:
                 return
             lot = self.engine.current_lot()
             if self.engine.whose_bid() == bidder and lot is not None and lot["lot_no"] == lot_no:
                 self._timer = None
+                if not heard:
+                    self.arm_timer()
+                    return
                 await self.say(f"{self.player_name(bidder)} ran out of time.")
                 await self.perform(self.apply(rules.Pass(player=None)))
 

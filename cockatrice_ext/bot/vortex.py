@@ -88,6 +88,7 @@ from cockatrice_ext.bot.referee import (
     shorten,
 )
 from cockatrice_ext.bot.runtime import Bot
+from cockatrice_ext.bot.silence import may_speak, silence_is_heard
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import options as game_options
@@ -828,15 +829,21 @@ class VortexReferee(SeatsByName, PileReferee):
         return not self.finished and state.pick_pending and state.picks == picks
 
     async def _expire_pick(self, player: Any, picks: int) -> None:
-        """Warn at half time; at the end the referee picks at random for the idle player (``AutoPick``)."""
+        """Warn at half time; at the end the referee picks at random for the idle player (``AutoPick``), once
+        what they said in time is heard (``silence_is_heard``; a link down or stalled meanwhile gives them
+        their whole time again)."""
         timeout = self.options.pick_timeout
         await asyncio.sleep(timeout / 2)
-        if self._same_pick(player, picks):
+        if self._same_pick(player, picks) and may_speak(self):
             await self.say(f"{self.player_name(player)}: {timeout / 2:g} s left to pick.")
         await asyncio.sleep(timeout / 2)
+        heard = await silence_is_heard(self)
         async with self._lock:
             if not self.closed and self._same_pick(player, picks):
                 self._pick_timers.pop(player, None)
+                if not heard:
+                    self.arm_pick_timers()
+                    return
                 await self.perform(self.apply(rules.AutoPick(player=None, target=player)))
 
     async def tell_private(self, player: Any, text: str) -> None:

@@ -41,6 +41,13 @@ only on those listed before it:
   hears once that the referee moves for an away member, and when they are back. A paired member gone
   ``FORFEIT_GRACE`` seconds (out of the room and not connected in their game) loses the match by forfeit
   (a referee's result; both gone, nothing is guessed).
+* **Leaving.** A member who has to go sends ``!leave`` by private message, then ``!leave confirm`` (it
+  cannot be undone): journaled in the league's meta (``left``), so a restart keeps it; the other members are
+  told once, the referee makes the leaver's every move at once (``core.StandIn``, no "away" line) and their
+  games are lost by forfeit at once (both players of a match gone this way: a draw); the leaver hears no
+  more of it (``!standings``, ``!pool``, ``!status`` still answer) and may join another league. A running
+  member's room ``join``/``start``/``leave`` names their league and this way out; a lobby member's private
+  ``!help``/``!rules``/``!leave`` point to the room's commands (``league_rooms.LobbyDesk``).
 * **Restart.** The installer restores every open league of its format from the journal; the games of
   undecided matches are adopted again where the bot is re-seated (a registered account) or, with judge
   rights, watches them again; a game under way is taken over without a word (its decks were checked and

@@ -11,7 +11,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from cockatrice_ext.bot.blocks import LoadedBlock
 from cockatrice_ext.bot.chat import ChatScheduler, Tagged
@@ -64,7 +64,8 @@ PAGE_CONTENTS = {"market": "pack, market and pool", "autobattler": "shop and poo
 
 
 AFTER_THE_END = frozenset({"standings", "pool", "status"})
-"""Private commands an ended league still answers, for its members (who are in no league then)."""
+"""Private commands an ended league still answers, for its members (who are in no league then); a running
+league answers them for a member who left it (:meth:`LeagueReferee.leave`)."""
 LOBBY_GRACE = 120.0
 """Seconds a lobby member may be out of the room (a dropped connection, a client restarted) before the lobby
 lets them go."""
@@ -125,7 +126,7 @@ def misplaced_command(bot: Bot, ctx: Context, text: str, here: Iterable[Referee]
     for league in reversed(bot.private_referees):
         if not isinstance(league, LeagueReferee) or not league.is_member(ctx.sender):
             continue
-        if league.over and name not in AFTER_THE_END:
+        if (league.over or ctx.sender in league.left) and name not in AFTER_THE_END:
             continue
         spec = league.commands.find(name, "private")
         if spec is None:
@@ -234,6 +235,11 @@ class LeagueReferee(Referee):
         """What the referee decided for a member while they were away (its moves, a forfeit), as their recap
         says it (:meth:`recap`); told once."""
         self.missed_moves: dict[str, Counter[str]] = {}
+        left = bot.journal.table_meta(table.key).get("left", [])
+        self.left: set[str] = {m for m in left if isinstance(m, str) and self.is_member(m)}
+        """Members who left the league for good (``!leave confirm``, journaled in the meta's ``left``): the
+        referee makes their every move at once and their games are lost by forfeit; they hear no more of
+        it, and may join another league."""
         for session in getattr(bot.main or bot, "sessions", ()):  # a restart's kept topics find their recap
             chat = getattr(session, "chat", None)
             if isinstance(chat, ChatScheduler):
@@ -378,8 +384,11 @@ class LeagueReferee(Referee):
             meta["cut"], meta["waiting"] = {}, []
             bot.journal.set_table_meta(key, meta)
         for round_no, players, lost in reopen:
-            await league.open_game(round_no, players, instead_of=lost)
+            if not league.forfeit_certain(players):  # a member who left loses it at the first check instead
+                await league.open_game(round_no, players, instead_of=lost)
         for round_no, players in waiting:
+            if league.forfeit_certain(players):
+                continue
             if not any(set(g.players) == set(players) for g in league.games.values()):
                 await league.open_game(round_no, players)
         league.watch()
@@ -419,6 +428,8 @@ class LeagueReferee(Referee):
         playing = {name for game in self.games.values() for name in game.connected_players()}
         waiting_for = self.engine.waiting_for()
         for member in self.engine.league.members:
+            if member in self.left:  # gone for good: neither away nor back
+                continue
             if not (present is None or member in present or member in playing):
                 self.out_of_room.add(member)
                 continue
@@ -445,7 +456,7 @@ class LeagueReferee(Referee):
                     self.decisions[member] = Decision(token, None)
             due = ""
             for member, decision in sorted(self.decisions.items()):
-                if now - self.seen.get(member, now) >= LOBBY_GRACE:
+                if member in self.left or now - self.seen.get(member, now) >= LOBBY_GRACE:
                     due, reason = member, "away"
                     break
                 if decision.since is None:  # the clock starts once they can see the move (the pack sent)
@@ -536,10 +547,13 @@ class LeagueReferee(Referee):
         """Whether exactly one player of ``pair`` has been gone :data:`FORFEIT_GRACE` seconds already (out of
         the room since): their match goes to the other by forfeit, so no game is opened for it."""
         now = time.monotonic() if now is None else now
-        return sum(self.gone_long(p, now) for p in pair) == 1
+        return sum(self.gone_long(p, now) for p in pair) == 1 or all(p in self.left for p in pair)
 
     def gone_long(self, member: str, now: float) -> bool:
-        """Out of the room (and not connected in a game) for :data:`FORFEIT_GRACE` seconds or more."""
+        """Out of the room (and not connected in a game) for :data:`FORFEIT_GRACE` seconds or more, or left
+        the league (:meth:`leave`)."""
+        if member in self.left:
+            return True
         return member in self.out_of_room and now - self.seen.get(member, now) >= FORFEIT_GRACE
 
     async def forfeit_due(self, now: float) -> None:
@@ -552,10 +566,18 @@ class LeagueReferee(Referee):
         for match in self.engine.league.current_matches():
             if match.decided or len(match.players) != 2:
                 continue
-            gone = [p for p in match.players if self.gone_long(p, now)]
+            if all(p in self.left for p in match.players):  # both left the league: nobody wins it
+                await self.both_left(match)
+                continue
+            gone = [p for p in match.players if p in self.left] or [
+                p for p in match.players if self.gone_long(p, now)
+            ]
             if len(gone) != 1:
                 continue
             winner = match.opponent(gone[0])
+            if gone[0] in self.left:
+                await self.left_forfeit(match, gone[0], winner)
+                continue
             try:
                 effects = self.table.apply(core.ReportResult(player=None, winner=winner))
             except RulesError as exc:
@@ -577,6 +599,41 @@ class LeagueReferee(Referee):
                 f"{gone[0]} is gone: you win your round {match.round} game by forfeit; no need to play it.",
             )
             await self.perform(effects)
+
+    async def left_forfeit(self, match: core.Match, loser: str, winner: str) -> None:
+        """``loser`` left the league: ``winner`` wins their match by forfeit (the referee's result), said in
+        the room and to the winner (the one who left hears no more of the league)."""
+        try:
+            effects = self.table.apply(core.ReportResult(player=None, winner=winner))
+        except RulesError as exc:
+            LOGGER.info("league %s: no forfeit for %s, who left (%s)", self.key, loser, exc.code)
+            return
+        await self.room_say(
+            f"{loser} left the league: {winner} wins their round {match.round} game by forfeit."
+        )
+        await self.tell(
+            winner,
+            f"{loser} left the league: you win your round {match.round} game by forfeit; no need to play it.",
+        )
+        await self.perform(effects)
+
+    async def both_left(self, match: core.Match) -> None:
+        """Both players of ``match`` left the league: the referee records a draw (an AutoBattler replay of
+        it is abandoned: both go to the poison a replay that cannot go on gives), so the league goes on."""
+        first = match.players[0]
+        try:
+            effects = self.table.apply(core.ReportResult(player=None, draw=True, match_of=first))
+        except RulesError as exc:
+            LOGGER.info("league %s: no result for %s, who both left (%s)", self.key, match.players, exc.code)
+            return
+        if any(isinstance(e, ab.ReplayRequired) for e in effects):
+            try:
+                effects += self.table.apply(ab.AbandonReplay(player=None, match_of=first))
+            except RulesError as exc:  # a final's replay: it waits, as a match of two gone members does
+                LOGGER.info("league %s: the replay of %s goes on (%s)", self.key, match.players, exc.code)
+        both = " and ".join(match.players)
+        await self.room_say(f"{both} both left the league: their round {match.round} game counts as a draw.")
+        await self.perform(effects)
 
     def kept_for(self, member: str) -> bool:
         """Whether the chat keeps lines for ``member`` (offline): their recap tells what was missed."""
@@ -602,6 +659,9 @@ class LeagueReferee(Referee):
             self.decisions.pop(member, None)
             return
         self.decisions.pop(member, None)
+        if member in self.left:  # they left for good: nobody is told of these moves
+            await self.perform(effects)
+            return
         if reason == "away":
             moves = self.missed_moves.setdefault(member, Counter())
             for effect in effects:
@@ -709,8 +769,10 @@ class LeagueReferee(Referee):
             return line
         if self.standing_in:
             line += f"; away (the referee moves for them): {', '.join(sorted(self.standing_in))}"
-        if out := sorted(self.out_of_room - self.standing_in):
+        if out := sorted(self.out_of_room - self.standing_in - self.left):
             line += f"; out of the room: {', '.join(out)}"
+        if self.left:
+            line += f"; left (the referee moves for them): {', '.join(sorted(self.left))}"
         return line
 
     def explain(self, error: RulesError) -> str:
@@ -743,6 +805,11 @@ class LeagueReferee(Referee):
         name = invocation.name
         if self.over and (name not in AFTER_THE_END or self is not self._latest_for(ctx.sender)):
             return False  # an ended league still shows its table and your pool, from your latest league
+        if ctx.sender in self.left and name not in AFTER_THE_END:
+            if self is not self._latest_for(ctx.sender) or self.in_a_lobby(ctx.sender):
+                return False  # their league now (or their lobby) answers
+            await ctx.reply(self.left_line())
+            return True
         if self.commands.find(name, "private") is None or not self._offers(name):
             others = [
                 r
@@ -799,7 +866,7 @@ class LeagueReferee(Referee):
         member the league waits for, what it waits for (:meth:`waiting_line`: the lines queued for them
         before the restart went with the old process)."""
         present = getattr(self.bot.client, "room_users", {}).get(self.room_id)
-        for member in self.engine.league.members:
+        for member in (m for m in self.engine.league.members if m not in self.left):
             link = self.link_line(member)  # their page shows what the league waits for
             here = present is None or member in present  # one away is welcomed back when they return
             waiting = "" if link or not here else self.waiting_line(member)
@@ -837,6 +904,8 @@ class LeagueReferee(Referee):
         watching = pointed | ({answer.sender} if answer is not None else set())
         rendered = render_effects(effects, engine, pages=watching if pages is not None else False)
         for player, lines in rendered.private.items():  # players first: the room's line can wait
+            if player in self.left:  # they left: the referee's moves for them are nobody's news
+                continue
             link_line = self.link_line(player)
             answering = answer is not None and answer.sender == player
             if link_line is not None:  # the first private message: the link, and what the page does not show
@@ -889,7 +958,7 @@ class LeagueReferee(Referee):
         if any(isinstance(e, (core.DraftFinished, ab.DraftEnded, mk.MarketClosed)) for e in effects):
             # After the round's game announcements: a pool list is long, and the game is what to do next.
             playing = engine.active() if isinstance(engine, ab.AutoBattlerEngine) else engine.league.members
-            for player in playing:
+            for player in (p for p in playing if p not in self.left):
                 if pages is None or player not in pointed:  # a page player's page shows the pool
                     await self.share_pool(player)
         if forfeits:
@@ -1183,6 +1252,71 @@ class LeagueReferee(Referee):
         await ctx.reply(shorten(f"{TITLES[self.format_name]} league commands: " + " | ".join(usages), 900))
 
     @command(scopes=("private",))
+    async def leave(self, ctx: Context, confirm: Literal["confirm"] | None = None) -> None:
+        """Leave this league for good: !leave confirm (the referee then makes your moves and your games are
+        lost by forfeit; it cannot be undone)."""
+        if confirm is None:
+            await ctx.reply(
+                f"Leaving {self.room_title()} cannot be undone: the referee makes your moves from then on (at"
+                " random, or a pass) and you lose your games by forfeit. To leave, send !leave confirm."
+            )
+            return
+        await self.leave_for_good(ctx)
+
+    async def leave_for_good(self, ctx: Context) -> None:
+        """``!leave confirm``: ``ctx.sender`` leaves the league. Journaled first (the meta's ``left``), so a
+        restart keeps it; then the others are told once, and the referee makes the leaver's moves and forfeits
+        their games at once (:meth:`stand_in_due`)."""
+        member = ctx.sender
+        if self.bot.fleet is not None and not self.bot.fleet.may_act(self.key):
+            raise NotAllowed("this league is refereed by another process of the fleet now: try again")
+        meta = self.bot.journal.table_meta(self.key)
+        meta["left"] = sorted(self.left | {member})
+        self.bot.journal.set_table_meta(self.key, meta)
+        self.left.add(member)
+        for kept in (self.page_players, self.chat_players, self.standing_in, self.out_of_room):
+            kept.discard(member)
+        self.decisions.pop(member, None)
+        self.missed.pop(member, None)
+        self.missed_moves.pop(member, None)
+        fmt = self.format_name
+        await ctx.reply(
+            f"You left {self.room_title()}: the referee makes your moves from now on and your games are lost"
+            f" by forfeit. You may join another league (!{fmt} join in the room); !standings and !pool still"
+            " answer here." + (" Your page's link no longer works." if self.pages is not None else "")
+        )
+        for other in self.engine.league.members:
+            if other not in self.left:
+                await self.tell(
+                    other,
+                    f"{member} left {self.room_title()}: the referee makes their moves from now on (at"
+                    " random, or a pass), and their games are lost by forfeit.",
+                )
+        if (pages := self.pages) is not None:
+            revoke = getattr(pages, "revoke", None)
+            if callable(revoke):
+                revoke(self, member)  # their page's link dies, as a lobby leaver's does
+            pages.changed(self)
+        await self.stand_in_due(time.monotonic())
+
+    def left_line(self) -> str:
+        """What a member who left hears when they send a league command other than ``!standings``,
+        ``!pool``, ``!status``."""
+        return (
+            f"You left {self.room_title()}: the referee makes your moves and your games are lost by forfeit."
+            " !standings, !pool and !status still answer here."
+        )
+
+    def in_a_lobby(self, user: str) -> bool:
+        """Whether ``user`` waits in a league lobby of any room (its room commands answer them)."""
+        for room in self.bot.room_referees:
+            lobbies = getattr(room, "lobbies", None)
+            waiting = lobbies.values() if isinstance(lobbies, dict) else ()
+            if any(user in getattr(lobby, "members", ()) for lobby in waiting):
+                return True
+        return False
+
+    @command(scopes=("private",))
     async def rules(self, ctx: Context) -> None:
         """The options this league is played with."""
         text = game_options.describe_in_force(self.format_name, self.options)
@@ -1426,7 +1560,9 @@ class LeagueReferee(Referee):
         """The answer to ``sender``'s ``!status``."""
         engine = self.engine
         parts = [self.status_line()]
-        if self.is_out(sender) and not self.over:
+        if sender in self.left and not self.over:
+            parts.append("you left it: the referee makes your moves, your games are lost by forfeit")
+        elif self.is_out(sender) and not self.over:
             parts.append("you are out of the league (eliminated); you may watch its games")
         waiting_for = engine.waiting_for()
         if isinstance(engine, mk.MarketDraftEngine):
@@ -1444,7 +1580,9 @@ class LeagueReferee(Referee):
             parts.append("the draft waits for " + ", ".join(waiting))
         now = time.monotonic()
         for member in (p for p in waiting_for if p != sender):
-            if member in self.standing_in:
+            if member in self.left:
+                parts.append(f"{member} left the league: the referee moves for them")
+            elif member in self.standing_in:
                 parts.append(f"{member} is away: the referee moves for them")
             elif member in self.out_of_room:
                 left = max(1, round(LOBBY_GRACE - (now - self.seen.get(member, now))))

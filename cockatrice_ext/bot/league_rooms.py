@@ -10,10 +10,16 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar, Literal
 
 from cockatrice_ext.bot.blocks import chat_block_name
-from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Rest, command
+from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Rest, command, parse_invocation
 from cockatrice_ext.bot.league_cards import load_league_block
 from cockatrice_ext.bot.league_options import TITLES, LeagueOptions
-from cockatrice_ext.bot.league_referee import LOBBY_GRACE, LeagueReferee, league_pages, misplaced_command
+from cockatrice_ext.bot.league_referee import (
+    LOBBY_GRACE,
+    PRIVATE_LIMIT,
+    LeagueReferee,
+    league_pages,
+    misplaced_command,
+)
 from cockatrice_ext.bot.league_views import REFUSALS
 from cockatrice_ext.bot.referee import Context, Referee, shorten
 from cockatrice_ext.bot.runtime import Bot
@@ -69,12 +75,13 @@ class LeagueRoom(Referee):
         self.leagues: list[LeagueReferee] = []
 
     def membership(self, user: str) -> str:
-        """Which league or lobby ``user`` is in, in any room and any format ("" when none)."""
+        """Which league or lobby ``user`` is in, in any room and any format ("" when none; a league they left
+        holds them no more)."""
         for room in self.bot.room_referees:
             if not isinstance(room, LeagueRoom):
                 continue
             title = TITLES[room.format_name]
-            if any(user in lg.engine.league.members for lg in room.leagues if not lg.over):
+            if any(lg.is_member(user) and user not in lg.left for lg in room.leagues if not lg.over):
                 return f"a running {title} league"
             if any(user in lobby.members for lobby in room.lobbies.values()):
                 return f"the {title} lobby"
@@ -115,6 +122,11 @@ class LeagueRoom(Referee):
         members = lobby.members
         running = [lg for lg in self.leagues if lg.room_id == ctx.room_id and not lg.over]
         low, high = self.seats_range()
+        league_now = running_league(self.bot, ctx.sender)
+        if league_now is not None and what in ("join", "start"):  # one league at a time: say which, and how
+            raise NotAllowed(in_running_league(league_now))
+        if league_now is not None and what == "leave" and ctx.sender not in members:
+            raise NotAllowed(leave_running_league(league_now))
         if what == "join":
             elsewhere = self.membership(ctx.sender)
             if elsewhere:  # private commands name no league: one player, one league at a time
@@ -209,6 +221,7 @@ class LeagueRoom(Referee):
             self.bot.journal.put_note(self.lobby_note(lobby.room_id), value)
         else:
             self.bot.journal.drop_note(self.lobby_note(lobby.room_id))
+        sync_lobby_desk(self.bot)
 
     async def restore_lobbies(self, room_ids: Iterable[int] | None = None) -> None:
         """After a restart: open again each lobby of this format the journal kept in our rooms (in a fleet:
@@ -252,6 +265,7 @@ class LeagueRoom(Referee):
         """A fleet process lost ``room_id`` to another one: forget its lobby here (the journal keeps it for
         the process that answers the room now)."""
         self.lobbies.pop(room_id, None)
+        sync_lobby_desk(self.bot)
 
     async def _joined(self, ctx: Context, lobby: Lobby) -> None:
         """Answer a join: in the room without the web view; with it, the joiner's page link by private
@@ -315,6 +329,105 @@ class LeagueRoom(Referee):
             return chat_block_name(name, self.defaults.block)
         except ValueError as exc:
             raise BadArgument(shorten(str(exc))) from None
+
+
+def running_league(bot: Bot, user: str) -> LeagueReferee | None:
+    """The running league ``user`` plays in, in any room and format (None: none, or they left it)."""
+    for room in bot.room_referees:
+        if isinstance(room, LeagueRoom):
+            for league in room.leagues:
+                if not league.over and league.is_member(user) and user not in league.left:
+                    return league
+    return None
+
+
+def in_running_league(league: LeagueReferee) -> str:
+    """Why a member of the running ``league`` cannot join or start another, and what they can do now (the
+    same words for ``join`` and ``start``)."""
+    return (
+        f"you are in {league.room_title()} ({league.stage()}); one league at a time. Its commands work by"
+        " private message to me (!help there); you can join another once it ends, or after leaving it for"
+        " good (!leave by private message)."
+    )
+
+
+def leave_running_league(league: LeagueReferee) -> str:
+    """The answer to a room ``leave`` from a member of the running ``league``: how to leave it."""
+    return (
+        f"you are not in the lobby but in {league.room_title()} ({league.stage()}): to leave it for good,"
+        " send me !leave by private message (the referee then makes your moves and your games are lost by"
+        " forfeit)."
+    )
+
+
+LOBBY_DESK_WORDS = frozenset({"help", "commands", "rules", "options", "leave"})
+"""Private commands a lobby member is answered by the lobby desk (:class:`LobbyDesk`)."""
+
+
+class LobbyDesk(Referee):
+    """Private ``!help``, ``!rules`` and ``!leave`` from a lobby member whose league has not started: where
+    to read its options now (its room's ``!market rules`` / ``!autobattler rules``) and how to leave. It
+    declares no commands, so it changes nothing for anyone else's private commands."""
+
+    async def handle_command(self, ctx: Context, text: str) -> bool:
+        if ctx.scope != "private":
+            return False
+        try:
+            invocation = parse_invocation(text)
+        except BadArgument:
+            return False
+        if invocation is None or invocation.name not in LOBBY_DESK_WORDS:
+            return False
+        if running_league(self.bot, ctx.sender) is not None:
+            return False  # their league answers
+        private_games = getattr(self.bot, "private_games", None)
+        if callable(private_games) and private_games(ctx.sender, invocation.name):
+            return False  # a game of theirs takes it privately (Vortex)
+        lobby = next(
+            (
+                lobby
+                for room in self.bot.room_referees
+                if isinstance(room, LeagueRoom)
+                for lobby in room.lobbies.values()
+                if ctx.sender in lobby.members
+            ),
+            None,
+        )
+        if lobby is None:
+            return False
+        fmt, title = lobby.format_name, TITLES[lobby.format_name]
+        if invocation.name == "leave":
+            await ctx.reply(
+                f"You are in the {title} lobby, not a running league: !{fmt} leave in the room leaves it."
+            )
+            return True
+        waiting = f"{len(lobby.members)} waiting: {', '.join(lobby.members)}"
+        await ctx.reply(
+            shorten(
+                f"You are in the {title} lobby ({waiting}); the league's commands work here once it starts."
+                f" Its options now: !{fmt} rules in the room; !{fmt} start there starts it ({lobby.needed}"
+                f" players), !{fmt} leave leaves the lobby.",
+                PRIVATE_LIMIT,
+            )
+        )
+        return True
+
+
+def sync_lobby_desk(bot: Bot) -> None:
+    """One :class:`LobbyDesk` among the bot's private referees while a lobby of any room and format has
+    members, none otherwise (the private referees are the running leagues, and the lobby desk, while
+    players wait)."""
+    waiting = any(
+        lobby.members
+        for room in bot.room_referees
+        if isinstance(room, LeagueRoom)
+        for lobby in room.lobbies.values()
+    )
+    desks = [referee for referee in bot.private_referees if isinstance(referee, LobbyDesk)]
+    if waiting and not desks:
+        bot.private_referees.append(LobbyDesk(bot))
+    elif not waiting and desks:
+        bot.private_referees[:] = [r for r in bot.private_referees if not isinstance(r, LobbyDesk)]
 
 
 class MarketRoom(LeagueRoom):

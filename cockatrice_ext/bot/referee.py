@@ -1560,7 +1560,7 @@ class LobbyReferee(Referee):
             await ctx.reply(shorten(described))
             return
         usages = [spec.usage for r in self.bot.room_referees for spec in r.commands.listing("room")]
-        line = room_help(["!help" if usage.startswith("!help ") else usage for usage in usages])
+        line = room_help(usages)
         if getattr(self.bot.options, "room_commands", "all") == "addressed":
             own = self.bot.client.user_name if self.bot.client is not None else self.bot.options.user
             line = f"Start room commands here with my name, as in {own}: !games. {line}"
@@ -1667,7 +1667,8 @@ def room_help(usages: list[str]) -> str:
     line (``;`` between commands, as usages have ``|`` in them; ``!help`` itself left out when every format
     is installed and it would not fit). ``!<format> rules``, typed as it reads, is answered too
     (:data:`FORMAT_PLACEHOLDER`)."""
-    parts = [*usages, f"{FORMAT_RULES_SAID}: its options"]
+    parts = ["!help" if usage.startswith("!help ") else usage for usage in usages]  # its topic: !help NAME
+    parts.append(f"{FORMAT_RULES_SAID}: its options")
     line = "Room commands: " + "; ".join(parts)
     if len(line) > MAX_CHAT_LINE and "!help" in parts:
         parts.remove("!help")

@@ -249,7 +249,9 @@ def test_a_private_command_from_a_lobby_member_says_the_league_has_not_started(t
         await bot.chat.flush(timeout=5)
         assert lines(chat, "user") == [
             "al: You are in the AutoBattler lobby: its commands work here once the league starts.",
-            "zed: Join a league in the room first; then !help here.",
+            "zed: Join a league in the room first: by private message the referee takes a league's commands"
+            " (and a Vortex player's picks); game commands go in the game's own chat. !help in the room lists"
+            " the room commands.",
         ]
 
     run_room(tmp_path, body, None)

@@ -44,6 +44,7 @@ from cockatrice_ext.bot.league_views import (
 )
 from cockatrice_ext.bot.referee import Context, Referee, shorten
 from cockatrice_ext.bot.runtime import Bot
+from cockatrice_ext.bot.silence import link_heard
 from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import league as core
 from cockatrice_ext.formats import market as mk
@@ -447,6 +448,7 @@ class LeagueReferee(Referee):
                 await self.room_say(f"{member} is back: their moves are their own again.")
                 await self.welcome_back(member)
         timeout = self.options.pick_timeout
+        heard = False  # whether what members said before now is heard (once per check, before any move)
         for _ in range(len(self.engine.league.members) * 50):  # an away member's packs may queue up
             waiting = self.engine.waiting_for()
             for member in set(self.decisions) - set(waiting):
@@ -472,6 +474,11 @@ class LeagueReferee(Referee):
                     await self.tell(member, f"{left} s left for your {decision_name(decision.token)}.")
             if not due:
                 break
+            if not heard:  # a pick held by a stalled link is heard first (bot/silence.py); else next check
+                if not await link_heard(self.bot.client, f"league {self.key}"):
+                    return
+                heard = True
+                continue  # what was heard may be that very move
             await self.stand_in(due, reason)
         await self.forfeit_due(now)
         await self.reopen_cut_games()

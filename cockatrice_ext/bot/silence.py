@@ -32,6 +32,22 @@ def may_speak(referee: Any) -> bool:
     return not referee.closed and not referee.rejoining and client is not None and client.connected
 
 
+async def link_heard(client: Any, what: str) -> bool:
+    """Whether ``client`` is connected and everything the server had for it was heard within
+    :data:`STALLED` seconds (``what`` names the game or league in the log)."""
+    if client is None or not client.connected:
+        return False
+    try:
+        took = await client.caught_up(timeout=CATCH_UP_TIMEOUT)
+    except (ClientError, TimeoutError) as exc:
+        LOGGER.info("%s: no word from the server (%s): the timer starts again", what, exc)
+        return False
+    if took > STALLED:
+        LOGGER.info("%s: the server answered in %.1f s; the timer starts again", what, took)
+        return False
+    return bool(client.connected)
+
+
 async def silence_is_heard(referee: Any) -> bool:
     """Whether a timer of ``referee``'s game may act now for a player who said nothing: connected, not
     rejoining, and everything the server had for us heard within :data:`STALLED` seconds. The caller checks
@@ -39,12 +55,6 @@ async def silence_is_heard(referee: Any) -> bool:
     timer), and starts the timer again when this is False."""
     if not may_speak(referee):
         return False
-    try:
-        took = await referee.bot.client.caught_up(timeout=CATCH_UP_TIMEOUT)
-    except (ClientError, TimeoutError) as exc:
-        LOGGER.info("game %s: no word from the server (%s): the timer starts again", referee.game_id, exc)
-        return False
-    if took > STALLED:
-        LOGGER.info("game %s: the server answered in %.1f s; the timer starts again", referee.game_id, took)
+    if not await link_heard(referee.bot.client, f"game {referee.game_id}"):
         return False
     return may_speak(referee)

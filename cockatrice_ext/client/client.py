@@ -1138,7 +1138,8 @@ class Client:
         ``Command_Ping``'s round trip (the server answers after what it had for us already, such as another
         player's line stuck behind a stalled link), then the dispatcher's turn at every event read before the
         answer. A timer about to act for a player who said nothing calls it first: what they said in time
-        is heard before it acts. Never call it from a listener (the dispatcher would wait for itself).
+        is heard before it acts. Called from a listener (the dispatcher itself), only the ping is waited for:
+        the events behind it are that listener's to return to.
 
         Raises:
             ConnectionLost: not connected, or the connection dropped meanwhile.
@@ -1147,7 +1148,8 @@ class Client:
         loop = asyncio.get_running_loop()
         started = loop.time()
         await self.call(commands.ping(), timeout=timeout)
-        if self._dispatcher is not None and not self._dispatcher.done():
+        dispatcher = self._dispatcher
+        if dispatcher is not None and not dispatcher.done() and asyncio.current_task() is not dispatcher:
             mark: asyncio.Future[None] = loop.create_future()
             self._dispatch_queue.put_nowait(mark)
             await mark

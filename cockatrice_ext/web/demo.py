@@ -32,6 +32,11 @@ class StandInClient:
     name_taken: bool = False
     games: dict[int, GameMirror] = field(default_factory=dict)
     room_users: dict[int, set[str]] = field(default_factory=dict)
+    connected: bool = True
+
+    async def caught_up(self, timeout: float = 10.0) -> float:
+        """Nothing is ever in flight here: caught up at once."""
+        return 0.0
 
     async def game_commands(self, *_: Any, **__: Any) -> None:
         return None

@@ -333,8 +333,14 @@ def test_pool_list_and_cod() -> None:
 
 
 class _FakeClient:
+    connected = True
+
     def __init__(self) -> None:
         self.games: dict[int, Any] = {}
+
+    async def caught_up(self, timeout: float = 10.0) -> float:
+        """Nothing is ever in flight here."""
+        return 0.0
 
 
 class _SentAtOnce:

@@ -374,3 +374,59 @@ def test_no_game_is_opened_for_a_pairing_whose_player_is_long_gone() -> None:
     assert not any("your game vs" in line or "could not open" in line for line in said), said
     assert "bo has been gone 5 minutes: al wins their round 1 game by forfeit." in said
     assert desk.games == {} and engine.is_over()
+
+
+class HeldLink:
+    """The bot's client behind a link that held ``held`` (a member's private line, said in time): the server
+    hands it over when the referee catches up, as :meth:`Client.caught_up` makes it wait for; ``took`` is
+    how long catching up takes (over ``silence.STALLED``: the link had stalled)."""
+
+    def __init__(self, desk: LeagueReferee, bot: _ChattyBot, held: tuple[str, str] | None = None) -> None:
+        self.desk, self.bot, self.held = desk, bot, held
+        self.connected = True
+        self.took = 0.0
+        self.room_users = bot.client.room_users  # type: ignore[attr-defined]
+        self.games = bot.client.games
+
+    async def caught_up(self, timeout: float = 10.0) -> float:
+        from cockatrice_ext.bot.referee import Context
+
+        if self.held is not None:
+            sender, text = self.held
+            self.held = None
+
+            async def reply(line: str) -> None:
+                self.bot.said.append(line)
+
+            ctx = Context(bot=self.bot, scope="private", sender=sender, reply_hook=reply)  # type: ignore[arg-type]
+            await self.desk.handle_command(ctx, text)
+        return self.took
+
+
+def test_a_pick_held_by_a_stalled_link_is_heard_before_the_timer_picks() -> None:
+    """The timer picked at random for a member whose `!pick 1`, said in time, was held by the bot's stalled
+    link: the referee now catches up with the server before it makes anyone's move (bot/silence.py)."""
+    options = game_options.apply("market", LeagueOptions(format="market"), timer("market", 30))
+    desk, bot = market_desk(options)
+    assert due(desk, bot, 1.0) == []  # both hold a pack: their clocks start
+    first = desk.engine.pack("bo")[0]
+    bot.client = HeldLink(desk, bot, held=("bo", "!pick 1"))  # type: ignore[assignment]
+    said = due(desk, bot, 31.0)
+    assert has(said, "al: Your time ran out: the referee picked at random for you.")
+    assert not any(line.startswith("bo: Your time ran out") for line in said)
+    assert desk.engine.pool("bo") == [first]  # bo's own pick, the first card of the pack
+
+
+def test_no_move_is_made_for_anyone_while_the_link_is_down_or_stalled() -> None:
+    options = game_options.apply("market", LeagueOptions(format="market"), timer("market", 30))
+    desk, bot = market_desk(options)
+    due(desk, bot, 1.0)
+    link = HeldLink(desk, bot)
+    bot.client = link  # type: ignore[assignment]
+    link.connected = False
+    assert not any("time ran out" in line for line in due(desk, bot, 31.0))
+    link.connected, link.took = True, 3.0  # back, but the server took 3 s to answer: the link stalled
+    assert not any("time ran out" in line for line in due(desk, bot, 32.0))
+    assert all(desk.engine.pool(p) == [] for p in ("al", "bo"))
+    link.took = 0.0
+    assert has(due(desk, bot, 33.0), "al: Your time ran out")

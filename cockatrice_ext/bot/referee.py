@@ -1369,8 +1369,8 @@ class GameReferee(Referee):
             LOGGER.warning("lost the seat in game %d before it started", self.game_id)
             await self.bot.room_say(
                 self.room_id,
-                f"The referee's {self.format_name} game #{self.game_id} was lost in a restart (its own or the"
-                " server's) before it started: ask for a new game.",
+                f"The referee lost its seat in {self.format_name} game #{self.game_id} before the game"
+                " started (its connection dropped, or it or the server restarted): ask for a new game.",
             )
             return
         if renumbered:  # the record moved aside is announced under its new handle (number_given_again)

@@ -177,7 +177,8 @@ def test_a_game_lost_before_it_started_is_announced_without_a_resume(tmp_path: P
 
     ((destination, line),) = asyncio.run(run())
     assert destination == ("room", ROOM)
-    assert f"game #{GAME}" in line and "before it started" in line and "!resume" not in line
+    assert f"game #{GAME}" in line and "!resume" not in line
+    assert "before the game started (its connection dropped, or it or the server restarted)" in line
 
 
 def combat_bot(servatrice: ServatriceServer, user: str, folder: Path) -> BotOptions:

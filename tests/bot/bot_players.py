@@ -5,11 +5,15 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from cockatrice_ext.client import Client, ClientEvent, FloodLimits, connect
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.protocol import commands
+
+if TYPE_CHECKING:
+    from cockatrice_ext.bot.runtime import Bot
 
 EMPTY_DECK = (
     '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>none</deckname>'
@@ -128,3 +132,44 @@ async def still_on_server(player: Player, room_id: int, game_id: int) -> bool:
         return False
     await player.client.leave_game(game_id)
     return True
+
+
+ROOM_BLOCK = "2 Grizzly Bears\n2 Chimney Imp\n1 Pacifism\n1 Lightning Bolt\n1 Giant Growth\n1 Serra Angel\n"
+"""A small Auction block for the room tests' games."""
+
+
+async def start_room_bot(
+    server: Any,
+    tmp_path: Path,
+    user: str,
+    *,
+    formats: tuple[str, ...] = ("auction",),
+    relaxed: bool = True,
+    **options: Any,
+) -> Bot:
+    """A referee in ``server``'s "Bot room" as ``user`` (journal ``USER.sqlite3`` in ``tmp_path``), refereeing
+    ``formats`` with Auction on :data:`ROOM_BLOCK`; ``relaxed``: told of the test server's relaxed flood
+    limits (False: it paces itself by the shipped ones); ``options``: more of the bot's options."""
+    from cockatrice_ext.bot.auction import AuctionOptions
+    from cockatrice_ext.bot.runtime import Bot, BotOptions
+
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    block = tmp_path / "block.txt"
+    block.write_text(ROOM_BLOCK)
+    client_options: dict[str, Any] = {"reconnect": False}
+    if relaxed:
+        client_options["flood_limits"] = FloodLimits.unlimited()
+    bot = Bot(
+        BotOptions(
+            url=server.ws_url,
+            user=user,
+            rooms=("Bot room",),
+            journal_path=tmp_path / f"{user}.sqlite3",
+            formats=formats,
+            format_options={"auction": AuctionOptions(block=str(block), seed=7)},
+            client_options=client_options,
+            **options,
+        )
+    )
+    await bot.start()
+    return bot

@@ -14,14 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_players import Player, still_on_server, wait_until
+from bot_players import Player, start_room_bot, still_on_server, wait_until
 from servatrice import ServatriceServer
 
-from cockatrice_ext.bot.auction import AuctionOptions
-from cockatrice_ext.bot.runtime import Bot, BotOptions
-from cockatrice_ext.client import FloodLimits
+from cockatrice_ext.bot.runtime import Bot
 
-BLOCK = "2 Grizzly Bears\n2 Chimney Imp\n1 Pacifism\n1 Lightning Bolt\n1 Giant Growth\n1 Serra Angel\n"
 OPENED = re.compile(r"(Auction Magic|Vortex|Magic Combat Rules) game #(\d+) is open for (\d) players")
 
 
@@ -30,21 +27,7 @@ def run(coroutine: Any, timeout: float = 120.0) -> Any:
 
 
 async def start_bot(server: ServatriceServer, tmp_path: Path, user: str) -> Bot:
-    block = tmp_path / "block.txt"
-    block.write_text(BLOCK)
-    bot = Bot(
-        BotOptions(
-            url=server.ws_url,
-            user=user,
-            rooms=("Bot room",),
-            journal_path=tmp_path / "journal.sqlite3",
-            formats=("auction", "vortex", "combat"),
-            format_options={"auction": AuctionOptions(block=str(block), seed=7)},
-            client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
-        )
-    )
-    await bot.start()
-    return bot
+    return await start_room_bot(server, tmp_path, user, formats=("auction", "vortex", "combat"))
 
 
 async def arrive(server: ServatriceServer, *names: str) -> tuple[int, list[Player]]:

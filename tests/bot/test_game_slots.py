@@ -18,15 +18,13 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from bot_players import Player, still_on_server, wait_until
+from bot_players import Player, start_room_bot, still_on_server, wait_until
 from servatrice import ServatriceConfig, ServatriceServer
 
-from cockatrice_ext.bot.auction import AuctionOptions
 from cockatrice_ext.bot.referee import duration_words
 from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.journal import Journal
 
-BLOCK = "2 Grizzly Bears\n2 Chimney Imp\n1 Pacifism\n1 Lightning Bolt\n1 Giant Growth\n1 Serra Angel\n"
 OPENED = re.compile(r"Auction Magic game #(\d+)")
 
 
@@ -51,22 +49,8 @@ def run(coroutine: Any, timeout: float = 150.0) -> Any:
 
 
 async def start_bot(server: ServatriceServer, tmp_path: Path, user: str, **options: Any) -> Bot:
-    block = tmp_path / "block.txt"
-    block.write_text(BLOCK)
-    bot = Bot(
-        BotOptions(
-            url=server.ws_url,
-            user=user,
-            rooms=("Bot room",),
-            journal_path=tmp_path / "journal.sqlite3",
-            formats=("auction",),
-            format_options={"auction": AuctionOptions(block=str(block), seed=7)},
-            client_options={"reconnect": False},
-            **options,
-        )
-    )
-    await bot.start()
-    return bot
+    """A referee that paces itself by the shipped flood limits (the server it meets has them)."""
+    return await start_room_bot(server, tmp_path, user, relaxed=False, **options)
 
 
 async def arrive(server: ServatriceServer, *names: str) -> tuple[int, list[Player]]:

@@ -15,31 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bot_players import start_room_bot
 from servatrice import ServatriceServer
-from test_room_commands import BLOCK, OPENED, arrive, run
+from test_room_commands import OPENED, arrive, run
 
-from cockatrice_ext.bot.auction import AuctionOptions
-from cockatrice_ext.bot.runtime import Bot, BotOptions
-from cockatrice_ext.client import FloodLimits
+from cockatrice_ext.bot.runtime import Bot
 
 
 async def start_bot(server: ServatriceServer, tmp_path: Path, user: str) -> Bot:
     """A referee as the README starts it with a league format beside Auction (private commands exist)."""
-    block = tmp_path / "block.txt"
-    block.write_text(BLOCK)
-    bot = Bot(
-        BotOptions(
-            url=server.ws_url,
-            user=user,
-            rooms=("Bot room",),
-            journal_path=tmp_path / f"{user}.sqlite3",
-            formats=("auction", "market"),
-            format_options={"auction": AuctionOptions(block=str(block), seed=7)},
-            client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
-        )
-    )
-    await bot.start()
-    return bot
+    return await start_room_bot(server, tmp_path, user, formats=("auction", "market"))
 
 
 @pytest.mark.servatrice

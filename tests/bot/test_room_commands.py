@@ -16,15 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_players import Player, wait_until
+from bot_players import Player, start_room_bot, wait_until
 from servatrice import ServatriceServer
 
 from cockatrice_ext.bot import commands
-from cockatrice_ext.bot.auction import AuctionOptions
-from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.client import ClientEvent, FloodLimits
 
-BLOCK = "2 Grizzly Bears\n2 Chimney Imp\n1 Pacifism\n1 Lightning Bolt\n1 Giant Growth\n1 Serra Angel\n"
 OPENED = re.compile(r"Auction Magic game #(\d+) is open for 2 players")
 NOISE = ["!lfg", "!roll 1d20", "!wow", "!1", "!GG", "!afk 5", "!ＧＧ", "!ok", "!price Lightning Bolt"]
 
@@ -33,24 +30,7 @@ def run(coroutine: Any, timeout: float = 150.0) -> Any:
     return asyncio.run(asyncio.wait_for(coroutine, timeout))
 
 
-async def start_bot(server: ServatriceServer, tmp_path: Path, user: str, **options: Any) -> Bot:
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    block = tmp_path / "block.txt"
-    block.write_text(BLOCK)
-    bot = Bot(
-        BotOptions(
-            url=server.ws_url,
-            user=user,
-            rooms=("Bot room",),
-            journal_path=tmp_path / f"{user}.sqlite3",
-            formats=("auction",),
-            format_options={"auction": AuctionOptions(block=str(block), seed=7)},
-            client_options={"reconnect": False, "flood_limits": FloodLimits.unlimited()},
-            **options,
-        )
-    )
-    await bot.start()
-    return bot
+start_bot = start_room_bot
 
 
 class RoomEar(Player):

@@ -928,5 +928,5 @@ def client_scheduler(client: Any, **options: Any) -> ChatScheduler:
         return float(client.flood.delay(cost or chat_cost(message), loop.time()))
 
     options.setdefault("limits", lambda: client.flood.limits)
-    options.setdefault("reconnected", client.wait_connected)
+    options.setdefault("reconnected", lambda: client.wait_connected())  # looked up when a line meets a drop
     return ChatScheduler(send, delay, **options)

@@ -81,9 +81,6 @@ class FakeClient:
         self.tries: list[tuple[float, Destination, str]] = []  # everything handed to the server
         self.sent: list[tuple[float, Destination, str]] = []  # what arrived
 
-    async def wait_connected(self, timeout: float | None = None) -> None:
-        """Always connected."""
-
     async def room_say(self, room_id: int, message: str) -> None:
         await self._say(("room", room_id), message, chat_cost(message))
 

@@ -20,6 +20,7 @@ from cockatrice_ext.client.mirror import PlayerState
 from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import league as core
 from cockatrice_ext.formats.base import RulesError
+from cockatrice_ext.journal import JournalWriteError
 from cockatrice_ext.protocol import commands as pc
 from cockatrice_ext.protocol.codes import LeaveReason
 
@@ -48,6 +49,9 @@ class LeagueGame(GameReferee):
     """The Cockatrice game of one pairing: deck checks, starting it, and learning its result."""
 
     refusals: ClassVar[dict[str, str]] = REFUSALS
+    LIFE_SETTLE_SECONDS: ClassVar[float] = 3.0
+    """How long the life totals stay still after one reached 0 before the game is decided (see
+    :meth:`settle_life`)."""
 
     def __init__(
         self, bot: Bot, league: LeagueReferee, game_id: int, round_no: int, players: tuple[str, ...]
@@ -68,6 +72,7 @@ class LeagueGame(GameReferee):
         self.basics_declared = False
         self.setup_note = ""
         self.table = league.table
+        self._life_settle: asyncio.Task[None] | None = None  # the wait before a life at 0 decides the game
 
     @classmethod
     async def create(
@@ -176,9 +181,10 @@ class LeagueGame(GameReferee):
             with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
                 await self.run(pc.next_turn())
         elif name == "Event_SetCounter" and int(event.message.counter_id) == LIFE_COUNTER:  # type: ignore[attr-defined]
-            loser = self.name_of(event.player_id)
-            if loser in self.players and int(event.message.value) <= 0:  # type: ignore[attr-defined]
-                await self.decide(winner=self.opponent(loser), reason=f"{loser} is at 0 life")
+            value = int(event.message.value)  # type: ignore[attr-defined]
+            settling = self._life_settle is not None
+            if self.name_of(event.player_id) in self.players and (value <= 0 or settling):
+                self.settle_life()  # decided when the life totals are still (both at 0: a draw)
         elif name == "Event_PlayerPropertiesChanged" and self.is_engine_player(event.player_id):
             props = event.message.player_properties  # type: ignore[attr-defined]
             if props.HasField("conceded") and props.conceded:
@@ -197,6 +203,51 @@ class LeagueGame(GameReferee):
                 if match is not None and match.decided and match.winner == self.opponent(loser):
                     # told privately too: kept for them if they go offline meanwhile
                     await self.bot.tell(loser, f"You left game #{self.game_id}: {match.winner} wins it.")
+
+    def settle_life(self) -> None:
+        """A life total of the pairing reached 0 (or changed while one did): decide once the life totals
+        have been still for :attr:`LIFE_SETTLE_SECONDS`. Each player sets their own counter, so both at 0
+        from one spell (a Magic draw) reach the server one after the other; deciding at the first would give
+        the game to whoever was slower. A quiet period after the last life change, rather than the game's
+        next other event: after a double 0 the players stop and wait, so no other event may come."""
+        if self._life_settle is not None:
+            self._life_settle.cancel()
+        self._life_settle = asyncio.get_running_loop().create_task(self._settle_life())
+
+    async def _settle_life(self) -> None:
+        await asyncio.sleep(self.LIFE_SETTLE_SECONDS)
+        self._life_settle = None
+        try:
+            await self.life_settled()
+        except JournalWriteError:  # the journal said why, once; the players may still report the result
+            LOGGER.debug("game %d: the result from the life totals was not recorded", self.game_id)
+        except Exception:  # a task of its own: nobody else would hear of it
+            LOGGER.exception("game %d: deciding from the life totals failed", self.game_id)
+
+    def life_of(self, name: str) -> int | None:
+        """``name``'s life counter as the game mirror has it (None: not seated, or no life counter)."""
+        mirror = self.bot.client.games.get(self.game_id)
+        if mirror is None:
+            return None
+        for seat in mirror.players.values():
+            if seat.name == name and not seat.spectator:
+                counter = seat.counters.get(LIFE_COUNTER)
+                return counter.value if counter is not None else None
+        return None
+
+    async def life_settled(self) -> None:
+        """The life totals are still: every player at 0 or below is a draw (the league's draw, as both
+        players' ``!result draw``: AutoBattler's replay of a double elimination, Market's point); one player
+        at 0 or below loses; nobody (a life set back up meanwhile) decides nothing."""
+        if self.finished or self.stopping or self.game_id not in self.bot.client.games:
+            return
+        lives = {name: self.life_of(name) for name in self.players}
+        down = [name for name, life in lives.items() if life is not None and life <= 0]
+        if len(down) == len(self.players) > 1:
+            both = "both" if len(down) == 2 else "all"
+            await self.decide(winner="", draw=True, reason=f"{' and '.join(down)} are {both} at 0 life")
+        elif len(down) == 1:
+            await self.decide(winner=self.opponent(down[0]), reason=f"{down[0]} is at 0 life")
 
     @property
     def concessions_refused(self) -> bool:
@@ -379,14 +430,18 @@ class LeagueGame(GameReferee):
             except RulesError as exc:
                 LOGGER.info("game %d: treasures of %s refused: %s", self.game_id, name, exc)
 
-    async def decide(self, *, winner: str, reason: str, concession: bool = False) -> None:
-        """The game showed a result: record it (the engine may refuse a concession)."""
+    async def decide(self, *, winner: str, reason: str, concession: bool = False, draw: bool = False) -> None:
+        """The game showed a result: record it (the engine may refuse a concession). ``draw``: the same
+        draw both players' ``!result draw`` would record."""
         match = self.match()
-        if match is None or match.decided or not winner:
+        if match is None or match.decided or not (winner or draw):
             return
         if isinstance(self.league.engine, ab.AutoBattlerEngine) and not concession:
             await self.report_treasures()
-        action = core.ReportResult(player=None, winner=winner, by_concession=concession)
+        if draw:
+            action = core.ReportResult(player=None, draw=True, match_of=self.players[0])
+        else:
+            action = core.ReportResult(player=None, winner=winner, by_concession=concession)
         try:
             effects = self.league.table.apply(action)
         except RulesError as exc:
@@ -403,7 +458,7 @@ class LeagueGame(GameReferee):
                 return
             LOGGER.info("game %d: result refused: %s", self.game_id, exc)
             return
-        await self.say(f"{reason}: {winner} wins.")
+        await self.say(f"{reason}: a draw." if draw else f"{reason}: {winner} wins.")
         await self.league.perform(effects)
 
     async def result_recorded(self, effect: core.ResultRecorded) -> None:
@@ -431,6 +486,9 @@ class LeagueGame(GameReferee):
         if self.finished or self.closed:
             return
         self.finished = reason
+        if self._life_settle is not None and self._life_settle is not asyncio.current_task():
+            self._life_settle.cancel()  # decided otherwise (a concession, both players' !result)
+        self._life_settle = None
         self.league.forget(self)
         if reason.startswith("game over"):  # played out; one cut short keeps its record (see mark_cut)
             self.league.forget_game_record(self.game_id, over=True)

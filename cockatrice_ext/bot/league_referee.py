@@ -170,7 +170,10 @@ def not_now(league: LeagueReferee, name: str, command_name: str) -> str:
 class LeagueReferee(Referee):
     """One running league: its journaled table, its private commands and its games."""
 
-    refusals: ClassVar[dict[str, str]] = REFUSALS
+    refusals: ClassVar[dict[str, str]] = {
+        **REFUSALS,
+        "cube_empty": "the cube has no cards left to open a new shop from: nothing rolled, no treasure spent",
+    }
     MARKET_ONLY: ClassVar[frozenset[str]] = frozenset({"pack", "market", "buy", "pass"})
     AUTOBATTLER_ONLY: ClassVar[frozenset[str]] = frozenset(
         {"shop", "swap", "roll", "done", "treasures", "basic", "augment", "item"}
@@ -261,6 +264,8 @@ class LeagueReferee(Referee):
         """Build the engine and journal it (:meth:`begin` starts it); from ``lobby``, it takes the lobby's
         pages (their key and who watches them)."""
         seed = options.seed if options.seed is not None else secrets.randbits(48)
+        if options.format == "market":  # round-robin byes follow the seat order; journaled in the config
+            members = core.seat_order(members, seed)
         engine: Engine[Any]
         try:
             if options.format == "market":
@@ -308,6 +313,23 @@ class LeagueReferee(Referee):
         bot.private_referees.append(league)
         return league
 
+    def byes_line(self) -> str:
+        """ " Byes: ..." when a Market league's rounds cannot give every member as many byes (an odd count
+        of members and rounds not a multiple of a full cycle); "" otherwise."""
+        if not isinstance(self.engine, mk.MarketDraftEngine):
+            return ""
+        counts = core.bye_counts(self.engine.league.members, self.engine.config.rounds)
+        if len(set(counts.values())) < 2:
+            return ""
+        given = ", ".join(f"{m} {n}" for m, n in counts.items())
+        rounds = self.engine.config.rounds
+        return f" Byes ({self.bye_kind()}) cannot be shared evenly over {rounds} rounds: {given}."
+
+    def bye_kind(self) -> str:
+        """What a bye counts as in this league's standings, in words."""
+        result = getattr(self.engine.config, "bye_result", "win")
+        return {"win": "a win", "draw": "a draw", "loss": "a loss"}.get(result, str(result))
+
     async def begin(self) -> None:
         """Announce the league in its room and deal the first cards (the referee's ``Start``)."""
         options, block, bot, room_id = self.options, self.block, self.bot, self.room_id
@@ -317,11 +339,13 @@ class LeagueReferee(Referee):
         rounds = "1 round" if options.rounds == 1 else f"{options.rounds} rounds"
         markets = {1: "no market", 2: "a market after round 1"}.get(options.rounds, "a market between rounds")
         extra = f", {rounds}, {markets}" if options.format == "market" else ""  # markets: between games
+        seating = "seated at random; " if options.format == "market" else ""  # see create
         effects = self.table.apply(core.Start(player=None))
         await bot.room_say(
             room_id,
             f"{title} league #{number} starts: {', '.join(members)}"
-            f" ({block.name}, {len(block)} cards{extra}). Everything else by private message to me: !help.",
+            f" ({seating}{block.name}, {len(block)} cards{extra}).{self.byes_line()}"
+            " Everything else by private message to me: !help.",
         )
         await self.perform(effects)
         self.watch()

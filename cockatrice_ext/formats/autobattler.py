@@ -78,8 +78,9 @@ RULE INDEX (seed 003, in our words -> where it is implemented)
 
 Error codes: the league core's plus ``wrong_phase``, ``not_active``, ``already_done``, ``no_treasure``,
 ``not_in_shop``, ``not_your_pick``, ``not_in_carousel``, ``put_back_needed``, ``no_put_back``,
-``not_in_pool``, ``feature_disabled``, ``not_enough_treasures``, ``already_declared``, ``no_replay``,
-``referee_only``, ``no_augment_pack``, ``not_in_augment_pack``, ``augment_pending``, ``not_an_item``.
+``not_in_pool``, ``feature_disabled``, ``not_enough_treasures``, ``cube_empty``, ``already_declared``,
+``no_replay``, ``referee_only``, ``no_augment_pack``, ``not_in_augment_pack``, ``augment_pending``,
+``not_an_item``.
 A card named as typed (league core :func:`~cockatrice_ext.formats.league.resolve_card`) and not found:
 ``not_in_shop``, ``not_in_carousel``, ``not_in_pool``, ``not_in_augment_pack`` carry ``card`` and
 ``candidates`` (two or more different cards matched) or ``closest`` (none did), as ``card_not_found`` does.
@@ -916,6 +917,8 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         player = self._require_drafting(action)
         if self.treasures[player] < 1:
             raise RulesError("no_treasure", player=player)
+        if not self.cube:  # the seed's roll opens a new pack: none to open, so nothing is spent
+            raise RulesError("cube_empty", player=player)
         old = self.shops[player]
         self.discard.extend(old)
         effects: list[Effect] = [

@@ -14,8 +14,11 @@ RULE INDEX (what the core implements, for Market Draft and the AutoBattler cube)
 - Private drafting: each seat holds a queue of packs; a pick takes one card from the pack at the head of
   the queue and passes the rest to the next seat of the ring; when every pack is empty the next packs are
   opened, until none are left -> :class:`Draft`, :meth:`Draft.pick`.
-- Pairings per round: round robin by the circle method (a bye when the count is odd) ->
-  :func:`round_robin_pairings`; engines with their own method pass pairs to :meth:`League.start_round`.
+- Pairings per round: round robin by the circle method (a bye when the count is odd) over the seat order,
+  which the referee draws at random from the league's seed (not the join order: the first to join is not
+  the first given a bye) -> :func:`round_robin_pairings`, :func:`seat_order`; who gets how many byes when
+  the rounds do not share them evenly -> :func:`bye_counts`; engines with their own method pass pairs to
+  :meth:`League.start_round`.
 - Game results: the referee (the bot, from the game it watched) records a result at once; otherwise both
   players must claim the same result (winner or draw) -> :meth:`League.report`. A bye is a win by default
   (the seeds are silent); ``bye_result`` makes it a draw or a loss -> :meth:`League.start_round`.
@@ -34,6 +37,7 @@ Error codes (``RulesError.code``) raised here: ``not_a_member``, ``malformed``, 
 from __future__ import annotations
 
 import dataclasses
+import random
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -279,6 +283,26 @@ def round_robin_pairings(members: Sequence[str], round_index: int) -> list[tuple
         elif a is not None and b is not None:
             pairs.append((a, b))
     return pairs
+
+
+def bye_counts(members: Sequence[str], rounds: int) -> dict[str, int]:
+    """How many byes each of ``members`` gets over ``rounds`` rounds of :func:`round_robin_pairings` (every
+    member named, 0 included): uneven when ``rounds`` is not a multiple of the rounds of one full cycle."""
+    counts = dict.fromkeys(members, 0)
+    for index in range(max(rounds, 0)):
+        for pair in round_robin_pairings(members, index):
+            if len(pair) == 1:
+                counts[pair[0]] += 1
+    return counts
+
+
+def seat_order(members: Sequence[str], seed: int) -> list[str]:
+    """``members`` (in join order) in a random seat order drawn from the league's ``seed``, so the first to
+    join is not the first given a bye. A stream of its own (the engine's ``rng`` is left as it was); the
+    order is journaled in the engine's config, so a restored league keeps the order it started with."""
+    order = list(members)
+    random.Random(f"league-seats:{seed}").shuffle(order)
+    return order
 
 
 def card_names(cards: Sequence[CardFacts], indices: Iterable[int]) -> tuple[str, ...]:

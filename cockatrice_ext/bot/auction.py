@@ -62,7 +62,7 @@ from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, co
 from cockatrice_ext.bot.formats import SeatsByName
 from cockatrice_ext.bot.referee import Context, FormatRoom, PileReferee, asked_by, players_named, shorten
 from cockatrice_ext.bot.runtime import Bot
-from cockatrice_ext.bot.silence import may_speak, silence_is_heard
+from cockatrice_ext.bot.silence import silence_is_heard, told
 from cockatrice_ext.cards.typed import split_names, typed_key
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
@@ -1532,8 +1532,9 @@ class AuctionReferee(SeatsByName, PileReferee):
         """Warn at half time; at the end pass for the silent bidder, once what they said in time is heard
         (``silence_is_heard``; a link down or stalled meanwhile gives them their whole time again)."""
         timeout = self.options.bid_timeout
+        await told(self, self.player_name(bidder))  # the clock runs once the bidder can read it is their turn
         await asyncio.sleep(timeout / 2)
-        if may_speak(self):  # said while the link is down, it would arrive stale
+        if await silence_is_heard(self):  # said while the link is down or stalled, it would arrive stale
             await self.say(f"{self.player_name(bidder)}: {timeout / 2:g} s left to bid.")
         await asyncio.sleep(timeout / 2)
         heard = await silence_is_heard(self)

@@ -374,7 +374,7 @@ class CommandSet:
                 handler=bound,
                 params=_params_of(func),
                 aliases=meta["aliases"],
-                help=doc.splitlines()[0] if doc else "",
+                help=" ".join(doc.split("\n\n", 1)[0].split()),  # the first paragraph, however wrapped
                 scopes=meta["scopes"],
                 final=meta.get("final", False),
             )

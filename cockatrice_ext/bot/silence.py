@@ -11,6 +11,7 @@ the timer does not act: it starts again, and the player gets their whole time on
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -23,6 +24,24 @@ STALLED = 2.0
 answers in well under a second); a player may have been speaking into it."""
 CATCH_UP_TIMEOUT = 10.0
 """Seconds to wait for the server's answer before taking the link for stalled."""
+
+
+TOLD_WAIT = 60.0
+"""Seconds a timer waits at most for the lines announcing the player's turn to leave the chat queue."""
+
+
+async def told(referee: Any, *users: str) -> None:
+    """Wait until the lines queued for the game's chat, and for ``users`` privately, have left (at most
+    :data:`TOLD_WAIT` s): a timer for a player runs from when they can read that it is their turn. Under the
+    shipped flood limits a game's lines may wait ten seconds and more for the chat budget; a pick timer that
+    started when the pick fell due picked at random 0.1 s after the player read "to pick from 7"."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TOLD_WAIT
+    bot = referee.bot
+    waits = [(bot.chat, ("game", referee.game_id))]
+    waits += [(bot.conversation_with(user).chat, ("user", user)) for user in users]
+    for chat, destination in waits:
+        await chat.flush(destination, timeout=max(0.0, deadline - loop.time()))
 
 
 def may_speak(referee: Any) -> bool:

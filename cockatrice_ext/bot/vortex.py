@@ -88,7 +88,7 @@ from cockatrice_ext.bot.referee import (
     shorten,
 )
 from cockatrice_ext.bot.runtime import Bot
-from cockatrice_ext.bot.silence import may_speak, silence_is_heard
+from cockatrice_ext.bot.silence import silence_is_heard, told
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import options as game_options
@@ -833,8 +833,9 @@ class VortexReferee(SeatsByName, PileReferee):
         what they said in time is heard (``silence_is_heard``; a link down or stalled meanwhile gives them
         their whole time again)."""
         timeout = self.options.pick_timeout
+        await told(self, self.player_name(player))  # the clock runs once the picker can read it is their turn
         await asyncio.sleep(timeout / 2)
-        if self._same_pick(player, picks) and may_speak(self):
+        if self._same_pick(player, picks) and await silence_is_heard(self):  # not stale after a stalled link
             await self.say(f"{self.player_name(player)}: {timeout / 2:g} s left to pick.")
         await asyncio.sleep(timeout / 2)
         heard = await silence_is_heard(self)

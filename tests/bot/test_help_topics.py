@@ -231,3 +231,14 @@ def test_private_commands_while_a_league_runs_are_told_where_they_go() -> None:
     asyncio.run(bot.answer_private("bea", "!help"))
     asyncio.run(bot.answer_private("bea", "!augmentz"))
     assert "augments" not in " ".join(told), told
+
+
+def test_help_name_gives_the_whole_first_paragraph_however_the_docstring_wraps() -> None:
+    """Seen: `!help auction` cut mid-sentence ("create an Auction Magic (or Commander Auction)"): only the
+    docstring's first line was taken."""
+    from cockatrice_ext.bot.auction import AuctionRoom
+    from cockatrice_ext.bot.commands import CommandSet
+
+    described = CommandSet(AuctionRoom.__new__(AuctionRoom)).described("auction", "room")
+    assert described is not None and described.endswith("!auction rules lists the options.")
+    assert "\n" not in described and "  " not in described

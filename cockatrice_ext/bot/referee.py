@@ -31,6 +31,7 @@ from cockatrice_ext.bot.commands import (
     BadArgument,
     CommandError,
     CommandSet,
+    Invocation,
     NotAllowed,
     Rest,
     command,
@@ -454,6 +455,19 @@ class Referee:
         until its player is back), one phrase each, for the room's ``!games``."""
         return []
 
+    def room_form(self, invocation: Invocation, scope: str) -> str:
+        """What a game command refused for its words adds when those words are a room command's (``!auction
+        new 2`` in a game: `` (!auction new is a room command: say it in the room)``), else ""."""
+        words = invocation.args.split()
+        first = words[0].lower() if words else ""
+        if scope == "room" or not first:
+            return ""
+        for referee in room_referees_of(self.bot):
+            spec = referee.commands.find(invocation.name, "room")
+            if spec is not None and first in spec.subcommands:
+                return f" ({elsewhere_reason(f'{invocation.name} {first}', 'room')})"
+        return ""
+
     async def handle_command(self, ctx: Context, text: str) -> bool:
         """Run ``text`` as a command of this referee if it is one; report refusals to the sender."""
         try:
@@ -465,6 +479,8 @@ class Referee:
             return False
         try:
             return await self.commands.invoke(ctx, invocation, ctx.scope)
+        except BadArgument as exc:
+            await ctx.reply(shorten(f"{ctx.sender}: {exc.reason}{self.room_form(invocation, ctx.scope)}"))
         except CommandError as exc:
             await ctx.reply(shorten(f"{ctx.sender}: {exc.reason}"))
         except RulesError as exc:

@@ -242,3 +242,22 @@ def test_help_name_gives_the_whole_first_paragraph_however_the_docstring_wraps()
     described = CommandSet(AuctionRoom.__new__(AuctionRoom)).described("auction", "room")
     assert described is not None and described.endswith("!auction rules lists the options.")
     assert "\n" not in described and "  " not in described
+
+
+def test_a_room_command_said_with_its_words_in_a_game_says_where_it_goes() -> None:
+    """Seen: `!auction new 2` in an Auction game's chat got "too many arguments; usage: !auction" (the game's
+    own !auction starts the auction step)."""
+    bot = bot_with_rooms()
+    referee = bare(auction.AuctionReferee)
+    referee.bot = bot
+    heard: list[str] = []
+
+    async def hook(line: Any) -> None:
+        heard.append(str(line))
+
+    ctx = Context(bot, "game", "ada")
+    ctx.reply_hook = hook
+    assert asyncio.run(referee.handle_command(ctx, "!auction new 2"))
+    assert heard == [
+        "ada: too many arguments; usage: !auction (!auction new is a room command: say it in the room)"
+    ]

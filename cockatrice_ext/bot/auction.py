@@ -165,6 +165,7 @@ REFUSALS: dict[str, str] = {
     "auction_step_taken": "the auction step already happened this turn",
     "already_voted": "you already voted to stop",
     "bids_placed": "a bid was placed on this lot: bid or pass",
+    "already_bid": "you have bid on this lot already: Gilded Idol works only before you bid",
     "wrong_card": "{card} cannot do that",
     "already_claimed": "you already staked a claim with {card}",
     "commander_alone": "a commander goes up for auction alone",
@@ -1727,7 +1728,7 @@ class AuctionReferee(SeatsByName, PileReferee):
 
     @command()
     async def idol(self, ctx: Context, card: Rest | None = None) -> None:
-        """Gilded Idol: exile it as a card is revealed, before any bid, to buy that card for 0 gold."""
+        """Gilded Idol: exile it as a card is revealed, before you bid on it, to buy that card for 0 gold."""
         await self.act(ctx, lambda p: rules.UseGildedIdol(player=p, card=card))
 
     @command()

@@ -119,6 +119,10 @@ class CombatOptions:
     seed: int | None = None  # fixed shuffle for reproducible games; None = a fresh random seed
 
 
+HAND_DETAILS = frozenset({"wrong_sacrifices"})
+"""Refusals whose details describe a card in the player's hand (a creature's mana value: with open deck
+lists, mana value 4 named the only such creature): told to the player alone, whatever their words."""
+
 REFUSALS: dict[str, str] = {
     "not_started": "setup has not started yet",
     "already_started": "the game has already started",
@@ -331,7 +335,7 @@ def own_permanent(engine: rules.CombatEngine, player: Any, text: str) -> str | i
 def game_result(winner: Any, points: Iterable[int], rounds: int, name_of: Callable[[Any], str]) -> str:
     """``after round 10: zoe wins, 2-32`` (or ``a draw``): the same words after "Game over" in the game-over
     line and ``!score``, and after "the game is over" in a refusal once it is."""
-    score = "-".join(str(p) for p in points)
+    score = "-".join(str(p) for p in sorted(points, reverse=True))  # the winner's (the most) points first
     if winner is None:
         return f"after round {rounds}: a draw, {score}"
     return f"after round {rounds}: {name_of(winner)} wins, {score}"
@@ -1380,7 +1384,8 @@ class CombatReferee(SeatsByName, GameReferee):
         except (CommandError, RulesError) as exc:
             refusal = self.refusal(exc, ctx) if isinstance(exc, RulesError) else None
             reason = exc.reason if isinstance(exc, CommandError) else refusal.text  # type: ignore[union-attr]
-            if not (refusal is not None and refusal.private) and not self.names_a_card(reason):
+            hiding = isinstance(exc, RulesError) and exc.code in HAND_DETAILS
+            if not hiding and not (refusal is not None and refusal.private) and not self.names_a_card(reason):
                 await self.say(f"{ctx.sender}: {reason}")
                 return
             await self.tell(ctx.sender, shorten(f"Refused: {reason}", 900))

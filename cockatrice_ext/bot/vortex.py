@@ -149,7 +149,7 @@ REFUSALS: dict[str, str] = {
     "bad_count": "that number is out of range",
     "bad_basics": "name exactly {count} basic lands ({why})",
     "already_chose": "you already chose your basic lands",
-    "not_enough_basics": "a pack mulligan needs {needed} basic lands in your pack (you have {basics})",
+    "not_enough_basics": "a pack mulligan needs {needed} basic lands in your pack",  # its count is hidden
     "mulligan_too_late": "too late: the pack mulligan is at upkeep, before your first draw",
     "already_mulliganed": "you already did a pack mulligan this turn",
     "bad_arrangement": "that is not an arrangement of the top cards",

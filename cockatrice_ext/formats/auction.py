@@ -89,10 +89,11 @@ RULE INDEX (seed 000: the opening rules 1-9, the forum rulings, draft rules 90X 
 Proposed auction cards from the thread (seed 000), recognised by English name (``_named``; the bundled
 ``auction-custom`` block holds them):
 
-* Gilded Idol: when a card is revealed for auction, before anyone bids on it (no bid on the lot yet), its
-  holder may exile it and buy the revealed card(s) for 0 gold -> ``UseGildedIdol`` (``_use_gilded_idol``,
-  ``IdolExiled`` then the usual ``LotSold`` at price 0 with no bids; the idol goes to ``exiled``). Lots
-  revealed from the block only (``BLOCK_LOT_KINDS``), not a player's own cards nor the commander pregame.
+* Gilded Idol: when a card is revealed for auction, before its holder bids on it ("before you bid on it":
+  another player's bid does not stop it), its holder may exile it and buy the revealed card(s) for 0 gold
+  -> ``UseGildedIdol`` (``_use_gilded_idol``, ``IdolExiled`` then the usual ``LotSold`` at price 0; the idol
+  goes to ``exiled``). Lots revealed from the block only (``BLOCK_LOT_KINDS``), not a player's own cards nor
+  the commander pregame.
 * Packaged Gnome: revealed for auction from the block, the next two cards of the block join its lot; one
   price buys all three -> ``_open_lot`` (``PackageRevealed``). Only the card(s) put up trigger it: a gnome
   among the two extra cards adds nothing (they are revealed, not put up for auction).
@@ -136,7 +137,8 @@ Refusal codes (``RulesError.code``)
 ``not_auction_step_lot``, ``not_revealed_lot``, ``no_auction_step``, ``choice_pending``,
 ``no_pending_choice``, ``ambiguous_card``, ``missing_card``, ``bad_count``, ``nothing_to_reorder``,
 ``look_stale``, ``not_a_permutation``, ``bad_position``, ``bad_color``, ``not_enough_gold``,
-``already_voted``, ``bids_placed``, ``not_a_commander``, ``not_in_command_zone``, ``feature_disabled``,
+``already_voted``, ``bids_placed``, ``already_bid``, ``not_a_commander``, ``not_in_command_zone``,
+``feature_disabled``,
 ``wrong_card``, ``already_claimed``, ``commander_alone``, ``bad_player_count``, ``duplicate_player``,
 ``not_enough_legends``, ``block_not_singleton``, ``bad_option``.
 
@@ -1871,8 +1873,8 @@ class AuctionEngine(Engine[AuctionConfig]):
         return index, zone_name
 
     def _use_gilded_idol(self, action: UseGildedIdol) -> list[Effect]:
-        """Gilded Idol: as a card is revealed for auction, before anyone bids, its holder exiles it and buys
-        the lot for 0 gold."""
+        """Gilded Idol: as a card is revealed for auction, before its holder bids on it (others may have), the
+        holder exiles it and buys the lot for 0 gold."""
         player = self._require_player(action.player)
         lot = self.lot
         if lot is None:
@@ -1881,8 +1883,8 @@ class AuctionEngine(Engine[AuctionConfig]):
             raise RulesError("not_revealed_lot", lot_no=lot.lot_no, kind=lot.kind)
         if player not in lot.bidders:
             raise RulesError("not_eligible", player=player, lot_no=lot.lot_no)
-        if lot.bids:
-            raise RulesError("bids_placed", lot_no=lot.lot_no)
+        if any(bid.player == player for bid in lot.bids):  # "before you bid on it": others' bids do not count
+            raise RulesError("already_bid", lot_no=lot.lot_no)
         index, zone_name = self._mechanic_card(player, action.card, (GILDED_IDOL,))
         {"hand": self.hand, "played": self.played}[zone_name][player].remove(index)
         self.exiled[player].append(index)

@@ -175,3 +175,50 @@ def test_a_settled_death_is_forgotten_once_the_card_leaves_the_used_pile(verdict
     assert (
         engine.settled_death_of(ZOE, "Elvish Warrior") is None and engine.snapshot()["settled_deaths"] == []
     )
+
+
+class Heard(CombatReferee):
+    """The referee with its game chat and private messages kept; its rules act at once (no seats)."""
+
+    public: list[str]
+    private: list[tuple[str, str]]
+
+    async def act(self, ctx: Context, make: Any) -> None:
+        self.apply(make(ALICE))
+
+    def apply(self, action: Any) -> list[Any]:
+        return self.engine.apply(action)
+
+    async def say(self, text: Any, **_: Any) -> None:
+        self.public.append(str(text))
+
+    async def tell(self, user: str, text: Any, **_: Any) -> None:
+        self.private.append((user, str(text)))
+
+
+def test_a_sacrifice_refusal_telling_a_hand_cards_mana_value_goes_to_the_player_alone(
+    verdict: DeckVerdict,
+) -> None:
+    """Seen: "ivy: a creature of mana value 4 needs 1 sacrifice(s)" in the game's chat; with open deck lists
+    Hill Giant was the bundled deck's only mana-value-4 creature: the table learned the hand card."""
+    engine = game(verdict, "Centaur Courser", "Elvish Warrior")
+    referee = Heard.__new__(Heard)
+    referee.engine_names = dict(NAMES)
+    referee.table = SimpleNamespace(engine=engine)  # type: ignore[assignment]
+    referee.public, referee.private = [], []
+    ctx = Context(bot=None, scope="game", sender="alice")  # type: ignore[arg-type]
+
+    def summon(_player: Any) -> Any:
+        raise RulesError("wrong_sacrifices", mana_value=4, needed=1)
+
+    asyncio.run(referee.act_privately(ctx, summon))
+    assert referee.public == ["alice: refused (the reason was sent to you privately)."]
+    assert referee.private == [("alice", "Refused: a creature of mana value 4 needs 1 sacrifice(s)")]
+
+
+def test_the_game_over_score_puts_the_winners_points_first(verdict: DeckVerdict) -> None:
+    """Seen: "Game over after round 3: jack wins, 3-9" (seat order: jack had 9)."""
+    from cockatrice_ext.bot.combat import game_result
+
+    assert game_result(ZOE, [3, 9], 3, NAMES.__getitem__) == "after round 3: zoe wins, 9-3"
+    assert game_result(None, [4, 4], 10, NAMES.__getitem__) == "after round 10: a draw, 4-4"

@@ -91,3 +91,11 @@ def test_life_says_it_is_on_the_cockatrice_counter_and_to_concede_on_losing(said
     assert "concede in Cockatrice" in line
     assert referee.commands.find("life", "game") is not None
     assert any(help_line.startswith("!life - ") for help_line in referee.help_lines("game"))
+
+
+def test_a_refused_pack_mulligan_does_not_count_the_hidden_pack_s_basics() -> None:
+    """Seed 001: packs are hidden ("may count those cards", not look at them). Seen in a three-player game:
+    "nora: a pack mulligan needs 5 basic lands in your pack (you have 0)" told every player how many basic
+    lands nora's pack held."""
+    text = referee_for(engine_of()).explain(RulesError("not_enough_basics", needed=5, basics=0))
+    assert text == "a pack mulligan needs 5 basic lands in your pack"

@@ -84,16 +84,21 @@ def test_gilded_idol_buys_the_revealed_card_for_nothing_and_goes_to_exile() -> N
     refused(engine, UseGildedIdol(2), "no_lot")
 
 
-def test_gilded_idol_only_before_anyone_bids_and_only_once() -> None:
+def test_gilded_idol_only_before_its_holder_bids_and_only_once() -> None:
+    """Seed 000's card: "before you bid on it": the holder's own bid ends the chance, another player's does
+    not. Seen: refused once the active player had bid ("a bid was placed on this lot")."""
     engine = make([IDOL, creature("Dragon"), creature("Bear"), creature("Elf")])
     holding(engine, 2, 0)
     started(engine, active=1)
     refused(engine, UseGildedIdol(1), "missing_card")
-    play(engine, Bid(1, amount=1))
-    refused(engine, UseGildedIdol(2), "bids_placed")
-    play(engine, Pass(2), EndTurn(None), BeginTurn(None, active=2), StartAuctionStep(None))
-    play(engine, UseGildedIdol(2, card="Gilded Idol"))
-    play(engine, EndTurn(None), BeginTurn(None, active=1), StartAuctionStep(None))
+    play(engine, Bid(1, amount=1), Bid(2, amount=2), Bid(1, amount=3))
+    refused(engine, UseGildedIdol(2), "already_bid")  # the holder bid on this lot
+    play(engine, Pass(2), EndTurn(None), BeginTurn(None, active=1), StartAuctionStep(None))
+    play(engine, Bid(1, amount=1))  # another player's bid
+    effects = play(engine, UseGildedIdol(2, card="Gilded Idol"))
+    sold = of_type(effects, am.LotSold)[0]
+    assert (sold.winner, sold.price, sold.cards) == (2, 0, (am.CardRef(2, "Bear"),))
+    play(engine, EndTurn(None), BeginTurn(None, active=2), StartAuctionStep(None))
     refused(engine, UseGildedIdol(2), "missing_card")
 
 

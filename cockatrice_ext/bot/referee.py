@@ -455,19 +455,6 @@ class Referee:
         until its player is back), one phrase each, for the room's ``!games``."""
         return []
 
-    def room_form(self, invocation: Invocation, scope: str) -> str:
-        """What a game command refused for its words adds when those words are a room command's (``!auction
-        new 2`` in a game: `` (!auction new is a room command: say it in the room)``), else ""."""
-        words = invocation.args.split()
-        first = words[0].lower() if words else ""
-        if scope == "room" or not first:
-            return ""
-        for referee in room_referees_of(self.bot):
-            spec = referee.commands.find(invocation.name, "room")
-            if spec is not None and first in spec.subcommands:
-                return f" ({elsewhere_reason(f'{invocation.name} {first}', 'room')})"
-        return ""
-
     async def handle_command(self, ctx: Context, text: str) -> bool:
         """Run ``text`` as a command of this referee if it is one; report refusals to the sender."""
         try:
@@ -480,7 +467,7 @@ class Referee:
         try:
             return await self.commands.invoke(ctx, invocation, ctx.scope)
         except BadArgument as exc:
-            await ctx.reply(shorten(f"{ctx.sender}: {exc.reason}{self.room_form(invocation, ctx.scope)}"))
+            await ctx.reply(shorten(f"{ctx.sender}: {exc.reason}{room_form(ctx, invocation)}"))
         except CommandError as exc:
             await ctx.reply(shorten(f"{ctx.sender}: {exc.reason}"))
         except RulesError as exc:
@@ -1730,6 +1717,20 @@ def describe_command(
         if described:
             return f"{described} ({elsewhere_reason(name, 'room')})"
     return None
+
+
+def room_form(ctx: Context, invocation: Invocation) -> str:
+    """What a command refused for its words adds when those words are a room command's (``!auction new 2``
+    in a game: `` (!auction new is a room command: say it in the room)``), else ""."""
+    words = invocation.args.split()
+    first = words[0].lower() if words else ""
+    if ctx.scope == "room" or not first:
+        return ""
+    for referee in room_referees_of(ctx.bot):
+        spec = referee.commands.find(invocation.name, "room")
+        if spec is not None and first in spec.subcommands:
+            return f" ({elsewhere_reason(f'{invocation.name} {first}', 'room')})"
+    return ""
 
 
 def room_referees_of(bot: Bot) -> list[Referee]:

@@ -323,7 +323,8 @@ class LeagueReferee(Referee):
             return ""
         given = ", ".join(f"{m} {n}" for m, n in counts.items())
         rounds = self.engine.config.rounds
-        return f" Byes ({self.bye_kind()}) cannot be shared evenly over {rounds} rounds: {given}."
+        over = f"{rounds} round" if rounds == 1 else f"{rounds} rounds"
+        return f" Byes ({self.bye_kind()}) cannot be shared evenly over {over}: {given}."
 
     def bye_kind(self) -> str:
         """What a bye counts as in this league's standings, in words."""

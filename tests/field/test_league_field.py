@@ -70,7 +70,7 @@ def test_one_league_at_a_time_and_picks_reach_their_own_league(
             for command in ("!market join", "!autobattler join"):
                 mark = eli.mark()
                 await eli.room_say(room_id, command)
-                await eli.line(r"already in a running Market Draft league; one league at a time", since=mark)
+                await eli.line(r"you are in Market Draft league #1 \(.*\); one league at a time", since=mark)
             mark = gil.mark()
             await gil.room_say(room_id, "!market join")
             await gil.line(r"gil_fm joins the Market Draft league \(1", since=mark)

@@ -173,3 +173,13 @@ async def start_room_bot(
     )
     await bot.start()
     return bot
+
+
+async def room_players(server: Any, *names: str) -> tuple[int, list[Player]]:
+    """Players ``names`` connected to ``server`` and sitting in its "Bot room" (closed by the caller); the
+    room's id."""
+    players = [await Player.connect(server.ws_url, name) for name in names]
+    room_id = await players[0].client.room_id_by_name("Bot room")
+    for player in players:
+        await player.client.join_room(room_id)
+    return room_id, players

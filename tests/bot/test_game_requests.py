@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_players import Player, start_room_bot, still_on_server, wait_until
+from bot_players import Player, room_players, start_room_bot, still_on_server, wait_until
 from servatrice import ServatriceServer
 
 from cockatrice_ext.bot.runtime import Bot
@@ -30,12 +30,7 @@ async def start_bot(server: ServatriceServer, tmp_path: Path, user: str) -> Bot:
     return await start_room_bot(server, tmp_path, user, formats=("auction", "vortex", "combat"))
 
 
-async def arrive(server: ServatriceServer, *names: str) -> tuple[int, list[Player]]:
-    players = [await Player.connect(server.ws_url, name) for name in names]
-    room_id = await players[0].client.room_id_by_name("Bot room")
-    for player in players:
-        await player.client.join_room(room_id)
-    return room_id, players
+arrive = room_players
 
 
 async def answer(player: Player, room_id: int, command: str, expected: str = "") -> str:

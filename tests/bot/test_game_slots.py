@@ -18,7 +18,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from bot_players import Player, start_room_bot, still_on_server, wait_until
+from bot_players import Player, room_players, start_room_bot, still_on_server, wait_until
 from servatrice import ServatriceConfig, ServatriceServer
 
 from cockatrice_ext.bot.referee import duration_words
@@ -53,12 +53,7 @@ async def start_bot(server: ServatriceServer, tmp_path: Path, user: str, **optio
     return await start_room_bot(server, tmp_path, user, relaxed=False, **options)
 
 
-async def arrive(server: ServatriceServer, *names: str) -> tuple[int, list[Player]]:
-    players = [await Player.connect(server.ws_url, name) for name in names]
-    room_id = await players[0].client.room_id_by_name("Bot room")
-    for player in players:
-        await player.client.join_room(room_id)
-    return room_id, players
+arrive = room_players
 
 
 async def ask(player: Player, room_id: int, command: str = "!auction new 2") -> str:

@@ -63,6 +63,19 @@ def answers(bot: Any, scope: str, text: str, referees: list[Any]) -> list[str]:
     return heard
 
 
+def handled(referee: Any, bot: Any, scope: str, text: str) -> list[str]:
+    """What ``referee`` answers ada's ``text`` said in ``scope`` with (it must take the line)."""
+    heard: list[str] = []
+
+    async def hook(line: Any) -> None:
+        heard.append(str(line))
+
+    ctx = Context(bot, scope, "ada")
+    ctx.reply_hook = hook
+    assert asyncio.run(referee.handle_command(ctx, text))
+    return heard
+
+
 def test_a_command_that_cannot_be_undone_is_never_offered_for_a_typo() -> None:
     """Every format's game commands: no typo, however close, is answered with one that cannot be undone."""
     finals = {"concede", "drop", "mulligan"}
@@ -153,15 +166,7 @@ def test_game_chat_help_for_the_commands_players_could_not_learn() -> None:
 def test_the_format_placeholder_of_the_room_help_is_answered() -> None:
     bot = bot_with_rooms()
     lobby = next(room for room in bot.room_referees if isinstance(room, LobbyReferee))
-    heard: list[str] = []
-
-    async def hook(line: Any) -> None:
-        heard.append(str(line))
-
-    ctx = Context(bot, "room", "ada")
-    ctx.reply_hook = hook
-    assert asyncio.run(lobby.handle_command(ctx, "!<format> rules"))
-    assert heard == [
+    assert handled(lobby, bot, "room", "!<format> rules") == [
         "ada: !<format> rules means one of: !auction rules, !vortex rules, !combat rules, !market rules"
         " (each lists its options)."
     ]
@@ -250,14 +255,6 @@ def test_a_room_command_said_with_its_words_in_a_game_says_where_it_goes() -> No
     bot = bot_with_rooms()
     referee = bare(auction.AuctionReferee)
     referee.bot = bot
-    heard: list[str] = []
-
-    async def hook(line: Any) -> None:
-        heard.append(str(line))
-
-    ctx = Context(bot, "game", "ada")
-    ctx.reply_hook = hook
-    assert asyncio.run(referee.handle_command(ctx, "!auction new 2"))
-    assert heard == [
+    assert handled(referee, bot, "game", "!auction new 2") == [
         "ada: too many arguments; usage: !auction (!auction new is a room command: say it in the room)"
     ]

@@ -31,6 +31,23 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+REQUIRED_PACKAGES = {
+    "aiohttp": "aiohttp",
+    "google": "protobuf",
+    "lxml": "lxml",
+    "matplotlib": "matplotlib",
+    "requests": "requests",
+    "websockets": "websockets",
+}
+"""Top-level import name -> the distribution in pyproject's dependencies that provides it."""
+
+
+def missing_package(exc: ModuleNotFoundError) -> str | None:
+    """The required distribution whose absence ``exc`` reports, or None when it is something else."""
+    top = (exc.name or "").split(".")[0]
+    return REQUIRED_PACKAGES.get(top)
+
+
 _NO_ARGS_IS_HELP: type[Exception] = getattr(click.exceptions, "NoArgsIsHelpError", ())  # type: ignore[assignment]
 """Click 8.2+ raises it for a command group given alone (8.1 printed the help itself)."""
 
@@ -62,6 +79,16 @@ class LazyGroup(click.Group):
             return super().main(*args, standalone_mode=False, **kwargs)
         except click.exceptions.Abort:
             click.echo("Aborted.", err=True)
+            sys.exit(1)
+        except ModuleNotFoundError as exc:
+            package = missing_package(exc)
+            if package is None:
+                raise
+            click.echo(
+                f"error: the package {package} is not installed ({exc.name} cannot be imported); "
+                "install cockatrice-ext with its dependencies: pip install cockatrice-ext",
+                err=True,
+            )
             sys.exit(1)
         except click.ClickException as exc:
             if isinstance(exc, _NO_ARGS_IS_HELP) and exc.ctx is not None:

@@ -64,7 +64,9 @@ import contextlib
 import itertools
 import logging
 import math
+import re
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -175,6 +177,59 @@ _BREAKS = (("\n", 0), (SEPARATOR, 0), (". ", 1), ("; ", 1), (", ", 1), (" ", 0))
 piece keeps)."""
 
 _EPSILON = 1e-6
+
+
+FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2068", "\u2069"
+
+_RIGHT_TO_LEFT = frozenset(("R", "AL"))
+_RTL_RUN = re.compile(r"\S+(?: \S+)*")
+_ISOLATED = re.compile("(\u2068[^\u2068\u2069]*\u2069)")
+_OUTSIDE = "\"'`([{<@#.,;:!?)]}>…|"
+"""Punctuation at a run's ends that belongs to the sentence around it, not to the name or words inside."""
+
+
+def _has_rtl(word: str) -> bool:
+    return any(unicodedata.bidirectional(char) in _RIGHT_TO_LEFT for char in word)
+
+
+def bidi_isolated(text: str) -> str:
+    """``text`` with each run of right-to-left words (an Arabic or Hebrew user name, a card name typed in
+    one) set apart by Unicode's first-strong and pop isolates, so that a client laying the line out left to
+    right keeps the words around them in order: without them ``high bid 3 by <A>; <B> to bid`` shows the
+    two names swapped (the bidi algorithm joins them into one right-to-left run). Text without right-to-left
+    letters is returned unchanged."""
+    if not _has_rtl(text):
+        return text
+
+    def isolate(run: str) -> str:
+        out: list[str] = []
+        group: list[str] = []  # right-to-left words with only spaces between them: one isolate
+
+        def close() -> None:
+            if group:
+                joined = " ".join(group)
+                core = joined.strip(_OUTSIDE)
+                head, _, rest = joined.partition(core)
+                out.append(f"{head}{FIRST_STRONG_ISOLATE}{core}{POP_DIRECTIONAL_ISOLATE}{rest}")
+                group.clear()
+
+        for word in run.split(" "):
+            core = word.strip(_OUTSIDE)
+            if not (core and _has_rtl(core)):
+                close()
+                out.append(word)
+                continue
+            if group and (word[0] in _OUTSIDE or group[-1][-1] in _OUTSIDE):
+                close()
+            group.append(word)
+        close()
+        return " ".join(out)
+
+    parts = _ISOLATED.split(text)  # odd parts are isolated already (a line rendered twice): kept as they are
+    return "".join(
+        part if n % 2 else _RTL_RUN.sub(lambda match: isolate(match.group(0)), part)
+        for n, part in enumerate(parts)
+    )
 
 
 def _clip(text: str, limit: int) -> str:
@@ -339,6 +394,7 @@ class ChatScheduler:
 
     def _fit(self, destination: Destination, text: str, raw: bool) -> str:
         limit = self.limit_for(destination)
+        text = bidi_isolated(text)
         return text.strip()[:limit] if raw else _clip(text, limit)
 
     def _rendered(self, destination: Destination, line: Line, raw: bool) -> str:

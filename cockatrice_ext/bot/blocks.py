@@ -8,14 +8,27 @@ block, in the same order, so ``game_names[i]`` is how Cockatrice spells engine c
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cockatrice_ext.cards.model import CardDatabase, CardFacts
 from cockatrice_ext.decks.model import Deck
 
+if TYPE_CHECKING:
+    from cockatrice_ext.cards.resolve import ResolvedDeck
+
 LOGGER = logging.getLogger(__name__)
+
+ListReader = Callable[[str], "ResolvedDeck"]
+"""Reads and resolves a block (a file path or a bundled block's name), raising ``KeyError`` for no such block
+and ``LookupError``/``ValueError``/``OSError`` for one that does not load."""
+
+_reader: ListReader | None = None
+_read: dict[str, tuple[tuple[object, ...], ResolvedDeck]] = {}
 
 
 @dataclass(frozen=True)
@@ -103,10 +116,56 @@ def cards_for_list(deck: Deck) -> CardDatabase:
     return load_cards_covering(names)
 
 
+@contextmanager
+def lists_read_by(reader: ListReader) -> Iterator[None]:
+    """While the block is open, :func:`load_block` reads and resolves every block with ``reader``: ``bot run``
+    gives it the command line's own (``block check``'s and ``export``'s: the operator's ``--card-source``,
+    the custom set beside the list, Un-card names without their quote marks, Windows-1252 text with a
+    warning), so the bot reads a block as those commands do. A block read is kept until its file or the
+    custom set beside it changes, so what the reader says is said once per version of the block."""
+    global _reader
+    previous = _reader
+    _reader = reader
+    _read.clear()
+    try:
+        yield
+    finally:
+        _reader = previous
+        _read.clear()
+
+
+def _stamp(spec: str) -> tuple[object, ...]:
+    """What says a block file (and the custom set beside it) changed: their times and sizes (``None`` for
+    one that is not there: a bundled block's name never changes)."""
+    path = Path(spec).expanduser()
+    stamps: list[object] = []
+    for file in (path, path.with_suffix(".xml")):
+        try:
+            stat = file.stat()
+        except (OSError, ValueError):
+            stamps.append(None)
+        else:
+            stamps.append((stat.st_mtime_ns, stat.st_size))
+    return tuple(stamps)
+
+
+def _read_with(reader: ListReader, spec: str) -> ResolvedDeck:
+    """``spec`` as ``reader`` resolves it, kept while its files are unchanged."""
+    stamp = _stamp(spec)  # before reading: a change while it is read is read next time
+    kept = _read.get(spec)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    resolved = reader(spec)
+    _read[spec] = (stamp, resolved)
+    return resolved
+
+
 def load_block(
     spec: str, db: CardDatabase | None = None, *, sections: tuple[str, ...] | None = None
 ) -> LoadedBlock:
-    """Resolve block ``spec`` (a file path or a bundled block name) against ``db``.
+    """Resolve block ``spec`` (a file path or a bundled block name) against ``db``; without ``db``, as the
+    reader :func:`lists_read_by` installed resolves it (``bot run``'s: the command line's), else against
+    :func:`cards_for_list`.
 
     Only the named sections become physical cards (a block list's sideboard is not shuffled in);
     ``sections=None`` takes every library section (block lists group cards under ``## Heading`` sections).
@@ -119,21 +178,25 @@ def load_block(
     from cockatrice_ext import blocks
     from cockatrice_ext.cards.resolve import resolve_deck
     from cockatrice_ext.decks.blocklist import read_block_list
+
+    path = Path(spec)
+    name = path.stem if path.is_file() else spec
+    reader = _reader
+    if db is None and reader is not None:
+        return _loaded(name, _read_with(reader, spec), sections)
+    deck = read_block_list(path) if path.is_file() else blocks.open_block(spec)
+    for warning in deck.read_warnings:
+        LOGGER.warning("%s", warning)
+    cards = db if db is not None else cards_for_list(deck)
+    return _loaded(name, resolve_deck(deck, cards, source=str(spec)), sections)
+
+
+def _loaded(name: str, resolved: ResolvedDeck, sections: tuple[str, ...] | None) -> LoadedBlock:
+    """The :class:`LoadedBlock` of the resolved block's ``sections`` (``None``: its library sections)."""
     from cockatrice_ext.exporters import from_resolved
     from cockatrice_ext.exporters.cockatrice import write_cod
     from cockatrice_ext.exporters.model import NON_LIBRARY_SECTIONS, display_name
 
-    path = Path(spec)
-    if path.is_file():
-        deck = read_block_list(path)
-        name = path.stem
-    else:
-        deck = blocks.open_block(spec)
-        name = spec
-    for warning in deck.read_warnings:
-        LOGGER.warning("%s", warning)
-    cards = db if db is not None else cards_for_list(deck)
-    resolved = resolve_deck(deck, cards, source=str(spec))
     if sections is None:
         sections = tuple(s for s in resolved.sections if s not in NON_LIBRARY_SECTIONS)
     facts: list[CardFacts] = []

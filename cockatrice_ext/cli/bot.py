@@ -12,9 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from cockatrice_ext.cli.cards import CardSources, card_source_option
 from cockatrice_ext.formats import options as game_options
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from cockatrice_ext.cards.resolve import ResolvedDeck
     from cockatrice_ext.client.client import ServerInfo
     from cockatrice_ext.journal import Journal
 
@@ -121,11 +125,7 @@ def bot() -> None:
     help="A game option's default for the room, e.g. auction.timer=60 or autobattler.carousel (repeatable;"
     " players may still choose otherwise). 'cockatrice-ext bot options' lists them.",
 )
-@click.option(
-    "--card-source",
-    default="",
-    help="Card data for checking the decks players load (default: every real card, shipped offline).",
-)
+@card_source_option
 @click.option(
     "--judge",
     is_flag=True,
@@ -195,7 +195,7 @@ def run(
     auction_starting_gold: int | None,
     auction_seed: int | None,
     game_option_words: tuple[str, ...],
-    card_source: str,
+    card_source: CardSources | None,
     judge: bool,
     relaxed_flood: bool,
     name_wait: float,
@@ -206,7 +206,9 @@ def run(
 ) -> None:
     """Connect to URL (tcp://host:4747 or ws://host:4748/servatrice) and referee games until Ctrl-C.
 
-    Players ask for a game in room chat, e.g. "!auction new 2"; "!help" lists the commands.
+    Players ask for a game in room chat, e.g. "!auction new 2"; "!help" lists the commands. Every block the
+    bot loads (--auction-block, a pool) is read as 'block check' and 'export' read it: with --card-source
+    and the custom set beside the list.
     """
     from cockatrice_ext.bot.auction import AuctionOptions
     from cockatrice_ext.bot.combat import CombatOptions
@@ -223,6 +225,7 @@ def run(
     client_options: dict[str, object] = {"name_wait": name_wait}
     if relaxed_flood:
         client_options["flood_limits"] = FloodLimits.unlimited()
+    combat_source = _combat_card_source(card_source, formats or ALL_FORMATS)
     options = BotOptions(
         url=url,
         user=user,
@@ -237,7 +240,7 @@ def run(
             {
                 "auction": AuctionOptions(block=auction_block, seed=auction_seed, judge=judge),
                 "vortex": VortexOptions(),  # asks for a judge seat anyway: a pick goes straight to hand
-                "combat": CombatOptions(card_source=card_source, judge=judge),
+                "combat": CombatOptions(card_source=combat_source, judge=judge),
                 "market": LeagueOptions(format="market"),
                 "autobattler": LeagueOptions(format="autobattler"),
             },
@@ -248,42 +251,45 @@ def run(
             },
         ),
     )
-    _check_card_data(options.formats, auction_block, card_source)
-    web_options = _web_options(web_address, web_url)
-    journal = _open_journal(journal_spec)
-    if warning := newer_journal_warning(journal):
-        click.echo(f"warning: {warning}", err=True)
-    warn_of_other_servers(journal, url)
-    referee = Bot(options, journal=journal)
+    from cockatrice_ext.bot.blocks import lists_read_by
 
-    async def main() -> None:
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(signum, referee.stop)
-        web_view = await _start_web(referee, web_options) if web_options is not None else None
+    with lists_read_by(block_reader(card_source, (auction_block,))):  # every block, as block check reads it
+        _check_card_data(options.formats, auction_block, combat_source)
+        web_options = _web_options(web_address, web_url)
+        journal = _open_journal(journal_spec)
+        if warning := newer_journal_warning(journal):
+            click.echo(f"warning: {warning}", err=True)
+        warn_of_other_servers(journal, url)
+        referee = Bot(options, journal=journal)
 
-        def ready() -> None:
-            click.echo(
-                f"referee {referee.client.user_name} is in {len(referee.room_ids)} room(s); Ctrl-C stops"
-            )
-            if warning := unshared_deck_lists_warning(referee.client.server, options.formats):
-                click.echo(f"warning: {warning}", err=True)
+        async def main() -> None:
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                with contextlib.suppress(NotImplementedError):
+                    loop.add_signal_handler(signum, referee.stop)
+            web_view = await _start_web(referee, web_options) if web_options is not None else None
+
+            def ready() -> None:
+                click.echo(
+                    f"referee {referee.client.user_name} is in {len(referee.room_ids)} room(s); Ctrl-C stops"
+                )
+                if warning := unshared_deck_lists_warning(referee.client.server, options.formats):
+                    click.echo(f"warning: {warning}", err=True)
+
+            try:
+                await referee.run_forever(on_ready=ready, on_stop=click.echo)
+            finally:
+                if web_view is not None:
+                    await web_view.stop()
 
         try:
-            await referee.run_forever(on_ready=ready, on_stop=click.echo)
-        finally:
-            if web_view is not None:
-                await web_view.stop()
+            asyncio.run(main())
+        except (SessionEnded, JournalError) as exc:  # the bot may not (or no longer) act: one line says why
+            raise click.ClickException(str(exc)) from None
+        except (OSError, ClientError) as exc:
+            from cockatrice_ext.cli.server import error_text
 
-    try:
-        asyncio.run(main())
-    except (SessionEnded, JournalError) as exc:  # the bot may not (or no longer) act: one line says why
-        raise click.ClickException(str(exc)) from None
-    except (OSError, ClientError) as exc:
-        from cockatrice_ext.cli.server import error_text
-
-        raise click.ClickException(f"cannot run the bot on {url}: {error_text(exc)}") from exc
+            raise click.ClickException(f"cannot run the bot on {url}: {error_text(exc)}") from exc
 
 
 def _with_game_options(
@@ -328,15 +334,95 @@ def unshared_deck_lists_warning(server: ServerInfo | None, formats: tuple[str, .
     )
 
 
+class CardSourceProblem(ValueError):
+    """A ``--card-source`` that does not load, found as a block is read: said as that option's fault."""
+
+
+def block_reader(card_source: CardSources | None, own: tuple[str, ...] = ()) -> Callable[[str], ResolvedDeck]:
+    """How ``bot run`` reads and resolves a block (``spec``: a file, else a bundled block's name): with
+    ``block check``'s reader (:func:`cockatrice_ext.cli.block.read_block`: Windows-1252 text read with a
+    warning, no sideboard) and ``export``'s resolution (:func:`cockatrice_ext.cli.export.resolve_list`:
+    ``card_source`` as ``--card-source`` stacks, the custom set beside the list, Un-card names without their
+    quote marks), so an operator's block the commands accept is the bot's block. Their notes and warnings go
+    to stderr, the bot's log.
+
+    Files are read only for the operator's own blocks ``own`` (``--auction-block``); any other ``spec`` is a
+    bundled block's name: a block named in room chat (``!vortex new 2 POOL``) never opens a file of its
+    sender's choice, nor says whether one exists.
+
+    The reader raises what :func:`cockatrice_ext.bot.blocks.load_block` callers catch: ``KeyError`` for no
+    such block, :class:`CardSourceProblem` for card data of ``--card-source`` that does not load, else
+    ``ValueError``/``LookupError``/``OSError``."""
+
+    def read(spec: str) -> ResolvedDeck:
+        from cockatrice_ext import blocks
+        from cockatrice_ext.cards.errors import CardDataError
+        from cockatrice_ext.cli.block import read_block
+        from cockatrice_ext.cli.cards import CardDataProblem
+        from cockatrice_ext.cli.export import find_block, resolve_list
+
+        path = Path(spec).expanduser()
+        if spec not in own or not path.exists():
+            path = blocks.block_path(spec)  # KeyError naming the bundled blocks
+        try:
+            path = find_block(str(path))
+            deck = read_block(path)
+            resolved, _ = resolve_list(deck, card_source, spec, beside=path)
+        except CardDataProblem as exc:
+            cause = exc.__cause__
+            if isinstance(cause, CardDataError) and not _same_file(cause.source, path.with_suffix(".xml")):
+                raise CardSourceProblem(exc.format_message()) from None
+            raise ValueError(exc.format_message()) from None  # the custom set beside the list
+        except click.ClickException as exc:
+            raise ValueError(exc.format_message()) from None
+        return resolved
+
+    return read
+
+
+def _same_file(text: str, path: Path) -> bool:
+    try:
+        return Path(text).expanduser().resolve() == path.resolve()
+    except (OSError, ValueError):
+        return False
+
+
+def _combat_card_source(card_source: CardSources | None, formats: tuple[str, ...]) -> str:
+    """The card data Combat's deck checks read (:func:`cockatrice_ext.bot.combat.card_database`: one source,
+    read alone; ``""`` for every real card): the one ``--card-source``. Several are refused when Combat is
+    offered: its deck checks read only one."""
+    if card_source is not None and not card_source.sources:
+        raise click.UsageError("--no-default-cards needs at least one --card-source")
+    if card_source is None or "combat" not in formats:
+        return ""
+    if len(card_source.sources) > 1:
+        raise click.BadParameter(
+            "Magic Combat Rules deck checks read one card source: give one --card-source, or leave combat"
+            " out (--format)",
+            param_hint="--card-source",
+        )
+    (source,) = card_source.sources
+    if card_source.with_default:
+        click.echo(
+            f"warning: Magic Combat Rules deck checks read {source} alone, not over the built-in cards"
+            " (blocks read it over them)",
+            err=True,
+        )
+    return source
+
+
 def _check_card_data(formats: tuple[str, ...], auction_block: str, card_source: str) -> None:
-    """Load the auction block and the operator's card data for deck checks now, as a game would, so a bad
-    one is refused at start, not at every ``!auction new`` or ``!combat new``. The default card
-    data (every real card, about a second to load) is left for the first game."""
+    """Load the auction block (as every block is read: :func:`block_reader`) and the card data for Combat's
+    deck checks now, as a game would, so a bad one is refused at start, not at every ``!auction new`` or
+    ``!combat new``. The default card data (every real card, about a second to load) is left for the first
+    game."""
     if "auction" in formats:
         from cockatrice_ext.bot.blocks import load_block
 
         try:
             load_block(auction_block)
+        except CardSourceProblem as exc:
+            raise click.BadParameter(_one_line(exc), param_hint="--card-source") from None
         except (LookupError, ValueError, OSError) as exc:
             raise click.BadParameter(_one_line(exc), param_hint="--auction-block") from None
     if "combat" not in formats:
@@ -359,12 +445,8 @@ def _check_card_data(formats: tuple[str, ...], auction_block: str, card_source: 
 
 def _one_line(exc: BaseException) -> str:
     """An error's message on one line (a block's unknown cards listed after its first line)."""
-    from cockatrice_ext.cards.errors import UnknownCardsError
-
     text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if isinstance(exc, UnknownCardsError):  # its hint is about --card-source, which blocks do not use
-        lines = [line for line in lines if line != UnknownCardsError.HINT.strip()]
     return " ".join(lines) or type(exc).__name__
 
 

@@ -122,11 +122,21 @@ def _make_folders(folder: Path) -> list[Path]:
     return made
 
 
+SIDE_NAME_BYTES = 40
+"""The most UTF-8 bytes of the target's name a temporary or kept file's name begins with: a target whose
+name takes nearly all of the file system's 255 bytes still gets a temporary file beside it."""
+
+
+def _short(name: str) -> str:
+    """The start of ``name`` for a file beside it (at most :data:`SIDE_NAME_BYTES`, whole characters)."""
+    return name.encode("utf-8", errors="surrogateescape")[:SIDE_NAME_BYTES].decode("utf-8", errors="ignore")
+
+
 def _keep_old(target: Path) -> str | None:
     """A second name for the file at ``target`` (a hard link, else a copy with its mode), to put it back."""
     if not target.exists():
         return None
-    backup = target.parent / f".{target.name}.{secrets.token_hex(6)}.old"
+    backup = target.parent / f".{_short(target.name)}.{secrets.token_hex(6)}.old"
     try:
         os.link(target, backup)
     except OSError:  # a file system without hard links
@@ -138,7 +148,7 @@ def _keep_old(target: Path) -> str | None:
 
 def _stage(target: Path, data: bytes) -> str:
     """Write ``data`` to a temporary file beside ``target`` (whose folder exists); return its path."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{_short(target.name)}.", suffix=".tmp", dir=target.parent)
     try:
         # mkstemp makes a private (0600) file; give it the mode a plain open() would.
         os.chmod(tmp, 0o666 & ~_umask())

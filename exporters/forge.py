@@ -93,11 +93,18 @@ def write_forge_dck(deck: ExportDeck) -> str:
     return "\n".join(lines) + "\n"
 
 
+MAX_STEM_BYTES = 240
+"""A file name stem's most UTF-8 bytes: file systems hold names of 255 bytes, and a suffix (``.dck``,
+``.arena.txt``, ``-forge-custom``) comes after the stem."""
+
+
 def safe_file_stem(name: str, fallback: str = "unnamed") -> str:
     """A file name stem that is safe on every OS (Windows' device names too:
-    :func:`~.forge_scripts.windows_safe`) and cannot climb out of its folder."""
+    :func:`~.forge_scripts.windows_safe`), cannot climb out of its folder, and fits a file name with its
+    suffix: at most :data:`MAX_STEM_BYTES` UTF-8 bytes, cut between characters."""
     stem = re.sub(r'[<>:"/\\|?*\x00-\x1f\x7f]', "", name).strip().strip(".")
-    return windows_safe(stem[:120]) or fallback
+    stem = stem.encode("utf-8")[:MAX_STEM_BYTES].decode("utf-8", errors="ignore")
+    return windows_safe(stem) or fallback
 
 
 class DraftTooBig(ValueError):

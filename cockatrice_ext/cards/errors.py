@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -45,6 +46,12 @@ def xml_syntax_message(error: _XmlSyntaxError) -> str:
     return text
 
 
+def latin_letters(name: str) -> bool:
+    """Whether every letter of ``name`` is a Latin one, as in every English card name: a name in another
+    script (``稲妻``, ``Молния``) is a translation, which no card data here matches."""
+    return all(unicodedata.name(ch, "").startswith("LATIN") for ch in name if ch.isalpha())
+
+
 @dataclass(frozen=True)
 class UnknownCard:
     """One deck line whose card name matched nothing."""
@@ -76,6 +83,8 @@ class UnknownCard:
             return f"{where}{self.name!r} {self.reason}{cards}"
         shown = [self._against_name(suggestion) for suggestion in self.suggestions]
         hint = f" (did you mean: {', '.join(shown)}?)" if shown else ""
+        if not shown and not latin_letters(self.name):
+            hint = " (not an English name: names are matched in English only)"
         return f"{where}unknown card {self.name!r}{hint}"
 
 
@@ -100,8 +109,9 @@ class UnknownCardsError(LookupError):
     SHOWN = 25
     """At most this many names are listed; a count stands for the rest."""
     HINT = (
-        "  (cards missing from the card data: the built-in data holds real cards up to April 2022 (MTGJSON"
-        " 5.2.0); add a source with --card-source FILE, e.g. your custom set or Cockatrice cards.xml,"
-        " 'cockatrice' or 'scryfall')"
+        "  (names are matched in English only: a translated name (Blitzschlag, Foudre, 稲妻) is unknown, so"
+        " write the card's English name. Cards missing from the card data: the built-in data holds real"
+        " cards up to April 2022 (MTGJSON 5.2.0); add a source with --card-source FILE, e.g. your custom"
+        " set or Cockatrice cards.xml, 'cockatrice' or 'scryfall')"
     )
     """Said once under a list of unknown names: where such names can come from."""

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -191,15 +192,98 @@ def cockatrice_folder_files(folder: Path) -> list[Path]:
     return xml_files_below(folder)
 
 
+CARD_DATABASE_ROOT = "cockatrice_carddatabase"
+XML_SNIFF_BYTES = 1 << 20
+"""How far into a file :func:`xml_root_of` looks for the first element (past licence comments)."""
+_XML_NAME = re.compile(r"<([A-Za-z_\u00c0-\uffff][\w.\-:\u00b7\u00c0-\uffff]*)")
+_DOCTYPE_END = re.compile(r"\[.*?\]\s*>|>", re.DOTALL)
+_UTF16 = (
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+    (b"<\x00", "utf-16-le"),
+    (b"\x00<", "utf-16-be"),
+)
+
+
+def _xml_text(head: bytes) -> str:
+    """The start of an XML file as text: UTF-16 by its byte-order mark (or its first ``<``), else UTF-8
+    (a BOM dropped); a character cut at the end is left out."""
+    for mark, encoding in _UTF16:
+        if head.startswith(mark):
+            body = head[len(mark) :] if mark.startswith((b"\xff", b"\xfe")) else head
+            return body[: len(body) // 2 * 2].decode(encoding, errors="ignore").removeprefix("\ufeff")
+    return head.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="ignore")
+
+
+def xml_root(head: bytes) -> str | None:
+    """The name (without prefix) of the first element of the XML document ``head`` starts, as an XML parser
+    finds it: past whitespace, the declaration, processing instructions, comments and a DOCTYPE. ``""``
+    when ``head`` is no XML (text before any element), ``None`` when ``head`` ends before the first element.
+
+    A scan, not a parse: it never expands an entity, loads a DTD or touches the network, so it is safe on
+    any bytes (Cockatrice reads a card file to its first start element the same way)."""
+    text = _xml_text(head)
+    at, end = 0, len(text)
+    while True:
+        while at < end and text[at] in " \t\r\n":
+            at += 1
+        if at >= end:
+            return None
+        if text.startswith("<?", at):
+            close = text.find("?>", at + 2)
+        elif text.startswith("<!--", at):
+            close = text.find("-->", at + 4)
+            close = close + 1 if close >= 0 else close
+        elif text.startswith("<!", at):
+            found = _DOCTYPE_END.search(text, at)
+            close = found.end() - 2 if found else -1
+        else:
+            name = _XML_NAME.match(text, at)
+            if name:
+                return name.group(1).rpartition(":")[2]
+            return None if end - at < 2 and text[at] == "<" else ""
+        if close < 0:
+            return None
+        at = close + 2
+
+
+def xml_root_of(path: str | Path, limit: int = XML_SNIFF_BYTES) -> str:
+    """The first element's name of the file ``path`` (:func:`xml_root`; gzip and xz read inflated), looking
+    at most ``limit`` bytes in; ``""`` for a file that is not XML or whose first element lies further.
+
+    Raises :class:`OSError` or :class:`CardDataError` (a damaged compressed file) when it cannot be read."""
+    from cockatrice_ext.cards.jsonio import DECOMPRESSION_ERRORS, open_binary
+
+    head = b""
+    try:
+        with open_binary(path) as handle:
+            while len(head) < limit:
+                chunk = handle.read(min(64 * 1024 if head else 4096, limit - len(head)))
+                head += chunk
+                root = xml_root(head)
+                if root is not None:
+                    return root
+                if not chunk:
+                    break
+    except DECOMPRESSION_ERRORS as exc:
+        raise CardDataError(f"cannot read: {exc}", source=str(path)) from exc
+    return ""
+
+
+def is_card_database_xml(path: str | Path) -> bool:
+    """Whether ``path`` is a Cockatrice card database by its root element (``<cockatrice_carddatabase>``),
+    whatever comes before it (a long licence comment) and in UTF-8 or UTF-16 with a byte-order mark, as
+    Cockatrice reads it. The one test of a card database's content, for the custom set beside a list,
+    ``--card-source``, the files of a data folder and a bot's block; unreadable files are not one."""
+    try:
+        return xml_root_of(path) == CARD_DATABASE_ROOT
+    except (OSError, CardDataError):
+        return False
+
+
 def _is_card_database(path: Path) -> bool:
     """Whether Cockatrice would parse ``path`` as a card database (an ``.xml`` name, the right root)."""
-    from cockatrice_ext.cards.cockatrice_xml import looks_like_cockatrice_xml
-    from cockatrice_ext.cards.jsonio import peek
-
-    try:
-        return path.suffix.lower() == ".xml" and looks_like_cockatrice_xml(peek(path))
-    except OSError:
-        return False
+    return path.suffix.lower() == ".xml" and is_card_database_xml(path)
 
 
 def sniff(path: Path) -> str:
@@ -216,7 +300,7 @@ def sniff(path: Path) -> str:
         return "forge"
     head = peek(path)
     stripped = head.lstrip(b"\xef\xbb\xbf").lstrip()
-    if b"cockatrice_carddatabase" in head or stripped.startswith(b"<"):
+    if stripped.startswith(b"<") or xml_root_of(path):  # UTF-16 too
         return "xml"
     if stripped.startswith(b'{"cards":['):
         return "embedded"

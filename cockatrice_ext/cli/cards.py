@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from cockatrice_ext.cards.errors import CardDataError, UnknownCardsError
+from cockatrice_ext.cards.errors import CardDataError, UnknownCardsError, latin_letters
 from cockatrice_ext.cards.model import Card, CardDatabase
 
 if TYPE_CHECKING:
@@ -151,9 +151,8 @@ def custom_set_beside(path: Path, card_source: CardSources | None = None) -> Pat
     try:
         if xml == path or not xml.is_file():
             return None
-        with xml.open("rb") as handle:
-            if b"cockatrice_carddatabase" not in handle.read(4096):
-                return None
+        if not sources.is_card_database_xml(xml):
+            return None
         found = xml.resolve()
     except OSError:
         return None
@@ -336,6 +335,8 @@ def lookup(
             unknown = True
             suggestions = index.suggest(pinned[position][0] or one)
             hint = f" Did you mean: {'; '.join(suggestions)}?" if suggestions else ""
+            if not suggestions and not latin_letters(one):
+                hint = " It is not an English name: names are matched in English only."
             click.echo(f"error: unknown card {one!r} in {db.source or 'the card data'}.{hint}", err=True)
             continue
         for warning in match.warnings:

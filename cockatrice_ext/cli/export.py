@@ -151,8 +151,11 @@ def from_option(func: F) -> F:
     )(func)
 
 
-def _is_card_xml(head: bytes) -> bool:
-    return b"cockatrice_carddatabase" in head
+def _is_card_xml(data: bytes) -> bool:
+    """Whether ``data`` is a Cockatrice card database, by its root element (past comments, in UTF-16 too)."""
+    from cockatrice_ext.cards.sources import CARD_DATABASE_ROOT, XML_SNIFF_BYTES, xml_root
+
+    return xml_root(data[:XML_SNIFF_BYTES]) == CARD_DATABASE_ROOT
 
 
 def load_input(
@@ -173,13 +176,15 @@ def load_input(
     else:
         path = find_block(block)
         source = str(path)
-        with path.open("rb") as handle:
-            data = handle.read(4096)
-            if from_format.lower() == "auto" and _is_card_xml(data):
+        if from_format.lower() == "auto":
+            from cockatrice_ext.cards.sources import is_card_database_xml
+
+            if is_card_database_xml(path):
                 from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
 
                 return read_cockatrice_xml(path), source  # card files may be big: streamed
-            data += handle.read(MAX_TEXT_BYTES + 1 - len(data))
+        with path.open("rb") as handle:
+            data = handle.read(MAX_TEXT_BYTES + 1)
     if len(data) > MAX_TEXT_BYTES:
         raise DeckFormatError(f"input larger than {MAX_TEXT_BYTES} bytes", source=source)
     return read_list(data, source, from_format, sideboard=sideboard), source
@@ -200,6 +205,7 @@ def read_list(
         as_utf8,
         compression_of,
         gunzip_list,
+        one_line_break,
     )
     from cockatrice_ext.decks.errors import DeckFormatError
     from cockatrice_ext.decks.readers import (
@@ -219,9 +225,9 @@ def read_list(
             raise DeckFormatError(
                 f"input larger than {MAX_TEXT_BYTES} bytes once decompressed", source=source
             )
-    data = utf16_as_utf8(data)
+    data = one_line_break(utf16_as_utf8(data))
     auto = from_format.lower() == "auto"
-    if auto and _is_card_xml(data[:4096]):
+    if auto and _is_card_xml(data):
         from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
 
         return read_cockatrice_xml(data, name=source)
@@ -286,8 +292,10 @@ def resolve_list(
     try:
         resolved = resolve_deck(deck, index, source=source)
     except UnknownCardsError as exc:
-        if read_as:  # an accent read wrongly is an unknown name
-            exc.args = (f"{exc}\n  ({read_as}; save it as UTF-8 if its accents are wrong)",)
+        said = [f"  ({read_as}; save it as UTF-8 if its accents are wrong)"] if read_as else []
+        said += [f"  ({warning})" for warning in deck.read_warnings]  # invisible characters removed
+        if said:  # an accent read wrongly, an invisible character, may be why a name is unknown
+            exc.args = ("\n".join([str(exc), *said]),)
         raise
     if read_as:
         click.echo(f"warning: {read_as} (check its accented names; save it as UTF-8 to be sure)", err=True)
@@ -759,7 +767,14 @@ def export(
     if output is not None:
         target = output
     elif path is not None or deck_name:
-        target = default_output(path, fmt, deck_name)
+        try:
+            target = default_output(path, fmt, deck_name)
+        except ValueError:  # standard input, and a --name of characters no file name holds
+            raise click.BadParameter(
+                f"{deck_name!r} leaves nothing a file name can hold; give -o PATH (or -o - for standard"
+                " output), or a --name with letters or digits",
+                param_hint="--name",
+            ) from None
     else:
         raise click.BadParameter(
             "reading standard input: give -o PATH (or -o - for standard output), or --name"
@@ -774,7 +789,14 @@ def export(
             (writable_folder if bundle else writable_target)(target)
         except UnsafeOutput as exc:
             writes = "a folder of files" if bundle else "one file"
-            raise click.BadParameter(f"{exc} ({fmt} writes {writes})", param_hint="-o") from None
+            named_by = (
+                "-o"
+                if output is not None
+                else "--name"
+                if deck_name
+                else "BLOCK (the output is named after it)"
+            )
+            raise click.BadParameter(f"{exc} ({fmt} writes {writes})", param_hint=named_by) from None
     source = STDIN_LABEL if path is None else str(path)
     try:
         loaded, source = load_input(block, from_format, sideboard=has_sideboard(fmt))

@@ -137,12 +137,29 @@ def invisible_characters(text: str) -> list[str]:
     return list(dict.fromkeys(ch for ch in text if unicodedata.category(ch) == "Cf"))
 
 
+_WORD_BREAKS = frozenset("\u200b\u2063")
+"""Invisible characters that break words (a zero-width space, an invisible separator): where one stands
+between a small letter and a capital (``Llanowar\u200bElves``), web pages used it for the space."""
+
+
 def without_invisible(text: str) -> str:
     """``text`` without its invisible format characters (:func:`invisible_characters`): copy and paste leave
-    them in names, where they are no part of the name but make it unknown."""
+    them in names, where they are no part of the name but make it unknown. A word break between a small
+    letter and a capital (:data:`_WORD_BREAKS`) is read as the space it stands for; inside a word
+    (``Counter\u200bspell``) it is removed like the others."""
     if text.isascii():
         return text
-    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    kept: list[str] = []
+    broken = False
+    for ch in text:
+        if unicodedata.category(ch) == "Cf":
+            broken = broken or ch in _WORD_BREAKS
+            continue
+        if broken and kept and kept[-1].islower() and ch.isupper():
+            kept.append(" ")
+        broken = False
+        kept.append(ch)
+    return "".join(kept)
 
 
 def normalize_name(raw: str) -> str:
@@ -440,7 +457,7 @@ def _cleaned_lines(cleaned: dict[int, list[str]], source: str) -> str:
     named = ", ".join(code_point(ch) for ch in characters)
     return (
         f"{source}: {_numbers(list(cleaned))}: removed invisible characters ({named}) that copy and paste"
-        " left in the card names"
+        " left in the card names (a zero-width space before a capital read as a space)"
     )
 
 
@@ -473,6 +490,13 @@ def utf16_as_utf8(data: bytes) -> bytes:
         return data  # not UTF-16 after all: the UTF-8 check says what is wrong
     text = _XML_DECLARATION.sub('<?xml version="1.0" encoding="UTF-8"?>', text, count=1)
     return text.encode("utf-8")
+
+
+def one_line_break(data: bytes) -> bytes:
+    """``data`` with ``\r\r\n`` read as the one line break it was (a CRLF file converted to CRLF again, by
+    a download or a version control system, gets a carriage return more per line): else every line would
+    be followed by a blank one, and the blank line that starts a sideboard would be lost among them."""
+    return data.replace(b"\r\r\n", b"\n") if b"\r\r\n" in data else data
 
 
 _COMPRESSED = (
@@ -511,10 +535,53 @@ def gunzip_list(data: bytes, source: str) -> bytes:
     return text
 
 
+_OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # the old Office files' container (.xls, .doc)
+_OPEN_DOCUMENT = re.compile(rb"mimetypeapplication/vnd\.oasis\.opendocument\.(spreadsheet|text)")
+_OFFICE_PARTS = ((b"xl/workbook.xml", "spreadsheet"), (b"xl/", "spreadsheet"), (b"word/document.xml", "text"))
+_SAVE_AS = {
+    "spreadsheet": "save it as CSV (UTF-8) (File > Save As, or Download as CSV) and give that",
+    "text": "save it as plain text (.txt, UTF-8) and give that",
+}
+
+
+def document_kind(data: bytes) -> str:
+    """What a word processor's or spreadsheet's file ``data`` is, as a sentence saying how to make a list of
+    it (``an Excel workbook: save it as CSV (UTF-8) ...``), or ``""`` for other bytes: such files are
+    compressed or binary, or RTF, whose markup would be read as card names."""
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"{\\rtf"):
+        return (
+            "an RTF document (TextEdit, WordPad), not plain text: save it as plain text (TextEdit: Format >"
+            " Make Plain Text; .txt, UTF-8) and give that"
+        )
+    if data.startswith(_OLE2):
+        return "an old Microsoft Office file (.xls or .doc): " + (
+            "save it as CSV (UTF-8) or as plain text (.txt) and give that"
+        )
+    if compression_of(data) != "zip":
+        return ""
+    opened = _OPEN_DOCUMENT.search(data[:200])
+    if opened:
+        kind = opened.group(1).decode()
+        what = (
+            "an OpenDocument spreadsheet (.ods)" if kind == "spreadsheet" else "an OpenDocument text (.odt)"
+        )
+        return f"{what}: {_SAVE_AS[kind]}"
+    for part, kind in _OFFICE_PARTS:
+        if part in data:
+            what = "an Excel workbook (.xlsx)" if kind == "spreadsheet" else "a Word document (.docx)"
+            return f"{what}: {_SAVE_AS[kind]}"
+    return ""
+
+
 def decode_text(data: bytes, source: str) -> str:
     """``data`` as text: UTF-8 (a BOM tolerated) or UTF-16 with a BOM; else one error naming the line, or
-    naming the kind of a compressed file (whose bytes are not a list's)."""
-    data = utf16_as_utf8(data)
+    naming the kind of a compressed file (whose bytes are not a list's); a document or spreadsheet (RTF,
+    .xlsx, .ods, .docx: :func:`document_kind`) is refused saying how to save it as a list."""
+    data = one_line_break(utf16_as_utf8(data))
+    document = document_kind(data)
+    if document:
+        raise DeckFormatError(f"this is {document}", source=source)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -539,7 +606,7 @@ def as_utf8(data: bytes, source: str) -> tuple[bytes, bool]:
         pass
     else:
         return data, False
-    if compression_of(data):
+    if compression_of(data) or document_kind(data):
         decode_text(data, source)  # raises, naming the kind
     try:
         text = data.decode("cp1252")

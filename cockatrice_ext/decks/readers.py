@@ -16,10 +16,12 @@ Formats (names used by ``format=``):
   the same reader as ``arena``, whose rules cover all three.
 * ``cubecobra``: CubeCobra's "Card Names (.txt)": one card name per line, taken whole (``1996 World
   Champion`` is a name, not a count), ``# mainboard`` / ``# maybeboard`` opening the boards.
-* ``cubecobra-csv``: CubeCobra's "Comma-Separated (.csv)": a header row naming the columns (``name``,
-  ``Set``, ``Collector Number``, ``maybeboard``, ``tags``, ...; any case, any order, extra columns ignored),
-  then one row per card: the set and number pin the printing, ``maybeboard`` true puts the card in the
-  maybeboard, ``tags`` (comma-separated) become the entry's tags.
+* ``cubecobra-csv`` (also ``csv``, ``manabox``, ``deckbox``): a CSV table of cards, CubeCobra's
+  "Comma-Separated (.csv)" and the CSV exports of Moxfield, Deckbox and ManaBox: a header row naming the
+  columns (``name``, ``Count`` / ``Quantity``, ``Set``, ``Collector Number``, ``maybeboard``, ``tags``, ...;
+  any case, any order, extra columns ignored; separated by commas, semicolons or tabs), then one row per
+  card: the count column gives its copies, the set and number pin the printing, ``maybeboard`` true puts
+  the card in the maybeboard, ``tags`` (comma-separated) become the entry's tags.
 * ``text``: Cockatrice/MTGO plain text, with Cockatrice's rules: leading comment lines give the deck
   name and comments; ``SB:`` lines (if any) are the sideboard, else a ``Sideboard`` line splits, else a
   single blank line splits main and side (several blank-separated blocks are all main).
@@ -50,6 +52,7 @@ from cockatrice_ext.decks.blocklist import (
     check_name,
     decode_text,
     normalize_name,
+    one_line_break,
     parse_block_list,
     parse_card_text,
     section_header,
@@ -73,7 +76,15 @@ FORMATS = (
     "cubecobra",
     "cubecobra-csv",
 )
-FORMAT_ALIASES = {"mtga": "arena", "mtgo": "mtggoldfish", "moxfield": "blocklist", "archidekt": "blocklist"}
+FORMAT_ALIASES = {
+    "mtga": "arena",
+    "mtgo": "mtggoldfish",
+    "moxfield": "blocklist",
+    "archidekt": "blocklist",
+    "csv": "cubecobra-csv",
+    "manabox": "cubecobra-csv",
+    "deckbox": "cubecobra-csv",
+}
 """Deck sites and programs named by the format whose reader reads what they export."""
 DECK_SUFFIXES = (".cod", ".dek", ".dck", ".txt", ".dec", ".mwdeck", ".deck", ".csv")
 COCKATRICE_TEXT_SUFFIXES = (".dec", ".mwdeck")
@@ -100,6 +111,14 @@ _CUBECOBRA_COLUMNS = frozenset(  # the columns that tell CubeCobra's CSV from ot
     {"cmc", "type", "set", "collector number", "rarity", "color category", "maybeboard", "tags", "mtgo id"}
 )
 _TRUE = frozenset({"true", "yes", "1", "maybeboard"})
+_CSV_DELIMITERS = (",", ";", "\t")
+_CSV_COUNT_COLUMNS = ("count", "quantity", "qty", "amount", "anzahl", "menge", "quantité")
+"""Columns giving a row's number of copies, the first one present used (Moxfield/Deckbox ``Count``, ManaBox
+``Quantity``, a German or French spreadsheet's ``Anzahl``, ``Quantité``)."""
+_CSV_SET_COLUMNS = ("set", "set code")
+_CSV_OTHER_COLUMNS = frozenset({"set code", "edition", "set name", "foil", "condition", "language"})
+"""Columns of the collection exports (Moxfield, Deckbox, ManaBox) that tell their tables from other text."""
+_SET_CODE = re.compile(r"[A-Za-z0-9]{2,6}")
 
 # ----------------------------------------------------------------------------------------------------
 # helpers
@@ -436,25 +455,69 @@ def _csv_columns(header: list[str]) -> dict[str, int]:
     return columns
 
 
+def _csv_delimiter(first_line: str) -> str | None:
+    """The delimiter of a CSV table whose header is ``first_line``: a comma, a semicolon (what Excel writes
+    where the decimal mark is a comma: German, French) or a tab, the one whose split names a ``name``
+    column; ``None`` when none does."""
+    for delimiter in _CSV_DELIMITERS:
+        if delimiter not in first_line:
+            continue
+        try:
+            header = next(csv.reader([first_line], delimiter=delimiter), [])
+        except csv.Error:
+            continue
+        if _CSV_NAME_COLUMN in _csv_columns(header):
+            return delimiter
+    return None
+
+
+def _csv_count_column(columns: dict[str, int]) -> str | None:
+    """The column holding each row's number of copies (``Count``, ``Quantity``, ``Qty``, ``Amount``;
+    Moxfield's and Deckbox's ``Tradelist Count`` is not one), or ``None``: each row is one card."""
+    return next((name for name in _CSV_COUNT_COLUMNS if name in columns), None)
+
+
+def _csv_set_code(row_set: str, edition: str) -> str:
+    """The set code a row pins: its ``Set`` / ``Set code`` cell, else an ``Edition`` cell holding a code
+    (Moxfield's ``m10``) rather than a set's name (Deckbox's ``Magic 2010``)."""
+    if row_set:
+        return row_set.upper()
+    return edition.upper() if _SET_CODE.fullmatch(edition) else ""
+
+
 def read_cubecobra_csv(text: str, source: str = "<text>") -> Deck:
-    """Read CubeCobra's CSV export: one row per card, columns found by their header (see the module doc)."""
+    """Read a CSV table of cards: CubeCobra's export, and the collection and deck exports of Moxfield,
+    Deckbox, ManaBox and spreadsheets. A header row names the columns (any case, any order, extra columns
+    ignored; comma-, semicolon- or tab-separated): ``name``; a count column (``Count``, ``Quantity``,
+    ``Qty``, ``Amount``: each row that many copies, a positive whole number, else an error naming the
+    line; without one, one copy a row); the set (``Set``, ``Set code``, or ``Edition`` when it holds a
+    code) and ``Collector Number`` pin the printing; ``maybeboard`` true puts the card in the maybeboard;
+    ``tags`` (comma-separated) become the entry's tags."""
     deck = Deck()
     deck.section("main")
-    rows = csv.reader(io.StringIO(text, newline=""))  # quoted notes may hold line breaks
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    delimiter = _csv_delimiter(first) or ","
+    rows = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)  # quoted notes hold line breaks
     try:
         header = next(rows, None)
+        while header is not None and not any(value.strip() for value in header):
+            header = next(rows, None)
         if header is None:
             raise DeckFormatError("empty CSV file", source=source)
         columns = _csv_columns(header)
         if _CSV_NAME_COLUMN not in columns:
+            shown = delimiter.join(header)[:200]
             raise DeckFormatError(
-                f"CSV header has no {_CSV_NAME_COLUMN!r} column (got: {', '.join(header)[:200]})",
+                f"CSV header has no {_CSV_NAME_COLUMN!r} column (got: {shown}); the columns are read"
+                " separated by commas, semicolons or tabs",
                 source=source,
-                line=1,
+                line=rows.line_num,
             )
+        count_column = _csv_count_column(columns)
+        set_column = next((name for name in _CSV_SET_COLUMNS if name in columns), None)
 
-        def cell(row: list[str], column: str) -> str:
-            index = columns.get(column)
+        def cell(row: list[str], column: str | None) -> str:
+            index = columns.get(column) if column is not None else None
             return row[index].strip() if index is not None and index < len(row) else ""
 
         for row in rows:
@@ -462,13 +525,18 @@ def read_cubecobra_csv(text: str, source: str = "<text>") -> Deck:
             if not any(value.strip() for value in row):
                 continue
             name = _checked_name(cell(row, _CSV_NAME_COLUMN), source=source, line=number)
+            count = 1
+            if count_column is not None:
+                raw = cell(row, count_column)
+                count = _count(raw, source=source, line=number, what=f"{header[columns[count_column]]!r}")
             maybe = cell(row, "maybeboard").lower() in _TRUE
             tags = tuple(dict.fromkeys(t.strip() for t in cell(row, "tags").split(",") if t.strip()))
             deck.section(MAYBE if maybe else "main").append(
                 DeckEntry(
                     name=name,
-                    set_code=cell(row, "set").upper(),
-                    collector_number=cell(row, "collector number"),
+                    count=count,
+                    set_code=_csv_set_code(cell(row, set_column), cell(row, "edition")),
+                    collector_number=cell(row, "collector number") or cell(row, "card number"),
                     line=number,
                     tags=tags,
                 )
@@ -539,20 +607,20 @@ def read_text(text: str, source: str = "<text>") -> Deck:
 
 
 def _looks_like_csv_header(line: str) -> bool:
-    """A CSV header naming a ``name`` column and at least two of CubeCobra's other columns."""
-    if "," not in line:
+    """A CSV header (comma-, semicolon- or tab-separated) naming a ``name`` column and a count column, or at
+    least two of the other columns card tables have (CubeCobra's, the collection exports')."""
+    delimiter = _csv_delimiter(line)
+    if delimiter is None:
         return False
-    try:
-        header = next(csv.reader([line]), [])
-    except csv.Error:
-        return False
-    columns = set(_csv_columns(header))
-    return _CSV_NAME_COLUMN in columns and len(columns & _CUBECOBRA_COLUMNS) >= 2
+    columns = set(_csv_columns(next(csv.reader([line], delimiter=delimiter), [])))
+    if _csv_count_column({column: 0 for column in columns}) is not None:
+        return True
+    return len(columns & (_CUBECOBRA_COLUMNS | _CSV_OTHER_COLUMNS)) >= 2
 
 
 def sniff_format(data: bytes, filename: str = "") -> str:
     """Guess the format of ``data`` (file ``filename`` if known); one of :data:`FORMATS`."""
-    data = utf16_as_utf8(data)
+    data = one_line_break(utf16_as_utf8(data))
     head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
     suffix = Path(filename).suffix.lower()
     if head.startswith(b"<"):
@@ -648,7 +716,7 @@ def detect_format(data: bytes, filename: str = "") -> str:
     chosen = sniff_format(data, filename)
     if chosen not in ("text", "arena"):
         return chosen
-    text = data.decode("utf-8", errors="replace")
+    text = one_line_break(utf16_as_utf8(data)).decode("utf-8", errors="replace")
     first = next((line.strip().lstrip("\ufeff").lower() for line in text.splitlines() if line.strip()), "")
     if chosen == "arena" and first in _ARENA_FIRST_LINES:
         return "arena"
@@ -692,7 +760,7 @@ def read_deck(
     else:
         data = path_or_text.encode("utf-8")
     where = source or filename or "<text>"
-    data = utf16_as_utf8(data)
+    data = one_line_break(utf16_as_utf8(data))
     if len(data) > MAX_TEXT_BYTES:
         raise DeckFormatError(f"deck larger than {MAX_TEXT_BYTES} bytes", source=where)
     chosen = canonical_format(format) if format else sniff_format(data, filename)

@@ -298,14 +298,21 @@ def test_site_readers_and_detection_fuzz(lines: list[str]) -> None:
     command=st.sampled_from(["export", "block"]),
 )
 @example(data="name,Set,tags\nname,Set,tags", fmt="auto", command="export")  # a tag warning before the error
+@example(data=b"\xad", fmt="auto", command="export")  # "warning: <stdin> is not UTF-8" before the error
 def test_command_line_fuzz_never_shows_a_traceback(data: bytes | str, fmt: str, command: str) -> None:
+    """Any input ends in a result or in one ``error:`` line (warnings and notes may come before it, as a
+    list that is not UTF-8 is announced before its unknown cards), never in a traceback."""
     args = ["export", "-", "--to", "cod", "-o", "-"] if command == "export" else ["block", "check", "-"]
     result = invoke(*args, "--from", fmt, stdin=data)
     assert result.exit_code in (0, 2), result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output
     if result.exit_code == 2:
-        assert result.stderr.startswith("error: "), result.stderr
+        lines = result.stderr.splitlines()
+        first_error = next((i for i, line in enumerate(lines) if line.startswith("error: ")), None)
+        assert first_error is not None, result.stderr
+        before = lines[:first_error]
+        assert all(line.startswith(("warning: ", "note: ", "  ")) for line in before), result.stderr
 
 
 def test_our_text_output_reads_back_with_its_sideboard_and_name(tmp_path: Path) -> None:

@@ -174,11 +174,7 @@ def load_cached(source: Path, names: list[str], parse: Callable[[Path], CardData
 
 
 def is_cockatrice_xml(source: Path) -> bool:
-    """Whether ``source`` starts like a Cockatrice card database."""
-    from cockatrice_ext.cards.cockatrice_xml import looks_like_cockatrice_xml
+    """Whether ``source`` is a Cockatrice card database (by :func:`sources.is_card_database_xml`)."""
+    from cockatrice_ext.cards.sources import is_card_database_xml
 
-    try:
-        with source.open("rb") as handle:
-            return looks_like_cockatrice_xml(handle.read(4096))
-    except OSError:
-        return False
+    return is_card_database_xml(source)

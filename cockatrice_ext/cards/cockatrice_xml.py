@@ -509,8 +509,3 @@ def _parse_into(db: CardDatabase, stream: IO[bytes], label: str) -> set[str]:
         for printing in card.printings:
             db.sets.setdefault(printing.set_code, CardSet(code=printing.set_code))
     return said_front
-
-
-def looks_like_cockatrice_xml(head: bytes) -> bool:
-    """Whether the first bytes of a file look like a Cockatrice card database."""
-    return ROOT_TAG.encode() in head

@@ -34,19 +34,33 @@ from .errors import (
     NameInUse,
     NameNotFound,
     NotInRoom,
+    RoomNotFound,
+    RoomRefused,
     ServerError,
+    SessionRefused,
     SpectatorsNotAllowed,
     UserLevelTooLow,
     WrongPassword,
     command_failed,
 )
-from .events import AnyClientEvent, ClientEvent, Disconnected, Reconnected
+from .events import (
+    LOGIN_REFUSED,
+    ROOM_GONE,
+    ROOM_REFUSED,
+    AnyClientEvent,
+    ClientEvent,
+    Disconnected,
+    Reconnected,
+)
 from .flood import Cost, FloodError, FloodGate, FloodLimits, split_chat
 from .mirror import CardState, CounterState, GameMirror, PlayerState, ZoneState
 from .sync import SyncClient
 from .transport import ServerAddress
 
 __all__ = [
+    "LOGIN_REFUSED",
+    "ROOM_GONE",
+    "ROOM_REFUSED",
     "AnyClientEvent",
     "CardState",
     "ChatFlood",
@@ -76,10 +90,13 @@ __all__ = [
     "NotInRoom",
     "PlayerState",
     "Reconnected",
+    "RoomNotFound",
+    "RoomRefused",
     "RoomSummary",
     "ServerAddress",
     "ServerError",
     "ServerInfo",
+    "SessionRefused",
     "SpectatorsNotAllowed",
     "SyncClient",
     "UserLevelTooLow",

@@ -19,8 +19,14 @@ into bytes. :class:`Client` is the thin asyncio adapter around it, with these ta
 
 When the connection drops every pending and queued command fails with :class:`ConnectionLost`; unless
 the client was closed on purpose it reconnects with exponential backoff, logs in again and rejoins its
-rooms and games (same role: player/spectator/judge). ``cmd_id`` s restart per connection, so nothing is
-re-sent blindly.
+rooms (by name: a restarted server may number them afresh; ``Reconnected.renumbered`` says which moved) and
+games (same role: player/spectator/judge). ``cmd_id`` s restart per connection, so nothing is re-sent
+blindly. What a first login would have refused ends the client for good after a reconnect too, instead of
+retrying every few seconds or sitting in no room (or another one): a login refused for a reason retrying
+cannot change (``LoginFailed.final``), a room gone from the room list or no longer admitting the account.
+The ``Disconnected`` then has ``final`` (``LOGIN_REFUSED``, ``ROOM_GONE``, ``ROOM_REFUSED``) and the
+``error`` a first login would have raised. A server's goodbye meant for good (a ban, another login) has its
+``final`` reason's name, and a timed ban its end (``until``).
 
 The server's word for the operator is logged on one line each: a scheduled shutdown
 (``Event_ServerShutdown``) as a warning, with when it is due kept in :attr:`Client.shutdown_due`; a
@@ -59,13 +65,24 @@ from .errors import (
     ConnectionLost,
     LoginFailed,
     NameInUse,
+    NameNotFound,
     RoomNotFound,
     RoomRefused,
     ServerError,
+    SessionRefused,
     UserLevelTooLow,
     command_failed,
+    utc_minute,
 )
-from .events import AnyClientEvent, ClientEvent, Disconnected, Reconnected
+from .events import (
+    LOGIN_REFUSED,
+    ROOM_GONE,
+    ROOM_REFUSED,
+    AnyClientEvent,
+    ClientEvent,
+    Disconnected,
+    Reconnected,
+)
 from .flood import (
     FREE,
     MAX_TEXT_LENGTH,
@@ -110,19 +127,30 @@ _CLOSE_SENTENCES: dict[int, str] = {
 }
 
 
-def _closed_reason(event: pev.ConnectionClosed) -> str:
+def _closed_reason(event: pev.ConnectionClosed, user: str = "") -> str:
     """Why the server ended the session, e.g. ``server closed the session: the server is full
-    (USER_LIMIT_REACHED)``; the reason's name stays, for logs and tests."""
+    (USER_LIMIT_REACHED)``; the reason's name stays, for logs and tests. A ban names its end (``banned
+    until 2026-11-28 21:40 UTC``) when the server sent one; ``user`` names whose session it was (a goodbye
+    before the login, when a process holds several sessions)."""
     if event.reason is None and not event.reason_str:
         return "server closed the connection"
     code = getattr(event.reason, "name", event.reason)
-    said = f"{code}: {event.reason_str}" if event.reason_str else str(code)
+    said = f"{code}: {_one_line(event.reason_str)}" if event.reason_str else str(code)
     sentence = _CLOSE_SENTENCES.get(event.reason) if event.reason is not None else None
+    until = _ban_end(event)
+    if sentence and until:
+        sentence += f" until {until}"
+    whose = f" of {user!r} before its login" if user else ""
     return (
-        f"server closed the session: {sentence} ({said})"
+        f"server closed the session{whose}: {sentence} ({said})"
         if sentence
-        else f"server closed the session ({said})"
+        else f"server closed the session{whose} ({said})"
     )
+
+
+def _ban_end(event: pev.ConnectionClosed) -> str:
+    """When the ban a goodbye announces ends (``YYYY-MM-DD HH:MM UTC``); "" for other goodbyes or none."""
+    return utc_minute(event.end_time) if event.reason == CloseReason.BANNED else ""
 
 
 @dataclasses.dataclass(eq=False)
@@ -278,6 +306,9 @@ class Client:
         self.server: ServerInfo | None = None
         self.rooms: dict[int, RoomSummary] = {}
         self.joined_rooms: set[int] = set()
+        self.room_names: dict[int, str] = {}
+        """The name of each room we joined, by id: after a reconnect rooms are joined again by these names
+        (a restarted server may number them differently)."""
         self.room_users: dict[int, set[str]] = {}
         """Who is in each room we joined: the join's user list, kept by the room's join and leave events."""
         self.games: dict[int, GameMirror] = {}
@@ -308,7 +339,17 @@ class Client:
         self.closed_for_good = ""
         """The reason's name (``LOGGEDINELSEWERE``, ``BANNED``, ``USERNAMEINVALID``) once the server ended the
         session for good: set as the goodbye arrives, before listeners hear of it, so a caller can refuse at
-        once to act for a session that is gone."""
+        once to act for a session that is gone. Also set (``LOGIN_REFUSED``, ``ROOM_GONE``,
+        ``ROOM_REFUSED``: :mod:`.events`) when, after a drop, the client stops for good because the server
+        refuses what it refused at a first login: the login, or one of our rooms (:attr:`final_error`)."""
+        self.closed_until = ""
+        """When the ban that ended the session ends (``YYYY-MM-DD HH:MM UTC``), "" when none was named."""
+        self.final_error: ClientError | None = None
+        """The error that ended the session for good after a reconnect (see :attr:`closed_for_good`): a
+        ``LoginFailed``, ``RoomNotFound`` or ``RoomRefused``, whose ``str`` is the operator's sentence."""
+        self._goodbye: pev.ConnectionClosed | None = None  # the server's goodbye on this connection
+        self._was_registered = False  # an earlier login of this client was to a registered account
+        self._rejoin_rooms: list[tuple[int, str]] | None = None  # (old id, name) a rejoin still owes
         self.shutdown_due: float | None = None
         """When the shutdown the server announced (``Event_ServerShutdown``) is due, in the loop's time; None
         when none was announced on this connection (a reconnect clears it: a server still going down says
@@ -395,6 +436,7 @@ class Client:
         self._transport = transport
         self._conn = conn
         self.shutdown_due, self.shutdown_reason = None, ""
+        self._goodbye = None
         self._write_lock = asyncio.Lock()
         self._connection_lost = loop.create_future()
         self._identified = loop.create_future()
@@ -434,6 +476,7 @@ class Client:
             self.user_name = result.user_name
             self.user_id = result.user_info.id if result.user_info.HasField("id") else None
             self._check_name(loop.time())
+            self._check_registered()
         except BaseException:
             await self._teardown("login failed")
             raise
@@ -450,6 +493,28 @@ class Client:
         requested = self.requested_user[:35]  # Servatrice cuts longer names
         given = self.user_name
         return given.startswith(requested + "_") and given[len(requested) + 1 :].isdigit()
+
+    @property
+    def registered(self) -> bool:
+        """Whether the server logged us in as a registered account (``user_level``'s IsRegistered bit)."""
+        info = self.user_info
+        return bool(info is not None and int(info.user_level) & USER_IS_REGISTERED)
+
+    def _check_registered(self) -> None:
+        """Warn when an account this client logged in registered before comes back unregistered although a
+        password was given: its registration was deleted (Servatrice lets an unknown name in unregistered
+        when registration is optional, and ignores the password), so the server keeps no seat for it."""
+        if self.registered:
+            self._was_registered = True
+            return
+        if self._was_registered and self._password:
+            LOGGER.warning(
+                "the account %r is no longer registered on %s: logged in unregistered as %r (the password is"
+                " not used; the server keeps no seats for an unregistered account across a drop)",
+                self.requested_user,
+                self.address.url,
+                self.user_name,
+            )
 
     def _check_name(self, now: float) -> None:
         """Raise :class:`NameInUse` while the server offers ``NAME_N`` for our name and ``name_wait``
@@ -480,7 +545,18 @@ class Client:
         server's identification: too many connections from our address, a full server)."""
         lost = self._connection_lost
         if lost is not None and lost.done() and not lost.cancelled():
+            self._raise_if_refused()
             raise ConnectionLost(lost.result())
+
+    def _raise_if_refused(self) -> None:
+        """Raise :class:`SessionRefused`, naming our user, when the server said goodbye before the login."""
+        goodbye = self._goodbye
+        if goodbye is not None:
+            raise SessionRefused(
+                _closed_reason(goodbye, self.requested_user),
+                user=self.requested_user,
+                close_reason=str(getattr(goodbye.reason, "name", goodbye.reason)),
+            )
 
     async def _wait_or_lost(self, future: asyncio.Future[Any], timeout: float, what: str) -> Any:
         assert self._connection_lost is not None
@@ -492,11 +568,13 @@ class Client:
             reason = lost.result()
             if reason.startswith("protocol error"):
                 raise ServerError(reason)
+            self._raise_if_refused()
             raise ConnectionLost(f"connection lost while waiting for the {what}: {reason}")
         raise CommandTimeout(f"no {what} from the server within {timeout:g}s")
 
     async def _supervise(self) -> None:
-        """Wait for the connection to drop; reconnect unless closing."""
+        """Wait for the connection to drop; reconnect unless closing, or until a reconnect meets a refusal
+        that is final (:meth:`_end_for_good`)."""
         while not self._closing:
             assert self._connection_lost is not None
             reason = await asyncio.shield(self._connection_lost)
@@ -504,7 +582,9 @@ class Client:
             if self._closing:
                 return
             will_retry = self.reconnect_enabled
-            self._publish(Disconnected(reason, will_retry, final=self.closed_for_good))
+            self._publish(
+                Disconnected(reason, will_retry, final=self.closed_for_good, until=self.closed_until)
+            )
             if not will_retry:
                 self._closing = True
                 return
@@ -523,14 +603,40 @@ class Client:
                 try:
                     await self._open_session()
                 except (OSError, TimeoutError, ClientError, ConnectionError) as exc:
+                    # Refused as a first login would be, for a reason retrying cannot change: stop.
+                    if isinstance(exc, LoginFailed) and exc.final:
+                        await self._end_for_good(LOGIN_REFUSED, exc, f"after a reconnect: {exc}")
+                        return
                     reason = str(exc) or type(exc).__name__
                     LOGGER.warning("reconnect attempt %d failed: %s", attempt, reason)
                     continue
-                await self._rejoin(attempt)
+                ended = await self._rejoin(attempt)
+                if ended:
+                    return
                 break
 
-    async def _rejoin(self, attempt: int) -> None:
-        """Join our rooms and games again after a reconnect, then publish :class:`Reconnected`.
+    async def _end_for_good(self, code: str, error: ClientError, reason: str) -> None:
+        """Stop for good after a reconnect, as a first login would have stopped (``code``: one of
+        :mod:`.events`' final codes; ``error``: what a first login would have raised): leave the server,
+        try no more, tell the listeners (``Disconnected`` with ``final``, ``error`` and a ban's ``until``)."""
+        self.reconnect_enabled = False
+        self.closed_for_good = code
+        self.final_error = error
+        if isinstance(error, LoginFailed):
+            self.closed_until = error.until
+        LOGGER.warning("%s; not reconnecting", reason)
+        await self._teardown(reason)
+        self._publish(Disconnected(reason, False, final=code, until=self.closed_until, error=error))
+
+    async def _rejoin(self, attempt: int) -> bool:
+        """Join our rooms and games again after a reconnect, then publish :class:`Reconnected`; True when
+        the client stopped for good instead (:meth:`_end_for_good`).
+
+        Rooms are joined again by the name they had, looked up in the server's fresh room list: a restarted
+        server numbers its rooms afresh (an administrator may have added one before ours), and joining by
+        the old number would sit us in another room. A room no longer listed, or that no longer admits this
+        account, ends the session as it would have ended a first login (no other room is joined). A drop
+        meanwhile leaves the rooms owed for the next attempt.
 
         A game is rejoined only if the room's fresh game list shows it under its number with our
         creator and description: a restarted server numbers new games from 1 again, and a stranger's
@@ -538,30 +644,67 @@ class Client:
         game created while this ran) keeps its new seat; the old game is reported lost all the same.
         """
         seats = dict(self._seats)  # the games we had (a game opened while this runs is not one of them)
-        rooms = sorted(self.joined_rooms)
+        if self._rejoin_rooms is None:  # else an earlier attempt was cut short: its rooms are still owed
+            self._rejoin_rooms = [
+                (room_id, self.room_names.get(room_id, "")) for room_id in sorted(self.joined_rooms)
+            ]
+        rooms = self._rejoin_rooms
         self.joined_rooms = set()
+        self.room_names = {}
+        self.room_users = {}
+        try:
+            await self.list_rooms()
+        except (ClientError, TimeoutError) as exc:
+            self._lost(f"could not read the room list after reconnecting: {exc}")
+            return False
+        targets: list[tuple[int, int, str]] = []  # (old id, new id, name)
+        for old_id, name in rooms:
+            new_id = self._room_named(name) if name else old_id if old_id in self.rooms else None
+            if new_id is None:
+                listed = [(room_id, self.rooms[room_id].name) for room_id in sorted(self.rooms)]
+                error = RoomNotFound(name or str(old_id), listed)
+                await self._end_for_good(ROOM_GONE, error, f"after a reconnect: {error}")
+                return True
+            targets.append((old_id, new_id, name))
+        renumbered: dict[int, int] = {}
         rejoined_rooms: list[int] = []
         listed: dict[int, dict[int, Any]] = {}
-        for room_id in rooms:
+        for old_id, room_id, name in targets:
             try:
                 room_info = await self.join_room(room_id)
-                rejoined_rooms.append(room_id)
-            except (ClientError, TimeoutError) as exc:
-                LOGGER.warning("could not rejoin room %d: %s", room_id, exc)
+            except RoomRefused as exc:
+                await self._end_for_good(ROOM_REFUSED, exc, f"after a reconnect: {exc}")
+                return True
+            except NameNotFound:  # gone between the list and the join
+                listed_now = [(rid, self.rooms[rid].name) for rid in sorted(self.rooms) if rid != room_id]
+                error = RoomNotFound(name or str(old_id), listed_now)
+                await self._end_for_good(ROOM_GONE, error, f"after a reconnect: {error}")
+                return True
+            except (ConnectionLost, TimeoutError) as exc:  # a CommandTimeout too: the link is stalled
+                self._lost(f"could not rejoin room {name!r}: {exc}")
+                return False  # the supervisor reconnects; the rooms are still owed
+            except ClientError as exc:
+                LOGGER.warning("could not rejoin room %r (%d): %s", name, room_id, exc)
                 continue
+            rejoined_rooms.append(room_id)
+            if room_id != old_id:
+                renumbered[old_id] = room_id
+                LOGGER.info("room %r is number %d on the server now (it was %d)", name, room_id, old_id)
             if room_info is not None:
                 listed[room_id] = {int(game.game_id): game for game in room_info.game_list}
+        self._rejoin_rooms = None
         rejoined: list[int] = []
         lost: list[int] = []
         for game_id, seat in seats.items():
             if game_id in self._joined_now:
                 rejoined.append(game_id)  # the server re-seated us on login (persistent game)
                 continue
-            why = _not_our_game(seat, listed.get(seat.room_id, {}).get(game_id), seat.room_id in listed)
+            room_id = renumbered.get(seat.room_id, seat.room_id)
+            why = _not_our_game(seat, listed.get(room_id, {}).get(game_id), room_id in listed)
             if not why:
                 try:
                     await self.join_game(
-                        seat.room_id,
+                        room_id,
                         game_id,
                         spectator=seat.spectator,
                         password=seat.password,
@@ -587,8 +730,16 @@ class Client:
             len(seats),
         )
         self._publish(
-            Reconnected(attempt, self.user_name, tuple(rejoined_rooms), tuple(rejoined), tuple(lost))
+            Reconnected(
+                attempt,
+                self.user_name,
+                tuple(rejoined_rooms),
+                tuple(rejoined),
+                tuple(lost),
+                renumbered=tuple(sorted(renumbered.items())),
+            )
         )
+        return False
 
     async def _teardown(self, reason: str) -> None:
         """Stop this connection's tasks, close the transport, fail everything pending."""
@@ -799,9 +950,11 @@ class Client:
             if self._login_result is not None and not self._login_result.done():
                 self._login_result.set_result(event)
         elif isinstance(event, pev.ConnectionClosed):
+            self._goodbye = event
             if event.reason in _FINAL_CLOSE_REASONS:
                 # Reconnecting would only repeat this (or, for LOGGEDINELSEWERE, kick the other session).
                 self.reconnect_enabled = False
+                self.closed_until = _ban_end(event)
                 self.closed_for_good = str(getattr(event.reason, "name", event.reason))
             self._lost(_closed_reason(event))
 
@@ -1177,6 +1330,8 @@ class Client:
         if room_info is not None:
             self._remember_room(room_info)
             self.room_users[room_id] = {str(user.name) for user in room_info.user_list}
+        known = self.rooms.get(room_id)
+        self.room_names[room_id] = known.name if known is not None else ""
         return room_info
 
     def _room_refused(self, room_id: int, error: UserLevelTooLow) -> RoomRefused:
@@ -1196,10 +1351,21 @@ class Client:
             privilege=str(info.privlevel) if info is not None else "",
         )
 
+    def _room_named(self, name: str) -> int | None:
+        """The id of the listed room called ``name`` (exactly, else ignoring case), or None."""
+        for room in self.rooms.values():
+            if room.name == name:
+                return room.room_id
+        for room in self.rooms.values():
+            if room.name.lower() == name.lower():
+                return room.room_id
+        return None
+
     async def leave_room(self, room_id: int) -> None:
         await self.call(commands.leave_room(), room_id=room_id)
         self.joined_rooms.discard(room_id)
         self.room_users.pop(room_id, None)
+        self.room_names.pop(room_id, None)
 
     async def room_id_by_name(self, name: str) -> int:
         """Look a room up by name (case-insensitive) or, when no room has that name, by its id in digits;

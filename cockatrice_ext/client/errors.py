@@ -3,13 +3,15 @@
 ``ClientError`` is the base of everything the client raises on purpose:
 
 * ``ConnectionLost``: the connection dropped (pending commands fail with it), or was never made:
-  ``WebSocketRefused`` when the address answers HTTP but not as Servatrice's WebSocket;
+  ``WebSocketRefused`` when the address answers HTTP but not as Servatrice's WebSocket, ``SessionRefused``
+  when the server said goodbye before the login (too many connections from the address, a full server),
+  naming the user whose session it refused;
 * ``CommandTimeout``: no response within the timeout;
 * ``CommandFailed(code, response)``: the server answered with a code other than ``RespOk``; common
   codes have their own subclasses (``ChatFlood``, ``ContextError``, ``GameFull``...), chosen by
   :func:`command_failed`;
-* ``LoginFailed``: the server refused the login (``code``, ``reason``, ``denied_end_time``), said as a
-  sentence (``wrong password for ann``);
+* ``LoginFailed``: the server refused the login (``code``, ``reason``, ``denied_end_time``, ``until``), said
+  as a sentence (``wrong password for ann``); ``final`` when trying again cannot change it;
 * ``ServerError``: identification failed (e.g. a protocol-version mismatch);
 * ``RoomNotFound``: no room by that name or id (also a ``KeyError``); it names the rooms there are;
 * ``RoomRefused``: the server would not let this account into a room (``RespUserLevelTooLow`` on
@@ -50,6 +52,18 @@ class WebSocketRefused(ConnectionLost):
         super().__init__(message)
 
 
+class SessionRefused(ConnectionLost):
+    """The server closed the connection before our login (``Event_ConnectionClosed`` during the handshake):
+    ``user`` is the account whose session it refused, ``close_reason`` the reason's name
+    (``TOO_MANY_CONNECTIONS``, ``USER_LIMIT_REACHED``...), so a caller holding several sessions knows which
+    one, and why."""
+
+    def __init__(self, message: str, *, user: str, close_reason: str) -> None:
+        self.user = user
+        self.close_reason = close_reason
+        super().__init__(message)
+
+
 class CommandTimeout(ClientError, TimeoutError):
     """The server did not answer a command in time."""
 
@@ -84,6 +98,47 @@ class LoginFailed(ClientError):
         """Whether the server wants a password and none was given."""
         return self.code == ResponseCode.RespWrongPassword and not self.password_given
 
+    @property
+    def until(self) -> str:
+        """When a timed ban ends (``YYYY-MM-DD HH:MM UTC``), "" when the refusal names no end."""
+        if response_code_name(self.code) != "RespUserIsBanned":
+            return ""
+        return utc_minute(self.denied_end_time)
+
+    @property
+    def final(self) -> bool:
+        """Whether logging in again cannot change the answer (a wrong password, an account not active,
+        a ban, a refused name...) until someone changes the account or the server's settings: a client
+        reconnecting stops on it instead of trying every few seconds. A full server, too many logins from
+        the address or an internal error may pass."""
+        return response_code_name(self.code) in FINAL_LOGIN_REFUSALS
+
+
+FINAL_LOGIN_REFUSALS = frozenset(
+    {
+        "RespWrongPassword",
+        "RespAccountNotActivated",
+        "RespUserIsBanned",
+        "RespUsernameInvalid",
+        "RespRegistrationRequired",
+        "RespPasswordChangeRequired",
+        "RespClientUpdateRequired",
+        "RespClientIdRequired",
+    }
+)
+"""The login refusals retrying cannot undo (see :attr:`LoginFailed.final`)."""
+
+
+def utc_minute(end_time: int | None) -> str:
+    """A server's end time (seconds since the epoch) as ``YYYY-MM-DD HH:MM UTC``; "" for none (0 or None)."""
+    if not end_time or end_time <= 0:
+        return ""
+    try:
+        moment = datetime.datetime.fromtimestamp(end_time, datetime.UTC)
+    except (OverflowError, OSError, ValueError):
+        return ""
+    return f"{moment:%Y-%m-%d %H:%M} UTC"
+
 
 def login_refusal(error: LoginFailed) -> str:
     """The sentence for a login refusal (the code's name only for codes a login rarely meets)."""
@@ -93,10 +148,7 @@ def login_refusal(error: LoginFailed) -> str:
     if name == "RespWrongPassword":
         return f"wrong password for {user}" if error.password_given else "the server needs a password"
     if name == "RespUserIsBanned":
-        until = ""
-        if error.denied_end_time > 0:
-            end = datetime.datetime.fromtimestamp(error.denied_end_time, datetime.UTC)
-            until = f" until {end:%Y-%m-%d %H:%M} UTC"
+        until = f" until {error.until}" if error.until else ""
         return f"{user} is banned from this server{until}{detail}"
     if name == "RespUsernameInvalid":
         rules = f" (its rules: {error.reason})" if error.reason else ""
@@ -112,7 +164,9 @@ def login_refusal(error: LoginFailed) -> str:
 
 _LOGIN_SENTENCES = {
     "RespRegistrationRequired": "only registered accounts log in here: register {user} first",
-    "RespAccountNotActivated": "the account {user} is not activated yet (see the server's activation e-mail)",
+    "RespAccountNotActivated": (
+        "the account {user} is not active (not activated yet, or deactivated by the server's staff)"
+    ),
     "RespPasswordChangeRequired": "the server wants {user} to change its password first",
     "RespWouldOverwriteOldSession": "{user} is logged in elsewhere and the server keeps that session",
     "RespClientIdRequired": "the server wants a client id",

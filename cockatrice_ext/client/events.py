@@ -15,9 +15,12 @@ client was created with ``include_noise=True`` (the game mirror still folds it).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from google.protobuf.message import Message
+
+if TYPE_CHECKING:
+    from .errors import ClientError
 
 EventKind = Literal["session", "room", "game"]
 
@@ -56,7 +59,25 @@ class Disconnected:
     will_reconnect: bool
     final: str = ""
     """The close reason's name when the server ended the session for good (``LOGGEDINELSEWERE``, ``BANNED``,
-    ``USERNAMEINVALID``): no reconnect can undo it. Empty otherwise."""
+    ``USERNAMEINVALID``), or why the client stopped reconnecting for good (:data:`LOGIN_REFUSED`,
+    :data:`ROOM_GONE`, :data:`ROOM_REFUSED`): no reconnect can undo it. Empty otherwise."""
+    until: str = ""
+    """When a timed ban ends (``YYYY-MM-DD HH:MM UTC``: the goodbye's end time, or a refused login's), ""
+    when the server named no end."""
+    error: ClientError | None = field(default=None, compare=False)
+    """For the client's own final stops, the error that is final, the same as at a first login: the
+    :class:`~.errors.LoginFailed` (:data:`LOGIN_REFUSED`), :class:`~.errors.RoomNotFound`
+    (:data:`ROOM_GONE`) or :class:`~.errors.RoomRefused` (:data:`ROOM_REFUSED`); its ``str`` is the
+    operator's sentence. None otherwise."""
+
+
+LOGIN_REFUSED = "LOGIN_REFUSED"
+"""``Disconnected.final``: after a drop the server refused the login for a reason retrying cannot change
+(a wrong password, an account not active, a ban: :attr:`~.errors.LoginFailed.final`)."""
+ROOM_GONE = "ROOM_GONE"
+"""``Disconnected.final``: back after a drop, a room we were in is no longer on the server (by name)."""
+ROOM_REFUSED = "ROOM_REFUSED"
+"""``Disconnected.final``: back after a drop, a room we were in no longer admits this account."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +91,10 @@ class Reconnected:
     lost_games: tuple[int, ...]
     """Games we could not rejoin (closed, the seat was lost, or a restarted server gave their number to
     another game); their mirrors were dropped, unless we sit in a new game of that number already."""
+    renumbered: tuple[tuple[int, int], ...] = ()
+    """``(old id, new id)`` of each room rejoined under another number: rooms are rejoined by the name they
+    had (a restarted server numbers its rooms afresh, and an administrator may have added one before ours),
+    so whatever was kept by a room's old id now belongs under its new one. ``rooms`` holds the new ids."""
 
 
 AnyClientEvent = ClientEvent | Disconnected | Reconnected

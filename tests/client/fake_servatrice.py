@@ -193,7 +193,8 @@ class FakeServatrice:
                 message = response(container.cmd_id)
                 info = message.response.Extensions[pb.Response_JoinRoom.ext].room_info
                 info.room_id = wrapper.Extensions[pb.Command_JoinRoom.ext].room_id
-                info.name = "fake room"
+                listed_names = [room.name for room in self.room_list if room.room_id == info.room_id]
+                info.name = listed_names[0] if listed_names else "fake room"
                 replies.append(frame(message))
             elif wrapper.HasExtension(pb.Command_Message.ext):
                 replies.append(frame(response(container.cmd_id)))

@@ -240,7 +240,11 @@ def test_too_many_connections_from_one_address_is_one_line(
         ),
         (ResponseCode.RespUsernameInvalid, {"user": "a b"}, "the server does not accept the user name 'a b'"),
         (ResponseCode.RespRegistrationRequired, {"user": "ann"}, "only registered accounts log in here"),
-        (ResponseCode.RespAccountNotActivated, {"user": "ann"}, "the account ann is not activated yet"),
+        (
+            ResponseCode.RespAccountNotActivated,
+            {"user": "ann"},
+            "the account ann is not active (not activated yet, or deactivated by the server's staff)",
+        ),
         (ResponseCode.RespClientUpdateRequired, {}, "the server wants a newer client"),
         (ResponseCode.RespServerFull, {}, "the server is full"),
         (ResponseCode.RespInternalError, {"reason": "db"}, "login refused with RespInternalError: db"),

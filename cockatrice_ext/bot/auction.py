@@ -60,7 +60,15 @@ from typing import Annotated, Any, ClassVar, Literal
 from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block, pile_cod
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.formats import SeatsByName
-from cockatrice_ext.bot.referee import Context, FormatRoom, PileReferee, asked_by, players_named, shorten
+from cockatrice_ext.bot.referee import (
+    MAX_CHAT_LINE,
+    Context,
+    FormatRoom,
+    PileReferee,
+    asked_by,
+    players_named,
+    shorten,
+)
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.silence import silence_is_heard, told
 from cockatrice_ext.cards.typed import split_names, typed_key
@@ -97,6 +105,13 @@ with their seller until sold, so no block card of ours can carry the lot's annot
 DEAL_ROW = 0
 SETTLE_SECONDS = 0.15
 """How long a turn change waits for the concession or departure Servatrice sends just after it."""
+LIFE_COUNTER = 0
+"""The server's own life counter (``Server_Player`` creates it with id 0): a counter a player creates and
+names "life" is not their life total."""
+NOTE_LIMIT = 255
+"""The most UTF-8 bytes of a card's annotation Servatrice keeps (``MAX_NAME_LENGTH``: the value of
+``Command_SetCardAttr`` goes through ``nameFromStdString``); a longer lot note was cut mid-card-name, its bid
+lines lost."""
 
 
 @dataclass(frozen=True)
@@ -171,7 +186,25 @@ REFUSALS: dict[str, str] = {
     "commander_alone": "a commander goes up for auction alone",
     "not_a_commander": "you have no commander",
     "not_commander_game": "this is not a Commander Auction game",
+    "not_enough_copies": "you hold only {held} {card}",
+    "duplicate_card": "you named {card} twice",
+    "not_in_command_zone": "{card} is not in the command zone",
+    "not_permitted": "you may do that only for yourself",
+    "pregame_done": "every player has a commander already",
+    "bad_position": "a card goes back on the top or the bottom of the block",
+    "referee_only": "only the referee does that",
+    "malformed": "the referee could not read that command",
+    "unknown_action": "the referee does not know that action",
+    "bad_option": "that table option is not allowed",
+    "bad_player_count": "Auction Magic takes {minimum} to {maximum} players",
+    "duplicate_player": "a player is seated twice",
+    "block_not_singleton": "every card of a Commander Auction block must have a different name",
+    "not_enough_legends": "the block needs at least {players} legendary creatures",
 }
+"""Every reason the engine gives for a refusal, in words (a test checks that none is missing: a bare code such
+as ``malformed`` once reached players)."""
+
+COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -253,26 +286,67 @@ def gold_summary(engine: rules.AuctionEngine, name_of: NameOf, *, everyone: bool
     return ", ".join(f"{name_of(p)} {engine.gold(p)}" for p in players)
 
 
+def utf8_size(text: str) -> int:
+    """What ``text`` weighs where Servatrice counts bytes (card annotations)."""
+    return len(text.encode("utf-8"))
+
+
+def clip_bytes(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` UTF-8 bytes, cut at a character (an ellipsis marks the cut)."""
+    if utf8_size(text) <= limit:
+        return text
+    cut = text.encode("utf-8")[: max(0, limit - utf8_size("…"))].decode("utf-8", "ignore")
+    return cut + "…"
+
+
+def fitted_names(
+    names: Sequence[str], budget: int, *, size: Callable[[str], int] = len, more: str = ""
+) -> str:
+    """``A, B, C`` in at most ``budget`` (measured by ``size``): as many names as fit, whole, then ``and N
+    more`` (followed by ``more``, e.g. where the rest are named); a first name alone too long is cut."""
+    whole = ", ".join(names)
+    if size(whole) <= budget:
+        return whole
+    for keep in range(len(names) - 1, 0, -1):
+        text = ", ".join(names[:keep]) + f" and {len(names) - keep} more{more}"
+        if size(text) <= budget:
+            return text
+    rest = f" and {len(names) - 1} more{more}" if len(names) > 1 else ""
+    if size(rest) >= budget:
+        return f"{len(names)} cards" if len(names) > 1 else clip_bytes(names[0], max(budget, 8))
+    room = budget - size(rest)
+    first = names[0] if size(names[0]) <= room else clip_bytes(names[0], room)
+    return first + rest
+
+
 def lot_note(
     engine: rules.AuctionEngine, name_of: NameOf, *, with_gold: bool, card_names: CardNames = None
 ) -> str:
-    """The open lot as the annotation on its card: lot, high bid and bidder, who is to bid, gold."""
+    """The open lot as the annotation on its card: lot, high bid and bidder, who is to bid, gold; within the
+    server's :data:`NOTE_LIMIT`, the card list shortened (``and 3 more``) so the bid lines always show and
+    change with every bid. Once the game is over nobody is to bid."""
     lot = engine.lot  # read in place: this runs on every bid, and the lot's bid history can be long
     if lot is None:
         return ""
-    names = ", ".join(shown_name(engine, index, card_names) for index in lot.cards)
-    lines = [f"Auction {lot.lot_no}: {names}"]
-    if lot.high_bidder is not None:
-        lines.append(f"High bid: {lot.high_bid} by {name_of(lot.high_bidder)}")
+    head = f"Auction {lot.lot_no}: "
+    lines: list[str] = []
+    if engine.is_over():
+        lines.append("Game over: no more bids")
     else:
-        lines.append("No bid yet")
-    lines.append(f"To bid: {name_of(lot.whose_bid())} (!bid N or !pass)")
-    if lot.stakes:
-        times = f" x{lot.stakes}" if lot.stakes > 1 else ""
-        lines.append(f"Raise the Stakes{times}: the buyer drains {rules.STAKES_LIFE} life")
-    if with_gold:
-        lines.append("Gold: " + gold_summary(engine, name_of))
-    return "\n".join(lines)
+        if lot.high_bidder is not None:
+            lines.append(f"High bid: {lot.high_bid} by {name_of(lot.high_bidder)}")
+        else:
+            lines.append("No bid yet")
+        lines.append(f"To bid: {name_of(lot.whose_bid())} (!bid N or !pass)")
+        if lot.stakes:
+            times = f" x{lot.stakes}" if lot.stakes > 1 else ""
+            lines.append(f"Raise the Stakes{times}: the buyer drains {rules.STAKES_LIFE} life")
+        if with_gold:
+            lines.append("Gold: " + gold_summary(engine, name_of))
+    names = [shown_name(engine, index, card_names) for index in lot.cards]
+    budget = NOTE_LIMIT - utf8_size(head) - sum(utf8_size("\n" + line) for line in lines)
+    note = head + fitted_names(names, budget, size=utf8_size) + "".join("\n" + line for line in lines)
+    return clip_bytes(note, NOTE_LIMIT)  # only when the bid lines alone are too long (six long player names)
 
 
 def bought_label(price: int, lot_no: int) -> str:
@@ -322,7 +396,7 @@ def order_example(count: int) -> str:
 
 
 def _unsold_line(effect: rules.LotUnsold, name_of: NameOf) -> str:
-    names = ", ".join(c.name for c in effect.cards)
+    names = fitted_names([c.name for c in effect.cards], MAX_CHAT_LINE - 140)  # the words around take < 140
     where = {
         "returned": "stays with its owner",
         "top": "goes back on top of the block",
@@ -448,6 +522,17 @@ def _proposed_card_line(effect: Effect, name_of: NameOf) -> str:
     return ""
 
 
+def lot_opened_line(effect: rules.LotOpened, engine: rules.AuctionEngine, name_of: NameOf) -> str:
+    """A lot's one announcement line, within a chat message: who is to bid always shows; a long lot's cards
+    are shortened (``and 3 more``: ``!state`` names every card)."""
+    labels = [card_label(engine.config.cards[c.index], c.name) for c in effect.cards]
+    on_table = "the card" if len(effect.cards) == 1 else "the cards"
+    where = "" if effect.kind == "owned" else f" ({on_table} on the referee's table)"
+    head, tail = f"Auction {effect.lot_no}: ", f"{where}. {name_of(effect.first_bidder)} to bid."
+    cards = fitted_names(labels, MAX_CHAT_LINE - len(head) - len(tail), more=" (!state names them)")
+    return head + cards + tail
+
+
 def render_view(
     effects: Iterable[Effect],
     engine: rules.AuctionEngine,
@@ -486,21 +571,16 @@ def render_view(
     owned_sale: rules.LotSold | None = None
     for effect in effects:
         if isinstance(effect, rules.LotOpened):
-            cards = ", ".join(card_label(engine.config.cards[c.index], c.name) for c in effect.cards)
-            on_table = "the card" if len(effect.cards) == 1 else "the cards"
-            where = "" if effect.kind == "owned" else f" ({on_table} on the referee's table)"
-            lines.append(f"Auction {effect.lot_no}: {cards}{where}. {name_of(effect.first_bidder)} to bid.")
+            lines.append(lot_opened_line(effect, engine, name_of))
             if lot is not None and effect.seller is not None and "command" in lot.origins.values():
                 lines.append(
                     f"90Y.6: {name_of(effect.seller)}'s commander; if the winner's commander is in the"
                     f" command zone, it goes to {name_of(effect.seller)} in exchange."
                 )
         elif isinstance(effect, rules.LotSold):
-            names = ", ".join(c.name for c in effect.cards)
-            lines.append(
-                f"Sold: {names} to {name_of(effect.winner)} for {effect.price}"
-                f" ({engine.gold(effect.winner)} gold left)."
-            )
+            to = f" to {name_of(effect.winner)} for {effect.price} ({engine.gold(effect.winner)} gold left)."
+            names = fitted_names([c.name for c in effect.cards], MAX_CHAT_LINE - len("Sold: ") - len(to))
+            lines.append(f"Sold: {names}{to}")  # the buyer and price always show; each card is prompted below
             owned_sale = effect if effect.kind == "owned" else None
         elif isinstance(effect, rules.LotUnsold):
             lines.append(_unsold_line(effect, name_of))
@@ -764,6 +844,15 @@ class AuctionReferee(SeatsByName, PileReferee):
                 self.commands.specs.pop(name, None)
         self.on_table: dict[int, int] = {}  # engine card index -> its Cockatrice id on our table
         self.returned: list[_Returned] = []
+        self.dealt: dict[int, set[int]] = {}
+        """Seat -> the server ids of the block cards the referee handed to it, followed as they move (a card
+        gets a new id when it changes hands or goes face down): only such a card is taken back to the block,
+        never a token or a card of the player's own named like one."""
+        self.made: dict[int, set[int]] = {}
+        """Seat -> the tokens the referee saw its player make (``Event_CreateToken``), followed as they
+        move."""
+        self.unseen_hands: set[int] = set()
+        """Seats whose hand the referee could not see since it came back (:meth:`dealt_from_mirror`)."""
         self.engine_names: dict[Any, str] = {}  # engine player -> user name (seats are found by name)
         self.live = False  # the engine is bound to the seated players (started, resumed or rebuilt)
         self.continues: int | None = None  # the lost game this one rebuilds
@@ -787,6 +876,9 @@ class AuctionReferee(SeatsByName, PileReferee):
         card = error.details.get("card")
         if isinstance(card, str) and card in self.shown_names:
             error = RulesError(error.code, **{**error.details, "card": self.shown_card_name(card)})
+        held = error.details.get("held")
+        if error.code == "not_enough_copies" and isinstance(held, int) and 0 <= held < len(COUNT_WORDS):
+            error = RulesError(error.code, **{**error.details, "held": COUNT_WORDS[held]})
         return super().explain(error)
 
     @property
@@ -943,7 +1035,8 @@ class AuctionReferee(SeatsByName, PileReferee):
                     to_hand_line(self.player_name(player), [self.block.game_names[i] for i in in_hand])
                 )
         continued = f"Game #{self.continues}" if self.continues else "The game"
-        await self.say(shorten(f"{continued} continues here: {self.status_line()}"))
+        said = f"{continued} continues here: "
+        await self.say(said + self.status_line(MAX_CHAT_LINE - len(said)))
         for line in instructions:
             await self.say(line)
         await self.show_lot(
@@ -980,8 +1073,12 @@ class AuctionReferee(SeatsByName, PileReferee):
                 await self.on_active_player(int(event.message.active_player_id))  # type: ignore[attr-defined]
             elif name == "Event_SetActivePhase":
                 await self.on_phase(int(event.message.phase))  # type: ignore[attr-defined]
-            elif name == "Event_MoveCard" and not event.is_own:
-                await self.on_card_moved(event)
+            elif name == "Event_MoveCard":
+                if not event.is_own:
+                    await self.on_card_moved(event)
+                self.follow_move(event)
+            elif name == "Event_CreateToken" and event.player_id is not None:
+                self.made.setdefault(event.player_id, set()).add(int(event.message.card_id))  # type: ignore[attr-defined]
             elif name in ("Event_Leave", "Event_PlayerPropertiesChanged"):
                 await self.settle_departures()
             elif name == "Event_SetCounter":
@@ -994,8 +1091,11 @@ class AuctionReferee(SeatsByName, PileReferee):
             return
         player = self.engine_player(event.player_id)
         seat = self.mirror.players.get(event.player_id)
-        counter = seat.counters.get(int(event.message.counter_id)) if seat else None  # type: ignore[attr-defined]
-        if player is None or counter is None or counter.name.casefold() != "life":
+        counter_id = int(event.message.counter_id)  # type: ignore[attr-defined]
+        if counter_id != LIFE_COUNTER:  # a counter a player made and called "life" is no life total
+            return
+        counter = seat.counters.get(counter_id) if seat else None
+        if player is None or counter is None:
             return
         if player in self.engine.living() and self.engine.life.get(player) != counter.value:
             await self.try_apply(rules.ReportLife(player=None, target=player, life=counter.value))
@@ -1095,6 +1195,14 @@ class AuctionReferee(SeatsByName, PileReferee):
         if mover is None or mover not in self.engine.living():
             await self.run(pc.move_card("table", [card_id], target_player_id=self.me, target_zone="rfg"))
             return
+        if not self.dealt_card(event):
+            # Seen in the security test: a token named like a bought card was taken back, the real card kept.
+            await self.back_to_player(card_id, mover)
+            await self.say(  # its name is not said: a token's name is any text its maker chose
+                f"{self.player_name(mover)}: the referee takes back only a card it dealt you (that card is"
+                " not one: a token or a card of your own); it is back on your table."
+            )
+            return
         face_down = bool(getattr(move, "face_down", False))
         if not name:
             name = await self.peek_at(card_id)
@@ -1110,6 +1218,69 @@ class AuctionReferee(SeatsByName, PileReferee):
         await self.say(
             f"{self.player_name(mover)} gives back {given}: !top or !bottom of the block (default top)."
         )
+
+    def dealt_card(self, event: ClientEvent) -> bool:
+        """Whether the card a player moved (``Event_MoveCard``) is one the referee dealt, by its server id
+        before the move. After a restart a card from a hand the referee could not see passes unless it is a
+        token made since (the engine still checks that its player holds a card of that name)."""
+        move = event.message
+        start, old = int(move.start_player_id), int(move.card_id)  # type: ignore[attr-defined]
+        if start != event.player_id or old < 0:
+            return False
+        if old in self.dealt.get(start, ()):
+            return True
+        from_hand = move.start_zone == "hand"  # type: ignore[attr-defined]
+        if from_hand and start in self.unseen_hands and old not in self.made.get(start, ()):
+            self.note_dealt(start, old)  # followed from now on, wherever it goes
+            return True
+        return False
+
+    def follow_move(self, event: ClientEvent) -> None:
+        """Keep :attr:`dealt` and :attr:`made` in step with a card move: a dealt card (or a token) keeps being
+        one under its new id, wherever it goes (another player's table: a sale's seller dragging it to the
+        buyer)."""
+        move = event.message
+        start, old = int(move.start_player_id), int(move.card_id)  # type: ignore[attr-defined]
+        new = int(move.new_card_id) if move.new_card_id >= 0 else old  # type: ignore[attr-defined]
+        target = int(move.target_player_id) if move.target_player_id >= 0 else start  # type: ignore[attr-defined]
+        if event.player_id == self.me == start and move.start_zone == "deck":  # type: ignore[attr-defined]
+            if new >= 0:  # a block card out of our deck: followed from here (a slow server's deal too)
+                self.dealt.setdefault(target, set()).add(new)
+            return
+        for followed in (self.dealt, self.made):
+            ids = followed.get(start)
+            if ids is None or old < 0 or old not in ids:
+                continue
+            ids.discard(old)
+            if new >= 0:
+                followed.setdefault(target, set()).add(new)
+
+    def note_dealt(self, seat: int, card_id: int) -> None:
+        """Card ``card_id`` on ``seat``'s side is a block card the referee handed over."""
+        self.dealt.setdefault(seat, set()).add(card_id)
+
+    def dealt_from_mirror(self) -> None:
+        """After a restart the ids dealt before it are unknown: the cards the players show that the journal
+        says they hold (by name, as many as they hold) count as dealt, and their hands, which the referee
+        cannot see, are trusted for cards that are no token made since (:meth:`dealt_card`). A token made
+        while the referee was away under a held card's name may pass here; every card dealt from now on is
+        followed by id."""
+        engine = self.engine
+        names = self.block.game_names
+        for player in engine.living():
+            seat = self.seat_of(player)
+            if seat is None or seat not in self.mirror.players or self.dealt.get(seat):
+                continue
+            self.unseen_hands.add(seat)
+            wanted: dict[str, int] = {}
+            for zone in (engine.hand, engine.played, engine.command):
+                for index in zone[player]:
+                    wanted[names[index]] = wanted.get(names[index], 0) + 1
+            for zone_name in ("table", "hand"):
+                for card in self.mirror.players[seat].zone(zone_name).cards:
+                    if card.name and wanted.get(card.name, 0) > 0:
+                        wanted[card.name] -= 1
+                        self.note_dealt(seat, card.id)
 
     async def back_to_player(self, card_id: int, player: Any) -> None:
         """A card a player gave back that cannot go to the block: onto their table again, in a free column."""
@@ -1171,8 +1342,11 @@ class AuctionReferee(SeatsByName, PileReferee):
                     self.on_table[index] = ids.pop(0)
             if self.live and await self.settle_away():
                 return
+            if self.live:
+                self.dealt_from_mirror()
             moved = await self.finish_moves(on_table) if self.live else []
-            await self.say(shorten(" ".join(["Referee back.", *moved, self.status_line()])))
+            said = " ".join(["Referee back.", *moved, ""])
+            await self.say(shorten(said + self.status_line(max(100, MAX_CHAT_LINE - len(said)))))
             self.arm_timer()  # the bidder to move gets the whole time again
 
     async def settle_away(self) -> bool:
@@ -1388,6 +1562,8 @@ class AuctionReferee(SeatsByName, PileReferee):
             new_id = await self.wait_new_card(
                 seat, before, name="" if hidden else self.block.game_names[index]
             )
+            if new_id is not None:
+                self.note_dealt(seat, new_id)
             if hand and new_id is not None:
                 await self.into_hand(seat, new_id)
         self._notes.pop(card_id, None)
@@ -1553,29 +1729,75 @@ class AuctionReferee(SeatsByName, PileReferee):
 
     # -- status --------------------------------------------------------------------------------------
 
-    def status_line(self) -> str:
+    def status_line(self, limit: int = MAX_CHAT_LINE) -> str:
+        """Where the game stands in one chat line of at most ``limit`` characters: whose bid and the gold
+        always show; a long lot's (or choice's) card list is shortened (``and 3 more``: :meth:`lot_listing`
+        names them). Once the game is over nobody is to bid or choose."""
+        return self._status(limit)[0]
+
+    def _status(self, limit: int = MAX_CHAT_LINE) -> tuple[str, bool]:
+        """:meth:`status_line`, and whether it shortened a card list."""
         engine = self.engine
-        parts = [
-            f"Turn {engine.turn}"
-            + (f" ({self.player_name(engine.active)})" if engine.active is not None else "")
-        ]
-        if engine.is_over():  # seen in the field: after "Game over", !state still read as a game going on
-            parts[0] = f"Game over: {game_result(engine, self.player_name, past=True)} on turn {engine.turn}"
-        lot = engine.current_lot()
+        over = engine.is_over()
+        turn = f"Turn {engine.turn}" + (
+            f" ({self.player_name(engine.active)})" if engine.active is not None else ""
+        )
+        if over:  # seen in the field: after "Game over", !state still read as a game going on
+            turn = f"Game over: {game_result(engine, self.player_name, past=True)} on turn {engine.turn}"
+        lists: list[tuple[str, list[str], str]] = []  # (before the names, the names, after them)
+        lot = None if over else engine.current_lot()  # seen: "ann to bid" after the game was over
         if lot is not None:
-            names = ", ".join(self.shown_card_name(str(card["name"])) for card in lot["cards"])
+            names = [self.shown_card_name(str(card["name"])) for card in lot["cards"]]
             high = f"high bid {lot['high_bid']} by {self.player_name(lot['high_bidder'])}"
-            parts.append(f"auction {lot['lot_no']}: {names}, " + (high if lot["bids"] else "no bid yet"))
+            bid = f", {high}" if lot["bids"] else ", no bid yet"
             bidder = engine.whose_bid()
             if bidder is not None:
-                parts.append(f"{self.player_name(bidder)} to bid")
-        for player in () if engine.is_over() else engine.players:  # nothing is chosen after the end
+                bid += f"; {self.player_name(bidder)} to bid"
+            lists.append((f"auction {lot['lot_no']}: ", names, bid))
+        for player in () if over else engine.players:  # nothing is chosen after the end
             if choice := engine.pending_choice(player):
-                cards = ", ".join(self.shown_card_name(ref.name) for ref in choice)
-                parts.append(f"{self.player_name(player)} to choose !cast or !keep for {cards}")
-        parts.append("gold " + gold_summary(engine, self.player_name, everyone=engine.is_over()))
-        parts.append(f"block {engine.block_size()}")
-        return "; ".join(parts) + "."
+                names = [self.shown_card_name(ref.name) for ref in choice]
+                lists.append((f"{self.player_name(player)} to choose !cast or !keep for ", names, ""))
+        tail = [
+            "gold " + gold_summary(engine, self.player_name, everyone=over),
+            f"block {engine.block_size()}",
+        ]
+        fixed = len("; ".join([turn, *(before + after for before, _, after in lists), *tail]) + ".")
+        share = max(12, (limit - fixed) // max(1, len(lists)))
+        parts = [turn]
+        shortened = False
+        for before, names, after in lists:
+            fitted = fitted_names(names, share)
+            shortened = shortened or fitted != ", ".join(names)
+            parts.append(before + fitted + after)
+        return shorten("; ".join([*parts, *tail]) + ".", limit), shortened
+
+    def lot_listing(self) -> list[str]:
+        """Every card of the open lot and of the choices waiting, by name, in as many chat lines as they need,
+        when :meth:`status_line` had to shorten them ([] otherwise): each card is named somewhere a player
+        can read."""
+        engine = self.engine
+        if engine.is_over() or not self._status()[1]:
+            return []
+        groups: list[tuple[str, list[str]]] = []
+        lot = engine.current_lot()
+        if lot is not None:
+            names = [self.shown_card_name(str(card["name"])) for card in lot["cards"]]
+            groups.append((f"Auction {lot['lot_no']}'s {len(names)} cards: ", names))
+        for player in engine.players:
+            if choice := engine.pending_choice(player):
+                names = [self.shown_card_name(ref.name) for ref in choice]
+                groups.append((f"{self.player_name(player)}'s cards to !cast or !keep: ", names))
+        lines: list[str] = []
+        for head, names in groups:
+            line = head
+            for name in names:
+                if line not in (head, "(more) ") and len(line) + len(name) + 3 > MAX_CHAT_LINE:
+                    lines.append(line + ",")
+                    line = "(more) "
+                line += name if line in (head, "(more) ") else f", {name}"
+            lines.append(line + ".")
+        return lines
 
     # -- commands ------------------------------------------------------------------------------------
 
@@ -1595,15 +1817,25 @@ class AuctionReferee(SeatsByName, PileReferee):
         """Pass on the current auction."""
         await self.act(ctx, lambda p: rules.Pass(player=p))
 
+    def chosen_cards(self, player: Any, card: str | None) -> dict[str, Any]:
+        """``!cast``/``!keep``'s words as the engine's fields: no card, one card, or a list (split as
+        ``!sell`` splits it, against the cards waiting for the player's choice)."""
+        if card is None or self.table is None:
+            return {"card": card}
+        pending = list(self.engine.pending.get(player, ()))
+        known = [n for i in pending for n in (self.engine.ref(i).name, self.block.game_names[i])]
+        names = split_names(card, known)
+        return {"card": names[0]} if len(names) == 1 else {"cards": tuple(names)}
+
     @command()
     async def cast(self, ctx: Context, card: Rest | None = None) -> None:
-        """Cast the card you just bought (onto the battlefield)."""
-        await self.act(ctx, lambda p: rules.Cast(player=p, card=card))
+        """Cast the card(s) you just bought (onto the battlefield): !cast A, B."""
+        await self.act(ctx, lambda p: rules.Cast(player=p, **self.chosen_cards(p, card)))
 
     @command()
     async def keep(self, ctx: Context, card: Rest | None = None) -> None:
-        """Keep the card you just bought in your hand."""
-        await self.act(ctx, lambda p: rules.Keep(player=p, card=card))
+        """Keep the card(s) you just bought in your hand: !keep A, B."""
+        await self.act(ctx, lambda p: rules.Keep(player=p, **self.chosen_cards(p, card)))
 
     @command()
     async def gold(self, ctx: Context) -> None:
@@ -1767,6 +1999,8 @@ class AuctionReferee(SeatsByName, PileReferee):
         if self.table is None:
             raise NotAllowed("the game has not started yet")
         await ctx.reply(self.status_line)  # rendered as it leaves: bids made meanwhile are in it
+        for line in self.lot_listing():  # a long lot: its cards named in full, below
+            await ctx.reply(line)
 
 
 INSTALLERS = {"auction": AuctionRoom.install}

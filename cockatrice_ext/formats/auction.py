@@ -20,9 +20,9 @@ RULE INDEX (seed 000: the opening rules 1-9, the forum rulings, draft rules 90X 
   any of them, so the step ends as if all had agreed (``unsold_in_a_row``, ``AuctionStepEnded``
   ``block_went_round``) rather than offering the same cards for ever.
 * Rule 4 / 90X.4c: a card bought in the auction step may be cast at once or kept in hand: a pending choice
-  -> ``PurchaseChoicePending``, ``Cast`` / ``Keep`` (``_choose``); unresolved choices are kept at
-  the end of the turn (``_end_turn``). The next lot waits for the choice, so a bought Augury Owl can look at
-  the block before the next reveal.
+  -> ``PurchaseChoicePending``, ``Cast`` / ``Keep`` (``_choose``; ``cards`` chooses several at once, all or
+  none); unresolved choices are kept at the end of the turn (``_end_turn``). The next lot waits for the
+  choice, so a bought Augury Owl can look at the block before the next reveal.
 * Rule 5 / 90X.4b: a bought noncreature card means another auction, until a creature is bought
   -> ``_close_lot`` (``follow_up_due``) and ``_continue_follow_up``. The draft 90X.4b instead has the buyer
   reveal cards until a creature, all auctioned off to them; the author rejected that reading in the thread,
@@ -56,7 +56,8 @@ RULE INDEX (seed 000: the opening rules 1-9, the forum rulings, draft rules 90X 
 * 90X.6 (``AuctionOwnCards`` with one card): a card a player owns is auctioned; the owner may not bid,
   bidding starts with the next player; the price goes to the owner; the winner owns it and puts it into
   hand; no follow-up auction; unsold -> back where it was, owner unchanged -> ``_close_lot`` (``owned``).
-* 90X.7 (``AuctionOwnCards`` with several cards): all go to the winner, as 90X.6.
+* 90X.7 (``AuctionOwnCards`` with several cards): all go to the winner, as 90X.6. A name listed twice is
+  two copies (``_resolve_held``'s ``taken``; ``not_enough_copies`` when the seller holds fewer).
 * 90X.8 (``AuctionFromBlock``): the top N cards go up together; all to the winner, who may cast or keep each
   one (90X.4c, like any auctioned card: ``PurchaseChoicePending``); if every card bought is a noncreature,
   the winner reveals from the top of the block until a creature and puts the revealed cards into hand (no
@@ -156,7 +157,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -292,16 +293,19 @@ class StopAuctioning(Action):
 @dataclass(frozen=True)
 class Cast(Action):
     """Cast a card just bought in the auction step (to the battlefield / stack). ``card`` may be omitted when
-    exactly one choice is pending."""
+    exactly one choice is pending; ``cards`` names several at once (all or none: a name twice is two
+    copies)."""
 
     card: CardRefValue | None = None
+    cards: tuple[CardRefValue, ...] = ()
 
 
 @dataclass(frozen=True)
 class Keep(Action):
-    """Put a card just bought in the auction step into hand."""
+    """Put a card just bought in the auction step into hand (``cards``: several, as :class:`Cast`)."""
 
     card: CardRefValue | None = None
+    cards: tuple[CardRefValue, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -1188,11 +1192,16 @@ class AuctionEngine(Engine[AuctionConfig]):
         )
 
     def _resolve_held(
-        self, player: PlayerId | None, ref: object, zones: tuple[str, ...]
+        self,
+        player: PlayerId | None,
+        ref: object,
+        zones: tuple[str, ...],
+        taken: Collection[int] = (),
     ) -> tuple[int, str, PlayerId]:
         """Find a card by index or name among the given zones of ``player`` (or everyone's if None). A name
         is read as players type it (:func:`match_names`; the old rule, the whole name in any case, first,
-        so journals replay); several copies of one card are one card (the first is taken). Hands are
+        so journals replay); several copies of one card are one card (the first not in ``taken`` is taken:
+        a list naming a card twice means two copies, ``not_enough_copies`` when fewer are held). Hands are
         revealed (90X.9), so every card searched may be named in a refusal: ``missing_card`` carries
         ``candidates`` when the name matches two or more different cards, else ``closest``."""
         if isinstance(ref, bool) or not isinstance(ref, (int, str)):
@@ -1224,7 +1233,11 @@ class AuctionEngine(Engine[AuctionConfig]):
             raise RulesError("missing_card", card=ref, player=player)
         if player is None and len({h for _, _, h in found}) > 1:
             raise RulesError("ambiguous_card", card=ref)
-        return found[0]
+        free = [entry for entry in found if entry[0] not in taken]
+        if not free:
+            name = self.config.cards[found[0][0]].name
+            raise RulesError("not_enough_copies", card=name, held=len(found), player=player)
+        return free[0]
 
     # -- money -------------------------------------------------------------------------
     def _change_gold(self, player: PlayerId, delta: int, reason: str) -> GoldChanged:
@@ -1641,23 +1654,28 @@ class AuctionEngine(Engine[AuctionConfig]):
         pending = self.pending[player]
         if not pending:
             raise RulesError("no_pending_choice", player=player)
-        if action.card is None:
+        refs = tuple(action.cards) if isinstance(action.cards, (tuple, list)) else ()
+        if action.card is not None:
+            refs = (action.card, *refs)
+        chosen: list[int] = []
+        if not refs:
             if len(pending) > 1:
                 raise RulesError("ambiguous_card", card=None, pending=[self.ref(i).name for i in pending])
-            index = pending[0]
-        else:
-            index = self._resolve_held(player, action.card, ("pending",))[0]
-        pending.remove(index)
-        price = self.paid.pop(index, 0)
+            chosen.append(pending[0])
+        for ref in refs:  # every name is checked before any card moves: all or none
+            chosen.append(self._resolve_held(player, ref, ("pending",), taken=chosen)[0])
         effects: list[Effect] = []
-        if isinstance(action, Cast):
-            self.played[player].append(index)
-            effects.append(CardCast(player, self.ref(index), source="auction"))
-            if price >= HIGH_BID_GOLD and self._named(index, HIGH_BID_CARDS):
-                effects.append(HighBidCast(player, self.ref(index), price))
-        else:
-            self.hand[player].append(index)
-            effects.append(CardKept(player, self.ref(index), automatic=False))
+        for index in chosen:
+            pending.remove(index)
+            price = self.paid.pop(index, 0)
+            if isinstance(action, Cast):
+                self.played[player].append(index)
+                effects.append(CardCast(player, self.ref(index), source="auction"))
+                if price >= HIGH_BID_GOLD and self._named(index, HIGH_BID_CARDS):
+                    effects.append(HighBidCast(player, self.ref(index), price))
+            else:
+                self.hand[player].append(index)
+                effects.append(CardKept(player, self.ref(index), automatic=False))
         if self.follow_up_due and not self._choices_outstanding():
             effects += self._continue_follow_up()
         return effects
@@ -1817,10 +1835,10 @@ class AuctionEngine(Engine[AuctionConfig]):
             raise RulesError("malformed", field="cards")
         chosen: list[tuple[int, str]] = []
         zones = ("hand", "played", "command") if self.config.commander else ("hand", "played")
-        for ref in action.cards:
-            index, zone_name, _ = self._resolve_held(seller, ref, zones)
-            if any(index == c for c, _ in chosen):
-                raise RulesError("malformed", field="cards", duplicate=ref)
+        for ref in action.cards:  # a name said twice is two copies (the seller must hold both)
+            if isinstance(ref, int) and any(ref == c for c, _ in chosen):
+                raise RulesError("duplicate_card", card=self.ref(ref).name)
+            index, zone_name, _ = self._resolve_held(seller, ref, zones, taken=[c for c, _ in chosen])
             chosen.append((index, zone_name))
         if len(chosen) > 1 and any(zone_name == "command" for _, zone_name in chosen):
             raise RulesError("commander_alone")

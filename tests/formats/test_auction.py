@@ -597,7 +597,7 @@ def test_own_card_auction_refusals() -> None:
     play(engine, BeginTurn(None, active=1), Draw(1, count=1))
     refused(engine, AuctionOwnCards(2, cards=("Bear",)), "missing_card")
     refused(engine, AuctionOwnCards(1, cards=()), "malformed")
-    refused(engine, AuctionOwnCards(1, cards=(0, "Bear")), "malformed")
+    refused(engine, AuctionOwnCards(1, cards=(0, "Bear")), "not_enough_copies")  # one Bear, named twice
     disabled = make([creature("Bear")], allow_own_card_auctions=False)
     play(disabled, BeginTurn(None, active=1), Draw(1))
     refused(disabled, AuctionOwnCards(1, cards=(0,)), "feature_disabled")

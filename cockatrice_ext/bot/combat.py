@@ -58,7 +58,7 @@ import re
 import secrets
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -188,11 +188,14 @@ PROBLEM_LABELS = {
 @dataclass(frozen=True)
 class DeckVerdict:
     """The result of checking one loaded deck: ``facts`` when legal, else a one-line ``reason``; ``texts``:
-    what each card's rules text can do in a fight (:func:`rules.fight_text_kind`), card by card."""
+    what each card's rules text can do in a fight (:func:`rules.fight_text_kind`), card by card; ``shown``:
+    engine card name -> the name on the card in Cockatrice, where they differ (a flip or double-faced card
+    by its front face, as the deck file names it and the player's library shows it)."""
 
     facts: tuple[CardFacts, ...] | None
     reason: str
     texts: tuple[str, ...] = ()
+    shown: dict[str, str] = field(default_factory=dict)
 
     @property
     def legal(self) -> bool:
@@ -223,6 +226,7 @@ def check_cod(
     from cockatrice_ext.cards.resolve import UnknownCardsError, resolve_deck
     from cockatrice_ext.decks.errors import DeckFormatError
     from cockatrice_ext.decks.readers import read_cod
+    from cockatrice_ext.exporters.model import display_name
 
     if not cod_text.strip():
         return DeckVerdict(None, "no deck list was shared; load your deck again")
@@ -238,14 +242,17 @@ def check_cod(
         return DeckVerdict(None, f"unknown cards: {names[:200]}")
     facts: list[CardFacts] = []
     texts: list[str] = []
+    shown: dict[str, str] = {}
     for entry in resolved.main:
         card_facts = entry.card.facts(entry.printing)
         facts.extend([card_facts] * entry.count)
+        if (on_card := display_name(entry.card, "cockatrice")) != card_facts.name:
+            shown[card_facts.name] = on_card
         kind = rules.fight_text_kind(card_facts, [face.oracle_text for face in entry.card.faces])
         texts.extend([kind] * entry.count)
     problems = rules.check_deck(facts, deck_size=deck_size)
     if not problems:
-        return DeckVerdict(tuple(facts), f"deck legal ({len(facts)} cards)", tuple(texts))
+        return DeckVerdict(tuple(facts), f"deck legal ({len(facts)} cards)", tuple(texts), shown)
     return DeckVerdict(None, describe_problems(problems, deck_size))
 
 
@@ -286,10 +293,17 @@ def split_card_and_numbers(text: str) -> tuple[str | int, list[int]]:
     return name, [int(w) for w in numbers]
 
 
-def hand_listing(engine: rules.CombatEngine, player: Any) -> str:
-    """``1. Shock; 2. Grizzly Bears`` - the numbers ``!place N SLOT`` and ``!set N SLOT`` use."""
+def same_name(name: str) -> str:
+    """The default ``shown``: the engine's card name is the one on the card."""
+    return name
+
+
+def hand_listing(engine: rules.CombatEngine, player: Any, shown: Callable[[str], str] = same_name) -> str:
+    """``1. Shock; 2. Grizzly Bears`` - the numbers ``!place N SLOT`` and ``!set N SLOT`` use; each card
+    by ``shown`` (the name on the card in Cockatrice: a flip card by the name its owner's library shows)."""
     hand = engine.seats[engine.config.players.index(player)].hand
-    return "; ".join(f"{n}. {engine.config.cards[i].name}" for n, i in enumerate(hand, start=1)) or "empty"
+    cards = engine.config.cards
+    return "; ".join(f"{n}. {shown(cards[i].name)}" for n, i in enumerate(hand, start=1)) or "empty"
 
 
 def setup_prompt(engine: rules.CombatEngine, player: Any) -> str:
@@ -544,14 +558,18 @@ def cannot_cast_note(effect: rules.FaceDownPlaced, engine: rules.CombatEngine) -
 
 
 def private_messages(
-    effects: Iterable[Effect], engine: rules.CombatEngine, *, moved: Collection[int] = ()
+    effects: Iterable[Effect],
+    engine: rules.CombatEngine,
+    *,
+    moved: Collection[int] = (),
+    shown: Callable[[str], str] = same_name,
 ) -> list[tuple[Any, str]]:
     """(player, text): the opening hand, numbered (for ``!place N SLOT``), later draws, and the hand list
     whenever a card leaves the hand (face down: numbers for ``!set N SLOT``, after a note when the spell set
     cannot be cast this turn; a discard, at each step of a cleanup too: ``!discard N``; a summon).
     ``moved``: positions in ``effects`` of draws the referee put into the player's hand itself (a judge):
     those need no word; the others are named, and the opening hand says once how to take them from the
-    library."""
+    library. Hand cards and draws are named by ``shown``: the name on the card in Cockatrice."""
     out: list[tuple[Any, str]] = []
     for position, effect in enumerate(effects):
         if isinstance(effect, rules.CardsDrawn) and effect.cards and effect.visible_to is not None:
@@ -560,25 +578,26 @@ def private_messages(
                 out.append(
                     (
                         effect.player,
-                        f"Your opening hand: {hand_listing(engine, effect.player)}. {where}"
+                        f"Your opening hand: {hand_listing(engine, effect.player, shown)}. {where}"
                         f" {setup_prompt(engine, effect.player)}",
                     )
                 )
             elif position not in moved:
-                out.append((effect.player, f"You draw: {', '.join(ref.name for ref in effect.cards)}."))
+                drawn = ", ".join(shown(ref.name) for ref in effect.cards)
+                out.append((effect.player, f"You draw: {drawn}."))
         elif (isinstance(effect, rules.FaceDownPlaced) and effect.visible_to is not None) or isinstance(
             effect, (rules.DiscardToHandSize, rules.CardDiscarded, rules.CreatureSummoned)
         ):  # a card left the hand (or must): the numbers changed, so the new list, once per batch
             note = cannot_cast_note(effect, engine) if isinstance(effect, rules.FaceDownPlaced) else ""
-            message = (effect.player, f"{note} {hand_message(engine, effect.player)}".lstrip())
+            message = (effect.player, f"{note} {hand_message(engine, effect.player, shown)}".lstrip())
             if message not in out:
                 out.append(message)
     return out
 
 
-def hand_message(engine: rules.CombatEngine, player: Any) -> str:
+def hand_message(engine: rules.CombatEngine, player: Any, shown: Callable[[str], str] = same_name) -> str:
     """``Your hand: 1. ...`` (private); during setup also what may still be placed, by the new numbers."""
-    text = f"Your hand: {hand_listing(engine, player)}."
+    text = f"Your hand: {hand_listing(engine, player, shown)}."
     seat = engine.seats[engine.config.players.index(player)]
     if engine.phase == "setup" and not seat.setup_done:
         text += f" {setup_prompt(engine, player)}"
@@ -837,7 +856,10 @@ class CombatReferee(SeatsByName, GameReferee):
         self._layout: asyncio.Task[None] | None = None
         self._layout_wanted = False
         self._passes = 0
+        self._turn_told: set[tuple[int, Any]] = set()  # (round, player): "It is still X's turn" said
+        self._reminders: set[asyncio.Task[None]] = set()
         self.engine_names: dict[Any, str] = {}  # engine player -> user name (seats are found by name)
+        self.shown_names: dict[str, str] = {}  # engine card name -> the name on the card in Cockatrice
         self.live = False  # the engine is bound to the seated players (started, resumed or rebuilt)
         self.continues: int | None = None  # the lost game this one rebuilds
 
@@ -884,6 +906,7 @@ class CombatReferee(SeatsByName, GameReferee):
         referee = cls(bot, game_id, room_id, CombatOptions(**meta["options"]))
         referee.table = Table.restore(bot.journal, key)
         referee.engine_names = cls.journaled_names(meta, referee.engine.config.players)
+        referee.shown_names = dict(meta.get("shown_names", {}))
         referee.live = True
         referee.is_ready = True
         return referee
@@ -916,6 +939,7 @@ class CombatReferee(SeatsByName, GameReferee):
             raise NotAllowed(f"{COMBAT_NEEDS_DECK_LISTS}: {unshared}")
         referee = await cls.create(bot, room_id, options, requested_by=requested_by, cards=cards)
         referee.continue_table(key, meta, engine_names)
+        referee.shown_names = dict(meta.get("shown_names", {}))
         return referee
 
     def journaled_deck(self, player: Any) -> Counter[str]:
@@ -934,6 +958,11 @@ class CombatReferee(SeatsByName, GameReferee):
 
     def is_engine_player(self, player_id: int) -> bool:
         return self.table is not None and player_id in self.engine.config.players
+
+    def shown_card_name(self, name: str) -> str:
+        """An engine card name as the players' Cockatrice shows it (a flip card by its front face: the name
+        the deck file and the player's library give it), from the decks the game started with."""
+        return self.shown_names.get(name, name)
 
     def explain(self, error: RulesError) -> str:
         if error.code == "game_over" and self.table is not None and self.engine.is_over():
@@ -1043,6 +1072,7 @@ class CombatReferee(SeatsByName, GameReferee):
         seed = self.options.seed if self.options.seed is not None else secrets.randbits(48)
         engine = rules.CombatEngine(config, seed=seed)
         self.bind_seats(humans)
+        self.shown_names = {**verdicts[0].shown, **verdicts[1].shown}  # type: ignore[union-attr]
         meta = {
             "format": "combat",
             "options": asdict(self.options),
@@ -1050,6 +1080,7 @@ class CombatReferee(SeatsByName, GameReferee):
             "game_id": self.game_id,
             "names": {str(p): self.player_name(p) for p in humans},
             "watching": self.watching,  # a judge's spectator seat is taken again after a restart
+            "shown_names": self.shown_names,  # a flip card's hand and draw lines after a restart too
         }
         self.table = Table.create(self.bot.journal, self.table_key, engine, meta=meta)
         await self.show_score()
@@ -1161,10 +1192,44 @@ class CombatReferee(SeatsByName, GameReferee):
             if self._passes == 0 and engine.step == "fights" and engine.fight_slot is None:
                 await self.try_apply(rules.EndCombat(player=target))  # passing the turn ends combat
             elif self._passes == 0:
-                await self.say(
-                    f"It is still {self.player_name(target)}'s turn (step {engine.step or 'main'})."
-                )
-        await self.follow_engine_turn()
+                self.remind_turn_later(target)
+        await self.follow_engine_turn()  # the turn goes back at once; the line (if any) follows
+
+    def remind_turn_later(self, target: Any) -> None:
+        """Say "It is still X's turn" once per turn (every player's press puts the turn back, quietly after
+        the first: the chat is one budget shared by every game), and only once the server's words sent with
+        the turn change are heard: Servatrice passes the turn of a player who concedes before it tells of
+        the concession, and of one who leaves; neither needs the line."""
+        key = (self.engine.round, target)
+        if key in self._turn_told:
+            return
+        self._turn_told.add(key)
+        task = asyncio.get_running_loop().create_task(self._remind_turn(key))
+        self._reminders.add(task)
+        task.add_done_callback(self._reminders.discard)
+
+    async def _remind_turn(self, key: tuple[int, Any]) -> None:
+        try:
+            await self.bot.client.caught_up()
+        except (ClientError, TimeoutError) as exc:  # not connected or stalled: nobody would hear it in time
+            LOGGER.info("game %d: no turn reminder (%s)", self.game_id, exc)
+            return
+        try:
+            async with self._lock:
+                if self.closed or self.finished or self.table is None or self.engine.is_over():
+                    return
+                engine = self.engine
+                target = key[1]
+                if (engine.round, engine.whose_turn) != key or engine.phase != "play":
+                    return  # the turn moved on meanwhile
+                seat = self.seat_of(target)
+                state = self.mirror.players.get(seat) if seat is not None else None
+                if state is None or state.conceded:
+                    return  # the player whose turn it was conceded or left: the server moved the turn
+                step = engine.step or "main"
+                await self.say(f"It is still {self.player_name(target)}'s turn (step {step}).")
+        except Exception:  # a task of its own: nobody else would hear of it
+            LOGGER.exception("game %d: the turn reminder failed", self.game_id)
 
     async def follow_engine_turn(self) -> None:
         """Make the Cockatrice active player the engine's (the bot passes turns, a bounded number)."""
@@ -1217,7 +1282,7 @@ class CombatReferee(SeatsByName, GameReferee):
             await self.show_score()
         for line in render_effects(effects, engine, self.player_name):
             await self.say(line)
-        for player, text in private_messages(effects, engine, moved=moved):
+        for player, text in private_messages(effects, engine, moved=moved, shown=self.shown_card_name):
             await self.tell(self.player_name(player), shorten(text, 900))
         if engine.is_over():
             await self.keep_table_in_step()  # the last board is laid out before the bot may leave
@@ -1242,7 +1307,7 @@ class CombatReferee(SeatsByName, GameReferee):
         response = await self.judge(seat, [pc.dump_zone(seat, "deck")])
         zone = getattr(getattr(response, "payload", None), "zone_info", None)
         library = OwnDeck([card.name for card in zone.card_list] if zone is not None else [])
-        names = [name for zone_names in wanted.values() for name in zone_names]
+        names = [self.shown_card_name(name) for zone_names in wanted.values() for name in zone_names]
         positions = library.positions(names)
         if len(positions) != len(names):
             LOGGER.warning("game %d: %s's library lacks some of %s", self.game_id, player, names)
@@ -1430,7 +1495,7 @@ class CombatReferee(SeatsByName, GameReferee):
         player = self.engine_player(self.require_player(ctx))
         if self.table is None:
             raise NotAllowed("the game has not started yet")
-        await self.tell(ctx.sender, shorten(hand_message(self.engine, player), 900))
+        await self.tell(ctx.sender, shorten(hand_message(self.engine, player, self.shown_card_name), 900))
 
     @command()
     async def place(self, ctx: Context, card_slot: Rest) -> None:

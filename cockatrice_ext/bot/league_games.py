@@ -50,7 +50,7 @@ class LeagueGame(GameReferee):
 
     refusals: ClassVar[dict[str, str]] = REFUSALS
     LIFE_SETTLE_SECONDS: ClassVar[float] = 3.0
-    """How long the life totals stay still after one reached 0 before the game is decided (see
+    """How long after a life total reached 0 (staying at or below 0 meanwhile) the game is decided (see
     :meth:`settle_life`)."""
 
     def __init__(
@@ -73,6 +73,8 @@ class LeagueGame(GameReferee):
         self.setup_note = ""
         self.table = league.table
         self._life_settle: asyncio.Task[None] | None = None  # the wait before a life at 0 decides the game
+        self._last_life: dict[str, int] = {}  # player -> their life counter's last value the server told
+        self._down_since: dict[str, float] = {}  # player -> when their life reached 0 (the loop's clock)
 
     @classmethod
     async def create(
@@ -181,10 +183,9 @@ class LeagueGame(GameReferee):
             with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
                 await self.run(pc.next_turn())
         elif name == "Event_SetCounter" and int(event.message.counter_id) == LIFE_COUNTER:  # type: ignore[attr-defined]
-            value = int(event.message.value)  # type: ignore[attr-defined]
-            settling = self._life_settle is not None
-            if self.name_of(event.player_id) in self.players and (value <= 0 or settling):
-                self.settle_life()  # decided when the life totals are still (both at 0: a draw)
+            player = self.name_of(event.player_id)
+            if player in self.players:  # a life at 0 decides the game soon after (both at 0: a draw)
+                self.life_changed(player, int(event.message.value))  # type: ignore[attr-defined]
         elif name == "Event_PlayerPropertiesChanged" and self.is_engine_player(event.player_id):
             props = event.message.player_properties  # type: ignore[attr-defined]
             if props.HasField("conceded") and props.conceded:
@@ -204,35 +205,63 @@ class LeagueGame(GameReferee):
                     # told privately too: kept for them if they go offline meanwhile
                     await self.bot.tell(loser, f"You left game #{self.game_id}: {match.winner} wins it.")
 
+    def life_changed(self, name: str, value: int) -> None:
+        """``name``'s life counter is ``value`` now: remember it, and when it first reaches 0 or below
+        start the wait before the game is decided (:meth:`settle_life`)."""
+        self._last_life[name] = value
+        if value > 0:
+            self._down_since.pop(name, None)
+        else:
+            self._down_since.setdefault(name, asyncio.get_running_loop().time())
+        self.settle_life()
+
     def settle_life(self) -> None:
-        """A life total of the pairing reached 0 (or changed while one did): decide once the life totals
-        have been still for :attr:`LIFE_SETTLE_SECONDS`. Each player sets their own counter, so both at 0
+        """A life total of the pairing is at 0 or below: decide :attr:`LIFE_SETTLE_SECONDS` after it first
+        reached 0, however it moves while at or below 0. Each player sets their own counter, so both at 0
         from one spell (a Magic draw) reach the server one after the other; deciding at the first would give
-        the game to whoever was slower. A quiet period after the last life change, rather than the game's
-        next other event: after a double 0 the players stop and wait, so no other event may come."""
-        if self._life_settle is not None:
-            self._life_settle.cancel()
-        self._life_settle = asyncio.get_running_loop().create_task(self._settle_life())
+        the game to whoever was slower. The wait counts from the first 0, not from the last change: a loser
+        nudging their life between 0 and -1 would otherwise hold the decision off for ever. A life set back
+        above 0 meanwhile takes its player's wait away (the other player's, if at 0 too, goes on)."""
+        if self._down_since and (self._life_settle is None or self._life_settle.done()):
+            self._life_settle = asyncio.get_running_loop().create_task(self._settle_life())
+
+    def life_deadline(self) -> float | None:
+        """When the lives at 0 or below decide the game (the loop's clock): :attr:`LIFE_SETTLE_SECONDS` after
+        the first of the players now at 0 or below reached it; None when nobody is."""
+        started = [
+            since
+            for name, since in self._down_since.items()
+            if (life := self.life_of(name)) is not None and life <= 0
+        ]
+        return min(started) + self.LIFE_SETTLE_SECONDS if started else None
 
     async def _settle_life(self) -> None:
-        await asyncio.sleep(self.LIFE_SETTLE_SECONDS)
-        self._life_settle = None
+        loop = asyncio.get_running_loop()
         try:
-            await self.life_settled()
+            while (deadline := self.life_deadline()) is not None:
+                if deadline > loop.time():
+                    await asyncio.sleep(deadline - loop.time())
+                    continue  # a life may have gone back above 0 meanwhile: its wait is gone
+                await self.life_settled()
+                return
         except JournalWriteError:  # the journal said why, once; the players may still report the result
             LOGGER.debug("game %d: the result from the life totals was not recorded", self.game_id)
         except Exception:  # a task of its own: nobody else would hear of it
             LOGGER.exception("game %d: deciding from the life totals failed", self.game_id)
+        finally:
+            self._life_settle = None
 
     def life_of(self, name: str) -> int | None:
-        """``name``'s life counter as the game mirror has it (None: not seated, or no life counter)."""
+        """``name``'s life counter as the game mirror has it; a seated player whose life counter was deleted
+        (Command_DelCounter) keeps the last value the server told (a player at 0 who deletes the counter is
+        still at 0). None: not seated, or no life known."""
         mirror = self.bot.client.games.get(self.game_id)
         if mirror is None:
             return None
         for seat in mirror.players.values():
             if seat.name == name and not seat.spectator:
                 counter = seat.counters.get(LIFE_COUNTER)
-                return counter.value if counter is not None else None
+                return counter.value if counter is not None else self._last_life.get(name)
         return None
 
     async def life_settled(self) -> None:

@@ -460,11 +460,12 @@ class VortexReferee(SeatsByName, PileReferee):
     def hidden_card_names(self, ctx: Context) -> Collection[str] | None:
         """The cards of the sender's pack (as the engine and as the game name them): hidden from everyone
         else, so a refusal naming one (``which one: A or B?``) goes to the picker alone. None (every
-        suggestion private) when the sender has no pack here."""
+        suggestion private) when the sender has no pack here: not a player, or out of the game (conceded or
+        left: the engine keeps no pack for them, and asking for one is refused)."""
         if self.table is None or ctx.player_id is None or ctx.game_id != self.game_id:
             return None
         player = self.engine_player(ctx.player_id)
-        if player not in self.engine.players:
+        if player not in self.engine.in_game:
             return None
         pack = self.engine.pack(player)
         return {ref.name for ref in pack} | {self.block.game_names[ref.index] for ref in pack}
@@ -565,7 +566,7 @@ class VortexReferee(SeatsByName, PileReferee):
                 " on the battlefield what was there."
             )
         )
-        for player in engine.players:
+        for player in engine.in_game:  # a player out has no pack (the engine refuses to show one)
             if engine.pending_pick(player):
                 await self.tell_private(player, f"{PACK_PREFIX} {pack_listing(engine.pack(player))}.")
                 await self.say(f"{self.player_name(player)} to pick from {engine.pack_size(player)}.")

@@ -57,6 +57,7 @@ def referee_for(engine: rules.CombatEngine) -> CombatReferee:
     """A referee of ``engine`` without a server: enough for its refusals, commands and score line."""
     referee = CombatReferee.__new__(CombatReferee)
     referee.engine_names = dict(NAMES)
+    referee.shown_names = {}
     referee.table = SimpleNamespace(engine=engine)  # type: ignore[assignment]
     referee.commands = CommandSet(referee)
     return referee
@@ -204,6 +205,7 @@ def test_a_sacrifice_refusal_telling_a_hand_cards_mana_value_goes_to_the_player_
     engine = game(verdict, "Centaur Courser", "Elvish Warrior")
     referee = Heard.__new__(Heard)
     referee.engine_names = dict(NAMES)
+    referee.shown_names = {}
     referee.table = SimpleNamespace(engine=engine)  # type: ignore[assignment]
     referee.public, referee.private = [], []
     ctx = Context(bot=None, scope="game", sender="alice")  # type: ignore[arg-type]

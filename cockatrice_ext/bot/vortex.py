@@ -76,7 +76,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, ClassVar, Literal
 
-from cockatrice_ext.bot.blocks import LoadedBlock, load_block, pile_cod
+from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block, pile_cod
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.formats import SeatsByName, finish_if_one_stands
 from cockatrice_ext.bot.referee import (
@@ -388,6 +388,11 @@ class VortexRoom(FormatRoom):
             seats=players or self.defaults.seats,
             block=words[0] if words else self.defaults.block,
         )
+        if words:
+            try:
+                chat_block_name(words[0], self.defaults.block)
+            except ValueError as exc:
+                raise BadArgument(game_options.misspelt("vortex", words[0]) or str(exc)) from None
         try:
             loaded = load_block(options.block, sections=None)
         except KeyError:

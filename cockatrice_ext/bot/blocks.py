@@ -8,7 +8,7 @@ block, in the same order, so ``game_names[i]`` is how Cockatrice spells engine c
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -16,19 +16,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cockatrice_ext.cards.model import CardDatabase, CardFacts
-from cockatrice_ext.decks.model import Deck
+from cockatrice_ext.decks.resolve_list import CardSources, Say
 
 if TYPE_CHECKING:
     from cockatrice_ext.cards.resolve import ResolvedDeck
 
 LOGGER = logging.getLogger(__name__)
-
-ListReader = Callable[[str], "ResolvedDeck"]
-"""Reads and resolves a block (a file path or a bundled block's name), raising ``KeyError`` for no such block
-and ``LookupError``/``ValueError``/``OSError`` for one that does not load."""
-
-_reader: ListReader | None = None
-_read: dict[str, tuple[tuple[object, ...], ResolvedDeck]] = {}
 
 
 @dataclass(frozen=True)
@@ -101,36 +94,50 @@ def default_cards() -> CardDatabase:
     return load_default_cards()
 
 
-def cards_for_list(deck: Deck) -> CardDatabase:
-    """The card data a block list resolves against, as ``export`` and ``block check`` read it: the embedded
-    cards (cached), plus every real card the list names that they lack, from the shipped card store
-    (:func:`~cockatrice_ext.cards.sources.load_cards_covering`): an operator's own block of real cards."""
-    from cockatrice_ext.cards.resolve import NameIndex, lookup_names
-    from cockatrice_ext.cards.sources import load_cards_covering
+class CardSourceProblem(ValueError):
+    """Card data of the operator's card sources (``--card-source``) that does not load, found as a block is
+    read: said as that option's fault, not the block's."""
 
-    cards = default_cards()
-    names = lookup_names(deck)
-    index = NameIndex(cards)
-    if all(index.find(name) is not None for name in names):
-        return cards
-    return load_cards_covering(names)
+
+def _log(line: str) -> None:
+    LOGGER.warning("%s", line)
+
+
+@dataclass(frozen=True)
+class BlockReading:
+    """How the bot reads its blocks (:func:`read_block`): as ``export`` and ``block check`` read a list
+    (:func:`cockatrice_ext.decks.resolve_list.read_block`), over ``card_source`` (``--card-source``; ``None``
+    for the default cards), what they say going to ``say``.
+
+    ``own`` are the only files it opens (``bot run``'s ``--auction-block``): any other name is a bundled
+    block's, so a block named in room chat never opens a file of its sender's choice, nor says whether one
+    exists. ``None`` (an in-process harness, a script) opens any file named."""
+
+    card_source: CardSources | None = None
+    own: tuple[str, ...] | None = None
+    say: Say = _log
+
+
+_reading: BlockReading | None = None
+"""What :func:`lists_read_by` installed (``None``: nothing, blocks read over the default cards, not kept)."""
+_read: dict[str, tuple[tuple[object, ...], ResolvedDeck]] = {}
 
 
 @contextmanager
-def lists_read_by(reader: ListReader) -> Iterator[None]:
-    """While the block is open, :func:`load_block` reads and resolves every block with ``reader``: ``bot run``
-    gives it the command line's own (``block check``'s and ``export``'s: the operator's ``--card-source``,
-    the custom set beside the list, Un-card names without their quote marks, Windows-1252 text with a
-    warning), so the bot reads a block as those commands do. A block read is kept until its file or the
-    custom set beside it changes, so what the reader says is said once per version of the block."""
-    global _reader
-    previous = _reader
-    _reader = reader
+def lists_read_by(reading: BlockReading) -> Iterator[None]:
+    """While the block is open, :func:`load_block` reads blocks as ``reading`` says when its caller does
+    not say otherwise: ``bot run`` gives it the operator's ``--card-source`` and ``--auction-block``, so the
+    games it opens (whose code calls ``load_block(spec)``) read blocks as the operator asked. A block read
+    is kept until its file or the custom set beside it changes, so what the reader says is said once per
+    version of the block."""
+    global _reading
+    previous = _reading
+    _reading = reading
     _read.clear()
     try:
         yield
     finally:
-        _reader = previous
+        _reading = previous
         _read.clear()
 
 
@@ -149,23 +156,74 @@ def _stamp(spec: str) -> tuple[object, ...]:
     return tuple(stamps)
 
 
-def _read_with(reader: ListReader, spec: str) -> ResolvedDeck:
-    """``spec`` as ``reader`` resolves it, kept while its files are unchanged."""
+def block_file(spec: str, own: tuple[str, ...] | None = None) -> Path:
+    """The file of block ``spec``: the file it names when ``own`` is ``None`` or holds it, else the bundled
+    block of that name.
+
+    Raises:
+        KeyError: no such bundled block (naming them).
+        ValueError: ``spec`` names a folder or something else than a regular file.
+    """
+    from cockatrice_ext import blocks
+
+    path = Path(spec).expanduser()
+    if (own is not None and spec not in own) or not path.exists():
+        return blocks.block_path(spec)
+    if path.is_dir():
+        raise ValueError(f"{spec} is a folder: give the list or deck file in it")
+    if not path.is_file():
+        raise ValueError(f"{spec} is not a regular file (a device, pipe or socket): give a list file")
+    return path
+
+
+def read_block(spec: str, reading: BlockReading | None = None) -> ResolvedDeck:
+    """Block ``spec`` (a file, else a bundled block's name: :func:`block_file`) read and resolved as
+    ``reading`` says (``None``: as :func:`lists_read_by` set, else the default cards, any file).
+
+    Raises:
+        KeyError: no such block.
+        CardSourceProblem: card data of ``reading.card_source`` that does not load.
+        LookupError, ValueError, OSError: a block that does not load (unknown names, an unreadable list, the
+            custom set beside it broken).
+    """
+    from cockatrice_ext.cards.errors import CardDataError
+    from cockatrice_ext.decks import resolve_list as lists
+    from cockatrice_ext.exporters.model import cockatrice_token_name
+
+    reading = reading or _reading or BlockReading()
+    path = block_file(spec, reading.own)
+    try:
+        return lists.read_block(
+            path,
+            reading.card_source,
+            source=spec,
+            say=reading.say,
+            token_spelling=cockatrice_token_name,  # as the pile's .cod spells it
+        )
+    except lists.CustomSetError:
+        raise  # the block's fault: a ValueError
+    except CardDataError as exc:
+        raise CardSourceProblem(str(exc)) from None
+
+
+def _read_kept(spec: str, reading: BlockReading) -> ResolvedDeck:
+    """:func:`read_block` as :func:`lists_read_by` installed ``reading``, kept while the block's files are
+    unchanged (until the reading is removed)."""
     stamp = _stamp(spec)  # before reading: a change while it is read is read next time
     kept = _read.get(spec)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    resolved = reader(spec)
+    resolved = read_block(spec, reading)
     _read[spec] = (stamp, resolved)
     return resolved
 
 
 def load_block(
-    spec: str, db: CardDatabase | None = None, *, sections: tuple[str, ...] | None = None
+    spec: str, *, sections: tuple[str, ...] | None = None, reading: BlockReading | None = None
 ) -> LoadedBlock:
-    """Resolve block ``spec`` (a file path or a bundled block name) against ``db``; without ``db``, as the
-    reader :func:`lists_read_by` installed resolves it (``bot run``'s: the command line's), else against
-    :func:`cards_for_list`.
+    """Block ``spec`` (a file path or a bundled block name) read and resolved as ``reading`` says (``None``:
+    as :func:`lists_read_by` set, else over the default cards): :func:`read_block`, the one reader
+    ``export`` and ``block check`` share.
 
     Only the named sections become physical cards (a block list's sideboard is not shuffled in);
     ``sections=None`` takes every library section (block lists group cards under ``## Heading`` sections).
@@ -174,21 +232,13 @@ def load_block(
     Raises:
         KeyError: no such bundled block and no such file.
         cockatrice_ext.cards.resolve.UnknownCardsError: names that do not resolve, all listed.
+        CardSourceProblem: the card sources do not load.
     """
-    from cockatrice_ext import blocks
-    from cockatrice_ext.cards.resolve import resolve_deck
-    from cockatrice_ext.decks.blocklist import read_block_list
-
-    path = Path(spec)
-    name = path.stem if path.is_file() else spec
-    reader = _reader
-    if db is None and reader is not None:
-        return _loaded(name, _read_with(reader, spec), sections)
-    deck = read_block_list(path) if path.is_file() else blocks.open_block(spec)
-    for warning in deck.read_warnings:
-        LOGGER.warning("%s", warning)
-    cards = db if db is not None else cards_for_list(deck)
-    return _loaded(name, resolve_deck(deck, cards, source=str(spec)), sections)
+    installed = _reading if reading is None else None
+    chosen = reading or installed or BlockReading()
+    name = block_file(spec, chosen.own).stem
+    resolved = _read_kept(spec, installed) if installed is not None else read_block(spec, chosen)
+    return _loaded(name, resolved, sections)
 
 
 def _loaded(name: str, resolved: ResolvedDeck, sections: tuple[str, ...] | None) -> LoadedBlock:

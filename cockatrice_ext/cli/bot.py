@@ -16,9 +16,7 @@ from cockatrice_ext.cli.cards import CardSources, card_source_option
 from cockatrice_ext.formats import options as game_options
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from cockatrice_ext.cards.resolve import ResolvedDeck
+    from cockatrice_ext.bot.blocks import BlockReading
     from cockatrice_ext.client.client import ServerInfo
     from cockatrice_ext.journal import Journal
 
@@ -253,7 +251,7 @@ def run(
     )
     from cockatrice_ext.bot.blocks import lists_read_by
 
-    with lists_read_by(block_reader(card_source, (auction_block,))):  # every block, as block check reads it
+    with lists_read_by(block_reading(card_source, (auction_block,))):  # every block, as block check reads it
         _check_card_data(options.formats, auction_block, combat_source)
         web_options = _web_options(web_address, web_url)
         journal = _open_journal(journal_spec)
@@ -334,57 +332,21 @@ def unshared_deck_lists_warning(server: ServerInfo | None, formats: tuple[str, .
     )
 
 
-class CardSourceProblem(ValueError):
-    """A ``--card-source`` that does not load, found as a block is read: said as that option's fault."""
+def block_reading(card_source: CardSources | None, own: tuple[str, ...] = ()) -> BlockReading:
+    """How ``bot run`` reads every block (:class:`cockatrice_ext.bot.blocks.BlockReading`): as ``block
+    check`` and ``export`` read a list (the one reader,
+    :func:`cockatrice_ext.decks.resolve_list.read_block`: ``card_source`` as ``--card-source`` stacks, the
+    custom set beside the list, Un-card names without their quote marks, Windows-1252 text with a warning,
+    no sideboard), so an operator's block the commands accept is the bot's block; their notes and warnings
+    go to stderr, the bot's log.
 
+    Files are read only for the operator's own blocks ``own`` (``--auction-block``); any other name is a
+    bundled block's: a block named in room chat (``!vortex new 2 POOL``) never opens a file of its sender's
+    choice, nor says whether one exists."""
+    from cockatrice_ext.bot.blocks import BlockReading
+    from cockatrice_ext.cli.cards import say_on_stderr
 
-def block_reader(card_source: CardSources | None, own: tuple[str, ...] = ()) -> Callable[[str], ResolvedDeck]:
-    """How ``bot run`` reads and resolves a block (``spec``: a file, else a bundled block's name): with
-    ``block check``'s reader (:func:`cockatrice_ext.cli.block.read_block`: Windows-1252 text read with a
-    warning, no sideboard) and ``export``'s resolution (:func:`cockatrice_ext.cli.export.resolve_list`:
-    ``card_source`` as ``--card-source`` stacks, the custom set beside the list, Un-card names without their
-    quote marks), so an operator's block the commands accept is the bot's block. Their notes and warnings go
-    to stderr, the bot's log.
-
-    Files are read only for the operator's own blocks ``own`` (``--auction-block``); any other ``spec`` is a
-    bundled block's name: a block named in room chat (``!vortex new 2 POOL``) never opens a file of its
-    sender's choice, nor says whether one exists.
-
-    The reader raises what :func:`cockatrice_ext.bot.blocks.load_block` callers catch: ``KeyError`` for no
-    such block, :class:`CardSourceProblem` for card data of ``--card-source`` that does not load, else
-    ``ValueError``/``LookupError``/``OSError``."""
-
-    def read(spec: str) -> ResolvedDeck:
-        from cockatrice_ext import blocks
-        from cockatrice_ext.cards.errors import CardDataError
-        from cockatrice_ext.cli.block import read_block
-        from cockatrice_ext.cli.cards import CardDataProblem
-        from cockatrice_ext.cli.export import find_block, resolve_list
-
-        path = Path(spec).expanduser()
-        if spec not in own or not path.exists():
-            path = blocks.block_path(spec)  # KeyError naming the bundled blocks
-        try:
-            path = find_block(str(path))
-            deck = read_block(path)
-            resolved, _ = resolve_list(deck, card_source, spec, beside=path)
-        except CardDataProblem as exc:
-            cause = exc.__cause__
-            if isinstance(cause, CardDataError) and not _same_file(cause.source, path.with_suffix(".xml")):
-                raise CardSourceProblem(exc.format_message()) from None
-            raise ValueError(exc.format_message()) from None  # the custom set beside the list
-        except click.ClickException as exc:
-            raise ValueError(exc.format_message()) from None
-        return resolved
-
-    return read
-
-
-def _same_file(text: str, path: Path) -> bool:
-    try:
-        return Path(text).expanduser().resolve() == path.resolve()
-    except (OSError, ValueError):
-        return False
+    return BlockReading(card_source=card_source, own=own, say=say_on_stderr)
 
 
 def _combat_card_source(card_source: CardSources | None, formats: tuple[str, ...]) -> str:
@@ -412,12 +374,12 @@ def _combat_card_source(card_source: CardSources | None, formats: tuple[str, ...
 
 
 def _check_card_data(formats: tuple[str, ...], auction_block: str, card_source: str) -> None:
-    """Load the auction block (as every block is read: :func:`block_reader`) and the card data for Combat's
+    """Load the auction block (as every block is read: :func:`block_reading`) and the card data for Combat's
     deck checks now, as a game would, so a bad one is refused at start, not at every ``!auction new`` or
     ``!combat new``. The default card data (every real card, about a second to load) is left for the first
     game."""
     if "auction" in formats:
-        from cockatrice_ext.bot.blocks import load_block
+        from cockatrice_ext.bot.blocks import CardSourceProblem, load_block
 
         try:
             load_block(auction_block)

@@ -1,7 +1,8 @@
 """``cockatrice-ext cards``: look cards up; plus the ``--card-source`` option every command shares.
 
 ``card_source_option`` and :func:`open_card_source` are the one way a command gets card data (for a
-list, :func:`list_card_data`, which ``export`` and ``block check`` share):
+list, :func:`cockatrice_ext.decks.resolve_list.list_card_data`, which ``export``, ``block check`` and the
+bot share):
 no option means ``$COCKATRICE_EXT_CARDS`` or else the embedded cards (every real card, fast);
 ``--card-source`` takes a file or folder of any supported kind, ``cockatrice`` (your own Cockatrice
 install), ``scryfall`` or ``default``; it may repeat: sources merge in order, later ones winning, on
@@ -12,19 +13,18 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from cockatrice_ext.cards.errors import CardDataError, UnknownCardsError, latin_letters
 from cockatrice_ext.cards.model import Card, CardDatabase
+from cockatrice_ext.decks.resolve_list import CardSources
 
 if TYPE_CHECKING:
     from cockatrice_ext.cards.resolve import Match, NameIndex
-    from cockatrice_ext.decks.model import Deck
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -45,12 +45,21 @@ class CardDataProblem(click.ClickException):
     exit_code = 2
 
 
-@dataclass(frozen=True)
-class CardSources:
-    """What ``--card-source`` (repeated) and ``--no-default-cards`` asked for."""
+def say_on_stderr(line: str) -> None:
+    """Say a reader's or resolver's line (``note: ...``, ``warning: ...``) on stderr, where every command
+    says them."""
+    click.echo(line, err=True)
 
-    sources: tuple[str, ...]
-    with_default: bool = True
+
+@contextmanager
+def progress_bar(size: int, label: str) -> Iterator[Callable[[int], None]]:
+    """A click progress bar on stderr for a card source of ``size`` bytes, none for a source under
+    :data:`PROGRESS_THRESHOLD` (:data:`cockatrice_ext.decks.resolve_list.ProgressBar`)."""
+    if size < PROGRESS_THRESHOLD:
+        yield lambda _: None
+        return
+    with click.progressbar(length=size, label=label, file=sys.stderr, show_eta=True) as bar:
+        yield bar.update
 
 
 def card_source_option(func: F) -> F:
@@ -74,156 +83,37 @@ def card_source_option(func: F) -> F:
     )(wrapper)
 
 
+def check_card_sources(card_source: str | CardSources | None) -> None:
+    """Refuse ``--no-default-cards`` without a ``--card-source``: nothing would be left to read."""
+    if isinstance(card_source, CardSources) and not card_source.sources and not card_source.with_default:
+        raise click.UsageError("--no-default-cards needs at least one --card-source")
+
+
 def open_card_source(
     path: str | CardSources | None, progress: bool = True, *, need: Iterable[str] = ()
 ) -> CardDatabase:
-    """Load the card data a command asked for; a click progress bar (on stderr) for long loads.
+    """Load the card data a command asked for (:func:`cockatrice_ext.decks.resolve_list.card_data`); a
+    click progress bar (on stderr) for long loads.
 
     ``need`` are names the caller will resolve: with no explicit source, if the built-in cards
     miss some of them and Cockatrice is installed, the user's Cockatrice cards are added.
-    Errors become :class:`CardDataProblem` naming the file and position. A name ``A // B`` also needs
-    ``A``: MTGJSON names a meld card with the card it melds into, which is not its name here.
+    Errors become :class:`CardDataProblem` naming the file and position.
     """
-    from cockatrice_ext.cards import sources
-    from cockatrice_ext.cards.resolve import quote_variants
+    from cockatrice_ext.decks.resolve_list import card_data
 
-    need = list(need)
-    need += [name.split(" // ", 1)[0] for name in need if " // " in name]
-    need += [variant for name in need for variant in quote_variants(name)]  # "Ach! Hans, Run!"
-    if isinstance(path, CardSources):
-        if not path.sources and not path.with_default:
-            raise click.UsageError("--no-default-cards needs at least one --card-source")
-        try:
-            return sources.load_stacked(path.sources, need, with_default=path.with_default)
-        except CardDataError as exc:
-            raise CardDataProblem(str(exc)) from exc
+    check_card_sources(path)
     try:
-        size = 0 if not progress else _safe_size(path)
-        names = need
-        if size < PROGRESS_THRESHOLD:
-            return sources.load_cards_covering(names, path) if names else sources.load_cards(path)
-        label = f"Loading {path or sources.default_source()}"
-        with click.progressbar(length=size, label=label, file=sys.stderr, show_eta=True) as bar:
-            loader = sources.load_cards_covering if names else None
-            if loader is not None:
-                return loader(names, path, progress=bar.update)
-            return sources.load_cards(path, progress=bar.update)
+        return card_data(path, need, progress_bar=progress_bar if progress else None)
     except CardDataError as exc:
         raise CardDataProblem(str(exc)) from exc
 
 
-def list_card_data(
-    deck: Deck, card_source: CardSources | None, *, beside: Path | None = None
-) -> CardDatabase:
-    """The card data ``export`` and ``block check`` resolve ``deck`` against, so that both see the same
-    cards: ``card_source`` (or the default) for the list's names; the custom set beside the list file
-    ``beside`` (:func:`custom_set_beside`), which wins as a last ``--card-source`` would, said on stderr;
-    and with the default cards, what the list pins that they lack (:func:`_add_pinned`)."""
-    from cockatrice_ext.cards.resolve import NameIndex, lookup_names
-
-    names = lookup_names(deck)
-    custom = custom_set_beside(beside, card_source) if beside is not None else None
-    if custom is None:
-        db = open_card_source(card_source, need=names)
-    else:
-        sibling = _load_sibling(custom)
-        click.echo(f"note: custom cards read from {custom.name}, the card set beside {beside.name}", err=True)
-        index = NameIndex(sibling)
-        base = open_card_source(card_source, need=[name for name in names if index.find(name) is None])
-        db = CardDatabase(source=f"{base.source} + {custom}" if base.source else str(custom))
-        db.merge(sibling)  # the first definition of a name wins: the custom set's
-        db.merge(base)
-        db.name_hints.update(base.name_hints)
-        db.link_reverse_related()
-    if card_source is None:
-        db = _add_pinned(deck, db)
-    return db
-
-
-def custom_set_beside(path: Path, card_source: CardSources | None = None) -> Path | None:
-    """The Cockatrice custom set ``BLOCK.xml`` beside the list file ``path`` (``myblock.xml`` beside
-    ``myblock.txt``, as the bundled blocks ship theirs), or ``None``: none there, an XML that is not card
-    data, the list itself, a file the ``--card-source`` options name, or a bundled block's set that the
-    default cards already hold."""
-    from cockatrice_ext.cards import sources
-
-    xml = path.with_suffix(".xml")
-    try:
-        if xml == path or not xml.is_file():
-            return None
-        if not sources.is_card_database_xml(xml):
-            return None
-        found = xml.resolve()
-    except OSError:
-        return None
-    named = card_source.sources if card_source is not None else ()
-    if any(Path(text).expanduser().resolve() == found for text in named):
-        return None
-    with_default = card_source is None or card_source.with_default
-    held = with_default and sources.default_source() in sources.DEFAULT_KEYWORDS  # the bundled sets too
-    if held and found in {bundled.resolve() for bundled in sources.custom_set_files()}:
-        return None
-    return xml
-
-
-def _load_sibling(path: Path) -> CardDatabase:
-    from cockatrice_ext.cards.sources import load_cards
-
-    try:
-        return load_cards(str(path))
-    except CardDataError as exc:
-        raise CardDataProblem(f"{exc} (the custom set beside the list, read with it)") from exc
-
-
-def _add_pinned(deck: Deck, db: CardDatabase) -> CardDatabase:
-    """``db`` with what the list pins that the compact built-in cards lack, from every real card and token,
-    the shipped store: a pinned printing (``4 Mountain (TMP)``, a Forge ``Mountain|TMP``), every printing of
-    a card pinned by Forge's art index (``Island|M19|3`` counts the set's every printing), and a token the
-    tokens zone names exactly (Magic-Token's ``Goblin Token `` with its trailing space is another token than
-    ``Goblin Token``). A card keeps its default printing, so nothing unpinned changes."""
-    from cockatrice_ext.cards.resolve import NameIndex, pick_printing
-
-    index = NameIndex(db)
-    lacking = {entry.name for entry in deck.sections.get("tokens", []) if entry.name not in db.cards}
-    for _, entry in deck.entries():
-        card = index.find(entry.name) if entry.set_code or entry.collector_number else None
-        pinned = card and pick_printing(card, entry.set_code, entry.collector_number, entry.art_index)
-        if card is not None and (pinned is None or entry.art_index):  # arts count every printing in the set
-            lacking.add(card.name)
-    return with_every_printing(db, lacking)
-
-
 def with_every_printing(db: CardDatabase, names: Iterable[str]) -> CardDatabase:
-    """``db`` (not changed: the default cards are shared) plus the shipped store's cards ``names``: every
-    printing of a real card, where the compact built-in cards keep a few. Only over the default cards:
-    ``$COCKATRICE_EXT_CARDS`` names the user's own cards, theirs to complete."""
-    from cockatrice_ext.cards.sources import DEFAULT_KEYWORDS, default_source
-    from cockatrice_ext.cards.store import shipped_store
+    """``db`` plus every printing of the real cards ``names``
+    (:func:`cockatrice_ext.decks.resolve_list.with_every_printing`), a failed look-up said on stderr."""
+    from cockatrice_ext.decks.resolve_list import with_every_printing as completed
 
-    wanted = sorted(set(names))
-    if not wanted or default_source() not in DEFAULT_KEYWORDS:
-        return db
-    try:
-        extra = shipped_store().cards_for(wanted)
-    except CardDataError as exc:
-        click.echo(f"warning: printings not looked up in the shipped card data: {exc}", err=True)
-        return db
-    merged = CardDatabase(source=db.source)
-    merged.merge(db)
-    merged.merge(extra)
-    merged.source = db.source
-    merged.name_hints.update(db.name_hints)
-    merged.link_reverse_related()
-    return merged
-
-
-def _safe_size(path: str | None) -> int:
-    from cockatrice_ext.cards import sources
-
-    try:
-        return sources.source_size(path if path is not None else sources.default_source())
-    except OSError:
-        return 0
+    return completed(db, names, say_on_stderr)
 
 
 @click.group()

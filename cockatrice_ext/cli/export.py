@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from cockatrice_ext.cli.cards import CardSources, card_source_option
+from cockatrice_ext.cli.cards import CardSources, card_source_option, say_on_stderr
 from cockatrice_ext.decks.readers import FORMAT_ALIASES, FORMATS
+from cockatrice_ext.decks.resolve_list import STDIN_LABEL, STDIN_NAME
 from cockatrice_ext.exporters import (
     EXPORT_FORMATS,
     kept_edit_warning,
@@ -128,11 +129,6 @@ def find_block(block: str) -> Path:
 
 STDIN = "-"
 """The input path that means standard input (``export - --to cod -o deck.cod``)."""
-STDIN_LABEL = "<stdin>"
-STDIN_NAME = "stdin"
-"""The name of a list read from standard input that names itself nowhere: its deck's, its report's."""
-WINDOWS_1252 = "Windows-1252"
-"""How a list that is not UTF-8 is read (what Windows editors save as "ANSI")."""
 FROM_CHOICES = ("auto", *FORMATS, *sorted(FORMAT_ALIASES))
 
 
@@ -151,13 +147,6 @@ def from_option(func: F) -> F:
     )(func)
 
 
-def _is_card_xml(data: bytes) -> bool:
-    """Whether ``data`` is a Cockatrice card database, by its root element (past comments, in UTF-16 too)."""
-    from cockatrice_ext.cards.sources import CARD_DATABASE_ROOT, XML_SNIFF_BYTES, xml_root
-
-    return xml_root(data[:XML_SNIFF_BYTES]) == CARD_DATABASE_ROOT
-
-
 def load_input(
     block: str, from_format: str = "auto", *, sideboard: bool = True
 ) -> tuple[Deck | CardDatabase, str]:
@@ -169,141 +158,52 @@ def load_input(
     """
     from cockatrice_ext.decks.blocklist import MAX_TEXT_BYTES
     from cockatrice_ext.decks.errors import DeckFormatError
+    from cockatrice_ext.decks.resolve_list import read_list_file
 
-    if block == STDIN:
-        source = STDIN_LABEL
-        data = sys.stdin.buffer.read(MAX_TEXT_BYTES + 1)
-    else:
+    if block != STDIN:
         path = find_block(block)
-        source = str(path)
-        if from_format.lower() == "auto":
-            from cockatrice_ext.cards.sources import is_card_database_xml
-
-            if is_card_database_xml(path):
-                from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
-
-                return read_cockatrice_xml(path), source  # card files may be big: streamed
-        with path.open("rb") as handle:
-            data = handle.read(MAX_TEXT_BYTES + 1)
+        return read_list_file(path, from_format, sideboard=sideboard, say=say_on_stderr), str(path)
+    data = sys.stdin.buffer.read(MAX_TEXT_BYTES + 1)
     if len(data) > MAX_TEXT_BYTES:
-        raise DeckFormatError(f"input larger than {MAX_TEXT_BYTES} bytes", source=source)
-    return read_list(data, source, from_format, sideboard=sideboard), source
+        raise DeckFormatError(f"input larger than {MAX_TEXT_BYTES} bytes", source=STDIN_LABEL)
+    return read_list(data, STDIN_LABEL, from_format, sideboard=sideboard), STDIN_LABEL
 
 
 def read_list(
     data: bytes, source: str, from_format: str = "auto", *, sideboard: bool = True
 ) -> Deck | CardDatabase:
-    """The block list or deck in ``data`` (``source`` names it), read as ``from_format`` or as detected;
-    with ``auto``, a Cockatrice card database gives its cards. A gzip file is read inflated (capped); text
-    that is not UTF-8 is read as Windows-1252, with one warning. A detected sideboard that only a blank
-    line made (MTGO / MTGGoldfish or Arena text) is announced on stderr, with the option that reads it
-    whole; without ``sideboard`` (a cube, a card file, a block: nothing has a sideboard there) it is never
-    made: those cards are main cards, as block lists separate their colours with blank lines."""
-    from cockatrice_ext.decks.blocklist import (
-        MAX_LIST_CARDS,
-        MAX_TEXT_BYTES,
-        as_utf8,
-        compression_of,
-        gunzip_list,
-        one_line_break,
-    )
-    from cockatrice_ext.decks.errors import DeckFormatError
-    from cockatrice_ext.decks.readers import (
-        blank_line_sideboard,
-        canonical_format,
-        detect_format,
-        has_sideboard_marks,
-        read_deck,
-        utf16_as_utf8,
-    )
+    """The block list or deck in ``data`` as :func:`cockatrice_ext.decks.resolve_list.read_list` reads it,
+    its notes said on stderr."""
+    from cockatrice_ext.decks import resolve_list as lists
 
-    name = "" if source == STDIN_LABEL else source
-    if compression_of(data) == "gzip":
-        data = gunzip_list(data, source)
-        name = name[:-3] if name.lower().endswith(".gz") else name  # list.txt.gz: named and read as list.txt
-        if len(data) > MAX_TEXT_BYTES:
-            raise DeckFormatError(
-                f"input larger than {MAX_TEXT_BYTES} bytes once decompressed", source=source
-            )
-    data = one_line_break(utf16_as_utf8(data))
-    auto = from_format.lower() == "auto"
-    if auto and _is_card_xml(data):
-        from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
-
-        return read_cockatrice_xml(data, name=source)
-    windows = False
-    if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):  # XML says its own encoding
-        data, windows = as_utf8(data, source)
-    chosen = detect_format(data, name) if auto else canonical_format(from_format)
-    deck = read_deck(data, format=chosen, source=source)
-    if windows:
-        deck.encoding = WINDOWS_1252  # said once the list resolved (resolve_list): an error is said alone
-    if deck.count() > MAX_LIST_CARDS:
-        total = f"{deck.count():,} cards in all"
-        raise DeckFormatError(f"{total}; a list holds at most {MAX_LIST_CARDS:,}", source=source)
-    if not deck.name:
-        deck.name = Path(name).stem if name else STDIN_NAME
-    if not auto:
-        return deck
-    text = data.decode("utf-8", errors="replace")
-    guessed = chosen in ("arena", "mtggoldfish", "text") and deck.count("side") > 0
-    guessed = guessed and not has_sideboard_marks(text)  # only a blank line made it
-    if not sideboard:
-        if guessed:
-            deck.section("main").extend(deck.sections.pop("side"))  # a blank line between colours
-        return deck
-    if guessed:
-        kind = {"arena": "Arena text", "mtggoldfish": "an MTGO / MTGGoldfish deck"}.get(chosen, "a deck")
-        click.echo(
-            f"note: {source} read as {kind}: {_after_blank(deck.count('side'), 'its sideboard')}"
-            " (--from blocklist reads them as main cards)",
-            err=True,
-        )
-    elif chosen == "blocklist" and (kept := blank_line_sideboard(text)):
-        click.echo(
-            f"note: {source} read as a block list: {_after_blank(kept, 'main cards')}"
-            " (--from text reads them as a sideboard)",
-            err=True,
-        )
-    return deck
-
-
-def _after_blank(count: int, what: str) -> str:
-    """``the N cards after the blank line are WHAT`` (``the card ... is a main card`` for one), in the
-    notes of :func:`read_list`; ``what`` is ``main cards`` or ``its sideboard``."""
-    if count == 1:
-        return f"the card after the blank line is {'a main card' if what == 'main cards' else what}"
-    return f"the {count} cards after the blank line are {what}"
+    return lists.read_list(data, source, from_format, sideboard=sideboard, say=say_on_stderr)
 
 
 def resolve_list(
     deck: Deck, card_source: CardSources | None, source: str, *, beside: Path | None = None
 ) -> tuple[ResolvedDeck, CardDatabase]:
-    """Resolve ``deck`` as ``export`` and ``block check`` both do, against the card data of
-    :func:`cockatrice_ext.cli.cards.list_card_data` (``beside``: the list file, whose custom set beside it
-    is read too); the resolver's warnings are said on stderr. Returns the resolved deck and its card data."""
-    from cockatrice_ext.cards.resolve import NameIndex, UnknownCardsError, resolve_deck
-    from cockatrice_ext.cli.cards import list_card_data
+    """Resolve ``deck`` as ``export``, ``block check`` and the bot all do
+    (:func:`cockatrice_ext.decks.resolve_list.resolve_list`: ``card_source``, the custom set beside the list
+    file ``beside``, every pinned printing); what it says goes to stderr, card data that does not load is a
+    :class:`~cockatrice_ext.cli.cards.CardDataProblem`. Returns the resolved deck and its card data."""
+    from cockatrice_ext.cards.errors import CardDataError
+    from cockatrice_ext.cli.cards import CardDataProblem, check_card_sources, progress_bar
+    from cockatrice_ext.decks import resolve_list as lists
+    from cockatrice_ext.exporters.model import cockatrice_token_name
 
-    db = list_card_data(deck, card_source, beside=beside)
-    index = NameIndex(db)
-    _untoken_names(deck, db)
-    read_as = f"{source} is not UTF-8: read as {deck.encoding}" if deck.encoding else ""
+    check_card_sources(card_source)
     try:
-        resolved = resolve_deck(deck, index, source=source)
-    except UnknownCardsError as exc:
-        said = [f"  ({read_as}; save it as UTF-8 if its accents are wrong)"] if read_as else []
-        said += [f"  ({warning})" for warning in deck.read_warnings]  # invisible characters removed
-        if said:  # an accent read wrongly, an invisible character, may be why a name is unknown
-            exc.args = ("\n".join([str(exc), *said]),)
-        raise
-    if read_as:
-        click.echo(f"warning: {read_as} (check its accented names; save it as UTF-8 to be sure)", err=True)
-    for warning in deck.read_warnings:
-        click.echo(f"warning: {warning}", err=True)
-    for warning in resolved.warnings:  # as warning lines: no logger's time stamp
-        click.echo(f"warning: {warning}", err=True)
-    return resolved, db
+        return lists.resolve_list(
+            deck,
+            card_source,
+            source,
+            beside=beside,
+            say=say_on_stderr,
+            token_spelling=cockatrice_token_name,  # how a .cod we write spells it
+            progress_bar=progress_bar,
+        )
+    except CardDataError as exc:
+        raise CardDataProblem(str(exc)) from exc
 
 
 def _resolve(deck: Deck, card_source: CardSources | None, source: str, beside: Path | None) -> ExportDeck:
@@ -312,33 +212,6 @@ def _resolve(deck: Deck, card_source: CardSources | None, source: str, beside: P
 
     resolved, db = resolve_list(deck, card_source, source, beside=beside)
     return from_resolved(resolved, db)
-
-
-def _untoken_names(deck: Deck, db: CardDatabase) -> None:
-    """Map Cockatrice token spellings in a ``tokens`` zone (``Goblin Token``, ``Boo (Token)``, trailing
-    spaces) to the card data's token names (``Goblin``), so a .cod we wrote reads back."""
-    from dataclasses import replace
-
-    from cockatrice_ext.exporters.model import cockatrice_token_name
-
-    entries = deck.sections.get("tokens")
-    if not entries:
-        return
-    for i, entry in enumerate(entries):
-        if entry.name in db.cards:
-            continue
-        trimmed = entry.name.rstrip()
-        bare = next((trimmed[: -len(s)] for s in (" (Token)", " Token") if trimmed.endswith(s)), trimmed)
-        token = next((t for t in map(db.cards.get, (trimmed, bare)) if t is not None and t.is_token), None)
-        if token is None:
-            continue
-        entries[i] = replace(entry, name=token.name)
-        if cockatrice_token_name(token) != entry.name:  # a variant the card data lacks
-            click.echo(
-                f"warning: line {entry.line}: token {entry.name!r} is not in the card data; written as"
-                f" {cockatrice_token_name(token)!r}",
-                err=True,
-            )
 
 
 def build(

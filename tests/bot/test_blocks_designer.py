@@ -1,7 +1,7 @@
 """A designer's block in the bot reads as ``export`` and ``block check`` read it: the custom set beside the
 list, ``--card-source``, Un-card names typed without their quote marks, Windows-1252 text with a warning.
 
-``bot run`` reads every block with :func:`cockatrice_ext.cli.bot.block_reader` (installed for
+``bot run`` reads every block as :func:`cockatrice_ext.cli.bot.block_reading` says (installed for
 :func:`cockatrice_ext.bot.blocks.load_block` by :func:`~cockatrice_ext.bot.blocks.lists_read_by`); these tests
 call those, and the command itself up to its connection (a URL that refuses at once).
 """
@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from cockatrice_ext.bot import blocks
 from cockatrice_ext.bot.blocks import lists_read_by, load_block
 from cockatrice_ext.cli import main
-from cockatrice_ext.cli.bot import block_reader
+from cockatrice_ext.cli.bot import block_reading
 from cockatrice_ext.cli.cards import CardSources
 
 NOWHERE = "ws://127.0.0.1:9/servatrice"  # refused at once: everything before the connection has run
@@ -56,7 +56,7 @@ def designer_block(folder: Path, stem: str = "intl", *, encoding: str = "utf-8",
 
 def read_as_bot_run(spec: str, card_source: CardSources | None = None) -> blocks.LoadedBlock:
     """``load_block(spec)`` as a game of ``bot run --auction-block SPEC`` calls it."""
-    with lists_read_by(block_reader(card_source, (spec,))):
+    with lists_read_by(block_reading(card_source, (spec,))):
         return load_block(spec)
 
 
@@ -111,7 +111,7 @@ def test_a_block_is_read_again_when_it_changes_and_said_once_per_version(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = designer_block(tmp_path, encoding="cp1252")
-    with lists_read_by(block_reader(None, (str(path),))):
+    with lists_read_by(block_reading(None, (str(path),))):
         first = load_block(str(path))
         again = load_block(str(path))
         assert again.facts == first.facts
@@ -143,7 +143,7 @@ def test_bot_run_starts_with_the_designers_block(tmp_path: Path) -> None:
     assert code == 1 and f"cannot run the bot on {NOWHERE}" in output, output
     assert "custom cards read from intl.xml, the card set beside intl.txt" in output
     assert "is not UTF-8: read as Windows-1252" in output
-    assert blocks._reader is None  # the command's reader ends with it
+    assert blocks._reading is None  # the command's way of reading ends with it
 
 
 def test_bot_run_takes_card_source_as_export_does(tmp_path: Path) -> None:
@@ -174,7 +174,7 @@ def test_a_block_named_in_chat_is_a_bundled_one_never_a_file(tmp_path: Path) -> 
     operator's own block is a file; another path is no block, said as for a name that does not exist."""
     own = designer_block(tmp_path)
     other = designer_block(tmp_path, "other")
-    with lists_read_by(block_reader(None, (str(own),))):
+    with lists_read_by(block_reading(None, (str(own),))):
         assert len(load_block(str(own))) == 5
         assert len(load_block("vortex-pool", sections=None)) > 40
         with pytest.raises(KeyError, match="no bundled block") as refused:

@@ -1,0 +1,438 @@
+"""A designer's block list read and resolved one way, for ``export``, ``block check`` and the bot alike.
+
+:func:`read_list` turns a list's bytes into a :class:`~cockatrice_ext.decks.model.Deck` (any deck format,
+detected; gzip inflated; text that is not UTF-8 read as Windows-1252); :func:`resolve_list` resolves it
+against :func:`list_card_data`: the card sources asked for (:class:`CardSources`, ``--card-source``), the
+custom set beside the list file (:func:`custom_set_beside`), Un-card names without their quote marks, every
+pinned printing. :func:`read_block` does both for a block file, as the bot loads one.
+
+No I/O but reading the files: what the reader and resolver have to say (``note: ...``, ``warning: ...``
+lines) goes to a ``say`` callback, in the order it is found, so a line said before an error is said before
+it. The command line prints them on stderr; the bot, in its log.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cockatrice_ext.cards.errors import CardDataError
+from cockatrice_ext.cards.model import Card, CardDatabase
+
+if TYPE_CHECKING:
+    from cockatrice_ext.cards.resolve import ResolvedDeck
+    from cockatrice_ext.decks.model import Deck
+
+LOGGER = logging.getLogger(__name__)
+
+Say = Callable[[str], None]
+"""Takes one line to tell the user: ``note: ...`` or ``warning: ...``."""
+ProgressBar = Callable[[int, str], AbstractContextManager[Callable[[int], None]]]
+"""Given a load's size in bytes and a label, a context whose value is told each chunk of bytes read (the
+caller's to show, or not for a small one)."""
+TokenSpelling = Callable[[Card], str]
+"""How an output spells a token (``Goblin Token``): a list's token line that differs is warned about."""
+
+STDIN_LABEL = "<stdin>"
+"""The ``source`` of a list read from standard input."""
+STDIN_NAME = "stdin"
+"""The name of a list read from standard input that names itself nowhere: its deck's, its report's."""
+WINDOWS_1252 = "Windows-1252"
+"""How a list that is not UTF-8 is read (what Windows editors save as "ANSI")."""
+
+
+def _log(line: str) -> None:
+    LOGGER.warning("%s", line)
+
+
+@dataclass(frozen=True)
+class CardSources:
+    """What ``--card-source`` (repeated) and ``--no-default-cards`` asked for."""
+
+    sources: tuple[str, ...]
+    with_default: bool = True
+
+
+class CustomSetError(CardDataError):
+    """The custom set beside a list does not load: the list's fault, not the card sources'."""
+
+
+def card_data(
+    card_source: str | CardSources | None,
+    need: Iterable[str] = (),
+    *,
+    progress_bar: ProgressBar | None = None,
+) -> CardDatabase:
+    """The card data ``card_source`` names (``None``: the default; a :class:`CardSources`: stacked over the
+    default), sure to hold what it has of ``need``, the names the caller will resolve. A name ``A // B``
+    also needs ``A`` (MTGJSON names a meld card with the card it melds into), a name without its quote marks
+    the quoted one (``"Ach! Hans, Run!"``: :func:`~cockatrice_ext.cards.resolve.quote_variants`).
+
+    Raises:
+        CardDataError: a source that does not load.
+        ValueError: a :class:`CardSources` with no source and the default left out.
+    """
+    from cockatrice_ext.cards import sources
+    from cockatrice_ext.cards.resolve import quote_variants
+
+    need = list(need)
+    need += [name.split(" // ", 1)[0] for name in need if " // " in name]
+    need += [variant for name in need for variant in quote_variants(name)]
+    if isinstance(card_source, CardSources):
+        if not card_source.sources and not card_source.with_default:
+            raise ValueError("no card data: the default cards left out and no card source given")
+        return sources.load_stacked(card_source.sources, need, with_default=card_source.with_default)
+    size = _safe_size(card_source) if progress_bar is not None else 0
+    if progress_bar is None or not size:
+        return sources.load_cards_covering(need, card_source) if need else sources.load_cards(card_source)
+    with progress_bar(size, f"Loading {card_source or sources.default_source()}") as update:
+        if need:
+            return sources.load_cards_covering(need, card_source, progress=update)
+        return sources.load_cards(card_source, progress=update)
+
+
+def _safe_size(path: str | None) -> int:
+    from cockatrice_ext.cards import sources
+
+    try:
+        return sources.source_size(path if path is not None else sources.default_source())
+    except OSError:
+        return 0
+
+
+def custom_set_beside(path: Path, card_source: CardSources | None = None) -> Path | None:
+    """The Cockatrice custom set ``BLOCK.xml`` beside the list file ``path`` (``myblock.xml`` beside
+    ``myblock.txt``, as the bundled blocks ship theirs), or ``None``: none there, an XML that is not card
+    data, the list itself, a file the card sources name, or a bundled block's set that the default cards
+    already hold."""
+    from cockatrice_ext.cards import sources
+
+    xml = path.with_suffix(".xml")
+    try:
+        if xml == path or not xml.is_file():
+            return None
+        if not sources.is_card_database_xml(xml):
+            return None
+        found = xml.resolve()
+    except OSError:
+        return None
+    named = card_source.sources if card_source is not None else ()
+    if any(Path(text).expanduser().resolve() == found for text in named):
+        return None
+    with_default = card_source is None or card_source.with_default
+    held = with_default and sources.default_source() in sources.DEFAULT_KEYWORDS  # the bundled sets too
+    if held and found in {bundled.resolve() for bundled in sources.custom_set_files()}:
+        return None
+    return xml
+
+
+def list_card_data(
+    deck: Deck,
+    card_source: CardSources | None,
+    *,
+    beside: Path | None = None,
+    say: Say = _log,
+    progress_bar: ProgressBar | None = None,
+) -> CardDatabase:
+    """The card data ``deck`` resolves against: ``card_source`` (or the default) for the list's names; the
+    custom set beside the list file ``beside`` (:func:`custom_set_beside`), which wins as a last card
+    source would, and is said; and with the default cards, what the list pins that they lack
+    (:func:`_add_pinned`).
+
+    Raises:
+        CustomSetError: the custom set beside the list does not load.
+        CardDataError: a card source that does not load.
+    """
+    from cockatrice_ext.cards.resolve import NameIndex, lookup_names
+
+    names = lookup_names(deck)
+    custom = custom_set_beside(beside, card_source) if beside is not None else None
+    if custom is None:
+        db = card_data(card_source, names, progress_bar=progress_bar)
+    else:
+        assert beside is not None
+        sibling = _load_sibling(custom)
+        say(f"note: custom cards read from {custom.name}, the card set beside {beside.name}")
+        index = NameIndex(sibling)
+        need = [name for name in names if index.find(name) is None]
+        base = card_data(card_source, need, progress_bar=progress_bar)
+        db = CardDatabase(source=f"{base.source} + {custom}" if base.source else str(custom))
+        db.merge(sibling)  # the first definition of a name wins: the custom set's
+        db.merge(base)
+        db.name_hints.update(base.name_hints)
+        db.link_reverse_related()
+    if card_source is None:
+        db = _add_pinned(deck, db, say)
+    return db
+
+
+def _load_sibling(path: Path) -> CardDatabase:
+    from cockatrice_ext.cards.sources import load_cards
+
+    try:
+        return load_cards(str(path))
+    except CardDataError as exc:
+        raise CustomSetError(f"{exc} (the custom set beside the list, read with it)") from exc
+
+
+def _add_pinned(deck: Deck, db: CardDatabase, say: Say) -> CardDatabase:
+    """``db`` with what the list pins that the compact built-in cards lack, from every real card and token,
+    the shipped store: a pinned printing (``4 Mountain (TMP)``, a Forge ``Mountain|TMP``), every printing of
+    a card pinned by Forge's art index (``Island|M19|3`` counts the set's every printing), and a token the
+    tokens zone names exactly (Magic-Token's ``Goblin Token `` with its trailing space is another token than
+    ``Goblin Token``). A card keeps its default printing, so nothing unpinned changes."""
+    from cockatrice_ext.cards.resolve import NameIndex, pick_printing
+
+    index = NameIndex(db)
+    lacking = {entry.name for entry in deck.sections.get("tokens", []) if entry.name not in db.cards}
+    for _, entry in deck.entries():
+        card = index.find(entry.name) if entry.set_code or entry.collector_number else None
+        pinned = card and pick_printing(card, entry.set_code, entry.collector_number, entry.art_index)
+        if card is not None and (pinned is None or entry.art_index):  # arts count every printing in the set
+            lacking.add(card.name)
+    return with_every_printing(db, lacking, say)
+
+
+def with_every_printing(db: CardDatabase, names: Iterable[str], say: Say = _log) -> CardDatabase:
+    """``db`` (not changed: the default cards are shared) plus the shipped store's cards ``names``: every
+    printing of a real card, where the compact built-in cards keep a few. Only over the default cards:
+    ``$COCKATRICE_EXT_CARDS`` names the user's own cards, theirs to complete."""
+    from cockatrice_ext.cards.sources import DEFAULT_KEYWORDS, default_source
+    from cockatrice_ext.cards.store import shipped_store
+
+    wanted = sorted(set(names))
+    if not wanted or default_source() not in DEFAULT_KEYWORDS:
+        return db
+    try:
+        extra = shipped_store().cards_for(wanted)
+    except CardDataError as exc:
+        say(f"warning: printings not looked up in the shipped card data: {exc}")
+        return db
+    merged = CardDatabase(source=db.source)
+    merged.merge(db)
+    merged.merge(extra)
+    merged.source = db.source
+    merged.name_hints.update(db.name_hints)
+    merged.link_reverse_related()
+    return merged
+
+
+def _is_card_xml(data: bytes) -> bool:
+    """Whether ``data`` is a Cockatrice card database, by its root element (past comments, in UTF-16 too)."""
+    from cockatrice_ext.cards.sources import CARD_DATABASE_ROOT, XML_SNIFF_BYTES, xml_root
+
+    return xml_root(data[:XML_SNIFF_BYTES]) == CARD_DATABASE_ROOT
+
+
+def read_list_file(
+    path: Path, from_format: str = "auto", *, sideboard: bool = True, say: Say = _log
+) -> Deck | CardDatabase:
+    """The list in file ``path`` as :func:`read_list` reads it; a Cockatrice card database, detected, is
+    streamed (card files may be big). Raises ``DeckFormatError`` (also for a file over the size cap),
+    ``CardDataError`` or ``OSError``."""
+    from cockatrice_ext.decks.blocklist import MAX_TEXT_BYTES
+    from cockatrice_ext.decks.errors import DeckFormatError
+
+    source = str(path)
+    if from_format.lower() == "auto":
+        from cockatrice_ext.cards.sources import is_card_database_xml
+
+        if is_card_database_xml(path):
+            from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
+
+            return read_cockatrice_xml(path)
+    with path.open("rb") as handle:
+        data = handle.read(MAX_TEXT_BYTES + 1)
+    if len(data) > MAX_TEXT_BYTES:
+        raise DeckFormatError(f"input larger than {MAX_TEXT_BYTES} bytes", source=source)
+    return read_list(data, source, from_format, sideboard=sideboard, say=say)
+
+
+def read_list(
+    data: bytes, source: str, from_format: str = "auto", *, sideboard: bool = True, say: Say = _log
+) -> Deck | CardDatabase:
+    """The block list or deck in ``data`` (``source`` names it), read as ``from_format`` or as detected;
+    with ``auto``, a Cockatrice card database gives its cards. A gzip file is read inflated (capped); text
+    that is not UTF-8 is read as Windows-1252 (``deck.encoding``, said by :func:`resolve_list` once the list
+    resolved). A detected sideboard that only a blank line made (MTGO / MTGGoldfish or Arena text) is
+    announced, with the option that reads it whole; without ``sideboard`` (a cube, a card file, a block:
+    nothing has a sideboard there) it is never made: those cards are main cards, as block lists separate
+    their colours with blank lines."""
+    from cockatrice_ext.decks.blocklist import (
+        MAX_LIST_CARDS,
+        MAX_TEXT_BYTES,
+        as_utf8,
+        compression_of,
+        gunzip_list,
+        one_line_break,
+    )
+    from cockatrice_ext.decks.errors import DeckFormatError
+    from cockatrice_ext.decks.readers import (
+        blank_line_sideboard,
+        canonical_format,
+        detect_format,
+        has_sideboard_marks,
+        read_deck,
+        utf16_as_utf8,
+    )
+
+    name = "" if source == STDIN_LABEL else source
+    if compression_of(data) == "gzip":
+        data = gunzip_list(data, source)
+        name = name[:-3] if name.lower().endswith(".gz") else name  # list.txt.gz: named and read as list.txt
+        if len(data) > MAX_TEXT_BYTES:
+            raise DeckFormatError(
+                f"input larger than {MAX_TEXT_BYTES} bytes once decompressed", source=source
+            )
+    data = one_line_break(utf16_as_utf8(data))
+    auto = from_format.lower() == "auto"
+    if auto and _is_card_xml(data):
+        from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
+
+        return read_cockatrice_xml(data, name=source)
+    windows = False
+    if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):  # XML says its own encoding
+        data, windows = as_utf8(data, source)
+    chosen = detect_format(data, name) if auto else canonical_format(from_format)
+    deck = read_deck(data, format=chosen, source=source)
+    if windows:
+        deck.encoding = WINDOWS_1252  # said once the list resolved (resolve_list): an error is said alone
+    if deck.count() > MAX_LIST_CARDS:
+        total = f"{deck.count():,} cards in all"
+        raise DeckFormatError(f"{total}; a list holds at most {MAX_LIST_CARDS:,}", source=source)
+    if not deck.name:
+        deck.name = Path(name).stem if name else STDIN_NAME
+    if not auto:
+        return deck
+    text = data.decode("utf-8", errors="replace")
+    guessed = chosen in ("arena", "mtggoldfish", "text") and deck.count("side") > 0
+    guessed = guessed and not has_sideboard_marks(text)  # only a blank line made it
+    if not sideboard:
+        if guessed:
+            deck.section("main").extend(deck.sections.pop("side"))  # a blank line between colours
+        return deck
+    if guessed:
+        kind = {"arena": "Arena text", "mtggoldfish": "an MTGO / MTGGoldfish deck"}.get(chosen, "a deck")
+        say(
+            f"note: {source} read as {kind}: {_after_blank(deck.count('side'), 'its sideboard')}"
+            " (--from blocklist reads them as main cards)"
+        )
+    elif chosen == "blocklist" and (kept := blank_line_sideboard(text)):
+        say(
+            f"note: {source} read as a block list: {_after_blank(kept, 'main cards')}"
+            " (--from text reads them as a sideboard)"
+        )
+    return deck
+
+
+def _after_blank(count: int, what: str) -> str:
+    """``the N cards after the blank line are WHAT`` (``the card ... is a main card`` for one), in the
+    notes of :func:`read_list`; ``what`` is ``main cards`` or ``its sideboard``."""
+    if count == 1:
+        return f"the card after the blank line is {'a main card' if what == 'main cards' else what}"
+    return f"the {count} cards after the blank line are {what}"
+
+
+def resolve_list(
+    deck: Deck,
+    card_source: CardSources | None,
+    source: str,
+    *,
+    beside: Path | None = None,
+    say: Say = _log,
+    token_spelling: TokenSpelling | None = None,
+    progress_bar: ProgressBar | None = None,
+) -> tuple[ResolvedDeck, CardDatabase]:
+    """Resolve ``deck`` against the card data of :func:`list_card_data` (``beside``: the list file, whose
+    custom set beside it is read too); the resolver's warnings, the text's encoding when it was not UTF-8
+    and the reader's warnings are said once it resolved. A token line spelled otherwise than the card data
+    names it (``Goblin Token``) is read as that token, with a warning when ``token_spelling`` spells it
+    otherwise than the line. Returns the resolved deck and its card data.
+
+    Raises:
+        UnknownCardsError: every name that does not resolve (with, after them, why an accent or an invisible
+            character may be the cause).
+        CustomSetError: the custom set beside the list does not load.
+        CardDataError: a card source that does not load.
+    """
+    from cockatrice_ext.cards.resolve import NameIndex, UnknownCardsError, resolve_deck
+
+    db = list_card_data(deck, card_source, beside=beside, say=say, progress_bar=progress_bar)
+    index = NameIndex(db)
+    _untoken_names(deck, db, say, token_spelling)
+    read_as = f"{source} is not UTF-8: read as {deck.encoding}" if deck.encoding else ""
+    try:
+        resolved = resolve_deck(deck, index, source=source)
+    except UnknownCardsError as exc:
+        said = [f"  ({read_as}; save it as UTF-8 if its accents are wrong)"] if read_as else []
+        said += [f"  ({warning})" for warning in deck.read_warnings]  # invisible characters removed
+        if said:  # an accent read wrongly, an invisible character, may be why a name is unknown
+            exc.args = ("\n".join([str(exc), *said]),)
+        raise
+    if read_as:
+        say(f"warning: {read_as} (check its accented names; save it as UTF-8 to be sure)")
+    for warning in deck.read_warnings:
+        say(f"warning: {warning}")
+    for warning in resolved.warnings:
+        say(f"warning: {warning}")
+    return resolved, db
+
+
+def _untoken_names(deck: Deck, db: CardDatabase, say: Say, spelling: TokenSpelling | None) -> None:
+    """Map Cockatrice token spellings in a ``tokens`` zone (``Goblin Token``, ``Boo (Token)``, trailing
+    spaces) to the card data's token names (``Goblin``), so a .cod we wrote reads back."""
+    entries = deck.sections.get("tokens")
+    if not entries:
+        return
+    for i, entry in enumerate(entries):
+        if entry.name in db.cards:
+            continue
+        trimmed = entry.name.rstrip()
+        bare = next((trimmed[: -len(s)] for s in (" (Token)", " Token") if trimmed.endswith(s)), trimmed)
+        token = next((t for t in map(db.cards.get, (trimmed, bare)) if t is not None and t.is_token), None)
+        if token is None:
+            continue
+        entries[i] = replace(entry, name=token.name)
+        spelt = spelling(token) if spelling is not None else entry.name
+        if spelt != entry.name:  # a variant the card data lacks
+            say(
+                f"warning: line {entry.line}: token {entry.name!r} is not in the card data; written as"
+                f" {spelt!r}"
+            )
+
+
+def read_block(
+    path: Path,
+    card_source: CardSources | None = None,
+    *,
+    source: str = "",
+    say: Say = _log,
+    token_spelling: TokenSpelling | None = None,
+) -> ResolvedDeck:
+    """The block in file ``path`` read and resolved as ``block check`` and ``export`` read one: any list
+    format, detected; no sideboard (the cards after a blank line are the block's); ``card_source`` and the
+    custom set beside it (:func:`resolve_list`; ``source`` names the block in its messages, default the
+    path). A Cockatrice card database is refused: it is card data, not a block.
+
+    Raises:
+        DeckFormatError: an unreadable list, or a card database.
+        UnknownCardsError: names that do not resolve.
+        CustomSetError, CardDataError: card data that does not load (the custom set beside it, a source).
+        OSError: the file cannot be read.
+    """
+    from cockatrice_ext.decks.errors import DeckFormatError
+    from cockatrice_ext.decks.model import Deck
+
+    loaded = read_list_file(path, sideboard=False, say=say)
+    if not isinstance(loaded, Deck):
+        raise DeckFormatError(
+            "a Cockatrice card database, not a block list (give it as --card-source)", source=str(path)
+        )
+    resolved, _ = resolve_list(
+        loaded, card_source, source or str(path), beside=path, say=say, token_spelling=token_spelling
+    )
+    return resolved

@@ -17,16 +17,18 @@ into bytes. :class:`Client` is the thin asyncio adapter around it, with these ta
 * the *dispatcher* hands :class:`~.events.ClientEvent` s to listeners and ``events()`` iterators, so a
   slow listener never stalls the reader (and so never the keepalive).
 
-When the connection drops every pending and queued command fails with :class:`ConnectionLost`; unless
-the client was closed on purpose it reconnects with exponential backoff, logs in again and rejoins its
-rooms (by name: a restarted server may number them afresh; ``Reconnected.renumbered`` says which moved) and
-games (same role: player/spectator/judge). ``cmd_id`` s restart per connection, so nothing is re-sent
-blindly. What a first login would have refused ends the client for good after a reconnect too, instead of
-retrying every few seconds or sitting in no room (or another one): a login refused for a reason retrying
-cannot change (``LoginFailed.final``), a room gone from the room list or no longer admitting the account.
-The ``Disconnected`` then has ``final`` (``LOGIN_REFUSED``, ``ROOM_GONE``, ``ROOM_REFUSED``) and the
-``error`` a first login would have raised. A server's goodbye meant for good (a ban, another login) has its
-``final`` reason's name, and a timed ban its end (``until``).
+When the connection drops every pending and queued command fails with :class:`ConnectionLost`; unless the
+client was closed on purpose it reconnects with exponential backoff, logs in again and rejoins its rooms (by
+name: a restarted server may number them afresh; ``Reconnected.renumbered`` says which moved) and games (same
+role: player/spectator/judge). The room ids the client hands out stay put for its life: the id a room had when
+first joined is still its id after the server renumbered it (``room_ids.RoomIds`` translates every room id in
+and out at the wire), so state its user keys by room id stays right. ``cmd_id`` s restart per connection, so
+nothing is re-sent blindly. What a first login would have refused ends the client for good after a reconnect
+too, instead of retrying every few seconds or sitting in no room (or another one): a login refused for a
+reason retrying cannot change (``LoginFailed.final``), a room gone from the room list or no longer admitting
+the account. The ``Disconnected`` then has ``final`` (``LOGIN_REFUSED``, ``ROOM_GONE``, ``ROOM_REFUSED``) and
+the ``error`` a first login would have raised. A server's goodbye meant for good (a ban, another login) has
+its ``final`` reason's name, and a timed ban its end (``until``).
 
 The server's word for the operator is logged on one line each: a scheduled shutdown
 (``Event_ServerShutdown``) as a warning, with when it is due kept in :attr:`Client.shutdown_due`; a
@@ -95,6 +97,7 @@ from .flood import (
     game_command_cost,
 )
 from .mirror import GameMirror
+from .room_ids import RoomIds, translate_room_ids
 from .transport import ServerAddress, Transport, open_transport
 
 LOGGER = logging.getLogger(__name__)
@@ -309,6 +312,12 @@ class Client:
         self.room_names: dict[int, str] = {}
         """The name of each room we joined, by id: after a reconnect rooms are joined again by these names
         (a restarted server may number them differently)."""
+        self._room_ids = RoomIds()
+        """The room ids handed out (stable for this client's life) and the server's numbers; every room id
+        in and out is translated at the wire (:meth:`_handle`, :meth:`_send_item`)."""
+        self._rooms_joined_ever: dict[int, str] = {}  # stable id -> name of each room this client joined
+        # While a rejoin reads the room list: its Event_ListRooms, held back until the ids are known
+        self._held_room_lists: list[Message] | None = None
         self.room_users: dict[int, set[str]] = {}
         """Who is in each room we joined: the join's user list, kept by the room's join and leave events."""
         self.games: dict[int, GameMirror] = {}
@@ -349,7 +358,8 @@ class Client:
         ``LoginFailed``, ``RoomNotFound`` or ``RoomRefused``, whose ``str`` is the operator's sentence."""
         self._goodbye: pev.ConnectionClosed | None = None  # the server's goodbye on this connection
         self._was_registered = False  # an earlier login of this client was to a registered account
-        self._rejoin_rooms: list[tuple[int, str]] | None = None  # (old id, name) a rejoin still owes
+        # (our id, name, the server's number before the drop) of each room a rejoin still owes
+        self._rejoin_rooms: list[tuple[int, str, int]] | None = None
         self.shutdown_due: float | None = None
         """When the shutdown the server announced (``Event_ServerShutdown``) is due, in the loop's time; None
         when none was announced on this connection (a reconnect clears it: a server still going down says
@@ -646,30 +656,51 @@ class Client:
         seats = dict(self._seats)  # the games we had (a game opened while this runs is not one of them)
         if self._rejoin_rooms is None:  # else an earlier attempt was cut short: its rooms are still owed
             self._rejoin_rooms = [
-                (room_id, self.room_names.get(room_id, "")) for room_id in sorted(self.joined_rooms)
+                (room_id, self.room_names.get(room_id, ""), self._room_ids.to_server(room_id))
+                for room_id in sorted(self.joined_rooms)
             ]
         rooms = self._rejoin_rooms
         self.joined_rooms = set()
         self.room_names = {}
         self.room_users = {}
+        self._held_room_lists = []
         try:
             await self.list_rooms()
         except (ClientError, TimeoutError) as exc:
             self._lost(f"could not read the room list after reconnecting: {exc}")
             return False
-        targets: list[tuple[int, int, str]] = []  # (old id, new id, name)
-        for old_id, name in rooms:
-            new_id = self._room_named(name) if name else old_id if old_id in self.rooms else None
-            if new_id is None:
+        finally:
+            held, self._held_room_lists = self._held_room_lists, None
+        # The fresh list's ids went through the mapping of before the drop: back to the server's numbers.
+        before = self._room_ids.copy()
+        targets: list[tuple[int, int, str, int]] = []  # (our id, the server's number now, name, then)
+        for old_id, name, number_then in rooms:
+            found = self._room_named(name) if name else old_id if old_id in self.rooms else None
+            if found is None:
                 listed = [(room_id, self.rooms[room_id].name) for room_id in sorted(self.rooms)]
                 error = RoomNotFound(name or str(old_id), listed)
                 await self._end_for_good(ROOM_GONE, error, f"after a reconnect: {error}")
                 return True
-            targets.append((old_id, new_id, name))
-        renumbered: dict[int, int] = {}
+            targets.append((old_id, before.to_server(found), name, number_then))
+        targets = self._renumber_rooms(targets)
+        for message in held:  # the room list, under the ids we hand out from now on
+            translate_room_ids(message, lambda room_id: self._room_ids.to_stable(before.to_server(room_id)))
+            self._publish(ClientEvent("session", message))
+        renumbered: dict[int, int] = {}  # the server's old number -> its new one, for the log and listeners
+        for room_id, number, name, number_then in targets:
+            if number != number_then:
+                renumbered[number_then] = number
+                LOGGER.info(
+                    "room %r is number %d on the server now (it was %d); still room %d here",
+                    name,
+                    number,
+                    number_then,
+                    room_id,
+                )
         rejoined_rooms: list[int] = []
         listed: dict[int, dict[int, Any]] = {}
-        for old_id, room_id, name in targets:
+        for old_id, _, name, _ in targets:
+            room_id = old_id  # the id we handed out stays the room's: the mapping now says its number
             try:
                 room_info = await self.join_room(room_id)
             except RoomRefused as exc:
@@ -687,9 +718,6 @@ class Client:
                 LOGGER.warning("could not rejoin room %r (%d): %s", name, room_id, exc)
                 continue
             rejoined_rooms.append(room_id)
-            if room_id != old_id:
-                renumbered[old_id] = room_id
-                LOGGER.info("room %r is number %d on the server now (it was %d)", name, room_id, old_id)
             if room_info is not None:
                 listed[room_id] = {int(game.game_id): game for game in room_info.game_list}
         self._rejoin_rooms = None
@@ -699,7 +727,7 @@ class Client:
             if game_id in self._joined_now:
                 rejoined.append(game_id)  # the server re-seated us on login (persistent game)
                 continue
-            room_id = renumbered.get(seat.room_id, seat.room_id)
+            room_id = seat.room_id
             why = _not_our_game(seat, listed.get(room_id, {}).get(game_id), room_id in listed)
             if not why:
                 try:
@@ -740,6 +768,37 @@ class Client:
             )
         )
         return False
+
+    def _renumber_rooms(
+        self, targets: Sequence[tuple[int, int, str, int]]
+    ) -> list[tuple[int, int, str, int]]:
+        """Keep our room ids after a reconnect: each room we are owed (``targets``: our id, the server's
+        number now, name, its number before) and each other room this client joined that is still listed
+        by its name keep the id we handed out, now for the server's new number; :attr:`rooms` is keyed
+        again to match. Returns the targets to join (one of two found as the same room is dropped)."""
+        before = self._room_ids.copy()
+        pins: dict[int, int] = {}
+        kept: list[tuple[int, int, str, int]] = []
+        for target in targets:
+            room_id, number, name, _ = target
+            if number in pins.values():  # two of our rooms found as one (names alike but for case)
+                LOGGER.warning("room %r (%d) is the same room as another of ours now", name, room_id)
+                continue
+            pins[room_id] = number
+            kept.append(target)
+        for room_id, name in self._rooms_joined_ever.items():
+            found = self._room_named(name)
+            if room_id in pins or found is None or before.to_server(found) in pins.values():
+                continue
+            pins[room_id] = before.to_server(found)
+        by_number = {before.to_server(room_id): room for room_id, room in self.rooms.items()}
+        self._room_ids.renumber(pins)
+        after = self._room_ids
+        self.rooms = {
+            after.to_stable(number): dataclasses.replace(room, room_id=after.to_stable(number))
+            for number, room in by_number.items()
+        }
+        return kept
 
     async def _teardown(self, reason: str) -> None:
         """Stop this connection's tasks, close the transport, fail everything pending."""
@@ -868,7 +927,9 @@ class Client:
         """Encode, account and write one container; False if the connection broke."""
         loop = asyncio.get_running_loop()
         try:
-            cmd_id = conn.send(item.commands, room_id=item.room_id, game_id=item.game_id)
+            cmd_id = conn.send(
+                self._outgoing(item), room_id=self._server_room(item.room_id), game_id=item.game_id
+            )
         except LocalProtocolError as exc:
             for future in (item.sent, item.response):
                 if not future.done():
@@ -889,6 +950,22 @@ class Client:
             item.sent.set_result(cmd_id)
         return True
 
+    def _server_room(self, room_id: int | None) -> int | None:
+        """The server's number for the room id we handed out (None stays None)."""
+        return None if room_id is None else self._room_ids.to_server(room_id)
+
+    def _outgoing(self, item: _Outgoing) -> list[Message]:
+        """``item``'s commands with room ids in them (``Command_JoinRoom``) as the server numbers the rooms;
+        copies, so a container sent again after a reconnect is translated by the mapping of its time."""
+        if self._room_ids.identity or item.domain == "game":
+            return item.commands
+        return [self._room_ids.translated_out(wrapper) for wrapper in item.commands]
+
+    def server_room_id(self, room_id: int) -> int:
+        """The server's number now for the room this client calls ``room_id`` (for logs and for talking
+        about the room with another program: the ids this client hands out stay put across restarts)."""
+        return self._room_ids.to_server(room_id)
+
     async def _keepalive_loop(self, transport: Transport, conn: ClientConnection) -> None:
         loop = asyncio.get_running_loop()
         while True:
@@ -903,7 +980,7 @@ class Client:
                     # An empty room command: RespInvalidCommand, no side effect, but it resets the
                     # server's idle-client timer (pings do not).
                     room_id = min(self.joined_rooms)
-                    conn.send(pb.RoomCommand(), room_id=room_id)
+                    conn.send(pb.RoomCommand(), room_id=self._room_ids.to_server(room_id))
                     self._last_action = now
                     LOGGER.debug("sent an idle-timer refresh in room %d", room_id)
                 await self._flush(transport, conn)
@@ -935,12 +1012,17 @@ class Client:
     # -- incoming ----------------------------------------------------------------------------------
 
     def _handle(self, event: pev.Event) -> None:
+        room_ids = self._room_ids  # the server's room numbers become the ids we hand out, before anything
         if isinstance(event, pev.ResponseReceived):
+            if event.payload is not None:
+                room_ids.translate_in(event.payload)
             self._on_response(event)
         elif isinstance(event, pev.SessionEventReceived):
+            room_ids.translate_in(event.message)
             self._on_session_event(event.message)
         elif isinstance(event, pev.RoomEventReceived):
-            self._on_room_event(event.room_id, event.message)
+            room_ids.translate_in(event.message)
+            self._on_room_event(room_ids.to_stable(event.room_id), event.message)
         elif isinstance(event, pev.GameEventsReceived):
             self._on_game_events(event)
         elif isinstance(event, pev.ServerIdentified):
@@ -1032,6 +1114,9 @@ class Client:
         elif name == "Event_ListRooms":
             for room in message.room_list:  # type: ignore[attr-defined]
                 self._remember_room(room)
+            if self._held_room_lists is not None:  # a rejoin's: published once our ids for it are known
+                self._held_room_lists.append(message)
+                return
         elif name == "Event_UserMessage":
             is_own = message.sender_name == self.user_name  # type: ignore[attr-defined]
         elif name == "Event_NotifyUser":
@@ -1332,6 +1417,8 @@ class Client:
             self.room_users[room_id] = {str(user.name) for user in room_info.user_list}
         known = self.rooms.get(room_id)
         self.room_names[room_id] = known.name if known is not None else ""
+        if known is not None and known.name:
+            self._rooms_joined_ever[room_id] = known.name
         return room_info
 
     def _room_refused(self, room_id: int, error: UserLevelTooLow) -> RoomRefused:

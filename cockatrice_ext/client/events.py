@@ -92,9 +92,10 @@ class Reconnected:
     """Games we could not rejoin (closed, the seat was lost, or a restarted server gave their number to
     another game); their mirrors were dropped, unless we sit in a new game of that number already."""
     renumbered: tuple[tuple[int, int], ...] = ()
-    """``(old id, new id)`` of each room rejoined under another number: rooms are rejoined by the name they
-    had (a restarted server numbers its rooms afresh, and an administrator may have added one before ours),
-    so whatever was kept by a room's old id now belongs under its new one. ``rooms`` holds the new ids."""
+    """For information (logs): ``(old number, new number)`` on the server of each room rejoined under another
+    number. Rooms are rejoined by the name they had (a restarted server numbers its rooms afresh, and an
+    administrator may have added one before ours), and the client keeps handing out the id each room had
+    when it was first joined (``rooms`` holds those ids): nothing kept by room id needs moving."""
 
 
 AnyClientEvent = ClientEvent | Disconnected | Reconnected

@@ -70,7 +70,8 @@ def test_rooms_are_rejoined_by_name_when_a_restart_renumbers_them(
     servatrice_factory: ServatriceFactory,
 ) -> None:
     """An administrator adds a room before ours: the old number is another room now; the client joins
-    "Bot room" under its new number, says which numbers moved, and speaks there."""
+    "Bot room" under its new number, says which numbers moved, and keeps calling it by the id it had: a line
+    said to that id reaches "Bot room", and a line said in "Bot room" arrives under it."""
     server = servatrice_factory.start(ServatriceConfig(rooms=(BOT_ROOM, SECOND_ROOM)))
 
     async def scenario() -> None:
@@ -80,19 +81,26 @@ def test_rooms_are_rejoined_by_name_when_a_restart_renumbers_them(
             restart_with(server, rooms=(TRADING_ROOM, BOT_ROOM, SECOND_ROOM))
             back = await events.wait_for(lambda e: isinstance(e, Reconnected), timeout=30, what="reconnect")
             assert isinstance(back, Reconnected)
-            assert back.rooms == (1,)
+            assert back.rooms == (0,)
             assert back.renumbered == ((0, 1),)
-            assert client.joined_rooms == {1}
-            assert client.room_names == {1: "Bot room"}
+            assert client.joined_rooms == {0} and client.server_room_id(0) == 1
+            assert client.room_names == {0: "Bot room"}
+            assert client.rooms[0].name == "Bot room" and client.rooms[1].name == "Trading room"
             async with await connect(server.ws_url, "room_listener") as listener:
                 heard = Recorder(listener)
-                await in_bot_room(listener)
-                await client.room_say(1, "back in the bot room")
+                assert await in_bot_room(listener) == 1  # a new client: the server's numbers
+                await client.room_say(0, "back in the bot room")
                 said = await heard.wait_for(
                     lambda e: getattr(e, "name", "") == "Event_RoomSay" and not e.is_replay,  # type: ignore[union-attr]
                     what="the line in Bot room",
                 )
                 assert said.message.message == "back in the bot room"  # type: ignore[union-attr]
+                await listener.room_say(1, "hello bot")
+                line = await events.wait_for(
+                    lambda e: getattr(e, "name", "") == "Event_RoomSay" and e.message.message == "hello bot",  # type: ignore[union-attr]
+                    what="the listener's line",
+                )
+                assert line.room_id == 0  # type: ignore[union-attr]
 
     run(scenario(), timeout=60)
 

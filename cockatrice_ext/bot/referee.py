@@ -61,6 +61,8 @@ GRID_POINTS_PER_CARD = 3
 """Cockatrice's table grid: x // 3 is the card column; x % 3 stacks cards on one another."""
 MAX_CHAT_LINE = 300
 """Bot lines are kept short: the chat budget is about 1000 characters per 10 s for all bot chat."""
+ABANDONED = "abandoned: every player left"
+"""The journal's reason for a started game every seated player left."""
 ABSENT_SECONDS = 180.0
 """How long a seated player's connection is gone from a started game before its chat hears who is missing
 and what the others can do (``!drop`` works from then on): a client restarted or a phone that changed
@@ -186,6 +188,17 @@ ROOM_COMMAND_WINDOW = 10.0
 """Seconds over which :data:`ROOM_COMMANDS_PER_WINDOW` counts (Servatrice's chat window, shipped)."""
 
 
+class GameIsOver(NotAllowed, RulesError):
+    """An action after the game is over (:attr:`GameReferee.finished`): refused and journaled nowhere. A
+    command's refusal ("the game is over") and a rules refusal at once, so that a timer or an event's move
+    (which expects the engine's refusals) takes it as one too."""
+
+    def __init__(self) -> None:
+        super().__init__("the game is over")
+        self.code = "game_over"
+        self.details = {}
+
+
 class CommandAllowance:
     """How many room commands each sender had answered lately: while the room's answers wait for the chat
     budget, a command past the allowance is not answered, and its sender is told so once per window (so the
@@ -203,17 +216,30 @@ class CommandAllowance:
         """``"answer"`` (counted), ``"notice"`` (over the allowance: tell the sender, once per window) or
         ``"drop"`` (over it, and already told) for a command of ``sender`` at loop time ``now``; while not
         ``busy`` (no room answer waits) every command is answered, and counted."""
-        self._forget_quiet(now)
-        answered = self._answered.setdefault(sender, deque())
-        if len(answered) < self.per_window or not busy:
-            answered.append(now)
-            while len(answered) > self.per_window:
-                answered.popleft()
+        if self.allows(sender, now, busy=busy):
+            self.count(sender, now)
             return "answer"
+        return "notice" if self.notice_due(sender, now) else "drop"
+
+    def allows(self, sender: str, now: float, *, busy: bool = True) -> bool:
+        """Whether a command of ``sender`` at ``now`` is within the allowance (always, while not ``busy``);
+        not counted (:meth:`count`): a game counts only what turned out not to be a move."""
+        self._forget_quiet(now)
+        return not busy or len(self._answered.get(sender, ())) < self.per_window
+
+    def count(self, sender: str, now: float) -> None:
+        """Count one answered command of ``sender`` at ``now``."""
+        answered = self._answered.setdefault(sender, deque())
+        answered.append(now)
+        while len(answered) > self.per_window:
+            answered.popleft()
+
+    def notice_due(self, sender: str, now: float) -> bool:
+        """Whether ``sender``, past the allowance, is to be told so now (once per window); noted if so."""
         if now - self._told.get(sender, -math.inf) >= self.window:
             self._told[sender] = now
-            return "notice"
-        return "drop"
+            return True
+        return False
 
     def _forget_quiet(self, now: float) -> None:
         """Forget what lies a window back (so memory holds only the senders of the last window)."""
@@ -226,6 +252,48 @@ class CommandAllowance:
         for sender, told in list(self._told.items()):
             if now - told >= self.window:
                 del self._told[sender]
+
+
+GAME_COMMANDS_PER_WINDOW = 3
+"""Informational answers (help, rules, state, refusals) of one sender answered per :data:`GAME_COMMAND_WINDOW`
+in one game while its chat queue waits for the budget: a spectator saying ``!help`` every second delayed a
+player's ``!gold`` by 15 s. Moves are never counted nor throttled."""
+
+GAME_COMMAND_WINDOW = 10.0
+"""Seconds over which :data:`GAME_COMMANDS_PER_WINDOW` counts."""
+
+CHAT_BUSY_LOAD = 0.5
+"""How full a session's chat window (sent and waiting, :meth:`Bot.chat_load`) is when a game's waiting answers
+count as waiting for the budget (:meth:`GameReferee.chat_busy`)."""
+
+SPECTATOR_LINE = 120
+"""The longest answer a spectator gets in game chat (:func:`brief`): they watch, the advice is for players."""
+
+
+def brief(text: str, limit: int = SPECTATOR_LINE) -> str:
+    """``text`` cut to its first sentence when longer than ``limit`` (a spectator's answer), or shortened."""
+    if len(text) <= limit:
+        return text
+    cut = text.find(". ", 0, limit)
+    if cut > 0:
+        return text[: cut + 1]
+    return shorten(text, limit)
+
+
+def over_words(reason: str) -> str:
+    """ "The game is over (REASON)." for a finished game's state answer."""
+    reason = reason.removeprefix("game over").strip(" :")
+    if reason.startswith("(") and reason.endswith(")"):
+        reason = reason[1:-1]
+    return f"The game is over ({reason})." if reason else "The game is over."
+
+
+def looks_like_command(text: str) -> bool:
+    """Whether ``text`` is said as a command (never raises)."""
+    try:
+        return parse_invocation(text) is not None
+    except CommandError:
+        return True
 
 
 def duration_words(seconds: float) -> str:
@@ -547,6 +615,9 @@ class OwnDeck:
 class GameReferee(Referee):
     """A referee for one Cockatrice game, backed by one journaled engine table."""
 
+    finished: str = ""
+    """Why the game is over ("" while it goes on; set per game in ``__init__``): then no action is applied."""
+
     takes_private_commands: ClassVar[bool] = False
     """Whether its players may say its ``private`` scope commands by private message to the referee (Vortex:
     a pick by name would tell the table): the runtime finds their game by the server's name for them
@@ -575,6 +646,10 @@ class GameReferee(Referee):
         self._absent_watch: dict[int, asyncio.Task[None]] = {}  # seat -> the task that says it once
         self._absent_told: set[int] = set()  # seats whose absence the game's chat heard (not back since)
         self.dropping: set[int] = set()  # seats taken out by !drop: gone by the rules' word, not the server's
+        self.spectator_ids: set[int] = set()  # who joined to watch: their leaving changes nothing
+        self.left_empty = False  # the referee left the game with no player seated in it
+        self.chat_allowance = CommandAllowance(GAME_COMMANDS_PER_WINDOW, GAME_COMMAND_WINDOW)
+        """Each sender's informational answers lately (:meth:`on_chat`): no one sender delays the others'."""
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -624,6 +699,8 @@ class GameReferee(Referee):
         for player in self.mirror.players.values():
             if player.name:
                 self.seat_names[player.player_id] = player.name
+            if player.spectator:
+                self.spectator_ids.add(player.player_id)
 
     def display_player(self, player: Any) -> str:
         return self.player_name(player)
@@ -854,6 +931,14 @@ class GameReferee(Referee):
         """Whether ``user`` sits in this game (player or spectator) while we referee it."""
         game = None if self.closed else self.bot.client.games.get(self.game_id)
         return game is not None and any(p.name == user for p in game.players.values())
+
+    def is_seated_player(self, user: str) -> bool:
+        """Whether ``user`` sits in this game as a player (not a spectator) while we referee it."""
+        game = None if self.closed else self.bot.client.games.get(self.game_id)
+        return game is not None and any(
+            p.name == user and not p.spectator and seat != game.local_player_id
+            for seat, p in game.players.items()
+        )
 
     @property
     def board_open(self) -> bool:
@@ -1152,6 +1237,8 @@ class GameReferee(Referee):
             raise NotAllowed("the game has not started yet")
         if self.closed:  # a late timer of a game no longer refereed here: its record may have moved
             raise NotAllowed("this game is no longer refereed here; nothing changed")
+        if self.finished:  # over (a concession Cockatrice reported, too): nothing more is journaled
+            raise GameIsOver()
         if self.bot.gone_for_good:  # a timer of a session ended for good: another process may record now
             raise NotAllowed("the referee's session has ended; nothing changed")
         fleet = self.bot.fleet
@@ -1197,6 +1284,18 @@ class GameReferee(Referee):
                 return
             await self.on_chat(event.player_id, str(getattr(event.message, "message", "")))
             return
+        if event.name == "Event_Join":
+            props = getattr(event.message, "player_properties", None)
+            if props is not None and props.spectator:  # the mirror may have seen them leave already
+                self.spectator_ids.add(int(props.player_id))
+        over_before = bool(self.finished)
+        departure = (  # read before the format's reaction, which may finish and leave the game
+            event.name == "Event_Leave"
+            and not self.closed
+            and not self._closing_unjoined
+            and self.seats_known
+            and event.player_id not in self.spectator_ids
+        )
         await self.on_game_event(event)
         if event.name in ("Event_Join", "Event_Leave", "Event_GameStateChanged"):
             self.views_changed()
@@ -1209,18 +1308,70 @@ class GameReferee(Referee):
             and self.game_id in self.bot.client.games
         ):
             await self.on_connection_changed(event)
-        if (
-            event.name == "Event_Leave"
-            and not self.closed
-            and not self._closing_unjoined
-            and self.seats_known
-            and not self.humans()
-        ):
-            await self.finish(self.finished or "abandoned: every player left", linger=0.0)
+        if departure and not self.closed and self.seats_known and not self.humans():
+            await self.on_emptied(event.player_id, over_before=over_before)
+        elif departure and self.closed and self.left_empty and self.finished and not over_before:
+            await self.announce_emptied(
+                self.finished, started=True
+            )  # the rules ended it as the last one left
         if (
             self.game_id in self.bot.client.games
         ):  # the seats may say so after a rejoin or a leave: who is away
             await self.follow_absent()
+
+    async def on_emptied(self, leaver: int, *, over_before: bool) -> None:
+        """Nobody is seated any more, since ``leaver`` left (``over_before``: the game was over before).
+
+        A spectator's leaving changes nothing (a spectator never made the game anyone's). A game over
+        before is left at once. Before the start, a game its players left (one who leaves to choose another
+        deck, too) waits for players again: the unjoined clock closes it in time and tells the room
+        (:meth:`Bot.unjoined_again`). A started game every player left is over: its journal says why, the
+        room hears it (as it hears of a game cancelled) and so does the operator's log."""
+        if leaver in self.spectator_ids or leaver == self.seat_of_mine():
+            return
+        if over_before:
+            await self.finish(self.finished, linger=0.0)
+            return
+        started = self._was_started or (self.game_id in self.bot.client.games and self.mirror.started)
+        if not started and self.bot.unjoined_again(self.game_id):
+            LOGGER.info(
+                "game %d: its players left before it started; it waits for players again (closed if"
+                " nobody sits down in time)",
+                self.game_id,
+            )
+            return
+        reason = self.finished or ABANDONED
+        await self.finish(reason, linger=0.0)
+        if self.finished:  # else the format keeps it open (a league game waits for its pairing)
+            await self.announce_emptied(reason, started=started)
+
+    async def announce_emptied(self, reason: str, *, started: bool) -> None:
+        """Tell the room (and the operator's log, at INFO) that this game closed because every player left
+        (``reason``, the journal's), as the room hears of a game cancelled: nobody else would know."""
+        names = self.player_names()
+        what = f"{self.format_name} game #{self.game_id}" + (f" ({', '.join(names)})" if names else "")
+        if reason == ABANDONED:
+            line = f"{what} is closed: every player left{'' if started else ' before it started'}."
+        else:
+            line = f"{what} is closed: every player left ({reason.removeprefix('game over').strip(' :()')})."
+        LOGGER.info(
+            "%s (%s)", line.rstrip("."), "its record is closed" if self.table is not None else "nothing kept"
+        )
+        await (self.bot.main or self.bot).room_say(self.room_id, shorten(line))
+
+    def player_names(self) -> list[str]:
+        """The names of everyone who sat in this game as a player (not spectators, not the referee)."""
+        me, own = self.seat_of_mine(), self.bot.client.user_name
+        return [
+            name
+            for seat, name in sorted(self.seat_names.items())
+            if seat not in self.spectator_ids and seat != me and name and name != own
+        ]
+
+    def seat_of_mine(self) -> int | None:
+        """The referee's own player id here, while the client has the game (None once it is gone)."""
+        game = self.bot.client.games.get(self.game_id)
+        return game.local_player_id if game is not None else None
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -1249,6 +1400,7 @@ class GameReferee(Referee):
         """Leave the Cockatrice game (after the last chat line went out) and stop refereeing it."""
         if self.closed:
             return
+        self.left_empty = self.game_id in self.bot.client.games and self.seats_known and not self.humans()
         self.closed = True
         if self._leave_timer is not None:
             self._leave_timer.cancel()
@@ -1326,36 +1478,104 @@ class GameReferee(Referee):
         )
 
     async def on_chat(self, player_id: int, text: str) -> None:
+        """A line said in the game's chat: a command is run and answered.
+
+        The game's answers share one chat queue, so each sender (player or spectator) has an allowance of
+        informational answers (help, rules, state, a refusal...) while that queue waits for the chat budget
+        (:data:`GAME_COMMANDS_PER_WINDOW`): past it, such an answer is dropped and the sender told once per
+        window. A move (a command that recorded an action) is never throttled; an answer the same as one
+        still waiting is not queued twice; a spectator's answers are short (:func:`brief`). Once the game is
+        over, a state command says so first."""
         player = self.mirror.players.get(player_id)
         name = player.name if player is not None else f"player {player_id}"
+        spectator = player is None or player.spectator
         ctx = Context(self.bot, "game", name, player_id=player_id, game_id=self.game_id, room_id=self.room_id)
-        ctx.reply_hook = self.say
+        now = asyncio.get_running_loop().time()
+        within = self.chat_allowance.allows(name, now, busy=self.chat_busy())
+        held: list[str] = []
+        over = self.finished
+        state_asked = over and self.asks_state(text)
+
+        async def answer(line: str) -> None:
+            nonlocal state_asked
+            if state_asked:  # the engine may not know (a concession Cockatrice reported): the game is over
+                state_asked = False
+                if not re.search(r"\bover\b", line, re.IGNORECASE):
+                    line = shorten(f"{over_words(over)} {line}")
+            if spectator:
+                line = brief(line)
+            if not within:
+                held.append(line)
+            elif not self.bot.chat.queued(self.chat_destination, line):  # the same answer still waits
+                await self.say(line)
+
+        ctx.reply_hook = answer
         topic = asked_help(text)
         if topic is not None:
-            await self.say_help(topic)
+            if within:
+                self.chat_allowance.count(name, now)
+                await self.say_help(topic)
+            else:
+                await self.over_allowance(name, now)
             return
-        token = COMMAND_ACTION_IDS.set(self.command_ids(player_id, text))
+        ids = self.command_ids(player_id, text)
+        token = COMMAND_ACTION_IDS.set(ids)
         try:
             if not await self.handle_command(ctx, text):
                 await reply_unknown(ctx, text, [self])
         finally:
             COMMAND_ACTION_IDS.reset(token)
+        if ids.recorded:  # a move: answered whatever the allowance, and not counted against it
+            for line in held:
+                await self.say(line)
+        elif within:
+            if looks_like_command(text):
+                self.chat_allowance.count(name, now)
+        else:
+            await self.over_allowance(name, now)
+
+    def chat_busy(self) -> bool:
+        """Whether the game's answers wait for the chat budget: lines wait in its queue and the session's chat
+        window is at least :data:`CHAT_BUSY_LOAD` full (:meth:`Bot.chat_load`). Where the budget is no
+        constraint, a burst of questions (a player reading the help) is answered in full."""
+        return self.bot.chat.pending(self.chat_destination) > 0 and self.bot.chat_load() >= CHAT_BUSY_LOAD
+
+    def asks_state(self, text: str) -> bool:
+        """Whether ``text`` is this game's state command (``!state``, or the command it is an alias of)."""
+        try:
+            invocation = parse_invocation(text)
+        except CommandError:
+            return False
+        if invocation is None:
+            return False
+        spec = self.commands.find(invocation.name, "game")
+        return spec is not None and "state" in (spec.name, *spec.aliases)
+
+    async def over_allowance(self, sender: str, now: float) -> None:
+        """``sender`` asked more than their allowance while the game's answers wait: told once per window."""
+        if self.chat_allowance.notice_due(sender, now):
+            await self.say(f"{sender}: too many questions; the referee answers you again in a few seconds.")
+
+    async def say_once(self, line: str) -> None:
+        """:meth:`say` ``line`` unless the same line still waits in the game's chat queue."""
+        if not self.bot.chat.queued(self.chat_destination, line):
+            await self.say(line)
 
     async def say_help(self, topic: str) -> None:
         """Game chat's ``!help``: ``!help NAME`` that command's usage and line (:func:`describe_command`, as
         the room answers it), else every game command's usage, and how to ask about one."""
         described = describe_command(topic, "game", [self], room_referees_of(self.bot))
         if described:
-            await self.say(shorten(described))
+            await self.say_once(shorten(described))
             return
         line = "Commands:"
         usages = [spec.usage for spec in self.commands.listing("game")]
         for usage in [*usages, "!help NAME: what one does"]:  # several lines when the list is long
             if len(line) + 3 + len(usage) > MAX_CHAT_LINE:
-                await self.say(line)
+                await self.say_once(line)
                 line = "Commands (more):"
             line += (" " if line.endswith(":") else " | ") + usage
-        await self.say(line)
+        await self.say_once(line)
 
     async def on_game_event(self, event: ClientEvent) -> None:
         """Override: react to moves, turns, phases, joins..."""
@@ -1379,14 +1599,27 @@ class GameReferee(Referee):
         if renumbered:  # the record moved aside is announced under its new handle (number_given_again)
             LOGGER.warning("lost the seat in game %d; its record %s is kept", self.game_id, self.table_key)
             return
+        if not self.bot.in_room(self.room_id):  # a line there is refused (RespNotInRoom)
+            LOGGER.warning(
+                "lost the seat in game %d; its record %s is kept: its players can say !resume %d in the room"
+                " to continue it in a new game (its room #%d is not joined now, so it is not told; !games"
+                " lists the game and a restart announces it)",
+                self.game_id,
+                self.table_key,
+                self.game_id,
+                self.room_id,
+            )
+            return
+        line = self.bot.lost_line(self.game_id, self.table_key)
         LOGGER.warning(
             "lost the seat in game %d; its record %s is kept: its players can say !resume %d in the room to"
-            " continue it in a new game (the room is told)",
+            " continue it in a new game (%s)",
             self.game_id,
             self.table_key,
             self.game_id,
+            "a line to its room is queued" if line else "its room was told before",
         )
-        await self.bot.room_say(self.room_id, self.bot.lost_line(self.game_id, self.table_key))
+        await self.bot.room_say(self.room_id, line)
 
     async def on_helper_closed(self, closed: str) -> None:
         """The server closed the helper account that refereed this game (``closed``: its name, "for good"
@@ -1587,12 +1820,23 @@ class LobbyReferee(Referee):
         for gid, ref in sorted(self.bot.all_games().items()):
             same.setdefault(f"{ref.format_name}: {ref.status()}", []).append(gid)
         parts = [f"{', '.join(f'#{gid}' for gid in ids)} {state}" for state, ids in same.items()]
-        lost = [f"#{handle}" for handle in sorted(self.bot.lost_games(), key=handle_order)]
+        lost_games = self.bot.lost_games()
+        handles = sorted(lost_games, key=handle_order)
+        removed = [f"#{handle}" for handle in handles if self.bot.was_removed(lost_games[handle])]
+        lost = [f"#{handle}" for handle in handles if f"#{handle}" not in removed]
         elsewhere = [f"#{gid}" for gid in self.bot.fleet.games_elsewhere()] if self.bot.fleet else []
         waiting = [line for referee in self.bot.room_referees for line in referee.waiting_games()]
         leagues = self.open_leagues()
         unreplayable = [f"#{handle}" for handle in self.bot.unreplayable_games()]
-        if not parts and not lost and not elsewhere and not waiting and not leagues and not unreplayable:
+        if (
+            not parts
+            and not lost
+            and not removed
+            and not elsewhere
+            and not waiting
+            and not leagues
+            and not unreplayable
+        ):
             await ctx.reply("No refereed games right now.")
             return
         sentences = ["Refereeing: " + "; ".join(parts) if parts else "Refereeing no game right now"]
@@ -1604,6 +1848,8 @@ class LobbyReferee(Referee):
             sentences.append("Other referee processes: " + ", ".join(elsewhere))
         if lost:
             sentences.append("Lost in a restart (say !resume GAME): " + ", ".join(lost))
+        if removed:
+            sentences.append("Removed by a moderator (say !resume GAME): " + ", ".join(removed))
         if unreplayable:
             sentences.append("Cannot be replayed by this version: " + ", ".join(unreplayable))
         await ctx.reply(shorten(" ".join(sentence.rstrip(".") + "." for sentence in sentences)))

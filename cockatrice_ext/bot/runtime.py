@@ -106,17 +106,41 @@ class SessionEnded(Exception):
     operator's one line saying why."""
 
 
-def ended_sentence(code: str, user: str, said: str, *, helper: bool = False) -> str:
-    """Why a session the server closed for good (close reason ``code``, its words ``said``) stops."""
+def ended_sentence(code: str, user: str, said: str, *, helper: bool = False, until: str | None = None) -> str:
+    """Why a session the server closed for good (close reason ``code``, its words ``said``, a ban's end
+    ``until``, e.g. ``2026-11-28 20:49 UTC``) stops: the server's own reason once, never the words of the
+    sentence again ("banned (banned (BANNED: ...))")."""
     what = {
         "LOGGEDINELSEWERE": f"another process or client logged in as {user}",
         "BANNED": f"the server banned {user}",
         "USERNAMEINVALID": f"the server no longer accepts the user name {user}",
     }.get(code, f"the server closed the session of {user} for good")
-    if code != "LOGGEDINELSEWERE" and said:
-        what += f" ({shorten(said, 200)})"
+    if until:
+        what += f" until {shorten(until, 40)}"
+    words = server_words(code, said, what) if code != "LOGGEDINELSEWERE" else ""
+    if words:
+        what += f" ({shorten(words, 200)})"
     goes_on = "this helper session stops, the main session goes on"
     return f"{what}; {goes_on if helper else 'this one stops'}"
+
+
+def server_words(code: str, said: str, sentence: str) -> str:
+    """The server's own reason in ``said`` (the client's ``banned until X (BANNED: Spamming)``, or just
+    ``Spamming``), without what ``sentence`` says already: the close reason's name, our word for it, its end.
+    """
+    said = " ".join(said.split())
+    marker = f"{code}: " if code else ""
+    at = said.find(marker) if marker else -1
+    if at >= 0:
+        words = said[at + len(marker) :]
+        if said[:at].endswith("(") and words.endswith(")"):
+            words = words[:-1]
+        return words.strip()
+    words = re.sub(rf"\s*\(?\b{re.escape(code)}\)?$", "", said) if code else said
+    words = re.sub(r"\s*\buntil\b.*$", "", words).strip()
+    if not words or words.lower() == code.lower() or words.lower() in sentence.lower():
+        return ""
+    return words
 
 
 @dataclass
@@ -156,6 +180,9 @@ LOST_CHECK_SECONDS = 600.0
 """How often a running bot closes the lost records whose wait ran out (a start does it too)."""
 LOST_AT = "lost_at"
 """A lost game's table meta: when (wall clock) its room was first told it was lost; told once."""
+LOST_HOW = "lost_how"
+"""A lost game's table meta: :data:`REMOVED` when a moderator removed the referee from it (not a restart)."""
+REMOVED = "removed"
 SLOT_WAIT = 20.0
 """Seconds a game request waits, at most, for a slot it frees at the server's game limit (an old game closed
 to make room: its last lines, the kicks and the leave wait for the flood budgets of a busy referee)."""
@@ -668,13 +695,14 @@ class Bot:
 
     def chat_load(self) -> float:
         """How full this session's chat window is with what it sent and what waits to be sent: the larger
-        of the message and character counts, each as a fraction of its limit."""
+        of the message and character counts, each as a fraction of its limit (a limit of 0 is none: no
+        pacing, as on a server with flood protection off, so that count never fills the window)."""
         messages, characters = self.chat.waiting()
         used = self.client.flood.usage(asyncio.get_running_loop().time())
         limits = self.client.flood.limits
         return max(
-            (used.chat_messages + messages) / max(limits.chat_messages, 1),
-            (used.chat_chars + characters) / max(limits.chat_chars, 1),
+            (used.chat_messages + messages) / limits.chat_messages if limits.chat_messages > 0 else 0.0,
+            (used.chat_chars + characters) / limits.chat_chars if limits.chat_chars > 0 else 0.0,
         )
 
     # -- routing -----------------------------------------------------------------------------------
@@ -728,7 +756,11 @@ class Bot:
                 try:
                     await referee.on_event(event)
                 finally:  # a game gone is forgotten even when its referee failed on the news
-                    if event.name in ("Event_GameClosed", "Event_Kicked"):
+                    if event.name == "Event_Kicked":
+                        kept = self.journal.has_table(referee.table_key)
+                        self.forget_game(event.game_id, keep_lease=kept)  # still offered to !resume here
+                        await self.removed_from_game(referee)
+                    elif event.name == "Event_GameClosed":
                         self.forget_game(event.game_id)
             elif event.kind == "session" and event.name == "Event_GameJoined":
                 await self._on_game_joined(event)
@@ -741,16 +773,104 @@ class Bot:
         except Exception:
             LOGGER.exception("bot failed on %r", event)
 
+    async def removed_from_game(self, referee: GameReferee) -> None:
+        """A moderator removed the referee from its game (``Event_Kicked``): the operator's log says so (a
+        warning naming the game) and the room hears it once, with ``!resume`` when the game's record is kept;
+        its record is a lost game worded as removed (:data:`LOST_HOW`), which expires like any lost game
+        (:data:`LOST_AT`). The client does not sit in it again (the server's seat is gone)."""
+        from cockatrice_ext.journal import JournalError
+
+        game_id, key = referee.game_id, referee.table_key
+        names = referee.player_names()
+        what = f"{referee.format_name} game #{game_id}" + (f" ({', '.join(names)})" if names else "")
+        main = self.main or self
+        kept = self.journal.has_table(key) and self.journal.closed_reason(key) is None
+        if kept and not key.startswith(f"{self.server_key}{self.GAME_KEY}"):  # a league's game: its league's
+            LOGGER.warning("a moderator removed the referee from %s (record %s)", what, key)
+            await referee.on_seat_lost()
+            return
+        if not kept:
+            why = "it was over" if referee.finished else "it had not started, so nothing is kept"
+            LOGGER.warning("a moderator removed the referee from %s: %s", what, why)
+            if not referee.finished:
+                await main.room_say(
+                    referee.room_id,
+                    shorten(
+                        f"A moderator removed the referee from {what} before it started: ask for a new game."
+                    ),
+                )
+            return
+        try:
+            meta = self.journal.table_meta(key)
+            self.journal.set_table_meta(key, {**meta, LOST_HOW: REMOVED})
+        except JournalError as exc:
+            LOGGER.warning("cannot record that game %d was removed: %s", game_id, exc)
+        joined = main.in_room(referee.room_id)
+        told = self.told_lost(key) if joined else False  # the room's line marks when the record expires
+        LOGGER.warning(
+            "a moderator removed the referee from %s; its record %s is kept: its players can say !resume %d"
+            " in the room to continue it in a new game (%s)",
+            what,
+            key,
+            game_id,
+            "its room was told before"
+            if told
+            else "a line to its room is queued"
+            if joined
+            else "its room is not joined now, so it is not told; a restart announces it",
+        )
+        if joined and not told:
+            await main.room_say(
+                referee.room_id,
+                shorten(
+                    f"A moderator removed the referee from {what}; say !resume {game_id} to continue it in a"
+                    " new game."
+                ),
+            )
+
+    def in_room(self, room_id: int) -> bool:
+        """Whether this session's client is in room ``room_id`` now (a line there is refused otherwise:
+        ``RespNotInRoom``); a client that keeps no list of its rooms (the web demo's stand-in, whose lines go
+        nowhere) is taken to be in every room."""
+        joined = getattr(self.client, "joined_rooms", None)
+        return joined is None or room_id in joined
+
+    def was_removed(self, key: str) -> bool:
+        """Whether the lost game of record ``key`` was lost because a moderator removed the referee."""
+        try:
+            return self.journal.table_meta(key).get(LOST_HOW) == REMOVED
+        except Exception:  # a damaged record: listed as lost, said when it is read
+            return False
+
+    def unjoined_again(self, game_id: int) -> bool:
+        """Game ``game_id``, opened on request, has nobody seated again before its start: whether its unjoined
+        clock will close it (and tell the room) if nobody sits down in time; a clock that already ran (someone
+        else sat down meanwhile) starts again from now. False: no such clock (not opened on request, or the
+        operator turned it off)."""
+        opened = self.opened.get(game_id)
+        timeout = (self.main or self).options.unjoined_timeout
+        if opened is None or timeout <= 0:
+            return False
+        if game_id in self._unjoined_timers or opened.heard_at is None:
+            return True  # its clock still runs, or starts when its announcement leaves
+        loop = asyncio.get_running_loop()
+        opened.heard_at = loop.time()
+        self._unjoined_timers[game_id] = loop.call_later(
+            timeout, lambda: self.spawn(self.close_if_unjoined(game_id))
+        )
+        return True
+
     async def _closed_for_good(self, event: Disconnected) -> None:
         """The server ended this session for good (another login with our account, a ban, a name it no
         longer accepts): reconnecting cannot help. The main session stops the process (:meth:`end`); a
         helper session alone stops, its games said lost in their rooms (``!resume`` continues them)."""
         user = self.client.user_name or self.options.user
         said = event.reason.partition(": ")[2] if ": " in event.reason else event.reason
+        until = getattr(event, "until", "") or None
         if self.main is None:
-            self.end(ended_sentence(event.final, user, said))
+            self.end(ended_sentence(event.final, user, said, until=until))
             return
-        self.ended = ended_sentence(event.final, user, said, helper=True)
+        self.ended = ended_sentence(event.final, user, said, helper=True, until=until)
         LOGGER.error("%s", self.ended)
         await self.main.drop_helper(self)
 
@@ -1183,6 +1303,11 @@ class Bot:
         """Why ``sender``'s private command reaches no league, and where it goes: their game's chat, or their
         lobby's league once it starts, or a league to join first."""
         at_table = {gid: referee for gid, referee in self.all_games().items() if referee.is_at_table(sender)}
+        seated = {gid: referee for gid, referee in at_table.items() if referee.is_seated_player(sender)}
+        if at_table and not seated:  # a spectator: told so here, not sent to a chat that refuses them too
+            watched = ", ".join(f"#{gid}" for gid in sorted(at_table))
+            return f"Spectators can watch but not play (you watch game {watched})."
+        at_table = seated
         games = sorted(at_table)
         if games:
             where = ", ".join(f"#{gid}" for gid in games)
@@ -1298,9 +1423,12 @@ class Bot:
         share_decklists: bool = False,
         starting_life: int = 20,
         watch: bool = False,
+        spectators_allowed: bool = True,
     ) -> int:
         """Create a game for ``seats`` human players and return its id (see :meth:`_open_game`); a number
         the journal already has moves the old record aside first (:meth:`number_given_again`).
+        ``spectators_allowed``: False keeps spectators out (a league game shares its players' deck lists,
+        which every spectator would receive).
 
         A game asked for by a user (:data:`GAME_REQUESTER`) is refused while that user's earlier games still
         wait for players (:attr:`BotOptions.max_waiting_per_user`), and is closed if nobody sits down in it
@@ -1324,6 +1452,7 @@ class Bot:
             share_decklists=share_decklists,
             starting_life=starting_life,
             watch=watch,
+            spectators_allowed=spectators_allowed,
         )
         await self.number_given_again(game_id)
         if requester:
@@ -1485,6 +1614,7 @@ class Bot:
         share_decklists: bool,
         starting_life: int,
         watch: bool,
+        spectators_allowed: bool = True,
     ) -> int:
         """Create a game for ``seats`` human players and return its id.
 
@@ -1507,7 +1637,7 @@ class Bot:
             "description": description[:200],
             "max_players": seats + 1,
             "password": password or None,
-            "spectators_allowed": True,
+            "spectators_allowed": spectators_allowed,
             "share_decklists": share_decklists,
             "game_type_ids": type_ids,
             "starting_life_total": starting_life,
@@ -1821,8 +1951,10 @@ class Bot:
 
         with contextlib.suppress(JournalError):
             meta = self.journal.table_meta(key)
-            if LOST_AT in meta:
-                self.journal.set_table_meta(key, {k: v for k, v in meta.items() if k != LOST_AT})
+            if LOST_AT in meta or LOST_HOW in meta:
+                self.journal.set_table_meta(
+                    key, {k: v for k, v in meta.items() if k not in (LOST_AT, LOST_HOW)}
+                )
 
     async def number_given_again(self, game_id: int) -> None:
         """The server numbered a new game ``game_id``, a number the journal already has (a server without
@@ -1870,6 +2002,8 @@ class Bot:
             room_id = int(meta.get("room_id", -1))
             if not handle.isdigit() or not meta.get("watching") or room_id not in self.room_ids:
                 continue  # a record moved aside: its game is gone from the server
+            if meta.get(LOST_HOW) == REMOVED:
+                continue  # a moderator removed the referee: it does not sit down there again
             game_id = int(handle)
             if not await self.watch_game_again(room_id, game_id, timeout):
                 continue
@@ -1911,7 +2045,9 @@ class Bot:
             return (
                 self.unreplayable_words(f"{meta.get('format', 'game')} game #{game_id}", unreplayable) + "."
             )
-        if meta.get("watching") and self.judge_level:
+        if meta.get(LOST_HOW) == REMOVED:
+            why = f"A moderator removed the referee from {what}"
+        elif meta.get("watching") and self.judge_level:
             why = (
                 f"In a restart (its own or the server's) the referee could not watch {what} again: it is gone"
             )

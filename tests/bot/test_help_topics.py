@@ -43,7 +43,7 @@ def bare(cls: type) -> Any:
 
 def bot_with_rooms() -> Any:
     rooms = [bare(cls) for cls in ROOMS]
-    bot = SimpleNamespace(room_referees=rooms, main=None)
+    bot = SimpleNamespace(room_referees=rooms, main=None, chat=SimpleNamespace(queued=lambda *_: False))
     for room in rooms:
         room.bot = bot
         if isinstance(room, league_rooms.MarketRoom):
@@ -140,6 +140,7 @@ def test_game_chat_help_for_the_commands_players_could_not_learn() -> None:
     ):
         referee = bare(cls)
         referee.bot = bot
+        referee.game_id = 7
         said: list[str] = []
 
         async def say(line: Any, said: list[str] = said) -> None:
@@ -209,6 +210,7 @@ def test_private_commands_while_a_league_runs_are_told_where_they_go() -> None:
     game = bare(auction.AuctionReferee)
     game.game_id = 7
     game.is_at_table = lambda name: name == "ada"  # type: ignore[method-assign]
+    game.is_seated_player = lambda name: name == "ada"  # type: ignore[method-assign]
     bot.room_referees = rooms.room_referees
     league = bare(league_referee.LeagueReferee)
     league.is_member = lambda name: False  # a running league ada and bea are not in

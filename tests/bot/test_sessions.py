@@ -81,8 +81,9 @@ def test_new_games_spread_over_the_sessions(servatrice_strict: ServatriceServer,
 def test_the_sixth_game_is_explained_and_abandoned_games_are_left(
     servatrice_factory: ServatriceFactory, tmp_path: Path
 ) -> None:
-    """Servatrice's shipped max_games_per_user is 5: the sixth request gets a reason, not silence; a
-    game whose only player left is left by the bot, so it closes and frees the slot."""
+    """Servatrice's shipped max_games_per_user is 5: the sixth request gets a reason, not silence. A game
+    whose only player left before its start waits for players again (its unjoined clock closes it; a player
+    leaving to choose another deck must find it there); ``!cancel`` closes it at once and frees the slot."""
     server = servatrice_factory.start(
         ServatriceConfig(flood=FloodLimits.servatrice_defaults(), max_games_per_user=5)
     )
@@ -97,12 +98,15 @@ def test_the_sixth_game_is_explained_and_abandoned_games_are_left(
             assert all("Auction Magic game #" in line for line in lines[:5]), lines
             assert "no new game" in lines[5] and "game limit" in lines[5], lines[5]
 
-            # A player sits in one game, then leaves: the bot leaves the abandoned game too.
+            # A player sits in one game, then leaves: the game waits for players again; !cancel closes it.
             game_id = int(re.search(r"#(\d+)", lines[0]).group(1))  # type: ignore[union-attr]
             await alice.sit(room_id, game_id)
             await asyncio.sleep(0.5)
             await alice.client.leave_game(game_id)
-            await wait_until(lambda: game_id not in bot.games, what="the bot leaves the abandoned game")
+            await bot.client.caught_up()
+            assert bot.all_games()[game_id].waiting_for_players
+            await alice.client.room_say(room_id, f"!cancel {game_id}")
+            await wait_until(lambda: game_id not in bot.all_games(), what="the bot leaves the cancelled game")
             assert not bot.journal.has_table(f"{bot.server_key}:game:{game_id}")  # it never started
             again = await ask_game(alice, room_id)
             assert "Auction Magic game #" in again, again

@@ -146,9 +146,9 @@ def test_a_vortex_player_picks_by_private_message_and_the_table_never_reads_the_
             helped = await other.wait_private(lambda t: "by private message" in t)
             assert "!pick N #GAME" in helped and "!pick" in helped, helped
 
-            # A spectator is no player: their private !pick goes nowhere.
+            # A spectator is no player: their private !pick goes nowhere, and they are told so directly.
             await cat.client.send_message(bot.client.user_name, "!pick 1")
-            await cat.wait_private(lambda t: "Game commands go in the game's own chat" in t)
+            await cat.wait_private(lambda t: "Spectators can watch but not play" in t)
             assert engine.opening_turns_done == 1
         finally:
             for player in (ann, ben, cat):

@@ -89,6 +89,7 @@ class LeagueGame(GameReferee):
             type_hint="autobattler" if league.format_name == "autobattler" else "market",
             password=league.options.game_password,
             share_decklists=True,
+            spectators_allowed=False,  # every spectator would receive both shared deck lists: both pools
             starting_life=life,
             watch=True,
         )
@@ -293,17 +294,16 @@ class LeagueGame(GameReferee):
         return next((p for p in self.players if p != player), "")
 
     async def check_seats(self) -> None:
-        """Only the two players of the pairing may sit; others are asked to spectate and kicked."""
+        """Only the two players of the pairing may sit; others are told so and kicked (league games take no
+        spectators: their shared deck lists would show both pools)."""
         for player in list(self.mirror.players.values()):
             if player.spectator or player.player_id == self.me or not player.name:
                 continue
             if player.name not in self.players:
                 pairing = " and ".join(self.players)
-                note = f"Game #{self.game_id} is for {pairing}; you may join it as a spectator."
+                note = f"Game #{self.game_id} is for {pairing} (league games take no spectators)."
                 await self.bot.tell(player.name, note)
-                await self.say(
-                    f"{player.name}: this seat is for {' and '.join(self.players)}; join as a spectator."
-                )
+                await self.say(f"{player.name}: this seat is for {pairing}.")
                 with contextlib.suppress(
                     ClientError, ConnectionError
                 ):  # refused or disconnected: nothing to do

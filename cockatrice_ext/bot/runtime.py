@@ -80,7 +80,7 @@ from cockatrice_ext.bot.referee import (
     unreplayable_line,
 )
 from cockatrice_ext.client import ClientEvent, Disconnected, Reconnected, connect
-from cockatrice_ext.client.errors import ClientError
+from cockatrice_ext.client.errors import ClientError, SessionRefused
 from cockatrice_ext.journal import PLAYED_WITH, POSTGRES_SCHEMES, Journal, JournalWriteError
 from cockatrice_ext.protocol import messages as pb
 
@@ -96,6 +96,9 @@ CLOSED_WORDS = {
     "LOGGEDINELSEWERE": "logged in elsewhere",
     "BANNED": "banned",
     "USERNAMEINVALID": "name refused",
+    "LOGIN_REFUSED": "login refused",
+    "ROOM_GONE": "room gone",
+    "ROOM_REFUSED": "room refused",
 }
 """A few words for each close reason the server means for good, for players."""
 
@@ -114,6 +117,9 @@ def ended_sentence(code: str, user: str, said: str, *, helper: bool = False, unt
         "LOGGEDINELSEWERE": f"another process or client logged in as {user}",
         "BANNED": f"the server banned {user}",
         "USERNAMEINVALID": f"the server no longer accepts the user name {user}",
+        "LOGIN_REFUSED": f"after a reconnect the server refused to log {user} in",
+        "ROOM_GONE": f"after a reconnect the server no longer has the room {user} was in",
+        "ROOM_REFUSED": f"after a reconnect the server no longer lets {user} into its room",
     }.get(code, f"the server closed the session of {user} for good")
     if until:
         what += f" until {shorten(until, 40)}"
@@ -500,7 +506,17 @@ class Bot:
         helper = Bot(
             dataclasses.replace(self.options, user=user, extra_users=()), journal=self.journal, main=self
         )
-        await helper._connect()
+        try:
+            await helper._connect()
+        except SessionRefused as exc:
+            if exc.close_reason != "TOO_MANY_CONNECTIONS":
+                raise
+            raise SessionRefused(
+                f"{exc}; the server takes fewer connections from this address: "
+                f"run without --extra-user {user}",
+                user=exc.user,
+                close_reason=exc.close_reason,
+            ) from None
         self.sessions.append(helper)
         for game_id, mirror in list(helper.client.games.items()):
             await helper.resume_game(game_id, mirror.room_id)
@@ -866,6 +882,9 @@ class Bot:
         helper session alone stops, its games said lost in their rooms (``!resume`` continues them)."""
         user = self.client.user_name or self.options.user
         said = event.reason.partition(": ")[2] if ": " in event.reason else event.reason
+        error = getattr(event, "error", None)
+        if error is not None:  # a refusal after a reconnect: the sentence a first login would have said
+            said = str(error)
         until = getattr(event, "until", "") or None
         if self.main is None:
             self.end(ended_sentence(event.final, user, said, until=until))

@@ -16,6 +16,7 @@ from cockatrice_ext.bot.league_referee import LeagueReferee
 from cockatrice_ext.bot.league_rooms import MarketRoom
 from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.client import FloodLimits
+from cockatrice_ext.client.errors import SpectatorsNotAllowed
 from cockatrice_ext.formats import market as mk
 from cockatrice_ext.protocol import commands
 
@@ -173,7 +174,7 @@ def test_market_league_end_to_end(servatrice: ServatriceServer, tmp_path: Path) 
             def deck_of(name: str) -> list[str]:
                 return [league.game_name(c) for c in engine.pool(name)[:23]] + ["Island"] * 17
 
-            # Only the pairing may sit: an outsider is told and removed; spectators are welcome.
+            # Only the pairing may sit: an outsider is told and removed; no spectators (both pools are shown).
             carol_mark = carol.mark()
             await carol.client.join_game(room_id, game_id)
             await wait_until(
@@ -184,9 +185,10 @@ def test_market_league_end_to_end(servatrice: ServatriceServer, tmp_path: Path) 
             await carol.wait_line(
                 lambda t: re.search(rf"carol_m: this seat is for {both}", t) is not None, since=carol_mark
             )
-            await private(carol, rf"Game #{game_id} is for {both}; you may join it as a spectator")
+            await private(carol, rf"Game #{game_id} is for {both} \(league games take no spectators\)")
             carol.client.games.pop(game_id, None)
-            await carol.client.join_game(room_id, game_id, spectator=True)
+            with pytest.raises(SpectatorsNotAllowed):
+                await carol.client.join_game(room_id, game_id, spectator=True)
 
             # An illegal deck is refused with reasons; the game cannot start until it is fixed.
             await alice.client.join_game(room_id, game_id)
@@ -317,7 +319,8 @@ def test_a_server_restart_opens_the_rounds_games_again(servatrice: ServatriceSer
             game_id = int(re.search(r"is #(\d+)", note).group(1))  # type: ignore[union-attr]
             await private(bob, rf"Round 1: your game vs alice_mr is #{game_id}")
             assert list(league.games) == [game_id] and game_id in bot.client.games
-            await alice.client.join_game(room_id, game_id, spectator=True)  # it is there to join
+            with pytest.raises(SpectatorsNotAllowed):  # it is there (a game gone would be "not found")
+                await alice.client.join_game(room_id, game_id, spectator=True)
             assert not [t for _, t in alice.heard[mark:] if "!resume" in t]
         finally:
             for player in players.values():

@@ -96,3 +96,27 @@ def test_a_game_opened_without_spectators_refuses_them(servatrice: ServatriceSer
             await bot.close()
 
     run(scenario())
+
+
+def test_a_refusal_after_a_reconnect_stops_the_bot_with_the_first_login_s_sentence() -> None:
+    """The client's own final stops (a changed password, a room gone) end the bot with the sentence a first
+    login would have said, not "closed for good"."""
+    import asyncio
+    import types
+
+    from cockatrice_ext.bot.runtime import Bot
+    from cockatrice_ext.client import LOGIN_REFUSED, Disconnected
+    from cockatrice_ext.client.errors import LoginFailed
+    from cockatrice_ext.protocol import messages as pb
+
+    bot = object.__new__(Bot)
+    bot.client = types.SimpleNamespace(user_name="RefereeBot")  # type: ignore[assignment]
+    bot.main = None
+    ended: list[str] = []
+    bot.end = ended.append  # type: ignore[method-assign]
+    refused = LoginFailed(pb.Response.RespWrongPassword, user="RefereeBot")
+    event = Disconnected(f"login refused: {refused}", False, final=LOGIN_REFUSED, error=refused)
+    asyncio.run(bot._closed_for_good(event))
+    (sentence,) = ended
+    assert sentence.startswith("after a reconnect the server refused to log RefereeBot in (")
+    assert str(refused) in sentence and sentence.endswith("; this one stops")

@@ -1482,16 +1482,18 @@ class GameReferee(Referee):
 
         The game's answers share one chat queue, so each sender (player or spectator) has an allowance of
         informational answers (help, rules, state, a refusal...) while that queue waits for the chat budget
-        (:data:`GAME_COMMANDS_PER_WINDOW`): past it, such an answer is dropped and the sender told once per
-        window. A move (a command that recorded an action) is never throttled; an answer the same as one
-        still waiting is not queued twice; a spectator's answers are short (:func:`brief`). Once the game is
-        over, a state command says so first."""
+        (a spectator's always; :data:`GAME_COMMANDS_PER_WINDOW`): past it, such an answer is dropped and the
+        sender told once per window. A move (a command that recorded an action) is never throttled; an answer
+        the same as one still waiting is not queued twice; a spectator's answers are short (:func:`brief`).
+        Once the game is over, a state command says so first."""
         player = self.mirror.players.get(player_id)
         name = player.name if player is not None else f"player {player_id}"
         spectator = player is None or player.spectator
         ctx = Context(self.bot, "game", name, player_id=player_id, game_id=self.game_id, room_id=self.room_id)
         now = asyncio.get_running_loop().time()
-        within = self.chat_allowance.allows(name, now, busy=self.chat_busy())
+        # a spectator's questions always count (watchers are many, the budget is the players'); a player's
+        # only while the game's answers wait for the budget
+        within = self.chat_allowance.allows(name, now, busy=spectator or self.chat_busy())
         held: list[str] = []
         over = self.finished
         state_asked = over and self.asks_state(text)
@@ -1514,7 +1516,7 @@ class GameReferee(Referee):
         if topic is not None:
             if within:
                 self.chat_allowance.count(name, now)
-                await self.say_help(topic)
+                await self.say_help(topic, short=spectator)
             else:
                 await self.over_allowance(name, now)
             return
@@ -1561,12 +1563,17 @@ class GameReferee(Referee):
         if not self.bot.chat.queued(self.chat_destination, line):
             await self.say(line)
 
-    async def say_help(self, topic: str) -> None:
+    async def say_help(self, topic: str, *, short: bool = False) -> None:
         """Game chat's ``!help``: ``!help NAME`` that command's usage and line (:func:`describe_command`, as
-        the room answers it), else every game command's usage, and how to ask about one."""
+        the room answers it), else every game command's usage, and how to ask about one. ``short`` (a
+        spectator asks): one :func:`brief` line, so watchers' questions do not hold the players' answers."""
         described = describe_command(topic, "game", [self], room_referees_of(self.bot))
         if described:
-            await self.say_once(shorten(described))
+            await self.say_once(brief(described) if short else shorten(described))
+            return
+        if short:
+            usages = " | ".join(spec.usage for spec in self.commands.listing("game"))
+            await self.say_once(brief(f"Commands: {usages}"))
             return
         line = "Commands:"
         usages = [spec.usage for spec in self.commands.listing("game")]

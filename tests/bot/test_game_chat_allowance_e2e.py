@@ -63,6 +63,7 @@ def test_a_spectator_asking_for_help_again_and_again_does_not_fill_the_game_s_qu
     heard = run(scenario())
     assert 1 <= heard.count("Commands:") <= ALLOWANCE, heard
     assert heard.count("too many questions") <= 1, heard
+    assert "!help NAME" not in heard, heard  # a spectator's help is one short line, not the whole listing
 
 
 def test_a_spectator_s_life_question_in_vortex_gets_a_short_answer(

@@ -58,6 +58,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Annotated, Any, ClassVar, Literal
 
 from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block, pile_cod
+from cockatrice_ext.bot.chat import bidi_isolated
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.formats import SeatsByName
 from cockatrice_ext.bot.referee import (
@@ -328,6 +329,11 @@ def lot_note(
     lot = engine.lot  # read in place: this runs on every bid, and the lot's bid history can be long
     if lot is None:
         return ""
+    plain_name_of = name_of
+
+    def name_of(seat: Any) -> str:  # measured as sent: a right-to-left name between isolates (as in chat)
+        return bidi_isolated(plain_name_of(seat))
+
     head = f"Auction {lot.lot_no}: "
     lines: list[str] = []
     if engine.is_over():
@@ -1630,6 +1636,7 @@ class AuctionReferee(SeatsByName, PileReferee):
 
     async def annotate(self, card_id: int, note: str) -> None:
         """Set the annotation of a card on our table (a free command; skipped when unchanged)."""
+        note = bidi_isolated(note)  # a right-to-left name keeps its place, as in chat
         if self._notes.get(card_id) == note:
             return
         self._notes[card_id] = note

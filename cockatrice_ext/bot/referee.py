@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cockatrice_ext.bot.blocks import pile_cod
-from cockatrice_ext.bot.chat import Line
+from cockatrice_ext.bot.chat import Line, bidi_isolated
 from cockatrice_ext.bot.commands import (
     PREFIX,
     BadArgument,
@@ -1060,6 +1060,7 @@ class GameReferee(Referee):
         area. Created on first use (and again if a player moved it away); then only changes are sent."""
         if seat != self.me and not self.is_judge:
             return
+        note = bidi_isolated(note)  # a right-to-left name keeps its place, as in chat
 
         async def commands(wanted: list[Any]) -> None:
             if seat == self.me:

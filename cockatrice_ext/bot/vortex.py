@@ -77,6 +77,7 @@ from dataclasses import dataclass, replace
 from typing import Annotated, Any, ClassVar, Literal
 
 from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block, pile_cod
+from cockatrice_ext.bot.chat import bidi_isolated
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.formats import SeatsByName, finish_if_one_stands
 from cockatrice_ext.bot.referee import (
@@ -908,7 +909,7 @@ class VortexReferee(SeatsByName, PileReferee):
         seat = self.seat_of(player)
         if seat is None:
             return
-        note = f"Owner: {self.player_name(player)}\n{instruction}"
+        note = bidi_isolated(f"Owner: {self.player_name(player)}\n{instruction}")
         x = self.free_x(seat)
         move = pc.move_card(
             "table", [card_id], target_player_id=seat, target_zone="table", x=x, y=row, face_down=face_down

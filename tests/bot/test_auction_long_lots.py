@@ -225,3 +225,17 @@ def test_only_the_servers_life_counter_is_a_life_total(tmp_path: Path) -> None:
     set_counter(ref, ZOE, 0, "life", 12)  # the server's life counter
     assert engine.life == {ALICE: 20, ZOE: 12}
     assert GAME  # the shared harness's game
+
+
+def test_right_to_left_names_on_the_lot_note_are_isolated_within_the_servers_bytes(tmp_path: Path) -> None:
+    """On the note as in chat, an Arabic or Hebrew name sits between isolates (else "Gold: A 10, B 10" reads
+    as one right-to-left run, the figures beside the wrong names), counted in the note's 255 bytes."""
+    ref = referee(tmp_path)
+    engine = ref.engine
+    engine.apply(am.BeginTurn(None, active=ALICE))
+    engine.apply(am.AuctionFromBlock(ALICE, count=10))
+    names = {ALICE: "سارة_الأولى", ZOE: "דוד_השני"}
+    text = lot_note(engine, names.__getitem__, with_gold=True, card_names=ref.block.game_names)
+    assert len(text.encode()) <= NOTE_LIMIT, text
+    assert "\nGold: \u2068سارة_الأولى\u2069 10, \u2068דוד_השני\u2069 10" in text, text
+    assert "To bid: \u2068سارة_الأولى\u2069 (!bid N or !pass)" in text, text

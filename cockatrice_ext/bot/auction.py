@@ -563,6 +563,10 @@ def render_view(
         gold={p: engine.gold(p) for p in engine.living()},
     )
     gone = set(engine.eliminated)
+    pending: dict[Any, list[str]] = {}  # a buyer's cards to cast or keep: one line for them all
+    for effect in effects:
+        if isinstance(effect, rules.PurchaseChoicePending):
+            pending.setdefault(effect.player, []).append(effect.card.name)
     lines: list[str] = []
     ending: list[str] = []
     income: list[str] = []
@@ -618,7 +622,13 @@ def render_view(
                     " to bid."
                 )
         elif isinstance(effect, rules.PurchaseChoicePending):
-            lines.append(f"{name_of(effect.player)}: !cast or !keep {effect.card.name}.")
+            cards = pending.pop(effect.player, [])
+            if len(cards) == 1:
+                lines.append(f"{name_of(effect.player)}: !cast or !keep {cards[0]}.")
+            elif cards:
+                head, tail = f"{name_of(effect.player)}: !cast or !keep each of ", " (several: !keep A, B)."
+                listing = fitted_names(cards, MAX_CHAT_LINE - len(head) - len(tail), more=" (see !state)")
+                lines.append(head + listing + tail)
         elif isinstance(effect, rules.CardCast):
             lines.append(f"{name_of(effect.player)} casts {effect.card.name}.")
         elif isinstance(effect, rules.CardKept) and effect.player not in gone:

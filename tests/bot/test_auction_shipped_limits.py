@@ -124,8 +124,11 @@ def test_one_turn_as_players_see_it(servatrice_strict: ServatriceServer, tmp_pat
                 mark,
             )
             await other.say(game_id, "!pass")
-            await bot_line(active, rf"{active.name}: !cast or !keep Naturalize", mark)
-            await bot_line(active, rf"{active.name}: !cast or !keep Chimney Imp", mark)
+            await bot_line(
+                active,
+                rf"{active.name}: !cast or !keep each of (Naturalize, Chimney Imp|Chimney Imp, Naturalize)",
+                mark,
+            )
             await active.say(game_id, "!keep Naturalize")
             await bot_line(active, rf"{active.name}: drag Naturalize from your table to your hand\.", mark)
             await active.say(game_id, "!cast Chimney Imp")

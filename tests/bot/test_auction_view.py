@@ -131,7 +131,7 @@ def test_block_lots_offer_cast_or_keep_and_sold_own_cards_tell_the_seller() -> N
     view_of(engine, am.BeginTurn(None, active=1))
     view_of(engine, am.AuctionFromBlock(1, count=2))
     sold = view_of(engine, am.Bid(1, amount=1), am.Pass(2))
-    assert "alice: !cast or !keep Shock." in sold.chat and "alice: !cast or !keep Bolt." in sold.chat
+    assert "alice: !cast or !keep each of Shock, Bolt (several: !keep A, B)." in sold.chat
     # 90X.8: two noncreatures bought, so alice reveals until a creature, into her hand
     assert "alice reveals until a creature: Bear." in sold.chat
     assert "alice: drag Bear from your table to your hand." in sold.chat

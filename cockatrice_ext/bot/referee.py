@@ -1570,11 +1570,11 @@ class GameReferee(Referee):
         spectator asks): one :func:`brief` line, so watchers' questions do not hold the players' answers."""
         described = describe_command(topic, "game", [self], room_referees_of(self.bot))
         if described:
-            await self.say_once(brief(described) if short else shorten(described))
+            await self.say_once(shorten(described, SPECTATOR_LINE if short else MAX_CHAT_LINE))
             return
         if short:
             usages = " | ".join(spec.usage for spec in self.commands.listing("game"))
-            await self.say_once(brief(f"Commands: {usages}"))
+            await self.say_once(shorten(f"Commands: {usages}", SPECTATOR_LINE))  # not brief: "CARD..."
             return
         line = "Commands:"
         usages = [spec.usage for spec in self.commands.listing("game")]

@@ -178,7 +178,10 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path, ju
                 assert engine.config.cards[index].name in hand
 
             mark = alice.mark()
-            await carol.say(game_id, "!help")  # a long list comes as more than one line
+            await carol.say(game_id, "!help")  # a spectator: one short line
+            await bot_line(alice, r"Commands: !ability SLOT COST \| .*…$", mark)
+            mark = alice.mark()
+            await alice.say(game_id, "!help")  # a player: a long list comes as more than one line
             await bot_line(alice, r"Commands: !ability SLOT COST \| ", mark)
             await bot_line(alice, r"Commands \(more\): .*!summon N\|CARD SLOT \[SACRIFICE_SLOT\.\.\.\]", mark)
 

@@ -89,7 +89,9 @@ class LeagueGame(GameReferee):
             type_hint="autobattler" if league.format_name == "autobattler" else "market",
             password=league.options.game_password,
             share_decklists=True,
-            spectators_allowed=False,  # every spectator would receive both shared deck lists: both pools
+            # every spectator receives both shared deck lists (both pools): none, unless the referee itself
+            # watches from a judge's spectator seat, which it must be able to take again after a restart
+            spectators_allowed=bot.judge_level,
             starting_life=life,
             watch=True,
         )
@@ -301,7 +303,10 @@ class LeagueGame(GameReferee):
                 continue
             if player.name not in self.players:
                 pairing = " and ".join(self.players)
-                note = f"Game #{self.game_id} is for {pairing} (league games take no spectators)."
+                watch = " (it takes no spectators)"
+                if self.bot.judge_level:  # the judge's game lets spectators in (see create)
+                    watch = "; you may join it as a spectator"
+                note = f"Game #{self.game_id} is for {pairing}{watch}."
                 await self.bot.tell(player.name, note)
                 await self.say(f"{player.name}: this seat is for {pairing}.")
                 with contextlib.suppress(

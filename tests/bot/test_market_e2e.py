@@ -185,7 +185,7 @@ def test_market_league_end_to_end(servatrice: ServatriceServer, tmp_path: Path) 
             await carol.wait_line(
                 lambda t: re.search(rf"carol_m: this seat is for {both}", t) is not None, since=carol_mark
             )
-            await private(carol, rf"Game #{game_id} is for {both} \(league games take no spectators\)")
+            await private(carol, rf"Game #{game_id} is for {both} \(it takes no spectators\)")
             carol.client.games.pop(game_id, None)
             with pytest.raises(SpectatorsNotAllowed):
                 await carol.client.join_game(room_id, game_id, spectator=True)

@@ -14,9 +14,9 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from bot_players import bot_line, room_players, start_room_bot, wait_until
+from bot_players import bot_line, room_players, start_room_bot
 from servatrice import ServatriceServer
-from test_game_departures_e2e import asked_game
+from test_game_departures_e2e import started_game
 from test_room_commands import run
 from test_vortex_bot import join_bot_room, open_vortex
 from test_vortex_bot import start_bot as start_vortex_bot
@@ -40,11 +40,7 @@ def test_a_spectator_asking_for_help_again_and_again_does_not_fill_the_game_s_qu
         bot = await start_room_bot(servatrice_strict, tmp_path, "referee_ga1", relaxed=False)
         room_id, (ann, ben, cat) = await room_players(servatrice_strict, "ann_ga1", "ben_ga1", "cat_ga1")
         try:
-            game_id = await asked_game(ann, room_id)
-            await ann.sit(room_id, game_id)
-            await ben.sit(room_id, game_id)
-            referee = bot.games[game_id]
-            await wait_until(lambda: referee.table is not None, timeout=30, what="the game started")
+            game_id, _ = await started_game(bot, room_id, ann, ben)
             await cat.sit(room_id, game_id, spectator=True)
             await bot.client.caught_up()
             since = ben.mark()

@@ -27,7 +27,8 @@ from bot_players import (
 from servatrice import ServatriceServer
 from test_room_commands import OPENED, run
 
-from cockatrice_ext.bot.runtime import LOST_KEEP_SECONDS
+from cockatrice_ext.bot.referee import GameReferee
+from cockatrice_ext.bot.runtime import LOST_KEEP_SECONDS, Bot
 from cockatrice_ext.protocol import commands as pc
 
 pytestmark = pytest.mark.servatrice
@@ -39,6 +40,16 @@ async def asked_game(player: Player, room_id: int, command: str = "!auction new 
     await player.client.room_say(room_id, command)
     line = await player.wait_line(lambda t: OPENED.search(t) is not None, since=since)
     return int(OPENED.search(line).group(1))  # type: ignore[union-attr]
+
+
+async def started_game(bot: Bot, room_id: int, first: Player, second: Player) -> tuple[int, GameReferee]:
+    """``first`` asks for an Auction game, both sit, and it starts: its number and its referee."""
+    game_id = await asked_game(first, room_id)
+    await first.sit(room_id, game_id)
+    await second.sit(room_id, game_id)
+    referee = bot.games[game_id]
+    await wait_until(lambda: referee.table is not None, timeout=30, what="the game started")
+    return game_id, referee
 
 
 def test_a_spectator_or_a_player_leaving_an_empty_game_before_its_start_does_not_close_it(
@@ -90,11 +101,7 @@ def test_a_started_game_every_player_left_is_closed_and_the_room_hears_it(
         bot = await start_room_bot(servatrice, tmp_path, "referee_dp2")
         room_id, (ann, ben, cat) = await room_players(servatrice, "ann_dp2", "ben_dp2", "cat_dp2")
         try:
-            game_id = await asked_game(ann, room_id)
-            await ann.sit(room_id, game_id)
-            await ben.sit(room_id, game_id)
-            referee = bot.games[game_id]
-            await wait_until(lambda: referee.table is not None, timeout=30, what="the game started")
+            game_id, referee = await started_game(bot, room_id, ann, ben)
             await cat.sit(room_id, game_id, spectator=True)
             await cat.client.leave_game(game_id)
             await bot.client.caught_up()
@@ -131,11 +138,7 @@ def test_a_referee_removed_from_its_game_says_so_and_its_record_is_resumable_and
         bot = await start_room_bot(servatrice, tmp_path, "referee_dp3")
         room_id, (ann, ben) = await room_players(servatrice, "ann_dp3", "ben_dp3")
         try:
-            game_id = await asked_game(ann, room_id)
-            await ann.sit(room_id, game_id)
-            await ben.sit(room_id, game_id)
-            referee = bot.games[game_id]
-            await wait_until(lambda: referee.table is not None, timeout=30, what="the game started")
+            game_id, referee = await started_game(bot, room_id, ann, ben)
             since = ann.mark()
             await bot.client.game_command(game_id, pc.kick_from_game(referee.me))
             line = await bot_line(ann, r"removed the referee", since)
@@ -172,11 +175,7 @@ def test_a_removed_game_can_be_resumed(servatrice: ServatriceServer, tmp_path: P
         bot = await start_room_bot(servatrice, tmp_path, "referee_dp4")
         room_id, (ann, ben) = await room_players(servatrice, "ann_dp4", "ben_dp4")
         try:
-            game_id = await asked_game(ann, room_id)
-            await ann.sit(room_id, game_id)
-            await ben.sit(room_id, game_id)
-            referee = bot.games[game_id]
-            await wait_until(lambda: referee.table is not None, timeout=30, what="the game started")
+            game_id, referee = await started_game(bot, room_id, ann, ben)
             since = ann.mark()
             await bot.client.game_command(game_id, pc.kick_from_game(referee.me))
             await bot_line(ann, r"removed the referee", since)

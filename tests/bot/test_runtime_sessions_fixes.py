@@ -13,9 +13,9 @@ import logging
 from pathlib import Path
 
 import pytest
-from bot_players import room_players, start_room_bot, wait_until
+from bot_players import room_players, start_room_bot
 from servatrice import ServatriceServer
-from test_game_departures_e2e import asked_game
+from test_game_departures_e2e import started_game
 from test_room_commands import run
 
 from cockatrice_ext.bot.runtime import ended_sentence
@@ -54,11 +54,7 @@ def test_a_lost_seat_whose_room_is_not_joined_is_not_logged_as_told(
         bot = await start_room_bot(servatrice, tmp_path, "referee_rs1")
         room_id, (ann, ben) = await room_players(servatrice, "ann_rs1", "ben_rs1")
         try:
-            game_id = await asked_game(ann, room_id)
-            await ann.sit(room_id, game_id)
-            await ben.sit(room_id, game_id)
-            referee = bot.games[game_id]
-            await wait_until(lambda: referee.table is not None, timeout=30, what="the game started")
+            game_id, _ = await started_game(bot, room_id, ann, ben)
             await bot.client.leave_room(room_id)
             await bot._retire_lost(game_id)  # as after a reconnect that found the seat gone
             await bot.chat.flush()

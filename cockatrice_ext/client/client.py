@@ -1123,6 +1123,8 @@ class Client:
             self._on_notification(message)
         elif name == "Event_ServerShutdown":
             self._on_shutdown(message)
+        elif name == "Event_ServerMessage":  # the login message, or an administrator's word to everyone
+            LOGGER.info("the server says: %s", _one_line(str(message.message)) or "(nothing)")  # type: ignore[attr-defined]
         self._publish(ClientEvent("session", message, is_own=is_own))
 
     def _on_shutdown(self, message: Any) -> None:

@@ -95,6 +95,22 @@ def test_a_moderator_warning_is_a_warning_on_one_line(caplog: pytest.LogCaptureF
     ]
 
 
+def test_the_servers_message_is_logged_on_one_line(caplog: pytest.LogCaptureFixture) -> None:
+    """Servatrice's login message (or an administrator's word to everyone) may say the server is moving or
+    what its rules are: the operator reads it in the log, one line, without its markup's line breaks."""
+    said = session_event("Event_ServerMessage", message="Welcome!\nBots: read the rules\r\nat /rules")
+
+    async def scenario() -> None:
+        async with FakeServatrice() as server, await connect(server.url, "bot", **FAST) as client:
+            events = Recorder(client)
+            await server.push(said)
+            await events.wait_for(lambda e: getattr(e, "name", "") == "Event_ServerMessage")
+
+    with caplog.at_level(logging.INFO, logger=CLIENT_LOG):
+        run(scenario(), timeout=20)
+    assert "the server says: Welcome! Bots: read the rules at /rules" in client_lines(caplog, logging.INFO)
+
+
 def room(room_id: int, name: str, permission: str = "none", privilege: str = "none") -> pb.ServerInfo_Room:  # type: ignore[name-defined]
     return pb.ServerInfo_Room(
         room_id=room_id, name=name, permissionlevel=permission, privilegelevel=privilege

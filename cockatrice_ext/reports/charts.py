@@ -5,6 +5,10 @@ no slower. The SVG keeps its text as text (player and card names are searchable 
 carries no date, so the same data gives the same bytes. Each data line is the SVG group ``series-N`` (N
 the line's place in the series given). No pyplot, no display: figures are rendered by the SVG backend
 alone.
+
+Colour is never the only difference between lines (WCAG 1.4.1): each series has its own marker and line
+style (``STYLES``), shown in the legend beside its name. The SVG opens with a ``<title>`` (the chart's title)
+and a ``<desc>`` saying each line's look and its last value, its text alternative (WCAG 1.1.1).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import io
 import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
+from xml.sax.saxutils import escape
 
 from cockatrice_ext.reports.history import Sale, Series
 
@@ -20,6 +25,35 @@ _DRAWING = threading.Lock()
 """matplotlib's global state (rc parameters, font cache) is not thread-safe; the web view draws in threads."""
 
 METRIC_LABELS = {"points": "Points", "poison": "Poison"}
+
+MARKERS = (("o", "circles"), ("s", "squares"), ("^", "triangles"), ("D", "diamonds"), ("v", "down triangles"),
+           ("P", "pluses"), ("X", "crosses"), ("*", "stars"))  # fmt: skip
+LINE_STYLES = (
+    ("-", "solid"),
+    ((0, (6, 3)), "dashed"),
+    ((0, (1, 2)), "dotted"),
+    ((0, (6, 2, 1, 2)), "dash-dot"),
+)
+STYLES = [
+    (marker, marker_name, line, line_name)
+    for (marker, marker_name), (line, line_name) in zip(
+        MARKERS, [LINE_STYLES[n % len(LINE_STYLES)] for n in range(len(MARKERS))], strict=True
+    )
+]
+"""Each line's look by its place: a marker and a line style, the pair different for each of the first eight
+(then repeated; the legend still names each line)."""
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _described(svg: bytes, title: str, desc: str) -> bytes:
+    """``svg`` with a ``<title>`` and a ``<desc>`` as the root element's first children (escaped text)."""
+    start = svg.index(b"<svg")
+    end = svg.index(b">", start) + 1
+    alternative = f"\n <title>{escape(title)}</title>\n <desc>{escape(desc)}</desc>"
+    return svg[:end] + alternative.encode("utf-8") + svg[end:]
 
 
 def _figure(title: str, xlabel: str, ylabel: str) -> tuple[Any, Any]:
@@ -61,23 +95,31 @@ def _lines(
     settings = {"svg.fonttype": "none", "svg.hashsalt": "cockatrice-ext", "text.parse_math": False}
     with _DRAWING, matplotlib.rc_context(settings):
         figure, axes = _figure(title, xlabel, ylabel)
-        drawn = False
+        said: list[str] = []
         for number, (label, points) in enumerate(series.items()):
             if not points:
                 continue
             xs, ys = zip(*points, strict=True)
-            style: dict[str, Any] = {"label": label, "marker": "o", "gid": f"series-{number}"}
+            marker, marker_name, line, line_name = STYLES[number % len(STYLES)]
+            style: dict[str, Any] = {
+                "label": label,
+                "marker": marker,
+                "linestyle": line,
+                "gid": f"series-{number}",
+            }
             if steps:
-                axes.step(xs, ys, where="post", markersize=3, **style)
+                axes.step(xs, ys, where="post", markersize=5, **style)
             else:
-                axes.plot(xs, ys, markersize=4, **style)
-            drawn = True
-        if drawn:
-            axes.legend(loc="best", fontsize="small")
+                axes.plot(xs, ys, markersize=6, **style)
+            said.append(f"{label} ({line_name} line, {marker_name}): {_number(ys[-1])} at the end")
+        if said:
+            axes.legend(loc="best", fontsize="small", handlelength=3.5)
+            desc = f"{ylabel} by {xlabel}. " + "; ".join(said) + "."
         else:
             axes.text(0.5, 0.5, "nothing recorded yet", ha="center", va="center", transform=axes.transAxes)
+            desc = "Nothing recorded yet."
         _integer_axes(axes, [x for points in series.values() for x, _ in points])
-        return _svg(figure)
+        return _described(_svg(figure), title, desc)
 
 
 def price_chart(card: str, sales: Sequence[Sale]) -> bytes:

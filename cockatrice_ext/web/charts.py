@@ -72,7 +72,11 @@ def prices_body(rows: list[CardPrices]) -> str:
     for row in sorted(rows, key=lambda r: (-(r.median or 0), r.name)):
         link = f'<a href="{html.escape(card_url(row.name))}"><bdi>{html.escape(row.name)}</bdi></a>'
         lines.append("<tr><td>" + link + "</td>" + "".join(f"<td>{c}</td>" for c in _cells(row)) + "</tr>")
-    table = f'<table id="prices"><thead><tr>{head}</tr></thead><tbody>{"".join(lines)}</tbody></table>'
+    body = "".join(lines)
+    named = 'id="prices" aria-label="Auction prices"'
+    table = f"<table {named}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    # Named as its table; in the tab order (this page has no script to tell whether it scrolls): a keyboard
+    # scrolls it on a narrow screen.
     return f'<div class="scroll" role="region" tabindex="0" aria-label="Auction prices">{table}</div>'
 
 

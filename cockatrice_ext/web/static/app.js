@@ -7,7 +7,39 @@ const kind = document.body.dataset.kind;
 const view = document.getElementById("view");
 const statusLine = document.getElementById("status");
 const messages = document.getElementById("messages");
+const announcer = document.getElementById("announce");
 const base = location.pathname.replace(/\/+$/, "");
+const baseTitle = document.title;
+
+// -- announcements ------------------------------------------------------------------------------------------
+// One polite live region, in the page from its load and never redrawn, says in a short sentence what the
+// player must act on or know when it arrives (a new pack, their turn to buy, the lot's new bid, an answer,
+// the page's end). Sentences said in one turn of the page go together; a sentence is said once per change
+// of what it reports, not at every redraw.
+
+let spoken = [];  // the sentences waiting for this turn's announcement
+let spokenAt = 0;  // counts announcements: a late repeat of older words gives way to newer ones
+
+function announce(sentence) {
+  const text = String(sentence || "").trim();
+  if (!announcer || !text || spoken.includes(text)) return;
+  if (!spoken.length) setTimeout(speak, 0);
+  spoken.push(text);
+}
+
+function speak() {
+  const text = spoken.join(" ");
+  spoken = [];
+  spokenAt += 1;
+  if (announcer.textContent !== text) {
+    announcer.textContent = text;
+    return;
+  }
+  // The same words for a new event (a second "Picked."): emptied first, so that they are said again.
+  const turn = spokenAt;
+  announcer.textContent = "";
+  setTimeout(() => { if (spokenAt === turn) announcer.textContent = text; }, 150);
+}
 
 // A node; ``text`` is a string (set as text, never parsed) or a list of strings and nodes (a name in a
 // <bdi>, so that right-to-left text in a player's or card's name cannot reorder the rest of the line).
@@ -63,9 +95,12 @@ function knownNames(data) {
 }
 
 // A table in its own horizontally scrolling box (a narrow phone scrolls the table, not the page); a cell is a
-// string, a number or a list for el(); player and card names are given as bdi() nodes.
-function table(id, headers, rows) {
-  const node = el("table", null, { id });
+// string, a number or a list for el(); player and card names are given as bdi() nodes. ``name`` names the
+// table: { heading: the id of its section's heading } or { label: a few words } when it has no heading. The
+// box is a named, focusable region only while it scrolls (fitScrollBoxes), so a keyboard can scroll it.
+function table(id, headers, rows, name) {
+  const naming = name.heading ? { "aria-labelledby": name.heading } : { "aria-label": name.label };
+  const node = el("table", null, { id, ...naming });
   const head = node.createTHead().insertRow();
   for (const h of headers) head.appendChild(el("th", h, { scope: "col" }));
   const body = node.createTBody();
@@ -73,10 +108,26 @@ function table(id, headers, rows) {
     const tr = body.insertRow();
     for (const cell of row) tr.appendChild(el("td", cell instanceof Node ? [cell] : cell));
   }
-  const box = el("div", null, { class: "scroll", role: "region", tabindex: "0", "aria-label": headers.join(", "),
-                                "data-focus": `scroll:${id}` });
+  const box = el("div", null, { class: "scroll", "data-focus": `scroll:${id}` });
   box.appendChild(node);
   return box;
+}
+
+// Each table's box that scrolls (wider than the screen) is a region named as its table, in the tab order;
+// one that does not scroll is neither (no empty stop for the keyboard, no landmark named like its table).
+function fitScrollBoxes() {
+  for (const box of view.querySelectorAll(".scroll")) {
+    const inner = box.querySelector("table");
+    if (inner && box.scrollWidth > box.clientWidth + 1) {
+      box.setAttribute("role", "region");
+      box.setAttribute("tabindex", "0");
+      for (const attr of ["aria-labelledby", "aria-label"]) {
+        if (inner.hasAttribute(attr)) box.setAttribute(attr, inner.getAttribute(attr));
+      }
+    } else {
+      for (const attr of ["role", "tabindex", "aria-labelledby", "aria-label"]) box.removeAttribute(attr);
+    }
+  }
 }
 
 function facts(pairs) {
@@ -95,32 +146,38 @@ function summary(s) {
   return el("p", [`${s.title} game #${s.game}: `, ...status, ". Players: ", ...players, "."], { id: "summary" });
 }
 
+const NOBODY = "nobody now";
+const NONE_YET = "none yet";
+
 function auctionBoard(b) {
-  const parts = [facts([["turn", "Turn", b.turn], ["active", "Active player", b.active || "-"],
+  const parts = [facts([["turn", "Turn", b.turn], ["active", "Active player", b.active || NOBODY],
                         ["block-left", "Block left", b.block_left]])];
   parts.push(el("h2", "Up for auction"));
   parts.push(el("div", b.lot.note.length ? b.lot.note.join("\n") : "No lot open.", { id: "lot", class: "note" }));
-  parts.push(el("h2", "Gold"));
-  parts.push(table("gold", ["Player", "Gold"], b.gold.map((g) => [bdi(g.player), g.gold])));
-  parts.push(el("h2", "Auction history"));
+  parts.push(heading("gold", "Gold"));
+  parts.push(table("gold", ["Player", "Gold"], b.gold.map((g) => [bdi(g.player), g.gold]), { heading: "gold-heading" }));
+  parts.push(heading("history", "Auction history"));
   parts.push(table("history", ["Lot", "Cards", "Bought by", "Price", "Bids"],
-    b.history.map((h) => [h.lot, names(h.cards, ", "), h.sold ? bdi(h.buyer) : "unsold", h.sold ? h.price : "-", h.bids])));
+    b.history.map((h) => [h.lot, names(h.cards, ", "), h.sold ? bdi(h.buyer) : "unsold", h.sold ? h.price : "none", h.bids]),
+    { heading: "history-heading" }));
   return parts;
 }
 
 function vortexBoard(b) {
   return [
-    facts([["phase", "Phase", b.phase], ["turn", "Turn", b.turn], ["active", "Whose turn", b.active || "-"],
+    facts([["phase", "Phase", b.phase], ["turn", "Turn", b.turn], ["active", "Whose turn", b.active || NOBODY],
            ["shoe", "Shoe", b.shoe], ["passed", "Passed pack", b.passed]]),
-    table("packs", ["Player", "Pack", "To pick"], b.packs.map((p) => [bdi(p.player), p.size, p.to_pick ? "yes" : ""])),
+    table("packs", ["Player", "Pack", "To pick"], b.packs.map((p) => [bdi(p.player), p.size, p.to_pick ? "yes" : "no"]),
+      { label: "Packs" }),
   ];
 }
 
 function combatBoard(b) {
   return [
     facts([["phase", "Phase", b.phase], ["round", "Round", `${b.round} of ${b.rounds}`], ["cap", "Spell cap", b.cap],
-           ["active", "Whose turn", b.active || "-"], ["winner", "Winner", b.winner || "-"]]),
-    table("points", ["Player", "Points", "Life"], b.players.map((p) => [bdi(p.player), p.points, p.life])),
+           ["active", "Whose turn", b.active || NOBODY], ["winner", "Winner", b.winner || NONE_YET]]),
+    table("points", ["Player", "Points", "Life"], b.players.map((p) => [bdi(p.player), p.points, p.life]),
+      { label: "Points and life" }),
   ];
 }
 
@@ -160,6 +217,11 @@ function renderGame(data) {
     const chart = el("p");
     chart.appendChild(el("a", "Gold over this game (chart)", { href: `${base}/gold.svg`, id: "gold-chart" }));
     parts.push(chart);
+    if (data.board.gold.length) {  // the chart's last figures, as text
+      const figures = [];
+      data.board.gold.forEach((g, i) => { if (i) figures.push(", "); figures.push(bdi(g.player), ` ${g.gold}`); });
+      parts.push(el("p", ["Gold now: ", ...figures, "."], { id: "gold-figures" }));
+    }
   }
   return parts;
 }
@@ -172,9 +234,22 @@ function standingsPicture(decided) {
   // Fetched again only when another round is decided, not at every view (a shop roll, a purchase).
   if (!standingsChart || standingsChart.dataset.decided !== String(decided)) {
     standingsChart = el("img", null, { id: "standings-chart", src: `${base}/standings.svg?decided=${decided}`,
-                                       alt: "Standings by round", "data-decided": decided });
+                                       alt: "Standings by round (chart; the figures follow as text)",
+                                       "data-decided": decided });
   }
   return standingsChart;
+}
+
+// The chart's figures as a sentence: each player's value now (the chart's last point).
+function standingsFigures(b) {
+  const poison = b.format === "autobattler";
+  const parts = [poison ? "Poison now: " : "Points now: "];
+  b.standings.forEach((r, i) => {
+    if (i) parts.push(", ");
+    parts.push(bdi(r.player), ` ${poison ? r.poison : r.points}`);
+  });
+  parts.push(".");
+  return el("p", parts, { id: "standings-figures" });
 }
 
 function renderLeagueBoard(data) {
@@ -184,28 +259,32 @@ function renderLeagueBoard(data) {
   const parts = [el("p", [`${s.title}: `, ...status, ". Players: ", ...names(s.players, ", "), "."], { id: "summary" })];
   if (b.format === "autobattler") {
     parts.push(facts([["phase", "Phase", b.phase], ["round", "Round", b.round], ["energy", "Energy", b.energy],
-                      ["carousel", "Carousel pick", b.carousel_turn || "-"], ["champion", "Champion", b.champion || "-"]]));
-    parts.push(el("h2", "Standings"));
+                      ["carousel", "Carousel pick", b.carousel_turn || NOBODY],
+                      ["champion", "Champion", b.champion || NONE_YET]]));
+    parts.push(heading("standings", "Standings"));
     parts.push(table("standings", ["Player", "Poison", "Treasures"],
-      b.standings.map((r) => [[bdi(r.player), r.out ? " (out)" : ""], r.poison, r.treasures])));
+      b.standings.map((r) => [[bdi(r.player), r.out ? " (out)" : ""], r.poison, r.treasures]),
+      { heading: "standings-heading" }));
   } else {
     parts.push(facts([["phase", "Phase", b.phase], ["round", "Round", `${b.round} of ${b.rounds}`],
-                      ["turn", "To buy", b.turn || "-"]]));
-    parts.push(el("h2", "Standings"));
+                      ["turn", "To buy", b.turn || NOBODY]]));
+    parts.push(heading("standings", "Standings"));
     parts.push(table("standings", ["Player", "Points", "Wins", "Draws", "Losses"],
-      b.standings.map((r) => [bdi(r.player), r.points, r.wins, r.draws, r.losses])));
+      b.standings.map((r) => [bdi(r.player), r.points, r.wins, r.draws, r.losses]), { heading: "standings-heading" }));
   }
-  parts.push(el("h2", `Round ${b.round} pairings`));
-  parts.push(table("pairings", ["Players", "Result"], b.pairings.map((m) => [names(m.players, " vs "), m.result])));
+  parts.push(heading("pairings", `Round ${b.round} pairings`));
+  parts.push(table("pairings", ["Players", "Result"], b.pairings.map((m) => [names(m.players, " vs "), m.result]),
+    { heading: "pairings-heading" }));
   const earlier = b.results.filter((m) => m.round < b.round);  // this round's are in its pairings
   if (earlier.length) {
-    parts.push(el("h2", "Earlier results"));
+    parts.push(heading("results", "Earlier results"));
     parts.push(table("results", ["Round", "Players", "Result"],
-      earlier.map((m) => [m.round, names(m.players, " vs "), m.result])));
+      earlier.map((m) => [m.round, names(m.players, " vs "), m.result]), { heading: "results-heading" }));
   }
   if (b.decided_rounds > 0) {
     parts.push(el("h2", "By round"));
     parts.push(standingsPicture(b.decided_rounds));
+    parts.push(standingsFigures(b));
   }
   return parts;
 }
@@ -213,7 +292,10 @@ function renderLeagueBoard(data) {
 // -- page actions -----------------------------------------------------------------------------------------
 // A form posted beside the page's own address; the bot's answer (or the error, or that the referee could
 // not be reached) is shown next to the button pressed and announced. A button whose request is on its way
-// is marked busy (aria-disabled) and not sent twice; it keeps the keyboard focus.
+// is marked busy (aria-disabled) and not sent twice; it keeps the keyboard focus. After a pick the focus
+// goes to something that does not act (the pack's heading, else the answer), never to another card's Pick:
+// a bounced second Enter must not pick a card the player never saw. For the same reason a Pick pressed just
+// after a new pack arrived is ignored (PICK_GUARD_MS).
 
 const OFFLINE = "Not sent: the referee cannot be reached (offline?). Your choice is kept: press the button again"
   + " when you are back online.";
@@ -221,6 +303,26 @@ const pending = new Set();  // the focus keys of buttons whose request is on its
 let answerNear = null;  // the focus key of the button whose answer #messages shows
 let answerList = null;  // the id of the list that button was in (its card may be gone with the answer)
 let lastData = null;  // the view drawn last
+const PICK_GUARD_MS = 1000;  // a Pick pressed this soon after a new pack came is ignored
+let packCameAt = -Infinity;  // when the cards to pick from last changed (performance.now())
+let picking = null;  // the pick on its way: { key, list, cards } (cards: the list's names when pressed)
+
+function listCards(id) {
+  const list = id && document.getElementById(id);
+  return list ? [...list.querySelectorAll("li")].map((li) => li.dataset.name).join("\n") : "";
+}
+
+// Where the focus goes after a pick's answer, unless the player moved it elsewhere meanwhile: the heading of
+// the list picked from (a new pack's), else the answer.
+function focusAfterPick(list) {
+  const here = document.activeElement;
+  const idle = !here || here === document.body || here === messages
+    || (here.dataset && (here.dataset.focus || "").startsWith("pick:")) || here.tagName === "H2";
+  if (!idle) return;
+  const headingNode = list && document.getElementById(`${list}-heading`);
+  const target = headingNode && document.getElementById(list) ? headingNode : messages;
+  if (document.activeElement !== target) target.focus({ preventScroll: true });
+}
 
 async function post(action, fields, quiet, key) {
   if (pending.has(key)) return;  // no double submit
@@ -229,6 +331,8 @@ async function post(action, fields, quiet, key) {
   const pressed = view.querySelector(`[data-focus="${CSS.escape(key)}"]`);
   const list = pressed && pressed.closest("ol[id]");
   answerList = list ? list.id : null;
+  const isPick = key.startsWith("pick:");
+  if (isPick) picking = { key, list: answerList, cards: listCards(answerList) };
   messages.textContent = "";
   redraw();
   let text;
@@ -249,8 +353,14 @@ async function post(action, fields, quiet, key) {
   } finally {
     pending.delete(key);
   }
-  redraw();
+  // The answer is in place before the redraw, so that a focus with nowhere else to go finds it.
   messages.replaceChildren(...isolating(text, knownNames(lastData)));
+  redraw();
+  if (isPick) {
+    focusAfterPick(picking && picking.list);
+    picking = null;
+  }
+  announce(text);
 }
 
 // A button; ``key`` names it across redraws (its focus, its pending request); ``label`` its accessible name
@@ -271,7 +381,8 @@ function button(text, key, enabled, onClick, label) {
 
 function pickButton(card, enabled, onClick) {
   const key = `pick:${card.key}`;
-  const node = button("Pick", key, enabled, () => onClick(key), `Pick ${card.name}`);
+  const guarded = () => { if (performance.now() - packCameAt >= PICK_GUARD_MS) onClick(key); };
+  const node = button("Pick", key, enabled, guarded, `Pick ${card.name}`);
   node.id = `pick-${card.number}`;
   node.setAttribute("data-number", card.number);
   return node;
@@ -294,9 +405,9 @@ function renderPrivate(data) {
   if (!data.private) return parts;
   const mine = data.private;
   if (mine.format === "combat") return parts.concat(combatHand(mine));
-  parts.push(el("h2", ["Your pack (", bdi(mine.player), ")"]));
+  parts.push(heading("pack", ["Your pack (", bdi(mine.player), ")"]));
   parts.push(el("p", mine.to_pick ? "You must pick now." : "Nothing to pick right now.", { id: "to-pick" }));
-  const list = el("ol", null, { id: "pack", class: "pack" });
+  const list = el("ol", null, { id: "pack", class: "pack", "aria-labelledby": "pack-heading" });
   for (const card of keyed(mine.pack)) {
     const item = el("li", [bdi(card.name)], { "data-name": card.name });
     item.append(" ", pickButton(card, mine.to_pick, (key) => pick(card.number, key)));
@@ -350,8 +461,9 @@ function choiceList(id, cards, type, isChosen, onChange, extra) {
   return list;
 }
 
+// A section's heading: names its list or table, and takes the focus after a pick (it does not act).
 function heading(id, text) {
-  return el("h2", text, { id: `${id}-heading` });
+  return el("h2", text, { id: `${id}-heading`, tabindex: "-1" });
 }
 
 // Unchoose what is no longer there (saying so, unless the player's own action used it).
@@ -365,11 +477,14 @@ function keepChoices(mine) {
   chosen.shop = keep(chosen.shop, keyed(mine.shop || []), "shop");
   chosen.market = keep(chosen.market, keyed(mine.market || []), "market");
   for (const key of [...chosen.pool]) if (keep(key, keyed(mine.pool), "pool") === null) chosen.pool.delete(key);
-  if (gone.length) choiceNote = `${gone.join("; ")}: your choice was cleared, choose again.`;
+  if (gone.length) {
+    choiceNote = `${gone.join("; ")}: your choice was cleared, choose again.`;
+    announce(choiceNote);
+  }
 }
 
-function noteLine() {
-  return choiceNote ? [el("p", choiceNote, { id: "choice-note", class: "note", role: "status" })] : [];
+function noteLine() {  // announced once, when it is set (keepChoices), not at each redraw
+  return choiceNote ? [el("p", choiceNote, { id: "choice-note", class: "note" })] : [];
 }
 
 function choose(update) {
@@ -417,15 +532,16 @@ function autobattlerDesk(mine) {
     parts.push(actions);
   }
   if (mine.command_zone.length) parts.push(el("p", ["Command zone: ", ...names(mine.command_zone, ", ")]));
-  parts.push(el("h2", "The league"));
+  parts.push(heading("standings", "The league"));
   parts.push(table("standings", ["Player", "Treasures", "Poison"],
-    mine.standings.map((r) => [[bdi(r.player), r.out ? " (out)" : ""], r.treasures, r.poison])));
+    mine.standings.map((r) => [[bdi(r.player), r.out ? " (out)" : ""], r.treasures, r.poison]),
+    { heading: "standings-heading" }));
   return parts;
 }
 
 function marketDesk(mine) {
   const parts = [facts([["phase", "Phase", mine.phase], ["round", "Round", mine.round],
-                        ["turn", "To buy", mine.turn || "-"]])];
+                        ["turn", "To buy", mine.turn || NOBODY]])];
   parts.push(...noteLine());
   if (mine.pack.length) {
     parts.push(heading("pack", `Your pack (${mine.pack.length})`));
@@ -447,9 +563,11 @@ function marketDesk(mine) {
       "radio", (k) => chosen.market === k, (k) => choose(() => { chosen.market = k; })));
   }
   parts.push(heading("pool", `Your pool (${pool.length})`));
-  parts.push(choiceList("pool", pool, "checkbox", (k) => chosen.pool.has(k), (k, on) => choose(() => {
-    if (on) chosen.pool.add(k); else chosen.pool.delete(k);
-  }), (card, item) => { if (bought) item.appendChild(el("span", ` worth ${card.worth[at]}`, { class: "worth" })); }));
+  parts.push(choiceList("pool", pool, "checkbox", (k) => chosen.pool.has(k), (k, on) => {
+    choose(() => { if (on) chosen.pool.add(k); else chosen.pool.delete(k); });
+    const sum = document.getElementById("worth");  // a trade-in's sum, said when a pool card is (un)chosen
+    if (sum) announce(sum.textContent);
+  }, (card, item) => { if (bought) item.appendChild(el("span", ` worth ${card.worth[at]}`, { class: "worth" })); }));
   if (market.length) {
     const paying = pool.filter((c) => chosen.pool.has(c.key));
     const worths = bought ? paying.map((c) => c.worth[at]) : [];
@@ -457,7 +575,7 @@ function marketDesk(mine) {
     const sum = !bought ? "Choose a market card, then the pool cards you trade in."
       : `${bought.name}: worth ${worths.join(" + ") || "0"} = ${total} of cost ${bought.cost}`
         + (total >= bought.cost ? "" : ` (${bought.cost - total} short)`);
-    parts.push(el("p", sum, { id: "worth", "aria-live": "polite" }));
+    parts.push(el("p", sum, { id: "worth" }));
     const numbers = paying.map((c) => c.number).join(", ");
     const uses = bought ? [`market:${bought.key}`, ...paying.map((c) => `pool:${c.key}`)] : [];
     const actions = el("p", null, { class: "actions" });
@@ -468,8 +586,9 @@ function marketDesk(mine) {
       button("Pass", "pass", mine.my_turn, () => act("pass", "", "pass")));
     parts.push(actions);
   }
-  parts.push(el("h2", "Standings"));
-  parts.push(table("standings", ["Player", "Points"], mine.standings.map((r) => [bdi(r.player), r.points])));
+  parts.push(heading("standings", "Standings"));
+  parts.push(table("standings", ["Player", "Points"], mine.standings.map((r) => [bdi(r.player), r.points]),
+    { heading: "standings-heading" }));
   return parts;
 }
 
@@ -513,12 +632,17 @@ function restoreFocus(was, list, index) {
   let target = null;
   if (was && was.key) target = view.querySelector(`[data-focus="${CSS.escape(was.key)}"]`);
   else if (was && was.id) target = document.getElementById(was.id);
+  // A Pick on its way whose list is now another pack: the same name's button there is another card.
+  if (target && picking && was.key === picking.key && listCards(picking.list) !== picking.cards) target = null;
   if (!target && list) {  // the card went (bought, picked): the control now in its place, or the list's last
     const controls = [...view.querySelectorAll(`#${CSS.escape(list)} [data-focus]`)];
     target = controls[Math.min(index, controls.length - 1)] || null;
+    // A button in its place would act on a card the player has not seen: the list's heading instead.
+    if (target && target.tagName === "BUTTON") target = document.getElementById(`${list}-heading`);
   }
   if (target && target.disabled) target = null;
-  if (!target && was && messages.textContent) target = messages;  // the answer, beside the button pressed
+  // The answer, beside the button pressed (or where it will be, while the request is on its way).
+  if (!target && was && (messages.textContent || pending.size)) target = messages;
   if (target && document.activeElement !== target) target.focus({ preventScroll: true });
 }
 
@@ -539,6 +663,7 @@ function redraw() {
   if (lastData === null || finished) return;
   const active = document.activeElement;
   const was = focusKey(active);
+  const onAnswer = active === messages;  // moving the answer would drop its focus: given back below
   const listNode = active && view.contains(active) ? active.closest("ol[id]") : null;
   const list = listNode ? listNode.id : null;
   const index = listNode ? [...listNode.querySelectorAll("[data-focus]")].indexOf(active) : -1;
@@ -546,8 +671,96 @@ function redraw() {
   if (view.contains(messages)) view.after(messages);  // kept out of the old tree while it is replaced
   view.replaceChildren(...renderers[kind](lastData));
   placeAnswer();
-  if (was) restoreFocus(was, list, index);
+  fitScrollBoxes();
+  if (onAnswer) {
+    if (document.activeElement !== messages) messages.focus({ preventScroll: true });
+  } else if (was) {
+    restoreFocus(was, list, index);
+  }
+  const cards = pickCards();
+  if (cards !== shownCards) {
+    if (cards && shownCards !== null) packCameAt = performance.now();
+    shownCards = cards;
+  }
   if (window.scrollY !== scroll) window.scrollTo(window.scrollX, scroll);
+}
+
+let shownCards = null;  // the cards to pick from, as last drawn (null: nothing drawn yet)
+
+// The names in the list the player picks from now (a Vortex or Market pack, the carousel), "" for none.
+function pickCards() {
+  const names = [...view.querySelectorAll("#pack li, #carousel li")].map((li) => li.dataset.name);
+  return names.join("\n");
+}
+
+window.addEventListener("resize", fitScrollBoxes);
+
+// -- what arrived: the sentences a view's change is announced with, and the page's title --------------------
+
+// Whether ``now`` holds a card ``before`` did not (a pack passed on, a new shop), not only fewer of them.
+function newCards(now, before) {
+  const left = new Map();
+  for (const card of before || []) left.set(card.name, (left.get(card.name) || 0) + 1);
+  return now.some((card) => {
+    const n = left.get(card.name) || 0;
+    left.set(card.name, n - 1);
+    return n <= 0;
+  });
+}
+
+function plural(n, one) {
+  return `${n} ${one}${n === 1 ? "" : "s"}`;
+}
+
+// What the player must act on now (for the page's title).
+function mustAct(data) {
+  const mine = data && data.private;
+  if (!mine) return false;
+  if (mine.format === "vortex") return Boolean(mine.to_pick);
+  if (mine.format === "market") return mine.pack.length > 0 || Boolean(mine.my_turn);
+  if (mine.format === "autobattler") return Boolean(mine.drafting || mine.my_pick);
+  return false;
+}
+
+// The sentences that say what changed from ``before`` to ``now`` that the player must act on or know.
+function changes(before, now) {
+  const said = [];
+  if (now.lobby) {
+    const had = new Set(before.lobby ? before.lobby.players : []);
+    const joined = now.lobby.players.filter((name) => !had.has(name));
+    if (joined.length && before.lobby) {
+      said.push(`${joined.join(", ")} joined: ${now.lobby.players.length} of ${now.lobby.needed} needed.`);
+    }
+    return said;
+  }
+  const mine = now.private;
+  const was = before.private || {};
+  if (mine && (mine.format === "vortex" || mine.format === "market")) {
+    if (mine.pack.length && newCards(mine.pack, was.pack)) {
+      said.push(`New pack: ${plural(mine.pack.length, "card")}.`);
+    }
+    if (mine.format === "vortex" && mine.to_pick && !was.to_pick) said.push("Your turn to pick.");
+    if (mine.format === "market" && mine.my_turn && !was.my_turn) said.push("Your turn to buy.");
+  }
+  if (mine && mine.format === "autobattler") {
+    if (mine.drafting && mine.shop.length && newCards(mine.shop, was.drafting ? was.shop : [])) {
+      said.push(`New shop: ${plural(mine.shop.length, "card")}.`);
+    }
+    if (mine.my_pick && !was.my_pick) said.push("Your carousel pick.");
+  }
+  const lot = now.board && now.board.format === "auction" ? now.board.lot : null;
+  const lotWas = before.board && before.board.lot ? before.board.lot.note.join(" ") : "";
+  if (lot && lot.note.length && lot.note.join(" ") !== lotWas) said.push(lot.note.join(" "));
+  if (now.board && now.board.format === "market" && before.board && now.board.turn !== before.board.turn) {
+    said.push(now.board.turn ? `To buy: ${now.board.turn}.` : `To buy: ${NOBODY}.`);
+  }
+  return said;
+}
+
+function arrived(before, now) {
+  document.title = mustAct(now) ? `(Your move) ${baseTitle}` : baseTitle;
+  if (before === null) return;  // the page's first view is read as a page, not announced
+  for (const sentence of changes(before, now)) announce(sentence);
 }
 
 // -- the stream -------------------------------------------------------------------------------------------
@@ -558,6 +771,8 @@ function ended(text) {
   statusLine.className = "status";
   view.prepend(el("p", text, { id: "ended", class: "ended" }));
   for (const node of view.querySelectorAll("button")) node.disabled = true;
+  document.title = baseTitle;
+  announce(text);
 }
 
 const RECONNECT_MS = 3000;  // as long as a browser waits before it opens a lost stream again
@@ -579,8 +794,10 @@ function connect() {
   const alive = () => { if (stream === source) heard = Date.now(); };
   source.addEventListener("view", (event) => {
     alive();
+    const before = lastData;
     lastData = JSON.parse(event.data);
     redraw();  // a notice that it stopped goes too
+    arrived(before, lastData);
     if (statusLine.textContent !== "live") statusLine.textContent = "live";  // announced once, not each view
     statusLine.className = "status live";
   });
@@ -594,8 +811,9 @@ function connect() {
     // The web view stopped: for good, or for a restart, after which the referee honours its links. The page
     // tries again as for a lost stream; a referee back without this page refuses it, which ends the page.
     stop();
-    view.prepend(el("p", "The referee's web view has stopped; this page carries on if it comes back.",
-                    { id: "stopped", class: "ended" }));
+    const why = "The referee's web view has stopped; this page carries on if it comes back.";
+    view.prepend(el("p", why, { id: "stopped", class: "ended" }));
+    announce(why);
     reconnecting();
     setTimeout(connect, RECONNECT_MS);
   });

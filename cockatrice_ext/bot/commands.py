@@ -20,7 +20,10 @@ Conversion failures raise :class:`BadArgument` with a one-line reason including 
 which the bot sends back to the player. The scope decides how strict one grammar is: in a **public** scope
 (room chat, :data:`PUBLIC_SCOPES`, where people talk to each other and ``!lfg`` or ``!roll 1d20`` is meant
 for someone else) words after a command that takes none are ignored (``!games please``), and an unknown
-``!word`` is answered only when it is a close typo of a command (:func:`unknown_reply`). A line may name
+``!word`` is answered only when it is a close typo of a command (:func:`unknown_reply`). The one suggestion
+rule (:func:`closest`) reads a word players use for a command (``!fold``, ``!raise``: :data:`SYNONYMS`) before
+spelling, and a known command with a number glued to it (``!bid3``) is that command with the number
+(:meth:`CommandSet.resolve`, where the command takes arguments). A line may name
 the bot it is for (``RefereeBot: !games``, ``@RefereeBot !help``, ``!games @RefereeBot``:
 :func:`split_address`); the address only selects who answers, never who asked. Handlers raise
 :class:`CommandError` subclasses for any other refusal; the engines' ``RulesError`` is translated by each
@@ -381,11 +384,34 @@ class CommandSet:
             for key in (spec.name, *spec.aliases):
                 self.specs[key] = spec
 
-    def find(self, name: str, scope: str) -> CommandSpec | None:
+    def _in_scope(self, name: str, scope: str) -> CommandSpec | None:
         spec = self.specs.get(name)
         if spec is None or scope not in spec.scopes:
             return None
         return spec
+
+    def resolve(self, invocation: Invocation, scope: str) -> tuple[CommandSpec, Invocation] | None:
+        """The command ``invocation`` names in ``scope`` and the invocation as it runs, or None: the one
+        reading of a command's name. A known name with digits glued to it (``!bid3``, ``!b3``: a missed space)
+        is that command with the number as its first argument (``!bid 3``), when the command takes
+        arguments other than a sub-command; a name of its own always wins."""
+        spec = self._in_scope(invocation.name, scope)
+        if spec is not None:
+            return spec, invocation
+        glued = _GLUED_NUMBER.fullmatch(invocation.name)
+        if glued is None:
+            return None
+        name, number = glued.groups()
+        spec = self._in_scope(name, scope)
+        if spec is None or not spec.params or spec.subcommands:
+            return None
+        return spec, Invocation(name=name, args=f"{number} {invocation.args}".rstrip())
+
+    def find(self, name: str, scope: str) -> CommandSpec | None:
+        """The command ``name`` (an alias, or a command with a number glued to it: :meth:`resolve`) in
+        ``scope``, or None."""
+        found = self.resolve(Invocation(name=name, args=""), scope)
+        return found[0] if found is not None else None
 
     def listing(self, scope: str) -> list[CommandSpec]:
         """Distinct commands usable in ``scope``, sorted by name (for ``!help``)."""
@@ -416,17 +442,62 @@ class CommandSet:
         Raises:
             CommandError: the handler or the argument conversion refused it.
         """
-        spec = self.find(invocation.name, scope)
-        if spec is None:
+        found = self.resolve(invocation, scope)
+        if found is None:
             return False
+        spec, invocation = found
         values = spec.convert(invocation.args, scope)
         await spec.handler(ctx, *values)
         return True
 
 
+_GLUED_NUMBER = re.compile(r"(.*[^0-9])([0-9]+)")
+"""A command's name with a number glued to it (``bid3``): the name, the number."""
+
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "fold": ("pass",),
+    "decline": ("pass",),
+    "skip": ("pass",),
+    "no": ("pass",),
+    "raise": ("bid",),
+    "bet": ("bid",),
+    "take": ("keep", "pick"),
+    "choose": ("pick",),
+    "select": ("pick",),
+    "draft": ("pick",),
+    "play": ("summon", "cast"),
+    "attack": ("fight",),
+    "purchase": ("buy",),
+    "reroll": ("roll",),
+    "finish": ("done",),
+    "info": ("state", "score", "status"),
+    "money": ("gold", "treasures"),
+    "options": ("rules",),
+    "settings": ("rules",),
+    "commands": ("help",),
+    "create": ("new",),
+    "start": ("new",),
+}
+"""Words players say for a command, as other games and tables name it (``!fold`` for ``!pass``), each with
+the commands it may mean, the likeliest first; :func:`closest` suggests the first one the scope has (a command
+that cannot be undone is never among them: :meth:`CommandSet.suggestable`), else none. Only ever a
+suggestion: nothing is run on a synonym's word."""
+
+
 def closest(word: str, known: Iterable[str]) -> str | None:
-    """The known word ``word`` most likely misspells, or None: the one suggestion rule of the grammar."""
-    close = difflib.get_close_matches(word.lower(), list(known), n=1, cutoff=0.6)
+    """The known word ``word`` most likely means, or None: the one suggestion rule of the grammar (commands
+    and sub-commands alike). A word players use for a command (:data:`SYNONYMS`, a number glued to it or not:
+    ``!raise5``) is answered with the first of its commands that is ``known``, or with nothing: it is a word
+    said on purpose, and its spelling's neighbours mislead (``!fold`` is no ``!gold``, ``!draft`` no
+    ``!draw``). Any other word gets the closest spelling."""
+    known = list(known)
+    word = word.lower()
+    if word in known:
+        return word
+    meant = SYNONYMS.get(word) or SYNONYMS.get(word.rstrip("0123456789"))
+    if meant is not None:
+        return next((target for target in meant if target in known), None)
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
     return close[0] if close else None
 
 
@@ -457,8 +528,9 @@ def elsewhere_reason(name: str, where: str) -> str:
 
 def unknown_reply(name: str, known: list[str], scope: str) -> str | None:
     """The answer to an unknown ``!name`` in ``scope`` (:func:`unknown_command_reason`), or None when the
-    scope stays silent: in a public scope (:data:`PUBLIC_SCOPES`) only a close typo of one of its commands
-    (:func:`closest`) is answered; ``!lfg``, ``!roll 1d20`` or ``!GG`` there are meant for other people."""
+    scope stays silent: in a public scope (:data:`PUBLIC_SCOPES`) only a close typo or a synonym of one of its
+    commands (:func:`closest`) is answered; ``!lfg``, ``!roll 1d20`` or ``!GG`` there are meant for other
+    people."""
     if scope in PUBLIC_SCOPES and closest(name, known) is None:
         return None
     return unknown_command_reason(name, known)

@@ -2,8 +2,9 @@
 
 Players choose options when they create a game or a league (``!auction new 2 boards timer=45 empty=draw``,
 ``!autobattler start poison=flat2 interest=5 carousel``); the operator sets room defaults with ``bot run
---option auction.timer=60``; ``!rules`` shows the options in force. This module is the one list of them and
-the one grammar:
+--option auction.timer=60``; ``!rules`` shows the format in plain words (:data:`FORMAT_PITCH`, the one
+place each format is explained) and the options in force. This module is the one list of them and the one
+grammar:
 
 * an argument ``key=value`` sets an option (``timer=45``, ``empty=draw``, ``boards=off``);
 * a bare word that names an option is a flag: ``boards`` (on/off options) or ``carousel`` (an option with a
@@ -25,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from cockatrice_ext.formats import FORMAT_TITLES
 from cockatrice_ext.formats.auction import MAX_STARTING_GOLD
 from cockatrice_ext.formats.league import BYE_RESULTS
 
@@ -384,6 +386,43 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
 """Every format's options, in the order help texts list them."""
 
 
+PITCH_LIMIT = 120
+"""The most characters a format's pitch has with its title (:func:`pitch`): it opens lines that also carry
+options."""
+
+FORMAT_PITCH: dict[str, str] = {
+    "auction": (
+        "no decks; each turn one card of a shared block is auctioned; every card you play is bought"
+        " with gold."
+    ),
+    "vortex": (
+        "no decks; every draw is a pick from your pack of seven, refilled from a shared shoe; packs pass"
+        " each turn."
+    ),
+    "combat": (
+        "no mana; creatures in five slots fight the one across, unblocked ones score, most points wins."
+    ),
+    "market": (
+        "a league; draft a deck, play 1-v-1 games, trade cards in for uncommons and rares (losers buy first)."
+    ),
+    "autobattler": (
+        "a league; swap shop cards into your pool, play mini-games, losers get poison; last one standing"
+        " wins."
+    ),
+}
+"""Each format in plain words (from the seed write-ups), for a player who never read its write-up; without
+its title, which comes first where it is said (:func:`pitch`; ``!rules``: :func:`describe_in_force`)."""
+
+
+def pitch(format_name: str) -> str | None:
+    """``Auction Magic: no decks; ...``: the format's title and what it is in plain words (at most
+    :data:`PITCH_LIMIT` characters), for the room's ``!help FORMAT``; None for a format without one."""
+    words = FORMAT_PITCH.get(format_name)
+    if words is None:
+        return None
+    return f"{FORMAT_TITLES.get(format_name, format_name)}: {words}"
+
+
 def options_of(format_name: str) -> tuple[Option, ...]:
     """The options of ``format_name`` (none for a format without options)."""
     return OPTIONS.get(format_name, ())
@@ -500,20 +539,24 @@ def in_force(format_name: str, table_options: Any) -> dict[str, Any]:
 
 
 def describe_in_force(format_name: str, table_options: Any) -> str:
-    """One line for ``!rules``: every option in force, changed ones first and marked."""
+    """One line for ``!rules`` (after the caller's title): the format in plain words (:data:`FORMAT_PITCH`),
+    then ``Options:`` every option in force, changed ones first and marked. A player learning the format from
+    the chat hears what it is before its settings."""
     values = in_force(format_name, table_options)
     changed, default = [], []
     for option in options_of(format_name):
         shown = f"{option.name}={option.show(values[option.name])}"
         (default if values[option.name] == option.default else changed).append(shown)
-    if not changed and not default:
-        return "no options"
     parts = []
     if changed:
         parts.append("chosen: " + " ".join(changed))
     if default:
         parts.append("defaults: " + " ".join(default))
-    return "; ".join(parts)
+    options = "; ".join(parts)
+    words = FORMAT_PITCH.get(format_name)
+    if words is None:
+        return options or "no options"
+    return f"{words} Options: {options or 'none'}"
 
 
 def brief(format_name: str, room_defaults: Any) -> str:

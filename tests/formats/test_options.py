@@ -159,7 +159,8 @@ def test_every_option_reaches_the_engine_config_and_reads_back(fmt: str) -> None
 def test_rules_lines_show_chosen_options_first() -> None:
     table = opts.apply("auction", AuctionOptions(), {"boards": True, "timer": 45, "empty": "draw"})
     line = opts.describe_in_force("auction", table)
-    assert line.startswith("chosen: boards=on timer=45 empty=draw; defaults: noncreature=auction gold=10")
+    assert line.startswith(opts.FORMAT_PITCH["auction"] + " Options: chosen: boards=on timer=45 empty=draw;")
+    assert "; defaults: noncreature=auction gold=10" in line
     assert opts.brief("autobattler", LeagueOptions(format="autobattler", interest_threshold=3)).startswith(
         "poison=fib|flat2[fib] interest=1-5|off[3]"
     )

@@ -46,6 +46,7 @@ from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client._wire import command_name
 from cockatrice_ext.client.errors import ClientError, GameNotStarted, NotInRoom
 from cockatrice_ext.client.mirror import CardState, GameMirror, PlayerState
+from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats.base import Effect, RulesError
 from cockatrice_ext.journal import DuplicateAction, JournalWriteError, Table
 from cockatrice_ext.protocol import commands as pc
@@ -1799,9 +1800,11 @@ class LobbyReferee(Referee):
         """List the room commands; !help COMMAND: that command's usage.
 
         Words that name no room command get the list too (``!help me with my deck``)."""
-        described = describe_command(help_topic(topic or ""), "room", self.bot.room_referees)
+        asked = help_topic(topic or "")
+        described = describe_command(asked, "room", self.bot.room_referees)
         if described:
-            await ctx.reply(shorten(described))
+            what_it_is = game_options.pitch(asked)  # a format's command: what the format is, then its usage
+            await ctx.reply(shorten(f"{what_it_is} {described}" if what_it_is else described))
             return
         usages = [spec.usage for r in self.bot.room_referees for spec in r.commands.listing("room")]
         line = room_help(usages)

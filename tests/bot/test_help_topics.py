@@ -260,3 +260,21 @@ def test_a_room_command_said_with_its_words_in_a_game_says_where_it_goes() -> No
     assert handled(referee, bot, "game", "!auction new 2") == [
         "ada: too many arguments; usage: !auction (!auction new is a room command: say it in the room)"
     ]
+
+
+@pytest.mark.parametrize("topic", ["auction", "vortex", "combat", "market", "autobattler"])
+def test_a_formats_room_help_says_what_the_format_is_first(topic: str) -> None:
+    """Seen: a newcomer's `!help auction` in the room gave the usage only; what Auction Magic is was said
+    nowhere. The format's pitch comes first, then the usage, within one line."""
+    from cockatrice_ext.formats.options import pitch
+
+    bot = bot_with_rooms()
+    autobattler = bare(league_rooms.AutoBattlerRoom)
+    autobattler.bot, autobattler.leagues, autobattler.lobbies = bot, [], {}
+    bot.room_referees.append(autobattler)
+    lobby = next(room for room in bot.room_referees if isinstance(room, LobbyReferee))
+    said = pitch(topic)
+    assert said is not None
+    heard = handled(lobby, bot, "room", f"!help {topic}")
+    assert len(heard) == 1 and heard[0].startswith(said + " "), heard
+    assert f"!{topic}" in heard[0][len(said) :], heard

@@ -19,10 +19,14 @@ The rules live in :mod:`cockatrice_ext.formats.auction`; this module only adapts
   (a lot opening, a sale, instructions, refusals), merged by the runtime's scheduler. A bid costs no
   chat message.
 * **Turns.** ``Event_SetActivePlayer`` ends the previous turn (income) and begins the next; the
-  auction step starts when the active player reaches the draw step (or at once, with
-  ``auction_at="turn"``). Servatrice passes a conceding or leaving player's turn before it tells the
-  game why, so a turn change first waits a moment and settles departures (no income, no prompts
-  for a player who is gone). A player whose connection stays gone past
+  auction step starts when the active player reaches the draw step or says ``!auction`` (or at once, with
+  ``auction_at="turn"``). Players learn that from the chat alone: the opening line, each turn's line
+  (:func:`turn_line`, shown with the turn's end, so the income line and it leave as one message even when
+  the referee's own turn comes between them) and a bid with nothing up (``no_lot``) say how the card
+  comes up; the active player's first ``!draw`` before it is answered with that too (a second one draws:
+  ``!draw`` is for card effects, rule 7). Servatrice passes a conceding or leaving player's turn before
+  it tells the game why, so a turn change first waits a moment and settles departures (no income, no
+  prompts for a player who is gone). A player whose connection stays gone past
   :data:`~cockatrice_ext.bot.referee.ABSENT_SECONDS` is announced, and another player may ``!drop NAME``
   them: they lose as a player who leaves (``DeclareLoss``, reason ``dropped``) and their seat is taken away.
 * **Cards.** The engine decides which block card moves; the bot finds a card of that name in its
@@ -59,7 +63,16 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block, pile_cod
 from cockatrice_ext.bot.chat import bidi_isolated
-from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
+from cockatrice_ext.bot.commands import (
+    BadArgument,
+    CommandSet,
+    CommandSpec,
+    NotAllowed,
+    Range,
+    Rest,
+    command,
+    split_args,
+)
 from cockatrice_ext.bot.formats import SeatsByName
 from cockatrice_ext.bot.referee import (
     MAX_CHAT_LINE,
@@ -134,12 +147,25 @@ class AuctionOptions:
     seed: int | None = None  # fixed shuffle for reproducible games; None = a fresh random seed
 
 
+HOW_AN_AUCTION_STARTS = "go to your draw step (or say !auction) and the top card comes up for auction"
+"""What the active player does for their turn's auction (rule 3: the auction step replaces the draw step):
+said on each turn's line and when ``!bid`` finds nothing up (a tester who had never read the rules bid into
+silence)."""
+
 REFUSALS: dict[str, str] = {
     "not_your_bid": "it is {to_bid}'s bid, not yours",
     "bid_too_high": "you have only {gold} gold",
     "bid_not_higher": "the bid must be higher than {high_bid}",
     "bid_below_minimum": "bids start at {minimum}",
     "no_lot": "nothing is up for auction",
+    "no_lot/step_to_come": (
+        "nothing is up for auction yet: it is {active}'s turn; {active}: " + HOW_AN_AUCTION_STARTS
+    ),
+    "no_lot/choice": "nothing is up for auction yet: the next card goes up once {player} says !cast or !keep",
+    "no_lot/step_over": (
+        "nothing is up for auction: {active}'s turn has had its auction; the next comes up {when}"
+    ),
+    "no_lot/between_turns": "nothing is up for auction: the next comes up {when}",
     "not_revealed_lot": (
         "Gilded Idol buys a card as it is revealed from the block; auction {lot_no} was not revealed from it"
     ),
@@ -401,6 +427,12 @@ def order_example(count: int) -> str:
     return "!order " + " ".join(str(n) for n in numbers)
 
 
+def turn_line(who: str) -> str:
+    """A turn's one line when its auction waits for the draw step: whose turn it is and how the auction
+    starts."""
+    return f"{who}'s turn: {HOW_AN_AUCTION_STARTS}."
+
+
 def _unsold_line(effect: rules.LotUnsold, name_of: NameOf) -> str:
     names = fitted_names([c.name for c in effect.cards], MAX_CHAT_LINE - 140)  # the words around take < 140
     where = {
@@ -546,13 +578,16 @@ def render_view(
     *,
     judge: bool,
     card_names: CardNames = None,
+    auction_at: str = "draw",
 ) -> AuctionView:
     """What players should see after ``effects`` (already applied to ``engine``).
 
     ``judge``: the referee holds judge rights, so it moves cards into hands and keeps gold and mana
     on the players' own tables and counters; without them, gold shows on the lot card and in chat,
     and players are told once what to drag where. Private information (looked-at cards) is left out.
-    ``card_names``: cards are named as Cockatrice shows them (:data:`CardNames`).
+    ``card_names``: cards are named as Cockatrice shows them (:data:`CardNames`). ``auction_at``: the table's
+    option; at ``"draw"`` a turn that begins is said with how its auction starts (:func:`turn_line`), after
+    the income line when the turn change has one (one chat message for both).
     """
     effects = [shown_effect(effect, card_names) for effect in effects]
     lot = engine.lot
@@ -728,6 +763,15 @@ def render_view(
             ending.append(f"Game over: {game_result(engine, name_of)}.")
     if income:
         lines.append(f"Income +{engine.config.income}: " + ", ".join(income) + " gold.")
+    began = next((e for e in effects if isinstance(e, rules.TurnBegan)), None)
+    if (
+        began is not None
+        and auction_at == "draw"
+        and engine.phase == "beginning"  # not yet started (and not started in this batch)
+        and engine.active == began.active
+        and engine.lot is None
+    ):
+        lines.append(turn_line(name_of(began.active)))
     view.chat = ending + lines
     return view
 
@@ -827,6 +871,33 @@ class AuctionRoom(FormatRoom):
 # ---------------------------------------------------------------------------------------------
 
 
+class _DeclineHint(CommandSpec):
+    """``!bid``'s conversion: an amount below 1 is refused with how one declines (``!pass``), a newcomer's
+    ``!bid 0``."""
+
+    def convert(self, args: str, scope: str = "game") -> list[Any]:
+        try:
+            return super().convert(args, scope)
+        except BadArgument as exc:
+            words = split_args(args)
+            try:
+                below = bool(words) and int(words[0]) < 1
+            except ValueError:
+                below = False
+            if below:
+                raise BadArgument(f"{exc.reason}; to decline the card, say !pass") from None
+            raise
+
+
+def with_decline_hint(commands: CommandSet) -> None:
+    """``!bid`` (and its alias) in ``commands`` refusing an amount below 1 with how to decline
+    (:class:`_DeclineHint`)."""
+    declared = commands.specs["bid"]
+    bid = _DeclineHint(**{spec.name: getattr(declared, spec.name) for spec in dataclasses.fields(declared)})
+    for key in (bid.name, *bid.aliases):
+        commands.specs[key] = bid
+
+
 @dataclass
 class _Returned:
     """A card a player dropped on the bot's table, waiting for !top / !bottom (``face_down``: its name, which
@@ -878,10 +949,16 @@ class AuctionReferee(SeatsByName, PileReferee):
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
         self._step_waits = False  # the draw step came while a card effect's lot was up: the step follows it
+        self._draw_asked: tuple[Any, int] | None = None  # (player, turn) whose early !draw was answered
+        self._unshown: list[Effect] = []
+        """A turn's end applied as the referee's own turn began: shown with the next player's turn line."""
+        with_decline_hint(self.commands)  # !bid 0 says how to decline
 
     def explain(self, error: RulesError) -> str:
         """The engine's refusal in words; ``!stop`` during a lot outside the auction step says how that kind
-        of lot ends."""
+        of lot ends, and a bid with nothing up says whose turn it is and how its card comes up."""
+        if error.code == "no_lot" and getattr(self, "table", None) is not None:
+            error = self.why_no_lot(error)
         kind = error.details.get("kind")
         if error.code == "not_auction_step_lot" and f"{error.code}/{kind}" in self.refusals:
             error = RulesError(f"{error.code}/{kind}", **error.details)
@@ -896,6 +973,27 @@ class AuctionReferee(SeatsByName, PileReferee):
         if error.code == "not_enough_copies" and isinstance(held, int) and 0 <= held < len(COUNT_WORDS):
             error = RulesError(error.code, **{**error.details, "held": COUNT_WORDS[held]})
         return super().explain(error)
+
+    def why_no_lot(self, error: RulesError) -> RulesError:
+        """``no_lot`` as the turn stands: its auction still to come (and how it comes), a bought card waiting
+        for its buyer's choice, the turn's auction over, or no turn going on."""
+        engine = self.engine
+        if engine.phase == "beginning" and engine.active is not None:
+            return RulesError("no_lot/step_to_come", **{**error.details, "active": engine.active})
+        choosing = [p for p in engine.players if engine.pending.get(p)]
+        if engine.phase == "auction" and choosing:
+            return RulesError("no_lot/choice", **{**error.details, "player": choosing[0]})
+        options: AuctionOptions = getattr(self, "options", AuctionOptions())
+        when = (
+            "as the next turn begins"
+            if options.auction_at == "turn"
+            else "at the next player's draw step (or on their !auction)"
+        )
+        if engine.phase in ("auction", "main") and engine.active is not None:
+            return RulesError("no_lot/step_over", **{**error.details, "active": engine.active, "when": when})
+        if engine.phase == "between_turns":
+            return RulesError("no_lot/between_turns", **{**error.details, "when": when})
+        return error
 
     @property
     def shown_names(self) -> dict[str, str]:
@@ -959,14 +1057,24 @@ class AuctionReferee(SeatsByName, PileReferee):
         order = ", ".join(self.player_name(p) for p in humans)
         gold_where = "on the Gold card on your table" if self.is_judge else "on the lot card and with !gold"
         title = "Commander Auction" if self.options.commander else "Auction Magic"
-        await self.say(
+        opening = (
             f"{title}: {len(self.block)}-card block shuffled. Turn order {order}."
             f" Everyone has {self.options.starting_gold} gold ({gold_where}), +{self.options.income}"
-            " at each end of turn. Bids show on the lot card's note."
+            " at each end of turn."
         )
+        how = f"{self.auction_how()}: !bid N or !pass; bids show on the lot card's note."
+        for line in [f"{opening} {how}"] if len(opening) + 1 + len(how) <= MAX_CHAT_LINE else [opening, how]:
+            await self.say(line)  # a game's chat message is cut at MAX_CHAT_LINE: six long names need two
         await self.show_counters({p: engine.gold(p) for p in humans}, [])
         if self.options.commander:
             await self.perform(self.apply(rules.StartPregame(player=None)))
+
+    def auction_how(self) -> str:
+        """How each turn's auction starts, for the opening line (rule 3: the auction step replaces the draw
+        step)."""
+        if self.options.auction_at == "turn":
+            return "Each turn begins with the top card of the block up for auction"
+        return "Each turn's auction starts at the active player's draw step (or on their !auction)"
 
     @classmethod
     async def rebuild(cls, bot: Bot, room_id: int, key: str, requested_by: str) -> AuctionReferee:
@@ -1161,15 +1269,20 @@ class AuctionReferee(SeatsByName, PileReferee):
             if engine.is_over():
                 return
         active = self.engine_player(seat)
+        ended: list[Effect] = []
         if engine.active is not None and engine.active != active:
-            await self.perform(self.apply(rules.EndTurn(player=None)))
-        if seat == self.me:
+            ended = self.apply(rules.EndTurn(player=None))
+        if seat == self.me:  # the turn's end is shown with the next player's turn line: one chat message
+            self._unshown += ended  # shown by the next perform whatever it is, should the turn not come
             await self.run(pc.next_turn())
             return
+        begun: list[Effect] = []
         if active in engine.living() and engine.active != active and not engine.is_over():
-            await self.perform(self.apply(rules.BeginTurn(player=None, active=active)))
-            if self.options.auction_at == "turn":
-                await self.start_auction_step()
+            begun = self.apply(rules.BeginTurn(player=None, active=active))
+        if ended or begun or self._unshown:
+            await self.perform([*ended, *begun])
+        if begun and self.options.auction_at == "turn":
+            await self.start_auction_step()
 
     async def on_phase(self, phase: int) -> None:
         engine = self.engine
@@ -1430,8 +1543,14 @@ class AuctionReferee(SeatsByName, PileReferee):
         then cards move, then the lot note and counters. The board comes last: a game Cockatrice stopped
         (its last player gone) takes no game commands, which are then dropped (:meth:`GameReferee.run`)."""
         engine = self.engine
+        effects, self._unshown = [*self._unshown, *effects], []
         view = render_view(
-            effects, engine, self.player_name, judge=self.is_judge, card_names=self.block.game_names
+            effects,
+            engine,
+            self.player_name,
+            judge=self.is_judge,
+            card_names=self.block.game_names,
+            auction_at=self.options.auction_at,
         )
         for line in view.chat:  # queued lines are merged into as few chat messages as fit
             await self.say(line)
@@ -1883,7 +2002,28 @@ class AuctionReferee(SeatsByName, PileReferee):
     @command()
     async def draw(self, ctx: Context, count: Annotated[int, Range(1, 20)] | None = None) -> None:
         """Draw COUNT cards from the block (1 if no COUNT; card effects)."""
-        await self.act(ctx, lambda p: rules.Draw(player=p, count=count or 1))
+        player = self.engine_player(self.require_player(ctx))
+        async with self._lock:
+            if self.table is not None and self.draw_needs_asking(player):
+                raise NotAllowed(
+                    f"this turn's card comes from its auction: {HOW_AN_AUCTION_STARTS}. !draw is for card"
+                    " effects that make you draw (rule 7); say !draw again to draw anyway"
+                )
+            await self.perform(self.apply(rules.Draw(player=player, count=count or 1)))
+
+    def draw_needs_asking(self, player: Any) -> bool:
+        """Whether ``player``'s ``!draw`` is their first this turn before their turn's auction: a newcomer's
+        way to take the turn's card, which would hand them a free card. It is answered with how the auction
+        starts; a second ``!draw`` (same player, same turn) draws, for an upkeep effect that makes them
+        draw. Other players' draws, and draws once the turn's auction happened, are not asked about."""
+        engine = self.engine
+        if engine.active != player or engine.phase != "beginning" or engine.lot is not None:
+            return False
+        asked = (player, engine.turn)
+        if self._draw_asked == asked:
+            return False
+        self._draw_asked = asked
+        return True
 
     @command()
     async def look(self, ctx: Context, count: Annotated[int, Range(1, 20)]) -> None:

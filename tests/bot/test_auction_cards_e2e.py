@@ -36,6 +36,8 @@ def test_gilded_idol_and_stake_your_claim_through_chat(servatrice: ServatriceSer
             await bot_line(active, rf"{active.name}: no such card here", mark)
             names = [engine.ref(i).name for i in engine.block]
             wanted = max(names.index("Gilded Idol"), names.index("Blood Claim")) + 1
+            await active.say(game_id, f"!draw {wanted}")  # before the turn's auction: asked once, then drawn
+            await bot_line(active, r"say !draw again to draw anyway", mark)
             await active.say(game_id, f"!draw {wanted}")
             await bot_line(active, rf"{active.name} draws {wanted} from the block", mark)
             await active.say(game_id, "!claim Blood Claim")

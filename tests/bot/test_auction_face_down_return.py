@@ -33,6 +33,8 @@ def test_a_drawn_card_given_back_face_down_goes_to_the_block_unnamed(
             active = by_id[active_pid]
             other = next(p for p in by_id.values() if p is not active)
             mark = active.mark()
+            await active.say(game_id, "!draw 1")  # before the turn's auction: asked once, then drawn
+            await bot_line(active, r"say !draw again to draw anyway", mark)
             await active.say(game_id, "!draw 1")
             told = await active.wait_private(lambda t: t.startswith("You drew"))
             drawn = told.removeprefix("You drew ").split(":")[0]

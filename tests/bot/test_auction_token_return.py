@@ -35,6 +35,8 @@ def test_a_token_named_like_a_held_card_is_refused_and_the_real_card_accepted(
             active_pid = int(engine.active)  # type: ignore[arg-type]
             active = by_id[active_pid]
             mark = active.mark()
+            await active.say(game_id, "!draw 1")  # before the turn's auction: asked once, then drawn
+            await bot_line(active, r"say !draw again to draw anyway", mark)
             await active.say(game_id, "!draw 1")
             told = await active.wait_private(lambda t: t.startswith("You drew"))
             drawn = told.removeprefix("You drew ").split(":")[0]

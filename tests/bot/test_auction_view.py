@@ -302,7 +302,8 @@ def test_the_proposed_cards_prompt_in_words_and_the_stakes_show_on_the_lot_card(
     ]
     engine = engine_with(cards)
     view_of(engine, am.BeginTurn(None, active=2), am.Draw(2, count=2), am.EndTurn(None))
-    claim = view_of(engine, am.BeginTurn(None, active=1), am.StakeClaim(2))
+    view_of(engine, am.BeginTurn(None, active=1))  # the referee shows a turn's beginning by itself
+    claim = view_of(engine, am.StakeClaim(2))
     assert claim.chat == [
         "bob stakes a claim with Blood Claim: it returns when bob next wins an auction this turn."
     ]

@@ -104,6 +104,8 @@ def test_typed_card_names_in_an_auction_game(servatrice: ServatriceServer, tmp_p
                 active, rf"{me}: drag Valki, God of Lies and Fire // Ice onto {them}'s table", mark
             )
 
+            await active.say(game_id, "!draw 2")  # before the turn's auction: asked once, then drawn
+            await bot_line(active, r"say !draw again to draw anyway", mark)
             await active.say(game_id, "!draw 2")
             await active.wait_private(lambda t: t.startswith("You drew"))
             await active.say(game_id, "!sell Mikaeus, the Lunarch")

@@ -66,7 +66,10 @@ async def start_bot(url: str, journal: Path, block: Path, *, user: str = "refere
 async def open_game(bot: Bot, host: Player, room_id: int, command: str = "!auction new 2") -> int:
     since = host.mark()
     await host.client.room_say(room_id, command)
-    line = await host.wait_line(lambda t: "Auction Magic game #" in t, since=since)
+    # Only the game asked for by the host (another player's announcement may still be on its way to us).
+    line = await host.wait_line(
+        lambda t: "Auction Magic game #" in t and f"asked by {host.name}" in t, since=since
+    )
     match = re.search(r"#(\d+)", line)
     assert match, line
     return int(match.group(1))

@@ -25,6 +25,11 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   spells under their slot's column, flipped at the reveal, used cards in the graveyard
   (:func:`table_moves`). Without judge rights players move their own cards, and report deaths and
   bounces (``!dies``, ``!bounce``).
+* **Answers.** After the attacker's ``!resolve`` a defender with a face-down spell (a public fact) gets their
+  turn: ``!cast`` instants, then ``!resolve`` (the fight line names them; a defender's ``!pass`` then means
+  the same). A defender who says nothing for :data:`ANSWER_SECONDS` (counted once the line asking them has
+  left the chat queue, and only while the referee's link is sound) is answered for: the referee resolves the
+  fight, so a defender who is away never holds the game.
 * **Fights.** When the deck check read the cards' rules text and the engine knows both fighters' power and
   toughness (see :mod:`cockatrice_ext.formats.combat`), ``!resolve`` applies the deaths itself and says so
   in one line; otherwise that line names who dies by printed power and toughness, why the referee cannot
@@ -62,10 +67,19 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Annotated, Any, ClassVar, Literal
 
-from cockatrice_ext.bot.commands import BadArgument, CommandError, NotAllowed, Range, Rest, command
+from cockatrice_ext.bot.commands import (
+    BadArgument,
+    CommandError,
+    NotAllowed,
+    Range,
+    Rest,
+    command,
+    parse_invocation,
+)
 from cockatrice_ext.bot.formats import SeatsByName, finish_if_one_stands
 from cockatrice_ext.bot.referee import (
     GRID_POINTS_PER_CARD,
+    MAX_CHAT_LINE,
     Context,
     FormatRoom,
     GameReferee,
@@ -78,6 +92,7 @@ from cockatrice_ext.bot.referee import (
     shorten,
 )
 from cockatrice_ext.bot.runtime import Bot
+from cockatrice_ext.bot.silence import silence_is_heard, told
 from cockatrice_ext.cards.model import CardDatabase, CardFacts
 from cockatrice_ext.cards.typed import match_names
 from cockatrice_ext.client import ClientEvent
@@ -100,6 +115,14 @@ LIBRARY_HOWTO = (
 JUDGE_LAYS_OUT = "It is in your hand. The referee puts your cards on the table as you play them."
 _NUMBER = re.compile(r"[0-9]{1,3}")
 SCORE_CARD = "Score"  # a token on each player's table (watching) or ours, one per player (seated)
+ANSWER_SECONDS = 90.0
+"""Seconds a defender with face-down spells has to answer a fight (``!cast`` instants, ``!resolve``) before
+the referee resolves it for them: the game never waits on a player who is away."""
+SLOTS = "slots 1-5"
+DECK_OFFER = "No legal deck? !deck sends you one (40 cards) to paste into Cockatrice's deck editor."
+"""Said with a deck refusal: a newcomer with an ordinary 60-card deck learns that a legal one ships."""
+DECK_BLOCK = "combat-deck"
+"""The bundled legal deck (``blocks/combat-deck.txt``; also ``cockatrice-ext export combat-deck``)."""
 EMPTY_DECK = (
     '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>referee</deckname>'
     '<comments/><zone name="main"/></cockatrice_deck>'
@@ -156,6 +179,15 @@ REFUSALS: dict[str, str] = {
     "equipment_limit": "one equipment per player",
     "needs_target": "{card} is an aura: !cast SLOT PLAYER CREATURE-SLOT",
     "fight_pending": "resolve the declared fight first (!resolve)",
+    "fight_pending/answer": "the fight in slot {slot} waits for {defender}'s answer first",
+    "defender_answering": (
+        "the fight waits for {defender} to answer (!cast an instant, then !resolve); it resolves by itself"
+        f" {ANSWER_SECONDS:g} s after they were asked"
+    ),
+    "active_player_first": (
+        "{active_player} reveals first and says !resolve; then you may answer with instants"
+        " (!cast SPELL-SLOT, then !resolve)"
+    ),
     "no_fight_pending": "no fight is declared",
     "already_fought": "that creature already fought this turn",
     "no_opponent_across": "no creature across to fight",
@@ -272,11 +304,24 @@ def describe_problems(problems: Iterable[rules.DeckProblem], deck_size: int = ru
     return "illegal deck: " + "; ".join(parts)
 
 
-def split_card_and_numbers(text: str) -> tuple[str | int, list[int]]:
+SLOT_WORDS = {"summon": "slot", "place": "slot", "set": "spell slot"}
+"""What each card-and-slot command's number after the card is: a creature slot, or a spell slot."""
+
+
+def card_and_slot_example(verb: str, name: str = "") -> str:
+    """``!summon Gray Ogre 2 (slots 1-5)``: the command with a slot filled in. ``!place`` and ``!set`` put a
+    card face down, so their example names it by a hand number (``!place 3 2``), never by the name typed."""
+    if verb in ("place", "set") or not name:
+        return f"!{verb} 3 2 (card 3 of your !hand into {SLOT_WORDS.get(verb, 'slot')} 2; {SLOTS})"
+    return f"!{verb} {shorten(name, 40)} 2 ({SLOTS})"
+
+
+def split_card_and_numbers(text: str, verb: str = "summon") -> tuple[str | int, list[int]]:
     """``"Shivan Dragon 3 1"`` -> ``("Shivan Dragon", [3, 1])``: the card, then the numbers after it.
 
     Only numbers (``"4 2"`` -> ``(4, [2])``): the first is the card's number in the player's hand list
-    (``!hand``), so a face-down card is never named in public chat.
+    (``!hand``), so a face-down card is never named in public chat. ``verb`` (``summon``, ``place``, ``set``)
+    is the command, for a refusal that says which part is missing with an example of it.
 
     Raises:
         BadArgument: no card or no number.
@@ -286,11 +331,88 @@ def split_card_and_numbers(text: str) -> tuple[str | int, list[int]]:
         return int(words[0]), [int(w) for w in words[1:]]
     first = next((i for i, w in enumerate(words) if _NUMBER.fullmatch(w)), len(words))
     name, numbers = " ".join(words[:first]), words[first:]
-    if not name or not numbers or not all(_NUMBER.fullmatch(w) for w in numbers):
-        raise BadArgument("name the card (or its number in !hand), then the slot number(s)")
+    if not name and not numbers:
+        raise BadArgument(
+            f"which card and which {SLOT_WORDS.get(verb, 'slot')}? e.g. {card_and_slot_example(verb)}"
+        )
+    if not numbers or not name:  # "Gray Ogre" or "3": the card is there, the slot is not
+        said = name if not numbers else ""
+        which = f"which {SLOT_WORDS.get(verb, 'slot')}"
+        if said and verb in ("place", "set"):  # face down: by hand number, and the slot
+            which += ", and which number in your !hand (face-down cards go by number)"
+        raise BadArgument(f"{which}? e.g. {card_and_slot_example(verb, said)}")
+    if not all(_NUMBER.fullmatch(w) for w in numbers):
+        raise BadArgument(
+            f"after the card come only {SLOT_WORDS.get(verb, 'slot')} numbers, e.g."
+            f" {card_and_slot_example(verb, name)}"
+        )
     if len(name) > 150:
         raise BadArgument("that card name is too long")
     return name, [int(w) for w in numbers]
+
+
+def named_creature(engine: rules.CombatEngine | None, text: str) -> str | None:
+    """The creature of this game's decks (public: deck lists are open) that ``text`` names as players type
+    names, a slot number after it allowed; None when it names none or no game has started."""
+    words = text.split()
+    while words and _NUMBER.fullmatch(words[-1]):
+        words.pop()
+    if engine is None or not words:
+        return None
+    creatures = sorted({card.name for card in engine.config.cards if card.is_creature})
+    matched = match_names(" ".join(words), creatures)
+    return matched[0] if len(matched) == 1 else None
+
+
+def cast_hint(engine: rules.CombatEngine | None, args: str) -> str:
+    """``!cast``'s answer when its first word is no spell slot number (``!cast Gray Ogre``), else ``""``:
+    a creature is summoned (``!summon CARD SLOT``), and ``!cast`` reveals a spell set face down, by slot."""
+    words = args.split()
+    if not words or _NUMBER.fullmatch(words[0]):
+        return ""
+    how = "!cast SPELL-SLOT reveals a spell you set face down in combat (!set N SLOT), before a fight"
+    creature = named_creature(engine, args)
+    if creature is not None:
+        summon = f"summon it in your main phase, e.g. !summon {creature} 2 ({SLOTS})"
+        return f"{creature} is a creature: {summon}. {how}."
+    return f"{how}: e.g. !cast 1. Creatures are summoned in your main phase: !summon CARD SLOT."
+
+
+def play_hint(engine: rules.CombatEngine | None, text: str) -> str:
+    """``!play``'s answer: which command plays a card now. Magic Combat Rules has no "play": creatures are
+    placed face down at setup, summoned in the main phase; spells are set face down in combat and cast
+    before a fight. Only names players typed themselves are repeated (a hand number stays a number)."""
+    setup = (
+        f"at setup: !place N SLOT (N from !hand, a creature of mana value 3 or less; {SLOTS}), then !ready"
+    )
+    if engine is None or engine.phase in ("new", "setup"):
+        return f"There is no !play: {setup}."
+    creature = named_creature(engine, text)
+    summon = f"creatures: !summon {creature or 'CARD'} SLOT in your main phase ({SLOTS})"
+    spells = "spells: !set N SLOT in combat (face down, N from !hand), then !cast SPELL-SLOT before a fight"
+    if creature is not None:
+        return f"There is no !play; {summon}."
+    return f"There is no !play; {summon}; {spells}."
+
+
+DECK_HOWTO = (
+    "a legal deck (40 cards) was sent to you privately: copy it, then in Cockatrice's deck editor File, Load"
+    " deck from clipboard; save it and load it here."
+)
+
+
+@lru_cache(maxsize=1)
+def bundled_deck_text() -> str:
+    """The bundled legal deck as ``1 Card`` lines (what Cockatrice's "Load deck from clipboard" reads), by
+    the names Cockatrice gives the cards.
+
+    Raises:
+        Exception: the bundled list or its card data does not load (the caller says so).
+    """
+    from cockatrice_ext.bot.blocks import load_block
+
+    counts = Counter(load_block(DECK_BLOCK, sections=None).game_names)
+    return "\n".join(f"{count} {name}" for name, count in counts.items())
 
 
 def same_name(name: str) -> str:
@@ -393,7 +515,7 @@ def render_effects(
         elif isinstance(effect, rules.TurnStarted):
             lines.append(
                 f"Round {effect.round}, {name_of(effect.player)}'s turn: spells up to mana value"
-                f" {effect.spell_cap}. Summon, then !combat."
+                f" {effect.spell_cap}. !summon CARD SLOT, then !combat."
             )
         elif isinstance(effect, rules.StepChanged):
             if effect.step == "combat":
@@ -415,9 +537,11 @@ def render_effects(
                 f"{name_of(effect.player)} uses an ability of {effect.card.name} (cost {effect.cost})."
             )
         elif isinstance(effect, rules.FightDeclared):
+            lines.append(fight_declared_line(effect, engine, name_of))
+        elif isinstance(effect, rules.DefenderToAnswer):
             lines.append(
-                f"{name_of(effect.player)}'s {effect.attacker.name} fights {effect.defender.name} in slot"
-                f" {effect.slot + 1}. Spells: !cast SPELL-SLOT; then !resolve."
+                f"{name_of(effect.player)}: !cast an instant (SPELL-SLOT) or !resolve; without an answer the"
+                f" fight in slot {effect.slot + 1} resolves in {ANSWER_SECONDS:g} s."
             )
         elif isinstance(effect, rules.SpellCast):
             target = ""
@@ -470,6 +594,25 @@ def render_effects(
                 f"Game over {game_result(effect.winner, effect.points, engine.config.rounds, name_of)}."
             )
     return lines
+
+
+def fight_declared_line(
+    effect: rules.FightDeclared, engine: rules.CombatEngine, name_of: Callable[[Any], str]
+) -> str:
+    """``carol's Silvercoat Lion fights Gray Ogre in slot 1. carol: !cast SPELL-SLOT, then !resolve; frank may
+    answer with instants.``: the defender is named when they have a face-down spell (a public fact), since
+    the fight then waits for their answer after the attacker's ``!resolve``."""
+    attacker = name_of(effect.player)
+    line = (
+        f"{attacker}'s {effect.attacker.name} fights {effect.defender.name} in slot {effect.slot + 1}."
+        f" {attacker}: !cast SPELL-SLOT, then !resolve"
+    )
+    players = engine.config.players
+    if effect.player in players and engine.config.defender_answers:
+        defender = players[1 - players.index(effect.player)]
+        if engine.has_face_down_spells(defender):
+            return f"{line}; {name_of(defender)} may answer with instants."
+    return f"{line}."
 
 
 def _and(words: list[str]) -> str:
@@ -844,7 +987,7 @@ class CombatReferee(SeatsByName, GameReferee):
 
     format_name = "combat"
     refusals: ClassVar[dict[str, str]] = REFUSALS
-    PLAYER_DETAILS: ClassVar[frozenset[str]] = Referee.PLAYER_DETAILS | {"active_player"}
+    PLAYER_DETAILS: ClassVar[frozenset[str]] = Referee.PLAYER_DETAILS | {"active_player", "defender"}
 
     def __init__(self, bot: Bot, game_id: int, room_id: int, options: CombatOptions) -> None:
         super().__init__(bot, game_id, room_id)
@@ -858,6 +1001,8 @@ class CombatReferee(SeatsByName, GameReferee):
         self._passes = 0
         self._turn_told: set[tuple[int, Any]] = set()  # (round, player): "It is still X's turn" said
         self._reminders: set[asyncio.Task[None]] = set()
+        self._answer_timer: asyncio.Task[None] | None = None  # resolves a fight its defender does not answer
+        self._answer_key: tuple[int, int] | None = None  # (turn, fight slot) the timer runs for
         self.engine_names: dict[Any, str] = {}  # engine player -> user name (seats are found by name)
         self.shown_names: dict[str, str] = {}  # engine card name -> the name on the card in Cockatrice
         self.live = False  # the engine is bound to the seated players (started, resumed or rebuilt)
@@ -909,6 +1054,7 @@ class CombatReferee(SeatsByName, GameReferee):
         referee.shown_names = dict(meta.get("shown_names", {}))
         referee.live = True
         referee.is_ready = True
+        referee.arm_answer_timer()  # a defender asked before the restart gets their whole time again
         return referee
 
     @classmethod
@@ -971,6 +1117,10 @@ class CombatReferee(SeatsByName, GameReferee):
             own = error.details.get("owner") == error.details.get("player")
             details = {**error.details, "slot": int(error.details.get("slot", 0)) + 1}
             error = RulesError("settled_death/own" if own else "settled_death", **details)
+        answering = self.engine.answering_player() if self.table is not None else None
+        if error.code == "fight_pending" and answering is not None:  # the attacker cannot resolve it now
+            slot = (self.engine.fight_slot or 0) + 1
+            error = RulesError("fight_pending/answer", slot=slot, defender=answering)
         if error.code == "wrong_step":  # details name either the step or the phase
             where = error.details.get("step") or error.details.get("phase") or ""
             return f"not now (it is the {where} step)" if where else "not now"
@@ -993,7 +1143,10 @@ class CombatReferee(SeatsByName, GameReferee):
             ):
                 verdict = DeckVerdict(None, f"load the deck you played game #{self.continues} with")
         self.decks[player_id] = verdict
-        await self.say(f"{self.player_name(player_id)}: {verdict.reason}.")
+        said = f"{self.player_name(player_id)}: {verdict.reason}."
+        if not verdict.legal and self.table is None:  # a rebuilt game needs the deck it was played with
+            said = f"{shorten(said, MAX_CHAT_LINE - len(DECK_OFFER) - 1)} {DECK_OFFER}"  # the offer is kept
+        await self.say(said)
         await self.update_ready()
 
     async def remind_illegal_deck(self, player_id: int) -> None:
@@ -1006,9 +1159,10 @@ class CombatReferee(SeatsByName, GameReferee):
     def illegal_deck_text(self, verdict: DeckVerdict | None) -> str:
         reason = verdict.reason if verdict is not None else "no deck list reached the referee"
         then = "then press ready again" if self.watching else "the referee readies itself when both are legal"
+        offer = f" {DECK_OFFER}" if self.table is None else ""  # a rebuilt game needs the deck it played
         return (
             f"The game cannot start yet: {reason}. Load a legal deck (exactly 40 cards, singleton,"
-            f" no lands, no planeswalkers); {then}."
+            f" no lands, no planeswalkers); {then}.{offer}"
         )
 
     def startable(self) -> bool:
@@ -1126,6 +1280,7 @@ class CombatReferee(SeatsByName, GameReferee):
         continued = f"Game #{self.continues}" if self.continues else "The game"
         where = "back where they were" if not without_help else "listed to each of you privately"
         await self.say(shorten(f"{continued} continues here, every card {where}: {self.score_line()}"))
+        self.arm_answer_timer()
 
     # -- events ----------------------------------------------------------------------------------
 
@@ -1253,6 +1408,8 @@ class CombatReferee(SeatsByName, GameReferee):
             if self.table is None or not self.live or self.game_id not in self.bot.client.games:
                 return  # nothing to re-read yet (a rebuilt game waits for its players)
             await self.say("Referee back. " + self.score_line())
+            self._answer_key = None  # a defender asked before the link went gets their whole time again
+            self.arm_answer_timer()
             await self.follow_engine_turn()
 
     # -- performing effects ----------------------------------------------------------------------
@@ -1289,9 +1446,58 @@ class CombatReferee(SeatsByName, GameReferee):
             await self.finish(f"game over after round {engine.round}")
             return
         self.lay_out_later()
+        self.arm_answer_timer()
         if new_turn:
             self._passes = 0
             await self.follow_engine_turn()
+
+    # -- a defender's answer -----------------------------------------------------------------------
+
+    def arm_answer_timer(self) -> None:
+        """Keep the answer timer in step with the engine: running while a fight waits for its defender
+        (:data:`ANSWER_SECONDS` from when they can read it), none otherwise. The same wait keeps its timer; a
+        new one (another fight, another turn) gets a new timer."""
+        answering = None
+        if self.table is not None and not self.closed and not self.finished:
+            answering = self.engine.answering_player()
+        key = (self.engine.turn, self.engine.fight_slot or 0) if answering is not None else None
+        running = self._answer_timer is not None and not self._answer_timer.done()
+        if key is not None and key == self._answer_key and running:
+            return
+        if self._answer_timer is not None and self._answer_timer is not asyncio.current_task():
+            self._answer_timer.cancel()
+        self._answer_timer, self._answer_key = None, key
+        if key is not None:
+            self._answer_timer = asyncio.get_running_loop().create_task(self._answer_for(answering, key))
+
+    async def _answer_for(self, defender: Any, key: tuple[int, int]) -> None:
+        """After :data:`ANSWER_SECONDS` of the defender's silence, resolve the fight for them (the referee's
+        ``ResolveFight``): an away or silent defender never holds the game. The clock runs once the line
+        asking them has left the chat queue, and starts again when the referee's own link was not sound
+        (what the defender said in time may still be on its way)."""
+        try:
+            await told(self, self.player_name(defender))
+            await asyncio.sleep(ANSWER_SECONDS)
+            heard = await silence_is_heard(self)
+            async with self._lock:
+                if self.closed or self.finished or self.table is None or self.engine.is_over():
+                    return
+                engine = self.engine
+                if engine.answering_player() != defender or (engine.turn, engine.fight_slot) != key:
+                    return  # answered (or the game moved on) meanwhile
+                self._answer_key = None
+                if not heard:
+                    self.arm_answer_timer()
+                    return
+                await self.say(
+                    f"{self.player_name(defender)} did not answer in {ANSWER_SECONDS:g} s: the referee"
+                    f" resolves the fight in slot {key[1] + 1}."
+                )
+                await self.perform(self.apply(rules.ResolveFight(player=None)))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a task of its own: nobody else would hear of it
+            LOGGER.exception("game %d: the answer timer failed", self.game_id)
 
     async def from_library(
         self, player: Any, wanted: dict[str, list[str]], *, face_down: bool = False
@@ -1413,6 +1619,10 @@ class CombatReferee(SeatsByName, GameReferee):
         head = f"Round {board['round']}/{board['rounds']}, spells up to {board['spell_cap']}"
         if board["active_player"] is not None:
             head += f", {self.player_name(board['active_player'])}'s turn ({engine.step})"
+        if (answering := engine.answering_player()) is not None:
+            head += (
+                f", {self.player_name(answering)} to answer the fight in slot {(engine.fight_slot or 0) + 1}"
+            )
         return f"{head}. Points: {points}. Life: {life}."
 
     # -- commands --------------------------------------------------------------------------------
@@ -1500,7 +1710,7 @@ class CombatReferee(SeatsByName, GameReferee):
     @command()
     async def place(self, ctx: Context, card_slot: Rest) -> None:
         """!place N SLOT: at setup, your creature N (from !hand) face down in creature slot 1-5."""
-        card, numbers = split_card_and_numbers(card_slot)
+        card, numbers = split_card_and_numbers(card_slot, "place")
         if len(numbers) != 1:
             raise BadArgument("usage: !place N SLOT (N from !hand)")
         await self.act_hidden(
@@ -1525,7 +1735,7 @@ class CombatReferee(SeatsByName, GameReferee):
         """!summon N|CARD SLOT [SACRIFICE_SLOT...]: main phase; mana value 4-7 sacrifices one, 8+ two.
 
         N: the creature's number from !hand (or its name)."""
-        card, numbers = split_card_and_numbers(card_slots)
+        card, numbers = split_card_and_numbers(card_slots, "summon")
         slot, sacrifices = slot_index(numbers[0]), tuple(slot_index(n) for n in numbers[1:])
         await self.act_privately(  # "N is not a creature" must not name hand card N in public
             ctx,
@@ -1547,7 +1757,7 @@ class CombatReferee(SeatsByName, GameReferee):
     @command(name="set")
     async def set_spell(self, ctx: Context, card_slot: Rest) -> None:
         """!set N SLOT: in combat, your spell N (from !hand) face down in spell slot 1-5."""
-        card, numbers = split_card_and_numbers(card_slot)
+        card, numbers = split_card_and_numbers(card_slot, "set")
         if len(numbers) != 1:
             raise BadArgument("usage: !set N SLOT (N from !hand)")
         await self.act_hidden(
@@ -1599,13 +1809,55 @@ class CombatReferee(SeatsByName, GameReferee):
 
     @command()
     async def resolve(self, ctx: Context) -> None:
-        """Resolve the revealed spells (last in, first out), then the fight."""
+        """Done revealing for the fight (the attacker, then a defender with face-down spells): the spells
+        resolve last in, first out, then the fight."""
         await self.act(ctx, lambda p: rules.ResolveFight(player=p))
 
     @command(name="pass", final=True)  # ends the turn: never offered as a typo's correction
     async def pass_(self, ctx: Context) -> None:
-        """End combat: your unblocked creatures score, and the turn ends."""
-        await self.act(ctx, lambda p: rules.EndCombat(player=p))
+        """End combat: your unblocked creatures score, and the turn ends.
+
+        A defender asked to answer a fight passes on it instead (as ``!resolve``): for them the word has no
+        other meaning (it is never their combat to end), and it is what a Magic player says."""
+        await self.act(
+            ctx,
+            lambda p: (
+                rules.ResolveFight(player=p)
+                if p == self.engine.answering_player()
+                else rules.EndCombat(player=p)
+            ),
+        )
+
+    @command()
+    async def play(self, ctx: Context, card: Rest | None = None) -> None:
+        """!play CARD: which command plays CARD now (!place, !summon, !set or !cast)."""
+        engine = self.engine if self.table is not None else None
+        await ctx.reply(shorten(f"{ctx.sender}: {play_hint(engine, card or '')}"))
+
+    @command()
+    async def deck(self, ctx: Context) -> None:
+        """A legal 40-card deck, sent to you privately to paste into Cockatrice's deck editor."""
+        try:
+            listing = await asyncio.to_thread(bundled_deck_text)
+        except Exception as exc:  # the bundled list or the card data does not load here: say so, once
+            LOGGER.warning("the bundled Combat deck does not load: %s", exc)
+            raise NotAllowed("the referee cannot read its bundled deck here; ask its operator") from None
+        await self.tell(ctx.sender, listing, raw=True)  # the list alone: it is copied as it stands
+        await ctx.reply(f"{ctx.sender}: {DECK_HOWTO}")
+
+    async def handle_command(self, ctx: Context, text: str) -> bool:
+        """As every referee's, but ``!cast`` followed by a card name (``!cast Gray Ogre``) is answered with
+        what casting means here (a spell set face down, by its slot) and, for a creature, ``!summon``."""
+        try:
+            invocation = parse_invocation(text)
+        except CommandError:
+            invocation = None
+        if invocation is not None and invocation.name == "cast":
+            hint = cast_hint(self.engine if self.table is not None else None, invocation.args)
+            if hint:
+                await ctx.reply(shorten(f"{ctx.sender}: {hint}"))
+                return True
+        return await super().handle_command(ctx, text)
 
     @command()
     async def dies(self, ctx: Context, card: Rest) -> None:

@@ -33,8 +33,13 @@ RULE INDEX (seed 004, in our words -> where it lives)
 * Fights: the active player picks a creature to fight the creature across -> ``DeclareFight``; before it,
   the active player may reveal any spells, the defender instants only -> ``CastSpell``; they resolve last in,
   first out -> ``ResolveFight`` (``SpellsResolved`` lists the order); repeat until the active player passes
-  -> ``EndCombat``. "Fight": each creature deals damage equal to its power to the other. The engine settles
-  a fight itself (``FightResolved.settled``, a ``CardLeftPlay`` per death) only when it knows both
+  -> ``EndCombat``. The defender's turn to reveal: the active player's ``ResolveFight`` ends their reveals;
+  when the defender has a face-down card in a spell slot (public: which card stays hidden) the fight then
+  waits for the defender (``DefenderToAnswer``, :meth:`CombatEngine.answering_player`), who casts instants
+  and resolves it with their own ``ResolveFight`` (the referee's, ``player=None``, answers for a silent
+  defender); with none the fight resolves at once. ``config.defender_answers`` (off only in games journaled
+  before it) turns this on. "Fight": each creature deals damage equal to its power to the other. The engine
+  settles a fight itself (``FightResolved.settled``, a ``CardLeftPlay`` per death) only when it knows both
   creatures' power and toughness: printed numbers, no rules text but fight-neutral keywords, nothing
   attached, nothing it does not model since they entered (``unsure``), no permanent in play whose text it
   cannot judge (``_unsettled_reason``; text kinds judged once from the card data: :func:`fight_text_kind`,
@@ -57,7 +62,9 @@ the fight's ``slot``, its ``owner`` and the acting ``player``),
 ``bad_slot``, ``slot_occupied``, ``slot_empty``, ``not_a_creature``, ``not_a_spell``, ``mana_value_too_high``
 (setup), ``already_done``, ``wrong_sacrifices``, ``spell_limit``, ``ability_used``, ``cost_above_round``,
 ``spell_above_round``, ``defender_instants_only``, ``equipment_limit``, ``needs_target``, ``fight_pending``,
-``no_fight_pending``, ``already_fought``, ``no_opponent_across``, ``no_equipment``, ``equip_not_yet``,
+``no_fight_pending``, ``defender_answering`` (the fight waits for ``defender``: the active player neither
+casts nor resolves), ``active_player_first`` (the defender resolves only once ``active_player`` has),
+``already_fought``, ``no_opponent_across``, ``no_equipment``, ``equip_not_yet``,
 ``bad_count``, ``bad_amount``, ``bad_destination``, ``unknown_action``.
 
 Card references: an ``int`` is the card's index in ``config.cards``; a ``str`` is a name as players type it
@@ -254,6 +261,10 @@ class CombatConfig:
     """Per card of ``cards``, what its rules text can do in a fight (:func:`fight_text_kind`), judged from
     the card data when the game was created. Empty (a game journaled before this field, or no card data)
     means nothing is known: the referee then settles no fight itself."""
+    defender_answers: bool = False
+    """The defender's turn to reveal instants before a fight resolves (the write-up's rule). False only so
+    that a game journaled before it (its config lacks the field) replays as it was played, the active
+    player's ``ResolveFight`` settling the fight at once; :meth:`from_decks` (every new game) turns it on."""
 
     @classmethod
     def from_decks(
@@ -265,7 +276,9 @@ class CombatConfig:
         **options: Any,
     ) -> CombatConfig:
         """Build a config from each player's deck (in seat order); ``texts``: each deck's fight text kinds,
-        card by card (see :attr:`fight_texts`)."""
+        card by card (see :attr:`fight_texts`). The defender answers before each fight
+        (:attr:`defender_answers`) unless ``options`` says otherwise."""
+        options.setdefault("defender_answers", True)
         cards = tuple(decks[0]) + tuple(decks[1])
         owners = (0,) * len(decks[0]) + (1,) * len(decks[1])
         if texts is not None:
@@ -357,7 +370,9 @@ class CastSpell(Action):
 
 @dataclass(frozen=True)
 class ResolveFight(Action):
-    """The active player resolves the revealed spells (last in, first out) and then the fight."""
+    """The active player is done revealing: the revealed spells resolve (last in, first out), then the
+    fight; unless the defender has face-down spells, when the defender's ``ResolveFight`` (or the
+    referee's, ``player=None``, for a defender who does not answer) does it after their instants."""
 
 
 @dataclass(frozen=True)
@@ -516,6 +531,15 @@ class SpellCast(Effect):
     spell_slot: int
     target_player: PlayerId | None
     target_slot: int | None
+
+
+@dataclass(frozen=True)
+class DefenderToAnswer(Effect):
+    """The active player is done revealing for the fight in ``slot``; it waits for ``player``, the defender,
+    who has face-down spells: instants (``CastSpell``), then ``ResolveFight``."""
+
+    player: PlayerId
+    slot: int
 
 
 @dataclass(frozen=True)
@@ -694,6 +718,7 @@ class CombatEngine(Engine[CombatConfig]):
         self.turn = 0  # turns started so far (both players), for "that turn" checks
         self.step = ""  # play phase: main -> combat -> fights
         self.fight_slot: int | None = None
+        self.answering = False  # the pending fight waits for the defender's instants and ResolveFight
         self.fought: list[int] = []
         self.stack: list[tuple[int, int, PlayerId | None, int | None]] = []  # (seat, card, target p, slot)
         self.seats = [
@@ -721,6 +746,16 @@ class CombatEngine(Engine[CombatConfig]):
     @property
     def whose_turn(self) -> PlayerId | None:
         return self.config.players[self.active] if self.phase == "play" else None
+
+    def answering_player(self) -> PlayerId | None:
+        """The defender, while the pending fight waits for their instants and ``ResolveFight``; else None."""
+        if self.phase != "play" or self.fight_slot is None or not self.answering:
+            return None
+        return self.config.players[self._other(self.active)]
+
+    def has_face_down_spells(self, player: PlayerId) -> bool:
+        """Whether ``player`` has a card face down in a spell slot (public; which card it is stays hidden)."""
+        return any(card is not None for card in self.seats[self._seat(player)].spells)
 
     def points(self, player: PlayerId) -> int:
         return self.seats[self._seat(player)].points
@@ -757,6 +792,7 @@ class CombatEngine(Engine[CombatConfig]):
             "turn": self.turn,
             "step": self.step,
             "fight_slot": self.fight_slot,
+            "answering": self.answering,
             "fought": list(self.fought),
             "stack": [list(entry) for entry in self.stack],
             "unsure": sorted([card, cause] for card, cause in self.unsure.items()),
@@ -994,6 +1030,7 @@ class CombatEngine(Engine[CombatConfig]):
         self.turn += 1
         self.step = "main"
         self.fight_slot = None
+        self.answering = False
         self.fought = []
         for s in self.seats:
             s.combat_ready = False
@@ -1210,6 +1247,8 @@ class CombatEngine(Engine[CombatConfig]):
         self._require_step("fights")
         if self.fight_slot is None:
             raise RulesError("no_fight_pending")
+        if self.answering and seat == self.active:  # the active player is done revealing for this fight
+            raise RulesError("defender_answering", defender=self.config.players[self._other(seat)])
         me = self.seats[seat]
         slot = self._slot(action.spell_slot, self.config.spell_slots)
         card = me.spells[slot]
@@ -1238,10 +1277,29 @@ class CombatEngine(Engine[CombatConfig]):
         return [SpellCast(action.player, self._ref(card), slot, target_player, target_slot)]  # type: ignore[arg-type]
 
     def _do_ResolveFight(self, action: ResolveFight) -> list[Effect]:
-        seat = self._active_seat(action.player)
+        """The active player is done revealing: the fight resolves, or first waits for a defender with
+        face-down spells (:class:`DefenderToAnswer`); the defender's (or the referee's, for them) then
+        resolves it."""
+        if action.player is not None or not self.answering:  # the referee only answers for a defender
+            self._seat(action.player)
+        if self.phase != "play":
+            raise RulesError("wrong_step", phase=self.phase)
         self._require_step("fights")
         if self.fight_slot is None:
             raise RulesError("no_fight_pending")
+        seat = self.active
+        defending = self.config.players[self._other(seat)]
+        acting = None if action.player is None else self._seat(action.player)
+        if self.answering:
+            if acting == seat:
+                raise RulesError("defender_answering", defender=defending)
+        elif acting != seat:
+            code = "active_player_first" if self.config.defender_answers else "not_your_turn"
+            raise RulesError(code, active_player=self.config.players[seat])
+        elif self.config.defender_answers and self.has_face_down_spells(defending):
+            self.answering = True
+            return [DefenderToAnswer(defending, self.fight_slot)]
+        self.answering = False
         effects: list[Effect] = []
         order = list(reversed(self.stack))
         self.stack = []
@@ -1258,7 +1316,7 @@ class CombatEngine(Engine[CombatConfig]):
         reason, reason_cards = self._unsettled_reason(slot, attacker, defender)
         effects.append(
             FightResolved(
-                action.player,  # type: ignore[arg-type]
+                self.config.players[seat],
                 slot,
                 None if attacker is None else self._ref(attacker),
                 None if defender is None else self._ref(defender),

@@ -1,5 +1,6 @@
-"""Magic Combat Rules in the field: the face-down setup by hand number, a few turns of combat, then the
-hidden-card scan (hands and face-down cards are private until revealed, summoned or cast)."""
+"""Magic Combat Rules in the field: the face-down setup by hand number, a few turns of combat (the first with
+a fight, which waits for the defender's answer when they have a spell face down), then the hidden-card scan
+(hands and face-down cards are private until revealed, summoned or cast)."""
 
 from __future__ import annotations
 
@@ -49,6 +50,23 @@ async def discard(player: FieldPlayer, game_id: int, count: int) -> None:
         await player.line(rf"{player.name} discards {re.escape(name)}", since=mark)
 
 
+async def fight(active: FieldPlayer, defender: FieldPlayer, watcher: FieldPlayer, game_id: int) -> None:
+    """The creatures in slot 1 fight: the attacker casts nothing and resolves; a defender with a spell face
+    down (set this combat, if any fitted) is asked to answer, and resolves without casting."""
+    mark = watcher.mark()
+    await active.say(game_id, "!fight 1")
+    await watcher.line(
+        rf"{active.name}'s .* fights .* in slot 1\. {active.name}: !cast SPELL-SLOT", since=mark
+    )
+    mark = watcher.mark()
+    await active.say(game_id, "!resolve")
+    asked = rf"{defender.name}: !cast an instant \(SPELL-SLOT\) or !resolve"
+    line = await watcher.line(rf"Fight in slot 1 done|{asked}", since=mark, timeout=20)
+    if re.search(asked, line) and "Fight in slot 1 done" not in line:
+        await defender.say(game_id, "!resolve")
+        await watcher.line(r"Fight in slot 1 done", since=mark, timeout=20)
+
+
 @pytest.mark.shared_deck_lists
 @pytest.mark.parametrize("account", ["none", "judge"])
 def test_combat_setup_and_rounds_hide_hands(
@@ -90,12 +108,13 @@ def test_combat_setup_and_rounds_hide_hands(
                         break
             await spectator.watch(room_id, game_id)
             await watcher.line(r"Magic Combat Rules, \d+ rounds", since=mark, timeout=30)
+            placed: dict[str, bool] = {}
             for player in players:
                 await player.line(r"^Your opening hand: 1\. ", kind="Event_UserMessage")
                 # One creature if the opening hand has one of mana value 3 or less (setup allows none).
-                await place_face_down(player, game_id, "!place", "creature slot")
+                placed[player.name] = await place_face_down(player, game_id, "!place", "creature slot")
                 await player.say(game_id, "!ready")
-            for _ in range(2):
+            for turn in range(2):
                 line = await watcher.line(r"Round \d+, \S+'s turn", since=mark, timeout=30)
                 active = by_name[re.findall(r"Round \d+, (\S+)'s turn", line)[-1]]
                 mark = watcher.mark()
@@ -105,6 +124,9 @@ def test_combat_setup_and_rounds_hide_hands(
                     await place_face_down(player, game_id, "!set", "spell slot")
                     await player.say(game_id, "!ready")
                 await watcher.line(rf"Fights: {active.name}", since=mark, timeout=20)
+                if turn == 0 and all(placed.values()):
+                    defender = next(p for p in players if p is not active)
+                    await fight(active, defender, watcher, game_id)
                 mark = watcher.mark()
                 await active.say(game_id, "!pass")
                 cleanup = await watcher.line(rf"Cleanup: {active.name} discards \d+|Round \d+, ", since=mark)

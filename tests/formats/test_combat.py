@@ -26,6 +26,7 @@ from cockatrice_ext.formats.combat import (
     CreaturesRevealed,
     DeckProblem,
     DeclareFight,
+    DefenderToAnswer,
     Discard,
     DiscardToHandSize,
     Draw,
@@ -127,6 +128,9 @@ def check_invariants(engine: CombatEngine) -> None:
         for c in s.creatures:
             assert c is None or engine.config.cards[c].is_creature
     assert 0 <= engine.round <= engine.config.rounds
+    if engine.answering:  # only a pending fight waits for its defender
+        assert engine.step == "fights" and engine.fight_slot is not None
+        assert engine.answering_player() == engine.config.players[1 - engine.active]
     if engine.step == "cleanup":  # the turn waits for a discard only while the hand is too big
         assert engine.hand_size(engine.whose_turn) > engine.config.max_hand_size
     enchantments = [s.enchantment for s in engine.seats if s.enchantment is not None]
@@ -379,7 +383,10 @@ def test_fight_reveals_respect_round_cap_defender_instants_and_lifo() -> None:
     engine.apply(CastSpell(B, 0))
     engine.apply(CastSpell(A, 0))
     assert_refused(engine, EndCombat(A), "fight_pending")
-    effects = engine.apply(ResolveFight(A))
+    assert_refused(engine, ResolveFight(B), "active_player_first")
+    # B still has a card face down (the sorcery): the fight waits for B's answer
+    assert engine.apply(ResolveFight(A)) == [DefenderToAnswer(B, 0)]
+    effects = engine.apply(ResolveFight(B))
     (resolved,) = [e for e in effects if isinstance(e, SpellsResolved)]
     assert [c.name for c in resolved.cards] == ["A Bolt 1", "B Bolt 1", "A Sorcery 1"]
     assert idx(engine, "B Bolt 1") in engine.seats[1].used
@@ -643,6 +650,12 @@ def random_action(rng: random.Random, engine: CombatEngine) -> Action:
             return ActivateAbility(player, rng.choice(full), rng.randrange(0, 3))
         return CombatReady(player)
     if engine.step == "fights":
+        if (defender := engine.answering_player()) is not None:  # the defender's instants, then resolve
+            theirs = engine.seats[1 - engine.active]
+            set_slots = [i for i, c in enumerate(theirs.spells) if c is not None]
+            if set_slots and rng.random() < 0.4:
+                return CastSpell(defender, rng.choice(set_slots))
+            return ResolveFight(rng.choice([defender, defender, None]))
         if engine.fight_slot is not None:
             spell_slots = [i for i, c in enumerate(me.spells) if c is not None]
             if spell_slots and rng.random() < 0.6:

@@ -817,7 +817,8 @@ class AuctionRoom(FormatRoom):
         game, e.g. !auction new 2 boards timer=45 empty=draw; !auction rules lists the options."""
         kind = what
         if kind == "rules":
-            await ctx.reply(shorten("Auction options: " + game_options.brief("auction", self.defaults)))
+            for line in game_options.room_rules("auction", self.defaults):
+                await ctx.reply(shorten(line))
             return
         assert ctx.room_id is not None
         try:

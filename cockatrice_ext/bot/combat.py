@@ -948,7 +948,8 @@ class CombatRoom(FormatRoom):
         """!combat new [OPTS]: create a two-player Magic Combat Rules game refereed by the bot, e.g.
         !combat new draw=both hand=7; !combat rules lists the options."""
         if what == "rules":
-            await ctx.reply(shorten("Combat options: " + game_options.brief("combat", self.defaults)))
+            for line in game_options.room_rules("combat", self.defaults):
+                await ctx.reply(shorten(line))
             return
         assert ctx.room_id is not None
         if unshared := self.deck_lists_unshared():

@@ -568,6 +568,17 @@ def brief(format_name: str, room_defaults: Any) -> str:
     )
 
 
+def room_rules(format_name: str, room_defaults: Any, limit: int = 300) -> list[str]:
+    """The room's ``!FORMAT rules`` answer: what the format is (:func:`pitch`), then every option with its
+    values and the room's default (:func:`brief`); one line, or two when one would pass ``limit``
+    characters (a chat line's cap; a league's options alone fill most of one). A newcomer read
+    ``boards=on|off[off] ...`` alone."""
+    said = pitch(format_name) or FORMAT_TITLES.get(format_name, format_name) + "."
+    listed = f"Options: {brief(format_name, room_defaults)}"
+    one = f"{said} {listed}"
+    return [one] if len(one) <= limit else [said, listed]
+
+
 def help_lines(format_name: str) -> list[str]:
     """One line per option: ``name=VALUES (default D): what it does, citing the write-up``."""
     return [

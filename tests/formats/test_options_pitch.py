@@ -111,3 +111,19 @@ def test_every_league_rules_answer_is_whole(fmt: str) -> None:
     line = rules_answer(referee)
     assert line.startswith(f"{FORMAT_TITLES[fmt]} league, block {LONGEST_BLOCK}: {opts.FORMAT_PITCH[fmt]}")
     assert not line.endswith("…") and line.endswith(".")
+
+
+@pytest.mark.parametrize(
+    ("fmt", "defaults"),
+    [("auction", AuctionOptions()), ("combat", CombatOptions()), ("vortex", VortexOptions())]
+    + [(fmt, LeagueOptions()) for fmt in ("market", "autobattler")],
+)
+def test_the_rooms_rules_answer_says_what_the_format_is_then_its_options(fmt: str, defaults: Any) -> None:
+    """Seen: a newcomer's `!auction rules` in the room read "boards=on|off[off] timer=..." and nothing else.
+    The room's answer starts with the pitch and still names every option, in whole chat lines."""
+    lines = opts.room_rules(fmt, defaults)
+    said = " ".join(lines)
+    assert said.startswith(f"{opts.pitch(fmt)} Options: "), lines
+    assert all(f"{o.name}=" in said for o in opts.options_of(fmt)), lines
+    assert all(len(line) <= MAX_CHAT_LINE for line in lines), lines
+    assert len(lines) == 1 or len(said) > MAX_CHAT_LINE, lines  # two lines only when one would not do

@@ -35,11 +35,13 @@ pytestmark = pytest.mark.servatrice
 
 
 async def asked_game(player: Player, room_id: int, command: str = "!auction new 2") -> int:
-    """``player`` asks for a game in the room: its number."""
+    """``player`` asks for a game in the room: its number (from the announcement naming them as who asked:
+    another player's announcement may still be on its way to them)."""
+    announced = re.compile(rf"{OPENED.pattern}.*, asked by {re.escape(player.name)}\b")
     since = player.mark()
     await player.client.room_say(room_id, command)
-    line = await player.wait_line(lambda t: OPENED.search(t) is not None, since=since)
-    return int(OPENED.search(line).group(1))  # type: ignore[union-attr]
+    line = await player.wait_line(lambda t: announced.search(t) is not None, since=since, timeout=30)
+    return int(announced.search(line).group(1))  # type: ignore[union-attr]
 
 
 async def started_game(bot: Bot, room_id: int, first: Player, second: Player) -> tuple[int, GameReferee]:

@@ -50,9 +50,9 @@ def test_after_a_concession_moves_are_refused_and_state_says_the_game_is_over(
                 answer = await bot_line(alice, r"^alice_go: ", mark)
                 assert answer == "alice_go: the game is over", answer
             assert len(list(bot.journal.entries(referee.table_key))) == journaled
-            mark = alice.mark()
+            mark = alice.mark()  # right before the question
             await alice.say(game_id, "!state")
-            state = await bot_line(alice, r"\S", mark)
+            state = await bot_line(alice, r"\bPoints: .*\bLife: ", mark)  # the state line's own words
             assert "game is over" in state.lower(), state
         finally:
             for p in (alice, bob):

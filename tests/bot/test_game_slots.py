@@ -56,13 +56,19 @@ async def start_bot(server: ServatriceServer, tmp_path: Path, user: str, **optio
 arrive = room_players
 
 
+def answers(name: str) -> re.Pattern[str]:
+    """A room line answering ``name``'s request: the game announced as asked by them, or a line addressed to
+    them. Another player's announcement still on its way to ``name`` when they ask is no answer to them."""
+    who = re.escape(name)
+    return re.compile(rf"{OPENED.pattern}.*, asked by {who}\b|^{who}: ")
+
+
 async def ask(player: Player, room_id: int, command: str = "!auction new 2") -> str:
     """Say ``command`` in the room; the referee's answer to this player (a new game, or why not)."""
+    answer = answers(player.name)
     since = player.mark()
     await player.client.room_say(room_id, command)
-    return await player.wait_line(
-        lambda t: OPENED.search(t) is not None or t.startswith(f"{player.name}: "), since=since, timeout=30
-    )
+    return await player.wait_line(lambda t: answer.search(t) is not None, since=since, timeout=30)
 
 
 def opened_game(answer: str) -> int:

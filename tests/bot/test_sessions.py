@@ -44,12 +44,14 @@ async def start_bot(url: str, tmp_path: Path, **options: Any) -> Bot:
 
 
 async def ask_game(player: Player, room_id: int) -> str:
+    """``!auction new 2`` said by ``player``: the referee's answer to them, the game announced as asked by
+    them or a line addressed to them (another's announcement may still be on its way to them)."""
+    who = re.escape(player.name)
+    answer = re.compile(rf"Auction Magic game #\d+ .*, asked by {who}\b|^{who}: ")
     since = player.mark()
     await player.client.room_say(room_id, "!auction new 2")
     # Six announcements spend the room's 1,000 characters per 10 s: an answer may wait a window.
-    return await player.wait_line(
-        lambda t: "Auction Magic game #" in t or "no new game" in t, since=since, timeout=25
-    )
+    return await player.wait_line(lambda t: answer.search(t) is not None, since=since, timeout=25)
 
 
 def test_new_games_spread_over_the_sessions(servatrice_strict: ServatriceServer, tmp_path: Path) -> None:

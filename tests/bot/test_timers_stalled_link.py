@@ -43,9 +43,9 @@ def test_a_bid_sent_in_time_through_a_stalled_link_beats_the_bid_timer(
             await wait_until(lambda: referee.table is not None and referee.engine.active is not None)
             engine = referee.engine
             active = by_id[int(engine.active)]  # type: ignore[arg-type]
-            mark = active.mark()
+            marks = {player: player.mark() for player in players}  # each player's own chat, read from here
             await active.say(game_id, "!auction")
-            await bot_line(active, r"Auction 1: ", mark)
+            await bot_line(active, r"Auction 1: ", marks[active])
             order = list(engine.current_lot()["bidders"])  # type: ignore[index]
             first, second = (by_id[int(p)] for p in order)
             await first.say(game_id, "!bid 1")
@@ -59,9 +59,11 @@ def test_a_bid_sent_in_time_through_a_stalled_link_beats_the_bid_timer(
                 lambda: (engine.current_lot() or {}).get("high_bid") == 2, timeout=20, what="bid 2"
             )
             assert engine.whose_bid() == order[0]
-            assert not any(f"{second.name} ran out of time" in text for _, text in first.heard[mark:])
+            assert not any(
+                f"{second.name} ran out of time" in text for _, text in first.heard[marks[first] :]
+            )
             await first.say(game_id, "!pass")
-            await bot_line(first, rf"Sold: .* to {second.name} for 2", mark)
+            await bot_line(first, rf"Sold: .* to {second.name} for 2", marks[first])
         finally:
             for p in players:
                 await p.close()

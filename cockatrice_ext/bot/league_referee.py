@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from cockatrice_ext.bot.blocks import LoadedBlock
 from cockatrice_ext.bot.chat import ChatScheduler, Tagged
-from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Rest, closest, command, parse_invocation
+from cockatrice_ext.bot.commands import (
+    BadArgument,
+    NotAllowed,
+    Rest,
+    command,
+    parse_invocation,
+    unknown_command_reason,
+)
 from cockatrice_ext.bot.league_cards import default_augments, pool_cod, pool_list
 from cockatrice_ext.bot.league_commands import (
     buy_action,
@@ -40,7 +47,9 @@ from cockatrice_ext.bot.league_views import (
     market_prompt,
     market_winners,
     numbered,
+    points_table,
     render_effects,
+    setup_words,
 )
 from cockatrice_ext.bot.referee import Context, Referee, shorten
 from cockatrice_ext.bot.runtime import Bot
@@ -78,6 +87,8 @@ STAND_IN_TICK = 5.0
 FORFEIT_GRACE = 300.0
 """Seconds a paired member may be gone (out of the room and not connected in their game) before their
 opponent wins the match by forfeit: a game is worth longer than a pick (a client restarted comes back)."""
+BURST_SECONDS = 30.0
+"""A leftover command repeated within this many seconds of its answer is not answered again."""
 WAIT_RETRY = 20.0
 """Seconds between tries to open the game of a pairing the server refused a game (its limit of games per
 account): the league's check (:meth:`LeagueReferee.stand_in_due`) tries again no more often than this."""
@@ -239,6 +250,9 @@ class LeagueReferee(Referee):
         """What the referee decided for a member while they were away (its moves, a forfeit), as their recap
         says it (:meth:`recap`); told once."""
         self.missed_moves: dict[str, Counter[str]] = {}
+        self.answered: dict[tuple[str, str], float] = {}
+        """When each member last heard the answer to a command said again and again
+        (:meth:`first_in_burst`)."""
         left = bot.journal.table_meta(table.key).get("left", [])
         self.left: set[str] = {m for m in left if isinstance(m, str) and self.is_member(m)}
         """Members who left the league for good (``!leave confirm``, journaled in the meta's ``left``): the
@@ -417,6 +431,11 @@ class LeagueReferee(Referee):
                 continue
             if not any(set(g.players) == set(players) for g in league.games.values()):
                 await league.open_game(round_no, players)
+        told: list[Effect] = []
+        for member in sorted(league.left):  # left before the engine was told (a journal of an older version)
+            told += await league.tell_engine_left(member)
+        if told:
+            await league.perform(told)
         league.watch()
         return league
 
@@ -755,7 +774,7 @@ class LeagueReferee(Referee):
         engine = self.engine
         if not isinstance(engine, ab.AutoBattlerEngine):
             return False
-        return member in engine.dead and member not in engine.ghosts.values()
+        return member in engine.dead and not engine.is_ghost(member)
 
     def final_line(self) -> str:
         """Who won the ended league, and the standings, in words."""
@@ -765,8 +784,7 @@ class LeagueReferee(Referee):
             winner = engine.champion or ", ".join(engine.group_winners.values())
             return (f"{winner} is the champion; " if winner else "") + f"standings: {rows}"
         table = tuple((r["player"], r["points"]) for r in engine.league.standings())
-        rows = ", ".join(f"{p} {pts}" for p, pts in table)
-        return f"{market_winners(table)}; standings (points): {rows}"
+        return f"{market_winners(table)}; standings (points): {points_table(table)}"
 
     def card_name(self, index: int) -> str:
         return self.block.facts[index].name
@@ -850,7 +868,6 @@ class LeagueReferee(Referee):
             ]
             if any(r.commands.find(name, "private") is not None and r._offers(name) for r in others):
                 return False
-            title = TITLES[self.format_name]
             option = OPTION_OF_COMMAND.get(name)
             if option and self.format_name == "autobattler":  # the format's command, not this league's
                 instead = "; !swap SHOP POOL takes a shop card" if name == "pick" else ""
@@ -860,10 +877,10 @@ class LeagueReferee(Referee):
                 return True
             spec = self.commands.find  # an alias (augments) goes with its command
             offered = [n for n in self.commands.names("private") if self._offers(spec(n, "private").name)]
-            close = closest(name, offered)
-            hint = f" (did you mean !{close}?)" if close else ""
-            article = "an" if title[0] in "AEIOU" else "a"
-            await ctx.reply(f"{ctx.sender}: !{name} is not {article} {title} command; try !help{hint}")
+            other = "market" if self.format_name == "autobattler" else "autobattler"
+            theirs = self.MARKET_ONLY if other == "market" else self.AUTOBATTLER_ONLY
+            whose = f" (!{name} is for {TITLES[other]} leagues)" if name in theirs else ""
+            await ctx.reply(f"{ctx.sender}: {unknown_command_reason(name, offered)}{whose}")
             return True
         return await super().handle_command(ctx, text)
 
@@ -901,11 +918,35 @@ class LeagueReferee(Referee):
         for member in (m for m in self.engine.league.members if m not in self.left):
             link = self.link_line(member)  # their page shows what the league waits for
             here = present is None or member in present  # one away is welcomed back when they return
-            waiting = "" if link or not here else self.waiting_line(member)
+            waiting = "" if link or not here else self.waiting_line(member) or self.waited_line(member)
             back = led("The referee is back", waiting) if waiting and not line else waiting
             text = " ".join(part for part in (line, link, back) if part)
             if text:
                 await self.tell(member, shorten(text, PRIVATE_LIMIT))
+
+    def waited_line(self, member: str) -> str:
+        """What ``member``, whose move the league does not wait for, last did and whom the league waits for
+        now (a restart lost the lines that said so: a pick recorded just before it was told to nobody), as one
+        line ("" when there is nothing to tell: no draft, market or carousel under way, or they left)."""
+        engine = self.engine
+        if self.over or member in self.left or self.is_out(member):
+            return ""
+        others = [p for p in engine.waiting_for() if p != member]
+        if not others:
+            return ""
+        names = " and ".join(others) if len(others) <= 2 else ", ".join(others[:-1]) + f" and {others[-1]}"
+        if isinstance(engine, ab.AutoBattlerEngine):
+            if engine.phase == "carousel":
+                return f"Waiting for {names}'s carousel pick."
+            done = "You are done drafting this phase; w" if member in engine.done else "W"
+            return f"{done}aiting for {names} to finish drafting."
+        if engine.phase == "market":
+            return f"Waiting for {names} to buy (or pass)."
+        pool = engine.pool(member)
+        picked = f"You picked {self.card_name(pool[-1])}; w" if engine.phase == "draft" and pool else "W"
+        if picked != "W":
+            return f"{picked[:-3]}; your next pack is not here yet (waiting for {names} to pick)."
+        return f"Waiting for {names} to pick."
 
     def waiting_line(self, member: str) -> str:
         """What the league waits for from ``member`` now, as one line with its command ("" for nothing)."""
@@ -974,7 +1015,7 @@ class LeagueReferee(Referee):
                     f"{effect.chooser} (more poison) chooses to play or draw."
                     if effect.chooser
                     else f"{effect.first} plays first (decided at random)."
-                ) + f" Hand {effect.hand_size}, life {effect.starting_life}, no library."
+                ) + f" {setup_words(effect)}"
                 self.setup_notes[(effect.round, frozenset(effect.players))] = note  # for a game opened later
                 for game in self.games.values():
                     if game.round_no == effect.round and set(game.players) == set(effect.players):
@@ -1097,7 +1138,7 @@ class LeagueReferee(Referee):
         parts = [self.stage()]
         if self.is_out(member):
             return [*parts, "you are out of the league (eliminated); you may watch its games"]
-        if line := self.waiting_line(member):
+        if line := self.waiting_line(member) or self.waited_line(member):
             parts.append(line[:1].lower() + line[1:].rstrip("."))
         match = engine.league.match_of(member)
         if match is not None and len(match.players) == 2 and not match.decided:
@@ -1306,6 +1347,7 @@ class LeagueReferee(Referee):
         meta["left"] = sorted(self.left | {member})
         self.bot.journal.set_table_meta(self.key, meta)
         self.left.add(member)
+        told = await self.tell_engine_left(member)
         for kept in (self.page_players, self.chat_players, self.standing_in, self.out_of_room):
             kept.discard(member)
         self.decisions.pop(member, None)
@@ -1329,7 +1371,19 @@ class LeagueReferee(Referee):
             if callable(revoke):
                 revoke(self, member)  # their page's link dies, as a lobby leaver's does
             pages.changed(self)
+        await self.perform(told)
         await self.stand_in_due(time.monotonic())
+
+    async def tell_engine_left(self, member: str) -> list[Effect]:
+        """An AutoBattler engine hears that ``member`` left (``ab.LeaveLeague``, journaled: a member who
+        left is never the Ghost); its effects, to perform ([] for a Market league, or when refused)."""
+        if not isinstance(self.engine, ab.AutoBattlerEngine) or self.over or member in self.engine.left:
+            return []
+        try:
+            return self.table.apply(ab.LeaveLeague(player=None, target=member))
+        except RulesError as exc:
+            LOGGER.info("league %s: the engine was not told that %s left (%s)", self.key, member, exc.code)
+            return []
 
     def left_line(self) -> str:
         """What a member who left hears when they send a league command other than ``!standings``,
@@ -1383,10 +1437,43 @@ class LeagueReferee(Referee):
             )
             await self.act(ctx, action)
         else:
+            if engine.phase in ("play", "market", "over"):  # a leftover !pick, often several at once
+                if self.first_in_burst(ctx.sender, "pick"):
+                    raise NotAllowed(self.after_draft_line(ctx.sender))
+                return  # answered a moment ago: the same line again would only take the chat's budget
             require_phase(engine, "draft")
             if not engine.pack(ctx.sender):
                 raise RulesError("no_pack", player=ctx.sender)
             await self.act(ctx, pick_action(ctx.sender, card, engine.pack(ctx.sender)))
+
+    def first_in_burst(self, member: str, what: str, now: float | None = None) -> bool:
+        """Whether ``member``'s ``what`` (a leftover command said again and again) gets its answer now: once
+        per :data:`BURST_SECONDS` (a newcomer's five !pick after the draft heard the same refusal five
+        times)."""
+        now = time.monotonic() if now is None else now
+        last = self.answered.get((member, what))
+        if last is not None and now - last < BURST_SECONDS:
+            return False
+        self.answered[(member, what)] = now
+        return True
+
+    def after_draft_line(self, member: str) -> str:
+        """The answer to a Market member's ``!pick`` once the draft is over: what to do now (their game, the
+        market, or the result)."""
+        engine = self.engine
+        if self.over:
+            return f"the draft is over, and so is the league: {self.final_line()}"
+        if engine.phase == "market":
+            return f"the draft is over; the market is open: {engine.whose_turn()} to buy (!market shows it)"
+        match = engine.league.match_of(member)
+        if match is None or match.decided or len(match.players) != 2:
+            return f"the draft is over; {self.stage()} (!status says where you stand)"
+        opponent = match.opponent(member)
+        game = next(
+            (g for g in self.games.values() if member in g.players and g.round_no == match.round), None
+        )
+        where = f"is #{game.game_id} in this room" if game is not None else "opens soon"
+        return f"the draft is over; your round {match.round} game vs {opponent} {where} (deck: !pool)"
 
     @command(scopes=("private",))
     async def pack(self, ctx: Context) -> None:
@@ -1403,7 +1490,7 @@ class LeagueReferee(Referee):
         """Show the market (with costs) and your pool numbers."""
         engine: mk.MarketDraftEngine = self.engine
         if engine.phase != "market":
-            raise NotAllowed("the market is closed")
+            raise NotAllowed(market_closed(engine))
         listing = market_listing(engine, self.card_name)
         turn = engine.whose_turn()
         await self.tell_lines(
@@ -1561,7 +1648,7 @@ class LeagueReferee(Referee):
                 f"{r['player']} {r['points']} ({r['wins']}-{r['draws']}-{r['losses']})"
                 for r in engine.league.standings()
             ]
-            text = f"Round {engine.league.round}/{engine.config.rounds}: " + ", ".join(rows)
+            text = f"Round {engine.league.round} of {engine.config.rounds}: " + ", ".join(rows)
         return shorten(text, 900)
 
     @command(scopes=("private",))
@@ -1639,6 +1726,20 @@ class LeagueReferee(Referee):
                     f"{opponent} is out of the room: you win by forfeit in {left} s unless they are back"
                 )
         return shorten("; ".join(parts) + ".")
+
+
+def market_closed(engine: mk.MarketDraftEngine) -> str:
+    """Why ``!market`` shows no market now, and when one opens: after each round's games but the last's
+    (a newcomer asked during the draft and heard only "the market is closed")."""
+    rounds, round_no = engine.config.rounds, engine.league.round
+    if rounds <= 1:
+        return "this league has no market (one round: the market opens between rounds)"
+    if engine.phase == "over":
+        return "the market is closed: the league is over"
+    if engine.phase == "play" and round_no >= rounds:
+        return f"the market is closed: round {round_no} is the last, and no market follows it"
+    after = round_no if engine.phase == "play" else round_no + 1
+    return f"the market is closed: it opens when round {after}'s games are over"
 
 
 def require_phase(engine: Any, phase: str) -> None:

@@ -14,6 +14,7 @@ from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Rest, command, 
 from cockatrice_ext.bot.league_cards import load_league_block
 from cockatrice_ext.bot.league_options import TITLES, LeagueOptions
 from cockatrice_ext.bot.league_referee import (
+    BURST_SECONDS,
     LOBBY_GRACE,
     PRIVATE_LIMIT,
     LeagueReferee,
@@ -137,7 +138,7 @@ class LeagueRoom(Referee):
                 raise NotAllowed(f"the {title} lobby is full ({high})")
             members.append(ctx.sender)
             self.keep_lobby(lobby)
-            await self._joined(ctx, lobby)
+            await self._joined(ctx, lobby, running)
         elif what == "leave":
             if ctx.sender not in members:
                 raise NotAllowed("you are not in the lobby")
@@ -267,18 +268,34 @@ class LeagueRoom(Referee):
         self.lobbies.pop(room_id, None)
         sync_lobby_desk(self.bot)
 
-    async def _joined(self, ctx: Context, lobby: Lobby) -> None:
+    async def _joined(self, ctx: Context, lobby: Lobby, running: Iterable[LeagueReferee] = ()) -> None:
         """Answer a join: in the room without the web view; with it, the joiner's page link by private
-        message (the page lists who joined, live), and the room hears only that a lobby opened."""
+        message (the page lists who joined, live), and the room hears only that a lobby opened. While a
+        league of the format is under way in the room (``running``), the join says that it takes no new
+        players and that this is a new league's lobby (a late joiner thought they had joined it)."""
         title, members = TITLES[self.format_name], lobby.members
         pages = league_pages(self.bot)
+        under_way = under_way_words(running)
         if pages is None:
             joined = f"{len(members)}: {', '.join(members)}; {lobby.needed} needed"
-            await ctx.reply(shorten(f"{ctx.sender} joins the {title} league ({joined})."))
+            if under_way:
+                line = f"{under_way}; {ctx.sender} joins the lobby of a new {title} league ({joined})."
+            else:
+                line = f"{ctx.sender} joins the {title} league ({joined})."
+            await ctx.reply(shorten(line))
             return
         if len(members) == 1:
             opened = f"{ctx.sender} opened a lobby for {title}: !{self.format_name} join"
+            if under_way:
+                opened = (
+                    f"{under_way}; {ctx.sender} opened the lobby of a new {title} league:"
+                    f" !{self.format_name} join"
+                )
             await self.bot.room_say(lobby.room_id, opened)
+        elif under_way:  # the room heard it when the lobby opened; the joiner hears it privately
+            await self.bot.tell(
+                ctx.sender, shorten(f"{under_way}: you joined the lobby of a new {title} league.")
+            )
         link = pages.link(lobby, ctx.sender)
         if link is not None:
             await self.bot.tell(ctx.sender, f"Your {title} page: {link}")
@@ -376,8 +393,17 @@ class LobbyDesk(Referee):
             invocation = parse_invocation(text)
         except BadArgument:
             return False
-        if invocation is None or invocation.name not in LOBBY_DESK_WORDS:
+        if invocation is None:
             return False
+        early = invocation.name not in LOBBY_DESK_WORDS  # a league's command before its league starts
+        if early and invocation.name not in league_command_names():
+            return False
+        if early and any(r.commands.find(invocation.name, "room") for r in self.bot.room_referees):
+            return False  # a room command said privately: the bot says where it goes
+        if early and any(
+            isinstance(r, LeagueReferee) and r.is_member(ctx.sender) for r in self.bot.private_referees
+        ):
+            return False  # an ended league of theirs still answers some (its standings, their pool)
         if running_league(self.bot, ctx.sender) is not None:
             return False  # their league answers
         private_games = getattr(self.bot, "private_games", None)
@@ -396,6 +422,12 @@ class LobbyDesk(Referee):
         if lobby is None:
             return False
         fmt, title = lobby.format_name, TITLES[lobby.format_name]
+        if early:
+            if self.first_in_burst(ctx.sender):
+                await ctx.reply(
+                    f"You are in the {title} lobby: its commands work here once the league starts."
+                )
+            return True  # said a moment ago: once per burst (a newcomer heard it seven times)
         if invocation.name == "leave":
             await ctx.reply(
                 f"You are in the {title} lobby, not a running league: !{fmt} leave in the room leaves it."
@@ -411,6 +443,45 @@ class LobbyDesk(Referee):
             )
         )
         return True
+
+    def first_in_burst(self, member: str, now: float | None = None) -> bool:
+        """Whether ``member``'s early league command gets its answer now: once per :data:`BURST_SECONDS`."""
+        now = time.monotonic() if now is None else now
+        answered: dict[str, float] = self.__dict__.setdefault("answered", {})
+        last = answered.get(member)
+        if last is not None and now - last < BURST_SECONDS:
+            return False
+        answered[member] = now
+        return True
+
+
+def under_way_words(running: Iterable[LeagueReferee]) -> str:
+    """The leagues under way in a room, for a join that opens another one's lobby ("" when none):
+    "Market Draft league #1 is under way and cannot take new players"."""
+    titles = [league.room_title() for league in running]
+    if not titles:
+        return ""
+    verb = "is" if len(titles) == 1 else "are"
+    return f"{' and '.join(titles)} {verb} under way and cannot take new players"
+
+
+def league_command_names() -> frozenset[str]:
+    """The private commands of a running league (names and aliases): what a lobby member may try early."""
+    global _LEAGUE_COMMANDS
+    if _LEAGUE_COMMANDS is None:
+        specs = [
+            getattr(getattr(LeagueReferee, attr, None), "__command__", None) for attr in dir(LeagueReferee)
+        ]
+        _LEAGUE_COMMANDS = frozenset(
+            name
+            for meta in specs
+            if meta is not None and "private" in meta["scopes"]
+            for name in (meta["name"], *meta["aliases"])
+        )
+    return _LEAGUE_COMMANDS
+
+
+_LEAGUE_COMMANDS: frozenset[str] | None = None
 
 
 def sync_lobby_desk(bot: Bot) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cockatrice_ext.bot.referee import shorten
 from cockatrice_ext.cards.model import CardFacts
 from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import league as core
@@ -150,6 +151,21 @@ def market_winners(standings: Sequence[tuple[str, int]]) -> str:
     return f"{' and '.join(top)} share first place ({counted(standings[0][1], 'point')} each)"
 
 
+def points_table(standings: Sequence[tuple[str, int]]) -> str:
+    """A Market league's standings in words, players with equal points marked as tied ("al 4, cy 4 (tied),
+    bo 2"): the write-up names no tie-break, so their order (the league's listing) decides nothing."""
+    groups: list[list[tuple[str, int]]] = []
+    for row in standings:
+        if groups and groups[-1][0][1] == row[1]:
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    return ", ".join(
+        ", ".join(f"{p} {pts}" for p, pts in group) + (" (tied)" if len(group) > 1 else "")
+        for group in groups
+    )
+
+
 def numbered(names: Sequence[str]) -> str:
     return "; ".join(f"{n}. {name}" for n, name in enumerate(names, start=1))
 
@@ -248,6 +264,7 @@ def render_effects(
     pools_shown: set[str] = set()
     opening = opened_shops(effects)
     stood_in = {e.player for e in effects if isinstance(e, core.StoodIn)}  # told once, by StoodIn's line
+    done_so_far = _done_counts(effects, engine)
     for effect in effects:
         # -- shared league effects --
         if isinstance(effect, core.PackInFront):
@@ -341,7 +358,12 @@ def render_effects(
                     ),
                 )
         elif isinstance(effect, core.ResultRecorded):
-            if len(effect.players) == 1:
+            if len(effect.players) == 1 and isinstance(engine, ab.AutoBattlerEngine):
+                out.public.append(
+                    f"Round {effect.round}: {effect.players[0]} sits this mini-game out (three play, with no"
+                    " Ghost): no poison."
+                )
+            elif len(effect.players) == 1:
                 worth = "a win" if effect.winner else "a draw" if effect.draw else "a loss"
                 out.public.append(f"Round {effect.round}: {effect.players[0]} has a bye ({worth}).")
             elif effect.draw:
@@ -404,7 +426,7 @@ def render_effects(
                     pools_shown.add(player)
                     out.tell(player, "The market closed; update your deck from !pool.")
         elif isinstance(effect, mk.LeagueOver):
-            table = ", ".join(f"{p} {pts}" for p, pts in effect.standings)
+            table = points_table(effect.standings)
             out.public.append(
                 f"League over! {market_winners(effect.standings)}. Final standings (points): {table}."
             )
@@ -467,14 +489,18 @@ def render_effects(
                 " lands in every mini-game from now on."
             )
         elif isinstance(effect, ab.PlayerDone):
-            done = len(engine.done)  # type: ignore[attr-defined]
-            total = len(engine.active())  # type: ignore[attr-defined]
-            if done < total:
-                out.public.append(f"{effect.player} has finished drafting ({done}/{total}).")
+            assert isinstance(engine, ab.AutoBattlerEngine)
+            done = done_so_far.get(effect.player, len(engine.done))
+            total = len(engine.active())
+            waiting = drafting_waits_for(engine)
+            if total - done == min(2, total - 1) and waiting():  # one room line a phase, not one per finisher
+                out.public.append(waiting)
             paged_done = paged(effect.player)
             if (paged_done or done < total) and effect.player not in stood_in:  # the answer to their !done
                 out.tell(
-                    effect.player, f"You are done drafting this phase ({done}/{total}).", on_page=paged_done
+                    effect.player,
+                    f"You are done drafting this phase ({done} of {total} done).",
+                    on_page=paged_done,
                 )
         elif isinstance(effect, ab.DraftEnded):
             energy = engine.energy  # type: ignore[attr-defined]
@@ -486,8 +512,8 @@ def render_effects(
                 out.tell(
                     player,
                     f"Deck: exactly {energy} cards of your pool (your starting hand) plus {lands} basic"
-                    f" lands; put your {treasures} treasure(s) on the battlefield as Treasure tokens (they"
-                    " are counted when the game ends)"
+                    f" lands, which start on the battlefield; put your {treasures} treasure(s) on the"
+                    " battlefield as Treasure tokens (they are counted when the game ends)"
                     + (f"; add {', '.join(command)} (command zone)" if command else "")
                     + ". !pool lists it.",
                 )
@@ -511,6 +537,8 @@ def render_effects(
             out.public.append(f"{effect.player} is eliminated.")
         elif isinstance(effect, ab.GhostNamed):
             out.public.append(f"{effect.player} is the Ghost and keeps playing.")
+        elif isinstance(effect, ab.MemberLeft) and effect.was_ghost:
+            out.public.append(f"{effect.player}, the Ghost, left the league: no Ghost plays on.")
         elif isinstance(effect, ab.EnergyChanged):
             out.public.append(f"Energy rises to {effect.energy}.")
         elif isinstance(effect, ab.PlayersReseated):
@@ -522,7 +550,9 @@ def render_effects(
             else:
                 out.public.append(f"{effect.player} wins group {effect.group + 1}.")
         elif isinstance(effect, ab.ChampionDecided):
-            out.public.append(f"{effect.player} is the champion!")
+            assert isinstance(engine, ab.AutoBattlerEngine)
+            said = len(engine.groups) == 1  # four players: the group's winner line named the champion
+            out.public.append(champion_line(engine, effect.player, named=said))
         elif isinstance(effect, ab.AugmentRarityRolled):
             out.public.append(
                 f"Augments: the D6 rolled {effect.roll}, so {effect.rarity} augments this game (a pack of"
@@ -556,6 +586,55 @@ def render_effects(
             if turn:
                 out.tell(turn, carousel_prompt(engine))
     return out
+
+
+def _done_counts(effects: Sequence[Effect], engine: Any) -> dict[str, int]:
+    """How many had finished drafting when each :class:`ab.PlayerDone` of ``effects`` happened (the engine
+    is rendered after the whole batch: a stand-in batch ends several drafts, and the last may end the phase).
+    """
+    if not isinstance(engine, ab.AutoBattlerEngine):
+        return {}
+    dones = [e.player for e in effects if isinstance(e, ab.PlayerDone)]
+    if not dones:
+        return {}
+    if engine.phase == "draft" and all(p in engine.done for p in dones):
+        before = len(engine.done) - len(dones)
+    else:  # the batch ended the phase: every active player had finished
+        before = len(engine.active()) - len(dones)
+    return {player: before + n for n, player in enumerate(dones, start=1)}
+
+
+def drafting_waits_for(engine: ab.AutoBattlerEngine) -> Line:
+    """The room's one line of a draft phase: who everyone waits for, as it is when the line leaves (dropped
+    once nobody is left: the phase's end line says that)."""
+
+    def render() -> str | None:
+        waiting = [p for p in engine.active() if p not in engine.done] if engine.phase == "draft" else []
+        if not waiting:
+            return None
+        return f"Waiting for {' and '.join(waiting)} to finish drafting."
+
+    return Live(render)
+
+
+def setup_words(effect: ab.MatchSetup) -> str:
+    """A mini-game's start as its game's chat says it: hand, life, where the lands and treasures are."""
+    return (
+        f"Hand {effect.hand_size}, life {effect.starting_life}, no library; your basic lands and treasures"
+        " start on the battlefield."
+    )
+
+
+def champion_line(engine: ab.AutoBattlerEngine, champion: str, *, named: bool = False) -> str:
+    """The AutoBattler's end: the champion (unless ``named`` already) and every player's place, from the
+    engine's standings (the champion, the living by poison, the dead last eliminated first)."""
+    places = ", ".join(f"{n}. {row['player']}" for n, row in enumerate(engine.standings(), start=1))
+    head = "" if named else f"{champion} is the champion! "
+    line = f"{head}Final standings: {places}."
+    if len(line) <= ROOM_LINE:
+        return line
+    names = ", ".join(row["player"] for row in engine.standings())
+    return shorten(f"{head}Final standings: {names}.", ROOM_LINE)
 
 
 def claim_line(engine: Any, effect: core.ResultClaimed, text: str, *, answer: bool = True) -> Line:

@@ -461,7 +461,22 @@ class VortexReferee(SeatsByName, PileReferee):
         over = error.code == "wrong_phase" and error.details.get("phase") == "over"
         if over and self.table is not None and self.engine.winner is not None:  # who won, not "over phase"
             error = RulesError("wrong_phase/over", winner=self.engine.winner)
+        if error.code == "no_pick_pending" and self.table is not None:
+            return super().explain(error) + self.whose_pick()
         return super().explain(error)
+
+    def whose_pick(self) -> str:
+        """Whose pick (or turn) it is now, for a player told they have no pick to make (a newcomer read "you
+        have no pick to make now" and waited for nothing): ``": it is ann's pick"``."""
+        engine = self.engine
+        pickers = [p for p in engine.in_game if engine.pending_pick(p)]
+        if pickers:
+            names = " and ".join(self.display_player(p) for p in pickers)
+            return f": it is {names}'s pick"
+        if engine.whose_turn is not None:
+            turn = self.display_player(engine.whose_turn)
+            return f"; nobody picks now ({turn}'s turn): a pick comes with a draw"
+        return ""
 
     def hidden_card_names(self, ctx: Context) -> Collection[str] | None:
         """The cards of the sender's pack (as the engine and as the game name them): hidden from everyone

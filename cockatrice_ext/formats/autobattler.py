@@ -30,7 +30,11 @@ RULE INDEX (seed 003, in our words -> where it is implemented)
   and odd pick the other two (10% / 45% / 45%) -> :func:`d20_pairings`.
 - Elimination at 10 poison; the first player to die is the Ghost and keeps playing until a second player
   dies; then only the final two play -> :meth:`AutoBattlerEngine._finish_minigame`,
-  :meth:`AutoBattlerEngine.active`.
+  :meth:`AutoBattlerEngine.active`. A member who left the league (the referee's :class:`LeaveLeague`: their
+  games are forfeits) cannot "continue to play as normal": dying first they are not named the Ghost (the
+  group has none), and a Ghost who leaves plays no more -> :meth:`AutoBattlerEngine.is_ghost`; of the three
+  living players of such a group one sits each mini-game out, at random (a bye: no poison)
+  -> :meth:`AutoBattlerEngine._start_minigame`.
 - The Ghost cannot decide the winner: if deaths at once would leave fewer than two, whoever lost to the Ghost
   goes to 9 poison and plays the final -> :meth:`AutoBattlerEngine._finish_minigame`.
 - A draw that would eliminate two live players is replayed (no drafting in between) until there is a
@@ -275,6 +279,15 @@ class ReportTreasures(Action):
 
 
 @dataclass(frozen=True)
+class LeaveLeague(Action):
+    """Referee: ``target`` left the league for good (``!leave confirm``). Their moves are the referee's and
+    their games forfeits from now on, so they cannot be the Ghost: the Ghost "continues to play as normal".
+    A Ghost who leaves stops playing; a player who left and is the first to die is not named the Ghost."""
+
+    target: str = ""
+
+
+@dataclass(frozen=True)
 class AbandonReplay(Action):
     """Referee: the replay of ``match_of``'s drawn game cannot go on; both players go to 9 poison."""
 
@@ -378,6 +391,15 @@ class PlayerEliminated(Effect):
 @dataclass(frozen=True)
 class GhostNamed(Effect):
     player: str
+
+
+@dataclass(frozen=True)
+class MemberLeft(Effect):
+    """``player`` left the league (:class:`LeaveLeague`); ``was_ghost``: they were the Ghost, who plays no
+    more."""
+
+    player: str
+    was_ghost: bool = False
 
 
 @dataclass(frozen=True)
@@ -509,6 +531,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         ChooseAugment,
         DraftItem,
         StandIn,
+        LeaveLeague,
     )
 
     def __init__(self, config: AutoBattlerConfig, *, seed: int) -> None:
@@ -538,6 +561,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         self.done: list[str] = []
         self.dead: list[str] = []  # in order of elimination
         self.ghosts: dict[int, str] = {}  # group index -> its Ghost
+        self.left: list[str] = []  # members who left the league for good (LeaveLeague), in order
         self.group_winners: dict[int, str] = {}
         self.champion = ""
         self.carousel: list[int] = []
@@ -561,14 +585,19 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         return next(i for i, g in enumerate(self.groups) if player in g)
 
     def active(self, group: int | None = None) -> list[str]:
-        """Players who draft and play now: the living, plus the Ghost while only one player is dead."""
+        """Players who draft and play now: the living, plus the Ghost while only one player is dead (and
+        still in the league)."""
         groups = range(len(self.groups)) if group is None else (group,)
         result: list[str] = []
         for g in groups:
             if g in self.group_winners:
                 continue
-            result += [p for p in self.groups[g] if p not in self.dead or self.ghosts.get(g) == p]
+            result += [p for p in self.groups[g] if p not in self.dead or self.is_ghost(p)]
         return result
+
+    def is_ghost(self, player: str) -> bool:
+        """Whether ``player`` is a Ghost who plays on (dead first, and still in the league)."""
+        return player in self.ghosts.values() and player not in self.left
 
     def alive(self, group: int) -> list[str]:
         return [p for p in self.groups[group] if p not in self.dead]
@@ -690,6 +719,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             ChooseAugment: self._choose_augment,
             DraftItem: self._draft_item,
             StandIn: self._stand_in,
+            LeaveLeague: self._leave,
         }
         handler = handlers.get(type(action))
         if handler is None:
@@ -744,7 +774,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         if not self.config.augment_packs:
             return effects
         for player in self.config.players:
-            in_game = player not in self.dead or player in self.ghosts.values()
+            in_game = player not in self.dead or self.is_ghost(player)
             if in_game and self.poison[player] > AUGMENT_AFTER_POISON and player not in self.augment_dealt:
                 self.augment_dealt.append(player)
                 pack = []
@@ -990,6 +1020,26 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             effects += self._choose_augment(choice)
         return effects + self._end_draft_for(EndDraft(player=player))
 
+    def _leave(self, action: LeaveLeague) -> list[Effect]:
+        """``target`` left the league: never the Ghost from now on; a Ghost who leaves drafts and plays no
+        more (a draft phase that waited only for them ends)."""
+        require_referee(action)
+        player = action.target
+        if player not in self.config.players:
+            raise RulesError("not_a_member", player=player)
+        if player in self.left:
+            return []
+        was_ghost = self.is_ghost(player)
+        self.left.append(player)
+        effects: list[Effect] = [MemberLeft(player, was_ghost)]
+        if was_ghost and self.phase == "draft":
+            self.augment_packs.pop(player, None)
+            if player in self.done:
+                self.done.remove(player)
+            if self.active() and all(p in self.done for p in self.active()):
+                effects += self._end_draft()
+        return effects
+
     def _end_draft(self) -> list[Effect]:
         returned: list[int] = []
         for player in self.config.players:
@@ -1015,8 +1065,11 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         for group in range(len(self.groups)):
             players = self.active(group)
             if len(players) >= 2:
-                pairs += d20_pairings(players, self.last_opponent, self.rng)
-        self.playing = [p for pair in pairs for p in pair]
+                paired = d20_pairings(players, self.last_opponent, self.rng)
+                pairs += paired
+                seated = {p for pair in paired for p in pair}
+                pairs += [(p,) for p in players if p not in seated]  # odd (no Ghost: they left): sits out
+        self.playing = [p for pair in pairs if len(pair) == 2 for p in pair]
         return self._setup_matches(pairs)
 
     def _setup_matches(self, pairs: Sequence[tuple[str, ...]]) -> list[Effect]:
@@ -1146,7 +1199,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
                 self.dead.append(player)
                 effects.append(PlayerEliminated(player))
             dead_here = [p for p in self.groups[group] if p in self.dead]
-            if len(dead_here) == 1 and newly_dead:
+            if len(dead_here) == 1 and newly_dead and dead_here[0] not in self.left:  # the Ghost plays on
                 self.ghosts[group] = dead_here[0]
                 effects.append(GhostNamed(dead_here[0]))
             elif len(dead_here) >= 2:
@@ -1231,6 +1284,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             "done": list(self.done),
             "dead": list(self.dead),
             "ghosts": {str(g): p for g, p in self.ghosts.items()},
+            "left": list(self.left),
             "group_winners": {str(g): p for g, p in self.group_winners.items()},
             "champion": self.champion,
             "carousel": list(self.carousel),

@@ -318,7 +318,7 @@ def test_render_autobattler_draft_and_setup() -> None:
     assert "Draft over. Energy 3" in text
     assert "hand 3, life 10, no library" in text
     assert text.count(" vs ") >= 2
-    assert out.private["a"][0].startswith("Deck: exactly 3 cards of your pool")
+    assert out.private["a"][-1].startswith("Deck: exactly 3 cards of your pool")
 
 
 def test_pool_list_and_cod() -> None:
@@ -411,7 +411,8 @@ def test_league_restores_from_the_journal() -> None:
 
 def test_after_a_restart_each_member_the_league_waits_for_hears_what_it_waits_for() -> None:
     """A restart lost the lines still queued (a pack's listing): a drafter waited for a pack they never saw.
-    Each member the league waits for now gets it again, in one line; the others get nothing."""
+    Each member the league waits for now gets it again, in one line; the others hear what they picked and
+    whom the league waits for (they got no word at all)."""
     journal = Journal(":memory:")
     table = journaled_market_league(journal, room_id=0, number=1)
     engine = table.engine
@@ -420,7 +421,12 @@ def test_after_a_restart_each_member_the_league_waits_for_hears_what_it_waits_fo
     league = asyncio.run(LeagueReferee.restore(bot, table.key))  # type: ignore[arg-type]
     asyncio.run(league.tell_members_again())
     listing = "; ".join(f"{n}. {engine.config.cards[c].name}" for n, c in enumerate(engine.pack("bo"), 1))
-    assert bot.said == [f"bo: The referee is back: your pack (15): {listing}. !pick N."]
+    picked = engine.config.cards[engine.pool("al")[-1]].name
+    assert bot.said == [
+        f"al: The referee is back: you picked {picked}; your next pack is not here yet (waiting for bo to"
+        " pick).",
+        f"bo: The referee is back: your pack (15): {listing}. !pick N.",
+    ]
 
 
 def test_a_league_whose_record_no_longer_replays_is_announced_in_its_room() -> None:
@@ -976,10 +982,7 @@ def test_autobattler_draft_answers_say_what_to_do_instead() -> None:
     assert say(league, bot, "a", "!pick 1") == [
         "a: this league was started without carousel, so no !pick; !swap SHOP POOL takes a shop card"
     ]
-    assert say(league, bot, "a", "!done") == [
-        "a: You are done drafting this phase (1/4).",
-        "a has finished drafting (1/4).",
-    ]
+    assert say(league, bot, "a", "!done") == ["a: You are done drafting this phase (1 of 4 done)."]
 
 
 def test_an_ended_league_still_shows_its_members_the_table_and_their_pool() -> None:

@@ -43,7 +43,7 @@ from tests.bot.test_league_bot import (
 from tests.bot.test_league_stand_in import market_referee
 
 PLAYERS = ("ann", "bob", "cat", "dan")
-STANDINGS = "Round 1/2: "
+STANDINGS = "Round 1 of 2: "
 """How the answer to ``!standings`` begins while round 1 is played."""
 
 
@@ -328,7 +328,9 @@ def test_a_game_opened_again_for_a_pairing_starts_with_its_setup() -> None:
     asyncio.run(league.perform(effects))
     setup = next(e for e in effects if isinstance(e, ab.MatchSetup))
     (first,) = [g for g in league.games.values() if set(g.players) == set(setup.players)]
-    assert first.setup_note.endswith("Hand 3, life 10, no library.")
+    assert first.setup_note.endswith(
+        "Hand 3, life 10, no library; your basic lands and treasures start on the battlefield."
+    )
     asyncio.run(league.open_game(setup.round, tuple(setup.players), instead_of=first.game_id))
     (again,) = [g for g in league.games.values() if g is not first and set(g.players) == set(setup.players)]
     assert again.setup_note == first.setup_note

@@ -146,7 +146,7 @@ def test_a_misspelt_private_league_command_gets_the_grammars_suggestion(tmp_path
         await bot.answer_private("bo", "!swpa 1 2")
         await bot.chat.flush(timeout=5)
         assert lines(chat[before:], "user") == [
-            "bo: bo: !swpa is not an AutoBattler command; try !help (did you mean !swap?)"
+            "bo: bo: unknown command !swpa; did you mean !swap? !help lists the commands"
         ]
 
     run_room(tmp_path, body, None)

@@ -108,7 +108,9 @@ def test_a_vortex_player_picks_by_private_message_and_the_table_never_reads_the_
             mark = other.mark()
             await other.client.send_message(bot.client.user_name, "!pick 1")
             refusal = await other.wait_private(lambda t: "no pick to make" in t or "Game commands" in t)
-            assert refusal == f"{other.name}: you have no pick to make now", refusal
+            assert refusal == f"{other.name}: you have no pick to make now: it is {picker.name}'s pick", (
+                refusal
+            )
 
             # A typo by private message: the suggestion (a card of the pack) comes privately.
             await picker.client.send_message(bot.client.user_name, "!pick Goblin Gide")

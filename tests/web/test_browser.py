@@ -274,7 +274,7 @@ def test_vortex_private_page_shows_the_pack_and_a_click_is_a_pick(
         assert len(other_pack) == len(pack)
         browser.execute_script("document.querySelector('#pack button').disabled = false")
         browser.find_element("css selector", "#pack button").click()  # forced: the server still refuses
-        refusal = f"{other.name}: you have no pick to make now"
+        refusal = f"{other.name}: you have no pick to make now: it is {picker.name}'s pick"
         page_shows(browser, "messages", lambda t: t == refusal, "the engine's refusal")
         before = journal_actions(referee["journal"], game_id)
 
@@ -401,12 +401,11 @@ def test_autobattler_page_shows_the_shop_and_its_buttons_are_the_private_command
             body = browser.find_element("tag name", "body").text
             assert body.startswith("error: no such page") and token[:16] not in body
 
-        # Done: ann has finished drafting, as the room hears.
+        # Done: ann has finished drafting, as her page's answer says (the room hears only who it waits for).
         browser.get(links[ann.name])
         page_shows(browser, "shop", lambda t: bool(t), "the shop again")
-        mark = ben.mark()
         browser.find_element("id", "done").click()
-        loop.run(ben.wait_line(lambda t: "ann_ab has finished drafting (1/4)" in t, since=mark, timeout=WAIT))
+        page_shows(browser, "messages", lambda t: "(1 of 4 done)" in t, "the answer to Done")
         page_shows(browser, "phase", lambda t: t == "draft", "the phase")
         assert not browser.find_elements("id", "swap")  # nothing left to draft
 

@@ -153,7 +153,9 @@ def test_a_pick_from_the_page_is_the_chat_command_journaled(tmp_path: Path) -> N
         # Out of turn: bob's page gets the same refusal chat would give; nothing is journaled.
         async with s.session.post(s.links["bob"] + "/pick", data={"choice": "1"}) as response:
             assert response.status == 200
-            assert (await response.json())["replies"] == ["bob: you have no pick to make now"]
+            assert (await response.json())["replies"] == [
+                "bob: you have no pick to make now: it is alice's pick"
+            ]
         assert list(journal.entries(s.referee.table_key)) == before
 
         async with s.session.post(s.links["alice"] + "/pick", data={"choice": "2"}) as response:

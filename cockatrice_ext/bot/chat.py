@@ -14,12 +14,23 @@ else's answers by tens of seconds. :class:`ChatScheduler` fixes that:
   limits known), one not served in the last window first, in the order they began to wait, then the one
   served least recently. All the lines it has waiting leave together as one message, separated by
   ``" | "``;
+* **public lines first, within a third**: a room's or a game's line reaches everybody there and is often
+  what they all wait for (a league's start, its pairings), so rooms and games go before private
+  conversations while what they used lately, together, is below :data:`PUBLIC_SHARE` of the budget;
+  beyond it they take their fair turn with the others. So a busy room takes about a third of the budget
+  from private answers by its precedence, never all of it (field: a league's start line waited 206 s
+  behind fifteen players' 800-character first views);
 * that choice is made again whenever a line is said: a destination waiting for the budget has not taken
   it yet, so a newcomer that used less goes first; and nobody passes the chosen one while it waits for
-  the budget. Use falls alike for everyone, so the first stays first until it is served: **a destination
-  that used less of the budget lately than every other one waiting (a quiet conversation next to busy
-  ones) waits at most one window** (10 s plus the gate's 1 s margin under the shipped limits), plus the
-  round trip of a message already on its way;
+  the budget (a public line said meanwhile neither: its precedence counts when the next one is chosen),
+  except a listing that has aged (below). Use falls alike for everyone, so the first stays first until
+  it is served: **a destination that used less of the budget lately than every other one waiting (a
+  quiet conversation next to busy ones) waits at most one window once public lines have had their
+  third** (10 s plus the gate's 1 s margin under the shipped limits), plus the round trip of a message
+  already on its way and one window for each aged listing message that goes before it. This holds for
+  the one that used the least, not for every one waiting: fifteen conversations each waiting for an
+  800-character first view go one per window (the character budget), the last some fifteen windows
+  later;
 * one **private conversation takes at most** :data:`SHARE` **of each budget** per window (900
   characters and 9 messages under the shipped limits); a longer text goes in pieces, each as large as
   its share has room for (at least a quarter of it), cut at a line break, a ``" | "``, a sentence's end
@@ -30,14 +41,23 @@ else's answers by tens of seconds. :class:`ChatScheduler` fixes that:
   annotations: the channels that carry most of what players see).
 
 A **bulk** line (a listing: a pool to paste; :class:`Tagged`) goes after its destination's other lines, and
-only when no destination has a short line waiting (nor one waiting for its own share): an answer to a
-player never waits behind their own or anybody's listing, at most one window for the budget a listing
-already spent.
+while it is young only when no destination has a short line waiting (nor one waiting for its own share):
+an answer said after a listing goes before it. A listing that has waited :data:`LISTING_AGE` windows (22 s
+under the shipped limits) goes before every short line, the oldest first, one message at a time, each
+holding the next such message back for :data:`LISTING_LANE` windows times its part of the budget (1.8
+windows for a 900-character piece): listings going before answers take at most about half the budget.
+So **a listing alone among any number of busy conversations arrives within three windows per message**:
+its first message within three windows of being said, each next one within three windows of the one
+before (plus round trips; a 60-card pool, a header and three pieces, within twelve windows: 132 s under
+the shipped limits, where the field saw 715 s); listings waiting before it add their messages. And an
+answer waits for listings only once they have waited two windows themselves, at most one window for the
+budget each listing message that goes before it spends.
 
 So a spammer's twenty refusals become one or two messages in their own game, and another user's
 room ``!help`` takes the very next message the budget allows. Without the connection's limits
 (``limits``: a demo, a test whose ``delay`` is always 0) nothing is weighed or capped: the destination
-served least recently goes first.
+served least recently goes first (public lines take no precedence; an aged listing still goes before short
+lines, unpaced).
 
 A private message to a user who is offline (the server answers ``RespNameNotFound``, or the bot hears
 them log off: :meth:`user_left`) is kept, with everything else waiting for them, at once: none of it is
@@ -103,10 +123,12 @@ class Tagged:
     """A line with how it is queued, said through any ``tell`` that hands it to :meth:`ChatScheduler.say`.
 
     ``bulk``: a long listing (a pool to paste): it goes after every other line waiting for its destination,
-    and a destination with only bulk waiting goes after every one with a short line waiting, so an answer
-    never waits behind a listing. ``topic`` (with ``recap``): whose line it is (a league's key); held for an
-    offline user, such lines are not kept one by one: when the user is back, the topic's ``recap`` tells
-    them what is true then, instead of lines that may have gone stale meanwhile.
+    and a destination with only bulk waiting goes after every one with a short line waiting until the
+    listing has waited :data:`LISTING_AGE` windows (then before them, paced: see the module's docstring),
+    so an answer waits for a listing only when the listing has waited long. ``topic`` (with ``recap``):
+    whose line it is (a league's key); held for an offline user, such lines are not kept one by one: when
+    the user is back, the topic's ``recap`` tells them what is true then, instead of lines that may have
+    gone stale meanwhile.
     """
 
     text: str | Callable[[], str | None]
@@ -171,6 +193,20 @@ Draft field test read half a pack)."""
 
 FORGET_AFTER = 20
 """Windows after which what a destination sent no longer weighs in who goes first (e^-20 of it is left)."""
+
+LISTING_AGE = 2.0
+"""Windows a listing (a bulk line) waits behind short lines at most: then it goes before them (see
+:data:`LISTING_LANE`). The field: a pool asked for during a market night waited 715 s behind answers."""
+
+LISTING_LANE = 2.0
+"""A listing message that goes before waiting short lines holds the next such message back for this many
+windows times its part of the budget (a 900-character piece: 1.8 windows), so listings going before short
+lines take at most about half of the budget."""
+
+PUBLIC_SHARE = 1 / 3
+"""The part of the budget public lines (rooms, games) use lately below which they go before private
+conversations: a room's line reaches everybody there, often what they all wait for, but a busy room never
+takes more than about this much from private answers by its precedence (beyond it, it takes its fair turn)."""
 
 _BREAKS = (("\n", 0), (SEPARATOR, 0), (". ", 1), ("; ", 1), (", ", 1), (" ", 0))
 """Where a text too long for one message is cut, strongest first: (the break, how much of it the first
@@ -315,6 +351,8 @@ class ChatScheduler:
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
         self._warned_at = float("-inf")
+        self._lane_free_at = float("-inf")  # when a listing may go before short lines again
+        self._held_back: Destination | None = None  # the one chosen last that waits for the budget
         self._refusals: dict[tuple[Destination, str], int] = {}
         self._held: dict[str, deque[tuple[str, bool]]] = {}  # offline user -> (message, raw), oldest first
         self._held_topics: dict[str, list[str]] = {}  # offline user -> topics whose lines were held
@@ -353,8 +391,9 @@ class ChatScheduler:
         never merged with other lines; it is cut at the destination's limit like any line. A callable is
         rendered when its message is put together, right before it is sent. A ``bulk`` line (a long
         listing; or a :class:`Tagged` one) goes after the destination's other lines, and after every
-        destination's short lines (see :class:`Tagged`). ``on_sent`` is told the loop time when the line
-        leaves (handed to the client; or given up: refused, dropped, kept for a user who is away).
+        destination's short lines until it has aged (see :class:`Tagged`). ``on_sent`` is told the loop
+        time when the line leaves (handed to the client; or given up: refused, dropped, kept for a user who
+        is away).
         """
         topic = ""
         if isinstance(text, Tagged):
@@ -693,15 +732,64 @@ class ChatScheduler:
             del self._queues[destination]
             self._since.pop(destination, None)
 
+    def _public_first(self, now: float) -> bool:
+        """Whether public lines (rooms, games) go before private conversations now: while what they used
+        lately together is below :data:`PUBLIC_SHARE` of the budget (limits known; without them nothing is
+        weighed and nobody goes first)."""
+        limits = self._limits()
+        if limits.chat_chars <= 0 and limits.chat_messages <= 0:
+            return False
+        return sum(self._use(d, now) for d in list(self._used) if d[0] != "user") < PUBLIC_SHARE
+
+    def _aged_at(self, entry: _Entry) -> float:
+        """When a listing line said at ``entry.at`` has waited :data:`LISTING_AGE` windows."""
+        return entry.at + LISTING_AGE * self._window()
+
+    def _lane_hold(self, size: int) -> float:
+        """Seconds a listing message of ``size`` bytes that went before short lines holds the next one back:
+        :data:`LISTING_LANE` windows times its part of the budget (the larger of characters and messages)."""
+        limits = self._limits()
+        part = max(
+            size / limits.chat_chars if limits.chat_chars > 0 else 0.0,
+            1 / limits.chat_messages if limits.chat_messages > 0 else 0.0,
+        )
+        return LISTING_LANE * self._window() * part
+
+    def _rank(
+        self, destination: Destination, now: float, public_first: bool, lane_free: bool
+    ) -> tuple[int, float, float, int, int]:
+        """Where ``destination`` stands in the order: a listing that waited :data:`LISTING_AGE` windows
+        while short lines wait and the listings' lane is free (the oldest first); then public destinations
+        while their use lately is below :data:`PUBLIC_SHARE`; then the rest with short lines waiting; then
+        listings. Within each, :meth:`_order`."""
+        head = self._queues[destination][0]
+        if head.bulk:
+            tier, at = (0, head.at) if lane_free and self._aged_at(head) <= now else (3, 0.0)
+        else:
+            tier, at = (1 if public_first and destination[0] != "user" else 2), 0.0
+        return (tier, at, *self._order(destination, now))
+
     def _choose(self, now: float) -> tuple[tuple[Destination, str] | None, float, bool]:
         """The message to send now, else how long to wait (and whether for the connection's budget rather
-        than a destination's own share). The first in :meth:`_order` whose share has room is chosen; if
-        the budget has no room for its message, nobody passes it."""
+        than a destination's own share). The first in :meth:`_rank` whose share has room is chosen; if
+        the budget has no room for its message, nobody after it passes it."""
         wait = math.inf
         waiting = [d for d, queue in self._queues.items() if queue]
-        # Short lines first: a destination with only bulk waiting (listings) goes when no short line waits.
-        for destination in sorted(waiting, key=lambda d: (self._queues[d][0].bulk, *self._order(d, now))):
-            if self._queues[destination][0].bulk and not math.isinf(wait):
+        shorts = any(not self._queues[d][0].bulk for d in waiting)
+        lane_free = shorts and self._lane_free_at <= now  # no listing went before short lines lately
+        held_back = self._held_back if self._held_back in waiting else None
+        # A public line goes first when it is chosen, but never passes a private one waiting for the budget.
+        public_first = (held_back is None or held_back[0] != "user") and self._public_first(now)
+        ranks = {d: self._rank(d, now, public_first, lane_free) for d in waiting}
+        # The order also changes without a line said: when a listing ages, or the listings' lane frees.
+        listings = [self._aged_at(self._queues[d][0]) for d in waiting if shorts and self._queues[d][0].bulk]
+        turns = [max(at, self._lane_free_at) for at in listings]
+        next_turn = min((at - now for at in turns if at > now), default=math.inf)
+        # Short lines first: a destination with only bulk waiting (listings) goes when no short line waits,
+        # or when its listing has aged.
+        for destination in sorted(waiting, key=ranks.__getitem__):
+            tier = ranks[destination][0]
+            if tier == 3 and not math.isinf(wait):
                 break  # a short line waits for its own share: no listing takes the budget it will need
             if (share_wait := self._share_wait(destination, 1, now)) > 0:
                 wait = min(wait, share_wait)
@@ -716,14 +804,18 @@ class ChatScheduler:
                 continue
             budget_wait = self._delay(destination, text)
             if budget_wait > 0:
-                return None, min(wait, budget_wait), True
+                self._held_back = destination
+                return None, min(wait, budget_wait, next_turn), True
+            self._held_back = None
             queue = self._queues[destination]
             self._sending_at = min((entry.at for entry in itertools.islice(queue, taken)), default=now)
             self._take(destination, taken, rest)
             self._sending_parts, self._sending_kept_raw = list(self._parts), self._parts_kept_raw
             self._sending_sent = list(self._parts_sent)
+            if tier == 0:  # it went before short lines: the next listing to do so waits
+                self._lane_free_at = now + self._lane_hold(_size(text))
             return (destination, text), 0.0, False
-        return None, wait, False
+        return None, min(wait, next_turn), False
 
     async def _pause(self, seconds: float) -> None:
         """Wait ``seconds`` or until a line is said (it may go before the one waiting)."""

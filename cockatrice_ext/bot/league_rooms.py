@@ -165,7 +165,8 @@ class LeagueRoom(Referee):
             self.leagues.append(league)
             await league.begin()
         elif what == "rules":
-            await ctx.reply(shorten(f"{title} options: " + game_options.brief(fmt, self.defaults)))
+            for line in game_options.room_rules(fmt, self.defaults):
+                await ctx.reply(shorten(line))
         elif what == "status":
             parts = [f"{title}: lobby {len(members)} ({', '.join(members) or 'nobody'})"]
             parts += [lg.room_status_line() for lg in running]

@@ -372,7 +372,8 @@ class VortexRoom(FormatRoom):
         """!vortex new [PLAYERS] [POOL] [OPTS]: create a Vortex game (2-5 players) refereed by the bot, e.g.
         !vortex new 3 overflow=exile; !vortex rules lists the options."""
         if what == "rules":
-            await ctx.reply(shorten("Vortex options: " + game_options.brief("vortex", self.defaults)))
+            for line in game_options.room_rules("vortex", self.defaults):
+                await ctx.reply(shorten(line))
             return
         assert ctx.room_id is not None
         try:

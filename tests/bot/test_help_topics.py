@@ -278,3 +278,31 @@ def test_a_formats_room_help_says_what_the_format_is_first(topic: str) -> None:
     heard = handled(lobby, bot, "room", f"!help {topic}")
     assert len(heard) == 1 and heard[0].startswith(said + " "), heard
     assert f"!{topic}" in heard[0][len(said) :], heard
+
+
+@pytest.mark.parametrize("topic", ["auction", "vortex", "combat", "market", "autobattler"])
+def test_a_formats_room_rules_say_what_the_format_is_first(topic: str) -> None:
+    """Seen: a newcomer's `!auction rules` in the room read "boards=on|off[off] timer=..." alone."""
+    from cockatrice_ext.bot.auction import AuctionOptions
+    from cockatrice_ext.bot.combat import CombatOptions
+    from cockatrice_ext.bot.league_options import LeagueOptions
+    from cockatrice_ext.bot.vortex import VortexOptions
+    from cockatrice_ext.formats.options import pitch
+
+    bot = bot_with_rooms()
+    autobattler = bare(league_rooms.AutoBattlerRoom)
+    autobattler.bot, autobattler.leagues, autobattler.lobbies = bot, [], {}
+    room = next(r for r in [*bot.room_referees, autobattler] if topic in r.commands.specs)
+    defaults = {"auction": AuctionOptions, "vortex": VortexOptions, "combat": CombatOptions}
+    room.defaults = defaults.get(topic, LeagueOptions)()
+    bot.server_key = "test"  # a league room keys its lobby by the server
+    heard: list[str] = []
+
+    async def hook(line: Any) -> None:
+        heard.append(str(line))
+
+    ctx = Context(bot, "room", "ada", room_id=1)
+    ctx.reply_hook = hook
+    assert asyncio.run(room.handle_command(ctx, f"!{topic} rules"))
+    assert heard and heard[0].startswith(f"{pitch(topic)}"), heard
+    assert "Options: " in " ".join(heard), heard

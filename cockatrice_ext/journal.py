@@ -70,6 +70,7 @@ import json
 import logging
 import os
 import re
+import shlex
 import sqlite3
 import threading
 import time
@@ -577,6 +578,38 @@ def _open_read_only(path: str) -> sqlite3.Connection:
     return connection
 
 
+def missing_log(spec: str) -> str:
+    """Why an SQLite journal must not be opened as it is, or ``""``: its write-ahead log (``J-wal``) is gone
+    while its shared-memory index (``J-shm``) is still there. A process killed with the journal open leaves
+    both; SQLite removes the index first when it closes cleanly, so an index without its log means the log
+    was deleted by hand (or lost with a copy): SQLite would open the main file alone, silently without the
+    most recent moves (or fail later as a disk error), so the operator chooses."""
+    if spec == ":memory:" or spec.startswith(POSTGRES_SCHEMES) or spec.startswith("file:"):
+        return ""
+    main, log, index = Path(spec), Path(f"{spec}-wal"), Path(f"{spec}-shm")
+    if not main.is_file() or not index.exists() or log.exists():
+        return ""
+    return (
+        f"the journal's log file {log} is missing while {index} exists: its most recent moves may be lost;"
+        f" put the -wal file back, or remove {index} to start from the main file alone"
+    )
+
+
+def damaged_file(spec: str, exc: Exception) -> str:
+    """The one line for an SQLite journal the driver finds damaged (``database disk image is malformed``),
+    with the next step (a backup, or SQLite's own recovery into a new file); ``""`` for any other error."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if not isinstance(exc, sqlite3.DatabaseError) or not isinstance(code, int):
+        return ""
+    if code & 0xFF != sqlite3.SQLITE_CORRUPT:
+        return ""
+    recovered = shlex.quote(f"{spec}.recovered")
+    return (
+        f"cannot open the journal {spec}: {exc}; restore a backup of it, or recover what it holds into a new"
+        f" file (sqlite3 {shlex.quote(spec)} '.recover' | sqlite3 {recovered}) and start the bot on that"
+    )
+
+
 def open_database(spec: str | Path, *, read_only: bool = False) -> Database:
     """The database a journal spec names: a ``postgresql://`` URL, or else an SQLite path; ``read_only``:
     opened for reading only (nothing is created, migrated or written)."""
@@ -620,15 +653,24 @@ class Journal:
         self.written_by_newer = ""
         """The highest version that ever wrote the journal when it is newer than this one ("" otherwise): a
         rollback. Tables whose rules changed since may not replay; the operator should upgrade."""
-        self._db = open_database(spec, read_only=read_only)
+        if refusal := missing_log(self.path):
+            raise JournalError(refusal)
+        try:
+            self._db = open_database(spec, read_only=read_only)
+        except sqlite3.DatabaseError as exc:
+            if damaged := damaged_file(self.path, exc):
+                raise JournalError(damaged) from exc
+            raise
         try:
             if read_only:
                 self._check_version()
                 self._read_writers(self._writers_note())
             else:
                 self._migrate()
-        except BaseException:
+        except BaseException as exc:
             self._db.close()
+            if isinstance(exc, sqlite3.DatabaseError) and (damaged := damaged_file(self.path, exc)):
+                raise JournalError(damaged) from exc
             raise
         self._last_seq: dict[str, int] = {}  # one writer per table (its lease owner): no MAX(seq) per write
         self.refusing = ""
@@ -1123,6 +1165,17 @@ class Journal:
                 (len(prefix), prefix, WRITERS_NOTE),
             )
         }
+
+    def holds_records(self) -> bool:
+        """Whether anything was ever recorded here: a table (a game, a league) or a note (a lobby, messages
+        kept for offline users, web links). The journal's own bookkeeping (its versions, leases) is none: a
+        journal created by a bot that never got to referee anything holds no record."""
+        if self._db.execute("SELECT 1 FROM tables LIMIT 1").fetchone() is not None:
+            return True
+        return (
+            self._db.execute("SELECT 1 FROM notes WHERE key <> ? LIMIT 1", (WRITERS_NOTE,)).fetchone()
+            is not None
+        )
 
     def drop_note(self, key: str) -> None:
         """Forget the note under ``key`` (nothing happens when there is none)."""

@@ -81,7 +81,14 @@ from cockatrice_ext.bot.referee import (
 )
 from cockatrice_ext.client import ClientEvent, Disconnected, Reconnected, connect
 from cockatrice_ext.client.errors import ClientError, SessionRefused
-from cockatrice_ext.journal import PLAYED_WITH, POSTGRES_SCHEMES, Journal, JournalWriteError
+from cockatrice_ext.journal import (
+    PLAYED_WITH,
+    POSTGRES_SCHEMES,
+    Journal,
+    JournalError,
+    JournalWriteError,
+    journal_location,
+)
 from cockatrice_ext.protocol import messages as pb
 
 LOGGER = logging.getLogger(__name__)
@@ -328,6 +335,11 @@ class Bot:
         self.other_referees: dict[int, list[str]] = {}
         """On the main session: accounts seen opening refereed games in each room (:meth:`note_referee`)."""
         self._told_limit = False  # the operator was told once how to get more game slots
+        self.started_games: set[int] = set()
+        """On the main session: games of the joined rooms' lists that have started (:meth:`on_room_games`)."""
+        self.unrecorded_games: set[int] = set()
+        """On the main session: games this account opened that its journal does not know (told once each:
+        :meth:`note_unrecorded_games`)."""
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -355,6 +367,7 @@ class Bot:
             await self.fleet.start()  # lost games are announced by the process that leases them
         else:
             await self.announce_lost_games()
+            await self.note_unrecorded_games()
         self._lost_watch = asyncio.get_running_loop().create_task(self._expire_lost_regularly())
         self.mark_ready()
         for session in (self, *self.sessions):  # said while we were starting: answered now, in order
@@ -412,10 +425,35 @@ class Bot:
             room_id = await self.client.room_id_by_name(name)
             info = await self.client.join_room(room_id)
             self.room_ids.append(room_id)
+            if why := self.another_copy():  # before a word is said in the room (another copy's games are
+                raise SessionEnded(why)  # in rooms it sits in: it is seen there first)
             if self.main is None and info is not None:
                 self.room_games[room_id] = {}
                 await self.on_room_games(room_id, list(getattr(info, "game_list", ())))
         await self.say_if_renamed()
+
+    def another_copy(self) -> str:
+        """Why this process must not go on as a second referee, or ``""``: the server offered ``NAME_1``
+        (after the client's ``name_wait``) because the name asked for (``--user``) is held by a session
+        sitting in one of our rooms, and the journal is brand new (it holds no record: no game, league or
+        note). That is most likely another copy of this bot started from another folder: taking the offered
+        name, both would answer every room command (one ``!auction new`` opening two games). The documented
+        cases still take the offered name: a restarted bot's old session lingering until the server's
+        inactivity timeout (its journal has history), or the name held by someone outside our rooms."""
+        if self.main is not None or self.fleet is not None or not self.client.name_taken:
+            return ""
+        if self.journal.holds_records():
+            return ""
+        requested = self.client.requested_user[:35]
+        for room_id in self.room_ids:
+            if requested in self.client.room_users.get(room_id, ()):
+                room = self.client.rooms.get(room_id)
+                where = room.name if room is not None and room.name else f"#{room_id}"
+                return (
+                    f"{requested} is already logged in and in room {where!r} \u2014 is another copy of this"
+                    " bot running? Stop it, or give this one another --user"
+                )
+        return ""
 
     async def say_if_renamed(self) -> None:
         """Tell the rooms when the server gave this session another name than its own (an unregistered
@@ -1142,7 +1180,10 @@ class Bot:
             game_id = int(game.game_id)
             if game.closed:
                 known.pop(game_id, None)
+                self.started_games.discard(game_id)
                 continue
+            if game.HasField("started"):
+                (self.started_games.add if game.started else self.started_games.discard)(game_id)
             old = known.get(game_id, ("", ""))
             creator = str(game.creator_info.name) if game.HasField("creator_info") else old[0]
             description = str(game.description) if game.HasField("description") else old[1]
@@ -1182,6 +1223,49 @@ class Bot:
                 f" ask one, as in {own}: !auction new 2"
             ),
         )
+
+    def journal_knows(self, game_id: int) -> bool:
+        """Whether game ``game_id`` is this bot's to referee or its journal has a record of it (open or
+        closed, under this server address or, for an open one, another: its games are said at start)."""
+        main = self.main or self
+        if game_id in main.all_games() or any(game_id in session.opened for session in main.sessions):
+            return True
+        if self.journal.has_table(f"{self.server_key}{self.GAME_KEY}{game_id}"):
+            return True
+        return any(key.endswith(f"{self.GAME_KEY}{game_id}") for key in self.journal.open_tables())
+
+    async def note_unrecorded_games(self) -> None:
+        """After a start (tables restored, lost games announced): a started game in a room's list that this
+        account opened and described as one of its refereed games, which the journal does not know, cannot be
+        refereed: the journal was most likely restored from a copy older than the game. The operator hears
+        it once per game (a WARNING naming it) and the room once, so that its players are not left waiting
+        for a referee that never answers there."""
+        own = self.own_names()
+        for room_id, listed in list(self.room_games.items()):
+            for game_id, (creator, description) in sorted(listed.items()):
+                if creator not in own or not REFEREED_GAME.search(description):
+                    continue
+                if game_id in self.unrecorded_games or game_id not in self.started_games:
+                    continue  # a game not started yet has no table: its referee opens one at the start
+                try:
+                    if self.journal_knows(game_id):
+                        continue
+                except JournalError as exc:  # the journal cannot be read: not a game to call unrecorded
+                    LOGGER.error("game #%d cannot be looked up in the journal: %s", game_id, exc)
+                    continue
+                self.unrecorded_games.add(game_id)
+                LOGGER.warning(
+                    "game #%d was opened by this bot but its journal does not know it: restored from an"
+                    " older copy? (journal %s; the game is left alone, its players were told)",
+                    game_id,
+                    journal_location(self.journal.path),
+                )
+                await self.room_say(
+                    room_id,
+                    f"The referee cannot referee game #{game_id}: its record is missing from the referee's"
+                    " journal, so nothing there will be answered. Its players may leave it and start a new"
+                    " game.",
+                )
 
     async def answer_room_command(self, ctx: Context, text: str) -> None:
         """Run a room command (said in the room, or handed over by another process of the fleet), within its
@@ -2205,6 +2289,11 @@ class Bot:
                 raise NotAllowed(
                     f"game #{game_id} was {lost_expired_reason()}: its record is closed (kept for reports);"
                     " start a new game"
+                )
+            if str(game_id).isdigit() and int(game_id) in main.unrecorded_games:
+                raise NotAllowed(
+                    f"game #{game_id} has no record in this referee's journal (restored from an older copy?):"
+                    " it cannot be resumed; start a new game"
                 )
             raise NotAllowed(f"game #{game_id} is not a lost game of this referee (see !games)")
         try:

@@ -300,9 +300,14 @@ def test_a_referee_whose_name_stays_in_use_tells_the_room_its_name(
 ) -> None:
     """Someone holds the referee's unregistered name: once the client's ``name_wait`` has run out the
     referee takes the name the server offers (``NAME_1``) and says so in the room, once, so that players
-    write to it and not to whoever has the usual name; room commands are answered as usual."""
+    write to it and not to whoever has the usual name; room commands are answered as usual. (The journal has
+    run before: with a brand-new one, a holder in the room is taken for another copy of the bot, which
+    ``test_operator_second_copy.py`` covers.)"""
     options = combat_bot(servatrice, "held_referee", tmp_path)
     options = dataclasses.replace(options, client_options={**options.client_options, "name_wait": 0.5})
+    earlier = Journal(str(options.journal_path))  # an earlier run's journal, holding a record
+    earlier.put_note("earlier-run", {"kept": True})
+    earlier.close()
 
     async def run() -> tuple[str, str, list[str]]:
         squatter = await Player.connect(servatrice.ws_url, "held_referee")

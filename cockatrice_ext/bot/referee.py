@@ -737,12 +737,18 @@ class GameReferee(Referee):
         self.bot.chat.say(("user", user_name), text, raw=raw)
 
     def game_mark(self, user_name: str) -> str:
-        """``#N: `` when ``user_name`` sits in another of the bot's games too (a private line then says which
-        game it is about), else ""."""
+        """``#N: `` when ``user_name`` sits in another of the bot's games too, or is in a league of the bot
+        other than this game's own (its private lines share the conversation: a Combat hand was read as the
+        AutoBattler one), so a private line says which game it is about; else ""."""
         if not self.is_at_table(user_name):
             return ""
         others = (r for gid, r in self.bot.all_games().items() if gid != self.game_id)
-        return f"#{self.game_id}: " if any(r.is_at_table(user_name) for r in others) else ""
+        in_league = any(
+            callable(is_member := getattr(r, "is_member", None)) and is_member(user_name)
+            for r in getattr(self.bot, "private_referees", ())
+            if r is not getattr(self, "league", None)  # a league's own game speaks for that league
+        )
+        return f"#{self.game_id}: " if in_league or any(r.is_at_table(user_name) for r in others) else ""
 
     async def tell_refusal(self, ctx: Context, text: str) -> None:
         """:meth:`Referee.tell_refusal` from the session that referees this game (:meth:`tell`)."""

@@ -110,6 +110,10 @@ CLOSED_WORDS = {
 """A few words for each close reason the server means for good, for players."""
 
 
+SAME_POINTER_SECONDS = 30.0
+"""A user told where their private command goes is not told the same again within this many seconds."""
+
+
 class SessionEnded(Exception):
     """The bot stopped because it may no longer act: the server ended its session for good (logged in
     elsewhere, banned, a name it no longer accepts) or another process took its journal. The message is the
@@ -1345,7 +1349,10 @@ class Bot:
         games = self.all_games().values()
         a_game_command = any(referee.commands.find(invocation.name, "game") for referee in games)
         if invocation.name in known or not known or a_game_command:  # said where it does not go
-            await self.tell(sender, self.no_private_command(sender))
+            reason = self.no_private_command(sender)
+            if self.told_lately(sender, reason):
+                return  # the same pointer a moment ago: once per burst (typos too)
+            await self.tell(sender, reason)
             return
         await reply_unknown(ctx, text, self.private_referees)
 
@@ -1401,6 +1408,20 @@ class Bot:
             game_id = next(iter(games))
         await games[game_id].on_private_command(sender, body)
         return True
+
+    def told_lately(self, sender: str, line: str, now: float | None = None) -> bool:
+        """Whether ``sender`` was told exactly ``line`` by private message within :data:`SAME_POINTER_SECONDS`
+        (then it is not told again); else it counts as told now."""
+        now = time.monotonic() if now is None else now
+        pointers: dict[str, tuple[str, float]] = self.__dict__.setdefault("_pointers", {})
+        last = pointers.get(sender)
+        if last is not None and last[0] == line and now - last[1] < SAME_POINTER_SECONDS:
+            return True
+        if len(pointers) > 1000:  # a flood of names must not grow it for ever
+            for user in [u for u, (_, at) in pointers.items() if now - at >= SAME_POINTER_SECONDS]:
+                del pointers[user]
+        pointers[sender] = (line, now)
+        return False
 
     def no_private_command(self, sender: str) -> str:
         """Why ``sender``'s private command reaches no league, and where it goes: their game's chat, or their

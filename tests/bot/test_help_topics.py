@@ -306,3 +306,35 @@ def test_a_formats_room_rules_say_what_the_format_is_first(topic: str) -> None:
     assert asyncio.run(room.handle_command(ctx, f"!{topic} rules"))
     assert heard and heard[0].startswith(f"{pitch(topic)}"), heard
     assert "Options: " in " ".join(heard), heard
+
+
+def test_the_same_pointer_is_not_repeated_to_a_fast_typist() -> None:
+    """Seen: a newcomer's `!pick 1` and `!pik 1` in the same second heard "You are in the Market Draft
+    lobby..." twice. The same "where your command goes" line reaches a user once per 30 s; another line, or
+    the same one later, is told."""
+    from cockatrice_ext.bot.runtime import SAME_POINTER_SECONDS, Bot
+
+    bot = Bot.__new__(Bot)
+    rooms = bot_with_rooms()
+    game = bare(auction.AuctionReferee)
+    game.game_id = 7
+    game.is_at_table = lambda name: name == "ada"  # type: ignore[method-assign]
+    game.is_seated_player = lambda name: name == "ada"  # type: ignore[method-assign]
+    bot.room_referees = rooms.room_referees
+    bot.private_referees = []
+    bot.all_games = lambda: {7: game}  # type: ignore[method-assign]
+    told: list[str] = []
+
+    async def tell(user: str, line: Any) -> None:
+        told.append(f"{user}> {line}")
+
+    bot.tell = tell  # type: ignore[method-assign]
+    for line in ("!bid 3", "!bid 4", "!pass"):
+        asyncio.run(bot.answer_private("ada", line))
+    assert told == [
+        "ada> Game commands go in the game's own chat (#7), not by private message; !help there."
+    ], told
+    assert bot.told_lately("ada", "x", now=0.0) is False
+    assert bot.told_lately("ada", "x", now=SAME_POINTER_SECONDS - 1) is True
+    assert bot.told_lately("ada", "x", now=2 * SAME_POINTER_SECONDS) is False
+    assert bot.told_lately("ada", "y", now=2 * SAME_POINTER_SECONDS + 1) is False

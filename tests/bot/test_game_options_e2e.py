@@ -273,7 +273,7 @@ def test_a_permanent_basic_is_announced_and_counted_in_the_deck_instructions() -
     for player in ("a", "b", "c", "d"):
         effects += engine.apply(ab.EndDraft(player=player))
     told = render_effects(effects, engine).private
-    assert "plus 4 basic lands" in told["a"][0] and "plus 3 basic lands" in told["b"][0]
+    assert "plus 4 basic lands" in " ".join(told["a"]) and "plus 3 basic lands" in " ".join(told["b"])
 
 
 def test_the_room_help_still_fits_one_chat_line_with_options() -> None:

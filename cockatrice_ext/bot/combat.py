@@ -288,8 +288,15 @@ def check_cod(
     return DeckVerdict(None, describe_problems(problems, deck_size))
 
 
+COPIES_SHOWN = 2
+"""How many names with extra copies a refused deck's reason lists before "and N more": the list comes last
+and a 60-card deck has a dozen, which cut the line before its other reasons (seen: "lands" lost)."""
+
+
 def describe_problems(problems: Iterable[rules.DeckProblem], deck_size: int = rules.DECK_SIZE) -> str:
-    """``41 cards (must be exactly 40); lands: Forest; more than one copy: Shock x2``."""
+    """``41 cards (must be exactly 40); lands: Forest; more than one copy: Shock x2``: the short reasons
+    first (the count, lands, planeswalkers), the copies last and at most :data:`COPIES_SHOWN` of them
+    (``A x4, B x4 and 12 more``), so a chat line keeps every reason."""
     parts: list[str] = []
     grouped: dict[str, list[str]] = {}
     for problem in problems:
@@ -298,9 +305,13 @@ def describe_problems(problems: Iterable[rules.DeckProblem], deck_size: int = ru
         elif problem.card is not None:
             label = problem.card + (f" x{problem.count}" if problem.code == "not_singleton" else "")
             grouped.setdefault(problem.code, []).append(label)
-    for code in ("not_singleton", "land", "planeswalker"):
-        if code in grouped:
-            parts.append(f"{PROBLEM_LABELS[code]}: {', '.join(grouped[code])}")
+    for code in ("land", "planeswalker", "not_singleton"):
+        names = grouped.get(code, [])
+        listed = ", ".join(names)
+        if code == "not_singleton" and len(names) > COPIES_SHOWN + 1:
+            listed = f"{', '.join(names[:COPIES_SHOWN])} and {len(names) - COPIES_SHOWN} more"
+        if names:
+            parts.append(f"{PROBLEM_LABELS[code]}: {listed}")
     return "illegal deck: " + "; ".join(parts)
 
 
@@ -477,6 +488,13 @@ def game_result(winner: Any, points: Iterable[int], rounds: int, name_of: Callab
     return f"after round {rounds}: {name_of(winner)} wins, {score}"
 
 
+def renumbered(size: int) -> str:
+    """The refusal of a hand number past the hand: the numbers shift as cards leave it (seen: ``!place 1 1``
+    then ``!place 7 2`` refused with a bare "your hand has 6 cards", card 7 of the list read a moment
+    before)."""
+    return f"your hand has {size} cards now (numbers shift after each card that leaves it): !hand"
+
+
 def slot_index(number: int, slots: int = 5) -> int:
     """A player's slot number (1-based) as the engine's index (checked by the engine)."""
     return number - 1 if number >= 1 else slots
@@ -547,7 +565,8 @@ def render_effects(
             target = ""
             if effect.target_player is not None and effect.target_slot is not None:
                 target = f" on {name_of(effect.target_player)}'s slot {effect.target_slot + 1}"
-            lines.append(f"{name_of(effect.player)} casts {effect.card.name}{target}.")
+            prompt = answer_prompt(effect, engine, name_of)
+            lines.append(f"{name_of(effect.player)} casts {effect.card.name}{target}.{prompt}")
         elif isinstance(effect, rules.SpellsResolved):
             lines.append("Resolving: " + ", ".join(ref.name for ref in effect.cards) + ".")
         elif isinstance(effect, rules.EnchantmentReplaced):
@@ -613,6 +632,36 @@ def fight_declared_line(
         if engine.has_face_down_spells(defender):
             return f"{line}; {name_of(defender)} may answer with instants."
     return f"{line}."
+
+
+def answer_prompt(effect: rules.SpellCast, engine: rules.CombatEngine, name_of: Callable[[Any], str]) -> str:
+    """`` carol: more instants with !cast, or !resolve.`` after the cast line of a defender the fight still
+    waits for (else ""): seen, a defender who answered heard nothing more until the clock resolved for
+    them. Said in the cast's own line (no extra message)."""
+    if engine.answering_player() != effect.player:
+        return ""
+    name = name_of(effect.player)
+    seat = engine.config.players.index(effect.player)
+    spells = engine.seats[seat].spells
+    if any(card is not None and not engine.cast_refusals(seat, card) for card in spells):
+        return f" {name}: more instants with !cast, or !resolve."
+    return f" {name}: !resolve when done."
+
+
+def answer_timeout_line(
+    engine: rules.CombatEngine, defender: Any, slot: int, name_of: Callable[[Any], str]
+) -> str:
+    """What the table reads when the answer clock resolves the fight in ``slot`` (0-based) for ``defender``:
+    "did not answer" only when they cast nothing for it; a defender who cast an instant did answer and only
+    did not ``!resolve``."""
+    players = engine.config.players
+    seat = players.index(defender) if defender in players else None
+    cast = seat is not None and any(caster == seat for caster, *_ in engine.stack)
+    verb = "!resolve" if cast else "answer"
+    return (
+        f"{name_of(defender)} did not {verb} in {ANSWER_SECONDS:g} s: the referee resolves the fight in slot"
+        f" {slot + 1}."
+    )
 
 
 def _and(words: list[str]) -> str:
@@ -976,6 +1025,32 @@ class CombatRoom(FormatRoom):
                 " referee checks them, your opponent sees yours). In game: !help."
             )
         )
+
+    async def handle_command(self, ctx: Context, text: str) -> bool:
+        """As every room referee's, and ``!deck`` (a Combat game's command, seen said in the room and
+        ignored) sends the bundled deck here too. Not a listed room command: the room's ``!help`` line is
+        full, and the game's opening line and refusals point to it."""
+        try:
+            invocation = parse_invocation(text)
+        except CommandError:
+            invocation = None
+        if invocation is not None and invocation.name == "deck" and ctx.scope == "room":
+            try:
+                await self.send_deck(ctx)
+            except CommandError as exc:
+                await ctx.reply(shorten(f"{ctx.sender}: {exc.reason}"))
+            return True
+        return await super().handle_command(ctx, text)
+
+    async def send_deck(self, ctx: Context) -> None:
+        """The bundled legal 40-card deck to ``ctx``'s sender, privately, and how to load it, in the room."""
+        try:
+            listing = await asyncio.to_thread(bundled_deck_text)
+        except Exception as exc:  # the bundled list or the card data does not load here: say so, once
+            LOGGER.warning("the bundled Combat deck does not load: %s", exc)
+            raise NotAllowed("the referee cannot read its bundled deck here; ask its operator") from None
+        await self.bot.tell(ctx.sender, listing, raw=True)  # the list alone: it is copied as it stands
+        await ctx.reply(f"{ctx.sender}: {DECK_HOWTO}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1490,10 +1565,7 @@ class CombatReferee(SeatsByName, GameReferee):
                 if not heard:
                     self.arm_answer_timer()
                     return
-                await self.say(
-                    f"{self.player_name(defender)} did not answer in {ANSWER_SECONDS:g} s: the referee"
-                    f" resolves the fight in slot {key[1] + 1}."
-                )
+                await self.say(answer_timeout_line(engine, defender, key[1], self.player_name))
                 await self.perform(self.apply(rules.ResolveFight(player=None)))
         except asyncio.CancelledError:
             raise
@@ -1697,7 +1769,7 @@ class CombatReferee(SeatsByName, GameReferee):
             return card
         hand = self.engine.seats[self.engine.config.players.index(player)].hand
         if not 1 <= card <= len(hand):
-            raise BadArgument(f"your hand has {len(hand)} cards (see !hand)")
+            raise BadArgument(renumbered(len(hand)))
         return hand[card - 1]
 
     @command()
@@ -1876,8 +1948,44 @@ class CombatReferee(SeatsByName, GameReferee):
 
     @command()
     async def discard(self, ctx: Context, card: Rest) -> None:
-        """!discard N|CARD: discard a card from your hand: its number N from !hand, or its name."""
+        """!discard N|CARD [N...]: discard from your hand: numbers from !hand (several at once), or a name."""
+        words = card.split()
+        if len(words) > 1 and all(_NUMBER.fullmatch(word) for word in words):
+            await self.discard_several(ctx, [int(word) for word in words])
+            return
         await self.act(ctx, lambda p: rules.Discard(player=p, card=self.discarded(p, card)))
+
+    async def discard_several(self, ctx: Context, numbers: list[int]) -> None:
+        """``!discard 3 4 6``: hand cards 3, 4 and 6 as the hand was numbered before the command (seen read as
+        one card's name). Every number is checked first, and at a cleanup no more than it asks for (a card
+        past it would be discarded in the next player's turn); then one engine action per card."""
+        player = self.engine_player(self.require_player(ctx))
+        if self.table is None:
+            raise NotAllowed("the game has not started yet")
+        async with self._lock:
+            engine = self.engine
+            seat = engine.config.players.index(player)
+            hand = list(engine.seats[seat].hand)
+            if len(set(numbers)) != len(numbers):
+                raise BadArgument("name each card once, e.g. !discard 3 4")
+            if any(not 1 <= number <= len(hand) for number in numbers):
+                raise BadArgument(renumbered(len(hand)))
+            if engine.phase == "play" and engine.step == "cleanup" and seat == engine.active:
+                excess = len(hand) - engine.config.max_hand_size
+                if len(numbers) > excess:
+                    raise BadArgument(
+                        f"discard {excess} to get down to {engine.config.max_hand_size} cards, e.g. !discard"
+                        f" {' '.join(str(n) for n in numbers[:excess])}"
+                    )
+            effects: list[Effect] = []
+            try:
+                for number in numbers:
+                    effects += self.apply(rules.Discard(player=player, card=hand[number - 1]))
+            except Exception:
+                if effects:  # the discards before the refusal stand: the table hears of them
+                    await self.perform(effects)
+                raise
+            await self.perform(effects)
 
     def discarded(self, player: int, card: str) -> str | int:
         """``!discard``'s card as the engine takes it: hand number N (from ``!hand``) as the card's index,

@@ -91,7 +91,7 @@ def test_the_defender_answers_a_fight_or_the_referee_answers_for_him(
                 await alice.say(game_id, "!resolve")
                 await bot_line(alice, rf"{alice.name}: the fight waits for {bob.name} to answer", mark)
                 await bob.say(game_id, "!cast 1")
-                await bot_line(alice, rf"{bob.name} casts {instant}", mark)
+                await bot_line(alice, rf"{bob.name} casts {instant}\. {bob.name}: !resolve when done\.", mark)
                 await bob.say(game_id, "!resolve")
                 await bot_line(alice, rf"Resolving: {instant}\.", mark)
             else:

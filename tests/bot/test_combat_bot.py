@@ -160,8 +160,8 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path, ju
             await bob.client.select_deck(game_id, illegal_deck)
             await bot_line(
                 alice,
-                r"bob_c: illegal deck: 42 cards \(must be exactly 40\); more than one copy: Shock x2;"
-                r" lands: Forest",
+                r"bob_c: illegal deck: 42 cards \(must be exactly 40\); lands: Forest; more than one copy:"
+                r" Shock x2",
                 mark,
             )
             await carol.sit(room_id, game_id, spectator=True)

@@ -60,7 +60,7 @@ def test_every_offending_card_is_listed() -> None:
     verdict = check_cod(cod([(2, "Shock"), (1, "Forest"), (1, "Island"), (1, "Grizzly Bears")]))
     assert not verdict.legal
     assert verdict.reason == (
-        "illegal deck: 5 cards (must be exactly 40); more than one copy: Shock x2; lands: Forest, Island"
+        "illegal deck: 5 cards (must be exactly 40); lands: Forest, Island; more than one copy: Shock x2"
     )
 
 

@@ -9,7 +9,7 @@ import math
 import secrets
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -35,6 +35,7 @@ from cockatrice_ext.bot.league_games import LeagueGame
 from cockatrice_ext.bot.league_options import TITLES, LeagueOptions
 from cockatrice_ext.bot.league_views import (
     REFUSALS,
+    RESULT_WORDS,
     STAND_IN_WORDS,
     Line,
     Live,
@@ -48,8 +49,10 @@ from cockatrice_ext.bot.league_views import (
     market_winners,
     numbered,
     points_table,
+    pool_with_worths,
     render_effects,
     setup_words,
+    worth_rule,
 )
 from cockatrice_ext.bot.referee import Context, Referee, shorten
 from cockatrice_ext.bot.runtime import Bot
@@ -189,6 +192,15 @@ class LeagueReferee(Referee):
     AUTOBATTLER_ONLY: ClassVar[frozenset[str]] = frozenset(
         {"shop", "swap", "roll", "done", "treasures", "basic", "augment", "item"}
     )
+    EQUIVALENT: ClassVar[dict[str, str]] = {
+        "buy": "swap",
+        "market": "shop",
+        "pack": "shop",
+        "swap": "buy",
+        "shop": "market",
+    }
+    """The other format's command a player types out of habit -> this one's nearest (each format offers
+    only its own: a name in the other's list is never this league's)."""
 
     def __init__(
         self,
@@ -879,7 +891,10 @@ class LeagueReferee(Referee):
             offered = [n for n in self.commands.names("private") if self._offers(spec(n, "private").name)]
             other = "market" if self.format_name == "autobattler" else "autobattler"
             theirs = self.MARKET_ONLY if other == "market" else self.AUTOBATTLER_ONLY
-            whose = f" (!{name} is for {TITLES[other]} leagues)" if name in theirs else ""
+            whose = ""
+            if name in theirs:  # and this format's nearest command, when it has one
+                here = f"; here: !{self.EQUIVALENT[name]}" if name in self.EQUIVALENT else ""
+                whose = f" (!{name} is for {TITLES[other]} leagues{here})"
             await ctx.reply(f"{ctx.sender}: {unknown_command_reason(name, offered)}{whose}")
             return True
         return await super().handle_command(ctx, text)
@@ -1015,7 +1030,7 @@ class LeagueReferee(Referee):
                     f"{effect.chooser} (more poison) chooses to play or draw."
                     if effect.chooser
                     else f"{effect.first} plays first (decided at random)."
-                ) + f" {setup_words(effect)}"
+                ) + f" {RESULT_WORDS} {setup_words(effect)}"
                 self.setup_notes[(effect.round, frozenset(effect.players))] = note  # for a game opened later
                 for game in self.games.values():
                     if game.round_no == effect.round and set(game.players) == set(effect.players):
@@ -1089,27 +1104,34 @@ class LeagueReferee(Referee):
 
     async def send_pool(self, player: str) -> None:
         """The player's pool as a deck list to paste into Cockatrice's deck editor (a listing: the player's
-        short answers go before it)."""
+        short answers go before it). Rendered when it leaves, not when it is queued: a listing the chat
+        budget holds back would otherwise miss what the pool got meanwhile (a booster, a buy); its heading
+        and its pieces come from one rendering (:class:`PoolListing`)."""
         pool = list(self.engine.pool(player))
-        names = [self.game_name(c) for c in pool]
-        if names:
-            self.listed_pools[player] = pool
-            await self.tell(
-                player, f"Your pool ({len(names)} cards), to paste into the deck editor:", bulk=True
-            )
-            await self.tell_raw(player, pool_list(names))
+        if not pool:
+            return
+        self.listed_pools[player] = pool  # a second share_pool meanwhile: no second whole listing
+        listing = PoolListing(self, player)
+        await self.tell(player, listing.heading, bulk=True)
+        for n in range(listing.slots):
+            await self.tell(player, listing.piece(n), raw=True, bulk=True)
 
     async def tell_raw(self, player: str, text: str) -> None:
         """A multi-line private text (deck lists keep their line breaks), in pieces under the budget,
         queued as a listing (after the player's short lines)."""
-        piece = ""
-        for line in text.splitlines():
-            if piece and len(piece) + 1 + len(line) > PRIVATE_LIMIT:
-                await self.tell(player, piece, raw=True, bulk=True)
-                piece = ""
-            piece = f"{piece}\n{line}" if piece else line[:PRIVATE_LIMIT]
-        if piece:
+        for piece in raw_pieces(text):
             await self.tell(player, piece, raw=True, bulk=True)
+
+    def pool_heading(self, player: str) -> tuple[str, list[str]] | None:
+        """The pool listing's heading and its pieces (deck-list lines, each piece within the private limit)
+        as the pool is now; remembered as what chat last listed (:meth:`share_pool`). None: the pool is
+        empty."""
+        pool = list(self.engine.pool(player))
+        names = [self.game_name(c) for c in pool]
+        if not names:
+            return None
+        self.listed_pools[player] = pool
+        return f"Your pool ({len(names)} cards), to paste into the deck editor:", raw_pieces(pool_list(names))
 
     def recap(self, member: str) -> str | None:
         """What a member back from offline is told instead of this league's lines kept for them: what the
@@ -1319,8 +1341,20 @@ class LeagueReferee(Referee):
     # -- private commands --------------------------------------------------------------------------------
 
     @command(scopes=("private",), aliases=("commands",))
-    async def help(self, ctx: Context) -> None:
-        """List the league commands."""
+    async def help(self, ctx: Context, topic: Rest | None = None) -> None:
+        """List the league commands; !help COMMAND: that command's usage."""
+        words = (topic or "").split()
+        name = words[0].lstrip("!").casefold() if words else ""
+        spec = self.commands.find(name, "private") if name else None
+        if spec is not None and self._offers(spec.name):
+            line = spec.described
+            if spec.name in ("buy", "market") and isinstance(self.engine, mk.MarketDraftEngine):
+                line = f"{line} {worth_rule(self.engine)}"  # the numbers in force (league options)
+            await ctx.reply(shorten(line, 900))
+            return
+        if name == "worth" and isinstance(self.engine, mk.MarketDraftEngine):
+            await ctx.reply(shorten(worth_rule(self.engine), 900))
+            return
         usages = [spec.usage for spec in self.commands.listing("private") if self._offers(spec.name)]
         await ctx.reply(shorten(f"{TITLES[self.format_name]} league commands: " + " | ".join(usages), 900))
 
@@ -1498,13 +1532,15 @@ class LeagueReferee(Referee):
             [
                 f"Market: {listing}.",
                 f"{turn} to buy.",
-                f"Your pool: {numbered([self.card_name(c) for c in engine.pool(ctx.sender)])}.",
+                worth_rule(engine),
+                f"Your pool: {pool_with_worths(engine, engine.pool(ctx.sender), self.card_name)}.",
             ],
         )
 
     @command(scopes=("private",))
     async def buy(self, ctx: Context, what: Rest) -> None:
-        """Buy from the market: !buy N with A, B... (N from !market, A, B... pool numbers or names)."""
+        """Buy from the market: !buy N with A, B... (N from !market, A, B... pool numbers or names); the
+        cards you trade in must be worth the card's cost together (!market says what each is worth)."""
         engine: mk.MarketDraftEngine = self.engine
         require_phase(engine, "market")
         action = buy_action(ctx.sender, what, engine.market, engine.pool(ctx.sender), name_of=self.card_name)
@@ -1783,6 +1819,62 @@ def _pack_lines(lines: Sequence[Line], limit: int = 280, separator: str = " ") -
     if current:
         out.append(_joined(current, separator))
     return out
+
+
+def raw_pieces(text: str, limit: int = PRIVATE_LIMIT) -> list[str]:
+    """A multi-line text in pieces of whole lines within ``limit`` characters (a longer line is cut)."""
+    pieces: list[str] = []
+    piece = ""
+    for line in text.splitlines():
+        if piece and len(piece) + 1 + len(line) > limit:
+            pieces.append(piece)
+            piece = ""
+        piece = f"{piece}\n{line}" if piece else line[:limit]
+    if piece:
+        pieces.append(piece)
+    return pieces
+
+
+class PoolListing:
+    """One pool listing on its way: the heading renders the pool as it is when it leaves (and keeps that
+    rendering), the raw pieces queued after it come from that same rendering. Pieces are queued for the
+    pool as it was plus :data:`SPARE_PIECES` (a pool grows while a listing waits: a booster, buys); a piece
+    the rendering does not need says nothing, and a rendering that needs more than were queued ends its last
+    piece with where the rest is."""
+
+    SPARE_PIECES = 1
+
+    def __init__(self, league: LeagueReferee, player: str) -> None:
+        self.league, self.player = league, player
+        self.pieces: list[str] | None = None
+        self.slots = len(raw_pieces(pool_list([league.game_name(c) for c in league.engine.pool(player)])))
+        self.slots += self.SPARE_PIECES
+
+    def heading(self) -> str | None:
+        """The heading, rendering the pool now (a listing rendered again, a message sent again, renders it
+        afresh: the pieces follow their heading)."""
+        rendered = self.league.pool_heading(self.player)
+        if rendered is None:
+            self.pieces = []
+            return None
+        heading, self.pieces = rendered
+        return heading
+
+    def piece(self, n: int) -> Callable[[], str | None]:
+        """The ``n``-th piece of the heading's rendering (None: not needed, or no heading rendered)."""
+
+        def render() -> str | None:
+            pieces = self.pieces
+            if pieces is None:  # measured before its heading rendered (never in queue order)
+                return None
+            if n == self.slots - 1 and len(pieces) > self.slots:
+                tail = "(and {} more lines: !pool lists them)"
+                kept = raw_pieces(pieces[n], PRIVATE_LIMIT - len(tail) - 8)[0]
+                more = sum(len(p.splitlines()) for p in pieces[n:]) - len(kept.splitlines())
+                return f"{kept}\n{tail.format(more)}"
+            return pieces[n] if n < len(pieces) else None
+
+        return render
 
 
 def _now(line: Line) -> str:

@@ -127,6 +127,45 @@ def market_listing(engine: Any, name_of: Any = None) -> str:
     return numbered([f"{name(c)} ({_rarity(cards[c])}, {engine.cost(c)})" for c in engine.market])
 
 
+def worth_rule(engine: Any) -> str:
+    """What a card traded in is worth, from the league's options (``cworth`` ... ``mworth`` and the colour
+    bonus the engine's :meth:`~cockatrice_ext.formats.market.MarketDraftEngine.worth` adds), in one line:
+    the market lists costs, and without this a player learns the worths only by trial."""
+    cfg = engine.config
+    rows = [("common", cfg.common_worth, cfg.common_color_bonus)]
+    rows += [("uncommon", cfg.uncommon_worth, cfg.uncommon_color_bonus)]
+    rows += [("rare", cfg.rare_worth, cfg.rare_color_bonus)]
+    if (cfg.mythic_worth, cfg.mythic_color_bonus) != (cfg.rare_worth, cfg.rare_color_bonus):
+        rows.append(("mythic", cfg.mythic_worth, cfg.mythic_color_bonus))
+    base = ", ".join(f"{name}s {worth}" for name, worth, _ in rows)
+    bonuses = [(name, bonus) for name, _, bonus in rows if bonus]
+    if not bonuses:
+        return f"Worth of a card you trade in: {base}."
+    if len(bonuses) == len(rows) and len({bonus for _, bonus in bonuses}) == 1:
+        plus = f"+{bonuses[0][1]}"
+    else:
+        plus = "/".join(f"+{bonus}" for _, bonus in bonuses) + f" ({'/'.join(n for n, _ in bonuses)})"
+    return f"Worth of a card you trade in: {base}; {plus} for each colour it shares with the card you buy."
+
+
+def pool_with_worths(engine: Any, pool: Sequence[int], name_of: Any = None) -> str:
+    """The numbered pool as ``!buy`` reads it, each card above a common with its rarity and base worth
+    (commons are worth what :func:`worth_rule` says; marking each would double a 50-card line)."""
+    cards = engine.config.cards
+    name = name_of or (lambda c: cards[c].name)
+    worths = {
+        "uncommon": engine.config.uncommon_worth,
+        "rare": engine.config.rare_worth,
+        "mythic": engine.config.mythic_worth,
+    }
+
+    def shown(card: int) -> str:
+        rarity = mk.rarity_class(cards[card])
+        return f"{name(card)} ({rarity}, worth {worths[rarity]})" if rarity in worths else name(card)
+
+    return numbered([shown(c) for c in pool])
+
+
 def market_prompt(engine: Any) -> str:
     """The buyer's prompt with the market as it is now: numbers move after each buy, so the number a
     buyer reads is always that of the listing given with their turn."""
@@ -435,12 +474,13 @@ def render_effects(
             if effect.reason in ("draft", "kept", "excess", "interest", "streak") and effect.delta:
                 why = {
                     "draft": "draft phase",
-                    "kept": "kept from the game" if effect.delta > 0 else "lost in the game",
+                    "kept": "kept from the game" if effect.delta > 0 else _treasure_tokens(effect.treasures),
                     "excess": "more than five",
                     "interest": "interest",
                     "streak": "win streak",
                 }[effect.reason]
-                line = f"Treasures: {effect.treasures} ({effect.delta:+d}, {why})."
+                mark = ":" if effect.reason == "kept" and effect.delta < 0 else ","
+                line = f"Treasures: {effect.treasures} ({effect.delta:+d}{mark} {why})."
                 if effect.reason != "draft" or effect.player not in opening:
                     out.tell(effect.player, line)
                 elif not paged(effect.player):  # the shop's first line says the treasures; this follows it
@@ -615,6 +655,18 @@ def drafting_waits_for(engine: ab.AutoBattlerEngine) -> Line:
         return f"Waiting for {' and '.join(waiting)} to finish drafting."
 
     return Live(render)
+
+
+def _treasure_tokens(count: int) -> str:
+    """Why a game's end took treasures away: only the Treasure tokens left on the battlefield are kept (a
+    winner told "lost in the game" read it as a loss)."""
+    left = "no Treasure token" if count == 0 else counted(count, "Treasure token")
+    return f"{left} on your battlefield at the game's end"
+
+
+RESULT_WORDS = "Result: a life at 0 (both at 0: a draw), or both tell me !result win|loss|draw privately."
+"""How a league mini-game's result reaches the referee (``LeagueGame.life_changed`` and the private
+``!result``), said in the game's start line: concessions do not decide AutoBattler games."""
 
 
 def setup_words(effect: ab.MatchSetup) -> str:

@@ -108,7 +108,7 @@ def test_autobattler_league_end_to_end(servatrice: ServatriceServer, tmp_path: P
             await tell("ann_ab", "!swap Not A Card for 1")
             await private(ann, r"Not A Card is not in your shop")
             await tell("ann_ab", "!buy 1 with 2")
-            await private(ann, r"unknown command !buy; .*\(!buy is for Market Draft leagues\)")
+            await private(ann, r"unknown command !buy; .*\(!buy is for Market Draft leagues; here: !swap\)")
             await tell("ann_ab", "!result win")
             await private(ann, r"you have no game this round")
             assert engine.snapshot() == before

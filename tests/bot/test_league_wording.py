@@ -14,7 +14,7 @@ from tests.bot.test_league_bot import autobattler_engine, league_desk, market_en
 def test_treasures_lost_in_a_game_are_not_said_to_be_kept() -> None:
     engine = autobattler_engine()
     out = render_effects([ab.TreasuresChanged("a", 0, -2, "kept")], engine)
-    assert out.private["a"] == ["Treasures: 0 (-2, lost in the game)."]
+    assert out.private["a"] == ["Treasures: 0 (-2: no Treasure token on your battlefield at the game's end)."]
     out = render_effects([ab.TreasuresChanged("a", 3, 1, "kept")], engine)
     assert out.private["a"] == ["Treasures: 3 (+1, kept from the game)."]
 

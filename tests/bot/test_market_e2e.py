@@ -234,7 +234,7 @@ def test_market_league_end_to_end(servatrice: ServatriceServer, tmp_path: Path) 
             await tell(bob, f"!buy {uncommon + 1} with 1 1")
             await private(bob, r"card 1 is named twice")
             await tell(bob, "!swap 1 2")
-            await private(bob, r"unknown command !swap; .*\(!swap is for AutoBattler leagues\)")
+            await private(bob, r"unknown command !swap; .*\(!swap is for AutoBattler leagues; here: !buy\)")
             assert engine.snapshot() == before
             wanted = engine.market[uncommon]
             paid = engine.pool("bob_m")[:10]

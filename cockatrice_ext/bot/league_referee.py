@@ -1011,6 +1011,8 @@ class LeagueReferee(Referee):
             for line in rendered.answers.get(answer.sender, ()):
                 await answer.reply(line)
         for player, later in rendered.follow_up.items():
+            if player in self.left:  # they left: their draft view is nobody's news (it cost half a window)
+                continue
             task = asyncio.get_running_loop().create_task(self._follow_up(player, later))
             self._follow_ups.add(task)
             task.add_done_callback(self._follow_ups.discard)

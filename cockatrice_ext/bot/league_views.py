@@ -646,10 +646,12 @@ def _done_counts(effects: Sequence[Effect], engine: Any) -> dict[str, int]:
 
 def drafting_waits_for(engine: ab.AutoBattlerEngine) -> Line:
     """The room's one line of a draft phase: who everyone waits for, as it is when the line leaves (dropped
-    once nobody is left: the phase's end line says that)."""
+    once nobody is left: the phase's end line says that). A member who left is not waited for: the referee
+    moves for them."""
 
     def render() -> str | None:
-        waiting = [p for p in engine.active() if p not in engine.done] if engine.phase == "draft" else []
+        drafting = engine.active() if engine.phase == "draft" else []
+        waiting = [p for p in drafting if p not in engine.done and p not in engine.left]
         if not waiting:
             return None
         return f"Waiting for {' and '.join(waiting)} to finish drafting."

@@ -171,6 +171,18 @@ def test_the_waiting_line_names_who_is_left_when_it_leaves() -> None:
     assert line() is None  # type: ignore[operator]  # the phase's end line says it
 
 
+def test_the_waiting_line_does_not_wait_for_a_member_who_left() -> None:
+    """Seen on a night: "Waiting for ab3_r and ab4_r to finish drafting." when ab4_r had left (the referee
+    moves for them): only those still playing are named; none left to name, no line."""
+    engine = autobattler_engine()
+    engine.apply(ab.LeaveLeague(player=None, target="d"))
+    engine.apply(ab.EndDraft(player="a"))
+    (line,) = render_effects(engine.apply(ab.EndDraft(player="b")), engine).public
+    assert line() == "Waiting for c to finish drafting."  # type: ignore[operator]
+    engine.apply(ab.EndDraft(player="c"))
+    assert line() is None  # type: ignore[operator]  # only the leaver: the referee's move ends the phase
+
+
 def test_standings_say_n_of_m_rounds() -> None:
     engine = market_engine(rounds=1)
     league, bot = league_desk(LeagueOptions(format="market"), engine)  # type: ignore[arg-type]

@@ -269,6 +269,15 @@ def test_autobattler_members_who_left_have_their_draft_ended_and_their_games_for
             assert {m.players for m in round_one} == {("al", "cy"), ("bo", "di")}
             assert all(m.decided and m.winner in ("cy", "di") for m in round_one)  # forfeits, no game opened
             assert not league.games and engine.poison["al"] > 0 and engine.poison["bo"] > 0
+            # Seen on a night: a member who left got the whole draft view (shop, treasures) every phase.
+            assert engine.phase == "draft"  # the next draft phase has begun
+            await asyncio.gather(*league._follow_ups)
+            await bot.chat.flush()
+            for leaver in ("al", "bo"):
+                said = [m for d, m in chat if d == ("user", leaver)]
+                gone = next(i for i, m in enumerate(said) if "You left AutoBattler league" in m)
+                assert not any("Your shop" in m for m in said[gone + 1 :]), said[gone:]
+            assert any("Your shop" in m for d, m in chat if d == ("user", "cy"))
         finally:
             bot.chat.close()
 

@@ -73,7 +73,12 @@ def test_one_league_at_a_time_and_picks_reach_their_own_league(
                 await eli.line(r"you are in Market Draft league #1 \(.*\); one league at a time", since=mark)
             mark = gil.mark()
             await gil.room_say(room_id, "!market join")
-            await gil.line(r"gil_fm joins the Market Draft league \(1", since=mark)
+            # League #1 runs: the join says it cannot take them and opens a new league's lobby.
+            await gil.line(
+                r"league #1 is under way and cannot take new players; gil_fm joins the lobby of a new Market"
+                r" Draft league \(1",
+                since=mark,
+            )
             await gil.room_say(room_id, "!autobattler join")
             await gil.line(r"already in the Market Draft lobby; one league at a time", since=mark)
             await gil.room_say(room_id, "!market leave")

@@ -514,7 +514,11 @@ async def build_deck(player: FieldPlayer, since: Mark) -> MiniGame:
     told = await player.line(r"Round 1: your game vs \S+ is #\d+", since=since, kind=PRIVATE, timeout=90)
     opponent, game_id = re.search(r"vs (\S+) is #(\d+)", told).groups()  # type: ignore[union-attr]
     rules = await player.line(r"Deck: exactly \d+ cards", since=since, kind=PRIVATE, timeout=90)
-    shape = re.search(r"exactly (\d+) cards .* plus (\d+) basic lands; put your (\d+) treasure", rules)
+    shape = re.search(
+        r"exactly (\d+) cards .* plus (\d+) basic lands, which start on the battlefield; put your (\d+)"
+        r" treasure",
+        rules,
+    )
     energy, lands, treasures = map(int, shape.groups())  # type: ignore[union-attr]
     pool = await pool_list(player, since, timeout=90)
     cards = sorted(name for name, count in pool.items() for _ in range(count) if name not in BASICS)

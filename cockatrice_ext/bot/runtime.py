@@ -1350,7 +1350,7 @@ class Bot:
         a_game_command = any(referee.commands.find(invocation.name, "game") for referee in games)
         if invocation.name in known or not known or a_game_command:  # said where it does not go
             reason = self.no_private_command(sender)
-            if self.told_lately(sender, reason):
+            if invocation.name not in HELP_NAMES and self.told_lately(sender, reason):
                 return  # the same pointer a moment ago: once per burst (typos too)
             await self.tell(sender, reason)
             return

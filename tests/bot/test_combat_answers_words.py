@@ -16,7 +16,6 @@ import asyncio
 from types import SimpleNamespace
 from typing import Any
 
-import pytest
 from test_combat_fights_render import take
 from test_combat_wording import answers, refusal
 
@@ -35,13 +34,6 @@ from cockatrice_ext.formats import combat as rules
 
 ALICE, ZOE = 1, 2
 NAMES = {ALICE: "alice", ZOE: "zoe"}
-
-
-@pytest.fixture(scope="module")
-def verdict() -> DeckVerdict:
-    found = check_cod(load_block("combat-deck", sections=None).cod)
-    assert found.facts is not None
-    return found
 
 
 def engine_for(verdict: DeckVerdict, zoe_sets: str | None = None) -> rules.CombatEngine:

@@ -5,13 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.combat import (
     DeckVerdict,
     board_of,
-    check_cod,
     own_permanent,
     private_messages,
     render_effects,
@@ -20,13 +16,6 @@ from cockatrice_ext.formats import combat as rules
 
 ALICE, ZOE = 1, 2
 NAMES = {ALICE: "alice", ZOE: "zoe"}
-
-
-@pytest.fixture(scope="module")
-def verdict() -> DeckVerdict:
-    found = check_cod(load_block("combat-deck", sections=None).cod)
-    assert found.facts is not None
-    return found
 
 
 def game(

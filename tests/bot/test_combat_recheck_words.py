@@ -23,25 +23,16 @@ from test_combat_render import cod
 from test_combat_wording import answers
 
 from cockatrice_ext.bot import combat as bot_combat
-from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.combat import (
     DECK_OFFER,
     CombatReferee,
     CombatRoom,
     DeckVerdict,
-    check_cod,
     describe_problems,
 )
 from cockatrice_ext.bot.commands import BadArgument, CommandSet
 from cockatrice_ext.bot.referee import MAX_CHAT_LINE, Context
 from cockatrice_ext.formats import combat as rules
-
-
-@pytest.fixture(scope="module")
-def verdict() -> DeckVerdict:
-    found = check_cod(load_block("combat-deck", sections=None).cod)
-    assert found.facts is not None
-    return found
 
 
 def asked_to_answer(verdict: DeckVerdict, *instants: str) -> rules.CombatEngine:

@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 from test_combat_fights_render import take
 
-from cockatrice_ext.bot.blocks import load_block
-from cockatrice_ext.bot.combat import CombatReferee, DeckVerdict, check_cod, own_permanent, render_effects
+from cockatrice_ext.bot.combat import CombatReferee, DeckVerdict, own_permanent, render_effects
 from cockatrice_ext.bot.commands import CommandSet
 from cockatrice_ext.bot.referee import Context
 from cockatrice_ext.formats import combat as rules
@@ -20,13 +19,6 @@ from cockatrice_ext.formats.base import RulesError
 
 ALICE, ZOE = 1, 2
 NAMES = {ALICE: "alice", ZOE: "zoe"}
-
-
-@pytest.fixture(scope="module")
-def verdict() -> DeckVerdict:
-    found = check_cod(load_block("combat-deck", sections=None).cod)
-    assert found.facts is not None
-    return found
 
 
 def game(verdict: DeckVerdict, alice: str, zoe: str, **options: Any) -> rules.CombatEngine:

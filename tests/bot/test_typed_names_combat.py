@@ -5,7 +5,7 @@ marks; two of their permanents that fit are offered back."""
 from __future__ import annotations
 
 import pytest
-from test_combat_wording import ALICE, ZOE, game, referee_for, verdict  # noqa: F401 (verdict: a fixture)
+from test_combat_wording import ALICE, ZOE, game, referee_for
 
 from cockatrice_ext.bot.combat import DeckVerdict, own_permanent
 from cockatrice_ext.formats import combat as rules
@@ -19,17 +19,17 @@ def index_of(engine: rules.CombatEngine, name: str, seat: int) -> int:
 
 
 @pytest.mark.parametrize("typed", ["Centaur", "centaur courser ", "“Centaur Courser”", "Cëntaur Courser"])
-def test_own_permanent_is_found_as_players_type_it(verdict: DeckVerdict, typed: str) -> None:  # noqa: F811
+def test_own_permanent_is_found_as_players_type_it(verdict: DeckVerdict, typed: str) -> None:
     engine = game(verdict, "Centaur Courser", "Elvish Warrior")
     assert own_permanent(engine, ALICE, typed) == index_of(engine, "Centaur Courser", 0)
 
 
-def test_the_opponent_s_copy_is_not_taken(verdict: DeckVerdict) -> None:  # noqa: F811
+def test_the_opponent_s_copy_is_not_taken(verdict: DeckVerdict) -> None:
     engine = game(verdict, "Centaur Courser", "Centaur Courser")
     assert own_permanent(engine, ZOE, "centaur") == index_of(engine, "Centaur Courser", 1)
 
 
-def test_two_own_permanents_that_fit_are_offered_back(verdict: DeckVerdict) -> None:  # noqa: F811
+def test_two_own_permanents_that_fit_are_offered_back(verdict: DeckVerdict) -> None:
     engine = game(verdict, "Savannah Lions", "Elvish Warrior")
     brontodon, mask = index_of(engine, "Ancient Brontodon", 0), index_of(engine, "Ancestral Mask", 0)
     for card in (brontodon, mask):  # test setup: both in play, alice's
@@ -47,7 +47,7 @@ def test_two_own_permanents_that_fit_are_offered_back(verdict: DeckVerdict) -> N
     assert referee.refusal(info.value, ctx) == Refusal("which one: Ancient Brontodon or Ancestral Mask?")
 
 
-def test_an_unknown_target_player_is_refused_naming_the_players(verdict: DeckVerdict) -> None:  # noqa: F811
+def test_an_unknown_target_player_is_refused_naming_the_players(verdict: DeckVerdict) -> None:
     from test_combat_wording import answers
 
     engine = game(verdict, "Centaur Courser", "Elvish Warrior")

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsers import open_chromium
 from test_page_behaviour import until
 
 from cockatrice_ext.bot.auction import AuctionOptions, AuctionReferee
@@ -79,14 +78,6 @@ class AuctionServed:
         self.run(stop())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    """Headless Chromium from the OS packages (skips, saying why, when they are not installed)."""
-    driver = open_chromium("1000,900")
-    yield driver
-    driver.quit()
 
 
 @pytest.fixture

@@ -14,37 +14,11 @@ Draft league referee (the demo bot of ``test_league_pages``, no Servatrice).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-import pytest
-from browsers import open_chromium
 from test_league_pages import settle
 from test_page_behaviour import LONG, Served, market_turns, phone, until
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    """Headless Chromium from the OS packages (skips, saying why, when they are not installed)."""
-    driver = open_chromium("1000,900")
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Callable[..., Served]]:
-    """Starts a Market Draft league of the given members (closed at the end of the test)."""
-    started: list[Served] = []
-
-    def start(*members: str) -> Served:
-        started.append(Served(tmp_path, members))
-        return started[-1]
-
-    yield start
-    for one in started:
-        one.close()
-
 
 LOG = """
 window.region = document.getElementById('announce');

@@ -18,13 +18,12 @@ import asyncio
 import contextlib
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
-from browsers import open_chromium
 from test_league_pages import LINK, ROOM, League, serving, settle
 
 from cockatrice_ext.bot.league_cards import load_league_block
@@ -43,14 +42,6 @@ FAST = {
 }
 EVIL = "evil\u202egnp.exe"
 LONG = "Asmoranomardicadaistinaculdacar" + "xxxx"  # 35 characters, no space
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    """Headless Chromium from the OS packages (skips, saying why, when they are not installed)."""
-    driver = open_chromium("1000,900")
-    yield driver
-    driver.quit()
 
 
 class Served:
@@ -124,20 +115,6 @@ class Served:
         self.run(self.stack.aclose())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Callable[..., Served]]:
-    """Starts a Market Draft league of the given members (closed at the end of the test)."""
-    started: list[Served] = []
-
-    def start(*members: str) -> Served:
-        started.append(Served(tmp_path, members))
-        return started[-1]
-
-    yield start
-    for one in started:
-        one.close()
 
 
 def until(browser: Any, script: str, what: str, *args: Any) -> Any:

@@ -7,8 +7,8 @@ Servatrice games with scripted players.
   chart (``/prices``) are drawn.
 * Vortex: each player's private link (sent by private message) shows exactly their pack; a token does
   not open another game's page nor act for another player; a pick clicked on the page is the chat
-  command (journaled, announced in game chat, the card in the player's hand); the link expires when the
-  game ends.
+  command (journaled, announced in game chat, the card in the player's hand), and the other player's open
+  page says it is their turn to pick; the link expires when the game ends.
 * AutoBattler: each league player's link (sent once, privately, as the answer to their join) shows the
   lobby live (who joined), then, at the start and without a reload, their own shop, pool and treasures;
   Swap, Roll and Done on the page are the private commands (journaled, the page updated live; a swap is
@@ -35,6 +35,8 @@ from typing import Any
 import pytest
 from browsers import open_chromium
 from servatrice import ServatriceServer, free_port
+from test_page_access import LOG
+from test_page_behaviour import until
 
 pytestmark = pytest.mark.servatrice
 
@@ -277,13 +279,23 @@ def test_vortex_private_page_shows_the_pack_and_a_click_is_a_pick(
         refusal = f"{other.name}: you have no pick to make now: it is {picker.name}'s pick"
         page_shows(browser, "messages", lambda t: t == refusal, "the engine's refusal")
         before = journal_actions(referee["journal"], game_id)
+        browser.execute_script(LOG)  # the other's page stays open (this tab): what its live region says
+        others_tab = browser.current_window_handle
 
-        # The click: the chat command !pick 2 from that player, in the game, the journal and their hand.
+        # The click (in a second tab): the chat command !pick 2 from that player, in the game, the journal
+        # and their hand.
+        browser.switch_to.new_window("tab")
         browser.get(links[picker.name])
         page_shows(browser, "to-pick", lambda t: t == "You must pick now.", "the pick prompt")
         mark = other.mark()
         browser.find_element("css selector", "#pack li:nth-child(2) button").click()
         loop.run(other.wait_line(lambda t: f"{picker.name} picks a card" in t, since=mark))
+        browser.close()
+        browser.switch_to.window(others_tab)  # the page says it is their turn, no card picked
+        page_shows(browser, "to-pick", lambda t: t == "You must pick now.", "the other's turn")
+        until(browser, "return window.said.includes('Your turn to pick.')", "the turn said")
+        assert pack[1] not in " ".join(browser.execute_script("return window.said"))
+        browser.get(links[picker.name])
         after = journal_actions(referee["journal"], game_id)
         assert after[: len(before)] == before
         assert f'"choice": 1, "player": {seats[picker.name]}, "type": "Pick"' in after[len(before)]

@@ -9,16 +9,23 @@ Draft league referee (the demo bot of ``test_league_pages``, no Servatrice).
   another card's Pick nor on the page's body; a Pick pressed just as a new pack arrives is ignored.
 * Every table is named by its section heading; its box is a named, focusable region only when it scrolls.
 * Nobody to buy is said in words.
+* A lobby's page says who joined, and at the start the player's first shop (an AutoBattler room).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
-from test_league_pages import settle
-from test_page_behaviour import LONG, Served, market_turns, phone, until
+import aiohttp
+import pytest
+from test_league_pages import Room, serving, settle
+from test_page_behaviour import FAST, LONG, Served, market_turns, phone, until
+
+from cockatrice_ext.bot.league_options import LeagueOptions
+from cockatrice_ext.bot.league_rooms import AutoBattlerRoom
 
 LOG = """
 window.region = document.getElementById('announce');
@@ -260,3 +267,51 @@ def test_tables_are_named_by_their_headings_and_a_box_is_a_stop_only_when_it_scr
         assert (box["tabindex"] == "0" and box["role"] == "region") == box["scrolls"], box
     assert "Standings" in ax_names(browser, "region")
     assert sorted(ax_names(browser, "table")) == sorted(headings)
+
+
+class LobbyServed(Served):
+    """An AutoBattler room with its web view, no league yet (players join it: :meth:`join`), on the event
+    loop of its own thread as :class:`Served`; ``s`` is the room."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        super().__init__(tmp_path, ())
+
+    async def _start(self, tmp_path: Path, members: tuple[str, ...]) -> Room:  # type: ignore[override]
+        bot, web, chat = await self.stack.enter_async_context(serving(tmp_path, **FAST))
+        session = await self.stack.enter_async_context(aiohttp.ClientSession())
+        room = AutoBattlerRoom(bot, LeagueOptions(format="autobattler", seed=11))
+        bot.room_referees.append(room)
+        return Room(bot, web, room, session, chat)
+
+    def join(self, user: str) -> str:
+        return self.run(self.s.join(user))
+
+
+@pytest.fixture
+def lobby(tmp_path: Path) -> Iterator[LobbyServed]:
+    one = LobbyServed(tmp_path)
+    yield one
+    one.close()
+
+
+def test_a_lobby_page_says_who_joined_and_at_the_start_the_first_shop(
+    browser: Any, lobby: LobbyServed
+) -> None:
+    """ann's lobby page is open: ben's and cat's joins are said with how many are needed (the page's first
+    view is not: it is read as a page); at the start the same page says her first shop, and what it says
+    never names another player's cards."""
+    link = lobby.join("ann")
+    open_page(browser, link, "return document.getElementById('roster')", "the lobby")
+    for user in ("ben", "cat"):
+        lobby.join(user)
+    until(browser, "return window.said.join(' | ').includes('cat joined')", "cat's join said")
+    assert said(browser) == ["ben joined: 2 of 4 or 8 needed.", "cat joined: 3 of 4 or 8 needed."]
+    lobby.join("dan")
+    lobby.run(lobby.s.say("dan", "!autobattler start"))
+    league = lobby.s.league()
+    shop = league.engine.shop("ann")
+    until(browser, "return window.said.join(' | ').includes('New shop')", "the first shop said")
+    assert said(browser)[-1] == f"New shop: {len(shop)} cards."
+    others = {league.card_name(c) for user in ("ben", "cat", "dan") for c in league.engine.shop(user)}
+    others -= {league.card_name(c) for c in shop}
+    assert not [name for name in others if name in " ".join(said(browser))]

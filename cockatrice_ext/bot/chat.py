@@ -225,6 +225,8 @@ _OUTSIDE = "\"'`([{<@#.,;:!?)]}>…|"
 
 
 def _has_rtl(word: str) -> bool:
+    if word.isascii():  # most lines: no letter to look up (a bid's note is built on every bid)
+        return False
     return any(unicodedata.bidirectional(char) in _RIGHT_TO_LEFT for char in word)
 
 

@@ -22,11 +22,14 @@ The rules live in :mod:`cockatrice_ext.formats.auction`; this module only adapts
   auction step starts when the active player reaches the draw step or says ``!auction`` (or at once, with
   ``auction_at="turn"``). Players learn that from the chat alone: the opening line, each turn's line
   (:func:`turn_line`, shown with the turn's end, so the income line and it leave as one message even when
-  the referee's own turn comes between them) and a bid with nothing up (``no_lot``) say how the card
+  the referee's own turn comes between them; with nothing to go with, at a judge's table, it waits a moment
+  for the turn's next line: :data:`TURN_LINE_WAIT`) and a bid with nothing up (``no_lot``) say how the card
   comes up; the active player's first ``!draw`` before it is answered with that too (a second one draws:
-  ``!draw`` is for card effects, rule 7). Servatrice passes a conceding or leaving player's turn before
-  it tells the game why, so a turn change first waits a moment and settles departures (no income, no
-  prompts for a player who is gone). A player whose connection stays gone past
+  ``!draw`` is for card effects, rule 7; the ask is journaled in the table's meta, so a restart between the
+  two changes nothing). With ``auction_at="turn"`` the turn's lines (the income line) go with its first
+  lot's. A refusal about its sender says "you" (:data:`ABOUT_SENDER`). Servatrice passes a conceding or
+  leaving player's turn before it tells the game why, so a turn change first waits a moment and settles
+  departures (no income, no prompts for a player who is gone). A player whose connection stays gone past
   :data:`~cockatrice_ext.bot.referee.ABSENT_SECONDS` is announced, and another player may ``!drop NAME``
   them: they lose as a player who leaves (``DeclareLoss``, reason ``dropped``) and their seat is taken away.
 * **Cards.** The engine decides which block card moves; the bot finds a card of that name in its
@@ -62,7 +65,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Annotated, Any, ClassVar, Literal
 
 from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block, pile_cod
-from cockatrice_ext.bot.chat import bidi_isolated
+from cockatrice_ext.bot.chat import Line, bidi_isolated
 from cockatrice_ext.bot.commands import (
     BadArgument,
     CommandSet,
@@ -79,8 +82,10 @@ from cockatrice_ext.bot.referee import (
     Context,
     FormatRoom,
     PileReferee,
+    Refusal,
     asked_by,
     players_named,
+    render_refusal,
     shorten,
 )
 from cockatrice_ext.bot.runtime import Bot
@@ -151,6 +156,23 @@ HOW_AN_AUCTION_STARTS = "go to your draw step (or say !auction) and the top card
 """What the active player does for their turn's auction (rule 3: the auction step replaces the draw step):
 said on each turn's line and when ``!bid`` finds nothing up (a tester who had never read the rules bid into
 silence)."""
+HOW_AT_TURN = "say !auction and the top card comes up for auction"
+""":data:`HOW_AN_AUCTION_STARTS` at a table whose auction opens as the turn begins (``auction_at="turn"``):
+there it is due already, and the draw step is no part of it."""
+
+
+def how_an_auction_starts(auction_at: str) -> str:
+    """What the active player does for the turn's auction at a table with option ``auction_at``."""
+    return HOW_AT_TURN if auction_at == "turn" else HOW_AN_AUCTION_STARTS
+
+
+TURN_LINE_WAIT = 5.0
+"""Seconds a turn line with no other line to leave with (a judge's table: no income line) waits for the turn's
+next line, to go in its message; it is dropped once the turn's auction has begun (the lot's line names the
+bidder), and said alone when nothing else was said by then."""
+DRAW_ASKED = "draw_asked"
+"""Table meta: ``[player, turn]`` of the active player's early ``!draw`` that was answered with how the
+auction starts (journaled, so that after a restart the repeat draws instead of asking again)."""
 
 REFUSALS: dict[str, str] = {
     "not_your_bid": "it is {to_bid}'s bid, not yours",
@@ -158,12 +180,15 @@ REFUSALS: dict[str, str] = {
     "bid_not_higher": "the bid must be higher than {high_bid}",
     "bid_below_minimum": "bids start at {minimum}",
     "no_lot": "nothing is up for auction",
-    "no_lot/step_to_come": (
-        "nothing is up for auction yet: it is {active}'s turn; {active}: " + HOW_AN_AUCTION_STARTS
-    ),
+    "no_lot/step_to_come": "nothing is up for auction yet: it is {active}'s turn; {active}: {how}",
+    "no_lot/step_to_come/you": "nothing is up for auction yet: it is your turn: {how}",
     "no_lot/choice": "nothing is up for auction yet: the next card goes up once {player} says !cast or !keep",
+    "no_lot/choice/you": "nothing is up for auction yet: the next card goes up once you say !cast or !keep",
     "no_lot/step_over": (
         "nothing is up for auction: {active}'s turn has had its auction; the next comes up {when}"
+    ),
+    "no_lot/step_over/you": (
+        "nothing is up for auction: your turn has had its auction; the next comes up {when}"
     ),
     "no_lot/between_turns": "nothing is up for auction: the next comes up {when}",
     "not_revealed_lot": (
@@ -171,6 +196,7 @@ REFUSALS: dict[str, str] = {
     ),
     "no_auction_step": "!stop is a vote to end the auction step, and none is running",
     "choice_pending": "no card is up yet: the next goes up once {player} says !cast or !keep; !stop then",
+    "choice_pending/you": "no card is up yet: the next goes up once you say !cast or !keep; !stop then",
     "not_auction_step_lot": "!stop only ends the auction step; auction {lot_no} ends when its bidding does",
     "not_auction_step_lot/from_block": (
         "!stop only ends the auction step; auction {lot_no} (put up with !lot) is not part of it and ends"
@@ -180,9 +206,17 @@ REFUSALS: dict[str, str] = {
         "!stop only ends the auction step; auction {lot_no} ({seller}'s !sell) is not part of it and ends"
         " when its bidding does (!bid N or !pass); unbid, it stays with {seller}"
     ),
+    "not_auction_step_lot/owned/you": (
+        "!stop only ends the auction step; auction {lot_no} (your !sell) is not part of it and ends when its"
+        " bidding does (!bid N or !pass); unbid, it stays with you"
+    ),
     "not_auction_step_lot/commander": (
         "!stop only ends the auction step; the commander auction ends when its bidding does (!bid N or"
         " !pass); unbid, {first_bidder} takes it free (90Y.4a)"
+    ),
+    "not_auction_step_lot/commander/you": (
+        "!stop only ends the auction step; the commander auction ends when its bidding does (!bid N or"
+        " !pass); unbid, you take it free (90Y.4a)"
     ),
     "not_eligible": "you may not bid on this lot",
     "gold_committed": "that gold is committed to your bid",
@@ -229,7 +263,18 @@ REFUSALS: dict[str, str] = {
     "not_enough_legends": "the block needs at least {players} legendary creatures",
 }
 """Every reason the engine gives for a refusal, in words (a test checks that none is missing: a bare code such
-as ``malformed`` once reached players)."""
+as ``malformed`` once reached players). A ``/you`` form is the words for the player the reason is about when
+they asked: nobody is told about themselves by name (:data:`ABOUT_SENDER`)."""
+
+ABOUT_SENDER: dict[str, str] = {
+    "no_lot/step_to_come": "active",
+    "no_lot/choice": "player",
+    "no_lot/step_over": "active",
+    "choice_pending": "player",
+    "not_auction_step_lot/owned": "seller",
+    "not_auction_step_lot/commander": "first_bidder",
+}
+"""Refusals that name a player (by this detail): said to that very player, they take their ``/you`` form."""
 
 COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
@@ -257,6 +302,9 @@ class AuctionView:
     """Mana bought: (player, colour letter, count), for the player's mana counter."""
     private: list[tuple[Any, str]] = field(default_factory=list)
     """(player, line) only that player may read: the names of the cards they drew."""
+    turn: str = ""
+    """The turn line (:func:`turn_line`) when ``chat`` ends with one: alone there, the referee holds it for
+    the turn's next line (:data:`TURN_LINE_WAIT`)."""
 
 
 CardNames = Sequence[str] | None
@@ -605,6 +653,7 @@ def render_view(
     lines: list[str] = []
     ending: list[str] = []
     income: list[str] = []
+    income_at: int | None = None  # where the turn ended: its income line goes there, before the next turn's
     departures = {e.player: e.reason for e in effects if isinstance(e, rules.PlayerLost)}
     left_mid_lot = {  # said in one line with what became of their lot
         e.player
@@ -725,6 +774,8 @@ def render_view(
                 line += f": add {effect.count} to your {effect.color} counter"
             lines.append(line + ".")
         elif isinstance(effect, rules.GoldChanged) and effect.reason == "income":
+            if income_at is None:  # paid as the turn ended: what follows is the next turn's
+                income_at = len(lines)
             if not judge:
                 income.append(f"{name_of(effect.player)} {effect.new}")
         elif isinstance(effect, rules.GoldChanged) and effect.reason.startswith("sold_lot"):
@@ -762,7 +813,8 @@ def render_view(
         elif isinstance(effect, rules.GameOver):
             ending.append(f"Game over: {game_result(engine, name_of)}.")
     if income:
-        lines.append(f"Income +{engine.config.income}: " + ", ".join(income) + " gold.")
+        at = len(lines) if income_at is None else income_at
+        lines.insert(at, f"Income +{engine.config.income}: " + ", ".join(income) + " gold.")
     began = next((e for e in effects if isinstance(e, rules.TurnBegan)), None)
     if (
         began is not None
@@ -771,7 +823,8 @@ def render_view(
         and engine.active == began.active
         and engine.lot is None
     ):
-        lines.append(turn_line(name_of(began.active)))
+        view.turn = turn_line(name_of(began.active))
+        lines.append(view.turn)
     view.chat = ending + lines
     return view
 
@@ -918,6 +971,10 @@ class AuctionReferee(SeatsByName, PileReferee):
     options_type = AuctionOptions
     refusals: ClassVar[dict[str, str]] = REFUSALS
     PLAYER_DETAILS: ClassVar[frozenset[str]] = PileReferee.PLAYER_DETAILS | {"seller", "first_bidder"}
+    _held_turn: tuple[int, str] | None = None
+    """(turn, line): a turn line that had no other line to go with, waiting for the turn's next one."""
+    _turn_wait: asyncio.Task[None] | None = None
+    """The task that says :attr:`_held_turn` alone once :data:`TURN_LINE_WAIT` is over."""
 
     def __init__(
         self, bot: Bot, game_id: int, room_id: int, options: AuctionOptions, block: LoadedBlock
@@ -950,19 +1007,24 @@ class AuctionReferee(SeatsByName, PileReferee):
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
         self._step_waits = False  # the draw step came while a card effect's lot was up: the step follows it
-        self._draw_asked: tuple[Any, int] | None = None  # (player, turn) whose early !draw was answered
+        self._held_turn = None
+        self._turn_wait = None
         self._unshown: list[Effect] = []
         """A turn's end applied as the referee's own turn began: shown with the next player's turn line."""
         with_decline_hint(self.commands)  # !bid 0 says how to decline
 
-    def explain(self, error: RulesError) -> str:
+    def explain(self, error: RulesError, *, to: Any | None = None) -> str:
         """The engine's refusal in words; ``!stop`` during a lot outside the auction step says how that kind
-        of lot ends, and a bid with nothing up says whose turn it is and how its card comes up."""
+        of lot ends, and a bid with nothing up says whose turn it is and how its card comes up. ``to``: the
+        engine player it is said to; a refusal about them says "you" (:data:`ABOUT_SENDER`)."""
         if error.code == "no_lot" and getattr(self, "table", None) is not None:
             error = self.why_no_lot(error)
         kind = error.details.get("kind")
         if error.code == "not_auction_step_lot" and f"{error.code}/{kind}" in self.refusals:
             error = RulesError(f"{error.code}/{kind}", **error.details)
+        about = ABOUT_SENDER.get(error.code)
+        if to is not None and about is not None and error.details.get(about) == to:
+            error = RulesError(f"{error.code}/you", **error.details)
         pending = error.details.get("pending")
         if error.code == "ambiguous_card" and isinstance(pending, list) and pending:  # !cast/!keep, no name
             shown = dict.fromkeys(self.shown_card_name(str(name)) for name in pending)
@@ -975,16 +1037,32 @@ class AuctionReferee(SeatsByName, PileReferee):
             error = RulesError(error.code, **{**error.details, "held": COUNT_WORDS[held]})
         return super().explain(error)
 
+    def refusal(self, error: RulesError, ctx: Context) -> Refusal:
+        """As every format renders a refusal, worded for its sender: one about them says "you"."""
+        return render_refusal(
+            self.explain(error, to=self.sender_player(ctx)),
+            error,
+            hidden=self.hidden_card_names(ctx),
+            shown=self.shown_card_name,
+        )
+
+    def sender_player(self, ctx: Context) -> Any | None:
+        """The engine player who said ``ctx``'s command (by the server's user name), or None."""
+        if getattr(self, "table", None) is None:
+            return None
+        return next((p for p, name in self.engine_names.items() if name == ctx.sender), None)
+
     def why_no_lot(self, error: RulesError) -> RulesError:
         """``no_lot`` as the turn stands: its auction still to come (and how it comes), a bought card waiting
         for its buyer's choice, the turn's auction over, or no turn going on."""
         engine = self.engine
+        options: AuctionOptions = getattr(self, "options", AuctionOptions())
         if engine.phase == "beginning" and engine.active is not None:
-            return RulesError("no_lot/step_to_come", **{**error.details, "active": engine.active})
+            how = how_an_auction_starts(options.auction_at)
+            return RulesError("no_lot/step_to_come", **{**error.details, "active": engine.active, "how": how})
         choosing = [p for p in engine.players if engine.pending.get(p)]
         if engine.phase == "auction" and choosing:
             return RulesError("no_lot/choice", **{**error.details, "player": choosing[0]})
-        options: AuctionOptions = getattr(self, "options", AuctionOptions())
         when = (
             "as the next turn begins"
             if options.auction_at == "turn"
@@ -1014,7 +1092,7 @@ class AuctionReferee(SeatsByName, PileReferee):
         public."""
         if self.table is None:
             return ()
-        player = next((p for p, name in self.engine_names.items() if name == ctx.sender), None)
+        player = self.sender_player(ctx)
         if player is None or player not in self.engine.hand:
             return ()
         return {self.engine.ref(index).name for index in self.engine.hand[player]}
@@ -1280,10 +1358,16 @@ class AuctionReferee(SeatsByName, PileReferee):
         begun: list[Effect] = []
         if active in engine.living() and engine.active != active and not engine.is_over():
             begun = self.apply(rules.BeginTurn(player=None, active=active))
-        if ended or begun or self._unshown:
-            await self.perform([*ended, *begun])
         if begun and self.options.auction_at == "turn":
-            await self.start_auction_step()
+            # Shown with the turn's first lot: the turn's lines (the income line) in one message.
+            self._unshown += [*ended, *begun]
+            try:
+                await self.start_auction_step()
+            finally:
+                if self._unshown:  # no lot opened (the step waits, or it was refused): shown now
+                    await self.perform([])
+        elif ended or begun or self._unshown:
+            await self.perform([*ended, *begun])
 
     async def on_phase(self, phase: int) -> None:
         engine = self.engine
@@ -1553,7 +1637,11 @@ class AuctionReferee(SeatsByName, PileReferee):
             card_names=self.block.game_names,
             auction_at=self.options.auction_at,
         )
-        for line in view.chat:  # queued lines are merged into as few chat messages as fit
+        chat = view.chat
+        if view.turn and chat == [view.turn] and not self.bot.chat.pending(self.chat_destination):
+            self.hold_turn_line(view.turn)  # alone, nothing to join: it goes with the turn's next line
+            chat = []
+        for line in chat:  # queued lines are merged into as few chat messages as fit
             await self.say(line)
         for player, line in view.private:
             await self.tell(self.player_name(player), line)
@@ -1622,6 +1710,48 @@ class AuctionReferee(SeatsByName, PileReferee):
                 await self.start_auction_step()
             else:  # the turn ended meanwhile
                 self._step_waits = False
+
+    # -- the turn line: with the turn's next line when it has none of its own ------------------------------
+
+    async def say(self, text: Line) -> None:
+        """The game's chat line, after a turn line still held for it (one message for both; none when the line
+        says how the turn's auction starts itself: a refusal of an early ``!bid`` or ``!draw``)."""
+        if self._held_turn is not None:
+            held = self.take_turn_line()
+            how = how_an_auction_starts(self.options.auction_at)
+            if held and not (isinstance(text, str) and how in text):
+                await super().say(held)
+        await super().say(text)
+
+    def hold_turn_line(self, line: str) -> None:
+        """Keep the turn line ``line`` for the turn's next chat line, at most :data:`TURN_LINE_WAIT` s: a
+        judge's table has no income line to carry it, and a message of its own each turn spends the scarcest
+        budget."""
+        self.take_turn_line()
+        self._held_turn = (self.engine.turn, line)
+        self._turn_wait = asyncio.create_task(self._turn_line_due())
+
+    def take_turn_line(self) -> str:
+        """The held turn line, forgotten here: "" when there is none or it is stale (the turn's auction began,
+        another turn began, the game is over)."""
+        held, self._held_turn = self._held_turn, None
+        wait, self._turn_wait = self._turn_wait, None
+        if wait is not None and wait is not asyncio.current_task():
+            wait.cancel()
+        if held is None or self.table is None:
+            return ""
+        engine = self.engine
+        turn, line = held
+        return line if engine.turn == turn and engine.phase == "beginning" and engine.lot is None else ""
+
+    async def _turn_line_due(self) -> None:
+        """Nothing else was said in time: the held turn line goes alone (the player may not know how their
+        auction starts)."""
+        await asyncio.sleep(TURN_LINE_WAIT)
+        async with self._lock:
+            due = self._turn_wait is asyncio.current_task() and not self.closed
+            if due and (line := self.take_turn_line()):
+                await super().say(line)
 
     # -- sinks: cards ------------------------------------------------------------------------------------
 
@@ -2006,9 +2136,10 @@ class AuctionReferee(SeatsByName, PileReferee):
         player = self.engine_player(self.require_player(ctx))
         async with self._lock:
             if self.table is not None and self.draw_needs_asking(player):
+                how = how_an_auction_starts(self.options.auction_at)
                 raise NotAllowed(
-                    f"this turn's card comes from its auction: {HOW_AN_AUCTION_STARTS}. !draw is for card"
-                    " effects that make you draw (rule 7); say !draw again to draw anyway"
+                    f"this turn's card comes from its auction: {how}. !draw is for card effects that make you"
+                    " draw (rule 7); say !draw again to draw anyway"
                 )
             await self.perform(self.apply(rules.Draw(player=player, count=count or 1)))
 
@@ -2016,14 +2147,24 @@ class AuctionReferee(SeatsByName, PileReferee):
         """Whether ``player``'s ``!draw`` is their first this turn before their turn's auction: a newcomer's
         way to take the turn's card, which would hand them a free card. It is answered with how the auction
         starts; a second ``!draw`` (same player, same turn) draws, for an upkeep effect that makes them
-        draw. Other players' draws, and draws once the turn's auction happened, are not asked about."""
+        draw. Other players' draws, and draws once the turn's auction happened, are not asked about. The ask
+        is journaled first (:data:`DRAW_ASKED` in the table's meta, no engine action: old journals replay as
+        they did), so after a restart the repeat still draws.
+
+        Raises:
+            JournalError: the ask could not be journaled (it is not made: the next ``!draw`` asks).
+        """
         engine = self.engine
         if engine.active != player or engine.phase != "beginning" or engine.lot is not None:
             return False
-        asked = (player, engine.turn)
-        if self._draw_asked == asked:
+        asked = [player, engine.turn]
+        journal, key = self.bot.journal, self.table.key  # type: ignore[union-attr]
+        meta = journal.table_meta(key)
+        if meta.get(DRAW_ASKED) == asked:
             return False
-        self._draw_asked = asked
+        if journal.refusing:  # a process fenced off records nothing (another may play this table on)
+            raise JournalError(f"nothing more is recorded by this process: {journal.refusing}")
+        journal.set_table_meta(key, {**meta, DRAW_ASKED: asked})
         return True
 
     @command()

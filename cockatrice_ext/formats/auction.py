@@ -265,7 +265,8 @@ class BeginTurn(Action):
 
 @dataclass(frozen=True)
 class StartAuctionStep(Action):
-    """Referee: the active player's draw step (now the auction step) began."""
+    """Referee: the turn's auction step began (at the active player's draw step, which it replaces, or as the
+    turn begins at a table that skips upkeep: the bot's ``auction_at``)."""
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,10 @@ never said how to decline.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from bot.test_auction_turn_words import Game
 from bot.test_auction_view import creature, engine_with, name_of, spell, started, view_of
 from bot.test_auction_wording import referee_for, refusal
 
@@ -28,7 +31,8 @@ def test_each_turn_says_how_its_auction_starts_with_the_income_line() -> None:
     view = view_of(engine, am.Pass(1), am.Pass(2), am.EndTurn(None), am.BeginTurn(None, active=2))
     assert view.chat[-2:] == ["Income +3: alice 13, bob 13 gold.", f"bob's turn: {HOW}."]
     judged = view_of(engine, am.EndTurn(None), am.BeginTurn(None, active=1), judge=True)
-    assert judged.chat == [f"alice's turn: {HOW}."]  # no income line to carry it: the turn line alone
+    assert judged.chat == [f"alice's turn: {HOW}."]  # no income line to carry it: the turn line alone,
+    assert judged.turn == judged.chat[0]  # which the referee holds for the turn's next line
     quick = engine_with([creature("Bear"), creature("Imp")])
     effects = quick.apply(am.BeginTurn(None, active=1))
     assert render_view(effects, quick, name_of, judge=False, auction_at="turn").chat == []
@@ -83,13 +87,15 @@ def test_bid_zero_says_that_one_declines_with_pass() -> None:
     assert commands.specs["bid"].usage == "!bid AMOUNT"
 
 
-def test_the_first_early_draw_of_the_active_player_is_asked_about_once() -> None:
+def test_the_first_early_draw_of_the_active_player_is_asked_about_once(tmp_path: Path) -> None:
     """Before the turn's auction, the active player's first ``!draw`` is answered with how the auction
     starts; the repeat draws (an upkeep effect may make them draw). Others' draws and later draws are not
     asked about."""
-    engine = engine_with([creature("Bear"), creature("Imp"), creature("Elf"), creature("Orc")])
-    referee = referee_for(engine)
-    referee._draw_asked = None
+    game = Game(
+        tmp_path / "journal.sqlite3", [creature("Bear"), creature("Imp"), creature("Elf"), creature("Orc")]
+    )
+    referee = game.start_referee()
+    engine = referee.engine
     view_of(engine, am.BeginTurn(None, active=1))
     assert not referee.draw_needs_asking(2)  # not bob's turn
     assert referee.draw_needs_asking(1)

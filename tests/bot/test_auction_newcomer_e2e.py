@@ -41,6 +41,10 @@ def test_a_newcomer_learns_from_chat_how_the_auction_starts(
                 rf" {active.name}: {HOW}",
                 mark,
             )
+            await active.say(game_id, "!bid 3")  # the same refusal, said to the active player: "your turn"
+            await bot_line(
+                active, rf"{active.name}: nothing is up for auction yet: it is your turn: {HOW}", mark
+            )
             await active.say(game_id, "!bid 0")
             await bot_line(
                 active,

@@ -27,9 +27,12 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   bounces (``!dies``, ``!bounce``).
 * **Answers.** After the attacker's ``!resolve`` a defender with a face-down spell (a public fact) gets their
   turn: ``!cast`` instants, then ``!resolve`` (the fight line names them; a defender's ``!pass`` then means
-  the same). A defender who says nothing for :data:`ANSWER_SECONDS` (counted once the line asking them has
-  left the chat queue, and only while the referee's link is sound) is answered for: the referee resolves the
-  fight, so a defender who is away never holds the game.
+  the same). They are asked even when nothing they have face down can be cast now (no instant, or none within
+  the round's cap): which cards are face down stays hidden, so the table's lines, and the clock, are the same
+  whatever they hold; the defender alone is told privately what they can cast, or that only ``!resolve`` is
+  left (:func:`answer_note`). A defender who says nothing for :data:`ANSWER_SECONDS` (counted once the lines
+  asking them have left the chat queue, again after each instant they cast, and only while the referee's link
+  is sound) is answered for: the referee resolves the fight, so a defender who is away never holds the game.
 * **Fights.** When the deck check read the cards' rules text and the engine knows both fighters' power and
   toughness (see :mod:`cockatrice_ext.formats.combat`), ``!resolve`` applies the deaths itself and says so
   in one line; otherwise that line names who dies by printed power and toughness, why the referee cannot
@@ -117,7 +120,8 @@ _NUMBER = re.compile(r"[0-9]{1,3}")
 SCORE_CARD = "Score"  # a token on each player's table (watching) or ours, one per player (seated)
 ANSWER_SECONDS = 90.0
 """Seconds a defender with face-down spells has to answer a fight (``!cast`` instants, ``!resolve``) before
-the referee resolves it for them: the game never waits on a player who is away."""
+the referee resolves it for them: the game never waits on a player who is away. Counted from the ask, and
+again from each instant they cast (each cast line tells them the clock anew)."""
 SLOTS = "slots 1-5"
 DECK_OFFER = "No legal deck? !deck sends you one (40 cards) to paste into Cockatrice's deck editor."
 """Said with a deck refusal: a newcomer with an ordinary 60-card deck learns that a legal one ships."""
@@ -182,7 +186,7 @@ REFUSALS: dict[str, str] = {
     "fight_pending/answer": "the fight in slot {slot} waits for {defender}'s answer first",
     "defender_answering": (
         "the fight waits for {defender} to answer (!cast an instant, then !resolve); it resolves by itself"
-        f" {ANSWER_SECONDS:g} s after they were asked"
+        f" {ANSWER_SECONDS:g} s after they were asked or cast their last instant"
     ),
     "active_player_first": (
         "{active_player} reveals first and says !resolve; then you may answer with instants"
@@ -635,17 +639,74 @@ def fight_declared_line(
 
 
 def answer_prompt(effect: rules.SpellCast, engine: rules.CombatEngine, name_of: Callable[[Any], str]) -> str:
-    """`` carol: more instants with !cast, or !resolve.`` after the cast line of a defender the fight still
-    waits for (else ""): seen, a defender who answered heard nothing more until the clock resolved for
-    them. Said in the cast's own line (no extra message)."""
+    """`` carol: !cast another instant (SPELL-SLOT) or !resolve; the fight resolves by itself in 90 s.``
+    after the cast line of a defender the fight still waits for (else ""): seen, a defender who answered
+    heard nothing more until the clock resolved for them. Said in the cast's own line (no extra message),
+    and the clock starts again with it (:meth:`CombatReferee.arm_answer_timer`). Public: it depends only on
+    whether they still have a card face down, never on what those cards are (whether one is a castable
+    instant is told to them alone: :func:`answer_note`)."""
     if engine.answering_player() != effect.player:
         return ""
     name = name_of(effect.player)
-    seat = engine.config.players.index(effect.player)
+    clock = f"the fight resolves by itself in {ANSWER_SECONDS:g} s."
+    if engine.has_face_down_spells(effect.player):
+        return f" {name}: !cast another instant (SPELL-SLOT) or !resolve; {clock}"
+    return f" {name}: !resolve when done; {clock}"
+
+
+def answer_note(
+    engine: rules.CombatEngine, player: Any, shown: Callable[[str], str] = same_name, *, cast: bool = False
+) -> str:
+    """Private, to the defender the fight waits for while something of theirs is face down: what they can
+    cast now, or that nothing can be, and why, card by card (``""`` otherwise: nothing face down is public,
+    and the table's lines say it all). The table's lines are the same either way, and so is this message's
+    coming: the clock starts once it has left the chat queue (``told``), so a note sent only when nothing
+    can be cast would delay the clock, and the attacker could time that. ``cast``: after an instant of
+    theirs (the others)."""
+    if engine.answering_player() != player or not engine.has_face_down_spells(player):
+        return ""
+    seat = engine.config.players.index(player)
     spells = engine.seats[seat].spells
-    if any(card is not None and not engine.cast_refusals(seat, card) for card in spells):
-        return f" {name}: more instants with !cast, or !resolve."
-    return f" {name}: !resolve when done."
+    clock = f"the fight resolves by itself in {ANSWER_SECONDS:g} s"
+    if castable := engine.castable_spells(player):
+        named = ", ".join(
+            f"{shown(engine.config.cards[card].name)} (spell slot {slot + 1})"
+            for slot, card in enumerate(spells)
+            if card is not None and slot in castable
+        )
+        still = "still " if cast else ""
+        return (
+            f"You can {still}cast {named}: !cast SLOT, then !resolve (or !resolve alone); without a word,"
+            f" {clock}."
+        )
+    reasons: list[str] = []
+    for slot, card in enumerate(spells):
+        if card is None:
+            continue
+        why = []
+        for refusal in engine.cast_refusals(seat, card):
+            if refusal.code == "defender_instants_only":
+                why.append("not an instant (the defender casts only instants)")
+            elif refusal.code == "spell_above_round":
+                why.append(
+                    f"mana value {refusal.details['mana_value']}, above this round's cap of {engine.round}"
+                )
+        reasons.append(
+            f"{shown(engine.config.cards[card].name)} (spell slot {slot + 1}): {' and '.join(why)}"
+        )
+    others = "other " if cast else ""
+    return (
+        f"None of your {others}face-down spells can be cast in this fight: {'; '.join(reasons)}. Say !resolve"
+        f" (or !pass), else {clock}. Every defender with a card face down is asked the same, so your opponent"
+        " cannot tell."
+    )
+
+
+def answer_key(engine: rules.CombatEngine) -> tuple[int, int, int]:
+    """Which wait for a defender's answer the clock runs for: (turn, fight slot, spells cast for the fight).
+    While the fight waits for the defender only they cast, so each instant of theirs is a new wait, with
+    the whole of :data:`ANSWER_SECONDS` again (its cast line says so: :func:`answer_prompt`)."""
+    return (engine.turn, engine.fight_slot or 0, len(engine.stack))
 
 
 def answer_timeout_line(
@@ -758,7 +819,8 @@ def private_messages(
 ) -> list[tuple[Any, str]]:
     """(player, text): the opening hand, numbered (for ``!place N SLOT``), later draws, and the hand list
     whenever a card leaves the hand (face down: numbers for ``!set N SLOT``, after a note when the spell set
-    cannot be cast this turn; a discard, at each step of a cleanup too: ``!discard N``; a summon).
+    cannot be cast this turn; a discard, at each step of a cleanup too: ``!discard N``; a summon); a defender
+    asked to answer hears what of theirs can be cast now, or that nothing can (:func:`answer_note`).
     ``moved``: positions in ``effects`` of draws the referee put into the player's hand itself (a judge):
     those need no word; the others are named, and the opening hand says once how to take them from the
     library. Hand cards and draws are named by ``shown``: the name on the card in Cockatrice."""
@@ -784,6 +846,10 @@ def private_messages(
             message = (effect.player, f"{note} {hand_message(engine, effect.player, shown)}".lstrip())
             if message not in out:
                 out.append(message)
+        elif isinstance(effect, rules.DefenderToAnswer | rules.SpellCast) and (
+            note := answer_note(engine, effect.player, shown, cast=isinstance(effect, rules.SpellCast))
+        ):
+            out.append((effect.player, note))
     return out
 
 
@@ -995,7 +1061,7 @@ class CombatRoom(FormatRoom):
     @command(scopes=("room",))
     async def combat(self, ctx: Context, what: Literal["new", "rules"], args: Rest | None = None) -> None:
         """!combat new [OPTS]: create a two-player Magic Combat Rules game refereed by the bot, e.g.
-        !combat new draw=both hand=7; !combat rules lists the options."""
+        !combat new draw=both hand=7; !combat rules lists the options; !deck sends a legal deck."""
         if what == "rules":
             for line in game_options.room_rules("combat", self.defaults):
                 await ctx.reply(shorten(line))
@@ -1028,8 +1094,9 @@ class CombatRoom(FormatRoom):
 
     async def handle_command(self, ctx: Context, text: str) -> bool:
         """As every room referee's, and ``!deck`` (a Combat game's command, seen said in the room and
-        ignored) sends the bundled deck here too. Not a listed room command: the room's ``!help`` line is
-        full, and the game's opening line and refusals point to it."""
+        ignored) sends the bundled deck here too. Not a listed room command: the room's ``!help`` line
+        (``referee.room_help``) has no room for it (with every format installed it is 297 of 300 characters
+        already); ``!help combat`` names it, as does a refused deck's line (:data:`DECK_OFFER`)."""
         try:
             invocation = parse_invocation(text)
         except CommandError:
@@ -1078,7 +1145,7 @@ class CombatReferee(SeatsByName, GameReferee):
         self._turn_told: set[tuple[int, Any]] = set()  # (round, player): "It is still X's turn" said
         self._reminders: set[asyncio.Task[None]] = set()
         self._answer_timer: asyncio.Task[None] | None = None  # resolves a fight its defender does not answer
-        self._answer_key: tuple[int, int] | None = None  # (turn, fight slot) the timer runs for
+        self._answer_key: tuple[int, int, int] | None = None  # the wait the timer runs for: answer_key
         self.engine_names: dict[Any, str] = {}  # engine player -> user name (seats are found by name)
         self.shown_names: dict[str, str] = {}  # engine card name -> the name on the card in Cockatrice
         self.live = False  # the engine is bound to the seated players (started, resumed or rebuilt)
@@ -1532,11 +1599,12 @@ class CombatReferee(SeatsByName, GameReferee):
     def arm_answer_timer(self) -> None:
         """Keep the answer timer in step with the engine: running while a fight waits for its defender
         (:data:`ANSWER_SECONDS` from when they can read it), none otherwise. The same wait keeps its timer; a
-        new one (another fight, another turn) gets a new timer."""
+        new one (another fight, another turn, an instant the defender just cast: :func:`answer_key`) gets a
+        new timer."""
         answering = None
         if self.table is not None and not self.closed and not self.finished:
             answering = self.engine.answering_player()
-        key = (self.engine.turn, self.engine.fight_slot or 0) if answering is not None else None
+        key = answer_key(self.engine) if answering is not None else None
         running = self._answer_timer is not None and not self._answer_timer.done()
         if key is not None and key == self._answer_key and running:
             return
@@ -1546,7 +1614,7 @@ class CombatReferee(SeatsByName, GameReferee):
         if key is not None:
             self._answer_timer = asyncio.get_running_loop().create_task(self._answer_for(answering, key))
 
-    async def _answer_for(self, defender: Any, key: tuple[int, int]) -> None:
+    async def _answer_for(self, defender: Any, key: tuple[int, int, int]) -> None:
         """After :data:`ANSWER_SECONDS` of the defender's silence, resolve the fight for them (the referee's
         ``ResolveFight``): an away or silent defender never holds the game. The clock runs once the line
         asking them has left the chat queue, and starts again when the referee's own link was not sound
@@ -1559,8 +1627,8 @@ class CombatReferee(SeatsByName, GameReferee):
                 if self.closed or self.finished or self.table is None or self.engine.is_over():
                     return
                 engine = self.engine
-                if engine.answering_player() != defender or (engine.turn, engine.fight_slot) != key:
-                    return  # answered (or the game moved on) meanwhile
+                if engine.answering_player() != defender or answer_key(engine) != key:
+                    return  # answered, cast again (a new clock runs), or the game moved on meanwhile
                 self._answer_key = None
                 if not heard:
                     self.arm_answer_timer()

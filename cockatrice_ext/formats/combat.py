@@ -37,8 +37,11 @@ RULE INDEX (seed 004, in our words -> where it lives)
   when the defender has a face-down card in a spell slot (public: which card stays hidden) the fight then
   waits for the defender (``DefenderToAnswer``, :meth:`CombatEngine.answering_player`), who casts instants
   and resolves it with their own ``ResolveFight`` (the referee's, ``player=None``, answers for a silent
-  defender); with none the fight resolves at once. ``config.defender_answers`` (off only in games journaled
-  before it) turns this on. "Fight": each creature deals damage equal to its power to the other. The engine
+  defender); with none the fight resolves at once. The defender is asked even when nothing they have face
+  down could be cast now (no instant, or none within the round's cap: :meth:`CombatEngine.castable_spells`,
+  private): the write-up keeps face-down cards hidden, and asking only a defender with a castable instant
+  would tell the attacker they hold one. ``config.defender_answers`` (off only in games journaled before it)
+  turns this on. "Fight": each creature deals damage equal to its power to the other. The engine
   settles a fight itself (``FightResolved.settled``, a ``CardLeftPlay`` per death) only when it knows both
   creatures' power and toughness: printed numbers, no rules text but fight-neutral keywords, nothing
   attached, nothing it does not model since they entered (``unsure``), no permanent in play whose text it
@@ -536,7 +539,8 @@ class SpellCast(Effect):
 @dataclass(frozen=True)
 class DefenderToAnswer(Effect):
     """The active player is done revealing for the fight in ``slot``; it waits for ``player``, the defender,
-    who has face-down spells: instants (``CastSpell``), then ``ResolveFight``."""
+    who has face-down spells: instants (``CastSpell``), then ``ResolveFight``. Said whether or not one of
+    them can be cast now (that stays hidden)."""
 
     player: PlayerId
     slot: int
@@ -756,6 +760,18 @@ class CombatEngine(Engine[CombatConfig]):
     def has_face_down_spells(self, player: PlayerId) -> bool:
         """Whether ``player`` has a card face down in a spell slot (public; which card it is stays hidden)."""
         return any(card is not None for card in self.seats[self._seat(player)].spells)
+
+    def castable_spells(self, player: PlayerId) -> list[int]:
+        """The spell slots (0-based) whose face-down card ``player`` could cast in the pending fight now, by
+        the round's cap and the defender's instants only (:meth:`cast_refusals`). Private: it depends on
+        which cards they are, so nothing public may follow from it (the defender is asked either way)."""
+        seat = self._seat(player)
+        spells = self.seats[seat].spells
+        return [
+            slot
+            for slot, card in enumerate(spells)
+            if card is not None and not self.cast_refusals(seat, card)
+        ]
 
     def points(self, player: PlayerId) -> int:
         return self.seats[self._seat(player)].points

@@ -21,35 +21,45 @@ pytestmark = pytest.mark.servatrice
 
 INSTANTS = ("Giant Growth", "Shock", "Lightning Bolt", "Righteousness")
 """Instants of mana value 1 in the bundled deck: castable by the defender in round 1."""
+SORCERIES = ("Flame Slash", "Prey Upon")
+"""Sorceries of mana value 1 in the bundled deck: never castable by the defender."""
 
 
-def seed_for_an_answer(facts: tuple[object, ...]) -> tuple[int, str, str, str]:
-    """A seed dealing alice (first to play) a creature of mana value 3 or less, and bob one and an instant
-    of mana value 1: (seed, her creature, his creature, his instant)."""
+def seed_for_an_answer(
+    facts: tuple[object, ...], spells: tuple[str, ...] = INSTANTS
+) -> tuple[int, str, str, str]:
+    """A seed dealing alice (first to play) a creature of mana value 3 or less, and bob one and one of
+    ``spells``: (seed, her creature, his creature, his spell)."""
     for seed in range(3000):
         engine = rules.CombatEngine(rules.CombatConfig.from_decks((1, 2), (facts, facts)), seed=seed)  # type: ignore[arg-type]
         engine.apply(rules.StartGame(player=None))
-        instants = [engine.config.cards[i].name for i in engine.seats[1].hand]
-        instants = [name for name in instants if name in INSTANTS]
+        held = [engine.config.cards[i].name for i in engine.seats[1].hand]
+        held = [name for name in held if name in spells]
         hers, his = cheap_creatures(engine, 0), cheap_creatures(engine, 1)
-        if hers and his and instants:
-            return seed, hers[0], his[0], instants[0]
+        if hers and his and held:
+            return seed, hers[0], his[0], held[0]
     raise AssertionError("no suitable seed")
 
 
-@pytest.mark.parametrize("answer", [True, False], ids=["bob-answers", "bob-is-silent"])
+@pytest.mark.parametrize(
+    "answer", ["answers", "silent", "sorcery"], ids=["bob-answers", "bob-is-silent", "bob-holds-a-sorcery"]
+)
 def test_the_defender_answers_a_fight_or_the_referee_answers_for_him(
-    servatrice: ServatriceServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answer: bool
+    servatrice: ServatriceServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answer: str
 ) -> None:
+    """``sorcery``: bob's only face-down card cannot be cast by a defender; he is asked all the same (the
+    table cannot tell what he holds), hears privately that only !resolve is left, and resolves."""
     legal = load_block("combat-deck", sections=None).cod
     facts = check_cod(legal).facts
     assert facts is not None
-    seed, hers, his, instant = seed_for_an_answer(facts)
-    if not answer:
+    seed, hers, his, instant = seed_for_an_answer(facts, SORCERIES if answer == "sorcery" else INSTANTS)
+    if answer == "silent":
         monkeypatch.setattr(bot_combat, "ANSWER_SECONDS", 3.0)
 
     async def scenario() -> None:
-        names = ("alice_an", "bob_an") if answer else ("alice_si", "bob_si")
+        names = {"answers": ("alice_an", "bob_an"), "silent": ("alice_si", "bob_si")}.get(
+            answer, ("alice_so", "bob_so")
+        )
         bot, players, room_id, game_id, referee = await combat_game(
             servatrice,
             tmp_path / "journal.sqlite3",
@@ -86,12 +96,24 @@ def test_the_defender_answers_a_fight_or_the_referee_answers_for_him(
                 await player.say(game_id, command())
                 await bot_line(alice, line, mark)
             mark = alice.mark()
-            if answer:  # (silent, the referee's short wait may be over before any line could be answered)
+            if answer == "sorcery":
+                note = await bob.wait_private(
+                    lambda t: t.startswith("None of your face-down spells"), timeout=15
+                )
+                assert f"{instant} (spell slot 1): not an instant" in note
+                await bob.say(game_id, "!resolve")
+            elif answer == "answers":  # (silent: the short wait may be over before a line is answered)
                 assert engine.answering_player() == engine.config.players[1] and engine.fight_slot == 0
+                note = await bob.wait_private(lambda t: t.startswith("You can cast"), timeout=15)
+                assert note.startswith(f"You can cast {instant} (spell slot 1): !cast SLOT, then !resolve")
                 await alice.say(game_id, "!resolve")
                 await bot_line(alice, rf"{alice.name}: the fight waits for {bob.name} to answer", mark)
                 await bob.say(game_id, "!cast 1")
-                await bot_line(alice, rf"{bob.name} casts {instant}\. {bob.name}: !resolve when done\.", mark)
+                await bot_line(
+                    alice,
+                    rf"{bob.name} casts {instant}\. {bob.name}: !resolve when done; the fight resolves",
+                    mark,
+                )
                 await bob.say(game_id, "!resolve")
                 await bot_line(alice, rf"Resolving: {instant}\.", mark)
             else:
@@ -102,7 +124,9 @@ def test_the_defender_answers_a_fight_or_the_referee_answers_for_him(
                 )
             await bot_line(alice, r"Fight in slot 1 done", mark)
             assert engine.answering_player() is None and engine.fought == [0]
-            assert (engine.seats[1].spells[0] is None) == answer  # silent: his instant stays set
+            assert (engine.seats[1].spells[0] is None) == (answer == "answers")  # else his card stays set
+            if answer != "answers":  # never cast: never named to alice
+                assert not [text for _, text in alice.heard if instant in text]
             await alice.say(game_id, "!pass")
             await bot_line(alice, rf"{alice.name} scores", mark)
         finally:

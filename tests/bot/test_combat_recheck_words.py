@@ -54,13 +54,16 @@ def asked_to_answer(verdict: DeckVerdict, *instants: str) -> rules.CombatEngine:
 
 
 def test_the_defender_s_cast_line_says_how_to_finish(verdict: DeckVerdict) -> None:
-    """Seen: "carol casts Giant Growth." and nothing more until the clock resolved the fight."""
+    """Seen: "carol casts Giant Growth." and nothing more until the clock resolved the fight. The line says
+    the clock anew (it starts again with each cast), and depends only on whether something of theirs is still
+    face down (public), never on what (``test_combat_answer_secrecy``)."""
     engine = asked_to_answer(verdict, "Giant Growth", "Shock")
+    clock = f"the fight resolves by itself in {bot_combat.ANSWER_SECONDS:g} s."
     assert said(engine, rules.CastSpell(player=ZOE, spell_slot=0)) == [
-        "zoe casts Giant Growth. zoe: more instants with !cast, or !resolve."
+        f"zoe casts Giant Growth. zoe: !cast another instant (SPELL-SLOT) or !resolve; {clock}"
     ]
     (last,) = said(engine, rules.CastSpell(player=ZOE, spell_slot=1, target_player=ALICE, target_slot=0))
-    assert last.startswith("zoe casts Shock") and last.endswith(". zoe: !resolve when done.")
+    assert last.startswith("zoe casts Shock") and last.endswith(f". zoe: !resolve when done; {clock}")
 
 
 def test_the_attacker_s_cast_line_is_unchanged(verdict: DeckVerdict) -> None:
@@ -108,7 +111,7 @@ def clock_runs_out(engine: rules.CombatEngine, monkeypatch: pytest.MonkeyPatch) 
 
     async def run() -> None:
         referee._lock = asyncio.Lock()
-        await referee._answer_for(ZOE, (engine.turn, engine.fight_slot or 0))
+        await referee._answer_for(ZOE, bot_combat.answer_key(engine))
 
     asyncio.run(run())
     assert engine.answering_player() is None  # resolved for zoe
@@ -299,3 +302,19 @@ def test_deck_said_in_the_room_sends_the_bundled_deck(verdict: DeckVerdict) -> N
     assert user == "dave" and raw
     assert Counter(line[2:] for line in listing.splitlines()) == Counter(f.name for f in verdict.facts or ())
     assert replies == [f"dave: {bot_combat.DECK_HOWTO}"]
+
+
+def test_the_room_s_help_for_combat_names_deck() -> None:
+    """Room `!deck` works but the room's command list has no room for it (with every format installed it
+    is nearly 300 characters: ``referee.room_help``); `!help combat`, where a newcomer to the format looks,
+    names it, and still fits one chat line after the format's pitch."""
+    from test_help_topics import bot_with_rooms, handled
+
+    from cockatrice_ext.bot.referee import LobbyReferee
+
+    bot = bot_with_rooms()
+    lobby = next(room for room in bot.room_referees if isinstance(room, LobbyReferee))
+    (line,) = handled(lobby, bot, "room", "!help combat")
+    assert line.startswith("Magic Combat Rules: no mana;")
+    assert line.endswith("!combat rules lists the options; !deck sends a legal deck.")
+    assert len(line) <= MAX_CHAT_LINE

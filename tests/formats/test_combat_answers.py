@@ -111,6 +111,35 @@ def test_a_defender_without_a_face_down_spell_is_not_waited_for() -> None:
     assert any(isinstance(e, FightResolved) for e in effects)
 
 
+@pytest.mark.parametrize(
+    "held",
+    [("B Sorcery 1",), ("B Bolt 2",), ("B Sorcery 1", "B Bolt 3")],
+    ids=["sorcery", "above-cap", "both"],
+)
+def test_a_defender_who_can_cast_nothing_is_asked_all_the_same(held: tuple[str, ...]) -> None:
+    """The write-up keeps face-down cards hidden: waiting only for a defender with a castable instant would
+    tell the attacker that they hold one. B (nothing castable in round 1) is asked exactly as a B holding
+    an instant is; ``castable_spells`` (private) says that nothing of B's can be cast now."""
+    engine = fight_with_spells((), held)
+    assert engine.apply(ResolveFight(A)) == [DefenderToAnswer(B, 0)]
+    assert engine.answering_player() == B and engine.castable_spells(B) == []
+    effects = engine.apply(ResolveFight(B))
+    assert any(isinstance(e, FightResolved) for e in effects)
+    assert all(idx(engine, name) in engine.seats[1].spells for name in held)  # still face down
+    check_invariants(engine)
+
+
+def test_castable_spells_follow_the_cap_and_the_defender_s_instants_only() -> None:
+    """B's castable face-down spells, by slot: instants within the round's cap; A (active) may also cast a
+    sorcery within it."""
+    engine = fight_with_spells(("A Sorcery 1", "A Bolt 2"), ("B Sorcery 1", "B Bolt 1", "B Bolt 2"))
+    assert engine.castable_spells(B) == [1]
+    assert engine.castable_spells(A) == [0]
+    engine.apply(ResolveFight(A))
+    engine.apply(CastSpell(B, 1))
+    assert engine.castable_spells(B) == []  # what is left: a sorcery and an instant above the cap
+
+
 def test_the_referee_resolves_for_a_defender_who_does_not_answer() -> None:
     """The referee's ``ResolveFight`` (``player=None``: its timer) answers for the defender, only while the
     fight waits for them."""

@@ -140,14 +140,22 @@ def write_text(deck: ExportDeck, *, printings: bool = True) -> str:
     """Plain text that Cockatrice's clipboard import (and most deck sites) read back exactly.
 
     A ``// name`` header and ``// comments`` precede a blank line; the sideboard follows the
-    main deck after one blank line (``SB:`` prefixes when the main deck is empty). A set code
-    is written only together with a collector number, as Cockatrice's parser requires.
+    main deck after a blank line and a ``Sideboard`` header line (``SB:`` prefixes when the main
+    deck is empty), which Cockatrice, Arena and MTGO text and our block lists all read as the
+    sideboard whatever the deck's size (a blank line alone is a sideboard only to some). A name
+    that reads as a section header (``// Sideboard``) is written ``// Name: X``. A set code is
+    written only together with a collector number, as Cockatrice's parser requires.
     """
+    from cockatrice_ext.decks.blocklist import comment_section
+
     lines: list[str] = []
     header = [deck.name] if deck.name.strip() else []
     header += [c for c in deck.comments.splitlines() if c.strip()]
-    for h in header:
-        lines.append("// " + " ".join(h.split()))
+    for i, h in enumerate(header):
+        line = "// " + " ".join(h.split())
+        if i == 0 and deck.name.strip() and comment_section(line) is not None:
+            line = "// Name: " + " ".join(h.split())
+        lines.append(line)
     if header:
         lines.append("")
     main = [_text_line(n, c, p if printings else None) for n, c, p in _merged(deck.main, "cockatrice")]
@@ -155,7 +163,7 @@ def write_text(deck: ExportDeck, *, printings: bool = True) -> str:
     lines.extend(main)
     if side:
         if main:
-            lines.append("")
+            lines.extend(["", "Sideboard"])
             lines.extend(side)
         else:
             lines.extend("SB: " + s for s in side)

@@ -4,8 +4,12 @@ A block list is what people type or paste: an auction block, a cube, a pool, a d
 one of:
 
 * blank: ignored (a blank line never changes the section; that is the plain-text *deck* reader's
-  Cockatrice rule, see :mod:`cockatrice_ext.decks.readers`, not this one);
-* a comment: starts with ``#`` (but not ``##``), ``//`` or ``;``. Comment lines before the first card
+  Cockatrice rule, see :mod:`cockatrice_ext.decks.readers`, not this one), except after the cards of a
+  ``Commander`` or ``Companion`` section, which hold one or two cards: the cards after it are ``main`` again,
+  as deck sites export a commander deck (:class:`CommandSections`);
+* a comment: starts with ``#`` (but not ``##``), ``//`` or ``;``. One that is exactly a section's word
+  (``// Sideboard``, ``//Main``, ``# Maybeboard``, ``// Commander``, ``// Sideboard (3)``: Deckstats' headers)
+  is that section's header, never the deck's name nor a comment. Comment lines before the first card
   become the deck's ``comments``; ``# Name: X`` (or ``// Name: X``) names the deck; without one, a first
   line ``// X`` does, as the header of Cockatrice's plain text (``--to text`` reads back named). A ``#``
   preceded by a space ends a card line early (``4 Shock  # cheap removal``); no real card name contains ``#``;
@@ -18,10 +22,10 @@ one of:
 * a card: ``[SB:] [N|Nx|N x] [[SET] or [SET:NUM] or [SET#NUM]] Name [(SET) [NUM]] [*F*]``, or
   MTGGoldfish's exact versions ``N Name [<variant>] [SET]`` (an upper-case code; a numeric variant is
   the collector number, others are dropped). Without a count the count is 1. ``SB:`` puts the card in
-  ``side`` whatever the current section. Commas, apostrophes and hyphens are part of names (``Jaya
-  Ballard, Task Mage``); ``Fire//Ice``, ``Fire / Ice`` and ``Fire // Ice`` are all written ``Fire //
-  Ice``; typographic ``’`` becomes ``'``. A name that starts with digits needs an explicit count
-  (``1 1996 World Champion``).
+  ``side`` whatever the current section; TappedOut's ``*CMDR*`` puts a main card in ``commander``.
+  Commas, apostrophes and hyphens are part of names (``Jaya Ballard, Task Mage``); ``Fire//Ice``, ``Fire /
+  Ice`` and ``Fire // Ice`` are all written ``Fire // Ice``; typographic ``’`` becomes ``'``. A name that
+  starts with digits needs an explicit count (``1 1996 World Champion``).
 
 Leniency: the reader accepts every spelling above, but never guesses: a line that is not blank, a
 comment or a header must be a valid card line, otherwise :class:`DeckFormatError` names the file and
@@ -76,6 +80,13 @@ _CATEGORY_SECTIONS = {
     "commander": "commander",
     "considering": MAYBE,
 }
+_COMMANDER_MARK = "CMDR"  # TappedOut's *CMDR*: this card is the commander
+COMMAND_SECTIONS = ("commander", "companion")
+"""Sections that hold one or two cards: a blank line after their cards goes back to the main deck."""
+COMMAND_SECTION_MOST = 2
+"""Cards a commander or companion section holds at most; a blank line ending a bigger one is said."""
+_COMMENT_SECTIONS = frozenset({"main", "side", "commander", "companion", MAYBE})
+"""Sections a comment line naming exactly one of them opens (``// Sideboard``, ``# Maybeboard``)."""
 _SPLIT = re.compile(r"\s*(?:/{1,2})\s*")
 _SPACES = re.compile(r"\s+")
 _SB = re.compile(r"^sb:\s*", re.IGNORECASE)
@@ -216,21 +227,38 @@ def check_name(name: str) -> str | None:
     return None
 
 
+def category_section(categories: str) -> str:
+    """The section Archidekt's comma-separated categories name (``Maybeboard{noDeck}{noPrice},Ramp``: the
+    first of Maybeboard, Considering, Sideboard, Commander), or ``""`` when none does."""
+    for category in categories.split(","):
+        name = re.sub(r"\{[^}]*\}", "", category).strip().lower()
+        if name in _CATEGORY_SECTIONS:
+            return _CATEGORY_SECTIONS[name]
+    return ""
+
+
 def strip_markers(text: str) -> tuple[str, str]:
-    """A pasted card line without the deck sites' markers, and the section its categories name.
+    """A pasted card line without the deck sites' markers, and the section its markers name.
 
     Moxfield's ``*F*``/``*E*``, Archidekt's ``^tags^`` and ``[Category{noDeck},...]`` (Maybeboard,
     Sideboard, Commander name a section; ``""`` otherwise) are dropped: Cockatrice has no use for them.
+    TappedOut's ``*CMDR*`` names the commander section.
     """
     text = _CARET_TAGS.sub("", text.strip())
     section = ""
     categories = _CATEGORIES.search(text)
     if categories:
         text = text[: categories.start()]
-        for category in categories.group(1).split(","):
-            name = re.sub(r"\{[^}]*\}", "", category).strip().lower()
-            section = section or _CATEGORY_SECTIONS.get(name, "")
-    return _FOIL.sub("", text.rstrip()), section
+        section = category_section(categories.group(1))
+    text = text.rstrip()
+    markers = _FOIL.search(text)
+    if markers:
+        if not section and any(
+            m.upper() == _COMMANDER_MARK for m in re.findall(r"\*(\w+)\*", markers.group())
+        ):
+            section = "commander"
+        text = text[: markers.start()]
+    return text, section
 
 
 def parse_card_text(text: str) -> tuple[int, str, str, str]:
@@ -357,6 +385,19 @@ def section_header(line: str) -> str | None:
     return None
 
 
+def comment_section(line: str) -> str | None:
+    """The section a comment-style header opens (``// Sideboard``, ``//Main``, ``# Maybeboard``, ``//
+    Commander``, ``// Sideboard (3)``: Deckstats' and other tools' headers, which Cockatrice's plain text
+    skips), or None: the comment must be exactly a section's word, optionally with a count."""
+    if line.startswith("##") or not line.startswith(("//", "#")):
+        return None
+    text = line.lstrip("/#").strip()
+    if not text[:1].isalpha():
+        return None
+    header = section_header(text)
+    return header if header in _COMMENT_SECTIONS else None
+
+
 def _comment_text(line: str) -> str | None:
     """The text of a comment line, or None if the line is not a comment."""
     if line.startswith("##"):
@@ -378,9 +419,15 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
     named_by: str | None = None  # how the deck was named: "name" (# Name: X), "header" (a first // line)
     cleaned: dict[int, list[str]] = {}  # line -> the invisible characters removed from it
     refused: list[tuple[int, str]] = []  # (line, why) for names holding control characters
+    command = CommandSections(deck, source)
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip().lstrip("\ufeff")
         if not line:
+            section = command.blank(section)
+            continue
+        header = comment_section(line)
+        if header is not None:
+            section = command.header(header)
             continue
         comment = _comment_text(line)
         if comment is None and (hidden := invisible_characters(line)):
@@ -406,8 +453,7 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
         if header is not None:
             if not header:
                 raise DeckFormatError("empty section header", source=source, line=number)
-            section = header
-            deck.section(section)
+            section = command.header(header)
             continue
         if len(line) > MAX_LINE_LENGTH:
             raise DeckFormatError(
@@ -429,6 +475,7 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
             continue
         except ValueError as exc:
             raise DeckFormatError(str(exc), source=source, line=number) from None
+        command.card(target, count, number)
         deck.section(target).append(
             DeckEntry(name=name, count=count, set_code=set_code, collector_number=collector, line=number)
         )
@@ -441,7 +488,46 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
     return deck
 
 
-def _numbers(lines: list[int]) -> str:
+class CommandSections:
+    """Where a blank line after a commander or companion section goes: back to the main deck, as deck sites
+    export a commander deck (``Commander`` or ``COMMANDER:``, one or two cards, a blank line, the deck with no
+    header of its own). A reader tells it each section header, blank line and card; when the section so
+    ended held more than :data:`COMMAND_SECTION_MOST` cards (a list meaning more of them, perhaps), the card
+    after the blank line is named in a warning of ``deck``'s."""
+
+    def __init__(self, deck: Deck, source: str) -> None:
+        self.deck = deck
+        self.source = source
+        self.cards = 0  # cards in the current section since its header
+        self.ended: tuple[str, int] | None = None  # the section a blank line ended, and its cards
+
+    def header(self, section: str) -> str:
+        """A header opens ``section``: returned, for the reader to read into."""
+        self.deck.section(section)
+        self.cards, self.ended = 0, None
+        return section
+
+    def blank(self, section: str) -> str:
+        """A blank line in ``section``: the section to read on in."""
+        if section in COMMAND_SECTIONS and self.cards:
+            self.ended, self.cards = (section, self.cards), 0
+            return "main"
+        return section
+
+    def card(self, section: str, count: int, line: int) -> None:
+        """``count`` copies of a card on ``line`` read into ``section``."""
+        ended, self.ended = self.ended, None
+        self.cards += count
+        if ended is not None and ended[1] > COMMAND_SECTION_MOST and section == "main":
+            name, held = ended
+            self.deck.read_warnings.append(
+                f"{self.source}: line {line}: read as a main card: the blank line before it ends the {name}"
+                f" section ({held} cards; a {name} section holds one or two); a {name.capitalize()} header"
+                " before it keeps it there"
+            )
+
+
+def lines_named(lines: list[int]) -> str:
     """``lines 2, 5 and 9`` (``line 2`` alone), at most :data:`MAX_LINES_SAID` of them named."""
     shown = [str(line) for line in lines[:MAX_LINES_SAID]]
     if len(lines) > MAX_LINES_SAID:
@@ -456,7 +542,7 @@ def _cleaned_lines(cleaned: dict[int, list[str]], source: str) -> str:
     characters = dict.fromkeys(ch for hidden in cleaned.values() for ch in hidden)
     named = ", ".join(code_point(ch) for ch in characters)
     return (
-        f"{source}: {_numbers(list(cleaned))}: removed invisible characters ({named}) that copy and paste"
+        f"{source}: {lines_named(list(cleaned))}: removed invisible characters ({named}) that copy and paste"
         " left in the card names (a zero-width space before a capital read as a space)"
     )
 

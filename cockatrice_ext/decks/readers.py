@@ -10,7 +10,8 @@ Formats (names used by ``format=``):
 * ``xmage``: XMage ``.dck`` (``N [SET:NUM] Name``, ``SB: N [SET:NUM] Name``; ``NAME:``/``AUTHOR:``/``LAYOUT``
   lines).
 * ``arena``: MTG Arena text (``Deck``/``Sideboard``/``Commander``/``Companion`` headers, ``N Name (SET) NUM``;
-  without a ``Sideboard`` header a blank line after the main deck starts the sideboard).
+  without a ``Sideboard`` header a blank line after the main deck starts the sideboard, and one after a
+  commander or companion the main deck; ``// Sideboard`` comment headers; ``*CMDR*`` marks the commander).
 * ``mtggoldfish``: what MTGGoldfish downloads and shows: MTGO text (``N Name`` lines, a blank line, the
   sideboard), its Arena text, and its group headings with counts (``Creatures (16)``, ``Sideboard (15)``);
   the same reader as ``arena``, whose rules cover all three.
@@ -20,8 +21,10 @@ Formats (names used by ``format=``):
   "Comma-Separated (.csv)" and the CSV exports of Moxfield, Deckbox and ManaBox: a header row naming the
   columns (``name``, ``Count`` / ``Quantity``, ``Set``, ``Collector Number``, ``maybeboard``, ``tags``, ...;
   any case, any order, extra columns ignored; separated by commas, semicolons or tabs), then one row per
-  card: the count column gives its copies, the set and number pin the printing, ``maybeboard`` true puts
-  the card in the maybeboard, ``tags`` (comma-separated) become the entry's tags.
+  card: the count column gives its copies, the set (a code, or Deckbox's full set name) and number pin the
+  printing (a number with no set is dropped, with a warning), ``maybeboard`` true puts the card in the
+  maybeboard, Archidekt's ``Categories`` name its commander, sideboard and maybeboard, ``tags``
+  (comma-separated) become the entry's tags.
 * ``text``: Cockatrice/MTGO plain text, with Cockatrice's rules: leading comment lines give the deck
   name and comments; ``SB:`` lines (if any) are the sideboard, else a ``Sideboard`` line splits, else a
   single blank line splits main and side (several blank-separated blocks are all main).
@@ -40,6 +43,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
 import io
 import re
 from pathlib import Path
@@ -48,14 +52,19 @@ from typing import TYPE_CHECKING, Any
 from cockatrice_ext.cards.errors import xml_syntax_message
 from cockatrice_ext.decks.blocklist import (
     MAX_TEXT_BYTES,
+    CommandSections,
     canonical_section,
+    category_section,
     check_name,
+    comment_section,
     decode_text,
+    lines_named,
     normalize_name,
     one_line_break,
     parse_block_list,
     parse_card_text,
     section_header,
+    strip_markers,
     utf16_as_utf8,
 )
 from cockatrice_ext.decks.errors import DeckFormatError
@@ -115,9 +124,17 @@ _CSV_DELIMITERS = (",", ";", "\t")
 _CSV_COUNT_COLUMNS = ("count", "quantity", "qty", "amount", "anzahl", "menge", "quantité")
 """Columns giving a row's number of copies, the first one present used (Moxfield/Deckbox ``Count``, ManaBox
 ``Quantity``, a German or French spreadsheet's ``Anzahl``, ``Quantité``)."""
-_CSV_SET_COLUMNS = ("set", "set code")
-_CSV_OTHER_COLUMNS = frozenset({"set code", "edition", "set name", "foil", "condition", "language"})
-"""Columns of the collection exports (Moxfield, Deckbox, ManaBox) that tell their tables from other text."""
+_CSV_SET_COLUMNS = ("set", "set code", "edition code")
+"""Columns holding a row's set code (CubeCobra's ``Set``, ManaBox's ``Set code``, Archidekt's and Deckbox's
+``Edition Code``), the first one present used."""
+_CSV_SET_NAME_COLUMNS = ("edition", "set name", "edition name")
+"""Columns holding the set's name (Deckbox's ``Edition``: ``Core Set 2021``) or, in Moxfield's ``Edition``,
+its code: read when no set code column gives one."""
+_CSV_OTHER_COLUMNS = frozenset(
+    {"set code", "edition", "edition code", "edition name", "set name", "foil", "condition", "language"}
+)
+"""Columns of the collection exports (Moxfield, Deckbox, ManaBox, Archidekt) that tell their tables from other
+text."""
 _SET_CODE = re.compile(r"[A-Za-z0-9]{2,6}")
 
 # ----------------------------------------------------------------------------------------------------
@@ -364,11 +381,18 @@ def read_arena(text: str, source: str = "<text>") -> Deck:
     section = "main"
     blank_after_cards = False
     in_about = False
+    command = CommandSections(deck, source)
     for number, raw in enumerate(lines, start=1):
         line = raw.strip().lstrip("\ufeff")
         if not line:
             blank_after_cards = bool(deck.sections.get(section)) and section == "main"
+            section = command.blank(section)  # a commander's or companion's blank line: the deck follows
             in_about = False
+            continue
+        commented = comment_section(line)
+        if commented is not None:  # "// Sideboard", "# Commander"
+            section = command.header(commented)
+            blank_after_cards = False
             continue
         if line.startswith(("#", "//")):
             continue
@@ -384,14 +408,16 @@ def read_arena(text: str, source: str = "<text>") -> Deck:
         if header is not None:
             if not header:
                 raise DeckFormatError("empty section header", source=source, line=number)
-            section = header
-            deck.section(section)
+            section = command.header(header)
             blank_after_cards = False
             continue
         if blank_after_cards and not has_side_header and section == "main":
             section = "side"
         blank_after_cards = False
-        deck.section(section).append(_entry(line, source=source, line=number))
+        entry = _entry(line, source=source, line=number)
+        target = _marked_section(line, section)
+        command.card(target, entry.count, number)
+        deck.section(target).append(entry)
     deck.section("main")
     _companion_once(deck)
     return deck
@@ -413,10 +439,21 @@ def _companion_once(deck: Deck) -> None:
             del side[same]
 
 
+def _marked_section(line: str, section: str) -> str:
+    """The section of a card ``line`` read in ``section``: the commander's when TappedOut's ``*CMDR*`` marks
+    it in the main deck, else ``section``."""
+    marked = strip_markers(line)[1] if "*" in line else ""
+    return "commander" if marked == "commander" and section == "main" else section
+
+
 def has_sideboard_header(text: str) -> bool:
-    """Whether a line of ``text`` is a sideboard header (``Sideboard``, ``Sideboard (15)``, ``[Sideboard]``);
-    without one, Arena and MTGO text take the cards after the first blank line as the sideboard."""
-    return any(section_header(line.strip()) == "side" for line in text.splitlines())
+    """Whether a line of ``text`` is a sideboard header (``Sideboard``, ``Sideboard (15)``, ``[Sideboard]``,
+    ``// Sideboard``); without one, Arena and MTGO text take the cards after the first blank line as the
+    sideboard."""
+    return any(
+        section_header(line.strip()) == "side" or comment_section(line.strip()) == "side"
+        for line in text.splitlines()
+    )
 
 
 def has_sideboard_marks(text: str) -> bool:
@@ -477,12 +514,47 @@ def _csv_count_column(columns: dict[str, int]) -> str | None:
     return next((name for name in _CSV_COUNT_COLUMNS if name in columns), None)
 
 
+@functools.lru_cache(maxsize=1)
+def set_codes_by_name() -> dict[str, str]:
+    """Every real set's code by its full name, case-folded (``core set 2021`` -> ``M21``), and by its code
+    (``m21`` -> ``M21``): the shipped card data's sets (empty when it cannot be read)."""
+    from cockatrice_ext.cards.errors import CardDataError
+    from cockatrice_ext.cards.store import shipped_store
+
+    try:
+        sets = shipped_store().sets
+    except CardDataError:
+        return {}
+    codes = {code.casefold(): code.upper() for code in sets}
+    names = {card_set.name.casefold(): code.upper() for code, card_set in sets.items() if card_set.name}
+    return {**codes, **names}  # no set is named as another's code; a name wins
+
+
 def _csv_set_code(row_set: str, edition: str) -> str:
-    """The set code a row pins: its ``Set`` / ``Set code`` cell, else an ``Edition`` cell holding a code
-    (Moxfield's ``m10``) rather than a set's name (Deckbox's ``Magic 2010``)."""
+    """The set code a row pins: its set code cell (``Set``, ``Set code``, ``Edition Code``), else its
+    ``Edition`` (or ``Set name``) cell: a set's full name as the card data names it (Deckbox's ``Core Set
+    2021`` -> ``M21``, any case), else a code (Moxfield's ``m10``); ``""`` for a name no set has."""
     if row_set:
         return row_set.upper()
+    known = set_codes_by_name().get(edition.casefold()) if edition else None
+    if known:
+        return known
     return edition.upper() if _SET_CODE.fullmatch(edition) else ""
+
+
+def _unpinned_numbers(unpinned: dict[str, list[int]], source: str) -> list[str]:
+    """The warnings of a table whose collector numbers were dropped for want of a set: one per set name no
+    set has (``""``: the row named no set), naming its lines."""
+    said: list[str] = []
+    for edition, lines in unpinned.items():
+        why = f"no set is named {edition!r} in the card data" if edition else "the row names no set"
+        numbers = "collector number" if len(lines) == 1 else "collector numbers"
+        where = lines_named(lines)
+        said.append(
+            f"{source}: {where}: {numbers} dropped ({why}); the card's usual printing is used (a set code"
+            " column, such as 'Set Code' or 'Edition Code', pins the printing)"
+        )
+    return said
 
 
 def read_cubecobra_csv(text: str, source: str = "<text>") -> Deck:
@@ -490,9 +562,12 @@ def read_cubecobra_csv(text: str, source: str = "<text>") -> Deck:
     Deckbox, ManaBox and spreadsheets. A header row names the columns (any case, any order, extra columns
     ignored; comma-, semicolon- or tab-separated): ``name``; a count column (``Count``, ``Quantity``,
     ``Qty``, ``Amount``: each row that many copies, a positive whole number, else an error naming the
-    line; without one, one copy a row); the set (``Set``, ``Set code``, or ``Edition`` when it holds a
-    code) and ``Collector Number`` pin the printing; ``maybeboard`` true puts the card in the maybeboard;
-    ``tags`` (comma-separated) become the entry's tags."""
+    line; without one, one copy a row); the set (``Set``, ``Set code``, ``Edition Code``, else ``Edition``
+    or ``Set name``: a set's full name as the card data has it, or a code) and ``Collector Number`` (or
+    ``Card Number``) pin the printing, a number whose set is not known being dropped with one warning per
+    set name naming its lines (alone, it would pin the first printing so numbered in any set);
+    ``maybeboard`` true puts the card in the maybeboard, Archidekt's ``Categories`` (``Commander``,
+    ``Sideboard``, ``Maybeboard``) in that section; ``tags`` (comma-separated) become the entry's tags."""
     deck = Deck()
     deck.section("main")
     first = next((line for line in text.splitlines() if line.strip()), "")
@@ -515,6 +590,8 @@ def read_cubecobra_csv(text: str, source: str = "<text>") -> Deck:
             )
         count_column = _csv_count_column(columns)
         set_column = next((name for name in _CSV_SET_COLUMNS if name in columns), None)
+        set_name_column = next((name for name in _CSV_SET_NAME_COLUMNS if name in columns), None)
+        unpinned: dict[str, list[int]] = {}  # set name -> lines whose number was dropped for want of a set
 
         def cell(row: list[str], column: str | None) -> str:
             index = columns.get(column) if column is not None else None
@@ -530,19 +607,27 @@ def read_cubecobra_csv(text: str, source: str = "<text>") -> Deck:
                 raw = cell(row, count_column)
                 count = _count(raw, source=source, line=number, what=f"{header[columns[count_column]]!r}")
             maybe = cell(row, "maybeboard").lower() in _TRUE
+            section = MAYBE if maybe else category_section(cell(row, "categories")) or "main"
             tags = tuple(dict.fromkeys(t.strip() for t in cell(row, "tags").split(",") if t.strip()))
-            deck.section(MAYBE if maybe else "main").append(
+            edition = cell(row, set_name_column)
+            set_code = _csv_set_code(cell(row, set_column), edition)
+            collector = cell(row, "collector number") or cell(row, "card number")
+            if collector and not set_code:  # a number in no set would pin the first printing so numbered
+                unpinned.setdefault(edition, []).append(number)
+                collector = ""
+            deck.section(section).append(
                 DeckEntry(
                     name=name,
                     count=count,
-                    set_code=_csv_set_code(cell(row, set_column), cell(row, "edition")),
-                    collector_number=cell(row, "collector number") or cell(row, "card number"),
+                    set_code=set_code,
+                    collector_number=collector,
                     line=number,
                     tags=tags,
                 )
             )
     except csv.Error as exc:
         raise DeckFormatError(f"malformed CSV: {exc}", source=source, line=rows.line_num) from None
+    deck.read_warnings.extend(_unpinned_numbers(unpinned, source))
     return deck
 
 
@@ -598,7 +683,7 @@ def read_text(text: str, source: str = "<text>") -> Deck:
             target, line = "side", line[sideboard.end() :]
         elif (side_header is not None and n > side_header) or (split_at is not None and n >= split_at):
             target = "side"
-        deck.section(target).append(_entry(line, source=source, line=n))
+        deck.section(_marked_section(line, target)).append(_entry(line, source=source, line=n))
     return deck
 
 

@@ -316,8 +316,9 @@ def test_command_line_fuzz_never_shows_a_traceback(data: bytes | str, fmt: str, 
 
 
 def test_our_text_output_reads_back_with_its_sideboard_and_name(tmp_path: Path) -> None:
-    """``--to text`` writes a ``// name`` header, the main deck, a blank line and the sideboard, as
-    Cockatrice's clipboard reads it; read back, the header names the deck and the sideboard stays one."""
+    """``--to text`` writes a ``// name`` header, the main deck, a blank line, a ``Sideboard`` header and the
+    sideboard, as Cockatrice's clipboard reads it; read back, the header names the deck and the sideboard
+    stays one, said by its header (no blank line is guessed at)."""
     text = tmp_path / "goldfish.txt"
     result = invoke("export", "-", "--to", "text", "-o", str(text), "--name", "Burn", stdin=MTGO_DECK)
     assert result.exit_code == 0, result.output
@@ -326,7 +327,8 @@ def test_our_text_output_reads_back_with_its_sideboard_and_name(tmp_path: Path) 
     assert deck.name == "Burn"
     assert sum(e.count for e in deck.main) == 60
     assert [e.name for e in deck.side] == ["Negate", "Pyroblast"]
-    assert "the 3 cards after the blank line are its sideboard" in result.stderr
+    assert "\n\nSideboard\n2 Negate" in text.read_text()
+    assert "blank line" not in result.stderr
 
 
 def test_an_arena_companion_listed_in_the_sideboard_too_is_one_card(tmp_path: Path) -> None:

@@ -15,8 +15,9 @@ share a name) never wins a name over a real card: its name means the real card i
 
 Commas belong to names (``Jaya Ballard, Task Mage``), nothing splits on them. A set code and
 collector number pick the printing; a pin that matches no printing gives a warning, never a
-failure. Unknown names get typo suggestions from a trigram shortlist ranked with difflib,
-which stays fast on 30k names.
+failure (a number the card does not have in the set it names keeps that set's printing, the warning
+naming its number there; an Alchemy card's ``A-40`` is its ``40`` too). Unknown names get typo
+suggestions from a trigram shortlist ranked with difflib, which stays fast on 30k names.
 
 :func:`resolve_deck` resolves a whole :class:`~cockatrice_ext.decks.model.Deck` and raises one
 :class:`UnknownCardsError` listing every unknown name with its line and suggestions.
@@ -171,7 +172,8 @@ class NameIndex:
                 pin = " ".join(
                     x for x in (f"({set_code.upper()})" if set_code else "", collector_number, art) if x
                 )
-                warnings.append(f"{card.name!r} has no printing {pin}; using the default printing")
+                printing, why = _in_set_instead(card, set_code, collector_number)
+                warnings.append(f"{card.name!r} has no printing {pin}{why}")
         return Match(card=card, printing=printing, warnings=tuple(warnings))
 
     def _real_for_art(self, card: Card) -> Card | None:
@@ -250,22 +252,63 @@ def pick_printing(
 
     With only a set code, the first printing in that set, or with ``art_index`` (Forge's ``Name|SET|N``,
     1-based) the Nth of the set's printings of the card in collector-number order, as Forge counts the
-    arts of an edition; with only a number, the first printing with that number.
+    arts of an edition; with only a number, the first printing with that number. An Alchemy card's ``A-40``
+    is also its number ``40`` (:func:`is_rebalanced`).
     """
     wanted_set = set_code.strip().upper()
     wanted_number = collector_number.strip().lstrip("0") or collector_number.strip()
     if wanted_set and art_index > 0 and not wanted_number:
         arts = printings_in_set(card, wanted_set)
         return arts[art_index - 1] if art_index <= len(arts) else None
+    rebalanced = bool(wanted_number) and is_rebalanced(card)
     for printing in card.printings:
         if wanted_set and printing.set_code.upper() != wanted_set:
             continue
-        if wanted_number:
-            have = printing.collector_number.lstrip("0") or printing.collector_number
-            if have.casefold() != wanted_number.casefold():
-                continue
+        if wanted_number and not _same_number(printing.collector_number, wanted_number, rebalanced):
+            continue
         return printing
     return None
+
+
+def _in_set_instead(card: Card, set_code: str, collector_number: str) -> tuple[Printing | None, str]:
+    """For a pin naming a set ``card`` is in but a number it does not have there (``Arcane Signet (C21)
+    236``, which is 234 in C21): its first printing in that set, and the end of the warning saying the
+    number it has there (the right set, a mistyped number: the set is kept, not some other set's default
+    printing). Else ``None`` and the default printing's words."""
+    arts = printings_in_set(card, set_code) if set_code and collector_number else []
+    if not arts:
+        return None, "; using the default printing"
+    code = set_code.strip().upper()
+    numbers = list(dict.fromkeys(p.collector_number for p in arts if p.collector_number))
+    chosen = arts[0]
+    number = chosen.collector_number
+    if not numbers:
+        said = f"it has no number in {code}"
+    elif len(numbers) == 1:
+        said = f"its number in {code} is {numbers[0]}"
+    else:
+        said = f"its numbers in {code} are {', '.join(numbers[:8])}" + (", ..." if len(numbers) > 8 else "")
+    return chosen, f": {said}, not {collector_number.strip()}; using ({code}) {number}".rstrip()
+
+
+def is_rebalanced(card: Card) -> bool:
+    """Whether ``card`` is an Alchemy card, rebalanced for MTG Arena only: named ``A-`` and numbered ``A-``
+    (``A-Alrund, God of the Cosmos``, KHM ``A-40``), as MTGJSON and Scryfall name and number them."""
+    return card.name.startswith("A-") and any(
+        p.collector_number.upper().startswith("A-") for p in card.printings
+    )
+
+
+def _same_number(have: str, wanted: str, rebalanced: bool) -> bool:
+    """Whether printed number ``have`` is the ``wanted`` one (leading zeros, capitals aside); an Alchemy
+    card's ``A-40`` is its number ``40`` too (lists from Arena write it so, the ``A-`` in the name)."""
+    have = have.lstrip("0") or have
+    if have.casefold() == wanted.casefold():
+        return True
+    if rebalanced and have.upper().startswith("A-") and not wanted.upper().startswith("A-"):
+        bare = have[2:].lstrip("0") or have[2:]
+        return bare.casefold() == wanted.casefold()
+    return False
 
 
 def printings_in_set(card: Card, set_code: str) -> list[Printing]:

@@ -12,6 +12,7 @@ top of the built-in cards (``--no-default-cards`` leaves those out).
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -199,13 +200,13 @@ def lookup(
     card_source: CardSources | None,
 ) -> None:
     """Show each card NAME (quote names with spaces; exit code 2 and suggestions if one is unknown). A NAME
-    is read as a list's line is: ``"Lightning Bolt (M10) 146"`` shows that printing (--set and --number
+    is read as a list's line is, pasted whole: ``"4 Lightning Bolt (M10) 146"`` (a count, ``4x``, ``SB:``
+    and a deck site's ``*F*`` or ``[Category]`` are passed over) shows that printing (--set and --number
     win over it)."""
     from cockatrice_ext.cards.resolve import NameIndex
-    from cockatrice_ext.decks.blocklist import split_pin
 
     wanted = list(name)
-    pinned = [split_pin(one) for one in wanted]
+    pinned = [_read_as_line(one) for one in wanted]
     db = open_card_source(card_source, need=wanted + [bare for bare, _, _ in pinned])
     index = NameIndex(db)
     options = (set_code, collector_number)
@@ -243,6 +244,25 @@ def lookup(
     if unknown:
         click.echo(UnknownCardsError.HINT.strip(), err=True)
         sys.exit(2)
+
+
+_SIDEBOARD_PREFIX = re.compile(r"^\s*SB:\s*", re.IGNORECASE)
+
+
+def _read_as_line(typed: str) -> tuple[str, str, str]:
+    """``typed`` read as a list's card line: ``(name, set_code, collector_number)``, as
+    :func:`~cockatrice_ext.decks.blocklist.split_pin` reads a name (quote marks, markers, the printing it
+    pins), past a count as :func:`~cockatrice_ext.decks.blocklist.parse_card_text` reads one (``4 Opt (ELD)
+    59``, ``4x Opt``, ``SB: 2 Duress``; one card is shown, however many a list holds). A name that starts
+    with digits (``1996 World Champion``) is looked up as typed first (:func:`_lookup`)."""
+    from cockatrice_ext.decks.blocklist import parse_card_text, split_pin
+
+    bare, set_code, number = split_pin(_SIDEBOARD_PREFIX.sub("", typed))
+    try:
+        _, name, line_set, line_number = parse_card_text(bare)
+    except ValueError:
+        return bare, set_code, number
+    return (name, set_code, number) if set_code or number else (name, line_set, line_number)
 
 
 def _lookup(

@@ -338,6 +338,21 @@ def _warn_unknown_to(deck: ExportDeck, fmt: str) -> None:
         )
 
 
+def _warn_alchemy(deck: ExportDeck) -> None:
+    """Name each Alchemy card of an MTGO deck: rebalanced for MTG Arena only, MTGO does not have it. It is
+    written as the list names it (the deck is the player's; nothing is dropped or swapped for another
+    card's rules unsaid), and the warning names the card it rebalances, which a player writes instead."""
+    from cockatrice_ext.exporters.mtgo import alchemy_cards
+
+    for written, original in alchemy_cards(deck):
+        click.echo(
+            f"warning: MTGO does not have {written}: an Alchemy card (rebalanced for MTG Arena only), written"
+            f" as the list names it, which MTGO will not load; for MTGO, list the card it rebalances,"
+            f" {original}",
+            err=True,
+        )
+
+
 def _refused_scripts(deck: ExportDeck) -> dict[str, str]:
     """``cards/<file>`` -> what Forge does with a script of that name: the scripts of the cards forge-custom
     does not write (:func:`forge_unwritable_cards`), which an earlier export may have left in the folder."""
@@ -398,11 +413,19 @@ def _warn_left_over(target: Path, written: list[Path], refused: Mapping[str, str
         )
 
 
+CARD_FILE_SUFFIX = ".cards.xml"
+"""The default output of ``--to cockatrice-xml``: ``myblock.cards.xml``, never the ``myblock.xml`` that
+export and block check read beside ``myblock.txt`` as its custom set (the list's own card file, read back
+as the designer's set, would stand in for the card data at every later export)."""
+
+
 def default_output(path: Path | None, fmt: str, name: str | None = None) -> Path:
     """``auction-sample.cod`` for a file format, ``auction-sample-forge-cube/`` for a folder of files: after
     ``name`` (``--name``) when given, so that a Forge deck's file is its name, else the input ``path``.
 
-    Never the input file itself: ``my-list.txt --to text`` gives ``my-list.text.txt``.
+    Never the input file itself: ``my-list.txt --to text`` gives ``my-list.text.txt``. A card file is
+    ``my-list.cards.xml`` (:data:`CARD_FILE_SUFFIX`), never ``my-list.xml``: that name is the designer's
+    custom set, read with the list (:func:`~cockatrice_ext.decks.resolve_list.custom_set_beside`).
     """
     from cockatrice_ext.exporters.forge import safe_file_stem
 
@@ -414,10 +437,19 @@ def default_output(path: Path | None, fmt: str, name: str | None = None) -> Path
     export_format = EXPORT_FORMATS[fmt]
     if export_format.is_bundle:
         return Path(f"{stem}-{fmt}")
-    out = Path(stem + export_format.suffix)
+    out = Path(stem + (CARD_FILE_SUFFIX if fmt == "cockatrice-xml" else export_format.suffix))
     if path is not None and out.resolve() == path.resolve():
         out = Path(f"{stem}.{fmt}{export_format.suffix}")
     return out
+
+
+def _is_custom_set_name(target: Path, path: Path) -> bool:
+    """Whether ``target`` is where the custom set beside the list ``path`` is read from (``myblock.xml``
+    beside ``myblock.txt``)."""
+    try:
+        return path.suffix.lower() != ".xml" and target.resolve() == path.with_suffix(".xml").resolve()
+    except (OSError, ValueError):
+        return False
 
 
 def _name_after_file(deck: ExportDeck, target: Path, *, chosen: bool) -> None:
@@ -613,7 +645,9 @@ def export(
     as when only some are refused.
 
     A Cockatrice custom set named like the list and beside it (myblock.xml beside myblock.txt) is
-    read with it, over the other card data, and said on stderr, as block check reads it. For a cube or card
+    read with it, over the other card data, and said on stderr, as block check reads it; cockatrice-xml
+    writes myblock.cards.xml by default, never that name, so its output is not read back as the
+    designer's set (an -o giving that name is said). For a cube or card
     file (forge-cube, forge-custom, cockatrice-xml) a blank line never starts a sideboard; a Sideboard
     header does, and a cube leaves that sideboard out, saying so.
     """
@@ -710,6 +744,8 @@ def export(
         edition = custom
     if fmt in UNKNOWN_TO:
         _warn_unknown_to(deck, fmt)
+    if fmt == "mtgo":
+        _warn_alchemy(deck)
     for dropped in left_out(deck, fmt):
         click.echo(f"warning: {dropped} not written: {fmt} has no place for it", err=True)
     for moved in moved_to_side(deck, fmt):
@@ -748,6 +784,13 @@ def export(
     click.echo(f"{shown}: {counts} ({len(deck.unique_cards())} distinct cards) -> {fmt}", err=True)
     for file in written:
         click.echo(str(file))
+    if fmt == "cockatrice-xml" and path is not None and _is_custom_set_name(target, path):
+        click.echo(
+            f"note: {target.name} is named like {path.name} and beside it: export and block check read it"
+            f" with the list as the designer's custom set, over the card data (without -o the output is"
+            f" {default_output(path, fmt).name})",
+            err=True,
+        )
     if fmt in NEXT_STEPS:
         step = _next_step(fmt, target, written, not_written)
         if unscripted:

@@ -164,10 +164,26 @@ def list_card_data(
         db.merge(sibling)  # the first definition of a name wins: the custom set's
         db.merge(base)
         db.name_hints.update(base.name_hints)
+        _keep_token_names(db, base)
         db.link_reverse_related()
     if card_source is None:
         db = _add_pinned(deck, db, say)
     return db
+
+
+def _keep_token_names(db: CardDatabase, base: CardDatabase) -> None:
+    """Give each token of ``db`` that replaced one of ``base`` by name (a custom set's ``Treasure Token``,
+    written by Cockatrice's rules with no other name) the name its face has in ``base`` (``Treasure``), so
+    that a list's ``1 Treasure`` resolves as it does without the custom set: the same card name, now the
+    custom set's card. A token whose face the custom set names otherwise keeps that name."""
+    for name, card in db.cards.items():
+        before = base.cards.get(name)
+        if before is None or before is card or not (card.is_token and before.is_token):
+            continue
+        if len(card.faces) != 1 or len(before.faces) != 1 or card.faces[0].name != name:
+            continue
+        if before.faces[0].name != name:
+            db.cards[name] = replace(card, faces=(replace(card.faces[0], name=before.faces[0].name),))
 
 
 def _load_sibling(path: Path) -> CardDatabase:

@@ -193,3 +193,52 @@ def test_a_melded_result_stays_a_back_face_through_cockatrice_xml(tmp_path: Path
 def test_the_ascii_shortcut_folds_as_the_general_path(name: str) -> None:
     """Two trailing spaces force the general path; the result must not change."""
     assert fold_name(name) == fold_name(name + "  ")
+
+
+def _printed(name: str, *numbers: tuple[str, str], layout: str = "normal") -> Card:
+    """A card ``name`` printed as ``(set, number)`` pairs."""
+    printings = tuple(Printing(set_code=code, collector_number=number) for code, number in numbers)
+    return Card(name=name, layout=layout, faces=(Face(name=name),), printings=printings)
+
+
+def _pins() -> NameIndex:
+    db = CardDatabase()
+    db.add(_printed("Arcane Signet", ("ELD", "331"), ("C21", "234"), ("AFC", "197")))
+    db.add(_printed("Alrund, God of the Cosmos", ("KHM", "40"), ("KHM", "302"), ("PKHM", "40s")))
+    db.add(_printed("A-Alrund, God of the Cosmos", ("KHM", "A-40")))
+    db.add(_printed("Archive Trap", ("ZEN", "A-1")))  # numbered A- but not an Alchemy name
+    return NameIndex(db)
+
+
+def test_a_number_the_named_set_does_not_hold_keeps_that_set_and_names_its_number() -> None:
+    """``Arcane Signet (C21) 236`` (C21 has it as 234) used to fall back to the default printing, another
+    set's: the set is kept, and the warning says the number the card has there."""
+    index = _pins()
+    match = index.resolve("Arcane Signet", "c21", "236")
+    assert match is not None and match.printing is not None
+    assert (match.printing.set_code, match.printing.collector_number) == ("C21", "234")
+    assert match.warnings == (
+        "'Arcane Signet' has no printing (C21) 236: its number in C21 is 234, not 236; using (C21) 234",
+    )
+    several = index.resolve("Alrund, God of the Cosmos", "KHM", "41")
+    assert several is not None and several.printing is not None
+    assert several.printing.collector_number == "40"
+    assert "its numbers in KHM are 40, 302, not 41; using (KHM) 40" in several.warnings[0]
+    elsewhere = index.resolve("Arcane Signet", "M19", "1")  # a set it is not in: as before
+    assert elsewhere is not None and elsewhere.printing is None
+    assert elsewhere.warnings == ("'Arcane Signet' has no printing (M19) 1; using the default printing",)
+
+
+def test_an_alchemy_card_pinned_by_its_number_without_the_a_is_that_printing() -> None:
+    """``A-Alrund, God of the Cosmos (KHM) 40``: its one printing is KHM ``A-40``; the ``A-`` of its name
+    says which, so the pin is taken without a warning. The paper card keeps its own 40."""
+    index = _pins()
+    match = index.resolve("A-Alrund, God of the Cosmos", "KHM", "40")
+    assert match is not None and match.printing is not None and not match.warnings
+    assert match.printing.collector_number == "A-40"
+    exact = index.resolve("A-Alrund, God of the Cosmos", "KHM", "A-40")
+    assert exact is not None and exact.printing == match.printing and not exact.warnings
+    paper = index.resolve("Alrund, God of the Cosmos", "KHM", "40")
+    assert paper is not None and paper.printing is not None and paper.printing.collector_number == "40"
+    other = index.resolve("Archive Trap", "ZEN", "1")  # not an Alchemy card: A-1 is not its 1
+    assert other is not None and other.printing is not None and other.warnings

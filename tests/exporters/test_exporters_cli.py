@@ -441,3 +441,67 @@ def test_only_the_unknown_names_shown_get_suggestions() -> None:
     unknown = refused.value.unknown
     assert len(unknown) == 40 and all(u.suggestions for u in unknown[:25])
     assert not any(u.suggestions for u in unknown[25:])
+
+
+def test_the_default_card_file_is_never_the_custom_set_beside_the_list() -> None:
+    """``myblock.xml`` beside ``myblock.txt`` is the designer's custom set, read with the list: the card file
+    written by default takes another name, else the next export reads it back as the designer's set."""
+    assert default_output(Path("myblock.txt"), "cockatrice-xml") == Path("myblock.cards.xml")
+    card_file = default_output(Path("sets/auction-custom.xml"), "cockatrice-xml")
+    assert card_file == Path("auction-custom.cards.xml")
+    assert default_output(None, "cockatrice-xml", "Esika Brawl") == Path("Esika Brawl.cards.xml")
+    assert default_output(Path("myblock.txt"), "cod") == Path("myblock.cod")
+
+
+ALCHEMY = "2 A-Alrund, God of the Cosmos (KHM) A-40\n4 Opt\n"
+
+
+def test_an_alchemy_card_in_an_mtgo_deck_is_named_with_the_card_it_rebalances(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """MTGO has no Alchemy card: the deck keeps what the list says (nothing dropped or swapped), and one
+    warning names the card and the one it rebalances. It used to be written without a word."""
+    block = tmp_path / "alch.txt"
+    block.write_text(ALCHEMY, encoding="utf-8")
+    result = _run(runner, str(block), "--to", "mtgo", "-o", "-")
+    assert result.exit_code == 0, result.output
+    assert 'Quantity="2" Sideboard="false" Name="A-Alrund, God of the Cosmos"' in result.stdout
+    assert 'Quantity="4" Sideboard="false" Name="Opt"' in result.stdout
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == [
+        "warning: MTGO does not have A-Alrund, God of the Cosmos: an Alchemy card (rebalanced for MTG Arena"
+        " only), written as the list names it, which MTGO will not load; for MTGO, list the card it"
+        " rebalances, Alrund, God of the Cosmos"
+    ]
+    arena = _run(runner, str(block), "--to", "arena", "-o", "-")  # Arena has it: nothing to say
+    assert arena.exit_code == 0, arena.output
+    assert "warning" not in arena.stderr
+    paper = tmp_path / "paper.txt"
+    paper.write_text("2 Alrund, God of the Cosmos\n", encoding="utf-8")
+    assert "warning" not in _run(runner, str(paper), "--to", "mtgo", "-o", "-").stderr
+
+
+def test_an_alchemy_card_pinned_without_its_a_keeps_its_printing(runner: CliRunner, tmp_path: Path) -> None:
+    """``(KHM) 40`` for A-Alrund (numbered ``A-40``) used to get a generic "no printing" warning and the
+    default printing; the pin is taken."""
+    block = tmp_path / "arena.txt"
+    block.write_text("Deck\n2 A-Alrund, God of the Cosmos (KHM) 40\n4 Opt (ELD) 59\n", encoding="utf-8")
+    result = _run(runner, str(block), "--to", "arena", "-o", "-")
+    assert result.exit_code == 0, result.output
+    assert "2 A-Alrund, God of the Cosmos (KHM) A-40" in result.stdout.splitlines()
+    assert "no printing" not in result.stderr
+
+
+def test_a_number_the_named_set_lacks_keeps_the_set(runner: CliRunner, tmp_path: Path) -> None:
+    """``Arcane Signet (C21) 236`` (234 in C21) used to fall back to another set's default printing."""
+    block = tmp_path / "signet.txt"
+    block.write_text("1 Arcane Signet (C21) 236\n", encoding="utf-8")
+    out = tmp_path / "signet.cod"
+    result = _run(runner, str(block), "--to", "cod", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    rows = [(e.name, e.set_code, e.collector_number) for e in read_cod(out.read_bytes()).main]
+    assert rows == [("Arcane Signet", "C21", "234")]
+    assert (
+        "warning: line 1: 'Arcane Signet' has no printing (C21) 236: its number in C21 is 234, not 236;"
+        " using (C21) 234"
+    ) in result.stderr

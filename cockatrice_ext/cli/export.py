@@ -452,10 +452,34 @@ def _is_custom_set_name(target: Path, path: Path) -> bool:
         return False
 
 
+def _check_target(target: Path, path: Path | None, fmt: str, named_by: str) -> None:
+    """Refuse (``click.BadParameter`` naming ``named_by``, what named it) an output ``target`` that is the
+    input file ``path`` or that cannot be written safely (a folder for a one-file format, a dangling link)."""
+    from cockatrice_ext.fsutil import UnsafeOutput, writable_folder, writable_target
+
+    if path is not None and target.resolve() == path.resolve():
+        raise click.BadParameter(f"refusing to overwrite the input file {path}", param_hint="-o")
+    bundle = EXPORT_FORMATS[fmt].is_bundle
+    try:
+        (writable_folder if bundle else writable_target)(target)
+    except UnsafeOutput as exc:
+        writes = "a folder of files" if bundle else "one file"
+        raise click.BadParameter(f"{exc} ({fmt} writes {writes})", param_hint=named_by) from None
+
+
+def _names_itself(name: str, path: Path) -> bool:
+    """Whether a list read from ``path`` gave its deck the ``name`` itself (Arena's ``About`` / ``Name``, a
+    ``# Name:`` line, a .cod's ``deckname``) rather than taking its file's (``list.txt.gz``: ``list``)."""
+    stems = {path.stem, Path(path.stem).stem if path.suffix.lower() == ".gz" else path.stem}
+    return bool(name) and name not in stems
+
+
 def _name_after_file(deck: ExportDeck, target: Path, *, chosen: bool) -> None:
     """Keep a Forge deck in Constructed: Forge renames (and moves out of Constructed) a ``.dck`` whose
     file name is not its ``Name=`` minus the characters file names cannot hold, so a name that does
-    not match the file becomes the file's name, with a warning when the user ``chose`` it (``--name``)."""
+    not match the file becomes the file's name, with a warning when the name was ``chosen``
+    (``--name``, or the list's own, as Arena's ``About`` / ``Name`` gives it: an ``-o`` named otherwise loses
+    it)."""
     from cockatrice_ext.exporters.forge import safe_file_stem
 
     stem = safe_file_stem(target.stem, "deck")
@@ -687,23 +711,10 @@ def export(
             "reading standard input: give -o PATH (or -o - for standard output), or --name"
         )
     if not to_stdout:
-        from cockatrice_ext.fsutil import UnsafeOutput, writable_folder, writable_target
-
-        if path is not None and target.resolve() == path.resolve():
-            raise click.BadParameter(f"refusing to overwrite the input file {path}", param_hint="-o")
-        bundle = EXPORT_FORMATS[fmt].is_bundle
-        try:
-            (writable_folder if bundle else writable_target)(target)
-        except UnsafeOutput as exc:
-            writes = "a folder of files" if bundle else "one file"
-            named_by = (
-                "-o"
-                if output is not None
-                else "--name"
-                if deck_name
-                else "BLOCK (the output is named after it)"
-            )
-            raise click.BadParameter(f"{exc} ({fmt} writes {writes})", param_hint=named_by) from None
+        named_by = (
+            "-o" if output is not None else "--name" if deck_name else "BLOCK (the output is named after it)"
+        )
+        _check_target(target, path, fmt, named_by)
     source = STDIN_LABEL if path is None else str(path)
     try:
         loaded, source = load_input(block, from_format, sideboard=has_sideboard(fmt))
@@ -724,8 +735,16 @@ def export(
         sys.exit(EXIT_BAD_INPUT)
     if deck_name:
         deck.name = deck_name
+    # the list's own name: not a card file's set name, nor a bundled block's (called by the name typed)
+    from cockatrice_ext.decks.model import Deck
+
+    given_list = path is not None and path == Path(block).expanduser() and isinstance(loaded, Deck)
+    own_name = given_list and path is not None and not deck_name and _names_itself(deck.name, path)
+    if fmt == "forge" and own_name and output is None:  # a Forge deck's file is its name: the list's own
+        target = default_output(path, fmt, deck.name)
+        _check_target(target, path, fmt, f"the list's own name, {deck.name!r} (-o names the file otherwise)")
     if fmt == "forge" and not to_stdout:
-        _name_after_file(deck, target, chosen=bool(deck_name))
+        _name_after_file(deck, target, chosen=bool(deck_name) or own_name)
     options: dict[str, object] = {"printings": False} if no_printings else {}
     if fmt == "forge-cube":
         options.update(draft)

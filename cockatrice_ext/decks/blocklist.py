@@ -21,11 +21,13 @@ one of:
   any header are in ``main``;
 * a card: ``[SB:] [N|Nx|N x] [[SET] or [SET:NUM] or [SET#NUM]] Name [(SET) [NUM]] [*F*]``, or
   MTGGoldfish's exact versions ``N Name [<variant>] [SET]`` (an upper-case code; a numeric variant is
-  the collector number, others are dropped). Without a count the count is 1. ``SB:`` puts the card in
-  ``side`` whatever the current section; TappedOut's ``*CMDR*`` puts a main card in ``commander``.
-  Commas, apostrophes and hyphens are part of names (``Jaya Ballard, Task Mage``); ``Fire//Ice``, ``Fire /
-  Ice`` and ``Fire // Ice`` are all written ``Fire // Ice``; typographic ``’`` becomes ``'``. A name that
-  starts with digits needs an explicit count (``1 1996 World Champion``).
+  the collector number, others are warned about: the card data does not tell frames apart). Without a
+  count the count is 1. ``SB:`` puts the card in ``side`` whatever the current section; TappedOut's
+  ``*CMDR*`` and Deckstats' ``#!Commander`` tag (``1 Fire // Ice #!Commander``; other ``#`` tags are
+  comments) put a main card in ``commander``. Commas, apostrophes and hyphens are part of names (``Jaya
+  Ballard, Task Mage``); ``Fire//Ice``, ``Fire / Ice``, ``Fire || Ice`` (Cockatrice's importer reads
+  ``||`` too) and ``Fire // Ice`` are all written ``Fire // Ice``; typographic ``’`` becomes ``'``. A
+  name that starts with digits needs an explicit count (``1 1996 World Champion``).
 
 Leniency: the reader accepts every spelling above, but never guesses: a line that is not blank, a
 comment or a header must be a valid card line, otherwise :class:`DeckFormatError` names the file and
@@ -87,10 +89,11 @@ COMMAND_SECTION_MOST = 2
 """Cards a commander or companion section holds at most; a blank line ending a bigger one is said."""
 _COMMENT_SECTIONS = frozenset({"main", "side", "commander", "companion", MAYBE})
 """Sections a comment line naming exactly one of them opens (``// Sideboard``, ``# Maybeboard``)."""
-_SPLIT = re.compile(r"\s*(?:/{1,2})\s*")
+_SPLIT = re.compile(r"\s*(?:/{1,2}|\|\|)\s*")  # Fire/Ice, Fire // Ice, Fire || Ice (Cockatrice reads ||)
 _SPACES = re.compile(r"\s+")
 _SB = re.compile(r"^sb:\s*", re.IGNORECASE)
 _INLINE_COMMENT = re.compile(r"\s#.*$")
+_COMMANDER_TAG = re.compile(r"(?:^|\s)#!commander\b", re.IGNORECASE)  # Deckstats' commander marker
 
 _MAIN_HEADER = re.compile(
     r"^(?:main|main\s*deck|deck|deck\s*list|mainboard|main\s*board)\s*:?\s*(?:\(?\d+\)?)?$", re.I
@@ -109,6 +112,14 @@ _GROUP_HEADER = re.compile(
 _COLON_HEADER = re.compile(r"^([A-Za-z][\w '&/-]{0,60}?)\s*(?:\(\d+\))?\s*:$")
 _TRAILING_COUNT = re.compile(r"\s*\(\d+\)$")
 _NAME_COMMENT = re.compile(r"^name\s*[:=]\s*(.+)$", re.I)
+# Cockatrice's annotated plain text: "// 60 Maindeck", "// 15 Sideboard", "// 3 Tokens" before each zone, and
+# "// 24 Land" before each card type (the last word of a type line: a custom card's may be another word).
+_ZONE_TOTAL = re.compile(r"^\d{1,6}\s+(maindeck|sideboard|tokens)$", re.I)
+_TYPE_TOTAL = re.compile(
+    r"^\d{1,6}\s+(?:creature|land|instant|sorcery|artifact|enchantment|planeswalker|battle|plane|phenomenon"
+    r"|scheme|conspiracy|vanguard|dungeon|emblem|token|kindred|tribal|unknown)$",
+    re.I,
+)
 
 
 def canonical_section(title: str) -> str:
@@ -178,7 +189,7 @@ def normalize_name(raw: str) -> str:
     no invisible format characters."""
     name = without_invisible(raw).replace("’", "'").replace("‘", "'")
     name = _SPACES.sub(" ", name).strip()
-    if "/" in name:
+    if "/" in name or "||" in name:
         name = _SPLIT.sub(" // ", name).strip()
     return name
 
@@ -310,11 +321,43 @@ def parse_card_text(text: str) -> tuple[int, str, str, str]:
     return count, name, set_code, number
 
 
+class VariantWarning(str):
+    """A reader's warning about an MTGGoldfish card version the card data cannot tell apart
+    (``<borderless>``: frames and treatments are not in it). ``line`` is its line and ``head`` the words
+    before ``; ...`` where :func:`~cockatrice_ext.decks.resolve_list.resolve_list` says which printing that
+    line resolved to."""
+
+    line: int = 0
+    head: str = ""
+    code: str = ""
+    start: str = ""  # the words before what is used instead
+
+
+def variant_warning(text: str, source: str, line: int) -> VariantWarning | None:
+    """The warning for a card line ``text`` naming an MTGGoldfish version that is not a collector number
+    (``4 Bonecrusher Giant <borderless> [ELD]``; ``<271>`` pins number 271), or None."""
+    if "<" not in text or len(text) > MAX_LINE_LENGTH:
+        return None
+    goldfish = _GOLDFISH_SET.match(" ".join(text.split()))
+    variant = goldfish.group(2) if goldfish else None
+    if goldfish is None or not variant or variant.isdigit():
+        return None
+    code = goldfish.group(3)
+    start = (
+        f"{source}: line {line}: version <{variant}> is not known (the card data does not tell frames and"
+        " treatments apart)"
+    )
+    head = f"{start}: the first {code} printing is used"
+    said = VariantWarning(f"{head}; a collector number pins another (<NUMBER> [{code}])")
+    said.line, said.head, said.code, said.start = line, head, code, start
+    return said
+
+
 def _pinned(text: str) -> tuple[str, str, str]:
     """``text`` (a card line without its count) split into the name's text, the set code and the collector
     number it pins: Forge's ``Name|SET``, ``[SET:NUM] Name`` and ``Name (SET) NUM``; ``""`` for none."""
     set_code = number = ""
-    piped = _FORGE_PIPE.match(text)
+    piped = None if "||" in text else _FORGE_PIPE.match(text)  # Fire||Ice: two halves, not Forge's Fire|ICE
     if piped:
         text, set_code = piped.group(1), piped.group(2).upper()
     prefix = _PREFIX_SET.match(text)
@@ -388,14 +431,23 @@ def section_header(line: str) -> str | None:
 def comment_section(line: str) -> str | None:
     """The section a comment-style header opens (``// Sideboard``, ``//Main``, ``# Maybeboard``, ``//
     Commander``, ``// Sideboard (3)``: Deckstats' and other tools' headers, which Cockatrice's plain text
-    skips), or None: the comment must be exactly a section's word, optionally with a count."""
+    skips; Cockatrice's annotated zone totals ``// 15 Sideboard``, ``// 60 Maindeck``, ``// 3 Tokens``), or
+    None: the comment must be exactly a section's word, optionally with a count."""
     if line.startswith("##") or not line.startswith(("//", "#")):
         return None
     text = line.lstrip("/#").strip()
+    if line.startswith("//") and (zone := _ZONE_TOTAL.match(text)):
+        return {"maindeck": "main", "sideboard": "side"}.get(zone.group(1).lower(), "tokens")
     if not text[:1].isalpha():
         return None
     header = section_header(text)
     return header if header in _COMMENT_SECTIONS else None
+
+
+def is_type_total(line: str) -> bool:
+    """Whether ``line`` is one of the card-type totals Cockatrice's annotated plain text writes (``// 4
+    Creature``, ``// 2 Instant``): its own count of the cards below, no comment of the user's."""
+    return line.startswith("//") and bool(_TYPE_TOTAL.match(line[2:].strip()))
 
 
 def _comment_text(line: str) -> str | None:
@@ -438,6 +490,8 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
         if not line:
             continue
         if comment is not None:
+            if is_type_total(line):
+                continue  # Cockatrice's own count of a card type's cards: not the user's comment
             if not seen_card:
                 named = _NAME_COMMENT.match(comment)
                 if named:
@@ -464,7 +518,11 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
         sideboard = _SB.match(line)
         if sideboard:
             target, line = "side", line[sideboard.end() :]
-        line = _INLINE_COMMENT.sub("", line)
+        inline = _INLINE_COMMENT.search(line)
+        if inline:
+            if target == "main" and _COMMANDER_TAG.search(inline.group()):
+                target = "commander"  # Deckstats' #!Commander: this card is the commander
+            line = line[: inline.start()]
         category = strip_markers(line)[1]
         if category and target == "main":
             target = category  # Archidekt's Maybeboard / Sideboard / Commander categories
@@ -475,6 +533,8 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
             continue
         except ValueError as exc:
             raise DeckFormatError(str(exc), source=source, line=number) from None
+        if variant := variant_warning(line, source, number):
+            deck.read_warnings.append(variant)
         command.card(target, count, number)
         deck.section(target).append(
             DeckEntry(name=name, count=count, set_code=set_code, collector_number=collector, line=number)

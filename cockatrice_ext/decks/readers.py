@@ -27,7 +27,9 @@ Formats (names used by ``format=``):
   (comma-separated) become the entry's tags.
 * ``text``: Cockatrice/MTGO plain text, with Cockatrice's rules: leading comment lines give the deck
   name and comments; ``SB:`` lines (if any) are the sideboard, else a ``Sideboard`` line splits, else a
-  single blank line splits main and side (several blank-separated blocks are all main).
+  single blank line splits main and side (several blank-separated blocks are all main); Magic
+  Workstation's ``// NAME :`` names the deck (``CREATOR``, ``FORMAT``: comments); the totals Cockatrice's
+  annotated text writes (``// 4 Creature``) are no comments, and its ``// 15 Sideboard`` splits too.
 * ``blocklist``: this project's block-list format (:mod:`cockatrice_ext.decks.blocklist`), which also reads
   what Moxfield and Archidekt export (their markers and categories).
 
@@ -36,7 +38,8 @@ policy on top of it (a list is a block list unless it is clearly something else)
 :data:`FORMAT_ALIASES` are the site names ``--from`` also accepts.
 
 Every reader raises :class:`DeckFormatError` naming the source and line; XML is parsed with lxml without
-entity expansion, DTD loading or network access.
+entity expansion, DTD loading or network access. A saved web page (HTML) is refused as one by
+:func:`read_deck`, saying to give the deck site's export instead.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ from cockatrice_ext.decks.blocklist import (
     check_name,
     comment_section,
     decode_text,
+    is_type_total,
     lines_named,
     normalize_name,
     one_line_break,
@@ -66,6 +70,7 @@ from cockatrice_ext.decks.blocklist import (
     section_header,
     strip_markers,
     utf16_as_utf8,
+    variant_warning,
 )
 from cockatrice_ext.decks.errors import DeckFormatError
 from cockatrice_ext.decks.model import MAYBE, VARIANT_SECTIONS, Deck, DeckEntry
@@ -109,6 +114,12 @@ _SB = re.compile(r"^\s*sb:\s*", re.IGNORECASE)
 _SIDEBOARD_LINE = re.compile(r"^sideboard\b", re.IGNORECASE)
 _DECK_HEADER = re.compile(r"^((main)?deck(list)?|mainboard)\b", re.IGNORECASE)
 _CARD_START = re.compile(r"^\s*[\w\[\(\{]")
+_MWS_FIELD = re.compile(r"^//\s*(NAME|CREATOR|FORMAT)\s*:\s*(.*)$", re.IGNORECASE)
+_MWS_BANNER = "deck file for magic workstation"
+_HTML_START = re.compile(
+    rb"(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S
+)
+"""A saved web page's start (``<!DOCTYPE html>``, ``<html>``): a deck site's page, not its export."""
 _FORGE_SECTION = re.compile(r"^\[([^\]]*)\]$")
 _FORGE_COUNT = re.compile(r"^(\d{1,9})\s+(.+)$")
 _FORGE_SECTIONS = {"main": "main", "sideboard": "side"}
@@ -415,6 +426,8 @@ def read_arena(text: str, source: str = "<text>") -> Deck:
             section = "side"
         blank_after_cards = False
         entry = _entry(line, source=source, line=number)
+        if variant := variant_warning(line, source, number):
+            deck.read_warnings.append(variant)
         target = _marked_section(line, section)
         command.card(target, entry.count, number)
         deck.section(target).append(entry)
@@ -641,15 +654,25 @@ def read_text(text: str, source: str = "<text>") -> Deck:
         if not lines[i].strip():
             deck_start = i + 1
             break
-    header = [line.strip() for line in lines[:deck_start] if line.strip()]
+    header = [line.strip() for line in lines[:deck_start] if line.strip() and not _annotation(line.strip())]
     header_text = [re.sub(r"^[^\w\[\(\{]*", "", line) for line in header]
     if header_text:
         deck.name = header_text[0]
         deck.comments = "\n".join(header_text[1:])
+    _mws_header(deck, lines[:first_card])
     body = list(enumerate(lines, start=1))[deck_start:]
     uses_sb = any(_SB.match(line) for _, line in body)
-    side_header = (
-        None if uses_sb else next((n for n, line in body if _SIDEBOARD_LINE.match(line.strip())), None)
+    side_header = (  # "// 15 Sideboard": Cockatrice's annotated text (which also writes SB:)
+        None
+        if uses_sb
+        else next(
+            (
+                n
+                for n, line in body
+                if _SIDEBOARD_LINE.match(line.strip()) or comment_section(line.strip()) == "side"
+            ),
+            None,
+        )
     )
     # Blank-line split: only if exactly two non-empty blocks.
     blocks: list[list[int]] = []
@@ -685,6 +708,32 @@ def read_text(text: str, source: str = "<text>") -> Deck:
             target = "side"
         deck.section(_marked_section(line, target)).append(_entry(line, source=source, line=n))
     return deck
+
+
+def _annotation(line: str) -> bool:
+    """Whether ``line`` is one of the totals Cockatrice's annotated plain text writes (``// 60 Maindeck``,
+    ``// 15 Sideboard``, ``// 24 Land``): not a name or comment of the user's."""
+    return is_type_total(line) or (comment_section(line) is not None and line.lstrip("/ ")[:1].isdigit())
+
+
+def _mws_header(deck: Deck, leading: list[str]) -> None:
+    """Magic Workstation's header (``// NAME : Burn``, ``// CREATOR : me``, ``// FORMAT : Modern``, among the
+    comment lines before the first card, blank line or not): the ``NAME`` names ``deck``, the other fields
+    and comment lines are its comments (without the line saying the file is Magic Workstation's)."""
+    fields = [_MWS_FIELD.match(line.strip()) for line in leading]
+    if not any(fields):
+        return
+    comments: list[str] = []
+    for line, field in zip(leading, fields, strict=True):
+        if field is None:
+            text = re.sub(r"^[^\w\[\(\{]*", "", line.strip())
+            if text and not text.lower().startswith(_MWS_BANNER):
+                comments.append(text)
+        elif field.group(1).upper() == "NAME":
+            deck.name = field.group(2).strip() or deck.name
+        elif field.group(2).strip():
+            comments.append(f"{field.group(1).capitalize()}: {field.group(2).strip()}")
+    deck.comments = "\n".join(comments)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -848,6 +897,12 @@ def read_deck(
     data = one_line_break(utf16_as_utf8(data))
     if len(data) > MAX_TEXT_BYTES:
         raise DeckFormatError(f"deck larger than {MAX_TEXT_BYTES} bytes", source=where)
+    if _HTML_START.match(data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")):
+        raise DeckFormatError(
+            "a saved web page (HTML), not a deck list: save the deck site's export instead (its Export or"
+            " Download: Arena or MTGO text, or CSV) and give that file, or paste the deck's text",
+            source=where,
+        )
     chosen = canonical_format(format) if format else sniff_format(data, filename)
     if chosen not in FORMATS:
         raise DeckFormatError(

@@ -24,7 +24,7 @@ from cockatrice_ext.cards.errors import CardDataError
 from cockatrice_ext.cards.model import Card, CardDatabase
 
 if TYPE_CHECKING:
-    from cockatrice_ext.cards.resolve import ResolvedDeck
+    from cockatrice_ext.cards.resolve import NameIndex, ResolvedDeck
     from cockatrice_ext.decks.model import Deck
 
 LOGGER = logging.getLogger(__name__)
@@ -365,9 +365,10 @@ def resolve_list(
 ) -> tuple[ResolvedDeck, CardDatabase]:
     """Resolve ``deck`` against the card data of :func:`list_card_data` (``beside``: the list file, whose
     custom set beside it is read too); the resolver's warnings, the text's encoding when it was not UTF-8
-    and the reader's warnings are said once it resolved. A token line spelled otherwise than the card data
-    names it (``Goblin Token``) is read as that token, with a warning when ``token_spelling`` spells it
-    otherwise than the line. Returns the resolved deck and its card data.
+    and the reader's warnings are said once it resolved, those about one line in line order. A pin in one
+    of Arena's own set codes is read as the card data's (:data:`ARENA_SET_CODES`, a note). A token line
+    spelled otherwise than the card data names it (``Goblin Token``) is read as that token, with a warning
+    when ``token_spelling`` spells it otherwise than the line. Returns the resolved deck and its card data.
 
     Raises:
         UnknownCardsError: every name that does not resolve (with, after them, why an accent or an invisible
@@ -376,26 +377,92 @@ def resolve_list(
         CardDataError: a card source that does not load.
     """
     from cockatrice_ext.cards.resolve import NameIndex, UnknownCardsError, resolve_deck
+    from cockatrice_ext.decks.blocklist import VariantWarning
 
     db = list_card_data(deck, card_source, beside=beside, say=say, progress_bar=progress_bar)
     index = NameIndex(db)
+    _arena_set_codes(deck, index, source, say)
     _untoken_names(deck, db, say, token_spelling)
     read_as = f"{source} is not UTF-8: read as {deck.encoding}" if deck.encoding else ""
     try:
         resolved = resolve_deck(deck, index, source=source)
     except UnknownCardsError as exc:
         said = [f"  ({read_as}; save it as UTF-8 if its accents are wrong)"] if read_as else []
-        said += [f"  ({warning})" for warning in deck.read_warnings]  # invisible characters removed
+        said += [  # invisible characters removed (a card version not known changes no name)
+            f"  ({warning})" for warning in deck.read_warnings if not isinstance(warning, VariantWarning)
+        ]
         if said:  # an accent read wrongly, an invisible character, may be why a name is unknown
             exc.args = ("\n".join([str(exc), *said]),)
         raise
     if read_as:
         say(f"warning: {read_as} (check its accented names; save it as UTF-8 to be sure)")
-    for warning in deck.read_warnings:
-        say(f"warning: {warning}")
-    for warning in resolved.warnings:
+    for warning in _in_line_order(deck, resolved):
         say(f"warning: {warning}")
     return resolved, db
+
+
+def _in_line_order(deck: Deck, resolved: ResolvedDeck) -> list[str]:
+    """The reader's and the resolver's warnings, those about one line in the order of their lines (a
+    maybeboard's line 6 before the main deck's line 10, though its section is resolved after), after the
+    reader's about the whole list (invisible characters removed from several lines)."""
+    from cockatrice_ext.decks.blocklist import VariantWarning
+
+    whole = [w for w in deck.read_warnings if not isinstance(w, VariantWarning)]
+    by_line: list[tuple[int, int, str]] = [
+        (w.line, 0, _printing_used(w, resolved)) for w in deck.read_warnings if isinstance(w, VariantWarning)
+    ]
+    for _, item in resolved.entries():
+        line = item.entry.line
+        by_line += [(line, 1, f"line {line}: {w}" if line else w) for w in item.warnings]
+    return whole + [warning for _, _, warning in sorted(by_line, key=lambda said: said[:2])]
+
+
+def _printing_used(warning: str, resolved: ResolvedDeck) -> str:
+    """A reader's ``warning``, saying for one about a card version it could not pin
+    (:class:`~cockatrice_ext.decks.blocklist.VariantWarning`) which printing its line resolved to."""
+    from cockatrice_ext.decks.blocklist import VariantWarning
+
+    if not isinstance(warning, VariantWarning):
+        return warning
+    for entries in resolved.sections.values():
+        for item in entries:
+            printing = item.printing
+            if item.entry.line != warning.line:
+                continue
+            if printing is None or printing.set_code.upper() != warning.code:
+                return warning.start  # not in that set at all: the resolver's warning says what is used
+            number = f" {printing.collector_number}" if printing.collector_number else ""
+            used = f"({printing.set_code.upper()}){number}"
+            return f"{warning.head}, {used}{warning[len(warning.head) :]}"
+    return warning
+
+
+ARENA_SET_CODES = {"DAR": "DOM", "CONF": "CON"}
+"""MTG Arena's own codes for sets the card data (MTGJSON, Scryfall, Cockatrice) codes otherwise: Dominaria is
+``DAR`` in Arena (and MTGO: MTGJSON's ``mtgoCode``), ``DOM`` in the card data; Conflux is ``CONF`` in Arena
+(``CON`` is a reserved file name on Windows). The Arena writer maps them back (``exporters/arena.py``)."""
+
+
+def _arena_set_codes(deck: Deck, index: NameIndex, source: str, say: Say) -> None:
+    """Read a pin in one of Arena's own set codes (:data:`ARENA_SET_CODES`: ``4 Llanowar Elves (DAR) 168``)
+    as the card data's code for that set, when the card has no printing under Arena's code but one under
+    the other; a note names the lines so read."""
+    from cockatrice_ext.cards.resolve import pick_printing
+    from cockatrice_ext.decks.blocklist import lines_named
+
+    read: dict[tuple[str, str], list[int]] = {}
+    for entries in deck.sections.values():
+        for i, entry in enumerate(entries):
+            code = ARENA_SET_CODES.get(entry.set_code.upper())
+            card = index.find(entry.name) if code else None
+            if card is None or code is None or pick_printing(card, entry.set_code):
+                continue
+            if pick_printing(card, code, entry.collector_number) or pick_printing(card, code):
+                entries[i] = replace(entry, set_code=code)
+                read.setdefault((entry.set_code.upper(), code), []).append(entry.line)
+    for (arena, code), lines in read.items():
+        where = lines_named(sorted(lines))
+        say(f"note: {source}: {where}: ({arena}) is MTG Arena's code for the set the card data calls {code}")
 
 
 def _untoken_names(deck: Deck, db: CardDatabase, say: Say, spelling: TokenSpelling | None) -> None:

@@ -292,3 +292,45 @@ def test_a_designers_card_named_like_a_real_one_is_said(runner: CliRunner, tmp_p
     result = _export(runner, source, "cod", tmp_path / "sky.cod")
     tokens = [e.name for e in read_cod((tmp_path / "sky.cod").read_bytes()).sections["tokens"]]
     assert tokens == ["Spirit"]
+
+
+ESIKA_ARENA = """About
+Name Esika Brawl
+
+Commander
+1 Esika, God of the Tree (KHM) 168
+
+Deck
+1 Sol Ring (C21) 263
+57 Forest (KHM) 398
+"""
+
+
+def test_a_forge_deck_without_o_keeps_the_lists_own_name(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An Arena list's ``About`` / ``Name`` names the Forge deck: without -o its file is named after it (Forge
+    names a deck after its file), not after the list's file; an -o naming it otherwise says what is lost."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "arena-about.txt").write_text(ESIKA_ARENA)
+    result = runner.invoke(main, ["export", "arena-about.txt", "--to", "forge"])
+    assert result.exit_code == 0, result.output
+    written = tmp_path / "Esika Brawl.dck"
+    assert written.is_file() and not (tmp_path / "arena-about.dck").exists()
+    assert read_forge(written.read_text()).name == "Esika Brawl"
+    result = runner.invoke(main, ["export", "arena-about.txt", "--to", "forge", "-o", "x.dck"])
+    assert result.exit_code == 0, result.output
+    assert read_forge((tmp_path / "x.dck").read_text()).name == "x"
+    assert "to call it Esika Brawl, write it as 'Esika Brawl.dck'" in result.output
+
+
+def test_a_forge_deck_named_by_its_file_alone_keeps_the_files_name(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A list that names itself nowhere is named after its file, silently, as before."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bolts.txt").write_text("4 Lightning Bolt\n")
+    result = runner.invoke(main, ["export", "bolts.txt", "--to", "forge"])
+    assert result.exit_code == 0, result.output
+    assert read_forge((tmp_path / "bolts.dck").read_text()).name == "bolts"
+    assert "warning" not in result.output

@@ -452,19 +452,55 @@ def _is_custom_set_name(target: Path, path: Path) -> bool:
         return False
 
 
-def _check_target(target: Path, path: Path | None, fmt: str, named_by: str) -> None:
-    """Refuse (``click.BadParameter`` naming ``named_by``, what named it) an output ``target`` that is the
-    input file ``path`` or that cannot be written safely (a folder for a one-file format, a dangling link)."""
+def _check_target(
+    target: Path, path: Path | None, fmt: str, named_by: str, card_source: CardSources | None = None
+) -> None:
+    """Refuse (``click.BadParameter`` naming ``named_by``, what named it) an output ``target`` that is a file
+    the export reads (the input file ``path``, a ``card_source`` file or a file in a card-source folder, the
+    custom set beside the list) or that cannot be written safely (a folder for a one-file format, a dangling
+    link): a designer's own card file was replaced by the export of a one-card list."""
     from cockatrice_ext.fsutil import UnsafeOutput, writable_folder, writable_target
 
     if path is not None and target.resolve() == path.resolve():
         raise click.BadParameter(f"refusing to overwrite the input file {path}", param_hint="-o")
+    if read := _read_by_the_export(target, path, card_source):
+        instead = f" (without -o it is {default_output(path, fmt).name})" if path is not None else ""
+        raise click.BadParameter(
+            f"refusing to overwrite {read}, which this export reads: write elsewhere{instead}",
+            param_hint=named_by,
+        )
     bundle = EXPORT_FORMATS[fmt].is_bundle
     try:
         (writable_folder if bundle else writable_target)(target)
     except UnsafeOutput as exc:
         writes = "a folder of files" if bundle else "one file"
         raise click.BadParameter(f"{exc} ({fmt} writes {writes})", param_hint=named_by) from None
+
+
+def _read_by_the_export(target: Path, path: Path | None, card_source: CardSources | None) -> str:
+    """What ``target`` is among the files the export reads besides the list (a card source named with
+    ``--card-source``, a file already inside a card-source folder, the custom set beside the list), or
+    ``""``. A new file in a card-source folder is no loss (a custom set written into Cockatrice's own
+    ``customsets`` while reading that folder)."""
+    from cockatrice_ext.decks.resolve_list import custom_set_beside
+
+    try:
+        found = target.resolve()
+        for text in card_source.sources if card_source is not None else ():
+            source = Path(text).expanduser()
+            if not source.exists():  # a keyword (mtgjson, scryfall...) or a missing file: reported elsewhere
+                continue
+            source = source.resolve()
+            if found == source:
+                return f"the card source {text}"
+            if source.is_dir() and source in found.parents and found.is_file():  # read with the folder
+                return f"{target} in the card-source folder {text}"
+        beside = custom_set_beside(path, card_source) if path is not None else None
+        if beside is not None and found == beside.resolve():
+            return f"the custom set beside the list, {beside.name}"
+    except (OSError, ValueError):
+        return ""
+    return ""
 
 
 def _names_itself(name: str, path: Path) -> bool:
@@ -714,7 +750,7 @@ def export(
         named_by = (
             "-o" if output is not None else "--name" if deck_name else "BLOCK (the output is named after it)"
         )
-        _check_target(target, path, fmt, named_by)
+        _check_target(target, path, fmt, named_by, card_source)
     source = STDIN_LABEL if path is None else str(path)
     try:
         loaded, source = load_input(block, from_format, sideboard=has_sideboard(fmt))
@@ -742,7 +778,8 @@ def export(
     own_name = given_list and path is not None and not deck_name and _names_itself(deck.name, path)
     if fmt == "forge" and own_name and output is None:  # a Forge deck's file is its name: the list's own
         target = default_output(path, fmt, deck.name)
-        _check_target(target, path, fmt, f"the list's own name, {deck.name!r} (-o names the file otherwise)")
+        named_by = f"the list's own name, {deck.name!r} (-o names the file otherwise)"
+        _check_target(target, path, fmt, named_by, card_source)
     if fmt == "forge" and not to_stdout:
         _name_after_file(deck, target, chosen=bool(deck_name) or own_name)
     options: dict[str, object] = {"printings": False} if no_printings else {}

@@ -108,3 +108,36 @@ def test_a_designers_own_token_is_listed_by_its_short_name(runner: CliRunner, tm
     assert "(My Block's own.)" in result.stdout  # the designer's token, not the real one
     text = _export(runner, "myblock.txt", "--to", "text", "-o", "-")
     assert text.exit_code == 0, text.output
+
+
+def test_an_export_never_writes_onto_the_card_files_it_reads(runner: CliRunner, tmp_path: Path) -> None:
+    """A designer's ``--card-source src.xml`` given as ``-o src.xml`` was replaced by the export of a
+    one-card list (exit 0, no word); so was the custom set beside the list. Both are refused, as the list
+    itself is, and the file is left as it was; a file already in a card-source folder too."""
+    Path("src.xml").write_text(DESIGNER_SET, encoding="utf-8")
+    Path("l.txt").write_text("1 Gavel Sprite\n", encoding="utf-8")
+    result = _export(runner, "l.txt", "--card-source", "src.xml", "--to", "cockatrice-xml", "-o", "src.xml")
+    assert result.exit_code == 2, result.output
+    assert "refusing to overwrite the card source src.xml, which this export reads" in result.stderr
+    assert Path("src.xml").read_text(encoding="utf-8") == DESIGNER_SET
+
+    Path("myblock.txt").write_text("4 Gavel Sprite\n", encoding="utf-8")
+    Path("myblock.xml").write_text(DESIGNER_SET, encoding="utf-8")
+    result = _export(runner, "myblock.txt", "--to", "cockatrice-xml", "-o", "myblock.xml")
+    assert result.exit_code == 2, result.output
+    assert "refusing to overwrite the custom set beside the list, myblock.xml" in result.stderr
+    assert "without -o it is myblock.cards.xml" in result.stderr
+    assert Path("myblock.xml").read_text(encoding="utf-8") == DESIGNER_SET
+
+    folder = tmp_path / "sets"
+    folder.mkdir()
+    (folder / "mine.xml").write_text(DESIGNER_SET, encoding="utf-8")
+    into_folder = ("l.txt", "--card-source", "sets", "--to", "cockatrice-xml", "-o")
+    result = _export(runner, *into_folder, "sets/mine.xml")
+    assert result.exit_code == 2, result.output
+    assert "sets/mine.xml in the card-source folder sets" in result.stderr
+    assert (folder / "mine.xml").read_text(encoding="utf-8") == DESIGNER_SET
+    new = _export(runner, *into_folder, "sets/out.xml")
+    assert new.exit_code == 0, new.output  # a new file there is no loss
+    fine = _export(runner, "l.txt", "--card-source", "src.xml", "--to", "cockatrice-xml", "-o", "out.xml")
+    assert fine.exit_code == 0, fine.output

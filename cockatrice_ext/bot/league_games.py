@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, ClassVar
 from cockatrice_ext.bot.commands import command
 from cockatrice_ext.bot.league_cards import check_loaded_deck, deck_names, deck_verdict
 from cockatrice_ext.bot.league_options import TITLES
-from cockatrice_ext.bot.league_views import REFUSALS
-from cockatrice_ext.bot.referee import Context, GameReferee, shorten
+from cockatrice_ext.bot.league_views import REFUSALS, result_rule, result_words
+from cockatrice_ext.bot.referee import Context, GameReferee, describe_command, room_referees_of, shorten
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
@@ -101,9 +101,9 @@ class LeagueGame(GameReferee):
             await bot.client.select_deck(game_id, EMPTY_DECK)
         return game
 
-    @command("status", aliases=("state",))
+    @command("status", aliases=("state",))  # not ``status``: GameReferee.status() feeds !games and /
     async def pairing_status(self, ctx: Context) -> None:
-        """The pairing and whose deck is legal."""  # not ``status``: GameReferee.status() feeds !games and /
+        """The pairing, whose deck is legal, and how the result is reported."""
         parts = []
         for name in self.players:
             seat = self.seat_of(name)
@@ -116,7 +116,21 @@ class LeagueGame(GameReferee):
             else:
                 parts.append(f"{name} deck {'OK' if self.legal[name] else 'not legal'}")
         title = TITLES[self.format_name]
-        await ctx.reply(shorten(f"{title} league round {self.round_no}: " + ", ".join(parts) + "."))
+        match = self.match()
+        result = (
+            f"The result is in: {result_words(match)}."
+            if match is not None and match.decided
+            else result_rule(self.format_name)
+        )
+        await ctx.reply(shorten(f"{title} league round {self.round_no}: " + ", ".join(parts) + f". {result}"))
+
+    async def say_help(self, topic: str, *, short: bool = False) -> None:
+        """As every game's ``!help``, and how the result reaches the referee (:func:`result_rule`, the game's
+        start line's words) after the list of commands or ``!help result``."""
+        described = describe_command(topic, "game", [self], room_referees_of(self.bot))
+        await super().say_help(topic, short=short)
+        if not described and not short:
+            await self.say_once(result_rule(self.format_name))
 
     async def handle_command(self, ctx: Context, text: str) -> bool:
         """Game commands; a member's private league command said here is answered with where it belongs."""

@@ -35,10 +35,10 @@ from cockatrice_ext.bot.league_games import LeagueGame
 from cockatrice_ext.bot.league_options import TITLES, LeagueOptions
 from cockatrice_ext.bot.league_views import (
     REFUSALS,
-    RESULT_WORDS,
     STAND_IN_WORDS,
     Line,
     Live,
+    Rendered,
     carousel_prompt,
     counted,
     decision_name,
@@ -48,9 +48,11 @@ from cockatrice_ext.bot.league_views import (
     market_prompt,
     market_winners,
     numbered,
+    places_words,
     points_table,
     pool_with_worths,
     render_effects,
+    result_rule,
     setup_words,
     worth_rule,
 )
@@ -792,7 +794,7 @@ class LeagueReferee(Referee):
         """Who won the ended league, and the standings, in words."""
         engine = self.engine
         if isinstance(engine, ab.AutoBattlerEngine):
-            rows = ", ".join(f"{r['player']} {r['poison']} poison" for r in engine.standings())
+            rows = places_words(engine.standings(), numbered=False, poison=True)  # ties marked
             winner = engine.champion or ", ".join(engine.group_winners.values())
             return (f"{winner} is the champion; " if winner else "") + f"standings: {rows}"
         table = tuple((r["player"], r["points"]) for r in engine.league.standings())
@@ -1013,7 +1015,7 @@ class LeagueReferee(Referee):
         for player, later in rendered.follow_up.items():
             if player in self.left:  # they left: their draft view is nobody's news (it cost half a window)
                 continue
-            task = asyncio.get_running_loop().create_task(self._follow_up(player, later))
+            task = asyncio.get_running_loop().create_task(self._follow_up(player, later, rendered))
             self._follow_ups.add(task)
             task.add_done_callback(self._follow_ups.discard)
         prefix = self.room_prefix()
@@ -1032,7 +1034,7 @@ class LeagueReferee(Referee):
                     f"{effect.chooser} (more poison) chooses to play or draw."
                     if effect.chooser
                     else f"{effect.first} plays first (decided at random)."
-                ) + f" {RESULT_WORDS} {setup_words(effect)}"
+                ) + f" {result_rule(self.format_name)} {setup_words(effect)}"
                 self.setup_notes[(effect.round, frozenset(effect.players))] = note  # for a game opened later
                 for game in self.games.values():
                     if game.round_no == effect.round and set(game.players) == set(effect.players):
@@ -1061,9 +1063,14 @@ class LeagueReferee(Referee):
         if pages is not None:
             pages.changed(self)
 
-    async def _follow_up(self, player: str, lines: list[str]) -> None:
-        """Send ``lines`` once the player's earlier lines have gone out (so those go out short, and first)."""
-        await self.bot.chat.flush(("user", player), timeout=120)
+    async def _follow_up(self, player: str, lines: list[str], rendered: Rendered | None = None) -> None:
+        """Send ``lines`` once the player's earlier lines have gone out (so those go out short, and first),
+        from the session that writes to them (a helper's: the main session's chat holds none of their
+        lines). A first line of ``rendered`` still waiting then (the wait timed out) says nothing: the
+        follow-up says it all (:meth:`Rendered.until_followed`)."""
+        await self.bot.conversation_with(player).chat.flush(("user", player), timeout=120)
+        if rendered is not None:
+            rendered.followed.add(player)
         await self.tell_lines(player, lines)
 
     async def tell(self, player: str, line: Line, *, raw: bool = False, bulk: bool = False) -> None:

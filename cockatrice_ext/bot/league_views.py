@@ -237,6 +237,9 @@ class Rendered:
     follow_up: dict[str, list[str]] = field(default_factory=dict)
     on_page: set[tuple[str, Line]] = field(default_factory=set)
     answers: dict[str, list[str]] = field(default_factory=dict)
+    followed: set[str] = field(default_factory=set)
+    """Players whose ``follow_up`` is queued (the referee adds them as it queues it): a first line that only
+    announces it (:meth:`until_followed`) is dropped if it has not left by then."""
 
     def tell(self, player: str, line: Line, *, on_page: bool = False) -> None:
         self.private.setdefault(player, []).append(line)
@@ -248,6 +251,12 @@ class Rendered:
 
     def later(self, player: str, line: str) -> None:
         self.follow_up.setdefault(player, []).append(line)
+
+    def until_followed(self, player: str, text: str) -> Live:
+        """``text`` for ``player`` until their ``follow_up`` is queued: still waiting then, it says nothing,
+        since the follow-up says it all (a draft phase's short shop line and its whole view, both waiting
+        when the chat was slow, went out as one message listing the same shop twice)."""
+        return Live(lambda: None if player in self.followed else text)
 
 
 def _rarity(card: CardFacts) -> str:
@@ -345,7 +354,11 @@ def render_effects(
             out.public.append(line + ". The referee opens a game for each pairing.")
         elif isinstance(effect, core.ResultClaimed):
             if any(isinstance(e, core.ResultRecorded) and e.players == effect.players for e in effects):
-                continue  # the claim that confirms the other's: the result line says it all
+                # the claim that confirms the other's: the result line says it, and the claimer's next view
+                # (a shop, a market turn) follows; where none ever will, a private word (see confirmed_line)
+                if line := confirmed_line(engine, effect, effects):
+                    out.tell(effect.player, line)
+                continue
             opponent = next((p for p in effect.players if p != effect.player), "")
             said = "a draw" if effect.draw else f"{effect.winner} won"
             match = engine.league.match_of(effect.player, effect.round) if opponent else None  # type: ignore[attr-defined]
@@ -398,10 +411,7 @@ def render_effects(
                 )
         elif isinstance(effect, core.ResultRecorded):
             if len(effect.players) == 1 and isinstance(engine, ab.AutoBattlerEngine):
-                out.public.append(
-                    f"Round {effect.round}: {effect.players[0]} sits this mini-game out (three play, with no"
-                    " Ghost): no poison."
-                )
+                out.public.append(sits_out_line(engine, effect))
             elif len(effect.players) == 1:
                 worth = "a win" if effect.winner else "a draw" if effect.draw else "a loss"
                 out.public.append(f"Round {effect.round}: {effect.players[0]} has a bye ({worth}).")
@@ -496,7 +506,8 @@ def render_effects(
                         on_page=True,
                     )
             elif effect.player in opening:
-                out.tell(effect.player, shop_first_line(engine, effect.player, effect.names))
+                first = shop_first_line(engine, effect.player, effect.names)
+                out.tell(effect.player, out.until_followed(effect.player, first))
                 out.later(effect.player, shop_view(engine, effect.player, effect.names))
             else:
                 out.tell(effect.player, shop_view(engine, effect.player, effect.names))
@@ -666,9 +677,17 @@ def _treasure_tokens(count: int) -> str:
     return f"{left} on your battlefield at the game's end"
 
 
-RESULT_WORDS = "Result: a life at 0 (both at 0: a draw), or both tell me !result win|loss|draw privately."
-"""How a league mini-game's result reaches the referee (``LeagueGame.life_changed`` and the private
-``!result``), said in the game's start line: concessions do not decide AutoBattler games."""
+def result_rule(format_name: str) -> str:
+    """How a ``format_name`` league game's result reaches the referee (``LeagueGame.life_changed``, a
+    Market game's concession, the private ``!result``): the one wording of an AutoBattler game's start line
+    and every league game's ``!status`` and ``!help``. Concessions do not decide AutoBattler games."""
+    concession = "" if format_name == "autobattler" else ", a concession"
+    told = "or both tell me !result win|loss|draw privately"
+    return f"Result: a life at 0 (both at 0: a draw){concession}, {told}."
+
+
+RESULT_WORDS = result_rule("autobattler")
+"""An AutoBattler game's :func:`result_rule`, as its start line says it."""
 
 
 def setup_words(effect: ab.MatchSetup) -> str:
@@ -681,14 +700,32 @@ def setup_words(effect: ab.MatchSetup) -> str:
 
 def champion_line(engine: ab.AutoBattlerEngine, champion: str, *, named: bool = False) -> str:
     """The AutoBattler's end: the champion (unless ``named`` already) and every player's place, from the
-    engine's standings (the champion, the living by poison, the dead last eliminated first)."""
-    places = ", ".join(f"{n}. {row['player']}" for n, row in enumerate(engine.standings(), start=1))
+    engine's standings (the champion, the living by poison, the dead last eliminated first; knocked out in
+    the same mini-game: fewer poison first, else tied, sharing a place)."""
+    rows = engine.standings()
     head = "" if named else f"{champion} is the champion! "
-    line = f"{head}Final standings: {places}."
+    line = f"{head}Final standings: {places_words(rows)}."
     if len(line) <= ROOM_LINE:
         return line
-    names = ", ".join(row["player"] for row in engine.standings())
-    return shorten(f"{head}Final standings: {names}.", ROOM_LINE)
+    return shorten(f"{head}Final standings: {places_words(rows, numbered=False)}.", ROOM_LINE)
+
+
+def places_words(rows: Sequence[dict[str, Any]], *, numbered: bool = True, poison: bool = False) -> str:
+    """AutoBattler standings' rows in words, players sharing a place said together and marked tied ("1. a,
+    2. b, 3. c and d (tied)"; ``poison``: each with their poison, "c 11 poison and d 11 poison (tied)")."""
+    groups: list[list[dict[str, Any]]] = []
+    for row in rows:
+        if groups and groups[-1][0].get("place", 0) == row.get("place", -1):
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    said = []
+    for group in groups:
+        names = [f"{r['player']} {r['poison']} poison" if poison else str(r["player"]) for r in group]
+        together = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+        place = f"{group[0].get('place', '')}. " if numbered else ""
+        said.append(place + together + (" (tied)" if len(group) > 1 else ""))
+    return ", ".join(said)
 
 
 def claim_line(engine: Any, effect: core.ResultClaimed, text: str, *, answer: bool = True) -> Line:
@@ -705,6 +742,55 @@ def claim_line(engine: Any, effect: core.ResultClaimed, text: str, *, answer: bo
         return f"Noted: {said}. The result is in: {result_words(match)}."
 
     return Live(render)
+
+
+def confirmed_line(engine: Any, effect: core.ResultClaimed, effects: Sequence[Effect]) -> str | None:
+    """The private answer to a ``!result`` that confirms the other player's claim, when the result leaves its
+    claimer no later private line to read it in: the league is over, they are out (eliminated and not the
+    Ghost, or a Ghost whose run a second death ends), or they won their group (their final waits for the
+    other group). At most once per member and league, so its message costs the chat budget next to nothing.
+    None otherwise: the room's line and their game's chat say the result, and their next shop, pack or
+    market turn follows in this conversation; a message for every confirmed game would spend one of the
+    bot's few per window each time."""
+    match = engine.league.match_of(effect.player, effect.round)
+    if match is None or not match.decided:
+        return None
+    noted = f"Noted: the result is in: {result_words(match)}."
+    for over in effects:
+        if isinstance(over, ab.ChampionDecided):
+            who = "you are" if over.player == effect.player else f"{over.player} is"
+            return f"{noted} The league is over: {who} the champion; !standings shows every place."
+        if isinstance(over, mk.LeagueOver):
+            return (
+                f"{noted} The league is over: {market_winners(over.standings)}; !standings shows the table."
+            )
+    if not isinstance(engine, ab.AutoBattlerEngine):
+        return None
+    # their death, or another's that ends their run as the Ghost
+    deaths = any(isinstance(e, ab.PlayerEliminated) for e in effects)
+    if deaths and effect.player in engine.dead and not engine.is_ghost(effect.player):
+        return f"{noted} You are out of the league (eliminated); you may watch its games."
+    won = next((e for e in effects if isinstance(e, ab.GroupWon) and e.player == effect.player), None)
+    paired = any(isinstance(e, core.RoundStarted) and effect.player in sum(e.pairings, ()) for e in effects)
+    if won is not None and not paired:  # a final set up at once is announced with its game
+        return f"{noted} You win group {won.group + 1}: your final follows once the other group has a winner."
+    return None
+
+
+def sits_out_line(engine: ab.AutoBattlerEngine, effect: core.ResultRecorded) -> str:
+    """The room's line for a player who sits a mini-game out (their group has three players left and no
+    Ghost): which group's mini-game (with eight players) and who plays it."""
+    player = effect.players[0]
+    group = engine.group_of(player)
+    seated = set(engine.groups[group])
+    games = [
+        " vs ".join(m.players)
+        for m in engine.league.matches
+        if m.round == effect.round and len(m.players) == 2 and set(m.players) <= seated
+    ]
+    where = f"sits out group {group + 1}'s mini-game" if len(engine.groups) > 1 else "sits this mini-game out"
+    who = f": {'; '.join(games)} play it" if games else ""
+    return f"Round {effect.round}: {player} {where} (three left, no Ghost{who}): no poison."
 
 
 def result_words(match: core.Match) -> str:

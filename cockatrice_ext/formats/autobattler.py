@@ -35,6 +35,11 @@ RULE INDEX (seed 003, in our words -> where it is implemented)
   group has none), and a Ghost who leaves plays no more -> :meth:`AutoBattlerEngine.is_ghost`; of the three
   living players of such a group one sits each mini-game out, at random (a bye: no poison)
   -> :meth:`AutoBattlerEngine._start_minigame`.
+- Final places (the write-up names only the last player standing; ours): the champion, the living by poison,
+  then the dead, last knocked out first; players knocked out in the same mini-game by their poison then,
+  fewer first (poison is how the write-up measures who fares worse: the most chooses play or draw); the
+  same poison too: tied, one shared place -> :meth:`AutoBattlerEngine.standings` (``knocked_out``, derived
+  as the actions replay: old journals replay unchanged).
 - The Ghost cannot decide the winner: if deaths at once would leave fewer than two, whoever lost to the Ghost
   goes to 9 poison and plays the final -> :meth:`AutoBattlerEngine._finish_minigame`.
 - A draw that would eliminate two live players is replayed (no drafting in between) until there is a
@@ -560,6 +565,9 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         self.phase = "setup"
         self.done: list[str] = []
         self.dead: list[str] = []  # in order of elimination
+        self.knocked_out: dict[str, tuple[int, int]] = {}
+        """Each eliminated player's mini-game (games played before it) and poison then, for the standings'
+        tie-break (derived while the actions replay: no effect carries it)."""
         self.ghosts: dict[int, str] = {}  # group index -> its Ghost
         self.left: list[str] = []  # members who left the league for good (LeaveLeague), in order
         self.group_winners: dict[int, str] = {}
@@ -692,13 +700,27 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         return self.config.basics_change_fee
 
     def standings(self) -> list[dict[str, Any]]:
-        """The champion, then the living by poison, then the dead, last eliminated first."""
+        """The champion, then the living by poison, then the dead, last eliminated first; players knocked out
+        in the same mini-game by their poison then, fewer first. ``place`` is shared by players still even
+        (the same poison, living; or knocked out together with the same poison): they are tied."""
         living = sorted(
             (p for p in self.config.players if p not in self.dead),
             key=lambda p: (p != self.champion, self.poison[p], self.config.players.index(p)),
         )
-        ranked = living + list(reversed(self.dead))
-        return [{"player": p, "poison": self.poison[p], "treasures": self.treasures[p]} for p in ranked]
+        keys: dict[str, tuple[int, ...]] = {p: (0, p != self.champion, self.poison[p]) for p in living}
+        dead = list(reversed(self.dead))
+        if all(p in self.knocked_out for p in dead):
+            knocked = {p: (1, -self.knocked_out[p][0], self.knocked_out[p][1]) for p in dead}
+            keys |= knocked
+            dead.sort(key=knocked.__getitem__)  # stable: equal keys stay last eliminated first
+        else:  # dead set by hand, with no record of when: in elimination order, none tied
+            keys |= {p: (1, n) for n, p in enumerate(dead)}
+        rows: list[dict[str, Any]] = []
+        for n, player in enumerate(living + dead, start=1):
+            tied = bool(rows) and keys[rows[-1]["player"]] == keys[player]
+            row = {"player": player, "poison": self.poison[player], "treasures": self.treasures[player]}
+            rows.append(row | {"place": rows[-1]["place"] if tied else n})
+        return rows
 
     def is_over(self) -> bool:
         return self.phase == "over"
@@ -1197,6 +1219,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
                     newly_dead.remove(player)
             for player in newly_dead:
                 self.dead.append(player)
+                self.knocked_out[player] = (self.games_played, self.poison[player])
                 effects.append(PlayerEliminated(player))
             dead_here = [p for p in self.groups[group] if p in self.dead]
             if len(dead_here) == 1 and newly_dead and dead_here[0] not in self.left:  # the Ghost plays on
@@ -1283,6 +1306,7 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
             "last_opponent": dict(self.last_opponent),
             "done": list(self.done),
             "dead": list(self.dead),
+            "knocked_out": {p: list(when) for p, when in self.knocked_out.items()},
             "ghosts": {str(g): p for g, p in self.ghosts.items()},
             "left": list(self.left),
             "group_winners": {str(g): p for g, p in self.group_winners.items()},

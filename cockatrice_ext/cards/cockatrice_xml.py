@@ -10,10 +10,12 @@ or touches the network.
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import difflib
 import io
 import logging
 import re
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
@@ -24,6 +26,8 @@ from cockatrice_ext.cards.errors import CardDataError, xml_syntax_message
 from cockatrice_ext.cards.jsonio import DECOMPRESSION_ERRORS, open_binary
 from cockatrice_ext.cards.model import COLORS, Card, CardDatabase, CardRelation, CardSet, Face, Printing
 from cockatrice_ext.cards.text import (
+    CARD_TYPES,
+    SUPERTYPES,
     cockatrice_cost,
     colors_from_cost,
     colors_of,
@@ -58,6 +62,39 @@ _JOINED_LAYOUTS = frozenset(
 )
 # What Cockatrice reads as a set's <priority> (QString::toShort): anything else is 0, its Fallback.
 _PRIORITY = re.compile(r"[+-]?[0-9]+")
+# The words a type line may have before its dash: Magic's card types and supertypes, and the few odd
+# ones real cards print (Theros's Hero cards, Alpha's Summon, Unhinged's Eaturecray). Compared folded.
+_TYPE_WORDS = tuple(sorted(CARD_TYPES | SUPERTYPES | {"Hero", "Summon", "Eaturecray"}))
+_TYPE_WORDS_FOLDED = frozenset(word.casefold() for word in _TYPE_WORDS)
+# A rules-text line that gives a card devoid (colourless whatever its cost says).
+_DEVOID = re.compile(r"^\s*devoid\b", re.IGNORECASE | re.MULTILINE)
+# libxml2's error for an entity nothing defines (there is no DTD, and entities are never expanded): said
+# where it is and as what it is (:func:`_syntax_error`).
+_UNDECLARED_ENTITY = "ERR_UNDECLARED_ENTITY"
+_ENTITY_REASON = re.compile(r"^Entity '([^']*)' not defined$")
+
+Warn = Callable[[str], None]
+"""Takes one warning about a card database, ``file:line: what`` (no ``warning:`` in front)."""
+
+
+_WARN_TO: contextvars.ContextVar[Warn | None] = contextvars.ContextVar("cockatrice_xml_warn", default=None)
+
+
+def _log_warning(message: str) -> None:
+    LOGGER.warning("%s", message)
+
+
+@contextlib.contextmanager
+def warnings_to(warn: Warn) -> Iterator[None]:
+    """Within this context, every file :func:`read_cockatrice_xml` reads without a ``warn`` of its own
+    tells ``warn`` (not the log) what it gets wrong: so a command whose other card warnings are
+    ``warning:`` lines says these the same way, however deep the read (``load_cards``, a custom set
+    beside a list)."""
+    token = _WARN_TO.set(warn)
+    try:
+        yield
+    finally:
+        _WARN_TO.reset(token)
 
 
 @dataclass
@@ -74,6 +111,7 @@ class _RawCard:
     colors: list[str] = field(default_factory=list)
     token: bool = False
     cipt: bool = False  # its <cipt> said 1, as Cockatrice reads it (the text exactly "1")
+    markup_line: int | None = None  # the line of its <text> when that held markup (flattened)
 
 
 def _local(tag: object) -> str:
@@ -84,6 +122,15 @@ def _local(tag: object) -> str:
 
 def _text(elem: etree._Element) -> str:
     return elem.text or ""
+
+
+def _flat_text(elem: etree._Element) -> str:
+    """The text of an element holding markup (HTML pasted into ``<text>``): every word kept in order, a
+    ``<br/>`` as a line break, other tags dropped (their text inline). Cockatrice's own files have plain
+    text only; nothing else a tag says is rules text."""
+    for br in elem.iter("{*}br"):
+        br.text = "\n" + (br.text or "")  # itertext reads it where the tag was, before the tag's tail
+    return "".join(elem.itertext())
 
 
 _SHARED_BY_FACES = frozenset({"type", "maintype"})
@@ -111,7 +158,11 @@ def _read_card(elem: etree._Element) -> _RawCard:
         elif tag == "name":
             raw.name = (child.text or "").strip("\r\n\t")
         elif tag == "text":
-            raw.text = child.text or ""
+            if len(child):
+                raw.text = _flat_text(child)
+                raw.markup_line = child.sourceline
+            else:
+                raw.text = child.text or ""
         elif tag == "related" or tag == "reverse-related":
             target = (child.text or "").strip("\r\n\t")
             reverse = tag == "reverse-related"
@@ -169,16 +220,30 @@ def raw_is_token(raw: _RawCard) -> bool:
     return raw.token or "Token" in split_type_line(_face_type_line(raw.props, _face_names(raw), 0))[1]
 
 
+def _cost_colors(cost: str, oracle: str) -> tuple[str, ...]:
+    """The colours of a card whose file gives none (no ``<colors>``): its cost's (a hybrid symbol both its
+    colours, a Phyrexian one its colour), none for a devoid card."""
+    return () if _DEVOID.search(oracle) else colors_from_cost(cost)
+
+
 def _faces_of(raw: _RawCard) -> tuple[Face, ...]:
-    """One face per ``A // B`` part when the props split the same way, else one face."""
+    """One face per ``A // B`` part when the props split the same way, else one face.
+
+    Without ``<colors>`` a card has its cost's colours. The faces after the first of a double-faced card
+    (a layout of :data:`_JOINED_LAYOUTS`) written as one ``A // B`` card are back faces, as the built-in
+    data has real ones; an MDFC's back has its own cost's colours (a land back none), another back face
+    without a cost the card's (a colour indicator: Insectile Aberration).
+    """
     props = raw.props
     names = _face_names(raw)
     texts = _SPLIT_TEXT.split(raw.text)
+    layout = props.get("layout", "")
 
     def part(key: str, index: int) -> str:
         return _face_prop(props, names, key, index)
 
     colors_prop = props.get("colors", "") or "".join(raw.colors)
+    colors_given = "colors" in props or bool(raw.colors)
     faces: list[Face] = []
     for index, face_name in enumerate(names):
         type_line = _face_type_line(props, names, index)
@@ -190,9 +255,14 @@ def _faces_of(raw: _RawCard) -> tuple[Face, ...]:
         except ValueError:
             mana_value = mana_value_of(cost)
         power, toughness = split_pt(part("pt", index))
-        colors = (
-            colors_of(colors_prop) if len(names) == 1 else colors_from_cost(cost) or colors_of(colors_prop)
-        )
+        oracle = texts[index] if len(texts) == len(names) else (raw.text if index == 0 else "")
+        back = index > 0 and layout in _JOINED_LAYOUTS
+        if len(names) == 1:
+            colors = colors_of(colors_prop) if colors_given else _cost_colors(cost, oracle)
+        elif back and layout == "modal_dfc":
+            colors = _cost_colors(cost, oracle)
+        else:
+            colors = colors_from_cost(cost) or colors_of(colors_prop)
         faces.append(
             Face(
                 name=face_name,
@@ -203,12 +273,12 @@ def _faces_of(raw: _RawCard) -> tuple[Face, ...]:
                 types=types,
                 subtypes=subs,
                 type_line=type_line,
-                oracle_text=texts[index] if len(texts) == len(names) else (raw.text if index == 0 else ""),
+                oracle_text=oracle,
                 power=power,
                 toughness=toughness,
                 loyalty=part("loyalty", index) or None,
                 defense=part("defense", index) or None,
-                side="b" if props.get("side") == "back" else "a",
+                side="b" if back or props.get("side") == "back" else "a",
                 cipt=raw.cipt,  # Cockatrice's card-wide flag: every face of an A // B card
             )
         )
@@ -237,7 +307,9 @@ def _card_of(raw: _RawCard) -> Card:
         name=raw.name,
         layout="token" if is_token and layout == "normal" else layout,
         faces=faces,
-        color_identity=colors_of(raw.props.get("coloridentity", "")) or faces[0].colors,
+        # without <coloridentity>: every face's colours (an MDFC's back may have others than its front)
+        color_identity=colors_of(raw.props.get("coloridentity", ""))
+        or tuple(c for c in COLORS if any(c in face.colors for face in faces)),
         printings=printings,
         is_token=is_token,
         related=tuple(dict.fromkeys(n for n in raw.related if n)),
@@ -401,7 +473,9 @@ def _priority(text: str) -> int:
     return value if -(1 << 15) <= value < (1 << 15) else 0
 
 
-def read_cockatrice_xml(source: str | Path | bytes | IO[bytes], *, name: str = "") -> CardDatabase:
+def read_cockatrice_xml(
+    source: str | Path | bytes | IO[bytes], *, name: str = "", warn: Warn | None = None
+) -> CardDatabase:
     """Read one Cockatrice card-database file (v4 or v3) into a :class:`CardDatabase`.
 
     ``source`` is a path, the file's bytes, or a binary stream; ``name`` labels errors when
@@ -411,6 +485,11 @@ def read_cockatrice_xml(source: str | Path | bytes | IO[bytes], *, name: str = "
     :meth:`CardDatabase.link_reverse_related` again after merging other files). Every link is also
     kept, with its attributes, in ``Card.relations``; a front and back ``<card>`` linked by
     ``attach="transform"`` become one two-faced card (:func:`join_double_faced`).
+
+    What a hand-made file gets wrong but can still be read is told to ``warn`` (default: what
+    :func:`warnings_to` gave, else this module's logger), one ``file:line: what`` each: a nameless card
+    skipped, markup in a ``<text>`` flattened, a second card of a name that says otherwise than the first
+    (the first kept), a type-line word that is no card type (the closest said).
     """
     label = name or (str(source) if isinstance(source, (str, Path)) else "<cards xml>")
     db = CardDatabase(source=label)
@@ -423,13 +502,11 @@ def read_cockatrice_xml(source: str | Path | bytes | IO[bytes], *, name: str = "
                 stream = opened.enter_context(open_binary(source))
             else:
                 stream = source
-            said_front = _parse_into(db, stream, label)
+            said_front = _parse_into(db, stream, label, warn or _WARN_TO.get() or _log_warning)
     except CardDataError:
         raise
     except etree.XMLSyntaxError as exc:
-        line, column = exc.position if exc.position else (None, None)
-        reason = f"malformed XML: {xml_syntax_message(exc)}"
-        raise CardDataError(reason, source=label, line=line, column=column) from exc
+        raise _syntax_error(exc, label, None) from exc
     except DECOMPRESSION_ERRORS as exc:  # a missing file, or a damaged .gz / .xz
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise CardDataError(f"cannot read: {reason}", source=label) from exc
@@ -440,9 +517,100 @@ def read_cockatrice_xml(source: str | Path | bytes | IO[bytes], *, name: str = "
     return db
 
 
-def _parse_into(db: CardDatabase, stream: IO[bytes], label: str) -> set[str]:
+def _syntax_error(exc: etree.XMLSyntaxError, label: str, log: etree._ListErrorLog | None) -> CardDataError:
+    """``exc`` said as ``file:line:column: malformed XML: why``. iterparse may raise a summary at no
+    position (``no element found`` at 0:0) after libxml2 stopped at the real fault: then the first fatal
+    error of the parser's own ``log`` (the exception's is the thread's, with earlier files' errors in it)
+    is said, where it was. An entity (``&brand;``: there is no DTD, entities are never expanded) is named
+    as one."""
+    line, column = exc.position if exc.position else (None, None)
+    reason = xml_syntax_message(exc)
+    fatal = next(iter(log.filter_from_fatals()), None) if log is not None else None
+    if fatal is not None and (not line or fatal.type_name == _UNDECLARED_ENTITY):
+        line, column = fatal.line, fatal.column
+        reason = xml_syntax_message(_Message(fatal.message))
+    entity = _ENTITY_REASON.match(reason)
+    if entity:
+        reason = (
+            f"entity &{entity.group(1)}; is not defined (entities are never expanded: write the character"
+            " itself, or &amp; for an ampersand)"
+        )
+    return CardDataError(f"malformed XML: {reason}", source=label, line=line or None, column=column)
+
+
+@dataclass(frozen=True)
+class _Message:
+    """An error log entry's message, as :func:`xml_syntax_message` reads an error."""
+
+    msg: str
+
+
+def _type_words_warning(card: Card) -> str:
+    """What a card's type lines say that is no card type (``Artifact Creture``), with the closest type;
+    empty when every word is one."""
+    said: list[str] = []
+    for face in card.faces:
+        for word in face.types:
+            if word.casefold() in _TYPE_WORDS_FOLDED or word in said:
+                continue
+            closest = difflib.get_close_matches(word.capitalize(), _TYPE_WORDS, n=1, cutoff=0.6)
+            hint = f" (did you mean {closest[0]!r}?)" if closest else ""
+            said.append(f"{word!r} is not a card type{hint}")
+    if not said:
+        return ""
+    return f"{card.name!r}: {'; '.join(said)}; read as written"
+
+
+def _check_card(
+    db: CardDatabase,
+    card: Card,
+    raw: _RawCard,
+    first_lines: dict[str, int | None],
+    label: str,
+    line: int | None,
+    warn: Warn,
+) -> None:
+    """Tell ``warn`` what a hand-made ``<card>`` (on ``line`` of file ``label``) gets wrong but is read
+    anyway: markup in its text, a word of its type line that is no card type, a name an earlier card
+    has with other rules (the first is kept: :meth:`CardDatabase.add`)."""
+    where = f"{label}:{line}"
+    if raw.markup_line is not None:
+        warn(
+            f"{label}:{raw.markup_line}: {card.name!r}: markup in its <text> flattened"
+            " (tags dropped, their words kept, <br/> as a line break)"
+        )
+    typo = _type_words_warning(card)
+    if typo:
+        warn(f"{where}: {typo}")
+    old = db.cards.get(card.name)
+    if old is None:
+        first_lines[card.name] = line
+    elif old.faces != card.faces:
+        first = first_lines.get(card.name)
+        on = f" on line {first}" if first else ""
+        warn(
+            f"{where}: a second card named {card.name!r} says otherwise than the first{on}: the first is"
+            " kept, this one's printings are added to it"
+        )
+
+
+def _events(events: etree.iterparse, label: str) -> Iterator[tuple[str, etree._Element]]:
+    """The events of ``events``; a syntax error said where the parser found it (:func:`_syntax_error`)."""
+    iterator = iter(events)
+    while True:
+        try:
+            item = next(iterator)
+        except StopIteration:
+            return
+        except etree.XMLSyntaxError as exc:
+            raise _syntax_error(exc, label, events.error_log) from exc
+        yield item
+
+
+def _parse_into(db: CardDatabase, stream: IO[bytes], label: str, warn: Warn) -> set[str]:
     """Read the cards and sets of ``stream`` into ``db``; return the names of the cards whose side prop
-    says front (what :func:`join_double_faced` needs to know of the file)."""
+    says front (what :func:`join_double_faced` needs to know of the file). What can be read but looks
+    wrong is told to ``warn`` (:func:`read_cockatrice_xml`)."""
     # Only the end of each <card> and of the <sets> list produce events (much cheaper than every
     # element, and than the many <set> printings inside cards); "{*}" accepts them with or without
     # a namespace. The root is checked at the first event (its start tag has been read by then).
@@ -451,7 +619,8 @@ def _parse_into(db: CardDatabase, stream: IO[bytes], label: str) -> set[str]:
     )
     root_seen = False
     said_front: set[str] = set()
-    for _event, elem in events:
+    first_lines: dict[str, int | None] = {}  # each card name's first <card>
+    for _event, elem in _events(events, label):
         if not root_seen:
             root = elem.getroottree().getroot()
             if _local(root.tag) != ROOT_TAG:
@@ -467,7 +636,7 @@ def _parse_into(db: CardDatabase, stream: IO[bytes], label: str) -> set[str]:
             root_seen = True
             version = root.get("version", "4")
             if version not in ("3", "4"):
-                LOGGER.warning("%s: card database version %r, reading as v4", label, version)
+                warn(f"{label}: card database version {version!r}, reading as v4")
         parent = elem.getparent()
         if parent is None:
             continue
@@ -482,9 +651,11 @@ def _parse_into(db: CardDatabase, stream: IO[bytes], label: str) -> set[str]:
         elif tag == "card" and container == "cards":
             raw = _read_card(elem)
             if not raw.name:
-                LOGGER.warning("%s:%s: card without a name skipped", label, elem.sourceline)
+                warn(f"{label}:{elem.sourceline}: card without a name skipped")
             else:
-                db.add(_card_of(raw))
+                card = _card_of(raw)
+                _check_card(db, card, raw, first_lines, label, elem.sourceline, warn)
+                db.add(card)
                 if raw.props.get("side") == "front":
                     said_front.add(raw.name)
                 for creator in raw.reverse_related:

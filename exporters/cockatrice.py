@@ -399,16 +399,19 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
 
 def _face_printings(printings: list[Printing], index: int) -> list[Printing]:
     """A back face's printings show its own picture, number and multiverse id when it has them (a custom
-    DFC's back numbered 10b; Insectile Aberration's own muid, as Oracle writes it); else the front's, as a
-    real DFC's faces share their number."""
-    if index == 0 or not any(
-        p.back_pic_url or p.back_collector_number or p.back_multiverse_id for p in printings
+    DFC's back numbered 10b; Insectile Aberration's own muid, as Oracle writes it); else the front's number
+    and id, as a real DFC's faces share their number, but never the front's picture (the back would show
+    the front: without a ``picURL`` Cockatrice finds the back's image itself)."""
+    if index == 0:
+        return printings
+    if not any(
+        p.back_pic_url or p.back_collector_number or p.back_multiverse_id or p.pic_url for p in printings
     ):
         return printings
     return [
         replace(
             p,
-            pic_url=p.back_pic_url or p.pic_url,
+            pic_url=p.back_pic_url,
             collector_number=p.back_collector_number or p.collector_number,
             multiverse_id=p.back_multiverse_id or p.multiverse_id,
         )

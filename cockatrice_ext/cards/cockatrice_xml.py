@@ -10,7 +10,6 @@ or touches the network.
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import difflib
 import io
 import logging
@@ -22,7 +21,7 @@ from typing import IO
 
 from lxml import etree
 
-from cockatrice_ext.cards.errors import CardDataError, xml_syntax_message
+from cockatrice_ext.cards.errors import CardDataError, Warn, routed_warning, xml_syntax_message
 from cockatrice_ext.cards.jsonio import DECOMPRESSION_ERRORS, open_binary
 from cockatrice_ext.cards.model import COLORS, Card, CardDatabase, CardRelation, CardSet, Face, Printing
 from cockatrice_ext.cards.text import (
@@ -73,28 +72,9 @@ _DEVOID = re.compile(r"^\s*devoid\b", re.IGNORECASE | re.MULTILINE)
 _UNDECLARED_ENTITY = "ERR_UNDECLARED_ENTITY"
 _ENTITY_REASON = re.compile(r"^Entity '([^']*)' not defined$")
 
-Warn = Callable[[str], None]
-"""Takes one warning about a card database, ``file:line: what`` (no ``warning:`` in front)."""
-
-
-_WARN_TO: contextvars.ContextVar[Warn | None] = contextvars.ContextVar("cockatrice_xml_warn", default=None)
-
 
 def _log_warning(message: str) -> None:
     LOGGER.warning("%s", message)
-
-
-@contextlib.contextmanager
-def warnings_to(warn: Warn) -> Iterator[None]:
-    """Within this context, every file :func:`read_cockatrice_xml` reads without a ``warn`` of its own
-    tells ``warn`` (not the log) what it gets wrong: so a command whose other card warnings are
-    ``warning:`` lines says these the same way, however deep the read (``load_cards``, a custom set
-    beside a list)."""
-    token = _WARN_TO.set(warn)
-    try:
-        yield
-    finally:
-        _WARN_TO.reset(token)
 
 
 @dataclass
@@ -502,7 +482,7 @@ def read_cockatrice_xml(
                 stream = opened.enter_context(open_binary(source))
             else:
                 stream = source
-            said_front = _parse_into(db, stream, label, warn or _WARN_TO.get() or _log_warning)
+            said_front = _parse_into(db, stream, label, warn or routed_warning() or _log_warning)
     except CardDataError:
         raise
     except etree.XMLSyntaxError as exc:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import re
 import unicodedata
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -115,3 +118,27 @@ class UnknownCardsError(LookupError):
         " set or Cockatrice cards.xml, 'cockatrice' or 'scryfall')"
     )
     """Said once under a list of unknown names: where such names can come from."""
+
+
+Warn = Callable[[str], None]
+"""Takes one warning about a card database, ``file:line: what`` (no ``warning:`` in front)."""
+
+_WARN_TO: contextvars.ContextVar[Warn | None] = contextvars.ContextVar("card_data_warn", default=None)
+
+
+@contextlib.contextmanager
+def warnings_to(warn: Warn) -> Iterator[None]:
+    """Within this context, a card file read without a ``warn`` of its own (a Cockatrice XML file, however
+    deep the read: ``load_cards``, a custom set beside a list) tells ``warn``, not the log, what it gets
+    wrong: so a command whose other card warnings are ``warning:`` lines says these the same way. Here, not
+    beside the XML reader, so that setting it imports no XML parser."""
+    token = _WARN_TO.set(warn)
+    try:
+        yield
+    finally:
+        _WARN_TO.reset(token)
+
+
+def routed_warning() -> Warn | None:
+    """Where :func:`warnings_to` sends card-file warnings now (``None``: to the log)."""
+    return _WARN_TO.get()

@@ -207,7 +207,10 @@ def lookup(
 
     wanted = list(name)
     pinned = [_read_as_line(one) for one in wanted]
-    db = open_card_source(card_source, need=wanted + [bare for bare, _, _ in pinned])
+    from cockatrice_ext.cards.errors import warnings_to
+
+    with warnings_to(lambda message: click.echo(f"warning: {message}", err=True)):
+        db = open_card_source(card_source, need=wanted + [bare for bare, _, _ in pinned])
     index = NameIndex(db)
     options = (set_code, collector_number)
 

@@ -376,10 +376,12 @@ def resolve_list(
         CustomSetError: the custom set beside the list does not load.
         CardDataError: a card source that does not load.
     """
+    from cockatrice_ext.cards.errors import warnings_to
     from cockatrice_ext.cards.resolve import NameIndex, UnknownCardsError, resolve_deck
     from cockatrice_ext.decks.blocklist import VariantWarning
 
-    db = list_card_data(deck, card_source, beside=beside, say=say, progress_bar=progress_bar)
+    with warnings_to(lambda message: say(f"warning: {message}")):  # a designer's card files, as the rest
+        db = list_card_data(deck, card_source, beside=beside, say=say, progress_bar=progress_bar)
     index = NameIndex(db)
     _arena_set_codes(deck, index, source, say)
     _untoken_names(deck, db, say, token_spelling)

@@ -112,6 +112,22 @@ def test_mdfc_in_one_card_has_a_back_face_of_its_own() -> None:
     assert said == []
 
 
+def test_mdfc_in_one_card_is_written_with_the_picture_on_its_front_only() -> None:
+    """Written back as Cockatrice XML, the back face has no picture of its own: it is not given the front's
+    (Cockatrice then finds the back's image itself), and it is side back without the front's colours."""
+    from lxml import etree
+
+    from cockatrice_ext.exporters.cockatrice import write_card_database
+
+    db, _ = _read(_xml(MDFC))
+    written = etree.fromstring(write_card_database(db.cards.values(), db.sets))
+    faces = {card.findtext("name"): card for card in written.iter("card")}
+    front, back = faces["Hill Giant Mage"], faces["Hilltop Shrine"]
+    assert front.find("set").get("picURL") == "https://example.com/hg.png"
+    assert back.find("set").get("picURL") is None
+    assert (back.findtext("prop/side"), back.find("prop/colors")) == ("back", None)
+
+
 def test_mdfc_back_with_a_cost_takes_its_own_colours() -> None:
     props = (
         "<layout>modal_dfc</layout><side>front</side><type>Instant // Sorcery</type>"
@@ -186,7 +202,7 @@ def test_nameless_card_is_said_through_the_callback() -> None:
 def test_warnings_to_reaches_reads_deep_inside(tmp_path: object, caplog: pytest.LogCaptureFixture) -> None:
     from pathlib import Path
 
-    from cockatrice_ext.cards.cockatrice_xml import warnings_to
+    from cockatrice_ext.cards.errors import warnings_to
     from cockatrice_ext.cards.sources import load_cards
 
     path = Path(str(tmp_path)) / "myset.xml"

@@ -141,3 +141,22 @@ def test_an_export_never_writes_onto_the_card_files_it_reads(runner: CliRunner, 
     assert new.exit_code == 0, new.output  # a new file there is no loss
     fine = _export(runner, "l.txt", "--card-source", "src.xml", "--to", "cockatrice-xml", "-o", "out.xml")
     assert fine.exit_code == 0, fine.output
+
+
+def test_what_the_custom_set_gets_wrong_is_said_as_warning_lines(runner: CliRunner, tmp_path: Path) -> None:
+    """A designer's set with HTML in a card's text and a misspelt type: ``export`` and ``cards lookup`` say
+    both as ``warning:`` lines naming the file and line, as their other warnings (they were log lines with a
+    timestamp, or nothing where logging is quiet)."""
+    html = "<text>Flying<br/>When it enters, <b>scry 1</b>.</text>"
+    mistaken = DESIGNER_SET.replace("<text>Flying</text>", html)
+    mistaken = mistaken.replace("Creature — Faerie", "Creture — Faerie")
+    Path("myblock.xml").write_text(mistaken, encoding="utf-8")
+    Path("myblock.txt").write_text("4 Gavel Sprite\n", encoding="utf-8")
+    for result in (
+        _export(runner, "myblock.txt", "--to", "cod"),
+        runner.invoke(main, ["cards", "lookup", "Gavel Sprite", "--card-source", "myblock.xml"]),
+    ):
+        assert result.exit_code == 0, result.output
+        said = [line for line in result.stderr.splitlines() if line.startswith("warning: myblock.xml:")]
+        assert any("markup in its <text>" in line for line in said), result.stderr
+        assert any("'Creture'" in line for line in said), result.stderr

@@ -92,7 +92,6 @@ from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.silence import silence_is_heard, told
 from cockatrice_ext.cards.typed import split_names, typed_key
 from cockatrice_ext.client import ClientEvent
-from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats.base import CardRef, Effect, RulesError
@@ -1941,12 +1940,9 @@ class AuctionReferee(SeatsByName, PileReferee):
             await self.judge(seat, wanted)
 
     async def show_top(self, effect: rules.TopCardsShown) -> None:
-        """Private: reveal the looked-at cards to that player only, and list them by number."""
-        seat = self.seat_of(effect.player)
-        positions = self.own_deck.positions([self.block.game_names[ref.index] for ref in effect.cards])
-        if positions and seat is not None:
-            with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
-                await self.run(pc.reveal_cards("deck", positions, player_id=seat))
+        """Private: list the looked-at cards by number to that player. Not a Command_RevealCards: a reveal
+        hands its reader each card's id, and Servatrice shows that id to everyone when the card is later
+        dealt face down (a draw), so the looker would learn what another player drew, even after a shuffle."""
         names = self.block.game_names
         listing = "; ".join(f"{n}. {names[ref.index]}" for n, ref in enumerate(effect.cards, start=1))
         await self.tell(

@@ -33,8 +33,10 @@ The rules live in :mod:`cockatrice_ext.formats.vortex`; this module only adapts 
   taken away (the referee hosts the game) and they are told privately what happened.
 * **Limits.** Winning and losing otherwise stay with Cockatrice; card effects that move cards from hands
   or graveyards back into the shoe or a pack (``PutInShoe``, ``PutInPack``) have no chat command yet.
-* **Hidden information.** A pack's contents reach only its owner: a Command_RevealCards of those cards
-  to that player only, then a private message with a numbered list. Both go out before the public
+* **Hidden information.** A pack's contents reach only its owner, in a private message with a numbered
+  list (and their web page), never as a Command_RevealCards: a reveal hands its reader each card's id, and
+  Servatrice shows that id to everyone when the card is later dealt face down onto a table, so the reader
+  would learn which card another player picked. The listing goes out before the public
   prompt to pick (the prompt waits for the listing to leave the chat queue), so nobody can pick
   blind. Anyone may count packs with ``!packs``. A listing is not queued twice: ``!pack`` says nothing
   while the same listing still waits in the chat queue, and the automatic listing is left out when the
@@ -871,14 +873,8 @@ class VortexReferee(SeatsByName, PileReferee):
                 await self.perform(self.apply(rules.AutoPick(player=None, target=player)))
 
     async def tell_private(self, player: Any, text: str) -> None:
-        """Private: the message; a pack listing is first revealed to that player only (in pack order)."""
-        seat = self.seat_of(player)
-        if text.startswith(PACK_PREFIX) and seat is not None:
-            names = [self.block.game_names[ref.index] for ref in self.engine.pack(player)]
-            positions = self.own_deck.positions(names)
-            if positions:
-                with contextlib.suppress(ClientError):
-                    await self.run(pc.reveal_cards("deck", positions, player_id=seat))
+        """Private: the message (a pack is listed by name, never revealed as cards: see the module's
+        "Hidden information")."""
         text = shorten(text, 900)
         if text.startswith(PACK_PREFIX) and self._listed.get(player) == (
             text,

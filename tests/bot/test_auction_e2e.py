@@ -267,6 +267,10 @@ def test_auction_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path) -
             for n, index in enumerate(top_before, start=1):
                 assert f"{n}. {engine.config.cards[index].name}" in listing
             assert not any("Top of the block" in text for _, text in other.private)
+            # Listed, never revealed as cards: a reveal's card ids would follow those cards into whoever
+            # draws them face down later, even after a shuffle.
+            for player in (active, other):
+                assert not player.client.games[game_id].revealed, player.name
             await active.say(game_id, "!order 3 1 bottom 2")
             await bot_line(active, r"reorders the top of the block \(1 to the bottom\)", mark)
             assert engine.block[:2] == [top_before[2], top_before[0]]

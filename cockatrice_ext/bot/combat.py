@@ -1178,6 +1178,10 @@ class CombatReferee(SeatsByName, GameReferee):
             password=options.password,
             judge=options.judge,
             share_decklists=True,
+            # every spectator receives both shared deck lists, and Servatrice numbers cards in deck-list
+            # order and shows a card's number as it goes face down: a spectator could name the face-down
+            # cards. None, unless the referee itself watches from a judge's spectator seat.
+            spectators_allowed=bot.judge_level,
             watch=True,
         )
         referee = cls(bot, game_id, room_id, options)

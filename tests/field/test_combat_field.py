@@ -106,7 +106,13 @@ def test_combat_setup_and_rounds_hide_hands(
                     with contextlib.suppress(AssertionError):
                         await watcher.wait_started(game_id, since=mark, timeout=3)
                         break
-            await spectator.watch(room_id, game_id)
+            if account == "judge":  # the referee watches from a judge's spectator seat: spectators are let in
+                await spectator.watch(room_id, game_id)
+            else:  # kept out: a spectator receives both shared deck lists, which name face-down cards by id
+                refused = await spectator.room(
+                    room_id, "Command_JoinGame", check=False, game_id=game_id, spectator=True
+                )
+                assert refused.response_code == spectator.pb.Response.RespSpectatorsNotAllowed
             await watcher.line(r"Magic Combat Rules, \d+ rounds", since=mark, timeout=30)
             placed: dict[str, bool] = {}
             for player in players:

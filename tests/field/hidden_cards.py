@@ -142,3 +142,39 @@ def find_leaks(readers: Iterable[FieldPlayer], secrets: list[Secret]) -> list[Le
                     if hidden and not known:
                         leaks.append(Leak(reader.name, name, item.kind, text, item.at))
     return leaks
+
+
+def find_id_links(readers: Iterable[FieldPlayer], secrets: list[Secret]) -> list[Leak]:
+    """Every secret a reader could work out from card ids instead of names: Servatrice gives each card an id
+    (per owner), hands the id with the name to whoever is shown the card (a reveal, a face-up move), keeps it
+    while the card stays hidden, and shows the id to everyone when the card moves face down into a public
+    zone. A reader who once paired an id with a name therefore learns where that card went when it is dealt
+    face down to another player. Ids are followed through moves (``new_card_id``)."""
+    by_name: dict[str, list[Secret]] = {}
+    for secret in secrets:
+        by_name.setdefault(secret.name, []).append(secret)
+    links = []
+    for reader in readers:
+        known: dict[
+            tuple[int, int], str
+        ] = {}  # (owner's player id, card id) -> the name the reader was shown
+        for item in sorted(reader.received, key=lambda received: received.at):
+            body = item.body
+            if item.kind == "Event_RevealCards":
+                for card in body.cards:
+                    if card.name:
+                        known[(item.player_id, card.id)] = card.name
+                continue
+            if item.kind != "Event_MoveCard":
+                continue
+            was = known.pop((body.start_player_id, body.card_id), None) if body.card_id >= 0 else None
+            if (body.card_name or was) and body.new_card_id >= 0:
+                known[(body.target_player_id, body.new_card_id)] = body.card_name or str(was)
+            game = reader.games.get(item.game_id if item.game_id is not None else -1)
+            to_another = game is None or body.target_player_id != game.my_id
+            if not (was and body.face_down and not body.card_name and to_another):
+                continue
+            if any(reader.name not in s.holders and s.start <= item.at < s.end for s in by_name.get(was, ())):
+                where = f"card {body.card_id} of {body.start_player_id}, face down to {body.target_player_id}"
+                links.append(Leak(reader.name, was, "a card id", where, item.at))
+    return links

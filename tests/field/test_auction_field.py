@@ -16,7 +16,7 @@ import pytest
 from auction_steps import UNIVERSE, auction_step, lot_reveals
 from field_bot import BOT_NAME, SHIPPED, Referee
 from field_players import FieldPlayer, Mark, Protos
-from hidden_cards import CardNames, Secret, find_leaks, private_secrets
+from hidden_cards import CardNames, Secret, find_id_links, find_leaks, private_secrets
 from scenario import arrive, close_all, open_game, run, seat
 from servatrice import FloodLimits as ServerFloodLimits
 from servatrice import ServatriceFactory, ServatriceServer
@@ -128,5 +128,45 @@ def test_a_drawn_card_is_read_by_its_drawer_only(
         secrets = [Secret(name, frozenset({drawer.name}), drawn_at) for name in drawn]
         leaks = find_leaks(table.others(drawer), secrets)
         assert not leaks, "\n".join(map(str, leaks))
+
+    run(scenario(), bot)
+
+
+def test_a_look_does_not_tell_what_the_next_player_draws(
+    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
+) -> None:
+    """The active player looks at the top three cards (``!look 3``), then passes the turn; the next player
+    draws three (a card effect: asked first, then drawn). The looker knew those names but must not learn
+    that the other drew them: a look shown as cards (a reveal) paired their ids with their names, and the
+    draw deals them face down with their ids (found by a tester who decoded card ids)."""
+    bot = referee(shipped_server, "--auction-seed", "7")
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, shipped_server, ["eli_fl", "fay_fl"])
+        try:
+            game_id = await open_game(players[0], room_id, "!auction new 2", "Auction Magic game")
+            table = await seat(players, room_id, game_id)
+            await players[0].line(r"Turn order", timeout=30)
+            looker = await table.wait_active()
+            drawer = table.others(looker)[0]
+            mark = looker.mark()
+            await looker.say(game_id, "!look 3")
+            await looker.line(r"^Top of the block: ", since=mark, kind="Event_UserMessage")
+            await looker.game(game_id, "Command_NextTurn")
+            assert await table.wait_active() is drawer
+            mark = drawer.mark()
+            drawn_at = time.monotonic()
+            await drawer.say(game_id, "!draw 3")
+            await drawer.say(game_id, "!draw 3")
+            await drawer.wait_for(
+                lambda _: len(drawn_names(drawer, game_id, mark)) >= 3, since=mark, timeout=60
+            )
+            await asyncio.sleep(3)  # the moves still on their way to the looker
+        finally:
+            await close_all(players)
+        drawn = drawn_names(drawer, game_id, mark)
+        secrets = [Secret(name, frozenset({drawer.name}), drawn_at) for name in drawn]
+        links = find_id_links([looker], secrets)
+        assert not links, "\n".join(map(str, links))
 
     run(scenario(), bot)

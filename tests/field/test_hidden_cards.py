@@ -6,6 +6,7 @@ from field_players import FieldPlayer, Game, Protos, Received
 from hidden_cards import (
     Secret,
     block_names,
+    find_id_links,
     find_leaks,
     hand_secrets,
     private_secrets,
@@ -134,3 +135,47 @@ def test_a_card_is_public_once_every_reader_was_shown_it_face_up(protos: Protos)
     universe = {"Shock", "Giant Growth", "Serra Angel"}
     assert turned_up_for_all([alice, bob], universe) == {"Shock": 2.0}
     assert turned_up_for_all([alice], universe) == {"Shock": 2.0}
+
+
+def test_a_card_id_paired_with_its_name_is_followed_to_a_face_down_deal(protos: Protos) -> None:
+    """Alice was shown bob's pack as cards (a reveal: ids with names); bob's pick then goes face down to his
+    table with its id: alice knows which card he took, without its name in any text. The same deal is no
+    leak to bob (his own pick), nor to alice for a card she was never shown."""
+    pb = protos
+    reveal = pb.Event_RevealCards(
+        zone_name="deck", other_player_id=1, cards=[pb.ServerInfo_Card(id=7, name="Shock")]
+    )
+    deal = pb.Event_MoveCard(
+        card_id=7,
+        start_player_id=0,
+        start_zone="deck",
+        target_player_id=2,
+        target_zone="table",
+        new_card_id=3,
+        face_down=True,
+    )
+    unseen = pb.Event_MoveCard(
+        card_id=8,
+        start_player_id=0,
+        start_zone="deck",
+        target_player_id=2,
+        target_zone="table",
+        new_card_id=4,
+        face_down=True,
+    )
+    alice = player_with(
+        protos,
+        "alice",
+        [
+            Received(1.0, "Event_RevealCards", reveal, 1, 0),
+            Received(2.0, "Event_MoveCard", deal, 1, 0),
+            Received(2.5, "Event_MoveCard", unseen, 1, 0),
+        ],
+    )
+    alice.games[1].my_id = 1
+    bob = player_with(protos, "bob", [Received(2.0, "Event_MoveCard", deal, 1, 0)])
+    bob.games[1].my_id = 2
+    secrets = [Secret("Shock", frozenset({"bob"}), 1.5), Secret("Opt", frozenset({"bob"}), 1.5)]
+    links = find_id_links([alice, bob], secrets)
+    assert [(leak.reader, leak.name, leak.kind) for leak in links] == [("alice", "Shock", "a card id")]
+    assert find_leaks([alice, bob], secrets) == []  # no name in any text: only the id tells

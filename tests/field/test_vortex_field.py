@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from field_bot import BOT_NAME, Referee
 from field_players import FieldPlayer, Mark, Protos
-from hidden_cards import Secret, block_names, find_leaks, private_secrets
+from hidden_cards import Secret, block_names, find_id_links, find_leaks, private_secrets
 from scenario import arrive, close_all, open_game, run, seat
 from servatrice import ServatriceServer
 from shared_paths import ROOT
@@ -96,5 +96,9 @@ def test_vortex_draft_and_a_pick_hide_the_packs(
             assert {s.name for s in secrets if player.name in s.holders}, f"{player.name} was told a pack"
         leaks = find_leaks(everyone, secrets)
         assert not leaks, "\n".join(map(str, leaks))
+        # Nor by card ids: a pack shown as cards (a reveal) paired ids with names, and each pick dealt face
+        # down carries its id, so a player learned which card another picked.
+        links = find_id_links(everyone, secrets)
+        assert not links, "\n".join(map(str, links))
 
     run(scenario(), bot)

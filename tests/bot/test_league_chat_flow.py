@@ -18,9 +18,9 @@ import asyncio
 from typing import Any
 
 import pytest
+from league_game_stand_in import games_open_at_once as open_at_once
 
 from cockatrice_ext.bot.chat import ChatScheduler, Tagged, client_scheduler
-from cockatrice_ext.bot.league_games import LeagueGame
 from cockatrice_ext.bot.league_options import LeagueOptions
 from cockatrice_ext.bot.league_referee import FORFEIT_GRACE, LeagueReferee
 from cockatrice_ext.bot.league_views import render_effects
@@ -64,32 +64,9 @@ def long_named_cards(players: int, rounds: int) -> tuple[CardFacts, ...]:
     )
 
 
-class _Game:
-    """What LeagueGame.create returns (no server here): a game of the pairing."""
-
-    watching = False
-    numbers = iter(range(40, 1000))
-
-    def __init__(self, round_no: int, players: tuple[str, ...]) -> None:
-        self.game_id, self.round_no, self.players = next(self.numbers), round_no, players
-        self.setup_note = ""
-
-    async def result_recorded(self, effect: Any) -> None:
-        return None
-
-    async def close(self, why: str = "") -> None:
-        return None
-
-    def connected_players(self) -> set[str]:
-        return set()
-
-
 @pytest.fixture(autouse=True)
 def games_open_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    async def create(cls: Any, bot: Any, league: Any, round_no: int, players: tuple[str, ...]) -> _Game:
-        return _Game(round_no, players)
-
-    monkeypatch.setattr(LeagueGame, "create", classmethod(create))
+    open_at_once(monkeypatch)
 
 
 class _ScheduledBot(_FakeBot):

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from league_game_stand_in import games_open_at_once as open_at_once
 from test_league_lobby import ROOM, Chat, run_room
 
 from cockatrice_ext.bot.chat import ChatScheduler, client_scheduler
@@ -40,35 +41,9 @@ FOUR = ("a", "b", "c", "d")
 EIGHT = ("a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4")
 
 
-class _Game:
-    """What LeagueGame.create returns here (no server): the game of a pairing."""
-
-    watching = False
-    numbers = iter(range(40, 100000))
-
-    def __init__(self, round_no: int, players: tuple[str, ...]) -> None:
-        self.game_id, self.round_no, self.players = next(self.numbers), round_no, players
-        self.setup_note = ""
-
-    async def result_recorded(self, effect: Any) -> None:
-        return None
-
-    async def close(self, why: str = "") -> None:
-        return None
-
-    async def report_treasures(self) -> None:
-        return None
-
-    def connected_players(self) -> set[str]:
-        return set()
-
-
 @pytest.fixture(autouse=True)
 def games_open_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    async def create(cls: Any, bot: Any, league: Any, round_no: int, players: tuple[str, ...]) -> _Game:
-        return _Game(round_no, players)
-
-    monkeypatch.setattr(LeagueGame, "create", classmethod(create))
+    open_at_once(monkeypatch)
 
 
 def knockout_league(players: tuple[str, ...] = FOUR) -> tuple[LeagueReferee, Any, ab.AutoBattlerEngine]:

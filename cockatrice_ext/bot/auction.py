@@ -449,6 +449,47 @@ def bought_labels(entries: Iterable[JournalEntry]) -> dict[int, str]:
     return labels
 
 
+SHOWN_EFFECTS = frozenset(
+    {
+        "LotOpened",
+        "LotSold",
+        "LotUnsold",
+        "CardKept",
+        "CardCast",
+        "CardsRevealed",
+        "RevealedUntilCreature",
+        "CardsAwarded",
+        "CommanderChosen",
+    }
+)
+"""Journaled effects that name their cards to the whole table."""
+
+
+def drawn_unseen(entries: Iterable[JournalEntry]) -> set[int]:
+    """Engine card indices whose last journaled way into a hand was a draw (``CardsDrawn``: the name told
+    to the drawer alone) with no effect naming them to the table since: a game rebuilt by ``!resume``
+    deals them face down and tells their names privately, as the draw did."""
+    unseen: set[int] = set()
+    for entry in entries:
+        for effect in entry.effects:
+            kind = effect.get("type")
+            if kind != "CardsDrawn" and kind not in SHOWN_EFFECTS:
+                continue
+            refs = [
+                *effect.get("cards", ()),
+                *([effect["card"]] if isinstance(effect.get("card"), dict) else []),
+            ]
+            try:
+                indices = {int(ref["index"]) for ref in refs}
+            except (KeyError, TypeError, ValueError):  # an effect of another shape: hidden stays hidden
+                continue
+            if kind == "CardsDrawn":
+                unseen |= indices
+            else:
+                unseen -= indices
+    return unseen
+
+
 def listed(names: Iterable[str], *, last: str = "and") -> str:
     """``A``, ``A and B``, ``A, B and C`` (``last="or"``: ``A, B or C``)."""
     items = list(names)
@@ -1226,15 +1267,29 @@ class AuctionReferee(SeatsByName, PileReferee):
                 if card_id is not None:
                     await self.annotate(card_id, f"Bought by {self.player_name(player)}: !cast or !keep")
         instructions: list[str] = []
+        unseen = drawn_unseen(self.bot.journal.entries(self.table_key))
         for player in engine.living():
-            in_hand = list(engine.hand[player])
+            in_hand = [i for i in engine.hand[player] if i not in unseen]  # bought or kept: named to all
+            drawn = [i for i in engine.hand[player] if i in unseen]  # drawn: face down, named to them alone
             for index in in_hand:
                 await self.hand_over(index, player, hand=True)
+            for index in drawn:
+                await self.hand_over(index, player, hand=True, hidden=True)
             for index in [*engine.played[player], *engine.command[player]]:
                 await self.hand_over(index, player, hand=False)
             if in_hand and not self.is_judge:
                 instructions.append(
                     to_hand_line(self.player_name(player), [self.block.game_names[i] for i in in_hand])
+                )
+            if drawn:
+                names = listed(self.block.game_names[i] for i in drawn)
+                where = (
+                    "in your hand" if self.is_judge else "face down on your table: drag them into your hand"
+                )
+                game = f" in game #{self.continues}" if self.continues else ""
+                await self.tell(
+                    self.player_name(player),
+                    f"The cards you drew{game}, back {where}: {names}.",
                 )
         continued = f"Game #{self.continues}" if self.continues else "The game"
         said = f"{continued} continues here: "

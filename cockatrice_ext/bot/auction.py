@@ -1649,16 +1649,23 @@ class AuctionReferee(SeatsByName, PileReferee):
             if names[index] in in_block:
                 in_block[names[index]] += 1
         lines: list[str] = []
+        unseen = drawn_unseen(self.bot.journal.entries(self.table_key)) if on_table else set()
         for name, ids in on_table.items():
             for card_id in ids:
                 owners = placed.get(name, [])
                 if len({player for _, player, _ in owners}) == 1:
                     index, player, into_hand = owners.pop(0)
                     self.on_table[index] = card_id
-                    await self.hand_over(index, player, hand=into_hand)
+                    hidden = index in unseen  # a draw: face down, and named to its drawer alone
+                    await self.hand_over(index, player, hand=into_hand, hidden=hidden)
                     where = "hand" if into_hand and self.is_judge else "table"
                     drag = " (drag it into your hand)" if into_hand and not self.is_judge else ""
-                    lines.append(f"{name}, {self.player_name(player)}'s, is now on their {where}{drag}.")
+                    if hidden:
+                        await self.tell(
+                            self.player_name(player), f"{name}, which you drew, is now on your {where}{drag}."
+                        )
+                    else:
+                        lines.append(f"{name}, {self.player_name(player)}'s, is now on their {where}{drag}.")
                 elif owners:
                     who = listed(sorted({self.player_name(player) for _, player, _ in owners}), last="or")
                     lines.append(
@@ -1847,10 +1854,10 @@ class AuctionReferee(SeatsByName, PileReferee):
         in a column of its own, then (as a judge, for ``hand``) into their hand. A player who is out of
         the game takes it out of the game with them (800.4a). A ``hidden`` card (a draw) travels face down
         from the block and its note tells the player to drag it into their hand: nobody else reads it."""
-        if hidden:
+        if hidden and index not in self.on_table:
             name = self.block.game_names[index]
             card_id = await self.deal_from_deck(name, self.me, face_down=True, exclude=self.on_table.values())
-        else:
+        else:  # a hidden card already on our table (a deal a stop cut short) is there face down: it stays so
             card_id = await self.to_my_table(index)
         if card_id is None:
             return

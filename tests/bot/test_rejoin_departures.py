@@ -168,6 +168,7 @@ class MovingClient:
     def __init__(self, client: Any) -> None:
         self.inner = client
         self.moves: list[tuple[int, str, int, str]] = []  # (card id, its name, target seat, target zone)
+        self.face_down: list[bool] = []  # whether each move left its card face down
         self._next_id = 1000
 
     def __getattr__(self, name: str) -> Any:
@@ -186,6 +187,7 @@ class MovingClient:
                     continue
                 source.cards.remove(card)
                 self.moves.append((item.card_id, card.name, move.target_player_id, move.target_zone))
+                self.face_down.append(item.face_down)
                 self._next_id += 1
                 target = mirror.players[move.target_player_id].zone(move.target_zone)
                 target.cards.append(CardState(self._next_id, card.name))
@@ -234,6 +236,43 @@ def test_a_restart_after_a_journaled_keep_finishes_the_card_move(tmp_path: Path)
     said = [text for _, text in chat]
     assert len([text for text in said if line in text]) == 1
     assert any(text.startswith("Referee back.") for text in said)
+
+
+def test_a_restart_after_a_journaled_draw_deals_the_card_on_face_down_and_names_it_privately(
+    tmp_path: Path,
+) -> None:
+    """A draw was journaled and the process killed while the card lay face down on the referee's table: back
+    in its seat, the referee moves it on face down and tells its name to the drawer alone (it was moved
+    face up and named to the whole table: found by the card-id re-check)."""
+    journal = tmp_path / "j.sqlite3"
+
+    async def run() -> tuple[MovingClient, str, str, Chat]:
+        bot, referee, _ = await auction_game(journal)
+        engine = referee.engine
+        first = engine.players[0]
+        referee.apply(auction_rules.BeginTurn(player=None, active=first))
+        referee.apply(auction_rules.Draw(player=first, count=1))  # journaled; killed before the card moved on
+        (index,) = engine.hand[first]
+        name, drawer = referee.block.game_names[index], referee.player_name(first)
+        bot.journal.close()
+
+        restarted, chat = chat_bot(journal)
+        mirror = seat_game(restarted, GAME, ["alice", "bobby"])
+        mirror.players[REFEREE_SEAT].zone("table").cards.append(CardState(56, name, face_down=True))
+        client = MovingClient(restarted.client)
+        restarted.client = client  # type: ignore[assignment]
+        resumed = await AuctionReferee.resume(restarted, GAME, ROOM, f"{restarted.server_key}:game:{GAME}")
+        restarted.adopt_game(resumed)
+        await resumed.on_reconnected()
+        await restarted.chat.flush(timeout=5)
+        seat = resumed.seat_of(first)
+        assert client.moves == [(56, name, seat, "table")] and client.face_down == [True]
+        return client, name, drawer, chat
+
+    _, name, drawer, chat = asyncio.run(run())
+    assert [text for (kind, _), text in chat if kind != "user" and name in text] == []
+    told = [text for (kind, who), text in chat if kind == "user" and who == drawer]
+    assert f"{name}, which you drew, is now on your table (drag it into your hand)." in told
 
 
 def test_resume_after_a_server_restart_that_gives_the_number_again_continues_the_game(tmp_path: Path) -> None:

@@ -430,6 +430,19 @@ def bundled_deck_text() -> str:
     return "\n".join(f"{count} {name}" for name, count in counts.items())
 
 
+async def bundled_deck_listing() -> str:
+    """:func:`bundled_deck_text`, read off the event loop (the game's ``!deck`` and the room's alike).
+
+    Raises:
+        NotAllowed: the bundled list or the card data does not load here (logged once per ask).
+    """
+    try:
+        return await asyncio.to_thread(bundled_deck_text)
+    except Exception as exc:  # the bundled list or the card data does not load here: say so
+        LOGGER.warning("the bundled Combat deck does not load: %s", exc)
+        raise NotAllowed("the referee cannot read its bundled deck here; ask its operator") from None
+
+
 def same_name(name: str) -> str:
     """The default ``shown``: the engine's card name is the one on the card."""
     return name
@@ -1111,11 +1124,7 @@ class CombatRoom(FormatRoom):
 
     async def send_deck(self, ctx: Context) -> None:
         """The bundled legal 40-card deck to ``ctx``'s sender, privately, and how to load it, in the room."""
-        try:
-            listing = await asyncio.to_thread(bundled_deck_text)
-        except Exception as exc:  # the bundled list or the card data does not load here: say so, once
-            LOGGER.warning("the bundled Combat deck does not load: %s", exc)
-            raise NotAllowed("the referee cannot read its bundled deck here; ask its operator") from None
+        listing = await bundled_deck_listing()
         await self.bot.tell(ctx.sender, listing, raw=True)  # the list alone: it is copied as it stands
         await ctx.reply(f"{ctx.sender}: {DECK_HOWTO}")
 
@@ -1982,11 +1991,7 @@ class CombatReferee(SeatsByName, GameReferee):
     @command()
     async def deck(self, ctx: Context) -> None:
         """A legal 40-card deck, sent to you privately to paste into Cockatrice's deck editor."""
-        try:
-            listing = await asyncio.to_thread(bundled_deck_text)
-        except Exception as exc:  # the bundled list or the card data does not load here: say so, once
-            LOGGER.warning("the bundled Combat deck does not load: %s", exc)
-            raise NotAllowed("the referee cannot read its bundled deck here; ask its operator") from None
+        listing = await bundled_deck_listing()
         await self.tell(ctx.sender, listing, raw=True)  # the list alone: it is copied as it stands
         await ctx.reply(f"{ctx.sender}: {DECK_HOWTO}")
 

@@ -12,7 +12,6 @@ top of the built-in cards (``--no-default-cards`` leaves those out).
 from __future__ import annotations
 
 import functools
-import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -249,18 +248,15 @@ def lookup(
         sys.exit(2)
 
 
-_SIDEBOARD_PREFIX = re.compile(r"^\s*SB:\s*", re.IGNORECASE)
-
-
 def _read_as_line(typed: str) -> tuple[str, str, str]:
     """``typed`` read as a list's card line: ``(name, set_code, collector_number)``, as
     :func:`~cockatrice_ext.decks.blocklist.split_pin` reads a name (quote marks, markers, the printing it
     pins), past a count as :func:`~cockatrice_ext.decks.blocklist.parse_card_text` reads one (``4 Opt (ELD)
     59``, ``4x Opt``, ``SB: 2 Duress``; one card is shown, however many a list holds). A name that starts
     with digits (``1996 World Champion``) is looked up as typed first (:func:`_lookup`)."""
-    from cockatrice_ext.decks.blocklist import parse_card_text, split_pin
+    from cockatrice_ext.decks.blocklist import SIDEBOARD_PREFIX, parse_card_text, split_pin
 
-    bare, set_code, number = split_pin(_SIDEBOARD_PREFIX.sub("", typed))
+    bare, set_code, number = split_pin(SIDEBOARD_PREFIX.sub("", typed.strip()))
     try:
         _, name, line_set, line_number = parse_card_text(bare)
     except ValueError:

@@ -91,7 +91,7 @@ _COMMENT_SECTIONS = frozenset({"main", "side", "commander", "companion", MAYBE})
 """Sections a comment line naming exactly one of them opens (``// Sideboard``, ``# Maybeboard``)."""
 _SPLIT = re.compile(r"\s*(?:/{1,2}|\|\|)\s*")  # Fire/Ice, Fire // Ice, Fire || Ice (Cockatrice reads ||)
 _SPACES = re.compile(r"\s+")
-_SB = re.compile(r"^sb:\s*", re.IGNORECASE)
+SIDEBOARD_PREFIX = re.compile(r"^sb:\s*", re.IGNORECASE)
 _INLINE_COMMENT = re.compile(r"\s#.*$")
 _COMMANDER_TAG = re.compile(r"(?:^|\s)#!commander\b", re.IGNORECASE)  # Deckstats' commander marker
 
@@ -515,7 +515,7 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
             )
         line = " ".join(line.split())  # one space between words: no pattern below meets a long run
         target = section
-        sideboard = _SB.match(line)
+        sideboard = SIDEBOARD_PREFIX.match(line)
         if sideboard:
             target, line = "side", line[sideboard.end() :]
         inline = _INLINE_COMMENT.search(line)

@@ -17,7 +17,7 @@ from auction_steps import UNIVERSE, auction_step, lot_reveals
 from field_bot import BOT_NAME, SHIPPED, Referee
 from field_players import FieldPlayer, Mark, Protos
 from hidden_cards import CardNames, Secret, find_id_links, find_leaks, private_secrets
-from scenario import arrive, close_all, open_game, run, seat
+from scenario import Table, arrive, close_all, open_game, run, seat
 from servatrice import FloodLimits as ServerFloodLimits
 from servatrice import ServatriceFactory, ServatriceServer
 
@@ -89,6 +89,27 @@ def test_auction_game_hides_what_it_must(
     assert ("as flood" in log) == (limits == "stricter"), log
 
 
+async def two_player_game(players: list[FieldPlayer], room_id: int) -> tuple[int, Table]:
+    """``!auction new 2`` by the first player; both seated, once the turn order is said."""
+    game_id = await open_game(players[0], room_id, "!auction new 2", "Auction Magic game")
+    table = await seat(players, room_id, game_id)
+    await players[0].line(r"Turn order", timeout=30)
+    return game_id, table
+
+
+async def draw_after_the_ask(drawer: FieldPlayer, game_id: int, count: int) -> tuple[float, Mark]:
+    """``!draw COUNT`` twice (before the turn's auction the referee asks first: a free card otherwise; said
+    again, it draws), until the drawer has the cards, and a moment for what else is said or moved about
+    it; when it began (monotonic) and the drawer's mark then."""
+    mark = drawer.mark()
+    drawn_at = time.monotonic()
+    await drawer.say(game_id, f"!draw {count}")
+    await drawer.say(game_id, f"!draw {count}")
+    await drawer.wait_for(lambda _: len(drawn_names(drawer, game_id, mark)) >= count, since=mark, timeout=60)
+    await asyncio.sleep(3)  # the moves and lines about the draw still on their way to the others
+    return drawn_at, mark
+
+
 def drawn_names(drawer: FieldPlayer, game_id: int, since: Mark) -> set[str]:
     """Block cards that reached the drawer after ``since`` through what only they should read: a card moved
     onto their own area, a reveal, a private message."""
@@ -111,17 +132,9 @@ def test_a_drawn_card_is_read_by_its_drawer_only(
     async def scenario() -> None:
         room_id, players = await arrive(protos, shipped_server, ["cal_fw", "dru_fw"])
         try:
-            game_id = await open_game(players[0], room_id, "!auction new 2", "Auction Magic game")
-            table = await seat(players, room_id, game_id)
-            await players[0].line(r"Turn order", timeout=30)
+            game_id, table = await two_player_game(players, room_id)
             drawer = await table.wait_active()
-            mark = drawer.mark()
-            drawn_at = time.monotonic()
-            # Before the turn's auction the referee asks first (a free card otherwise); said again, it draws.
-            await drawer.say(game_id, "!draw 1")
-            await drawer.say(game_id, "!draw 1")
-            await drawer.wait_for(lambda _: bool(drawn_names(drawer, game_id, mark)), since=mark)
-            await asyncio.sleep(3)  # whatever else the referee says about the draw
+            drawn_at, mark = await draw_after_the_ask(drawer, game_id, 1)
         finally:
             await close_all(players)
         drawn = drawn_names(drawer, game_id, mark)
@@ -144,9 +157,7 @@ def test_a_look_does_not_tell_what_the_next_player_draws(
     async def scenario() -> None:
         room_id, players = await arrive(protos, shipped_server, ["eli_fl", "fay_fl"])
         try:
-            game_id = await open_game(players[0], room_id, "!auction new 2", "Auction Magic game")
-            table = await seat(players, room_id, game_id)
-            await players[0].line(r"Turn order", timeout=30)
+            game_id, table = await two_player_game(players, room_id)
             looker = await table.wait_active()
             drawer = table.others(looker)[0]
             mark = looker.mark()
@@ -154,14 +165,7 @@ def test_a_look_does_not_tell_what_the_next_player_draws(
             await looker.line(r"^Top of the block: ", since=mark, kind="Event_UserMessage")
             await looker.game(game_id, "Command_NextTurn")
             assert await table.wait_active() is drawer
-            mark = drawer.mark()
-            drawn_at = time.monotonic()
-            await drawer.say(game_id, "!draw 3")
-            await drawer.say(game_id, "!draw 3")
-            await drawer.wait_for(
-                lambda _: len(drawn_names(drawer, game_id, mark)) >= 3, since=mark, timeout=60
-            )
-            await asyncio.sleep(3)  # the moves still on their way to the looker
+            drawn_at, mark = await draw_after_the_ask(drawer, game_id, 3)
         finally:
             await close_all(players)
         drawn = drawn_names(drawer, game_id, mark)

@@ -32,8 +32,15 @@ The rules live in :mod:`cockatrice_ext.formats.auction`; this module only adapts
   departures (no income, no prompts for a player who is gone). A player whose connection stays gone past
   :data:`~cockatrice_ext.bot.referee.ABSENT_SECONDS` is announced, and another player may ``!drop NAME``
   them: they lose as a player who leaves (``DeclareLoss``, reason ``dropped``) and their seat is taken away.
-* **Cards.** The engine decides which block card moves; the bot finds a card of that name in its
-  own deck (read with ``Command_DumpZone`` and kept in step) and moves it. Every card it deals gets
+* **Cards.** The engine decides which block card moves. Where the server can make a card face down
+  (Servatrice 3.0 and later) the bot makes that card anew on its table and moves its deck's top card to its
+  sideboard (:meth:`~cockatrice_ext.bot.referee.GameReferee.deal_new_card`): Servatrice shows everyone a
+  card's id as it goes face down, and a block card once seen face up (an unsold lot, a card given back) keeps
+  its id in the deck, so dealing it again would name a later draw; the deck then counts the block without
+  holding its very cards. A card dealt face up (a lot) is still taken from the deck when a card of its name is
+  there (a move costs no game-command budget; making a card does), and made anew otherwise. Before 3.0 every
+  card is found by name in the bot's deck (read with ``Command_DumpZone`` and kept in step) and moved. Every
+  card it deals gets
   its own column on the target table (Cockatrice's table has three grid points per card column;
   none hides another). A card handed to a player is labelled ``Owner: NAME`` first: bought cards
   belong to the buyer (90X.3e), and Servatrice reads that label when a player concedes. A card a
@@ -1672,9 +1679,17 @@ class AuctionReferee(SeatsByName, PileReferee):
                         f"{name} is still on the referee's table: it belongs to {who}; its owner drags it"
                         " from there onto their own table."
                     )
-                elif in_block.get(name, 0) > self.own_deck.names.count(name):
+                elif self.short_of(name, in_block.get(name, 0)):
                     await self.table_to_own_deck(card_id, name, top=True)  # the block's order is the engine's
         return lines
+
+    def short_of(self, name: str, in_block: int) -> bool:
+        """Whether our deck lacks a card the block holds (``in_block`` copies of ``name``): a card on our
+        table the journal put back in the block, whose move a stop cut short. Dealing new cards
+        (:meth:`deal_new_card`), the deck counts the block; otherwise it holds the block's very cards."""
+        if self.deals_new_cards:
+            return len(self.own_deck.names) < len(self.engine.block)
+        return in_block > self.own_deck.names.count(name)
 
     # -- performing effects: one view, then the sinks (cards, annotation, counters, chat) ----------------
 
@@ -1822,6 +1837,11 @@ class AuctionReferee(SeatsByName, PileReferee):
         if card_id is not None:
             return card_id
         name = self.block.game_names[index]
+        if self.deals_new_cards and self.own_deck.position(name) is None:  # it left for a face-down deal
+            card_id = await self.deal_new_card(name, x=self.free_x(self.me, DEAL_ROW), y=DEAL_ROW)
+            if card_id is not None:
+                self.on_table[index] = card_id
+            return card_id
         position = self.own_deck.position(name)
         if position is None:
             LOGGER.warning("game %d: %s is not in the bot's deck", self.game_id, name)
@@ -1854,7 +1874,13 @@ class AuctionReferee(SeatsByName, PileReferee):
         in a column of its own, then (as a judge, for ``hand``) into their hand. A player who is out of
         the game takes it out of the game with them (800.4a). A ``hidden`` card (a draw) travels face down
         from the block and its note tells the player to drag it into their hand: nobody else reads it."""
-        if hidden and index not in self.on_table:
+        if hidden and index not in self.on_table and self.deals_new_cards:
+            name = self.block.game_names[index]
+            x = self.free_x(self.me, DEAL_ROW)
+            card_id = await self.deal_new_card(
+                name, x=x, y=DEAL_ROW, face_down=True, exclude=self.on_table.values()
+            )
+        elif hidden and index not in self.on_table:  # a server that cannot make a card face down
             name = self.block.game_names[index]
             card_id = await self.deal_from_deck(name, self.me, face_down=True, exclude=self.on_table.values())
         else:  # a hidden card already on our table (a deal a stop cut short) is there face down: it stays so

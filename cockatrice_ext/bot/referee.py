@@ -1215,6 +1215,38 @@ class GameReferee(Referee):
         await self.run(move)
         return await self.wait_new_card(player, before, exclude=exclude)
 
+    @property
+    def deals_new_cards(self) -> bool:
+        """Whether :meth:`deal_new_card` can deal here: the server makes cards face down on creation."""
+        server = self.bot.client.server
+        return server is not None and server.creates_face_down_cards
+
+    async def deal_new_card(
+        self, name: str, *, x: int, y: int, face_down: bool = False, exclude: Iterable[int] = ()
+    ) -> int | None:
+        """A card called ``name`` made anew on our table, face up or down, instead of one taken from our
+        deck; the deck's top card goes to our sideboard, so the deck still counts the pile. Returns its id.
+
+        Why: a card keeps its id while it stays hidden, and Servatrice shows the id to everyone when the card
+        goes face down onto a table. A pile card that was ever seen face up (an unsold lot, a card given back)
+        and is later dealt face down would tell everyone what it is, and a deal from a known deck position
+        would too. A new card has an id nobody has seen with a name, and a move from deck to sideboard (both
+        hidden zones) shows nobody an id. Needs :attr:`deals_new_cards`; the card survives moves between
+        zones (``destroy_on_zone_change`` off), as a dealt card does.
+        """
+        if self.own_deck.names:
+            burn = pc.move_card("deck", [0], target_player_id=self.me, target_zone="sb", x=0, y=0)
+            self.own_deck.take(0)
+            await self.run(burn)
+        else:
+            LOGGER.warning("game %d: the bot's deck is empty while it deals %s", self.game_id, name)
+        before = self.table_ids(self.me)
+        make = pc.create_token(
+            name, x=x, y=y, destroy_on_zone_change=False, face_down=True if face_down else None
+        )
+        await self.run(make)
+        return await self.wait_new_card(self.me, before, name=name, exclude=exclude)
+
     async def into_hand(self, player: int, card_id: int, zone: str = "hand") -> bool:
         """As a judge, move a card from ``player``'s table into their ``zone``, acting as them.
 

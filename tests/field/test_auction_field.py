@@ -11,6 +11,7 @@ import dataclasses
 import re
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from auction_steps import UNIVERSE, auction_step, lot_reveals
@@ -122,27 +123,32 @@ def drawn_names(drawer: FieldPlayer, game_id: int, since: Mark) -> set[str]:
     return names
 
 
+async def draw_read_by_its_drawer_only(
+    protos: Protos, server: ServatriceServer, names: list[str], count: int
+) -> None:
+    """Two players seated; the first to play draws ``count`` (a card effect, after the ask): they get that
+    many cards, and the other player never reads their names."""
+    room_id, players = await arrive(protos, server, names)
+    try:
+        game_id, table = await two_player_game(players, room_id)
+        drawer = await table.wait_active()
+        drawn_at, mark = await draw_after_the_ask(drawer, game_id, count)
+    finally:
+        await close_all(players)
+    drawn = drawn_names(drawer, game_id, mark)
+    assert len(drawn) == count, drawn
+    secrets = [Secret(name, frozenset({drawer.name}), drawn_at) for name in drawn]
+    leaks = find_leaks(table.others(drawer), secrets)
+    assert not leaks, "\n".join(map(str, leaks))
+
+
 def test_a_drawn_card_is_read_by_its_drawer_only(
     protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
 ) -> None:
     """``!draw 1`` (a card effect): the drawn card goes to its drawer's hand; the other player never reads
     its name."""
     bot = referee(shipped_server, "--auction-seed", "7")
-
-    async def scenario() -> None:
-        room_id, players = await arrive(protos, shipped_server, ["cal_fw", "dru_fw"])
-        try:
-            game_id, table = await two_player_game(players, room_id)
-            drawer = await table.wait_active()
-            drawn_at, mark = await draw_after_the_ask(drawer, game_id, 1)
-        finally:
-            await close_all(players)
-        drawn = drawn_names(drawer, game_id, mark)
-        secrets = [Secret(name, frozenset({drawer.name}), drawn_at) for name in drawn]
-        leaks = find_leaks(table.others(drawer), secrets)
-        assert not leaks, "\n".join(map(str, leaks))
-
-    run(scenario(), bot)
+    run(draw_read_by_its_drawer_only(protos, shipped_server, ["cal_fw", "dru_fw"], 1), bot)
 
 
 def test_a_look_does_not_tell_what_the_next_player_draws(
@@ -174,3 +180,55 @@ def test_a_look_does_not_tell_what_the_next_player_draws(
         assert not links, "\n".join(map(str, links))
 
     run(scenario(), bot)
+
+
+SMALL_BLOCK = [
+    "Accorder Paladin",
+    "Adaptive Snapjaw",
+    "Agoraphobia",
+    "Ainok Bond-Kin",
+    "Alms Beast",
+    "Ancient Ooze",
+    "Curse of Chains",
+    "Dead Weight",
+]
+"""Eight cards of the sample block, one each: small enough to draw whole."""
+
+
+def test_an_unsold_lot_drawn_later_is_not_known_by_its_card_id(
+    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee], tmp_path: Path
+) -> None:
+    """A lot goes unsold (its turn ends) and to the bottom of the block; the next player shuffles the block
+    and draws it all. The first player saw the lot face up, and with it its card id: dealt face down from
+    the bot's deck again it would keep that id, and its draw would name it (found by a tester who decoded
+    card ids). The referee deals new cards instead, whose ids nobody has seen with a name."""
+    block = tmp_path / "small-block.txt"
+    block.write_text("".join(f"1 {name}\n" for name in SMALL_BLOCK), encoding="utf-8")
+    bot = referee(shipped_server, "--auction-block", str(block), "--auction-seed", "7")
+
+    async def scenario() -> tuple[str, set[str], list[str]]:
+        room_id, players = await arrive(protos, shipped_server, ["gus_fu", "hal_fu"])
+        try:
+            game_id, table = await two_player_game(players, room_id)
+            seer = await table.wait_active()
+            drawer = table.others(seer)[0]
+            mark = seer.mark()
+            await seer.phase(game_id, 2)
+            opening = await seer.line(r"Auction \d+: .* to bid\.", since=mark)
+            lot = next(name for name in SMALL_BLOCK if name in opening)
+            await seer.game(game_id, "Command_NextTurn")
+            await seer.line(rf"The turn ended during auction \d+: {lot} goes to the bottom", since=mark)
+            assert await table.wait_active() is drawer
+            shuffled = drawer.mark()
+            await drawer.say(game_id, "!shuffle")
+            await drawer.line(r"The block is shuffled \(8 cards\)", since=shuffled)
+            drawn_at, mark = await draw_after_the_ask(drawer, game_id, 8)
+        finally:
+            await close_all(players)
+        drawn = drawn_names(drawer, game_id, mark)
+        secrets = [Secret(name, frozenset({drawer.name}), drawn_at) for name in drawn]
+        return lot, drawn, [str(link) for link in find_id_links([seer], secrets)]
+
+    lot, drawn, links = run(scenario(), bot)
+    assert lot in drawn, (lot, drawn)  # the unsold lot was among the cards drawn face down
+    assert not links, "\n".join(links)

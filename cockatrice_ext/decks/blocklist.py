@@ -27,7 +27,13 @@ one of:
   comments) put a main card in ``commander``. Commas, apostrophes and hyphens are part of names (``Jaya
   Ballard, Task Mage``); ``Fire//Ice``, ``Fire / Ice``, ``Fire || Ice`` (Cockatrice's importer reads
   ``||`` too) and ``Fire // Ice`` are all written ``Fire // Ice``; typographic ``’`` becomes ``'``. A
-  name that starts with digits needs an explicit count (``1 1996 World Champion``).
+  name that starts with digits needs an explicit count (``1 1996 World Champion``). A single ``|`` is
+  Forge's ``Name|SET`` when what follows is written as Forge writes a set code (capitals: ``Shock|M10``; or
+  an art index follows: ``Island|M19|3``; or the card data knows a set so coded: ``Shock|m10``), else the
+  two halves of a split card (``Fire|Ice``); a code that is also a word is read with a warning. ``1x Name``
+  (no space) and ``1 x Name`` count 1 ``Name``, but with a space ``1 X Walker`` may be a designer's
+  ``X Walker``: the resolver reads ``X Walker`` when the card data knows it or does not know ``Walker``,
+  else ``Walker`` (``2 x Lightning Bolt``; Cockatrice itself reads no spaced ``x``).
 
 Leniency: the reader accepts every spelling above, but never guesses: a line that is not blank, a
 comment or a header must be a valid card line, otherwise :class:`DeckFormatError` names the file and
@@ -42,9 +48,11 @@ Names are *not* checked against card data here; that is :func:`cockatrice_ext.ca
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from pathlib import Path
+from typing import NamedTuple
 
 from cockatrice_ext.decks.errors import DeckFormatError
 from cockatrice_ext.decks.model import MAYBE, Deck, DeckEntry
@@ -63,6 +71,7 @@ MAX_LINES_SAID = 25
 
 
 _COUNT = re.compile(r"^(\d{1,30})(?:\s*[xX*])?\s+(\S.*)$|^(\d{1,30})[xX*](\S.*)$")  # too big: said
+_SPACED_X = re.compile(r"^\d{1,30}\s+([xX])\s+\S")  # "1 X Walker": a count marker, or a name's first word?
 _BRACKET_COUNT = re.compile(r"^[\(\[](\d{1,9})[\)\]]\s*(\S.*)$|^[xX](\d{1,3})\s+(\S.*)$")  # (4) [4] x4
 # XMage's [SET:NUM] and Deckstats' [SET#NUM] before the name.
 _PREFIX_SET = re.compile(r"^\[([A-Za-z0-9]{1,8})(?:[:#]([A-Za-z0-9★\-]{1,12}))?\]\s*(\S.*)$")
@@ -75,7 +84,7 @@ _SUFFIX_SET = re.compile(
 _FOIL = re.compile(r"(?:\s+\*[A-Za-z]{1,8}\*)+$")  # Moxfield's *F* (foil), *E* (etched), *A*...
 _CARET_TAGS = re.compile(r"\s+\^[^^]*\^$")  # Archidekt's ^Have,#37d67a^
 _CATEGORIES = re.compile(r"\s+\[([^\]\[]*)\]$")  # Archidekt's [Removal{noDeck}{noPrice},Burn]
-_FORGE_PIPE = re.compile(r"^(.+?)\|([A-Za-z0-9]{2,8})(?:\|\d+)?$")  # Forge's Name|SET|ART (art, not number)
+_FORGE_PIPE = re.compile(r"^(.+?)\|([A-Za-z0-9]{2,8})(\|\d+)?$")  # Forge's Name|SET|ART (art, not number)
 _CATEGORY_SECTIONS = {
     "maybeboard": MAYBE,
     "sideboard": "side",
@@ -272,8 +281,32 @@ def strip_markers(text: str) -> tuple[str, str]:
     return text, section
 
 
+class CardLine(NamedTuple):
+    """One card line read (:func:`parse_card_line`): its count, name and the printing it pins; ``x_name`` the
+    name when the ``x`` after a spaced count is the name's first word (``1 X Walker``: ``X Walker``, the
+    other reading of count 1 ``Walker``), for the resolver to choose by the card data; ``doubt`` what the
+    reader was unsure of, for a warning naming the line."""
+
+    count: int
+    name: str
+    set_code: str
+    collector_number: str
+    x_name: str = ""
+    doubt: str = ""
+
+
 def parse_card_text(text: str) -> tuple[int, str, str, str]:
-    """Split one card line (no ``SB:``) into ``(count, name, set_code, collector_number)``.
+    """Split one card line (no ``SB:``) into ``(count, name, set_code, collector_number)``
+    (:func:`parse_card_line` without its other reading and doubts)."""
+    return parse_card_line(text)[:4]
+
+
+def parse_card_line(text: str) -> CardLine:
+    """Read one card line (no ``SB:``).
+
+    ``1x Name`` (no space) and ``1 x Name`` count 1 of ``Name``; with a space, ``1 X Walker`` is also
+    count 1 of ``X Walker`` (a designer's card), given as ``x_name`` for the resolver to choose: ``X Walker``
+    when the card data knows it or does not know ``Walker``, else ``Walker`` (``2 x Lightning Bolt``).
 
     Raises ValueError with a human message when the line is not a card (:class:`NameCharactersError` when
     its name holds characters no name has). Invisible format characters are removed first, so that one
@@ -290,6 +323,7 @@ def parse_card_text(text: str) -> tuple[int, str, str, str]:
     text = strip_markers(text)[0]
     original = text
     count = 1
+    spaced_x = _SPACED_X.match(text)
     match = _COUNT.match(text)
     if match:
         digits, rest = (
@@ -310,7 +344,7 @@ def parse_card_text(text: str) -> tuple[int, str, str, str]:
             f"count {count} is above {MAX_COUNT}; a name that starts with digits needs a count first "
             f"(write '1 {original}')"
         )
-    text, set_code, number = _pinned(text)
+    text, set_code, number, doubt = _pinned(text)
     if goldfish_set and not set_code:
         set_code, number = goldfish_set, variant if variant.isdigit() else ""
     name = normalize_name(text)
@@ -318,16 +352,48 @@ def parse_card_text(text: str) -> tuple[int, str, str, str]:
     if problem:
         refused = tuple(f"U+{ord(ch):04X}" for ch in refused_characters(name))
         raise NameCharactersError(problem, refused) if refused else ValueError(problem)
-    return count, name, set_code, number
+    x_name = f"{spaced_x.group(1)} {name}" if spaced_x and len(name) < MAX_NAME_LENGTH - 1 else ""
+    return CardLine(count, name, set_code, number, x_name, doubt)
 
 
-class VariantWarning(str):
+class LineWarning(str):
+    """A reader's warning about one line (``line``, its first when it names several): said in the order of
+    the lines, with the resolver's (:func:`~cockatrice_ext.decks.resolve_list.resolve_list`)."""
+
+    line: int = 0
+
+
+def line_warning(source: str, lines: int | list[int], text: str) -> LineWarning:
+    """``SOURCE: line N: TEXT`` (``lines 2, 5 and 9``: :func:`lines_named`), a :class:`LineWarning` of its
+    (first) line."""
+    named = lines if isinstance(lines, list) else [lines]
+    said = LineWarning(f"{source}: {lines_named(named)}: {text}")
+    said.line = named[0]
+    return said
+
+
+def card_entry(text: str, line: int, deck: Deck, source: str) -> DeckEntry:
+    """The entry of card line ``text`` (no ``SB:``) on ``line`` (:func:`parse_card_line`), its doubt added to
+    ``deck``'s warnings. Raises as :func:`parse_card_line`."""
+    card = parse_card_line(text)
+    if card.doubt:
+        deck.read_warnings.append(line_warning(source, line, card.doubt))
+    return DeckEntry(
+        name=card.name,
+        count=card.count,
+        set_code=card.set_code,
+        collector_number=card.collector_number,
+        line=line,
+        x_name=card.x_name,
+    )
+
+
+class VariantWarning(LineWarning):
     """A reader's warning about an MTGGoldfish card version the card data cannot tell apart
     (``<borderless>``: frames and treatments are not in it). ``line`` is its line and ``head`` the words
     before ``; ...`` where :func:`~cockatrice_ext.decks.resolve_list.resolve_list` says which printing that
     line resolved to."""
 
-    line: int = 0
     head: str = ""
     code: str = ""
     start: str = ""  # the words before what is used instead
@@ -353,13 +419,53 @@ def variant_warning(text: str, source: str, line: int) -> VariantWarning | None:
     return said
 
 
-def _pinned(text: str) -> tuple[str, str, str]:
+@functools.lru_cache(maxsize=1)
+def _known_set_codes() -> frozenset[str]:
+    """Every real set's code, upper-case (the shipped card data's sets; none when it cannot be read)."""
+    from cockatrice_ext.cards.errors import CardDataError
+    from cockatrice_ext.cards.store import shipped_store
+
+    try:
+        return frozenset(code.upper() for code in shipped_store().sets)
+    except (CardDataError, OSError):
+        return frozenset()
+
+
+def _piped_set(piped: re.Match[str]) -> tuple[bool, str]:
+    """Whether Forge's ``Name|X`` pins set ``X`` (else ``Name // X``, a split card's halves: ``Fire|Ice``),
+    and the doubt to warn about. ``X`` is a set when an art index follows (``Island|M19|3``) or when it is
+    written as Forge writes set codes, in capitals (``Shock|M10``); a word written as names are
+    (``Fire|Ice``) is a split card's second half; other spellings (``Shock|m10``) are a set when the card
+    data knows one so coded. Either reading of a code that is both a set's and a word is said."""
+    name, code = piped.group(1), piped.group(2)
+    known = code.upper() in _known_set_codes()
+    if piped.group(3) or code.isupper():
+        return True, ""
+    word = code[:1].isupper() and code[1:].islower()
+    if known and not word:
+        return True, (
+            f"{name}|{code} read as Forge's set {code.upper()}; a split card is written {name} // {code}"
+        )
+    if known:
+        return False, (
+            f"{name}|{code} read as the split card {name} // {code}; Forge's set {code.upper()} is written"
+            f" {name}|{code.upper()}"
+        )
+    return False, ""
+
+
+def _pinned(text: str) -> tuple[str, str, str, str]:
     """``text`` (a card line without its count) split into the name's text, the set code and the collector
-    number it pins: Forge's ``Name|SET``, ``[SET:NUM] Name`` and ``Name (SET) NUM``; ``""`` for none."""
-    set_code = number = ""
+    number it pins: Forge's ``Name|SET`` (:func:`_piped_set`: ``Fire|Ice`` is a split card),
+    ``[SET:NUM] Name`` and ``Name (SET) NUM``; ``""`` for none; and what was read in doubt, or ``""``."""
+    set_code = number = doubt = ""
     piped = None if "||" in text else _FORGE_PIPE.match(text)  # Fire||Ice: two halves, not Forge's Fire|ICE
     if piped:
-        text, set_code = piped.group(1), piped.group(2).upper()
+        is_set, doubt = _piped_set(piped)
+        if is_set:
+            text, set_code = piped.group(1), piped.group(2).upper()
+        else:
+            text = f"{piped.group(1)} // {piped.group(2)}"
     prefix = _PREFIX_SET.match(text)
     if prefix:
         set_code, number, text = prefix.group(1).upper(), prefix.group(2) or "", prefix.group(3)
@@ -371,7 +477,7 @@ def _pinned(text: str) -> tuple[str, str, str]:
             (suffix.group(3) or suffix.group(2)).upper(),
             suffix.group(4) or "",
         )
-    return text, set_code, number
+    return text, set_code, number, doubt
 
 
 _QUOTE_MARKS = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb"
@@ -397,7 +503,7 @@ def split_pin(typed: str) -> tuple[str, str, str]:
     variant = goldfish_set = ""
     if goldfish:
         text, variant, goldfish_set = goldfish.group(1), goldfish.group(2) or "", goldfish.group(3)
-    text, set_code, number = _pinned(strip_markers(text)[0])
+    text, set_code, number, _ = _pinned(strip_markers(text)[0])
     if goldfish_set and not set_code:
         set_code, number = goldfish_set, variant if variant.isdigit() else ""
     return normalize_name(_unquoted(text)), set_code, number
@@ -460,6 +566,25 @@ def _comment_text(line: str) -> str | None:
     return None
 
 
+def without_comment(line: str, section: str) -> tuple[str, str]:
+    """A card ``line`` without the comment a ``#`` after a space starts (``4 Shock  # cheap removal``; no
+    real card name holds ``#``), and the section the line's card goes to, read in ``section``: Deckstats'
+    ``#!Commander`` tag puts a ``main`` card in ``commander``. Every text reader reads ``#`` so."""
+    inline = _INLINE_COMMENT.search(line)
+    if inline is None:
+        return line, section
+    if section == "main" and _COMMANDER_TAG.search(inline.group()):
+        section = "commander"  # Deckstats' #!Commander: this card is the commander
+    return line[: inline.start()].rstrip(), section
+
+
+def note_invisible(cleaned: dict[int, list[str]], line: int, text: str) -> None:
+    """Note in ``cleaned`` the invisible characters of card line ``line`` (``text`` as read), which the reader
+    removes: :func:`cleaned_lines_warning` says them once for the list."""
+    if hidden := invisible_characters(text):
+        cleaned.setdefault(line, []).extend(ch for ch in hidden if ch not in cleaned.get(line, ()))
+
+
 def parse_block_list(text: str, source: str = "<text>") -> Deck:
     """Parse block-list ``text`` into a :class:`Deck`; ``source`` names the file in error messages."""
     if len(text) > MAX_TEXT_BYTES:
@@ -518,16 +643,12 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
         sideboard = SIDEBOARD_PREFIX.match(line)
         if sideboard:
             target, line = "side", line[sideboard.end() :]
-        inline = _INLINE_COMMENT.search(line)
-        if inline:
-            if target == "main" and _COMMANDER_TAG.search(inline.group()):
-                target = "commander"  # Deckstats' #!Commander: this card is the commander
-            line = line[: inline.start()]
+        line, target = without_comment(line, target)
         category = strip_markers(line)[1]
         if category and target == "main":
             target = category  # Archidekt's Maybeboard / Sideboard / Commander categories
         try:
-            count, name, set_code, collector = parse_card_text(line)
+            entry = card_entry(line, number, deck, source)
         except NameCharactersError as exc:
             refused.append((number, str(exc)))  # every such line is said at once, as unknown names are
             continue
@@ -535,15 +656,13 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
             raise DeckFormatError(str(exc), source=source, line=number) from None
         if variant := variant_warning(line, source, number):
             deck.read_warnings.append(variant)
-        command.card(target, count, number)
-        deck.section(target).append(
-            DeckEntry(name=name, count=count, set_code=set_code, collector_number=collector, line=number)
-        )
+        command.card(target, entry.count, number)
+        deck.section(target).append(entry)
         seen_card = True
     if refused:
         raise _refused_lines(refused, source)
     if cleaned:
-        deck.read_warnings.append(_cleaned_lines(cleaned, source))
+        deck.read_warnings.append(cleaned_lines_warning(cleaned, source))
     deck.comments = "\n".join(comments).strip()
     return deck
 
@@ -581,9 +700,13 @@ class CommandSections:
         if ended is not None and ended[1] > COMMAND_SECTION_MOST and section == "main":
             name, held = ended
             self.deck.read_warnings.append(
-                f"{self.source}: line {line}: read as a main card: the blank line before it ends the {name}"
-                f" section ({held} cards; a {name} section holds one or two); a {name.capitalize()} header"
-                " before it keeps it there"
+                line_warning(
+                    self.source,
+                    line,
+                    f"read as a main card: the blank line before it ends the {name} section ({held} cards;"
+                    f" a {name} section holds one or two); a {name.capitalize()} header before it keeps it"
+                    " there",
+                )
             )
 
 
@@ -597,7 +720,7 @@ def lines_named(lines: list[int]) -> str:
     return f"lines {', '.join(shown[:-1])} and {shown[-1]}"
 
 
-def _cleaned_lines(cleaned: dict[int, list[str]], source: str) -> str:
+def cleaned_lines_warning(cleaned: dict[int, list[str]], source: str) -> str:
     """The one warning of a list whose card lines held invisible characters, now removed."""
     characters = dict.fromkeys(ch for hidden in cleaned.values() for ch in hidden)
     named = ", ".join(code_point(ch) for ch in characters)

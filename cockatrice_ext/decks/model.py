@@ -42,6 +42,9 @@ class DeckEntry:
     line: int = 0  # 1-based source line, for error messages
     tags: tuple[str, ...] = ()
     art_index: int = 0  # Forge's ``Name|SET|N``: the Nth art of the card in that set (0: not given)
+    x_name: str = ""
+    """The line's other reading when a spaced ``x`` follows its count (``1 X Walker``: ``X Walker``, where
+    ``name`` is ``Walker``): the resolver keeps the one the card data knows (``resolve_list``)."""
 
 
 @dataclass

@@ -8,10 +8,12 @@ Formats (names used by ``format=``):
 * ``forge``: Forge ``.dck`` (``[metadata]`` ``Name=``, ``[Main]``, ``[Sideboard]``, ``N Name|SET|art``;
   section names and keys case-insensitive; ``#``/``;`` comments; unknown sections such as ``[shop]`` skipped).
 * ``xmage``: XMage ``.dck`` (``N [SET:NUM] Name``, ``SB: N [SET:NUM] Name``; ``NAME:``/``AUTHOR:``/``LAYOUT``
-  lines).
+  lines); a number with no set (``[:12]``) is dropped with a warning, as the CSV reader drops one.
 * ``arena``: MTG Arena text (``Deck``/``Sideboard``/``Commander``/``Companion`` headers, ``N Name (SET) NUM``;
   without a ``Sideboard`` header a blank line after the main deck starts the sideboard, and one after a
-  commander or companion the main deck; ``// Sideboard`` comment headers; ``*CMDR*`` marks the commander).
+  commander or companion the main deck, or the sideboard when the main deck came before it, as Arena
+  exports ``Deck``, ``Commander``, then the sideboard; ``// Sideboard`` comment headers; ``*CMDR*`` and
+  ``#!Commander`` mark the commander; a ``#`` after a space starts a comment).
 * ``mtggoldfish``: what MTGGoldfish downloads and shows: MTGO text (``N Name`` lines, a blank line, the
   sideboard), its Arena text, and its group headings with counts (``Creatures (16)``, ``Sideboard (15)``);
   the same reader as ``arena``, whose rules cover all three.
@@ -29,7 +31,8 @@ Formats (names used by ``format=``):
   name and comments; ``SB:`` lines (if any) are the sideboard, else a ``Sideboard`` line splits, else a
   single blank line splits main and side (several blank-separated blocks are all main); Magic
   Workstation's ``// NAME :`` names the deck (``CREATOR``, ``FORMAT``: comments); the totals Cockatrice's
-  annotated text writes (``// 4 Creature``) are no comments, and its ``// 15 Sideboard`` splits too.
+  annotated text writes (``// 4 Creature``) are no comments, and its ``// 15 Sideboard`` splits too;
+  commanders as the block-list reader marks them (``// Commander``, ``*CMDR*``, ``#!Commander``).
 * ``blocklist``: this project's block-list format (:mod:`cockatrice_ext.decks.blocklist`), which also reads
   what Moxfield and Archidekt export (their markers and categories).
 
@@ -37,7 +40,10 @@ Formats (names used by ``format=``):
 policy on top of it (a list is a block list unless it is clearly something else), and
 :data:`FORMAT_ALIASES` are the site names ``--from`` also accepts.
 
-Every reader raises :class:`DeckFormatError` naming the source and line; XML is parsed with lxml without
+The text readers read card lines as the block-list reader does
+(:func:`~cockatrice_ext.decks.blocklist.parse_card_line`), and remove the invisible characters copy and
+paste leave in them with one warning naming their lines. Every reader raises :class:`DeckFormatError`
+naming the source and line; XML is parsed with lxml without
 entity expansion, DTD loading or network access. A saved web page (HTML) is refused as one by
 :func:`read_deck`, saying to give the deck site's export instead.
 """
@@ -54,23 +60,29 @@ from typing import TYPE_CHECKING, Any
 
 from cockatrice_ext.cards.errors import xml_syntax_message
 from cockatrice_ext.decks.blocklist import (
+    COMMAND_SECTIONS,
     MAX_TEXT_BYTES,
+    SIDEBOARD_PREFIX,
     CommandSections,
     canonical_section,
+    card_entry,
     category_section,
     check_name,
+    cleaned_lines_warning,
     comment_section,
     decode_text,
     is_type_total,
-    lines_named,
+    line_warning,
     normalize_name,
+    note_invisible,
     one_line_break,
     parse_block_list,
-    parse_card_text,
     section_header,
     strip_markers,
     utf16_as_utf8,
     variant_warning,
+    without_comment,
+    without_invisible,
 )
 from cockatrice_ext.decks.errors import DeckFormatError
 from cockatrice_ext.decks.model import MAYBE, VARIANT_SECTIONS, Deck, DeckEntry
@@ -110,7 +122,6 @@ _XMAGE_CARD = re.compile(r"^(?:(SB):\s*)?(\d{1,9})\s+\[([A-Za-z0-9_]*):([^\]]*)\
 _XMAGE_META = re.compile(r"^(?:NAME|AUTHOR|LAYOUT\b)", re.IGNORECASE)
 _ARENA_FIRST_LINES = ("deck", "commander", "companion", "about")
 _ARENA_SET = re.compile(r"\(([A-Za-z0-9]{2,8})\)\s+[A-Za-z0-9★\-]+\s*$")
-_SB = re.compile(r"^\s*sb:\s*", re.IGNORECASE)
 _SIDEBOARD_LINE = re.compile(r"^sideboard\b", re.IGNORECASE)
 _DECK_HEADER = re.compile(r"^((main)?deck(list)?|mainboard)\b", re.IGNORECASE)
 _CARD_START = re.compile(r"^\s*[\w\[\(\{]")
@@ -152,12 +163,35 @@ _SET_CODE = re.compile(r"[A-Za-z0-9]{2,6}")
 # helpers
 
 
-def _entry(text: str, *, source: str, line: int) -> DeckEntry:
+def _entry(text: str, *, deck: Deck, source: str, line: int) -> DeckEntry:
+    """The entry of card line ``text`` (:func:`~cockatrice_ext.decks.blocklist.card_entry`: its doubts are
+    ``deck``'s warnings); a line that is no card raises :class:`DeckFormatError` naming it."""
     try:
-        count, name, set_code, number = parse_card_text(text)
+        return card_entry(text, line, deck, source)
     except ValueError as exc:
         raise DeckFormatError(str(exc), source=source, line=line) from None
-    return DeckEntry(name=name, count=count, set_code=set_code, collector_number=number, line=line)
+
+
+def _end_of_list(deck: Deck, cleaned: dict[int, list[str]], source: str) -> None:
+    """What a text reader says once it read its list: the invisible characters removed from its card
+    lines (one warning naming them, as the block-list reader's)."""
+    if cleaned:
+        deck.read_warnings.append(cleaned_lines_warning(cleaned, source))
+
+
+def _read_line(raw: str) -> str:
+    """A line of a text list as a reader reads it: stripped, and a byte-order mark starting it
+    removed (a file's own is before line 1; one further down, where two files were joined, is no part of
+    the line either: :func:`_hidden_text` keeps it for the warning)."""
+    return raw.strip().lstrip("\ufeff")
+
+
+def _hidden_text(raw: str, number: int, card: str) -> str:
+    """The text of line ``number`` (``raw``) whose invisible characters the reader removes: its card text
+    ``card`` (without a comment), after the byte-order mark starting it past line 1 (where two files were
+    joined; line 1's is the file's own)."""
+    joined = number > 1 and raw.strip().startswith("\ufeff")
+    return "\ufeff" + card if joined else card
 
 
 def _checked_name(raw: str, *, source: str, line: int) -> str:
@@ -352,31 +386,40 @@ def read_xmage(text: str, source: str = "<text>") -> Deck:
     """Read an XMage ``.dck`` deck (``N [SET:NUM] Name``; plain ``N Name`` lines are accepted too)."""
     deck = Deck()
     deck.section("main")
+    cleaned: dict[int, list[str]] = {}  # line -> the invisible characters removed from it
+    unpinned: list[int] = []  # lines whose collector number was dropped for want of a set
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
+        line = _read_line(raw)
         if not line or line.startswith(("#", "//")):
             continue
         if _XMAGE_META.match(line):
             if line.upper().startswith("NAME:"):
                 deck.name = line[5:].strip()
             continue
+        note_invisible(cleaned, number, _hidden_text(raw, number, line))
         match = _XMAGE_CARD.match(line)
         if match:
             side, count, set_code, collector, name = match.groups()
+            collector = collector.strip()
+            if collector and not set_code:  # [:12]: a number in no set would pin any set's number 12
+                unpinned.append(number)
+                collector = ""
             deck.section("side" if side else "main").append(
                 DeckEntry(
                     name=_checked_name(name, source=source, line=number),
                     count=_count(count, source=source, line=number),
                     set_code=set_code.upper(),
-                    collector_number=collector.strip(),
+                    collector_number=collector,
                     line=number,
                 )
             )
             continue
-        side_match = _SB.match(line)
+        side_match = SIDEBOARD_PREFIX.match(line)
         target = "side" if side_match else "main"
         rest = line[side_match.end() :] if side_match else line
-        deck.section(target).append(_entry(rest, source=source, line=number))
+        deck.section(target).append(_entry(rest, deck=deck, source=source, line=number))
+    _end_of_list(deck, cleaned, source)
+    deck.read_warnings.extend(_unpinned_numbers({"": unpinned} if unpinned else {}, source, "line"))
     return deck
 
 
@@ -393,10 +436,14 @@ def read_arena(text: str, source: str = "<text>") -> Deck:
     blank_after_cards = False
     in_about = False
     command = CommandSections(deck, source)
+    cleaned: dict[int, list[str]] = {}  # line -> the invisible characters removed from it
     for number, raw in enumerate(lines, start=1):
-        line = raw.strip().lstrip("\ufeff")
+        line = _read_line(raw)
         if not line:
             blank_after_cards = bool(deck.sections.get(section)) and section == "main"
+            if section in COMMAND_SECTIONS and deck.sections.get("main") and not has_side_header:
+                # Arena's shape: Deck, then Commander or Companion, then the sideboard's cards
+                blank_after_cards = True
             section = command.blank(section)  # a commander's or companion's blank line: the deck follows
             in_about = False
             continue
@@ -425,14 +472,17 @@ def read_arena(text: str, source: str = "<text>") -> Deck:
         if blank_after_cards and not has_side_header and section == "main":
             section = "side"
         blank_after_cards = False
-        entry = _entry(line, source=source, line=number)
+        line, target = without_comment(line, section)
+        note_invisible(cleaned, number, _hidden_text(raw, number, line))
+        entry = _entry(line, deck=deck, source=source, line=number)
         if variant := variant_warning(line, source, number):
             deck.read_warnings.append(variant)
-        target = _marked_section(line, section)
+        target = _marked_section(line, target)
         command.card(target, entry.count, number)
         deck.section(target).append(entry)
     deck.section("main")
     _companion_once(deck)
+    _end_of_list(deck, cleaned, source)
     return deck
 
 
@@ -472,7 +522,8 @@ def has_sideboard_header(text: str) -> bool:
 def has_sideboard_marks(text: str) -> bool:
     """Whether ``text`` says where its sideboard is (a sideboard header, or ``SB:`` lines), rather than
     leaving it to a blank line."""
-    return has_sideboard_header(text) or any(_SB.match(line) for line in text.splitlines())
+    marked = any(SIDEBOARD_PREFIX.match(line.strip()) for line in text.splitlines())
+    return has_sideboard_header(text) or marked
 
 
 def read_cubecobra(text: str, source: str = "<text>") -> Deck:
@@ -555,18 +606,21 @@ def _csv_set_code(row_set: str, edition: str) -> str:
     return edition.upper() if _SET_CODE.fullmatch(edition) else ""
 
 
-def _unpinned_numbers(unpinned: dict[str, list[int]], source: str) -> list[str]:
-    """The warnings of a table whose collector numbers were dropped for want of a set: one per set name no
-    set has (``""``: the row named no set), naming its lines."""
+def _unpinned_numbers(unpinned: dict[str, list[int]], source: str, where: str = "row") -> list[str]:
+    """The warnings of a list whose collector numbers were dropped for want of a set: one per set name no
+    set has (``""``: the ``where``, a table's row or XMage's line, named no set), naming its lines (each a
+    :class:`~cockatrice_ext.decks.blocklist.LineWarning` of its first line)."""
     said: list[str] = []
     for edition, lines in unpinned.items():
-        why = f"no set is named {edition!r} in the card data" if edition else "the row names no set"
+        why = f"no set is named {edition!r} in the card data" if edition else f"the {where} names no set"
         numbers = "collector number" if len(lines) == 1 else "collector numbers"
-        where = lines_named(lines)
-        said.append(
-            f"{source}: {where}: {numbers} dropped ({why}); the card's usual printing is used (a set code"
-            " column, such as 'Set Code' or 'Edition Code', pins the printing)"
+        pin = (
+            "a set code column, such as 'Set Code' or 'Edition Code', pins the printing"
+            if where == "row"
+            else "[SET:NUMBER] pins the printing"
         )
+        dropped = f"{numbers} dropped ({why}); the card's usual printing is used ({pin})"
+        said.append(line_warning(source, lines, dropped))
     return said
 
 
@@ -645,7 +699,12 @@ def read_cubecobra_csv(text: str, source: str = "<text>") -> Deck:
 
 
 def read_text(text: str, source: str = "<text>") -> Deck:
-    """Read Cockatrice/MTGO plain text with Cockatrice's header, ``SB:`` and blank-line rules."""
+    """Read Cockatrice/MTGO plain text with Cockatrice's header, ``SB:`` and blank-line rules.
+
+    As the block-list reader reads them, a ``// Commander`` or ``// Companion`` comment opens that section,
+    whose cards a blank line ends (the deck follows; its block is not counted by the blank-line rule),
+    TappedOut's ``*CMDR*`` and Deckstats' ``#!Commander`` mark a main card as the commander, and a ``#``
+    after a space starts a comment."""
     deck = Deck()
     lines = text.splitlines()
     first_card = next((i for i, line in enumerate(lines) if _CARD_START.match(line)), len(lines))
@@ -661,7 +720,7 @@ def read_text(text: str, source: str = "<text>") -> Deck:
         deck.comments = "\n".join(header_text[1:])
     _mws_header(deck, lines[:first_card])
     body = list(enumerate(lines, start=1))[deck_start:]
-    uses_sb = any(_SB.match(line) for _, line in body)
+    uses_sb = any(SIDEBOARD_PREFIX.match(line.strip()) for _, line in body)
     side_header = (  # "// 15 Sideboard": Cockatrice's annotated text (which also writes SB:)
         None
         if uses_sb
@@ -674,7 +733,7 @@ def read_text(text: str, source: str = "<text>") -> Deck:
             None,
         )
     )
-    # Blank-line split: only if exactly two non-empty blocks.
+    # Blank-line split: only if exactly two non-empty blocks, a commander's or companion's not counted.
     blocks: list[list[int]] = []
     current: list[int] = []
     for n, line in body:
@@ -685,12 +744,18 @@ def read_text(text: str, source: str = "<text>") -> Deck:
             current = []
     if current:
         blocks.append(current)
+    opening = {n: _command_header(line) for n, line in body}
+    blocks = [block for block in blocks if opening[block[0]] is None]
     split_at = blocks[1][0] if not uses_sb and side_header is None and len(blocks) == 2 else None
     deck.section("main")
     first_nonempty = True
+    section = "main"  # or the commander or companion section a "// Commander" line opened
+    command = CommandSections(deck, source)
+    cleaned: dict[int, list[str]] = {}  # line -> the invisible characters removed from it
     for n, raw in body:
-        line = raw.strip()
+        line = _read_line(raw)
         if not line:
+            section = command.blank(section)  # a commander's blank line: the deck (or sideboard) follows
             continue
         if first_nonempty and _DECK_HEADER.match(line):
             first_nonempty = False
@@ -698,16 +763,35 @@ def read_text(text: str, source: str = "<text>") -> Deck:
         first_nonempty = False
         if n == side_header:
             continue
-        if not _CARD_START.match(line) and not _SB.match(line):
-            continue  # comments and other non-card lines, as Cockatrice does
+        if opening[n] is not None:
+            section = command.header(opening[n])
+            continue
+        # non-card lines (comments) are skipped as Cockatrice does; a card after a zero-width space is read
+        if not _CARD_START.match(without_invisible(line)) and not SIDEBOARD_PREFIX.match(line):
+            continue
         target = "main"
-        sideboard = _SB.match(line)
+        sideboard = SIDEBOARD_PREFIX.match(line)
         if sideboard:
             target, line = "side", line[sideboard.end() :]
+        elif section in COMMAND_SECTIONS:
+            target = section
         elif (side_header is not None and n > side_header) or (split_at is not None and n >= split_at):
             target = "side"
-        deck.section(_marked_section(line, target)).append(_entry(line, source=source, line=n))
+        line, target = without_comment(line, target)
+        note_invisible(cleaned, n, _hidden_text(raw, n, line))
+        entry = _entry(line, deck=deck, source=source, line=n)
+        target = _marked_section(line, target)
+        command.card(target, entry.count, n)
+        deck.section(target).append(entry)
+    _end_of_list(deck, cleaned, source)
     return deck
+
+
+def _command_header(line: str) -> str | None:
+    """The commander or companion section a comment line opens (``// Commander``, ``# Companion``: the
+    block-list reader's :func:`~cockatrice_ext.decks.blocklist.comment_section`), or None."""
+    section = comment_section(_read_line(line))
+    return section if section in COMMAND_SECTIONS else None
 
 
 def _annotation(line: str) -> bool:

@@ -149,7 +149,7 @@ def list_card_data(
     """
     from cockatrice_ext.cards.resolve import NameIndex, lookup_names
 
-    names = lookup_names(deck)
+    names = lookup_names(deck) + [entry.x_name for _, entry in deck.entries() if entry.x_name]
     custom = custom_set_beside(beside, card_source) if beside is not None else None
     if custom is None:
         db = card_data(card_source, names, progress_bar=progress_bar)
@@ -383,6 +383,7 @@ def resolve_list(
     with warnings_to(lambda message: say(f"warning: {message}")):  # a designer's card files, as the rest
         db = list_card_data(deck, card_source, beside=beside, say=say, progress_bar=progress_bar)
     index = NameIndex(db)
+    _x_names(deck, index)
     _arena_set_codes(deck, index, source, say)
     _untoken_names(deck, db, say, token_spelling)
     read_as = f"{source} is not UTF-8: read as {deck.encoding}" if deck.encoding else ""
@@ -403,15 +404,29 @@ def resolve_list(
     return resolved, db
 
 
-def _in_line_order(deck: Deck, resolved: ResolvedDeck) -> list[str]:
-    """The reader's and the resolver's warnings, those about one line in the order of their lines (a
-    maybeboard's line 6 before the main deck's line 10, though its section is resolved after), after the
-    reader's about the whole list (invisible characters removed from several lines)."""
-    from cockatrice_ext.decks.blocklist import VariantWarning
+def _x_names(deck: Deck, index: NameIndex) -> None:
+    """Read each line whose count a spaced ``x`` follows (``1 X Walker``: ``x_name``) as the card data has
+    it: ``X Walker`` when it knows that name (a designer's card) or does not know ``Walker`` (then said
+    unknown as written), else ``Walker`` (``2 x Lightning Bolt``)."""
+    for entries in deck.sections.values():
+        for i, entry in enumerate(entries):
+            if not entry.x_name:
+                continue
+            known = index.find(entry.x_name) is not None or index.find(entry.name) is None
+            entries[i] = replace(entry, name=entry.x_name if known else entry.name, x_name="")
 
-    whole = [w for w in deck.read_warnings if not isinstance(w, VariantWarning)]
+
+def _in_line_order(deck: Deck, resolved: ResolvedDeck) -> list[str]:
+    """The reader's and the resolver's warnings, those about one line (a
+    :class:`~cockatrice_ext.decks.blocklist.LineWarning`: a card version not known, a blank line ending a
+    commander section, a number dropped, a doubt) in the order of their lines (a maybeboard's line 6 before
+    the main deck's line 10, though its section is resolved after), after the reader's about the whole list
+    (invisible characters removed from several lines)."""
+    from cockatrice_ext.decks.blocklist import LineWarning
+
+    whole = [w for w in deck.read_warnings if not isinstance(w, LineWarning)]
     by_line: list[tuple[int, int, str]] = [
-        (w.line, 0, _printing_used(w, resolved)) for w in deck.read_warnings if isinstance(w, VariantWarning)
+        (w.line, 0, _printing_used(w, resolved)) for w in deck.read_warnings if isinstance(w, LineWarning)
     ]
     for _, item in resolved.entries():
         line = item.entry.line

@@ -36,6 +36,7 @@ from .model import (
     official_store,
     release_date_for,
     usual_rarity,
+    with_long_name,
 )
 from .xmlutil import attr, element, text
 
@@ -245,11 +246,12 @@ def _face_cipt(face: Face) -> bool:
 
 
 def _pt(face: Face) -> str:
+    """``P/T``; a power or toughness given alone (a custom card's ``2/``) gets 0 for the other, as its Forge
+    script's ``PT:`` must (``2/0``), so both programs show one card (the card reader says so:
+    :func:`~cockatrice_ext.cards.sources.said_half_pt`)."""
     if face.power is None and face.toughness is None:
         return ""
-    if face.toughness is None:
-        return face.power or ""
-    return f"{face.power or ''}/{face.toughness}"
+    return f"{face.power or 0}/{face.toughness or 0}"
 
 
 def _joined(values: list[str]) -> str:
@@ -316,10 +318,6 @@ class _CardRecord:
         self.landscape = False
 
 
-def _fix_name(name: str) -> str:
-    return name.replace("Æ", "AE").replace("æ", "ae").replace("\u2019", "'")
-
-
 def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
     """Cockatrice's view of one oracle card: one record, or one per face for DFC-like layouts."""
     faces = card.faces or (Face(name=card.name),)
@@ -370,7 +368,7 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
         rec.explicit = list(card.relations)
         return [rec]
     records: list[_CardRecord] = []
-    names = [_fix_name(f.name) for f in faces]
+    names = [f.name for f in faces]  # as the card data spells them (display_name)
     for index, face in enumerate(faces):
         side = "back" if face.side == "b" else "front"
         props = _face_props(
@@ -710,6 +708,8 @@ def write_cockatrice_xml(deck: ExportDeck, *, custom_set: CardSet | None = None)
     fixes (:func:`~.model.release_date_for`)."""
     cards = deck.unique_cards()
     cards += meld_results(cards, {card.name: card for card in deck.melded}.get)  # Brisela beside Bruna
+    if custom_set is not None:
+        custom_set = with_long_name(custom_set, deck)  # <longname> the set's name, <name> its code
     if custom_set is not None and not custom_set.release_date:
         custom_set = replace(custom_set, release_date=release_date_for(custom_set, cards, deck.sets))
     return write_card_database(cards, deck.sets, custom_set=custom_set)

@@ -40,6 +40,7 @@ from .model import (
     real_set,
     release_date_for,
     usual_rarity,
+    with_long_name,
 )
 
 # A collector number as Forge's edition reader takes one (CardEdition): anything else is read as part of
@@ -243,6 +244,7 @@ def write_forge_custom_set(deck: ExportDeck, *, edition: CardSet | None = None) 
         refusal = forge_code_refusal(edition.code)
         if refusal is not None:
             raise ValueError(refusal)
+    edition = with_long_name(edition, deck)  # Name= is the set's name, Code= its code
     skipped = forge_unwritable_cards(deck)
     bundle: dict[str, bytes] = {}
     tokens: list[tuple[Card, str]] = []

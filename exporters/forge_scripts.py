@@ -104,18 +104,59 @@ def script_file_name(name: str) -> str:
     return windows_safe(_stem(name)) + ".txt"
 
 
+# Latin letters with no decomposition into a base letter and accents: Forge's script names (its
+# oracleScript.py transliterates names to ASCII) spell them as these letters (Sjøstrand -> sjostrand).
+_TRANSLITERATED = str.maketrans(
+    {
+        **{"Æ": "AE", "æ": "ae", "Ø": "O", "ø": "o", "Œ": "OE", "œ": "oe", "ß": "ss", "ẞ": "SS"},
+        **{"Þ": "Th", "þ": "th", "Ð": "D", "ð": "d", "Đ": "D", "đ": "d", "Ł": "L", "ł": "l"},
+        **{"Ħ": "H", "ħ": "h", "ı": "i", "Ŋ": "NG", "ŋ": "ng", "ĸ": "q", "ſ": "s", "Ŧ": "T", "ŧ": "t"},
+        **{"ƒ": "f", "\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"'},
+    }
+)
+
+
 def _stem(name: str) -> str:
-    """A name as a Forge file name stem (``Marit Lage`` -> ``marit_lage``)."""
-    ascii_name = unicodedata.normalize("NFKD", name.replace("Æ", "Ae").replace("æ", "ae"))
+    """A name as Forge names a script (``Marit Lage`` -> ``marit_lage``): every letter in ASCII, as Forge's
+    own scripts spell it (``Lim-Dûl's Vault`` -> ``lim_duls_vault``, ``Jötun Grunt`` -> ``jotun_grunt``,
+    ``Æther Vial`` -> ``aether_vial``, ``Sjøstrand`` -> ``sjostrand``: a letter with no accent to drop is
+    transliterated, never dropped), apostrophes and quotes left out, other characters an ``_``."""
+    ascii_name = unicodedata.normalize("NFKD", name.translate(_TRANSLITERATED))
     ascii_name = ascii_name.encode("ascii", "ignore").decode("ascii").lower()
-    return re.sub(r"[^a-z0-9]+", "_", ascii_name.replace("'", "")).strip("_") or "card"
+    return re.sub(r"[^a-z0-9]+", "_", re.sub(r"[\'\"]", "", ascii_name)).strip("_") or "card"
+
+
+_TOKEN_WORD = re.compile(r"\s*(?:\(token\)|token)\s*$", re.IGNORECASE)
+
+
+def _undecorated(name: str) -> str:
+    """A token's name without what card data adds to tell tokens from cards: Magic-Token's (Cockatrice's)
+    trailing `` Token`` (``Giant Token``), `` (Token)`` (``Ajani's Pridemate (Token)``) and the trailing
+    spaces that tell same-named tokens apart. Forge's token scripts never carry them
+    (``ajanis_pridemate.txt``: ``Name:Ajani's Pridemate``)."""
+    name = name.strip()
+    return _TOKEN_WORD.sub("", name).strip() or name
+
+
+def _token_own_name(card: Card) -> str:
+    """``card``'s (a token's) name, undecorated (:func:`_undecorated`)."""
+    return _undecorated(card.name)
 
 
 def _named_token(card: Card) -> bool:
     """Whether a token has a name of its own (Forge's ``gold``, ``marit_lage``), not only its types'."""
     front = card.front
-    own = card.name.strip().removesuffix(" Token")
+    own = _token_own_name(card)
     return "Legendary" in front.supertypes or not front.subtypes or own != " ".join(front.subtypes)
+
+
+def forge_token_name(card: Card) -> str:
+    """The ``Name:`` Forge's token scripts give ``card`` (a token), one rule for every token: a token named
+    by its types is ``TYPES Token`` (``Name:Zombie Token``, ``Name:Giant Token``), one with a name of its
+    own is that name alone (``Name:Avacyn``, ``Name:Glimmer Sprite``), however the card data decorates
+    either (``Giant``, ``Giant Token``; ``Glimmer Sprite Token``, ``Glimmer Sprite (Token)``)."""
+    own = _token_own_name(card)
+    return own if _named_token(card) else f"{own} Token"
 
 
 def _token_number(value: str | None) -> str:
@@ -134,7 +175,7 @@ def forge_token_script_name(card: Card, maker: str = "") -> str:
     """
     face = card.front
     if _named_token(card):
-        return _stem(card.name.strip())
+        return _stem(_token_own_name(card))
     parts = [_TOKEN_COLORS.get(frozenset(face.colors), "c")]
     if face.power is not None or face.toughness is not None or "Creature" in face.types:
         parts += [_token_number(face.power), _token_number(face.toughness)]
@@ -318,15 +359,19 @@ def write_forge_script(card: Card) -> str:
 
 
 def _token_script(card: Card) -> str:
-    """A token's script, named as Forge names its own: ``Spirit Token`` for a token named by its types."""
-    if _named_token(card) or card.name.strip().endswith(" Token") or not card.faces:
+    """A token's script, named as Forge names its own (:func:`forge_token_name`)."""
+    if not card.faces:
         return write_forge_script(card)
-    face = card.faces[0]
-    return write_forge_script(replace(card, faces=(replace(face, name=f"{card.name.strip()} Token"),)))
+    if _named_token(card):  # each face by its own name (a two-faced token's faces keep theirs)
+        faces = tuple(replace(face, name=_undecorated(face.name)) for face in card.faces)
+    else:
+        faces = (replace(card.faces[0], name=forge_token_name(card)), *card.faces[1:])
+    return write_forge_script(replace(card, faces=faces))
 
 
 __all__ = [
     "forge_mana_cost",
+    "forge_token_name",
     "forge_token_script_name",
     "script_file_name",
     "windows_safe",

@@ -46,11 +46,6 @@ NON_LIBRARY_SECTIONS = frozenset(
 )
 
 
-def _ascii_oracle(name: str) -> str:
-    """Cockatrice Oracle's name fixes: ``Æ`` -> ``AE``, curly apostrophe -> ``'``."""
-    return name.replace("Æ", "AE").replace("æ", "ae").replace("\u2019", "'")
-
-
 def front_name(card: Card) -> str:
     """The front face's name (``Delver of Secrets`` for ``Delver of Secrets // Insectile Aberration``)."""
     if card.faces:
@@ -218,6 +213,31 @@ def release_date_for(card_set: CardSet, cards: Iterable[Card], sets: Mapping[str
     return max(filter(_is_date, dates), default=CUSTOM_SET_DATE)
 
 
+def with_long_name(card_set: CardSet, deck: ExportDeck) -> CardSet:
+    """``card_set`` (a custom set or edition the export puts ``deck``'s cards in) with a long name that is
+    no code: its own when it has one; else the designer's set's (the custom set, no real one, with a long
+    name that the most of ``deck``'s cards are printed in); else the deck's (the list's) name; else the code
+    stays the only name. ``--set-code`` alone gave the set its code as its long name (Cockatrice's set list
+    and Forge's edition name then showed ``XMYBLK``)."""
+    from dataclasses import replace
+
+    own = " ".join(card_set.name.split())
+    if own and own.casefold() != card_set.code.strip().casefold():
+        return card_set
+    official = official_set_codes()
+    counts = Counter(code for card in deck.unique_cards() for code in {p.set_code for p in card.printings})
+    named = [
+        found
+        for code, _ in counts.most_common()
+        if code not in official
+        and (found := deck.sets.get(code)) is not None
+        and found.name.strip()
+        and found.name.strip().casefold() != code.casefold()
+    ]
+    name = named[0].name.strip() if named else deck.name.strip()
+    return replace(card_set, name=name) if name else card_set
+
+
 def _is_date(value: str) -> bool:
     return re.fullmatch(r"\d{4}-\d{2}-\d{2}", value or "") is not None
 
@@ -228,7 +248,7 @@ def cockatrice_token_name(card: Card) -> str:
     tokens as Magic-Token does (:mod:`cockatrice_ext.cards.tokens`): ``Phyrexian Germ Token``, same-named
     tokens told apart by trailing spaces (``Insect Token ``), named tokens (``Wasp``, ``Marit Lage``),
     emblems, dungeons and helper cards (``On an Adventure``, ``The Monarch``)."""
-    name = _ascii_oracle(card.name)
+    name = card.name
     front = card.front
     generic = "Legendary" not in front.supertypes and name == " ".join(front.subtypes)
     if generic and card.printings and not {p.set_code for p in card.printings} <= official_set_codes():
@@ -237,14 +257,20 @@ def cockatrice_token_name(card: Card) -> str:
 
 
 def display_name(card: Card, target: str) -> str:
-    """How ``target`` (one of :data:`TARGETS`) spells ``card`` in a deck file."""
+    """How ``target`` (one of :data:`TARGETS`) spells ``card`` in a deck file.
+
+    Every target matches a name as its card data spells it, so the letters are the card data's: Cockatrice
+    looks a ``.cod``'s name up exactly among the ``<name>``s it loaded, which are MTGJSON's for real cards
+    (Oracle's ``Æ`` -> ``AE`` finds none: MTGJSON spells them ``Aether``) and the designer's own for a custom
+    set's (``Ærgeist``, ``Urza’s``: Cockatrice changes no name it reads from a card file); Forge matches the
+    ``Name:`` of a script, which forge-custom writes as the card data spells it."""
     multi = " // " in card.name
     if target == "cockatrice":
         if card.is_token and not multi:
             return cockatrice_token_name(card)
         if not multi or card.layout in COMBINED_LAYOUTS:
-            return _ascii_oracle(card.name)
-        return _ascii_oracle(front_name(card))
+            return card.name
+        return front_name(card)
     if target == "forge" or target == "arena":
         if not multi or card.layout in SPLIT_LAYOUTS:
             return card.name
@@ -486,4 +512,5 @@ __all__ = [
     "real_set",
     "release_date_for",
     "usual_rarity",
+    "with_long_name",
 ]

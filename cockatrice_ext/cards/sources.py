@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cockatrice_ext.cards.errors import CardDataError
+from cockatrice_ext.cards.errors import CardDataError, routed_warning
 from cockatrice_ext.cards.model import CardDatabase
 
 if TYPE_CHECKING:
@@ -50,6 +50,16 @@ DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "cards.json.gz"
 
 Progress = Callable[[int], None]
 _default_cache: CardDatabase | None = None
+
+
+def _warn(message: str) -> None:
+    """Say what a card source gets wrong where :func:`~cockatrice_ext.cards.errors.warnings_to` sends it
+    (a command's ``warning:`` lines, as the card readers' own), else to the log."""
+    warn = routed_warning()
+    if warn is not None:
+        warn(message)
+    else:
+        LOGGER.warning("%s", message)
 
 
 def blocks_dir() -> Path:
@@ -186,8 +196,8 @@ def cockatrice_folder_files(folder: Path) -> list[Path]:
     if files:
         return files
     if (folder / "customsets").is_dir():
-        LOGGER.warning(
-            "%s: no cards.xml, so Cockatrice itself would load nothing from it; reading its XML files", folder
+        _warn(
+            f"{folder}: no cards.xml, so Cockatrice itself would load nothing from it; reading its XML files"
         )
     return xml_files_below(folder)
 
@@ -328,9 +338,30 @@ def with_cockatrice_token_names(db: CardDatabase) -> CardDatabase:
     try:
         reference = shipped_store().token_cards()
     except CardDataError as exc:
-        LOGGER.warning("tokens keep their names: %s", exc)
+        _warn(f"tokens keep their names: {exc}")
         return db
     apply_cockatrice_token_names(db, reference)
+    return db
+
+
+def said_half_pt(db: CardDatabase, label: str) -> CardDatabase:
+    """``db`` (read from card file ``label``), having said (:func:`_warn`) each card whose ``pt`` gives a
+    power without a toughness (``2/``, ``2``) or a toughness without a power (``/3``): no real card has one
+    alone, Forge's ``PT:`` needs both, so every writer gives the missing one 0 (``2/0``), Cockatrice and Forge
+    alike, and says so here rather than let the two show different cards."""
+    for card in db.cards.values():
+        for face in card.faces:
+            if (face.power is None) == (face.toughness is None):
+                continue
+            if face.toughness is None:
+                given = f"power {face.power} without a toughness"
+            else:
+                given = f"toughness {face.toughness} without a power"
+            written = f"{face.power or 0}/{face.toughness or 0}"
+            _warn(
+                f"{label}: {face.name!r}: its pt gives a {given}; written as {written} for Cockatrice and"
+                " Forge alike (give both, as 2/2)"
+            )
     return db
 
 
@@ -341,11 +372,11 @@ def read_file(path: Path, progress: Progress | None = None) -> CardDatabase:
         from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
 
         if progress is None:
-            return read_cockatrice_xml(path)
+            return said_half_pt(read_cockatrice_xml(path), str(path))
         from cockatrice_ext.cards.jsonio import open_binary
 
         with open_binary(path, progress) as handle:
-            return read_cockatrice_xml(handle, name=str(path))
+            return said_half_pt(read_cockatrice_xml(handle, name=str(path)), str(path))
     if kind == "mtgjson":
         from cockatrice_ext.cards.mtgjson import read_mtgjson
 
@@ -360,7 +391,52 @@ def read_file(path: Path, progress: Progress | None = None) -> CardDatabase:
         return decode_database(path.read_bytes(), source=str(path))[0]
     from cockatrice_ext.cards.forge import read_forge_cards
 
-    return read_forge_cards(path)
+    return with_forge_tokens(read_forge_cards(path), path)
+
+
+FORGE_TOKEN_FOLDERS = frozenset({"tokens", "tokenscripts"})
+"""The folders Forge reads token scripts from (``custom/tokens``, ``res/tokenscripts``): Forge knows a
+token by its folder, not by its script (whose ``Types:`` has no ``Token``: Forge would read the word as a
+creature type)."""
+
+
+def _forge_token_scripts(path: Path) -> list[Path]:
+    """The scripts below ``path`` (a Forge folder, or one script) that lie in a token folder."""
+    if path.is_file():
+        return [path] if path.parent.name.lower() in FORGE_TOKEN_FOLDERS else []
+    if not path.is_dir():
+        return []
+    if path.name.lower() in FORGE_TOKEN_FOLDERS:
+        return sorted(path.rglob("*.txt"))
+    return sorted(
+        script
+        for script in path.rglob("*.txt")
+        if any(part.lower() in FORGE_TOKEN_FOLDERS for part in script.relative_to(path).parts[:-1])
+    )
+
+
+def with_forge_tokens(db: CardDatabase, path: Path) -> CardDatabase:
+    """``db`` (read from the Forge folder or script ``path``) with the cards of the scripts in a token folder
+    as tokens: forge-custom's own ``tokens/`` (and Forge's ``res/tokenscripts``) read back as the tokens
+    they are, not as cards a deck could hold."""
+    from dataclasses import replace
+
+    from cockatrice_ext.cards.forge import looks_like_forge_script, read_forge_script
+
+    for script in _forge_token_scripts(path):
+        try:
+            with script.open("rb") as handle:
+                if not looks_like_forge_script(handle.read(64)):
+                    continue
+            token = read_forge_script(script)
+        except (OSError, CardDataError):
+            continue
+        card = db.cards.get(token.name)
+        if card is None or card.is_token or card.faces != token.faces:
+            continue  # a card of that name elsewhere in the folder came first: it stays a card
+        layout = "token" if card.layout == "normal" else card.layout
+        db.cards[token.name] = replace(card, is_token=True, layout=layout)
+    return db
 
 
 CACHED_KINDS = frozenset({"xml", "mtgjson", "scryfall"})
@@ -416,7 +492,7 @@ def load_cards(
         except CardDataError as exc:
             if not folder or path == main:
                 raise
-            LOGGER.warning("%s; file skipped (Cockatrice logs it and goes on)", exc)
+            _warn(f"{exc}; file skipped (Cockatrice logs it and goes on)")
             continue
         db.merge(layer)
         db.name_hints.update(layer.name_hints)
@@ -439,7 +515,7 @@ def _card_databases_of_folder(source: str, files: list[Path], main: Path | None)
                 "not a Cockatrice card database; Cockatrice would load nothing", source=str(path)
             )
         else:
-            LOGGER.warning("%s: not a Cockatrice card database, skipped (Cockatrice skips it too)", path)
+            _warn(f"{path}: not a Cockatrice card database, skipped (Cockatrice skips it too)")
     if not kept:
         raise CardDataError("no Cockatrice card database in it", source=source)
     return kept

@@ -652,16 +652,20 @@ def _format_help() -> str:
     default=None,
     metavar="CODE",
     help="cockatrice-xml/forge-custom: put every card in this custom set (code), e.g. MYBLK1. Its long name"
-    " is the code unless --set-name gives one; its release date is the input's set of that code's, else"
-    " $SOURCE_DATE_EPOCH's day, else the newest of the cards' printings (forge-custom: the designer's own"
-    " cards only; 2000-01-01 for custom cards without one). forge-custom refuses USER and ??? (Forge's own"
-    " editions) and a real set's code (Forge's edition would be replaced), and warns about a code of fewer"
-    " than six characters the card data does not know (it may be a newer real set). Without it,"
-    " forge-custom takes the custom set all the cards are in, else makes a code from the block's name (X"
-    " and five hex digits), the same at every export.",
+    " is --set-name's, else your own set's long name, else the list's name; its release date is the"
+    " input's set of that code's, else $SOURCE_DATE_EPOCH's day, else the newest of the cards'"
+    " printings (forge-custom: the designer's own cards only; 2000-01-01 for custom cards without one)."
+    " forge-custom refuses USER and ??? (Forge's own editions) and a real set's code (Forge's edition"
+    " would be replaced), and warns about a code of fewer than six characters the card data does not"
+    " know (it may be a newer real set). Without it, forge-custom takes the custom set all the cards"
+    " are in, else makes a code from the block's name (X and five hex digits), the same at every"
+    " export.",
 )
 @click.option(
-    "--set-name", default=None, help="Long name of the custom set given with --set-code (default: the code)."
+    "--set-name",
+    default=None,
+    help="Long name of the custom set given with --set-code (default: your own set's long name, else the"
+    " list's name).",
 )
 @click.option(
     "--players", type=click.IntRange(2, 16), default=None, help="forge-cube: drafters (default: fit)."

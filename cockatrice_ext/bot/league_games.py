@@ -191,7 +191,7 @@ class LeagueGame(GameReferee):
         if mirror.started:
             if self.watching and not self.announced:  # the players' own ready started it
                 self.announced = True
-                await self.say(f"The game is on. {self.setup_note} Good luck!")
+                await self.say(f"The game is on. {self.start_note()} Good luck!")
             self.played = True
             await self.declare_basics()
         if not self.played:
@@ -362,6 +362,13 @@ class LeagueGame(GameReferee):
                 shorten(f"{name}: deck loaded, not checked: {unshared}. Play the deck your pool makes.")
             )
 
+    def start_note(self) -> str:
+        """What the game's start line says between its first words and "Good luck!": an AutoBattler
+        mini-game's setup (who plays first, hand and life, and :func:`result_rule`), else how the result
+        reaches the referee (:func:`result_rule`, as ``!status`` and ``!help`` say it): a Market game's
+        start line said nothing of it. Either start line stays one game line (300 characters)."""
+        return self.setup_note or result_rule(self.format_name)
+
     def decks_are(self) -> str:
         """What the referee knows of the pairing's decks, said when the game can start."""
         return "loaded (not checked)" if self.trusted else "legal"
@@ -406,7 +413,7 @@ class LeagueGame(GameReferee):
         )
         if all_ready and not self.ready_sent:
             self.ready_sent = True
-            await self.say(f"Both decks are {self.decks_are()}: starting. {self.setup_note} Good luck!")
+            await self.say(f"Both decks are {self.decks_are()}: starting. {self.start_note()} Good luck!")
             await self.bot.client.ready_start(self.game_id, True)
         elif not all_ready and self.ready_sent and not self.mirror.started:
             self.ready_sent = False

@@ -54,6 +54,7 @@ from cockatrice_ext.bot.league_views import (
     render_effects,
     result_rule,
     setup_words,
+    standings_rows,
     worth_rule,
 )
 from cockatrice_ext.bot.referee import Context, Referee, shorten
@@ -306,7 +307,11 @@ class LeagueReferee(Referee):
                 augments = default_augments() if options.augment_packs else ()
                 engine = ab.AutoBattlerEngine(
                     ab.AutoBattlerConfig(
-                        players=tuple(members), cards=block.facts, augment_cards=augments, **settings
+                        players=tuple(members),
+                        cards=block.facts,
+                        augment_cards=augments,
+                        dead_take_no_poison=True,  # the rule for new leagues; journaled ones keep theirs
+                        **settings,
                     ),
                     seed=seed,
                 )
@@ -1063,7 +1068,7 @@ class LeagueReferee(Referee):
         if pages is not None:
             pages.changed(self)
 
-    async def _follow_up(self, player: str, lines: list[str], rendered: Rendered | None = None) -> None:
+    async def _follow_up(self, player: str, lines: list[Line], rendered: Rendered | None = None) -> None:
         """Send ``lines`` once the player's earlier lines have gone out (so those go out short, and first),
         from the session that writes to them (a helper's: the main session's chat holds none of their
         lines). A first line of ``rendered`` still waiting then (the wait timed out) says nothing: the
@@ -1521,12 +1526,17 @@ class LeagueReferee(Referee):
     @command(scopes=("private",))
     async def pack(self, ctx: Context) -> None:
         """Show the pack you pick from now."""
-        pack = self.engine.pack(ctx.sender)
-        if not pack:
+        if not self.engine.pack(ctx.sender):
             raise NotAllowed("no pack is waiting for you")
-        await ctx.reply(
-            shorten(f"Your pack ({len(pack)}): {numbered([self.card_name(c) for c in pack])}.", 900)
-        )
+        await ctx.reply(lambda: self.pack_answer(ctx.sender))  # drawn as it leaves: a pick may come first
+
+    def pack_answer(self, player: str) -> str:
+        """``!pack``'s answer as it leaves: the pack ``player`` picks from then (a listing waiting for the
+        chat budget never shows a pack already picked from, nor one of a draft that is over)."""
+        pack = self.engine.pack(player)
+        if not pack:
+            return "No pack is waiting for you now."
+        return shorten(f"Your pack ({len(pack)}): {numbered([self.card_name(c) for c in pack])}.", 900)
 
     @command(scopes=("private",))
     async def market(self, ctx: Context) -> None:
@@ -1578,18 +1588,29 @@ class LeagueReferee(Referee):
     async def shop(self, ctx: Context) -> None:
         """Show your shop, your pool and your treasures."""
         engine: ab.AutoBattlerEngine = self.engine
-        shop = engine.shop(ctx.sender)
-        pool = [self.card_name(c) for c in engine.pool(ctx.sender)]
-        if not shop:
+        if not engine.shop(ctx.sender):
             if self.is_out(ctx.sender):
                 raise NotAllowed("you are out of the league (eliminated): no more shops; !standings shows it")
-            raise NotAllowed(f"no shop is open for you (phase {engine.phase}); your pool: {numbered(pool)}")
-        await ctx.reply(
-            shorten(
-                f"Shop: {numbered([self.card_name(c) for c in shop])}. Pool: {numbered(pool)}."
-                f" Treasures {engine.treasures[ctx.sender]}, energy {engine.energy}.",
-                900,
-            )
+            raise NotAllowed(self.no_shop(ctx.sender))
+        await ctx.reply(lambda: self.shop_answer(ctx.sender))  # drawn as it leaves: the phase may end first
+
+    def no_shop(self, player: str) -> str:
+        """Why ``player`` has no shop to list (their pool instead), as a refusal says it."""
+        pool = [self.card_name(c) for c in self.engine.pool(player)]
+        return f"no shop is open for you (phase {self.engine.phase}); your pool: {numbered(pool)}"
+
+    def shop_answer(self, player: str) -> str:
+        """``!shop``'s answer as it leaves: the shop, pool and treasures then (a listing waiting for the chat
+        budget never shows a shop of a draft phase that is over)."""
+        engine: ab.AutoBattlerEngine = self.engine
+        shop = engine.shop(player)
+        if not shop:
+            return shorten(f"Now {self.no_shop(player)}.", 900)
+        pool = [self.card_name(c) for c in engine.pool(player)]
+        return shorten(
+            f"Shop: {numbered([self.card_name(c) for c in shop])}. Pool: {numbered(pool)}."
+            f" Treasures {engine.treasures[player]}, energy {engine.energy}.",
+            900,
         )
 
     @command(scopes=("private",))
@@ -1682,16 +1703,18 @@ class LeagueReferee(Referee):
     def standings_line(self) -> str:
         """The league table in one line."""
         engine = self.engine
+        table = standings_rows(engine)  # the web page's table too: the same places, ties shown alike
         if isinstance(engine, ab.AutoBattlerEngine):
             rows = [
-                f"{r['player']} {r['poison']} poison" + (" (out)" if r["player"] in engine.dead else "")
-                for r in engine.standings()
+                f"{r['rank']}. {r['player']} {r['poison']} poison"
+                + (" (out)" if r["player"] in engine.dead else "")
+                for r in table
             ]
             text = f"Energy {engine.energy}, games {engine.games_played}: " + ", ".join(rows)
         else:
             rows = [
-                f"{r['player']} {r['points']} ({r['wins']}-{r['draws']}-{r['losses']})"
-                for r in engine.league.standings()
+                f"{r['rank']}. {r['player']} {r['points']} ({r['wins']}-{r['draws']}-{r['losses']})"
+                for r in table
             ]
             text = f"Round {engine.league.round} of {engine.config.rounds}: " + ", ".join(rows)
         return shorten(text, 900)

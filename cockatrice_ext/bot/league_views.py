@@ -205,6 +205,30 @@ def points_table(standings: Sequence[tuple[str, int]]) -> str:
     )
 
 
+MARKET_RANKED_BY = ("points",)
+"""What ranks a Market Draft league's players: its write-up names no tie-break, so players on the same points
+are tied, as the final line says (:func:`points_table`); the listing's order among them (the league core's
+``League.standings``: wins, then name) decides nothing."""
+
+
+def standings_rows(engine: Engine[Any]) -> list[dict[str, Any]]:
+    """The league table as ``!standings`` and the web page both show it: the engine's rows in order, each with
+    its ``place``, shared by players level on every tie-break (AutoBattler: the engine's own places; Market
+    Draft: :data:`MARKET_RANKED_BY`), and its ``rank``, the place as a standings table prints it: ``"2"``,
+    or ``"T-2"`` for each player sharing second place (the next player is fourth)."""
+    if isinstance(engine, ab.AutoBattlerEngine):
+        rows = [dict(row) for row in engine.standings()]
+    else:
+        rows = [dict(row) for row in engine.league.standings()]  # type: ignore[attr-defined]
+        for n, row in enumerate(rows):
+            level = n > 0 and all(rows[n - 1][k] == row[k] for k in MARKET_RANKED_BY)
+            row["place"] = rows[n - 1]["place"] if level else n + 1
+    sharing = Counter(row["place"] for row in rows)
+    for row in rows:
+        row["rank"] = f"T-{row['place']}" if sharing[row["place"]] > 1 else str(row["place"])
+    return rows
+
+
 def numbered(names: Sequence[str]) -> str:
     return "; ".join(f"{n}. {name}" for n, name in enumerate(names, start=1))
 
@@ -234,7 +258,7 @@ class Rendered:
 
     public: list[Line] = field(default_factory=list)
     private: dict[str, list[Line]] = field(default_factory=dict)
-    follow_up: dict[str, list[str]] = field(default_factory=dict)
+    follow_up: dict[str, list[Line]] = field(default_factory=dict)
     on_page: set[tuple[str, Line]] = field(default_factory=set)
     answers: dict[str, list[str]] = field(default_factory=dict)
     followed: set[str] = field(default_factory=set)
@@ -249,14 +273,15 @@ class Rendered:
     def answer(self, player: str, line: str) -> None:
         self.answers.setdefault(player, []).append(line)
 
-    def later(self, player: str, line: str) -> None:
+    def later(self, player: str, line: Line) -> None:
         self.follow_up.setdefault(player, []).append(line)
 
-    def until_followed(self, player: str, text: str) -> Live:
+    def until_followed(self, player: str, text: Line) -> Live:
         """``text`` for ``player`` until their ``follow_up`` is queued: still waiting then, it says nothing,
         since the follow-up says it all (a draft phase's short shop line and its whole view, both waiting
-        when the chat was slow, went out as one message listing the same shop twice)."""
-        return Live(lambda: None if player in self.followed else text)
+        when the chat was slow, went out as one message listing the same shop twice). ``text`` may be
+        rendered as it leaves itself (None: no longer true)."""
+        return Live(lambda: None if player in self.followed else text() if callable(text) else text)
 
 
 def _rarity(card: CardFacts) -> str:
@@ -276,6 +301,33 @@ def shop_view(engine: ab.AutoBattlerEngine, player: str, names: Sequence[str]) -
         f"Your shop: {numbered(names)}. Your pool: {numbered([cards[c].name for c in pool])}."
         " !swap SHOP POOL to take a card, !roll (1 treasure) for a new shop, !done when finished." + items
     )
+
+
+def shop_names(engine: ab.AutoBattlerEngine, player: str) -> list[str]:
+    """The names of ``player``'s shop as it is now, in its order (its numbers)."""
+    return [engine.config.cards[c].name for c in engine.shop(player)]
+
+
+def while_drafting(engine: ab.AutoBattlerEngine, player: str, view: Callable[[list[str]], str]) -> Live:
+    """A draft phase's view for ``player``, drawn as it leaves from their shop then (a swap or a roll while it
+    waited changed it: the current one is sent); None once the drafting it was made for is over (their
+    ``!done``, the stand-in's, the phase's end): a view queued behind a slow chat never arrives after the
+    phase it lists, inviting a ``!swap`` the league refuses."""
+    decision = engine.waiting_for().get(player)
+
+    def render() -> str | None:
+        if decision is None or engine.waiting_for().get(player) != decision:
+            return None
+        return view(shop_names(engine, player))
+
+    return Live(render)
+
+
+def while_in_front(engine: Any, effect: core.PackInFront, text: str) -> Live:
+    """``text``, a line about the pack ``effect`` put in front of its player, while that pack is still the one
+    they pick from (None once they, or the stand-in, picked from it, or the draft is over): a pack listing
+    queued behind a slow chat never arrives after the pick or the phase it was for."""
+    return Live(lambda: text if tuple(engine.pack(effect.player)) == tuple(effect.cards) else None)
 
 
 def shop_first_line(engine: ab.AutoBattlerEngine, player: str, names: Sequence[str]) -> str:
@@ -322,9 +374,13 @@ def render_effects(
             how = " !pick N (or the name)." if not engine.league.pools[effect.player] else ""  # type: ignore[attr-defined]
             out.tell(
                 effect.player,
-                f"Your pack ({size}) is on your page; or !pack."
-                if paged(effect.player)
-                else f"Your pack ({size}): {numbered(effect.names)}.{how}",
+                while_in_front(
+                    engine,
+                    effect,
+                    f"Your pack ({size}) is on your page; or !pack."
+                    if paged(effect.player)
+                    else f"Your pack ({size}): {numbered(effect.names)}.{how}",
+                ),
                 on_page=paged(effect.player),
             )
         elif isinstance(effect, core.StoodIn):
@@ -506,11 +562,21 @@ def render_effects(
                         on_page=True,
                     )
             elif effect.player in opening:
-                first = shop_first_line(engine, effect.player, effect.names)
-                out.tell(effect.player, out.until_followed(effect.player, first))
-                out.later(effect.player, shop_view(engine, effect.player, effect.names))
+                player = effect.player
+                first = while_drafting(
+                    engine, player, lambda names, p=player: shop_first_line(engine, p, names)
+                )
+                out.tell(player, out.until_followed(player, first))
+                out.later(
+                    player,
+                    while_drafting(engine, player, lambda names, p=player: shop_view(engine, p, names)),
+                )
             else:
-                out.tell(effect.player, shop_view(engine, effect.player, effect.names))
+                player = effect.player
+                out.tell(
+                    player,
+                    while_drafting(engine, player, lambda names, p=player: shop_view(engine, p, names)),
+                )
         elif isinstance(effect, ab.Swapped):
             out.tell(
                 effect.player,

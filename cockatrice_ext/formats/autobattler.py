@@ -21,7 +21,9 @@ RULE INDEX (seed 003, in our words -> where it is implemented)
   decided at random -> :meth:`AutoBattlerEngine._setup_matches` (:class:`MatchSetup`).
 - Loser's poison by energy: 3:1, 4:1, 5:2, 6:3, 7+:5, or a flat amount (``flat_poison``, the seed's 2)
   -> :meth:`AutoBattlerEngine.poison_for_loss`; a draw is a loss for both
-  -> :meth:`AutoBattlerEngine._result`.
+  -> :meth:`AutoBattlerEngine._result`. Poison is for the living: a player already knocked out (the Ghost,
+  playing on) takes none for a loss (``dead_take_no_poison``, on in every new league; off only in leagues
+  journaled before it, which replay as they were played).
 - Concessions are not allowed: a result by concession is refused (``concession_not_allowed``, league core).
 - After a game each player keeps at most five treasures -> :class:`ReportTreasures` (the bot counts them
   when the game ends and reports them before, or with, that game's result: the next draft phase starts as
@@ -208,6 +210,11 @@ class AutoBattlerConfig:
     """Augments: a D6 at the start picks their rarity; more than 5 poison deals a pack of three."""
     augment_cards: tuple[CardFacts, ...] = ()
     """The curated augments, each card's ``rarity`` its curated power level (uncommon, rare, mythic)."""
+    dead_take_no_poison: bool = False
+    """A player already knocked out (the Ghost, who plays on) takes no poison for a lost or drawn mini-game:
+    their poison stays what it was when they died. False only so that a league journaled before this rule (its
+    config lacks the field) replays as it was played, the Ghost's losses adding poison; every new league
+    turns it on (the referee's ``LeagueReferee.create``)."""
 
 
 # -- actions -------------------------------------------------------------------------
@@ -1159,6 +1166,8 @@ class AutoBattlerEngine(Engine[AutoBattlerConfig]):
         group = self.group_of(a)
         ghost = self.ghosts.get(group, "")
         for loser in losers:
+            if self.config.dead_take_no_poison and loser in self.dead:
+                continue  # knocked out already (the Ghost): poison is for the living
             self.poison[loser] += amount
             effects.append(PoisonChanged(loser, self.poison[loser], amount, "loss"))
             if ghost and ghost in match.players and loser != ghost:

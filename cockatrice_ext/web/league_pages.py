@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from cockatrice_ext.bot.league_rooms import Lobby
+from cockatrice_ext.bot.league_views import standings_rows
 from cockatrice_ext.formats import autobattler as autobattler_rules
 from cockatrice_ext.web.views import LEAGUE_TITLES, View, league_title
 
@@ -43,6 +44,9 @@ def _match(match: Any) -> View:
 def league_board(engine: Any) -> View:
     """The public state of a Market Draft or AutoBattler league (pure; no card of any kind).
 
+    ``standings``: the table in order, each row's ``rank`` as ``!standings`` says it (players level on every
+    tie-break share it, "T-2": :func:`~cockatrice_ext.bot.league_views.standings_rows`, the one reckoning).
+
     ``pairings``: the current round's matches, with their results so far; ``results``: every decided match
     (byes too), oldest first, from when it is recorded (so also between rounds, before the next pairings).
     Both from one reading of the league's matches, so they cannot disagree."""
@@ -64,12 +68,13 @@ def league_board(engine: Any) -> View:
             carousel_turn=engine.whose_carousel_pick() or "",
             standings=[
                 {
+                    "rank": row["rank"],
                     "player": row["player"],
                     "poison": row["poison"],
                     "treasures": row["treasures"],
                     "out": row["player"] in engine.dead,
                 }
-                for row in engine.standings()
+                for row in standings_rows(engine)
             ],
         )
     else:
@@ -77,8 +82,8 @@ def league_board(engine: Any) -> View:
             rounds=engine.config.rounds,
             turn=engine.whose_turn() or "",
             standings=[
-                {k: row[k] for k in ("player", "points", "wins", "draws", "losses")}
-                for row in league.standings()
+                {k: row[k] for k in ("rank", "player", "points", "wins", "draws", "losses")}
+                for row in standings_rows(engine)
             ],
         )
     return board

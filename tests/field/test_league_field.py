@@ -343,7 +343,10 @@ def test_market_league_from_the_draft_to_the_next_round(
             mark = winner.mark()
             await winner.tell(BOT_NAME, "!standings")
             await winner.line(
-                rf"{winner.name} 2 \(1-0-0\), {loser.name} 0 \(0-0-1\)", since=mark, kind=PRIVATE, timeout=60
+                rf"1\. {winner.name} 2 \(1-0-0\), 2\. {loser.name} 0 \(0-0-1\)",
+                since=mark,
+                kind=PRIVATE,
+                timeout=60,
             )
         finally:
             for page in pages:

@@ -143,7 +143,7 @@ def test_a_chat_only_market_league_goes_from_the_draft_to_the_next_round(
 
             mark = winner.mark()
             await winner.tell(BOT_NAME, "!standings")
-            standings = rf"Round 2 of 2: {winner.name} 2 \(1-0-0\), {loser.name} 0 \(0-0-1\)"
+            standings = rf"Round 2 of 2: 1\. {winner.name} 2 \(1-0-0\), 2\. {loser.name} 0 \(0-0-1\)"
             await winner.line(standings, since=mark, kind=PRIVATE, timeout=60)
         finally:
             await close_all(players)

@@ -262,15 +262,16 @@ function renderLeagueBoard(data) {
                       ["carousel", "Carousel pick", b.carousel_turn || NOBODY],
                       ["champion", "Champion", b.champion || NONE_YET]]));
     parts.push(heading("standings", "Standings"));
-    parts.push(table("standings", ["Player", "Poison", "Treasures"],
-      b.standings.map((r) => [[bdi(r.player), r.out ? " (out)" : ""], r.poison, r.treasures]),
+    parts.push(table("standings", ["Place", "Player", "Poison", "Treasures"],
+      b.standings.map((r) => [r.rank, [bdi(r.player), r.out ? " (out)" : ""], r.poison, r.treasures]),
       { heading: "standings-heading" }));
   } else {
     parts.push(facts([["phase", "Phase", b.phase], ["round", "Round", `${b.round} of ${b.rounds}`],
                       ["turn", "To buy", b.turn || NOBODY]]));
     parts.push(heading("standings", "Standings"));
-    parts.push(table("standings", ["Player", "Points", "Wins", "Draws", "Losses"],
-      b.standings.map((r) => [bdi(r.player), r.points, r.wins, r.draws, r.losses]), { heading: "standings-heading" }));
+    parts.push(table("standings", ["Place", "Player", "Points", "Wins", "Draws", "Losses"],
+      b.standings.map((r) => [r.rank, bdi(r.player), r.points, r.wins, r.draws, r.losses]),
+      { heading: "standings-heading" }));
   }
   parts.push(heading("pairings", `Round ${b.round} pairings`));
   parts.push(table("pairings", ["Players", "Result"], b.pairings.map((m) => [names(m.players, " vs "), m.result]),

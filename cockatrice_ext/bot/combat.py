@@ -30,7 +30,9 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   the same). They are asked even when nothing they have face down can be cast now (no instant, or none within
   the round's cap): which cards are face down stays hidden, so the table's lines, and the clock, are the same
   whatever they hold; the defender alone is told privately what they can cast, or that only ``!resolve`` is
-  left (:func:`answer_note`). A defender who says nothing for :data:`ANSWER_SECONDS` (counted once the lines
+  left (:func:`answer_note`). A defender who casts the last card they had face down has nothing left to
+  answer with (public: their spell slots are empty), so the fight resolves with that cast, its clock gone.
+  A defender who says nothing for :data:`ANSWER_SECONDS` (counted once the lines
   asking them have left the chat queue, again after each instant they cast, and only while the referee's link
   is sound) is answered for: the referee resolves the fight, so a defender who is away never holds the game.
 * **Fights.** When the deck check read the cards' rules text and the engine knows both fighters' power and
@@ -43,7 +45,14 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
 * **Turns.** The engine runs the round clock: setup (``!place N SLOT`` then ``!ready``: the creatures
   are revealed together), then ten rounds of one turn each. The bot keeps the Cockatrice active player
   in step with the engine (it passes its own turns and the turns the engine ended). Going to the
-  combat phase in Cockatrice starts combat; passing the turn during the fights ends combat.
+  combat phase in Cockatrice starts combat; passing the turn during the fights ends combat (as ``!pass``,
+  said so in one line) once no fight is pending. While a fight is pending (declared, or waiting for the
+  defender's answer) a pass never ends it: the referee passes the turn back and says once per wait what the
+  fight waits for (:func:`turn_kept_line`).
+* **Players going.** Two play, so a player who concedes or leaves the started game ends it: the engine
+  records who and why (``RemovePlayer``; :meth:`CombatReferee.settle_departure`), so the game-over line,
+  ``!score``, ``!games`` and the journal agree. Watching, Cockatrice stops the game at a concession before
+  it says who conceded: the referee hears the server out first.
 * **Score.** A "Score" token per player shows their points as its power and the round and every
   player's points in its note (on the bot's table, or watching, on that player's own): the real client
   prints both on the table, while extra counters stack unlabelled past the player's area. Every round
@@ -60,6 +69,7 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import re
@@ -103,7 +113,7 @@ from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.client.mirror import CardState, PlayerState
 from cockatrice_ext.formats import combat as rules
 from cockatrice_ext.formats import options as game_options
-from cockatrice_ext.formats.base import Effect, RulesError
+from cockatrice_ext.formats.base import CardRef, Effect, RulesError
 from cockatrice_ext.journal import Table
 from cockatrice_ext.protocol import commands as pc
 
@@ -122,6 +132,8 @@ ANSWER_SECONDS = 90.0
 """Seconds a defender with face-down spells has to answer a fight (``!cast`` instants, ``!resolve``) before
 the referee resolves it for them: the game never waits on a player who is away. Counted from the ask, and
 again from each instant they cast (each cast line tells them the clock anew)."""
+GONE = ("conceded", "left")
+"""How a player goes from a started game (:meth:`CombatReferee.departed`): either ends it (two play)."""
 SLOTS = "slots 1-5"
 DECK_OFFER = "No legal deck? !deck sends you one (40 cards) to paste into Cockatrice's deck editor."
 """Said with a deck refusal: a newcomer with an ordinary 60-card deck learns that a legal one ships."""
@@ -154,7 +166,7 @@ REFUSALS: dict[str, str] = {
     "not_started": "setup has not started yet",
     "already_started": "the game has already started",
     "game_over": "the game is over",
-    "game_over/result": "the game is over {result}",
+    "game_over/result": "the game is over{result}",
     "bad_player_count": "Magic Combat Rules needs exactly two players",
     "illegal_deck": "{player}'s deck is not legal",
     "not_a_player": "you are not a player of this game",
@@ -199,6 +211,7 @@ REFUSALS: dict[str, str] = {
     "equip_not_yet": "equip it on a later turn (mana value {mana_value} + cost {cost} > round {round})",
     "bad_count": "that number is out of range",
     "bad_amount": "that amount is out of range",
+    "bad_reason": "a player goes by conceding or leaving",
     "ambiguous_card": "which one? name it exactly",
 }
 
@@ -505,6 +518,13 @@ def game_result(winner: Any, points: Iterable[int], rounds: int, name_of: Callab
     return f"after round {rounds}: {name_of(winner)} wins, {score}"
 
 
+def went_result(out: Any, reason: str, winner: Any, name_of: Callable[[Any], str]) -> str:
+    """``bob conceded; zoe wins``: a game a player ended by going (``reason``: ``conceded``, ``left``), the
+    same words after "Game over:" in the game-over line and ``!score``, after "the game is over:" in a
+    refusal, and in ``!games`` (the game's finish reason)."""
+    return f"{name_of(out)} {reason or 'left'}; {name_of(winner)} wins"
+
+
 def renumbered(size: int) -> str:
     """The refusal of a hand number past the hand: the numbers shift as cards leave it (seen: ``!place 1 1``
     then ``!place 7 2`` refused with a bare "your hand has 6 cards", card 7 of the list read a moment
@@ -518,10 +538,18 @@ def slot_index(number: int, slots: int = 5) -> int:
 
 
 def render_effects(
-    effects: Iterable[Effect], engine: rules.CombatEngine, name_of: Callable[[Any], str]
+    effects: Iterable[Effect],
+    engine: rules.CombatEngine,
+    name_of: Callable[[Any], str],
+    shown: Callable[[str], str] = same_name,
 ) -> list[str]:
-    """Public chat lines for ``effects``; drawn cards and face-down cards stay private."""
+    """Public chat lines for ``effects``; drawn cards and face-down cards stay private. Cards are named by
+    ``shown``: the name on the card in Cockatrice (a flip card by its front face, as in play there)."""
     lines: list[str] = []
+
+    def card(ref: CardRef) -> str:
+        return shown(ref.name)
+
     settled_deaths: set[int] = set()  # creatures a settled fight killed: its line names them
     for effect in effects:
         if isinstance(effect, rules.GameStarted):
@@ -545,8 +573,8 @@ def render_effects(
         elif isinstance(effect, rules.PlayerReady):
             lines.append(f"{name_of(effect.player)} is ready.")
         elif isinstance(effect, rules.CreaturesRevealed):
-            shown = [f"{ref.name} ({slot + 1})" for slot, ref in enumerate(effect.slots) if ref is not None]
-            lines.append(f"{name_of(effect.player)} reveals: {', '.join(shown) or 'no creatures'}.")
+            faces = [f"{card(ref)} ({slot + 1})" for slot, ref in enumerate(effect.slots) if ref is not None]
+            lines.append(f"{name_of(effect.player)} reveals: {', '.join(faces) or 'no creatures'}.")
         elif isinstance(effect, rules.TurnStarted):
             lines.append(
                 f"Round {effect.round}, {name_of(effect.player)}'s turn: spells up to mana value"
@@ -562,17 +590,17 @@ def render_effects(
                 active = engine.whose_turn
                 lines.append(f"Fights: {name_of(active)}, !fight SLOT, or !pass to end combat.")
         elif isinstance(effect, rules.CreatureSummoned):
-            sacrificed = ", ".join(ref.name for ref in effect.sacrificed)
+            sacrificed = ", ".join(card(ref) for ref in effect.sacrificed)
             lines.append(
-                f"{name_of(effect.player)} summons {effect.card.name} in slot {effect.slot + 1}"
+                f"{name_of(effect.player)} summons {card(effect.card)} in slot {effect.slot + 1}"
                 + (f", sacrificing {sacrificed}." if sacrificed else ".")
             )
         elif isinstance(effect, rules.AbilityActivated):
             lines.append(
-                f"{name_of(effect.player)} uses an ability of {effect.card.name} (cost {effect.cost})."
+                f"{name_of(effect.player)} uses an ability of {card(effect.card)} (cost {effect.cost})."
             )
         elif isinstance(effect, rules.FightDeclared):
-            lines.append(fight_declared_line(effect, engine, name_of))
+            lines.append(fight_declared_line(effect, engine, name_of, shown))
         elif isinstance(effect, rules.DefenderToAnswer):
             lines.append(
                 f"{name_of(effect.player)}: !cast an instant (SPELL-SLOT) or !resolve; without an answer the"
@@ -583,32 +611,32 @@ def render_effects(
             if effect.target_player is not None and effect.target_slot is not None:
                 target = f" on {name_of(effect.target_player)}'s slot {effect.target_slot + 1}"
             prompt = answer_prompt(effect, engine, name_of)
-            lines.append(f"{name_of(effect.player)} casts {effect.card.name}{target}.{prompt}")
+            lines.append(f"{name_of(effect.player)} casts {card(effect.card)}{target}.{prompt}")
         elif isinstance(effect, rules.SpellsResolved):
-            lines.append("Resolving: " + ", ".join(ref.name for ref in effect.cards) + ".")
+            lines.append("Resolving: " + ", ".join(card(ref) for ref in effect.cards) + ".")
         elif isinstance(effect, rules.EnchantmentReplaced):
-            old = f" ({effect.discarded.name} is discarded)" if effect.discarded is not None else ""
-            lines.append(f"{name_of(effect.player)}'s {effect.card.name} is the enchantment in play{old}.")
+            old = f" ({card(effect.discarded)} is discarded)" if effect.discarded is not None else ""
+            lines.append(f"{name_of(effect.player)}'s {card(effect.card)} is the enchantment in play{old}.")
         elif isinstance(effect, rules.PermanentEntered):
-            lines.append(f"{name_of(effect.player)}'s {effect.card.name} enters ({effect.kind}).")
+            lines.append(f"{name_of(effect.player)}'s {card(effect.card)} enters ({effect.kind}).")
         elif isinstance(effect, rules.SpellFizzled):
-            lines.append(f"{effect.card.name} has no target and fizzles.")
+            lines.append(f"{card(effect.card)} has no target and fizzles.")
         elif isinstance(effect, rules.FightResolved):
-            lines.append(fight_line(effect, engine, name_of))
+            lines.append(fight_line(effect, engine, name_of, shown))
             if effect.settled:
                 settled_deaths.update(ref.index for ref in effect.dies)
         elif isinstance(effect, rules.Equipped):
             lines.append(
-                f"{name_of(effect.player)} equips {effect.equipment.name} to {effect.creature.name}."
+                f"{name_of(effect.player)} equips {card(effect.equipment)} to {card(effect.creature)}."
             )
         elif isinstance(effect, rules.CardLeftPlay):
             if effect.card.index in settled_deaths:  # the fight's line said where it goes
                 settled_deaths.discard(effect.card.index)
                 continue
             to = "hand" if effect.to == "hand" else "used pile"
-            lines.append(f"{effect.card.name} leaves play to {name_of(effect.owner)}'s {to}.")
+            lines.append(f"{card(effect.card)} leaves play to {name_of(effect.owner)}'s {to}.")
         elif isinstance(effect, rules.CardDiscarded):
-            lines.append(f"{name_of(effect.player)} discards {effect.card.name}.")
+            lines.append(f"{name_of(effect.player)} discards {card(effect.card)}.")
         elif isinstance(effect, rules.DiscardToHandSize):
             lines.append(
                 f"Cleanup: {name_of(effect.player)} discards {effect.count} (!discard N, by the hand list"
@@ -626,22 +654,27 @@ def render_effects(
         elif isinstance(effect, rules.LifeChanged):
             lines.append(f"{name_of(effect.player)} is at {effect.life} life.")
         elif isinstance(effect, rules.GameOver):
-            lines.append(
-                f"Game over {game_result(effect.winner, effect.points, engine.config.rounds, name_of)}."
-            )
+            if effect.out is not None:
+                lines.append(f"Game over: {went_result(effect.out, effect.reason, effect.winner, name_of)}.")
+            else:
+                result = game_result(effect.winner, effect.points, engine.config.rounds, name_of)
+                lines.append(f"Game over {result}.")
     return lines
 
 
 def fight_declared_line(
-    effect: rules.FightDeclared, engine: rules.CombatEngine, name_of: Callable[[Any], str]
+    effect: rules.FightDeclared,
+    engine: rules.CombatEngine,
+    name_of: Callable[[Any], str],
+    shown: Callable[[str], str] = same_name,
 ) -> str:
     """``carol's Silvercoat Lion fights Gray Ogre in slot 1. carol: !cast SPELL-SLOT, then !resolve; frank may
     answer with instants.``: the defender is named when they have a face-down spell (a public fact), since
     the fight then waits for their answer after the attacker's ``!resolve``."""
     attacker = name_of(effect.player)
     line = (
-        f"{attacker}'s {effect.attacker.name} fights {effect.defender.name} in slot {effect.slot + 1}."
-        f" {attacker}: !cast SPELL-SLOT, then !resolve"
+        f"{attacker}'s {shown(effect.attacker.name)} fights {shown(effect.defender.name)} in slot"
+        f" {effect.slot + 1}. {attacker}: !cast SPELL-SLOT, then !resolve"
     )
     players = engine.config.players
     if effect.player in players and engine.config.defender_answers:
@@ -715,6 +748,36 @@ def answer_note(
     )
 
 
+def fight_wait(engine: rules.CombatEngine) -> tuple[Any, ...]:
+    """What the pending fight waits for, ``()`` when none is pending: (its slot, whether its defender is
+    answering). A Cockatrice turn passed back during it is said once per such wait."""
+    if engine.phase != "play" or engine.fight_slot is None:
+        return ()
+    return (engine.fight_slot, engine.answering_player() is not None)
+
+
+def turn_kept_line(engine: rules.CombatEngine, target: Any, name_of: Callable[[Any], str]) -> str:
+    """What the table reads when Cockatrice's turn was passed while the engine's turn goes on (the referee
+    passes it back): whose turn it still is and, during a fight, that the fight is not over and what it waits
+    for; passing the turn ends combat only once no fight is pending."""
+    name = name_of(target)
+    if engine.phase != "play" or engine.fight_slot is None:
+        return f"It is still {name}'s turn (step {engine.step or 'main'})."
+    slot = engine.fight_slot + 1
+    answering = engine.answering_player()
+    if answering is not None:
+        waits = (
+            f"{name_of(answering)}'s answer (!cast an instant or !resolve; it resolves by itself within"
+            f" {ANSWER_SECONDS:g} s)"
+        )
+    else:
+        waits = f"{name}'s !cast or !resolve"
+    return (
+        f"It is still {name}'s turn: the fight in slot {slot} waits for {waits}. Passing the turn ends"
+        " combat only after it (or !pass)."
+    )
+
+
 def answer_key(engine: rules.CombatEngine) -> tuple[int, int, int]:
     """Which wait for a defender's answer the clock runs for: (turn, fight slot, spells cast for the fight).
     While the fight waits for the defender only they cast, so each instant of theirs is a new wait, with
@@ -752,9 +815,15 @@ UNSETTLED = {
 """Why the referee did not settle a fight (``FightResolved.reason``), with its face-up ``reason_cards``."""
 
 
-def fight_line(effect: rules.FightResolved, engine: rules.CombatEngine, name_of: Callable[[Any], str]) -> str:
+def fight_line(
+    effect: rules.FightResolved,
+    engine: rules.CombatEngine,
+    name_of: Callable[[Any], str],
+    shown: Callable[[str], str] = same_name,
+) -> str:
     """One public line for a resolved fight: the deaths the referee applied (settled), or who dies by
-    printed power and toughness and who confirms it with ``!dies`` (not settled, and why)."""
+    printed power and toughness and who confirms it with ``!dies`` (not settled, and why); cards by
+    ``shown``, the name on the card in Cockatrice."""
     head = f"Fight in slot {effect.slot + 1} done"
     if effect.attacker is None or effect.defender is None:
         return f"{head}: a creature left play before it, so nothing fought."
@@ -764,7 +833,7 @@ def fight_line(effect: rules.FightResolved, engine: rules.CombatEngine, name_of:
         return name_of(players[engine.config.owners[ref.index]])
 
     def stats(ref: Any) -> str:
-        return f"{ref.name} {cards[ref.index].power}/{cards[ref.index].toughness}"
+        return f"{shown(ref.name)} {cards[ref.index].power}/{cards[ref.index].toughness}"
 
     if effect.settled:
         fought = f"{head}: {stats(effect.attacker)} against {stats(effect.defender)}"
@@ -772,10 +841,10 @@ def fight_line(effect: rules.FightResolved, engine: rules.CombatEngine, name_of:
             return f"{fought}; both survive."
         if len(effect.dies) == 2:
             return f"{fought}; both die (to their owners' used piles)."
-        return f"{fought}; {effect.dies[0].name} dies (to {owner(effect.dies[0])}'s used pile)."
+        return f"{fought}; {shown(effect.dies[0].name)} dies (to {owner(effect.dies[0])}'s used pile)."
 
     def whose(ref: Any) -> str:  # both decks may hold the same card
-        return f"{owner(ref)}'s {ref.name}"
+        return f"{owner(ref)}'s {shown(ref.name)}"
 
     why = UNSETTLED.get(effect.reason, "a card's rules text").format(*(whose(r) for r in effect.reason_cards))
     printed = all(
@@ -792,13 +861,16 @@ def fight_line(effect: rules.FightResolved, engine: rules.CombatEngine, name_of:
             " owner says !dies CARD."
         )
     example = effect.dies[0]
+    dies = f"{owner(example)}: !dies {shown(example.name)}"
     return (
         f"{said}. By printed power/toughness {_and([whose(ref) for ref in effect.dies])} would die; each"
-        f" creature that really died, its owner says !dies CARD ({owner(example)}: !dies {example.name})."
+        f" creature that really died, its owner says !dies CARD ({dies})."
     )
 
 
-def cannot_cast_note(effect: rules.FaceDownPlaced, engine: rules.CombatEngine) -> str:
+def cannot_cast_note(
+    effect: rules.FaceDownPlaced, engine: rules.CombatEngine, shown: Callable[[str], str] = same_name
+) -> str:
     """Private: why the spell just set cannot be cast in this turn's fights (``""``: it can). It may still
     be cast on a later turn from its slot; a spell above the last round never can."""
     if not effect.cannot_cast:
@@ -818,7 +890,7 @@ def cannot_cast_note(effect: rules.FaceDownPlaced, engine: rules.CombatEngine) -
     if "defender_instants_only" in effect.cannot_cast:
         reasons.append("you defend this turn, and the defender casts only instants (cast it on your turn)")
     return (
-        f"Note: {effect.card.name} in spell slot {effect.slot + 1} cannot be cast this turn:"
+        f"Note: {shown(effect.card.name)} in spell slot {effect.slot + 1} cannot be cast this turn:"
         f" {'; '.join(reasons)}. It stays there, face down, until you cast it."
     )
 
@@ -855,7 +927,7 @@ def private_messages(
         elif (isinstance(effect, rules.FaceDownPlaced) and effect.visible_to is not None) or isinstance(
             effect, (rules.DiscardToHandSize, rules.CardDiscarded, rules.CreatureSummoned)
         ):  # a card left the hand (or must): the numbers changed, so the new list, once per batch
-            note = cannot_cast_note(effect, engine) if isinstance(effect, rules.FaceDownPlaced) else ""
+            note = cannot_cast_note(effect, engine, shown) if isinstance(effect, rules.FaceDownPlaced) else ""
             message = (effect.player, f"{note} {hand_message(engine, effect.player, shown)}".lstrip())
             if message not in out:
                 out.append(message)
@@ -893,14 +965,17 @@ CREATURE_ROW, SPELL_ROW, PERMANENT_ROW = 0, 1, 2
 permanents and spells being cast in the third row, beside the score card."""
 
 
-def card_places(engine: rules.CombatEngine, player: Any) -> list[tuple[str, Place]]:
+def card_places(
+    engine: rules.CombatEngine, player: Any, shown: Callable[[str], str] = same_name
+) -> list[tuple[str, Place]]:
     """(name, place) of each of ``player``'s cards that left their library, where the engine says it is;
-    creatures are face down until the setup's reveal, spells in slots until cast."""
+    creatures are face down until the setup's reveal, spells in slots until cast. Named by ``shown``: the
+    name the card has in Cockatrice, which the game mirror reads (a flip card by its front face)."""
     index = engine.config.players.index(player)
     seat = engine.seats[index]
 
     def name(card: int) -> str:
-        return engine.config.cards[card].name
+        return shown(engine.config.cards[card].name)
 
     def row(cards: Iterable[int | None], y: int, face_down: bool, first: int = 0) -> list[tuple[str, Place]]:
         return [
@@ -928,11 +1003,14 @@ def card_places(engine: rules.CombatEngine, player: Any) -> list[tuple[str, Plac
     ]
 
 
-def board_of(engine: rules.CombatEngine, player: Any) -> dict[str, list[str]]:
+def board_of(
+    engine: rules.CombatEngine, player: Any, shown: Callable[[str], str] = same_name
+) -> dict[str, list[str]]:
     """Where ``player``'s cards are, by Cockatrice zone: ``hand``, ``table`` (face up), ``face down``
-    (spells in their slots, and creatures before the reveal), ``grave`` (the used pile)."""
+    (spells in their slots, and creatures before the reveal), ``grave`` (the used pile); named by
+    ``shown``."""
     board: dict[str, list[str]] = {"hand": [], "table": [], "face down": [], "grave": []}
-    for name, place in card_places(engine, player):
+    for name, place in card_places(engine, player, shown):
         board["face down" if place.face_down else place.zone].append(name)
     return board
 
@@ -975,16 +1053,19 @@ def table_moves(places: Iterable[tuple[str, Place]], player: PlayerState) -> lis
     return leaving + arriving
 
 
-def attachments(engine: rules.CombatEngine) -> list[tuple[Any, str, Any, int]]:
+def attachments(
+    engine: rules.CombatEngine, shown: Callable[[str], str] = same_name
+) -> list[tuple[Any, str, Any, int]]:
     """(owner, card name, holder, slot): each aura on the creature it enchants (either player's) and each
-    equipment on the creature it equips, as the engine has them."""
+    equipment on the creature it equips, as the engine has them; named by ``shown``."""
     players, cards = engine.config.players, engine.config.cards
     found = []
     for index, seat in enumerate(engine.seats):
         for aura, enchanted, slot in seat.auras:
-            found.append((players[index], cards[aura].name, players[enchanted], slot))
+            found.append((players[index], shown(cards[aura].name), players[enchanted], slot))
         if seat.equipment is not None and seat.equipped_slot is not None:
-            found.append((players[index], cards[seat.equipment].name, players[index], seat.equipped_slot))
+            equipment = shown(cards[seat.equipment].name)
+            found.append((players[index], equipment, players[index], seat.equipped_slot))
     return found
 
 
@@ -1151,7 +1232,7 @@ class CombatReferee(SeatsByName, GameReferee):
         self._layout: asyncio.Task[None] | None = None
         self._layout_wanted = False
         self._passes = 0
-        self._turn_told: set[tuple[int, Any]] = set()  # (round, player): "It is still X's turn" said
+        self._turn_told: set[tuple[Any, ...]] = set()  # (round, player, fight_wait): "still X's turn" said
         self._reminders: set[asyncio.Task[None]] = set()
         self._answer_timer: asyncio.Task[None] | None = None  # resolves a fight its defender does not answer
         self._answer_key: tuple[int, int, int] | None = None  # the wait the timer runs for: answer_key
@@ -1267,6 +1348,8 @@ class CombatReferee(SeatsByName, GameReferee):
         return self.shown_names.get(name, name)
 
     def explain(self, error: RulesError) -> str:
+        if isinstance(card := error.details.get("card"), str):  # a flip card as Cockatrice names it
+            error = RulesError(error.code, **{**error.details, "card": self.shown_card_name(card)})
         if error.code == "game_over" and self.table is not None and self.engine.is_over():
             error = RulesError("game_over/result", result=self.result())
         if error.code == "settled_death":  # the slot as players number it; "your" for the owner's own
@@ -1419,7 +1502,7 @@ class CombatReferee(SeatsByName, GameReferee):
         await self.show_score()
         without_help: list[Any] = []
         for player in engine.config.players:
-            board = board_of(engine, player)
+            board = board_of(engine, player, self.shown_card_name)
             face_down = {"table": board.pop("face down")}
             moved = await self.from_library(player, board) and await self.from_library(
                 player, face_down, face_down=True
@@ -1443,6 +1526,8 @@ class CombatReferee(SeatsByName, GameReferee):
     async def on_game_event(self, event: ClientEvent) -> None:
         name = event.name
         async with self._lock:
+            if name in ("Event_PlayerPropertiesChanged", "Event_Leave") and await self.settle_departure():
+                return
             if name == "Event_PlayerPropertiesChanged" and await finish_if_one_stands(self):
                 return
             if self.table is None or not self.live:
@@ -1475,7 +1560,11 @@ class CombatReferee(SeatsByName, GameReferee):
                         await self.follow_engine_turn()
                 return
             if name == "Event_GameStateChanged" and not self.mirror.started and not self.finished:
-                await self.finish("game over (one player left standing)")
+                # Servatrice stops the game at a concession before it says who conceded: hear that first
+                with contextlib.suppress(ClientError, TimeoutError):
+                    await self.bot.client.caught_up()
+                if not await self.settle_departure(stopped=True):
+                    await self.finish("game over (one player left standing)")
                 return
             if self.engine.is_over():
                 return
@@ -1491,6 +1580,24 @@ class CombatReferee(SeatsByName, GameReferee):
                 ):
                     await self.try_apply(rules.BeginCombat(player=active))
 
+    async def settle_departure(self, *, stopped: bool = False) -> bool:
+        """A player of the started game conceded or left (the server's word: :meth:`departed`): two play, so
+        the game is over and the other wins. The engine records who went and why (``RemovePlayer``, so the
+        journal, ``!games`` and ``!score`` agree), the table hears it once, and the game is finished. True
+        if so. ``stopped``: Cockatrice stopped the game (it does so at a concession when the referee only
+        watches); its players' seats are still there, so only a concession or a leave counts."""
+        if self.table is None or not self.live or self.finished or self.engine.is_over():
+            return False
+        if not stopped and not self.mirror.started:
+            return False
+        engine = self.engine
+        for player in engine.config.players:
+            why = self.departed(player)
+            if why in GONE:
+                await self.perform(self.apply(rules.RemovePlayer(player=None, target=player, reason=why)))
+                return True
+        return False
+
     async def on_active_player(self, active: int) -> None:
         engine = self.engine
         target = engine.whose_turn
@@ -1501,17 +1608,29 @@ class CombatReferee(SeatsByName, GameReferee):
             and active != self.me
         ):
             if self._passes == 0 and engine.step == "fights" and engine.fight_slot is None:
-                await self.try_apply(rules.EndCombat(player=target))  # passing the turn ends combat
+                await self.end_combat_passed(target)
             elif self._passes == 0:
                 self.remind_turn_later(target)
         await self.follow_engine_turn()  # the turn goes back at once; the line (if any) follows
 
+    async def end_combat_passed(self, target: Any) -> None:
+        """Cockatrice's turn was passed during ``target``'s fights with no fight pending: that ends their
+        combat (as ``!pass``), and the table reads why before the scores."""
+        try:
+            effects = self.apply(rules.EndCombat(player=target))
+        except RulesError as exc:
+            LOGGER.info("game %d: ending combat at a pass refused: %s", self.game_id, exc)
+            return
+        await self.say(f"The turn was passed in Cockatrice: {self.player_name(target)}'s combat ends.")
+        await self.perform(effects)
+
     def remind_turn_later(self, target: Any) -> None:
         """Say "It is still X's turn" once per turn (every player's press puts the turn back, quietly after
-        the first: the chat is one budget shared by every game), and only once the server's words sent with
-        the turn change are heard: Servatrice passes the turn of a player who concedes before it tells of
-        the concession, and of one who leaves; neither needs the line."""
-        key = (self.engine.round, target)
+        the first: the chat is one budget shared by every game), and once more for each fight the turn is
+        put back during (:func:`turn_kept_line` says what it waits for), and only once the server's words
+        sent with the turn change are heard: Servatrice passes the turn of a player who concedes before it
+        tells of the concession, and of one who leaves; neither needs the line."""
+        key = (self.engine.round, target, *fight_wait(self.engine))
         if key in self._turn_told:
             return
         self._turn_told.add(key)
@@ -1519,7 +1638,7 @@ class CombatReferee(SeatsByName, GameReferee):
         self._reminders.add(task)
         task.add_done_callback(self._reminders.discard)
 
-    async def _remind_turn(self, key: tuple[int, Any]) -> None:
+    async def _remind_turn(self, key: tuple[Any, ...]) -> None:
         try:
             await self.bot.client.caught_up()
         except (ClientError, TimeoutError) as exc:  # not connected or stalled: nobody would hear it in time
@@ -1531,14 +1650,13 @@ class CombatReferee(SeatsByName, GameReferee):
                     return
                 engine = self.engine
                 target = key[1]
-                if (engine.round, engine.whose_turn) != key or engine.phase != "play":
-                    return  # the turn moved on meanwhile
+                if (engine.round, engine.whose_turn, *fight_wait(engine)) != key or engine.phase != "play":
+                    return  # the turn (or the fight) moved on meanwhile
                 seat = self.seat_of(target)
                 state = self.mirror.players.get(seat) if seat is not None else None
                 if state is None or state.conceded:
                     return  # the player whose turn it was conceded or left: the server moved the turn
-                step = engine.step or "main"
-                await self.say(f"It is still {self.player_name(target)}'s turn (step {step}).")
+                await self.say(turn_kept_line(engine, target, self.player_name))
         except Exception:  # a task of its own: nobody else would hear of it
             LOGGER.exception("game %d: the turn reminder failed", self.game_id)
 
@@ -1563,6 +1681,14 @@ class CombatReferee(SeatsByName, GameReferee):
         async with self._lock:
             if self.table is None or not self.live or self.game_id not in self.bot.client.games:
                 return  # nothing to re-read yet (a rebuilt game waits for its players)
+            if self.engine.is_over():
+                return
+            went = [(p, why) for p in self.engine.config.players if (why := self.departed(p)) in GONE]
+            if went:  # the game's state read after the rejoin is the server's word
+                said = "; ".join(f"{self.player_name(p)} {why}" for p, why in went)
+                await self.say(f"While the referee was away: {said}.")
+                if await self.settle_departure(stopped=True):
+                    return
             await self.say("Referee back. " + self.score_line())
             self._answer_key = None  # a defender asked before the link went gets their whole time again
             self.arm_answer_timer()
@@ -1593,13 +1719,18 @@ class CombatReferee(SeatsByName, GameReferee):
                 moved.add(position)
         if score_changed:
             await self.show_score()
-        for line in render_effects(effects, engine, self.player_name):
+        for line in render_effects(effects, engine, self.player_name, self.shown_card_name):
             await self.say(line)
         for player, text in private_messages(effects, engine, moved=moved, shown=self.shown_card_name):
             await self.tell(self.player_name(player), shorten(text, 900))
         if engine.is_over():
-            await self.keep_table_in_step()  # the last board is laid out before the bot may leave
-            await self.finish(f"game over after round {engine.round}")
+            if engine.out is None:  # (one who went: Cockatrice may have stopped the game already)
+                await self.keep_table_in_step()  # the last board is laid out before the bot may leave
+                await self.finish(f"game over after round {engine.round}")
+            else:
+                went = went_result(engine.out, engine.out_reason, engine.winner, self.player_name)
+                await self.finish(f"game over: {went}")
+            self.arm_answer_timer()  # none runs once the game is over
             return
         self.lay_out_later()
         self.arm_answer_timer()
@@ -1733,7 +1864,8 @@ class CombatReferee(SeatsByName, GameReferee):
         for player in self.engine.config.players:
             seat = self.seat_of(player)
             state = self.mirror.players.get(seat) if seat is not None else None
-            if state is not None and (moves := table_moves(card_places(self.engine, player), state)):
+            places = card_places(self.engine, player, self.shown_card_name)
+            if state is not None and (moves := table_moves(places, state)):
                 wanted.append((state.player_id, moves))
         if wanted:
             await self.flush_chat()
@@ -1745,7 +1877,7 @@ class CombatReferee(SeatsByName, GameReferee):
             if (seat := self.seat_of(player)) is not None
             and (state := self.mirror.players.get(seat)) is not None
         }
-        attach = attach_moves(attachments(self.engine), tables)
+        attach = attach_moves(attachments(self.engine, self.shown_card_name), tables)
         if attach and not wanted:  # an aura cast face up already: its words go first all the same
             await self.flush_chat()
         for seat, commands in attach.items():
@@ -1758,10 +1890,13 @@ class CombatReferee(SeatsByName, GameReferee):
         return ", ".join(f"{self.player_name(p)} {n}" for p, n in values)
 
     def result(self) -> str:
-        """``after round 10: zoe wins, 2-32`` (the game must be over)."""
+        """What follows "Game over" (the game must be over): `` after round 10: zoe wins, 2-32``, or when a
+        player went, ``: bob conceded; zoe wins`` (:func:`went_result`)."""
         engine = self.engine
         points = [engine.points(player) for player in engine.config.players]
-        return game_result(engine.winner, points, engine.config.rounds, self.player_name)
+        if engine.out is not None:
+            return f": {went_result(engine.out, engine.out_reason, engine.winner, self.player_name)}"
+        return " " + game_result(engine.winner, points, engine.config.rounds, self.player_name)
 
     def score_line(self) -> str:
         """Round, spell cap, whose turn, points and life; once the game is over, the result first."""
@@ -1769,7 +1904,9 @@ class CombatReferee(SeatsByName, GameReferee):
         board = engine.scoreboard()
         points, life = self.by_player(board["points"]), self.by_player(board["life"])
         if engine.is_over():
-            return f"Game over {self.result()}. Points: {points}. Life: {life}."
+            if engine.out is not None:  # as a finished game's state answer reads (``over_words``)
+                return f"The game is over{self.result()}. Points: {points}. Life: {life}."
+            return f"Game over{self.result()}. Points: {points}. Life: {life}."
         head = f"Round {board['round']}/{board['rounds']}, spells up to {board['spell_cap']}"
         if board["active_player"] is not None:
             head += f", {self.player_name(board['active_player'])}'s turn ({engine.step})"

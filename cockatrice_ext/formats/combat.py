@@ -41,7 +41,10 @@ RULE INDEX (seed 004, in our words -> where it lives)
   down could be cast now (no instant, or none within the round's cap: :meth:`CombatEngine.castable_spells`,
   private): the write-up keeps face-down cards hidden, and asking only a defender with a castable instant
   would tell the attacker they hold one. ``config.defender_answers`` (off only in games journaled before it)
-  turns this on. "Fight": each creature deals damage equal to its power to the other. The engine
+  turns this on. A defender who casts the last card they had face down has nothing left to answer with (a
+  public fact): that ``CastSpell`` resolves the fight at once (``config.answer_ends_with_last_spell``, off
+  only in games journaled before it).
+  "Fight": each creature deals damage equal to its power to the other. The engine
   settles a fight itself (``FightResolved.settled``, a ``CardLeftPlay`` per death) only when it knows both
   creatures' power and toughness: printed numbers, no rules text but fight-neutral keywords, nothing
   attached, nothing it does not model since they entered (``unsure``), no permanent in play whose text it
@@ -51,6 +54,8 @@ RULE INDEX (seed 004, in our words -> where it lives)
 * Scoring: at the end of combat each of the active player's creatures with no creature across (unblocked)
   scores one point -> ``_do_EndCombat`` (``PointsScored``); ``AdjustPoints`` is a referee correction.
 * Ten rounds, one turn each per round, most points wins, ties possible -> ``_end_turn`` (``GameOver``).
+* A player who concedes or leaves (reported by the referee) ends the game; the other wins -> ``RemovePlayer``
+  (``GameOver`` with ``out`` and ``reason``).
 * Life starts at 20 and never ends the game; players take no combat damage -> ``AdjustLife`` just tracks it.
 * A player who cannot draw: both players shuffle their used cards into their draw piles -> ``_draw_cards``
   (``DrawPileReshuffled``); if still empty the draw does nothing.
@@ -68,7 +73,7 @@ the fight's ``slot``, its ``owner`` and the acting ``player``),
 ``no_fight_pending``, ``defender_answering`` (the fight waits for ``defender``: the active player neither
 casts nor resolves), ``active_player_first`` (the defender resolves only once ``active_player`` has),
 ``already_fought``, ``no_opponent_across``, ``no_equipment``, ``equip_not_yet``,
-``bad_count``, ``bad_amount``, ``bad_destination``, ``unknown_action``.
+``bad_count``, ``bad_amount``, ``bad_destination``, ``bad_reason``, ``unknown_action``.
 
 Card references: an ``int`` is the card's index in ``config.cards``; a ``str`` is a name as players type it
 (``cards.typed.match_names``: case, accents, a phone's apostrophe, one face, a unique start) among the cards
@@ -268,6 +273,11 @@ class CombatConfig:
     """The defender's turn to reveal instants before a fight resolves (the write-up's rule). False only so
     that a game journaled before it (its config lacks the field) replays as it was played, the active
     player's ``ResolveFight`` settling the fight at once; :meth:`from_decks` (every new game) turns it on."""
+    answer_ends_with_last_spell: bool = False
+    """A defender who casts the last card they had face down has nothing left to answer with (a public
+    fact: the table shows their empty spell slots), so the fight resolves at once, as their own
+    ``ResolveFight`` would. False only so that a game journaled before it replays as it was played (the
+    defender's ``ResolveFight`` or the answer clock then resolved it); :meth:`from_decks` turns it on."""
 
     @classmethod
     def from_decks(
@@ -282,6 +292,7 @@ class CombatConfig:
         card by card (see :attr:`fight_texts`). The defender answers before each fight
         (:attr:`defender_answers`) unless ``options`` says otherwise."""
         options.setdefault("defender_answers", True)
+        options.setdefault("answer_ends_with_last_spell", True)
         cards = tuple(decks[0]) + tuple(decks[1])
         owners = (0,) * len(decks[0]) + (1,) * len(decks[1])
         if texts is not None:
@@ -419,6 +430,15 @@ class AdjustPoints(Action):
 
     target: PlayerId | None = None
     delta: int = 0
+
+
+@dataclass(frozen=True)
+class RemovePlayer(Action):
+    """Referee (``player=None``): ``target`` conceded or left the started game (``reason``: ``"conceded"``,
+    ``"left"``). Two play, so the game is over: the other player wins, whatever the points."""
+
+    target: PlayerId | None = None
+    reason: str = "conceded"
 
 
 # ---------------------------------------------------------------------------
@@ -656,10 +676,15 @@ class TurnEnded(Effect):
 
 @dataclass(frozen=True)
 class GameOver(Effect):
-    """After the last round: ``winner`` is ``None`` on a tie; ``points`` in seat order."""
+    """After the last round: ``winner`` is ``None`` on a tie; ``points`` in seat order. Or earlier, when a
+    player went (:class:`RemovePlayer`): ``out`` is that player, ``reason`` why (``"conceded"``, ``"left"``),
+    and the other player is ``winner``. The last two fields are newer than the effect: journals without them
+    replay unchanged."""
 
     winner: PlayerId | None
     points: tuple[int, ...]
+    out: PlayerId | None = None
+    reason: str = ""
 
 
 # ---------------------------------------------------------------------------
@@ -712,6 +737,7 @@ class CombatEngine(Engine[CombatConfig]):
         Draw,
         AdjustLife,
         AdjustPoints,
+        RemovePlayer,
     )
 
     def __init__(self, config: CombatConfig, *, seed: int) -> None:
@@ -734,6 +760,8 @@ class CombatEngine(Engine[CombatConfig]):
             for _ in config.players
         ]
         self.winner: PlayerId | None = None
+        self.out: PlayerId | None = None  # who conceded or left, ending the game early (RemovePlayer)
+        self.out_reason = ""
         # Creatures in play whose power, toughness or damage the engine can no longer vouch for, each with
         # the card that caused it (an open spell resolved, an ability was used, an unsettled fight...):
         # their fights are not settled by the referee until they leave play.
@@ -814,6 +842,8 @@ class CombatEngine(Engine[CombatConfig]):
             "unsure": sorted([card, cause] for card, cause in self.unsure.items()),
             "settled_deaths": sorted([card, slot] for card, slot in self.settled_deaths.items()),
             "winner": self.winner,
+            "out": self.out,
+            "out_reason": self.out_reason,
             "players": [
                 {
                     "player": p,
@@ -1290,7 +1320,14 @@ class CombatEngine(Engine[CombatConfig]):
             raise RulesError("equipment_limit")
         me.spells[slot] = None
         self.stack.append((seat, card, target_player, target_slot))
-        return [SpellCast(action.player, self._ref(card), slot, target_player, target_slot)]  # type: ignore[arg-type]
+        effects: list[Effect] = [SpellCast(action.player, self._ref(card), slot, target_player, target_slot)]  # type: ignore[arg-type]
+        if (
+            self.answering
+            and self.config.answer_ends_with_last_spell
+            and not self.has_face_down_spells(action.player)  # type: ignore[arg-type]
+        ):
+            effects += self._fight()  # the defender has nothing left to answer with
+        return effects
 
     def _do_ResolveFight(self, action: ResolveFight) -> list[Effect]:
         """The active player is done revealing: the fight resolves, or first waits for a defender with
@@ -1315,6 +1352,13 @@ class CombatEngine(Engine[CombatConfig]):
         elif self.config.defender_answers and self.has_face_down_spells(defending):
             self.answering = True
             return [DefenderToAnswer(defending, self.fight_slot)]
+        return self._fight()
+
+    def _fight(self) -> list[Effect]:
+        """The pending fight happens: the revealed spells resolve (last in, first out), then the creatures
+        fight; settled by the engine when it knows both creatures' power and toughness."""
+        assert self.fight_slot is not None
+        seat = self.active
         self.answering = False
         effects: list[Effect] = []
         order = list(reversed(self.stack))
@@ -1636,3 +1680,18 @@ class CombatEngine(Engine[CombatConfig]):
             raise RulesError("bad_amount", delta=action.delta, points=self.seats[seat].points)
         self.seats[seat].points += action.delta
         return [PointsScored(action.target, (), action.delta, self.seats[seat].points)]  # type: ignore[arg-type]
+
+    def _do_RemovePlayer(self, action: RemovePlayer) -> list[Effect]:
+        if action.player is not None:
+            raise RulesError("not_a_player", player=action.player, reason="referee_only")
+        seat = self._seat(action.target)
+        if action.reason not in ("conceded", "left"):
+            raise RulesError("bad_reason", reason=action.reason)
+        self.phase = "over"
+        self.step = ""
+        self.fight_slot = None
+        self.answering = False
+        self.winner = self.config.players[self._other(seat)]
+        self.out, self.out_reason = action.target, action.reason
+        points = tuple(s.points for s in self.seats)
+        return [GameOver(self.winner, points, out=action.target, reason=action.reason)]

@@ -154,13 +154,21 @@ def combat_board(engine: combat_rules.CombatEngine, name_of: NameOf) -> View:
     }
 
 
-def combat_hand(engine: combat_rules.CombatEngine, player: Any, name_of: NameOf) -> View:
-    """Private to ``player``: their hand, numbered as ``!place N SLOT`` and ``!set N SLOT`` count."""
+def combat_hand(
+    engine: combat_rules.CombatEngine,
+    player: Any,
+    name_of: NameOf,
+    shown: Callable[[str], str] = lambda name: name,
+) -> View:
+    """Private to ``player``: their hand, numbered as ``!place N SLOT`` and ``!set N SLOT`` count; each card
+    named by ``shown``, as their Cockatrice names it (a flip card by its front face), as the chat's hand list
+    does."""
     hand = engine.seats[engine.config.players.index(player)].hand
+    cards = engine.config.cards
     return {
         "format": "combat",
         "player": name_of(player),
-        "hand": [{"number": n, "name": engine.config.cards[i].name} for n, i in enumerate(hand, start=1)],
+        "hand": [{"number": n, "name": shown(cards[i].name)} for n, i in enumerate(hand, start=1)],
         "board": combat_board(engine, name_of),
     }
 
@@ -205,7 +213,7 @@ def private_view(referee: Any, player: Any) -> View | None:
     if isinstance(engine, vortex_rules.VortexEngine):
         private = vortex_pack(engine, player, referee.player_name)
     elif isinstance(engine, combat_rules.CombatEngine):
-        private = combat_hand(engine, player, referee.player_name)
+        private = combat_hand(engine, player, referee.player_name, referee.shown_card_name)
     else:
         return None
     private["seen"] = seen_lists(private)

@@ -15,6 +15,7 @@ privately, what they can cast now or that nothing can be (one message either way
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -105,16 +106,32 @@ def test_the_line_after_a_defender_s_cast_does_not_tell_what_else_is_face_down(
     assert engine.answering_player() == ZOE
 
 
-def test_after_the_last_face_down_card_is_cast_the_line_says_resolve(verdict: DeckVerdict) -> None:
-    """Nothing of zoe's left face down is public: the line then asks only for !resolve, with the clock."""
+def test_after_the_last_face_down_card_is_cast_the_fight_resolves_at_once(verdict: DeckVerdict) -> None:
+    """Seen: a defender who had cast every card they had face down still waited for !resolve or the 90 s
+    clock. Nothing of zoe's left face down is public, so her cast resolves the fight as her !resolve would:
+    the cast line asks nothing more, the fight's lines follow, and nothing is told to her privately."""
     engine = set_face_down(verdict, "Giant Growth")
     asked(engine)
     public, private = run(engine, rules.CastSpell(player=ZOE, spell_slot=0))
+    assert public[:2] == ["zoe casts Giant Growth.", "Resolving: Giant Growth."]
+    assert len(public) == 3 and public[2].startswith("Fight in slot 1 done"), public
+    assert not any("!resolve" in line or "resolves by itself" in line for line in public)
+    assert engine.answering_player() is None and engine.fight_slot is None and engine.fought == [0]
+    assert notes(private) == []  # nothing of zoe's is face down now (public): nothing to tell her
+
+
+def test_a_game_journaled_before_it_still_waits_for_the_defender_s_resolve(verdict: DeckVerdict) -> None:
+    """A game whose journaled config lacks ``answer_ends_with_last_spell`` replays as it was played: the
+    defender's last cast left the fight waiting for their !resolve (or the clock)."""
+    engine = set_face_down(verdict, "Giant Growth")
+    engine.config = replace(engine.config, answer_ends_with_last_spell=False)  # type: ignore[misc]
+    asked(engine)
+    public, _ = run(engine, rules.CastSpell(player=ZOE, spell_slot=0))
     assert public == [
         f"zoe casts Giant Growth. zoe: !resolve when done; the fight resolves by itself in"
         f" {bot_combat.ANSWER_SECONDS:g} s."
     ]
-    assert notes(private) == []  # nothing of zoe's is face down now (public): nothing to tell her
+    assert engine.answering_player() == ZOE
 
 
 # -- 1. the defender alone hears that nothing can be cast -----------------------------------------------

@@ -108,14 +108,10 @@ def test_the_defender_answers_a_fight_or_the_referee_answers_for_him(
                 assert note.startswith(f"You can cast {instant} (spell slot 1): !cast SLOT, then !resolve")
                 await alice.say(game_id, "!resolve")
                 await bot_line(alice, rf"{alice.name}: the fight waits for {bob.name} to answer", mark)
-                await bob.say(game_id, "!cast 1")
-                await bot_line(
-                    alice,
-                    rf"{bob.name} casts {instant}\. {bob.name}: !resolve when done; the fight resolves",
-                    mark,
-                )
-                await bob.say(game_id, "!resolve")
+                await bob.say(game_id, "!cast 1")  # his last face-down card: the fight resolves with it
+                await bot_line(alice, rf"{bob.name} casts {instant}\.", mark)
                 await bot_line(alice, rf"Resolving: {instant}\.", mark)
+                assert not any("!resolve when done" in text for _, text in alice.heard[mark:])
             else:
                 await bot_line(
                     alice,

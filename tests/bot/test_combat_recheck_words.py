@@ -62,8 +62,11 @@ def test_the_defender_s_cast_line_says_how_to_finish(verdict: DeckVerdict) -> No
     assert said(engine, rules.CastSpell(player=ZOE, spell_slot=0)) == [
         f"zoe casts Giant Growth. zoe: !cast another instant (SPELL-SLOT) or !resolve; {clock}"
     ]
-    (last,) = said(engine, rules.CastSpell(player=ZOE, spell_slot=1, target_player=ALICE, target_slot=0))
-    assert last.startswith("zoe casts Shock") and last.endswith(f". zoe: !resolve when done; {clock}")
+    last, resolving, fought = said(
+        engine, rules.CastSpell(player=ZOE, spell_slot=1, target_player=ALICE, target_slot=0)
+    )  # nothing of zoe's is face down any more (public): her last cast resolves the fight at once
+    assert last == "zoe casts Shock." and resolving == "Resolving: Shock, Giant Growth."
+    assert fought.startswith("Fight in slot 1 done")
 
 
 def test_the_attacker_s_cast_line_is_unchanged(verdict: DeckVerdict) -> None:
@@ -121,8 +124,8 @@ def clock_runs_out(engine: rules.CombatEngine, monkeypatch: pytest.MonkeyPatch) 
 def test_the_clock_says_did_not_resolve_to_a_defender_who_cast(
     verdict: DeckVerdict, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Seen: "carol did not answer in 90 s" after carol's Giant Growth."""
-    engine = asked_to_answer(verdict, "Giant Growth")
+    """Seen: "carol did not answer in 90 s" after carol's Giant Growth (her Shock still face down)."""
+    engine = asked_to_answer(verdict, "Giant Growth", "Shock")
     engine.apply(rules.CastSpell(player=ZOE, spell_slot=0))
     lines = clock_runs_out(engine, monkeypatch)
     assert lines[0] == "zoe did not !resolve in 0 s: the referee resolves the fight in slot 1."

@@ -202,6 +202,7 @@ def test_a_concession_on_one_s_own_turn_draws_no_still_your_turn_line(
             mark = bob.mark()
             await alice.client.game_command(game_id, commands.concede())
             await bot_line(bob, r"Game over: alice_tc conceded; bob_tc wins", mark)
+            assert engine.is_over() and engine.out == pids["alice_tc"] and engine.winner == pids["bob_tc"]
             await wait_until(lambda: not reminders_waiting(referee), what="no reminder waiting")
             assert not any("It is still" in t for _, t in bob.heard[mark:]), bob.heard[mark:]
         finally:

@@ -157,3 +157,33 @@ def test_combat_hand_is_numbered_as_the_hand_command_lists_it() -> None:
         listed = "; ".join(f"{card['number']}. {card['name']}" for card in mine["hand"])
         assert listed == hand_listing(engine, player) and len(mine["hand"]) == 7
         assert mine["player"] == name_of(player) and mine["board"] == combat_board(engine, name_of)
+
+
+def test_a_players_page_names_a_flip_card_as_their_cockatrice_does() -> None:
+    """A flip card in hand is listed by its front face, as the chat's hand list and the card in Cockatrice
+    name it; the page listed both halves ("Bushi Tenderfoot // Kenzo the Hardhearted")."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from cockatrice_ext.web.views import private_view
+
+    # Every card a flip card here, so whatever the shuffle deals is one.
+    deck = [
+        replace(card, name=f"{card.name} // {card.name} Flipped") for card in load_block("combat-deck").facts
+    ]
+    engine = cm.CombatEngine(cm.CombatConfig.from_decks((1, 2), (deck, deck)), seed=4)
+    engine.apply(cm.StartGame(player=None))
+    referee = SimpleNamespace(
+        table=SimpleNamespace(engine=engine),
+        player_name=name_of,
+        shown_card_name=lambda name: name.split(" // ")[0],
+        game_id=7,
+        bot=SimpleNamespace(client=SimpleNamespace(games={})),
+        format_name="combat",
+        status=lambda: "playing",
+    )
+    for player in (1, 2):
+        view = private_view(referee, player)
+        assert view is not None
+        listed = [card["name"] for card in view["private"]["hand"]]
+        assert len(listed) == 7 and not [name for name in listed if "//" in name], listed

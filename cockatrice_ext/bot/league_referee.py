@@ -57,7 +57,7 @@ from cockatrice_ext.bot.league_views import (
     standings_rows,
     worth_rule,
 )
-from cockatrice_ext.bot.referee import Context, Referee, shorten
+from cockatrice_ext.bot.referee import Context, Referee, require_lists_read, shorten
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.silence import link_heard
 from cockatrice_ext.formats import autobattler as ab
@@ -1492,7 +1492,9 @@ class LeagueReferee(Referee):
             require_phase(engine, "draft")
             if not engine.pack(ctx.sender):
                 raise RulesError("no_pack", player=ctx.sender)
-            await self.act(ctx, pick_action(ctx.sender, card, engine.pack(ctx.sender)))
+            action = pick_action(ctx.sender, card, engine.pack(ctx.sender))
+            require_lists_read(ctx, action.card)  # type: ignore[attr-defined]
+            await self.act(ctx, action)
 
     def first_in_burst(self, member: str, what: str, now: float | None = None) -> bool:
         """Whether ``member``'s ``what`` (a leftover command said again and again) gets its answer now: once
@@ -1563,6 +1565,7 @@ class LeagueReferee(Referee):
         engine: mk.MarketDraftEngine = self.engine
         require_phase(engine, "market")
         action = buy_action(ctx.sender, what, engine.market, engine.pool(ctx.sender), name_of=self.card_name)
+        require_lists_read(ctx, action.card, *action.pay)
         spare = engine.unneeded(action)
         if spare and self.overpay_warned.get(ctx.sender) != action:
             self.overpay_warned[ctx.sender] = action
@@ -1625,7 +1628,9 @@ class LeagueReferee(Referee):
         if ctx.sender in engine.done:
             raise RulesError("already_done", player=ctx.sender)
         shop, pool = engine.shop(ctx.sender), engine.pool(ctx.sender)
-        await self.act(ctx, swap_action(ctx.sender, cards, shop, pool, item=item, name_of=self.card_name))
+        action = swap_action(ctx.sender, cards, shop, pool, item=item, name_of=self.card_name)
+        require_lists_read(ctx, action.shop_card, action.pool_card)
+        await self.act(ctx, action)
 
     @command(scopes=("private",))
     async def item(self, ctx: Context, cards: Rest) -> None:

@@ -157,7 +157,11 @@ def cancellable(bot: Bot, game_id: int, user: str) -> str:
             state = "over" if referee.finished else "under way"
             return f"game #{game_id} is {state}: only a game still waiting for its players can be cancelled"
         if not session.nobody_joined(referee, opened):
-            return f"game #{game_id} has players besides you already: leave it, and it closes when they do"
+            if referee.is_at_table(user):
+                return (
+                    f"game #{game_id} has players besides you already: leave it, and it closes when they do"
+                )
+            return f"game #{game_id} has players already: it is theirs now, and it closes when they leave"
         return ""
     return f"the referee has no game #{game_id}"
 
@@ -410,6 +414,9 @@ class Context:
     game_id: int | None = None
     room_id: int | None = None
     reply_hook: Callable[[str], Awaitable[None]] | None = field(default=None, repr=False)
+    page: bool = False
+    """Said by a button of the player's web page (which sends back which lists it drew: see the web view's
+    ``seen``), not typed in chat."""
 
     async def reply(self, text: Line) -> None:
         """Answer where the command came from (private messages are answered privately); a callable is
@@ -434,6 +441,31 @@ class Context:
             await self.bot.room_say(self.room_id, text, **({"on_sent": heard} if heard else {}))
         elif heard is not None:
             heard(asyncio.get_running_loop().time())
+
+
+NUMBERS_UNREAD = (
+    "your new list is still on its way to you (the chat is busy): say it again by number once it has"
+    " arrived, or by name now"
+)
+"""Why a command by number waits: see :func:`require_lists_read`."""
+
+
+def require_lists_read(ctx: Context, *refs: object) -> None:
+    """Refuse a command typed in chat whose numbers point into a list that may not have reached its sender
+    yet (``refs``: its card references as read, an ``int`` where a number was read as a position, a ``str``
+    where a name was typed): while private lines to them still wait for the chat budget, the list
+    they read may be an older one (their pack was passed on or refilled, the market moved), and a second
+    ``!pick 3`` typed because the first got no answer yet took a card from a pack they had never seen. A
+    name means the same card in any list, and a page button says which lists it drew (the web view refuses
+    it when they changed), so neither is held up.
+
+    Raises:
+        NotAllowed: with :data:`NUMBERS_UNREAD`.
+    """
+    if ctx.page or not any(isinstance(ref, int) and not isinstance(ref, bool) for ref in refs):
+        return
+    if ctx.bot.conversation_with(ctx.sender).chat.pending(("user", ctx.sender)):
+        raise NotAllowed(NUMBERS_UNREAD)
 
 
 def deck_lists_unshared(bot: Bot) -> str:
@@ -546,6 +578,9 @@ class Referee:
             else:
                 await ctx.reply(shorten(f"{ctx.sender}: {refusal.text}"))
         except (ClientError, TimeoutError) as exc:  # the server refused (or never answered) what it needed
+            if self.left_meanwhile(ctx.sender):  # a card of theirs could not move: it went with them
+                LOGGER.info("%s: %s failed on the server after they left: %s", ctx.sender, text, exc)
+                return True
             LOGGER.warning("%s: %s failed on the server: %s", ctx.sender, text, exc or "no answer in time")
             why = f"the server refused it: {exc}" if isinstance(exc, ClientError) else "no answer in time"
             await ctx.reply(shorten(f"{ctx.sender}: {self._what_happened(why)}"))
@@ -563,6 +598,11 @@ class Referee:
 
     def help_lines(self, scope: str) -> list[str]:
         return [f"{spec.usage} - {spec.help}" for spec in self.commands.listing(scope)]
+
+    def left_meanwhile(self, sender: str) -> bool:
+        """Whether ``sender`` left the game this referee holds while their command ran (a game referee
+        says; a room has no seats)."""
+        return False
 
     @staticmethod
     def _what_happened(why: str) -> str:
@@ -933,6 +973,13 @@ class GameReferee(Referee):
     async def flush_chat(self) -> None:
         """Wait until every line queued for this game was sent."""
         await self.bot.chat.flush(self.chat_destination)
+
+    def left_meanwhile(self, sender: str) -> bool:
+        """Whether ``sender``, whose command the server refused, is no longer in the game: a player who
+        leaves (or drops) as the referee moves their card makes the move fail, and the table needs no word
+        about a card that went with them."""
+        game = None if self.closed else self.bot.client.games.get(self.game_id)
+        return game is not None and not self.is_at_table(sender)
 
     def is_at_table(self, user: str) -> bool:
         """Whether ``user`` sits in this game (player or spectator) while we referee it."""

@@ -2316,6 +2316,13 @@ class Bot:
                     f"game #{game_id} has no record in this referee's journal (restored from an older copy?):"
                     " it cannot be resumed; start a new game"
                 )
+            again = [
+                gid
+                for gid, referee in main.all_games().items()
+                if str(getattr(referee, "continues", None)) == str(game_id)
+            ]
+            if again:  # another !resume was first (two players asked at once)
+                raise NotAllowed(f"game #{game_id} already continues as game #{again[0]}: join that one")
             raise NotAllowed(f"game #{game_id} is not a lost game of this referee (see !games)")
         try:
             meta = self.journal.table_meta(key)

@@ -88,6 +88,7 @@ from cockatrice_ext.bot.referee import (
     PileReferee,
     Referee,
     asked_by,
+    require_lists_read,
     shorten,
 )
 from cockatrice_ext.bot.runtime import Bot
@@ -1016,6 +1017,7 @@ class VortexReferee(SeatsByName, PileReferee):
 
         A name said in game chat is read by the table, so the listing says to name cards privately."""
         choice = parse_pick(card)
+        require_lists_read(ctx, choice)  # a number of the pack as its last listing read: has it arrived?
         await self.act(ctx, lambda p: rules.Pick(player=p, choice=choice))
 
     @command()

@@ -846,6 +846,7 @@ class WebView:
             game_id=referee.game_id,
             room_id=referee.room_id,
             reply_hook=answer,
+            page=True,
         )
         if not await referee.handle_command(ctx, text):
             replies.append("that cannot be done from this page")
@@ -919,7 +920,7 @@ class WebView:
         async def answer(line: str) -> None:
             replies.append(line)
 
-        ctx = Context(league.bot, "private", grant.name, reply_hook=answer)
+        ctx = Context(league.bot, "private", grant.name, reply_hook=answer, page=True)
         if not await league.handle_command(ctx, text):
             replies.append("that cannot be done from this page")
         return replies

@@ -56,6 +56,11 @@ def test_a_drawn_card_comes_back_face_down_named_to_its_drawer_alone(
             await bot.kill_and_restart(alice, old_game)
             heard = len(other.heard)
             new_game = await bot.resume(alice, room_id, old_game)
+            late = bob.mark()  # a second !resume, typed as the first was answered
+            await bob.client.room_say(room_id, f"!resume {old_game}")
+            await bot_line(
+                bob, rf"game #{old_game} already continues as game #{new_game}: join that one", late
+            )
             new_seats = {await alice.sit(room_id, new_game): alice, await bob.sit(room_id, new_game): bob}
             back = await drawer.wait_private(lambda t: t.startswith("The cards you drew"), timeout=30)
             assert back == (

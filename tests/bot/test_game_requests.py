@@ -142,5 +142,5 @@ def test_cancel_closes_ones_own_waiting_game_and_refuses_everything_else_with_a_
     assert seen["bad"].startswith("ann_gr2: usage: !cancel [GAME]")
     assert seen["closed_once"] == 1 and seen["first_gone"] and not seen["first_on_server"]
     assert seen["second_is_new"]
-    assert "has players besides you" in seen["joined"]
+    assert "has players already: it is theirs now" in seen["joined"]  # ann had not sat down yet
     assert "is under way" in seen["started"] and seen["second_kept"]

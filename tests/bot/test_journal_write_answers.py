@@ -81,3 +81,46 @@ def test_background_work_the_journal_cannot_record_logs_no_traceback(
     with caplog.at_level(logging.DEBUG):
         asyncio.run(run())
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.WARNING]
+
+
+class RefusedByServer:
+    """Commands whose card move the server refuses (the card's owner left as it moved)."""
+
+    async def invoke(self, ctx: Any, invocation: Any, scope: str) -> bool:
+        from cockatrice_ext.client.errors import ClientError
+
+        ids = COMMAND_ACTION_IDS.get()
+        if ids is not None:
+            ids.recorded = True  # the rules took the !keep; the move to the buyer failed
+        raise ClientError("Command_MoveCard failed with RespNameNotFound (6)")
+
+
+@pytest.mark.parametrize("still_there", [True, False])
+def test_a_server_refusal_about_a_player_who_left_meanwhile_is_not_told_to_the_table(
+    still_there: bool,
+) -> None:
+    """A race tester's ``!keep`` and a leave in the same instant: the table read "ann: the referee recorded
+    that, but could not show all of it (the server refused it: Command_MoveCard failed with RespNameNotFound
+    (6)); the table may lag behind" about a card that had left with ann. The line is kept for a player still
+    seated."""
+    replies: list[str] = []
+
+    async def reply(line: str) -> None:
+        replies.append(line)
+
+    ctx = SimpleNamespace(sender="ann", scope="game", reply=reply)
+    referee = SimpleNamespace(
+        commands=RefusedByServer(),
+        _what_happened=Referee._what_happened,
+        left_meanwhile=lambda sender: not still_there,
+    )
+    ids = SimpleNamespace(recorded=False)
+    token = COMMAND_ACTION_IDS.set(ids)  # type: ignore[arg-type]
+    try:
+        asyncio.run(Referee.handle_command(referee, ctx, "!keep"))  # type: ignore[arg-type]
+    finally:
+        COMMAND_ACTION_IDS.reset(token)
+    if still_there:
+        assert len(replies) == 1 and "could not show all of it" in replies[0], replies
+    else:
+        assert replies == []

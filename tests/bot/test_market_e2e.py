@@ -80,14 +80,23 @@ async def private(player: Player, pattern: str, since: int = 0) -> str:
 
 
 async def draft(engine: mk.MarketDraftEngine, players: dict[str, Player]) -> None:
-    """Every player picks the first card of each pack they get until the draft is over."""
+    """Every player picks the first card of each pack they get until the draft is over, as a player does:
+    once its listing has reached them (a number typed before is refused: it may point into another pack)."""
 
     async def drafter(name: str) -> None:
         player = players[name]
+        read = 0  # their private lines read so far
         while engine.phase == "draft":
-            await wait_until(lambda: engine.phase != "draft" or bool(engine.pack(name)), timeout=20)
+
+            def listed(read: int = read) -> bool:
+                return any("Your pack (" in text for _, text in player.private[read:])
+
+            await wait_until(
+                lambda: engine.phase != "draft" or (bool(engine.pack(name)) and listed()), timeout=20
+            )
             if engine.phase != "draft":
                 return
+            read = len(player.private)
             size = len(engine.pool(name))
             await tell(player, "!pick 1")
             await wait_until(lambda size=size: len(engine.pool(name)) > size, timeout=20, what=f"{name} pick")

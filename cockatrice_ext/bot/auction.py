@@ -32,15 +32,13 @@ The rules live in :mod:`cockatrice_ext.formats.auction`; this module only adapts
   departures (no income, no prompts for a player who is gone). A player whose connection stays gone past
   :data:`~cockatrice_ext.bot.referee.ABSENT_SECONDS` is announced, and another player may ``!drop NAME``
   them: they lose as a player who leaves (``DeclareLoss``, reason ``dropped``) and their seat is taken away.
-* **Cards.** The engine decides which block card moves. Where the server can make a card face down
-  (Servatrice 3.0 and later) the bot makes that card anew on its table and moves its deck's top card to its
-  sideboard (:meth:`~cockatrice_ext.bot.referee.GameReferee.deal_new_card`): Servatrice shows everyone a
-  card's id as it goes face down, and a block card once seen face up (an unsold lot, a card given back) keeps
-  its id in the deck, so dealing it again would name a later draw; the deck then counts the block without
-  holding its very cards. A card dealt face up (a lot) is still taken from the deck when a card of its name is
-  there (a move costs no game-command budget; making a card does), and made anew otherwise. Before 3.0 every
-  card is found by name in the bot's deck (read with ``Command_DumpZone`` and kept in step) and moved. Every
-  card it deals gets
+* **Cards.** The engine decides which block card moves; the bot finds a card of that name in its own
+  deck (read with ``Command_DumpZone`` and kept in step) and moves it. Its ``.cod`` also holds a second copy
+  of the pile in its sideboard, the spares, and every card dealt face down (a draw) is a spare whose id was
+  never shown with its name, while the deck's top card goes to the sideboard, so the deck still counts the
+  block (:meth:`AuctionReferee.deal_face_down`): Servatrice shows everyone a card's id as it goes face down,
+  and a block card once seen face up (an unsold lot, a card given back) is back in the deck under that id.
+  Moves cost no game-command budget. Every card it deals gets
   its own column on the target table (Cockatrice's table has three grid points per card column;
   none hides another). A card handed to a player is labelled ``Owner: NAME`` first: bought cards
   belong to the buyer (90X.3e), and Servatrice reads that label when a player concedes. A card a
@@ -88,6 +86,7 @@ from cockatrice_ext.bot.referee import (
     MAX_CHAT_LINE,
     Context,
     FormatRoom,
+    OwnDeck,
     PileReferee,
     Refusal,
     asked_by,
@@ -495,6 +494,28 @@ def drawn_unseen(entries: Iterable[JournalEntry]) -> set[int]:
             else:
                 unseen -= indices
     return unseen
+
+
+PUT_BACK_EFFECTS = frozenset({"LotUnsold", "CardReturned"})
+"""Journaled effects that put block cards back into the referee's deck, their ids seen with their names."""
+
+
+def put_back(entries: Iterable[JournalEntry]) -> set[int]:
+    """Engine card indices the journal says went back into the block at some point (an unsold lot, a card
+    given back): after a restart the referee cannot tell which of its deck's cards of those names they are,
+    so it takes every card of those names for seen (never dealt face down from its deck)."""
+    back: set[int] = set()
+    for entry in entries:
+        for effect in entry.effects:
+            if effect.get("type") not in PUT_BACK_EFFECTS:
+                continue
+            refs = [
+                *effect.get("cards", ()),
+                *([effect["card"]] if isinstance(effect.get("card"), dict) else []),
+            ]
+            with contextlib.suppress(KeyError, TypeError, ValueError):
+                back |= {int(ref["index"]) for ref in refs}
+    return back
 
 
 def listed(names: Iterable[str], *, last: str = "and") -> str:
@@ -1016,6 +1037,7 @@ class AuctionReferee(SeatsByName, PileReferee):
     format_name = "auction"
     game_title = "Auction Magic"
     options_type = AuctionOptions
+    spares = True
     refusals: ClassVar[dict[str, str]] = REFUSALS
     PLAYER_DETAILS: ClassVar[frozenset[str]] = PileReferee.PLAYER_DETAILS | {"seller", "first_bidder"}
     _held_turn: tuple[int, str] | None = None
@@ -1048,6 +1070,7 @@ class AuctionReferee(SeatsByName, PileReferee):
         self.engine_names: dict[Any, str] = {}  # engine player -> user name (seats are found by name)
         self.live = False  # the engine is bound to the seated players (started, resumed or rebuilt)
         self.continues: int | None = None  # the lost game this one rebuilds
+        self.own_sb = OwnDeck()  # the spares: a second copy of the pile, face-down deals come from
         self._turn_target: int | None = None  # after a rebuild: the seat whose turn the journal says it is
         self._notes: dict[int, str] = {}  # card id on our table -> the annotation we gave it
         self._labels: dict[int, str] = {}  # engine card index -> what it was bought for
@@ -1685,9 +1708,9 @@ class AuctionReferee(SeatsByName, PileReferee):
 
     def short_of(self, name: str, in_block: int) -> bool:
         """Whether our deck lacks a card the block holds (``in_block`` copies of ``name``): a card on our
-        table the journal put back in the block, whose move a stop cut short. Dealing new cards
-        (:meth:`deal_new_card`), the deck counts the block; otherwise it holds the block's very cards."""
-        if self.deals_new_cards:
+        table the journal put back in the block, whose move a stop cut short. Dealing from the spares
+        (:meth:`deal_face_down`), the deck counts the block; otherwise it holds the block's very cards."""
+        if self.own_sb.names:
             return len(self.own_deck.names) < len(self.engine.block)
         return in_block > self.own_deck.names.count(name)
 
@@ -1837,20 +1860,19 @@ class AuctionReferee(SeatsByName, PileReferee):
         if card_id is not None:
             return card_id
         name = self.block.game_names[index]
-        if self.deals_new_cards and self.own_deck.position(name) is None:  # it left for a face-down deal
-            card_id = await self.deal_new_card(name, x=self.free_x(self.me, DEAL_ROW), y=DEAL_ROW)
-            if card_id is not None:
-                self.on_table[index] = card_id
-            return card_id
-        position = self.own_deck.position(name)
+        zone, pile = "deck", self.own_deck
+        position = pile.position(name)
+        if position is None and self.own_sb.names:  # its deck card went to the spares: a spare, face up
+            zone, pile = "sb", self.own_sb
+            position = pile.position(name)
         if position is None:
             LOGGER.warning("game %d: %s is not in the bot's deck", self.game_id, name)
             return None
         before = self.table_ids(self.me)
-        self.own_deck.take(position)
+        pile.take(position)
         await self.run(
             pc.move_card(
-                "deck",
+                zone,
                 [position],
                 target_player_id=self.me,
                 target_zone="table",
@@ -1858,10 +1880,64 @@ class AuctionReferee(SeatsByName, PileReferee):
                 y=DEAL_ROW,
             )
         )
+        if zone == "sb":
+            await self.deck_top_to_spares()
         card_id = await self.wait_new_card(self.me, before, name=name)
         if card_id is not None:
             self.on_table[index] = card_id
         return card_id
+
+    async def deal_face_down(self, name: str) -> int | None:
+        """A card called ``name`` face down on our table, on its way to a player (a draw), its id one nobody
+        has seen with a name: a spare from our sideboard whose id was never shown, while our deck's top card
+        goes to the sideboard (the deck still counts the block).
+
+        Why: a card keeps its id while it stays hidden, and Servatrice shows the id to everyone when the card
+        goes face down onto a table; a block card once seen face up (an unsold lot, a card given back) is
+        back in our deck under that id, so dealing it would tell everyone what the drawer got. Every face-down
+        deal comes from the sideboard, so where it comes from says nothing either. Moves cost no game-command
+        budget. A game without spares (made before them), or whose every spare of that name was seen, deals
+        from the deck as before."""
+        position = self.own_sb.position(name, unseen=True)
+        if position is None:
+            if self.own_sb.names:
+                LOGGER.info("game %d: no unseen spare of %s: dealt from the deck", self.game_id, name)
+            return await self.deal_from_deck(name, self.me, face_down=True, exclude=self.on_table.values())
+        before = self.table_ids(self.me)
+        self.own_sb.take(position)
+        move = pc.move_card(
+            "sb", [position], target_player_id=self.me, target_zone="table", x=0, y=0, face_down=True
+        )
+        await self.run(move)
+        await self.deck_top_to_spares()
+        return await self.wait_new_card(self.me, before, exclude=self.on_table.values())
+
+    async def deck_top_to_spares(self) -> None:
+        """Our deck's top card to the bottom of our sideboard: a card dealt from the spares leaves the deck
+        one card too many. Both zones are hidden, so nobody is shown an id, and the top says nothing."""
+        if not self.own_deck.names:
+            return
+        name = self.own_deck.take(0)
+        seen = self.own_deck.took_seen
+        await self.run(pc.move_card("deck", [0], target_player_id=self.me, target_zone="sb", x=-1, y=0))
+        self.own_sb.put(name, top=False, seen=seen)
+
+    async def read_own_deck(self, zone_name: str = "deck", into: OwnDeck | None = None) -> bool:
+        """Our deck, and then our sideboard's spares (:meth:`deal_face_down`)."""
+        if not await super().read_own_deck(zone_name, into):
+            return False
+        if zone_name == "deck" and into is None:
+            return await super().read_own_deck("sb", self.own_sb)
+        return True
+
+    def seen_before(self) -> set[str]:
+        """Names of every card the journal put back into the block: after a restart the referee cannot tell
+        which of its hidden cards of those names everyone saw, so none of them is dealt face down from the
+        spares (:func:`put_back`)."""
+        if self.table is None:
+            return set()
+        names = self.block.game_names
+        return {names[i] for i in put_back(self.bot.journal.entries(self.table_key)) if 0 <= i < len(names)}
 
     async def my_table_to_deck(self, index: int, *, top: bool) -> None:
         card_id = self.on_table.pop(index, None)
@@ -1874,15 +1950,8 @@ class AuctionReferee(SeatsByName, PileReferee):
         in a column of its own, then (as a judge, for ``hand``) into their hand. A player who is out of
         the game takes it out of the game with them (800.4a). A ``hidden`` card (a draw) travels face down
         from the block and its note tells the player to drag it into their hand: nobody else reads it."""
-        if hidden and index not in self.on_table and self.deals_new_cards:
-            name = self.block.game_names[index]
-            x = self.free_x(self.me, DEAL_ROW)
-            card_id = await self.deal_new_card(
-                name, x=x, y=DEAL_ROW, face_down=True, exclude=self.on_table.values()
-            )
-        elif hidden and index not in self.on_table:  # a server that cannot make a card face down
-            name = self.block.game_names[index]
-            card_id = await self.deal_from_deck(name, self.me, face_down=True, exclude=self.on_table.values())
+        if hidden and index not in self.on_table:
+            card_id = await self.deal_face_down(self.block.game_names[index])
         else:  # a hidden card already on our table (a deal a stop cut short) is there face down: it stays so
             card_id = await self.to_my_table(index)
         if card_id is None:

@@ -47,26 +47,30 @@ class LoadedBlock:
         )
 
 
-def pile_cod(deck_name: str, game_names: list[str] | tuple[str, ...]) -> str:
+def pile_cod(deck_name: str, game_names: list[str] | tuple[str, ...], *, spares: bool = False) -> str:
     """A ``.cod`` for the bot's own pile, holding exactly ``game_names``, one ``<card>`` per copy in a secret
-    random order.
+    random order; with ``spares``, a second copy of them in the sideboard, in another secret order.
 
     Servatrice numbers a deck's cards in the order the ``.cod`` lists them and keeps those ids when it
     shuffles, and every player sees the id of each card the bot moves face down. In a fixed order (the
     block's, a public list) an id names the card: a Vortex pick, a private Auction draw. The referee finds
-    each card by name afterwards, so only the multiset of names matters to it.
+    each card by name afterwards, so only the multiset of names matters to it. The spares are cards whose
+    ids nobody has seen with a name: Auction deals its face-down cards from them (see its module).
     """
     import secrets
 
     from cockatrice_ext.exporters.xmlutil import attr, text
 
-    order = list(game_names)
-    secrets.SystemRandom().shuffle(order)
-    rows = "".join(f'        <card number="1" name="{attr(name)}"/>\n' for name in order)
+    def zone(name: str) -> str:
+        order = list(game_names)
+        secrets.SystemRandom().shuffle(order)
+        rows = "".join(f'        <card number="1" name="{attr(card)}"/>\n' for card in order)
+        return f'    <zone name="{name}">\n{rows}    </zone>\n'
+
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1">\n'
         f"    <deckname>{text(deck_name)}</deckname>\n    <comments/>\n"
-        f'    <zone name="main">\n{rows}    </zone>\n</cockatrice_deck>\n'
+        f"{zone('main')}{zone('side') if spares else ''}</cockatrice_deck>\n"
     )
 
 

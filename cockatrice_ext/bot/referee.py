@@ -618,7 +618,9 @@ class Referee:
 
 @dataclass
 class OwnDeck:
-    """The bot's own deck as the server holds it: card names by position (0 = top).
+    """One of the bot's own hidden zones (its deck, its sideboard) as the server holds it: card names by
+    position (0 = top), and whether each card's id was ever shown with its name (``seen``: a card the referee
+    put back, or one it cannot vouch for after a restart).
 
     Cards in a hidden zone are addressed by position, and the server shuffles every deck when the
     game starts, so a referee reads its deck once (``Command_DumpZone``) and then keeps this list in
@@ -626,12 +628,22 @@ class OwnDeck:
     """
 
     names: list[str] = field(default_factory=list)
+    seen: list[bool] = field(default_factory=list)
 
-    def position(self, name: str, exclude: set[int] | None = None) -> int | None:
-        """The first position holding ``name`` (skipping ``exclude``), or None."""
+    def load(self, names: Iterable[str], seen: Collection[str] = ()) -> None:
+        """The zone as read from the server; cards called one of ``seen`` marked seen."""
+        self.names = list(names)
+        self.seen = [name in seen for name in self.names]
+
+    def position(self, name: str, exclude: set[int] | None = None, *, unseen: bool = False) -> int | None:
+        """The first position holding ``name`` (skipping ``exclude``; with ``unseen``, only a card whose id
+        was never shown with its name), or None."""
         for position, candidate in enumerate(self.names):
-            if candidate == name and (exclude is None or position not in exclude):
-                return position
+            if candidate != name or (exclude is not None and position in exclude):
+                continue
+            if unseen and self._seen(position):
+                continue
+            return position
         return None
 
     def positions(self, names: list[str]) -> list[int]:
@@ -643,14 +655,28 @@ class OwnDeck:
                 found.append(position)
         return found
 
+    def _seen(self, position: int) -> bool:
+        return position < len(self.seen) and self.seen[position]
+
     def take(self, position: int) -> str:
+        """Take the card at ``position`` out (its seen mark goes with it: :meth:`took_seen`)."""
+        self.took_seen = self._seen(position)
+        if position < len(self.seen):
+            self.seen.pop(position)
         return self.names.pop(position)
 
-    def put(self, name: str, *, top: bool) -> None:
+    took_seen: bool = False
+    """Whether the card :meth:`take` last took had been seen."""
+
+    def put(self, name: str, *, top: bool, seen: bool = False) -> None:
+        """A card called ``name`` in, on top or at the bottom; ``seen``: its id was shown with its name."""
+        self.seen += [False] * (len(self.names) - len(self.seen))
         if top:
             self.names.insert(0, name)
+            self.seen.insert(0, seen)
         else:
             self.names.append(name)
+            self.seen.append(seen)
 
 
 class GameReferee(Referee):
@@ -1198,22 +1224,29 @@ class GameReferee(Referee):
         except ClientError as exc:
             LOGGER.info("game %d: could not pass the turn: %s", self.game_id, exc)
 
-    async def read_own_deck(self) -> bool:
-        """Learn our deck's order (names) from the server; False (an info line, the list unchanged) when the
-        game stopped or went before the server answered: a player who leaves the moment the game starts
-        stops it (``RespGameNotStarted``) or closes it, and the referee then has no deck to read."""
+    async def read_own_deck(self, zone_name: str = "deck", into: OwnDeck | None = None) -> bool:
+        """Learn our deck's order (names) from the server (or that of our ``zone_name``, into ``into``);
+        False (an info line, the list unchanged) when the game stopped or went before the server answered: a
+        player who leaves the moment the game starts stops it (``RespGameNotStarted``) or closes it, and the
+        referee then has no deck to read. Every card read is taken for unseen (:meth:`seen_before`)."""
         game = None if self.closed else self.bot.client.games.get(self.game_id)
         if game is None or game.closed or game.kicked:
             LOGGER.info("game %d is gone: the referee did not read its deck", self.game_id)
             return False
         try:
-            response = await self.bot.client.game_command(self.game_id, pc.dump_zone(self.me, "deck"))
+            response = await self.bot.client.game_command(self.game_id, pc.dump_zone(self.me, zone_name))
         except (GameNotStarted, NotInRoom) as exc:
             LOGGER.info("game %d stopped before the referee read its deck (%s)", self.game_id, exc)
             return False
         zone = getattr(response.payload, "zone_info", None)
-        self.own_deck.names = [card.name for card in zone.card_list] if zone is not None else []
+        names = [card.name for card in zone.card_list] if zone is not None else []
+        (self.own_deck if into is None else into).load(names, self.seen_before())
         return True
+
+    def seen_before(self) -> set[str]:
+        """Names whose cards in our hidden zones may have had their ids shown with their names before the
+        referee read them (a restart): none here; a format that puts cards back says which."""
+        return set()
 
     async def wait_new_card(
         self,
@@ -1262,38 +1295,6 @@ class GameReferee(Referee):
         await self.run(move)
         return await self.wait_new_card(player, before, exclude=exclude)
 
-    @property
-    def deals_new_cards(self) -> bool:
-        """Whether :meth:`deal_new_card` can deal here: the server makes cards face down on creation."""
-        server = self.bot.client.server
-        return server is not None and server.creates_face_down_cards
-
-    async def deal_new_card(
-        self, name: str, *, x: int, y: int, face_down: bool = False, exclude: Iterable[int] = ()
-    ) -> int | None:
-        """A card called ``name`` made anew on our table, face up or down, instead of one taken from our
-        deck; the deck's top card goes to our sideboard, so the deck still counts the pile. Returns its id.
-
-        Why: a card keeps its id while it stays hidden, and Servatrice shows the id to everyone when the card
-        goes face down onto a table. A pile card that was ever seen face up (an unsold lot, a card given back)
-        and is later dealt face down would tell everyone what it is, and a deal from a known deck position
-        would too. A new card has an id nobody has seen with a name, and a move from deck to sideboard (both
-        hidden zones) shows nobody an id. Needs :attr:`deals_new_cards`; the card survives moves between
-        zones (``destroy_on_zone_change`` off), as a dealt card does.
-        """
-        if self.own_deck.names:
-            burn = pc.move_card("deck", [0], target_player_id=self.me, target_zone="sb", x=0, y=0)
-            self.own_deck.take(0)
-            await self.run(burn)
-        else:
-            LOGGER.warning("game %d: the bot's deck is empty while it deals %s", self.game_id, name)
-        before = self.table_ids(self.me)
-        make = pc.create_token(
-            name, x=x, y=y, destroy_on_zone_change=False, face_down=True if face_down else None
-        )
-        await self.run(make)
-        return await self.wait_new_card(self.me, before, name=name, exclude=exclude)
-
     async def into_hand(self, player: int, card_id: int, zone: str = "hand") -> bool:
         """As a judge, move a card from ``player``'s table into their ``zone``, acting as them.
 
@@ -1312,7 +1313,7 @@ class GameReferee(Referee):
             "table", [card_id], target_player_id=self.me, target_zone="deck", x=0 if top else -1, y=0
         )
         await self.run(move)
-        self.own_deck.put(name, top=top)
+        self.own_deck.put(name, top=top, seen=True)  # everyone saw its id with its name, or dealt it
 
     def apply(self, action: Any) -> list[Effect]:
         """Apply an action through the journaled table.
@@ -1765,6 +1766,8 @@ class PileReferee(GameReferee):
 
     game_title: ClassVar[str] = ""
     options_type: ClassVar[type[Any]]
+    spares: ClassVar[bool] = False
+    """Whether the pile's ``.cod`` holds a second copy of the pile in the sideboard (:func:`pile_cod`)."""
 
     def __init__(self, bot: Bot, game_id: int, room_id: int, options: Any, block: Any) -> None:
         super().__init__(bot, game_id, room_id)
@@ -1799,7 +1802,8 @@ class PileReferee(GameReferee):
         )
         referee = cls(bot, game_id, room_id, options, block)
         bot.adopt_game(referee)
-        await bot.client.select_deck(game_id, pile_cod(block.name, block.game_names))  # ids name nothing
+        pile = pile_cod(block.name, block.game_names, spares=cls.spares)  # its ids name nothing
+        await bot.client.select_deck(game_id, pile)
         await bot.client.ready_start(game_id, True)
         return referee
 

@@ -256,15 +256,6 @@ class ServerInfo:
         match = re.match(r"\s*(\d+)\.(\d+)", self.version)
         return match is None or (int(match[1]), int(match[2])) >= (2, 11)
 
-    @property
-    def creates_face_down_cards(self) -> bool:
-        """Whether ``Command_CreateToken`` can make a card face down (its ``face_down`` field): Servatrice 3.0
-        and later (it came during 2.11's development, which had no release). An older server ignores the
-        field and makes the card face up, naming it to everyone, so a version that does not read as numbers
-        is taken for an older one here."""
-        match = re.match(r"\s*(\d+)\.(\d+)", self.version)
-        return match is not None and (int(match[1]), int(match[2])) >= (3, 0)
-
 
 class Client:
     """A logged-in Servatrice session. Build it with :func:`connect`."""

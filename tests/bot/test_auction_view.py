@@ -233,6 +233,64 @@ def test_a_rebuilt_pile_is_a_cod_holding_exactly_its_cards(names: list[str]) -> 
     for entry in deck.section("main"):
         read[entry.name] += entry.count
     assert read == Counter(names)
+    assert not deck.section("side")
+    spared = read_cod(pile_cod("x", names, spares=True).encode("utf-8"))  # an Auction pile: its spares too
+    for section in ("main", "side"):
+        held: Counter[str] = Counter()
+        for entry in spared.section(section):
+            held[entry.name] += entry.count
+        assert held == Counter(names), section
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    start=st.lists(st.sampled_from("ABC"), max_size=8),
+    moves=st.lists(
+        st.tuples(st.booleans(), st.sampled_from("ABC"), st.booleans(), st.booleans()), max_size=20
+    ),
+)
+def test_the_referees_own_zone_keeps_each_cards_seen_mark_through_its_moves(
+    start: list[str], moves: list[tuple[bool, str, bool, bool]]
+) -> None:
+    """``OwnDeck`` keeps, with each card's name, whether its id was shown with its name (a card put back),
+    through takes and puts: a face-down deal asks for an unseen card of a name and never gets a seen one."""
+    from cockatrice_ext.bot.referee import OwnDeck
+
+    zone, model = OwnDeck(), [(name, False) for name in start]
+    zone.load(start)
+    for take, name, top, seen in moves:
+        if take and model:
+            position = zone.position(name, unseen=True)
+            expected = next((n for n, (card, was) in enumerate(model) if card == name and not was), None)
+            assert position == expected
+            if position is not None:
+                assert zone.take(position) == name and not zone.took_seen
+                model.pop(position)
+        else:
+            zone.put(name, top=top, seen=seen)
+            model.insert(0 if top else len(model), (name, seen))
+        assert list(zip(zone.names, zone.seen, strict=True)) == model
+
+
+def test_after_a_restart_every_card_of_a_name_put_back_counts_as_seen() -> None:
+    """The journal's unsold lots and given-back cards name the block cards whose ids everyone saw; read
+    again after a restart, every hidden card of those names is taken for seen."""
+    from types import SimpleNamespace
+
+    from cockatrice_ext.bot.auction import put_back
+    from cockatrice_ext.bot.referee import OwnDeck
+
+    entries = [
+        SimpleNamespace(effects=[{"type": "LotUnsold", "cards": [{"index": 3, "name": "Shock"}]}]),
+        SimpleNamespace(effects=[{"type": "CardReturned", "card": {"index": 5, "name": "Opt"}}]),
+        SimpleNamespace(effects=[{"type": "CardsDrawn", "cards": [{"index": 7, "name": "Duress"}]}]),
+        SimpleNamespace(effects=[{"type": "LotUnsold", "cards": [{"oops": 1}]}]),  # another shape: ignored
+    ]
+    assert put_back(entries) == {3, 5}  # type: ignore[arg-type]
+    zone = OwnDeck()
+    zone.load(["Opt", "Duress", "Shock", "Opt"], {"Shock", "Opt"})
+    assert zone.seen == [True, False, True, True]
+    assert zone.position("Opt", unseen=True) is None and zone.position("Duress", unseen=True) == 1
 
 
 def test_the_bots_pile_lists_its_cards_one_by_one_in_a_secret_order() -> None:

@@ -1,5 +1,4 @@
-"""What the client reads from the server's own words: whose games can share deck lists, which server can
-make a card face down."""
+"""What the client reads from the server's own words: whose games can share deck lists."""
 
 from __future__ import annotations
 
@@ -24,20 +23,3 @@ from cockatrice_ext.client.client import ServerInfo
 )
 def test_which_servers_share_deck_lists(version: str, shares: bool) -> None:
     assert ServerInfo("server", version, 14).shares_deck_lists is shares
-
-
-@pytest.mark.parametrize(
-    ("version", "face_down"),
-    [
-        ("2.10.3 ()", False),  # Command_CreateToken has no face_down: the card would be made face up
-        ("2.9.0 (2023-09-14)", False),
-        ("2.11.0-beta.2", False),  # the field came late in the 2.11 betas: taken for an older server
-        ("3.0.0 (2026-05-08)", True),
-        ("3.0.2 ()", True),
-        ("3.1.0 ()", True),
-        ("", False),  # unknown: a wrong guess would name a draw to everyone
-        ("custom build", False),
-    ],
-)
-def test_which_servers_make_cards_face_down(version: str, face_down: bool) -> None:
-    assert ServerInfo("server", version, 14).creates_face_down_cards is face_down

@@ -61,9 +61,8 @@ def test_combat_is_refused_with_the_reason_and_the_operator_is_warned(
 def test_an_auction_draw_still_reaches_its_drawer_alone(
     protos: Protos, old_server_factory: ServatriceFactory, referee: Callable[..., Referee]
 ) -> None:
-    """A server before 3.0 cannot make a card face down (``Command_CreateToken`` has no ``face_down``: it
-    would make it face up, named to everyone), so the referee deals draws from its deck there as before:
-    the drawn card reaches its drawer, and the other player never reads its name."""
+    """A draw on an older server, dealt face down from the referee's spares (its sideboard): the drawn card
+    reaches its drawer, and the other player never reads its name."""
     server = old_server_factory.start(SHIPPED)
     bot = referee(server, "--auction-seed", "7")
     run(draw_read_by_its_drawer_only(protos, server, ["pia_os", "quin_os"], 2), bot)

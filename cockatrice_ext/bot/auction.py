@@ -1777,17 +1777,14 @@ class AuctionReferee(SeatsByName, PileReferee):
                 for ref in effect.cards:  # on our table until the buyer's !cast or !keep
                     await self.to_my_table(ref.index)
             elif isinstance(effect, rules.CardsDrawn):
-                for ref in effect.cards:
-                    await self.hand_over(ref.index, effect.player, hand=True, hidden=True)
+                await self.hand_over_all([r.index for r in effect.cards], effect.player, hidden=True)
             elif isinstance(effect, rules.RevealedUntilCreature):
-                for ref in effect.cards:
-                    await self.hand_over(ref.index, effect.player, hand=True)
+                await self.hand_over_all([r.index for r in effect.cards], effect.player)
             elif isinstance(effect, rules.CardsAwarded):
                 if owned_sale is not None and owned_sale.seller is not None:
                     await self.deliver_sold(effect, owned_sale.seller)
                 else:
-                    for ref in effect.cards:
-                        await self.hand_over(ref.index, effect.player, hand=True)
+                    await self.hand_over_all([r.index for r in effect.cards], effect.player)
             elif isinstance(effect, rules.CommandersExchanged) and self.is_judge:
                 await self.exchange_commanders(effect)
             elif isinstance(effect, rules.CardReturned) and returned_card_id is not None:
@@ -1945,7 +1942,20 @@ class AuctionReferee(SeatsByName, PileReferee):
             self._notes.pop(card_id, None)
             await self.table_to_own_deck(card_id, self.block.game_names[index], top=top)
 
-    async def hand_over(self, index: int, player: Any, *, hand: bool, hidden: bool = False) -> None:
+    async def hand_over_all(self, indices: list[int], player: Any, *, hidden: bool = False) -> None:
+        """:meth:`hand_over` of each card into ``player``'s hand; as a judge, the cards go from their table
+        into their hand in one command (a command each spent the game-command budget of every game of the
+        session: a judge's ``!draw 20`` held them all up for ten seconds)."""
+        arrived: list[int] = []
+        for index in indices:
+            await self.hand_over(index, player, hand=True, hidden=hidden, arrived=arrived)
+        seat = self.seat_of(player) if arrived else None
+        if seat is not None:
+            await self.into_hand(seat, arrived)
+
+    async def hand_over(
+        self, index: int, player: Any, *, hand: bool, hidden: bool = False, arrived: list[int] | None = None
+    ) -> None:
         """Give engine card ``index`` to ``player``: labelled with its owner (and price), onto their table
         in a column of its own, then (as a judge, for ``hand``) into their hand. A player who is out of
         the game takes it out of the game with them (800.4a). A ``hidden`` card (a draw) travels face down
@@ -1986,7 +1996,9 @@ class AuctionReferee(SeatsByName, PileReferee):
             )
             if new_id is not None:
                 self.note_dealt(seat, new_id)
-            if hand and new_id is not None:
+            if hand and new_id is not None and arrived is not None:
+                arrived.append(new_id)  # into the hand with the others (hand_over_all)
+            elif hand and new_id is not None:
                 await self.into_hand(seat, new_id)
         self._notes.pop(card_id, None)
 

@@ -45,10 +45,10 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
 * **Turns.** The engine runs the round clock: setup (``!place N SLOT`` then ``!ready``: the creatures
   are revealed together), then ten rounds of one turn each. The bot keeps the Cockatrice active player
   in step with the engine (it passes its own turns and the turns the engine ended). Going to the
-  combat phase in Cockatrice starts combat; passing the turn during the fights ends combat (as ``!pass``,
-  said so in one line) once no fight is pending. While a fight is pending (declared, or waiting for the
-  defender's answer) a pass never ends it: the referee passes the turn back and says once per wait what the
-  fight waits for (:func:`turn_kept_line`).
+  combat phase in Cockatrice starts combat. Passing the turn in Cockatrice ends nothing: Servatrice lets any
+  player press it and does not say who did (a defender's press ended the attacker's combat), so the referee
+  passes the turn back and says once per wait what the turn or its fight waits for, ``!pass`` to end a combat
+  (:func:`turn_kept_line`).
 * **Players going.** Two play, so a player who concedes or leaves the started game ends it: the engine
   records who and why (``RemovePlayer``; :meth:`CombatReferee.settle_departure`), so the game-over line,
   ``!score``, ``!games`` and the journal agree. Watching, Cockatrice stops the game at a concession before
@@ -758,11 +758,16 @@ def fight_wait(engine: rules.CombatEngine) -> tuple[Any, ...]:
 
 def turn_kept_line(engine: rules.CombatEngine, target: Any, name_of: Callable[[Any], str]) -> str:
     """What the table reads when Cockatrice's turn was passed while the engine's turn goes on (the referee
-    passes it back): whose turn it still is and, during a fight, that the fight is not over and what it waits
-    for; passing the turn ends combat only once no fight is pending."""
+    passes it back): whose turn it still is, what a pending fight waits for, and how the turn or its combat
+    ends (``!pass``: a press in Cockatrice may be anyone's)."""
     name = name_of(target)
+    if engine.phase == "play" and engine.step == "fights" and engine.fight_slot is None:
+        return (
+            f"It is still {name}'s turn: {name}, !fight SLOT, or !pass to end combat (passing the turn in"
+            " Cockatrice does not: anyone can press it)."
+        )
     if engine.phase != "play" or engine.fight_slot is None:
-        return f"It is still {name}'s turn (step {engine.step or 'main'})."
+        return f"It is still {name}'s turn (step {engine.step or 'main'}): !pass ends it."
     slot = engine.fight_slot + 1
     answering = engine.answering_player()
     if answering is not None:
@@ -772,10 +777,7 @@ def turn_kept_line(engine: rules.CombatEngine, target: Any, name_of: Callable[[A
         )
     else:
         waits = f"{name}'s !cast or !resolve"
-    return (
-        f"It is still {name}'s turn: the fight in slot {slot} waits for {waits}. Passing the turn ends"
-        " combat only after it (or !pass)."
-    )
+    return f"It is still {name}'s turn: the fight in slot {slot} waits for {waits}."
 
 
 def answer_key(engine: rules.CombatEngine) -> tuple[int, int, int]:
@@ -1599,30 +1601,21 @@ class CombatReferee(SeatsByName, GameReferee):
         return False
 
     async def on_active_player(self, active: int) -> None:
+        """Cockatrice's active player changed. A press of "next turn" that is not the engine's never ends
+        anything: Servatrice lets any player press it and does not say who did, so a defender's press ended
+        the attacker's combat (a field tester, four times in ten games). The turn goes back and the table
+        reads once what it waits for (:func:`turn_kept_line`: ``!pass`` ends a combat). A press that gives
+        the turn to our own seat (the player seated before us pressed) counts too; our own passes do not."""
         engine = self.engine
         target = engine.whose_turn
         if (
             engine.phase == "play"
             and target is not None
             and self.engine_player(active) != target
-            and active != self.me
+            and self._passes == 0
         ):
-            if self._passes == 0 and engine.step == "fights" and engine.fight_slot is None:
-                await self.end_combat_passed(target)
-            elif self._passes == 0:
-                self.remind_turn_later(target)
+            self.remind_turn_later(target)
         await self.follow_engine_turn()  # the turn goes back at once; the line (if any) follows
-
-    async def end_combat_passed(self, target: Any) -> None:
-        """Cockatrice's turn was passed during ``target``'s fights with no fight pending: that ends their
-        combat (as ``!pass``), and the table reads why before the scores."""
-        try:
-            effects = self.apply(rules.EndCombat(player=target))
-        except RulesError as exc:
-            LOGGER.info("game %d: ending combat at a pass refused: %s", self.game_id, exc)
-            return
-        await self.say(f"The turn was passed in Cockatrice: {self.player_name(target)}'s combat ends.")
-        await self.perform(effects)
 
     def remind_turn_later(self, target: Any) -> None:
         """Say "It is still X's turn" once per turn (every player's press puts the turn back, quietly after

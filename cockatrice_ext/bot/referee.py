@@ -1295,15 +1295,21 @@ class GameReferee(Referee):
         await self.run(move)
         return await self.wait_new_card(player, before, exclude=exclude)
 
-    async def into_hand(self, player: int, card_id: int, zone: str = "hand") -> bool:
-        """As a judge, move a card from ``player``'s table into their ``zone``, acting as them.
+    async def into_hand(self, player: int, card_id: int | list[int], zone: str = "hand") -> bool:
+        """As a judge, move a card (or several: one command) from ``player``'s table into their ``zone``,
+        acting as them.
 
         The server names a card moved into a hand only to whoever moved it, so acting as the owner is
-        what lets them see it. Returns False (nothing done) without judge rights.
+        what lets them see it. Each ``Command_Judge`` counts against the connection's game-command budget
+        (twenty per ten seconds under the shipped limits), so the cards of one draw go in one. Returns False
+        (nothing done) without judge rights.
         """
         if not self.is_judge:
             return False
-        take = pc.move_card("table", [card_id], target_player_id=player, target_zone=zone, x=0, y=0)
+        ids = card_id if isinstance(card_id, list) else [card_id]
+        if not ids:
+            return True
+        take = pc.move_card("table", ids, target_player_id=player, target_zone=zone, x=0, y=0)
         await self.judge(player, [take])
         return True
 

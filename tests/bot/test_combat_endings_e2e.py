@@ -3,8 +3,9 @@ during the fights.
 
 Seen: a press during a declared fight put the turn back with "It is still alice's turn (step fights)." (or
 nothing, when that line had been said earlier in the turn), and a press with no fight pending ended combat
-without saying why. Now a fight is never ended by a press: the turn goes back and the table reads once what
-the fight waits for; with no fight pending a press ends combat, as ``!pass``, and says so.
+without saying why, whoever pressed (the defender too: Servatrice does not say who). Now a press ends
+nothing: the turn goes back and the table reads once what the fight, or the combat, waits for; ``!pass``
+ends a combat.
 """
 
 from __future__ import annotations
@@ -101,9 +102,13 @@ def test_next_turn_during_a_fight_keeps_it_and_says_what_it_waits_for(
             told = [t for _, t in alice.heard[mark:] if "It is still" in t]
             assert len(told) == 1, told
 
-            # No fight pending: a press ends combat, as !pass, and the table reads why.
-            await alice.next_turn(game_id)
-            await bot_line(alice, r"The turn was passed in Cockatrice: alice_nt's combat ends\.", mark)
+            # No fight pending: the defender's press ends nothing; alice's !pass ends her combat.
+            await bob.next_turn(game_id)
+            await bot_line(
+                alice, r"It is still alice_nt's turn: alice_nt, !fight SLOT, or !pass to end combat", mark
+            )
+            assert engine.step == "fights" and engine.whose_turn == alice_pid
+            await alice.say(game_id, "!pass")
             await bot_line(alice, r"alice_nt scores", mark)
             await wait_until(
                 lambda: engine.whose_turn != alice_pid or engine.step == "cleanup", what="the end"

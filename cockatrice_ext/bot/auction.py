@@ -1562,9 +1562,12 @@ class AuctionReferee(SeatsByName, PileReferee):
         says they hold (by name, as many as they hold) count as dealt, and their hands, which the referee
         cannot see, are trusted for cards that are no token made since (:meth:`dealt_card`). A token made
         while the referee was away under a held card's name may pass here; every card dealt from now on is
-        followed by id."""
+        followed by id. A face-down card on a player's table shows no name: as many as the player holds cards
+        drawn and never shown (:func:`drawn_unseen`) count as dealt (a drawn card not yet dragged into the
+        hand could not be given back), and giving one back still names it to the referee alone."""
         engine = self.engine
         names = self.block.game_names
+        unseen = drawn_unseen(self.bot.journal.entries(self.table_key)) if self.table is not None else set()
         for player in engine.living():
             seat = self.seat_of(player)
             if seat is None or seat not in self.mirror.players or self.dealt.get(seat):
@@ -1574,10 +1577,14 @@ class AuctionReferee(SeatsByName, PileReferee):
             for zone in (engine.hand, engine.played, engine.command):
                 for index in zone[player]:
                     wanted[names[index]] = wanted.get(names[index], 0) + 1
+            face_down = sum(1 for index in engine.hand[player] if index in unseen)
             for zone_name in ("table", "hand"):
                 for card in self.mirror.players[seat].zone(zone_name).cards:
                     if card.name and wanted.get(card.name, 0) > 0:
                         wanted[card.name] -= 1
+                        self.note_dealt(seat, card.id)
+                    elif zone_name == "table" and not card.name and card.face_down and face_down > 0:
+                        face_down -= 1
                         self.note_dealt(seat, card.id)
 
     async def back_to_player(self, card_id: int, player: Any) -> None:

@@ -418,3 +418,39 @@ def test_a_commander_sale_says_whether_the_commanders_are_exchanged() -> None:
         " alice has no commander now." in failed.chat
     )
     assert "alice: drag Baral onto bob's table; bob: then into your hand." in failed.chat
+
+
+def test_after_a_restart_in_place_a_drawn_card_still_face_down_on_the_table_can_be_given_back() -> None:
+    """A re-check tester: after a restart that kept the referee's seat, a drawn card not yet dragged into
+    the hand (face down on the drawer's table, no name shown) was refused as "not a card it dealt you". As
+    many face-down table cards as the player holds cards drawn and never shown now count as dealt."""
+    from types import SimpleNamespace
+
+    from cockatrice_ext.bot.auction import AuctionReferee
+    from cockatrice_ext.client.mirror import CardState
+
+    drawn = SimpleNamespace(effects=[{"type": "CardsDrawn", "cards": [{"index": 4, "name": "Opt"}]}])
+    table_cards = [CardState(30, face_down=True), CardState(31, face_down=True), CardState(32, name="Shock")]
+    zones = {"table": SimpleNamespace(cards=table_cards), "hand": SimpleNamespace(cards=[])}
+    referee = AuctionReferee.__new__(AuctionReferee)
+    engine = SimpleNamespace(
+        living=lambda: ["ann"], hand={"ann": [4, 6]}, played={"ann": [2]}, command={"ann": []}
+    )
+    referee.__dict__.update(
+        block=SimpleNamespace(game_names=["A", "B", "Shock", "C", "Opt", "D", "Duress"]),
+        bot=SimpleNamespace(
+            journal=SimpleNamespace(entries=lambda key: [drawn]),
+            client=SimpleNamespace(
+                games={1: SimpleNamespace(players={7: SimpleNamespace(zone=zones.__getitem__)})}
+            ),
+        ),
+        game_id=1,
+        table=SimpleNamespace(engine=engine),
+        table_key="k",
+        dealt={},
+        unseen_hands=set(),
+    )
+    referee.seat_of = lambda player: 7  # type: ignore[method-assign]
+    referee.dealt_from_mirror()
+    # Shock by its name; one face-down card for the one drawn card (Opt); Duress was bought: not face down.
+    assert referee.dealt[7] == {32, 30}

@@ -98,6 +98,7 @@ from cockatrice_ext.bot.referee import (
     GameReferee,
     OwnDeck,
     Referee,
+    Refusal,
     asked_by,
     deck_lists_unshared,
     players_named,
@@ -787,6 +788,11 @@ def answer_key(engine: rules.CombatEngine) -> tuple[int, int, int]:
     return (engine.turn, engine.fight_slot or 0, len(engine.stack))
 
 
+LATE_ANSWER_SECONDS = 60.0
+"""How long after the answer clock resolved a fight a defender's late ``!cast`` or ``!resolve`` is answered
+with why there is no fight to answer any more."""
+
+
 def answer_timeout_line(
     engine: rules.CombatEngine, defender: Any, slot: int, name_of: Callable[[Any], str]
 ) -> str:
@@ -1349,6 +1355,23 @@ class CombatReferee(SeatsByName, GameReferee):
         the deck file and the player's library give it), from the decks the game started with."""
         return self.shown_names.get(name, name)
 
+    _answered_for: tuple[Any, int, float] | None = None
+    """The fight the answer clock last resolved: (defender, slot, loop time)."""
+
+    def refusal(self, error: RulesError, ctx: Context) -> Refusal:
+        """A defender's ``!cast`` or ``!resolve`` arriving just after the answer clock resolved their fight
+        says so (it read "no fight is declared", which left them wondering what happened)."""
+        late = self._answered_for
+        if error.code == "no_fight_pending" and late is not None:
+            defender, slot, at = late
+            recent = asyncio.get_running_loop().time() - at < LATE_ANSWER_SECONDS
+            if recent and self.player_name(defender) == ctx.sender:
+                return Refusal(
+                    f"too late: the fight in slot {slot + 1} was resolved when your {ANSWER_SECONDS:g} s to"
+                    " answer ran out"
+                )
+        return super().refusal(error, ctx)
+
     def explain(self, error: RulesError) -> str:
         if isinstance(card := error.details.get("card"), str):  # a flip card as Cockatrice names it
             error = RulesError(error.code, **{**error.details, "card": self.shown_card_name(card)})
@@ -1771,6 +1794,7 @@ class CombatReferee(SeatsByName, GameReferee):
                     self.arm_answer_timer()
                     return
                 await self.say(answer_timeout_line(engine, defender, key[1], self.player_name))
+                self._answered_for = (defender, key[1], asyncio.get_running_loop().time())
                 await self.perform(self.apply(rules.ResolveFight(player=None)))
         except asyncio.CancelledError:
             raise

@@ -4,9 +4,10 @@
   resolves the fight, and the clock is gone.
 * A concession (or a leave) was never told to the engine: ``!score`` and the journal went on reading "in
   play" after the game-over line. Now the engine records who went and why, and every word agrees.
-* Cockatrice's "next turn" during the fights: with no fight pending it ends combat (as ``!pass``) and says
-  so; during a fight it never does: the turn goes back and the table reads, once per wait, what the fight
-  waits for.
+* Cockatrice's "next turn" ends nothing (anyone may press it, and Servatrice does not say who: a defender's
+  press ended the attacker's combat): the turn goes back and the table reads, once per wait, what the turn,
+  fight or combat waits for.
+* A defender's ``!cast`` just after the clock resolved their fight says why there is nothing to answer.
 """
 
 from __future__ import annotations
@@ -229,3 +230,25 @@ def test_the_line_says_what_the_fight_waits_for(verdict: DeckVerdict) -> None:
         "It is still alice's turn: the fight in slot 1 waits for zoe's answer (!cast an instant or !resolve;"
         f" it resolves by itself within {bot_combat.ANSWER_SECONDS:g} s)."
     )
+
+
+def test_a_defenders_answer_just_after_the_clock_says_it_came_too_late(verdict: DeckVerdict) -> None:
+    """A race tester: after "zoe did not answer in 90 s: the referee resolves...", zoe's late ``!cast 1`` read
+    "no fight is declared". The answer now says the clock resolved it; another player's reads as before."""
+    engine = engine_for(verdict)
+    referee = CombatReferee.__new__(CombatReferee)
+    referee.engine_names, referee.shown_names = dict(NAMES), {}
+    referee.table = SimpleNamespace(engine=engine)  # type: ignore[assignment]
+
+    async def answers() -> list[str]:
+        referee._answered_for = (ZOE, 0, asyncio.get_running_loop().time())
+        said = []
+        for sender in ("zoe", "alice"):
+            ctx = SimpleNamespace(sender=sender, scope="game")
+            said.append(referee.refusal(RulesError("no_fight_pending"), ctx).text)  # type: ignore[arg-type]
+        return said
+
+    late, other = asyncio.run(answers())
+    seconds = bot_combat.ANSWER_SECONDS
+    assert late == f"too late: the fight in slot 1 was resolved when your {seconds:g} s to answer ran out"
+    assert other == "no fight is declared"

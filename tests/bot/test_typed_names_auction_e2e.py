@@ -77,7 +77,9 @@ def test_typed_card_names_in_an_auction_game(servatrice: ServatriceServer, tmp_p
             await active.say(game_id, "!cast Valki, God of Lies")
             await bot_line(active, rf"{me} casts Valki, God of Lies\.", mark)
             await active.say(game_id, "!keep Insectile Aberration")
-            await wait_until(lambda: len(engine.hand[active_id]) == 2, what="a second card kept")
+            await wait_until(  # the lock waits for the cast card's moves: slow on a loaded machine (CI)
+                lambda: len(engine.hand[active_id]) == 2, timeout=30, what="a second card kept"
+            )
             for card in ("Grizzly Bears", "Grizzled Outrider"):
                 await active.say(game_id, f"!keep {card}")
                 await bot_line(active, rf"{me} keeps {card}\.", mark)

@@ -226,8 +226,8 @@ def test_finished_and_abandoned_games(servatrice_strict: ServatriceServer, tmp_p
             players += list(seated.values())
             abandoned = bot.games[second]
             await wait_until(lambda: abandoned.table is not None, timeout=30, what="the second draft")
-            for player in seated.values():
-                await player.client.leave_game(second)
+            # Both at once: one leaving first while the other stays would end the game (the other wins).
+            await asyncio.gather(*(player.client.leave_game(second) for player in seated.values()))
             await wait_until(lambda: second not in bot.games, timeout=60, what="the abandoned game left")
             reason = bot.journal.closed_reason(abandoned.table_key)
             assert reason is not None and reason.startswith("abandoned"), reason

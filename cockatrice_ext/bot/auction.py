@@ -175,6 +175,9 @@ TURN_LINE_WAIT = 5.0
 """Seconds a turn line with no other line to leave with (a judge's table: no income line) waits for the turn's
 next line, to go in its message; it is dropped once the turn's auction has begun (the lot's line names the
 bidder), and said alone when nothing else was said by then."""
+SEEN_IDS = "seen_ids"
+"""Table meta: the ids of the cards the referee put back into its deck, which everyone saw (or a player held):
+never dealt face down again (:meth:`AuctionReferee.deal_face_down`). Older versions ignore it."""
 DRAW_ASKED = "draw_asked"
 """Table meta: ``[player, turn]`` of the active player's early ``!draw`` that was answered with how the
 auction starts (journaled, so that after a restart the repeat draws instead of asking again)."""
@@ -494,28 +497,6 @@ def drawn_unseen(entries: Iterable[JournalEntry]) -> set[int]:
             else:
                 unseen -= indices
     return unseen
-
-
-PUT_BACK_EFFECTS = frozenset({"LotUnsold", "CardReturned"})
-"""Journaled effects that put block cards back into the referee's deck, their ids seen with their names."""
-
-
-def put_back(entries: Iterable[JournalEntry]) -> set[int]:
-    """Engine card indices the journal says went back into the block at some point (an unsold lot, a card
-    given back): after a restart the referee cannot tell which of its deck's cards of those names they are,
-    so it takes every card of those names for seen (never dealt face down from its deck)."""
-    back: set[int] = set()
-    for entry in entries:
-        for effect in entry.effects:
-            if effect.get("type") not in PUT_BACK_EFFECTS:
-                continue
-            refs = [
-                *effect.get("cards", ()),
-                *([effect["card"]] if isinstance(effect.get("card"), dict) else []),
-            ]
-            with contextlib.suppress(KeyError, TypeError, ValueError):
-                back |= {int(ref["index"]) for ref in refs}
-    return back
 
 
 def listed(names: Iterable[str], *, last: str = "and") -> str:
@@ -1906,7 +1887,9 @@ class AuctionReferee(SeatsByName, PileReferee):
         if position is None:
             if self.own_sb.names:
                 LOGGER.info("game %d: no unseen spare of %s: dealt from the deck", self.game_id, name)
-            return await self.deal_from_deck(name, self.me, face_down=True, exclude=self.on_table.values())
+            return await self.deal_from_deck(
+                name, self.me, face_down=True, exclude=self.on_table.values(), unseen_first=True
+            )
         before = self.table_ids(self.me)
         self.own_sb.take(position)
         move = pc.move_card(
@@ -1934,14 +1917,31 @@ class AuctionReferee(SeatsByName, PileReferee):
             return await super().read_own_deck("sb", self.own_sb)
         return True
 
-    def seen_before(self) -> set[str]:
-        """Names of every card the journal put back into the block: after a restart the referee cannot tell
-        which of its hidden cards of those names everyone saw, so none of them is dealt face down from the
-        spares (:func:`put_back`)."""
+    def seen_ids(self) -> set[int]:
+        """The ids of the cards the referee put back into its deck (:data:`SEEN_IDS` in the table's meta):
+        read back after a restart in place, they mark those cards seen, in the deck and among the spares
+        (a re-check tester: marking every card of those names seen dealt the very card everyone saw)."""
         if self.table is None:
             return set()
-        names = self.block.game_names
-        return {names[i] for i in put_back(self.bot.journal.entries(self.table_key)) if 0 <= i < len(names)}
+        try:
+            stored = self.bot.journal.table_meta(self.table_key).get(SEEN_IDS, [])
+            return {int(card_id) for card_id in stored}
+        except (JournalError, TypeError, ValueError):
+            return set()
+
+    async def table_to_own_deck(self, card_id: int, name: str, *, top: bool) -> None:
+        """Put a card lying on our table into our deck, and journal its id as seen (:meth:`seen_ids`)."""
+        await super().table_to_own_deck(card_id, name, top=top)
+        if self.table is None or self.bot.journal.refusing:
+            return
+        try:
+            journal, key = self.bot.journal, self.table_key
+            meta = journal.table_meta(key)
+            seen = [int(i) for i in meta.get(SEEN_IDS, [])]
+            if card_id not in seen:
+                journal.set_table_meta(key, {**meta, SEEN_IDS: [*seen, card_id]})
+        except (JournalError, TypeError, ValueError) as exc:  # after a restart, that card may be dealt again
+            LOGGER.warning("game %d: could not journal card %d as seen: %s", self.game_id, card_id, exc)
 
     async def my_table_to_deck(self, index: int, *, top: bool) -> None:
         card_id = self.on_table.pop(index, None)

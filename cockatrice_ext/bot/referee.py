@@ -630,10 +630,11 @@ class OwnDeck:
     names: list[str] = field(default_factory=list)
     seen: list[bool] = field(default_factory=list)
 
-    def load(self, names: Iterable[str], seen: Collection[str] = ()) -> None:
-        """The zone as read from the server; cards called one of ``seen`` marked seen."""
+    def load(self, names: Iterable[str], seen: Iterable[bool] = ()) -> None:
+        """The zone as read from the server, with each card's seen mark (unseen where none is given)."""
         self.names = list(names)
-        self.seen = [name in seen for name in self.names]
+        marks = list(seen)[: len(self.names)]
+        self.seen = marks + [False] * (len(self.names) - len(marks))
 
     def position(self, name: str, exclude: set[int] | None = None, *, unseen: bool = False) -> int | None:
         """The first position holding ``name`` (skipping ``exclude``; with ``unseen``, only a card whose id
@@ -1239,13 +1240,15 @@ class GameReferee(Referee):
             LOGGER.info("game %d stopped before the referee read its deck (%s)", self.game_id, exc)
             return False
         zone = getattr(response.payload, "zone_info", None)
-        names = [card.name for card in zone.card_list] if zone is not None else []
-        (self.own_deck if into is None else into).load(names, self.seen_before())
+        cards = list(zone.card_list) if zone is not None else []
+        seen = self.seen_ids()
+        (self.own_deck if into is None else into).load([c.name for c in cards], [c.id in seen for c in cards])
         return True
 
-    def seen_before(self) -> set[str]:
-        """Names whose cards in our hidden zones may have had their ids shown with their names before the
-        referee read them (a restart): none here; a format that puts cards back says which."""
+    def seen_ids(self) -> set[int]:
+        """Ids of cards in our hidden zones that were shown with their names (read back after a restart:
+        Servatrice keeps a card's id while it moves between our own hidden zones): none here; a format that
+        puts cards back in its deck journals them."""
         return set()
 
     async def wait_new_card(
@@ -1277,13 +1280,22 @@ class GameReferee(Referee):
         return {card.id for card in seat.zone("table").cards} if seat is not None else set()
 
     async def deal_from_deck(
-        self, name: str, player: int, *, face_down: bool = False, exclude: Iterable[int] = ()
+        self,
+        name: str,
+        player: int,
+        *,
+        face_down: bool = False,
+        exclude: Iterable[int] = (),
+        unseen_first: bool = False,
     ) -> int | None:
         """Move a card called ``name`` from our deck onto ``player``'s table; return its new id if seen.
+        ``unseen_first``: a card of that name whose id was never shown with it, if the deck has one.
 
         Any player may put cards onto another player's table, so this needs no judge rights.
         """
-        position = self.own_deck.position(name)
+        position = self.own_deck.position(name, unseen=True) if unseen_first else None
+        if position is None:
+            position = self.own_deck.position(name)
         if position is None:
             LOGGER.warning("game %d: %s is not in the bot's deck", self.game_id, name)
             return None

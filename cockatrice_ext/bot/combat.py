@@ -1641,12 +1641,13 @@ class CombatReferee(SeatsByName, GameReferee):
         await self.follow_engine_turn()  # the turn goes back at once; the line (if any) follows
 
     def remind_turn_later(self, target: Any) -> None:
-        """Say "It is still X's turn" once per turn (every player's press puts the turn back, quietly after
-        the first: the chat is one budget shared by every game), and once more for each fight the turn is
-        put back during (:func:`turn_kept_line` says what it waits for), and only once the server's words
+        """Say "It is still X's turn" once per turn and step (every player's press puts the turn back, quietly
+        after the first: the chat is one budget shared by every game; a press in the main step used up the
+        fights step's line, the one that says ``!pass`` ends combat), and once more for each fight the turn
+        is put back during (:func:`turn_kept_line` says what it waits for), and only once the server's words
         sent with the turn change are heard: Servatrice passes the turn of a player who concedes before it
         tells of the concession, and of one who leaves; neither needs the line."""
-        key = (self.engine.round, target, *fight_wait(self.engine))
+        key = (self.engine.round, target, self.engine.step, *fight_wait(self.engine))
         if key in self._turn_told:
             return
         self._turn_told.add(key)
@@ -1666,7 +1667,8 @@ class CombatReferee(SeatsByName, GameReferee):
                     return
                 engine = self.engine
                 target = key[1]
-                if (engine.round, engine.whose_turn, *fight_wait(engine)) != key or engine.phase != "play":
+                now = (engine.round, engine.whose_turn, engine.step, *fight_wait(engine))
+                if now != key or engine.phase != "play":
                     return  # the turn (or the fight) moved on meanwhile
                 seat = self.seat_of(target)
                 state = self.mirror.players.get(seat) if seat is not None else None

@@ -464,7 +464,8 @@ def require_lists_read(ctx: Context, *refs: object) -> None:
     """
     if ctx.page or not any(isinstance(ref, int) and not isinstance(ref, bool) for ref in refs):
         return
-    if ctx.bot.conversation_with(ctx.sender).chat.pending(("user", ctx.sender)):
+    main = ctx.bot.main or ctx.bot  # a game's private lines leave from its own session (--extra-user)
+    if any(session.chat.pending(("user", ctx.sender)) for session in main.sessions):
         raise NotAllowed(NUMBERS_UNREAD)
 
 

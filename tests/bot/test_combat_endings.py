@@ -252,3 +252,31 @@ def test_a_defenders_answer_just_after_the_clock_says_it_came_too_late(verdict: 
     seconds = bot_combat.ANSWER_SECONDS
     assert late == f"too late: the fight in slot 1 was resolved when your {seconds:g} s to answer ran out"
     assert other == "no fight is declared"
+
+
+def test_the_reminder_is_said_once_per_step(verdict: DeckVerdict) -> None:
+    """A re-check tester: a press in the main step used up the turn's one reminder, so the fights step's, the
+    one saying ``!pass`` ends combat, was never said. One per step now (and per fight wait)."""
+    engine = engine_for(verdict)  # alice's fights, no fight pending
+    referee = CombatReferee.__new__(CombatReferee)
+    referee.table = SimpleNamespace(engine=engine)  # type: ignore[assignment]
+    referee._turn_told, referee._reminders = set(), set()
+    said: list[tuple[Any, ...]] = []
+
+    async def remind(key: tuple[Any, ...]) -> None:
+        said.append(key)
+
+    referee._remind_turn = remind  # type: ignore[method-assign]
+
+    async def presses() -> None:
+        step = engine.step
+        engine.step = "main"  # an earlier press this turn, in the main step
+        referee.remind_turn_later(ALICE)
+        referee.remind_turn_later(ALICE)
+        engine.step = step
+        referee.remind_turn_later(ALICE)
+        referee.remind_turn_later(ALICE)
+        await asyncio.sleep(0)
+
+    asyncio.run(presses())
+    assert [key[2] for key in said] == ["main", "fights"], said

@@ -367,6 +367,7 @@ class _FakeBot:
         self.private_referees: list[Any] = []
         self.server_key = "ws://test"
         self.main = None  # the main session (this one)
+        self.sessions = [self]  # and its only one
         self.league_pages = None  # no web view
         self.chat = _SentAtOnce()
         self.fleet = None  # alone, not in a fleet

@@ -307,6 +307,7 @@ class _TwoSessions(_FakeBot):
         self.chat: ChatScheduler = client_scheduler(self.server)  # type: ignore[assignment]
         self.helper = _FakeBot(journal)
         self.helper.chat = client_scheduler(self.helper_server)  # type: ignore[assignment]
+        self.sessions = [self, self.helper]
 
     def conversation_with(self, user: str) -> Any:
         return self.helper

@@ -78,3 +78,24 @@ def test_a_pick_by_name_or_from_the_page_is_not_held_up() -> None:
 
     picked, replies = run_simulated(scenario)
     assert picked == 2 and not any(NUMBERS_UNREAD in reply for reply in replies), replies
+
+
+def test_a_list_waiting_on_another_session_holds_a_number_too() -> None:
+    """With ``--extra-user`` a game's private lines leave from the game's own session, while the player's
+    conversation may be on another: the guard looked at the conversation's queue alone (a re-check tester)."""
+    from types import SimpleNamespace
+
+    import pytest
+
+    from cockatrice_ext.bot.commands import NotAllowed
+    from cockatrice_ext.bot.referee import require_lists_read
+
+    quiet = SimpleNamespace(chat=SimpleNamespace(pending=lambda destination: 0))
+    busy = SimpleNamespace(
+        chat=SimpleNamespace(pending=lambda destination: int(destination == ("user", "al")))
+    )
+    main = SimpleNamespace(main=None, sessions=[quiet, busy], conversation_with=lambda user: quiet)
+    with pytest.raises(NotAllowed, match="still on its way"):
+        require_lists_read(Context(main, "game", "al"), 2)  # type: ignore[arg-type]
+    require_lists_read(Context(main, "game", "al"), "Opt")  # type: ignore[arg-type]  # by name: goes through
+    require_lists_read(Context(main, "game", "bo"), 2)  # type: ignore[arg-type]  # nothing waits for bo

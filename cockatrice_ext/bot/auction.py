@@ -175,9 +175,6 @@ TURN_LINE_WAIT = 5.0
 """Seconds a turn line with no other line to leave with (a judge's table: no income line) waits for the turn's
 next line, to go in its message; it is dropped once the turn's auction has begun (the lot's line names the
 bidder), and said alone when nothing else was said by then."""
-SEEN_IDS = "seen_ids"
-"""Table meta: the ids of the cards the referee put back into its deck, which everyone saw (or a player held):
-never dealt face down again (:meth:`AuctionReferee.deal_face_down`). Older versions ignore it."""
 DRAW_ASKED = "draw_asked"
 """Table meta: ``[player, turn]`` of the active player's early ``!draw`` that was answered with how the
 auction starts (journaled, so that after a restart the repeat draws instead of asking again)."""
@@ -497,6 +494,29 @@ def drawn_unseen(entries: Iterable[JournalEntry]) -> set[int]:
             else:
                 unseen -= indices
     return unseen
+
+
+PUT_BACK_EFFECTS = frozenset({"LotUnsold", "CardReturned"})
+"""Journaled effects that put block cards back into the referee's deck, their ids seen with their names."""
+
+
+def put_back(entries: Iterable[JournalEntry]) -> set[int]:
+    """Engine card indices the journal says went back into the block at some point (an unsold lot, a card
+    given back): after a restart the referee cannot tell which of its deck's cards of those names they are
+    (Servatrice numbers a hidden zone's cards by position when it lists them), so it takes every card of
+    those names in its deck for seen."""
+    back: set[int] = set()
+    for entry in entries:
+        for effect in entry.effects:
+            if effect.get("type") not in PUT_BACK_EFFECTS:
+                continue
+            refs = [
+                *effect.get("cards", ()),
+                *([effect["card"]] if isinstance(effect.get("card"), dict) else []),
+            ]
+            with contextlib.suppress(KeyError, TypeError, ValueError):
+                back |= {int(ref["index"]) for ref in refs}
+    return back
 
 
 def listed(names: Iterable[str], *, last: str = "and") -> str:
@@ -1901,12 +1921,17 @@ class AuctionReferee(SeatsByName, PileReferee):
 
     async def deck_top_to_spares(self) -> None:
         """Our deck's top card to the bottom of our sideboard: a card dealt from the spares leaves the deck
-        one card too many. Both zones are hidden, so nobody is shown an id, and the top says nothing."""
+        one card too many. Both zones are hidden, so nobody is shown an id. A card everyone saw (one put back
+        on top) is passed over for the next: the spares then never hold such a card, even after a restart,
+        when the referee can no longer tell which is which; where it lies was public already."""
         if not self.own_deck.names:
             return
-        name = self.own_deck.take(0)
+        position = self.own_deck.position_unseen()
+        name = self.own_deck.take(position)
         seen = self.own_deck.took_seen
-        await self.run(pc.move_card("deck", [0], target_player_id=self.me, target_zone="sb", x=-1, y=0))
+        await self.run(
+            pc.move_card("deck", [position], target_player_id=self.me, target_zone="sb", x=-1, y=0)
+        )
         self.own_sb.put(name, top=False, seen=seen)
 
     async def read_own_deck(self, zone_name: str = "deck", into: OwnDeck | None = None) -> bool:
@@ -1914,34 +1939,19 @@ class AuctionReferee(SeatsByName, PileReferee):
         if not await super().read_own_deck(zone_name, into):
             return False
         if zone_name == "deck" and into is None:
+            seen = self.seen_in_deck()
+            self.own_deck.load(self.own_deck.names, [name in seen for name in self.own_deck.names])
             return await super().read_own_deck("sb", self.own_sb)
         return True
 
-    def seen_ids(self) -> set[int]:
-        """The ids of the cards the referee put back into its deck (:data:`SEEN_IDS` in the table's meta):
-        read back after a restart in place, they mark those cards seen, in the deck and among the spares
-        (a re-check tester: marking every card of those names seen dealt the very card everyone saw)."""
+    def seen_in_deck(self) -> set[str]:
+        """After a restart, the names whose cards in our deck may be ones everyone saw: every card the journal
+        put back into the block (:func:`put_back`). The spares are never such a card
+        (:meth:`deck_top_to_spares` keeps them out), so the sideboard is read as unseen."""
         if self.table is None:
             return set()
-        try:
-            stored = self.bot.journal.table_meta(self.table_key).get(SEEN_IDS, [])
-            return {int(card_id) for card_id in stored}
-        except (JournalError, TypeError, ValueError):
-            return set()
-
-    async def table_to_own_deck(self, card_id: int, name: str, *, top: bool) -> None:
-        """Put a card lying on our table into our deck, and journal its id as seen (:meth:`seen_ids`)."""
-        await super().table_to_own_deck(card_id, name, top=top)
-        if self.table is None or self.bot.journal.refusing:
-            return
-        try:
-            journal, key = self.bot.journal, self.table_key
-            meta = journal.table_meta(key)
-            seen = [int(i) for i in meta.get(SEEN_IDS, [])]
-            if card_id not in seen:
-                journal.set_table_meta(key, {**meta, SEEN_IDS: [*seen, card_id]})
-        except (JournalError, TypeError, ValueError) as exc:  # after a restart, that card may be dealt again
-            LOGGER.warning("game %d: could not journal card %d as seen: %s", self.game_id, card_id, exc)
+        names = self.block.game_names
+        return {names[i] for i in put_back(self.bot.journal.entries(self.table_key)) if 0 <= i < len(names)}
 
     async def my_table_to_deck(self, index: int, *, top: bool) -> None:
         card_id = self.on_table.pop(index, None)

@@ -621,7 +621,8 @@ class Referee:
 class OwnDeck:
     """One of the bot's own hidden zones (its deck, its sideboard) as the server holds it: card names by
     position (0 = top), and whether each card's id was ever shown with its name (``seen``: a card the referee
-    put back, or one it cannot vouch for after a restart).
+    put back, or one it cannot vouch for after a restart; Servatrice lists a hidden zone's cards by position,
+    not by id).
 
     Cards in a hidden zone are addressed by position, and the server shuffles every deck when the
     game starts, so a referee reads its deck once (``Command_DumpZone``) and then keeps this list in
@@ -656,6 +657,10 @@ class OwnDeck:
             if position is not None:
                 found.append(position)
         return found
+
+    def position_unseen(self) -> int:
+        """The first position whose card was never seen (0 when every card was)."""
+        return next((p for p in range(len(self.names)) if not self._seen(p)), 0)
 
     def _seen(self, position: int) -> bool:
         return position < len(self.seen) and self.seen[position]
@@ -1241,16 +1246,9 @@ class GameReferee(Referee):
             LOGGER.info("game %d stopped before the referee read its deck (%s)", self.game_id, exc)
             return False
         zone = getattr(response.payload, "zone_info", None)
-        cards = list(zone.card_list) if zone is not None else []
-        seen = self.seen_ids()
-        (self.own_deck if into is None else into).load([c.name for c in cards], [c.id in seen for c in cards])
+        names = [card.name for card in zone.card_list] if zone is not None else []
+        (self.own_deck if into is None else into).load(names)  # a format that puts cards back marks them
         return True
-
-    def seen_ids(self) -> set[int]:
-        """Ids of cards in our hidden zones that were shown with their names (read back after a restart:
-        Servatrice keeps a card's id while it moves between our own hidden zones): none here; a format that
-        puts cards back in its deck journals them."""
-        return set()
 
     async def wait_new_card(
         self,

@@ -272,49 +272,43 @@ def test_the_referees_own_zone_keeps_each_cards_seen_mark_through_its_moves(
         assert list(zip(zone.names, zone.seen, strict=True)) == model
 
 
-def test_a_card_put_back_in_the_deck_is_journaled_seen_by_its_id_and_read_back_so() -> None:
-    """A re-check tester: after a restart in place, marking every card of a put-back name seen (the spares
-    too) dealt the very card everyone saw. Servatrice keeps a card's id while it moves between the referee's
-    own hidden zones, so the ids it put back are journaled, and read back they mark exactly those cards."""
+def test_a_seen_card_never_goes_to_the_spares_and_after_a_restart_the_deck_is_marked_by_name() -> None:
+    """A re-check tester: after a restart in place the referee dealt the very card everyone saw (an unsold
+    lot). Servatrice lists a hidden zone's cards by position, not by id, so which deck card was seen is lost
+    at a restart: the deck's cards of every name put back count as seen then, and the spares need no marks,
+    since a seen card is never moved there (the burn passes over it)."""
     import asyncio
     from types import SimpleNamespace
 
-    from cockatrice_ext.bot.auction import SEEN_IDS, AuctionReferee
+    from cockatrice_ext.bot.auction import AuctionReferee, put_back
     from cockatrice_ext.bot.referee import OwnDeck
 
-    metas: dict[str, dict[str, object]] = {"k": {"options": {}}}
-    journal = SimpleNamespace(
-        refusing="",
-        table_meta=lambda key: dict(metas[key]),
-        set_table_meta=lambda key, meta: metas.__setitem__(key, meta),
-    )
+    entries = [
+        SimpleNamespace(effects=[{"type": "LotUnsold", "cards": [{"index": 3, "name": "Shock"}]}]),
+        SimpleNamespace(effects=[{"type": "CardReturned", "card": {"index": 5, "name": "Opt"}}]),
+        SimpleNamespace(effects=[{"type": "CardsDrawn", "cards": [{"index": 7, "name": "Duress"}]}]),
+        SimpleNamespace(effects=[{"type": "LotUnsold", "cards": [{"oops": 1}]}]),  # another shape: ignored
+    ]
+    assert put_back(entries) == {3, 5}  # type: ignore[arg-type]
+
+    class Seated(AuctionReferee):
+        me = 0  # type: ignore[assignment]  # our seat, without a server
+
     moved: list[object] = []
 
     async def run(*commands: object) -> None:
         moved.extend(commands)
 
-    class Seated(AuctionReferee):
-        me = 0  # type: ignore[assignment]  # our seat, without a server
-
     referee = Seated.__new__(Seated)
-    referee.__dict__.update(
-        bot=SimpleNamespace(journal=journal),
-        table=SimpleNamespace(key="k"),
-        table_key="k",
-        own_deck=OwnDeck(),
-    )
+    referee.__dict__.update(own_deck=OwnDeck(), own_sb=OwnDeck())
     referee.run = run  # type: ignore[method-assign]
-    asyncio.run(referee.table_to_own_deck(65, "Truefire Paladin", top=False))
-    asyncio.run(referee.table_to_own_deck(65, "Truefire Paladin", top=True))  # journaled once
-    assert metas["k"][SEEN_IDS] == [65] and referee.seen_ids() == {65}
-    assert referee.own_deck.names == ["Truefire Paladin", "Truefire Paladin"]
-    zone = OwnDeck()
-    zone.load(
-        ["Truefire Paladin", "Opt", "Truefire Paladin"], [False, False, True]
-    )  # the spare, the seen one
-    assert zone.position("Truefire Paladin", unseen=True) == 0 and zone.seen == [False, False, True]
-    zone.load(["Opt"])
-    assert zone.seen == [False]
+    referee.own_deck.load(["Shock", "Opt", "Duress"], [True, False, False])  # Shock was put back on top
+    asyncio.run(referee.deck_top_to_spares())
+    assert referee.own_deck.names == ["Shock", "Duress"] and referee.own_sb.names == ["Opt"]
+    assert referee.own_sb.seen == [False]
+    referee.own_deck.load(["Shock"], [True])  # nothing else left: it goes, and stays marked
+    asyncio.run(referee.deck_top_to_spares())
+    assert referee.own_sb.seen == [False, True] and referee.own_sb.position("Shock", unseen=True) is None
 
 
 def test_the_bots_pile_lists_its_cards_one_by_one_in_a_secret_order() -> None:

@@ -1718,9 +1718,17 @@ class AuctionReferee(SeatsByName, PileReferee):
         """Whether our deck lacks a card the block holds (``in_block`` copies of ``name``): a card on our
         table the journal put back in the block, whose move a stop cut short. Dealing from the spares
         (:meth:`deal_face_down`), the deck counts the block; otherwise it holds the block's very cards."""
-        if self.own_sb.names:
+        if self.has_spares:
             return len(self.own_deck.names) < len(self.engine.block)
         return in_block > self.own_deck.names.count(name)
+
+    @property
+    def has_spares(self) -> bool:
+        """Whether this game's pile came with spares (a game made before them has an empty sideboard)."""
+        if self.own_sb.names:
+            return True
+        seat = self.mirror.players.get(self.me) if self.game_id in self.bot.client.games else None
+        return seat is not None and seat.zone("sb").card_count > 0
 
     # -- performing effects: one view, then the sinks (cards, annotation, counters, chat) ----------------
 
@@ -1867,6 +1875,8 @@ class AuctionReferee(SeatsByName, PileReferee):
         name = self.block.game_names[index]
         zone, pile = "deck", self.own_deck
         position = pile.position(name)
+        if position is None:
+            await self.read_spares()
         if position is None and self.own_sb.names:  # its deck card went to the spares: a spare, face up
             zone, pile = "sb", self.own_sb
             position = pile.position(name)
@@ -1903,6 +1913,7 @@ class AuctionReferee(SeatsByName, PileReferee):
         deal comes from the sideboard, so where it comes from says nothing either. Moves cost no game-command
         budget. A game without spares (made before them), or whose every spare of that name was seen, deals
         from the deck as before."""
+        await self.read_spares()
         position = self.own_sb.position(name, unseen=True)
         if position is None:
             if self.own_sb.names:
@@ -1935,14 +1946,25 @@ class AuctionReferee(SeatsByName, PileReferee):
         self.own_sb.put(name, top=False, seen=seen)
 
     async def read_own_deck(self, zone_name: str = "deck", into: OwnDeck | None = None) -> bool:
-        """Our deck, and then our sideboard's spares (:meth:`deal_face_down`)."""
+        """Our deck (its cards of names put back marked seen); our sideboard's spares are read when the first
+        card is dealt from them (:meth:`read_spares`)."""
         if not await super().read_own_deck(zone_name, into):
             return False
         if zone_name == "deck" and into is None:
             seen = self.seen_in_deck()
             self.own_deck.load(self.own_deck.names, [name in seen for name in self.own_deck.names])
-            return await super().read_own_deck("sb", self.own_sb)
+            self.spares_read = False
         return True
+
+    spares_read: bool = False
+    """Whether :attr:`own_sb` holds what the server's sideboard holds."""
+
+    async def read_spares(self) -> None:
+        """Read our sideboard (the spares) once, when the first card is dealt from it: a ``Command_DumpZone``
+        counts against the connection's game-command budget, and at a game's start, with the other commands
+        of a start, it went past a strict server's budget (four per ten seconds)."""
+        if not self.spares_read:
+            self.spares_read = await super().read_own_deck("sb", self.own_sb)
 
     def seen_in_deck(self) -> set[str]:
         """After a restart, the names whose cards in our deck may be ones everyone saw: every card the journal

@@ -38,13 +38,19 @@ def seed_for_a_fight(facts: tuple[Any, ...]) -> tuple[int, str, str]:
     raise AssertionError("no suitable seed")
 
 
-def test_next_turn_during_a_fight_keeps_it_and_says_what_it_waits_for(
-    servatrice: ServatriceServer, tmp_path: Path
-) -> None:
+def bundled_deck_and_seed() -> tuple[str, int, str, str]:
+    """The bundled legal deck (``.cod``) and a seed dealing both players a fight: (deck, seed, alice's
+    creature, bob's)."""
     legal = load_block("combat-deck", sections=None).cod
     facts = check_cod(legal).facts
     assert facts is not None
-    seed, hers, his = seed_for_a_fight(facts)
+    return (legal, *seed_for_a_fight(facts))
+
+
+def test_next_turn_during_a_fight_keeps_it_and_says_what_it_waits_for(
+    servatrice: ServatriceServer, tmp_path: Path
+) -> None:
+    legal, seed, hers, his = bundled_deck_and_seed()
 
     async def scenario() -> None:
         bot, players, room_id, game_id, referee = await combat_game(
@@ -127,10 +133,7 @@ def test_a_concession_is_recorded_by_the_engine_and_the_journal(
 ) -> None:
     """bob concedes (or leaves the game) in round 1: the table reads who went and who wins; the engine is
     over with bob out, and the journal's table is closed with the same words."""
-    legal = load_block("combat-deck", sections=None).cod
-    facts = check_cod(legal).facts
-    assert facts is not None
-    seed, _, _ = seed_for_a_fight(facts)
+    legal, seed, _, _ = bundled_deck_and_seed()
 
     async def scenario() -> None:
         bot, players, room_id, game_id, referee = await combat_game(

@@ -98,7 +98,7 @@ class LeagueGame(GameReferee):
         game = cls(bot, league, game_id, round_no, players)
         bot.adopt_game(game)
         if not game.watching:
-            await bot.client.select_deck(game_id, EMPTY_DECK)
+            game.set_up(lambda: bot.client.select_deck(game_id, EMPTY_DECK))
         return game
 
     @command("status", aliases=("state",))  # not ``status``: GameReferee.status() feeds !games and /

@@ -41,6 +41,7 @@ from cockatrice_ext.bot.commands import (
     unknown_reply,
 )
 from cockatrice_ext.bot.missed import MissedLines, recap
+from cockatrice_ext.bot.serial import SerialWork
 from cockatrice_ext.cards.typed import typed_key
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client._wire import command_name
@@ -724,6 +725,9 @@ class GameReferee(Referee):
         self.left_empty = False  # the referee left the game with no player seated in it
         self.chat_allowance = CommandAllowance(GAME_COMMANDS_PER_WINDOW, GAME_COMMAND_WINDOW)
         """Each sender's informational answers lately (:meth:`on_chat`): no one sender delays the others'."""
+        self.work = SerialWork(f"game {game_id}")
+        """This game's events and private commands, handled in order without holding up other games
+        (:meth:`Bot.deliver`)."""
 
     # -- plumbing ----------------------------------------------------------------------------------
 
@@ -795,6 +799,27 @@ class GameReferee(Referee):
         if self.game_id in self.bot.client.games:
             away = {p.player_id for p in self.humans() if p.ping_seconds < 0}
             self.missed.said(text() if callable(text) else text, asyncio.get_running_loop().time(), away)
+
+    def set_up(self, *steps: Callable[[], Awaitable[object]]) -> None:
+        """Send the game's first commands (the referee's deck, its ready) from the game's own queue, ahead
+        of the game's events: Servatrice counts them against the session's game-command budget, and the room
+        command that opened the game (and the whole room with it) must not wait for that budget. A step the
+        server refuses ends the set-up: the game's chat and the log say so."""
+
+        async def run() -> None:
+            try:
+                for step in steps:
+                    await step()
+            except ClientError as exc:
+                if self.closed or self.game_id not in self.bot.client.games:
+                    return  # gone meanwhile: nothing to set up, nobody to tell
+                LOGGER.warning("game %d: not set up: %s", self.game_id, exc)
+                await self.say(
+                    "The referee could not get this game ready (the server refused: see its log): leave it"
+                    " and ask for a new game in the room."
+                )
+
+        self.work.submit(run)
 
     async def tell(self, user_name: str, text: Line, *, raw: bool = False) -> None:
         """Queue a private line about this game, from the session that referees it: it shares that session's
@@ -1820,8 +1845,9 @@ class PileReferee(GameReferee):
         referee = cls(bot, game_id, room_id, options, block)
         bot.adopt_game(referee)
         pile = pile_cod(block.name, block.game_names, spares=cls.spares)  # its ids name nothing
-        await bot.client.select_deck(game_id, pile)
-        await bot.client.ready_start(game_id, True)
+        referee.set_up(
+            lambda: bot.client.select_deck(game_id, pile), lambda: bot.client.ready_start(game_id, True)
+        )
         return referee
 
     @classmethod

@@ -422,7 +422,7 @@ class Bot:
             self.options.url, self.options.user, self.options.password, **self.options.client_options
         )
         self.chat = client_scheduler(self.client, on_held=self._record_held, on_ignored=self._on_ignored)
-        self.client.add_listener(self.on_event)
+        self.client.add_listener(self.deliver)
         rooms = await self.client.list_rooms()
         wanted = self.options.rooms or tuple(r.name for r in rooms[:1])
         for name in wanted:
@@ -711,6 +711,8 @@ class Bot:
             for timer in session._unjoined_timers.values():
                 timer.cancel()
             session._unjoined_timers.clear()
+            for referee in session.games.values():  # a game's work still queued ends with its session
+                referee.work.close()
             session.chat.close()
             await session.client.close()
         if self.main is None:
@@ -764,6 +766,18 @@ class Bot:
         )
 
     # -- routing -----------------------------------------------------------------------------------
+
+    async def deliver(self, event: Any) -> None:
+        """The client's listener. An event of a game this session referees goes to that game's own queue
+        (:attr:`GameReferee.work`), handled there in order while the dispatcher goes on: a game waiting for
+        the server's command budget holds up no other game. The rest is handled here, in order."""
+        game_id = getattr(event, "game_id", None)
+        if getattr(event, "kind", None) == "game" and game_id is not None:
+            referee = self.games.get(game_id)
+            if referee is not None:
+                referee.work.submit(lambda: self.on_event(event))
+                return
+        await self.on_event(event)
 
     async def on_event(self, event: Any) -> None:
         try:
@@ -946,6 +960,7 @@ class Bot:
         why = CLOSED_WORDS.get(helper.client.closed_for_good, "closed")
         closed = f"{helper.client.user_name} for good ({why})"
         for game_id, referee in list(helper.games.items()):
+            await referee.work.caught_up()
             helper.forget_game(game_id, keep_lease=True)  # offered for !resume here
             await referee.on_helper_closed(closed)
         helper.chat.close()
@@ -1406,7 +1421,8 @@ class Bot:
                 await self.tell(sender, shorten(line))
                 return True
             game_id = next(iter(games))
-        await games[game_id].on_private_command(sender, body)
+        referee = games[game_id]
+        referee.work.submit(lambda: referee.on_private_command(sender, body))  # in order with its events
         return True
 
     def told_lately(self, sender: str, line: str, now: float | None = None) -> bool:
@@ -1475,6 +1491,7 @@ class Bot:
             except Exception:
                 LOGGER.exception("after reconnecting: lost game %d not looked after", game_id)
         for game_id, referee in list(self.games.items()):
+            await referee.work.caught_up()  # what the game heard before the drop is handled first
             referee.rejoining = False  # its seats are the server's again: on_reconnected reconciles them once
             try:
                 await referee.on_reconnected()
@@ -1968,9 +1985,13 @@ class Bot:
     async def _retire_lost(self, game_id: int, *, renumbered: bool = False) -> None:
         """Stop refereeing a game whose seat is gone; its referee says so (or its league opens it again)."""
         self.drop_opened(game_id)
-        referee = self.games.pop(game_id, None)
+        referee = self.games.get(game_id)
         if referee is None:
             return
+        await referee.work.caught_up()  # what the game heard before its seat went is handled first
+        if self.games.get(game_id) is not referee:
+            return
+        del self.games[game_id]
         referee.closed = True
         referee.views_changed()  # its pages end and their links expire (a !resume gives new ones)
         await referee.on_seat_lost(renumbered=renumbered)

@@ -69,11 +69,15 @@ async def link_heard(client: Any, what: str) -> bool:
 
 async def silence_is_heard(referee: Any) -> bool:
     """Whether a timer of ``referee``'s game may act now for a player who said nothing: connected, not
-    rejoining, and everything the server had for us heard within :data:`STALLED` seconds. The caller checks
+    rejoining, and everything the server had for us heard within :data:`STALLED` seconds and handled by the
+    game (its :class:`~cockatrice_ext.bot.serial.SerialWork` has run it). The caller checks
     the game again under its lock afterwards (a line heard meanwhile may have changed it or re-armed the
     timer), and starts the timer again when this is False."""
     if not may_speak(referee):
         return False
     if not await link_heard(referee.bot.client, f"game {referee.game_id}"):
         return False
+    work = getattr(referee, "work", None)
+    if work is not None:  # heard means handled: the game's own queue has run what the client handed it
+        await work.caught_up()
     return may_speak(referee)

@@ -8,6 +8,7 @@ import re
 from field_bot import BOT_NAME
 from field_players import FieldPlayer
 from hidden_cards import block_names
+from scenario import open_game, seat
 from shared_paths import ROOT
 
 UNIVERSE = block_names(ROOT / "blocks" / "auction-sample.txt")
@@ -80,3 +81,25 @@ async def auction_step(active: FieldPlayer, other: FieldPlayer, game_id: int) ->
         for player in (active, other):
             await player.say(game_id, "!stop")
         await other.line(r"votes to stop too", since=mark)
+
+
+async def open_first_lot(table_players: list[FieldPlayer], room_id: int, game_id: int) -> list[FieldPlayer]:
+    """Seat everyone, let the active player open lot 1; returns the players in bidding order."""
+    table = await seat(table_players, room_id, game_id)
+    await table_players[0].line(r"Turn order", timeout=30)
+    active = await table.wait_active()
+    mark = active.mark()
+    await active.phase(game_id, 2)
+    opening = await active.note(r"^Auction 1: ", since=mark)
+    first = next(p for p in table_players if f"To bid: {p.name}" in opening)
+    return [first, *[p for p in table_players if p is not first]]
+
+
+async def standing_bid(players: list[FieldPlayer], room_id: int) -> tuple[int, FieldPlayer, FieldPlayer]:
+    """A new game whose first lot has a standing bid of 1; returns (game, bidder, player to bid)."""
+    game_id = await open_game(players[0], room_id, "!auction new 2", "Auction Magic game")
+    first, second = await open_first_lot(players, room_id, game_id)
+    mark = second.mark()
+    await first.say(game_id, "!bid 1")
+    await second.note(rf"High bid: 1 by {first.name}\nTo bid: {second.name}", since=mark)
+    return game_id, first, second

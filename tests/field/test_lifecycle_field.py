@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 
 import pytest
+from auction_steps import open_first_lot, standing_bid
 from field_bot import BOT_NAME, SHIPPED, Referee
 from field_players import FieldPlayer, Protos
 from mariadb_server import MariaDB
@@ -25,18 +26,6 @@ def bot_seat(player: FieldPlayer, game_id: int) -> int:
     return next(pid for pid, name in player.games[game_id].names.items() if name == BOT_NAME)
 
 
-async def open_first_lot(table_players: list[FieldPlayer], room_id: int, game_id: int) -> list[FieldPlayer]:
-    """Seat everyone, let the active player open lot 1; returns the players in bidding order."""
-    table = await seat(table_players, room_id, game_id)
-    await table_players[0].line(r"Turn order", timeout=30)
-    active = await table.wait_active()
-    mark = active.mark()
-    await active.phase(game_id, 2)
-    opening = await active.note(r"^Auction 1: ", since=mark)
-    first = next(p for p in table_players if f"To bid: {p.name}" in opening)
-    return [first, *[p for p in table_players if p is not first]]
-
-
 async def assert_over(player: FieldPlayer, room_id: int, game_id: int) -> None:
     """The room's ``!games`` lists the game as over, or no longer lists it."""
     mark = player.mark()
@@ -44,16 +33,6 @@ async def assert_over(player: FieldPlayer, room_id: int, game_id: int) -> None:
     listing = await player.line(r"Refereeing|No refereed games", since=mark)
     entry = next((part for part in listing.split("; ") if re.search(rf"#{game_id}\b", part)), None)
     assert entry is None or " over (" in entry, listing  # games in one state share an entry: "#2, #5 …"
-
-
-async def standing_bid(players: list[FieldPlayer], room_id: int) -> tuple[int, FieldPlayer, FieldPlayer]:
-    """A new game whose first lot has a standing bid of 1; returns (game, bidder, player to bid)."""
-    game_id = await open_game(players[0], room_id, "!auction new 2", "Auction Magic game")
-    first, second = await open_first_lot(players, room_id, game_id)
-    mark = second.mark()
-    await first.say(game_id, "!bid 1")
-    await second.note(rf"High bid: 1 by {first.name}\nTo bid: {second.name}", since=mark)
-    return game_id, first, second
 
 
 async def kill_9_and_restart(bot: Referee, watcher: FieldPlayer) -> float:

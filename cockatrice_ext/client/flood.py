@@ -132,6 +132,10 @@ class _Window:
             self.entries.append((now, amount))
             self.total += amount
 
+    def between(self, start: float, end: float) -> int:
+        """What was added after ``start`` and up to ``end``."""
+        return sum(amount for stamp, amount in self.entries if start < stamp <= end)
+
     def delay(self, now: float, amount: int, limit: int) -> float:
         """Seconds until ``amount`` more fits under ``limit`` (0 = now)."""
         if limit <= 0 or amount <= 0:
@@ -196,20 +200,33 @@ class FloodGate:
     def refused(self, cost: Cost, now: float, *, sent_at: float | None = None) -> FloodLimits:
         """The server refused ``cost`` as flood although this gate let it through: the server's limits
         are stricter than ours (an administrator may lower them; ``--relaxed-flood`` may be wrong). Lower
-        each budget ``cost`` spends to three quarters (a budget we had off takes the shipped value), never
-        below what ``cost`` itself needs, and count that budget's window as full from ``now``: the server
-        counted the refused command too, so only a whole interval of quiet empties its window. Returns
-        the new limits. A refusal of a command sent (``sent_at``) before the last lowering changes
-        nothing: commands already on their way when the first refusal came are refused with it, and
-        counting each of them would slow us down far below the server's budget."""
+        each budget ``cost`` spends to three quarters (a budget we had off takes the shipped value); a
+        refused game command that is not chat (so the game-command budget refused it) lowers that budget
+        to one less than what this gate let through in the server's interval up to it (``sent_at``) when
+        that is lower (the server refuses only over its limit: a server at 4 commands is paced at 4 from
+        its first refusal, not at 15, then 11, ...). Never below what ``cost`` itself needs. Count each
+        lowered budget's window as full from ``now``: the server counted the refused command too, so only
+        a whole interval of quiet empties its window. That matters beyond the refused command: while its
+        count is over the limit, Servatrice refuses every game command, the ones it does not count (card
+        moves, notes) too. Returns the new limits. A refusal of a command sent before the last lowering
+        changes nothing: commands already on their way when the first refusal came are refused with it,
+        and counting each of them would slow us down far below the server's budget."""
         if sent_at is not None and sent_at < self._lowered_at:
             return self.limits
         self._lowered_at = now
         limits, shipped = self.limits, FloodLimits()
+        sent = now if sent_at is None else sent_at
 
         def lowered(budget: str) -> int:
             current, needed = getattr(limits, budget), getattr(cost, budget)
-            return max(needed, 1, current * 3 // 4 if current > 0 else getattr(shipped, budget))
+            if current <= 0:
+                return max(needed, 1, getattr(shipped, budget))
+            over = current
+            if budget == "game_commands" and not cost.chat_messages:  # chat refused may be either budget's
+                let_through = self._commands.between(sent - limits.command_interval, sent)
+                if let_through > needed:  # the refused one is in it
+                    over = let_through - 1
+            return max(needed, 1, min(current * 3 // 4, over))
 
         spent = ["chat_messages", "chat_chars"] if cost.chat_messages or cost.chat_chars else []
         spent += ["game_commands"] if cost.game_commands else []

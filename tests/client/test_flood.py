@@ -144,6 +144,27 @@ def test_refusals_of_commands_sent_before_the_last_lowering_change_nothing() -> 
     assert gate.refused(roll, 20.0, sent_at=15.0).game_commands == 11  # sent at the lowered pace
 
 
+def test_a_first_refusal_paces_by_what_the_server_let_through() -> None:
+    """A server at 4 game commands per 10 s refuses the fifth: from then on the gate paces at 4 (one less
+    than what it let through in the server's interval), not at three quarters of 20. Each further refusal
+    would block every game command of the connection, the card moves and notes Servatrice does not count
+    too, until the window empties."""
+    gate = FloodGate(FloodLimits(margin=1.0))
+    roll = Cost(game_commands=1)
+    for sent in (0.0, 0.1, 0.2, 0.3, 0.4):
+        gate.record(roll, sent)
+    assert gate.refused(roll, 0.5, sent_at=0.4).game_commands == 4
+    say = FloodGate(FloodLimits(margin=1.0))  # a game chat line counts on both budgets: either refused it
+    line = game_command_cost("Command_GameSay", message="z" * 10)
+    for sent in (0.0, 0.1, 0.2, 0.3, 0.4):
+        say.record(line, sent)
+    limits = say.refused(line, 0.5, sent_at=0.4)
+    assert (limits.chat_messages, limits.chat_chars, limits.game_commands) == (7, 750, 15)
+    old = FloodGate(FloodLimits(margin=1.0))
+    old.record(roll, 0.0)  # only the refused command in the window: nothing to learn from, three quarters
+    assert old.refused(roll, 0.5, sent_at=0.0).game_commands == 15
+
+
 def test_repeated_refusals_never_lower_a_budget_below_what_the_command_needs() -> None:
     gate = FloodGate(FloodLimits(margin=0.0))
     line = chat_cost("y" * 400)

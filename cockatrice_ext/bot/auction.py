@@ -53,7 +53,9 @@ The rules live in :mod:`cockatrice_ext.formats.auction`; this module only adapts
   players to seats by user name at its boundary (commands in, card moves and counters out).
 
 Everything accepted goes through the journaled table first. A restarted bot with a registered
-account keeps its seat and resumes in place; one that lost its seat rebuilds the game on ``!resume``
+account keeps its seat and resumes in place, finishing the card moves the journal has and the table lacks
+(a draw's cards still in its piles too: :meth:`AuctionReferee.finish_draw`); one that lost its seat
+rebuilds the game on ``!resume``
 (:meth:`AuctionReferee.rebuild`): the remaining block as its deck, every card back with the player
 who holds it, gold, and the open lot with its standing bid.
 """
@@ -61,6 +63,7 @@ who holds it, gold, and the open lot with its standing bid.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import logging
@@ -175,6 +178,11 @@ TURN_LINE_WAIT = 5.0
 """Seconds a turn line with no other line to leave with (a judge's table: no income line) waits for the turn's
 next line, to go in its message; it is dropped once the turn's auction has begun (the lot's line names the
 bidder), and said alone when nothing else was said by then."""
+DEALING = "dealing"
+"""Table meta: ``{"game", "seq", "deck", "sb"}``, journaled as a draw's cards start to move: the game, the
+draw's journal entry and how many cards our deck and spares held then. Back in its seat after a stop that
+cut the draw short, the referee counts how many of the drawn cards left them and deals the rest
+(:meth:`AuctionReferee.finish_draw`)."""
 DRAW_ASKED = "draw_asked"
 """Table meta: ``[player, turn]`` of the active player's early ``!draw`` that was answered with how the
 auction starts (journaled, so that after a restart the repeat draws instead of asking again)."""
@@ -253,6 +261,7 @@ REFUSALS: dict[str, str] = {
     "not_a_commander": "you have no commander",
     "not_commander_game": "this is not a Commander Auction game",
     "not_enough_copies": "you hold only {held} {card}",
+    "not_enough_copies/several": "you hold only {held} copies of {card}",
     "duplicate_card": "you named {card} twice",
     "not_in_command_zone": "{card} is not in the command zone",
     "not_permitted": "you may do that only for yourself",
@@ -496,6 +505,18 @@ def drawn_unseen(entries: Iterable[JournalEntry]) -> set[int]:
     return unseen
 
 
+def drawn_in(entry: JournalEntry) -> list[tuple[Any, int]]:
+    """(drawer, engine card index) for each card ``entry``'s draws (``CardsDrawn``) gave, in the order the
+    referee deals them; an effect of another shape gives none."""
+    drawn: list[tuple[Any, int]] = []
+    for effect in entry.effects:
+        if effect.get("type") != "CardsDrawn":
+            continue
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            drawn += [(effect["player"], int(ref["index"])) for ref in effect.get("cards", ())]
+    return drawn
+
+
 PUT_BACK_EFFECTS = frozenset({"LotUnsold", "CardReturned"})
 """Journaled effects that put block cards back into the referee's deck, their ids seen with their names."""
 
@@ -517,6 +538,16 @@ def put_back(entries: Iterable[JournalEntry]) -> set[int]:
             with contextlib.suppress(KeyError, TypeError, ValueError):
                 back |= {int(ref["index"]) for ref in refs}
     return back
+
+
+def seen_position(pile: OwnDeck, name: str) -> int | None:
+    """The first position of ``pile`` holding a card called ``name`` whose id everyone saw with its name (one
+    put back), or None: a card about to be shown face up spends such a copy and keeps the unseen ones for
+    face-down deals."""
+    return next(
+        (p for p, (n, seen) in enumerate(zip(pile.names, pile.seen, strict=False)) if n == name and seen),
+        None,
+    )
 
 
 def listed(names: Iterable[str], *, last: str = "and") -> str:
@@ -550,14 +581,23 @@ def turn_line(who: str) -> str:
     return f"{who}'s turn: {HOW_AN_AUCTION_STARTS}."
 
 
+UNSOLD_WHERE: dict[str, tuple[str, str]] = {
+    "returned": ("stays with its owner", "stay with their owner"),
+    "top": ("goes back on top of the block", "go back on top of the block"),
+    "free_commander": ("goes free to the first bidder", "go free to the first bidder"),
+    "bottom_random": ("goes to the bottom", "go to the bottom"),
+}
+"""Where an unsold lot goes, said of one card and of several: "Bear and 1 more go", never "goes"."""
+
+
+def agreeing(count: int, one: str, several: str) -> str:
+    """``one`` when ``count`` is 1, else ``several``: a count's noun or verb agrees with it."""
+    return one if count == 1 else several
+
+
 def _unsold_line(effect: rules.LotUnsold, name_of: NameOf) -> str:
     names = fitted_names([c.name for c in effect.cards], MAX_CHAT_LINE - 140)  # the words around take < 140
-    where = {
-        "returned": "stays with its owner",
-        "top": "goes back on top of the block",
-        "free_commander": "goes free to the first bidder",
-        "bottom_random": "goes to the bottom",
-    }.get(effect.destination, "goes to the bottom")
+    where = agreeing(len(effect.cards), *UNSOLD_WHERE.get(effect.destination, UNSOLD_WHERE["bottom_random"]))
     if effect.reason == "turn_ended":
         if effect.bids:
             last = effect.bids[-1]
@@ -567,7 +607,8 @@ def _unsold_line(effect: rules.LotUnsold, name_of: NameOf) -> str:
             )
         return f"The turn ended during auction {effect.lot_no}: {names} {where} unsold."
     if effect.reason == "player_left" and effect.destination == "returned":
-        return f"The seller left during auction {effect.lot_no}: {names} leaves the game with them."
+        leaves = agreeing(len(effect.cards), "leaves", "leave")
+        return f"The seller left during auction {effect.lot_no}: {names} {leaves} the game with them."
     if effect.reason == "player_left":
         return f"Nobody is left to bid on auction {effect.lot_no}: {names} {where}."
     if effect.reason == "players_stopped":
@@ -580,10 +621,12 @@ LOST_PHRASES = {
     "left": "left the game",
     "dropped": "was dropped (their connection was gone)",
     "commander_damage": "lost to commander damage",
-    "block_empty_at_auction": "could not put a card up for auction: the block is empty",
-    "drew_from_empty_block": "drew from the empty block",
+    "block_empty_at_auction": "lost: the block was empty when their auction was due",
+    "drew_from_empty_block": "lost by drawing from the empty block",
 }
-"""How a player's loss reads after their name, by the engine's reason."""
+"""How a player's loss reads after their name, by the engine's reason: who lost and why in one phrase
+(90X.3f's losses say "lost": "alice drew from the empty block" left the table asking who had lost, and
+whether the game went on)."""
 
 
 def _lost_phrase(reason: str) -> str:
@@ -832,7 +875,7 @@ def render_view(
                 + (f" ({len(effect.bottom)} to the bottom)." if effect.bottom else ".")
             )
         elif isinstance(effect, rules.BlockShuffled):
-            lines.append(f"The block is shuffled ({effect.size} cards).")
+            lines.append(f"The block is shuffled ({effect.size} {agreeing(effect.size, 'card', 'cards')}).")
         elif isinstance(effect, rules.ManaBought):
             view.mana.append((effect.player, effect.color, effect.count))
             line = (
@@ -980,11 +1023,12 @@ class AuctionRoom(FormatRoom):
             starting_life=40 if options.commander else 20,
         )
         title = "Commander Auction" if options.commander else "Auction Magic"
+        cards = agreeing(len(loaded), "card", "cards")
         await ctx.reply(
             shorten(
                 f"{title} game #{referee.game_id} is open for {options.seats} players{asked_by(ctx.sender)}"
-                f" (block {loaded.name}, {len(loaded)} cards). Join it, load any deck (an empty one is fine)"
-                " and press ready. In game: !help."
+                f" (block {loaded.name}, {len(loaded)} {cards}). Join it, load any deck (an empty one is"
+                " fine) and press ready. In game: !help."
             )
         )
 
@@ -1105,7 +1149,8 @@ class AuctionReferee(SeatsByName, PileReferee):
             error = RulesError(error.code, **{**error.details, "card": self.shown_card_name(card)})
         held = error.details.get("held")
         if error.code == "not_enough_copies" and isinstance(held, int) and 0 <= held < len(COUNT_WORDS):
-            error = RulesError(error.code, **{**error.details, "held": COUNT_WORDS[held]})
+            code = agreeing(held, error.code, f"{error.code}/several")  # "only two copies of X", not "two X"
+            error = RulesError(code, **{**error.details, "held": COUNT_WORDS[held]})
         return super().explain(error)
 
     def refusal(self, error: RulesError, ctx: Context) -> Refusal:
@@ -1271,6 +1316,7 @@ class AuctionReferee(SeatsByName, PileReferee):
             starting_life=40 if options.commander else 20,
         )
         new_meta = {**meta, "options": asdict(options), "game_id": referee.game_id, "rebuilt_from": key}
+        new_meta.pop(DEALING, None)  # the old game's piles: the rebuilt game deals every card anew
         referee.bot.journal.copy_table(key, referee.table_key, meta=new_meta)
         referee.table = Table.restore(referee.bot.journal, referee.table_key)
         referee.engine_names = engine_names
@@ -1634,10 +1680,15 @@ class AuctionReferee(SeatsByName, PileReferee):
             if self.table is None or not await self.until_seats_known():
                 return
             await self.read_own_deck()
+            deck_read = len(self.own_deck.names)
             table = self.mirror.players[self.me].zone("table")
             on_table: dict[str, list[int]] = {}
+            face_down: list[int] = []  # nameless: a drawn card on its way, or one given back face down
             for card in table.cards:
-                on_table.setdefault(card.name, []).append(card.id)
+                if card.name:
+                    on_table.setdefault(card.name, []).append(card.id)
+                elif card.face_down:
+                    face_down.append(card.id)
             self.on_table = {}
             held = list(self.engine.lot.cards if self.engine.lot else []) + [
                 i for cards in self.engine.pending.values() for i in cards
@@ -1651,6 +1702,8 @@ class AuctionReferee(SeatsByName, PileReferee):
             if self.live:
                 self.dealt_from_mirror()
             moved = await self.finish_moves(on_table) if self.live else []
+            if self.live and not self.engine.is_over():
+                moved += await self.finish_draw(deck_read, face_down)
             said = " ".join(["Referee back.", *moved, ""])
             await self.say(shorten(said + self.status_line(max(100, MAX_CHAT_LINE - len(said)))))
             self.arm_timer()  # the bidder to move gets the whole time again
@@ -1712,6 +1765,113 @@ class AuctionReferee(SeatsByName, PileReferee):
                     )
                 elif self.short_of(name, in_block.get(name, 0)):
                     await self.table_to_own_deck(card_id, name, top=True)  # the block's order is the engine's
+        return lines
+
+    async def draw_cards(self, player: Any, count: int) -> None:
+        """``player`` draws ``count`` cards: where our piles stand is journaled first (:data:`DEALING`, for
+        the draw's entry to come: a stop right after the draw is journaled still finds it), then the draw,
+        then its cards move (:meth:`perform`)."""
+        await self.note_dealing()
+        await self.perform(self.apply(rules.Draw(player=player, count=count)))
+
+    async def note_dealing(self) -> None:
+        """Journal (:data:`DEALING`) how many cards our deck and spares hold before a draw, under the
+        sequence number its journal entry will have; a journal that cannot be written only costs that
+        repair (a warning)."""
+        if self.table is None or self.bot.journal.refusing:
+            return
+        if self.has_spares:
+            await self.read_spares()  # read now, as the draw's first card would (its size is counted)
+        journal, key = self.bot.journal, self.table.key
+        dealing = {
+            "game": self.game_id,
+            "seq": self.table.seq + 1,
+            "deck": len(self.own_deck.names),
+            "sb": len(self.own_sb.names),
+        }
+        try:
+            journal.set_table_meta(key, {**journal.table_meta(key), DEALING: dealing})
+        except JournalError as exc:
+            LOGGER.warning("game %d: a draw's start was not journaled: %s", self.game_id, exc)
+
+    async def finish_draw(self, deck_read: int, face_down: list[int]) -> list[str]:
+        """The cards of the journal's last action, a draw, that a stop kept from reaching their drawer: still
+        in our spares (or deck), or face down on our table on their way. ``deck_read``: our deck's size as
+        read when the referee came back; ``face_down``: the nameless cards on our table.
+
+        How many left our piles is the deck's size now against :data:`DEALING`'s (each card dealt takes one
+        card out of the deck: the spare's deck card burned into the spares in the same message, or the deck's
+        own); a spare that left without its burn (a stop between the two) is burned first. The last card to
+        leave lies face down on our table unless it reached its drawer: the referee peeks at the newest such
+        card and takes it on when its name is that card's. The rest are dealt face down as the draw deals
+        them, named to their drawer alone. Returns the public lines (no card named)."""
+        if self.table is None:
+            return []
+        journal = self.bot.journal
+        dealing = journal.table_meta(self.table_key).get(DEALING)
+        entries = collections.deque(journal.entries(self.table_key), maxlen=1)
+        if not isinstance(dealing, dict) or not entries:
+            return []
+        last = entries[0]
+        if dealing.get("game") != self.game_id or dealing.get("seq") != last.seq:
+            return []  # the draw's moves were done before a later action, or another game's record
+        drawn = drawn_in(last)
+        if not drawn:
+            return []  # the draw was refused: the next action took its number
+        try:
+            deck_before, sb_before = int(dealing["deck"]), int(dealing["sb"])
+        except (KeyError, TypeError, ValueError):
+            return []
+        lines = await self._finish_draw(drawn, deck_before, sb_before, deck_read, face_down)
+        if not journal.refusing:  # done: a later restart with no action since finds nothing to finish
+            with contextlib.suppress(JournalError):
+                meta = journal.table_meta(self.table_key)
+                meta.pop(DEALING, None)
+                journal.set_table_meta(self.table_key, meta)
+        return lines
+
+    async def _finish_draw(
+        self,
+        drawn: list[tuple[Any, int]],
+        deck_before: int,
+        sb_before: int,
+        deck_read: int,
+        face_down: list[int],
+    ) -> list[str]:
+        """:meth:`finish_draw` once its record matched: the moves and the lines."""
+        if self.has_spares and sb_before > 0:
+            await self.read_spares()
+            short = sb_before - len(self.own_sb.names)
+            for _ in range(max(0, min(short, len(self.own_deck.names)))):
+                await self.deck_top_to_spares()
+                deck_read -= 1
+        left = max(0, min(len(drawn), deck_before - deck_read))  # the drawn cards that left our piles
+        on_way = None
+        if left and face_down:
+            newest = max(face_down)
+            if await self.peek_at(newest) == self.block.game_names[drawn[left - 1][1]]:
+                on_way = newest
+        rest = drawn[left - (on_way is not None) :]
+        if not rest:
+            return []
+        if on_way is not None:
+            self.on_table[rest[0][1]] = on_way
+        lines: list[str] = []
+        for player in dict.fromkeys(player for player, _ in rest):
+            indices = [index for who, index in rest if who == player]
+            await self.hand_over_all(indices, player, hidden=True)
+            if player not in self.engine.living():
+                continue  # they took them out of the game with them (800.4a)
+            names = [self.block.game_names[i] for i in indices]
+            them = agreeing(len(names), "it", "them")
+            yours = "in your hand" if self.is_judge else f"on your table (drag {them} into your hand)"
+            is_are = agreeing(len(names), "is", "are")
+            await self.tell(
+                self.player_name(player), f"{listed(names)}, which you drew, {is_are} now {yours}."
+            )
+            cards = f"{len(names)} {agreeing(len(names), 'card', 'cards')}"
+            theirs = "in their hand" if self.is_judge else "on their table, face down"
+            lines.append(f"The rest of {self.player_name(player)}'s draw, {cards}, is now {theirs}.")
         return lines
 
     def short_of(self, name: str, in_block: int) -> bool:
@@ -1874,7 +2034,10 @@ class AuctionReferee(SeatsByName, PileReferee):
             return card_id
         name = self.block.game_names[index]
         zone, pile = "deck", self.own_deck
-        position = pile.position(name)
+        # Shown face up now: a copy whose id everyone saw already, if there is one.
+        position = seen_position(pile, name)
+        if position is None:
+            position = pile.position(name)
         if position is None:
             await self.read_spares()
         if position is None and self.own_sb.names:  # its deck card went to the spares: a spare, face up
@@ -1885,18 +2048,15 @@ class AuctionReferee(SeatsByName, PileReferee):
             return None
         before = self.table_ids(self.me)
         pile.take(position)
-        await self.run(
-            pc.move_card(
-                zone,
-                [position],
-                target_player_id=self.me,
-                target_zone="table",
-                x=self.free_x(self.me, DEAL_ROW),
-                y=DEAL_ROW,
-            )
+        move = pc.move_card(
+            zone,
+            [position],
+            target_player_id=self.me,
+            target_zone="table",
+            x=self.free_x(self.me, DEAL_ROW),
+            y=DEAL_ROW,
         )
-        if zone == "sb":
-            await self.deck_top_to_spares()
+        await self.run(move, *(self.deck_top_to_spares_moves() if zone == "sb" else []))
         card_id = await self.wait_new_card(self.me, before, name=name)
         if card_id is not None:
             self.on_table[index] = card_id
@@ -1911,13 +2071,23 @@ class AuctionReferee(SeatsByName, PileReferee):
         goes face down onto a table; a block card once seen face up (an unsold lot, a card given back) is
         back in our deck under that id, so dealing it would tell everyone what the drawer got. Every face-down
         deal comes from the sideboard, so where it comes from says nothing either. Moves cost no game-command
-        budget. A game without spares (made before them), or whose every spare of that name was seen, deals
-        from the deck as before."""
+        budget. A game without spares (made before them), or with no unseen spare of that name left, deals
+        from the deck: an unseen copy there if it has one (a spare of that name was drawn earlier while its
+        deck copy stayed). Only when no card of that name the referee holds is unseen does the deal show an
+        id seen with its name (an INFO line): every copy of it was shown face up (a lot, a card given back)
+        or drawn and given back, or, after a restart in place, lies in the deck under a name the journal put
+        back (:meth:`seen_in_deck`). Face-up deals spend seen copies first (:meth:`to_my_table`) and the
+        deck's unseen cards of such names are moved into the spares first (:meth:`deck_top_to_spares`), so
+        that this is rare."""
         await self.read_spares()
         position = self.own_sb.position(name, unseen=True)
         if position is None:
-            if self.own_sb.names:
-                LOGGER.info("game %d: no unseen spare of %s: dealt from the deck", self.game_id, name)
+            if self.own_sb.names and self.own_deck.position(name, unseen=True) is None:
+                LOGGER.info(
+                    "game %d: every %s the referee holds was seen with its id: a seen one is dealt face down",
+                    self.game_id,
+                    name,
+                )
             return await self.deal_from_deck(
                 name, self.me, face_down=True, exclude=self.on_table.values(), unseen_first=True
             )
@@ -1926,24 +2096,42 @@ class AuctionReferee(SeatsByName, PileReferee):
         move = pc.move_card(
             "sb", [position], target_player_id=self.me, target_zone="table", x=0, y=0, face_down=True
         )
-        await self.run(move)
-        await self.deck_top_to_spares()
+        await self.run(move, *self.deck_top_to_spares_moves())  # one message: a stop cuts neither off alone
         return await self.wait_new_card(self.me, before, exclude=self.on_table.values())
 
     async def deck_top_to_spares(self) -> None:
-        """Our deck's top card to the bottom of our sideboard: a card dealt from the spares leaves the deck
-        one card too many. Both zones are hidden, so nobody is shown an id. A card everyone saw (one put back
-        on top) is passed over for the next: the spares then never hold such a card, even after a restart,
-        when the referee can no longer tell which is which; where it lies was public already."""
+        """:meth:`deck_top_to_spares_moves`, sent."""
+        await self.run(*self.deck_top_to_spares_moves())
+
+    def deck_top_to_spares_moves(self) -> list[Any]:
+        """Our deck's top card to the bottom of our sideboard (the move, the lists already changed): a card
+        dealt from the spares leaves the deck one card too many. Both zones are hidden, so nobody is shown an
+        id. A card everyone saw (one put back on top) is passed over for the next: the spares then never hold
+        such a card, even after a restart, when the referee can no longer tell which is which; where it lies
+        was public already. An unseen card of a name put back goes first: after a restart in place every deck
+        card of such a name counts as seen (:meth:`seen_in_deck`), while in the spares it stays a card to deal
+        face down."""
         if not self.own_deck.names:
-            return
-        position = self.own_deck.position_unseen()
+            return []
+        position = self.burn_position()
         name = self.own_deck.take(position)
         seen = self.own_deck.took_seen
-        await self.run(
-            pc.move_card("deck", [position], target_player_id=self.me, target_zone="sb", x=-1, y=0)
-        )
         self.own_sb.put(name, top=False, seen=seen)
+        return [pc.move_card("deck", [position], target_player_id=self.me, target_zone="sb", x=-1, y=0)]
+
+    def burn_position(self) -> int:
+        """The deck card :meth:`deck_top_to_spares_moves` moves: the first unseen one of a name some card of
+        which was put back, else the first unseen one (the top when every card was seen)."""
+        deck = self.own_deck
+        shown = self.put_back_names | {n for n, seen in zip(deck.names, deck.seen, strict=False) if seen}
+        for position, name in enumerate(deck.names):
+            if name in shown and not (position < len(deck.seen) and deck.seen[position]):
+                return position
+        return deck.position_unseen()
+
+    put_back_names: frozenset[str] = frozenset()
+    """Names some card of which went back into our deck after everyone saw its id (:func:`put_back`, kept
+    up to date as cards go back): after a restart in place the deck's cards of these names count as seen."""
 
     async def read_own_deck(self, zone_name: str = "deck", into: OwnDeck | None = None) -> bool:
         """Our deck (its cards of names put back marked seen); our sideboard's spares are read when the first
@@ -1952,6 +2140,7 @@ class AuctionReferee(SeatsByName, PileReferee):
             return False
         if zone_name == "deck" and into is None:
             seen = self.seen_in_deck()
+            self.put_back_names = self.put_back_names | seen
             self.own_deck.load(self.own_deck.names, [name in seen for name in self.own_deck.names])
             self.spares_read = False
         return True
@@ -1980,6 +2169,12 @@ class AuctionReferee(SeatsByName, PileReferee):
         if card_id is not None:
             self._notes.pop(card_id, None)
             await self.table_to_own_deck(card_id, self.block.game_names[index], top=top)
+
+    async def table_to_own_deck(self, card_id: int, name: str, *, top: bool) -> None:
+        """A card from our table into our deck, seen (:meth:`PileReferee.table_to_own_deck`); its name is one
+        put back from now on (:attr:`put_back_names`)."""
+        self.put_back_names = self.put_back_names | {name}
+        await super().table_to_own_deck(card_id, name, top=top)
 
     async def hand_over_all(self, indices: list[int], player: Any, *, hidden: bool = False) -> None:
         """:meth:`hand_over` of each card into ``player``'s hand; as a judge, the cards go from their table
@@ -2254,7 +2449,8 @@ class AuctionReferee(SeatsByName, PileReferee):
         lot = engine.current_lot()
         if lot is not None:
             names = [self.shown_card_name(str(card["name"])) for card in lot["cards"]]
-            groups.append((f"Auction {lot['lot_no']}'s {len(names)} cards: ", names))
+            cards = agreeing(len(names), "card", "cards")
+            groups.append((f"Auction {lot['lot_no']}'s {len(names)} {cards}: ", names))
         for player in engine.players:
             if choice := engine.pending_choice(player):
                 names = [self.shown_card_name(ref.name) for ref in choice]
@@ -2345,7 +2541,7 @@ class AuctionReferee(SeatsByName, PileReferee):
                     f"this turn's card comes from its auction: {how}. !draw is for card effects that make you"
                     " draw (rule 7); say !draw again to draw anyway"
                 )
-            await self.perform(self.apply(rules.Draw(player=player, count=count or 1)))
+            await self.draw_cards(player, count or 1)
 
     def draw_needs_asking(self, player: Any) -> bool:
         """Whether ``player``'s ``!draw`` is their first this turn before their turn's auction: a newcomer's

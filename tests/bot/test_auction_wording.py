@@ -175,7 +175,7 @@ def test_state_after_a_concession_names_who_conceded() -> None:
         ),
         (
             lambda e: [am.EndTurn(None), am.BeginTurn(None, active=2), am.Draw(2, count=3)],
-            "alice won (bob drew",
+            "alice won (bob lost by drawing from the empty block)",
         ),
         (
             lambda e: [am.DeclareWin(None, targets=(1, 2), reason="")],
@@ -192,7 +192,7 @@ def test_every_end_reason_reads_right_in_state(make: Any, expected: str) -> None
 
 def test_an_empty_block_reads_right_under_each_rule() -> None:
     for rule, expected in (
-        ("active_player_loses", "bob won (alice could not put a card up for auction: the block is empty)"),
+        ("active_player_loses", "bob won (alice lost: the block was empty when their auction was due)"),
         ("draw", "a draw (the block ran out)"),
         ("higher_life_wins", "alice won (the block ran out; the highest life total wins)"),
     ):

@@ -48,7 +48,8 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   combat phase in Cockatrice starts combat. Passing the turn in Cockatrice ends nothing: Servatrice lets any
   player press it and does not say who did (a defender's press ended the attacker's combat), so the referee
   passes the turn back and says once per wait what the turn or its fight waits for, ``!pass`` to end a combat
-  (:func:`turn_kept_line`).
+  (:func:`turn_kept_line`): drawn as it leaves, in a message of its own, and dropped if the wait it is about
+  is over by then (the chat budget may hold it while the game goes on).
 * **Players going.** Two play, so a player who concedes or leaves the started game ends it: the engine
   records who and why (``RemovePlayer``; :meth:`CombatReferee.settle_departure`), so the game-over line,
   ``!score``, ``!games`` and the journal agree. Watching, Cockatrice stops the game at a concession before
@@ -58,7 +59,10 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   prints both on the table, while extra counters stack unlabelled past the player's area. Every round
   begins with its spell cap; the winner is declared after round ten.
 * **Chat.** Every refusal is one line; identity is the server's player id of the chat event. Slots are
-  numbered 1-5 for players (the engine counts from 0).
+  numbered 1-5 for players (the engine counts from 0). What one command does to several cards reads as one
+  line (:func:`render_effects`: ``!discard 3 4 6``, a summon's sacrifices, a creature with its auras). A
+  private hand list or answer note is drawn as it leaves; a hand list overtaken by a newer one is not sent
+  (its numbers would point at other cards).
 * **Restarts.** A registered account keeps its seat and resumes in place. One that lost its seat
   rebuilds the game on ``!resume`` (:meth:`CombatReferee.rebuild`): a new game the same two players join
   with the same decks; the engine (round, points, caps, life, every card's place) comes from the
@@ -545,14 +549,22 @@ def render_effects(
     shown: Callable[[str], str] = same_name,
 ) -> list[str]:
     """Public chat lines for ``effects``; drawn cards and face-down cards stay private. Cards are named by
-    ``shown``: the name on the card in Cockatrice (a flip card by its front face, as in play there)."""
+    ``shown``: the name on the card in Cockatrice (a flip card by its front face, as in play there).
+    What one command did to several cards of a kind reads as one line, not one per card: its discards (with
+    what the cleanup still asks), the cards that left play together, the permanents a resolution put in
+    play, a summon's sacrifices and what left play with them."""
+    effects = list(effects)
     lines: list[str] = []
 
     def card(ref: CardRef) -> str:
         return shown(ref.name)
 
     settled_deaths: set[int] = set()  # creatures a settled fight killed: its line names them
-    for effect in effects:
+    summoned_with = summon_departures(effects)  # a summon's sacrifices and what left play with them
+    position = 0
+    while position < len(effects):
+        effect = effects[position]
+        position += 1
         if isinstance(effect, rules.GameStarted):
             players = " vs ".join(name_of(p) for p in effect.players)
             lines.append(
@@ -592,9 +604,16 @@ def render_effects(
                 lines.append(f"Fights: {name_of(active)}, !fight SLOT, or !pass to end combat.")
         elif isinstance(effect, rules.CreatureSummoned):
             sacrificed = ", ".join(card(ref) for ref in effect.sacrificed)
+            victims = {ref.index for ref in effect.sacrificed}
+            with_them = [
+                effects[at]
+                for at, summon in sorted(summoned_with.items())
+                if summon == position - 1 and effects[at].card.index not in victims  # type: ignore[attr-defined]
+            ]  # what left play with the sacrifices (their auras): said in the summon's line, not one each
+            also = f"; {left_play_words(with_them, name_of, shown)}" if with_them else ""
             lines.append(
                 f"{name_of(effect.player)} summons {card(effect.card)} in slot {effect.slot + 1}"
-                + (f", sacrificing {sacrificed}." if sacrificed else ".")
+                + (f", sacrificing {sacrificed}{also}." if sacrificed else ".")
             )
         elif isinstance(effect, rules.AbilityActivated):
             lines.append(
@@ -619,7 +638,11 @@ def render_effects(
             old = f" ({card(effect.discarded)} is discarded)" if effect.discarded is not None else ""
             lines.append(f"{name_of(effect.player)}'s {card(effect.card)} is the enchantment in play{old}.")
         elif isinstance(effect, rules.PermanentEntered):
-            lines.append(f"{name_of(effect.player)}'s {card(effect.card)} enters ({effect.kind}).")
+            entered = [effect]  # the auras and equipment of one resolution: one line, not one each
+            while position < len(effects) and isinstance(effects[position], rules.PermanentEntered):
+                entered.append(effects[position])  # type: ignore[arg-type]
+                position += 1
+            lines.append(entered_line(entered, name_of, shown))
         elif isinstance(effect, rules.SpellFizzled):
             lines.append(f"{card(effect.card)} has no target and fizzles.")
         elif isinstance(effect, rules.FightResolved):
@@ -631,13 +654,33 @@ def render_effects(
                 f"{name_of(effect.player)} equips {card(effect.equipment)} to {card(effect.creature)}."
             )
         elif isinstance(effect, rules.CardLeftPlay):
-            if effect.card.index in settled_deaths:  # the fight's line said where it goes
-                settled_deaths.discard(effect.card.index)
+            if position - 1 in summoned_with:  # the summon's line says it
                 continue
-            to = "hand" if effect.to == "hand" else "used pile"
-            lines.append(f"{card(effect.card)} leaves play to {name_of(effect.owner)}'s {to}.")
+            run = [effect]  # a creature and its auras (!dies, a fight): one line, not one each
+            while (
+                position < len(effects)
+                and isinstance(effects[position], rules.CardLeftPlay)
+                and position not in summoned_with
+            ):
+                run.append(effects[position])  # type: ignore[arg-type]
+                position += 1
+            told = [left for left in run if left.card.index not in settled_deaths]
+            settled_deaths.difference_update(left.card.index for left in run)  # the fight's line said where
+            if told:
+                lines.append(f"{left_play_words(told, name_of, shown)}.")
         elif isinstance(effect, rules.CardDiscarded):
-            lines.append(f"{name_of(effect.player)} discards {card(effect.card)}.")
+            discarded, still = [effect.card], None  # one command's discards: one line, and what is left
+            while position < len(effects):
+                following = effects[position]
+                if isinstance(following, rules.CardDiscarded) and following.player == effect.player:
+                    discarded.append(following.card)
+                    still = None  # a countdown a later discard of the same command overtook
+                elif isinstance(following, rules.DiscardToHandSize) and following.player == effect.player:
+                    still = following
+                else:
+                    break
+                position += 1
+            lines.append(discarded_line(effect.player, discarded, still, name_of, shown))
         elif isinstance(effect, rules.DiscardToHandSize):
             lines.append(
                 f"Cleanup: {name_of(effect.player)} discards {effect.count} (!discard N, by the hand list"
@@ -661,6 +704,92 @@ def render_effects(
                 result = game_result(effect.winner, effect.points, engine.config.rounds, name_of)
                 lines.append(f"Game over {result}.")
     return lines
+
+
+def summon_departures(effects: list[Effect]) -> dict[int, int]:
+    """Position of each ``CardLeftPlay`` a summon caused (its sacrifices, and their auras, which the engine
+    puts right before the ``CreatureSummoned``) -> the summon's position."""
+    found: dict[int, int] = {}
+    for at, effect in enumerate(effects):
+        if isinstance(effect, rules.CreatureSummoned) and effect.sacrificed:
+            before = at - 1
+            while before >= 0 and isinstance(effects[before], rules.CardLeftPlay) and before not in found:
+                found[before] = at
+                before -= 1
+    return found
+
+
+def left_play_words(
+    left: list[rules.CardLeftPlay], name_of: Callable[[Any], str], shown: Callable[[str], str] = same_name
+) -> str:
+    """``Grizzly Bears leaves play to zoe's used pile, Rancor to alice's used pile``: cards that left play
+    together (a creature and its auras), by where each went, in one clause."""
+    groups: dict[tuple[Any, str], list[str]] = {}
+    for effect in left:
+        groups.setdefault((effect.owner, effect.to), []).append(shown(effect.card.name))
+    parts = []
+    for (owner, to), cards in groups.items():
+        where = f"{name_of(owner)}'s {'hand' if to == 'hand' else 'used pile'}"
+        if not parts:
+            verb = "leaves" if len(cards) == 1 else "leave"
+            parts.append(f"{_and(cards)} {verb} play to {where}")
+        else:
+            parts.append(f"{_and(cards)} to {where}")
+    return ", ".join(parts)
+
+
+KIND_PLURALS = {"aura": "auras", "equipment": "equipment"}
+
+
+def entered_line(
+    entered: list[rules.PermanentEntered],
+    name_of: Callable[[Any], str],
+    shown: Callable[[str], str] = same_name,
+) -> str:
+    """``zoe's Rancor and Spectral Flight enter (auras).``: the permanents one resolution put in play, by
+    player, in one line (``zoe's Rancor enters (aura).`` for one)."""
+    by_player: dict[Any, list[rules.PermanentEntered]] = {}
+    for effect in entered:
+        by_player.setdefault(effect.player, []).append(effect)
+    parts = []
+    for player, theirs in by_player.items():
+        kinds = {effect.kind for effect in theirs}
+        if len(theirs) == 1:
+            parts.append(f"{name_of(player)}'s {shown(theirs[0].card.name)} enters ({theirs[0].kind})")
+        elif len(kinds) == 1:
+            kind = next(iter(kinds))
+            cards = _and([shown(effect.card.name) for effect in theirs])
+            parts.append(f"{name_of(player)}'s {cards} enter ({KIND_PLURALS.get(kind, kind + 's')})")
+        else:
+            cards = _and([f"{shown(effect.card.name)} ({effect.kind})" for effect in theirs])
+            parts.append(f"{name_of(player)}'s {cards} enter")
+    return "; ".join(parts) + "."
+
+
+def discarded_line(
+    player: Any,
+    cards: list[CardRef],
+    still: rules.DiscardToHandSize | None,
+    name_of: Callable[[Any], str],
+    shown: Callable[[str], str] = same_name,
+) -> str:
+    """One command's discards in one line: ``zoe discards Shock and Rancor.``, and at a cleanup that still
+    waits, how many more (``; 1 more to discard (!discard N ...) down to 7 cards, then the turn passes.``).
+    Seen: ``!discard 3 4 6`` printed a discard and a countdown line for each card. The cards go to a used
+    pile, face up: public."""
+    tail = "."
+    if still is not None:
+        tail = (
+            f"; {still.count} more to discard (!discard N, by the hand list sent privately) down to"
+            f" {still.hand_size} cards, then the turn passes."
+        )
+    head = f"{name_of(player)} discards "
+    named = [shown(ref.name) for ref in cards]
+    listed = _and(named)
+    while len(named) > 1 and len(head) + len(listed) + len(tail) > MAX_CHAT_LINE:  # the count is kept
+        named.pop()
+        listed = f"{', '.join(named)} and {len(cards) - len(named)} more"
+    return f"{head}{listed}{tail}"
 
 
 def fight_declared_line(
@@ -757,18 +886,37 @@ def fight_wait(engine: rules.CombatEngine) -> tuple[Any, ...]:
     return (engine.fight_slot, engine.answering_player() is not None)
 
 
+NOT_BY_COCKATRICE = "(passing the turn in Cockatrice does not: anyone can press it)"
+
+
+def step_ask(engine: rules.CombatEngine, target: Any, name: str) -> str:
+    """What ends the turn from the step it is in, after "It is still X's turn": ``!pass`` only in the fights
+    (seen: "(step main): !pass ends it.", which the main step refuses)."""
+    if engine.step == "main":
+        return (
+            f" (main step): {name}, !summon CARD SLOT, then !combat; in the fights !pass ends the turn"
+            f" {NOT_BY_COCKATRICE}."
+        )
+    if engine.step == "combat":
+        return (
+            " (combat step): set spells (!set N SLOT), then both players say !ready; in the fights !pass ends"
+            f" the turn {NOT_BY_COCKATRICE}."
+        )
+    if engine.step == "cleanup" and target in engine.config.players:
+        excess = engine.hand_size(target) - engine.config.max_hand_size
+        return f" (cleanup): {name} discards {excess} more (!discard N), then the turn passes."
+    return "."
+
+
 def turn_kept_line(engine: rules.CombatEngine, target: Any, name_of: Callable[[Any], str]) -> str:
     """What the table reads when Cockatrice's turn was passed while the engine's turn goes on (the referee
     passes it back): whose turn it still is, what a pending fight waits for, and how the turn or its combat
     ends (``!pass``: a press in Cockatrice may be anyone's)."""
     name = name_of(target)
     if engine.phase == "play" and engine.step == "fights" and engine.fight_slot is None:
-        return (
-            f"It is still {name}'s turn: {name}, !fight SLOT, or !pass to end combat (passing the turn in"
-            " Cockatrice does not: anyone can press it)."
-        )
+        return f"It is still {name}'s turn: {name}, !fight SLOT, or !pass to end combat {NOT_BY_COCKATRICE}."
     if engine.phase != "play" or engine.fight_slot is None:
-        return f"It is still {name}'s turn (step {engine.step or 'main'}): !pass ends it."
+        return f"It is still {name}'s turn{step_ask(engine, target, name)}"
     slot = engine.fight_slot + 1
     answering = engine.answering_player()
     if answering is not None:
@@ -903,6 +1051,62 @@ def cannot_cast_note(
     )
 
 
+@dataclass(frozen=True)
+class PrivateLine:
+    """One private line of :func:`private_lines`: to whom, what it says now, and what kind of line it is
+    (``opening``, ``draw``, ``hand``: a hand list, after ``note`` when there is one; ``answer``: the
+    defender's :func:`answer_note`, ``cast`` after an instant of theirs). Hand lists and answer notes say
+    what is true now, so the referee draws them again as they leave (:meth:`CombatReferee.private_line`)."""
+
+    player: Any
+    text: str
+    kind: str
+    note: str = ""
+    cast: bool = False
+
+
+def private_lines(
+    effects: Iterable[Effect],
+    engine: rules.CombatEngine,
+    *,
+    moved: Collection[int] = (),
+    shown: Callable[[str], str] = same_name,
+) -> list[PrivateLine]:
+    """The private lines ``effects`` call for: the opening hand, numbered (for ``!place N SLOT``), later
+    draws, and the hand list whenever a card leaves the hand (face down: numbers for ``!set N SLOT``, after a
+    note when the spell set cannot be cast this turn; a discard, at each step of a cleanup too: ``!discard
+    N``; a summon); a defender asked to answer hears what of theirs can be cast now, or that nothing can
+    (:func:`answer_note`). ``moved``: positions in ``effects`` of draws the referee put into the player's
+    hand itself (a judge): those need no word; the others are named, and the opening hand says once how to
+    take them from the library. Hand cards and draws are named by ``shown``: the name on the card in
+    Cockatrice."""
+    out: list[PrivateLine] = []
+    for position, effect in enumerate(effects):
+        if isinstance(effect, rules.CardsDrawn) and effect.cards and effect.visible_to is not None:
+            if engine.phase == "setup":
+                where = JUDGE_LAYS_OUT if position in moved else LIBRARY_HOWTO
+                text = (
+                    f"Your opening hand: {hand_listing(engine, effect.player, shown)}. {where}"
+                    f" {setup_prompt(engine, effect.player)}"
+                )
+                out.append(PrivateLine(effect.player, text, "opening"))
+            elif position not in moved:
+                drawn = ", ".join(shown(ref.name) for ref in effect.cards)
+                out.append(PrivateLine(effect.player, f"You draw: {drawn}.", "draw"))
+        elif (isinstance(effect, rules.FaceDownPlaced) and effect.visible_to is not None) or isinstance(
+            effect, (rules.DiscardToHandSize, rules.CardDiscarded, rules.CreatureSummoned)
+        ):  # a card left the hand (or must): the numbers changed, so the new list, once per batch
+            note = cannot_cast_note(effect, engine, shown) if isinstance(effect, rules.FaceDownPlaced) else ""
+            text = f"{note} {hand_message(engine, effect.player, shown)}".lstrip()
+            if not any((line.player, line.text) == (effect.player, text) for line in out):
+                out.append(PrivateLine(effect.player, text, "hand", note=note))
+        elif isinstance(effect, rules.DefenderToAnswer | rules.SpellCast) and (
+            note := answer_note(engine, effect.player, shown, cast=isinstance(effect, rules.SpellCast))
+        ):
+            out.append(PrivateLine(effect.player, note, "answer", cast=isinstance(effect, rules.SpellCast)))
+    return out
+
+
 def private_messages(
     effects: Iterable[Effect],
     engine: rules.CombatEngine,
@@ -910,40 +1114,8 @@ def private_messages(
     moved: Collection[int] = (),
     shown: Callable[[str], str] = same_name,
 ) -> list[tuple[Any, str]]:
-    """(player, text): the opening hand, numbered (for ``!place N SLOT``), later draws, and the hand list
-    whenever a card leaves the hand (face down: numbers for ``!set N SLOT``, after a note when the spell set
-    cannot be cast this turn; a discard, at each step of a cleanup too: ``!discard N``; a summon); a defender
-    asked to answer hears what of theirs can be cast now, or that nothing can (:func:`answer_note`).
-    ``moved``: positions in ``effects`` of draws the referee put into the player's hand itself (a judge):
-    those need no word; the others are named, and the opening hand says once how to take them from the
-    library. Hand cards and draws are named by ``shown``: the name on the card in Cockatrice."""
-    out: list[tuple[Any, str]] = []
-    for position, effect in enumerate(effects):
-        if isinstance(effect, rules.CardsDrawn) and effect.cards and effect.visible_to is not None:
-            if engine.phase == "setup":
-                where = JUDGE_LAYS_OUT if position in moved else LIBRARY_HOWTO
-                out.append(
-                    (
-                        effect.player,
-                        f"Your opening hand: {hand_listing(engine, effect.player, shown)}. {where}"
-                        f" {setup_prompt(engine, effect.player)}",
-                    )
-                )
-            elif position not in moved:
-                drawn = ", ".join(shown(ref.name) for ref in effect.cards)
-                out.append((effect.player, f"You draw: {drawn}."))
-        elif (isinstance(effect, rules.FaceDownPlaced) and effect.visible_to is not None) or isinstance(
-            effect, (rules.DiscardToHandSize, rules.CardDiscarded, rules.CreatureSummoned)
-        ):  # a card left the hand (or must): the numbers changed, so the new list, once per batch
-            note = cannot_cast_note(effect, engine, shown) if isinstance(effect, rules.FaceDownPlaced) else ""
-            message = (effect.player, f"{note} {hand_message(engine, effect.player, shown)}".lstrip())
-            if message not in out:
-                out.append(message)
-        elif isinstance(effect, rules.DefenderToAnswer | rules.SpellCast) and (
-            note := answer_note(engine, effect.player, shown, cast=isinstance(effect, rules.SpellCast))
-        ):
-            out.append((effect.player, note))
-    return out
+    """(player, text) of each of :func:`private_lines`, as they read now."""
+    return [(line.player, line.text) for line in private_lines(effects, engine, moved=moved, shown=shown)]
 
 
 def hand_message(engine: rules.CombatEngine, player: Any, shown: Callable[[str], str] = same_name) -> str:
@@ -1242,6 +1414,7 @@ class CombatReferee(SeatsByName, GameReferee):
         self._passes = 0
         self._turn_told: set[tuple[Any, ...]] = set()  # (round, player, fight_wait): "still X's turn" said
         self._reminders: set[asyncio.Task[None]] = set()
+        self._hand_lists: dict[Any, int] = {}  # player -> the latest hand list queued for them
         self._answer_timer: asyncio.Task[None] | None = None  # resolves a fight its defender does not answer
         self._answer_key: tuple[int, int, int] | None = None  # the wait the timer runs for: answer_key
         self.engine_names: dict[Any, str] = {}  # engine player -> user name (seats are found by name)
@@ -1286,7 +1459,7 @@ class CombatReferee(SeatsByName, GameReferee):
         referee.cards = cards
         bot.adopt_game(referee)
         if not referee.watching:
-            await bot.client.select_deck(game_id, EMPTY_DECK)
+            referee.set_up(lambda: bot.client.select_deck(game_id, EMPTY_DECK))
         return referee
 
     @classmethod
@@ -1663,20 +1836,31 @@ class CombatReferee(SeatsByName, GameReferee):
             return
         try:
             async with self._lock:
-                if self.closed or self.finished or self.table is None or self.engine.is_over():
+                if self.reminder(key) is None:
                     return
-                engine = self.engine
-                target = key[1]
-                now = (engine.round, engine.whose_turn, engine.step, *fight_wait(engine))
-                if now != key or engine.phase != "play":
-                    return  # the turn (or the fight) moved on meanwhile
-                seat = self.seat_of(target)
-                state = self.mirror.players.get(seat) if seat is not None else None
-                if state is None or state.conceded:
-                    return  # the player whose turn it was conceded or left: the server moved the turn
-                await self.say(turn_kept_line(engine, target, self.player_name))
+                # Drawn as it leaves, and dropped if the wait it is about is over by then (the chat budget
+                # may hold it while the game goes on); a message of its own: merged with the next lines, it
+                # read as one sentence with them.
+                self.bot.chat.say(self.chat_destination, lambda: self.reminder(key), raw=True)
         except Exception:  # a task of its own: nobody else would hear of it
             LOGGER.exception("game %d: the turn reminder failed", self.game_id)
+
+    def reminder(self, key: tuple[Any, ...]) -> str | None:
+        """The "It is still X's turn" line for the wait ``key`` (:meth:`remind_turn_later`) as things are now,
+        None when it is no longer true: the turn, its step or its fight moved on, the game ended, or the
+        player whose turn it was conceded or left (the server moved the turn)."""
+        if self.closed or self.finished or self.table is None or self.engine.is_over():
+            return None
+        engine = self.engine
+        target = key[1]
+        now = (engine.round, engine.whose_turn, engine.step, *fight_wait(engine))
+        if now != key or engine.phase != "play":
+            return None
+        seat = self.seat_of(target)
+        state = self.mirror.players.get(seat) if seat is not None else None
+        if state is None or state.conceded:
+            return None
+        return turn_kept_line(engine, target, self.player_name)
 
     async def follow_engine_turn(self) -> None:
         """Make the Cockatrice active player the engine's (the bot passes turns, a bounded number)."""
@@ -1707,7 +1891,7 @@ class CombatReferee(SeatsByName, GameReferee):
                 await self.say(f"While the referee was away: {said}.")
                 if await self.settle_departure(stopped=True):
                     return
-            await self.say("Referee back. " + self.score_line())
+            await self.say(lambda: "Referee back. " + self.score_line())  # as it is when the line leaves
             self._answer_key = None  # a defender asked before the link went gets their whole time again
             self.arm_answer_timer()
             await self.follow_engine_turn()
@@ -1739,8 +1923,8 @@ class CombatReferee(SeatsByName, GameReferee):
             await self.show_score()
         for line in render_effects(effects, engine, self.player_name, self.shown_card_name):
             await self.say(line)
-        for player, text in private_messages(effects, engine, moved=moved, shown=self.shown_card_name):
-            await self.tell(self.player_name(player), shorten(text, 900))
+        for line in private_lines(effects, engine, moved=moved, shown=self.shown_card_name):
+            await self.tell(self.player_name(line.player), self.private_line(line))
         if engine.is_over():
             if engine.out is None:  # (one who went: Cockatrice may have stopped the game already)
                 await self.keep_table_in_step()  # the last board is laid out before the bot may leave
@@ -1755,6 +1939,44 @@ class CombatReferee(SeatsByName, GameReferee):
         if new_turn:
             self._passes = 0
             await self.follow_engine_turn()
+
+    def private_line(self, line: PrivateLine) -> str | Callable[[], str | None]:
+        """What :meth:`tell` queues for ``line``: a hand list or an answer note drawn as it leaves (the chat
+        budget may hold it while the game goes on), other lines as they are."""
+        if line.kind == "hand":
+            return self.hand_list_later(line.player, line.note)
+        if line.kind == "answer":
+            return self.answer_note_later(line.player, cast=line.cast)
+        return shorten(line.text, 900)
+
+    def hand_list_later(self, player: Any, note: str = "") -> Callable[[], str | None]:
+        """``player``'s hand list (after ``note``, if any), drawn as it leaves; only its ``note`` (or
+        nothing) when a newer list was queued for them meanwhile: a list queued behind the chat budget read
+        after the next command had renumbered the hand pointed its numbers at other cards."""
+        lists = self._hand_lists
+        serial = lists[player] = lists.get(player, 0) + 1
+
+        def render() -> str | None:
+            if self.table is None or self._hand_lists.get(player) != serial:
+                return shorten(note, 900) or None  # a newer list follows
+            return shorten(f"{note} {hand_message(self.engine, player, self.shown_card_name)}".lstrip(), 900)
+
+        return render
+
+    def answer_note_later(self, player: Any, *, cast: bool) -> Callable[[], str | None]:
+        """:func:`answer_note` for the defender, drawn as it leaves; nothing once the wait it is about is
+        over (they answered or cast again, or the fight resolved): the public lines said so already."""
+        key = answer_key(self.engine)
+
+        def render() -> str | None:
+            if self.table is None:
+                return None
+            engine = self.engine
+            if engine.answering_player() != player or answer_key(engine) != key:
+                return None
+            return shorten(answer_note(engine, player, self.shown_card_name, cast=cast), 900) or None
+
+        return render
 
     # -- a defender's answer -----------------------------------------------------------------------
 
@@ -2015,7 +2237,7 @@ class CombatReferee(SeatsByName, GameReferee):
         player = self.engine_player(self.require_player(ctx))
         if self.table is None:
             raise NotAllowed("the game has not started yet")
-        await self.tell(ctx.sender, shorten(hand_message(self.engine, player, self.shown_card_name), 900))
+        await self.tell(ctx.sender, self.hand_list_later(player))  # drawn as it leaves: a move may come first
 
     @command()
     async def place(self, ctx: Context, card_slot: Rest) -> None:

@@ -331,10 +331,14 @@ def while_in_front(engine: Any, effect: core.PackInFront, text: str) -> Live:
 
 
 def shop_first_line(engine: ab.AutoBattlerEngine, player: str, names: Sequence[str]) -> str:
-    """The short first view of a draft phase in chat: the shop and what to do (the pool follows)."""
+    """The short first view of a draft phase in chat: the shop and what to do (the pool follows; a ``!swap``
+    by number said while it still waits for the chat budget is refused with why). Every byte counts: a
+    four-player league started right after its joins sends four of these in the window of the four join
+    answers (300 bytes with six-character names), and all of it must fit 1,000 characters (shipped limits).
+    With "; pool next" at the end, one start in twenty (long card names) went past them, and the last
+    player's first view waited a whole window (11 s)."""
     return (
-        f"Your shop: {numbered(names)}. Treasures {engine.treasures[player]}. !swap SHOP POOL, !roll, !done;"
-        " pool next."
+        f"Your shop: {numbered(names)}. Treasures {engine.treasures[player]}. !swap SHOP POOL, !roll, !done."
     )
 
 

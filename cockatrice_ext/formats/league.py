@@ -23,7 +23,9 @@ RULE INDEX (what the core implements, for Market Draft and the AutoBattler cube)
   players must claim the same result (winner or draw) -> :meth:`League.report`. A bye is a win by default
   (the seeds are silent); ``bye_result`` makes it a draw or a loss -> :meth:`League.start_round`.
   Results by concession may be refused by the format (``allow_concession``).
-- Standings: points per win / draw (format's choice), then wins, then name -> :meth:`League.standings`.
+- Standings: points per win / draw (format's choice) -> :meth:`League.standings`. Members on the same
+  points are tied (the seeds name no tie-break; the bot's standings show them as ``T-2``, its final line
+  names every leader); among them the list goes by wins, then name, an order for reading that ranks nobody.
 - A member who is away or out of time (the seeds are silent; a league of an evening must not wait for ever):
   the referee makes their move for them (:class:`StandIn`): the format's default, a pick at random, a pass or
   the end of their draft. Each engine's ``waiting_for`` says whose move the league waits for, each with a
@@ -529,7 +531,8 @@ class League:
         return rec["wins"] * self.win_points + rec["draws"] * self.draw_points
 
     def standings(self) -> list[dict[str, Any]]:
-        """Members by points, then wins, then name."""
+        """Members by points, the most first. Members on the same points are tied (no tie-break: their rank
+        is shared); they are listed by wins, then name, which only orders the list."""
         rows = [{"player": m, "points": self.points(m), **self.record(m)} for m in self.members]
         rows.sort(key=lambda r: (-r["points"], -r["wins"], r["player"]))
         return rows

@@ -248,7 +248,7 @@ def _face_cipt(face: Face) -> bool:
 def _pt(face: Face) -> str:
     """``P/T``; a power or toughness given alone (a custom card's ``2/``) gets 0 for the other, as its Forge
     script's ``PT:`` must (``2/0``), so both programs show one card (the card reader says so:
-    :func:`~cockatrice_ext.cards.sources.said_half_pt`)."""
+    :func:`~cockatrice_ext.cards.cockatrice_xml._check_card`)."""
     if face.power is None and face.toughness is None:
         return ""
     return f"{face.power or 0}/{face.toughness or 0}"

@@ -100,7 +100,15 @@ def forge_mana_cost(cost: str) -> str:
 
 def script_file_name(name: str) -> str:
     """Forge's script naming: ``Mikaeus, the Lunarch`` -> ``mikaeus_the_lunarch.txt`` (a card named like a
-    Windows device, ``Con``, gets ``con_.txt``: :func:`windows_safe`)."""
+    Windows device, ``Con``, gets ``con_.txt``: :func:`windows_safe`).
+
+    A two-faced card is given the name Forge decks use, its front face's (``delver_of_secrets.txt``), where
+    Forge's own ``res/cardsfolder`` names the file after every face
+    (``delver_of_secrets_insectile_aberration.txt``). Forge loads both: it reads every ``.txt`` under
+    ``custom/cards`` and keys a card by its script's ``Name:`` lines, never by the file's name (only token
+    scripts are keyed by file name: :func:`forge_token_script_name`); its lazy look-up by name (switched off
+    in Forge's current loader) tries the front face's file name first, then any file starting with it.
+    """
     return windows_safe(_stem(name)) + ".txt"
 
 

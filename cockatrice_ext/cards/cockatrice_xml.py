@@ -541,6 +541,27 @@ def _type_words_warning(card: Card) -> str:
     return f"{card.name!r}: {'; '.join(said)}; read as written"
 
 
+def _half_pt_warnings(card: Card) -> list[str]:
+    """What each face of ``card`` whose ``pt`` gives a power without a toughness (``2/``, ``2``) or a
+    toughness without a power (``/3``) is written as: no real card has one alone and Forge's ``PT:`` needs
+    both, so every writer gives the missing one 0 (``2/0``), Cockatrice and Forge alike, and it is said here
+    rather than let the two programs show different cards."""
+    said: list[str] = []
+    for face in card.faces:
+        if (face.power is None) == (face.toughness is None):
+            continue
+        if face.toughness is None:
+            given = f"power {face.power} without a toughness"
+        else:
+            given = f"toughness {face.toughness} without a power"
+        written = f"{face.power or 0}/{face.toughness or 0}"
+        said.append(
+            f"{face.name!r}: its pt gives a {given}; written as {written} for Cockatrice and Forge alike"
+            " (give both, as 2/2)"
+        )
+    return said
+
+
 def _check_card(
     db: CardDatabase,
     card: Card,
@@ -551,8 +572,10 @@ def _check_card(
     warn: Warn,
 ) -> None:
     """Tell ``warn`` what a hand-made ``<card>`` (on ``line`` of file ``label``) gets wrong but is read
-    anyway: markup in its text, a word of its type line that is no card type, a name an earlier card
-    has with other rules (the first is kept: :meth:`CardDatabase.add`)."""
+    anyway: markup in its text, a word of its type line that is no card type, a ``pt`` given by half
+    (:func:`_half_pt_warnings`), a name an earlier card has with other rules (the first is kept:
+    :meth:`CardDatabase.add`). The one place a card file's ``<card>`` is checked: every reader of one (a card
+    source, the custom set beside a list, a card file given as the list) says the same."""
     where = f"{label}:{line}"
     if raw.markup_line is not None:
         warn(
@@ -565,6 +588,8 @@ def _check_card(
     old = db.cards.get(card.name)
     if old is None:
         first_lines[card.name] = line
+        for said in _half_pt_warnings(card):  # a second card of the name: the first's faces are kept
+            warn(f"{where}: {said}")
     elif old.faces != card.faces:
         first = first_lines.get(card.name)
         on = f" on line {first}" if first else ""

@@ -344,27 +344,6 @@ def with_cockatrice_token_names(db: CardDatabase) -> CardDatabase:
     return db
 
 
-def said_half_pt(db: CardDatabase, label: str) -> CardDatabase:
-    """``db`` (read from card file ``label``), having said (:func:`_warn`) each card whose ``pt`` gives a
-    power without a toughness (``2/``, ``2``) or a toughness without a power (``/3``): no real card has one
-    alone, Forge's ``PT:`` needs both, so every writer gives the missing one 0 (``2/0``), Cockatrice and Forge
-    alike, and says so here rather than let the two show different cards."""
-    for card in db.cards.values():
-        for face in card.faces:
-            if (face.power is None) == (face.toughness is None):
-                continue
-            if face.toughness is None:
-                given = f"power {face.power} without a toughness"
-            else:
-                given = f"toughness {face.toughness} without a power"
-            written = f"{face.power or 0}/{face.toughness or 0}"
-            _warn(
-                f"{label}: {face.name!r}: its pt gives a {given}; written as {written} for Cockatrice and"
-                " Forge alike (give both, as 2/2)"
-            )
-    return db
-
-
 def read_file(path: Path, progress: Progress | None = None) -> CardDatabase:
     """Read one card file of any supported kind."""
     kind = sniff(path)
@@ -372,11 +351,11 @@ def read_file(path: Path, progress: Progress | None = None) -> CardDatabase:
         from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
 
         if progress is None:
-            return said_half_pt(read_cockatrice_xml(path), str(path))
+            return read_cockatrice_xml(path)
         from cockatrice_ext.cards.jsonio import open_binary
 
         with open_binary(path, progress) as handle:
-            return said_half_pt(read_cockatrice_xml(handle, name=str(path)), str(path))
+            return read_cockatrice_xml(handle, name=str(path))
     if kind == "mtgjson":
         from cockatrice_ext.cards.mtgjson import read_mtgjson
 

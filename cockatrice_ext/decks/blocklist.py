@@ -30,10 +30,12 @@ one of:
   name that starts with digits needs an explicit count (``1 1996 World Champion``). A single ``|`` is
   Forge's ``Name|SET`` when what follows is written as Forge writes a set code (capitals: ``Shock|M10``; or
   an art index follows: ``Island|M19|3``; or the card data knows a set so coded: ``Shock|m10``), else the
-  two halves of a split card (``Fire|Ice``); a code that is also a word is read with a warning. ``1x Name``
-  (no space) and ``1 x Name`` count 1 ``Name``, but with a space ``1 X Walker`` may be a designer's
-  ``X Walker``: the resolver reads ``X Walker`` when the card data knows it or does not know ``Walker``,
-  else ``Walker`` (``2 x Lightning Bolt``; Cockatrice itself reads no spaced ``x``).
+  two halves of a split card (``Fire|Ice``); a code that is also a word (ICE, Ice Age's) is read as the
+  card data knows it, with a warning only when it knows both readings or neither (the resolver's
+  ``_settle_doubts``). ``1x Name`` (no space) and ``1 x Name`` count 1 ``Name``, but with a space
+  ``1 X Walker`` may be a designer's ``X Walker``: the resolver reads ``X Walker`` when the card data knows
+  it or does not know ``Walker``, else ``Walker`` (``2 x Lightning Bolt``; Cockatrice itself reads no
+  spaced ``x``).
 
 Leniency: the reader accepts every spelling above, but never guesses: a line that is not blank, a
 comment or a header must be a valid card line, otherwise :class:`DeckFormatError` names the file and
@@ -42,7 +44,8 @@ characters, XML pasted into a text list, an empty ``[]`` header). Control charac
 private-use ones) in names are refused for every such line at once, each naming its characters.
 Invisible format characters that copy and paste leave in names (zero-width spaces and joiners, a
 byte-order mark, a soft hyphen: Unicode's ``Cf``) are removed, with one warning per list naming its lines
-(logged as ``cockatrice_ext.decks.blocklist``, which the command line and the bot show).
+(logged as ``cockatrice_ext.decks.blocklist``, which the command line and the bot show); so is a byte-order
+mark starting a line past the first (where two files were joined), the file's own staying unsaid.
 Names are *not* checked against card data here; that is :func:`cockatrice_ext.cards.resolve`'s job.
 """
 
@@ -285,7 +288,9 @@ class CardLine(NamedTuple):
     """One card line read (:func:`parse_card_line`): its count, name and the printing it pins; ``x_name`` the
     name when the ``x`` after a spaced count is the name's first word (``1 X Walker``: ``X Walker``, the
     other reading of count 1 ``Walker``), for the resolver to choose by the card data; ``doubt`` what the
-    reader was unsure of, for a warning naming the line."""
+    reader was unsure of, for a warning naming the line, and ``other`` the reading it did not take
+    (``(name, set_code)``: ``Fire|Ice`` read as the split card has ``("Fire", "ICE")``), for the resolver to
+    keep the warning only when the card data knows both readings or neither."""
 
     count: int
     name: str
@@ -293,6 +298,7 @@ class CardLine(NamedTuple):
     collector_number: str
     x_name: str = ""
     doubt: str = ""
+    other: tuple[str, ...] = ()
 
 
 def parse_card_text(text: str) -> tuple[int, str, str, str]:
@@ -344,7 +350,7 @@ def parse_card_line(text: str) -> CardLine:
             f"count {count} is above {MAX_COUNT}; a name that starts with digits needs a count first "
             f"(write '1 {original}')"
         )
-    text, set_code, number, doubt = _pinned(text)
+    text, set_code, number, doubt, other = _pinned(text)
     if goldfish_set and not set_code:
         set_code, number = goldfish_set, variant if variant.isdigit() else ""
     name = normalize_name(text)
@@ -353,7 +359,8 @@ def parse_card_line(text: str) -> CardLine:
         refused = tuple(f"U+{ord(ch):04X}" for ch in refused_characters(name))
         raise NameCharactersError(problem, refused) if refused else ValueError(problem)
     x_name = f"{spaced_x.group(1)} {name}" if spaced_x and len(name) < MAX_NAME_LENGTH - 1 else ""
-    return CardLine(count, name, set_code, number, x_name, doubt)
+    other_reading = (normalize_name(other[0]), other[1]) if other else ()
+    return CardLine(count, name, set_code, number, x_name, doubt, other_reading)
 
 
 class LineWarning(str):
@@ -372,12 +379,21 @@ def line_warning(source: str, lines: int | list[int], text: str) -> LineWarning:
     return said
 
 
+class ReadingDoubt(LineWarning):
+    """A reader's warning that one line reads two ways (``Fire|Ice``: the split card, or ``Fire`` of set ICE);
+    the line's entry keeps the other reading (``DeckEntry.other_reading``), and the resolver
+    (:func:`~cockatrice_ext.decks.resolve_list.resolve_list`) drops this warning when the card data knows
+    one reading only: then there is no doubt to say."""
+
+
 def card_entry(text: str, line: int, deck: Deck, source: str) -> DeckEntry:
     """The entry of card line ``text`` (no ``SB:``) on ``line`` (:func:`parse_card_line`), its doubt added to
-    ``deck``'s warnings. Raises as :func:`parse_card_line`."""
+    ``deck``'s warnings (a :class:`ReadingDoubt`). Raises as :func:`parse_card_line`."""
     card = parse_card_line(text)
     if card.doubt:
-        deck.read_warnings.append(line_warning(source, line, card.doubt))
+        doubt = ReadingDoubt(line_warning(source, line, card.doubt))
+        doubt.line = line
+        deck.read_warnings.append(doubt)
     return DeckEntry(
         name=card.name,
         count=card.count,
@@ -385,6 +401,7 @@ def card_entry(text: str, line: int, deck: Deck, source: str) -> DeckEntry:
         collector_number=card.collector_number,
         line=line,
         x_name=card.x_name,
+        other_reading=card.other if card.doubt else (),
     )
 
 
@@ -436,7 +453,8 @@ def _piped_set(piped: re.Match[str]) -> tuple[bool, str]:
     and the doubt to warn about. ``X`` is a set when an art index follows (``Island|M19|3``) or when it is
     written as Forge writes set codes, in capitals (``Shock|M10``); a word written as names are
     (``Fire|Ice``) is a split card's second half; other spellings (``Shock|m10``) are a set when the card
-    data knows one so coded. Either reading of a code that is both a set's and a word is said."""
+    data knows one so coded. Either reading of a code that is both a set's and a word is a doubt, which the
+    resolver says only when the card data does not settle it (``DeckEntry.other_reading``)."""
     name, code = piped.group(1), piped.group(2)
     known = code.upper() in _known_set_codes()
     if piped.group(3) or code.isupper():
@@ -454,18 +472,24 @@ def _piped_set(piped: re.Match[str]) -> tuple[bool, str]:
     return False, ""
 
 
-def _pinned(text: str) -> tuple[str, str, str, str]:
+def _pinned(text: str) -> tuple[str, str, str, str, tuple[str, ...]]:
     """``text`` (a card line without its count) split into the name's text, the set code and the collector
     number it pins: Forge's ``Name|SET`` (:func:`_piped_set`: ``Fire|Ice`` is a split card),
-    ``[SET:NUM] Name`` and ``Name (SET) NUM``; ``""`` for none; and what was read in doubt, or ``""``."""
+    ``[SET:NUM] Name`` and ``Name (SET) NUM``; ``""`` for none; what was read in doubt, or ``""``; and with a
+    doubt, the reading not taken (``(name's text, set code)``), else ``()``."""
     set_code = number = doubt = ""
+    other: tuple[str, ...] = ()
     piped = None if "||" in text else _FORGE_PIPE.match(text)  # Fire||Ice: two halves, not Forge's Fire|ICE
     if piped:
         is_set, doubt = _piped_set(piped)
+        name, code = piped.group(1), piped.group(2)
         if is_set:
-            text, set_code = piped.group(1), piped.group(2).upper()
+            text, set_code = name, code.upper()
+            other = (f"{name} // {code}", "")
         else:
-            text = f"{piped.group(1)} // {piped.group(2)}"
+            text = f"{name} // {code}"
+            other = (name, code.upper())
+        other = other if doubt else ()
     prefix = _PREFIX_SET.match(text)
     if prefix:
         set_code, number, text = prefix.group(1).upper(), prefix.group(2) or "", prefix.group(3)
@@ -477,7 +501,7 @@ def _pinned(text: str) -> tuple[str, str, str, str]:
             (suffix.group(3) or suffix.group(2)).upper(),
             suffix.group(4) or "",
         )
-    return text, set_code, number, doubt
+    return text, set_code, number, doubt, other
 
 
 _QUOTE_MARKS = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb"
@@ -503,7 +527,7 @@ def split_pin(typed: str) -> tuple[str, str, str]:
     variant = goldfish_set = ""
     if goldfish:
         text, variant, goldfish_set = goldfish.group(1), goldfish.group(2) or "", goldfish.group(3)
-    text, set_code, number, _ = _pinned(strip_markers(text)[0])
+    text, set_code, number, _, _ = _pinned(strip_markers(text)[0])
     if goldfish_set and not set_code:
         set_code, number = goldfish_set, variant if variant.isdigit() else ""
     return normalize_name(_unquoted(text)), set_code, number
@@ -599,6 +623,9 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
     command = CommandSections(deck, source)
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip().lstrip("\ufeff")
+        # a byte-order mark starting a line past the first is where two files were joined (line 1's is the
+        # file's own): removed as the line is read, and said with the line's other invisible characters
+        joined = "\ufeff" if number > 1 and raw.strip().startswith("\ufeff") else ""
         if not line:
             section = command.blank(section)
             continue
@@ -607,7 +634,7 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
             section = command.header(header)
             continue
         comment = _comment_text(line)
-        if comment is None and (hidden := invisible_characters(line)):
+        if comment is None and (hidden := invisible_characters(joined + line)):
             line = " ".join(without_invisible(line).split())  # a comment keeps its own (an emoji's joiners)
             comment = _comment_text(line)
             if comment is None and line:

@@ -45,6 +45,10 @@ class DeckEntry:
     x_name: str = ""
     """The line's other reading when a spaced ``x`` follows its count (``1 X Walker``: ``X Walker``, where
     ``name`` is ``Walker``): the resolver keeps the one the card data knows (``resolve_list``)."""
+    other_reading: tuple[str, ...] = ()
+    """The line's other reading ``(name, set_code)`` when the reader was in doubt between two (``Fire|Ice``:
+    the split card ``Fire // Ice``, or ``Fire`` of set ICE): the resolver takes the one the card data knows,
+    and says the doubt only when it knows both or neither (``resolve_list``)."""
 
 
 @dataclass

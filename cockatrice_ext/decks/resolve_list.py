@@ -150,6 +150,7 @@ def list_card_data(
     from cockatrice_ext.cards.resolve import NameIndex, lookup_names
 
     names = lookup_names(deck) + [entry.x_name for _, entry in deck.entries() if entry.x_name]
+    names += [entry.other_reading[0] for _, entry in deck.entries() if entry.other_reading]
     custom = custom_set_beside(beside, card_source) if beside is not None else None
     if custom is None:
         db = card_data(card_source, names, progress_bar=progress_bar)
@@ -206,10 +207,14 @@ def _add_pinned(deck: Deck, db: CardDatabase, say: Say) -> CardDatabase:
     index = NameIndex(db)
     lacking = {entry.name for entry in deck.sections.get("tokens", []) if entry.name not in db.cards}
     for _, entry in deck.entries():
-        card = index.find(entry.name) if entry.set_code or entry.collector_number else None
-        pinned = card and pick_printing(card, entry.set_code, entry.collector_number, entry.art_index)
-        if card is not None and (pinned is None or entry.art_index):  # arts count every printing in the set
-            lacking.add(card.name)
+        pins = [(entry.name, entry.set_code, entry.collector_number, entry.art_index)]
+        if entry.other_reading and entry.other_reading[1]:  # Fire|Ice's other reading, Fire of set ICE
+            pins.append((entry.other_reading[0], entry.other_reading[1], "", 0))
+        for name, code, number, art in pins:
+            card = index.find(name) if code or number else None
+            pinned = card and pick_printing(card, code, number, art)
+            if card is not None and (pinned is None or art):  # arts count every printing in the set
+                lacking.add(card.name)
     return with_every_printing(db, lacking, say)
 
 
@@ -244,6 +249,16 @@ def _is_card_xml(data: bytes) -> bool:
     return xml_root(data[:XML_SNIFF_BYTES]) == CARD_DATABASE_ROOT
 
 
+def _read_card_xml(source: Path | bytes, say: Say, *, name: str = "") -> CardDatabase:
+    """The Cockatrice card database given as the list itself, what it gets wrong said to ``say`` as
+    ``warning:`` lines (:func:`~cockatrice_ext.cards.errors.warnings_to`), as a card source's are."""
+    from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
+    from cockatrice_ext.cards.errors import warnings_to
+
+    with warnings_to(lambda message: say(f"warning: {message}")):
+        return read_cockatrice_xml(source, name=name)
+
+
 def read_list_file(
     path: Path, from_format: str = "auto", *, sideboard: bool = True, say: Say = _log
 ) -> Deck | CardDatabase:
@@ -258,9 +273,7 @@ def read_list_file(
         from cockatrice_ext.cards.sources import is_card_database_xml
 
         if is_card_database_xml(path):
-            from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
-
-            return read_cockatrice_xml(path)
+            return _read_card_xml(path, say)
     with path.open("rb") as handle:
         data = handle.read(MAX_TEXT_BYTES + 1)
     if len(data) > MAX_TEXT_BYTES:
@@ -307,9 +320,7 @@ def read_list(
     data = one_line_break(utf16_as_utf8(data))
     auto = from_format.lower() == "auto"
     if auto and _is_card_xml(data):
-        from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
-
-        return read_cockatrice_xml(data, name=source)
+        return _read_card_xml(data, say, name=source)
     windows = False
     if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):  # XML says its own encoding
         data, windows = as_utf8(data, source)
@@ -384,6 +395,7 @@ def resolve_list(
         db = list_card_data(deck, card_source, beside=beside, say=say, progress_bar=progress_bar)
     index = NameIndex(db)
     _x_names(deck, index)
+    _settle_doubts(deck, index)
     _arena_set_codes(deck, index, source, say)
     _untoken_names(deck, db, say, token_spelling)
     read_as = f"{source} is not UTF-8: read as {deck.encoding}" if deck.encoding else ""
@@ -413,7 +425,44 @@ def _x_names(deck: Deck, index: NameIndex) -> None:
             if not entry.x_name:
                 continue
             known = index.find(entry.x_name) is not None or index.find(entry.name) is None
-            entries[i] = replace(entry, name=entry.x_name if known else entry.name, x_name="")
+            other = () if known else entry.other_reading  # the doubt was about the name without its X
+            name = entry.x_name if known else entry.name
+            entries[i] = replace(entry, name=name, x_name="", other_reading=other)
+
+
+def _settle_doubts(deck: Deck, index: NameIndex) -> None:
+    """Read each line the reader read in doubt (``Fire|Ice``: the split card, or ``Fire`` of set ICE;
+    ``DeckEntry.other_reading``) as the card data has it: when it knows one reading only, that one, and the
+    reader's warning (:class:`~cockatrice_ext.decks.blocklist.ReadingDoubt`) is dropped: there was no real
+    doubt. When it knows both readings, or neither, the reader's reading stays and its warning is said."""
+    from cockatrice_ext.decks.blocklist import ReadingDoubt
+
+    settled: set[int] = set()
+    for entries in deck.sections.values():
+        for i, entry in enumerate(entries):
+            if not entry.other_reading:
+                continue
+            name, code = entry.other_reading
+            taken, other = _reads(index, entry.name, entry.set_code), _reads(index, name, code)
+            if taken != other:
+                settled.add(entry.line)
+                if other:
+                    entry = replace(entry, name=name, set_code=code, collector_number="", art_index=0)
+            entries[i] = replace(entry, other_reading=())
+    if settled:
+        deck.read_warnings[:] = [
+            warning
+            for warning in deck.read_warnings
+            if not (isinstance(warning, ReadingDoubt) and warning.line in settled)
+        ]
+
+
+def _reads(index: NameIndex, name: str, set_code: str) -> bool:
+    """Whether the card data knows the card ``name`` (and with ``set_code``, a printing of it in that set)."""
+    from cockatrice_ext.cards.resolve import pick_printing
+
+    card = index.find(name)
+    return card is not None and (not set_code or pick_printing(card, set_code) is not None)
 
 
 def _in_line_order(deck: Deck, resolved: ResolvedDeck) -> list[str]:

@@ -15,6 +15,12 @@ shipped ones under ``--shipped-limits``, in one run):
    at a fixed pace (one bid per ``--interval-ms`` per game, closed loop: a bid waits for the previous
    acknowledgement). Reports median/p90/p99/max acknowledgement latency and the CPU time of the bot
    process (``/proc/<pid>/stat``), plus the CPU of Servatrice and of this (players') process for context.
+3. **Bursts** (``--burst N``, under the shipped limits): one auction game bids once per ``--interval-ms``
+   while N other pairs of players (each its own client) open and start N auction games at the same
+   moment: whether what one game's handling awaits (counted game commands paced to Servatrice's 20 per
+   10 s, chat) holds up another game's answers (it did while the bot handled its events one at a time).
+   Reports the bidding game's acknowledgement latency alone and during each burst, and the game commands
+   the referee spent in the burst's games (counted from Servatrice's log).
 
 The referee runs as its own process through the real CLI (``cockatrice-ext bot run ... --relaxed-flood``)
 with a large starting gold, so one lot can take thousands of rising bids.
@@ -32,6 +38,7 @@ Usage::
     python scripts/bench_bot.py --profile-bot /tmp/bot.prof   # run the referee under cProfile too
     python scripts/bench_bot.py --samples 1000 --games 1 --seconds 2 --trace-stages  # where a bid's time goes
     python scripts/bench_bot.py --shipped-limits --games 1,20 --interval-ms 1000 --seconds 20
+    python scripts/bench_bot.py --burst 6 --interval-ms 1000 --seconds 20   # games opened while one bids
 
 Needs the ``servatrice`` binary (``$SERVATRICE_BIN`` or on ``PATH``) and the test extras (the scripted
 players and the server harness live under ``tests/``). This is a measurement, not a test.
@@ -448,7 +455,7 @@ class AckClock:
         elif text.startswith(refusal):
             future.set_exception(RuntimeError(f"bot refused: {text}"))
 
-    async def say_and_wait(self, game_id: int, amount: int) -> float:
+    async def say_and_wait(self, game_id: int, amount: int, timeout: float = ACK_TIMEOUT) -> float:
         """Send ``!bid amount`` in ``game_id``; return seconds until its acknowledgement arrives."""
         name = self.player.name
         future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
@@ -457,7 +464,7 @@ class AckClock:
         started = time.perf_counter()
         try:
             await self.player.say(game_id, f"!bid {amount}")
-            arrived = await asyncio.wait_for(future, ACK_TIMEOUT)
+            arrived = await asyncio.wait_for(future, timeout)
         finally:
             self.waiting.pop(game_id, None)
         return arrived - started
@@ -474,8 +481,8 @@ class AuctionTable:
     amount: int = 1
     samples: list[float] = field(default_factory=list)
 
-    async def bid(self) -> float:
-        latency = await self.clocks[self.bidder].say_and_wait(self.game_id, self.amount)
+    async def bid(self, timeout: float = ACK_TIMEOUT) -> float:
+        latency = await self.clocks[self.bidder].say_and_wait(self.game_id, self.amount, timeout)
         self.amount += 1
         self.bidder, self.other = self.other, self.bidder
         return latency
@@ -583,22 +590,25 @@ def start_echo(host: str, port: int, room_id: int, workdir: Path, quick_ack: boo
 # ---------------------------------------------------------------------------------------------------------
 
 
-async def open_auction(room_id: int, host: Any, guest: Any) -> AuctionTable:
+async def open_auction(room_id: int, host: Any, guest: Any, timeout: float = 30.0) -> AuctionTable:
     """Ask the referee for a game, seat both players, open the first lot; return the table."""
     from bot_players import wait_until
 
     mark = host.mark()
     await host.client.room_say(room_id, "!auction new 2")
-    line = await host.wait_line(lambda t: t.startswith("Auction Magic game #"), since=mark, timeout=30)
+    asked = f"asked by {host.name} ("  # several may be opened at once (--burst)
+    line = await host.wait_line(
+        lambda t: t.startswith("Auction Magic game #") and asked in t, since=mark, timeout=timeout
+    )
     game_id = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
     seats = {await host.sit(room_id, game_id): host, await guest.sit(room_id, game_id): guest}
-    await host.wait_line(lambda t: "Turn order" in t, since=mark, timeout=30)
+    await host.wait_line(lambda t: "Turn order" in t, since=mark, timeout=timeout)
     mirror = host.client.games[game_id]
-    await wait_until(lambda: mirror.active_player_id in seats, timeout=30, what="a human's turn")
+    await wait_until(lambda: mirror.active_player_id in seats, timeout=timeout, what="a human's turn")
     active = seats[mirror.active_player_id]
     mark = active.mark()
     await active.phase(game_id, 2)
-    line = await active.wait_line(lambda t: "Auction 1:" in t, since=mark, timeout=30)
+    line = await active.wait_line(lambda t: "Auction 1:" in t, since=mark, timeout=timeout)
     first = re.search(r"(\S+) to bid\.", line).group(1)  # type: ignore[union-attr]
     names = {host.name, guest.name}
     clocks = {p.name: p.clock for p in (host, guest)}
@@ -671,7 +681,201 @@ async def concurrent_phase(
     return PhaseResult(len(tables), Stats.of(s for t in tables for s in t.samples), wall, cpu)
 
 
-async def scenario(args: argparse.Namespace, server: Any, workdir: Path) -> None:
+BURST_ACK_TIMEOUT = 120.0
+"""A bid during a burst may wait many seconds behind the burst's counted commands: measured, not failed."""
+BURST_OPEN_TIMEOUT = 120.0
+"""A burst game's opening steps wait for the referee's paced chat and game commands."""
+BURST_TAIL = 3.0
+"""Seconds the bidding goes on being measured after the burst's last game showed its first lot."""
+BURST_GAP = 12.0
+"""Quiet seconds before each phase: Servatrice's 10 s window (plus the client's margin) is empty again."""
+SERVER_GAME_COMMAND = re.compile(
+    r"^(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4}) (\w+) game (\d+) player (\d+): \d+ bytes \[(Command_\w+)"
+)
+"""A game command in Servatrice's log (``writelog=1``): when (local time, to the second), the connection,
+the game, the sender's player id, the command."""
+
+
+@dataclass
+class BurstPhase:
+    """One measured stretch of the bidding game: alone, or while games are opened at once."""
+
+    label: str
+    began: float
+    """Wall-clock time (``time.time()``) the phase began; it lasted ``seconds``."""
+    seconds: float
+    samples: list[float]
+    game_ids: list[int] = field(default_factory=list)
+    opened: list[float] = field(default_factory=list)
+    """Per burst game: seconds from its ``!auction new 2`` to its first lot's line."""
+
+
+@dataclass
+class BurstReport:
+    """What :func:`burst_phases` measured, printed once the server has written its log."""
+
+    games: int
+    interval_ms: float
+    bidding_game: int
+    phases: list[BurstPhase]
+
+
+async def bid_until(table: AuctionTable, stop: asyncio.Event, interval: float) -> list[float]:
+    """Bid every ``interval`` seconds (closed loop) until ``stop``; the latencies of the bids made."""
+    samples: list[float] = []
+    next_at = time.perf_counter()
+    while not stop.is_set():
+        samples.append(await table.bid(BURST_ACK_TIMEOUT))
+        next_at += interval
+        delay = next_at - time.perf_counter()
+        if delay <= 0:
+            next_at = time.perf_counter()  # fell behind: no catch-up burst
+            continue
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), delay)
+    return samples
+
+
+async def burst_phases(
+    table: AuctionTable, room_id: int, waves: list[list[tuple[Any, Any]]], interval: float, seconds: float
+) -> list[BurstPhase]:
+    """The bidding game alone for ``seconds``, then once per wave while that wave's pairs of players (each
+    its own client) open and start an auction game each, at the same moment, through the room (the host's
+    ``!auction new 2``, both sit with a deck and ready, the first lot); after each wave's last first lot the
+    bidding is measured ``BURST_TAIL`` s more. Each phase starts after ``BURST_GAP`` s of quiet."""
+    phases: list[BurstPhase] = []
+    await table.bid()  # warm up
+    await asyncio.sleep(BURST_GAP)
+    stop = asyncio.Event()
+    began, wall = time.perf_counter(), time.time()
+    asyncio.get_running_loop().call_later(seconds, stop.set)
+    samples = await bid_until(table, stop, interval)
+    phases.append(BurstPhase("alone", wall, time.perf_counter() - began, samples))
+
+    async def opened(pair: tuple[Any, Any]) -> tuple[int, float]:
+        asked = time.perf_counter()
+        game = await open_auction(room_id, *pair, timeout=BURST_OPEN_TIMEOUT)
+        return game.game_id, time.perf_counter() - asked
+
+    for number, wave in enumerate(waves, 1):
+        await asyncio.sleep(BURST_GAP)
+        stop = asyncio.Event()
+        began, wall = time.perf_counter(), time.time()
+        bidding = asyncio.create_task(bid_until(table, stop, interval))
+        games = await asyncio.gather(*(opened(pair) for pair in wave))
+        await asyncio.sleep(BURST_TAIL)
+        stop.set()
+        samples = await bidding
+        phase = BurstPhase(f"burst {number}", wall, time.perf_counter() - began, samples)
+        phase.game_ids = [game_id for game_id, _ in games]
+        phase.opened = [took for _, took in games]
+        phases.append(phase)
+    await asyncio.sleep(2.0)  # the log counts to the second: the referee's stop falls after the last phase
+    return phases
+
+
+@dataclass(frozen=True)
+class LoggedCommand:
+    """One game command as Servatrice logged it."""
+
+    when: float
+    """Wall-clock seconds, to the second (the log's resolution)."""
+    connection: str
+    game_id: int
+    player_id: int
+    name: str
+
+
+def logged_game_commands(server_log: Path) -> list[LoggedCommand]:
+    """Every game command in Servatrice's log (it runs with ``writelog=1``), in order."""
+    from datetime import datetime
+
+    logged = []
+    for line in server_log.read_text(errors="replace").splitlines():
+        match = SERVER_GAME_COMMAND.match(line)
+        if match:
+            when = datetime.strptime(match.group(1), "%a %b %d %H:%M:%S %Y").timestamp()  # local time
+            logged.append(
+                LoggedCommand(when, match.group(2), int(match.group(3)), int(match.group(4)), match.group(5))
+            )
+    return logged
+
+
+def spent(logged: Iterable[LoggedCommand]) -> tuple[int, int, str]:
+    """(counted, free, the counted ones by name) for Servatrice's game-command budget."""
+    from cockatrice_ext.client.flood import WHITELISTED_GAME_COMMANDS
+
+    names: dict[str, int] = {}
+    free = 0
+    for command in logged:
+        if command.name in WHITELISTED_GAME_COMMANDS:
+            free += 1
+        else:
+            names[command.name] = names.get(command.name, 0) + 1
+    detail = ", ".join(f"{name.removeprefix('Command_')} {n}" for name, n in sorted(names.items()))
+    return sum(names.values()), free, detail
+
+
+def print_burst_report(report: BurstReport, server_log: Path, referee_log: Path) -> None:
+    """The bidding game's acknowledgements alone and during each burst, and what the bursts spent."""
+    print()
+    print(
+        f"3. one auction game bidding every {report.interval_ms:g} ms (closed loop) while {report.games}"
+        f" pairs of players open and start {report.games} auction games at once (shipped limits;"
+        " acknowledgement latency in ms as the bidder's client sees it)"
+    )
+    print(f"{'phase':<10}{'secs':>6}{'bids':>6}{'median':>9}{'p90':>9}{'p99':>9}{'max':>9}{'>100ms':>8}")
+    everything: list[float] = []
+    for phase in report.phases:
+        stats = Stats.of(phase.samples)
+        slow = sum(sample > 0.1 for sample in phase.samples)
+        if phase.game_ids:
+            everything += phase.samples
+        print(
+            f"{phase.label:<10}{phase.seconds:>6.1f}{stats.count:>6}{stats.median:>9.2f}{stats.p90:>9.2f}"
+            f"{stats.p99:>9.2f}{stats.worst:>9.2f}{slow:>8}"
+        )
+    stats = Stats.of(everything)
+    print(
+        f"{'bursts':<10}{'':>6}{stats.count:>6}{stats.median:>9.2f}{stats.p90:>9.2f}{stats.p99:>9.2f}"
+        f"{stats.worst:>9.2f}{sum(sample > 0.1 for sample in everything):>8}"
+    )
+    print()
+    print(
+        "what the referee's connection sent while each phase was measured (Servatrice's log, to the second;"
+        " counted = against its 20 game commands per 10 s; a GameSay spends chat too)"
+    )
+    logged = logged_game_commands(server_log)
+    referee = next(
+        (c.connection for c in logged if c.game_id == report.bidding_game and c.player_id == 0), None
+    )
+    for phase in report.phases:
+        window = [
+            c
+            for c in logged
+            if c.connection == referee and int(phase.began) <= c.when <= phase.began + phase.seconds
+        ]
+        counted, free, detail = spent(c for c in window if c.game_id in phase.game_ids)
+        total, total_free, _ = spent(window)
+        line = f"{phase.label}: {total} counted, {total_free} free in all its games"
+        if phase.game_ids:
+            opened = sorted(phase.opened)
+            games = ", #".join(map(str, phase.game_ids))
+            line += (
+                f"; in the burst's games #{games}: {counted} counted ({detail}), {free} free;"
+                f" each game's first lot {opened[0]:.1f}-{opened[-1]:.1f} s after its"
+                " !auction new"
+            )
+        print(line)
+    refusals = [
+        line for line in referee_log.read_text(errors="replace").splitlines() if "flood" in line.lower()
+    ]
+    print(f"flood lines in the referee's log: {len(refusals)}")
+    for line in refusals[:5]:
+        print(f"  {line[:200]}")
+
+
+async def scenario(args: argparse.Namespace, server: Any, workdir: Path) -> BurstReport | None:
     from bot_players import Player
 
     counts = sorted({int(n) for n in args.games.split(",") if n.strip()})
@@ -750,6 +954,23 @@ async def scenario(args: argparse.Namespace, server: Any, workdir: Path) -> None
                 f" p99 {ref.p99 / ech.p99:.2f}x; referee p99 {ref.p99:.2f} ms (aim < 5 ms)"
             )
 
+        if args.burst:  # 3. one game bidding while others are opened at once
+            waves: list[list[tuple[Any, Any]]] = []
+            for wave in range(args.burst_rounds):
+                pairs = []
+                for index in range(args.burst):
+                    pair = await asyncio.gather(connect(f"b{wave}g{index}a"), connect(f"b{wave}g{index}b"))
+                    players.extend(pair)
+                    pairs.append((pair[0], pair[1]))
+                waves.append(pairs)
+            interval = args.interval_ms / 1000
+            phases = await burst_phases(tables[0], room_id, waves, interval, args.seconds)
+            print(
+                f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, load average {load_at_start:.1f} at"
+                f" start, {os.getloadavg()[0]:.1f} at end; total {time.perf_counter() - started:.0f} s"
+            )
+            return BurstReport(args.burst, args.interval_ms, tables[0].game_id, phases)
+
         # 2. N concurrent games, one referee process.
         pids = {"referee": referee.pid, "servatrice": server._process.pid, "players": os.getpid()}
         results = []
@@ -781,6 +1002,7 @@ async def scenario(args: argparse.Namespace, server: Any, workdir: Path) -> None
             f" TCP_QUICKACK: {args.quickack}; server TCP_NODELAY: {'on' if args.server_nodelay else 'off'};"
             f" total {time.perf_counter() - started:.0f} s"
         )
+        return None
     finally:
         for player in players:
             with contextlib.suppress(Exception):
@@ -842,6 +1064,17 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="Servatrice's shipped flood limits (and the bot paces itself) instead of relaxed ones",
     )
+    parser.add_argument(
+        "--burst",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead of the concurrency steps: one game bids while N pairs of players open and start N"
+        " auction games at once (implies --shipped-limits; --seconds is the time alone)",
+    )
+    parser.add_argument(
+        "--burst-rounds", type=int, default=2, help="how many such bursts, each by new players (default 2)"
+    )
     parser.add_argument("--profile-bot", type=Path, help="run the referee under cProfile, write stats here")
     parser.add_argument(
         "--trace-stages",
@@ -850,6 +1083,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--workdir", type=Path, help="keep logs here (default: a temporary directory)")
     args = parser.parse_args(argv)
+    if args.burst:
+        args.shipped_limits = True  # the burst is about Servatrice's game-command budget
 
     sys.path[:0] = [str(REPO / "tests"), str(REPO / "tests" / "bot")]
     from servatrice import ServatriceConfig, ServatriceServer, find_servatrice_binary
@@ -870,9 +1105,11 @@ def main(argv: list[str] | None = None) -> None:
     server = ServatriceServer(binary, workdir / "servatrice", config)
     server.start()
     try:
-        asyncio.run(scenario(args, server, workdir))
+        burst = asyncio.run(scenario(args, server, workdir))
     finally:
         server.stop()
+    if burst is not None:  # read once the server has written its log
+        print_burst_report(burst, server.server_log, workdir / "referee.log")
     print(f"logs: {workdir}")
     if args.profile_bot is not None and args.profile_bot.exists():
         print_profile(args.profile_bot)

@@ -72,7 +72,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Annotated, Any, ClassVar, Literal
 
-from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block, pile_cod
+from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block
 from cockatrice_ext.bot.chat import Line, bidi_isolated
 from cockatrice_ext.bot.commands import (
     BadArgument,
@@ -1304,7 +1304,7 @@ class AuctionReferee(SeatsByName, PileReferee):
             name=options.block,
             facts=tuple(engine.config.cards),
             game_names=tuple(game_names),
-            cod=pile_cod(options.block, [game_names[i] for i in held]),
+            pile=tuple(game_names[i] for i in held),  # the deck and its spares (create)
         )
         options = dataclasses.replace(options, seats=len(living))
         referee: AuctionReferee = await cls.create(

@@ -26,24 +26,36 @@ LOGGER = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class LoadedBlock:
-    """A block ready for a referee."""
+    """A block ready for a referee.
+
+    ``cod`` is the block's library sections as an exported deck (what ``export`` writes: a deck a player
+    may load, such as Combat's legal deck); ``""`` for a block not read from a list. The bot's own pile is
+    never that text: it is written from :attr:`pile_names` in a secret order (:func:`pile_cod`).
+    """
 
     name: str
     facts: tuple[CardFacts, ...]
     game_names: tuple[str, ...]
-    cod: str
+    cod: str = ""
+    pile: tuple[str, ...] | None = None
+    """The names of the cards the bot's pile holds, one per copy, when not the whole block (``None``): a game
+    ``!resume`` rebuilds holds only the cards its journal still places in the game."""
 
     def __len__(self) -> int:
         return len(self.facts)
 
+    @property
+    def pile_names(self) -> tuple[str, ...]:
+        """The names the bot's pile (its deck, and an Auction game's spares) is written from."""
+        return self.game_names if self.pile is None else self.pile
+
     def only(self, indices: tuple[int, ...]) -> LoadedBlock:
         """The block's cards at ``indices`` (a game's share of a pool); ``cod`` is the whole block's, so a
-        part has none: the bot's pile is written from ``game_names`` (:func:`pile_cod`)."""
+        part has none."""
         return LoadedBlock(
             name=self.name,
             facts=tuple(self.facts[i] for i in indices),
             game_names=tuple(self.game_names[i] for i in indices),
-            cod="",
         )
 
 

@@ -1827,7 +1827,11 @@ class PileReferee(GameReferee):
         requested_by: str = "",
         starting_life: int = 20,
     ) -> Any:
-        """Create the Cockatrice game on the least busy session, sit with the pile as deck, get ready."""
+        """Create the Cockatrice game on the least busy session, sit with the pile as deck, get ready.
+
+        The pile is ``block.pile_names`` (:class:`~cockatrice_ext.bot.blocks.LoadedBlock`: the whole block,
+        or what a rebuilt game's journal still places), in a secret order, with its spares if the format
+        keeps them."""
         refuse_if_waiting(bot)
         bot = bot.least_loaded()
         description = f"{cls.game_title}, {options.seats} players, refereed"
@@ -1844,7 +1848,7 @@ class PileReferee(GameReferee):
         )
         referee = cls(bot, game_id, room_id, options, block)
         bot.adopt_game(referee)
-        pile = pile_cod(block.name, block.game_names, spares=cls.spares)  # its ids name nothing
+        pile = pile_cod(block.name, block.pile_names, spares=cls.spares)  # its ids name nothing
         referee.set_up(
             lambda: bot.client.select_deck(game_id, pile), lambda: bot.client.ready_start(game_id, True)
         )

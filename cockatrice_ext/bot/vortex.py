@@ -78,7 +78,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, ClassVar, Literal
 
-from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block, pile_cod
+from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block
 from cockatrice_ext.bot.chat import bidi_isolated
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Range, Rest, command
 from cockatrice_ext.bot.formats import SeatsByName, finish_if_one_stands
@@ -559,7 +559,7 @@ class VortexReferee(SeatsByName, PileReferee):
             name=options.block,
             facts=tuple(engine.config.cards),
             game_names=tuple(game_names),
-            cod=pile_cod(options.block, [game_names[i] for i in sorted(placed)]),
+            pile=tuple(game_names[i] for i in sorted(placed)),  # the deck (create)
         )
         referee: VortexReferee = await cls.create(bot, room_id, options, block, requested_by=requested_by)
         referee.continue_table(key, meta, engine_names)

@@ -1392,7 +1392,10 @@ class Client:
         if dispatcher is not None and not dispatcher.done() and asyncio.current_task() is not dispatcher:
             mark: asyncio.Future[None] = loop.create_future()
             self._dispatch_queue.put_nowait(mark)
-            await mark
+            try:  # bounded: a listener the dispatcher awaits may itself wait for the caller
+                await asyncio.wait_for(mark, max(0.0, started + timeout - loop.time()))
+            except TimeoutError as exc:
+                raise CommandTimeout(f"events not handed out within {timeout:g}s") from exc
         return loop.time() - started
 
     async def list_rooms(self) -> list[RoomSummary]:

@@ -538,7 +538,8 @@ class VortexReferee(SeatsByName, PileReferee):
 
         The bot's deck is every card of the pool the journal places: the shoe (its order stays in the
         engine), the packs, the passed pack, exiled cards, and each player's picks and graveyard, which
-        go back to them when the game starts (seats found by name).
+        go back to them when the game starts (seats found by name); a player who left the game took their
+        picks and graveyard out of it (``RemovePlayer``): not dealt again.
 
         Raises:
             JournalError: the journal cannot be replayed, or lacks what a rebuild needs.
@@ -554,13 +555,15 @@ class VortexReferee(SeatsByName, PileReferee):
         game_names = [str(n) for n in meta.get("game_names", [])]
         if len(game_names) != len(engine.config.cards):
             raise JournalError("the journaled pool does not match its cards")
-        placed = engine.card_locations()
+        gone = {f"{zone}:{player}" for player in engine.out for zone in ("owned", "graveyard")}
+        placed = {index for index, where in engine.card_locations().items() if where not in gone}
         block = LoadedBlock(
             name=options.block,
             facts=tuple(engine.config.cards),
             game_names=tuple(game_names),
             pile=tuple(game_names[i] for i in sorted(placed)),  # the deck (create)
         )
+        options = replace(options, seats=len(engine.in_game))  # a player who left has no seat
         referee: VortexReferee = await cls.create(bot, room_id, options, block, requested_by=requested_by)
         referee.continue_table(key, meta, engine_names)
         return referee
@@ -574,7 +577,8 @@ class VortexReferee(SeatsByName, PileReferee):
         self.live = True
         for index in engine.exile:
             await self.deck_to_my_zone(index, "rfg")
-        for player, state in engine.players.items():
+        for player in engine.in_game:  # a player who left took their picks and graveyard out of the game
+            state = engine.players[player]
             for index in state.owned:
                 await self.deliver(index, player, "hand")
             for index in state.graveyard:

@@ -30,6 +30,9 @@ SEATS = {"market": (2, 8), "autobattler": (4, 8)}
 """How many players a league of each format takes (AutoBattler: 4 or 8, nothing between)."""
 NEEDED = {"market": "2 to 8", "autobattler": "4 or 8"}
 """The same, as a lobby's page says it."""
+NAME_SHOWN = 20
+"""The most characters of a player's name a lobby's room line shows (longer ones end in "…"), so that the
+line's cost is bounded whatever names a server allows (Servatrice ships a maximum of 12)."""
 LobbyWord = Literal["join", "leave", "status", "start", "rules"]
 """What a league room command does (its sub-command, checked by the command grammar)."""
 
@@ -54,6 +57,21 @@ class Lobby:
     @property
     def needed(self) -> str:
         return NEEDED[self.format_name]
+
+    def count_words(self) -> str:
+        """How many joined and what that means now, for a join's room answer: "3: 1 more needed", "4: enough
+        to start". A few bytes whatever the members' names: a lobby's answers leave in the window of its
+        league's first views (who joined: ``status``, or the lobby's page)."""
+        count, (low, high) = len(self.members), SEATS[self.format_name]
+        if count >= high:
+            state = "full, enough to start"
+        elif self.format_name == "autobattler" and count > low:  # AutoBattler plays with 4 or 8, not 5-7
+            state = f"{high - count} more needed: it plays with {self.needed}"
+        elif count >= low:
+            state = "enough to start"
+        else:
+            state = f"{low - count} more needed"
+        return f"{count}: {state}"
 
     def status_line(self) -> str:
         """What the lobby page's heading says: who waits, how many are needed, how to start."""
@@ -202,7 +220,7 @@ class LeagueRoom(Referee):
             if pages is not None:
                 pages.revoke(lobby, user)
                 pages.changed(lobby)
-            line = f"{user} has been out of the room a while: out of the {title} lobby"
+            line = f"{shown_name(user)} has been out of the room a while: out of the {title} lobby"
             await self.bot.room_say(lobby.room_id, f"{line} ({len(lobby.members)} waiting).")
 
     def lobby_note(self, room_id: int) -> str:
@@ -270,28 +288,28 @@ class LeagueRoom(Referee):
         sync_lobby_desk(self.bot)
 
     async def _joined(self, ctx: Context, lobby: Lobby, running: Iterable[LeagueReferee] = ()) -> None:
-        """Answer a join: in the room without the web view; with it, the joiner's page link by private
-        message (the page lists who joined, live), and the room hears only that a lobby opened. While a
-        league of the format is under way in the room (``running``), the join says that it takes no new
-        players and that this is a new league's lobby (a late joiner thought they had joined it)."""
-        title, members = TITLES[self.format_name], lobby.members
+        """Answer a join: in the room without the web view, with the joiner's name and the count
+        (:meth:`Lobby.count_words`; the lobby's first answer says that ``status`` lists who is in), never
+        the list, so the answers cost the same whoever joined; with the web view, the joiner's page link by
+        private message (the page lists who joined, live), and the room hears only that a lobby opened.
+        While a league of the format is under way in the room (``running``), the join says that it takes no
+        new players and that this is a new league's lobby (a late joiner thought they had joined it)."""
+        title, members, fmt = TITLES[self.format_name], lobby.members, self.format_name
         pages = league_pages(self.bot)
         under_way = under_way_words(running)
-        if pages is None:
-            joined = f"{len(members)}: {', '.join(members)}; {lobby.needed} needed"
+        sender = shown_name(ctx.sender)
+        if pages is None:  # the joiner and the count, never the list: it grew with every join and name
+            joined = lobby.count_words() + (f"; who is in: !{fmt} status" if len(members) == 1 else "")
             if under_way:
-                line = f"{under_way}; {ctx.sender} joins the lobby of a new {title} league ({joined})."
+                line = f"{under_way}; {sender} joins the lobby of a new {title} league ({joined})."
             else:
-                line = f"{ctx.sender} joins the {title} league ({joined})."
+                line = f"{sender} joins the {title} league ({joined})."
             await ctx.reply(shorten(line))
             return
         if len(members) == 1:
-            opened = f"{ctx.sender} opened a lobby for {title}: !{self.format_name} join"
+            opened = f"{sender} opened a lobby for {title}: !{fmt} join"
             if under_way:
-                opened = (
-                    f"{under_way}; {ctx.sender} opened the lobby of a new {title} league:"
-                    f" !{self.format_name} join"
-                )
+                opened = f"{under_way}; {sender} opened the lobby of a new {title} league: !{fmt} join"
             await self.bot.room_say(lobby.room_id, opened)
         elif under_way:  # the room heard it when the lobby opened; the joiner hears it privately
             await self.bot.tell(
@@ -310,7 +328,8 @@ class LeagueRoom(Referee):
             del self.lobbies[lobby.room_id]
         pages = league_pages(self.bot)
         if pages is None:
-            await ctx.reply(f"{ctx.sender} leaves the {title} lobby ({len(lobby.members)} waiting).")
+            left = f"{shown_name(ctx.sender)} leaves the {title} lobby"
+            await ctx.reply(f"{left} ({len(lobby.members)} waiting).")
             return
         pages.revoke(lobby, ctx.sender)
         await self.bot.tell(ctx.sender, f"You left the {title} lobby; your page's link no longer works.")
@@ -347,6 +366,11 @@ class LeagueRoom(Referee):
             return chat_block_name(name, self.defaults.block)
         except ValueError as exc:
             raise BadArgument(shorten(str(exc))) from None
+
+
+def shown_name(name: str) -> str:
+    """``name`` as a lobby's room line shows it: at most :data:`NAME_SHOWN` characters."""
+    return name if len(name) <= NAME_SHOWN else name[: NAME_SHOWN - 1] + "…"
 
 
 def running_league(bot: Bot, user: str) -> LeagueReferee | None:

@@ -81,13 +81,42 @@ def test_without_the_web_view_every_join_and_leave_is_answered_in_the_room(tmp_p
             await say(bot, room, user, "!autobattler join")
         await say(bot, room, "bo", "!autobattler leave")
         assert lines(chat, "room") == [
-            "al joins the AutoBattler league (1: al; 4 or 8 needed).",
-            "bo joins the AutoBattler league (2: al, bo; 4 or 8 needed).",
-            "cy joins the AutoBattler league (3: al, bo, cy; 4 or 8 needed).",
-            "di joins the AutoBattler league (4: al, bo, cy, di; 4 or 8 needed).",
+            "al joins the AutoBattler league (1: 3 more needed; who is in: !autobattler status).",
+            "bo joins the AutoBattler league (2: 2 more needed).",
+            "cy joins the AutoBattler league (3: 1 more needed).",
+            "di joins the AutoBattler league (4: enough to start).",
             "bo leaves the AutoBattler lobby (3 waiting).",
         ]
         assert lines(chat, "user") == []
+
+    run_room(tmp_path, body, None)
+
+
+def test_a_join_answer_says_the_count_and_what_it_means(tmp_path: Path) -> None:
+    """Past four, an AutoBattler join says that it plays with 4 or 8 (not 5-7); a Market Draft join says
+    when two are enough and when the lobby is full. No answer lists who joined (``status`` does)."""
+
+    async def body(bot: Bot, room: AutoBattlerRoom, chat: Chat) -> None:
+        for user in (*PLAYERS, "ed", "fy", "gu", "hal"):
+            await say(bot, room, user, "!autobattler join")
+        assert lines(chat, "room")[4:] == [
+            "ed joins the AutoBattler league (5: 3 more needed: it plays with 4 or 8).",
+            "fy joins the AutoBattler league (6: 2 more needed: it plays with 4 or 8).",
+            "gu joins the AutoBattler league (7: 1 more needed: it plays with 4 or 8).",
+            "hal joins the AutoBattler league (8: full, enough to start).",
+        ]
+        await say(bot, room, "al", "!autobattler status")
+        assert lines(chat, "room")[-1] == "AutoBattler: lobby 8 (al, bo, cy, di, ed, fy, gu, hal)"
+        market = MarketRoom(bot, LeagueOptions(format="market"))
+        for user in ("ivy", "jo", "kim", "lu", "mo", "ned", "oz", "pia"):
+            assert await market.handle_command(Context(bot, "room", user, room_id=ROOM + 1), "!market join")
+            await bot.chat.flush(timeout=5)
+        assert [m for m in lines(chat, "room") if "Market Draft" in m][::3] == [
+            "ivy joins the Market Draft league (1: 1 more needed; who is in: !market status).",
+            "lu joins the Market Draft league (4: enough to start).",
+            "oz joins the Market Draft league (7: enough to start).",
+        ]
+        assert lines(chat, "room")[-1] == "pia joins the Market Draft league (8: full, enough to start)."
 
     run_room(tmp_path, body, None)
 

@@ -41,7 +41,7 @@ def test_a_late_join_says_the_league_under_way_takes_no_new_players(tmp_path: Pa
         said = " ".join(lines(chat[before:], "room"))
         assert (
             "AutoBattler league #1 is under way and cannot take new players; late joins the lobby of a new"
-            " AutoBattler league (1: late; 4 or 8 needed)." in said
+            " AutoBattler league (1: 3 more needed; who is in: !autobattler status)." in said
         ), said
 
     run_room(tmp_path, body, None)

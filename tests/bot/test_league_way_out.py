@@ -156,7 +156,7 @@ def test_a_private_leave_asks_then_the_referee_moves_and_forfeits_for_the_leaver
         assert standings == "ada: Round 1 of 2: 1. bea 2 (1-0-0), 2. ada 0 (0-0-1)"
         assert await room_line(bot, chat, "ada", "!market join") == [
             "Market Draft league #1 is under way and cannot take new players; ada joins the lobby of a new"
-            " Market Draft league (1: ada; 2 to 8 needed)."
+            " Market Draft league (1: 1 more needed; who is in: !market status)."
         ]  # out of the loop: another league is theirs to join
 
     run_market(tmp_path / "journal.sqlite3", body)

@@ -97,7 +97,7 @@ def test_a_member_leaves_a_running_league_for_good_and_may_join_another(
             assert not [t for _, t in alice.private if "Round 2: your game" in t or "turn to buy" in t]
             mark = alice.mark()
             await alice.client.room_say(room_id, "!market join")
-            await room_piece(alice, r"alice_mr joins the Market Draft league \(1: alice_mr;", mark)
+            await room_piece(alice, r"alice_mr joins the Market Draft league \(1: 1 more needed;", mark)
         finally:
             for player in players.values():
                 await player.close()

@@ -120,7 +120,7 @@ def test_a_lobby_survives_the_referee_s_kill_9(
             kept = r"lobby is still open after the referee's restart: ivy_fm, jon_fm \(2 joined\)"
             await ivy.line(kept, since=mark, timeout=30)
             await kay.room_say(room_id, "!market join")
-            await ivy.line(r"kay_fm joins the Market Draft league \(3: ivy_fm, jon_fm, kay_fm;", since=mark)
+            await ivy.line(r"kay_fm joins the Market Draft league \(3: enough to start\)", since=mark)
             await jon.room_say(room_id, "!market start 1")
             starts = r"Market Draft league #1 starts: (?=[^(]*ivy_fm)(?=[^(]*jon_fm)(?=[^(]*kay_fm)"
             await ivy.line(starts, since=mark, timeout=60)

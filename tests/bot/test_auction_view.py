@@ -221,7 +221,8 @@ CARD_NAME = st.tuples(LETTERS, st.lists(WORD, max_size=3)).map(lambda parts: " "
 @settings(max_examples=60, deadline=None)
 @given(names=st.lists(CARD_NAME, min_size=1, max_size=12))
 def test_a_rebuilt_pile_is_a_cod_holding_exactly_its_cards(names: list[str]) -> None:
-    """``pile_cod`` (a rebuilt game's deck) reads back as the same multiset of names (XML escaped)."""
+    """``pile_cod`` (the referee's deck: a block, or a rebuilt game's pile) reads back as the same multiset
+    of names (XML escaped)."""
     from collections import Counter
 
     from cockatrice_ext.bot.blocks import pile_cod

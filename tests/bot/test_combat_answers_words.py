@@ -36,9 +36,9 @@ ALICE, ZOE = 1, 2
 NAMES = {ALICE: "alice", ZOE: "zoe"}
 
 
-def engine_for(verdict: DeckVerdict, zoe_sets: str | None = None) -> rules.CombatEngine:
-    """The bundled deck for both; alice's Centaur Courser against zoe's Elvish Warrior in slot 1; in round
-    1's combat zoe sets ``zoe_sets`` face down (if any); both ready, alice's turn to fight."""
+def set_up(verdict: DeckVerdict) -> rules.CombatEngine:
+    """The bundled deck for both; alice's Centaur Courser against zoe's Elvish Warrior in slot 1, set up:
+    alice's main step of round 1."""
     assert verdict.facts is not None
     config = rules.CombatConfig.from_decks(
         (ALICE, ZOE), (verdict.facts, verdict.facts), texts=(verdict.texts, verdict.texts)
@@ -50,6 +50,13 @@ def engine_for(verdict: DeckVerdict, zoe_sets: str | None = None) -> rules.Comba
         engine.apply(rules.PlaceFaceDown(player=player, card=name, slot=0))
     engine.apply(rules.SetupDone(player=ALICE))
     engine.apply(rules.SetupDone(player=ZOE))
+    return engine
+
+
+def engine_for(verdict: DeckVerdict, zoe_sets: str | None = None) -> rules.CombatEngine:
+    """:func:`set_up`, then in round 1's combat zoe sets ``zoe_sets`` face down (if any); both ready,
+    alice's turn to fight."""
+    engine = set_up(verdict)
     engine.apply(rules.BeginCombat(player=ALICE))
     if zoe_sets is not None:
         take(engine, ZOE, zoe_sets)

@@ -16,7 +16,7 @@ import asyncio
 from types import SimpleNamespace
 from typing import Any
 
-from test_combat_answers_words import ALICE, NAMES, ZOE, engine_for
+from test_combat_answers_words import ALICE, NAMES, ZOE, engine_for, set_up
 from test_combat_fights_render import take
 from test_combat_recheck_words import at_cleanup
 from test_combat_wording import answers
@@ -97,17 +97,7 @@ def aura_on(engine: rules.CombatEngine, owner: int, name: str, holder: int, slot
 def in_main(verdict: DeckVerdict) -> rules.CombatEngine:
     """alice's Centaur Courser (slot 1) against zoe's Elvish Warrior, alice's main step of round 1; alice's
     Holy Strength and zoe's Rancor on the Courser."""
-    assert verdict.facts is not None
-    config = rules.CombatConfig.from_decks(
-        (ALICE, ZOE), (verdict.facts, verdict.facts), texts=(verdict.texts, verdict.texts)
-    )
-    engine = rules.CombatEngine(config, seed=1)
-    engine.apply(rules.StartGame(player=None))
-    for player, name in ((ALICE, "Centaur Courser"), (ZOE, "Elvish Warrior")):
-        take(engine, player, name)
-        engine.apply(rules.PlaceFaceDown(player=player, card=name, slot=0))
-    engine.apply(rules.SetupDone(player=ALICE))
-    engine.apply(rules.SetupDone(player=ZOE))
+    engine = set_up(verdict)
     assert engine.step == "main" and engine.whose_turn == ALICE
     aura_on(engine, ALICE, "Holy Strength", ALICE, 0)
     aura_on(engine, ZOE, "Rancor", ALICE, 0)

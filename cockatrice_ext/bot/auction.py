@@ -1231,7 +1231,7 @@ class AuctionReferee(SeatsByName, PileReferee):
 
     async def start_engine(self) -> None:
         """The Cockatrice game started: seat the engine players in turn order and open the bank."""
-        humans = [p.player_id for p in self.humans()]
+        humans = self.players_at_start()
         if len(humans) < 2:
             await self.say("Auction Magic needs at least two players; this game has too few.")
             return
@@ -1243,7 +1243,7 @@ class AuctionReferee(SeatsByName, PileReferee):
         config = rules.AuctionConfig(players=tuple(humans), cards=self.block.facts, **settings)
         seed = self.options.seed if self.options.seed is not None else secrets.randbits(48)
         engine = rules.AuctionEngine(config, seed=seed)
-        engine_names = {p: self.mirror.players[p].name for p in humans}
+        engine_names = {p: self.player_name(p) for p in humans}  # one who left meanwhile: by name too
         if not await self.read_own_deck():  # the game stopped or went as it started: nothing to referee
             return
         self.engine_names = engine_names

@@ -92,7 +92,7 @@ class SeatsByName:
 
     def bind_seats(self: Any, players: Any) -> None:
         """A new game's engine starts: its players are these seats (remember their names)."""
-        self.engine_names = {p: self.mirror.players[p].name for p in players}
+        self.engine_names = {p: self.player_name(p) for p in players}  # one who left meanwhile: by name too
         self.live = True
 
     @staticmethod

@@ -747,7 +747,9 @@ class GameReferee(Referee):
         if player is not None and player.name:
             self.seat_names[player_id] = player.name
             return player.name
-        return self.seat_names.get(player_id) or "a player who left"
+        seen = self.bot.client.games.get(self.game_id) if self.bot.client is not None else None
+        known = self.seat_names.get(player_id) or (seen.names_seen.get(player_id) if seen is not None else "")
+        return known or "a player who left"
 
     @property
     def seats_known(self) -> bool:
@@ -786,6 +788,13 @@ class GameReferee(Referee):
     def humans(self) -> list[PlayerState]:
         """Seated players other than the bot, in turn order (player id order)."""
         return [p for p in self.mirror.seated_players if p.player_id != self.me]
+
+    def players_at_start(self) -> list[int]:
+        """The seats (not the bot's) the game started with, in player id order, whether or not they are
+        still seated: one who left the moment it started is seated by the rules, then leaves as the server
+        says (its leave is handled after the start); the seats now if the start was not seen."""
+        started = sorted(p for p in self.mirror.started_with if p != self.me)
+        return started or [p.player_id for p in self.humans()]
 
     @property
     def chat_destination(self) -> tuple[str, int]:

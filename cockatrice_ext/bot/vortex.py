@@ -512,7 +512,7 @@ class VortexReferee(SeatsByName, PileReferee):
 
     async def start_engine(self) -> None:
         """The Cockatrice game started: seat the engine players (player id order) and deal."""
-        humans = [p.player_id for p in self.humans()]
+        humans = self.players_at_start()
         if not rules.MIN_PLAYERS <= len(humans) <= rules.MAX_PLAYERS:
             await self.say("Vortex needs 2 to 5 players; this game cannot be refereed.")
             return

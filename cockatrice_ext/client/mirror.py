@@ -248,6 +248,11 @@ class GameMirror:
     """The game's selected game types (id -> name, e.g. {0: "Auction"})."""
     revealed: list[tuple[int, str, list[CardState]]] = dataclasses.field(default_factory=list)
     """(player id, zone, cards) of recent Event_RevealCards we saw, newest last (bounded)."""
+    started_with: tuple[int, ...] = ()
+    """The seated players (not spectators) as the game started, by id: a player may leave the moment it
+    starts, and whoever handles the start later must still see who it started with."""
+    names_seen: dict[int, str] = dataclasses.field(default_factory=dict)
+    """Every seat's user name this mirror has seen, by player id (kept after the player leaves)."""
 
     MAX_REVEALS = 50
 
@@ -360,7 +365,10 @@ class GameMirror:
                 for counter in info.counter_list:
                     player.counters[counter.id] = CounterState(counter.id, counter.name, counter.count)
                 self.players[pid] = player
+        self._remember_names()
         if _has(event, "game_started"):
+            if event.game_started and not self.started:
+                self.started_with = tuple(p.player_id for p in self.seated_players)
             self.started = event.game_started
         # Servatrice's game-state events carry active player 0 and phase 0 as placeholders in a started game
         # (the real ones follow as Event_SetActivePlayer / Event_SetActivePhase): taken only while none is
@@ -372,9 +380,15 @@ class GameMirror:
         if _has(event, "seconds_elapsed"):
             self.seconds_elapsed = event.seconds_elapsed
 
+    def _remember_names(self) -> None:
+        for pid, player in self.players.items():
+            if player.name:
+                self.names_seen[pid] = player.name
+
     def _on_join(self, event: Any, player_id: int, context: Any) -> None:
         props = event.player_properties
         self._player(props.player_id).apply_properties(props)
+        self._remember_names()
 
     def _on_leave(self, event: Any, player_id: int, context: Any) -> None:
         self.players.pop(player_id, None)

@@ -255,3 +255,26 @@ def test_a_dropped_connection_keeps_how_long_the_player_was_silent() -> None:
     ping(0)
     ping(-1)
     assert mirror.players[1].silent_before_drop == 0
+
+
+def test_the_seats_a_game_started_with_outlast_a_player_who_leaves_at_once() -> None:
+    """A player may leave the moment the game starts; the referee handles the start after the mirror has
+    heard the leave (its events wait in the game's queue). Who the game started with, and their names, stay
+    known: the referee's start failed with a KeyError, or called the game too small and left it open."""
+    mirror = _joined()
+    join = ge.Event_Join()
+    join.player_properties.player_id = 2
+    join.player_properties.user_info.name = "bob"
+    mirror.apply_event(join)
+    mirror.apply_event(
+        _state(
+            [(0, "bot", {"deck": []}), (1, "alice", {"deck": []}), (2, "bob", {"deck": []})],
+            game_started=True,
+        )
+    )
+    mirror.apply_event(ge.Event_Leave(reason=ge.Event_Leave.USER_LEFT), player_id=2)
+    assert 2 not in mirror.players
+    assert mirror.started_with == (0, 1, 2)
+    assert mirror.names_seen[2] == "bob"
+    mirror.apply_event(_state([(0, "bot", {}), (1, "alice", {})], game_started=True))  # a later full state
+    assert mirror.started_with == (0, 1, 2), "the start is the first one"

@@ -1760,7 +1760,7 @@ class CombatReferee(SeatsByName, GameReferee):
             if name == "Event_GameStateChanged" and not self.mirror.started and not self.finished:
                 # Servatrice stops the game at a concession before it says who conceded: hear that first
                 with contextlib.suppress(ClientError, TimeoutError):
-                    await self.bot.client.caught_up()
+                    await self.bot.client.caught_up(handed_out=False)  # the mirror, not the queue
                 if not await self.settle_departure(stopped=True):
                     await self.finish("game over (one player left standing)")
                 return

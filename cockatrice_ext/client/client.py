@@ -1373,13 +1373,14 @@ class Client:
         await self.call(commands.ping())
         return loop.time() - started
 
-    async def caught_up(self, timeout: float = 10.0) -> float:
+    async def caught_up(self, timeout: float = 10.0, *, handed_out: bool = True) -> float:
         """Seconds until everything the server sent us before now has been handed to the listeners: one
         ``Command_Ping``'s round trip (the server answers after what it had for us already, such as another
         player's line stuck behind a stalled link), then the dispatcher's turn at every event read before the
         answer. A timer about to act for a player who said nothing calls it first: what they said in time
         is heard before it acts. Called from a listener (the dispatcher itself), only the ping is waited for:
-        the events behind it are that listener's to return to.
+        the events behind it are that listener's to return to; so with ``handed_out`` false, for a caller
+        that needs only the game's state as the mirror has it (which the ping brings up to date).
 
         Raises:
             ConnectionLost: not connected, or the connection dropped meanwhile.
@@ -1389,7 +1390,12 @@ class Client:
         started = loop.time()
         await self.call(commands.ping(), timeout=timeout)
         dispatcher = self._dispatcher
-        if dispatcher is not None and not dispatcher.done() and asyncio.current_task() is not dispatcher:
+        if (
+            handed_out
+            and dispatcher is not None
+            and not dispatcher.done()
+            and asyncio.current_task() is not dispatcher
+        ):
             mark: asyncio.Future[None] = loop.create_future()
             self._dispatch_queue.put_nowait(mark)
             try:  # bounded: a listener the dispatcher awaits may itself wait for the caller

@@ -34,7 +34,7 @@ class StandInClient:
     room_users: dict[int, set[str]] = field(default_factory=dict)
     connected: bool = True
 
-    async def caught_up(self, timeout: float = 10.0) -> float:
+    async def caught_up(self, timeout: float = 10.0, *, handed_out: bool = True) -> float:
         """Nothing is ever in flight here: caught up at once."""
         return 0.0
 

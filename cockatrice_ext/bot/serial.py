@@ -29,10 +29,6 @@ class SerialWork:
         self._task: asyncio.Task[None] | None = None
         self.closed = False
 
-    def __len__(self) -> int:
-        """Jobs waiting or running."""
-        return len(self._jobs)
-
     def submit(self, job: Job) -> asyncio.Future[None]:
         """Queue ``job``; the returned future is done when it has run (its result is always None: a failure
         is logged here, so nobody has to await it)."""

@@ -540,16 +540,6 @@ def put_back(entries: Iterable[JournalEntry]) -> set[int]:
     return back
 
 
-def seen_position(pile: OwnDeck, name: str) -> int | None:
-    """The first position of ``pile`` holding a card called ``name`` whose id everyone saw with its name (one
-    put back), or None: a card about to be shown face up spends such a copy and keeps the unseen ones for
-    face-down deals."""
-    return next(
-        (p for p, (n, seen) in enumerate(zip(pile.names, pile.seen, strict=False)) if n == name and seen),
-        None,
-    )
-
-
 def listed(names: Iterable[str], *, last: str = "and") -> str:
     """``A``, ``A and B``, ``A, B and C`` (``last="or"``: ``A, B or C``)."""
     items = list(names)
@@ -2035,7 +2025,7 @@ class AuctionReferee(SeatsByName, PileReferee):
         name = self.block.game_names[index]
         zone, pile = "deck", self.own_deck
         # Shown face up now: a copy whose id everyone saw already, if there is one.
-        position = seen_position(pile, name)
+        position = pile.position(name, seen=True)  # a copy whose id everyone saw: unseen ones stay unseen
         if position is None:
             position = pile.position(name)
         if position is None:

@@ -639,13 +639,15 @@ class OwnDeck:
         marks = list(seen)[: len(self.names)]
         self.seen = marks + [False] * (len(self.names) - len(marks))
 
-    def position(self, name: str, exclude: set[int] | None = None, *, unseen: bool = False) -> int | None:
+    def position(
+        self, name: str, exclude: set[int] | None = None, *, unseen: bool = False, seen: bool = False
+    ) -> int | None:
         """The first position holding ``name`` (skipping ``exclude``; with ``unseen``, only a card whose id
-        was never shown with its name), or None."""
+        was never shown with its name; with ``seen``, only one whose id was), or None."""
         for position, candidate in enumerate(self.names):
             if candidate != name or (exclude is not None and position in exclude):
                 continue
-            if unseen and self._seen(position):
+            if (unseen and self._seen(position)) or (seen and not self._seen(position)):
                 continue
             return position
         return None

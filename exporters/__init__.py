@@ -204,6 +204,23 @@ def section_counts(deck: ExportDeck) -> str:
     return ", ".join(parts)
 
 
+def cards_written(deck: ExportDeck, fmt: str) -> int:
+    """How many of ``deck``'s cards writing it as ``fmt`` puts in the file: a card file holds every card; a
+    deck its library and the sections it has a place for (:func:`left_out` names the others)."""
+    export_format = EXPORT_FORMATS[fmt]
+    if export_format.is_card_file:
+        return deck.count()
+    by_kind = {
+        "side": deck.count("side"),
+        "commander": deck.count("commander"),
+        "companion": deck.count("companion"),
+        "tokens": deck.count("tokens"),
+        "variants": sum(e.count for entries in deck.variant_sections.values() for e in entries),
+    }
+    kept = sum(count for kind, count in by_kind.items() if kind in export_format.sections)
+    return sum(e.count for e in deck.main) + kept
+
+
 def moved_to_side(deck: ExportDeck, fmt: str) -> list[str]:
     """Commanders ``fmt`` writes in the sideboard for want of a command zone, as peer tools do (Forge has
     its [Commander], Arena its Commander section; a companion belongs in the sideboard anyway), as a
@@ -334,6 +351,7 @@ __all__ = [
     "ExportEntry",
     "ExportFormat",
     "build_export_deck",
+    "cards_written",
     "deck_from_cards",
     "display_name",
     "export",

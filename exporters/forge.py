@@ -108,7 +108,27 @@ def safe_file_stem(name: str, fallback: str = "unnamed") -> str:
 
 
 class DraftTooBig(ValueError):
-    """The draft asked for (or the smallest one) needs more cards than the cube holds."""
+    """The draft asked for (or the smallest one) needs more cards than the cube holds: ``players`` x ``packs``
+    x ``size`` cards of a cube of ``cube``."""
+
+    def __init__(self, players: int, packs: int, size: int, cube: int) -> None:
+        super().__init__(
+            f"a draft of {players} players x {packs} pack{'s' if packs != 1 else ''} of {size} cards needs"
+            f" {players * packs * size} cards; the cube has {cube}"
+        )
+        self.players, self.packs, self.size, self.cube = players, packs, size, cube
+
+    def remedy(self) -> str:
+        """What would make a draft of the cube, in the command line's options: only changes that can be made
+        (no fewer than 2 players or 1 pack), the largest pack size that fits named."""
+        fits = self.cube // (self.players * self.packs) if self.players and self.packs else 0
+        ways = [f"--pack-size {fits}"] if 0 < fits < self.size else []
+        ways += ["fewer --players"] if self.players > 2 else []
+        ways += ["fewer --packs"] if self.packs > 1 else []
+        if not ways:
+            return "give the cube more cards"
+        tried = ways[0] if len(ways) == 1 else f"{', '.join(ways[:-1])} or {ways[-1]}"
+        return f"try {tried}, or give the cube more cards"
 
 
 def draft_size(
@@ -134,10 +154,7 @@ def draft_size(
         packs = max(1, cube_size // (players * size))
     need = players * packs * size
     if min(players, packs, size) < 1 or need > cube_size:
-        raise DraftTooBig(
-            f"a draft of {players} players x {packs} packs x {size} cards needs {need} cards;"
-            f" the cube has {cube_size}"
-        )
+        raise DraftTooBig(players, packs, size, cube_size)
     return players, packs, size
 
 

@@ -15,19 +15,22 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import logging
 import os
 import sqlite3
+import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from cockatrice_ext.cards.errors import CardDataError
+from cockatrice_ext.cards.errors import CardDataError, Warn, routed_warning, warnings_to
 from cockatrice_ext.cards.model import CardDatabase
-from cockatrice_ext.cards.store import CardStore, write_store
+from cockatrice_ext.cards.store import SAID, CardStore, write_store
 
 LOGGER = logging.getLogger(__name__)
 
-CACHE_VERSION = "4"  # 2: links and back faces kept; 3: back faces' multiverse ids; 4: cipt, hybrid costs
+CACHE_VERSION = "5"  # 2: links and back faces kept; 3: back faces' multiverse ids; 4: cipt, hybrid costs;
+# 5: what the source's read said of its cards kept (store.SAID), said again on every load
 MIN_CACHED_BYTES = 1024 * 1024  # smaller files parse faster than a cache opens
 
 
@@ -132,13 +135,18 @@ def _index(source: Path) -> CardStore | None:
             scratch.unlink()
 
 
-def write_cache(source: Path, db: CardDatabase) -> None:
-    """Keep ``db`` (parsed from ``source``) for the next run; atomic, and silent if it cannot be written."""
+def write_cache(source: Path, db: CardDatabase, said: Iterable[str] = ()) -> None:
+    """Keep ``db`` (parsed from ``source``) for the next run, with what its read ``said`` of the cards (each
+    line without the source's name in front: :data:`store.SAID`); atomic, and silent if it cannot be
+    written."""
     target = cache_file(source)
     scratch = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         write_store(db, scratch, meta=_identity(source), compact=False, level=1)
+        lines = list(said)
+        if lines:
+            _add_blob(scratch, SAID, json.dumps(lines, ensure_ascii=False).encode("utf-8"))
         _seal(scratch)
         os.replace(scratch, target)
     except (OSError, sqlite3.Error) as exc:
@@ -147,11 +155,57 @@ def write_cache(source: Path, db: CardDatabase) -> None:
             scratch.unlink()
 
 
+def _add_blob(path: Path, key: str, data: bytes) -> None:
+    """Add blob ``key`` to the store file at ``path`` (before it is sealed)."""
+    con = sqlite3.connect(path)
+    try:
+        con.execute("INSERT INTO blobs VALUES (?, ?)", (key, zlib.compress(data, 1)))
+        con.commit()
+    finally:
+        con.close()
+
+
+def _card_file_warn() -> Warn:
+    """Where a read of a card file says its warnings now: what :func:`warnings_to` gave, else the XML
+    reader's log."""
+    warn = routed_warning()
+    if warn is None:
+        from cockatrice_ext.cards.cockatrice_xml import _log_warning
+
+        warn = _log_warning
+    return warn
+
+
+def _parse_keeping_said(
+    source: Path, parse: Callable[[Path], CardDatabase]
+) -> tuple[CardDatabase, list[str]]:
+    """``parse(source)``, what it says passed on as ever, and kept: each line without the source's name in
+    front (one naming it otherwise is kept as ``: line``), as :meth:`CardStore.said` gives it back."""
+    said: list[str] = []
+    label = str(source)
+    outer = routed_warning()
+
+    def keep(line: str) -> None:
+        said.append(line[len(label) :] if line.startswith(f"{label}:") else f": {line}")
+        if outer is not None:
+            outer(line)
+        else:  # the XML reader's log, imported only when something is said
+            from cockatrice_ext.cards.cockatrice_xml import _log_warning
+
+            _log_warning(line)
+
+    with warnings_to(keep):
+        db = parse(source)
+    return db, said
+
+
 def load_cached(source: Path, names: list[str], parse: Callable[[Path], CardDatabase]) -> CardDatabase:
     """``source``'s cards: from the cache when valid (only those behind ``names``, if any), else parsed.
 
     A first load that asks for some names of a Cockatrice XML file indexes it rather than parsing
-    every card (:mod:`cockatrice_ext.cards.xml_index`); a load of every card keeps them all.
+    every card (:mod:`cockatrice_ext.cards.xml_index`); a load of every card keeps them all. Either way
+    what a full read of the file says of its cards (a ``pt`` given by half, a type-line typo: see
+    ``cockatrice_xml._check_card``) is said, on every load: a cache keeps it (:meth:`CardStore.said`).
     """
     from cockatrice_ext.cards.xml_index import IndexMismatch
 
@@ -160,13 +214,20 @@ def load_cached(source: Path, names: list[str], parse: Callable[[Path], CardData
         store = _index(source)
     if store is not None:
         try:
-            return store.cards_for(names) if names else store.all_cards()
+            found = store.cards_for(names) if names else store.all_cards()
+            said = store.said(str(source))
         except IndexMismatch as exc:
             LOGGER.warning("%s; reading the whole file", exc)
             with contextlib.suppress(OSError):
                 index_file(source).unlink()
-    db = parse(source)
-    write_cache(source, db)
+        else:
+            if said:
+                warn = _card_file_warn()
+                for line in said:
+                    warn(line)
+            return found
+    db, said = _parse_keeping_said(source, parse)
+    write_cache(source, db, said)
     store = open_cached(source) if names else None  # the same cards a later run gets, and fewer to merge
     if store is None:
         return db

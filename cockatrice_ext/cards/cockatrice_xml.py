@@ -525,20 +525,37 @@ class _Message:
     msg: str
 
 
-def _type_words_warning(card: Card) -> str:
-    """What a card's type lines say that is no card type (``Artifact Creture``), with the closest type;
-    empty when every word is one."""
-    said: list[str] = []
-    for face in card.faces:
-        for word in face.types:
-            if word.casefold() in _TYPE_WORDS_FOLDED or word in said:
-                continue
+def _odd_type_words(type_line: str) -> list[tuple[str, str]]:
+    """The words of ``type_line`` that are no card type, each with the closest type (``""``: none close):
+    those before its dash (``Artifact Creture — Golem``); and in a line with no dash and no type at all
+    (``Artifcat``, which reads as a subtype alone), those that look like a misspelt type (Magic-Token's
+    ``Counter`` or ``State`` do not)."""
+    _supers, types, subs = split_type_line(type_line)
+    odd: list[tuple[str, str]] = []
+    for word in types:
+        if word.casefold() not in _TYPE_WORDS_FOLDED:
             closest = difflib.get_close_matches(word.capitalize(), _TYPE_WORDS, n=1, cutoff=0.6)
-            hint = f" (did you mean {closest[0]!r}?)" if closest else ""
-            said.append(f"{word!r} is not a card type{hint}")
+            odd.append((word, closest[0] if closest else ""))
+    rest = [word for word in subs if word not in SUPERTYPES]  # without a dash, a supertype is among them
+    if not types and not any(word.casefold() in _TYPE_WORDS_FOLDED for word in rest):
+        for word in rest:
+            closest = difflib.get_close_matches(word.capitalize(), _TYPE_WORDS, n=1, cutoff=0.8)
+            if closest:
+                odd.append((word, closest[0]))
+    return odd
+
+
+def _type_words_warning(card: Card) -> str:
+    """What a card's type lines say that is no card type (``Artifact Creture``, or ``Artifcat`` alone), with
+    the closest type; empty when every word is one (:func:`_odd_type_words`)."""
+    said: dict[str, str] = {}
+    for face in card.faces:
+        for word, closest in _odd_type_words(face.type_line):
+            hint = f" (did you mean {closest!r}?)" if closest else ""
+            said.setdefault(word, f"{word!r} is not a card type{hint}")
     if not said:
         return ""
-    return f"{card.name!r}: {'; '.join(said)}; read as written"
+    return f"{card.name!r}: {'; '.join(said.values())}; read as written"
 
 
 def _half_pt_warnings(card: Card) -> list[str]:
@@ -560,6 +577,29 @@ def _half_pt_warnings(card: Card) -> list[str]:
             " (give both, as 2/2)"
         )
     return said
+
+
+def prop_may_warn(key: str, value: str) -> bool:
+    """Whether a ``<card>`` whose prop ``key`` (``type``, ``maintype`` or ``pt``, v3 or v4) reads ``value``
+    could be warned about by :func:`_check_card`: a type line (the value, or one of its ``A // B`` pieces, as
+    a face takes it) with a word that is no card type, or a ``pt`` given by half. Never false where the check
+    would warn, so the XML index (:mod:`cockatrice_ext.cards.xml_index`) checks only such cards and says what
+    a full read says."""
+    value = value.strip()
+    lines = {value, *value.split(" // ")}
+    if key == "pt":
+        return any((power is None) != (toughness is None) for power, toughness in map(split_pt, lines))
+    return any(_odd_type_words(line) for line in lines)
+
+
+def nameless_card_warning(label: str, line: int | None) -> str:
+    """What a ``<card>`` without a name (skipped) on ``line`` of ``label`` is said as."""
+    return f"{label}:{line}: card without a name skipped"
+
+
+def version_warning(label: str, version: str) -> str:
+    """What a card database whose root gives a ``version`` other than 3 or 4 is said as."""
+    return f"{label}: card database version {version!r}, reading as v4"
 
 
 def _check_card(
@@ -641,7 +681,7 @@ def _parse_into(db: CardDatabase, stream: IO[bytes], label: str, warn: Warn) -> 
             root_seen = True
             version = root.get("version", "4")
             if version not in ("3", "4"):
-                warn(f"{label}: card database version {version!r}, reading as v4")
+                warn(version_warning(label, version))
         parent = elem.getparent()
         if parent is None:
             continue
@@ -656,7 +696,7 @@ def _parse_into(db: CardDatabase, stream: IO[bytes], label: str, warn: Warn) -> 
         elif tag == "card" and container == "cards":
             raw = _read_card(elem)
             if not raw.name:
-                warn(f"{label}:{elem.sourceline}: card without a name skipped")
+                warn(nameless_card_warning(label, elem.sourceline))
             else:
                 card = _card_of(raw)
                 _check_card(db, card, raw, first_lines, label, elem.sourceline, warn)

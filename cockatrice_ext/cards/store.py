@@ -44,6 +44,9 @@ from cockatrice_ext.cards.resolve import fold_name
 FORMAT = "cockatrice-ext-allcards"
 VERSION = 1
 CHUNK = 128
+SAID = "said"
+"""A cache's blob: what reading its source said of the cards (a JSON list, each line without the source's
+name in front), said again by every load through the cache (:meth:`CardStore.said`)."""
 EXACT = "="  # index key prefix of a name another name folds to: the exact spelling finds it
 STORE_FILE = Path(__file__).resolve().parent.parent / "data" / "allcards.sqlite3"
 
@@ -194,6 +197,18 @@ class CardStore:
             return {}
         links: dict[str, list[str]] = json.loads(self._blob("reverse-related"))
         return links
+
+    def said(self, label: str) -> list[str]:
+        """What reading the source said of its cards (kept by a cache made from it, :data:`SAID`), each with
+        ``label``, the source as named now, in front: a load through the cache says what a full read says."""
+        row = next(iter(self._rows("SELECT 1 FROM blobs WHERE key=?", (SAID,))), None)
+        if row is None:
+            return []
+        try:
+            kept = json.loads(self._blob(SAID))
+        except ValueError as exc:
+            raise CardDataError(f"card cache corrupt ({SAID}): {exc}", source=str(self.path)) from exc
+        return [label + line for line in kept if isinstance(line, str)] if isinstance(kept, list) else []
 
     def name_hints(self) -> dict[str, str]:
         """Folded name -> the name as printed, for every card and face (for "did you mean")."""

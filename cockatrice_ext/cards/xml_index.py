@@ -45,19 +45,23 @@ from cockatrice_ext.cards.cockatrice_xml import (
     ROOT_TAG,
     FaceLinks,
     _card_of,
+    _check_card,
     _joined,
     _RawCard,
     _read_card,
     _read_set,
     double_faced_pairs,
+    nameless_card_warning,
+    prop_may_warn,
     raw_is_token,
+    version_warning,
 )
 from cockatrice_ext.cards.errors import CardDataError
 from cockatrice_ext.cards.model import Card, CardDatabase, CardSet
-from cockatrice_ext.cards.store import CardStore, index_text, new_store_file
+from cockatrice_ext.cards.store import SAID, CardStore, index_text, new_store_file
 
 FORMAT = "cockatrice-ext-xml-index"
-VERSION = "5"  # 5: set priorities kept
+VERSION = "6"  # 5: set priorities kept; 6: what the full reader says of the cards kept
 # A card's start tag, or markup inside which "<card" is not one (skipped when scanning), or a DTD.
 _MARKUP = re.compile(rb"<(?:(card[\s>])|!--.*?-->|!\[CDATA\[.*?\]\]>|\?.*?\?>|(!DOCTYPE))", re.DOTALL)
 # Where a type's text could say "Token": the word itself, or a character reference that could spell it.
@@ -69,6 +73,22 @@ _NO_DECLARED_ENCODING = re.compile(rb"""^(?:\xef\xbb\xbf)?\s*(?:<\?xml(?![^>]*en
 _FACT_TAGS = tuple(
     f"{{*}}{tag}" for tag in ("card", "cards", "sets", "name", "token", "related", "reverse-related")
 )
+# Where a card's check (cockatrice_xml._check_card) could find something to say: a <text> holding markup
+# (its first "<" after the start tag opens something), and a type line or pt (its start tag's attributes,
+# its text, and what follows the text when that is no end tag: a comment, CDATA, a child). Each pattern
+# starts with a literal (much the faster search); a prefixed tag (<x:pt>) is matched from its colon. Not an
+# empty element (<pt/>): nothing to say, and its match would run on into the next element.
+_TEXT_WITH_MARKUP = (
+    re.compile(rb"<text(?:\s[^>]*)?(?<!/)>[^<]*<(?!/)"),
+    re.compile(rb":text(?:\s[^>]*)?(?<!/)>[^<]*<(?!/)"),
+)
+_CHECKED_PROP = re.compile(rb"<(type|maintype|pt)(\s[^>]*)?(?<!/)>([^<]*)(<(?!/))?")
+_PREFIXED_PROP = re.compile(rb":(type|maintype|pt)(\s[^>]*)?(?<!/)>([^<]*)(<(?!/))?")
+_FEW_ODD_PROPS = 16  # odd type lines and pts looked for one by one; more: one pass over every prop
+_XML_REFERENCE = re.compile(r"&(?:#([0-9]+)|#x([0-9a-fA-F]+)|(amp|lt|gt|quot|apos));")
+_NAMED_REFERENCES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+# The lines libxml2 numbers in the node itself (an unsigned short, 65535 meaning "past it": look elsewhere).
+_SHORT_LINES = 65534
 _HASH_CHUNK = 1 << 20  # bytes read at a time when a source is hashed from its file
 _NUMBERS = "q"  # byte offsets and element numbers: signed 64-bit, little-endian in the file
 
@@ -164,6 +184,7 @@ class _Facts:
     links: list[tuple[int, str]] = field(default_factory=list)  # (card, creator) of each reverse-related
     sets: list[CardSet] = field(default_factory=list)
     read: dict[int, _RawCard] = field(default_factory=dict)  # the cards linking to another face, as read
+    version: str = "4"  # the root's version attribute, as the full reader reads it
 
 
 def _card_facts(data: bytes, maybe_tokens: set[int]) -> _Facts | None:
@@ -226,6 +247,7 @@ def _card_facts(data: bytes, maybe_tokens: set[int]) -> _Facts | None:
     root = events.root
     if root is None or root.tag != ROOT_TAG or containers > 1 or (facts.names and not containers):
         return None
+    facts.version = root.get("version", "4")
     return facts
 
 
@@ -267,16 +289,126 @@ def _card_starts(data: bytes) -> tuple[list[int], set[int]] | None:
     return starts, {bisect.bisect_right(starts, at) - 1 for at in hints}
 
 
-def _parse_element(element: bytes, start: int, label: str = "") -> _RawCard:
-    """The ``<card>`` whose bytes (from byte ``start`` of the source) are ``element``, read as the full
-    reader reads it."""
+def _card_element(element: bytes, start: int, label: str = "") -> etree._Element:
+    """The ``<card>`` element whose bytes (from byte ``start`` of the source) are ``element``, parsed alone
+    (its ``sourceline`` counts from the element's first line)."""
     try:
         elem = etree.fromstring(element, _parser())
     except (etree.LxmlError, ValueError) as exc:
         raise IndexMismatch(f"card at byte {start} unreadable: {exc}", source=label) from exc
     if elem.tag != "card":
         raise IndexMismatch(f"no <card> at byte {start}", source=label)
-    return _read_card(elem)
+    return elem
+
+
+def _parse_element(element: bytes, start: int, label: str = "") -> _RawCard:
+    """The ``<card>`` whose bytes (from byte ``start`` of the source) are ``element``, read as the full
+    reader reads it."""
+    return _read_card(_card_element(element, start, label))
+
+
+def _unescaped(text: bytes) -> str | None:
+    """A prop's text as the parse reads it (UTF-8, character and predefined entity references replaced);
+    None when it holds another ``&`` or cannot be decoded (its card is then checked, to be sure)."""
+    try:
+        decoded = text.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if "&" not in decoded:
+        return decoded
+    if "&" in _XML_REFERENCE.sub("", decoded):
+        return None
+
+    def character(match: re.Match[str]) -> str:
+        named = match.group(3)
+        if named:
+            return _NAMED_REFERENCES[named]
+        return chr(int(match.group(1)) if match.group(1) else int(match.group(2), 16))
+
+    try:
+        return _XML_REFERENCE.sub(character, decoded)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _prop_may_warn(tag: bytes, attributes: bytes, text: bytes, inside: bytes) -> bool:
+    """Whether a prop element found by :data:`_CHECKED_PROP` (its groups, ``b""`` where one is absent) could
+    be warned about (see :func:`prop_may_warn`), or its bytes do not say plainly what the parse reads:
+    attributes with quotes, which could hold a ``>``; a comment, CDATA or child inside; an ``&`` other than a
+    plain reference."""
+    if inside or b'"' in attributes or b"'" in attributes:
+        return True
+    value = _unescaped(text)
+    return value is None or prop_may_warn(tag.decode("ascii"), value)
+
+
+def _cards_to_check(data: bytes, starts: list[int]) -> set[int]:
+    """The cards (numbered in document order) whose text, type line or pt the full reader's check could
+    warn about: a ``<text>`` with markup, a type line or pt :func:`prop_may_warn` of, and any such element
+    whose bytes do not say plainly what the parse reads (attributes with quotes, which could hold a ``>``;
+    a comment, CDATA or child inside). A superset: each is read and checked as the full reader does."""
+    flagged = [match.start() for pattern in _TEXT_WITH_MARKUP for match in pattern.finditer(data)]
+    for opening, pattern in ((b"<", _CHECKED_PROP), (b":", _PREFIXED_PROP)):
+        # A file repeats its type lines and pts: each one found is judged once, and only the few that may
+        # warn are looked for again (by their bytes: any place they are is checked, a superset).
+        odd = {found for found in set(pattern.findall(data)) if _prop_may_warn(*found)}
+        if len(odd) > _FEW_ODD_PROPS:
+            flagged += (match.start() for match in pattern.finditer(data) if match.groups(b"") in odd)
+            continue
+        for tag, attributes, text, inside in odd:
+            written = b"%s%s%s>%s%s" % (opening, tag, attributes, text, inside)
+            at = data.find(written)
+            while at >= 0:
+                flagged.append(at)
+                at = data.find(written, at + 1)
+    cards = {bisect.bisect_right(starts, at) - 1 for at in flagged}
+    cards.discard(-1)  # before the first card: a set's, or the header's
+    return cards
+
+
+def _what_cards_say(data: bytes, bounds: list[int], facts: _Facts, groups: dict[str, list[int]]) -> list[str]:
+    """What the full reader says of the file (its root's version, a nameless card, :func:`_check_card`), in
+    its order, each without the file's name in front (``:LINE: what``, ``: what``): kept with the index, so
+    that a look-up through it says what a full read says, on every run.
+
+    Only the cards something could be said of are read: those :func:`_cards_to_check` finds, the nameless,
+    and every ``<card>`` of a name given more than once (a second one may say otherwise than the first).
+    Element ``e`` spans ``bounds[e:e + 2]``; its line is the parse's, counted from the file's start.
+    """
+    said: list[str] = []
+    if facts.version not in ("3", "4"):
+        said.append(version_warning("", facts.version))
+    checked = _cards_to_check(data, bounds[:-1])
+    checked.update(number for number, name in enumerate(facts.names) if not name)
+    checked.update(number for numbers in groups.values() if len(numbers) > 1 for number in numbers)
+    earlier = CardDatabase()  # the cards checked so far, added as the full reader adds them
+    first_lines: dict[str, int | None] = {}
+    lines_before = counted_to = padded = 0
+    for number in sorted(checked):
+        start, end = bounds[number], bounds[number + 1]
+        lines_before += data.count(b"\n", counted_to, start)
+        counted_to = start
+        element = data[start:end]
+        offset = lines_before
+        if lines_before + element.count(b"\n") >= _SHORT_LINES:
+            # libxml2 keeps a line past 65534 outside the node (the element's then taken from its first
+            # child): parsed below as many line breaks as the file has before it, it is numbered alike.
+            padded += lines_before
+            if padded > len(data):
+                raise IndexMismatch("too many cards to check far into the file: read whole")
+            element, offset = b"\n" * lines_before + element, 0
+        elem = _card_element(element, start)
+        line = elem.sourceline + offset if elem.sourceline is not None else None
+        raw = _read_card(elem)
+        if not raw.name:
+            said.append(nameless_card_warning("", line))
+            continue
+        if raw.markup_line is not None:
+            raw.markup_line += offset
+        card = _card_of(raw)
+        _check_card(earlier, card, raw, first_lines, "", line, said.append)
+        earlier.add(card)
+    return said
 
 
 def _double_faced(
@@ -358,6 +490,7 @@ def _build_index(source: Path, target: Path, identity: dict[str, str]) -> bytes 
                 token_names.add(name)
         group.append(number)
     try:
+        said = _what_cards_say(data, [*starts, end_of_cards], facts, groups)
         pairs = _double_faced(data, [*starts, end_of_cards], facts.names, groups, facts.read)
     except IndexMismatch:
         return None
@@ -392,6 +525,8 @@ def _build_index(source: Path, target: Path, identity: dict[str, str]) -> bytes 
         texts["links"] = json.dumps(inside, sort_keys=True, ensure_ascii=False)
     if pairs:
         texts["pairs"] = json.dumps(pairs, sort_keys=True, ensure_ascii=False)
+    if said:
+        texts[SAID] = json.dumps(said, ensure_ascii=False)
     first = {s.code: s for s in reversed(facts.sets)}  # the first definition of a code wins
     priorities = {code: s.priority for code, s in first.items() if s.priority is not None}
     if priorities:  # the store's sets table has no place for a <priority>

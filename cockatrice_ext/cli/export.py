@@ -31,6 +31,7 @@ from cockatrice_ext.decks.readers import FORMAT_ALIASES, FORMATS
 from cockatrice_ext.decks.resolve_list import STDIN_LABEL, STDIN_NAME
 from cockatrice_ext.exporters import (
     EXPORT_FORMATS,
+    cards_written,
     kept_edit_warning,
     kept_edits,
     left_out,
@@ -64,17 +65,32 @@ EXIT_CANNOT_WRITE = 1
 _BLOCK_SUFFIXES = (".txt", ".xml")
 
 
-def _next_step(fmt: str, target: Path, written: list[Path], not_written: Collection[str] = ()) -> str:
+def _next_step(
+    fmt: str,
+    target: Path,
+    written: list[Path],
+    not_written: Collection[str] = (),
+    lone_tokens: Collection[str] = (),
+) -> str:
     """What to do with the output; for a Forge custom folder, the folders written, or, when no custom card
     was written (nothing is: :func:`~cockatrice_ext.exporters.forge_edition.forge_custom_cards`), that
-    there is nothing for Forge's custom folder and why: Forge has every real card, and the custom ones were
-    ``not_written`` (:func:`forge_unwritable_cards`)."""
+    there is nothing for Forge's custom folder and why: Forge has every real card, the custom ones were
+    ``not_written`` (:func:`forge_unwritable_cards`), and the block's tokens Forge does not have
+    (``lone_tokens``) are scripted only with a custom card that makes them."""
     if fmt != "forge-custom":
         return NEXT_STEPS[fmt]
     parts = [Path(file).relative_to(target).parts for file in written]
     folders = sorted({part[0] for part in parts if len(part) > 1})  # a file at the top is not copied
     if "cards" not in folders:
         real = "Forge has every real card of the block (a Forge deck or cube of it needs no custom folder)"
+        if lone_tokens:
+            shown = ", ".join(list(lone_tokens)[:10]) + (
+                f" and {len(lone_tokens) - 10} more" if len(lone_tokens) > 10 else ""
+            )
+            real += (
+                f"; its tokens Forge does not have ({shown}) are written only with a custom card that makes"
+                " them (a Forge card script names the tokens it makes), and none is written"
+            )
         if not not_written:
             return f"Nothing for Forge's custom folder: {real}."
         return (
@@ -321,13 +337,21 @@ UNKNOWN_TO = {"mtgo": "MTGO", "arena": "MTG Arena"}
 
 
 def _warn_unknown_to(deck: ExportDeck, fmt: str) -> None:
-    """Name the deck's cards that are not real (custom cards, a designer's namesakes): MTGO and Arena match
-    cards by name among their own and do not have these."""
+    """Name the deck's cards that are not real (custom cards): MTGO and Arena match cards by name among their
+    own and do not have these. A designer's namesake of a real card is not one of them: the program has a
+    card of that name and plays it, as :func:`_warn_real_namesakes` has said."""
     from cockatrice_ext.exporters.model import display_name, is_real_card
 
     target = "mtgo" if fmt == "mtgo" else "arena"
+    namesakes = {card.name for card in _real_namesakes(deck)}
     entries = [entry for entry in deck.main + deck.side if entry.count > 0]
-    custom = list(dict.fromkeys(display_name(e.card, target) for e in entries if not is_real_card(e.card)))
+    custom = list(
+        dict.fromkeys(
+            display_name(e.card, target)
+            for e in entries
+            if not is_real_card(e.card) and e.card.name not in namesakes
+        )
+    )
     if custom:
         shown = ", ".join(custom[:10]) + (f" and {len(custom) - 10} more" if len(custom) > 10 else "")
         cards = "card is" if len(custom) == 1 else f"{len(custom)} cards are"
@@ -596,6 +620,18 @@ def _forge_custom_cards(deck: ExportDeck) -> list[str]:
     return forge_custom_cards(deck)
 
 
+def _custom_tokens(deck: ExportDeck) -> list[str]:
+    """The names of ``deck``'s tokens Forge does not have (the designer's own), as Forge would name them."""
+    from cockatrice_ext.exporters.forge_edition import forge_has_card
+    from cockatrice_ext.exporters.model import display_name
+
+    return [
+        display_name(card, "forge")
+        for card in deck.unique_cards()
+        if card.is_token and not forge_has_card(card)
+    ]
+
+
 def _write_stdout(rendered: str | bytes) -> None:
     """``-o -``: the one file on standard output; a stream that cannot take it is one error line."""
     stream = sys.stdout.buffer
@@ -808,6 +844,9 @@ def export(
         _warn_alchemy(deck)
     for dropped in left_out(deck, fmt):
         click.echo(f"warning: {dropped} not written: {fmt} has no place for it", err=True)
+    if not cards_written(deck, fmt):  # an empty deck is no output: refused as a list of no cards is
+        click.echo(f"error: {shown}: {fmt} has no place for any of its cards; nothing written.", err=True)
+        sys.exit(EXIT_BAD_INPUT)
     for moved in moved_to_side(deck, fmt):
         click.echo(f"note: {moved} written in the sideboard: {fmt} has no command zone", err=True)
     if to_stdout:
@@ -825,7 +864,7 @@ def export(
 
         fix = ""
         if isinstance(exc, DraftTooBig):
-            fix = " (fewer --players or --packs, a smaller --pack-size, or more cards in the cube)"
+            fix = f" ({exc.remedy()})"
         click.echo(f"error: {exc}; nothing written{fix}.", err=True)
         sys.exit(EXIT_BAD_INPUT)
     except OSError as exc:
@@ -852,7 +891,8 @@ def export(
             err=True,
         )
     if fmt in NEXT_STEPS:
-        step = _next_step(fmt, target, written, not_written)
+        lone = _custom_tokens(deck) if fmt == "forge-custom" and not written else []
+        step = _next_step(fmt, target, written, not_written, lone)
         if unscripted:
             step += " Until their rules are scripted, the cards warned about do nothing but their keywords."
         click.echo(step, err=True)

@@ -299,6 +299,8 @@ class CardLine(NamedTuple):
     x_name: str = ""
     doubt: str = ""
     other: tuple[str, ...] = ()
+    x_doubt: str = ""  # the doubt as said of the line's reading with ``x_name`` (``X Fire|Ice``)
+    x_other: tuple[str, ...] = ()  # the reading not taken, with the ``x`` ((``X Fire``, ``ICE``))
 
 
 def parse_card_text(text: str) -> tuple[int, str, str, str]:
@@ -350,6 +352,7 @@ def parse_card_line(text: str) -> CardLine:
             f"count {count} is above {MAX_COUNT}; a name that starts with digits needs a count first "
             f"(write '1 {original}')"
         )
+    x_doubt, x_other = _pinned(f"{spaced_x.group(1)} {text}")[3:] if spaced_x else ("", ())
     text, set_code, number, doubt, other = _pinned(text)
     if goldfish_set and not set_code:
         set_code, number = goldfish_set, variant if variant.isdigit() else ""
@@ -360,7 +363,9 @@ def parse_card_line(text: str) -> CardLine:
         raise NameCharactersError(problem, refused) if refused else ValueError(problem)
     x_name = f"{spaced_x.group(1)} {name}" if spaced_x and len(name) < MAX_NAME_LENGTH - 1 else ""
     other_reading = (normalize_name(other[0]), other[1]) if other else ()
-    return CardLine(count, name, set_code, number, x_name, doubt, other_reading)
+    x_other_reading = (normalize_name(x_other[0]), x_other[1]) if x_other and x_name else ()
+    x_doubt = x_doubt if x_name else ""
+    return CardLine(count, name, set_code, number, x_name, doubt, other_reading, x_doubt, x_other_reading)
 
 
 class LineWarning(str):
@@ -383,7 +388,11 @@ class ReadingDoubt(LineWarning):
     """A reader's warning that one line reads two ways (``Fire|Ice``: the split card, or ``Fire`` of set ICE);
     the line's entry keeps the other reading (``DeckEntry.other_reading``), and the resolver
     (:func:`~cockatrice_ext.decks.resolve_list.resolve_list`) drops this warning when the card data knows
-    one reading only: then there is no doubt to say."""
+    one reading only: then there is no doubt to say. ``with_x`` is the warning as said of the line's
+    reading whose name starts with the spaced ``x`` after its count (``1 X Fire|Ice``: ``X Fire|Ice``), which
+    the resolver says instead when it reads the name so (``DeckEntry.x_name``)."""
+
+    with_x: LineWarning | None = None
 
 
 def card_entry(text: str, line: int, deck: Deck, source: str) -> DeckEntry:
@@ -393,6 +402,8 @@ def card_entry(text: str, line: int, deck: Deck, source: str) -> DeckEntry:
     if card.doubt:
         doubt = ReadingDoubt(line_warning(source, line, card.doubt))
         doubt.line = line
+        if card.x_doubt:
+            doubt.with_x = line_warning(source, line, card.x_doubt)
         deck.read_warnings.append(doubt)
     return DeckEntry(
         name=card.name,
@@ -402,6 +413,7 @@ def card_entry(text: str, line: int, deck: Deck, source: str) -> DeckEntry:
         line=line,
         x_name=card.x_name,
         other_reading=card.other if card.doubt else (),
+        x_other_reading=card.x_other if card.x_doubt else (),
     )
 
 
@@ -609,6 +621,14 @@ def note_invisible(cleaned: dict[int, list[str]], line: int, text: str) -> None:
         cleaned.setdefault(line, []).extend(ch for ch in hidden if ch not in cleaned.get(line, ()))
 
 
+def note_joined(cleaned: dict[int, list[str]], line: int, raw: str) -> None:
+    """Note in ``cleaned`` a byte-order mark starting line ``line`` (``raw``) past the first: where two files
+    were joined (line 1's is the file's own). Said whatever the line holds, a card, a comment, a header or
+    nothing, as every text reader removes it so (:func:`cleaned_lines_warning`)."""
+    if line > 1 and raw.strip().startswith("\ufeff"):
+        note_invisible(cleaned, line, "\ufeff")
+
+
 def parse_block_list(text: str, source: str = "<text>") -> Deck:
     """Parse block-list ``text`` into a :class:`Deck`; ``source`` names the file in error messages."""
     if len(text) > MAX_TEXT_BYTES:
@@ -624,8 +644,10 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip().lstrip("\ufeff")
         # a byte-order mark starting a line past the first is where two files were joined (line 1's is the
-        # file's own): removed as the line is read, and said with the line's other invisible characters
+        # file's own): removed as the line is read, and said, whatever the line is (a card line's with its
+        # other invisible characters)
         joined = "\ufeff" if number > 1 and raw.strip().startswith("\ufeff") else ""
+        note_joined(cleaned, number, raw)
         if not line:
             section = command.blank(section)
             continue
@@ -748,12 +770,19 @@ def lines_named(lines: list[int]) -> str:
 
 
 def cleaned_lines_warning(cleaned: dict[int, list[str]], source: str) -> str:
-    """The one warning of a list whose card lines held invisible characters, now removed."""
-    characters = dict.fromkeys(ch for hidden in cleaned.values() for ch in hidden)
+    """The one warning of a list whose lines held invisible characters, now removed: those of its card names,
+    and a byte-order mark starting a line past the first, whatever the line (:func:`note_joined`)."""
+    lines = sorted(cleaned)
+    characters = dict.fromkeys(ch for line in lines for ch in cleaned[line])
     named = ", ".join(code_point(ch) for ch in characters)
+    notes = []
+    if "\ufeff" in characters:
+        notes.append("a byte-order mark starting a line is where two files were joined")
+    if any(ch != "\ufeff" for ch in characters):
+        notes.append("a zero-width space before a capital read as a space")
     return (
-        f"{source}: {lines_named(list(cleaned))}: removed invisible characters ({named}) that copy and paste"
-        " left in the card names (a zero-width space before a capital read as a space)"
+        f"{source}: {lines_named(lines)}: removed invisible characters ({named}) that copy and paste"
+        f" left in the list ({'; '.join(notes)})"
     )
 
 
@@ -884,8 +913,9 @@ def decode_text(data: bytes, source: str) -> str:
         line = data[: exc.start].count(b"\n") + 1
         kind = compression_of(data)
     if kind:
+        article = "an" if kind == "xz" else "a"  # "an ex-zed"
         raise DeckFormatError(
-            f"a {kind}-compressed file, not a list: decompress it and give the list", source=source
+            f"{article} {kind}-compressed file, not a list: decompress it and give the list", source=source
         )
     raise DeckFormatError("not UTF-8 text (save it as UTF-8)", source=source, line=line)
 

@@ -49,6 +49,9 @@ class DeckEntry:
     """The line's other reading ``(name, set_code)`` when the reader was in doubt between two (``Fire|Ice``:
     the split card ``Fire // Ice``, or ``Fire`` of set ICE): the resolver takes the one the card data knows,
     and says the doubt only when it knows both or neither (``resolve_list``)."""
+    x_other_reading: tuple[str, ...] = ()
+    """``other_reading`` of the line read with ``x_name`` (``1 X Fire|Ice``: ``X Fire`` of set ICE, where
+    ``x_name`` is the split card ``X Fire // Ice``): the resolver weighs both of a reading's forms."""
 
 
 @dataclass

@@ -75,6 +75,7 @@ from cockatrice_ext.decks.blocklist import (
     line_warning,
     normalize_name,
     note_invisible,
+    note_joined,
     one_line_break,
     parse_block_list,
     section_header,
@@ -330,8 +331,10 @@ def read_forge(text: str, source: str = "<text>") -> Deck:
     deck = Deck()
     section: str | None = "main"
     in_metadata = False
+    cleaned: dict[int, list[str]] = {}  # line -> the invisible characters removed from it
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
+        line = _read_line(raw)
+        note_joined(cleaned, number, raw)
         if not line or line[0] in "#;":
             continue
         header = _FORGE_SECTION.match(line)
@@ -360,6 +363,7 @@ def read_forge(text: str, source: str = "<text>") -> Deck:
             line = counted.group(2)
         name, *extra = line.split("|")
         name = name.strip().removesuffix("+").strip()
+        note_invisible(cleaned, number, _hidden_text(raw, number, name))
         set_code = extra[0].strip().upper() if extra and extra[0].strip() != "???" else ""
         collector = ""
         art_index = 0
@@ -379,6 +383,7 @@ def read_forge(text: str, source: str = "<text>") -> Deck:
                 art_index=art_index if set_code else 0,
             )
         )
+    _end_of_list(deck, cleaned, source)
     return deck
 
 
@@ -390,6 +395,7 @@ def read_xmage(text: str, source: str = "<text>") -> Deck:
     unpinned: list[int] = []  # lines whose collector number was dropped for want of a set
     for number, raw in enumerate(text.splitlines(), start=1):
         line = _read_line(raw)
+        note_joined(cleaned, number, raw)
         if not line or line.startswith(("#", "//")):
             continue
         if _XMAGE_META.match(line):
@@ -439,6 +445,7 @@ def read_arena(text: str, source: str = "<text>") -> Deck:
     cleaned: dict[int, list[str]] = {}  # line -> the invisible characters removed from it
     for number, raw in enumerate(lines, start=1):
         line = _read_line(raw)
+        note_joined(cleaned, number, raw)
         if not line:
             blank_after_cards = bool(deck.sections.get(section)) and section == "main"
             if section in COMMAND_SECTIONS and deck.sections.get("main") and not has_side_header:
@@ -531,8 +538,10 @@ def read_cubecobra(text: str, source: str = "<text>") -> Deck:
     ``# maybeboard`` open the boards, other ``#`` lines are comments."""
     deck = Deck()
     section = "main"
+    cleaned: dict[int, list[str]] = {}  # line -> the invisible characters removed from it
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip().lstrip("\ufeff")
+        line = _read_line(raw)
+        note_joined(cleaned, number, raw)
         if not line:
             continue
         if line.startswith("#"):
@@ -541,10 +550,12 @@ def read_cubecobra(text: str, source: str = "<text>") -> Deck:
                 section = canonical_section(board.group(1))
                 deck.section(section)
             continue  # any other "#" line is a comment
+        note_invisible(cleaned, number, _hidden_text(raw, number, line))
         deck.section(section).append(
             DeckEntry(name=_checked_name(line, source=source, line=number), line=number)
         )
     deck.section("main")
+    _end_of_list(deck, cleaned, source)
     return deck
 
 
@@ -752,6 +763,8 @@ def read_text(text: str, source: str = "<text>") -> Deck:
     section = "main"  # or the commander or companion section a "// Commander" line opened
     command = CommandSections(deck, source)
     cleaned: dict[int, list[str]] = {}  # line -> the invisible characters removed from it
+    for n, raw in enumerate(lines, start=1):  # the header's lines too: a name, a comment
+        note_joined(cleaned, n, raw)
     for n, raw in body:
         line = _read_line(raw)
         if not line:

@@ -151,6 +151,7 @@ def list_card_data(
 
     names = lookup_names(deck) + [entry.x_name for _, entry in deck.entries() if entry.x_name]
     names += [entry.other_reading[0] for _, entry in deck.entries() if entry.other_reading]
+    names += [entry.x_other_reading[0] for _, entry in deck.entries() if entry.x_other_reading]
     custom = custom_set_beside(beside, card_source) if beside is not None else None
     if custom is None:
         db = card_data(card_source, names, progress_bar=progress_bar)
@@ -208,8 +209,9 @@ def _add_pinned(deck: Deck, db: CardDatabase, say: Say) -> CardDatabase:
     lacking = {entry.name for entry in deck.sections.get("tokens", []) if entry.name not in db.cards}
     for _, entry in deck.entries():
         pins = [(entry.name, entry.set_code, entry.collector_number, entry.art_index)]
-        if entry.other_reading and entry.other_reading[1]:  # Fire|Ice's other reading, Fire of set ICE
-            pins.append((entry.other_reading[0], entry.other_reading[1], "", 0))
+        for other in (entry.other_reading, entry.x_other_reading):
+            if other and other[1]:  # Fire|Ice's other reading, Fire of set ICE
+                pins.append((other[0], other[1], "", 0))
         for name, code, number, art in pins:
             card = index.find(name) if code or number else None
             pinned = card and pick_printing(card, code, number, art)
@@ -406,6 +408,8 @@ def resolve_list(
         said += [  # invisible characters removed (a card version not known changes no name)
             f"  ({warning})" for warning in deck.read_warnings if not isinstance(warning, VariantWarning)
         ]
+        if beside is not None:  # a designer's card file beside the list under another name than its own
+            said += _card_files_nearby(beside, card_source, [u.name for u in exc.unknown if not u.reason])
         if said:  # an accent read wrongly, an invisible character, may be why a name is unknown
             exc.args = ("\n".join([str(exc), *said]),)
         raise
@@ -416,18 +420,96 @@ def resolve_list(
     return resolved, db
 
 
+NEARBY_FILES = 8
+"""Card files in a list's folder looked into for its unknown names, at most (:func:`_card_files_nearby`)."""
+NEARBY_BYTES = 8 * 1024 * 1024
+"""A card file in a list's folder bigger than this is not read for a hint (a whole ``cards.xml``)."""
+
+
+def _card_files_nearby(beside: Path, card_source: CardSources | None, names: list[str]) -> list[str]:
+    """A line for each Cockatrice card file in the folder of the list file ``beside``, not read with it, that
+    holds some of the unknown ``names``: a designer's set saved under another name than the list's
+    (``myset.xml`` beside ``myblock.txt``) is read only as ``myblock.xml`` or given as a card source. Only a
+    few small files are looked into (:data:`NEARBY_FILES`, :data:`NEARBY_BYTES`), and what they get wrong
+    is not said here (they are not the list's card data)."""
+    from cockatrice_ext.cards.cockatrice_xml import read_cockatrice_xml
+    from cockatrice_ext.cards.resolve import NameIndex
+    from cockatrice_ext.cards.sources import is_card_database_xml
+
+    if not names:
+        return []
+    named = card_source.sources if card_source is not None else ()
+    try:
+        read = {Path(text).expanduser().resolve() for text in named}
+        read.add(beside.with_suffix(".xml").resolve())
+        found = sorted(path for path in beside.parent.glob("*.xml") if path.resolve() not in read)
+    except OSError:
+        return []
+    said: list[str] = []
+    for path in found[:NEARBY_FILES]:
+        try:
+            if not path.is_file() or path.stat().st_size > NEARBY_BYTES or not is_card_database_xml(path):
+                continue
+            index = NameIndex(read_cockatrice_xml(path, warn=lambda _line: None))
+        except (CardDataError, OSError):
+            continue
+        held = [name for name in names if index.find(name) is not None]
+        if held:
+            these = "this card" if len(names) == 1 else f"{len(held)} of these cards"
+            said.append(
+                f"  ({path.name}, in the list's folder, holds {these} but is not read with the list: give"
+                f" --card-source {_typed_path(path)}, or name it {beside.stem}.xml to be read with"
+                f" {beside.name})"
+            )
+    return said
+
+
+def _typed_path(path: Path) -> str:
+    """``path`` as a user would type it in the folder they work in (relative when below it), quoted for a
+    shell when it needs to be."""
+    import shlex
+
+    try:
+        shown = str(path.resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        shown = str(path)
+    return shlex.quote(shown)
+
+
 def _x_names(deck: Deck, index: NameIndex) -> None:
     """Read each line whose count a spaced ``x`` follows (``1 X Walker``: ``x_name``) as the card data has
     it: ``X Walker`` when it knows that name (a designer's card) or does not know ``Walker`` (then said
-    unknown as written), else ``Walker`` (``2 x Lightning Bolt``)."""
+    unknown as written), else ``Walker`` (``2 x Lightning Bolt``). A line also read in doubt (``1 X
+    Fire|Ice``: a split card, or a card of set ICE) has both forms weighed on each side: with the ``x``
+    when the card data knows either ``X Fire // Ice`` or ``X Fire``, or neither ``Fire // Ice`` nor
+    ``Fire``; the doubt then goes on with that side's two forms and its own words
+    (:func:`_settle_doubts`)."""
+    from cockatrice_ext.decks.blocklist import ReadingDoubt
+
+    def knows(*names: str) -> bool:
+        return any(index.find(name) is not None for name in names if name)
+
     for entries in deck.sections.values():
         for i, entry in enumerate(entries):
             if not entry.x_name:
                 continue
-            known = index.find(entry.x_name) is not None or index.find(entry.name) is None
-            other = () if known else entry.other_reading  # the doubt was about the name without its X
-            name = entry.x_name if known else entry.name
-            entries[i] = replace(entry, name=name, x_name="", other_reading=other)
+            with_x = knows(entry.x_name, *entry.x_other_reading[:1])
+            known = with_x or not knows(entry.name, *entry.other_reading[:1])
+            if not known:
+                entries[i] = replace(entry, x_name="", x_other_reading=())
+                continue
+            entries[i] = replace(
+                entry, name=entry.x_name, x_name="", other_reading=entry.x_other_reading, x_other_reading=()
+            )
+            for at, warning in enumerate(deck.read_warnings):  # the doubt, said of the name with its x
+                if isinstance(warning, ReadingDoubt) and warning.line == entry.line:
+                    if warning.with_x is None:
+                        del deck.read_warnings[at]
+                    else:
+                        said = ReadingDoubt(warning.with_x)
+                        said.line = warning.line
+                        deck.read_warnings[at] = said
+                    break
 
 
 def _settle_doubts(deck: Deck, index: NameIndex) -> None:

@@ -38,12 +38,6 @@ BLUE = ["Counterspell", "Brainstorm", "Ponder", "Preordain", "Opt"]
 BLANK_SPLIT = "".join(f"9 {name}\n" for name in WHITE) + "\n" + "".join(f"2 {name}\n" for name in BLUE)
 
 
-@pytest.fixture
-def runner(monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    monkeypatch.delenv("COCKATRICE_EXT_CARDS", raising=False)
-    return CliRunner()
-
-
 def _block_with_custom_set(folder: Path) -> Path:
     block = folder / "myblock.txt"
     block.write_text("4 Gavel Sprite\n16 Lightning Bolt\n", encoding="utf-8")

@@ -11,12 +11,6 @@ from click.testing import CliRunner
 from cockatrice_ext.cli import main
 
 
-@pytest.fixture
-def runner(monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    monkeypatch.delenv("COCKATRICE_EXT_CARDS", raising=False)
-    return CliRunner()
-
-
 def test_block_check_says_warnings_as_export_does(runner: CliRunner, tmp_path: Path) -> None:
     """They went through the logger: a time stamp and 'WARNING cockatrice_ext.cli.block:'."""
     block = tmp_path / "block.txt"
@@ -67,5 +61,7 @@ def test_a_cube_too_small_names_the_options_that_fix_it(runner: CliRunner, tmp_p
     result = runner.invoke(main, args)
     assert result.exit_code == 2
     assert "needs 10 cards; the cube has 6" in result.output
-    assert "--players" in result.output and "--pack-size" in result.output
+    # the largest pack that fits is named; no fewer players (2 is the least) nor packs (1) are asked for
+    assert "(try --pack-size 3, or give the cube more cards)" in result.output
+    assert "--players" not in result.output and "--packs" not in result.output
     assert not (tmp_path / "c").exists()

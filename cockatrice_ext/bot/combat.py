@@ -43,13 +43,14 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   that cannot be cast in this turn's fights is named, with why, in the private hand list
   (:func:`cannot_cast_note`).
 * **Turns.** The engine runs the round clock: setup (``!place N SLOT`` then ``!ready``: the creatures
-  are revealed together), then ten rounds of one turn each. The bot keeps the Cockatrice active player
-  in step with the engine (it passes its own turns and the turns the engine ended). Going to the
-  combat phase in Cockatrice starts combat. Passing the turn in Cockatrice ends nothing: Servatrice lets any
-  player press it and does not say who did (a defender's press ended the attacker's combat), so the referee
-  passes the turn back and says once per wait what the turn or its fight waits for, ``!pass`` to end a combat
-  (:func:`turn_kept_line`): drawn as it leaves, in a message of its own, and dropped if the wait it is about
-  is over by then (the chat budget may hold it while the game goes on).
+  are revealed together, in one line: :func:`revealed_lines`), then ten rounds of one turn each. The bot
+  keeps the Cockatrice active player in step with the engine (it passes its own turns and the turns the
+  engine ended). Going to the combat phase in Cockatrice starts combat. Passing the turn in Cockatrice
+  ends nothing: Servatrice lets any player press it and does not say who did (a defender's press ended
+  the attacker's combat), so the referee passes the turn back and says once per wait what the turn or its
+  fight waits for, ``!pass`` to end a combat (:func:`turn_kept_line`): drawn as it leaves, in a message of
+  its own, and dropped if the wait it is about is over by then (the chat budget may hold it while the game
+  goes on).
 * **Players going.** Two play, so a player who concedes or leaves the started game ends it: the engine
   records who and why (``RemovePlayer``; :meth:`CombatReferee.settle_departure`), so the game-over line,
   ``!score``, ``!games`` and the journal agree. Watching, Cockatrice stops the game at a concession before
@@ -62,7 +63,9 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   numbered 1-5 for players (the engine counts from 0). What one command does to several cards reads as one
   line (:func:`render_effects`: ``!discard 3 4 6``, a summon's sacrifices, a creature with its auras). A
   private hand list or answer note is drawn as it leaves; a hand list overtaken by a newer one is not sent
-  (its numbers would point at other cards).
+  (its numbers would point at other cards). Kept for a player whose connection is gone, they are kept as the
+  game's chat topic alone: back, the player gets their hand as it is then (:meth:`CombatReferee.recap`),
+  never a list the game changed meanwhile. ``!score`` (``!state``) is drawn as it leaves too.
 * **Restarts.** A registered account keeps its seat and resumes in place. One that lost its seat
   rebuilds the game on ``!resume`` (:meth:`CombatReferee.rebuild`): a new game the same two players join
   with the same decks; the engine (round, points, caps, life, every card's place) comes from the
@@ -80,10 +83,11 @@ import re
 import secrets
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from typing import Annotated, Any, ClassVar, Literal
 
+from cockatrice_ext.bot.chat import Line, Tagged
 from cockatrice_ext.bot.commands import (
     BadArgument,
     CommandError,
@@ -542,6 +546,26 @@ def slot_index(number: int, slots: int = 5) -> int:
     return number - 1 if number >= 1 else slots
 
 
+def revealed_lines(
+    revealed: list[rules.CreaturesRevealed],
+    name_of: Callable[[Any], str],
+    shown: Callable[[str], str] = same_name,
+) -> list[str]:
+    """The setup's reveal: one line naming every player's creatures by slot (both are revealed at once, so
+    the table reads them together); a line per player only when one line cannot hold every name."""
+
+    def faces(effect: rules.CreaturesRevealed) -> str:
+        named = [
+            f"{shown(ref.name)} ({slot + 1})" for slot, ref in enumerate(effect.slots) if ref is not None
+        ]
+        return ", ".join(named) or "no creatures"
+
+    together = "Creatures revealed: " + "; ".join(f"{name_of(e.player)}: {faces(e)}" for e in revealed) + "."
+    if len(revealed) == 1 or len(together) > MAX_CHAT_LINE:
+        return [f"{name_of(e.player)} reveals: {faces(e)}." for e in revealed]
+    return [together]
+
+
 def render_effects(
     effects: Iterable[Effect],
     engine: rules.CombatEngine,
@@ -586,8 +610,11 @@ def render_effects(
         elif isinstance(effect, rules.PlayerReady):
             lines.append(f"{name_of(effect.player)} is ready.")
         elif isinstance(effect, rules.CreaturesRevealed):
-            faces = [f"{card(ref)} ({slot + 1})" for slot, ref in enumerate(effect.slots) if ref is not None]
-            lines.append(f"{name_of(effect.player)} reveals: {', '.join(faces) or 'no creatures'}.")
+            revealed = [effect]
+            while position < len(effects) and isinstance(effects[position], rules.CreaturesRevealed):
+                revealed.append(effects[position])  # type: ignore[arg-type]
+                position += 1
+            lines += revealed_lines(revealed, name_of, shown)
         elif isinstance(effect, rules.TurnStarted):
             lines.append(
                 f"Round {effect.round}, {name_of(effect.player)}'s turn: spells up to mana value"
@@ -1473,6 +1500,7 @@ class CombatReferee(SeatsByName, GameReferee):
         referee.live = True
         referee.is_ready = True
         referee.arm_answer_timer()  # a defender asked before the restart gets their whole time again
+        bot.chat.recaps[referee.recap_topic] = referee.recap  # for its lines kept (journaled) before the stop
         return referee
 
     @classmethod
@@ -1940,14 +1968,67 @@ class CombatReferee(SeatsByName, GameReferee):
             self._passes = 0
             await self.follow_engine_turn()
 
-    def private_line(self, line: PrivateLine) -> str | Callable[[], str | None]:
+    def private_line(self, line: PrivateLine) -> Line:
         """What :meth:`tell` queues for ``line``: a hand list or an answer note drawn as it leaves (the chat
-        budget may hold it while the game goes on), other lines as they are."""
+        budget may hold it while the game goes on) and, kept for a player who is away, told as things are
+        when they are back (:meth:`kept_as_recap`); other lines as they are."""
         if line.kind == "hand":
-            return self.hand_list_later(line.player, line.note)
+            return self.kept_as_recap(self.hand_list_later(line.player, line.note))
         if line.kind == "answer":
-            return self.answer_note_later(line.player, cast=line.cast)
+            return self.kept_as_recap(self.answer_note_later(line.player, cast=line.cast))
         return shorten(line.text, 900)
+
+    @property
+    def recap_topic(self) -> str:
+        """The chat topic of this game's private lines that say what is true now (hand lists, answer notes):
+        by game number, which the player reads too (a number the server gives again is another game, whose
+        recap tells them only what is true there)."""
+        return f"combat:{self.game_id}"
+
+    def kept_as_recap(self, render: Callable[[], str | None]) -> Tagged:
+        """``render`` (a hand list or an answer note) tagged with this game's :attr:`recap_topic`: sent as it
+        is drawn when it leaves, but kept for a player who is offline (their connection gone) as the topic
+        alone, so that when they are back they get :meth:`recap`, their hand as it is then, never a list whose
+        numbers the game has changed meanwhile (a draw, a card back to their hand)."""
+        return Tagged(render, topic=self.recap_topic, recap=self.recap)
+
+    def recap(self, user: str) -> str | None:
+        """What ``user``, back after their connection was gone, is told instead of the hand lists and answer
+        notes kept for them: their hand as it is now and, when a fight waits for their answer, what they can
+        cast; None when it is no longer theirs to read (the game is over or closed, or they are no player)."""
+        if self.closed or self.finished or self.table is None or self.engine.is_over():
+            return None
+        engine = self.engine
+        player = next((p for p, name in self.engine_names.items() if name == user), None)
+        if player is None or player not in engine.config.players:
+            return None
+        answer = answer_note(engine, player, self.shown_card_name)
+        text = f"Game #{self.game_id}: {hand_message(engine, player, self.shown_card_name)} {answer}"
+        return shorten(text.rstrip(), 900)
+
+    async def leave(self) -> None:
+        """:meth:`GameReferee.leave`, and this game's :meth:`recap` let go: a player back later hears nothing
+        of a game that is gone (and the chat holds no closed game's referee)."""
+        await super().leave()
+        if self.bot.chat.recaps.get(self.recap_topic) == self.recap:
+            del self.bot.chat.recaps[self.recap_topic]
+
+    async def tell(self, user_name: str, text: Line, *, raw: bool = False) -> None:
+        """:meth:`GameReferee.tell`; a :class:`Tagged` line (:meth:`kept_as_recap`) keeps its topic, the
+        game's mark (``#12: ``, for a player in several games) going inside it."""
+        if not isinstance(text, Tagged):
+            await super().tell(user_name, text, raw=raw)
+            return
+        mark = "" if raw else self.game_mark(user_name)
+        if mark:
+            render = text.text
+
+            def marked() -> str | None:
+                said = render() if callable(render) else render
+                return mark + said if said else said
+
+            text = replace(text, text=marked)
+        self.bot.chat.say(("user", user_name), text, raw=raw)
 
     def hand_list_later(self, player: Any, note: str = "") -> Callable[[], str | None]:
         """``player``'s hand list (after ``note``, if any), drawn as it leaves; only its ``note`` (or
@@ -2237,7 +2318,8 @@ class CombatReferee(SeatsByName, GameReferee):
         player = self.engine_player(self.require_player(ctx))
         if self.table is None:
             raise NotAllowed("the game has not started yet")
-        await self.tell(ctx.sender, self.hand_list_later(player))  # drawn as it leaves: a move may come first
+        # drawn as it leaves: a move may come first
+        await self.tell(ctx.sender, self.kept_as_recap(self.hand_list_later(player)))
 
     @command()
     async def place(self, ctx: Context, card_slot: Rest) -> None:
@@ -2477,7 +2559,12 @@ class CombatReferee(SeatsByName, GameReferee):
         """Round, spell cap, whose turn, points and life (also !state); the result once the game is over."""
         if self.table is None:
             raise NotAllowed("the game has not started yet")
-        await ctx.reply(shorten(self.score_line()))
+        await ctx.reply(self.score_answer)  # drawn as it leaves: a fight may score while it waits
+
+    def score_answer(self) -> str | None:
+        """``!score``'s answer as things are now: rendered when it leaves the chat queue, where the chat
+        budget may hold it for seconds while the game goes on (a fight scores, the turn passes)."""
+        return shorten(self.score_line()) if self.table is not None else None
 
 
 INSTALLERS = {"combat": CombatRoom.install}

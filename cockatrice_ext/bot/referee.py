@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import contextvars
 import hashlib
+import inspect
 import itertools
 import logging
 import math
@@ -415,6 +416,9 @@ class Context:
     game_id: int | None = None
     room_id: int | None = None
     reply_hook: Callable[[str], Awaitable[None]] | None = field(default=None, repr=False)
+    line_hook: Callable[[Line], Awaitable[None]] | None = field(default=None, repr=False)
+    """Like ``reply_hook`` (and before it), for a place whose answers may wait for the chat budget (game
+    chat): a renderer is handed over as it is, to be drawn as the answer leaves, not when it is said."""
     page: bool = False
     """Said by a button of the player's web page (which sends back which lists it drew: see the web view's
     ``seen``), not typed in chat."""
@@ -432,8 +436,11 @@ class Context:
                 for start in taken:
                     start(at)
 
-        if self.reply_hook is not None:
-            await self.reply_hook(text() if callable(text) else text)
+        if self.line_hook is not None or self.reply_hook is not None:
+            if self.line_hook is not None:
+                await self.line_hook(text)
+            elif self.reply_hook is not None:
+                await self.reply_hook(text() if callable(text) else text)
             if heard is not None:
                 heard(asyncio.get_running_loop().time())
         elif self.scope == "private":
@@ -727,6 +734,8 @@ class GameReferee(Referee):
         self.left_empty = False  # the referee left the game with no player seated in it
         self.chat_allowance = CommandAllowance(GAME_COMMANDS_PER_WINDOW, GAME_COMMAND_WINDOW)
         """Each sender's informational answers lately (:meth:`on_chat`): no one sender delays the others'."""
+        self.answers_drawn_later: dict[Any, int] = {}
+        """The latest answer of each renderer drawn as it leaves (:meth:`answer_drawn_later`)."""
         self.work = SerialWork(f"game {game_id}")
         """This game's events and private commands, handled in order without holding up other games
         (:meth:`Bot.deliver`)."""
@@ -1626,7 +1635,8 @@ class GameReferee(Referee):
         (a spectator's always; :data:`GAME_COMMANDS_PER_WINDOW`): past it, such an answer is dropped and the
         sender told once per window. A move (a command that recorded an action) is never throttled; an answer
         the same as one still waiting is not queued twice; a spectator's answers are short (:func:`brief`).
-        Once the game is over, a state command says so first."""
+        Once the game is over, a state command says so first. An answer given as a renderer (``!state``) is
+        drawn as it leaves the queue (``Context.line_hook``), true when it is read."""
         player = self.mirror.players.get(player_id)
         name = player.name if player is not None else f"player {player_id}"
         spectator = player is None or player.spectator
@@ -1635,24 +1645,46 @@ class GameReferee(Referee):
         # a spectator's questions always count (watchers are many, the budget is the players'); a player's
         # only while the game's answers wait for the budget
         within = self.chat_allowance.allows(name, now, busy=spectator or self.chat_busy())
-        held: list[str] = []
-        over = self.finished
-        state_asked = over and self.asks_state(text)
+        held: list[Line] = []
+        state_asked = self.asks_state(text)
 
-        async def answer(line: str) -> None:
+        async def answer(line: Line) -> None:
+            """Game chat's answer: within the sender's allowance, else held (said after a move); not queued
+            when the same answer still waits. A renderer (an answer about what changes: a format's
+            ``!state``) is drawn as it leaves the chat queue, so the sender reads the game as it is then,
+            not as it was when they asked (a fight may score while the answer waits for the budget); of the
+            same renderer's answers still waiting only the latest says it (all would read the same)."""
             nonlocal state_asked
-            if state_asked:  # the engine may not know (a concession Cockatrice reported): the game is over
-                state_asked = False
-                if not re.search(r"\bover\b", line, re.IGNORECASE):
-                    line = shorten(f"{over_words(over)} {line}")
-            if spectator:
-                line = brief(line)
+            about_state, state_asked = state_asked, False
+
+            def worded(said: str) -> str:
+                over = self.finished  # the engine may not know (a concession Cockatrice reported)
+                if about_state and over and not re.search(r"\bover\b", said, re.IGNORECASE):
+                    said = shorten(f"{over_words(over)} {said}")
+                return brief(said) if spectator else said
+
+            key = None  # a renderer that is a bound method: the same question each time it is asked
+            if callable(line):
+                render = line
+
+                def drawn() -> str | None:
+                    said = render()
+                    return worded(said) if said else None
+
+                now_reads = drawn()
+                if not now_reads:  # nothing to say (a renderer's line that is no longer true)
+                    return
+                line = drawn
+                if inspect.ismethod(render):
+                    key = (render, spectator)
+            else:
+                line = now_reads = worded(line)
             if not within:
                 held.append(line)
-            elif not self.bot.chat.queued(self.chat_destination, line):  # the same answer still waits
-                await self.say(line)
+            elif not self.bot.chat.queued(self.chat_destination, now_reads):  # the same answer still waits
+                await self.say(self.answer_drawn_later(key, line) if callable(line) else line)
 
-        ctx.reply_hook = answer
+        ctx.line_hook = answer
         topic = asked_help(text)
         if topic is not None:
             if within:
@@ -1676,6 +1708,24 @@ class GameReferee(Referee):
                 self.chat_allowance.count(name, now)
         else:
             await self.over_allowance(name, now)
+
+    def answer_drawn_later(
+        self, key: tuple[Any, ...] | None, draw: Callable[[], str | None]
+    ) -> Callable[[], str | None]:
+        """:meth:`on_chat`'s answer ``draw``, queued now to be drawn as it leaves. An answer of the same
+        ``key`` (the same renderer, a bound method: the same question) queued later, while this one still
+        waits, supersedes it: this one then says nothing, so a question asked twice while the chat is busy
+        is answered once, as things are when the answer leaves. ``key`` None: nothing supersedes it."""
+        if key is None:
+            return draw
+        serial = self.answers_drawn_later[key] = self.answers_drawn_later.get(key, 0) + 1
+
+        def latest() -> str | None:
+            if self.answers_drawn_later.get(key) != serial:
+                return None  # asked again meanwhile: the later answer says it
+            return draw()
+
+        return latest
 
     def chat_busy(self) -> bool:
         """Whether the game's answers wait for the chat budget: lines wait in its queue and the session's chat

@@ -226,7 +226,12 @@ def test_combat_game_end_to_end(servatrice: ServatriceServer, tmp_path: Path, ju
             await bot_line(alice, r"bob_c places a card face down in creature slot 1", mark)
             await alice.say(game_id, "!ready")
             await bob.say(game_id, "!ready")
-            await bot_line(alice, rf"alice_c reveals: {re.escape(a_creatures[0])} \(1\)", mark)
+            await bot_line(  # one line for both players' creatures
+                alice,
+                rf"Creatures revealed: alice_c: {re.escape(a_creatures[0])} \(1\),"
+                rf" {re.escape(a_creatures[1])} \(2\); bob_c: {re.escape(b_creatures[0])} \(1\)\.",
+                mark,
+            )
             await bot_line(alice, r"Round 1, alice_c's turn: spells up to mana value 1", mark)
             await wait_until(
                 lambda: alice.client.games[game_id].active_player_id == alice_pid, what="alice active"

@@ -94,8 +94,7 @@ def test_public_lines_name_a_flip_card_as_on_the_card() -> None:
         rules.CreaturesRevealed(1, (CardRef(flip, FLIP), None, None, None, None)),
     ]
     assert render_effects(revealed, engine, player, shown) == [
-        f"bob reveals: {shown(first.name)} (2).",
-        f"alice reveals: {ON_CARD} (1).",
+        f"Creatures revealed: bob: {shown(first.name)} (2); alice: {ON_CARD} (1)."
     ]
     left = [rules.CardLeftPlay(1, CardRef(flip, FLIP), "used")]
     assert render_effects(left, engine, player, shown) == [f"{ON_CARD} leaves play to alice's used pile."]

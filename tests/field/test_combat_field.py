@@ -20,7 +20,7 @@ pytestmark = pytest.mark.servatrice
 
 DECK = sorted(block_names(COMBAT_DECK))
 REVEALS = re.compile(
-    r"reveals: (.*)|summons (.*) in slot|casts (.*?)(?: on |\.$)|Resolving: (.*)|'s (.*) enters"
+    r"reveal(?:s|ed): (.*)|summons (.*) in slot|casts (.*?)(?: on |\.$)|Resolving: (.*)|'s (.*) enters"
     r"|discards (\D.*)\.$|^!discard (.*)"
 )
 """Lines that show a card by the rules (a player's own ``!discard CARD`` puts it in a public graveyard)."""
@@ -141,6 +141,14 @@ def test_combat_setup_and_rounds_hide_hands(
         finally:
             await close_all(everyone)
 
+        said = [
+            part
+            for item, _, text in watcher.chat()
+            if item.kind == "Event_GameSay"
+            for part in text.split(" | ")
+        ]
+        revealed = [part for part in said if re.match(r"Creatures revealed: |\S+ reveals: ", part)]
+        assert len(revealed) == 1 and revealed[0].startswith("Creatures revealed: "), revealed  # one line
         reveals = public_from(everyone)  # a reveal line is public from the first reader who got it
         if account == "judge":  # it turns cards up itself at the reveal: the line may wait for the budget
             for name, at in turned_up_for_all(everyone, set(DECK)).items():

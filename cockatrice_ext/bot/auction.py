@@ -32,6 +32,9 @@ The rules live in :mod:`cockatrice_ext.formats.auction`; this module only adapts
   departures (no income, no prompts for a player who is gone). A player whose connection stays gone past
   :data:`~cockatrice_ext.bot.referee.ABSENT_SECONDS` is announced, and another player may ``!drop NAME``
   them: they lose as a player who leaves (``DeclareLoss``, reason ``dropped``) and their seat is taken away.
+  An active player who loses and still sits (a draw from the empty block) plays no more: once no lot is
+  open the referee passes their turn, and any later turn Cockatrice gives them
+  (:meth:`AuctionReferee.pass_lost_turn`); ``!state`` says whose turn comes next meanwhile.
 * **Cards.** The engine decides which block card moves; the bot finds a card of that name in its own
   deck (read with ``Command_DumpZone`` and kept in step) and moves it. Its ``.cod`` also holds a second copy
   of the pile in its sideboard, the spares, and every card dealt face down (a draw) is a spare whose id was
@@ -54,7 +57,9 @@ The rules live in :mod:`cockatrice_ext.formats.auction`; this module only adapts
 
 Everything accepted goes through the journaled table first. A restarted bot with a registered
 account keeps its seat and resumes in place, finishing the card moves the journal has and the table lacks
-(a draw's cards still in its piles too: :meth:`AuctionReferee.finish_draw`); one that lost its seat
+(a draw's cards still in its piles too, and as a judge the ones left on the drawer's table:
+:meth:`AuctionReferee.finish_draw`; cards given back still waiting for ``!top`` / ``!bottom``, journaled as
+:data:`RETURNED`, wait again); one that lost its seat
 rebuilds the game on ``!resume``
 (:meth:`AuctionReferee.rebuild`): the remaining block as its deck, every card back with the player
 who holds it, gold, and the open lot with its standing bid.
@@ -183,6 +188,17 @@ DEALING = "dealing"
 draw's journal entry and how many cards our deck and spares held then. Back in its seat after a stop that
 cut the draw short, the referee counts how many of the drawn cards left them and deals the rest
 (:meth:`AuctionReferee.finish_draw`)."""
+DRAWN_LABEL = "Face down: drag it into your hand (its name came to you)."
+"""The note under ``Owner: NAME`` on a drawn card dealt face down to its drawer's table: a judge moves it into
+the hand at once, and a hand clears a card's note, so a face-down card still carrying it is a drawn card that
+has not reached the hand (:meth:`AuctionReferee.delivered_unmoved`)."""
+RETURNED = "returned"
+"""Table meta: ``{"game", "cards": [{"card", "name", "player", "face_down"}]}``: the cards players gave
+back onto game ``game``'s referee table that still wait for ``!top`` / ``!bottom``
+(:attr:`AuctionReferee.returned`), journaled as they come and go. A face-down one is nameless to a referee
+back after a stop, which knew neither that it waited nor which card it was
+(:meth:`AuctionReferee.journaled_returns`); a game ``!resume`` rebuilds puts them back on its referee's
+table (:meth:`AuctionReferee.returns_to_deal`)."""
 DRAW_ASKED = "draw_asked"
 """Table meta: ``[player, turn]`` of the active player's early ``!draw`` that was answered with how the
 auction starts (journaled, so that after a restart the repeat draws instead of asking again)."""
@@ -1108,6 +1124,10 @@ class AuctionReferee(SeatsByName, PileReferee):
         self.own_sb = OwnDeck()  # the spares: a second copy of the pile, face-down deals come from
         self._turn_target: int | None = None  # after a rebuild: the seat whose turn the journal says it is
         self._notes: dict[int, str] = {}  # card id on our table -> the annotation we gave it
+        self._handing: set[int] = set()
+        """Ids on our table of the block cards :meth:`hand_over` is moving to a player: our own move event
+        names the id each gets there (:meth:`follow_move`), even when the player moved it on before the
+        referee's look at their table found it."""
         self._labels: dict[int, str] = {}  # engine card index -> what it was bought for
         self._lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
@@ -1163,6 +1183,10 @@ class AuctionReferee(SeatsByName, PileReferee):
         for its buyer's choice, the turn's auction over, or no turn going on."""
         engine = self.engine
         options: AuctionOptions = getattr(self, "options", AuctionOptions())
+        if engine.active is not None and engine.active not in engine.living():  # lost: their turn is over
+            turn = options.auction_at == "turn"
+            when = "as the next turn begins" if turn else "at the next player's draw step"
+            return RulesError("no_lot/between_turns", **{**error.details, "when": when})
         if engine.phase == "beginning" and engine.active is not None:
             how = how_an_auction_starts(options.auction_at)
             return RulesError("no_lot/step_to_come", **{**error.details, "active": engine.active, "how": how})
@@ -1335,15 +1359,31 @@ class AuctionReferee(SeatsByName, PileReferee):
                     await self.annotate(card_id, f"Bought by {self.player_name(player)}: !cast or !keep")
         instructions: list[str] = []
         unseen = drawn_unseen(self.bot.journal.entries(self.table_key))
+        waiting = self.returns_to_deal(unseen)
         for player in engine.living():
-            in_hand = [i for i in engine.hand[player] if i not in unseen]  # bought or kept: named to all
-            drawn = [i for i in engine.hand[player] if i in unseen]  # drawn: face down, named to them alone
+            aside = {index for index, _ in waiting.get(player, [])}  # given back: onto our table instead
+            in_hand = [i for i in engine.hand[player] if i not in unseen and i not in aside]  # named to all
+            drawn = [i for i in engine.hand[player] if i in unseen and i not in aside]  # to them alone
             for index in in_hand:
                 await self.hand_over(index, player, hand=True)
             for index in drawn:
                 await self.hand_over(index, player, hand=True, hidden=True)
             for index in [*engine.played[player], *engine.command[player]]:
-                await self.hand_over(index, player, hand=False)
+                if index not in aside:
+                    await self.hand_over(index, player, hand=False)
+            for index, returned in waiting.get(player, []):
+                if returned.face_down:  # dealt as a draw is: an id nobody saw with its name
+                    card_id = await self.deal_face_down(self.block.game_names[index])
+                else:
+                    card_id = await self.to_my_table(index)
+                    self.on_table.pop(index, None)
+                if card_id is not None:
+                    self.returned.append(dataclasses.replace(returned, card_id=card_id))
+                    given = "a face-down card" if returned.face_down else returned.name
+                    instructions.append(
+                        f"{self.player_name(player)} gave back {given}: it waits on the referee's table;"
+                        " !top or !bottom of the block (default top)."
+                    )
             if in_hand and not self.is_judge:
                 instructions.append(
                     to_hand_line(self.player_name(player), [self.block.game_names[i] for i in in_hand])
@@ -1358,6 +1398,7 @@ class AuctionReferee(SeatsByName, PileReferee):
                     self.player_name(player),
                     f"The cards you drew{game}, back {where}: {names}.",
                 )
+        self.note_returned()
         continued = f"Game #{self.continues}" if self.continues else "The game"
         said = f"{continued} continues here: "
         await self.say(said + self.status_line(MAX_CHAT_LINE - len(said)))
@@ -1370,6 +1411,26 @@ class AuctionReferee(SeatsByName, PileReferee):
         if engine.active is not None:
             self._turn_target = self.seat_of(engine.active)
         self.arm_timer()
+
+    def returns_to_deal(self, unseen: set[int]) -> dict[Any, list[tuple[int, _Returned]]]:
+        """A game rebuilt by ``!resume``: the cards given back in the lost game that still waited for
+        ``!top`` / ``!bottom`` (:data:`RETURNED`), each matched to one card its player holds (for a face-down
+        one, a card drawn unseen first): player -> (engine index, the wait). They go onto the new referee
+        table to wait again, not into their player's hands."""
+        if self.continues is None:
+            return {}
+        chosen: dict[Any, list[tuple[int, _Returned]]] = {}
+        taken: set[int] = set()
+        for returned in self.journaled_returns(self.continues):
+            if returned.player not in self.engine.living():
+                continue
+            held = [i for i in self.holds(returned.player, returned.name) if i not in taken]
+            if returned.face_down:
+                held.sort(key=lambda index: index not in unseen)
+            if held:
+                taken.add(held[0])
+                chosen.setdefault(returned.player, []).append((held[0], returned))
+        return chosen
 
     async def turn_away(self, event: ClientEvent) -> None:
         """Before a rebuilt game starts, only its own players still in the game may take a seat."""
@@ -1472,9 +1533,10 @@ class AuctionReferee(SeatsByName, PileReferee):
         ended: list[Effect] = []
         if engine.active is not None and engine.active != active:
             ended = self.apply(rules.EndTurn(player=None))
-        if seat == self.me:  # the turn's end is shown with the next player's turn line: one chat message
+        lost = active in engine.players and active not in engine.living() and self.departed(active) is None
+        if seat == self.me or lost:  # the turn's end is shown with the next player's turn line: one message
             self._unshown += ended  # shown by the next perform whatever it is, should the turn not come
-            await self.run(pc.next_turn())
+            await self.run(pc.next_turn())  # a player who lost (still seated) plays no turn: passed too
             return
         begun: list[Effect] = []
         if active in engine.living() and engine.active != active and not engine.is_over():
@@ -1502,7 +1564,11 @@ class AuctionReferee(SeatsByName, PileReferee):
 
     async def start_auction_step(self) -> None:
         """The turn's auction step (90X.4). A lot a card effect put up before the draw step (an upkeep
-        ``!lot`` or ``!sell``) is not part of it: the step starts once that lot is over (:meth:`perform`)."""
+        ``!lot`` or ``!sell``) is not part of it: the step starts once that lot is over (:meth:`perform`).
+        A player who lost during their turn has no auction step (their turn is passed: :meth:`pass_lost_turn`;
+        seen: their draw step ran one from the empty block, and they lost a second time)."""
+        if self.engine.active is not None and self.engine.active not in self.engine.living():
+            return
         for pending in list(self.returned):  # dropped cards nobody placed: default top
             await self.place_returned(pending, "top")
         lot = self.engine.lot
@@ -1549,6 +1615,7 @@ class AuctionReferee(SeatsByName, PileReferee):
             )
             return
         self.returned.append(_Returned(card_id, name, mover, face_down))
+        self.note_returned()
         given = "a face-down card" if face_down else name
         await self.say(
             f"{self.player_name(mover)} gives back {given}: !top or !bottom of the block (default top)."
@@ -1580,6 +1647,11 @@ class AuctionReferee(SeatsByName, PileReferee):
         target = int(move.target_player_id) if move.target_player_id >= 0 else start  # type: ignore[attr-defined]
         if event.player_id == self.me == start and move.start_zone == "deck":  # type: ignore[attr-defined]
             if new >= 0:  # a block card out of our deck: followed from here (a slow server's deal too)
+                self.dealt.setdefault(target, set()).add(new)
+            return
+        if event.player_id == self.me == start and old in self._handing:  # a block card we handed over
+            self._handing.discard(old)
+            if new >= 0 and target != self.me:  # seen: given back at once, it was refused as not dealt
                 self.dealt.setdefault(target, set()).add(new)
             return
         for followed in (self.dealt, self.made):
@@ -1644,6 +1716,9 @@ class AuctionReferee(SeatsByName, PileReferee):
         return card.name if card is not None else ""
 
     async def place_returned(self, pending: _Returned, position: str) -> None:
+        """A card given back goes to the block's ``position``, or back to its player when the rules refuse.
+        Its journaled wait (:data:`RETURNED`) ends once its card has moved: a stop before that finds it
+        again (:meth:`settle_returns`)."""
         self.returned.remove(pending)
         try:
             effects = self.apply(
@@ -1653,6 +1728,7 @@ class AuctionReferee(SeatsByName, PileReferee):
             )
         except RulesError as exc:
             await self.back_to_player(pending.card_id, pending.player)
+            self.note_returned()
             await self.say(
                 shorten(
                     f"{self.player_name(pending.player)}:"
@@ -1661,6 +1737,80 @@ class AuctionReferee(SeatsByName, PileReferee):
             )
             return
         await self.perform(effects, returned_card_id=pending.card_id)
+        self.note_returned()
+
+    def note_returned(self) -> None:
+        """Journal (:data:`RETURNED`) the cards given back that wait for ``!top`` / ``!bottom``; a journal
+        that cannot be written only costs their memory across a stop (a warning)."""
+        if self.table is None or self.bot.journal.refusing:
+            return
+        journal, key = self.bot.journal, self.table_key
+        cards = [
+            {"card": r.card_id, "name": r.name, "player": r.player, "face_down": r.face_down}
+            for r in self.returned
+        ]
+        try:
+            meta = journal.table_meta(key)
+            if not cards and RETURNED not in meta:
+                return
+            journal.set_table_meta(key, {**meta, RETURNED: {"game": self.game_id, "cards": cards}})
+        except JournalError as exc:
+            LOGGER.warning("game %d: a card given back was not journaled: %s", self.game_id, exc)
+
+    def journaled_returns(self, game_id: int | None = None) -> list[_Returned]:
+        """The cards given back that :data:`RETURNED` says wait on game ``game_id``'s referee table (this
+        game's by default), as players gave them."""
+        if self.table is None:
+            return []
+        record = self.bot.journal.table_meta(self.table_key).get(RETURNED)
+        wanted = self.game_id if game_id is None else game_id
+        if not isinstance(record, dict) or record.get("game") != wanted:
+            return []
+        players = {str(p): p for p in self.engine.players}  # journaled as JSON: a player as it was stored
+        found: list[_Returned] = []
+        for item in record.get("cards", ()):
+            with contextlib.suppress(KeyError, TypeError, ValueError, AttributeError):
+                player = players.get(str(item["player"]))
+                if player is not None:
+                    found.append(
+                        _Returned(int(item["card"]), str(item["name"]), player, bool(item["face_down"]))
+                    )
+        return found
+
+    def holds(self, player: Any, name: str) -> list[int]:
+        """The engine indices of ``player``'s cards called ``name`` that may go back to the block (hand, then
+        in play: as ``ReturnToBlock`` finds them)."""
+        engine, names = self.engine, self.block.game_names
+        return [
+            index
+            for zone in (engine.hand, engine.played)
+            for index in zone.get(player, ())
+            if name in (names[index], engine.ref(index).name)
+        ]
+
+    async def settle_returns(self, pending: list[_Returned]) -> list[str]:
+        """Back after a stop: the cards given back that the journal says wait on our table (``pending``,
+        still there) wait again; one the rules put in the block already (the stop came before its move) goes
+        into our deck; one whose player is out leaves the game with them. Returns the public lines."""
+        lines: list[str] = []
+        engine = self.engine
+        for returned in pending:
+            player = returned.player
+            if player not in engine.living():
+                await self.run(
+                    pc.move_card("table", [returned.card_id], target_player_id=self.me, target_zone="rfg")
+                )
+            elif self.holds(player, returned.name):
+                self.returned.append(returned)
+                given = "a face-down card" if returned.face_down else returned.name
+                who = self.player_name(player)
+                lines.append(f"{who} gave back {given}: !top or !bottom of the block (default top).")
+            else:
+                in_block = sum(1 for i in engine.block if self.block.game_names[i] == returned.name)
+                if self.short_of(returned.name, in_block):
+                    await self.table_to_own_deck(returned.card_id, returned.name, top=True)
+        self.note_returned()
+        return lines
 
     async def on_reconnected(self) -> None:
         """Re-seated after a restart or a dropped connection: re-read our cards, settle once the players who
@@ -1672,9 +1822,14 @@ class AuctionReferee(SeatsByName, PileReferee):
             await self.read_own_deck()
             deck_read = len(self.own_deck.names)
             table = self.mirror.players[self.me].zone("table")
+            here = {card.id for card in table.cards}
+            pending = [r for r in self.journaled_returns() if r.card_id in here and r not in self.returned]
+            waiting = {r.card_id for r in [*pending, *self.returned]}  # given back: not for finish_moves
             on_table: dict[str, list[int]] = {}
-            face_down: list[int] = []  # nameless: a drawn card on its way, or one given back face down
+            face_down: list[int] = []  # nameless: a drawn card on its way (one given back is in waiting)
             for card in table.cards:
+                if card.id in waiting:
+                    continue
                 if card.name:
                     on_table.setdefault(card.name, []).append(card.id)
                 elif card.face_down:
@@ -1694,9 +1849,12 @@ class AuctionReferee(SeatsByName, PileReferee):
             moved = await self.finish_moves(on_table) if self.live else []
             if self.live and not self.engine.is_over():
                 moved += await self.finish_draw(deck_read, face_down)
+                moved += await self.settle_returns(pending)
             said = " ".join(["Referee back.", *moved, ""])
             await self.say(shorten(said + self.status_line(max(100, MAX_CHAT_LINE - len(said)))))
             self.arm_timer()  # the bidder to move gets the whole time again
+            if self.live:
+                await self.pass_lost_turn()  # a stop may have come before it was passed
 
     async def settle_away(self) -> bool:
         """Players who left or conceded while the referee was away are out now, after one line saying so (the
@@ -1841,17 +1999,25 @@ class AuctionReferee(SeatsByName, PileReferee):
             newest = max(face_down)
             if await self.peek_at(newest) == self.block.game_names[drawn[left - 1][1]]:
                 on_way = newest
-        rest = drawn[left - (on_way is not None) :]
-        if not rest:
+        delivered = left - (on_way is not None)  # on their drawer's table: a judge still moves them in
+        rest = drawn[delivered:]
+        unmoved = self.delivered_unmoved(drawn[:delivered])
+        if not rest and not unmoved:
             return []
         if on_way is not None:
             self.on_table[rest[0][1]] = on_way
         lines: list[str] = []
-        for player in dict.fromkeys(player for player, _ in rest):
+        for player in dict.fromkeys(player for player, _ in [*drawn[:delivered], *rest]):
             indices = [index for who, index in rest if who == player]
             await self.hand_over_all(indices, player, hidden=True)
-            if player not in self.engine.living():
+            seat = self.seat_of(player) if player in self.engine.living() else None
+            if seat is None:
                 continue  # they took them out of the game with them (800.4a)
+            if unmoved.get(player):
+                await self.into_hand(seat, [card_id for card_id, _ in unmoved[player]])
+                indices = [index for _, index in unmoved[player]] + indices
+            if not indices:
+                continue
             names = [self.block.game_names[i] for i in indices]
             them = agreeing(len(names), "it", "them")
             yours = "in your hand" if self.is_judge else f"on your table (drag {them} into your hand)"
@@ -1863,6 +2029,30 @@ class AuctionReferee(SeatsByName, PileReferee):
             theirs = "in their hand" if self.is_judge else "on their table, face down"
             lines.append(f"The rest of {self.player_name(player)}'s draw, {cards}, is now {theirs}.")
         return lines
+
+    def delivered_unmoved(self, delivered: list[tuple[Any, int]]) -> dict[Any, list[tuple[int, int]]]:
+        """As a judge, the ``delivered`` cards of a draw a stop cut short (drawer, engine index; in the order
+        dealt) that lie face down on their drawer's table, never moved into the hand: drawer -> (card id,
+        index). They carry :data:`DRAWN_LABEL` (a hand clears a note), and the newest such cards are the
+        draw's last ones (Servatrice numbers a player's new cards upwards). Without judge rights they stay:
+        the drawer drags them, as the draw's line told them."""
+        found: dict[Any, list[tuple[int, int]]] = {}
+        if not self.is_judge:
+            return found
+        for player in dict.fromkeys(player for player, _ in delivered):
+            seat = self.seat_of(player) if player in self.engine.living() else None
+            if seat is None or seat not in self.mirror.players:
+                continue
+            indices = [index for who, index in delivered if who == player]
+            labelled = sorted(
+                card.id
+                for card in self.mirror.players[seat].zone("table").cards
+                if card.face_down and not card.name and DRAWN_LABEL in card.annotation
+            )
+            ids = labelled[-len(indices) :] if indices else []
+            # the newest labelled cards are this draw's last delivered ones (an earlier card may be in hand)
+            found[player] = list(zip(ids, indices[len(indices) - len(ids) :], strict=True))
+        return found
 
     def short_of(self, name: str, in_block: int) -> bool:
         """Whether our deck lacks a card the block holds (``in_block`` copies of ``name``): a card on our
@@ -1965,6 +2155,7 @@ class AuctionReferee(SeatsByName, PileReferee):
         self.arm_timer()
         if engine.is_over():
             return
+        await self.pass_lost_turn()
         if pregame_over and self.engine_player(self.mirror.active_player_id) in engine.players:
             await self.on_active_player(self.mirror.active_player_id)
         if self._step_waits and engine.lot is None:
@@ -1972,6 +2163,37 @@ class AuctionReferee(SeatsByName, PileReferee):
                 await self.start_auction_step()
             else:  # the turn ended meanwhile
                 self._step_waits = False
+
+    _lost_turn_passed: int | None = None
+    """The engine turn whose lost active player's turn the referee passed (once: a second pass before the
+    turn change arrives would skip the next player)."""
+
+    async def pass_lost_turn(self) -> None:
+        """The active player lost and still sits (a draw from the empty block, commander damage, a
+        ``!concede`` in chat): they play no more, so once no lot is open and no bought card waits for a
+        choice the referee passes their turn in Cockatrice, as Servatrice does for a player who concedes
+        there; the turn change ends the turn and begins the next player's (:meth:`on_active_player`). A seat
+        Cockatrice has moved on from already is left alone."""
+        engine = self.engine
+        active = engine.active
+        if active is None or active in engine.living() or engine.is_over():
+            return
+        if engine.lot is not None or any(engine.pending.values()) or self._lost_turn_passed == engine.turn:
+            return
+        seat = self.seat_of(active)
+        if seat is None or seat != self.mirror.active_player_id or self.departed(active) is not None:
+            return
+        self._lost_turn_passed = engine.turn
+        await self.run(pc.next_turn())
+
+    def next_in_turn(self, after: Any) -> Any | None:
+        """The first player still in the game after ``after`` in turn order (whose turn comes next)."""
+        players = list(self.engine.players)
+        if after not in players:
+            return None
+        start = players.index(after)
+        living = self.engine.living()
+        return next((p for p in players[start + 1 :] + players[: start + 1] if p in living), None)
 
     # -- the turn line: with the turn's next line when it has none of its own ------------------------------
 
@@ -2193,7 +2415,7 @@ class AuctionReferee(SeatsByName, PileReferee):
         self.on_table.pop(index, None)
         label = self._labels.pop(index, "")
         if hidden:
-            label = "Face down: drag it into your hand (its name came to you)."
+            label = DRAWN_LABEL
         seat = self.seat_of(player) if player in self.engine.living() else None
         if seat is None and player in self.engine.living() and not self.seats_known:
             return  # the referee cannot see the seats now: the card waits on its table (finish_moves)
@@ -2214,6 +2436,7 @@ class AuctionReferee(SeatsByName, PileReferee):
                 y=DEAL_ROW,
                 face_down=hidden,
             )
+            self._handing.add(card_id)
             await self.run(move)
             new_id = await self.wait_new_card(
                 seat, before, name="" if hidden else self.block.game_names[index]
@@ -2398,6 +2621,12 @@ class AuctionReferee(SeatsByName, PileReferee):
         turn = f"Turn {engine.turn}" + (
             f" ({self.player_name(engine.active)})" if engine.active is not None else ""
         )
+        if engine.active is not None and engine.active not in engine.living() and not over:
+            # seen: "Turn 1 (alice)" after alice had lost; her turn is over and the next player's comes
+            following = self.next_in_turn(engine.active)
+            turn = f"Turn {engine.turn}: {self.player_name(engine.active)} lost" + (
+                f"; {self.player_name(following)}'s turn is next" if following is not None else ""
+            )
         if over:  # seen in the field: after "Game over", !state still read as a game going on
             turn = f"Game over: {game_result(engine, self.player_name, past=True)} on turn {engine.turn}"
         lists: list[tuple[str, list[str], str]] = []  # (before the names, the names, after them)

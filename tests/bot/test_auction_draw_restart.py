@@ -356,29 +356,15 @@ def test_a_draw_cut_short_reaches_its_drawer_on_a_real_server(
     """SQL mode (a registered account keeps its seat): the referee's connection and journal end after the
     first of three drawn cards reached its drawer (``on_its_way``: with the second face down on the
     referee's table, nameless to it after the restart); a new process on the same journal deals the rest."""
-    from bot_players import Player, bot_line, wait_until
-    from mariadb_server import sql_config
-    from test_auction_e2e import BLOCK, open_game, referee_of, start_bot
+    from bot_players import bot_line, wait_until
+    from test_auction_e2e import referee_of, sql_auction_site
 
-    for name in ("referee_dk", "alice_dk", "bobby_dk"):
-        mariadb.add_user(name, "secret", level="user")
-    server = servatrice_factory.start(sql_config(mariadb))
-    block = tmp_path / "block.txt"
-    block.write_text(BLOCK)
-    journal = tmp_path / "journal.sqlite3"
+    site = sql_auction_site(servatrice_factory, mariadb, tmp_path, "dk")
 
     async def scenario() -> None:
-        bot = await start_bot(server.ws_url, journal, block, user="referee_dk", password="secret")
-        alice = await Player.connect(server.ws_url, "alice_dk", "secret")
-        bob = await Player.connect(server.tcp_url, "bobby_dk", "secret")
+        bot = await site.start_bot()
+        alice, bob, game_id, referee, by_id = await site.seated_game(bot)
         try:
-            room_id = await alice.client.room_id_by_name("Bot room")
-            for p in (alice, bob):
-                await p.client.join_room(room_id)
-            game_id = await open_game(bot, alice, room_id)
-            referee = referee_of(bot, game_id)
-            by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
-            await wait_until(lambda: referee.table is not None and referee.engine.active is not None)
             drawer_id = int(referee.engine.active)  # type: ignore[arg-type]
             drawer = by_id[drawer_id]
             other = bob if drawer is alice else alice
@@ -415,7 +401,7 @@ def test_a_draw_cut_short_reaches_its_drawer_on_a_real_server(
             )
 
             mark = other.mark()
-            bot = await start_bot(server.ws_url, journal, block, user="referee_dk", password="secret")
+            bot = await site.start_bot()
             await bot_line(other, r"Referee back\.", mark, timeout=30)
             await wait_until(lambda: len(seen.cards) == 3, timeout=30, what="all three drawn cards")
             assert [c.name for c in seen.cards] == ["", "", ""], "face down: the other player reads no name"

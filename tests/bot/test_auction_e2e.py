@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,56 @@ def referee_of(bot: Bot, game_id: int) -> AuctionReferee:
     referee = bot.games[game_id]
     assert isinstance(referee, AuctionReferee)
     return referee
+
+
+@dataclass
+class SqlAuctionSite:
+    """A Servatrice in SQL mode (:func:`sql_auction_site`) where the referee account ``referee_SUFFIX`` and
+    the players ``alice_SUFFIX`` and ``bobby_SUFFIX`` are registered (password ``secret``): the referee keeps
+    its seat when its process dies, so a new process on the same journal resumes in place."""
+
+    server: ServatriceServer
+    suffix: str
+    journal: Path
+    block: Path
+
+    async def start_bot(self) -> Bot:
+        """A referee process on the site's journal and block (again after a restart)."""
+        return await start_bot(
+            self.server.ws_url, self.journal, self.block, user=f"referee_{self.suffix}", password="secret"
+        )
+
+    async def seated_game(
+        self, bot: Bot, command: str = "!auction new 2"
+    ) -> tuple[Player, Player, int, AuctionReferee, dict[int, Player]]:
+        """alice (WebSocket) and bob (TCP) join the bot's room; alice asks for a game with ``command``; both
+        sit; returns them, the game, its referee and the players by seat once the first turn is on."""
+        alice = await Player.connect(self.server.ws_url, f"alice_{self.suffix}", "secret")
+        bob = await Player.connect(self.server.tcp_url, f"bobby_{self.suffix}", "secret")
+        room_id = await alice.client.room_id_by_name("Bot room")
+        for p in (alice, bob):
+            await p.client.join_room(room_id)
+        game_id = await open_game(bot, alice, room_id, command)
+        referee = referee_of(bot, game_id)
+        by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
+        await wait_until(lambda: referee.table is not None and referee.engine.active is not None)
+        return alice, bob, game_id, referee, by_id
+
+
+def sql_auction_site(
+    servatrice_factory: Any, mariadb: Any, tmp_path: Path, suffix: str, *, judge: bool = False
+) -> SqlAuctionSite:
+    """A private Servatrice in SQL mode with the accounts of :class:`SqlAuctionSite` (the referee a judge
+    with ``judge``), and :data:`BLOCK` as the block."""
+    from mariadb_server import sql_config
+
+    mariadb.add_user(f"referee_{suffix}", "secret", level="judge" if judge else "user")
+    for name in ("alice", "bobby"):
+        mariadb.add_user(f"{name}_{suffix}", "secret", level="user")
+    block = tmp_path / "block.txt"
+    block.write_text(BLOCK)
+    server = servatrice_factory.start(sql_config(mariadb))
+    return SqlAuctionSite(server, suffix, tmp_path / "journal.sqlite3", block)
 
 
 async def seated_pair(
@@ -319,28 +370,13 @@ def test_bot_restarted_mid_auction_loses_nothing(
     servatrice_factory: Any, mariadb: Any, tmp_path: Path
 ) -> None:
     """SQL mode: the bot is a registered judge; killed mid-auction, a new process resumes the same lot."""
-    from mariadb_server import sql_config
-
-    for name, level in (("referee_r", "judge"), ("alice_r", "user"), ("bobby_r", "user")):
-        mariadb.add_user(name, "secret", level=level)
-    server = servatrice_factory.start(sql_config(mariadb))
-    block = tmp_path / "block.txt"
-    block.write_text(BLOCK)
-    journal = tmp_path / "journal.sqlite3"
+    site = sql_auction_site(servatrice_factory, mariadb, tmp_path, "r", judge=True)
 
     async def scenario() -> None:
-        bot = await start_bot(server.ws_url, journal, block, user="referee_r", password="secret")
-        alice = await Player.connect(server.ws_url, "alice_r", "secret")
-        bob = await Player.connect(server.tcp_url, "bobby_r", "secret")
+        bot = await site.start_bot()
+        alice, bob, game_id, referee, by_id = await site.seated_game(bot, "!auction new 2 timer=10")
         try:
-            room_id = await alice.client.room_id_by_name("Bot room")
-            for p in (alice, bob):
-                await p.client.join_room(room_id)
-            game_id = await open_game(bot, alice, room_id, "!auction new 2 timer=10")
-            referee = referee_of(bot, game_id)
             assert referee.is_judge, f"a registered judge account referees as judge: {bot.client.user_info}"
-            by_id = {await alice.sit(room_id, game_id): alice, await bob.sit(room_id, game_id): bob}
-            await wait_until(lambda: referee.table is not None and referee.engine.active is not None)
             engine = referee.engine
             active = by_id[int(engine.active)]  # type: ignore[arg-type]
             mark = active.mark()
@@ -362,7 +398,7 @@ def test_bot_restarted_mid_auction_loses_nothing(
             await asyncio.sleep(0.5)
 
             # A new bot process with the same journal is re-seated and resumes the open lot.
-            bot = await start_bot(server.ws_url, journal, block, user="referee_r", password="secret")
+            bot = await site.start_bot()
             assert game_id in bot.games
             referee = referee_of(bot, game_id)
             engine = referee.engine

@@ -232,3 +232,49 @@ def test_an_unsold_lot_drawn_later_is_not_known_by_its_card_id(
     lot, drawn, links = run(scenario(), bot)
     assert lot in drawn, (lot, drawn)  # the unsold lot was among the cards drawn face down
     assert not links, "\n".join(links)
+
+
+def test_a_player_who_loses_by_drawing_hands_the_turn_on_and_state_says_so(
+    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee], tmp_path: Path
+) -> None:
+    """Three players; the first to play draws past the eight-card block (a card effect) and loses, the game
+    going on. Their turn is over: the referee passes it in Cockatrice (they still sit there), the next player
+    in turn order has the turn, and ``!state`` names that turn, not the lost player's (seen: "Turn 1 (alice)"
+    after alice had lost, and her turn held by nobody who could play it)."""
+    block = tmp_path / "small-block.txt"
+    block.write_text("".join(f"1 {name}\n" for name in SMALL_BLOCK), encoding="utf-8")
+    bot = referee(shipped_server, "--auction-block", str(block), "--auction-seed", "7")
+
+    async def scenario() -> tuple[str, str, str, list[str]]:
+        room_id, players = await arrive(protos, shipped_server, ["ida_fd", "jon_fd", "kim_fd"])
+        try:
+            game_id = await open_game(players[0], room_id, "!auction new 3", "Auction Magic game")
+            table = await seat(players, room_id, game_id)
+            opening = await players[0].line(r"Turn order", timeout=30)
+            order = re.search(r"Turn order ([^.]+)\.", opening).group(1).split(", ")  # type: ignore[union-attr]
+            loser = await table.wait_active()
+            following = order[(order.index(loser.name) + 1) % len(order)]
+            watcher = next(p for p in table.others(loser) if p.name != following)
+            mark, asking = watcher.mark(), loser.mark()
+            await loser.say(game_id, "!draw 9")  # asked first (a free card otherwise), then drawn
+            await loser.line(r"say !draw again", since=asking)
+            await loser.say(game_id, "!draw 9")
+            await watcher.line(rf"{loser.name} lost by drawing from the empty block\.", since=mark)
+            deadline = asyncio.get_running_loop().time() + 30
+            while table.active() is loser:  # the referee hands the lost player's turn on
+                assert asyncio.get_running_loop().time() < deadline, "the lost player kept the turn"
+                await asyncio.sleep(0.05)
+            now = table.active().name
+            asked = watcher.mark()
+            await watcher.say(game_id, "!state")
+            heard = await watcher.line(r"(^| \| )Turn \d+\b", since=asked)  # lines merge into one message
+            state = next(part for part in heard.split(" | ") if part.startswith("Turn "))
+            said = [text for _, _, text in watcher.chat(mark)]
+        finally:
+            await close_all(players)
+        return following, now, state, said
+
+    following, now, state, said = run(scenario(), bot)
+    assert now == following, (now, following)
+    assert state.startswith(f"Turn 2 ({following});"), state
+    assert sum(" lost" in line for line in said) == 1, said

@@ -43,8 +43,8 @@ The rules live in :mod:`cockatrice_ext.formats.auction`; this module only adapts
   and a block card once seen face up (an unsold lot, a card given back) is back in the deck under that id.
   Moves cost no game-command budget. Every card it deals gets
   its own column on the target table (Cockatrice's table has three grid points per card column;
-  none hides another). A card handed to a player is labelled ``Owner: NAME`` first: bought cards
-  belong to the buyer (90X.3e), and Servatrice reads that label when a player concedes. A card a
+  none hides another). A card handed to a player is labelled with its owner first (:func:`owner_note`):
+  bought cards belong to the buyer (90X.3e), and they stay with them when they concede. A card a
   player drops on the bot's table goes back to the block (``!top`` / ``!bottom``).
 * **Proposed cards.** Gilded Idol (``!idol``) and Stake your Claim (``!claim``, as Blood Claim is cast)
   are commands, listed only when the block holds such a card; Packaged Gnome, Raise the Stakes and High
@@ -98,6 +98,7 @@ from cockatrice_ext.bot.referee import (
     PileReferee,
     Refusal,
     asked_by,
+    owner_note,
     players_named,
     render_refusal,
     shorten,
@@ -2424,7 +2425,7 @@ class AuctionReferee(SeatsByName, PileReferee):
             return
         with contextlib.suppress(KeyError):  # their seat went while the card moved: it went with them
             await self.annotate(
-                card_id, f"Owner: {self.player_name(player)}" + (f"\n{label}" if label else "")
+                card_id, owner_note(self.player_name(player)) + (f"\n{label}" if label else "")
             )
             before = self.table_ids(seat)
             move = pc.move_card(

@@ -1859,6 +1859,20 @@ class GameReferee(Referee):
         return True
 
 
+def owner_note(name: str) -> str:
+    """The first line of the note on a card the referee hands to player ``name``: ``Owner: NAME (from the
+    referee)``, the card theirs to keep in play.
+
+    Servatrice writes ``Owner: <giver>`` on a card that changes player unless its note says ``Owner:``
+    already, and when a player concedes it moves every card of their table to the player that line names
+    (``Server_Game::returnCardsFromPlayer``): so our own line, or a bought card would go back to the
+    referee. The words after the name matter as much: that line must name no player as a whole. The
+    server walks the conceder's table while it moves those cards, and a card moved to the table it lies
+    on (a note naming its holder) crashes it: seen on 3.1.0 and master, the whole server down at one
+    player's concession. Named by nobody, the card stays with its holder, who owns it."""
+    return f"Owner: {name} (from the referee)"
+
+
 class PileReferee(GameReferee):
     """A game referee whose shared pile (an auction block, a Vortex shoe) is its own deck.
 

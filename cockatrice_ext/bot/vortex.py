@@ -88,6 +88,7 @@ from cockatrice_ext.bot.referee import (
     PileReferee,
     Referee,
     asked_by,
+    owner_note,
     require_lists_read,
     shorten,
 )
@@ -920,13 +921,12 @@ class VortexReferee(SeatsByName, PileReferee):
         self, card_id: int, player: Any, instruction: str, *, row: int = 0, face_down: bool = False
     ) -> None:
         """Move a card from our table onto ``player``'s, in a free column of ``row`` (a move states whether
-        the card lies face down), noted with its owner and ``instruction``. "Owner: NAME" comes first:
-        Servatrice labels a card handed to another player with its owner unless the label is there, and
-        reads it when that player concedes."""
+        the card lies face down), noted with its owner (:func:`owner_note`, which says why
+        Servatrice reads it) and ``instruction``."""
         seat = self.seat_of(player)
         if seat is None:
             return
-        note = bidi_isolated(f"Owner: {self.player_name(player)}\n{instruction}")
+        note = bidi_isolated(f"{owner_note(self.player_name(player))}\n{instruction}")
         x = self.free_x(seat)
         move = pc.move_card(
             "table", [card_id], target_player_id=seat, target_zone="table", x=x, y=row, face_down=face_down

@@ -414,7 +414,9 @@ def test_resume_after_kill_rebuilds_the_game(servatrice_strict: ServatriceServer
             await wait_until(
                 lambda: (
                     [(c.name, c.annotation) for c in table.cards]
-                    == [("Giant Growth", f"Owner: {active.name}\nBought for 1 (auction 1)")]
+                    == [
+                        ("Giant Growth", f"Owner: {active.name} (from the referee)\nBought for 1 (auction 1)")
+                    ]
                 ),
                 what="the kept card back with its owner and price",
             )

@@ -146,7 +146,10 @@ def test_packs_come_before_prompts_and_picks_say_where_to_go(
                 )
                 assert all(c.face_down and not c.name for c in table)
                 notes = [c.annotation for c in table]
-                assert all(n.startswith(f"Owner: {player.name}\nFace down: drag it") for n in notes), notes
+                assert all(
+                    n.startswith(f"Owner: {player.name} (from the referee)\nFace down: drag it")
+                    for n in notes
+                ), notes
                 columns = [c.x // 3 for c in table]
                 assert len(set(columns)) == len(columns), columns  # none hides another
 

@@ -68,19 +68,20 @@ async def lot(first: FieldPlayer, second: FieldPlayer, game_id: int) -> FieldPla
     return second
 
 
-async def auction_step(active: FieldPlayer, other: FieldPlayer, game_id: int) -> None:
+async def auction_step(active: FieldPlayer, other: FieldPlayer, game_id: int) -> FieldPlayer:
     """The active player opens the auction step and one lot is sold. A sold creature ends the step; after a
-    noncreature the next lot opens and both players vote to stop."""
+    noncreature the next lot opens and both players vote to stop. Returns the buyer."""
     mark = other.mark()
     await active.phase(game_id, 2)
     opening = await other.line(r"Auction \d+: .* to bid\.", since=mark)
     first = active if opening.endswith(f"{active.name} to bid.") else other
-    await lot(first, other if first is active else active, game_id)
+    buyer = await lot(first, other if first is active else active, game_id)
     await asyncio.sleep(1.0)
     if any(re.search(r"Auction \d+: .* to bid", text) for _, _, text in other.chat(mark)[-1:]):
         for player in (active, other):
             await player.say(game_id, "!stop")
         await other.line(r"votes to stop too", since=mark)
+    return buyer
 
 
 async def open_first_lot(table_players: list[FieldPlayer], room_id: int, game_id: int) -> list[FieldPlayer]:

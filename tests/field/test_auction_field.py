@@ -39,10 +39,13 @@ def test_auction_game_hides_what_it_must(
     limits: str,
 ) -> None:
     """Two players, two turns, a concession; nobody is ever shown a card hidden from them, and the
-    public lines name players, never ids. On a server stricter than the shipped limits (the bot assumes
-    the shipped ones) the game goes the same way: a line or card move the server refuses as flood is sent
-    again (every kept card reaches its buyer), and the bot's log says it paces more slowly, never that
-    something was dropped or given up."""
+    public lines name players, never ids. The buyer of the last lot concedes in Cockatrice: the cards they
+    bought stay with them and the server stays up (seen: the referee's note named the card's holder as its
+    owner, so Servatrice moved each such card to the table it lay on as it walked that table, and a
+    concession with six bought cards crashed the whole server). On a server stricter than the shipped
+    limits (the bot assumes the shipped ones) the game goes the same way: a line or card move the server
+    refuses as flood is sent again (every kept card reaches its buyer), and the bot's log says it paces more
+    slowly, never that something was dropped or given up."""
     server = servatrice_factory.start(SHIPPED if limits == "shipped" else STRICTER)
     bot = referee(server, "--auction-seed", "7")
 
@@ -65,11 +68,23 @@ def test_auction_game_hides_what_it_must(
             await active.game(game_id, "Command_NextTurn")
             await table.wait_active()
             assert table.active() is other
-            await auction_step(other, active, game_id)
+            conceder = await auction_step(other, active, game_id)  # they hold the card they bought
+            winner = table.others(conceder)[0]
 
-            mark = other.mark()
-            await active.game(game_id, "Command_Concede")
-            await other.line(rf"Game over: {other.name} wins", since=mark)
+            mark = winner.mark()
+            await conceder.game(game_id, "Command_Concede")
+            await winner.line(rf"Game over: {winner.name} wins", since=mark)
+            await asyncio.sleep(1.0)  # what the server does at the concession is on its way
+            assert server.running, f"the concession took the server down:\n{server.log_tail()}"
+            seat_id = conceder.games[game_id].my_id
+            returned = [  # Servatrice moves the cards a note's "Owner:" line names a player for
+                item.body
+                for item in winner.received[mark.index :]
+                if item.kind == "Event_MoveCard"
+                and item.player_id == seat_id
+                and item.body.start_zone == "table"
+            ]
+            assert not returned, f"the concession moved the buyer's cards: {returned}"
         finally:
             await close_all(everyone)
 

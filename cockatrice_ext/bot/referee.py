@@ -857,10 +857,16 @@ class GameReferee(Referee):
     def game_mark(self, user_name: str) -> str:
         """``#N: `` when ``user_name`` sits in another of the bot's games too, or is in a league of the bot
         other than this game's own (its private lines share the conversation: a Combat hand was read as the
-        AutoBattler one), so a private line says which game it is about; else ""."""
+        AutoBattler one), so a private line says which game it is about; else "". A game that is over
+        (still open while its players leave) counts for nothing: seen, a Vortex player's lines marked for
+        minutes after their other game had ended."""
         if not self.is_at_table(user_name):
             return ""
-        others = (r for gid, r in self.bot.all_games().items() if gid != self.game_id)
+        others = (
+            r
+            for gid, r in self.bot.all_games().items()
+            if gid != self.game_id and not (r.finished or r.closed)
+        )
         in_league = any(
             callable(is_member := getattr(r, "is_member", None)) and is_member(user_name)
             for r in getattr(self.bot, "private_referees", ())

@@ -5,16 +5,35 @@
 Arena's own export writes them (docs/deck-and-card-formats.md §4.2). Arena needs set and number to
 pick a printing; a card without both is written by name alone, which Arena resolves to a default
 printing. (Cockatrice reads those two headers as card names: its own formats are cod and text.)
+
+An Alchemy card (rebalanced for Arena: ``A-Alrund, God of the Cosmos``, numbered ``A-40`` in KHM by
+MTGJSON and Scryfall) is written as Arena numbers it, ``(KHM) 40``: Arena keeps a rebalanced card under its
+original's set and number, the ``A-`` in its name only, and its import reads a number as letters and
+digits (:func:`arena_number`).
 """
 
 from __future__ import annotations
 
 import re
 
+from cockatrice_ext.cards.model import Card
+
 from .model import ExportDeck, ExportEntry, display_name
 
 _ARENA_SET_RENAMES = {"DOM": "DAR", "CON": "CONF"}
 _SAFE = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def arena_number(card: Card, number: str) -> str:
+    """Printed number ``number`` of ``card`` as Arena writes it: an Alchemy card's ``A-40`` is ``40``
+    (:func:`~cockatrice_ext.cards.resolve.is_rebalanced`: its name says ``A-``, and reads back so); any
+    other number as it is (runs of spaces made one)."""
+    from cockatrice_ext.cards.resolve import is_rebalanced
+
+    number = " ".join(number.split())
+    if number[:2].upper() == "A-" and len(number) > 2 and is_rebalanced(card):
+        return number[2:]
+    return number
 
 
 def _lines(entries: list[ExportEntry]) -> list[str]:
@@ -27,7 +46,8 @@ def _lines(entries: list[ExportEntry]) -> list[str]:
         key = name
         if p is not None and p.set_code and p.collector_number:
             code = p.set_code.upper()
-            key = f"{name} ({_ARENA_SET_RENAMES.get(code, code)}) {' '.join(p.collector_number.split())}"
+            number = arena_number(entry.card, p.collector_number)
+            key = f"{name} ({_ARENA_SET_RENAMES.get(code, code)}) {number}"
         totals[key] = totals.get(key, 0) + entry.count
     return [f"{count} {key}" for key, count in totals.items()]
 

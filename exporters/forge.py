@@ -107,6 +107,29 @@ def safe_file_stem(name: str, fallback: str = "unnamed") -> str:
     return windows_safe(stem) or fallback
 
 
+_FORGE_DROPS_FROM_FILE_NAMES = re.compile(r'[/:*?"<>|]')
+"""What Forge leaves out of a deck's file name (``DeckBase.getBestFileName``); a backslash it keeps."""
+
+
+def forge_deck_file_stem(name: str) -> str:
+    """The file name, without ``.dck``, Forge itself gives a deck named ``name``, or ``""`` when that file
+    name is none to write.
+
+    Forge keys a Constructed deck by its file: it reads ``Name=`` trimmed, with each ``/`` made ``_`` (the
+    ``DeckBase`` constructor), and expects the file ``getBestFileName() + ".dck"``: that name less
+    ``/:*?"<>|``; a ``.dck`` named otherwise is moved out of the decks folder at its next start
+    (``DeckStorage.adjustFileLocation``). So ``../../evil`` is ``.._.._evil`` (one file name, in the output
+    folder) and ``Deck v1.2.`` keeps its dot (``Deck v1.2..dck``). ``""`` for a name whose Forge file name
+    would be empty or only dots, hold a backslash (a folder on Windows), be a Windows device name
+    (``CON.dck``) or not fit a file name (:data:`MAX_STEM_BYTES`): the caller then names the file with
+    :func:`safe_file_stem` and the deck after its file."""
+    stem = _FORGE_DROPS_FROM_FILE_NAMES.sub("", _line_value(name).replace("/", "_"))
+    if not stem.strip(". ") or "\\" in stem or len(stem.encode("utf-8")) > MAX_STEM_BYTES:
+        return ""
+    file_name = f"{stem}.dck"
+    return stem if windows_safe(file_name) == file_name else ""
+
+
 class DraftTooBig(ValueError):
     """The draft asked for (or the smallest one) needs more cards than the cube holds: ``players`` x ``packs``
     x ``size`` cards of a cube of ``cube``."""
@@ -196,14 +219,17 @@ def write_forge_cube(
 
     Copy both folders into Forge's ``res`` folder. ``Singleton`` is set when no card appears
     twice. Every copy gets its own line, as in Forge's bundled cubes. The draft is sized to the
-    cube (:func:`draft_size`).
+    cube (:func:`draft_size`). The cube's name is written as Forge keys it, each ``/`` a ``_`` (the
+    ``DeckBase`` constructor): a ``DeckFile:`` still holding the ``/`` would match no cube, and Forge would
+    draft its whole card pool.
     """
     num_players, num_packs, booster_size = draft_size(
         sum(entry.count for entry in deck.main), num_players, num_packs, booster_size
     )
-    name = _line_value(deck.name) or "Custom Cube"
+    name = _line_value(deck.name).replace("/", "_") or "Custom Cube"
     stem = safe_file_stem(name, "cube")
     lines = _metadata(deck, name)
+    lines[1] = f"Name={name}"  # as Forge keys it, and the draft names it
     lines.append("[Main]")
     lines.extend(_section_lines(deck.main, one_per_line=True))
     counts: dict[str, int] = {}
@@ -225,6 +251,7 @@ __all__ = [
     "DraftTooBig",
     "draft_note",
     "draft_size",
+    "forge_deck_file_stem",
     "forge_misread_names",
     "safe_file_stem",
     "write_forge_cube",

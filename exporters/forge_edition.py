@@ -330,9 +330,19 @@ def forge_code_risk(code: str) -> str | None:
 
 
 def _designer_codes(deck: ExportDeck) -> list[str]:
-    """The codes of the custom sets (no real set's) every card of ``deck`` is printed in, sorted."""
+    """The codes of the custom sets (no real set's) every card the edition lists is printed in, sorted.
+
+    Only the designer's own cards count (:func:`forge_custom_cards`: no token, no card Forge has): the
+    edition lists no other, so a real card of the block (the basic lands almost every block holds, a real
+    card played beside the designer's) is in no custom set and must not keep the designer's code from the
+    edition, which would then get one made from the block's name (``X`` and hex digits) and the block's
+    name instead of the designer's set's. With no card of the designer's, every card counts."""
+    listed = set(forge_custom_cards(deck))
+    cards = [
+        card for card in deck.unique_cards() if display_name(card, "forge") in listed and not card.is_token
+    ]
     common: set[str] | None = None
-    for card in deck.unique_cards():
+    for card in cards or deck.unique_cards():
         codes = {p.set_code for p in card.printings}
         common = codes if common is None else common & codes
     return sorted((common or set()) - official_set_codes())
@@ -356,7 +366,8 @@ def forge_edition_notes(deck: ExportDeck, edition: CardSet | None = None) -> lis
 
 
 def _main_set(deck: ExportDeck) -> CardSet:
-    """The custom set every card is printed in, else an edition whose code is unique to the block.
+    """The custom set every card of the designer's is printed in (:func:`_designer_codes`: real cards,
+    basic lands among them, do not count), else an edition whose code is unique to the block.
 
     A real set is never reused (an edition with a real code would collide with Forge's own), nor a code
     Forge reserves or cannot use (:func:`forge_code_refusal`: the block's own code then, said by

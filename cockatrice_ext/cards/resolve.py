@@ -355,6 +355,8 @@ class ResolvedDeck:
 
     deck: Deck
     sections: dict[str, list[ResolvedEntry]] = field(default_factory=dict)
+    source: str = ""
+    """The list's name (its file), where :attr:`warnings` point."""
 
     @property
     def main(self) -> list[ResolvedEntry]:
@@ -366,11 +368,15 @@ class ResolvedDeck:
 
     @property
     def warnings(self) -> list[str]:
-        """Every warning, prefixed with the line it concerns."""
+        """Every warning, prefixed with where it points (:func:`~cockatrice_ext.decks.errors.line_place`:
+        ``list.txt:5``, ``line 5`` without a source)."""
+        from cockatrice_ext.decks.errors import line_place
+
         out = []
         for _, resolved in self.entries():
+            where = line_place(self.source, resolved.entry.line) if resolved.entry.line else ""
             for warning in resolved.warnings:
-                out.append(f"line {resolved.entry.line}: {warning}" if resolved.entry.line else warning)
+                out.append(f"{where}: {warning}" if where else warning)
         return out
 
     def entries(self) -> list[tuple[str, ResolvedEntry]]:
@@ -442,7 +448,7 @@ def resolve_deck(deck: Deck, db: CardDatabase | NameIndex, *, source: str = "") 
     suggestions; ``source`` (the file name) prefixes its message.
     """
     index = db if isinstance(db, NameIndex) else NameIndex(db)
-    resolved = ResolvedDeck(deck=deck)
+    resolved = ResolvedDeck(deck=deck, source=source)
     unknown: list[UnknownCard] = []
     for section, entries in deck.sections.items():
         out = resolved.sections.setdefault(section, [])

@@ -362,13 +362,28 @@ def _warn_unknown_to(deck: ExportDeck, fmt: str) -> None:
         )
 
 
-def _warn_alchemy(deck: ExportDeck) -> None:
-    """Name each Alchemy card of an MTGO deck: rebalanced for MTG Arena only, MTGO does not have it. It is
-    written as the list names it (the deck is the player's; nothing is dropped or swapped for another
-    card's rules unsaid), and the warning names the card it rebalances, which a player writes instead."""
+ARENA_REVERTED = "September 2026"
+"""When MTG Arena reverted its rebalanced (Alchemy ``A-``) cards to their originals (Forge issue #11875):
+an Arena import may no longer know an ``A-`` name."""
+
+
+def _warn_alchemy(deck: ExportDeck, fmt: str = "mtgo") -> None:
+    """Name each Alchemy card of an MTGO or Arena deck: rebalanced for MTG Arena only, MTGO does not have
+    it, and Arena reverted its rebalanced cards to their originals (:data:`ARENA_REVERTED`), so its import
+    may not know it either. It is written as the list names it (the deck is the player's; nothing is
+    dropped or swapped for another card's rules unsaid), and the warning names the card it rebalances,
+    which a player writes instead."""
     from cockatrice_ext.exporters.mtgo import alchemy_cards
 
     for written, original in alchemy_cards(deck):
+        if fmt == "arena":
+            click.echo(
+                f"warning: {written} is an Alchemy card (rebalanced for MTG Arena), written as the list names"
+                f" it; Arena reverted its rebalanced cards to their originals in {ARENA_REVERTED}, so its"
+                f" import may not know it: if Arena refuses it, list the card it rebalances, {original}",
+                err=True,
+            )
+            continue
         click.echo(
             f"warning: MTGO does not have {written}: an Alchemy card (rebalanced for MTG Arena only), written"
             f" as the list names it, which MTGO will not load; for MTGO, list the card it rebalances,"
@@ -449,11 +464,18 @@ def default_output(path: Path | None, fmt: str, name: str | None = None) -> Path
 
     Never the input file itself: ``my-list.txt --to text`` gives ``my-list.text.txt``. A card file is
     ``my-list.cards.xml`` (:data:`CARD_FILE_SUFFIX`), never ``my-list.xml``: that name is the designer's
-    custom set, read with the list (:func:`~cockatrice_ext.decks.resolve_list.custom_set_beside`).
+    custom set, read with the list (:func:`~cockatrice_ext.decks.resolve_list.custom_set_beside`). A Forge
+    deck's file is the one Forge itself gives a deck of that name
+    (:func:`~cockatrice_ext.exporters.forge.forge_deck_file_stem`: ``Blue/White`` is ``Blue_White.dck``),
+    where Forge can name it so; always one file name in the output's folder.
     """
-    from cockatrice_ext.exporters.forge import safe_file_stem
+    from cockatrice_ext.exporters.forge import forge_deck_file_stem, safe_file_stem
 
-    stem = safe_file_stem(name, "") if name else ""
+    stem = ""
+    if name and fmt == "forge":
+        stem = forge_deck_file_stem(name)
+    if name and not stem:
+        stem = safe_file_stem(name, "")
     if not stem:
         if path is None:
             raise ValueError("no input file and no name to name the output after")
@@ -501,6 +523,49 @@ def _check_target(
         raise click.BadParameter(f"{exc} ({fmt} writes {writes})", param_hint=named_by) from None
 
 
+CUSTOM_SETS = "customsets"
+"""The folder of Cockatrice's data folder whose every ``*.xml`` (below it too) Cockatrice loads as custom
+sets at each start or reload (``paths/customSets``; Cockatrice makes it at start when missing)."""
+CUSTOM_SETS_STEP = (
+    "Cockatrice: the file is in its custom sets folder ({folder}): Card Database > Reload card database (or"
+    " restart Cockatrice), then enable its set(s) when asked; do not add it again with Add custom sets/cards,"
+    " which copies it in a second time. A card whose name already exists in Cockatrice only gains a printing."
+)
+COCKATRICE_DATA_FOLDERS = (
+    "Linux ~/.local/share/Cockatrice/Cockatrice, Windows %LOCALAPPDATA%\\Cockatrice\\Cockatrice, macOS"
+    " ~/Library/Application Support/Cockatrice/Cockatrice"
+)
+"""Where Cockatrice keeps its data folder, which holds ``customsets``, on each system."""
+
+
+def _custom_sets_target(target: Path, named_by: str) -> tuple[Path, bool] | None:
+    """For a card file written into a Cockatrice ``customsets`` folder (:data:`CUSTOM_SETS`; the nearest
+    folder of that name above ``target``), that folder and whether the export makes it; None for a file
+    written elsewhere. A missing ``customsets`` is made, as Cockatrice makes it, when the data folder it
+    belongs in is there; when that is missing too the path is mistyped or Cockatrice never started there,
+    and a tree of folders Cockatrice never reads is not made: refused (``click.BadParameter`` naming
+    ``named_by``), saying what to do."""
+    try:
+        place = target.absolute()
+        folder = next((p for p in place.parents if p.name.casefold() == CUSTOM_SETS), None)
+        if folder is None:
+            return None
+        if folder.is_dir():
+            return folder, False
+        data = folder.parent
+        if data.is_dir():
+            return folder, True
+    except OSError:
+        return None
+    raise click.BadParameter(
+        f"{folder} does not exist, nor the Cockatrice data folder it belongs in, {data}: nothing written."
+        " Cockatrice makes its customsets folder in its data folder when it starts"
+        f" ({COCKATRICE_DATA_FOLDERS}): check the path (or start Cockatrice once), or write the file"
+        " elsewhere and add it with Card Database > Add custom sets/cards",
+        param_hint=named_by,
+    )
+
+
 def _read_by_the_export(target: Path, path: Path | None, card_source: CardSources | None) -> str:
     """What ``target`` is among the files the export reads besides the list (a card source named with
     ``--card-source``, a file already inside a card-source folder, the custom set beside the list), or
@@ -535,21 +600,34 @@ def _names_itself(name: str, path: Path) -> bool:
 
 
 def _name_after_file(deck: ExportDeck, target: Path, *, chosen: bool) -> None:
-    """Keep a Forge deck in Constructed: Forge renames (and moves out of Constructed) a ``.dck`` whose
-    file name is not its ``Name=`` minus the characters file names cannot hold, so a name that does
-    not match the file becomes the file's name, with a warning when the name was ``chosen``
-    (``--name``, or the list's own, as Arena's ``About`` / ``Name`` gives it: an ``-o`` named otherwise loses
-    it)."""
-    from cockatrice_ext.exporters.forge import safe_file_stem
+    """Keep a Forge deck in Constructed: Forge moves a ``.dck`` out of its decks folder (and so out of
+    Constructed) when its file is not the one Forge itself gives the deck's ``Name=``
+    (:func:`~cockatrice_ext.exporters.forge.forge_deck_file_stem`), so a name that does not match the file
+    becomes the file's name, with a warning when the name was ``chosen`` (``--name``, or the list's own, as
+    Arena's ``About`` / ``Name`` gives it: an ``-o`` named otherwise loses it). A file name Forge gives no
+    deck (``a|b.dck``) is said too: Forge moves it whatever its name."""
+    from cockatrice_ext.exporters.forge import forge_deck_file_stem, safe_file_stem
 
-    stem = safe_file_stem(target.stem, "deck")
-    if deck.name and safe_file_stem(deck.name, "") == stem:
+    stem = target.stem
+    if deck.name and forge_deck_file_stem(deck.name) == stem:
+        return
+    if forge_deck_file_stem(stem) != stem:
+        kept = safe_file_stem(stem, "deck")
+        click.echo(
+            f"warning: Forge gives no deck the file name {target.name!r}: it moves it out of Constructed at"
+            f" its next start; name the file {kept + '.dck'!r}",
+            err=True,
+        )
+        deck.name = kept
         return
     if chosen:
-        wanted = safe_file_stem(deck.name, "deck")
+        wanted = forge_deck_file_stem(deck.name)
+        keep = (
+            f"write it as {wanted + '.dck'!r}" if wanted else "give it a name Forge can make a file name of"
+        )
         click.echo(
-            f"warning: Forge names a deck after its file: {stem}; to call it {deck.name}, write it as"
-            f" {wanted + '.dck'!r} (Forge moves a .dck named otherwise than its file out of Constructed)",
+            f"warning: Forge names a deck after its file: {stem}; to call it {deck.name}, {keep} (Forge"
+            " moves a .dck named otherwise than its file out of Constructed)",
             err=True,
         )
     deck.name = stem
@@ -693,9 +771,9 @@ def _format_help() -> str:
     " printings (forge-custom: the designer's own cards only; 2000-01-01 for custom cards without one)."
     " forge-custom refuses USER and ??? (Forge's own editions) and a real set's code (Forge's edition"
     " would be replaced), and warns about a code of fewer than six characters the card data does not"
-    " know (it may be a newer real set). Without it, forge-custom takes the custom set all the cards"
-    " are in, else makes a code from the block's name (X and five hex digits), the same at every"
-    " export.",
+    " know (it may be a newer real set). Without it, forge-custom takes the custom set all your own"
+    " cards are in (real cards, basic lands among them, aside: the edition lists none), else makes a"
+    " code from the block's name (X and five hex digits), the same at every export.",
 )
 @click.option(
     "--set-name",
@@ -791,6 +869,7 @@ def export(
             "-o" if output is not None else "--name" if deck_name else "BLOCK (the output is named after it)"
         )
         _check_target(target, path, fmt, named_by, card_source)
+    custom_sets = _custom_sets_target(target, named_by) if fmt == "cockatrice-xml" and not to_stdout else None
     source = STDIN_LABEL if path is None else str(path)
     try:
         loaded, source = load_input(block, from_format, sideboard=has_sideboard(fmt))
@@ -840,8 +919,8 @@ def export(
         edition = custom
     if fmt in UNKNOWN_TO:
         _warn_unknown_to(deck, fmt)
-    if fmt == "mtgo":
-        _warn_alchemy(deck)
+    if fmt in ("mtgo", "arena"):
+        _warn_alchemy(deck, fmt)
     for dropped in left_out(deck, fmt):
         click.echo(f"warning: {dropped} not written: {fmt} has no place for it", err=True)
     if not cards_written(deck, fmt):  # an empty deck is no output: refused as a list of no cards is
@@ -890,7 +969,16 @@ def export(
             f" {default_output(path, fmt).name})",
             err=True,
         )
-    if fmt in NEXT_STEPS:
+    if custom_sets is not None and written:
+        folder, made = custom_sets
+        if made:
+            click.echo(
+                f"note: made {folder}, Cockatrice's custom sets folder (it was missing from its data folder,"
+                f" {folder.parent})",
+                err=True,
+            )
+        click.echo(CUSTOM_SETS_STEP.format(folder=folder), err=True)
+    elif fmt in NEXT_STEPS:
         lone = _custom_tokens(deck) if fmt == "forge-custom" and not written else []
         step = _next_step(fmt, target, written, not_written, lone)
         if unscripted:

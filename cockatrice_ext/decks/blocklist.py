@@ -57,7 +57,7 @@ import unicodedata
 from pathlib import Path
 from typing import NamedTuple
 
-from cockatrice_ext.decks.errors import DeckFormatError
+from cockatrice_ext.decks.errors import DeckFormatError, line_place
 from cockatrice_ext.decks.model import MAYBE, Deck, DeckEntry
 
 MAX_COUNT = 999
@@ -376,10 +376,11 @@ class LineWarning(str):
 
 
 def line_warning(source: str, lines: int | list[int], text: str) -> LineWarning:
-    """``SOURCE: line N: TEXT`` (``lines 2, 5 and 9``: :func:`lines_named`), a :class:`LineWarning` of its
-    (first) line."""
+    """``SOURCE:N: TEXT`` (``SOURCE:2: lines 2, 5 and 9: TEXT``:
+    :func:`~cockatrice_ext.decks.errors.line_place`, the one form of every warning about a line), a
+    :class:`LineWarning` of its (first) line."""
     named = lines if isinstance(lines, list) else [lines]
-    said = LineWarning(f"{source}: {lines_named(named)}: {text}")
+    said = LineWarning(f"{line_place(source, named)}: {text}")
     said.line = named[0]
     return said
 
@@ -439,8 +440,8 @@ def variant_warning(text: str, source: str, line: int) -> VariantWarning | None:
         return None
     code = goldfish.group(3)
     start = (
-        f"{source}: line {line}: version <{variant}> is not known (the card data does not tell frames and"
-        " treatments apart)"
+        f"{line_place(source, line)}: version <{variant}> is not known (the card data does not tell frames"
+        " and treatments apart)"
     )
     head = f"{start}: the first {code} printing is used"
     said = VariantWarning(f"{head}; a collector number pins another (<NUMBER> [{code}])")
@@ -759,16 +760,6 @@ class CommandSections:
             )
 
 
-def lines_named(lines: list[int]) -> str:
-    """``lines 2, 5 and 9`` (``line 2`` alone), at most :data:`MAX_LINES_SAID` of them named."""
-    shown = [str(line) for line in lines[:MAX_LINES_SAID]]
-    if len(lines) > MAX_LINES_SAID:
-        shown.append(f"{len(lines) - MAX_LINES_SAID} more")
-    if len(shown) == 1:
-        return f"line {shown[0]}"
-    return f"lines {', '.join(shown[:-1])} and {shown[-1]}"
-
-
 def cleaned_lines_warning(cleaned: dict[int, list[str]], source: str) -> str:
     """The one warning of a list whose lines held invisible characters, now removed: those of its card names,
     and a byte-order mark starting a line past the first, whatever the line (:func:`note_joined`)."""
@@ -781,7 +772,7 @@ def cleaned_lines_warning(cleaned: dict[int, list[str]], source: str) -> str:
     if any(ch != "\ufeff" for ch in characters):
         notes.append("a zero-width space before a capital read as a space")
     return (
-        f"{source}: {lines_named(lines)}: removed invisible characters ({named}) that copy and paste"
+        f"{line_place(source, lines)}: removed invisible characters ({named}) that copy and paste"
         f" left in the list ({'; '.join(notes)})"
     )
 

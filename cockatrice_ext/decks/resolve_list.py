@@ -399,7 +399,7 @@ def resolve_list(
     _x_names(deck, index)
     _settle_doubts(deck, index)
     _arena_set_codes(deck, index, source, say)
-    _untoken_names(deck, db, say, token_spelling)
+    _untoken_names(deck, db, say, token_spelling, source)
     read_as = f"{source} is not UTF-8: read as {deck.encoding}" if deck.encoding else ""
     try:
         resolved = resolve_deck(deck, index, source=source)
@@ -415,7 +415,7 @@ def resolve_list(
         raise
     if read_as:
         say(f"warning: {read_as} (check its accented names; save it as UTF-8 to be sure)")
-    for warning in _in_line_order(deck, resolved):
+    for warning in _in_line_order(deck, resolved, source):
         say(f"warning: {warning}")
     return resolved, db
 
@@ -547,13 +547,15 @@ def _reads(index: NameIndex, name: str, set_code: str) -> bool:
     return card is not None and (not set_code or pick_printing(card, set_code) is not None)
 
 
-def _in_line_order(deck: Deck, resolved: ResolvedDeck) -> list[str]:
-    """The reader's and the resolver's warnings, those about one line (a
-    :class:`~cockatrice_ext.decks.blocklist.LineWarning`: a card version not known, a blank line ending a
-    commander section, a number dropped, a doubt) in the order of their lines (a maybeboard's line 6 before
-    the main deck's line 10, though its section is resolved after), after the reader's about the whole list
-    (invisible characters removed from several lines)."""
+def _in_line_order(deck: Deck, resolved: ResolvedDeck, source: str = "") -> list[str]:
+    """The reader's and the resolver's warnings, the resolver's pointing at ``source``'s line as the
+    reader's do (:func:`~cockatrice_ext.decks.errors.line_place`: ``list.txt:12: ...``), those about one
+    line (a :class:`~cockatrice_ext.decks.blocklist.LineWarning`: a card version not known, a blank line
+    ending a commander section, a number dropped, a doubt) in the order of their lines (a maybeboard's line
+    6 before the main deck's line 10, though its section is resolved after), after the reader's about the
+    whole list (invisible characters removed from several lines)."""
     from cockatrice_ext.decks.blocklist import LineWarning
+    from cockatrice_ext.decks.errors import line_place
 
     whole = [w for w in deck.read_warnings if not isinstance(w, LineWarning)]
     by_line: list[tuple[int, int, str]] = [
@@ -561,7 +563,8 @@ def _in_line_order(deck: Deck, resolved: ResolvedDeck) -> list[str]:
     ]
     for _, item in resolved.entries():
         line = item.entry.line
-        by_line += [(line, 1, f"line {line}: {w}" if line else w) for w in item.warnings]
+        where = line_place(source, line)
+        by_line += [(line, 1, f"{where}: {w}" if where else w) for w in item.warnings]
     return whole + [warning for _, _, warning in sorted(by_line, key=lambda said: said[:2])]
 
 
@@ -596,7 +599,7 @@ def _arena_set_codes(deck: Deck, index: NameIndex, source: str, say: Say) -> Non
     as the card data's code for that set, when the card has no printing under Arena's code but one under
     the other; a note names the lines so read."""
     from cockatrice_ext.cards.resolve import pick_printing
-    from cockatrice_ext.decks.blocklist import lines_named
+    from cockatrice_ext.decks.errors import line_place
 
     read: dict[tuple[str, str], list[int]] = {}
     for entries in deck.sections.values():
@@ -609,13 +612,18 @@ def _arena_set_codes(deck: Deck, index: NameIndex, source: str, say: Say) -> Non
                 entries[i] = replace(entry, set_code=code)
                 read.setdefault((entry.set_code.upper(), code), []).append(entry.line)
     for (arena, code), lines in read.items():
-        where = lines_named(sorted(lines))
-        say(f"note: {source}: {where}: ({arena}) is MTG Arena's code for the set the card data calls {code}")
+        where = line_place(source, sorted(lines))
+        say(f"note: {where}: ({arena}) is MTG Arena's code for the set the card data calls {code}")
 
 
-def _untoken_names(deck: Deck, db: CardDatabase, say: Say, spelling: TokenSpelling | None) -> None:
+def _untoken_names(
+    deck: Deck, db: CardDatabase, say: Say, spelling: TokenSpelling | None, source: str = ""
+) -> None:
     """Map Cockatrice token spellings in a ``tokens`` zone (``Goblin Token``, ``Boo (Token)``, trailing
-    spaces) to the card data's token names (``Goblin``), so a .cod we wrote reads back."""
+    spaces) to the card data's token names (``Goblin``), so a .cod we wrote reads back; a spelling the
+    card data lacks is warned about at its line of ``source``."""
+    from cockatrice_ext.decks.errors import line_place
+
     entries = deck.sections.get("tokens")
     if not entries:
         return
@@ -630,9 +638,10 @@ def _untoken_names(deck: Deck, db: CardDatabase, say: Say, spelling: TokenSpelli
         entries[i] = replace(entry, name=token.name)
         spelt = spelling(token) if spelling is not None else entry.name
         if spelt != entry.name:  # a variant the card data lacks
+            where = line_place(source, entry.line)
             say(
-                f"warning: line {entry.line}: token {entry.name!r} is not in the card data; written as"
-                f" {spelt!r}"
+                f"warning: {where + ': ' if where else ''}token {entry.name!r} is not in the card data;"
+                f" written as {spelt!r}"
             )
 
 

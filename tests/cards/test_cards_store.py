@@ -84,7 +84,7 @@ def test_export_of_a_real_block_offline(tmp_path: Path) -> None:
         "_____",
     ):
         assert f'name="{name}"' in text
-    assert "line 8: 'Grizzly Bears' has no printing (10E) 256" in result.stderr
+    assert ":8: 'Grizzly Bears' has no printing (10E) 256" in result.stderr
 
 
 def test_a_melded_back_face_is_refused_with_its_pair(tmp_path: Path) -> None:

@@ -72,7 +72,7 @@ def test_tokens_xml_as_a_source_keeps_names_and_keeps_tokens_out_of_main(
         main, ["export", str(block), "--to", "cod", "-o", str(out), "--card-source", tokens]
     )
     assert result.exit_code == 0, result.output
-    assert "line 2: 'Angel Token' is a token: moved from main to tokens" in result.output
+    assert ":2: 'Angel Token' is a token: moved from main to tokens" in result.output
     main_zone, tokens_zone = out.read_text().split('<zone name="tokens">')
     assert "Angel Token" not in main_zone and 'name="Duress"' in main_zone
     assert 'name="Angel Token"' in tokens_zone and 'name="Phyrexian Germ Token"' in tokens_zone

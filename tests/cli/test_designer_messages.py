@@ -17,7 +17,7 @@ def test_block_check_says_warnings_as_export_does(runner: CliRunner, tmp_path: P
     block.write_text("1 Insectile Aberration\n40 Lightning Bolt\n", encoding="utf-8")
     result = runner.invoke(main, ["block", "check", str(block)])
     assert result.exit_code == 0, result.output
-    assert "warning: line 1: 'Insectile Aberration' is the back face of" in result.stderr
+    assert f"warning: {block}:1: 'Insectile Aberration' is the back face of" in result.stderr
     assert "WARNING" not in result.stderr
 
 

@@ -31,7 +31,7 @@ def test_invisible_characters_are_removed_with_one_warning_naming_the_lines() ->
         (1, "Jaya Ballard"),
     ]
     (warning,) = deck.read_warnings
-    assert warning.startswith("zw2.txt: lines 2, 3, 5 and 6:")
+    assert warning.startswith("zw2.txt:2: lines 2, 3, 5 and 6:")
     for code in ("U+200B ZERO WIDTH SPACE", "U+200D ZERO WIDTH JOINER", "U+FEFF", "U+00AD SOFT HYPHEN"):
         assert code in warning
 
@@ -41,7 +41,7 @@ def test_an_invisible_character_hides_neither_a_count_nor_a_comment() -> None:
     assert [(e.count, e.name) for e in deck.main] == [(4, "Shock")]
     assert deck.comments == "a family \U0001f468\u200d\U0001f469\na remark"  # a comment keeps its joiners
     (warning,) = deck.read_warnings
-    assert warning.startswith("<text>: line 3:")
+    assert warning.startswith("<text>:3:")
 
 
 def test_a_clean_list_warns_of_nothing() -> None:

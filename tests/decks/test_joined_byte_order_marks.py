@@ -30,7 +30,7 @@ def test_a_joined_byte_order_mark_on_a_comment_line_is_said(fmt: str, text: str,
     deck = read_deck(text.encode(), fmt, source="joined.txt")
     assert [entry.name for entry in deck.main] == ["Shock", "Opt", "Duress"]
     (warning,) = deck.read_warnings
-    assert warning.startswith(f"joined.txt: line {line}: removed invisible characters (U+FEFF")
+    assert warning.startswith(f"joined.txt:{line}: removed invisible characters (U+FEFF")
     assert "where two files were joined" in warning
 
 
@@ -53,14 +53,14 @@ def test_a_comment_says_it_as_a_card_line_says_it() -> None:
 def test_a_header_line_says_it_too(text: str) -> None:
     deck = parse_block_list(text, source="j.txt")
     (warning,) = deck.read_warnings
-    assert warning.startswith("j.txt: line 2: removed invisible characters (U+FEFF")
+    assert warning.startswith("j.txt:2: removed invisible characters (U+FEFF")
 
 
 def test_a_joined_line_that_is_blank_but_for_the_mark_says_it() -> None:
     deck = parse_block_list(f"4 Shock\n{BOM}\n2 Opt\n", source="j.txt")
     assert [entry.name for entry in deck.main] == ["Shock", "Opt"]
     (warning,) = deck.read_warnings
-    assert warning.startswith("j.txt: line 2: removed invisible characters (U+FEFF")
+    assert warning.startswith("j.txt:2: removed invisible characters (U+FEFF")
 
 
 def test_the_files_own_mark_and_a_comments_own_invisible_characters_stay_unsaid() -> None:
@@ -73,7 +73,7 @@ def test_the_files_own_mark_and_a_comments_own_invisible_characters_stay_unsaid(
 def test_lines_are_said_in_order_with_card_names_and_joins_together() -> None:
     text = f"1 Sho\u200bck\n{BOM}# second\n{BOM}2 Opt\n"
     (warning,) = parse_block_list(text, source="j.txt").read_warnings
-    assert warning.startswith("j.txt: lines 1, 2 and 3: removed invisible characters (U+200B")
+    assert warning.startswith("j.txt:1: lines 1, 2 and 3: removed invisible characters (U+200B")
     assert "U+FEFF" in warning and "two files were joined" in warning and "zero-width space" in warning
 
 
@@ -83,4 +83,4 @@ def test_a_forge_deck_names_its_invisible_characters_as_the_others_do() -> None:
     deck = read_deck(text.encode(), "forge", source="f.dck")
     assert [entry.name for entry in deck.main] == ["Counterspell"]
     (warning,) = deck.read_warnings
-    assert warning.startswith("f.dck: line 4: removed invisible characters (U+200B")
+    assert warning.startswith("f.dck:4: removed invisible characters (U+200B")

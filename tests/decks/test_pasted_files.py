@@ -109,7 +109,7 @@ def test_an_unknown_name_that_held_invisible_characters_says_so() -> None:
     result = invoke("export", "-", "--to", "text", "-o", "-", stdin="1 Opt\n4 Llano\u200bwar Elfs\n")
     assert result.exit_code == 2
     assert "unknown card 'Llanowar Elfs'" in result.stderr
-    assert "line 2: removed invisible characters (U+200B ZERO WIDTH SPACE)" in result.stderr, result.stderr
+    assert ":2: removed invisible characters (U+200B ZERO WIDTH SPACE)" in result.stderr, result.stderr
 
 
 MTGO_60_5 = "".join(f"4 {name}\n" for name in ["Lightning Bolt", "Opt", "Shock", "Counterspell", "Duress"])

@@ -91,7 +91,7 @@ def test_a_single_pipe_between_two_names_is_a_split_card_not_forges_set(fmt: str
         (1, "Island", "M19", ""),
     ]
     assert deck.read_warnings == [
-        "pipes.txt: line 1: Fire|Ice read as the split card Fire // Ice; Forge's set ICE is written Fire|ICE"
+        "pipes.txt:1: Fire|Ice read as the split card Fire // Ice; Forge's set ICE is written Fire|ICE"
     ]
 
 
@@ -166,7 +166,7 @@ def test_xmage_number_without_a_set_is_dropped_with_a_warning() -> None:
     shock = deck.sections["main"][-1]
     assert (shock.name, shock.set_code, shock.collector_number) == ("Shock", "", "")
     assert deck.read_warnings == [
-        f"x.dck: line {line}: collector number dropped (the line names no set); the card's usual printing is"
+        f"x.dck:{line}: collector number dropped (the line names no set); the card's usual printing is"
         " used ([SET:NUMBER] pins the printing)"
     ]
     assert read_deck(real.encode(), "xmage", source="x.dck").read_warnings == []
@@ -193,7 +193,7 @@ def test_every_text_reader_says_the_invisible_characters_it_removes(fmt: str) ->
     assert names == ["Shock", "Opt", "Island", "Duress"]
     assert len(deck.read_warnings) == 1
     said = deck.read_warnings[0]
-    assert said.startswith("pasted.txt: lines 1, 2, 3 and 4: removed invisible characters (")
+    assert said.startswith("pasted.txt:1: lines 1, 2, 3 and 4: removed invisible characters (")
     for code in ("U+200B", "U+FEFF", "U+00AD"):
         assert code in said
 
@@ -210,7 +210,7 @@ def test_a_blank_line_ending_a_commander_section_is_said_in_line_order(tmp_path:
     path.write_text("1 Lightning Bolt (ZNR)\n\nCommander\n1 Sol Ring\n1 Opt\n1 Shock\n\n1 Island\n")
     said: list[str] = []
     read_block(path, say=said.append)
-    assert [line.split(": line ", 1)[-1][:2] for line in said] == ["1:", "8:"]
+    assert [line.split(f"{path}:", 1)[-1][:2] for line in said] == ["1:", "8:"]
     assert "has no printing (ZNR)" in said[0] and "ends the commander section" in said[1]
 
 
@@ -220,4 +220,4 @@ def test_a_dropped_csv_number_is_said_in_line_order(tmp_path: Path) -> None:
     said: list[str] = []
     read_block(path, say=said.append)
     assert len(said) == 2
-    assert "has no printing (ZNR)" in said[0] and "line 3: collector number dropped" in said[1]
+    assert "has no printing (ZNR)" in said[0] and ":3: collector number dropped" in said[1]

@@ -102,8 +102,7 @@ def test_a_real_doubt_is_still_said(tmp_path: Path) -> None:
     doubts = [line for line in said if "Forge's set ICE" in line]
     assert len(doubts) == 1, said
     assert (
-        doubts[0].startswith("warning: ")
-        and ": line 2: Fire|Ice read as the split card Fire // Ice" in doubts[0]
+        doubts[0].startswith("warning: ") and ":2: Fire|Ice read as the split card Fire // Ice" in doubts[0]
     )
 
 
@@ -126,14 +125,14 @@ def test_a_joined_files_byte_order_mark_is_said_with_its_line_in_a_block_list() 
     deck = parse_block_list("\ufeff4 Shock\n2 Opt\n\ufeff2 Duress\n1 Island\n", source="joined.txt")
     assert [(e.count, e.name) for e in deck.main] == [(4, "Shock"), (2, "Opt"), (2, "Duress"), (1, "Island")]
     (warning,) = deck.read_warnings
-    assert warning.startswith("joined.txt: line 3: removed invisible characters (U+FEFF")
+    assert warning.startswith("joined.txt:3: removed invisible characters (U+FEFF")
 
 
 def test_every_text_reader_says_a_joined_byte_order_mark_alike() -> None:
     text = "\ufeff4 Shock\n\ufeff2 Opt\n"
     said = {fmt: read_deck(text.encode(), fmt, source="j.txt").read_warnings for fmt in ("blocklist", "text")}
     assert said["blocklist"] == said["text"]
-    assert [w.split(": removed", 1)[0] for w in said["blocklist"]] == ["j.txt: line 2"]
+    assert [w.split(": removed", 1)[0] for w in said["blocklist"]] == ["j.txt:2"]
 
 
 def test_a_leading_byte_order_mark_alone_stays_silent() -> None:

@@ -121,7 +121,7 @@ def test_a_blank_line_ending_a_commander_section_of_many_cards_is_said() -> None
     for deck in (parse_block_list(text, "pool.txt"), read_arena(text, "pool.txt")):
         assert len(deck.sections["commander"]) == 3 and names(deck) == [(1, "Sol Ring")]
         assert len(deck.read_warnings) == 1
-        assert deck.read_warnings[0].startswith("pool.txt: line 6: read as a main card")
+        assert deck.read_warnings[0].startswith("pool.txt:6: read as a main card")
 
 
 # -- comment-style headers ---------------------------------------------------------------------------------
@@ -194,19 +194,19 @@ def test_deckbox_set_names_pin_their_sets_and_a_number_without_a_set_is_dropped_
         ("Thoughtseize", "THS", "107"),  # a six-letter name is a name, not a code
     ]
     assert deck.read_warnings == [
-        "deckbox.csv: line 5: collector number dropped (no set is named 'Core Set 2099' in the card data);"
+        "deckbox.csv:5: collector number dropped (no set is named 'Core Set 2099' in the card data);"
         " the card's usual printing is used (a set code column, such as 'Set Code' or 'Edition Code', pins"
         " the printing)"
     ]
     numbered = read_cubecobra_csv("Count,Name,Card Number\n1,Opt,59\n2,Duress,96\n", "n.csv")
     assert pins(numbered) == [("Opt", "", ""), ("Duress", "", "")]
-    assert numbered.read_warnings[0].startswith("n.csv: lines 2 and 3: collector numbers dropped (the row")
+    assert numbered.read_warnings[0].startswith("n.csv:2: lines 2 and 3: collector numbers dropped (the row")
 
 
 def test_a_deckbox_export_pins_the_printing_it_names(tmp_path: Path) -> None:
     deck, result = export_cod(tmp_path, "deckbox.csv", DECKBOX)
     assert ("Duress", "M21", "96") in pins(deck)
-    assert "warning: " in result.stderr and "line 5: collector number dropped" in result.stderr
+    assert "warning: " in result.stderr and ":5: collector number dropped" in result.stderr
 
 
 def test_an_edition_code_column_wins_and_archidekt_categories_are_sections() -> None:

@@ -91,9 +91,7 @@ def test_an_unknown_goldfish_version_is_warned_about_with_the_printing_used(tmp_
     """``<borderless>`` (a frame the card data does not hold) is said once for its line, with the printing
     used; a numeric version (``<271>``) pins that number, silently."""
     deck = read_deck(GOLDFISH_VERSIONS.encode(), "blocklist", source="goldfish.txt")
-    assert (
-        len(deck.read_warnings) == 1 and "line 3: version <borderless> is not known" in deck.read_warnings[0]
-    )
+    assert len(deck.read_warnings) == 1 and ":3: version <borderless> is not known" in deck.read_warnings[0]
     assert read_deck(GOLDFISH_VERSIONS.encode(), "mtggoldfish", source="g.txt").read_warnings == [
         deck.read_warnings[0].replace("goldfish.txt", "g.txt")
     ]
@@ -158,7 +156,7 @@ def test_arenas_own_set_codes_pin_the_card_datas_sets(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["export", str(file), "--to", "cod", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert "has no printing" not in result.output
-    assert "line 2: (DAR) is MTG Arena's code for the set the card data calls DOM" in result.output
+    assert ":2: (DAR) is MTG Arena's code for the set the card data calls DOM" in result.output
     cards = {e.name: (e.set_code, e.collector_number) for _, e in read_deck(out).entries()}
     assert cards == {
         "Llanowar Elves": ("DOM", "168"),
@@ -177,5 +175,7 @@ def test_warnings_are_said_in_line_order(tmp_path: Path) -> None:
     )
     result = CliRunner().invoke(main, ["export", str(file), "--to", "cod", "-o", str(tmp_path / "a.cod")])
     assert result.exit_code == 0, result.output
-    lines = [int(m.group(1)) for m in re.finditer(r"^warning: (?:\S+: )?line (\d+):", result.output, re.M)]
+    lines = [
+        int(m.group(1)) for m in re.finditer(rf"^warning: {re.escape(str(file))}:(\d+):", result.output, re.M)
+    ]
     assert lines == [2, 3, 4, 5], result.output

@@ -75,9 +75,8 @@ def test_both_forms_with_the_x_known_is_a_doubt_said_in_the_x_readings_words(tmp
     read, warnings = _read(tmp_path, "4 Shock\n1 X Fire|Ice\n", "ICE", *designer)
     assert read == [("Shock", ""), ("X Fire // Ice", "")]
     (doubt,) = warnings
-    assert (
-        ": line 2: X Fire|Ice read as the split card X Fire // Ice; Forge's set ICE is written X Fire|ICE"
-        in (doubt)
+    assert ":2: X Fire|Ice read as the split card X Fire // Ice; Forge's set ICE is written X Fire|ICE" in (
+        doubt
     )
 
 
@@ -87,9 +86,7 @@ def test_both_forms_without_the_x_known_is_a_doubt_said_as_before(tmp_path: Path
     read, warnings = _read(tmp_path, "1 X Fire|Ice\n", "ICE", PLAIN.format(name="Fire", code="ICE"))
     assert read == [("Fire // Ice", "")]
     (doubt,) = warnings
-    assert (
-        ": line 1: Fire|Ice read as the split card Fire // Ice; Forge's set ICE is written Fire|ICE" in doubt
-    )
+    assert ":1: Fire|Ice read as the split card Fire // Ice; Forge's set ICE is written Fire|ICE" in doubt
 
 
 def test_the_real_split_card_behind_a_count_marker_is_read_silently(tmp_path: Path) -> None:

@@ -47,20 +47,52 @@ def test_an_edition_of_real_cards_never_takes_a_real_set_code(runner: CliRunner,
     assert edition["Code"] not in shipped_store().sets
 
 
+MOON_IDOL_SET = """<?xml version="1.0" encoding="UTF-8"?>
+<cockatrice_carddatabase version="4">
+  <sets><set><name>ZZMOON</name><longname>Moon Cards</longname><settype>Custom</settype>
+    <releasedate>2020-01-01</releasedate><priority>10</priority></set></sets>
+  <cards><card><name>Moon Idol</name><text></text>
+    <prop><type>Artifact</type><maintype>Artifact</maintype><manacost>2</manacost><cmc>2</cmc></prop>
+    <set rarity="common" num="1">ZZMOON</set><tablerow>1</tablerow></card></cards>
+</cockatrice_carddatabase>
+"""
+"""A designer's card in a custom set of its own (ZZMOON), beside the bundled Auctioneer's AUC: a block of both
+is in no one custom set."""
+
+
 def test_edition_codes_differ_between_blocks_and_repeat_for_one(runner: CliRunner, tmp_path: Path) -> None:
     """The code comes from the block's name and content: same export, same bytes; other block, other code."""
+    moon = tmp_path / "moon.xml"
+    moon.write_text(MOON_IDOL_SET, encoding="utf-8")
     first, second = tmp_path / "first.txt", tmp_path / "second.txt"
-    first.write_text("1 Lightning Bolt\n1 Auctioneer\n")
-    second.write_text("1 Lightning Bolt\n1 Auctioneer\n")  # same cards, another block
+    first.write_text("1 Lightning Bolt\n1 Auctioneer\n1 Moon Idol\n")
+    second.write_text("1 Lightning Bolt\n1 Auctioneer\n1 Moon Idol\n")  # same cards, another block
     codes = []
     for block, out in ((first, "a"), (second, "b"), (first, "c")):
-        _export(runner, block, "forge-custom", tmp_path / out)
+        _export(runner, block, "forge-custom", tmp_path / out, "--card-source", str(moon))
         codes.append(_edition(tmp_path / out)["Code"])
     assert codes[0] != codes[1] and codes[0] == codes[2]
     (a_file,) = (tmp_path / "a" / "editions").iterdir()
     (c_file,) = (tmp_path / "c" / "editions").iterdir()
     assert a_file.read_bytes() == c_file.read_bytes()
-    assert sorted(p.name for p in (tmp_path / "a" / "cards").iterdir()) == ["auctioneer.txt"]
+    assert sorted(p.name for p in (tmp_path / "a" / "cards").iterdir()) == ["auctioneer.txt", "moon_idol.txt"]
+
+
+@pytest.mark.parametrize("real", ["5 Mountain\n5 Island\n", "4 Lightning Bolt\n", "1 Snow-Covered Forest\n"])
+def test_real_cards_and_basic_lands_keep_the_designers_set_code(
+    runner: CliRunner, tmp_path: Path, real: str
+) -> None:
+    """A block of the designer's AUC cards and real ones (the basic lands nearly every block holds) got an
+    edition coded from the block's name (X and hex digits) and named after the list, because the code was
+    kept only when every card, real ones too, was printed in AUC: the edition lists none of the real cards,
+    so they no longer count, and it is the designer's AUC, with its long name."""
+    block = tmp_path / "drgn.txt"
+    block.write_text("1 Auctioneer\n1 Packaged Gnome\n" + real, encoding="utf-8")
+    _export(runner, block, "forge-custom", tmp_path / "out")
+    edition = _edition(tmp_path / "out")
+    assert edition["Code"] == "AUC" and edition["Name"] == "Auction Magic Custom Cards"
+    cards = (tmp_path / "out" / "editions" / "Auction Magic Custom Cards.txt").read_text().split("[cards]")[1]
+    assert cards.split() == ["2", "R", "Auctioneer", "1", "R", "Packaged", "Gnome"]
 
 
 def test_a_dck_name_follows_its_file_even_against_name(runner: CliRunner, tmp_path: Path) -> None:

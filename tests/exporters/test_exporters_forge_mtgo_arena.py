@@ -65,14 +65,14 @@ def test_forge_cube_draft_file_matches_the_cube_name() -> None:
     deck = sample_deck()
     deck.name = "Auction: Cube/1"
     bundle = write_forge_cube(deck, num_players=2, num_packs=1, booster_size=5)
-    assert sorted(bundle) == ["cube/Auction Cube1.dck", "draft/Auction Cube1.draft"]
-    cube = read_forge(bundle["cube/Auction Cube1.dck"].decode())
+    assert sorted(bundle) == ["cube/Auction Cube_1.dck", "draft/Auction Cube_1.draft"]
+    cube = read_forge(bundle["cube/Auction Cube_1.dck"].decode())
     draft = dict(
         line.split(":", 1)
-        for line in bundle["draft/Auction Cube1.draft"].decode().splitlines()
+        for line in bundle["draft/Auction Cube_1.draft"].decode().splitlines()
         if ":" in line
     )
-    assert draft["DeckFile"] == cube.name == "Auction: Cube/1"
+    assert draft["DeckFile"] == cube.name == "Auction: Cube_1"  # as Forge keys it: each / made _
     assert draft["Name"] == cube.name
     assert draft["NumPlayers"].strip() == "2"
     assert "Singleton" not in draft  # Angelic Edict appears twice
@@ -147,17 +147,25 @@ def test_forge_custom_set_bundle() -> None:
         "[metadata]\nCode=AUC\nDate=2014-06-01\nName=Auction Magic Custom Cards\nType=Other\n\n"
         "[cards]\n1 R Packaged Gnome\n3 U Alchemy Lab\n"
     )
-    # cards from many sets: an edition named after the deck, numbered by position, with a code and a
-    # date of its own (Forge will not start without Date=; two blocks must not share a code)
-    mixed = write_forge_custom_set(deck_from_cards("Mixed", [ANGELIC_EDICT, FIRE_ICE, SPIRIT, gnome]))
+    # real cards beside the designer's (which the edition does not list) leave it the designer's code
+    beside_real = write_forge_custom_set(deck_from_cards("Beside", [ANGELIC_EDICT, FIRE_ICE, SPIRIT, gnome]))
+    assert "Code=AUC" in beside_real["editions/Beside.txt"].decode()
+    # the designer's cards from several sets: an edition named after the deck, numbered by position, with a
+    # code and a date of its own (Forge will not start without Date=; two blocks must not share a code)
+    moon = Card(
+        name="Moon Idol",
+        faces=(Face("Moon Idol", mana_cost="{2}", types=("Artifact",)),),
+        printings=(Printing("ZZMOON", "1", "common"),),
+    )
+    mixed = write_forge_custom_set(deck_from_cards("Mixed", [ANGELIC_EDICT, FIRE_ICE, SPIRIT, gnome, moon]))
     edition = mixed["editions/Mixed.txt"].decode()
     assert "Code=CUSTOM" not in edition and re.search(r"^Code=X[0-9A-F]{5}$", edition, re.M)
     assert re.search(r"^Date=\d{4}-\d{2}-\d{2}$", edition, re.M)
-    edited = write_forge_custom_set(deck_from_cards("Mixed", [ANGELIC_EDICT, SPIRIT, gnome]))[
+    edited = write_forge_custom_set(deck_from_cards("Mixed", [ANGELIC_EDICT, SPIRIT, gnome, moon]))[
         "editions/Mixed.txt"
     ].decode()
     assert edited.split("\n")[1] == edition.split("\n")[1]  # the block edited keeps its code (decks pin it)
-    other = write_forge_custom_set(deck_from_cards("Other", [ANGELIC_EDICT, SPIRIT, gnome]))[
+    other = write_forge_custom_set(deck_from_cards("Other", [ANGELIC_EDICT, SPIRIT, gnome, moon]))[
         "editions/Other.txt"
     ].decode()
     assert other.split("\n")[1] != edition.split("\n")[1]  # another block, another code
@@ -165,7 +173,10 @@ def test_forge_custom_set_bundle() -> None:
     assert edition.endswith("\n[tokens]\n1 w_1_1_spirit_flying\n")  # ...but its tokens, by script name
     # real cards are neither listed (Forge would give them the custom, picture-less printing) nor scripted
     assert "Fire" not in edition and "Angelic Edict" not in edition
-    assert [path for path in mixed if path.startswith("cards/")] == ["cards/packaged_gnome.txt"]
+    assert [path for path in mixed if path.startswith("cards/")] == [
+        "cards/packaged_gnome.txt",
+        "cards/moon_idol.txt",
+    ]
     # no custom card at all: nothing, not an edition with an empty [cards] (nor a token no card makes)
     assert write_forge_custom_set(deck_from_cards("Real", [ANGELIC_EDICT, FIRE_ICE, SPIRIT])) == {}
     script = mixed["tokens/w_1_1_spirit_flying.txt"].decode()  # named as Forge's own Spirit token script

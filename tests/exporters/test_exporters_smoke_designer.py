@@ -231,12 +231,16 @@ def test_a_sets_priority_and_a_cards_cipt_as_given_are_kept() -> None:
 # -- 6a. a set code that stays ----------------------------------------------------------------------------
 def test_the_made_set_code_stays_when_the_list_changes(runner: CliRunner, tmp_path: Path) -> None:
     """X84805 became XFFA43 when one card was added (a hash of the counts): Forge decks pinning it broke."""
+    from test_exporters_forge_cli import MOON_IDOL_SET
+
     block = tmp_path / "myblock.txt"
+    moon = tmp_path / "moon.xml"  # a designer's card in a set of its own: the block is in no one custom set
+    moon.write_text(MOON_IDOL_SET, encoding="utf-8")
     editions = []
     for extra in ("", "1 Duress\n"):
-        block.write_text("4 Lightning Bolt\n1 Auctioneer\n" + extra, encoding="utf-8")  # a custom card
+        block.write_text("4 Lightning Bolt\n1 Auctioneer\n1 Moon Idol\n" + extra, encoding="utf-8")
         out = tmp_path / f"out{len(editions)}"
-        run(runner, "export", str(block), "--to", "forge-custom", "-o", str(out))
+        run(runner, "export", str(block), "--to", "forge-custom", "-o", str(out), "--card-source", str(moon))
         (edition,) = (out / "editions").iterdir()
         lines = edition.read_text(encoding="utf-8").splitlines()
         editions.append([line for line in lines if line.startswith(("Code=", "Name="))])

@@ -863,6 +863,8 @@ class ChatScheduler:
                 return  # its lines have not left yet
         except ConnectionLost as exc:
             if self._reconnected is not None:
+                # A message that had left (exc.sent) may have been said: it goes again all the same. A line
+                # said twice reads as a repeat; one never said is news a player does not get.
                 LOGGER.info("chat to %s waits for the connection: %s", destination, exc)
                 self._put_back(destination, message)
                 await self._reconnected()  # nothing else can leave meanwhile

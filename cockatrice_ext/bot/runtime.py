@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import logging
 import re
 import time
@@ -41,7 +42,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from cockatrice_ext import __version__
-from cockatrice_ext.bot.chat import ChatScheduler, Held, Line, client_scheduler
+from cockatrice_ext.bot.chat import ChatScheduler, Held, Line, bidi_isolated, client_scheduler
 from cockatrice_ext.bot.commands import (
     PREFIX,
     BadArgument,
@@ -80,7 +81,8 @@ from cockatrice_ext.bot.referee import (
     unreplayable_line,
 )
 from cockatrice_ext.client import ClientEvent, Disconnected, Reconnected, connect
-from cockatrice_ext.client.errors import ClientError, SessionRefused
+from cockatrice_ext.client.errors import ClientError, ConnectionLost, SessionRefused
+from cockatrice_ext.client.flood import Cost, FloodError
 from cockatrice_ext.journal import (
     PLAYED_WITH,
     POSTGRES_SCHEMES,
@@ -89,7 +91,9 @@ from cockatrice_ext.journal import (
     JournalWriteError,
     journal_location,
 )
+from cockatrice_ext.protocol import commands as pc
 from cockatrice_ext.protocol import messages as pb
+from cockatrice_ext.protocol.codes import Zone
 
 LOGGER = logging.getLogger(__name__)
 
@@ -203,6 +207,44 @@ REMOVED = "removed"
 SLOT_WAIT = 20.0
 """Seconds a game request waits, at most, for a slot it frees at the server's game limit (an old game closed
 to make room: its last lines, the kicks and the leave wait for the flood budgets of a busy referee)."""
+
+
+STOP_NOTE_CARD = "Referee stopped"
+"""The note card (a token on the referee's own table) a stop leaves in each game it sits in as a player,
+its annotation the game's stop line; taken away when the game is taken up again."""
+STOP_ROOM_LINE_LIMIT = 300
+"""Characters a stop's room line holds at most (the chat scheduler's cut for room lines); more games than
+fit take more lines."""
+
+
+def stopping_room_lines(games: list[tuple[int, str]], limit: int = STOP_ROOM_LINE_LIMIT) -> list[str]:
+    """The room's lines when the referee stops: ``games`` are (game number, the game's own stopping line);
+    games whose fate reads the same are named together ("Games #3, #5: each game is kept: ..."), so one
+    message tells every game of the room what becomes of it. The game's own line is the source of truth
+    (true for the account's kind, a fleet, a league): only its opening and its game number are generalized."""
+    stop = GameReferee.STOPPING
+    groups: dict[str, list[int]] = {}
+    for game_id, line in sorted(games):
+        tail = line[len(stop) :].strip() if line.startswith(stop) else line.strip()
+        groups.setdefault(tail.replace(f"!resume {game_id}", "!resume NUMBER"), []).append(game_id)
+    parts: list[str] = []
+    for tail, ids in groups.items():
+        numbers = ", ".join(f"#{game_id}" for game_id in ids)
+        if len(ids) == 1:
+            parts.append(f"Game {numbers}: {tail.replace('!resume NUMBER', f'!resume {ids[0]}')}")
+        else:
+            each = re.sub(r"^this\b", "each", tail).replace("!resume NUMBER", "!resume and the game's number")
+            parts.append(f"Games {numbers}: {each}")
+    opening = stop.rstrip(";").rstrip() + ":"
+    lines: list[str] = []
+    current = opening
+    for part in parts:
+        if current != opening and len(current) + 1 + len(part) > limit:
+            lines.append(current)
+            current = opening
+        current = f"{current} {part}"
+    lines.append(current)
+    return [line[:limit] for line in lines]
 
 
 def keep_words(seconds: float) -> str:
@@ -330,7 +372,9 @@ class Bot:
         :meth:`unreplayable_games`)."""
         self._shutdown_told: float | None = None  # when the shutdown the players were told of is due
         self._shutdown_last_told = False  # its last reminder (at 1 minute) was said
+        self._drops = 0  # connections lost so far: a re-read queued before a newer drop does nothing
         self._stop_by: float | None = None  # when a stop's one wait for the last lines ends (see stop_wait)
+        self._chat_taken_over = False  # stopping: the stop news goes straight to the client, in its order
         self._lost_watch: asyncio.Task[None] | None = None  # closes lost records not resumed in time
         self._resuming: set[str] = set()  # lost records a !resume is rebuilding now: never closed meanwhile
         self.room_games: dict[int, dict[int, tuple[str, str]]] = {}
@@ -632,8 +676,13 @@ class Bot:
         return f"the server closed the session for good ({code})" if code else ""
 
     STOP_WAIT: ClassVar[float] = 3.0
-    """Seconds a stop waits, at most, in all, for the lines still to send (the ones telling each game the
-    referee stops among them): one wait from the moment the stop begins (:meth:`stop_wait`)."""
+    """Seconds a stop waits, at least, in all, for the lines still to send (the ones telling each game the
+    referee stops among them): one wait from the moment the stop begins (:meth:`stop_wait`), which ends as
+    soon as everything is sent."""
+    STOP_WAIT_MAX: ClassVar[float] = 8.0
+    """Seconds a stop waits, at most, when the chat budget needs longer than :data:`STOP_WAIT` for the lines
+    telling each game (:meth:`size_stop_wait`): with the closing after it, a stop ends well within
+    ``docker stop``'s 10 s (systemd waits 90 s); the room line naming every game went first."""
 
     @property
     def connected(self) -> bool:
@@ -641,11 +690,56 @@ class Bot:
         return self.client is not None and bool(getattr(self.client, "connected", True))
 
     def stop_deadline(self) -> float:
-        """When the stop's one wait for chat ends (the loop's time): :data:`STOP_WAIT` from its first call."""
+        """When the stop's one wait for chat ends (the loop's time): :data:`STOP_WAIT` from its first call,
+        unless :meth:`size_stop_wait` set it first."""
         main = self.main or self
         if main._stop_by is None:
             main._stop_by = asyncio.get_running_loop().time() + self.STOP_WAIT
         return main._stop_by
+
+    def size_stop_wait(self, saying: dict[int, tuple[int, int]]) -> float:
+        """Set the stop's one wait from what the stop must say (``saying``: each session's ``id`` to the
+        messages and characters of its stop lines): the time each connected session's flood gate needs to
+        let them and the chat still waiting through, plus a second for the last message's way, between
+        :data:`STOP_WAIT` and :data:`STOP_WAIT_MAX`. Returns the deadline (loop time)."""
+        main = self.main or self
+        now = asyncio.get_running_loop().time()
+        needed = max(
+            (
+                session.chat_needs(now, *saying.get(id(session), (0, 0)))
+                for session in main.sessions
+                if session.connected
+            ),
+            default=0.0,
+        )
+        if main._stop_by is None:
+            main._stop_by = now + min(self.STOP_WAIT_MAX, max(self.STOP_WAIT, needed + 1.0))
+        return main._stop_by
+
+    def chat_needs(self, now: float, messages: int = 0, characters: int = 0) -> float:
+        """Seconds this session's flood gate needs to send the chat waiting now and ``messages`` more of
+        ``characters`` in all (a window per window's worth, when that is more than one window allows)."""
+        flood = getattr(self.client, "flood", None)
+        if flood is None:
+            return 0.0
+        waiting, waiting_chars = self.chat.waiting()
+        messages, characters = messages + waiting, characters + waiting_chars
+        limits = flood.limits
+        window = limits.chat_interval + limits.margin
+        windows = max(
+            (
+                wanted / limit
+                for wanted, limit in ((messages, limits.chat_messages), (characters, limits.chat_chars))
+                if limit > 0
+            ),
+            default=0.0,
+        )
+        if windows > 1.0:
+            return window * windows
+        try:
+            return float(flood.delay(Cost(chat_messages=messages, chat_chars=characters), now))
+        except FloodError:
+            return window
 
     async def stop_wait(self) -> None:
         """Stopping: wait until every connected session has sent what it queued, a session's connection
@@ -657,7 +751,7 @@ class Bot:
         waits = {
             loop.create_task(session.chat.flush(timeout=max(0.0, deadline - loop.time()))): session
             for session in main.sessions
-            if session.connected
+            if session.connected and not session._chat_taken_over
         }
         try:
             while waits and loop.time() < deadline:
@@ -676,26 +770,177 @@ class Bot:
 
     async def say_stopping(self) -> str:
         """A normal stop (the operator's): tell each refereed game what becomes of it, and return the
-        operator's line (how many games the journal keeps). The lines go within the chat budget; what it
-        cannot send within the stop's one wait (:meth:`stop_wait`) is dropped with the sessions. A session
-        that is reconnecting (the server down) cannot tell its games anything: it does not try."""
+        operator's line (how many games the journal keeps).
+
+        A busy referee's chat budget (10 messages and 1000 characters per 10 s per connection, shared with
+        everything) cannot carry a line per game, behind what is already queued, within a stop a service
+        manager waits for (``docker stop``: 10 s). So the stop news goes first, by the cheapest ways: each
+        game the referee sits in as a player shows its line on a note card on the referee's table (one game
+        command each, no chat budget: :meth:`_stop_note`); each room gets one line naming its games and what
+        becomes of each (players sitting in the room hear it even when their game's own line does not make
+        it); then each game's chat gets its line. The games' queues stop (what they still held is taken up
+        by the restart, as after ``kill -9``: a move recorded now could not be answered), what still waited
+        for the chat is dropped (the journal keeps every move; messages kept for offline users stay kept),
+        and the lines go
+        straight to the client in that order (a session's chat scheduler is closed: its shorter lines would
+        overtake the room line). The stop waits once, sized from the budget (:meth:`size_stop_wait`, at most
+        :data:`STOP_WAIT_MAX`); what cannot be sent by then is dropped with the sessions. A session that is
+        reconnecting (the server down) cannot tell its games anything: it does not try."""
         kept = 0
+        telling: list[tuple[GameReferee, str]] = []
         for referee in self.all_games().values():
             if referee.closed or referee.finished:
                 continue
             line, keeps = referee.stopping_line()
             kept += keeps
-            if not referee.bot.connected:
-                continue
-            with contextlib.suppress(Exception):  # a game gone meanwhile: nothing to tell
-                await referee.say(line)
+            if referee.bot.connected:
+                telling.append((referee, line))
+        main = self.main or self
+        for referee in self.all_games().values():  # nothing more is recorded that nobody could be told of,
+            referee.work.close()  # and the games' commands no longer wait in front of the stop news
+        room_lines = self._stop_room_lines(telling) if main.connected else []
+        self._drop_stale_chat([referee for referee, _ in telling])
+        saying: dict[int, tuple[int, int]] = {}
+        for session, lines in [(main, room_lines)] + [(referee.bot, [line]) for referee, line in telling]:
+            messages, characters = saying.get(id(session), (0, 0))
+            saying[id(session)] = messages + len(lines), characters + sum(len(line) for line in lines)
+        deadline = self.size_stop_wait(saying)
+        for session in main.sessions:
+            if session.connected and session.says_directly:
+                session.chat.close()
+                session._chat_taken_over = True
+        notes = [self._stop_note(referee, line) for referee, line in telling if not referee.watching]
+        room_told = [main._say_first(room_id, text) for room_id, text in room_lines]
+        game_told: list[asyncio.Task[None]] = []
+        later = []
+        for referee, line in telling:
+            if room_told and referee.bot is main:  # after the room lines, so none of them overtakes those
+                later.append((referee, line))
+            elif referee.bot._chat_taken_over:
+                game_told.append(referee.bot._say_in_game(referee.game_id, line))
+            else:
+                with contextlib.suppress(Exception):  # a game gone meanwhile: nothing to tell
+                    await referee.say(line)
+        if room_told:
+            loop = asyncio.get_running_loop()
+            await asyncio.wait(room_told, timeout=max(0.0, deadline - loop.time()))
+        for referee, line in later:
+            if referee.bot._chat_taken_over:
+                game_told.append(referee.bot._say_in_game(referee.game_id, line))
+            else:
+                with contextlib.suppress(Exception):
+                    await referee.say(line)
         with contextlib.suppress(Exception):
             await self.stop_wait()
+        await self._settle(notes + room_told + game_told)
         open_tables = len(self.journal.open_tables())
         return (
             f"stopping: {kept} refereed game(s) kept in the journal {self.journal.path}"
             f" ({open_tables} open record(s) in all); a restart takes them up again"
         )
+
+    @property
+    def says_directly(self) -> bool:
+        """Whether this session's client takes room and game lines itself (a real client: paced by its flood
+        gate), so the stop can send its news straight to it, in its own order."""
+        return callable(getattr(self.client, "room_say", None)) and callable(
+            getattr(self.client, "game_say", None)
+        )
+
+    def _say_in_game(self, game_id: int, text: str) -> asyncio.Task[None]:
+        """Say a stop line in a game's chat straight through the client (paced by its flood gate)."""
+
+        async def say() -> None:
+            with contextlib.suppress(ClientError, ConnectionError, ValueError):  # the game gone, or dropped
+                await self.client.game_say(game_id, bidi_isolated(text)[:STOP_ROOM_LINE_LIMIT])
+
+        return asyncio.get_running_loop().create_task(say(), name=f"stop line for game {game_id}")
+
+    @staticmethod
+    def _stop_note(referee: GameReferee, line: str) -> asyncio.Task[None]:
+        """Show the game's stop line on a note card on the referee's own table (a token whose annotation the
+        client prints): one game command however full the chat budget is, seen by whoever looks at the
+        table. Taken away when the game is taken up again (:meth:`take_stop_note_away`)."""
+
+        async def show() -> None:
+            with contextlib.suppress(Exception):  # refused, or the game gone: the chat lines still go
+                await referee.show_note_card(referee.me, STOP_NOTE_CARD, line)
+
+        return asyncio.get_running_loop().create_task(show(), name=f"stop note for game {referee.game_id}")
+
+    @staticmethod
+    async def take_stop_note_away(referee: GameReferee) -> None:
+        """A game taken up again after a stop: the note card saying the referee stopped goes (a token moved
+        off the table is destroyed; a card move costs no game-command budget)."""
+        if referee.watching or referee.game_id not in referee.bot.client.games:
+            return
+        card = referee.note_card(referee.me, STOP_NOTE_CARD)
+        if card is None:
+            return
+        with contextlib.suppress(Exception):  # refused, or the game gone: nothing to take away
+            await referee.run(
+                pc.move_card(
+                    Zone.TABLE.value, [card.id], target_player_id=referee.me, target_zone=Zone.GRAVEYARD.value
+                )
+            )
+
+    @staticmethod
+    def _stop_room_lines(telling: list[tuple[GameReferee, str]]) -> list[tuple[int, str]]:
+        """The stop's room lines: (room, text), each room's games named with what becomes of them."""
+        by_room: dict[int, list[tuple[int, str]]] = {}
+        for referee, line in telling:
+            by_room.setdefault(referee.room_id, []).append((referee.game_id, line))
+        return [
+            (room_id, text)
+            for room_id, games in sorted(by_room.items())
+            for text in stopping_room_lines(games)
+        ]
+
+    def _drop_stale_chat(self, referees: list[GameReferee]) -> None:
+        """Stopping: forget what still waits for the games' and rooms' chat (answers, listings), so the
+        stop news goes first; private messages stay (kept for offline users, they go on at a restart)."""
+        main = self.main or self
+        dropped = 0
+        for referee in referees:
+            dropped += referee.bot.chat.pending(referee.chat_destination)
+            referee.bot.chat.drop(referee.chat_destination)
+        for room_id in list(getattr(main.client, "joined_rooms", ()) or ()):
+            dropped += main.chat.pending(("room", room_id))
+            main.chat.drop(("room", room_id))
+        if dropped:
+            LOGGER.info(
+                "stopping: %d line(s) waiting for game and room chat dropped for the stop news", dropped
+            )
+
+    def _say_first(self, room_id: int, text: str) -> asyncio.Task[None]:
+        """Say ``text`` in a room ahead of the chat queue (the client's flood gate still paces it, so the
+        server never refuses it as flood): the stop's room line. The scheduler's queue is the way back when
+        the client cannot take it directly."""
+
+        async def say() -> None:
+            if self.says_directly:
+                try:
+                    await self.client.room_say(room_id, text)
+                    return
+                except ConnectionLost:  # dropped: nothing can be said now
+                    return
+                except (ClientError, ValueError) as exc:
+                    LOGGER.info("the stop's room line could not be said: %s", exc)
+                    if self._chat_taken_over:
+                        return
+            self.chat.say(("room", room_id), text)
+
+        return asyncio.get_running_loop().create_task(say(), name=f"stop line for room {room_id}")
+
+    async def _settle(self, tasks: list[asyncio.Task[None]]) -> None:
+        """Wait for the stop's room lines until the stop's deadline; those still waiting are cancelled."""
+        if not tasks:
+            return
+        loop = asyncio.get_running_loop()
+        _, pending = await asyncio.wait(tasks, timeout=max(0.0, self.stop_deadline() - loop.time()))
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self) -> None:
         """Leave the fleet, send what the chat still holds within the stop's one wait (:meth:`stop_wait`:
@@ -777,6 +1022,9 @@ class Bot:
             if referee is not None:
                 referee.work.submit(lambda: self.on_event(event))
                 return
+        if isinstance(event, Reconnected):  # each game's re-read waits in its queue, not the dispatcher
+            await self._on_reconnected(event, wait=False)
+            return
         await self.on_event(event)
 
     async def on_event(self, event: Any) -> None:
@@ -788,6 +1036,7 @@ class Bot:
                 if event.final:
                     await self._closed_for_good(event)
                 elif event.will_reconnect:
+                    self._drops += 1
                     for referee in self.games.values():  # nobody is taken for gone until the seats are read
                         referee.rejoining = True
                 return
@@ -1477,10 +1726,26 @@ class Bot:
             " room lists the room commands."
         )
 
-    async def _on_reconnected(self, event: Reconnected) -> None:
+    async def _read_again(self, referee: GameReferee, drops: int) -> None:
+        """A kept game's turn after a reconnect: its seats are the server's again; ``on_reconnected``
+        reconciles them once (one game's fault is logged, the others are still looked after). Nothing when
+        the connection dropped again meanwhile (that drop's own reconnect reads the seats)."""
+        if drops != self._drops or referee.closed:
+            return
+        referee.rejoining = False
+        try:
+            await referee.on_reconnected()
+        except Exception:
+            LOGGER.exception("after reconnecting: game %d not re-read", referee.game_id)
+
+    async def _on_reconnected(self, event: Reconnected, *, wait: bool = True) -> None:
         """Back after a lost connection: each lost game is announced (or reopened by its league), each kept
-        one re-read; one game's fault is logged and the others are still looked after. The main session
-        follows logins again (a new connection is not subscribed)."""
+        one re-read (:meth:`_read_again`) from its own queue, where the reconnect stands among the game's
+        events: what the game heard before the drop is handled first, what it hears after comes after. The
+        client's dispatcher (:meth:`deliver`, ``wait`` false) does not wait for the re-reads: a game whose
+        queue waits for the server's game-command budget (up to a window, some 11 s) holds up neither the
+        session's other events nor another game's re-read. The main session follows logins again (a new
+        connection is not subscribed)."""
         if self.main is None:
             await self.watch_users()
             self.room_games.clear()  # what changed while away is unknown: no game is taken for another's
@@ -1490,13 +1755,13 @@ class Bot:
                 await self._seat_lost(game_id)
             except Exception:
                 LOGGER.exception("after reconnecting: lost game %d not looked after", game_id)
-        for game_id, referee in list(self.games.items()):
-            await referee.work.caught_up()  # what the game heard before the drop is handled first
-            referee.rejoining = False  # its seats are the server's again: on_reconnected reconciles them once
-            try:
-                await referee.on_reconnected()
-            except Exception:
-                LOGGER.exception("after reconnecting: game %d not re-read", game_id)
+        drops = self._drops
+        rereads = [
+            referee.work.submit(functools.partial(self._read_again, referee, drops))
+            for referee in list(self.games.values())
+        ]
+        if wait and rereads:
+            await asyncio.gather(*rereads, return_exceptions=True)
 
     async def _on_game_joined(self, event: ClientEvent) -> None:
         """A game we were (re)seated in: resume its referee from the journal if we know it."""
@@ -1550,6 +1815,7 @@ class Bot:
         self.adopt_game(referee)
         self.not_lost(key)
         await referee.until_seats_known()  # the joined event comes before the game's state
+        await self.take_stop_note_away(referee)
         await referee.on_reconnected()
 
     async def open_game(

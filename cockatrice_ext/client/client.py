@@ -819,11 +819,14 @@ class Client:
         self._conn = None
         if self._connection_lost is not None and not self._connection_lost.done():
             self._connection_lost.set_result(reason)
-        error = ConnectionLost(reason)
-        for item in list(self._queue) + list(self._pending.values()):
+        error, unanswered = ConnectionLost(reason), ConnectionLost(reason)
+        unanswered.sent = True  # written, never answered: the server may have run it
+        for item, lost in [(item, error) for item in self._queue] + [
+            (item, unanswered) for item in self._pending.values()
+        ]:
             for future in (item.sent, item.response):
                 if not future.done():
-                    future.set_exception(error)
+                    future.set_exception(lost)
         self._queue.clear()
         self._pending.clear()
         for handshake in (self._identified, self._login_result):

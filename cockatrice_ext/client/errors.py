@@ -40,7 +40,14 @@ class ClientError(Exception):
 
 
 class ConnectionLost(ClientError):
-    """The connection to the server is gone (or was never there)."""
+    """The connection to the server is gone (or was never there).
+
+    The client never sends a container again on a new connection: what was waiting, or was sent and not
+    answered, when the connection dropped fails with this error, and the caller decides. ``sent`` tells the
+    two apart: true when the container had been written to the connection that dropped (the server may
+    have run it, so sending it again could run it twice), false when it never left."""
+
+    sent: bool = False
 
 
 class WebSocketRefused(ConnectionLost):

@@ -8,13 +8,15 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import re
+import signal
+import subprocess
 import time
 from collections.abc import Callable
 
 import pytest
 from auction_steps import open_first_lot, standing_bid
 from field_bot import BOT_NAME, SHIPPED, Referee
-from field_players import FieldPlayer, Protos
+from field_players import FieldPlayer, Mark, Protos
 from mariadb_server import MariaDB
 from scenario import arrive, close_all, combat_cod, open_game, run, seat
 from servatrice import ServatriceFactory, ServatriceServer
@@ -308,6 +310,131 @@ def test_a_concession_ends_a_two_player_game(
             await conceder.game(game_id, "Command_Concede")
             await asyncio.sleep(3)
             await assert_over(stayer, room_id, game_id)
+        finally:
+            await close_all(players)
+
+    run(scenario(), bot)
+
+
+STOPPED_GAMES = 11
+MANY_GAMES = dataclasses.replace(SHIPPED, max_games_per_user=STOPPED_GAMES + 1)
+"""The shipped flood limits (10 chat messages and 1000 characters per 10 s per connection), on a server
+whose administrator lets the referee's account hold more than five games."""
+DOCKER_STOP_GRACE = 10.0
+"""``docker stop``'s default: SIGTERM, then SIGKILL 10 s later (systemd waits 90 s)."""
+
+
+def told_of_stop(player: FieldPlayer, game_id: int, since: Mark) -> tuple[bool, bool, bool]:
+    """Where ``player`` was told the referee stopped: in ``game_id``'s chat, on a card on its table whose
+    annotation says so, in a room line naming the game (the server's ids: the game's events; the room line
+    names ``#N``)."""
+    noted = any(
+        item.kind == "Event_CreateToken"
+        and item.game_id == game_id
+        and "The referee is stopping" in item.body.annotation
+        for item in player.received[since.index :]
+    )
+    in_chat = in_room = False
+    for item, sender, text in player.chat(since):
+        if sender != BOT_NAME or "The referee is stopping" not in text:
+            continue
+        if item.kind == "Event_GameSay" and item.game_id == game_id:
+            in_chat = True
+        elif item.kind == "Event_RoomSay" and re.search(rf"#{game_id}\b", text):
+            in_room = True
+    return in_chat, noted, in_room
+
+
+def test_a_stop_tells_every_game_while_the_referee_is_busy(
+    protos: Protos, servatrice_factory: ServatriceFactory, referee: Callable[..., Referee]
+) -> None:
+    """Eleven started Auction games on one account, every game's chat busy (each table just asked
+    ``!help``) when the operator stops the referee as ``docker stop`` does (SIGTERM, then SIGKILL
+    10 s later). Every game's players are told the referee stopped and what becomes of their game: in
+    their game's chat, on a note card on the referee's table, or in the room line naming their game.
+    Before, the stop queued one chat line per game behind what waited and waited 3 s: with the chat busy,
+    no game was told."""
+    server = servatrice_factory.start(MANY_GAMES)
+    bot = referee(server, "--auction-seed", "7", "--waiting-games", str(STOPPED_GAMES), verbose=True)
+
+    async def scenario() -> None:
+        names = [f"s{n}{side}_st" for n in range(STOPPED_GAMES) for side in "ab"]
+        room_id, everyone = await arrive(protos, server, names)
+        pairs = [everyone[n : n + 2] for n in range(0, len(everyone), 2)]
+        try:
+            games: list[int] = []
+            for host, _ in pairs:
+                mark = host.mark()
+                await host.room_say(room_id, "!auction new 2")
+                line = await host.line(rf"game #\d+ is open .* asked by {host.name}", since=mark, timeout=60)
+                games.append(int(re.search(r"#(\d+)", line).group(1)))  # type: ignore[union-attr]
+            for pair, game_id in zip(pairs, games, strict=True):
+                await seat(pair, room_id, game_id)
+            for host, _ in pairs:
+                await host.line(r"Turn order", timeout=90)
+            marks = [host.mark() for host, _ in pairs]
+            await asyncio.gather(*(host.say(g, "!help") for (host, _), g in zip(pairs, games, strict=True)))
+            await asyncio.sleep(0.5)  # the referee has the questions: its game chat is busy
+            assert bot.process is not None
+            stopped_at = time.monotonic()
+            bot.process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.to_thread(bot.process.wait, DOCKER_STOP_GRACE)
+            except subprocess.TimeoutExpired:
+                bot.process.kill()  # docker's SIGKILL
+                await asyncio.to_thread(bot.process.wait, 10)
+            took = time.monotonic() - stopped_at
+            await asyncio.sleep(1.0)  # what left before the end reaches the players
+            heard = [
+                told_of_stop(host, game_id, since)
+                for (host, _), game_id, since in zip(pairs, games, marks, strict=True)
+            ]
+            chat, notes, room = (sum(told[n] for told in heard) for n in range(3))
+            print(f"stop: {took:.1f} s; of {len(games)} games {chat} told in chat, {notes} by a note card,")
+            print(f"{room} in the room line")
+            untold = [g for g, told in zip(games, heard, strict=True) if not any(told)]
+            assert not untold, f"games never told of the stop: {untold}"
+        finally:
+            await close_all(everyone)
+
+    run(scenario(), bot, timeout=400)
+
+
+def test_a_registered_referee_stopped_and_started_again_takes_its_stop_note_away(
+    protos: Protos, servatrice_factory: ServatriceFactory, mariadb: MariaDB, referee: Callable[..., Referee]
+) -> None:
+    """SQL auth: a stop leaves the game's stop line on a note card on the referee's table (the chat budget
+    may be spent); the referee keeps its seat, and once started again it takes the note away (it would say
+    the referee stopped while it referees) and the sale goes on."""
+    server = sql_shipped_server(servatrice_factory, mariadb, BOT_NAME)
+    bot = referee(server, "--password", "field-secret", "--auction-seed", "7")
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, server, ["ann_sn", "ben_sn"])
+        try:
+            game_id, first, second = await standing_bid(players, room_id)
+            mark = second.mark()
+            bot.stop()
+            note = await second.wait_for(
+                lambda item: (
+                    item.kind == "Event_CreateToken"
+                    and item.game_id == game_id
+                    and "The referee is stopping" in item.body.annotation
+                ),
+                since=mark,
+            )
+            bot.start()
+            await second.wait_for(
+                lambda item: (
+                    item.kind in ("Event_DestroyCard", "Event_MoveCard")
+                    and item.game_id == game_id
+                    and item.body.card_id == note.body.card_id
+                ),
+                since=mark,
+                timeout=30,
+            )
+            await second.say(game_id, "!pass")
+            await second.line(rf"Sold: .* to {first.name} for 1", since=mark, timeout=20)
         finally:
             await close_all(players)
 

@@ -1473,13 +1473,22 @@ class Bot:
         room = self.client.rooms.get(room_id)
         where = room.name if room is not None else f"#{room_id}"
         own = self.client.user_name
-        LOGGER.warning(
-            "another referee, %s, opens refereed games in room %s: both answer every room command there (one"
-            " !auction new opens two games); run one of them with bot run --room-commands addressed (it then"
-            " answers only room commands that start with its name), or put them in different rooms",
-            other,
-            where,
-        )
+        if self.options.room_commands == "addressed":  # the remedy is taken already: nothing to warn of
+            LOGGER.info(
+                "another referee, %s, opens refereed games in room %s; this one answers only room commands"
+                " that start with its name",
+                other,
+                where,
+            )
+        else:
+            LOGGER.warning(
+                "another referee, %s, opens refereed games in room %s: both answer every room command there"
+                " (one !auction new opens two games); run one of them with bot run --room-commands addressed"
+                " (it then answers only room commands that start with its name), or put them in different"
+                " rooms",
+                other,
+                where,
+            )
         if len(seen) > 1:
             return  # the room was told already
         names = sorted([own, other], key=str.lower)
@@ -1691,7 +1700,11 @@ class Bot:
     def no_private_command(self, sender: str) -> str:
         """Why ``sender``'s private command reaches no league, and where it goes: their game's chat, or their
         lobby's league once it starts, or a league to join first."""
-        at_table = {gid: referee for gid, referee in self.all_games().items() if referee.is_at_table(sender)}
+        at_table = {  # a game that is over (open while its players leave) is nobody's place for commands
+            gid: referee
+            for gid, referee in self.all_games().items()
+            if referee.is_at_table(sender) and not (referee.finished or referee.closed)
+        }
         seated = {gid: referee for gid, referee in at_table.items() if referee.is_seated_player(sender)}
         if at_table and not seated:  # a spectator: told so here, not sent to a chat that refuses them too
             watched = ", ".join(f"#{gid}" for gid in sorted(at_table))

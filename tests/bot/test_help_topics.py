@@ -38,6 +38,7 @@ def bare(cls: type) -> Any:
     """An instance of a referee class with its commands and nothing else (no bot, no server)."""
     referee = cls.__new__(cls)
     referee.commands = CommandSet(referee)
+    referee.finished, referee.closed = "", False  # a game going on, for the game referees
     return referee
 
 
@@ -233,6 +234,14 @@ def test_private_commands_while_a_league_runs_are_told_where_they_go() -> None:
         "ada> !pool [FORM]: Your pool: a deck list to paste into the deck editor"
         " (!pool cod: a .cod file's text).",
     ], told
+    told.clear()
+    over = bare(auction.AuctionReferee)  # seen: a game that had ended still named, minutes later
+    over.game_id, over.finished = 3, "game over (cal wins)"
+    for referee in (over, game):
+        referee.is_at_table = referee.is_seated_player = lambda name: name == "cal"  # type: ignore[method-assign]
+    bot.all_games = lambda: {3: over, 7: game}  # type: ignore[method-assign]
+    asyncio.run(bot.answer_private("cal", "!bid 3"))
+    assert told == ["cal> Game commands go in the game's own chat (#7), not by private message; !help there."]
     told.clear()
     bot.all_games = lambda: {}  # type: ignore[method-assign]
     asyncio.run(bot.answer_private("bea", "!help"))

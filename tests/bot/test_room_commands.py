@@ -247,6 +247,36 @@ def test_a_second_referee_is_noticed_and_each_game_number_is_answered_by_its_own
 
 
 @pytest.mark.servatrice
+def test_a_referee_already_set_to_addressed_commands_is_not_told_to_set_it(
+    servatrice: ServatriceServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Seen in the field: AuctionHouse, started with ``--room-commands addressed``, still warned its operator
+    to run one of the referees with ``--room-commands addressed``. It says at info level what it does; the
+    room still hears once how to ask one referee."""
+
+    async def scenario() -> str:
+        ref = await start_bot(servatrice, tmp_path / "a", "RefereeBot_re")
+        house = await start_bot(servatrice, tmp_path / "b", "AuctionHouse_re", room_commands="addressed")
+        room_id, (ann,) = await arrive(servatrice, "ann_re")
+        try:
+            since = len(ann.room)
+            await ann.client.room_say(room_id, "!auction new 2")
+            await ann.until("RefereeBot_re", OPENED.pattern, since)
+            return await ann.until("AuctionHouse_re", "Two referees are in this room", since)
+        finally:
+            await ann.close()
+            await ref.close()
+            await house.close()
+
+    with caplog.at_level(logging.INFO, logger="cockatrice_ext.bot.runtime"):
+        hint = run(scenario())
+    assert "AuctionHouse_re: !auction new 2" in hint
+    noticed = [r for r in caplog.records if "another referee, RefereeBot_re" in r.getMessage()]
+    assert [r.levelno for r in noticed] == [logging.INFO], [(r.levelname, r.getMessage()) for r in noticed]
+    assert "answers only room commands that start with its name" in noticed[0].getMessage()
+
+
+@pytest.mark.servatrice
 def test_a_look_alike_referee_causes_a_warning_and_a_hint_and_silences_nothing_of_ours(
     servatrice: ServatriceServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -33,7 +33,10 @@ only on those listed before it:
   takes back (acting as the player) any ready given before both decks are legal. It learns the result from the
   game: a life total reaching 0, a concession or a player leaving (AutoBattler refuses concessions, as
   its engine does); ``!result win|loss|draw`` from both players is the fallback. For AutoBattler the
-  Treasure tokens on each player's battlefield are reported before the result.
+  Treasure tokens on each player's battlefield are reported before the result. The game's line saying the
+  result waits for the chat budget like any other; a game left before it went out (the room needs its
+  slot, the referee's stay ends) tells the pairing the result privately instead
+  (``LeagueGame.tell_result_unsaid``): leaving drops what a game's chat still holds.
 * **Away and idle members.** A running league checks every ``STAND_IN_TICK`` seconds whose move
   it waits for (each engine's ``waiting_for``): a member out of its room ``LOBBY_GRACE`` seconds, and silent
   to us since, or past the league option ``timer`` (warned at half time), gets the referee's move
@@ -72,8 +75,15 @@ line, no private message. Without it, the first view of a draft phase is the act
 with the commands, ~150 characters); what the phase brought (cards, treasures) and the whole view (shop
 and numbered pool) follow once that line has gone out. Rolls show the whole view at once. ``!shop`` and
 ``!pool`` answer in full at any time.
-A batch's private lines are queued before its room lines (the chat scheduler serves the least recently
-served destination first, so a player's first view does not wait behind the room's announcements).
+A batch's private lines are queued before its room lines, but under the server's limits that is not the
+order they leave in: the chat scheduler sends rooms' and games' lines first while those used less than a
+third of the budget lately, else the destination that used the least of it lately goes first (a player's
+first view before a busy room's announcements, and before the result line of a game that has just said its
+start line); only among destinations that weigh the same (a server without limits: nothing is weighed) does
+one that began to wait first, not served in the last window, go first. Servatrice keeps no order of its own
+between these lines: each is a command of its own. It runs the commands of one container last to first
+(``Client.game_commands`` sends each batch reversed), and their events reach the players in the order it ran
+them.
 """
 
 from __future__ import annotations

@@ -75,6 +75,9 @@ class LeagueGame(GameReferee):
         self._life_settle: asyncio.Task[None] | None = None  # the wait before a life at 0 decides the game
         self._last_life: dict[str, int] = {}  # player -> their life counter's last value the server told
         self._down_since: dict[str, float] = {}  # player -> when their life reached 0 (the loop's clock)
+        self.result_said: list[tuple[str, str]] = []
+        """The game lines that said its result (``decide``, ``result_recorded``), each with its words for a
+        private message: told so when the game is left before its chat could send them (:meth:`leave`)."""
 
     @classmethod
     async def create(
@@ -513,7 +516,9 @@ class LeagueGame(GameReferee):
                 return
             LOGGER.info("game %d: result refused: %s", self.game_id, exc)
             return
-        await self.say(f"{reason}: a draw." if draw else f"{reason}: {winner} wins.")
+        line = f"{reason}: a draw." if draw else f"{reason}: {winner} wins."
+        self.result_said.append((line, line))
+        await self.say(line)
         await self.league.perform(effects)
 
     async def result_recorded(self, effect: core.ResultRecorded) -> None:
@@ -521,10 +526,12 @@ class LeagueGame(GameReferee):
         if self.finished:
             return
         result = "a draw" if effect.draw else f"{effect.winner} wins"
-        await self.say(
+        line = (
             f"Result recorded: {result}. Thanks for playing! This game is over: please leave it (the server"
             " counts an open game against the referee's games until its last player leaves)."
         )
+        self.result_said.append((line, f"Result recorded: {result}."))
+        await self.say(line)
         await self.close(f"game over ({result})")
 
     async def finish(self, reason: str, *, linger: float | None = None) -> None:
@@ -558,20 +565,42 @@ class LeagueGame(GameReferee):
 
     async def leave(self, line: str = CLOSED_FOR_ROOM) -> None:
         """Leave the game. A finished one is closed first: its players still in it hear ``line`` and are
-        kicked (we are its host), so the server closes it and it stops counting against our limit."""
+        kicked (we are its host), so the server closes it and it stops counting against our limit.
+
+        Leaving drops what the game's chat still holds once :meth:`flush_chat` gives up waiting for the chat
+        budget (a busy referee's lines can wait longer), and a kicked player reads no more of it: a line that
+        says the result and has not left by then reaches the pairing privately (:meth:`tell_result_unsaid`),
+        before any kick."""
         if self.closed:
             return
-        if self.finished and self.game_id in self.bot.client.games and not self.watching:
-            humans = self.humans()
-            if humans:
-                with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
-                    await self.say(line)
-                    await self.flush_chat()
-                for player in humans:
-                    with contextlib.suppress(ClientError, ConnectionError):
-                        await self.run(pc.kick_from_game(player.player_id))
+        hosting = self.finished and self.game_id in self.bot.client.games and not self.watching
+        humans = self.humans() if hosting else []
+        if humans:  # nobody left in the game: no wait, a result line still queued goes privately at once
+            with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
+                await self.say(line)
+                await self.flush_chat()
+        await self.tell_result_unsaid()
+        for player in humans:
+            with contextlib.suppress(ClientError, ConnectionError):
+                await self.run(pc.kick_from_game(player.player_id))
         with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
             await super().leave()
+
+    async def tell_result_unsaid(self) -> None:
+        """The game is left while its chat still holds a line that says its result (waiting for the chat
+        budget, it would be dropped with the game): each player of the pairing hears the result privately
+        instead (kept for them while they are offline). A player who left the league hears nothing of it."""
+        unsaid = [
+            words for line, words in self.result_said if self.bot.chat.queued(self.chat_destination, line)
+        ]
+        self.result_said.clear()
+        if not unsaid:
+            return
+        for name in self.players:
+            if name not in self.league.left:
+                await self.bot.tell(
+                    name, f"Game #{self.game_id} closes before its chat could say it: {unsaid[0]}"
+                )
 
     def stopping_line(self) -> tuple[str, bool]:
         """A league game is kept in its league's record: a restart opens the pairing's game again."""

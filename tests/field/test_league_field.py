@@ -541,7 +541,12 @@ async def play_out(players: list[FieldPlayer], games: dict[str, MiniGame]) -> st
     loser, winner = sorted(players, key=lambda p: p.name)
     mark = loser.mark()
     await loser.lose_life(game_id, 20)
-    await loser.line(rf"{loser.name} is at 0 life: {winner.name} wins", since=mark, timeout=30)
+    # The results end the round: the game's line leaves with the next draft phase's four shops and their
+    # whole views, the room's lines and the other game's, right after both games' start lines and the four
+    # pool listings. It takes its fair turn for the shipped chat budget (10 messages and 1,000 characters
+    # per 11 s) and can wait several windows of it (seen: 19 s after the result; the 30 s wait once ran
+    # out), as the shops of the same burst, waited for 90 s below, can.
+    await loser.line(rf"{loser.name} is at 0 life: {winner.name} wins", since=mark, timeout=90)
     await loser.line(rf"Round 1: {winner.name} beats {loser.name}", since=mark, timeout=30)
     return loser.name
 

@@ -1843,6 +1843,8 @@ class AuctionReferee(SeatsByName, PileReferee):
                 ids = on_table.get(self.block.game_names[index])
                 if ids:
                     self.on_table[index] = ids.pop(0)
+            if self.live:  # before the departures are journaled: the draw is still the last action
+                await self.draw_left_with_drawer(deck_read, face_down)
             if self.live and await self.settle_away():
                 return
             if self.live:
@@ -1954,30 +1956,75 @@ class AuctionReferee(SeatsByName, PileReferee):
         leave lies face down on our table unless it reached its drawer: the referee peeks at the newest such
         card and takes it on when its name is that card's. The rest are dealt face down as the draw deals
         them, named to their drawer alone. Returns the public lines (no card named)."""
-        if self.table is None:
+        cut = self.draw_cut_short()
+        if cut is None:
             return []
+        lines = await self._finish_draw(*cut, deck_read, face_down)
+        self.forget_dealing()
+        return lines
+
+    def draw_cut_short(self) -> tuple[list[tuple[Any, int]], int, int] | None:
+        """The draw whose moves a stop may have cut short: the journal's last action, when :data:`DEALING`
+        was journaled for it; its (drawer, engine index) cards in the order dealt, and how many cards our
+        deck and spares held as it started. None when there is none."""
+        if self.table is None:
+            return None
         journal = self.bot.journal
         dealing = journal.table_meta(self.table_key).get(DEALING)
         entries = collections.deque(journal.entries(self.table_key), maxlen=1)
         if not isinstance(dealing, dict) or not entries:
-            return []
+            return None
         last = entries[0]
         if dealing.get("game") != self.game_id or dealing.get("seq") != last.seq:
-            return []  # the draw's moves were done before a later action, or another game's record
+            return None  # the draw's moves were done before a later action, or another game's record
         drawn = drawn_in(last)
         if not drawn:
-            return []  # the draw was refused: the next action took its number
+            return None  # the draw was refused: the next action took its number
         try:
-            deck_before, sb_before = int(dealing["deck"]), int(dealing["sb"])
+            return drawn, int(dealing["deck"]), int(dealing["sb"])
         except (KeyError, TypeError, ValueError):
-            return []
-        lines = await self._finish_draw(drawn, deck_before, sb_before, deck_read, face_down)
-        if not journal.refusing:  # done: a later restart with no action since finds nothing to finish
-            with contextlib.suppress(JournalError):
-                meta = journal.table_meta(self.table_key)
-                meta.pop(DEALING, None)
-                journal.set_table_meta(self.table_key, meta)
-        return lines
+            return None
+
+    def forget_dealing(self) -> None:
+        """The cut draw is settled: a later restart with no action since finds nothing to finish."""
+        journal = self.bot.journal
+        if self.table is None or journal.refusing:
+            return
+        with contextlib.suppress(JournalError):
+            meta = journal.table_meta(self.table_key)
+            meta.pop(DEALING, None)
+            journal.set_table_meta(self.table_key, meta)
+
+    async def draw_left_with_drawer(self, deck_read: int, face_down: list[int]) -> None:
+        """Back after a stop that cut a draw short, when its drawer left (or conceded, or was dropped) while
+        the referee was away: the drawn cards still in our piles leave the game with them (800.4a), so the
+        deck counts the block again. Nothing is shown: each card that never left the piles takes one deck
+        card into our sideboard (outside the game), and the card on its way, face down on our table, goes
+        there too. Settled before the departure is journaled (the draw is still the journal's last action,
+        so the record still matches), whether or not the departure ends the game."""
+        cut = self.draw_cut_short()
+        if cut is None or not self.has_spares:  # a game without spares deals every card from the deck
+            return
+        drawn, deck_before, sb_before = cut
+        drawers = {player for player, _ in drawn}
+        if any(self.departed(player) is None for player in drawers):
+            return  # a drawer still plays: finish_draw deals them the rest once the others are settled
+        delivered, on_way = await self._draw_progress(drawn, deck_before, sb_before, deck_read, face_down)
+        rest = drawn[delivered:]
+        moves: list[Any] = []
+        if on_way is not None:
+            name = self.block.game_names[rest[0][1]]
+            moves.append(
+                pc.move_card("table", [on_way], target_player_id=self.me, target_zone="sb", x=-1, y=0)
+            )
+            self.own_sb.put(name, top=False)
+            self.on_table.pop(rest[0][1], None)
+            rest = rest[1:]
+        for _ in rest:
+            moves += self.deck_top_to_spares_moves()
+        if moves:
+            await self.run(*moves)
+        self.forget_dealing()
 
     async def _finish_draw(
         self,
@@ -1988,19 +2035,7 @@ class AuctionReferee(SeatsByName, PileReferee):
         face_down: list[int],
     ) -> list[str]:
         """:meth:`finish_draw` once its record matched: the moves and the lines."""
-        if self.has_spares and sb_before > 0:
-            await self.read_spares()
-            short = sb_before - len(self.own_sb.names)
-            for _ in range(max(0, min(short, len(self.own_deck.names)))):
-                await self.deck_top_to_spares()
-                deck_read -= 1
-        left = max(0, min(len(drawn), deck_before - deck_read))  # the drawn cards that left our piles
-        on_way = None
-        if left and face_down:
-            newest = max(face_down)
-            if await self.peek_at(newest) == self.block.game_names[drawn[left - 1][1]]:
-                on_way = newest
-        delivered = left - (on_way is not None)  # on their drawer's table: a judge still moves them in
+        delivered, on_way = await self._draw_progress(drawn, deck_before, sb_before, deck_read, face_down)
         rest = drawn[delivered:]
         unmoved = self.delivered_unmoved(drawn[:delivered])
         if not rest and not unmoved:
@@ -2030,6 +2065,31 @@ class AuctionReferee(SeatsByName, PileReferee):
             theirs = "in their hand" if self.is_judge else "on their table, face down"
             lines.append(f"The rest of {self.player_name(player)}'s draw, {cards}, is now {theirs}.")
         return lines
+
+    async def _draw_progress(
+        self,
+        drawn: list[tuple[Any, int]],
+        deck_before: int,
+        sb_before: int,
+        deck_read: int,
+        face_down: list[int],
+    ) -> tuple[int, int | None]:
+        """How far a cut draw got: how many of its cards reached their drawer's table, and the id of the one
+        on its way (face down on our table, peeked at), if any. A spare that left without its burn (a stop
+        between the two) is burned first."""
+        if self.has_spares and sb_before > 0:
+            await self.read_spares()
+            short = sb_before - len(self.own_sb.names)
+            for _ in range(max(0, min(short, len(self.own_deck.names)))):
+                await self.deck_top_to_spares()
+                deck_read -= 1
+        left = max(0, min(len(drawn), deck_before - deck_read))  # the drawn cards that left our piles
+        on_way = None
+        if left and face_down:
+            newest = max(face_down)
+            if await self.peek_at(newest) == self.block.game_names[drawn[left - 1][1]]:
+                on_way = newest
+        return left - (on_way is not None), on_way  # delivered: a judge still moves them into the hand
 
     def delivered_unmoved(self, delivered: list[tuple[Any, int]]) -> dict[Any, list[tuple[int, int]]]:
         """As a judge, the ``delivered`` cards of a draw a stop cut short (drawer, engine index; in the order
@@ -2405,8 +2465,10 @@ class AuctionReferee(SeatsByName, PileReferee):
     ) -> None:
         """Give engine card ``index`` to ``player``: labelled with its owner (and price), onto their table
         in a column of its own, then (as a judge, for ``hand``) into their hand. A player who is out of
-        the game takes it out of the game with them (800.4a). A ``hidden`` card (a draw) travels face down
-        from the block and its note tells the player to drag it into their hand: nobody else reads it."""
+        the game takes it out of the game with them (800.4a): into our exile, or a ``hidden`` one into our
+        sideboard (outside the game too, and nobody reads its name there). A ``hidden`` card (a draw) travels
+        face down from the block and its note tells the player to drag it into their hand: nobody else reads
+        it."""
         if hidden and index not in self.on_table:
             card_id = await self.deal_face_down(self.block.game_names[index])
         else:  # a hidden card already on our table (a deal a stop cut short) is there face down: it stays so
@@ -2420,8 +2482,13 @@ class AuctionReferee(SeatsByName, PileReferee):
         seat = self.seat_of(player) if player in self.engine.living() else None
         if seat is None and player in self.engine.living() and not self.seats_known:
             return  # the referee cannot see the seats now: the card waits on its table (finish_moves)
-        if seat is None:
-            await self.run(pc.move_card("table", [card_id], target_player_id=self.me, target_zone="rfg"))
+        if seat is None:  # a drawn card (hidden) goes to our sideboard, outside the game, never face up
+            if hidden:
+                out = pc.move_card("table", [card_id], target_player_id=self.me, target_zone="sb", x=-1, y=0)
+                self.own_sb.put(self.block.game_names[index], top=False)
+            else:
+                out = pc.move_card("table", [card_id], target_player_id=self.me, target_zone="rfg")
+            await self.run(out)
             return
         with contextlib.suppress(KeyError):  # their seat went while the card moved: it went with them
             await self.annotate(

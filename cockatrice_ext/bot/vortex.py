@@ -569,6 +569,23 @@ class VortexReferee(SeatsByName, PileReferee):
         referee.continue_table(key, meta, engine_names)
         return referee
 
+    async def turn_away(self, event: ClientEvent) -> None:
+        """Before a rebuilt game starts, only its players still in the game may take a seat: one who is out
+        (conceded or left; the rebuilt game has no seat for them) would take the seat of one still in, who
+        then finds the game full. They are told why and may watch."""
+        props = event.message.player_properties  # type: ignore[attr-defined]
+        name = props.user_info.name
+        still_in = {self.engine_names.get(p) for p in self.engine.in_game}
+        if props.spectator or props.player_id == self.me or name in still_in:
+            return
+        why = "you are out of it (you conceded or left); " if name in self.engine_names.values() else ""
+        await self.tell(
+            name,
+            f"Game #{self.game_id} continues game #{self.continues}; {why}only its players still in can sit"
+            " (you may watch).",
+        )
+        await self.run(pc.kick_from_game(props.player_id))
+
     async def restore_board(self) -> None:
         """The rebuilt game started: every player's picks, graveyard, basics and life back with them, the
         exiled cards in our exile, and a pending pick asked again (its pack first)."""
@@ -596,11 +613,18 @@ class VortexReferee(SeatsByName, PileReferee):
                 " on the battlefield what was there."
             )
         )
+        await self.ask_pending_picks()
+        self.arm_pick_timers()
+
+    async def ask_pending_picks(self) -> None:
+        """Each pending pick asked again: the picker's pack listed privately, then the table told who picks.
+        For a game taken up in a new process (rebuilt, or a restart in place): the old process may have died
+        with the listing and the prompt still waiting for the chat budget."""
+        engine = self.engine
         for player in engine.in_game:  # a player out has no pack (the engine refuses to show one)
             if engine.pending_pick(player):
                 await self.tell_private(player, f"{PACK_PREFIX} {pack_listing(engine.pack(player))}.")
                 await self.say(f"{self.player_name(player)} to pick from {engine.pack_size(player)}.")
-        self.arm_pick_timers()
 
     # -- events ----------------------------------------------------------------------------------
 
@@ -758,9 +782,22 @@ class VortexReferee(SeatsByName, PileReferee):
         self._drew = True
         await self.try_apply(rules.DrawStep(player=None))
 
+    taken_up = False
+    """Resumed in place by a new process (:meth:`resume`): the first :meth:`on_reconnected` asks every
+    pending pick again (:meth:`ask_pending_picks`)."""
+
+    @classmethod
+    async def resume(cls, bot: Bot, game_id: int, room_id: int, key: str) -> VortexReferee:
+        """Seated again in the same game by a new process (a registered account keeps its seat)."""
+        referee: VortexReferee = await super().resume(bot, game_id, room_id, key)
+        referee.taken_up = True
+        return referee
+
     async def on_reconnected(self) -> None:
         """Back in the game (a dropped connection, or a restart with the seat kept): re-read our deck, settle
-        once the players who went while the referee was away (said as such), then go on."""
+        once the players who went while the referee was away (said as such), then go on; after a restart,
+        a pending pick is asked again (its pack listed first: the old process may have died before they
+        left)."""
         async with self._lock:
             if self.table is None or not self.live or not await self.until_seats_known():
                 return  # nothing to re-read yet (a rebuilt game waits for its players)
@@ -769,6 +806,9 @@ class VortexReferee(SeatsByName, PileReferee):
             if await self.settle_away():
                 return
             await self.say("Referee back. " + self.status_line())
+            if self.taken_up:  # a new process: what the old one still had to say may never have left
+                self.taken_up = False
+                await self.ask_pending_picks()
             await self.follow_engine_turn()
             self.arm_pick_timers()
 

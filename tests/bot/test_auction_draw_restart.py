@@ -153,26 +153,32 @@ class PilesClient:
         return SimpleNamespace(payload=SimpleNamespace(zone_info=zone))
 
 
-def chat_bot(journal: Path, piles: Piles) -> tuple[Bot, Chat]:
+def chat_bot(journal: Path, piles: Piles, names: tuple[str, ...] = ("alice", "bobby")) -> tuple[Bot, Chat]:
     chat: Chat = []
 
     async def send(destination: Any, message: str) -> None:
         chat.append((destination, message))
 
     bot = demo_bot(journal, send)
-    piles.mirror = seat_game(bot, GAME, ["alice", "bobby"])
+    piles.mirror = seat_game(bot, GAME, list(names))
     piles.show()
     bot.client = PilesClient(bot.client, piles)  # type: ignore[assignment]
     return bot, chat
 
 
 async def draw_cut_short(
-    journal: Path, piles: Piles, count: int, kill_after: int, *, cut: bool = False
+    journal: Path,
+    piles: Piles,
+    count: int,
+    kill_after: int,
+    *,
+    cut: bool = False,
+    names: tuple[str, ...] = ("alice", "bobby"),
 ) -> tuple[Any, list[str]]:
     """A game whose first player draws ``count`` cards, the process killed after ``kill_after`` game-command
     messages of the draw (``cut``: the last of them only half sent); the drawer and the names they drew."""
     block = load_block("auction-sample")
-    bot, _ = chat_bot(journal, piles)
+    bot, _ = chat_bot(journal, piles, names)
     referee = AuctionReferee(bot, GAME, ROOM, AuctionOptions(seed=7), block)
     bot.adopt_game(referee)
     await referee.start_engine()
@@ -187,10 +193,18 @@ async def draw_cut_short(
     return first, drawn
 
 
-async def back_in_place(journal: Path, piles: Piles) -> tuple[AuctionReferee, Chat]:
-    """The second process: the same seat, the journal as it was, and the referee back."""
+async def back_in_place(
+    journal: Path, piles: Piles, names: tuple[str, ...] = ("alice", "bobby"), left: str = ""
+) -> tuple[AuctionReferee, Chat]:
+    """The second process: the same seat, the journal as it was, and the referee back; the player called
+    ``left`` left the game while it was away (their seat and zones are gone, as Servatrice removes them)."""
     piles.kill_after = None
-    restarted, chat = chat_bot(journal, piles)
+    restarted, chat = chat_bot(journal, piles, names)
+    if left:
+        seat = next(s.player_id for s in piles.mirror.players.values() if s.name == left)  # type: ignore[union-attr]
+        del piles.mirror.players[seat]  # type: ignore[union-attr]
+        for zone in [zone for zone in piles.zones if zone[0] == seat]:
+            del piles.zones[zone]
     key = f"{restarted.server_key}:game:{GAME}"
     resumed = await AuctionReferee.resume(restarted, GAME, ROOM, key)
     restarted.adopt_game(resumed)
@@ -257,6 +271,89 @@ def test_a_completed_draw_is_not_dealt_again_after_a_restart(tmp_path: Path) -> 
     seat = resumed.seat_of(drawer)
     assert sorted(c.name for c in piles.zones[seat, "table"]) == sorted(drawn)  # type: ignore[index]
     assert piles.size(REFEREE_SEAT, "deck") == len(resumed.engine.block)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize(
+    "kill_after",
+    [
+        0,  # the draw journaled, nothing moved
+        1,  # the first card face down on the referee's table, on its way
+        4,  # the first card with its drawer (gone with them), the second on its way
+    ],
+)
+def test_a_draw_cut_short_whose_drawer_left_meanwhile_leaves_the_game_with_them(
+    tmp_path: Path, players: int, kill_after: int
+) -> None:
+    """The drawer left while the referee was away mid-draw: back in place, the drawn cards still in the
+    referee's piles left the game with them (800.4a), so its deck counts the block again, nothing drawn is
+    left on its table, and no drawn card is named. Before, a departure that ended the game returned before
+    the draw was looked at, and one that did not (three players) was journaled first, so the draw was no
+    longer the journal's last action: either way the deck kept the cards (199 against a block of 196)."""
+    journal = tmp_path / "j.sqlite3"
+    block = load_block("auction-sample")
+    names = ("alice", "bobby", "carol")[:players]
+    piles = Piles(list(block.game_names), list(range(1, players + 1)))
+
+    async def run() -> tuple[Any, list[str], AuctionReferee, Chat]:
+        drawer, drawn = await draw_cut_short(journal, piles, 3, kill_after, names=names)
+        resumed, chat = await back_in_place(journal, piles, names, left="alice")
+        return drawer, drawn, resumed, chat
+
+    drawer, drawn, resumed, chat = asyncio.run(run())
+    engine = resumed.engine
+    assert resumed.player_name(drawer) == "alice"
+    assert drawer not in engine.living()
+    assert engine.is_over() is (players == 2)
+    assert piles.size(REFEREE_SEAT, "deck") == len(engine.block), "the deck counts the block"
+    assert piles.zones[REFEREE_SEAT, "table"] == [], "no drawn card is left on the referee's table"
+    assert piles.size(REFEREE_SEAT, "rfg") == 0, "nothing is exiled (face up, it would name a drawn card)"
+    everything = " | ".join(text for _, text in chat)
+    assert "While the referee was away: alice left the game" in everything
+    assert not any(name in everything for name in drawn), everything
+    meta = resumed.bot.journal.table_meta(resumed.table_key)
+    assert "dealing" not in meta, "settled: a later restart finds nothing to finish"
+
+
+def test_a_drawer_who_leaves_mid_draw_takes_the_rest_out_of_the_game_unnamed(tmp_path: Path) -> None:
+    """The referee is there: the drawer's seat goes after the first of three drawn cards reached them (the
+    server removes their zones). The other two, dealt face down on their way, go into the referee's
+    sideboard (outside the game), not face up into its exile, where everyone read the names the drawer
+    drew; the deck counts the block."""
+    journal = tmp_path / "j.sqlite3"
+    block = load_block("auction-sample")
+    piles = Piles(list(block.game_names), [1, 2, 3])
+
+    async def run() -> tuple[list[str], AuctionReferee]:
+        bot, _ = chat_bot(journal, piles, ("alice", "bobby", "carol"))
+        referee = AuctionReferee(bot, GAME, ROOM, AuctionOptions(seed=7), block)
+        bot.adopt_game(referee)
+        await referee.start_engine()
+        engine = referee.engine
+        drawer = engine.players[0]
+        referee.apply(rules.BeginTurn(player=None, active=drawer))
+        seat = referee.seat_of(drawer)
+        assert seat is not None
+        client = bot.client
+        sent = client.game_commands
+
+        async def leaves_after_the_first(game_id: int, commands: list[Any], **kwargs: Any) -> None:
+            await sent(game_id, commands, **kwargs)
+            if piles.size(seat, "table") == 1 and seat in piles.mirror.players:  # type: ignore[union-attr]
+                del piles.mirror.players[seat]  # type: ignore[union-attr]
+                for zone in [zone for zone in piles.zones if zone[0] == seat]:
+                    del piles.zones[zone]
+
+        client.game_commands = leaves_after_the_first  # type: ignore[method-assign]
+        await referee.draw_cards(drawer, 3)
+        return [block.game_names[i] for i in engine.hand[drawer]], referee
+
+    drawn, referee = asyncio.run(run())
+    assert len(drawn) == 3
+    assert piles.size(REFEREE_SEAT, "rfg") == 0, [c.name for c in piles.zones[REFEREE_SEAT, "rfg"]]
+    assert piles.zones[REFEREE_SEAT, "table"] == []
+    assert piles.size(REFEREE_SEAT, "deck") == len(referee.engine.block), "the deck counts the block"
+    assert piles.size(REFEREE_SEAT, "sb") == len(block.game_names) + 2, "the two on their way are outside"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -412,6 +509,76 @@ def test_a_draw_cut_short_reaches_its_drawer_on_a_real_server(
             engine = referee_of(bot, game_id).engine
             assert len(engine.hand[drawer_id]) == 3
             await wait_until(lambda: not any(c.face_down for c in ours.cards), what="none left on its way")
+        finally:
+            for p in (alice, bob):
+                await p.close()
+            await bot.close()
+
+    asyncio.run(asyncio.wait_for(scenario(), 180))
+
+
+@pytest.mark.servatrice
+def test_a_draw_whose_drawer_left_while_the_referee_was_away_leaves_the_game_on_a_real_server(
+    servatrice_factory: Any, mariadb: Any, tmp_path: Path
+) -> None:
+    """SQL mode: the referee's process dies after the first of three drawn cards reached its drawer (the
+    second face down on the referee's table, on its way); the drawer leaves the game meanwhile. Back in its
+    seat, the referee's deck as the other player counts it is the block again, and nothing drawn is left on
+    the referee's table (before: the deck kept the two cards the drawer never got)."""
+    from bot_players import bot_line, wait_until
+    from test_auction_e2e import referee_of, sql_auction_site
+
+    site = sql_auction_site(servatrice_factory, mariadb, tmp_path, "dl")
+
+    async def scenario() -> None:
+        bot = await site.start_bot()
+        alice, bob, game_id, referee, by_id = await site.seated_game(bot)
+        try:
+            drawer_id = int(referee.engine.active)  # type: ignore[arg-type]
+            drawer = by_id[drawer_id]
+            other = bob if drawer is alice else alice
+            mark = drawer.mark()
+            await drawer.say(game_id, "!draw 3")  # asked first (a free card otherwise)
+            await bot_line(drawer, r"say !draw again", mark)
+
+            handed = 0
+            stopped = asyncio.Event()
+            original = referee.deal_face_down
+
+            async def dies_at_the_second(*args: Any, **kwargs: Any) -> Any:
+                nonlocal handed
+                handed += 1
+                if handed == 2:  # the second card face down on our table, then killed
+                    await original(*args, **kwargs)
+                    await bot.client.close()
+                    bot.journal.close()
+                    stopped.set()
+                    await asyncio.Event().wait()
+                return await original(*args, **kwargs)
+
+            referee.deal_face_down = dies_at_the_second  # type: ignore[method-assign]
+            await drawer.say(game_id, "!draw 3")
+            await asyncio.wait_for(stopped.wait(), 30)
+            ours = other.client.games[game_id].players[referee.me]
+            await wait_until(
+                lambda: len([c for c in ours.zone("table").cards if c.face_down]) == 1, what="on its way"
+            )
+            await drawer.client.leave_game(game_id)
+            await wait_until(
+                lambda: drawer_id not in other.client.games[game_id].players, what="the drawer gone"
+            )
+
+            mark = other.mark()
+            bot = await site.start_bot()
+            await bot_line(other, r"While the referee was away: \S+ left the game", mark, timeout=30)
+            engine = referee_of(bot, game_id).engine
+            await wait_until(
+                lambda: ours.zone("deck").card_count == len(engine.block),
+                timeout=15,
+                what=f"the deck counting the block ({ours.zone('deck').card_count} vs {len(engine.block)})",
+            )
+            assert not ours.zone("table").cards, "nothing drawn is left on the referee's table"
+            assert not ours.zone("rfg").cards, "nothing exiled"
         finally:
             for p in (alice, bob):
                 await p.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from field_bot import BOT_NAME, Referee
@@ -102,3 +103,115 @@ def test_vortex_draft_and_a_pick_hide_the_packs(
         assert not links, "\n".join(map(str, links))
 
     run(scenario(), bot)
+
+
+def test_a_player_out_of_a_vortex_game_cannot_take_a_seat_of_its_rebuilt_game(
+    protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
+) -> None:
+    """Three players; the third concedes at their first opening turn, mid-pick; the referee is killed (auth
+    none: its seat is lost) and ``!resume`` rebuilds the game with a seat for each player still in. The
+    player who is out sits down first (the room line invites "its players"): they are told why and turned
+    away, and the two players still in take their seats and play on, their picks back with them. Before,
+    the out player was let in: they took a seat meant for one still in, who found the game full, and the
+    game never went on."""
+    from test_lifecycle_field import kill_9_and_restart
+
+    bot = referee(shipped_server)
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, shipped_server, ["ada_fr", "bea_fr", "cat_fr"])
+        by_name = {p.name: p for p in players}
+        watcher = players[0]
+        try:
+            mark = watcher.mark()
+            old_game = await open_game(watcher, room_id, "!vortex new 3", "Vortex game")
+            await seat(players, room_id, old_game)
+            order: list[FieldPlayer] = []
+            for _ in range(3):
+                line = await watcher.line(r"Opening turn \d+: \S+ drafts", since=mark, timeout=30)
+                picker = by_name[last_name(line, r"Opening turn \d+: (\S+) drafts")]
+                order.append(picker)
+                await watcher.line(rf"{picker.name} to pick from", since=mark, timeout=30)
+                mark = watcher.mark()
+                if len(order) < 3:
+                    await picker.say(old_game, "!pick 1")
+                    await watcher.line(rf"{picker.name} picks a card", since=mark)
+            out = order[2]
+            stay = order[:2]
+            await out.game(old_game, "Command_Concede")
+            await watcher.line(rf"{out.name} is out \(conceded\)", since=mark, timeout=30)
+
+            mark = watcher.mark()
+            await kill_9_and_restart(bot, watcher)
+            await watcher.line(rf"!resume {old_game}\b", since=mark, timeout=30)
+            await stay[0].room_say(room_id, f"!resume {old_game}")
+            line = await watcher.line(r"continues as game #\d+", since=mark, timeout=30)
+            new_game = int(re.findall(r"as game #(\d+)", line)[-1])
+
+            told = out.mark()
+            await out.watch(room_id, new_game, spectator=False)  # the out player is first to sit
+            await out.line(rf"Game #{new_game} continues game #{old_game}", since=told, timeout=20)
+            await out.wait_for(
+                lambda r: r.kind == "Event_Kicked" and r.game_id == new_game, since=told, timeout=20
+            )
+            seated = {player.name: player.mark() for player in stay}
+            for player in stay:
+                await player.sit(room_id, new_game)
+            await watcher.line(rf"Game #{old_game} continues here", since=mark, timeout=40)
+            for player in stay:  # their one opening pick each, face down on their table
+                await player.wait_for(
+                    lambda r, p=player: (
+                        r.kind == "Event_SetCardAttr"
+                        and r.game_id == new_game
+                        and r.body.attr_value.startswith(f"Owner: {p.name}")
+                    ),
+                    since=seated[player.name],
+                    timeout=30,
+                )
+            await watcher.line(rf"Opening turn \d+: \S+ drafts|{stay[0].name} to pick from", since=mark)
+        finally:
+            await close_all(players)
+
+    run(scenario(), bot, timeout=300)
+
+
+def test_a_registered_referee_restarted_mid_pick_asks_the_pick_again(
+    protos: Protos, servatrice_factory: Any, mariadb: Any, referee: Callable[..., Referee]
+) -> None:
+    """SQL mode, the referee registered (it keeps its seat through ``kill -9``): killed while the second
+    opening pick is pending, the new process lists the picker's pack again and tells the table who picks,
+    after "Referee back." (the old process may have died with both still waiting for the chat budget);
+    the pick then goes on. Before, the table heard only where the game stands, and the picker nothing."""
+    from test_lifecycle_field import kill_9_and_restart, sql_shipped_server
+
+    server = sql_shipped_server(servatrice_factory, mariadb, BOT_NAME)
+    bot = referee(server, "--password", "field-secret")
+
+    async def scenario() -> None:
+        room_id, players = await arrive(protos, server, ["ada_fs", "bea_fs"])
+        by_name = {p.name: p for p in players}
+        watcher = players[0]
+        try:
+            mark = watcher.mark()
+            game_id = await open_game(watcher, room_id, "!vortex new 2", "Vortex game")
+            await seat(players, room_id, game_id)
+            line = await watcher.line(r"Opening turn 1: \S+ drafts", since=mark, timeout=30)
+            first = by_name[last_name(line, r"Opening turn 1: (\S+) drafts")]
+            await watcher.line(rf"{first.name} to pick from", since=mark, timeout=30)
+            mark = watcher.mark()
+            await first.say(game_id, "!pick 1")
+            line = await watcher.line(r"Opening turn 2: \S+ drafts", since=mark, timeout=30)
+            second = by_name[last_name(line, r"Opening turn 2: (\S+) drafts")]
+            await second.line(r"^Your pack: 1\. ", kind="Event_UserMessage", timeout=30)
+
+            mark, told = watcher.mark(), second.mark()
+            await kill_9_and_restart(bot, watcher)
+            await watcher.line(r"Referee back\.", since=mark, timeout=30)
+            await second.line(r"^Your pack: 1\. ", since=told, kind="Event_UserMessage", timeout=30)
+            await watcher.line(rf"{second.name} to pick from 7", since=mark, timeout=30)
+            await second.say(game_id, "!pick 1")
+            await watcher.line(rf"{second.name} picks a card", since=mark, timeout=30)
+        finally:
+            await close_all(players)
+
+    run(scenario(), bot, timeout=300)

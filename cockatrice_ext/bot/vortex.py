@@ -1061,7 +1061,10 @@ class VortexReferee(SeatsByName, PileReferee):
 
         A name said in game chat is read by the table, so the listing says to name cards privately."""
         choice = parse_pick(card)
-        require_lists_read(ctx, choice)  # a number of the pack as its last listing read: has it arrived?
+        player = self.sender(ctx)
+        owed = self.table is not None and player in self.engine.players and self.engine.pending_pick(player)
+        if owed:  # no pick owed: the rules' refusal says whose pick it is (seen: "your new list is still on
+            require_lists_read(ctx, choice)  # its way" to a player typing out of turn), not the chat's
         await self.act(ctx, lambda p: rules.Pick(player=p, choice=choice))
 
     @command()

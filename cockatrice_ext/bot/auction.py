@@ -1868,9 +1868,13 @@ class AuctionReferee(SeatsByName, PileReferee):
         gone = [(p, why) for p in engine.living() if (why := self.departed(p)) is not None]
         if not gone:
             return False
-        said = "; ".join(f"{self.player_name(p)} {_lost_phrase(why)}" for p, why in gone)
-        await self.say(f"While the referee was away: {said}.")
-        await self.settle_departures()
+        parts = [f"{self.player_name(p)} {_lost_phrase(why)}" for p, why in gone]
+        await self.say(f"While the referee was away: {'; '.join(parts)}.")
+        self._said_away = {f"{part}." for part in parts}  # the departures' own lines would say it again
+        try:
+            await self.settle_departures()
+        finally:
+            self._said_away = set()
         return engine.is_over()
 
     async def finish_moves(self, on_table: dict[str, list[int]]) -> list[str]:
@@ -2153,7 +2157,7 @@ class AuctionReferee(SeatsByName, PileReferee):
             card_names=self.block.game_names,
             auction_at=self.options.auction_at,
         )
-        chat = view.chat
+        chat = [line for line in view.chat if line not in self._said_away]  # said once (settle_away)
         if view.turn and chat == [view.turn] and not self.bot.chat.pending(self.chat_destination):
             self.hold_turn_line(view.turn)  # alone, nothing to join: it goes with the turn's next line
             chat = []
@@ -2224,6 +2228,11 @@ class AuctionReferee(SeatsByName, PileReferee):
                 await self.start_auction_step()
             else:  # the turn ended meanwhile
                 self._step_waits = False
+
+    _said_away: frozenset[str] | set[str] = frozenset()
+    """While :meth:`settle_away` settles departures: the lines its one line already said ("alice left the
+    game."), not said again by the departures' own effects (seen: "While the referee was away: alice left
+    the game. | alice left the game.")."""
 
     _lost_turn_passed: int | None = None
     """The engine turn whose lost active player's turn the referee passed (once: a second pass before the

@@ -310,6 +310,7 @@ def test_a_draw_cut_short_whose_drawer_left_meanwhile_leaves_the_game_with_them(
     assert piles.size(REFEREE_SEAT, "rfg") == 0, "nothing is exiled (face up, it would name a drawn card)"
     everything = " | ".join(text for _, text in chat)
     assert "While the referee was away: alice left the game" in everything
+    assert everything.count("alice left the game.") == 1, everything  # seen twice with three players
     assert not any(name in everything for name in drawn), everything
     meta = resumed.bot.journal.table_meta(resumed.table_key)
     assert "dealing" not in meta, "settled: a later restart finds nothing to finish"

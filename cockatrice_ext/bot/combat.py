@@ -65,7 +65,10 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
   private hand list or answer note is drawn as it leaves; a hand list overtaken by a newer one is not sent
   (its numbers would point at other cards). Kept for a player whose connection is gone, they are kept as the
   game's chat topic alone: back, the player gets their hand as it is then (:meth:`CombatReferee.recap`),
-  never a list the game changed meanwhile. ``!score`` (``!state``) is drawn as it leaves too.
+  never a list the game changed meanwhile; a player's dropped connection queues their hand list, so
+  that back they get one even when nothing about their hand was told meanwhile (a draw, a bounce:
+  :meth:`CombatReferee.on_connection_changed`). ``!score`` (``!state``) is drawn as it leaves too; a
+  spectator, whose answer is its first sentence, is told the points in it.
 * **Restarts.** A registered account keeps its seat and resumes in place. One that lost its seat
   rebuilds the game on ``!resume`` (:meth:`CombatReferee.rebuild`): a new game the same two players join
   with the same decks; the engine (round, points, caps, life, every card's place) comes from the
@@ -2006,6 +2009,27 @@ class CombatReferee(SeatsByName, GameReferee):
         text = f"Game #{self.game_id}: {hand_message(engine, player, self.shown_card_name)} {answer}"
         return shorten(text.rstrip(), 900)
 
+    async def on_connection_changed(self, event: ClientEvent) -> None:
+        """:meth:`GameReferee.on_connection_changed`, and a player's hand list kept for them while they are
+        away: when a player's connection drops, their hand list is queued as this game's recap topic
+        (:meth:`kept_as_recap`), which the chat keeps alone for a user who is offline. Whatever changes
+        their hand meanwhile (their turn's draw, a creature bounced back to it), back they get exactly one
+        list, their hand as it is then (:meth:`recap`); a player whose hand changed with no list told to them
+        (a draw a judge put into their hand, a bounce) came back to none. The server's word that their
+        connection is back says they are online: what the chat kept for them goes out then, if their login
+        was not heard."""
+        seat = self.mirror.players.get(event.player_id)
+        player = self.engine_player(event.player_id)  # by name: a rebuilt game's seats are new
+        if seat is None or player is None:
+            await super().on_connection_changed(event)
+            return
+        if seat.ping_seconds >= 0:
+            self.bot.chat.user_back(seat.name)
+        await super().on_connection_changed(event)
+        if seat.ping_seconds >= 0 or self.closed or self.finished or self.engine.is_over():
+            return
+        await self.tell(seat.name, self.kept_as_recap(self.hand_list_later(player)))
+
     async def leave(self) -> None:
         """:meth:`GameReferee.leave`, and this game's :meth:`recap` let go: a player back later hears nothing
         of a game that is gone (and the chat holds no closed game's referee)."""
@@ -2559,12 +2583,32 @@ class CombatReferee(SeatsByName, GameReferee):
         """Round, spell cap, whose turn, points and life (also !state); the result once the game is over."""
         if self.table is None:
             raise NotAllowed("the game has not started yet")
+        seat = self.mirror.players.get(ctx.player_id) if ctx.player_id is not None else None
+        if ctx.scope == "game" and seat is not None and seat.spectator:
+            await ctx.reply(self.spectator_score_answer)  # a spectator's answer is its first sentence
+            return
         await ctx.reply(self.score_answer)  # drawn as it leaves: a fight may score while it waits
 
     def score_answer(self) -> str | None:
         """``!score``'s answer as things are now: rendered when it leaves the chat queue, where the chat
         budget may hold it for seconds while the game goes on (a fight scores, the turn passes)."""
         return shorten(self.score_line()) if self.table is not None else None
+
+    def spectator_score_answer(self) -> str | None:
+        """:meth:`score_answer` for a spectator, whose game-chat answer is cut to its first sentence
+        (``brief``): the points, with the round and whose turn, in that sentence. :meth:`score_line`'s first
+        sentence is the round and the spell cap, so a spectator asking ``!score`` was told no score. Once the
+        game is over its result comes first anyway."""
+        if self.table is None:
+            return None
+        engine = self.engine
+        if engine.is_over():
+            return self.score_answer()
+        board = engine.scoreboard()
+        when = f"round {board['round']}/{board['rounds']}" if board["round"] else "setup"
+        if board["active_player"] is not None:
+            when += f", {self.player_name(board['active_player'])}'s turn"
+        return shorten(f"Points: {self.by_player(board['points'])} ({when}).")
 
 
 INSTALLERS = {"combat": CombatRoom.install}

@@ -234,6 +234,10 @@ class LeagueReferee(Referee):
         shops and markets come listed in chat. Until then, with a web view, chat points to their page
         (their first message holds its link), so eight players' first lines fit one chat budget."""
         self._follow_ups: set[asyncio.Task[None]] = set()
+        self.follow_ups_owed: Counter[str] = Counter()
+        """Members with a follow-up still held back (not queued yet: :meth:`_follow_up`), counted from when
+        it is made, in the same turn as its first line: a list it holds is owed to them
+        (:meth:`lists_owed`)."""
         self.seen: dict[str, float] = {}
         """When each member was last seen: in the league's room, or writing to us (``time.monotonic``)."""
         self.decisions: dict[str, Decision] = {}
@@ -1020,9 +1024,11 @@ class LeagueReferee(Referee):
         for player, later in rendered.follow_up.items():
             if player in self.left:  # they left: their draft view is nobody's news (it cost half a window)
                 continue
+            self.follow_ups_owed[player] += 1  # owed from now on, before the task first runs
             task = asyncio.get_running_loop().create_task(self._follow_up(player, later, rendered))
             self._follow_ups.add(task)
             task.add_done_callback(self._follow_ups.discard)
+            task.add_done_callback(lambda _task, p=player: self._follow_up_ended(p))
         prefix = self.room_prefix()
         for line in _pack_lines(rendered.public, limit=280 - len(prefix)):
             await self.bot.room_say(self.room_id, _prefixed(prefix, line))
@@ -1072,11 +1078,24 @@ class LeagueReferee(Referee):
         """Send ``lines`` once the player's earlier lines have gone out (so those go out short, and first),
         from the session that writes to them (a helper's: the main session's chat holds none of their
         lines). A first line of ``rendered`` still waiting then (the wait timed out) says nothing: the
-        follow-up says it all (:meth:`Rendered.until_followed`)."""
+        follow-up says it all (:meth:`Rendered.until_followed`). Owed to the player until queued
+        (:attr:`follow_ups_owed`): a ``!swap 1 1`` typed as the first line arrives numbers a pool listed only
+        here."""
         await self.bot.conversation_with(player).chat.flush(("user", player), timeout=120)
         if rendered is not None:
             rendered.followed.add(player)
         await self.tell_lines(player, lines)
+
+    def _follow_up_ended(self, player: str) -> None:
+        """One follow-up for ``player`` is queued, or will never be (cancelled, failed): no longer owed."""
+        self.follow_ups_owed[player] -= 1
+        if self.follow_ups_owed[player] <= 0:
+            del self.follow_ups_owed[player]
+
+    def lists_owed(self, player: str) -> bool:
+        """Whether lines for ``player`` are still held back here, not yet in the chat queue (a follow-up
+        waiting for their first line to leave): a command by number may point into a list it holds."""
+        return self.follow_ups_owed[player] > 0
 
     async def tell(self, player: str, line: Line, *, raw: bool = False, bulk: bool = False) -> None:
         """A private line to a member, tagged as this league's (:class:`Tagged`): held while they are
@@ -1326,17 +1345,32 @@ class LeagueReferee(Referee):
         the journal until then: a restart opens the pairing's game again."""
         other = game.opponent(gone)
         minutes = f"{FORFEIT_GRACE / 60:g} minutes"
-        await game.say(
-            f"{departure(gone, dropped)}: this game cannot go on (Cockatrice seats nobody in a started game"
-            f" again). Back in the room within {minutes}, {gone} gets a new game with {other}; gone longer,"
-            f" {other} wins by forfeit."
-        )
-        await self.tell(  # offline: their recap (self.recap) says where the game stands when they are back
-            gone,
-            f"Game #{game.game_id} vs {other} stopped when {departure(gone, dropped, to_them=True)}."
-            f" Be back in the room within {minutes} and the referee opens a new game for you both;"
-            f" later, {other} wins it by forfeit.",
-        )
+        present = getattr(self.bot.client, "room_users", {}).get(self.room_id)
+        in_room = not dropped and present is not None and gone in present  # left the game, not the room
+        if in_room:
+            await game.say(
+                f"{departure(gone, dropped)}: this game cannot go on (Cockatrice seats nobody in a started"
+                f" game again). {gone} is still in the room, so {gone} gets a new game with {other} in a"
+                " moment."
+            )
+            await self.tell(
+                gone,
+                f"Game #{game.game_id} vs {other} stopped when you left it. You are still in the room: the"
+                f" referee opens a new game for you both (out of the room {minutes}, {other} wins it by"
+                " forfeit).",
+            )
+        else:
+            await game.say(
+                f"{departure(gone, dropped)}: this game cannot go on (Cockatrice seats nobody in a started"
+                f" game again). Back in the room within {minutes}, {gone} gets a new game with {other};"
+                f" gone longer, {other} wins by forfeit."
+            )
+            await self.tell(  # offline: their recap (self.recap) says where the game stands when back
+                gone,
+                f"Game #{game.game_id} vs {other} stopped when {departure(gone, dropped, to_them=True)}."
+                f" Be back in the room within {minutes} and the referee opens a new game for you both;"
+                f" later, {other} wins it by forfeit.",
+            )
         self.cut[game.game_id] = (game.round_no, game.players, gone, dropped)
         self.out_of_room.add(gone)  # counted as away now, not at the next check
         self.mark_cut(game.game_id)
@@ -1493,7 +1527,7 @@ class LeagueReferee(Referee):
             if not engine.pack(ctx.sender):
                 raise RulesError("no_pack", player=ctx.sender)
             action = pick_action(ctx.sender, card, engine.pack(ctx.sender))
-            require_lists_read(ctx, action.card)  # type: ignore[attr-defined]
+            require_lists_read(ctx, action.card, held=self.lists_owed(ctx.sender))  # type: ignore[attr-defined]
             await self.act(ctx, action)
 
     def first_in_burst(self, member: str, what: str, now: float | None = None) -> bool:
@@ -1565,7 +1599,7 @@ class LeagueReferee(Referee):
         engine: mk.MarketDraftEngine = self.engine
         require_phase(engine, "market")
         action = buy_action(ctx.sender, what, engine.market, engine.pool(ctx.sender), name_of=self.card_name)
-        require_lists_read(ctx, action.card, *action.pay)
+        require_lists_read(ctx, action.card, *action.pay, held=self.lists_owed(ctx.sender))
         spare = engine.unneeded(action)
         if spare and self.overpay_warned.get(ctx.sender) != action:
             self.overpay_warned[ctx.sender] = action
@@ -1629,7 +1663,7 @@ class LeagueReferee(Referee):
             raise RulesError("already_done", player=ctx.sender)
         shop, pool = engine.shop(ctx.sender), engine.pool(ctx.sender)
         action = swap_action(ctx.sender, cards, shop, pool, item=item, name_of=self.card_name)
-        require_lists_read(ctx, action.shop_card, action.pool_card)
+        require_lists_read(ctx, action.shop_card, action.pool_card, held=self.lists_owed(ctx.sender))
         await self.act(ctx, action)
 
     @command(scopes=("private",))
@@ -1711,18 +1745,40 @@ class LeagueReferee(Referee):
         table = standings_rows(engine)  # the web page's table too: the same places, ties shown alike
         if isinstance(engine, ab.AutoBattlerEngine):
             rows = [
-                f"{r['rank']}. {r['player']} {r['poison']} poison"
-                + (" (out)" if r["player"] in engine.dead else "")
+                f"{r['rank']}. {r['player']} {r['poison']} poison" + self.standing_mark(r["player"])
                 for r in table
             ]
-            text = f"Energy {engine.energy}, games {engine.games_played}: " + ", ".join(rows)
+            text = f"Energy {engine.energy}, {self.games_so_far()}: " + ", ".join(rows)
         else:
             rows = [
                 f"{r['rank']}. {r['player']} {r['points']} ({r['wins']}-{r['draws']}-{r['losses']})"
+                + self.standing_mark(r["player"])
                 for r in table
             ]
             text = f"Round {engine.league.round} of {engine.config.rounds}: " + ", ".join(rows)
         return shorten(text, 900)
+
+    def standing_mark(self, member: str) -> str:
+        """What a standings row adds after ``member``: " (left)" for one who left the league (the stand-in
+        moves for them, their games are forfeited), " (out)" for one eliminated, else nothing."""
+        if member in self.left:
+            return " (left)"
+        engine = self.engine
+        return " (out)" if isinstance(engine, ab.AutoBattlerEngine) and member in engine.dead else ""
+
+    def games_so_far(self) -> str:
+        """How far an AutoBattler league's mini-games are, in words: ``games N`` counts finished rounds
+        (the engine counts one once all its games are decided), so while one is played the poison of its
+        decided games is in the table already and the words say so ("games 0, round 1 under way: 2 of 4
+        games decided"), not "games 0" alone."""
+        engine = self.engine
+        played = f"games {engine.games_played}"
+        games = [m for m in engine.league.current_matches() if len(m.players) == 2]
+        if engine.phase != "play" or not games:
+            return played
+        decided = sum(1 for m in games if m.decided)
+        under_way = f"round {engine.league.round} under way"
+        return f"{played}, {under_way}: {decided} of {counted(len(games), 'game')} decided"
 
     @command(scopes=("private",))
     async def result(self, ctx: Context, outcome: str) -> None:

@@ -186,7 +186,10 @@ class LeagueRoom(Referee):
             for line in game_options.room_rules(fmt, self.defaults):
                 await ctx.reply(shorten(line))
         elif what == "status":
-            parts = [f"{title}: lobby {len(members)} ({', '.join(members) or 'nobody'})"]
+            lobby_words = (
+                f"lobby {len(members)} ({', '.join(members)})" if members else f"lobby empty (!{fmt} join)"
+            )
+            parts = [f"{title}: {lobby_words}"]
             parts += [lg.room_status_line() for lg in running]
             await ctx.reply(shorten("; ".join(parts)))
 

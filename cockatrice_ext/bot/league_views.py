@@ -369,6 +369,16 @@ def render_effects(
     opening = opened_shops(effects)
     stood_in = {e.player for e in effects if isinstance(e, core.StoodIn)}  # told once, by StoodIn's line
     done_so_far = _done_counts(effects, engine)
+
+    def of_this_phase(player: str, text: str) -> Line:
+        """``text``, a line about the AutoBattler draft phase ``player`` drafts in now (the cards and
+        treasures it brought), said only while they still draft in it: queued behind a slow chat (a
+        follow-up waits for their first line), it never arrives after their ``!done`` or the phase's end,
+        stuck onto the next phase's shop and contradicting it."""
+        if not isinstance(engine, ab.AutoBattlerEngine) or player not in engine.waiting_for():
+            return text
+        return while_drafting(engine, player, lambda _names: text)
+
     for effect in effects:
         # -- shared league effects --
         if isinstance(effect, core.PackInFront):
@@ -484,13 +494,17 @@ def render_effects(
             source = {"booster": "Your booster", "setup": "Your first cards", "random": "A random card"}.get(
                 effect.source, f"From the {effect.source}"
             )
-            line = f"{source}: {grouped(effect.names)} (now in your pool)."
+            given = f"{source}: {grouped(effect.names)} (now in your pool)."
+            # a draft phase's (AutoBattler's first cards, its random card): said while that phase lasts
+            given_line = (
+                of_this_phase(effect.player, given) if effect.source in ("setup", "random") else given
+            )
             if effect.player not in opening:
-                out.tell(effect.player, line)
+                out.tell(effect.player, given_line)
             elif not paged(
                 effect.player
             ):  # the shop's first line comes alone; this follows it (the page shows the pool)
-                out.later(effect.player, line)
+                out.later(effect.player, given_line)
         # -- Market Draft --
         elif isinstance(effect, mk.MarketOpened):
             listing = numbered(
@@ -550,11 +564,12 @@ def render_effects(
                     "streak": "win streak",
                 }[effect.reason]
                 mark = ":" if effect.reason == "kept" and effect.delta < 0 else ","
-                line = f"Treasures: {effect.treasures} ({effect.delta:+d}{mark} {why})."
+                said = f"Treasures: {effect.treasures} ({effect.delta:+d}{mark} {why})."
+                treasure_line = of_this_phase(effect.player, said) if effect.reason == "draft" else said
                 if effect.reason != "draft" or effect.player not in opening:
-                    out.tell(effect.player, line)
+                    out.tell(effect.player, treasure_line)
                 elif not paged(effect.player):  # the shop's first line says the treasures; this follows it
-                    out.later(effect.player, line)
+                    out.later(effect.player, treasure_line)
         elif isinstance(effect, ab.ShopOpened):
             assert isinstance(engine, ab.AutoBattlerEngine)
             if paged(effect.player):

@@ -458,7 +458,7 @@ NUMBERS_UNREAD = (
 """Why a command by number waits: see :func:`require_lists_read`."""
 
 
-def require_lists_read(ctx: Context, *refs: object) -> None:
+def require_lists_read(ctx: Context, *refs: object, held: bool = False) -> None:
     """Refuse a command typed in chat whose numbers point into a list that may not have reached its sender
     yet (``refs``: its card references as read, an ``int`` where a number was read as a position, a ``str``
     where a name was typed): while private lines to them still wait for the chat budget, the list
@@ -467,11 +467,17 @@ def require_lists_read(ctx: Context, *refs: object) -> None:
     name means the same card in any list, and a page button says which lists it drew (the web view refuses
     it when they changed), so neither is held up.
 
+    ``held``: the caller still holds lines for the sender back, not queued yet (a league's follow-up waits
+    for their first line to leave before it is queued: the pool a ``!swap SHOP POOL`` numbers is in it),
+    so the chat queue alone cannot show that a list is owed to them.
+
     Raises:
         NotAllowed: with :data:`NUMBERS_UNREAD`.
     """
     if ctx.page or not any(isinstance(ref, int) and not isinstance(ref, bool) for ref in refs):
         return
+    if held:
+        raise NotAllowed(NUMBERS_UNREAD)
     main = ctx.bot.main or ctx.bot  # a game's private lines leave from its own session (--extra-user)
     if any(session.chat.pending(("user", ctx.sender)) for session in main.sessions):
         raise NotAllowed(NUMBERS_UNREAD)

@@ -153,7 +153,7 @@ def test_a_private_leave_asks_then_the_referee_moves_and_forfeits_for_the_leaver
             " forfeit. !standings, !pool and !status still answer here."
         ]
         (standings,) = mine_of("ada", await private(bot, chat, "ada", "!standings"))
-        assert standings == "ada: Round 1 of 2: 1. bea 2 (1-0-0), 2. ada 0 (0-0-1)"
+        assert standings == "ada: Round 1 of 2: 1. bea 2 (1-0-0), 2. ada 0 (0-0-1) (left)"
         assert await room_line(bot, chat, "ada", "!market join") == [
             "Market Draft league #1 is under way and cannot take new players; ada joins the lobby of a new"
             " Market Draft league (1: 1 more needed; who is in: !market status)."

@@ -455,7 +455,7 @@ def test_a_draw_cut_short_reaches_its_drawer_on_a_real_server(
     first of three drawn cards reached its drawer (``on_its_way``: with the second face down on the
     referee's table, nameless to it after the restart); a new process on the same journal deals the rest."""
     from bot_players import bot_line, wait_until
-    from test_auction_e2e import referee_of, sql_auction_site
+    from test_auction_e2e import active_asks_to_draw, referee_of, sql_auction_site
 
     site = sql_auction_site(servatrice_factory, mariadb, tmp_path, "dk")
 
@@ -463,12 +463,7 @@ def test_a_draw_cut_short_reaches_its_drawer_on_a_real_server(
         bot = await site.start_bot()
         alice, bob, game_id, referee, by_id = await site.seated_game(bot)
         try:
-            drawer_id = int(referee.engine.active)  # type: ignore[arg-type]
-            drawer = by_id[drawer_id]
-            other = bob if drawer is alice else alice
-            mark = drawer.mark()
-            await drawer.say(game_id, "!draw 3")  # asked first (a free card otherwise)
-            await bot_line(drawer, r"say !draw again", mark)
+            drawer_id, drawer, other, mark = await active_asks_to_draw(referee, by_id, game_id, 3)
 
             handed = 0
             stopped = asyncio.Event()
@@ -527,7 +522,7 @@ def test_a_draw_whose_drawer_left_while_the_referee_was_away_leaves_the_game_on_
     seat, the referee's deck as the other player counts it is the block again, and nothing drawn is left on
     the referee's table (before: the deck kept the two cards the drawer never got)."""
     from bot_players import bot_line, wait_until
-    from test_auction_e2e import referee_of, sql_auction_site
+    from test_auction_e2e import active_asks_to_draw, referee_of, sql_auction_site
 
     site = sql_auction_site(servatrice_factory, mariadb, tmp_path, "dl")
 
@@ -535,12 +530,7 @@ def test_a_draw_whose_drawer_left_while_the_referee_was_away_leaves_the_game_on_
         bot = await site.start_bot()
         alice, bob, game_id, referee, by_id = await site.seated_game(bot)
         try:
-            drawer_id = int(referee.engine.active)  # type: ignore[arg-type]
-            drawer = by_id[drawer_id]
-            other = bob if drawer is alice else alice
-            mark = drawer.mark()
-            await drawer.say(game_id, "!draw 3")  # asked first (a free card otherwise)
-            await bot_line(drawer, r"say !draw again", mark)
+            drawer_id, drawer, other, mark = await active_asks_to_draw(referee, by_id, game_id, 3)
 
             handed = 0
             stopped = asyncio.Event()

@@ -116,6 +116,21 @@ class SqlAuctionSite:
         return alice, bob, game_id, referee, by_id
 
 
+async def active_asks_to_draw(
+    referee: AuctionReferee, by_id: dict[int, Player], game_id: int, count: int
+) -> tuple[int, Player, Player, int]:
+    """The active player says ``!draw COUNT`` once, before the turn's auction: the referee asks first (a free
+    card otherwise), and the same words again draw. Returns their seat, them, the other player, and the mark
+    taken before they spoke."""
+    drawer_id = int(referee.engine.active)  # type: ignore[arg-type]
+    drawer = by_id[drawer_id]
+    other = next(player for player in by_id.values() if player is not drawer)
+    mark = drawer.mark()
+    await drawer.say(game_id, f"!draw {count}")
+    await bot_line(drawer, r"say !draw again", mark)
+    return drawer_id, drawer, other, mark
+
+
 def sql_auction_site(
     servatrice_factory: Any, mariadb: Any, tmp_path: Path, suffix: str, *, judge: bool = False
 ) -> SqlAuctionSite:

@@ -103,8 +103,8 @@ def test_a_judge_s_draw_cut_short_ends_in_the_hand_on_a_real_server(
     """SQL mode, the referee a registered judge (it keeps its seat when its process dies): the connection and
     journal end as the second of three drawn cards is dealt, the first face down on its drawer's table; a new
     process on the same journal moves all three into the drawer's hand and tells them so once."""
-    from bot_players import bot_line, wait_until
-    from test_auction_e2e import referee_of, sql_auction_site
+    from bot_players import wait_until
+    from test_auction_e2e import active_asks_to_draw, referee_of, sql_auction_site
 
     site = sql_auction_site(servatrice_factory, mariadb, tmp_path, "dj", judge=True)
 
@@ -113,12 +113,7 @@ def test_a_judge_s_draw_cut_short_ends_in_the_hand_on_a_real_server(
         alice, bob, game_id, referee, by_id = await site.seated_game(bot)
         try:
             assert referee.is_judge
-            drawer_id = int(referee.engine.active)  # type: ignore[arg-type]
-            drawer = by_id[drawer_id]
-            other = bob if drawer is alice else alice
-            mark = drawer.mark()
-            await drawer.say(game_id, "!draw 3")  # asked first (a free card otherwise)
-            await bot_line(drawer, r"say !draw again", mark)
+            drawer_id, drawer, other, _ = await active_asks_to_draw(referee, by_id, game_id, 3)
 
             handed = 0
             stopped = asyncio.Event()

@@ -216,7 +216,7 @@ def test_a_face_down_card_given_back_survives_a_restart_on_a_real_server(
     drew, face down; the referee's process dies before anyone says ``!top``; the new process, which sees that
     card nameless on its table, still takes ``!top`` for it, and it goes on top of the block unnamed."""
     from bot_players import bot_line, wait_until
-    from test_auction_e2e import referee_of, sql_auction_site
+    from test_auction_e2e import active_asks_to_draw, referee_of, sql_auction_site
 
     from cockatrice_ext.protocol import commands
 
@@ -226,12 +226,7 @@ def test_a_face_down_card_given_back_survives_a_restart_on_a_real_server(
         bot = await site.start_bot()
         alice, bob, game_id, referee, by_id = await site.seated_game(bot)
         try:
-            giver_id = int(referee.engine.active)  # type: ignore[arg-type]
-            giver = by_id[giver_id]
-            other = bob if giver is alice else alice
-            mark = giver.mark()
-            await giver.say(game_id, "!draw 1")  # asked first (a free card otherwise), then drawn
-            await bot_line(giver, r"say !draw again", mark)
+            giver_id, giver, other, mark = await active_asks_to_draw(referee, by_id, game_id, 1)
             await giver.say(game_id, "!draw 1")
             told = await giver.wait_private(lambda t: t.startswith("You drew"))
             drawn = told.removeprefix("You drew ").split(":")[0]

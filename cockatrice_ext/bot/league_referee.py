@@ -1517,6 +1517,8 @@ class LeagueReferee(Referee):
             action = pick_action(
                 ctx.sender, card, engine.carousel, carousel=True, put_back_from=pool, name_of=self.card_name
             )
+            given = getattr(action, "put_back", None)  # a number of their pool, with the put-back carousel
+            require_lists_read(ctx, action.card, given, held=self.lists_owed(ctx.sender))  # type: ignore[attr-defined]
             await self.act(ctx, action)
         else:
             if engine.phase in ("play", "market", "over"):  # a leftover !pick, often several at once

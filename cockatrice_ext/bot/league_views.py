@@ -107,10 +107,17 @@ REFUSALS: dict[str, str] = {
 
 
 def carousel_prompt(engine: ab.AutoBattlerEngine) -> str:
-    """What the player whose carousel pick it is should type."""
+    """What the player whose carousel pick it is should type, with the carousel as it is now: each pick takes
+    a card out (and a put-back adds one at the end), so the numbers of the opening list no longer hold, and
+    ``!pick N`` counts in this one."""
+    now = numbered(core.card_names(engine.config.cards, engine.carousel))
     if engine.config.carousel_put_back:
-        return "Your carousel pick: !pick N for M (M: a card of your !pool goes back into the carousel)."
-    return "Your carousel pick: !pick N."
+        return shorten(
+            f"Your carousel pick, from {now}: !pick N for M (M: a card of your !pool goes back into the"
+            " carousel).",
+            900,
+        )
+    return shorten(f"Your carousel pick, from {now}: !pick N.", 900)
 
 
 BUY_PROMPT = (

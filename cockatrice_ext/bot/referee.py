@@ -16,17 +16,19 @@ import contextlib
 import contextvars
 import hashlib
 import inspect
-import itertools
 import logging
 import math
 import re
 from collections import deque
-from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from cockatrice_ext.bot.absent import ABSENT_SECONDS, AbsentPlayers
 from cockatrice_ext.bot.blocks import pile_cod
-from cockatrice_ext.bot.chat import Line, bidi_isolated
+from cockatrice_ext.bot.board import GRID_POINTS_PER_CARD as GRID_POINTS_PER_CARD
+from cockatrice_ext.bot.board import GameBoard, OwnDeck
+from cockatrice_ext.bot.chat import Line
 from cockatrice_ext.bot.commands import (
     PREFIX,
     BadArgument,
@@ -41,18 +43,29 @@ from cockatrice_ext.bot.commands import (
     parse_invocation,
     unknown_reply,
 )
-from cockatrice_ext.bot.missed import MissedLines, recap
+from cockatrice_ext.bot.missed import MissedLines
 from cockatrice_ext.bot.serial import SerialWork
-from cockatrice_ext.cards.typed import typed_key
+from cockatrice_ext.bot.words import (
+    MAX_CHAT_LINE,
+    SPECTATOR_LINE,
+    Refusal,
+    brief,
+    duration_words,
+    either,
+    over_words,
+    render_refusal,
+    shorten,
+)
+from cockatrice_ext.bot.words import game_list as game_list  # re-exported
+from cockatrice_ext.bot.words import players_named as players_named  # re-exported
+from cockatrice_ext.bot.words import plural as plural  # re-exported
 from cockatrice_ext.client import ClientEvent
-from cockatrice_ext.client._wire import command_name
-from cockatrice_ext.client.errors import ClientError, GameNotStarted, NotInRoom
-from cockatrice_ext.client.mirror import CardState, GameMirror, PlayerState
+from cockatrice_ext.client.errors import ClientError
+from cockatrice_ext.client.mirror import GameMirror, PlayerState
 from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats.base import Effect, RulesError
 from cockatrice_ext.journal import DuplicateAction, JournalWriteError, Table
 from cockatrice_ext.protocol import commands as pc
-from cockatrice_ext.protocol.codes import CardAttribute, Zone
 
 if TYPE_CHECKING:
     from cockatrice_ext.bot.runtime import Bot
@@ -60,22 +73,8 @@ if TYPE_CHECKING:
 LOGGER = logging.getLogger(__name__)
 
 
-GRID_POINTS_PER_CARD = 3
-"""Cockatrice's table grid: x // 3 is the card column; x % 3 stacks cards on one another."""
-MAX_CHAT_LINE = 300
-"""Bot lines are kept short: the chat budget is about 1000 characters per 10 s for all bot chat."""
 ABANDONED = "abandoned: every player left"
 """The journal's reason for a started game every seated player left."""
-ABSENT_SECONDS = 180.0
-"""How long a seated player's connection is gone from a started game before its chat hears who is missing
-and what the others can do (``!drop`` works from then on): a client restarted or a phone that changed
-networks is back well within it, a banned or vanished player never is."""
-
-
-def shorten(text: str, limit: int = MAX_CHAT_LINE) -> str:
-    """One chat line of at most ``limit`` characters."""
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass
@@ -273,27 +272,6 @@ CHAT_BUSY_LOAD = 0.5
 """How full a session's chat window (sent and waiting, :meth:`Bot.chat_load`) is when a game's waiting answers
 count as waiting for the budget (:meth:`GameReferee.chat_busy`)."""
 
-SPECTATOR_LINE = 120
-"""The longest answer a spectator gets in game chat (:func:`brief`): they watch, the advice is for players."""
-
-
-def brief(text: str, limit: int = SPECTATOR_LINE) -> str:
-    """``text`` cut to its first sentence when longer than ``limit`` (a spectator's answer), or shortened."""
-    if len(text) <= limit:
-        return text
-    cut = text.find(". ", 0, limit)
-    if cut > 0:
-        return text[: cut + 1]
-    return shorten(text, limit)
-
-
-def over_words(reason: str) -> str:
-    """ "The game is over (REASON)." for a finished game's state answer."""
-    reason = reason.removeprefix("game over").strip(" :")
-    if reason.startswith("(") and reason.endswith(")"):
-        reason = reason[1:-1]
-    return f"The game is over ({reason})." if reason else "The game is over."
-
 
 def looks_like_command(text: str) -> bool:
     """Whether ``text`` is said as a command (never raises)."""
@@ -301,108 +279,6 @@ def looks_like_command(text: str) -> bool:
         return parse_invocation(text) is not None
     except CommandError:
         return True
-
-
-def duration_words(seconds: float) -> str:
-    """A duration for players: whole seconds under a minute, else rounded minutes ("5 minutes")."""
-    if math.ceil(seconds) < 60:  # 59.2 s is "1 minute", never "60 seconds"
-        count, unit = max(1, math.ceil(seconds)), "second"
-    else:
-        count, unit = max(1, round(seconds / 60)), "minute"
-    return f"{count} {unit}{'' if count == 1 else 's'}"
-
-
-def plural(count: int, one: str, many: str) -> str:
-    """``one`` for a count of 1, else ``many``."""
-    return one if count == 1 else many
-
-
-def game_list(game_ids: Iterable[int]) -> str:
-    """Game numbers as players write them: ``#5, #8``."""
-    return ", ".join(f"#{game_id}" for game_id in game_ids)
-
-
-def _named(value: Any) -> list[str]:
-    """The card names a refusal's detail holds (one name, or a list of them)."""
-    if isinstance(value, str):
-        return [value] if value else []
-    if isinstance(value, (list, tuple)):
-        return [item for item in value if isinstance(item, str) and item]
-    return []
-
-
-def card_choice(details: Mapping[str, Any], shown: Callable[[str], str] = str) -> str:
-    """What a refusal's card details offer the player: ``which one: A or B?`` for its ``candidates`` (two or
-    more cards the typed name fits), ``did you mean A?`` for its ``closest`` (typo suggestions), else "".
-    ``shown`` gives a card's name as the game shows it (a double-faced card by its front face)."""
-    candidates = list(dict.fromkeys(shown(name) for name in _named(details.get("candidates"))))
-    if len(candidates) >= 2:
-        return f"which one: {_either(candidates)}?"
-    closest = list(dict.fromkeys(shown(name) for name in _named(details.get("closest"))))
-    if closest:
-        return f"did you mean {_either(closest)}?"
-    return ""
-
-
-def _either(names: list[str]) -> str:
-    """``A``, ``A or B``, ``A, B or C``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """An engine refusal as the player reads it: one line, and whether it must go to them alone."""
-
-    text: str
-    private: bool = False
-
-
-def render_refusal(
-    reason: str,
-    error: RulesError,
-    *,
-    hidden: Collection[str] | None = (),
-    shown: Callable[[str], str] = str,
-) -> Refusal:
-    """The one rendering of an engine refusal for every format: ``reason`` (the format's words for it,
-    ``Referee.explain``) with :func:`card_choice` after it ("no such card here; did you mean A?"), or, for a
-    name that fits several cards, that question alone ("which one: A or B?"); private when it names any
-    card of ``hidden``, the cards the acting player sees and others must not (their hand: ``candidates`` and
-    ``closest`` come from it), by engine or shown name; ``hidden=None`` (a format that does not say which
-    are): every suggested card counts as hidden."""
-    choice = card_choice(error.details, shown)
-    if choice.startswith("which one"):  # the name fits several cards: the question is the whole answer
-        text = choice
-    elif choice:
-        text = f"{reason.rstrip(' .?!;:')}; {choice}"
-    else:
-        text = reason
-    named = [name for key in ("candidates", "closest", "card") for name in _named(error.details.get(key))]
-    if hidden is None:
-        private = bool(_named(error.details.get("candidates")) or _named(error.details.get("closest")))
-    else:
-        secret = set(hidden)
-        private = any(name in secret or shown(name) in secret for name in named)
-    return Refusal(text, private)
-
-
-def player_key(name: str) -> str:
-    """A player's name as typed, for comparison: folded (case, accents, a phone's quote marks and spaces)
-    without a leading ``@`` or the quote marks around it (``@Zoë_FX``, ``"zoe_fx"`` -> ``zoe_fx``)."""
-    return typed_key(name.strip().lstrip("@")).lstrip("@")
-
-
-def players_named(typed: str, players: Iterable[Any], name_of: Callable[[Any], str]) -> list[Any]:
-    """The players among ``players`` that ``typed`` names, forgiving as card names are: the whole name
-    folded (:func:`player_key`), else the one whose name it starts (three characters or more)."""
-    key = player_key(typed)
-    if not key:
-        return []
-    keys = {player: player_key(name_of(player)) for player in players}
-    exact = [player for player, name in keys.items() if name == key]
-    if exact or len(key) < 3:
-        return exact
-    return [player for player, name in keys.items() if name.startswith(key)]
 
 
 @dataclass
@@ -631,78 +507,7 @@ class Referee:
         return f"that did not go through ({why}); nothing changed"
 
 
-@dataclass
-class OwnDeck:
-    """One of the bot's own hidden zones (its deck, its sideboard) as the server holds it: card names by
-    position (0 = top), and whether each card's id was ever shown with its name (``seen``: a card the referee
-    put back, or one it cannot vouch for after a restart; Servatrice lists a hidden zone's cards by position,
-    not by id).
-
-    Cards in a hidden zone are addressed by position, and the server shuffles every deck when the
-    game starts, so a referee reads its deck once (``Command_DumpZone``) and then keeps this list in
-    step with every card it moves in or out. The engine decides *which* card; this finds *where*.
-    """
-
-    names: list[str] = field(default_factory=list)
-    seen: list[bool] = field(default_factory=list)
-
-    def load(self, names: Iterable[str], seen: Iterable[bool] = ()) -> None:
-        """The zone as read from the server, with each card's seen mark (unseen where none is given)."""
-        self.names = list(names)
-        marks = list(seen)[: len(self.names)]
-        self.seen = marks + [False] * (len(self.names) - len(marks))
-
-    def position(
-        self, name: str, exclude: set[int] | None = None, *, unseen: bool = False, seen: bool = False
-    ) -> int | None:
-        """The first position holding ``name`` (skipping ``exclude``; with ``unseen``, only a card whose id
-        was never shown with its name; with ``seen``, only one whose id was), or None."""
-        for position, candidate in enumerate(self.names):
-            if candidate != name or (exclude is not None and position in exclude):
-                continue
-            if (unseen and self._seen(position)) or (seen and not self._seen(position)):
-                continue
-            return position
-        return None
-
-    def positions(self, names: list[str]) -> list[int]:
-        """Distinct positions for ``names`` (two copies of a card get two positions)."""
-        found: list[int] = []
-        for name in names:
-            position = self.position(name, exclude=set(found))
-            if position is not None:
-                found.append(position)
-        return found
-
-    def position_unseen(self) -> int:
-        """The first position whose card was never seen (0 when every card was)."""
-        return next((p for p in range(len(self.names)) if not self._seen(p)), 0)
-
-    def _seen(self, position: int) -> bool:
-        return position < len(self.seen) and self.seen[position]
-
-    def take(self, position: int) -> str:
-        """Take the card at ``position`` out (its seen mark goes with it: :meth:`took_seen`)."""
-        self.took_seen = self._seen(position)
-        if position < len(self.seen):
-            self.seen.pop(position)
-        return self.names.pop(position)
-
-    took_seen: bool = False
-    """Whether the card :meth:`take` last took had been seen."""
-
-    def put(self, name: str, *, top: bool, seen: bool = False) -> None:
-        """A card called ``name`` in, on top or at the bottom; ``seen``: its id was shown with its name."""
-        self.seen += [False] * (len(self.names) - len(self.seen))
-        if top:
-            self.names.insert(0, name)
-            self.seen.insert(0, seen)
-        else:
-            self.names.append(name)
-            self.seen.append(seen)
-
-
-class GameReferee(Referee):
+class GameReferee(GameBoard, AbsentPlayers, Referee):
     """A referee for one Cockatrice game, backed by one journaled engine table."""
 
     finished: str = ""
@@ -931,135 +736,6 @@ class GameReferee(Referee):
         finally:
             COMMAND_ACTION_IDS.reset(token)
 
-    async def on_connection_changed(self, event: ClientEvent) -> None:
-        """A player's connection dropped (their seat is kept: a registered player) or came back."""
-        player = self.mirror.players.get(event.player_id)
-        if player is None or player.spectator or event.player_id == self.me:
-            return
-        if player.ping_seconds < 0:
-            self.missed.dropped(event.player_id, player.silent_before_drop, asyncio.get_running_loop().time())
-            LOGGER.info("game %d: %s's connection dropped; their seat is kept", self.game_id, player.name)
-            await self.follow_absent()
-            return
-        await self.tell_missed(event.player_id)
-        await self.follow_absent()
-
-    # -- players whose connection is gone ----------------------------------------------------------
-
-    async def follow_absent(self) -> None:
-        """Bring :attr:`absent_since` in line with the seats the server reports (ping -1: the connection is
-        gone, the seat kept): a newly absent seat gets a task that tells the game's chat once, after
-        :data:`ABSENT_SECONDS`, who is missing and what the others can do; a seat back (or gone) is
-        forgotten, and a player back after that line is said back once."""
-        if self.closed or not self.seats_known:
-            return
-        now = asyncio.get_running_loop().time()
-        seats = {p.player_id: p for p in self.humans()}
-        for pid, seat in seats.items():
-            if seat.ping_seconds < 0 and pid not in self.absent_since:
-                self.absent_since[pid] = now
-                self._absent_watch[pid] = asyncio.get_running_loop().create_task(self._tell_absent(pid))
-        for pid in [pid for pid in self.absent_since if pid not in seats or seats[pid].ping_seconds >= 0]:
-            del self.absent_since[pid]
-            task = self._absent_watch.pop(pid, None)
-            if task is not None and task is not asyncio.current_task():
-                task.cancel()
-            if pid in self._absent_told:
-                self._absent_told.discard(pid)
-                if pid in seats and not self.finished and pid not in self.dropping:
-                    await self.say(f"{seats[pid].name} is back; the game goes on.")
-
-    def absent_for(self, player_id: int) -> float | None:
-        """Seconds seat ``player_id``'s connection has been gone (the server's word), or None when it is
-        not (connected, a spectator, no longer seated, or the seats are not known now)."""
-        if not self.seats_known or player_id not in self.absent_since:
-            return None
-        seat = self.mirror.players.get(player_id)
-        if seat is None or seat.spectator or seat.ping_seconds >= 0:
-            return None
-        return asyncio.get_running_loop().time() - self.absent_since[player_id]
-
-    async def _tell_absent(self, player_id: int) -> None:
-        """Once the seat has been gone :data:`ABSENT_SECONDS`, say so in a started game (once)."""
-        loop = asyncio.get_running_loop()
-        while not self.closed and player_id in self.absent_since:
-            due = self.absent_since[player_id] + ABSENT_SECONDS - loop.time()
-            if due > 0:
-                await asyncio.sleep(due)
-            elif not self.seats_known:
-                await asyncio.sleep(1.0)  # the referee is between a lost connection and back
-            else:
-                break
-        if self.absent_for(player_id) is None or player_id in self._absent_told or self.finished:
-            return
-        if self.table is None or not self.mirror.started or not self.plays_on(player_id):
-            return
-        self._absent_told.add(player_id)
-        name = self.player_name(player_id)
-        gone = duration_words(loop.time() - self.absent_since[player_id])
-        await self.say(
-            shorten(
-                f"{name}'s connection has been gone {gone}; their seat is kept and they may come back."
-                f" {self.absent_choices(name)}"
-            )
-        )
-
-    def plays_on(self, player_id: int) -> bool:
-        """Whether seat ``player_id`` still takes part in the game (overridden: not once out of the rules)."""
-        return self.is_engine_player(player_id)
-
-    def absent_choices(self, name: str) -> str:
-        """What the others can do while ``name``'s connection stays gone; by default (Combat, a league's
-        game) the rules have no way on without them."""
-        if getattr(self, "league", None) is not None:  # a league's game (bot/league_games.py)
-            return "Wait for them: if they stay away, the league gives the game to their opponent by forfeit."
-        return "The rules have no way to go on without them: wait for them."
-
-    def absent_seat(self, typed: str) -> int:
-        """The seat ``typed`` names (:func:`players_named`) if its connection has been gone at least
-        :data:`ABSENT_SECONDS` and it still plays, else a refusal saying why."""
-        seats = {p.player_id: p for p in self.humans()}  # identity: the server's seat ids and names
-        named = players_named(typed, seats, lambda pid: seats[pid].name)
-        if not named:
-            raise BadArgument("no player seated in this game has that name")
-        if len(named) > 1:
-            raise BadArgument(f"which one: {_either([seats[pid].name for pid in named])}?")
-        seat = seats[named[0]]
-        if not self.plays_on(seat.player_id):
-            raise NotAllowed(f"{seat.name} is out of this game already")
-        bound = duration_words(ABSENT_SECONDS)
-        gone = self.absent_for(seat.player_id)
-        if gone is None:
-            raise NotAllowed(
-                f"{seat.name} is connected: !drop is only for a player whose connection has been gone {bound}"
-            )
-        if gone < ABSENT_SECONDS:
-            raise NotAllowed(
-                f"{seat.name}'s connection has been gone {duration_words(gone)} and they may be back soon:"
-                f" !drop works once it has been gone {bound}"
-            )
-        return seat.player_id
-
-    async def remove_dropped(self, player_id: int) -> None:
-        """After the rules took seat ``player_id`` out (``!drop``): tell them privately what the game's chat
-        said meanwhile (kept until they are back online), then take the seat away (the referee hosts the
-        game), so Cockatrice's turn order goes on without it."""
-        name = self.player_name(player_id)
-        text = recap(self.game_id, self.missed.back(player_id))
-        await self.tell(
-            name, text or f"Game #{self.game_id}: the other players took you out, your connection being gone."
-        )
-        try:
-            await self.bot.client.game_commands(self.game_id, [pc.kick_from_game(player_id)])
-        except (ClientError, ConnectionError, TimeoutError) as exc:  # the rules' word stands: out
-            LOGGER.info("game %d: could not take %s's seat away: %s", self.game_id, name, exc)
-
-    async def tell_missed(self, player_id: int) -> None:
-        """Send a player who is back what the game's chat said while they were away, in one message."""
-        text = recap(self.game_id, self.missed.back(player_id))
-        if text and not self.closed:
-            await self.tell(self.player_name(player_id), text)
-
     async def flush_chat(self) -> None:
         """Wait until every line queued for this game was sent."""
         await self.bot.chat.flush(self.chat_destination)
@@ -1083,153 +759,6 @@ class GameReferee(Referee):
             p.name == user and not p.spectator and seat != game.local_player_id
             for seat, p in game.players.items()
         )
-
-    @property
-    def board_open(self) -> bool:
-        """Whether the game's board still takes game commands: we referee it, the server still has us in it
-        and it is started (Cockatrice stops a game, clearing its zones, once fewer than two seats play on)."""
-        if self.closed or self.game_id not in self.bot.client.games:
-            return False
-        mirror = self.mirror
-        return mirror.started and not (mirror.closed or mirror.kicked)
-
-    async def run(self, *commands: Any) -> None:
-        """Send game commands in order (paced by the client's flood gate).
-
-        Game commands only show things on the board. Once the game no longer takes them (we left it; it
-        stopped, closed or is gone: ``RespGameNotStarted``, ``RespNotInRoom``) they are dropped with an info
-        line, never an error: what the rules decided is journaled and said whatever the board shows.
-        """
-        await self._send(commands)
-
-    async def judge(self, seat: int, commands: Iterable[Any]) -> Any:
-        """Run ``commands`` acting as player ``seat`` (``Command_Judge``), dropped as :meth:`run` drops
-        them; the response, or None when dropped."""
-        return await self._send(tuple(commands), seat=seat)
-
-    async def _send(self, commands: tuple[Any, ...], *, seat: int | None = None) -> Any:
-        """The one place game commands are sent from, and dropped once the game no longer takes them."""
-        if not commands:
-            return None
-        if self.closed or self.game_id not in self.bot.client.games:
-            LOGGER.debug("game %d: no longer ours; %d game command(s) dropped", self.game_id, len(commands))
-            return None
-        try:
-            if seat is None:
-                return await self.bot.client.game_commands(self.game_id, list(commands))
-            return await self.bot.client.judge_commands(self.game_id, seat, list(commands))
-        except (GameNotStarted, NotInRoom) as exc:
-            if isinstance(exc, GameNotStarted) and self.not_started_yet:
-                self._hold_until_started(commands, seat)
-                return None
-            LOGGER.info(
-                "game %d: no longer takes game commands (%s); the board is not updated", self.game_id, exc
-            )
-            return None
-
-    MAX_HELD_COMMANDS: ClassVar[int] = 200
-    """Game commands kept, at most, while a game has not started yet (the oldest go first)."""
-    DRAWING_COMMANDS: ClassVar[frozenset[str]] = frozenset(
-        {"Command_SetCardAttr", "Command_CreateToken", "Command_SetCounter", "Command_CreateCounter"}
-    )
-    """What a not-yet-started game's refusal keeps for its start: commands that only draw the board. A turn
-    passed or a card moved before the start would act on a game that is not the one meant: dropped."""
-
-    @property
-    def not_started_yet(self) -> bool:
-        """Whether the game has never started here (players still joining): not a game that stopped."""
-        if self._was_started or self.closed or self.game_id not in self.bot.client.games:
-            return False
-        mirror = self.mirror
-        return not (mirror.started or mirror.closed or mirror.kicked)
-
-    def _hold_until_started(self, commands: tuple[Any, ...], seat: int | None) -> None:
-        """The server refused commands because the game has not started yet: keep them for its start
-        (:meth:`send_held`), when the board takes them; the game still takes commands."""
-        drawing = tuple(c for c in commands if command_name(c) in self.DRAWING_COMMANDS)
-        if drawing:
-            self._before_start.append((drawing, seat))
-            del self._before_start[: -self.MAX_HELD_COMMANDS]
-        LOGGER.debug(
-            "game %d has not started yet: %d game command(s) kept until it starts, %d dropped",
-            self.game_id,
-            len(drawing),
-            len(commands) - len(drawing),
-        )
-
-    async def send_held(self) -> None:
-        """The game started: send what it refused before, in order, ahead of what the start itself draws
-        (which then has the last word); a refusal now is logged, never fatal."""
-        held, self._before_start = self._before_start, []
-        for commands, seat in held:
-            try:
-                await self._send(commands, seat=seat)
-            except ClientError as exc:
-                LOGGER.info("game %d: a command kept until the start was refused: %s", self.game_id, exc)
-
-    # -- the bot's own cards (shared piles live in its deck) ------------------------------------------
-
-    def free_x(self, seat: int, row: int | None = None) -> int:
-        """The grid x of the first card column of ``seat``'s table with no card in ``row`` (any row when
-        None), so that no card hides another."""
-        player = self.mirror.players.get(seat)  # a player gone meanwhile has no table left
-        cards = player.zone(Zone.TABLE.value).cards if player is not None else []
-        used = {
-            card.x // GRID_POINTS_PER_CARD for card in cards if card.x >= 0 and (row is None or card.y == row)
-        }
-        return GRID_POINTS_PER_CARD * next(column for column in itertools.count() if column not in used)
-
-    @property
-    def is_judge(self) -> bool:
-        """Whether the server seated us as a judge (we may then act for players)."""
-        return bool(self.mirror.judge)
-
-    @property
-    def watching(self) -> bool:
-        """Whether we referee from a judge's spectator seat (no zones, counters or turns of our own: note
-        cards go on the players' tables and turns are passed for the player whose turn it is)."""
-        return bool(self.mirror.spectator)
-
-    def note_card(self, seat: int, name: str) -> CardState | None:
-        """The card named ``name`` on ``seat``'s table, as the mirror knows it."""
-        player = self.mirror.players.get(seat)
-        table = player.zones.get(Zone.TABLE.value) if player is not None else None
-        return next((card for card in table.cards if card.name == name), None) if table else None
-
-    async def show_note_card(self, seat: int, name: str, note: str, number: str = "") -> None:
-        """Show words (``note``, the card's annotation) and a short ``number`` (where the client prints
-        power and toughness) on a token named ``name`` on ``seat``'s table: ours directly, a player's
-        acting as them (a judge only). The real client prints both on the table; extra counters, by
-        contrast, stack unlabelled below a player's seven standard ones and spill into the next player's
-        area. Created on first use (and again if a player moved it away); then only changes are sent."""
-        if seat != self.me and not self.is_judge:
-            return
-        note = bidi_isolated(note)  # a right-to-left name keeps its place, as in chat
-
-        async def commands(wanted: list[Any]) -> None:
-            if seat == self.me:
-                await self.run(*wanted)
-            else:
-                await self.judge(seat, wanted)
-
-        card = self.note_card(seat, name)
-        if card is None:
-            token = pc.create_token(
-                name, pt=number or None, annotation=note, destroy_on_zone_change=True, x=0, y=2
-            )
-            await commands([token])
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + 3.0  # wait for its event, so the next change updates this card
-            while self.note_card(seat, name) is None and loop.time() < deadline and self.board_open:
-                await asyncio.sleep(0.01)
-            return
-        wanted = []
-        if card.annotation != note:
-            wanted.append(pc.set_card_attr(Zone.TABLE.value, card.id, CardAttribute.AttrAnnotation, note))
-        if number and card.pt != number:
-            wanted.append(pc.set_card_attr(Zone.TABLE.value, card.id, CardAttribute.AttrPT, number))
-        if wanted:
-            await commands(wanted)
 
     async def remind_once(self, player_id: int, text: str) -> None:
         """Tell a player privately why the game did not start (each reason once)."""
@@ -1276,118 +805,6 @@ class GameReferee(Referee):
         """Cockatrice says the game is no longer started: a stop for an illegal deck is done."""
         if not self.mirror.started:
             self.stopping = False
-
-    async def pass_turn(self) -> None:
-        """End the current Cockatrice turn: ours, or (watching as a judge) the active player's for them."""
-        active = self.mirror.active_player_id
-        try:
-            if not self.watching:
-                await self.run(pc.next_turn())
-            elif self.is_judge and active in self.mirror.players:
-                await self.judge(active, [pc.next_turn()])
-        except ClientError as exc:
-            LOGGER.info("game %d: could not pass the turn: %s", self.game_id, exc)
-
-    async def read_own_deck(self, zone_name: str = "deck", into: OwnDeck | None = None) -> bool:
-        """Learn our deck's order (names) from the server (or that of our ``zone_name``, into ``into``);
-        False (an info line, the list unchanged) when the game stopped or went before the server answered: a
-        player who leaves the moment the game starts stops it (``RespGameNotStarted``) or closes it, and the
-        referee then has no deck to read. Every card read is taken for unseen (:meth:`seen_before`)."""
-        game = None if self.closed else self.bot.client.games.get(self.game_id)
-        if game is None or game.closed or game.kicked:
-            LOGGER.info("game %d is gone: the referee did not read its deck", self.game_id)
-            return False
-        try:
-            response = await self.bot.client.game_command(self.game_id, pc.dump_zone(self.me, zone_name))
-        except (GameNotStarted, NotInRoom) as exc:
-            LOGGER.info("game %d stopped before the referee read its deck (%s)", self.game_id, exc)
-            return False
-        zone = getattr(response.payload, "zone_info", None)
-        names = [card.name for card in zone.card_list] if zone is not None else []
-        (self.own_deck if into is None else into).load(names)  # a format that puts cards back marks them
-        return True
-
-    async def wait_new_card(
-        self,
-        player: int,
-        before: set[int],
-        *,
-        name: str = "",
-        exclude: Iterable[int] = (),
-        timeout: float = 3.0,
-    ) -> int | None:
-        """The id of a card that appeared on ``player``'s table (not in ``before``), as the mirror sees it."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        skip = set(before) | set(exclude)
-        while loop.time() < deadline and self.board_open:  # a stopped game's board shows nothing new
-            seat = self.mirror.players.get(player)
-            if seat is None:  # the player left meanwhile
-                return None
-            for card in seat.zone("table").cards:
-                if card.id not in skip and (not name or card.name == name):
-                    return card.id
-            await asyncio.sleep(0.01)
-        return None
-
-    def table_ids(self, player: int) -> set[int]:
-        """The ids of the cards on ``player``'s table (none once they left)."""
-        seat = self.mirror.players.get(player) if self.game_id in self.bot.client.games else None
-        return {card.id for card in seat.zone("table").cards} if seat is not None else set()
-
-    async def deal_from_deck(
-        self,
-        name: str,
-        player: int,
-        *,
-        face_down: bool = False,
-        exclude: Iterable[int] = (),
-        unseen_first: bool = False,
-    ) -> int | None:
-        """Move a card called ``name`` from our deck onto ``player``'s table; return its new id if seen.
-        ``unseen_first``: a card of that name whose id was never shown with it, if the deck has one.
-
-        Any player may put cards onto another player's table, so this needs no judge rights.
-        """
-        position = self.own_deck.position(name, unseen=True) if unseen_first else None
-        if position is None:
-            position = self.own_deck.position(name)
-        if position is None:
-            LOGGER.warning("game %d: %s is not in the bot's deck", self.game_id, name)
-            return None
-        before = self.table_ids(player)
-        move = pc.move_card(
-            "deck", [position], target_player_id=player, target_zone="table", x=0, y=0, face_down=face_down
-        )
-        self.own_deck.take(position)
-        await self.run(move)
-        return await self.wait_new_card(player, before, exclude=exclude)
-
-    async def into_hand(self, player: int, card_id: int | list[int], zone: str = "hand") -> bool:
-        """As a judge, move a card (or several: one command) from ``player``'s table into their ``zone``,
-        acting as them.
-
-        The server names a card moved into a hand only to whoever moved it, so acting as the owner is
-        what lets them see it. Each ``Command_Judge`` counts against the connection's game-command budget
-        (twenty per ten seconds under the shipped limits), so the cards of one draw go in one. Returns False
-        (nothing done) without judge rights.
-        """
-        if not self.is_judge:
-            return False
-        ids = card_id if isinstance(card_id, list) else [card_id]
-        if not ids:
-            return True
-        take = pc.move_card("table", ids, target_player_id=player, target_zone=zone, x=0, y=0)
-        await self.judge(player, [take])
-        return True
-
-    async def table_to_own_deck(self, card_id: int, name: str, *, top: bool) -> None:
-        """Put a card lying on our table into our deck, on top or at the bottom."""
-        move = pc.move_card(
-            "table", [card_id], target_player_id=self.me, target_zone="deck", x=0 if top else -1, y=0
-        )
-        await self.run(move)
-        self.own_deck.put(name, top=top, seen=True)  # everyone saw its id with its name, or dealt it
 
     def apply(self, action: Any) -> list[Effect]:
         """Apply an action through the journaled table.
@@ -2128,7 +1545,7 @@ class LobbyReferee(Referee):
             if not waiting:
                 raise NotAllowed("you have no game waiting for players")
             if len(waiting) > 1:
-                raise BadArgument(f"which one: {_either([f'#{gid}' for gid in waiting])}? Say !cancel GAME")
+                raise BadArgument(f"which one: {either([f'#{gid}' for gid in waiting])}? Say !cancel GAME")
             game_id = waiting[0]
         else:
             number = game.removeprefix("#")

@@ -20,7 +20,7 @@ from bot_players import Player, bot_line, wait_until
 from test_auction_e2e import BLOCK, run, seated_pair
 from test_vortex_bot import THREE_POOL, draft_and_basics, take_turn
 
-from cockatrice_ext.bot import referee as referee_module
+from cockatrice_ext.bot import absent as absent_module
 from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
 from cockatrice_ext.client import FloodLimits
@@ -39,7 +39,7 @@ def test_vortex_players_drop_a_player_whose_connection_stays_gone_and_play_on(
     !drop takes ben out (his pack to the shoe), his turn ends and cat plays; back, ben hears what happened."""
     from mariadb_server import sql_config
 
-    monkeypatch.setattr(referee_module, "ABSENT_SECONDS", BOUND, raising=False)
+    monkeypatch.setattr(absent_module, "ABSENT_SECONDS", BOUND, raising=False)
     names = ("ann_dv", "ben_dv", "cat_dv", "sam_dv")
     for name in ("referee_dv", *names):
         mariadb.add_user(name, "secret")
@@ -142,7 +142,7 @@ def test_an_auction_player_back_in_time_plays_on_and_one_who_stays_gone_loses_as
     makes her lose as a player who leaves (DeclareLoss): the last player standing, bob wins."""
     from mariadb_server import sql_config
 
-    monkeypatch.setattr(referee_module, "ABSENT_SECONDS", BOUND, raising=False)
+    monkeypatch.setattr(absent_module, "ABSENT_SECONDS", BOUND, raising=False)
     for name in ("referee_da", "alice_da", "bob_da"):
         mariadb.add_user(name, "secret")
     server = servatrice_factory.start(sql_config(mariadb))
@@ -172,7 +172,7 @@ def test_an_auction_player_back_in_time_plays_on_and_one_who_stays_gone_loses_as
             assert alice_id in engine.living() and not engine.is_over()
 
             # Gone again, and this time for good; a !drop before the bound is refused.
-            monkeypatch.setattr(referee_module, "ABSENT_SECONDS", 600.0)
+            monkeypatch.setattr(absent_module, "ABSENT_SECONDS", 600.0)
             await alice.client.close()
             await wait_until(lambda: seat.ping_seconds < 0, what="the second drop")
             mark = bob.mark()
@@ -181,7 +181,7 @@ def test_an_auction_player_back_in_time_plays_on_and_one_who_stays_gone_loses_as
                 bob, r"alice_da's connection has been gone .* may be back soon: !drop works once", mark
             )
             assert alice_id in engine.living()
-            monkeypatch.setattr(referee_module, "ABSENT_SECONDS", BOUND)
+            monkeypatch.setattr(absent_module, "ABSENT_SECONDS", BOUND)
             await wait_until(lambda: (referee.absent_for(alice_id) or 0.0) >= BOUND, what="the bound")
             await bob.say(game_id, "!drop alice_da")
             await bot_line(bob, r"alice_da was dropped \(their connection was gone\)", mark)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from bot_players import wait_until
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from servatrice import FloodLimits as ServerFloodLimits
 from servatrice import ServatriceConfig, ServatriceFactory
@@ -19,6 +19,7 @@ from cockatrice_ext.bot.chat import (
     HELD_MESSAGES,
     SEPARATOR,
     ChatScheduler,
+    bidi_isolated,
     client_scheduler,
 )
 from cockatrice_ext.client import ClientEvent, connect
@@ -118,6 +119,7 @@ def test_a_raw_text_keeps_its_line_breaks_and_its_place_in_the_conversation() ->
         max_size=25,
     )
 )
+@example([(("game", 1), "א"), (("game", 1), "bid 3 by אבי")])  # right-to-left words are isolated
 def test_never_over_budget_and_nothing_lost(lines: list[tuple[tuple[str, object], str]]) -> None:
     async def scenario() -> list[tuple[float, tuple[str, object], str]]:
         budget = Budget(FloodLimits(chat_interval=0.2, chat_messages=2, chat_chars=400, margin=0.0))
@@ -128,7 +130,8 @@ def test_never_over_budget_and_nothing_lost(lines: list[tuple[tuple[str, object]
 
     sent = asyncio.run(scenario())  # Budget.send asserts the gate allowed every message
     for destination in {d for d, _ in lines}:
-        expected = [" ".join(t.split()) for d, t in lines if d == destination and " ".join(t.split())]
+        said = [" ".join(t.split()) for d, t in lines if d == destination]
+        expected = [bidi_isolated(line) for line in said if line]  # right-to-left words kept in their place
         got = [m for _, d, m in sent if d == destination]
         assert SEPARATOR.join(got) == SEPARATOR.join(expected)
 

@@ -118,7 +118,7 @@ def test_a_refusal_naming_a_hidden_card_goes_to_the_player_alone() -> None:
 
 
 def test_the_rendering_is_one_function_every_format_calls() -> None:
-    from cockatrice_ext.bot.referee import Refusal, card_choice, render_refusal
+    from cockatrice_ext.bot.words import Refusal, card_choice, render_refusal
 
     error = RulesError(
         "no_such_card", card="Delver", candidates=["Delver of Secrets // Insectile Aberration"] * 2

@@ -220,6 +220,6 @@ def test_a_command_refused_before_the_game_starts_is_sent_once_it_starts(
         await referee.on_event(event)  # type: ignore[arg-type]
         assert sent == [[note]]
 
-    with caplog.at_level(logging.INFO, logger="cockatrice_ext.bot.referee"):
+    with caplog.at_level(logging.INFO, logger="cockatrice_ext.bot.board"):
         asyncio.run(run())
     assert not [r for r in caplog.records if "no longer takes game commands" in r.getMessage()]

@@ -277,7 +277,7 @@ def test_cdamage_from_your_own_commander_is_recorded(tmp_path: Path) -> None:
 
 
 def test_player_names_fold_as_card_names_do() -> None:
-    from cockatrice_ext.bot.referee import player_key, players_named
+    from cockatrice_ext.bot.words import player_key, players_named
 
     assert player_key("@Zoë_FX") == player_key("zoe_fx") == player_key('"zoë_fx"') == "zoe_fx"
     named = {1: "zoë_fx", 2: "zoltan", 3: "al"}.__getitem__

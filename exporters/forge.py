@@ -98,11 +98,17 @@ MAX_STEM_BYTES = 240
 ``.arena.txt``, ``-forge-custom``) comes after the stem."""
 
 
+_UNSAFE_IN_FILE_NAMES = re.compile(r'[<>:"/\\|?*\x00-\x1f\x7f]')
+_DOTS_AND_SPACES_AT_ENDS = re.compile(r"^[\s.]+|[\s.]+$")
+
+
 def safe_file_stem(name: str, fallback: str = "unnamed") -> str:
-    """A file name stem that is safe on every OS (Windows' device names too:
-    :func:`~.forge_scripts.windows_safe`), cannot climb out of its folder, and fits a file name with its
-    suffix: at most :data:`MAX_STEM_BYTES` UTF-8 bytes, cut between characters."""
-    stem = re.sub(r'[<>:"/\\|?*\x00-\x1f\x7f]', "", name).strip().strip(".")
+    """The one rule for a file name stem made from a name: safe on every OS (Windows' device names too:
+    :func:`~.forge_scripts.windows_safe`), never climbing out of its folder, never hidden (no leading dot:
+    ``../../evil`` is ``evil``), and fitting a file name with its suffix: at most :data:`MAX_STEM_BYTES`
+    UTF-8 bytes, cut between characters. :func:`forge_deck_file_stem` keeps Forge's own name only where
+    this rule would keep it too."""
+    stem = _DOTS_AND_SPACES_AT_ENDS.sub("", _UNSAFE_IN_FILE_NAMES.sub("", name))
     stem = stem.encode("utf-8")[:MAX_STEM_BYTES].decode("utf-8", errors="ignore")
     return windows_safe(stem) or fallback
 
@@ -119,15 +125,35 @@ def forge_deck_file_stem(name: str) -> str:
     ``DeckBase`` constructor), and expects the file ``getBestFileName() + ".dck"``: that name less
     ``/:*?"<>|``; a ``.dck`` named otherwise is moved out of the decks folder at its next start
     (``DeckStorage.adjustFileLocation``). So ``../../evil`` is ``.._.._evil`` (one file name, in the output
-    folder) and ``Deck v1.2.`` keeps its dot (``Deck v1.2..dck``). ``""`` for a name whose Forge file name
-    would be empty or only dots, hold a backslash (a folder on Windows), be a Windows device name
-    (``CON.dck``) or not fit a file name (:data:`MAX_STEM_BYTES`): the caller then names the file with
+    folder) and ``Deck v1.2.`` keeps its dot (``Deck v1.2..dck``). ``""`` where :func:`safe_file_stem`, the
+    one rule for file names, would not keep Forge's file name (its dots at the end aside, followed by
+    ``.dck``): empty or only dots, starting with a dot (``../../evil``: Forge's ``.._.._evil.dck`` is a
+    hidden file on Unix, out of sight in a file browser), a backslash (a folder on Windows), a Windows
+    device name (``CON.dck``), too long (:data:`MAX_STEM_BYTES`). The caller then names the file with
     :func:`safe_file_stem` and the deck after its file."""
-    stem = _FORGE_DROPS_FROM_FILE_NAMES.sub("", _line_value(name).replace("/", "_"))
-    if not stem.strip(". ") or "\\" in stem or len(stem.encode("utf-8")) > MAX_STEM_BYTES:
+    return "" if forge_deck_file_refusal(name) else _forge_file_stem(name)
+
+
+def _forge_file_stem(name: str) -> str:
+    """The file name, without ``.dck``, Forge gives a deck named ``name`` (``DeckBase.getBestFileName``)."""
+    return _FORGE_DROPS_FROM_FILE_NAMES.sub("", _line_value(name).replace("/", "_"))
+
+
+def forge_deck_file_refusal(name: str) -> str:
+    """Why the export writes no file under the name Forge gives a deck named ``name``, in a few words
+    (``""`` when it does: :func:`forge_deck_file_stem`)."""
+    stem = _forge_file_stem(name)
+    if not stem.strip(". "):
+        return "it leaves no file name"
+    if safe_file_stem(stem, "") == stem.rstrip(". "):
         return ""
-    file_name = f"{stem}.dck"
-    return stem if windows_safe(file_name) == file_name else ""
+    if stem.startswith("."):
+        return f"Forge's file for it, {stem + '.dck'!r}, would be hidden"
+    if "\\" in stem:
+        return "a backslash is a folder on Windows"
+    if len(stem.encode("utf-8")) > MAX_STEM_BYTES:
+        return "it is too long for a file name"
+    return "Windows keeps its file name for a device"
 
 
 class DraftTooBig(ValueError):
@@ -251,6 +277,7 @@ __all__ = [
     "DraftTooBig",
     "draft_note",
     "draft_size",
+    "forge_deck_file_refusal",
     "forge_deck_file_stem",
     "forge_misread_names",
     "safe_file_stem",

@@ -159,6 +159,11 @@ class ClientConnection:
         frames, self._outgoing = self._outgoing, []
         return frames
 
+    @property
+    def has_data_to_send(self) -> bool:
+        """Whether :meth:`data_to_send` has frames to return (it is not called: they stay queued)."""
+        return bool(self._outgoing)
+
     def send(
         self,
         command: Message | Sequence[Message],

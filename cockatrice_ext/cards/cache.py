@@ -29,8 +29,9 @@ from cockatrice_ext.cards.store import SAID, CardStore, write_store
 
 LOGGER = logging.getLogger(__name__)
 
-CACHE_VERSION = "5"  # 2: links and back faces kept; 3: back faces' multiverse ids; 4: cipt, hybrid costs;
-# 5: what the source's read said of its cards kept (store.SAID), said again on every load
+CACHE_VERSION = "6"  # 2: links and back faces kept; 3: back faces' multiverse ids; 4: cipt, hybrid costs;
+# 5: what the source's read said of its cards kept (store.SAID), said again on every load; 6: art-series
+# cards marked (store.ART_BLOB), never offered as "did you mean"
 MIN_CACHED_BYTES = 1024 * 1024  # smaller files parse faster than a cache opens
 
 

@@ -6,11 +6,14 @@ import contextlib
 import contextvars
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from cockatrice_ext.decks.errors import line_place
+
 _TRAILING_POSITION = re.compile(r",? line \d+, column \d+\s*$")
+_COUNT_AFTER = re.compile(r"^(\S.*?)\s+[xX×*]\s?(\d{1,9})$")  # 'Counterspell x2': a count after the name
 _TAG_MISMATCH = re.compile(r"^Opening and ending tag mismatch: (\S+) line (\d+) and (\S+)$")
 
 
@@ -79,38 +82,71 @@ class UnknownCard:
             return f"{suggestion} (with its quote marks)"
         return f"{suggestion!r} (spelled so)"
 
-    def describe(self) -> str:
-        where = f"line {self.line}: " if self.line else ""
+    def describe(self, source: str = "", lines: Sequence[int] = ()) -> str:
+        """``list.txt:12: unknown card 'X' (did you mean: ...?)``: where the name is, as every message about a
+        list's lines says it (:func:`~cockatrice_ext.decks.errors.line_place`: ``FILE:LINE``, so an editor
+        jumps to it; ``line 12`` without a ``source``), then what is wrong. ``lines``: every line the name is
+        on (one name said once), else its own :attr:`line`; no place without a line."""
+        places = [line for line in (lines or [self.line]) if line]
+        where = f"{line_place(source, places)}: " if places else ""
         if self.reason:
             cards = f": {', '.join(self.suggestions)}" if self.suggestions else ""
             return f"{where}{self.name!r} {self.reason}{cards}"
         shown = [self._against_name(suggestion) for suggestion in self.suggestions]
-        hint = f" (did you mean: {', '.join(shown)}?)" if shown else ""
+        notes = [f"did you mean: {', '.join(shown)}?"] if shown else []
         if not shown and not latin_letters(self.name):
-            hint = " (not an English name: names are matched in English only)"
+            notes.append("not an English name: names are matched in English only")
+        notes += self._count_hint()
+        hint = f" ({'; '.join(notes)})" if notes else ""
         return f"{where}unknown card {self.name!r}{hint}"
+
+    def _count_hint(self) -> list[str]:
+        """How to write the count of a name that ends with one (``2 Counterspell x2``, ``Shock x1000``): a
+        count after the name is read only on a line without one in front, up to the largest count."""
+        after = _COUNT_AFTER.match(self.name)
+        if after is None:
+            return []
+        name, count = after.groups()
+        return [f"a card's count is written once, before its name: '{int(count)} {name}'"]
+
+
+def once_per_name(unknown: Sequence[UnknownCard]) -> list[tuple[UnknownCard, list[int]]]:
+    """Each unknown name once, in the order first met, with every line it is on: a name a list holds on
+    several lines has the same suggestions on each, so it is said once with all its places
+    (``cube.txt:16: lines 16 and 17: unknown card 'Dazzling Angel' ...``)."""
+    named: dict[tuple[str, str], tuple[UnknownCard, list[int]]] = {}
+    for card in unknown:
+        first, lines = named.setdefault((card.name, card.reason), (card, []))
+        if card.line and card.line not in lines:
+            lines.append(card.line)
+        if not first.suggestions and card.suggestions:  # the first said without them (past those shown)
+            named[(card.name, card.reason)] = (card, lines)
+    return list(named.values())
 
 
 class UnknownCardsError(LookupError):
-    """Some names in a deck or block list are not in the card database; ``unknown`` lists every one."""
+    """Some names in a deck or block list are not in the card database; ``unknown`` lists every line's, and
+    the message says each name once with all its lines (:func:`once_per_name`)."""
 
     def __init__(self, unknown: list[UnknownCard], *, source: str = ""):
         self.unknown = list(unknown)
         self.source = source
         head = f"{source}: " if source else ""
-        count = len(self.unknown)
+        named = once_per_name(self.unknown)
+        count = len(named)
         usable = any(u.reason for u in self.unknown)
         what = "card name(s) cannot be used" if usable else "unknown card name(s)"
         lines = [f"{head}{count} {what}:"]
-        lines += [f"  {u.describe()}" for u in self.unknown[: self.SHOWN]]
-        if len(self.unknown) > self.SHOWN:
-            lines.append(f"  ... and {len(self.unknown) - self.SHOWN} more")
+        lines += [f"  {card.describe(source, places)}" for card, places in named[: self.SHOWN]]
+        if count > self.SHOWN:
+            lines.append(f"  ... and {count - self.SHOWN} more")
         if not all(u.reason for u in self.unknown):
             lines.append(self.HINT)
         super().__init__("\n".join(lines))
 
     SHOWN = 25
-    """At most this many names are listed; a count stands for the rest."""
+    """At most this many names are listed (each once, however many lines hold it); a count stands for the
+    rest."""
     HINT = (
         "  (names are matched in English only: a translated name (Blitzschlag, Foudre, 稲妻) is unknown, so"
         " write the card's English name. Cards missing from the card data: the built-in data holds real"

@@ -10,8 +10,10 @@ Rules, in order of preference:
 4. the back face of a double-faced/flip/meld card (``Insectile Aberration``), with a warning
    because decks list such cards by their front face.
 
-An art-series card (``Lightning Bolt // Lightning Bolt``, as some sites write a card whose two faces
-share a name) never wins a name over a real card: its name means the real card its faces name.
+An art-series card (MTGJSON layout ``art_series``: a collectible picture, no card to play) is never
+suggested, nor matched by a name alone: its whole name (``Lightning Bolt // Lightning Bolt``, as some sites
+write a card whose two faces share a name) means the real card its faces name, as does a line pinned to an
+art set (``Lightning Bolt (ASTX) 76``: the real card, with a warning; as a token it would leave the deck).
 
 Commas belong to names (``Jaya Ballard, Task Mage``), nothing splits on them. A set code and
 collector number pick the printing; a pin that matches no printing gives a warning, never a
@@ -29,7 +31,7 @@ import difflib
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from cockatrice_ext.cards.errors import UnknownCard, UnknownCardsError
 from cockatrice_ext.cards.model import Card, CardDatabase, Printing
@@ -115,7 +117,12 @@ class NameIndex:
     def __init__(self, db: CardDatabase) -> None:
         self.db = db
         self._folded: dict[str, tuple[int, str]] = {}  # key -> (priority, card name)
+        self._art: dict[str, list[str]] = {}  # an art card's folded name or face name -> art cards so named
         for name, card in db.cards.items():
+            if _is_art(card):  # never a name's match nor a suggestion: kept aside (:meth:`_art_card`)
+                for key in dict.fromkeys(fold_name(n) for n in (name, *(face.name for face in card.faces))):
+                    self._art.setdefault(key, []).append(name)
+                continue
             self._put(fold_name(name), _FULL, name, card)
             if len(card.faces) > 1:
                 priority = _BACK if card.layout in BACK_FACE_LAYOUTS else _HALF
@@ -135,9 +142,9 @@ class NameIndex:
             return
         old_priority, old_name = old
         old_card = self.db.cards[old_name]
-        # real cards over tokens over art cards; then lower priority; then the shorter (untrailed) name
-        new_key = (card.is_token, _is_art(card), priority, len(name))
-        if new_key < (old_card.is_token, _is_art(old_card), old_priority, len(old_name)):
+        # real cards over tokens; then lower priority; then the shorter (untrailed) name
+        new_key = (card.is_token, priority, len(name))
+        if new_key < (old_card.is_token, old_priority, len(old_name)):
             self._folded[key] = (priority, name)
 
     def find(self, name: str) -> Card | None:
@@ -152,18 +159,26 @@ class NameIndex:
         :func:`pick_printing`); ``None`` when nothing matches."""
         warnings: list[str] = []
         card = self.db.cards.get(name)
-        if card is None:
+        if card is None or _is_art(card):
             hit = self._folded.get(fold_name(name)) or self._meld_pair(name)
             for variant in quote_variants(name) if hit is None else ():
                 hit = self._folded.get(fold_name(variant))
             if hit is None:
-                return None
-            priority, card_name = hit
-            card = self.db.cards[card_name]
-            if priority == _BACK and not _is_art(card):
-                warnings.append(f"{name!r} is the back face of {card.name!r}; using the whole card")
-        if _is_art(card):
-            card = self._real_for_art(card) or card
+                card = self._art_card(name, set_code)
+                if card is None:
+                    return None
+            else:
+                priority, card_name = hit
+                card = self.db.cards[card_name]
+                if priority == _BACK:
+                    warnings.append(f"{name!r} is the back face of {card.name!r}; using the whole card")
+        if set_code and pick_printing(card, set_code) is None and self._pinned_art(name, set_code):
+            # Lightning Bolt (ASTX) 76: a picture, no card to play (as a token it would leave the deck)
+            warnings.append(
+                f"{set_code.upper()} prints {name!r} only as an art card, which is not played: using"
+                f" {card.name!r} without that printing"
+            )
+            return Match(card=card, printing=None, warnings=tuple(warnings))
         printing = None
         if set_code or collector_number:
             printing = pick_printing(card, set_code, collector_number, art_index)
@@ -176,13 +191,29 @@ class NameIndex:
                 warnings.append(f"{card.name!r} has no printing {pin}{why}")
         return Match(card=card, printing=printing, warnings=tuple(warnings))
 
-    def _real_for_art(self, card: Card) -> Card | None:
-        """The real card an art-series card shows (its faces' names), or ``None`` when the data lacks it."""
-        for face in card.faces:
-            hit = self._folded.get(fold_name(face.name))
-            real = self.db.cards[hit[1]] if hit else None
-            if real is not None and not _is_art(real):
-                return real
+    def _pinned_art(self, name: str, set_code: str) -> Card | None:
+        """The art-series card called ``name`` (its whole name or a face's) printed in ``set_code``, or
+        ``None`` (a line pinned to an art set means the real card: :meth:`resolve` says so)."""
+        for art_name in self._art.get(fold_name(name), ()):
+            art = self.db.cards[art_name]
+            if pick_printing(art, set_code) is not None:
+                return art
+        return None
+
+    def _art_card(self, name: str, set_code: str) -> Card | None:
+        """What ``name``, no real card's name, means when an art-series card is so named: the real card its
+        faces name, for its whole name (``Lightning Bolt // Lightning Bolt``) or a line pinned to its set
+        (``Beholder (AAFR)``: ``Baleful Beholder``); else nothing (a face's name alone, ``Beholder``, names
+        no card). An art card itself is never a deck's card: a picture, no card to play."""
+        key = fold_name(name)
+        for art_name in self._art.get(key, ()):
+            pinned = bool(set_code) and pick_printing(self.db.cards[art_name], set_code) is not None
+            if fold_name(art_name) != key and not pinned:
+                continue
+            for face in self.db.cards[art_name].faces:
+                hit = self._folded.get(fold_name(face.name))
+                if hit is not None:
+                    return self.db.cards[hit[1]]
         return None
 
     def _meld_pair(self, name: str) -> tuple[int, str] | None:
@@ -221,6 +252,8 @@ class NameIndex:
             hit = self._folded.get(k)
             if hit and is_meld_result(self.db.cards[hit[1]]):
                 continue  # no list may hold it: never offered
+            if hit is None and k in self._art:
+                continue  # an art card's name (Insectile Aberration // Insectile Aberration): no card to play
             card_name = self.db.cards[hit[1]].name if hit else self.db.name_hints[k]
             if card_name not in names:
                 names.append(card_name)
@@ -434,6 +467,7 @@ def lookup_names(deck: Deck) -> list[str]:
     from a parenthesis the name with it (:func:`resolve_deck` tries both)."""
     names = [entry.name for _, entry in deck.entries()]
     names += [_with_parenthesis(e) for _, e in deck.entries() if e.set_code and not e.collector_number]
+    names += [entry.whole_name for _, entry in deck.entries() if entry.whole_name]  # 'Robot x2', one name?
     return names
 
 
@@ -441,7 +475,9 @@ def resolve_deck(deck: Deck, db: CardDatabase | NameIndex, *, source: str = "") 
     """Resolve every entry of ``deck`` against ``db``.
 
     Returns a :class:`ResolvedDeck` with, per section, ``ResolvedEntry(card, printing, count,
-    entry, warnings)`` in deck order (``printing`` is ``None`` unless the line named a set). A token
+    entry, warnings)`` in deck order (``printing`` is ``None`` unless the line named a set). A line whose
+    count followed its name (``Robot x2``: ``DeckEntry.whole_name``) is one card of that whole name when the
+    card data knows it (a name that ends so is never broken; no real card's does), else the count. A token
     listed in main or side goes to the ``tokens`` section with a warning (Cockatrice keeps tokens in
     the deck's tokens zone, never in a library).
     Raises one :class:`UnknownCardsError` listing every unknown name with its line number and
@@ -450,20 +486,27 @@ def resolve_deck(deck: Deck, db: CardDatabase | NameIndex, *, source: str = "") 
     index = db if isinstance(db, NameIndex) else NameIndex(db)
     resolved = ResolvedDeck(deck=deck, source=source)
     unknown: list[UnknownCard] = []
+    suggested: dict[str, tuple[str, ...]] = {}  # each name's, found once: the error says a name once
+
+    def suggestions(name: str) -> tuple[str, ...]:
+        """``name``'s suggestions, for the first names said only (:attr:`UnknownCardsError.SHOWN`)."""
+        if name not in suggested:
+            shown = len(suggested) < UnknownCardsError.SHOWN
+            suggested[name] = tuple(index.suggest(name)) if shown else ()
+        return suggested[name]
+
     for section, entries in deck.sections.items():
         out = resolved.sections.setdefault(section, [])
         for entry in entries:
+            if entry.whole_name and index.find(entry.whole_name) is not None:  # a designer's 'Robot x2'
+                entry = replace(entry, name=entry.whole_name, count=1, whole_name="")
             match = index.resolve(entry.name, entry.set_code, entry.collector_number, entry.art_index)
             if match is None and entry.set_code and not entry.collector_number:
                 match = index.resolve(_with_parenthesis(entry))  # "Hazmat Suit (Used)" read as a set
             if match is None:
-                shown = len(unknown) < UnknownCardsError.SHOWN  # suggested only for the names said
                 unknown.append(
                     UnknownCard(
-                        name=entry.name,
-                        line=entry.line,
-                        section=section,
-                        suggestions=tuple(index.suggest(entry.name)) if shown else (),
+                        name=entry.name, line=entry.line, section=section, suggestions=suggestions(entry.name)
                     )
                 )
                 continue

@@ -10,7 +10,9 @@ The file is a small SQLite database (opened read-only, never written at run time
   and face name, plus ``=NAME`` for a name that folds like another's), ``chunk:N`` (zlib'd cards
   ``N*CHUNK .. N*CHUNK+CHUNK-1``, one compact JSON object per line, in
   :func:`cockatrice_ext.cards.embedded.card_to_json`'s form), ``tokens`` (the numbers of the token
-  cards, one per line) and, when the source had any,
+  cards, one per line), ``art`` (the numbers of the art-series cards, MTGJSON's ``art_series``: their
+  names are never offered as "did you mean", :meth:`CardStore.name_hints`; a file without it has none
+  marked) and, when the source had any,
   ``reverse-related`` (zlib'd JSON of the links to creators the file does not hold, as a
   ``tokens.xml`` has).
 
@@ -48,6 +50,9 @@ SAID = "said"
 """A cache's blob: what reading its source said of the cards (a JSON list, each line without the source's
 name in front), said again by every load through the cache (:meth:`CardStore.said`)."""
 EXACT = "="  # index key prefix of a name another name folds to: the exact spelling finds it
+ART_BLOB = "art"
+"""The blob listing the art-series cards' numbers."""
+ART_SERIES = "art_series"
 STORE_FILE = Path(__file__).resolve().parent.parent / "data" / "allcards.sqlite3"
 
 
@@ -211,9 +216,23 @@ class CardStore:
         return [label + line for line in kept if isinstance(line, str)] if isinstance(kept, list) else []
 
     def name_hints(self) -> dict[str, str]:
-        """Folded name -> the name as printed, for every card and face (for "did you mean")."""
-        _ = self.index
-        return {key: name for key, name in self._spelled.items() if not key.startswith(EXACT)}
+        """Folded name -> the name as printed, for every card and face (for "did you mean"), but an
+        art-series card's (``Insectile Aberration // Insectile Aberration``: a picture, no card to play;
+        offered, it looks like the name typed twice)."""
+        index = self.index
+        art = self.art_numbers()
+        return {
+            key: name
+            for key, name in self._spelled.items()
+            if not key.startswith(EXACT) and index[key] not in art
+        }
+
+    def art_numbers(self) -> frozenset[int]:
+        """The numbers of the art-series cards (the ``art`` blob; none in a file written without it)."""
+        row = next(iter(self._rows("SELECT 1 FROM blobs WHERE key=?", (ART_BLOB,))), None)
+        if row is None:
+            return frozenset()
+        return frozenset(int(line) for line in self._blob(ART_BLOB).decode("ascii").split("\n") if line)
 
 
 @lru_cache(maxsize=1)
@@ -266,6 +285,9 @@ def write_store(
         tokens = [str(number) for number, name in enumerate(names) if db.cards[name].is_token]
         if tokens:
             rows.append(("tokens", zlib.compress("\n".join(tokens).encode("ascii"), level)))
+        art = [str(number) for number, name in enumerate(names) if db.cards[name].layout == ART_SERIES]
+        if art:
+            rows.append((ART_BLOB, zlib.compress("\n".join(art).encode("ascii"), level)))
         if db.reverse_related:
             links = json.dumps(db.reverse_related, sort_keys=True, ensure_ascii=False).encode("utf-8")
             rows.append(("reverse-related", zlib.compress(links, level)))

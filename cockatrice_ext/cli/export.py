@@ -138,9 +138,33 @@ def find_block(block: str) -> Path:
         if block.endswith(_BLOCK_SUFFIXES) and exact.is_file():
             return exact
     known = ", ".join(sorted(bundled_blocks())) or "none"
+    like = _names_like(path, list(bundled_blocks()) if not path.parent.parts else [])
+    meant = f"did you mean {' or '.join(like)}? " if like else ""
     raise click.BadParameter(
-        f"no such file, and no bundled block named {block!r} (bundled: {known})", param_hint="BLOCK"
+        f"no such file, and no bundled block named {block!r} ({meant}bundled: {known})", param_hint="BLOCK"
     )
+
+
+def _names_like(path: Path, bundled: list[str]) -> list[str]:
+    """Files beside where ``path`` points, and ``bundled`` block names, spelled like it (``myblok`` ->
+    ``myblock.txt``: a typo, or the suffix left out), as the user would type them; three at most."""
+    import difflib
+    import itertools
+
+    try:
+        files = [entry for entry in itertools.islice(path.parent.iterdir(), 5000) if entry.is_file()]
+    except OSError:
+        files = []
+    # a list (.txt) before the files made of it (myblock.cod) when both are spelled alike
+    names = sorted((entry.name for entry in files), key=lambda name: (not name.endswith(".txt"), name))
+    typed = path.name.casefold()
+    by_key: dict[str, str] = {}
+    for name in [*names, *bundled]:
+        by_key.setdefault(name.casefold(), name)
+        by_key.setdefault(Path(name).stem.casefold(), name)
+    close = difflib.get_close_matches(typed, list(by_key), n=6, cutoff=0.8)
+    found = list(dict.fromkeys(by_key[key] for key in close))[:3]
+    return [name if name in bundled else str(path.parent / name) for name in found]
 
 
 STDIN = "-"
@@ -336,30 +360,69 @@ UNKNOWN_TO = {"mtgo": "MTGO", "arena": "MTG Arena"}
 """Formats read by programs that know only real cards, by the program's name."""
 
 
-def _warn_unknown_to(deck: ExportDeck, fmt: str) -> None:
-    """Name the deck's cards that are not real (custom cards): MTGO and Arena match cards by name among their
-    own and do not have these. A designer's namesake of a real card is not one of them: the program has a
-    card of that name and plays it, as :func:`_warn_real_namesakes` has said."""
+def _custom_names(deck: ExportDeck, target: str) -> list[str]:
+    """The deck's (main and side) cards that are not real (custom cards), as ``target`` spells them. A
+    designer's namesake of a real card is not one of them: a program has a card of that name and plays it,
+    as :func:`_warn_real_namesakes` has said."""
     from cockatrice_ext.exporters.model import display_name, is_real_card
 
-    target = "mtgo" if fmt == "mtgo" else "arena"
     namesakes = {card.name for card in _real_namesakes(deck)}
     entries = [entry for entry in deck.main + deck.side if entry.count > 0]
-    custom = list(
+    return list(
         dict.fromkeys(
             display_name(e.card, target)
             for e in entries
             if not is_real_card(e.card) and e.card.name not in namesakes
         )
     )
+
+
+def _some(names: list[str]) -> str:
+    """``A, B and 3 more``: ten names at most, a count for the rest."""
+    return ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+
+
+def _warn_unknown_to(deck: ExportDeck, fmt: str) -> None:
+    """Name the deck's custom cards (:func:`_custom_names`): MTGO and Arena match cards by name among their
+    own and do not have these."""
+    custom = _custom_names(deck, "mtgo" if fmt == "mtgo" else "arena")
     if custom:
-        shown = ", ".join(custom[:10]) + (f" and {len(custom) - 10} more" if len(custom) > 10 else "")
         cards = "card is" if len(custom) == 1 else f"{len(custom)} cards are"
         click.echo(
-            f"warning: {UNKNOWN_TO[fmt]} does not have {shown}: the {cards} not in the real card data"
+            f"warning: {UNKNOWN_TO[fmt]} does not have {_some(custom)}: the {cards} not in the real card data"
             " (custom), so it cannot load them",
             err=True,
         )
+
+
+_COCKATRICE_NEEDS = (
+    "Cockatrice loads {them} only with your custom set: add its card file (export --to cockatrice-xml makes"
+    " one) with Card Database > Add custom sets/cards"
+)
+_FORGE_NEEDS = (
+    "Forge plays {them} only with {scripts}: export the list --to forge-custom too and copy that into"
+    " Forge's custom folder (without it Forge shows {them} as unsupported cards)"
+)
+CUSTOM_CARDS_NEED = {
+    "cod": _COCKATRICE_NEEDS,
+    "text": _COCKATRICE_NEEDS,
+    "forge": _FORGE_NEEDS,
+    "forge-cube": _FORGE_NEEDS,
+}
+"""What a deck or cube of ``fmt`` holding custom cards needs besides itself (:func:`_note_custom`)."""
+
+
+def _note_custom(deck: ExportDeck, fmt: str) -> None:
+    """Say which of the deck's cards are the designer's own (:func:`_custom_names`) and what the program
+    reading a ``fmt`` deck needs to load them (:data:`CUSTOM_CARDS_NEED`): the deck names them, and
+    without the designer's card file or scripts they are unknown there."""
+    need = CUSTOM_CARDS_NEED.get(fmt)
+    custom = _custom_names(deck, "forge" if fmt.startswith("forge") else "cockatrice") if need else []
+    if need and custom:
+        them = "it" if len(custom) == 1 else "them"
+        own = "is your own card" if len(custom) == 1 else f"are your own cards ({len(custom)})"
+        scripts = "its card script" if len(custom) == 1 else "their card scripts"
+        click.echo(f"note: {_some(custom)} {own}: {need.format(them=them, scripts=scripts)}", err=True)
 
 
 ARENA_REVERTED = "September 2026"
@@ -458,7 +521,7 @@ export and block check read beside ``myblock.txt`` as its custom set (the list's
 as the designer's set, would stand in for the card data at every later export)."""
 
 
-def default_output(path: Path | None, fmt: str, name: str | None = None) -> Path:
+def default_output(path: Path | None, fmt: str, name: str | None = None, folder: Path | None = None) -> Path:
     """``auction-sample.cod`` for a file format, ``auction-sample-forge-cube/`` for a folder of files: after
     ``name`` (``--name``) when given, so that a Forge deck's file is its name, else the input ``path``.
 
@@ -467,7 +530,8 @@ def default_output(path: Path | None, fmt: str, name: str | None = None) -> Path
     custom set, read with the list (:func:`~cockatrice_ext.decks.resolve_list.custom_set_beside`). A Forge
     deck's file is the one Forge itself gives a deck of that name
     (:func:`~cockatrice_ext.exporters.forge.forge_deck_file_stem`: ``Blue/White`` is ``Blue_White.dck``),
-    where Forge can name it so; always one file name in the output's folder.
+    where Forge can name it so; always one file name in the output's folder: ``folder`` (an ``-o`` that is
+    a folder), else the current one.
     """
     from cockatrice_ext.exporters.forge import forge_deck_file_stem, safe_file_stem
 
@@ -479,14 +543,39 @@ def default_output(path: Path | None, fmt: str, name: str | None = None) -> Path
     if not stem:
         if path is None:
             raise ValueError("no input file and no name to name the output after")
-        stem = path.stem
+        stem = safe_file_stem(path.stem, "list")  # never hidden: '.block.txt' gives 'block.cod'
     export_format = EXPORT_FORMATS[fmt]
+    here = folder or Path()
     if export_format.is_bundle:
-        return Path(f"{stem}-{fmt}")
-    out = Path(stem + (CARD_FILE_SUFFIX if fmt == "cockatrice-xml" else export_format.suffix))
+        return here / f"{stem}-{fmt}"
+    out = here / (stem + (CARD_FILE_SUFFIX if fmt == "cockatrice-xml" else export_format.suffix))
     if path is not None and out.resolve() == path.resolve():
-        out = Path(f"{stem}.{fmt}{export_format.suffix}")
+        out = here / f"{stem}.{fmt}{export_format.suffix}"
     return out
+
+
+def _output_folder(output_text: str | None, fmt: str) -> Path | None:
+    """The folder an ``-o`` names for a one-file format, which then gets the file named as without ``-o``
+    (``cp x dir/``), or None: a path ending in ``/`` (made when missing, as a file's folder is), or a folder
+    that exists, unless it is named as the file would be (``folder.cod``: a folder where the file goes,
+    refused as such)."""
+    if output_text is None or output_text == "-" or EXPORT_FORMATS[fmt].is_bundle:
+        return None
+    output = Path(output_text)
+    if output_text.endswith(("/", os.sep)):
+        if os.path.exists(output) and not _is_folder(output):
+            raise click.BadParameter(f"{output_text} names a folder, but {output} is a file", param_hint="-o")
+        return output
+    named_as_file = output.name.lower().endswith(EXPORT_FORMATS[fmt].suffix.lower())
+    return output if not named_as_file and _is_folder(output) else None
+
+
+def _is_folder(path: Path) -> bool:
+    """Whether ``path`` is a folder (through links); a path that cannot be one (a name too long) is not."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def _is_custom_set_name(target: Path, path: Path) -> bool:
@@ -600,34 +689,52 @@ def _names_itself(name: str, path: Path) -> bool:
 
 
 def _name_after_file(deck: ExportDeck, target: Path, *, chosen: bool) -> None:
-    """Keep a Forge deck in Constructed: Forge moves a ``.dck`` out of its decks folder (and so out of
-    Constructed) when its file is not the one Forge itself gives the deck's ``Name=``
-    (:func:`~cockatrice_ext.exporters.forge.forge_deck_file_stem`), so a name that does not match the file
-    becomes the file's name, with a warning when the name was ``chosen`` (``--name``, or the list's own, as
-    Arena's ``About`` / ``Name`` gives it: an ``-o`` named otherwise loses it). A file name Forge gives no
-    deck (``a|b.dck``) is said too: Forge moves it whatever its name."""
-    from cockatrice_ext.exporters.forge import forge_deck_file_stem, safe_file_stem
+    """Keep a Forge deck in Constructed: Forge reads the ``.dck`` files of its decks folder and moves one
+    out of it (one folder up, as the file its ``Name=`` makes) at its next start when its file is not the
+    one Forge itself gives that name (:func:`~cockatrice_ext.exporters.forge.forge_deck_file_stem`).
+
+    A file Forge can keep a deck in (``uw.dck``) names the deck: a name that does not match becomes the
+    file's, with a warning when the name was ``chosen`` (``--name``, or the list's own, as Arena's ``About``
+    / ``Name`` gives it). A path Forge can never keep a deck in (``a|b.dck``: no name makes that file;
+    ``uw.txt``: not a ``.dck``) is moved or ignored whatever the name inside, so a chosen name is kept
+    inside the file, and the warning says where the file went, why Forge will not keep it there and the
+    file name that would keep it (the one the kept name makes)."""
+    from cockatrice_ext.exporters.forge import forge_deck_file_refusal, forge_deck_file_stem, safe_file_stem
 
     stem = target.stem
-    if deck.name and forge_deck_file_stem(deck.name) == stem:
+    wanted = forge_deck_file_stem(deck.name) if deck.name else ""
+    keeps = target.suffix == ".dck" and forge_deck_file_stem(stem) == stem
+    if keeps and wanted == stem:
         return
-    if forge_deck_file_stem(stem) != stem:
-        kept = safe_file_stem(stem, "deck")
+    if not keeps:
+        if not (chosen and wanted):
+            deck.name = safe_file_stem(stem, "deck")
+            wanted = forge_deck_file_stem(deck.name) or deck.name
+        if target.suffix != ".dck":
+            why, keep = "Forge reads decks only from .dck files", "to play it in Forge"
+        else:
+            why = (
+                "no deck name gives that file name, so at its next start Forge moves it out of its decks"
+                f" folder (and Constructed), one folder up, as {wanted + '.dck'!r}"
+            )
+            keep = "to keep it in Constructed"
         click.echo(
-            f"warning: Forge gives no deck the file name {target.name!r}: it moves it out of Constructed at"
-            f" its next start; name the file {kept + '.dck'!r}",
+            f"warning: wrote {target} as -o asks, with the deck named {deck.name!r} inside; {why}: {keep},"
+            f" name the file {wanted + '.dck'!r} in Forge's decks folder",
             err=True,
         )
-        deck.name = kept
         return
-    if chosen:
-        wanted = forge_deck_file_stem(deck.name)
-        keep = (
-            f"write it as {wanted + '.dck'!r}" if wanted else "give it a name Forge can make a file name of"
-        )
+    if chosen and wanted:
         click.echo(
-            f"warning: Forge names a deck after its file: {stem}; to call it {deck.name}, {keep} (Forge"
-            " moves a .dck named otherwise than its file out of Constructed)",
+            f"warning: Forge names a deck after its file: {stem}; to call it {deck.name}, write it as"
+            f" {wanted + '.dck'!r} (Forge moves a .dck named otherwise than its file out of Constructed)",
+            err=True,
+        )
+    elif chosen:
+        click.echo(
+            f"warning: the deck is named {stem!r} after its file, {target.name}: Forge names a deck after its"
+            f" file, and {deck.name!r} makes none the export writes ({forge_deck_file_refusal(deck.name)});"
+            " to keep that name, give the deck one Forge can make a file name of",
             err=True,
         )
     deck.name = stem
@@ -746,11 +853,14 @@ def _format_help() -> str:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(path_type=Path),
+    "output_text",
+    type=click.Path(),
     default=None,
     help="Output file (a folder for forge-cube/forge-custom); - writes a one-file format to standard"
-    " output. An existing path must be a regular file (a link's target is replaced; a link into a missing"
-    " folder is refused). Default: derived from --name, else from the block name.",
+    " output. A folder for a one-file format (one that exists, or a path ending in /) gets the file named"
+    " as without -o (Forge's decks folder: the deck's own file name). An existing path must otherwise be a"
+    " regular file (a link's target is replaced; a link into a missing folder is refused). Default:"
+    " derived from --name, else from the block name.",
 )
 @card_source_option
 @from_option
@@ -797,7 +907,7 @@ def _format_help() -> str:
 def export(
     block: str,
     fmt: str,
-    output: Path | None,
+    output_text: str | None,
     card_source: CardSources | None,
     from_format: str,
     deck_name: str | None,
@@ -846,27 +956,40 @@ def export(
     draft = {"num_players": players, "num_packs": packs, "booster_size": pack_size}
     if fmt != "forge-cube" and any(v is not None for v in draft.values()):
         raise click.BadParameter("applies to forge-cube only", param_hint="--players/--packs/--pack-size")
+    output = Path(output_text) if output_text is not None else None
     to_stdout = output == Path("-")
     if to_stdout and EXPORT_FORMATS[fmt].is_bundle:
         raise click.BadParameter(f"{fmt} writes a folder of files, not one stream", param_hint="-o -")
+    into = _output_folder(output_text, fmt)
+    if into is not None:
+        output = None
     if output is not None:
         target = output
     elif path is not None or deck_name:
         try:
-            target = default_output(path, fmt, deck_name)
+            target = default_output(path, fmt, deck_name, into)
         except ValueError:  # standard input, and a --name of characters no file name holds
             raise click.BadParameter(
                 f"{deck_name!r} leaves nothing a file name can hold; give -o PATH (or -o - for standard"
                 " output), or a --name with letters or digits",
                 param_hint="--name",
             ) from None
+    elif into is not None:
+        raise click.BadParameter(
+            f"reading standard input into the folder {into}: give --name to name the file, or -o FILE",
+            param_hint="-o",
+        )
     else:
         raise click.BadParameter(
             "reading standard input: give -o PATH (or -o - for standard output), or --name"
         )
     if not to_stdout:
         named_by = (
-            "-o" if output is not None else "--name" if deck_name else "BLOCK (the output is named after it)"
+            "-o"
+            if output is not None or into is not None
+            else "--name"
+            if deck_name
+            else "BLOCK (the output is named after it)"
         )
         _check_target(target, path, fmt, named_by, card_source)
     custom_sets = _custom_sets_target(target, named_by) if fmt == "cockatrice-xml" and not to_stdout else None
@@ -896,7 +1019,7 @@ def export(
     given_list = path is not None and path == Path(block).expanduser() and isinstance(loaded, Deck)
     own_name = given_list and path is not None and not deck_name and _names_itself(deck.name, path)
     if fmt == "forge" and own_name and output is None:  # a Forge deck's file is its name: the list's own
-        target = default_output(path, fmt, deck.name)
+        target = default_output(path, fmt, deck.name, into)
         named_by = f"the list's own name, {deck.name!r} (-o names the file otherwise)"
         _check_target(target, path, fmt, named_by, card_source)
     if fmt == "forge" and not to_stdout:
@@ -919,6 +1042,7 @@ def export(
         edition = custom
     if fmt in UNKNOWN_TO:
         _warn_unknown_to(deck, fmt)
+    _note_custom(deck, fmt)
     if fmt in ("mtgo", "arena"):
         _warn_alchemy(deck, fmt)
     for dropped in left_out(deck, fmt):
@@ -959,7 +1083,10 @@ def export(
     if fmt == "forge-cube" and (note := draft_note(deck, players, packs, pack_size)):
         click.echo(f"note: {note}", err=True)
     counts = section_counts(deck)
-    click.echo(f"{shown}: {counts} ({len(deck.unique_cards())} distinct cards) -> {fmt}", err=True)
+    distinct = len(deck.unique_cards())
+    click.echo(
+        f"{shown}: {counts} ({distinct} distinct card{'' if distinct == 1 else 's'}) -> {fmt}", err=True
+    )
     for file in written:
         click.echo(str(file))
     if fmt == "cockatrice-xml" and path is not None and _is_custom_set_name(target, path):

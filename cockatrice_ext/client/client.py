@@ -335,8 +335,6 @@ class Client:
         self._create_lock = asyncio.Lock()
         self._conn: ClientConnection | None = None
         self._write_lock = asyncio.Lock()
-        self._unsent: list[bytes] = []
-        self._background: set[asyncio.Future[None]] = set()
         self._identified: asyncio.Future[pev.ServerIdentified] | None = None
         self._login_result: asyncio.Future[pev.LoginSucceeded | pev.LoginFailed] | None = None
         self._transport: Transport | None = None
@@ -453,7 +451,6 @@ class Client:
         self._login_result = loop.create_future()
         self._last_data = self._last_action = loop.time()
         self._joined_now = set()
-        self._unsent = []
         self._tasks = []
         transport.start_reading(lambda data: self._on_data(transport, conn, data))
         try:
@@ -543,11 +540,17 @@ class Client:
         )
 
     async def _flush(self, transport: Transport, conn: ClientConnection) -> None:
-        """Write whatever the connection has queued, in order (one writer at a time)."""
+        """Write whatever ``conn`` has queued, in order (one writer at a time). The frames stay in their
+        connection until a writer of that connection takes them: a writer left from a connection given up
+        takes nothing of the next one.
+
+        Raises:
+            ConnectionResetError: ``conn`` is no longer the connection (given up while this waited).
+        """
         async with self._write_lock:
-            frames, self._unsent = self._unsent, []
-            frames.extend(conn.data_to_send())
-            for frame in frames:
+            if conn is not self._conn:
+                raise ConnectionResetError("the connection was given up")
+            for frame in conn.data_to_send():
                 await transport.send(frame)
 
     def _raise_if_lost(self) -> None:
@@ -804,19 +807,19 @@ class Client:
         """Stop this connection's tasks, close the transport, fail everything pending."""
         self._connected.clear()
         current = asyncio.current_task()
-        for task in self._tasks:
+        tasks, self._tasks = list(self._tasks), []  # a copy: a finished flush task leaves the list
+        self._conn = None  # from here no writer takes or reports anything for this connection
+        for task in tasks:
             if task is not current:
                 task.cancel()
-        for task in self._tasks:
+        for task in tasks:
             if task is not current:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
-        self._tasks = []
         if self._transport is not None:
             with contextlib.suppress(Exception):
                 await self._transport.close()
         self._transport = None
-        self._conn = None
         if self._connection_lost is not None and not self._connection_lost.done():
             self._connection_lost.set_result(reason)
         error, unanswered = ConnectionLost(reason), ConnectionLost(reason)
@@ -838,7 +841,11 @@ class Client:
                 waiter.set_exception(error)
         self._game_joined_waiters.clear()
 
-    def _lost(self, reason: str) -> None:
+    def _lost(self, reason: str, conn: ClientConnection | None = None) -> None:
+        """The connection is lost (``reason``); with ``conn``, only if that is still the connection: a
+        write failing on a connection already given up says nothing of the one after it."""
+        if conn is not None and conn is not self._conn:
+            return
         if self._connection_lost is not None and not self._connection_lost.done():
             # Lost while logging in: the error raised says it (a reconnect attempt logs its failure).
             log = LOGGER.warning if self._connected.is_set() else LOGGER.info
@@ -873,18 +880,19 @@ class Client:
             LOGGER.exception("failed to process data from %s", self.address.url)
             self._lost(f"client error: {exc!r}")
             return
-        # The protocol may have produced frames by itself (the hashed login after the salt).
-        self._unsent.extend(conn.data_to_send())
-        if self._unsent:
-            task = asyncio.ensure_future(self._flush_or_lose(transport, conn))
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+        # The protocol may have produced frames by itself (the hashed login after the salt), or a writer
+        # waiting for the lock left some: a task of this connection's, cancelled when it is torn down.
+        if conn.has_data_to_send:
+            task = asyncio.create_task(self._flush_or_lose(transport, conn), name="cockatrice-flush")
+            tasks = self._tasks
+            tasks.append(task)
+            task.add_done_callback(lambda done: done in tasks and tasks.remove(done))
 
     async def _flush_or_lose(self, transport: Transport, conn: ClientConnection) -> None:
         try:
             await self._flush(transport, conn)
         except (OSError, ConnectionError) as exc:
-            self._lost(f"send failed: {exc}")
+            self._lost(f"send failed: {exc}", conn)
 
     async def _send_loop(self, transport: Transport, conn: ClientConnection) -> None:
         """Send queued containers as the flood gate allows, in order within each lane (chat and the rest,
@@ -947,7 +955,7 @@ class Client:
         try:
             await self._flush(transport, conn)
         except (OSError, ConnectionError) as exc:
-            self._lost(f"send failed: {exc}")
+            self._lost(f"send failed: {exc}", conn)
             return False
         if not item.sent.done():
             item.sent.set_result(cmd_id)
@@ -988,7 +996,7 @@ class Client:
                     LOGGER.debug("sent an idle-timer refresh in room %d", room_id)
                 await self._flush(transport, conn)
             except (OSError, ConnectionError, LocalProtocolError) as exc:
-                self._lost(f"keepalive failed: {exc}")
+                self._lost(f"keepalive failed: {exc}", conn)
                 return
 
     async def _dispatch_loop(self) -> None:

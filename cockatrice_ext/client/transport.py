@@ -174,6 +174,8 @@ class TcpTransport(Transport):
         self._transport.write(data)
         if not self._protocol.write_ready.is_set():
             await self._protocol.write_ready.wait()
+            if self._transport.is_closing():  # closed while the peer was not reading: maybe never sent
+                raise ConnectionResetError("connection closed")
 
     def start_reading(self, on_data: DataCallback) -> None:
         protocol = self._protocol
@@ -185,10 +187,17 @@ class TcpTransport(Transport):
             on_data(b"")
 
     async def close(self) -> None:
+        """Close the stream. Bytes the peer has not taken yet are dropped (a reset): a connection closed
+        is one given up, and a peer that stopped reading would otherwise keep the socket, and every writer
+        waiting on it, for as long as the system retries. Writers waiting are released (they raise)."""
         if not self._transport.is_closing():
-            self._transport.close()
+            if self._transport.get_write_buffer_size():
+                self._transport.abort()
+            else:
+                self._transport.close()
         # Stop delivering data to a client that has moved on.
         self._protocol.on_data = None
+        self._protocol.write_ready.set()
 
 
 class WebSocketTransport(Transport):

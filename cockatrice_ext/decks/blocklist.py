@@ -27,9 +27,12 @@ one of:
   comments) put a main card in ``commander``. Commas, apostrophes and hyphens are part of names (``Jaya
   Ballard, Task Mage``); ``Fire//Ice``, ``Fire / Ice``, ``Fire || Ice`` (Cockatrice's importer reads
   ``||`` too) and ``Fire // Ice`` are all written ``Fire // Ice``; typographic ``’`` becomes ``'``. A
-  name that starts with digits needs an explicit count (``1 1996 World Champion``). A single ``|`` is
-  Forge's ``Name|SET`` when what follows is written as Forge writes a set code (capitals: ``Shock|M10``; or
-  an art index follows: ``Island|M19|3``; or the card data knows a set so coded: ``Shock|m10``), else the
+  name that starts with digits needs an explicit count (``1 1996 World Champion``). A line with no count in
+  front may end with one, as hand-written lists put it (``Lightning Bolt x4``, ``*4``, ``×4``; no deck
+  format writes it): read so unless the card data knows the whole name (``DeckEntry.whole_name``). A single
+  ``|`` is Forge's ``Name|SET`` when what follows is written as Forge writes a set code (capitals:
+  ``Shock|M10``; or an art index follows: ``Island|M19|3``; or the card data knows a set so coded:
+  ``Shock|m10``), else the
   two halves of a split card (``Fire|Ice``); a code that is also a word (ICE, Ice Age's) is read as the
   card data knows it, with a warning only when it knows both readings or neither (the resolver's
   ``_settle_doubts``). ``1x Name`` (no space) and ``1 x Name`` count 1 ``Name``, but with a space
@@ -76,6 +79,8 @@ MAX_LINES_SAID = 25
 _COUNT = re.compile(r"^(\d{1,30})(?:\s*[xX*])?\s+(\S.*)$|^(\d{1,30})[xX*](\S.*)$")  # too big: said
 _SPACED_X = re.compile(r"^\d{1,30}\s+([xX])\s+\S")  # "1 X Walker": a count marker, or a name's first word?
 _BRACKET_COUNT = re.compile(r"^[\(\[](\d{1,9})[\)\]]\s*(\S.*)$|^[xX](\d{1,3})\s+(\S.*)$")  # (4) [4] x4
+# A hand-written list's count after the name: "Lightning Bolt x4", "*4", "×4" (read with no count in front).
+_COUNT_AFTER = re.compile(r"^(\S.*?)\s+[xX×*]\s?(\d{1,9})$")
 # XMage's [SET:NUM] and Deckstats' [SET#NUM] before the name.
 _PREFIX_SET = re.compile(r"^\[([A-Za-z0-9]{1,8})(?:[:#]([A-Za-z0-9★\-]{1,12}))?\]\s*(\S.*)$")
 # MTGGoldfish's exact card versions: "Thoughtseize <timeshifted> [TSR]"; an upper-case code only, so that
@@ -301,6 +306,7 @@ class CardLine(NamedTuple):
     other: tuple[str, ...] = ()
     x_doubt: str = ""  # the doubt as said of the line's reading with ``x_name`` (``X Fire|Ice``)
     x_other: tuple[str, ...] = ()  # the reading not taken, with the ``x`` ((``X Fire``, ``ICE``))
+    whole_name: str = ""  # the name with the count written after it (``Robot x2``), read as count and name
 
 
 def parse_card_text(text: str) -> tuple[int, str, str, str]:
@@ -331,6 +337,7 @@ def parse_card_line(text: str) -> CardLine:
     text = strip_markers(text)[0]
     original = text
     count = 1
+    counted = True  # a count in front of the name
     spaced_x = _SPACED_X.match(text)
     match = _COUNT.match(text)
     if match:
@@ -340,6 +347,7 @@ def parse_card_line(text: str) -> CardLine:
         count, text = int(digits), rest
     else:
         bracketed = _BRACKET_COUNT.match(text)
+        counted = bracketed is not None
         if bracketed:
             digits, rest = bracketed.group(1) or bracketed.group(3), bracketed.group(2) or bracketed.group(4)
             count, text = int(digits), rest
@@ -353,6 +361,10 @@ def parse_card_line(text: str) -> CardLine:
             f"(write '1 {original}')"
         )
     x_doubt, x_other = _pinned(f"{spaced_x.group(1)} {text}")[3:] if spaced_x else ("", ())
+    whole_name = ""  # the name with the count written after it, when one is
+    after = None if counted else _COUNT_AFTER.match(text)
+    if after and 0 < int(after.group(2)) <= MAX_COUNT:  # 'Fire|Ice x4': the count ends the line
+        whole_name, text, count = normalize_name(_pinned(text)[0]), after.group(1), int(after.group(2))
     text, set_code, number, doubt, other = _pinned(text)
     if goldfish_set and not set_code:
         set_code, number = goldfish_set, variant if variant.isdigit() else ""
@@ -365,7 +377,12 @@ def parse_card_line(text: str) -> CardLine:
     other_reading = (normalize_name(other[0]), other[1]) if other else ()
     x_other_reading = (normalize_name(x_other[0]), x_other[1]) if x_other and x_name else ()
     x_doubt = x_doubt if x_name else ""
-    return CardLine(count, name, set_code, number, x_name, doubt, other_reading, x_doubt, x_other_reading)
+    after = None if counted or whole_name else _COUNT_AFTER.match(name)
+    if after and 0 < int(after.group(2)) <= MAX_COUNT:  # 'Lightning Bolt x4 (M10) 146': before the pin
+        name, count, whole_name = after.group(1), int(after.group(2)), name
+    return CardLine(
+        count, name, set_code, number, x_name, doubt, other_reading, x_doubt, x_other_reading, whole_name
+    )
 
 
 class LineWarning(str):
@@ -415,6 +432,7 @@ def card_entry(text: str, line: int, deck: Deck, source: str) -> DeckEntry:
         x_name=card.x_name,
         other_reading=card.other if card.doubt else (),
         x_other_reading=card.x_other if card.x_doubt else (),
+        whole_name=card.whole_name,
     )
 
 
@@ -640,7 +658,8 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
     seen_card = False
     named_by: str | None = None  # how the deck was named: "name" (# Name: X), "header" (a first // line)
     cleaned: dict[int, list[str]] = {}  # line -> the invisible characters removed from it
-    refused: list[tuple[int, str]] = []  # (line, why) for names holding control characters
+    refused: list[tuple[int, str]] = []  # (line, why) for lines read as no card: said all at once
+    characters_only = True  # every line refused for characters no name has
     command = CommandSections(deck, source)
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip().lstrip("\ufeff")
@@ -678,16 +697,23 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
                 else:
                     comments.append(comment)
             continue
+        named = _NAME_COMMENT.match(line) if not seen_card and named_by != "name" else None
+        if named:  # 'Name: X' before the first card names the deck, as '# Name: X' does (no card has ':')
+            if named_by == "header":  # the first line was a comment after all
+                comments.insert(0, deck.name)
+            deck.name, named_by = named.group(1).strip(), "name"
+            continue
         header = section_header(line)
         if header is not None:
             if not header:
-                raise DeckFormatError("empty section header", source=source, line=number)
-            section = command.header(header)
+                refused.append((number, "empty section header"))
+                characters_only = False
+            section = command.header(header) if header else section
             continue
         if len(line) > MAX_LINE_LENGTH:
-            raise DeckFormatError(
-                f"line longer than {MAX_LINE_LENGTH} characters: not a card line", source=source, line=number
-            )
+            refused.append((number, f"line longer than {MAX_LINE_LENGTH} characters: not a card line"))
+            characters_only = False
+            continue
         line = " ".join(line.split())  # one space between words: no pattern below meets a long run
         target = section
         sideboard = SIDEBOARD_PREFIX.match(line)
@@ -699,18 +725,17 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
             target = category  # Archidekt's Maybeboard / Sideboard / Commander categories
         try:
             entry = card_entry(line, number, deck, source)
-        except NameCharactersError as exc:
-            refused.append((number, str(exc)))  # every such line is said at once, as unknown names are
+        except ValueError as exc:  # every such line is said at once, as unknown names are
+            refused.append((number, str(exc)))
+            characters_only = characters_only and isinstance(exc, NameCharactersError)
             continue
-        except ValueError as exc:
-            raise DeckFormatError(str(exc), source=source, line=number) from None
         if variant := variant_warning(line, source, number):
             deck.read_warnings.append(variant)
         command.card(target, entry.count, number)
         deck.section(target).append(entry)
         seen_card = True
     if refused:
-        raise _refused_lines(refused, source)
+        raise _refused_lines(refused, source, characters_only)
     if cleaned:
         deck.read_warnings.append(cleaned_lines_warning(cleaned, source))
     deck.comments = "\n".join(comments).strip()
@@ -777,17 +802,21 @@ def cleaned_lines_warning(cleaned: dict[int, list[str]], source: str) -> str:
     )
 
 
-def _refused_lines(refused: list[tuple[int, str]], source: str) -> DeckFormatError:
-    """One error for every card line whose name holds control characters: one line says where it is, more
-    are listed each with its line (:data:`MAX_LINES_SAID` of them, a count for the rest)."""
+def _refused_lines(refused: list[tuple[int, str]], source: str, characters_only: bool) -> DeckFormatError:
+    """One error for every line read as no card (a count of 0, a name holding control characters: all of
+    them, so that one run names every line to fix, as unknown names are): one line says where it is, more
+    are listed each at its place, ``FILE:LINE`` as every warning says it (:func:`line_place`, so an editor
+    jumps to each; :data:`MAX_LINES_SAID` of them, a count for the rest). ``characters_only``: every line
+    was refused for the characters of its name, and the heading says so."""
     if len(refused) == 1:
         line, why = refused[0]
         return DeckFormatError(why, source=source, line=line)
-    said = [f"  line {line}: {why}" for line, why in refused[:MAX_LINES_SAID]]
+    said = [f"  {line_place(source, line)}: {why}" for line, why in refused[:MAX_LINES_SAID]]
     if len(refused) > MAX_LINES_SAID:
         said.append(f"  ... and {len(refused) - MAX_LINES_SAID} more")
-    message = "\n".join([f"{len(refused)} card lines hold characters no card name has:", *said])
-    return DeckFormatError(message, source=source)
+    head = "card lines hold characters no card name has" if characters_only else "lines are not card lines"
+    message = "\n".join([f"{len(refused)} {head}:", *said])
+    return DeckFormatError(message, source=source, line=refused[0][0])  # the heading points at the first
 
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")

@@ -52,6 +52,10 @@ class DeckEntry:
     x_other_reading: tuple[str, ...] = ()
     """``other_reading`` of the line read with ``x_name`` (``1 X Fire|Ice``: ``X Fire`` of set ICE, where
     ``x_name`` is the split card ``X Fire // Ice``): the resolver weighs both of a reading's forms."""
+    whole_name: str = ""
+    """The line's name with the count a hand-written list puts after it (``Lightning Bolt x4``, ``*4``,
+    ``×4``; ``name`` is ``Lightning Bolt``, ``count`` 4): the resolver reads it as one card of that whole
+    name when the card data knows one (a designer's ``Robot x2``; ``cards.resolve.resolve_deck``)."""
 
 
 @dataclass

@@ -200,7 +200,9 @@ def _load_sibling(path: Path) -> CardDatabase:
 def _add_pinned(deck: Deck, db: CardDatabase, say: Say) -> CardDatabase:
     """``db`` with what the list pins that the compact built-in cards lack, from every real card and token,
     the shipped store: a pinned printing (``4 Mountain (TMP)``, a Forge ``Mountain|TMP``), every printing of
-    a card pinned by Forge's art index (``Island|M19|3`` counts the set's every printing), and a token the
+    a card pinned by Forge's art index (``Island|M19|3`` counts the set's every printing), the art-series card
+    of a card pinned to a set it lacks (``Lightning Bolt (ASTX) 76``: ``Lightning Bolt // Lightning Bolt``,
+    as MTGJSON names an art card, matched only so pinned), and a token the
     tokens zone names exactly (Magic-Token's ``Goblin Token `` with its trailing space is another token than
     ``Goblin Token``). A card keeps its default printing, so nothing unpinned changes."""
     from cockatrice_ext.cards.resolve import NameIndex, pick_printing
@@ -217,6 +219,8 @@ def _add_pinned(deck: Deck, db: CardDatabase, say: Say) -> CardDatabase:
             pinned = card and pick_printing(card, code, number, art)
             if card is not None and (pinned is None or art):  # arts count every printing in the set
                 lacking.add(card.name)
+            if card is not None and code and pinned is None:  # maybe its art card's set (ASTX), named so
+                lacking.add(f"{card.name} // {card.name}")
     return with_every_printing(db, lacking, say)
 
 

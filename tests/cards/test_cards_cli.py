@@ -52,7 +52,7 @@ def test_unknown_names_point_at_card_source(tmp_path: Path) -> None:
     block = tmp_path / "b.txt"
     block.write_text("1 Duress\n1 Blorpy McCardface\n")
     result = CliRunner().invoke(main, ["export", str(block), "--to", "cod", "-o", str(tmp_path / "b.cod")])
-    assert result.exit_code == 2 and "line 2: unknown card 'Blorpy McCardface'" in result.output
+    assert result.exit_code == 2 and f"  {block}:2: unknown card 'Blorpy McCardface'" in result.output
     assert "--card-source" in result.output and not (tmp_path / "b.cod").exists()
 
 

@@ -139,7 +139,7 @@ def test_resolve_deck_reports_every_unknown_with_line_and_suggestions(index: Nam
     assert unknown[1].suggestions[0] == "Jaya Ballard, Task Mage"
     message = str(info.value)
     assert message.startswith("my.txt: 3 unknown")
-    assert "line 2: unknown card 'Delver of Secretz'" in message
+    assert "\n  my.txt:2: unknown card 'Delver of Secretz'" in message
 
 
 def test_tokens_of_a_resolved_deck(index: NameIndex) -> None:

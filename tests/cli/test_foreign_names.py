@@ -41,5 +41,5 @@ def test_lookup_of_a_translated_name_says_names_are_english() -> None:
 def test_export_of_translated_names_says_names_are_english() -> None:
     result = invoke("export", "-", "--to", "text", "-o", "-", stdin="4 Blitzschlag\n4 Foudre\n1 稲妻\n")
     assert result.exit_code == 2
-    assert "line 3: unknown card '稲妻' (not an English name" in result.stderr
+    assert "  <stdin>:3: unknown card '稲妻' (not an English name" in result.stderr
     assert "names are matched in English only" in result.stderr

@@ -84,8 +84,8 @@ def test_unknown_names_listed_once_with_lines_exit_2(tmp_path: Path) -> None:
     assert code == 2
     assert out == ""
     assert "2 unknown card name(s)" in err
-    assert "line 2: unknown card 'Lightning Blot'" in err and "Lightning Bolt" in err
-    assert "line 4: unknown card 'Grizzly Bars'" in err and "Grizzly Bears" in err
+    assert f"  {block}:2: unknown card 'Lightning Blot'" in err and "Lightning Bolt" in err
+    assert f"  {block}:4: unknown card 'Grizzly Bars'" in err and "Grizzly Bears" in err
 
 
 def test_bad_inputs_exit_2(tmp_path: Path) -> None:

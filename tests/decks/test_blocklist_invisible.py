@@ -53,12 +53,12 @@ def test_every_line_with_control_characters_is_refused_at_once_naming_them() -> 
     with pytest.raises(DeckFormatError) as info:
         parse_block_list(text, source="bad.txt")
     message = str(info.value)
-    assert message.startswith("bad.txt: 3 card lines")
+    assert message.startswith("bad.txt:1: 3 card lines")
     lines = message.splitlines()[1:]
     assert lines == [
-        "  line 1: card name contains a control character (U+0007)",
-        "  line 3: card name contains control characters (U+001B, U+0000)",
-        "  line 4: card name contains a private-use character (U+E000)",
+        "  bad.txt:1: card name contains a control character (U+0007)",
+        "  bad.txt:3: card name contains control characters (U+001B, U+0000)",
+        "  bad.txt:4: card name contains a private-use character (U+E000)",
     ]
 
 
@@ -90,8 +90,8 @@ def test_block_check_names_every_line_with_control_characters(tmp_path: Path) ->
     listed.write_text("1 Sh\x07ock\n1 Opt\n1 Coun\x1bterspell\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["block", "check", str(listed)])
     assert result.exit_code == 2
-    assert "line 1: card name contains a control character (U+0007)" in result.stderr
-    assert "line 3: card name contains a control character (U+001B)" in result.stderr
+    assert f"  {listed}:1: card name contains a control character (U+0007)" in result.stderr
+    assert f"  {listed}:3: card name contains a control character (U+001B)" in result.stderr
 
 
 def test_the_bot_loads_a_pasted_auction_block_and_logs_what_it_removed(

@@ -147,8 +147,8 @@ def test_unknown_names_are_all_reported_and_nothing_is_written(runner: CliRunner
     result = _run(runner, str(block), "--to", "cod", "-o", str(out))
     assert result.exit_code == 2
     assert "2 unknown card name(s)" in result.stderr
-    assert "line 3: unknown card 'Angelic Edcit' (did you mean: Angelic Edict" in result.stderr
-    assert "line 6: unknown card 'Not A Real Card At All'" in result.stderr
+    assert f"  {block}:3: unknown card 'Angelic Edcit' (did you mean: Angelic Edict" in result.stderr
+    assert f"  {block}:6: unknown card 'Not A Real Card At All'" in result.stderr
     # A designer's newer card (Dazzling Angel, 2024) is "unknown" only because the built-in data is older.
     assert "the built-in data holds real cards up to April 2022" in result.stderr
     assert not out.exists()

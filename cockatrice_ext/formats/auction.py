@@ -1065,6 +1065,10 @@ class AuctionEngine(Engine[AuctionConfig]):
     def living(self) -> tuple[PlayerId, ...]:
         return tuple(p for p in self.players if p not in self.eliminated)
 
+    def players_in(self) -> tuple[PlayerId, ...]:
+        """Not eliminated (conceded, left, dropped or lost)."""
+        return self.living()
+
     def is_over(self) -> bool:
         return self.phase == "over"
 

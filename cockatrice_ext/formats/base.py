@@ -154,6 +154,12 @@ class Engine(ABC, Generic[ConfigT]):
         """True once the game (or league) has ended."""
         return False
 
+    def players_in(self) -> tuple[Any, ...] | None:
+        """The players the rules still count in the game, in seat order (one who conceded, left, was dropped
+        or lost is out: a game continued elsewhere, ``!resume``, seats only these); None where the format
+        has no such notion (a league: its members come and go by its own rules)."""
+        return None
+
 
 ENGINES: dict[str, type[Engine[Any]]] = {}
 

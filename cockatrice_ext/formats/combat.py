@@ -813,6 +813,10 @@ class CombatEngine(Engine[CombatConfig]):
     def is_over(self) -> bool:
         return self.phase == "over"
 
+    def players_in(self) -> tuple[PlayerId, ...]:
+        """Both players but the one who conceded or left (``out``, which ends the game)."""
+        return tuple(player for player in self.config.players if player != self.out)
+
     def scoreboard(self) -> dict[str, Any]:
         """The public score the bot shows: round, the round's spell cap, points and life per player."""
         return {

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from test_runtime import ROOM
 
-from cockatrice_ext.bot import runtime
+from cockatrice_ext.bot import game_slots as runtime  # SLOT_WAIT is patched
 from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.commands import NotAllowed
 from cockatrice_ext.bot.referee import GAME_REQUESTER
@@ -160,7 +160,7 @@ def test_a_slot_that_does_not_come_in_time_is_refused_with_why(
     refused, heard, again, old = asyncio.run(run())
     assert isinstance(refused, str), refused
     assert refused.startswith(
-        f"no new game: the referee is closing #{old} to make room, but no slot is free after 1 second"
+        f"no new game: #{old} is closing to make room, but no slot was free after 1 second"
     ), refused
     assert refused.endswith("Ask again in a minute"), refused
     assert heard[0] == (("user", "victim"), AT_ONCE), heard

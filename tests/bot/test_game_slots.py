@@ -21,8 +21,8 @@ import pytest
 from bot_players import Player, room_players, start_room_bot, still_on_server, wait_until
 from servatrice import ServatriceConfig, ServatriceServer
 
-from cockatrice_ext.bot.referee import duration_words
 from cockatrice_ext.bot.runtime import Bot, BotOptions
+from cockatrice_ext.bot.words import duration_words
 from cockatrice_ext.journal import Journal
 
 OPENED = re.compile(r"Auction Magic game #(\d+)")
@@ -164,12 +164,8 @@ def test_at_the_limit_the_refusal_is_true_and_an_unjoined_game_makes_room(
             hogged = [opened_game(await ask(hog, room_id)) for _ in range(5)]
             refused = await ask(victim, room_id)
             listed = ", ".join(f"#{game_id}" for game_id in hogged)
-            assert refused.startswith("victim_gs3: no new game: the referee is at the server's game limit"), (
-                refused
-            )
-            waits = (
-                rf"{listed} wait with nobody joined \(the next closes in \d minutes unless someone joins\)"
-            )
+            assert refused.startswith("victim_gs3: no new game (game limit): "), refused
+            waits = rf"{listed} wait for players \(#{hogged[0]} closes in \d minutes if empty\)"
             assert re.search(waits, refused), refused
             assert "still have players" not in refused, refused
             assert f"ask again in {duration_words(3600.0)}" in refused, refused
@@ -191,8 +187,8 @@ def test_at_the_limit_the_refusal_is_true_and_an_unjoined_game_makes_room(
             await hog.sit(room_id, got)
             await wait_until(lambda: bool(bot.games[got].humans()), timeout=30, what="the hog seated")
             refused = await ask(hog, room_id)
-            assert f"#{got} waits for more players" in refused, refused
-            assert refused.endswith("Join a waiting game, or ask again when one closes")  # remedy: the log
+            assert f", #{got} wait for players" in refused, refused
+            assert refused.endswith("Join one or ask again when one closes")  # remedy: the log
             assert sorted(bot.games) == sorted([*hogged[1:], got])
         finally:
             for player in (hog, victim):
@@ -265,9 +261,7 @@ def test_accounts_sitting_in_their_own_games_give_way_at_the_limit(
                 lambda: all(len(bot.games[game].humans()) == 1 for game in held), timeout=30, what="seated"
             )
             refused = await ask(victim, room_id)
-            assert f"{', '.join(f'#{game_id}' for game_id in held)} wait with nobody joined" in refused, (
-                refused
-            )
+            assert f"{', '.join(f'#{game_id}' for game_id in held)} wait for players" in refused, refused
             assert f"ask again in {duration_words(3600.0)}" in refused, refused
 
             bot.options.unjoined_yield_after = 0.0  # the holders' games have now waited long enough

@@ -19,19 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from league_game_stand_in import games_open_at_once
+from league_game_stand_in import a_pairing_in_the_referees_game, games_open_at_once
 from test_league_lobby import ROOM
 
 from cockatrice_ext.bot.chat import ChatScheduler, Destination
-from cockatrice_ext.bot.league_games import LeagueGame
-from cockatrice_ext.bot.league_options import LeagueOptions
-from cockatrice_ext.bot.league_rooms import AutoBattlerRoom
-from cockatrice_ext.bot.referee import Context
-from cockatrice_ext.formats import autobattler as ab
-from cockatrice_ext.web.demo import demo_bot, seat_game
+from cockatrice_ext.web.demo import demo_bot
 from tests.bot.test_chat_budget import now, run_simulated
 
-PLAYERS = ("al", "bo", "cy", "di")
 GAME = 99
 BUDGET_BACK = 400.0
 """Simulated seconds, from the result on, until the chat budget has room again: longer than the referee's
@@ -41,13 +35,13 @@ Sent = list[tuple[float, Destination, str]]
 
 
 async def decided_then_left(
-    tmp_path: Path, *, leave: bool, spent: float = BUDGET_BACK
+    tmp_path: Path, *, leave: bool, spent: float = BUDGET_BACK, left: list[float] | None = None
 ) -> tuple[Sent, list[float], tuple[str, str], str]:
     """An AutoBattler league's first mini-game (al, bo, cy and di draft, then a pairing plays in game
     :data:`GAME`, the referee its host) is decided at 0 life while the chat budget has no room for ``spent``
     seconds; ``leave``: the referee then leaves it at once, as the runtime does when the server's game limit
-    needs the slot (else it stays, lingering). Returns what left for the server (when, where, what), when
-    the players were kicked, the pairing, and the result's words."""
+    needs the slot (else it stays, lingering; ``left`` gets when the leave was done). Returns what left for
+    the server (when, where, what), when the players were kicked, the pairing, and the result's words."""
     sent: Sent = []
     kicked: list[float] = []
     spent_until = [0.0]
@@ -65,29 +59,16 @@ async def decided_then_left(
     bot = demo_bot(tmp_path / "journal.sqlite3", send)
     bot.chat = ChatScheduler(send, delay)
     bot.client.game_commands = game_commands  # type: ignore[method-assign]
-    room = AutoBattlerRoom(bot, LeagueOptions(format="autobattler", seed=3))
-    bot.room_referees.append(room)
     try:
-        for user in PLAYERS:
-            assert await room.handle_command(Context(bot, "room", user, room_id=ROOM), "!autobattler join")
-        assert await room.handle_command(Context(bot, "room", PLAYERS[0], room_id=ROOM), "!autobattler start")
-        (league,) = room.leagues
-        for player in PLAYERS:
-            await league.perform(league.table.apply(ab.EndDraft(player=player)))
-        match = next(m for m in league.engine.league.current_matches() if len(m.players) == 2)
-        winner, loser = match.players
-        stand_in = next(g for g in league.games.values() if set(g.players) == set(match.players))
-        del league.games[stand_in.game_id]  # the pairing plays in a game of the referee's own
-        seat_game(bot, GAME, [winner, loser])
-        game = LeagueGame(bot, league, GAME, match.round, tuple(match.players))
-        league.games[GAME] = game
-        bot.adopt_game(game)
+        game, winner, loser = await a_pairing_in_the_referees_game(bot, ROOM, GAME)
         await bot.chat.flush(timeout=600)
         spent_until[0] = now() + spent  # every line from here on waits for the budget
         await game.decide(winner=winner, reason=f"{loser} is at 0 life")
         assert game.finished
         if leave:
             await game.leave()  # the runtime's _create_game, at the server's game limit
+            if left is not None:
+                left.append(now())
             assert kicked, "the finished game was not closed (its players kicked)"
         await asyncio.sleep(spent + 60)
         await bot.chat.flush(timeout=600)
@@ -125,3 +106,22 @@ def test_a_result_line_that_waits_while_the_game_lingers_is_said_in_the_game_alo
     sent, _, _, result = run_simulated(lambda: decided_then_left(tmp_path, leave=False, spent=60.0))
     assert any(result in m for _, d, m in sent if d == ("game", GAME)), sent
     assert not any(result in m for _, d, m in sent if d[0] == "user"), sent
+
+
+def test_a_game_closed_for_a_new_one_frees_its_slot_without_waiting_for_the_busy_chat(tmp_path: Path) -> None:
+    """Field (8-player AutoBattler, 5 games per account): a round-2 game waited about a minute for a slot.
+    At the limit the runtime closes a finished game and waits for its slot at most 20 s (``SLOT_WAIT``), but
+    the game's leave waited for its closing line, and then for the rest of its chat, behind a budget a busy
+    referee's game lines take 20-50 s to get through: the slot came too late, and the pairing waited for the
+    league's next try. Now the players are kicked and the game is left while the budget is still spent (the
+    result reaches the pairing privately), so the slot is free before any of its lines could leave."""
+    spent = 45.0  # less than the chat's own wait (60 s): the old leave waited for the line to leave
+    left: list[float] = []
+    sent, kicked, pairing, result = run_simulated(
+        lambda: decided_then_left(tmp_path, leave=True, spent=spent, left=left)
+    )
+    in_game = [at for at, d, _ in sent if d == ("game", GAME)]
+    assert kicked and left, (kicked, left)
+    assert not [at for at in in_game if at <= max(left)], sent  # left before any game line could leave
+    told = {d[1] for _, d, m in sent if d[0] == "user" and result in m}
+    assert sorted(told) == sorted(pairing), sent

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from test_runtime import GAME, ROOM, vortex_games
 
-from cockatrice_ext.bot import runtime
+from cockatrice_ext.bot import lost_games as runtime  # its clock and keep times are patched
 from cockatrice_ext.bot.referee import Context, LobbyReferee
 from cockatrice_ext.bot.runtime import Bot, BotOptions
 from cockatrice_ext.client import Reconnected

@@ -16,7 +16,7 @@ from typing import Any
 from test_game_slot_wait import a_bot_at_the_limit, victim_asks
 
 from cockatrice_ext.bot.chat import ChatScheduler
-from cockatrice_ext.bot.referee import duration_words
+from cockatrice_ext.bot.words import duration_words
 
 
 def test_a_duration_just_under_a_minute_is_one_minute_never_sixty_seconds() -> None:
@@ -41,11 +41,9 @@ def test_the_game_limit_refusal_leaves_the_operators_remedy_to_the_log(tmp_path:
     with caplog.at_level(logging.WARNING, logger="cockatrice_ext.bot.runtime"):
         refusals = asyncio.run(scenario())
     for refusal in refusals:
-        assert isinstance(refusal, str) and refusal.startswith(
-            "no new game: the referee is at the server's game"
-        )
+        assert isinstance(refusal, str) and refusal.startswith("no new game (game limit): ")
         assert "--extra-user" not in refusal and "More room" not in refusal, refusal
-        assert refusal.endswith("(an unjoined game then makes room)"), refusal
+        assert refusal.endswith("Join one or ask again in 60 minutes"), refusal
     advice = [r.getMessage() for r in caplog.records if "--extra-user" in r.getMessage()]
     assert len(advice) == 1 and "game limit" in advice[0], advice
 

@@ -186,7 +186,8 @@ def test_a_lost_game_that_cannot_be_replayed_is_not_offered_to_resume(tmp_path: 
 
 
 def test_a_long_replay_failure_keeps_what_players_must_hear_within_one_chat_line() -> None:
-    from cockatrice_ext.bot.referee import MAX_CHAT_LINE, shorten, unreplayable_line
+    from cockatrice_ext.bot.referee import unreplayable_line
+    from cockatrice_ext.bot.words import MAX_CHAT_LINE, shorten
     from cockatrice_ext.journal import JournalError
 
     words = "action 4 (DeclareLoss) replays differently: " + "effect " * 60 + "; it was played with 0.1.0"

@@ -2,7 +2,12 @@
 
 Theory of operation
 -------------------
-The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts them.
+The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts them: the room command
+(:class:`CombatRoom`) and the game's referee (:class:`CombatReferee`). Its pure parts are modules of their
+own: the deck checks (:mod:`~cockatrice_ext.bot.combat_decks`), how commands read cards and slots and the
+refusals' words (:mod:`~cockatrice_ext.bot.combat_commands`), what players read, public and private
+(:mod:`~cockatrice_ext.bot.combat_view`), and where cards lie on the Cockatrice table
+(:mod:`~cockatrice_ext.bot.combat_table`). Their names are importable from here too.
 
 * **Decks.** The game is created with shared decklists, so the server shows the bot every deck a
   player loads. The bot checks it at once (every name known; exactly 40 cards, singleton, no lands, no
@@ -38,7 +43,12 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
 * **Fights.** When the deck check read the cards' rules text and the engine knows both fighters' power and
   toughness (see :mod:`cockatrice_ext.formats.combat`), ``!resolve`` applies the deaths itself and says so
   in one line; otherwise that line names who dies by printed power and toughness, why the referee cannot
-  judge, and asks each owner to confirm with ``!dies`` (:func:`fight_line`).
+  judge, and asks each owner to confirm with ``!dies`` (:func:`fight_line`). When the game moves on (the next
+  fight, the combat's end, a new turn) with such a death unconfirmed and the creature still in play, the
+  table hears once which creature, whose, and the ``!dies`` that confirms it
+  (:meth:`CombatReferee.unconfirmed_reminder`). ``!dies``/``!bounce`` take the sender's own permanent by
+  name; another's by ``PLAYER SLOT`` or ``PLAYER CARD`` (:func:`named_permanent`): both decks may hold the
+  same card.
 * **Spells set.** ``!set`` takes any non-creature card (the write-up limits casting, not setting); one
   that cannot be cast in this turn's fights is named, with why, in the private hand list
   (:func:`cannot_cast_note`).
@@ -54,7 +64,10 @@ The rules live in :mod:`cockatrice_ext.formats.combat`; this module only adapts 
 * **Players going.** Two play, so a player who concedes or leaves the started game ends it: the engine
   records who and why (``RemovePlayer``; :meth:`CombatReferee.settle_departure`), so the game-over line,
   ``!score``, ``!games`` and the journal agree. Watching, Cockatrice stops the game at a concession before
-  it says who conceded: the referee hears the server out first.
+  it says who conceded: the referee hears the server out first. A player whose connection drops (their
+  seat kept) is waited for, and the table hears at once for how long: once it has been gone
+  :data:`~cockatrice_ext.bot.referee.ABSENT_SECONDS`, the other player may claim the game with ``!drop
+  NAME``, read by the rules as the away player leaving (:meth:`CombatReferee.away_line`).
 * **Score.** A "Score" token per player shows their points as its power and the round and every
   player's points in its note (on the bot's table, or watching, on that player's own): the real client
   prints both on the table, while extra counters stack unlabelled past the player's area. Every round
@@ -81,16 +94,60 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import re
 import secrets
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import asdict, dataclass, field, replace
-from functools import lru_cache
+from dataclasses import asdict, dataclass, replace
 from typing import Annotated, Any, ClassVar, Literal
 
+from cockatrice_ext.bot.absent import ABSENT_SECONDS
+from cockatrice_ext.bot.board import GRID_POINTS_PER_CARD, OwnDeck
 from cockatrice_ext.bot.chat import Line, Tagged
+
+# The names marked F401 are imported from here by the web view, tests and scripts (kept since the split).
+from cockatrice_ext.bot.combat_commands import (
+    _NUMBER,
+    HAND_DETAILS,
+    NOT_THERE,
+    REFUSALS,
+    cast_hint,
+    named_permanent,
+    play_hint,
+    renumbered,
+    slot_index,
+    split_card_and_numbers,
+)
+from cockatrice_ext.bot.combat_decks import (
+    DECK_HOWTO,
+    DECK_OFFER,
+    DeckVerdict,
+    bundled_deck_listing,
+    card_database,
+    check_cod,
+)
+from cockatrice_ext.bot.combat_table import (
+    HAND_END,
+    attach_moves,
+    attachments,
+    board_instructions,
+    board_of,
+    card_places,
+    table_moves,
+)
+from cockatrice_ext.bot.combat_view import (
+    ANSWER_SECONDS,
+    PrivateLine,
+    answer_key,
+    answer_note,
+    fight_wait,
+    game_result,
+    hand_message,
+    private_lines,
+    render_effects,
+    turn_kept_line,
+    unconfirmed_line,
+    went_result,
+)
 from cockatrice_ext.bot.commands import (
     BadArgument,
     CommandError,
@@ -102,30 +159,24 @@ from cockatrice_ext.bot.commands import (
 )
 from cockatrice_ext.bot.formats import SeatsByName, finish_if_one_stands
 from cockatrice_ext.bot.referee import (
-    GRID_POINTS_PER_CARD,
-    MAX_CHAT_LINE,
     Context,
     FormatRoom,
     GameReferee,
-    OwnDeck,
     Referee,
-    Refusal,
     asked_by,
     deck_lists_unshared,
-    players_named,
     refuse_if_waiting,
-    shorten,
 )
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.silence import silence_is_heard, told
-from cockatrice_ext.cards.model import CardDatabase, CardFacts
-from cockatrice_ext.cards.typed import match_names
+from cockatrice_ext.bot.words import MAX_CHAT_LINE, Refusal, duration_words, players_named, shorten
+from cockatrice_ext.cards.model import CardDatabase
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
-from cockatrice_ext.client.mirror import CardState, PlayerState
+from cockatrice_ext.client.mirror import PlayerState
 from cockatrice_ext.formats import combat as rules
 from cockatrice_ext.formats import options as game_options
-from cockatrice_ext.formats.base import CardRef, Effect, RulesError
+from cockatrice_ext.formats.base import Effect, RulesError
 from cockatrice_ext.journal import Table
 from cockatrice_ext.protocol import commands as pc
 
@@ -133,24 +184,9 @@ LOGGER = logging.getLogger(__name__)
 
 COMBAT_PHASE = 4
 LIFE_COUNTER = 0
-LIBRARY_HOWTO = (
-    "Take them from your library into your hand (right-click your library, View library, drag each);"
-    " the referee names every later draw here and you take it the same way."
-)
-JUDGE_LAYS_OUT = "It is in your hand. The referee puts your cards on the table as you play them."
-_NUMBER = re.compile(r"[0-9]{1,3}")
 SCORE_CARD = "Score"  # a token on each player's table (watching) or ours, one per player (seated)
-ANSWER_SECONDS = 90.0
-"""Seconds a defender with face-down spells has to answer a fight (``!cast`` instants, ``!resolve``) before
-the referee resolves it for them: the game never waits on a player who is away. Counted from the ask, and
-again from each instant they cast (each cast line tells them the clock anew)."""
 GONE = ("conceded", "left")
 """How a player goes from a started game (:meth:`CombatReferee.departed`): either ends it (two play)."""
-SLOTS = "slots 1-5"
-DECK_OFFER = "No legal deck? !deck sends you one (40 cards) to paste into Cockatrice's deck editor."
-"""Said with a deck refusal: a newcomer with an ordinary 60-card deck learns that a legal one ships."""
-DECK_BLOCK = "combat-deck"
-"""The bundled legal deck (``blocks/combat-deck.txt``; also ``cockatrice-ext export combat-deck``)."""
 EMPTY_DECK = (
     '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1"><deckname>referee</deckname>'
     '<comments/><zone name="main"/></cockatrice_deck>'
@@ -168,802 +204,6 @@ class CombatOptions:
     card_source: str = ""  # card data for deck checks ("" = $COCKATRICE_EXT_CARDS, else every real card)
     password: str = ""
     seed: int | None = None  # fixed shuffle for reproducible games; None = a fresh random seed
-
-
-HAND_DETAILS = frozenset({"wrong_sacrifices"})
-"""Refusals whose details describe a card in the player's hand (a creature's mana value: with open deck
-lists, mana value 4 named the only such creature): told to the player alone, whatever their words."""
-
-REFUSALS: dict[str, str] = {
-    "not_started": "setup has not started yet",
-    "already_started": "the game has already started",
-    "game_over": "the game is over",
-    "game_over/result": "the game is over{result}",
-    "bad_player_count": "Magic Combat Rules needs exactly two players",
-    "illegal_deck": "{player}'s deck is not legal",
-    "not_a_player": "you are not a player of this game",
-    "not_your_turn": "it is {active_player}'s turn",
-    "not_your_cleanup": (
-        "it is {active_player}'s cleanup: only {active_player} discards now (down to {hand_size} cards)"
-    ),
-    "wrong_step": "not now",
-    "no_such_card": "no such card there",
-    "card_not_available": "that card is not available",
-    "settled_death": "the referee already put {card} in {owner}'s used pile after the fight in slot {slot}",
-    "settled_death/own": "the referee already put {card} in your used pile after the fight in slot {slot}",
-    "bad_slot": "slots are numbered 1 to {slots}",
-    "slot_occupied": "that slot is taken",
-    "slot_empty": "that slot is empty",
-    "not_a_creature": "{card} is not a creature",
-    "not_a_spell": "{card} is not a non-creature spell",
-    "mana_value_too_high": "{card}: setup creatures have mana value {maximum} or less",
-    "already_done": "you already said you are ready",
-    "wrong_sacrifices": "a creature of mana value {mana_value} needs {needed} sacrifice(s)",
-    "spell_limit": "you may set only {limit} spells per combat",
-    "ability_used": "you already used an ability this combat",
-    "cost_above_round": "abilities may cost at most the round number ({round})",
-    "spell_above_round": "{card} has mana value {mana_value}; this round allows {cap}",
-    "defender_instants_only": "the defending player may cast only instants ({card} is not one)",
-    "equipment_limit": "one equipment per player",
-    "needs_target": "{card} is an aura: !cast SLOT PLAYER CREATURE-SLOT",
-    "fight_pending": "resolve the declared fight first (!resolve)",
-    "fight_pending/answer": "the fight in slot {slot} waits for {defender}'s answer first",
-    "defender_answering": (
-        "the fight waits for {defender} to answer (!cast an instant, then !resolve); it resolves by itself"
-        f" {ANSWER_SECONDS:g} s after they were asked or cast their last instant"
-    ),
-    "active_player_first": (
-        "{active_player} reveals first and says !resolve; then you may answer with instants"
-        " (!cast SPELL-SLOT, then !resolve)"
-    ),
-    "no_fight_pending": "no fight is declared",
-    "already_fought": "that creature already fought this turn",
-    "no_opponent_across": "no creature across to fight",
-    "no_equipment": "you have no equipment in play",
-    "equip_not_yet": "equip it on a later turn (mana value {mana_value} + cost {cost} > round {round})",
-    "bad_count": "that number is out of range",
-    "bad_amount": "that amount is out of range",
-    "bad_reason": "a player goes by conceding or leaving",
-    "ambiguous_card": "which one? name it exactly",
-}
-
-NOT_THERE = {
-    "hand": "that card is not in your hand (!hand lists yours)",
-    "play": "that card is not in play",
-}
-"""A card reference the engine did not find, by where it looked (``RulesError`` detail ``where``): the words
-never repeat the reference, which may be a hand number."""
-
-PROBLEM_LABELS = {
-    "not_singleton": "more than one copy",
-    "land": "lands",
-    "planeswalker": "planeswalkers",
-}
-
-
-# ---------------------------------------------------------------------------------------------
-# Pure parts: deck checks, argument parsing, rendering
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DeckVerdict:
-    """The result of checking one loaded deck: ``facts`` when legal, else a one-line ``reason``; ``texts``:
-    what each card's rules text can do in a fight (:func:`rules.fight_text_kind`), card by card; ``shown``:
-    engine card name -> the name on the card in Cockatrice, where they differ (a flip or double-faced card
-    by its front face, as the deck file names it and the player's library shows it)."""
-
-    facts: tuple[CardFacts, ...] | None
-    reason: str
-    texts: tuple[str, ...] = ()
-    shown: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def legal(self) -> bool:
-        return self.facts is not None
-
-
-@lru_cache(maxsize=4)
-def card_database(source: str = "") -> CardDatabase:
-    """The card database deck checks use (cached: read-only).
-
-    ``""`` means ``$COCKATRICE_EXT_CARDS`` if set, else the shipped rules facts of every real card
-    (players may bring any card) plus the default database.
-
-    Raises:
-        cockatrice_ext.cards.errors.CardDataError: the source does not read.
-    """
-    from cockatrice_ext.cards.sources import ENV_VAR, load_cards, load_rules_cards
-
-    if not source and not os.environ.get(ENV_VAR, "").strip():
-        return load_rules_cards()
-    return load_cards(source or None)
-
-
-def check_cod(
-    cod_text: str, *, deck_size: int = rules.DECK_SIZE, db: CardDatabase | None = None
-) -> DeckVerdict:
-    """Check a loaded ``.cod`` deck (untrusted text) against the deck rules; never raises."""
-    from cockatrice_ext.cards.resolve import UnknownCardsError, resolve_deck
-    from cockatrice_ext.decks.errors import DeckFormatError
-    from cockatrice_ext.decks.readers import read_cod
-    from cockatrice_ext.exporters.model import display_name
-
-    if not cod_text.strip():
-        return DeckVerdict(None, "no deck list was shared; load your deck again")
-    try:
-        deck = read_cod(cod_text.encode("utf-8"), source="deck")
-    except (DeckFormatError, ValueError) as exc:
-        return DeckVerdict(None, f"the deck file does not read ({str(exc)[:120]})")
-    deck.sections = {name: entries for name, entries in deck.sections.items() if name == "main"}
-    try:
-        resolved = resolve_deck(deck, db if db is not None else card_database(), source="deck")
-    except UnknownCardsError as exc:
-        names = ", ".join(sorted({u.name for u in exc.unknown}))
-        return DeckVerdict(None, f"unknown cards: {names[:200]}")
-    facts: list[CardFacts] = []
-    texts: list[str] = []
-    shown: dict[str, str] = {}
-    for entry in resolved.main:
-        card_facts = entry.card.facts(entry.printing)
-        facts.extend([card_facts] * entry.count)
-        if (on_card := display_name(entry.card, "cockatrice")) != card_facts.name:
-            shown[card_facts.name] = on_card
-        kind = rules.fight_text_kind(card_facts, [face.oracle_text for face in entry.card.faces])
-        texts.extend([kind] * entry.count)
-    problems = rules.check_deck(facts, deck_size=deck_size)
-    if not problems:
-        return DeckVerdict(tuple(facts), f"deck legal ({len(facts)} cards)", tuple(texts), shown)
-    return DeckVerdict(None, describe_problems(problems, deck_size))
-
-
-COPIES_SHOWN = 2
-"""How many names with extra copies a refused deck's reason lists before "and N more": the list comes last
-and a 60-card deck has a dozen, which cut the line before its other reasons (seen: "lands" lost)."""
-
-
-def describe_problems(problems: Iterable[rules.DeckProblem], deck_size: int = rules.DECK_SIZE) -> str:
-    """``41 cards (must be exactly 40); lands: Forest; more than one copy: Shock x2``: the short reasons
-    first (the count, lands, planeswalkers), the copies last and at most :data:`COPIES_SHOWN` of them
-    (``A x4, B x4 and 12 more``), so a chat line keeps every reason."""
-    parts: list[str] = []
-    grouped: dict[str, list[str]] = {}
-    for problem in problems:
-        if problem.code == "deck_size":
-            parts.append(f"{problem.count} cards (must be exactly {deck_size})")
-        elif problem.card is not None:
-            label = problem.card + (f" x{problem.count}" if problem.code == "not_singleton" else "")
-            grouped.setdefault(problem.code, []).append(label)
-    for code in ("land", "planeswalker", "not_singleton"):
-        names = grouped.get(code, [])
-        listed = ", ".join(names)
-        if code == "not_singleton" and len(names) > COPIES_SHOWN + 1:
-            listed = f"{', '.join(names[:COPIES_SHOWN])} and {len(names) - COPIES_SHOWN} more"
-        if names:
-            parts.append(f"{PROBLEM_LABELS[code]}: {listed}")
-    return "illegal deck: " + "; ".join(parts)
-
-
-SLOT_WORDS = {"summon": "slot", "place": "slot", "set": "spell slot"}
-"""What each card-and-slot command's number after the card is: a creature slot, or a spell slot."""
-
-
-def card_and_slot_example(verb: str, name: str = "") -> str:
-    """``!summon Gray Ogre 2 (slots 1-5)``: the command with a slot filled in. ``!place`` and ``!set`` put a
-    card face down, so their example names it by a hand number (``!place 3 2``), never by the name typed."""
-    if verb in ("place", "set") or not name:
-        return f"!{verb} 3 2 (card 3 of your !hand into {SLOT_WORDS.get(verb, 'slot')} 2; {SLOTS})"
-    return f"!{verb} {shorten(name, 40)} 2 ({SLOTS})"
-
-
-def split_card_and_numbers(text: str, verb: str = "summon") -> tuple[str | int, list[int]]:
-    """``"Shivan Dragon 3 1"`` -> ``("Shivan Dragon", [3, 1])``: the card, then the numbers after it.
-
-    Only numbers (``"4 2"`` -> ``(4, [2])``): the first is the card's number in the player's hand list
-    (``!hand``), so a face-down card is never named in public chat. ``verb`` (``summon``, ``place``, ``set``)
-    is the command, for a refusal that says which part is missing with an example of it.
-
-    Raises:
-        BadArgument: no card or no number.
-    """
-    words = text.split()
-    if len(words) >= 2 and all(_NUMBER.fullmatch(w) for w in words):
-        return int(words[0]), [int(w) for w in words[1:]]
-    first = next((i for i, w in enumerate(words) if _NUMBER.fullmatch(w)), len(words))
-    name, numbers = " ".join(words[:first]), words[first:]
-    if not name and not numbers:
-        raise BadArgument(
-            f"which card and which {SLOT_WORDS.get(verb, 'slot')}? e.g. {card_and_slot_example(verb)}"
-        )
-    if not numbers or not name:  # "Gray Ogre" or "3": the card is there, the slot is not
-        said = name if not numbers else ""
-        which = f"which {SLOT_WORDS.get(verb, 'slot')}"
-        if said and verb in ("place", "set"):  # face down: by hand number, and the slot
-            which += ", and which number in your !hand (face-down cards go by number)"
-        raise BadArgument(f"{which}? e.g. {card_and_slot_example(verb, said)}")
-    if not all(_NUMBER.fullmatch(w) for w in numbers):
-        raise BadArgument(
-            f"after the card come only {SLOT_WORDS.get(verb, 'slot')} numbers, e.g."
-            f" {card_and_slot_example(verb, name)}"
-        )
-    if len(name) > 150:
-        raise BadArgument("that card name is too long")
-    return name, [int(w) for w in numbers]
-
-
-def named_creature(engine: rules.CombatEngine | None, text: str) -> str | None:
-    """The creature of this game's decks (public: deck lists are open) that ``text`` names as players type
-    names, a slot number after it allowed; None when it names none or no game has started."""
-    words = text.split()
-    while words and _NUMBER.fullmatch(words[-1]):
-        words.pop()
-    if engine is None or not words:
-        return None
-    creatures = sorted({card.name for card in engine.config.cards if card.is_creature})
-    matched = match_names(" ".join(words), creatures)
-    return matched[0] if len(matched) == 1 else None
-
-
-def cast_hint(engine: rules.CombatEngine | None, args: str) -> str:
-    """``!cast``'s answer when its first word is no spell slot number (``!cast Gray Ogre``), else ``""``:
-    a creature is summoned (``!summon CARD SLOT``), and ``!cast`` reveals a spell set face down, by slot."""
-    words = args.split()
-    if not words or _NUMBER.fullmatch(words[0]):
-        return ""
-    how = "!cast SPELL-SLOT reveals a spell you set face down in combat (!set N SLOT), before a fight"
-    creature = named_creature(engine, args)
-    if creature is not None:
-        summon = f"summon it in your main phase, e.g. !summon {creature} 2 ({SLOTS})"
-        return f"{creature} is a creature: {summon}. {how}."
-    return f"{how}: e.g. !cast 1. Creatures are summoned in your main phase: !summon CARD SLOT."
-
-
-def play_hint(engine: rules.CombatEngine | None, text: str) -> str:
-    """``!play``'s answer: which command plays a card now. Magic Combat Rules has no "play": creatures are
-    placed face down at setup, summoned in the main phase; spells are set face down in combat and cast
-    before a fight. Only names players typed themselves are repeated (a hand number stays a number)."""
-    setup = (
-        f"at setup: !place N SLOT (N from !hand, a creature of mana value 3 or less; {SLOTS}), then !ready"
-    )
-    if engine is None or engine.phase in ("new", "setup"):
-        return f"There is no !play: {setup}."
-    creature = named_creature(engine, text)
-    summon = f"creatures: !summon {creature or 'CARD'} SLOT in your main phase ({SLOTS})"
-    spells = "spells: !set N SLOT in combat (face down, N from !hand), then !cast SPELL-SLOT before a fight"
-    if creature is not None:
-        return f"There is no !play; {summon}."
-    return f"There is no !play; {summon}; {spells}."
-
-
-DECK_HOWTO = (
-    "a legal deck (40 cards) was sent to you privately: copy it, then in Cockatrice's deck editor File, Load"
-    " deck from clipboard; save it and load it here."
-)
-
-
-@lru_cache(maxsize=1)
-def bundled_deck_text() -> str:
-    """The bundled legal deck as ``1 Card`` lines (what Cockatrice's "Load deck from clipboard" reads), by
-    the names Cockatrice gives the cards.
-
-    Raises:
-        Exception: the bundled list or its card data does not load (the caller says so).
-    """
-    from cockatrice_ext.bot.blocks import load_block
-
-    counts = Counter(load_block(DECK_BLOCK, sections=None).game_names)
-    return "\n".join(f"{count} {name}" for name, count in counts.items())
-
-
-async def bundled_deck_listing() -> str:
-    """:func:`bundled_deck_text`, read off the event loop (the game's ``!deck`` and the room's alike).
-
-    Raises:
-        NotAllowed: the bundled list or the card data does not load here (logged once per ask).
-    """
-    try:
-        return await asyncio.to_thread(bundled_deck_text)
-    except Exception as exc:  # the bundled list or the card data does not load here: say so
-        LOGGER.warning("the bundled Combat deck does not load: %s", exc)
-        raise NotAllowed("the referee cannot read its bundled deck here; ask its operator") from None
-
-
-def same_name(name: str) -> str:
-    """The default ``shown``: the engine's card name is the one on the card."""
-    return name
-
-
-def hand_listing(engine: rules.CombatEngine, player: Any, shown: Callable[[str], str] = same_name) -> str:
-    """``1. Shock; 2. Grizzly Bears`` - the numbers ``!place N SLOT`` and ``!set N SLOT`` use; each card
-    by ``shown`` (the name on the card in Cockatrice: a flip card by the name its owner's library shows)."""
-    hand = engine.seats[engine.config.players.index(player)].hand
-    cards = engine.config.cards
-    return "; ".join(f"{n}. {shown(cards[i].name)}" for n, i in enumerate(hand, start=1)) or "empty"
-
-
-def setup_prompt(engine: rules.CombatEngine, player: Any) -> str:
-    """What ``player`` may place at setup, by hand number (sent privately with their opening hand): which
-    numbers are placeable, or that none is and they only need to be ready."""
-    numbers = [str(position + 1) for position in engine.setup_choices(player)]
-    cap = engine.config.setup_max_mana_value
-    if not numbers:
-        return f"None of them is a creature of mana value {cap} or less to place: say !ready."
-    which = (
-        f"number {numbers[0]} is a creature"
-        if len(numbers) == 1
-        else f"numbers {', '.join(numbers)} are creatures"
-    )
-    return (
-        f"Place face down without naming them: !place N SLOT ({which} of mana value {cap} or less),"
-        " then !ready."
-    )
-
-
-def own_permanent(engine: rules.CombatEngine, player: Any, text: str) -> str | int:
-    """``!dies``/``!bounce``'s card: ``player``'s own permanent of that name (its index, the name read as
-    players type it: :func:`~cockatrice_ext.cards.typed.match_names`) when they have one in play, else their
-    own creature of that name a settled fight put in their used pile (the engine then says so: the
-    opponent's copy in play is not the one they mean), else the text as the engine reads it.
-    Both decks may hold the same card, and the fight line asks each owner to confirm their own creature's
-    death by name.
-
-    Raises:
-        RulesError: ``ambiguous_card`` with its ``candidates``, the name fits two of their permanents."""
-    seat = engine.config.players.index(player)
-    own = [card for card in engine.permanents_in_play() if engine.config.owners[card] == seat]
-    names = [engine.config.cards[card].name for card in own]
-    matched = match_names(text, names)
-    if len(matched) > 1:  # in play, face up: the candidates are public
-        raise RulesError("ambiguous_card", card=text, where="play", candidates=matched)
-    if matched:
-        return own[names.index(matched[0])]
-    settled = engine.settled_death_of(player, text)
-    return text if settled is None else settled
-
-
-def game_result(winner: Any, points: Iterable[int], rounds: int, name_of: Callable[[Any], str]) -> str:
-    """``after round 10: zoe wins, 2-32`` (or ``a draw``): the same words after "Game over" in the game-over
-    line and ``!score``, and after "the game is over" in a refusal once it is."""
-    score = "-".join(str(p) for p in sorted(points, reverse=True))  # the winner's (the most) points first
-    if winner is None:
-        return f"after round {rounds}: a draw, {score}"
-    return f"after round {rounds}: {name_of(winner)} wins, {score}"
-
-
-def went_result(out: Any, reason: str, winner: Any, name_of: Callable[[Any], str]) -> str:
-    """``bob conceded; zoe wins``: a game a player ended by going (``reason``: ``conceded``, ``left``), the
-    same words after "Game over:" in the game-over line and ``!score``, after "the game is over:" in a
-    refusal, and in ``!games`` (the game's finish reason)."""
-    return f"{name_of(out)} {reason or 'left'}; {name_of(winner)} wins"
-
-
-def renumbered(size: int) -> str:
-    """The refusal of a hand number past the hand: the numbers shift as cards leave it (seen: ``!place 1 1``
-    then ``!place 7 2`` refused with a bare "your hand has 6 cards", card 7 of the list read a moment
-    before)."""
-    return f"your hand has {size} cards now (numbers shift after each card that leaves it): !hand"
-
-
-def slot_index(number: int, slots: int = 5) -> int:
-    """A player's slot number (1-based) as the engine's index (checked by the engine)."""
-    return number - 1 if number >= 1 else slots
-
-
-def revealed_lines(
-    revealed: list[rules.CreaturesRevealed],
-    name_of: Callable[[Any], str],
-    shown: Callable[[str], str] = same_name,
-) -> list[str]:
-    """The setup's reveal: one line naming every player's creatures by slot (both are revealed at once, so
-    the table reads them together); a line per player only when one line cannot hold every name."""
-
-    def faces(effect: rules.CreaturesRevealed) -> str:
-        named = [
-            f"{shown(ref.name)} ({slot + 1})" for slot, ref in enumerate(effect.slots) if ref is not None
-        ]
-        return ", ".join(named) or "no creatures"
-
-    together = "Creatures revealed: " + "; ".join(f"{name_of(e.player)}: {faces(e)}" for e in revealed) + "."
-    if len(revealed) == 1 or len(together) > MAX_CHAT_LINE:
-        return [f"{name_of(e.player)} reveals: {faces(e)}." for e in revealed]
-    return [together]
-
-
-def render_effects(
-    effects: Iterable[Effect],
-    engine: rules.CombatEngine,
-    name_of: Callable[[Any], str],
-    shown: Callable[[str], str] = same_name,
-) -> list[str]:
-    """Public chat lines for ``effects``; drawn cards and face-down cards stay private. Cards are named by
-    ``shown``: the name on the card in Cockatrice (a flip card by its front face, as in play there).
-    What one command did to several cards of a kind reads as one line, not one per card: its discards (with
-    what the cleanup still asks), the cards that left play together, the permanents a resolution put in
-    play, a summon's sacrifices and what left play with them."""
-    effects = list(effects)
-    lines: list[str] = []
-
-    def card(ref: CardRef) -> str:
-        return shown(ref.name)
-
-    settled_deaths: set[int] = set()  # creatures a settled fight killed: its line names them
-    summoned_with = summon_departures(effects)  # a summon's sacrifices and what left play with them
-    position = 0
-    while position < len(effects):
-        effect = effects[position]
-        position += 1
-        if isinstance(effect, rules.GameStarted):
-            players = " vs ".join(name_of(p) for p in effect.players)
-            lines.append(
-                f"Magic Combat Rules, {effect.rounds} rounds: {players}. Opening hands come by private"
-                " message. Setup: !place N SLOT (N from !hand; creatures of mana value 3 or less, slots 1-5),"
-                " then !ready."
-            )
-        elif isinstance(effect, rules.CardsDrawn):
-            if effect.cards and engine.phase == "play":
-                lines.append(f"{name_of(effect.player)} draws {len(effect.cards)}.")
-        elif isinstance(effect, rules.DrawPileReshuffled):
-            sizes = ", ".join(str(s) for s in effect.pile_sizes)
-            lines.append(
-                f"A draw pile ran out: both players shuffle their used cards into their decks ({sizes})."
-            )
-        elif isinstance(effect, rules.FaceDownPlaced):
-            where = "creature slot" if effect.zone == "creature" else "spell slot"
-            lines.append(f"{name_of(effect.player)} places a card face down in {where} {effect.slot + 1}.")
-        elif isinstance(effect, rules.PlayerReady):
-            lines.append(f"{name_of(effect.player)} is ready.")
-        elif isinstance(effect, rules.CreaturesRevealed):
-            revealed = [effect]
-            while position < len(effects) and isinstance(effects[position], rules.CreaturesRevealed):
-                revealed.append(effects[position])  # type: ignore[arg-type]
-                position += 1
-            lines += revealed_lines(revealed, name_of, shown)
-        elif isinstance(effect, rules.TurnStarted):
-            lines.append(
-                f"Round {effect.round}, {name_of(effect.player)}'s turn: spells up to mana value"
-                f" {effect.spell_cap}. !summon CARD SLOT, then !combat."
-            )
-        elif isinstance(effect, rules.StepChanged):
-            if effect.step == "combat":
-                lines.append(
-                    "Combat: set up to 3 spells (!set N SLOT, N from !hand), one ability"
-                    " (!ability SLOT COST), !ready."
-                )
-            elif effect.step == "fights":
-                active = engine.whose_turn
-                lines.append(f"Fights: {name_of(active)}, !fight SLOT, or !pass to end combat.")
-        elif isinstance(effect, rules.CreatureSummoned):
-            sacrificed = ", ".join(card(ref) for ref in effect.sacrificed)
-            victims = {ref.index for ref in effect.sacrificed}
-            with_them = [
-                effects[at]
-                for at, summon in sorted(summoned_with.items())
-                if summon == position - 1 and effects[at].card.index not in victims  # type: ignore[attr-defined]
-            ]  # what left play with the sacrifices (their auras): said in the summon's line, not one each
-            also = f"; {left_play_words(with_them, name_of, shown)}" if with_them else ""
-            lines.append(
-                f"{name_of(effect.player)} summons {card(effect.card)} in slot {effect.slot + 1}"
-                + (f", sacrificing {sacrificed}{also}." if sacrificed else ".")
-            )
-        elif isinstance(effect, rules.AbilityActivated):
-            lines.append(
-                f"{name_of(effect.player)} uses an ability of {card(effect.card)} (cost {effect.cost})."
-            )
-        elif isinstance(effect, rules.FightDeclared):
-            lines.append(fight_declared_line(effect, engine, name_of, shown))
-        elif isinstance(effect, rules.DefenderToAnswer):
-            lines.append(
-                f"{name_of(effect.player)}: !cast an instant (SPELL-SLOT) or !resolve; without an answer the"
-                f" fight in slot {effect.slot + 1} resolves in {ANSWER_SECONDS:g} s."
-            )
-        elif isinstance(effect, rules.SpellCast):
-            target = ""
-            if effect.target_player is not None and effect.target_slot is not None:
-                target = f" on {name_of(effect.target_player)}'s slot {effect.target_slot + 1}"
-            prompt = answer_prompt(effect, engine, name_of)
-            lines.append(f"{name_of(effect.player)} casts {card(effect.card)}{target}.{prompt}")
-        elif isinstance(effect, rules.SpellsResolved):
-            lines.append("Resolving: " + ", ".join(card(ref) for ref in effect.cards) + ".")
-        elif isinstance(effect, rules.EnchantmentReplaced):
-            old = f" ({card(effect.discarded)} is discarded)" if effect.discarded is not None else ""
-            lines.append(f"{name_of(effect.player)}'s {card(effect.card)} is the enchantment in play{old}.")
-        elif isinstance(effect, rules.PermanentEntered):
-            entered = [effect]  # the auras and equipment of one resolution: one line, not one each
-            while position < len(effects) and isinstance(effects[position], rules.PermanentEntered):
-                entered.append(effects[position])  # type: ignore[arg-type]
-                position += 1
-            lines.append(entered_line(entered, name_of, shown))
-        elif isinstance(effect, rules.SpellFizzled):
-            lines.append(f"{card(effect.card)} has no target and fizzles.")
-        elif isinstance(effect, rules.FightResolved):
-            lines.append(fight_line(effect, engine, name_of, shown))
-            if effect.settled:
-                settled_deaths.update(ref.index for ref in effect.dies)
-        elif isinstance(effect, rules.Equipped):
-            lines.append(
-                f"{name_of(effect.player)} equips {card(effect.equipment)} to {card(effect.creature)}."
-            )
-        elif isinstance(effect, rules.CardLeftPlay):
-            if position - 1 in summoned_with:  # the summon's line says it
-                continue
-            run = [effect]  # a creature and its auras (!dies, a fight): one line, not one each
-            while (
-                position < len(effects)
-                and isinstance(effects[position], rules.CardLeftPlay)
-                and position not in summoned_with
-            ):
-                run.append(effects[position])  # type: ignore[arg-type]
-                position += 1
-            told = [left for left in run if left.card.index not in settled_deaths]
-            settled_deaths.difference_update(left.card.index for left in run)  # the fight's line said where
-            if told:
-                lines.append(f"{left_play_words(told, name_of, shown)}.")
-        elif isinstance(effect, rules.CardDiscarded):
-            discarded, still = [effect.card], None  # one command's discards: one line, and what is left
-            while position < len(effects):
-                following = effects[position]
-                if isinstance(following, rules.CardDiscarded) and following.player == effect.player:
-                    discarded.append(following.card)
-                    still = None  # a countdown a later discard of the same command overtook
-                elif isinstance(following, rules.DiscardToHandSize) and following.player == effect.player:
-                    still = following
-                else:
-                    break
-                position += 1
-            lines.append(discarded_line(effect.player, discarded, still, name_of, shown))
-        elif isinstance(effect, rules.DiscardToHandSize):
-            lines.append(
-                f"Cleanup: {name_of(effect.player)} discards {effect.count} (!discard N, by the hand list"
-                f" sent privately) down to {effect.hand_size} cards; then the turn passes."
-            )
-        elif isinstance(effect, rules.PointsScored):
-            if effect.slots:
-                slots = ", ".join(str(s + 1) for s in effect.slots)
-                lines.append(
-                    f"{name_of(effect.player)} scores {effect.scored} (unblocked: slot {slots}),"
-                    f" {effect.points} in all."
-                )
-            else:
-                lines.append(f"{name_of(effect.player)} scores {effect.scored}, {effect.points} in all.")
-        elif isinstance(effect, rules.LifeChanged):
-            lines.append(f"{name_of(effect.player)} is at {effect.life} life.")
-        elif isinstance(effect, rules.GameOver):
-            if effect.out is not None:
-                lines.append(f"Game over: {went_result(effect.out, effect.reason, effect.winner, name_of)}.")
-            else:
-                result = game_result(effect.winner, effect.points, engine.config.rounds, name_of)
-                lines.append(f"Game over {result}.")
-    return lines
-
-
-def summon_departures(effects: list[Effect]) -> dict[int, int]:
-    """Position of each ``CardLeftPlay`` a summon caused (its sacrifices, and their auras, which the engine
-    puts right before the ``CreatureSummoned``) -> the summon's position."""
-    found: dict[int, int] = {}
-    for at, effect in enumerate(effects):
-        if isinstance(effect, rules.CreatureSummoned) and effect.sacrificed:
-            before = at - 1
-            while before >= 0 and isinstance(effects[before], rules.CardLeftPlay) and before not in found:
-                found[before] = at
-                before -= 1
-    return found
-
-
-def left_play_words(
-    left: list[rules.CardLeftPlay], name_of: Callable[[Any], str], shown: Callable[[str], str] = same_name
-) -> str:
-    """``Grizzly Bears leaves play to zoe's used pile, Rancor to alice's used pile``: cards that left play
-    together (a creature and its auras), by where each went, in one clause."""
-    groups: dict[tuple[Any, str], list[str]] = {}
-    for effect in left:
-        groups.setdefault((effect.owner, effect.to), []).append(shown(effect.card.name))
-    parts = []
-    for (owner, to), cards in groups.items():
-        where = f"{name_of(owner)}'s {'hand' if to == 'hand' else 'used pile'}"
-        if not parts:
-            verb = "leaves" if len(cards) == 1 else "leave"
-            parts.append(f"{_and(cards)} {verb} play to {where}")
-        else:
-            parts.append(f"{_and(cards)} to {where}")
-    return ", ".join(parts)
-
-
-KIND_PLURALS = {"aura": "auras", "equipment": "equipment"}
-
-
-def entered_line(
-    entered: list[rules.PermanentEntered],
-    name_of: Callable[[Any], str],
-    shown: Callable[[str], str] = same_name,
-) -> str:
-    """``zoe's Rancor and Spectral Flight enter (auras).``: the permanents one resolution put in play, by
-    player, in one line (``zoe's Rancor enters (aura).`` for one)."""
-    by_player: dict[Any, list[rules.PermanentEntered]] = {}
-    for effect in entered:
-        by_player.setdefault(effect.player, []).append(effect)
-    parts = []
-    for player, theirs in by_player.items():
-        kinds = {effect.kind for effect in theirs}
-        if len(theirs) == 1:
-            parts.append(f"{name_of(player)}'s {shown(theirs[0].card.name)} enters ({theirs[0].kind})")
-        elif len(kinds) == 1:
-            kind = next(iter(kinds))
-            cards = _and([shown(effect.card.name) for effect in theirs])
-            parts.append(f"{name_of(player)}'s {cards} enter ({KIND_PLURALS.get(kind, kind + 's')})")
-        else:
-            cards = _and([f"{shown(effect.card.name)} ({effect.kind})" for effect in theirs])
-            parts.append(f"{name_of(player)}'s {cards} enter")
-    return "; ".join(parts) + "."
-
-
-def discarded_line(
-    player: Any,
-    cards: list[CardRef],
-    still: rules.DiscardToHandSize | None,
-    name_of: Callable[[Any], str],
-    shown: Callable[[str], str] = same_name,
-) -> str:
-    """One command's discards in one line: ``zoe discards Shock and Rancor.``, and at a cleanup that still
-    waits, how many more (``; 1 more to discard (!discard N ...) down to 7 cards, then the turn passes.``).
-    Seen: ``!discard 3 4 6`` printed a discard and a countdown line for each card. The cards go to a used
-    pile, face up: public."""
-    tail = "."
-    if still is not None:
-        tail = (
-            f"; {still.count} more to discard (!discard N, by the hand list sent privately) down to"
-            f" {still.hand_size} cards, then the turn passes."
-        )
-    head = f"{name_of(player)} discards "
-    named = [shown(ref.name) for ref in cards]
-    listed = _and(named)
-    while len(named) > 1 and len(head) + len(listed) + len(tail) > MAX_CHAT_LINE:  # the count is kept
-        named.pop()
-        listed = f"{', '.join(named)} and {len(cards) - len(named)} more"
-    return f"{head}{listed}{tail}"
-
-
-def fight_declared_line(
-    effect: rules.FightDeclared,
-    engine: rules.CombatEngine,
-    name_of: Callable[[Any], str],
-    shown: Callable[[str], str] = same_name,
-) -> str:
-    """``carol's Silvercoat Lion fights Gray Ogre in slot 1. carol: !cast SPELL-SLOT, then !resolve; frank may
-    answer with instants.``: the defender is named when they have a face-down spell (a public fact), since
-    the fight then waits for their answer after the attacker's ``!resolve``."""
-    attacker = name_of(effect.player)
-    line = (
-        f"{attacker}'s {shown(effect.attacker.name)} fights {shown(effect.defender.name)} in slot"
-        f" {effect.slot + 1}. {attacker}: !cast SPELL-SLOT, then !resolve"
-    )
-    players = engine.config.players
-    if effect.player in players and engine.config.defender_answers:
-        defender = players[1 - players.index(effect.player)]
-        if engine.has_face_down_spells(defender):
-            return f"{line}; {name_of(defender)} may answer with instants."
-    return f"{line}."
-
-
-def answer_prompt(effect: rules.SpellCast, engine: rules.CombatEngine, name_of: Callable[[Any], str]) -> str:
-    """`` carol: !cast another instant (SPELL-SLOT) or !resolve; the fight resolves by itself in 90 s.``
-    after the cast line of a defender the fight still waits for (else ""): seen, a defender who answered
-    heard nothing more until the clock resolved for them. Said in the cast's own line (no extra message),
-    and the clock starts again with it (:meth:`CombatReferee.arm_answer_timer`). Public: it depends only on
-    whether they still have a card face down, never on what those cards are (whether one is a castable
-    instant is told to them alone: :func:`answer_note`)."""
-    if engine.answering_player() != effect.player:
-        return ""
-    name = name_of(effect.player)
-    clock = f"the fight resolves by itself in {ANSWER_SECONDS:g} s."
-    if engine.has_face_down_spells(effect.player):
-        return f" {name}: !cast another instant (SPELL-SLOT) or !resolve; {clock}"
-    return f" {name}: !resolve when done; {clock}"
-
-
-def answer_note(
-    engine: rules.CombatEngine, player: Any, shown: Callable[[str], str] = same_name, *, cast: bool = False
-) -> str:
-    """Private, to the defender the fight waits for while something of theirs is face down: what they can
-    cast now, or that nothing can be, and why, card by card (``""`` otherwise: nothing face down is public,
-    and the table's lines say it all). The table's lines are the same either way, and so is this message's
-    coming: the clock starts once it has left the chat queue (``told``), so a note sent only when nothing
-    can be cast would delay the clock, and the attacker could time that. ``cast``: after an instant of
-    theirs (the others)."""
-    if engine.answering_player() != player or not engine.has_face_down_spells(player):
-        return ""
-    seat = engine.config.players.index(player)
-    spells = engine.seats[seat].spells
-    clock = f"the fight resolves by itself in {ANSWER_SECONDS:g} s"
-    if castable := engine.castable_spells(player):
-        named = ", ".join(
-            f"{shown(engine.config.cards[card].name)} (spell slot {slot + 1})"
-            for slot, card in enumerate(spells)
-            if card is not None and slot in castable
-        )
-        still = "still " if cast else ""
-        return (
-            f"You can {still}cast {named}: !cast SLOT, then !resolve (or !resolve alone); without a word,"
-            f" {clock}."
-        )
-    reasons: list[str] = []
-    for slot, card in enumerate(spells):
-        if card is None:
-            continue
-        why = []
-        for refusal in engine.cast_refusals(seat, card):
-            if refusal.code == "defender_instants_only":
-                why.append("not an instant (the defender casts only instants)")
-            elif refusal.code == "spell_above_round":
-                why.append(
-                    f"mana value {refusal.details['mana_value']}, above this round's cap of {engine.round}"
-                )
-        reasons.append(
-            f"{shown(engine.config.cards[card].name)} (spell slot {slot + 1}): {' and '.join(why)}"
-        )
-    others = "other " if cast else ""
-    return (
-        f"None of your {others}face-down spells can be cast in this fight: {'; '.join(reasons)}. Say !resolve"
-        f" (or !pass), else {clock}. Every defender with a card face down is asked the same, so your opponent"
-        " cannot tell."
-    )
-
-
-def fight_wait(engine: rules.CombatEngine) -> tuple[Any, ...]:
-    """What the pending fight waits for, ``()`` when none is pending: (its slot, whether its defender is
-    answering). A Cockatrice turn passed back during it is said once per such wait."""
-    if engine.phase != "play" or engine.fight_slot is None:
-        return ()
-    return (engine.fight_slot, engine.answering_player() is not None)
-
-
-NOT_BY_COCKATRICE = "(passing the turn in Cockatrice does not: anyone can press it)"
-
-
-def step_ask(engine: rules.CombatEngine, target: Any, name: str) -> str:
-    """What ends the turn from the step it is in, after "It is still X's turn": ``!pass`` only in the fights
-    (seen: "(step main): !pass ends it.", which the main step refuses)."""
-    if engine.step == "main":
-        return (
-            f" (main step): {name}, !summon CARD SLOT, then !combat; in the fights !pass ends the turn"
-            f" {NOT_BY_COCKATRICE}."
-        )
-    if engine.step == "combat":
-        return (
-            " (combat step): set spells (!set N SLOT), then both players say !ready; in the fights !pass ends"
-            f" the turn {NOT_BY_COCKATRICE}."
-        )
-    if engine.step == "cleanup" and target in engine.config.players:
-        excess = engine.hand_size(target) - engine.config.max_hand_size
-        return f" (cleanup): {name} discards {excess} more (!discard N), then the turn passes."
-    return "."
-
-
-def turn_kept_line(engine: rules.CombatEngine, target: Any, name_of: Callable[[Any], str]) -> str:
-    """What the table reads when Cockatrice's turn was passed while the engine's turn goes on (the referee
-    passes it back): whose turn it still is, what a pending fight waits for, and how the turn or its combat
-    ends (``!pass``: a press in Cockatrice may be anyone's)."""
-    name = name_of(target)
-    if engine.phase == "play" and engine.step == "fights" and engine.fight_slot is None:
-        return f"It is still {name}'s turn: {name}, !fight SLOT, or !pass to end combat {NOT_BY_COCKATRICE}."
-    if engine.phase != "play" or engine.fight_slot is None:
-        return f"It is still {name}'s turn{step_ask(engine, target, name)}"
-    slot = engine.fight_slot + 1
-    answering = engine.answering_player()
-    if answering is not None:
-        waits = (
-            f"{name_of(answering)}'s answer (!cast an instant or !resolve; it resolves by itself within"
-            f" {ANSWER_SECONDS:g} s)"
-        )
-    else:
-        waits = f"{name}'s !cast or !resolve"
-    return f"It is still {name}'s turn: the fight in slot {slot} waits for {waits}."
-
-
-def answer_key(engine: rules.CombatEngine) -> tuple[int, int, int]:
-    """Which wait for a defender's answer the clock runs for: (turn, fight slot, spells cast for the fight).
-    While the fight waits for the defender only they cast, so each instant of theirs is a new wait, with
-    the whole of :data:`ANSWER_SECONDS` again (its cast line says so: :func:`answer_prompt`)."""
-    return (engine.turn, engine.fight_slot or 0, len(engine.stack))
 
 
 LATE_ANSWER_SECONDS = 60.0
@@ -985,362 +225,6 @@ def answer_timeout_line(
         f"{name_of(defender)} did not {verb} in {ANSWER_SECONDS:g} s: the referee resolves the fight in slot"
         f" {slot + 1}."
     )
-
-
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-UNSETTLED = {
-    "no_card_data": "the cards' rules text (this game began before the referee read it)",
-    "rules_text": "the rules text of {0}",
-    "attached": "{0} on {1}",
-    "altered": "what {0} may have done to {1}",
-    "in_play": "{0} in play",
-}
-"""Why the referee did not settle a fight (``FightResolved.reason``), with its face-up ``reason_cards``."""
-
-
-def fight_line(
-    effect: rules.FightResolved,
-    engine: rules.CombatEngine,
-    name_of: Callable[[Any], str],
-    shown: Callable[[str], str] = same_name,
-) -> str:
-    """One public line for a resolved fight: the deaths the referee applied (settled), or who dies by
-    printed power and toughness and who confirms it with ``!dies`` (not settled, and why); cards by
-    ``shown``, the name on the card in Cockatrice."""
-    head = f"Fight in slot {effect.slot + 1} done"
-    if effect.attacker is None or effect.defender is None:
-        return f"{head}: a creature left play before it, so nothing fought."
-    cards, players = engine.config.cards, engine.config.players
-
-    def owner(ref: Any) -> str:
-        return name_of(players[engine.config.owners[ref.index]])
-
-    def stats(ref: Any) -> str:
-        return f"{shown(ref.name)} {cards[ref.index].power}/{cards[ref.index].toughness}"
-
-    if effect.settled:
-        fought = f"{head}: {stats(effect.attacker)} against {stats(effect.defender)}"
-        if not effect.dies:
-            return f"{fought}; both survive."
-        if len(effect.dies) == 2:
-            return f"{fought}; both die (to their owners' used piles)."
-        return f"{fought}; {shown(effect.dies[0].name)} dies (to {owner(effect.dies[0])}'s used pile)."
-
-    def whose(ref: Any) -> str:  # both decks may hold the same card
-        return f"{owner(ref)}'s {shown(ref.name)}"
-
-    why = UNSETTLED.get(effect.reason, "a card's rules text").format(*(whose(r) for r in effect.reason_cards))
-    printed = all(
-        rules.printed_number(cards[r.index].power) is not None
-        and rules.printed_number(cards[r.index].toughness) is not None
-        for r in (effect.attacker, effect.defender)
-    )
-    said = f"{head}; the referee cannot judge {why}"
-    if not printed:
-        return f"{said}: a creature that died, its owner says !dies CARD."
-    if not effect.dies:
-        return (
-            f"{said}. By printed power/toughness neither would die; a creature that died all the same, its"
-            " owner says !dies CARD."
-        )
-    example = effect.dies[0]
-    dies = f"{owner(example)}: !dies {shown(example.name)}"
-    return (
-        f"{said}. By printed power/toughness {_and([whose(ref) for ref in effect.dies])} would die; each"
-        f" creature that really died, its owner says !dies CARD ({dies})."
-    )
-
-
-def cannot_cast_note(
-    effect: rules.FaceDownPlaced, engine: rules.CombatEngine, shown: Callable[[str], str] = same_name
-) -> str:
-    """Private: why the spell just set cannot be cast in this turn's fights (``""``: it can). It may still
-    be cast on a later turn from its slot; a spell above the last round never can."""
-    if not effect.cannot_cast:
-        return ""
-    facts = engine.config.cards[effect.card.index]
-    reasons: list[str] = []
-    if "spell_above_round" in effect.cannot_cast:
-        rounds = engine.config.rounds
-        when = (
-            f"castable from round {facts.mana_value} on"
-            if facts.mana_value <= rounds
-            else f"no round of this {rounds}-round game allows it"
-        )
-        reasons.append(
-            f"its mana value {facts.mana_value} is above this round's cap of {engine.spell_cap()} ({when})"
-        )
-    if "defender_instants_only" in effect.cannot_cast:
-        reasons.append("you defend this turn, and the defender casts only instants (cast it on your turn)")
-    return (
-        f"Note: {shown(effect.card.name)} in spell slot {effect.slot + 1} cannot be cast this turn:"
-        f" {'; '.join(reasons)}. It stays there, face down, until you cast it."
-    )
-
-
-@dataclass(frozen=True)
-class PrivateLine:
-    """One private line of :func:`private_lines`: to whom, what it says now, and what kind of line it is
-    (``opening``, ``draw``, ``hand``: a hand list, after ``note`` when there is one; ``answer``: the
-    defender's :func:`answer_note`, ``cast`` after an instant of theirs). Hand lists and answer notes say
-    what is true now, so the referee draws them again as they leave (:meth:`CombatReferee.private_line`)."""
-
-    player: Any
-    text: str
-    kind: str
-    note: str = ""
-    cast: bool = False
-
-
-def private_lines(
-    effects: Iterable[Effect],
-    engine: rules.CombatEngine,
-    *,
-    moved: Collection[int] = (),
-    shown: Callable[[str], str] = same_name,
-) -> list[PrivateLine]:
-    """The private lines ``effects`` call for: the opening hand, numbered (for ``!place N SLOT``), later
-    draws, and the hand list whenever a card leaves the hand (face down: numbers for ``!set N SLOT``, after a
-    note when the spell set cannot be cast this turn; a discard, at each step of a cleanup too: ``!discard
-    N``; a summon); a defender asked to answer hears what of theirs can be cast now, or that nothing can
-    (:func:`answer_note`). ``moved``: positions in ``effects`` of draws the referee put into the player's
-    hand itself (a judge): those need no word; the others are named, and the opening hand says once how to
-    take them from the library. Hand cards and draws are named by ``shown``: the name on the card in
-    Cockatrice."""
-    out: list[PrivateLine] = []
-    for position, effect in enumerate(effects):
-        if isinstance(effect, rules.CardsDrawn) and effect.cards and effect.visible_to is not None:
-            if engine.phase == "setup":
-                where = JUDGE_LAYS_OUT if position in moved else LIBRARY_HOWTO
-                text = (
-                    f"Your opening hand: {hand_listing(engine, effect.player, shown)}. {where}"
-                    f" {setup_prompt(engine, effect.player)}"
-                )
-                out.append(PrivateLine(effect.player, text, "opening"))
-            elif position not in moved:
-                drawn = ", ".join(shown(ref.name) for ref in effect.cards)
-                out.append(PrivateLine(effect.player, f"You draw: {drawn}.", "draw"))
-        elif (isinstance(effect, rules.FaceDownPlaced) and effect.visible_to is not None) or isinstance(
-            effect, (rules.DiscardToHandSize, rules.CardDiscarded, rules.CreatureSummoned)
-        ):  # a card left the hand (or must): the numbers changed, so the new list, once per batch
-            note = cannot_cast_note(effect, engine, shown) if isinstance(effect, rules.FaceDownPlaced) else ""
-            text = f"{note} {hand_message(engine, effect.player, shown)}".lstrip()
-            if not any((line.player, line.text) == (effect.player, text) for line in out):
-                out.append(PrivateLine(effect.player, text, "hand", note=note))
-        elif isinstance(effect, rules.DefenderToAnswer | rules.SpellCast) and (
-            note := answer_note(engine, effect.player, shown, cast=isinstance(effect, rules.SpellCast))
-        ):
-            out.append(PrivateLine(effect.player, note, "answer", cast=isinstance(effect, rules.SpellCast)))
-    return out
-
-
-def private_messages(
-    effects: Iterable[Effect],
-    engine: rules.CombatEngine,
-    *,
-    moved: Collection[int] = (),
-    shown: Callable[[str], str] = same_name,
-) -> list[tuple[Any, str]]:
-    """(player, text) of each of :func:`private_lines`, as they read now."""
-    return [(line.player, line.text) for line in private_lines(effects, engine, moved=moved, shown=shown)]
-
-
-def hand_message(engine: rules.CombatEngine, player: Any, shown: Callable[[str], str] = same_name) -> str:
-    """``Your hand: 1. ...`` (private); during setup also what may still be placed, by the new numbers."""
-    text = f"Your hand: {hand_listing(engine, player, shown)}."
-    seat = engine.seats[engine.config.players.index(player)]
-    if engine.phase == "setup" and not seat.setup_done:
-        text += f" {setup_prompt(engine, player)}"
-    return text
-
-
-@dataclass(frozen=True)
-class Place:
-    """Where a card lies in Cockatrice: its zone (``hand``, ``table`` or ``grave``) and, on the table,
-    its face and grid point."""
-
-    zone: str
-    face_down: bool = False
-    x: int = 0
-    y: int = 0
-
-
-HAND_END = -1
-"""A move's x that puts the card at the right end of the hand, where the engine adds it to its list."""
-CREATURE_ROW, SPELL_ROW, PERMANENT_ROW = 0, 1, 2
-"""Table rows: creatures and face-down spells under their slot's column (slot 1 leftmost); other
-permanents and spells being cast in the third row, beside the score card."""
-
-
-def card_places(
-    engine: rules.CombatEngine, player: Any, shown: Callable[[str], str] = same_name
-) -> list[tuple[str, Place]]:
-    """(name, place) of each of ``player``'s cards that left their library, where the engine says it is;
-    creatures are face down until the setup's reveal, spells in slots until cast. Named by ``shown``: the
-    name the card has in Cockatrice, which the game mirror reads (a flip card by its front face)."""
-    index = engine.config.players.index(player)
-    seat = engine.seats[index]
-
-    def name(card: int) -> str:
-        return shown(engine.config.cards[card].name)
-
-    def row(cards: Iterable[int | None], y: int, face_down: bool, first: int = 0) -> list[tuple[str, Place]]:
-        return [
-            (name(card), Place("table", face_down, GRID_POINTS_PER_CARD * column, y))
-            for column, card in enumerate(cards, start=first)
-            if card is not None
-        ]
-
-    permanents = [
-        card
-        for card in (
-            seat.enchantment,
-            seat.equipment,
-            *(aura for aura, _, _ in seat.auras),
-            *(card for owner, card, _, _ in engine.stack if owner == index),
-        )
-        if card is not None
-    ]
-    return [
-        *((name(card), Place("hand")) for card in seat.hand),
-        *row(seat.creatures, CREATURE_ROW, engine.phase == "setup"),
-        *row(seat.spells, SPELL_ROW, True),
-        *row(permanents, PERMANENT_ROW, False, first=1),
-        *((name(card), Place("grave")) for card in seat.used),
-    ]
-
-
-def board_of(
-    engine: rules.CombatEngine, player: Any, shown: Callable[[str], str] = same_name
-) -> dict[str, list[str]]:
-    """Where ``player``'s cards are, by Cockatrice zone: ``hand``, ``table`` (face up), ``face down``
-    (spells in their slots, and creatures before the reveal), ``grave`` (the used pile); named by
-    ``shown``."""
-    board: dict[str, list[str]] = {"hand": [], "table": [], "face down": [], "grave": []}
-    for name, place in card_places(engine, player, shown):
-        board["face down" if place.face_down else place.zone].append(name)
-    return board
-
-
-def table_moves(places: Iterable[tuple[str, Place]], player: PlayerState) -> list[Any]:
-    """The game commands that, run as ``player`` (by a judge), put their cards where ``places`` says,
-    judged from what the game mirror shows of their hand, table and graveyard: a move into the right zone
-    (face down where the place is), or a flip. Cards still in the library and cards whose name the mirror
-    does not know are left alone: draws come from the library separately, and a card nobody can name
-    cannot be told apart."""
-    seen: dict[str, list[tuple[str, CardState]]] = {}
-    for zone in ("hand", "table", "grave"):
-        found = player.zones.get(zone)
-        for card in found.cards if found is not None else []:
-            if card.name:
-                seen.setdefault(card.name, []).append((zone, card))
-    leaving: list[Any] = []  # sent first, so that a card taking a slot never lands on the one it replaces
-    arriving: list[Any] = []
-    for name, place in places:
-        copies = seen.get(name)
-        if not copies:
-            continue
-        zone, card = next((copy for copy in copies if copy[0] == place.zone), copies[0])
-        copies.remove((zone, card))
-        on_table = place.zone == "table"
-        if zone != place.zone:
-            (arriving if on_table else leaving).append(
-                pc.move_card(
-                    zone,
-                    [card.id],
-                    target_player_id=player.player_id,
-                    target_zone=place.zone,
-                    x=place.x if on_table else HAND_END if place.zone == "hand" else 0,
-                    y=place.y if on_table else 0,
-                    face_down=place.face_down if on_table else None,
-                )
-            )
-        elif on_table and card.face_down != place.face_down:
-            arriving.append(pc.flip_card("table", card.id, face_down=place.face_down))
-    return leaving + arriving
-
-
-def attachments(
-    engine: rules.CombatEngine, shown: Callable[[str], str] = same_name
-) -> list[tuple[Any, str, Any, int]]:
-    """(owner, card name, holder, slot): each aura on the creature it enchants (either player's) and each
-    equipment on the creature it equips, as the engine has them; named by ``shown``."""
-    players, cards = engine.config.players, engine.config.cards
-    found = []
-    for index, seat in enumerate(engine.seats):
-        for aura, enchanted, slot in seat.auras:
-            found.append((players[index], shown(cards[aura].name), players[enchanted], slot))
-        if seat.equipment is not None and seat.equipped_slot is not None:
-            equipment = shown(cards[seat.equipment].name)
-            found.append((players[index], equipment, players[index], seat.equipped_slot))
-    return found
-
-
-def attach_moves(
-    wanted: Iterable[tuple[Any, str, Any, int]], tables: dict[Any, PlayerState]
-) -> dict[int, list[Any]]:
-    """The ``Command_AttachCard`` each owner's seat must run (as a judge acting as them) so that every
-    aura and equipment lies attached to its creature in the real client, judged from the game mirror:
-    the creature is the face-up card under its slot's column in the holder's first row. A card already
-    attached where it belongs is left alone; one the mirror cannot find (not laid out yet) waits for the
-    next layout."""
-    targets: list[tuple[PlayerState, str, tuple[int, str, int]]] = []
-    for owner, name, holder, slot in wanted:
-        mine, theirs = tables.get(owner), tables.get(holder)
-        if mine is None or theirs is None:
-            continue
-        creature = next(
-            (
-                card
-                for card in theirs.zone("table").cards
-                if card.y == CREATURE_ROW and card.x == GRID_POINTS_PER_CARD * slot and not card.face_down
-            ),
-            None,
-        )
-        if creature is not None:
-            targets.append((mine, name, (theirs.player_id, "table", creature.id)))
-
-    def cards_named(mine: PlayerState, name: str) -> list[CardState]:
-        table = mine.zone("table").cards
-        return [
-            c for c in table if c.name == name and not c.face_down and (mine.player_id, c.id) not in taken
-        ]
-
-    taken: set[tuple[int, int]] = set()  # (player, card id): each player numbers their own cards
-    waiting = []
-    for mine, name, target in targets:  # first the attachments already in place: they stay
-        named = cards_named(mine, name)
-        there = [c for c in named if (c.attach_player_id, c.attach_zone, c.attach_card_id) == target]
-        if there:
-            taken.add((mine.player_id, there[0].id))
-        else:
-            waiting.append((mine, name, target))
-    commands: dict[int, list[Any]] = {}
-    for mine, name, (player_id, zone, card_id) in waiting:  # then a free card (unattached ones first)
-        free = sorted(cards_named(mine, name), key=lambda c: c.attach_card_id >= 0)
-        if free:
-            taken.add((mine.player_id, free[0].id))
-            commands.setdefault(mine.player_id, []).append(
-                pc.attach_card(
-                    "table", free[0].id, target_player_id=player_id, target_zone=zone, target_card_id=card_id
-                )
-            )
-    return commands
-
-
-def board_instructions(board: dict[str, list[str]]) -> str:
-    """What a player without a judge's help takes from their library, and where it goes."""
-    places = {
-        "hand": "into your hand",
-        "table": "onto the battlefield",
-        "face down": "face down onto the battlefield",
-        "grave": "into your graveyard",
-    }
-    parts = [f"{places[zone]}: {', '.join(cards)}" for zone, cards in board.items() if cards]
-    return "From your library put " + "; ".join(parts) + "." if parts else "Your library holds every card."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1387,12 +271,11 @@ class CombatRoom(FormatRoom):
         referee = await CombatReferee.create(
             self.bot, ctx.room_id, options, requested_by=ctx.sender, cards=cards
         )
-        await ctx.reply(
-            shorten(
-                f"Magic Combat Rules game #{referee.game_id} is open for 2 players{asked_by(ctx.sender)}."
-                " Join, load your 40-card"
-                " deck (singleton, no lands, no planeswalkers) and press ready; deck lists are open (the"
-                " referee checks them, your opponent sees yours). In game: !help."
+        await ctx.reply(  # short: every room line takes a share of the connection's chat budget
+            shorten(  # the open deck lists are said before anyone joins (seen: nobody was told)
+                f"Magic Combat Rules game #{referee.game_id} is open for 2 players{asked_by(ctx.sender)}:"
+                " 40-card singleton deck, no lands; deck lists are open (the referee checks them, your"
+                " opponent sees yours)."
             )
         )
 
@@ -1822,6 +705,8 @@ class CombatReferee(SeatsByName, GameReferee):
         engine = self.engine
         for player in engine.config.players:
             why = self.departed(player)
+            if why == "dropped":  # taken out by the other player (``!drop``): the rules' departure
+                why = "left"
             if why in GONE:
                 await self.perform(self.apply(rules.RemovePlayer(player=None, target=player, reason=why)))
                 return True
@@ -1952,8 +837,11 @@ class CombatReferee(SeatsByName, GameReferee):
                 moved.add(position)
         if score_changed:
             await self.show_score()
+        if reminder := self.unconfirmed_reminder(effects):
+            await self.say(shorten(reminder))
         for line in render_effects(effects, engine, self.player_name, self.shown_card_name):
             await self.say(line)
+        self.note_unconfirmed(effects)
         for line in private_lines(effects, engine, moved=moved, shown=self.shown_card_name):
             await self.tell(self.player_name(line.player), self.private_line(line))
         if engine.is_over():
@@ -1970,6 +858,41 @@ class CombatReferee(SeatsByName, GameReferee):
         if new_turn:
             self._passes = 0
             await self.follow_engine_turn()
+
+    MOVING_ON = (rules.FightDeclared, rules.PointsScored, rules.TurnStarted)
+    """Effects after which a fight's unconfirmed deaths are said once more (:meth:`unconfirmed_reminder`):
+    the next fight, the combat's end (its score counts the creatures in play) and a new turn."""
+
+    def unconfirmed_deaths(self) -> dict[int, tuple[int, bool]]:
+        """Creature (card index) -> (its fight's slot, reminded): the creatures a fight the referee could not
+        settle would have killed by printed power and toughness, whose owners have not confirmed it
+        (``!dies``) while they are in play. In memory only: a restarted referee does not remind."""
+        return self.__dict__.setdefault("_unconfirmed", {})
+
+    def note_unconfirmed(self, effects: list[Effect]) -> None:
+        """Remember the deaths an unsettled fight among ``effects`` asks the owners to confirm."""
+        waiting = self.unconfirmed_deaths()
+        in_play = set(self.engine.permanents_in_play())
+        for effect in effects:
+            if isinstance(effect, rules.FightResolved) and not effect.settled:
+                for ref in effect.dies:
+                    if ref.index in in_play:
+                        waiting[ref.index] = (effect.slot, False)
+
+    def unconfirmed_reminder(self, effects: list[Effect]) -> str:
+        """The line (:func:`unconfirmed_line`) saying, once per fight, which deaths are still unconfirmed
+        when ``effects`` move the game on (:data:`MOVING_ON`), else ``""``; creatures no longer in play
+        (confirmed, bounced, sacrificed) are forgotten."""
+        waiting = self.unconfirmed_deaths()
+        in_play = set(self.engine.permanents_in_play())
+        for card in [card for card in waiting if card not in in_play]:
+            del waiting[card]
+        if self.engine.is_over() or not any(isinstance(effect, self.MOVING_ON) for effect in effects):
+            return ""
+        due = [(card, slot) for card, (slot, reminded) in waiting.items() if not reminded]
+        for card, slot in due:
+            waiting[card] = (slot, True)
+        return unconfirmed_line(due, self.engine, self.player_name, self.shown_card_name)
 
     def private_line(self, line: PrivateLine) -> Line:
         """What :meth:`tell` queues for ``line``: a hand list or an answer note drawn as it leaves (the chat
@@ -2017,7 +940,8 @@ class CombatReferee(SeatsByName, GameReferee):
         list, their hand as it is then (:meth:`recap`); a player whose hand changed with no list told to them
         (a draw a judge put into their hand, a bounce) came back to none. The server's word that their
         connection is back says they are online: what the chat kept for them goes out then, if their login
-        was not heard."""
+        was not heard. The table hears at once that the game waits for them, and how long before the other
+        player may claim it (:meth:`away_line`), and that they are back."""
         seat = self.mirror.players.get(event.player_id)
         player = self.engine_player(event.player_id)  # by name: a rebuilt game's seats are new
         if seat is None or player is None:
@@ -2025,10 +949,50 @@ class CombatReferee(SeatsByName, GameReferee):
             return
         if seat.ping_seconds >= 0:
             self.bot.chat.user_back(seat.name)
+        back_said = event.player_id in getattr(self, "_absent_told", ())  # the runtime says they are back
         await super().on_connection_changed(event)
-        if seat.ping_seconds >= 0 or self.closed or self.finished or self.engine.is_over():
+        if self.closed or self.finished or self.engine.is_over():
             return
+        waiting = self.__dict__.setdefault("_waiting_for", set())  # players the game was told it waits for
+        if seat.ping_seconds >= 0:
+            if player in waiting:
+                waiting.discard(player)
+                if not back_said:
+                    await self.say(f"{seat.name} is back; the game goes on.")
+            return
+        if player not in waiting and self.live and self.mirror.started:
+            waiting.add(player)
+            await self.say(shorten(self.away_line(seat.name)))
         await self.tell(seat.name, self.kept_as_recap(self.hand_list_later(player)))
+
+    def other_name(self, name: str) -> str:
+        """The user name of the player who is not ``name`` (two play), or "the other player"."""
+        others = [other for other in self.engine_names.values() if other != name]
+        return others[0] if len(others) == 1 else "the other player"
+
+    def away_line(self, name: str) -> str:
+        """Said when ``name``'s connection drops mid-game: the game waits for them, for how long before the
+        other player may claim it, and how (Servatrice keeps the seat and tells nobody; seen: combat stalled
+        with no word of what the present player could do)."""
+        other = self.other_name(name)
+        return (
+            f"{name}'s connection dropped; the game waits for them (their seat is kept). If it stays gone"
+            f" {duration_words(ABSENT_SECONDS)}, {other} may say !drop {name}: {name} leaves the game and"
+            f" {other} wins it."
+        )
+
+    def absent_choices(self, name: str) -> str:
+        """The way on without ``name`` (two play): the other player may claim the game with ``!drop NAME``,
+        which the rules read as ``name`` leaving (``RemovePlayer``: the one who leaves loses, whatever the
+        points), or wait."""
+        other = self.other_name(name)
+        return (
+            f"If they are not back, {other} may say !drop {name}: {name} leaves the game and {other} wins it."
+        )
+
+    async def settle_departures(self) -> bool:
+        """``!drop`` (:meth:`SeatsByName.drop_out`): the seat taken out goes as a player who leaves."""
+        return await self.settle_departure()
 
     async def leave(self) -> None:
         """:meth:`GameReferee.leave`, and this game's :meth:`recap` let go: a player back later hears nothing
@@ -2495,16 +1459,27 @@ class CombatReferee(SeatsByName, GameReferee):
 
     @command()
     async def dies(self, ctx: Context, card: Rest) -> None:
-        """A permanent leaves play to its owner's used pile (died, sacrificed, destroyed)."""
-        await self.act(
-            ctx, lambda p: rules.LeavePlay(player=p, card=own_permanent(self.engine, p, card), to="used")
-        )
+        """A permanent leaves play to its owner's used pile (died, sacrificed, destroyed): !dies CARD is
+        yours; !dies PLAYER SLOT (their creature in that slot) or !dies PLAYER CARD names another's."""
+        await self.leave_play(ctx, card, "used")
 
     @command()
     async def bounce(self, ctx: Context, card: Rest) -> None:
-        """A permanent returns to its owner's hand."""
+        """A permanent returns to its owner's hand: !bounce CARD is yours; !bounce PLAYER SLOT (their creature
+        in that slot) or !bounce PLAYER CARD names another's."""
+        await self.leave_play(ctx, card, "hand")
+
+    async def leave_play(self, ctx: Context, card: str, to: str) -> None:
+        """``!dies``, ``!bounce``: the permanent ``card`` names (:func:`named_permanent`) leaves play."""
         await self.act(
-            ctx, lambda p: rules.LeavePlay(player=p, card=own_permanent(self.engine, p, card), to="hand")
+            ctx,
+            lambda p: rules.LeavePlay(
+                player=p,
+                card=named_permanent(
+                    self.engine, p, card, self.player_name, "dies" if to == "used" else "bounce"
+                ),
+                to=to,
+            ),
         )
 
     @command()

@@ -25,7 +25,8 @@ from test_combat_fights_render import take
 from test_combat_recheck_words import Timed
 
 from cockatrice_ext.bot import combat as bot_combat
-from cockatrice_ext.bot.combat import DeckVerdict, private_messages, render_effects
+from cockatrice_ext.bot.combat import DeckVerdict, render_effects
+from cockatrice_ext.bot.combat_view import private_messages
 from cockatrice_ext.formats import combat as rules
 
 CASTABLE = "Shock"

@@ -20,13 +20,10 @@ from test_combat_held_lines import GAME, SEATS, held_referee, let_go
 
 from cockatrice_ext.bot import combat as bot_combat
 from cockatrice_ext.bot.combat import DeckVerdict, hand_message, render_effects
+from cockatrice_ext.bot.combat_view import revealed_lines
 from cockatrice_ext.bot.commands import CommandSet
-from cockatrice_ext.bot.referee import (
-    GAME_COMMAND_WINDOW,
-    GAME_COMMANDS_PER_WINDOW,
-    MAX_CHAT_LINE,
-    CommandAllowance,
-)
+from cockatrice_ext.bot.referee import GAME_COMMAND_WINDOW, GAME_COMMANDS_PER_WINDOW, CommandAllowance
+from cockatrice_ext.bot.words import MAX_CHAT_LINE
 from cockatrice_ext.formats import combat as rules
 from cockatrice_ext.formats.base import CardRef
 
@@ -123,7 +120,7 @@ def test_a_setup_reveal_too_long_for_one_line_is_one_line_per_player() -> None:
         rules.CreaturesRevealed(ALICE, tuple(long_names[:5])),
         rules.CreaturesRevealed(ZOE, tuple(long_names[5:])),
     ]
-    lines = bot_combat.revealed_lines(revealed, NAMES.__getitem__)
+    lines = revealed_lines(revealed, NAMES.__getitem__)
     assert len(lines) == 2 and all(len(line) <= MAX_CHAT_LINE for line in lines), lines
     assert lines[0].startswith("alice reveals: The Extraordinarily Long Named Creature Number 0 (1), ")
     assert lines[1].endswith("Number 9 (5).")

@@ -5,13 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cockatrice_ext.bot.combat import (
-    DeckVerdict,
-    board_of,
-    own_permanent,
-    private_messages,
-    render_effects,
-)
+from cockatrice_ext.bot.combat import DeckVerdict, board_of, render_effects
+from cockatrice_ext.bot.combat_commands import own_permanent
+from cockatrice_ext.bot.combat_view import private_messages
 from cockatrice_ext.formats import combat as rules
 
 ALICE, ZOE = 1, 2

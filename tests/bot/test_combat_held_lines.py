@@ -24,7 +24,8 @@ from test_combat_wording import answers
 from cockatrice_ext.bot import combat as bot_combat
 from cockatrice_ext.bot.chat import ChatScheduler
 from cockatrice_ext.bot.combat import CombatReferee, DeckVerdict, hand_message, render_effects
-from cockatrice_ext.bot.referee import MAX_CHAT_LINE
+from cockatrice_ext.bot.combat_view import discarded_line
+from cockatrice_ext.bot.words import MAX_CHAT_LINE
 from cockatrice_ext.client.mirror import GameMirror, PlayerState
 from cockatrice_ext.formats import combat as rules
 from cockatrice_ext.formats.base import CardRef
@@ -77,7 +78,7 @@ def test_a_long_discard_line_keeps_what_is_left_to_discard() -> None:
     """Many long names: the line fits one chat line and still ends with the count left (names are cut)."""
     cards = [CardRef(n, f"A Very Long Card Name Number {n}") for n in range(12)]
     still = rules.DiscardToHandSize(ALICE, 2, 7)
-    line = bot_combat.discarded_line(ALICE, cards, still, NAMES.__getitem__)
+    line = discarded_line(ALICE, cards, still, NAMES.__getitem__)
     assert len(line) <= MAX_CHAT_LINE and line.startswith("alice discards A Very Long Card Name Number 0, ")
     assert line.endswith(
         " more; 2 more to discard (!discard N, by the hand list sent privately) down to 7 cards, then the"

@@ -23,15 +23,11 @@ from test_combat_render import cod
 from test_combat_wording import answers
 
 from cockatrice_ext.bot import combat as bot_combat
-from cockatrice_ext.bot.combat import (
-    DECK_OFFER,
-    CombatReferee,
-    CombatRoom,
-    DeckVerdict,
-    describe_problems,
-)
+from cockatrice_ext.bot.combat import DECK_OFFER, CombatReferee, CombatRoom, DeckVerdict
+from cockatrice_ext.bot.combat_decks import describe_problems
 from cockatrice_ext.bot.commands import BadArgument, CommandSet
-from cockatrice_ext.bot.referee import MAX_CHAT_LINE, Context
+from cockatrice_ext.bot.referee import Context
+from cockatrice_ext.bot.words import MAX_CHAT_LINE
 from cockatrice_ext.formats import combat as rules
 
 

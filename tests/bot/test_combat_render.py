@@ -13,21 +13,20 @@ from hypothesis import strategies as st
 
 from cockatrice_ext.bot.blocks import load_block
 from cockatrice_ext.bot.combat import (
-    CREATURE_ROW,
     GRID_POINTS_PER_CARD,
     attach_moves,
     attachments,
     board_of,
     card_places,
     check_cod,
-    describe_problems,
-    hand_listing,
     hand_message,
-    private_messages,
     render_effects,
     split_card_and_numbers,
     table_moves,
 )
+from cockatrice_ext.bot.combat_decks import describe_problems
+from cockatrice_ext.bot.combat_table import CREATURE_ROW
+from cockatrice_ext.bot.combat_view import hand_listing, private_messages
 from cockatrice_ext.bot.commands import BadArgument
 from cockatrice_ext.cards.model import Card, CardDatabase, CardFacts, Face
 from cockatrice_ext.client.mirror import CardState, PlayerState

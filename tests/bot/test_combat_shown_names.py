@@ -8,16 +8,9 @@ the latter (the deck check records it: ``DeckVerdict.shown``)."""
 from __future__ import annotations
 
 from cockatrice_ext.bot.blocks import load_block
-from cockatrice_ext.bot.combat import (
-    Place,
-    board_of,
-    card_places,
-    check_cod,
-    hand_listing,
-    private_messages,
-    render_effects,
-    table_moves,
-)
+from cockatrice_ext.bot.combat import board_of, card_places, check_cod, render_effects, table_moves
+from cockatrice_ext.bot.combat_table import Place
+from cockatrice_ext.bot.combat_view import hand_listing, private_messages
 from cockatrice_ext.client.mirror import CardState, PlayerState
 from cockatrice_ext.formats import combat as rules
 from cockatrice_ext.formats.base import CardRef

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from test_combat_fights_render import take
 
-from cockatrice_ext.bot.combat import CombatReferee, DeckVerdict, own_permanent, render_effects
+from cockatrice_ext.bot.combat import CombatReferee, DeckVerdict, render_effects
+from cockatrice_ext.bot.combat_commands import own_permanent
 from cockatrice_ext.bot.commands import CommandSet
 from cockatrice_ext.bot.referee import Context
 from cockatrice_ext.formats import combat as rules

@@ -158,7 +158,10 @@ def test_game_chat_help_for_the_commands_players_could_not_learn() -> None:
     assert seen["top"] == ["!top: Put the card you gave back on top of the block."]
     assert seen["stop"][0].startswith("!stop: Vote to end this turn's auction step")
     assert seen["order"][0].startswith("!order N... [bottom N...]: put your !look cards back by number")
-    assert seen["bounce"] == ["!bounce CARD...: A permanent returns to its owner's hand."]
+    assert seen["bounce"] == [
+        "!bounce CARD...: A permanent returns to its owner's hand: !bounce CARD is yours; !bounce PLAYER SLOT"
+        " (their creature in that slot) or !bounce PLAYER CARD names another's."
+    ]
     assert seen["cancel"][0].endswith("(!cancel is a room command: say it in the room)")
     assert seen["me"][0].startswith("Commands: !auction | !bid AMOUNT") and seen["me"][-1].endswith(
         "!help NAME: what one does"

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from test_combat_wording import ALICE, ZOE, game, referee_for
 
-from cockatrice_ext.bot.combat import DeckVerdict, own_permanent
+from cockatrice_ext.bot.combat import DeckVerdict
+from cockatrice_ext.bot.combat_commands import own_permanent
 from cockatrice_ext.formats import combat as rules
 from cockatrice_ext.formats.base import RulesError
 
@@ -40,7 +41,8 @@ def test_two_own_permanents_that_fit_are_offered_back(verdict: DeckVerdict) -> N
     engine.seats[0].auras.append((mask, 0, 1))
     with pytest.raises(RulesError) as info:
         own_permanent(engine, ALICE, "anc")
-    from cockatrice_ext.bot.referee import Context, Refusal
+    from cockatrice_ext.bot.referee import Context
+    from cockatrice_ext.bot.words import Refusal
 
     referee = referee_for(engine)
     ctx = Context(bot=None, scope="game", sender="alice")  # type: ignore[arg-type]

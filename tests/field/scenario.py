@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -128,3 +129,58 @@ def deck_cod(name: str, counts: dict[str, int]) -> str:
 def combat_cod() -> str:
     """The shipped legal Magic Combat Rules deck as a Cockatrice ``.cod``."""
     return deck_cod("combat", dict.fromkeys(block_names(COMBAT_DECK), 1))
+
+
+async def seat_for_combat(
+    players: list[FieldPlayer], room_id: int, game_id: int, since: Any, *, ready_again: bool
+) -> Table:
+    """Seat ``players`` in a Combat game with the shipped deck. ``ready_again``: the referee watches from a
+    judge's seat and takes back a ready given before both decks were checked, so the players press ready
+    again (at most ten times) until the server starts the game (``since``: the mark before the seating)."""
+    table = await seat(players, room_id, game_id, deck=combat_cod())
+    if ready_again:
+        for _ in range(10):
+            for player in players:
+                await player.game(game_id, "Command_ReadyStart", check=False, ready=True)
+            with contextlib.suppress(AssertionError):
+                await players[0].wait_started(game_id, since=since, timeout=3)
+                break
+    return table
+
+
+async def place_at_setup(players: list[FieldPlayer], game_id: int) -> dict[str, bool]:
+    """Combat's setup: each player, once their opening hand has come, places the first creature of their
+    hand the referee accepts in slot 1 (:func:`place_face_down`) and says ``!ready``. Returns, by name,
+    whether one was placed (the setup allows none)."""
+    placed: dict[str, bool] = {}
+    for player in players:
+        await player.line(r"^Your opening hand: 1\. ", kind="Event_UserMessage")
+        placed[player.name] = await place_face_down(player, game_id, "!place", "creature slot")
+        await player.say(game_id, "!ready")
+    return placed
+
+
+async def resolve_fight(
+    active: FieldPlayer, defender: FieldPlayer, watcher: FieldPlayer, game_id: int, since: Any
+) -> None:
+    """The declared fight in slot 1 resolves: the attacker says ``!resolve``; a defender asked to answer
+    (they have a spell face down) resolves without casting. ``since``: ``watcher``'s mark before the
+    ``!resolve`` (or the fight's declaration)."""
+    await active.say(game_id, "!resolve")
+    asked = rf"{defender.name}: !cast an instant \(SPELL-SLOT\) or !resolve"
+    line = await watcher.line(rf"Fight in slot 1 done|{asked}", since=since, timeout=20)
+    if re.search(asked, line) and "Fight in slot 1 done" not in line:
+        await defender.say(game_id, "!resolve")
+        await watcher.line(r"Fight in slot 1 done", since=since, timeout=20)
+
+
+async def to_the_fights(active: FieldPlayer, readying: list[FieldPlayer], game_id: int) -> Any:
+    """``!combat`` by the active player, ``!ready`` from ``readying`` in that order (nothing set), and the
+    fights open. Returns ``active``'s mark from before the ``!combat``."""
+    mark = active.mark()
+    await active.say(game_id, "!combat")
+    await active.line(r"Combat: set up to 3 spells", since=mark)
+    for player in readying:
+        await player.say(game_id, "!ready")
+    await active.line(rf"Fights: {active.name}", since=mark, timeout=20)
+    return mark

@@ -6,7 +6,6 @@ log in again (Servatrice seats them again) they get exactly one hand list, and i
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import re
 from collections.abc import Callable
@@ -15,7 +14,7 @@ import pytest
 from field_bot import BOT_NAME, JUDGE_PASSWORD, SHIPPED, Referee
 from field_players import FieldPlayer, Protos
 from mariadb_server import MariaDB
-from scenario import arrive, close_all, combat_cod, open_game, place_face_down, run, seat
+from scenario import arrive, close_all, open_game, place_at_setup, run, seat_for_combat, to_the_fights
 from servatrice import ServatriceFactory
 
 pytestmark = pytest.mark.servatrice
@@ -77,12 +76,7 @@ async def pass_turn(active: FieldPlayer, other: FieldPlayer, game_id: int) -> No
 
 async def combat_and_pass(active: FieldPlayer, other: FieldPlayer, game_id: int) -> None:
     """A turn with nothing set and no fight: ``!combat``, both ``!ready``, then :func:`pass_turn`."""
-    mark = active.mark()
-    await active.say(game_id, "!combat")
-    await active.line(r"Combat: set up to 3 spells", since=mark)
-    for player in (other, active):
-        await player.say(game_id, "!ready")
-    await active.line(rf"Fights: {active.name}", since=mark, timeout=20)
+    await to_the_fights(active, [other, active], game_id)
     await pass_turn(active, other, game_id)
 
 
@@ -118,19 +112,9 @@ def test_a_player_back_from_a_dropped_connection_gets_one_true_hand_list(
         try:
             game_id = await open_game(watcher, room_id, "!combat new", "Magic Combat Rules game")
             mark = watcher.mark()
-            await seat(players, room_id, game_id, deck=combat_cod())
-            if account == "judge":  # a ready given before both decks were checked is taken back: again
-                for _ in range(10):
-                    for player in players:
-                        await player.game(game_id, "Command_ReadyStart", check=False, ready=True)
-                    with contextlib.suppress(AssertionError):
-                        await watcher.wait_started(game_id, since=mark, timeout=3)
-                        break
+            await seat_for_combat(players, room_id, game_id, mark, ready_again=account == "judge")
             await watcher.line(r"Magic Combat Rules, \d+ rounds", since=mark, timeout=30)
-            for player in players:
-                await player.line(r"^Your opening hand: 1\. ", kind="Event_UserMessage")
-                await place_face_down(player, game_id, "!place", "creature slot")
-                await player.say(game_id, "!ready")
+            await place_at_setup(players, game_id)
             revealed = await watcher.line(r"Creatures revealed: ", since=mark, timeout=30)
             line = await watcher.line(r"Round \d+, \S+'s turn", since=mark, timeout=30)
             active = by_name[re.findall(r"Round \d+, (\S+)'s turn", line)[-1]]
@@ -143,12 +127,7 @@ def test_a_player_back_from_a_dropped_connection_gets_one_true_hand_list(
             away = next(p for p in players if p is not active)
             creature = placed[away.name]
 
-            mark = active.mark()
-            await active.say(game_id, "!combat")
-            await active.line(r"Combat: set up to 3 spells", since=mark)
-            for player in (away, active):
-                await player.say(game_id, "!ready")
-            await active.line(rf"Fights: {active.name}", since=mark, timeout=20)
+            mark = await to_the_fights(active, [away, active], game_id)
 
             away_id = away.games[game_id].my_id
             await away.close()
@@ -162,10 +141,10 @@ def test_a_player_back_from_a_dropped_connection_gets_one_true_hand_list(
             )
             mark = active.mark()
             await pass_turn(active, away, game_id)
-            # both play the shipped deck: a name the active player has in play is theirs to bounce
-            bounced = bool(creature) and creature != placed[active.name]
+            # both play the shipped deck: the away player's creature is named with its player
+            bounced = bool(creature)
             if bounced:  # the other player reports a bounce spell's effect on the away player's creature
-                await active.say(game_id, f"!bounce {creature}")
+                await active.say(game_id, f"!bounce {away.name} {creature}")
                 await active.line(rf"{re.escape(creature)} leaves play to {away.name}'s hand", since=mark)
             await asyncio.sleep(2)
 

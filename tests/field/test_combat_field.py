@@ -4,7 +4,6 @@ a fight, which waits for the defender's answer when they have a spell face down)
 
 from __future__ import annotations
 
-import contextlib
 import re
 import time
 from collections.abc import Callable
@@ -13,7 +12,17 @@ import pytest
 from field_bot import BOT_NAME, JUDGE_PASSWORD, SHIPPED, Referee, judge_server
 from field_players import FieldPlayer, Protos
 from hidden_cards import Secret, block_names, find_leaks, hand_secrets, private_secrets, turned_up_for_all
-from scenario import COMBAT_DECK, arrive, close_all, combat_cod, open_game, place_face_down, run, seat
+from scenario import (
+    COMBAT_DECK,
+    arrive,
+    close_all,
+    open_game,
+    place_at_setup,
+    place_face_down,
+    resolve_fight,
+    run,
+    seat_for_combat,
+)
 from servatrice import ServatriceFactory
 
 pytestmark = pytest.mark.servatrice
@@ -59,12 +68,7 @@ async def fight(active: FieldPlayer, defender: FieldPlayer, watcher: FieldPlayer
         rf"{active.name}'s .* fights .* in slot 1\. {active.name}: !cast SPELL-SLOT", since=mark
     )
     mark = watcher.mark()
-    await active.say(game_id, "!resolve")
-    asked = rf"{defender.name}: !cast an instant \(SPELL-SLOT\) or !resolve"
-    line = await watcher.line(rf"Fight in slot 1 done|{asked}", since=mark, timeout=20)
-    if re.search(asked, line) and "Fight in slot 1 done" not in line:
-        await defender.say(game_id, "!resolve")
-        await watcher.line(r"Fight in slot 1 done", since=mark, timeout=20)
+    await resolve_fight(active, defender, watcher, game_id, mark)
 
 
 @pytest.mark.shared_deck_lists
@@ -98,14 +102,7 @@ def test_combat_setup_and_rounds_hide_hands(
             started = time.monotonic()
             game_id = await open_game(watcher, room_id, "!combat new", "Magic Combat Rules game")
             mark = watcher.mark()
-            await seat(players, room_id, game_id, deck=combat_cod())
-            if account == "judge":  # a ready given before both decks were checked is taken back: again
-                for _ in range(10):
-                    for player in players:
-                        await player.game(game_id, "Command_ReadyStart", check=False, ready=True)
-                    with contextlib.suppress(AssertionError):
-                        await watcher.wait_started(game_id, since=mark, timeout=3)
-                        break
+            await seat_for_combat(players, room_id, game_id, mark, ready_again=account == "judge")
             if account == "judge":  # the referee watches from a judge's spectator seat: spectators are let in
                 await spectator.watch(room_id, game_id)
             else:  # kept out: a spectator receives both shared deck lists, which name face-down cards by id
@@ -114,12 +111,8 @@ def test_combat_setup_and_rounds_hide_hands(
                 )
                 assert refused.response_code == spectator.pb.Response.RespSpectatorsNotAllowed
             await watcher.line(r"Magic Combat Rules, \d+ rounds", since=mark, timeout=30)
-            placed: dict[str, bool] = {}
-            for player in players:
-                await player.line(r"^Your opening hand: 1\. ", kind="Event_UserMessage")
-                # One creature if the opening hand has one of mana value 3 or less (setup allows none).
-                placed[player.name] = await place_face_down(player, game_id, "!place", "creature slot")
-                await player.say(game_id, "!ready")
+            # One creature if the opening hand has one of mana value 3 or less (setup allows none).
+            placed = await place_at_setup(players, game_id)
             for turn in range(2):
                 line = await watcher.line(r"Round \d+, \S+'s turn", since=mark, timeout=30)
                 active = by_name[re.findall(r"Round \d+, (\S+)'s turn", line)[-1]]

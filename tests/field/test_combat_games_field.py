@@ -6,7 +6,6 @@ card named by the referee where another reader could see it, a game that does no
 
 from __future__ import annotations
 
-import contextlib
 import re
 import time
 from collections.abc import Callable
@@ -15,7 +14,16 @@ import pytest
 from field_bot import BOT_NAME, JUDGE_PASSWORD, Referee, judge_server
 from field_players import FieldPlayer, Protos
 from hidden_cards import Secret, find_leaks, hand_secrets, private_secrets, turned_up_for_all
-from scenario import arrive, close_all, combat_cod, open_game, place_face_down, run, seat
+from scenario import (
+    arrive,
+    close_all,
+    open_game,
+    place_at_setup,
+    place_face_down,
+    resolve_fight,
+    run,
+    seat_for_combat,
+)
 from servatrice import ServatriceFactory
 from test_combat_field import DECK, discard, public_from
 
@@ -47,12 +55,7 @@ async def fight_if_both_stand(
     line = await watcher.line(rf"fights .* in slot 1|{active.name}: ", since=mark)
     if "fights" not in line:
         return
-    await active.say(game_id, "!resolve")
-    asked = rf"{defender.name}: !cast an instant \(SPELL-SLOT\) or !resolve"
-    line = await watcher.line(rf"Fight in slot 1 done|{asked}", since=mark, timeout=20)
-    if re.search(asked, line) and "Fight in slot 1 done" not in line:
-        await defender.say(game_id, "!resolve")
-        await watcher.line(r"Fight in slot 1 done", since=mark, timeout=20)
+    await resolve_fight(active, defender, watcher, game_id, mark)
 
 
 @pytest.mark.shared_deck_lists
@@ -84,20 +87,10 @@ def test_whole_combat_games_as_players_play_them(
                 watcher, room_id, f"!combat new rounds={ROUNDS}", "Magic Combat Rules game"
             )
             mark = watcher.mark()
-            await seat(players, room_id, game_id, deck=combat_cod())
-            for _ in range(10):
-                for player in players:
-                    await player.game(game_id, "Command_ReadyStart", check=False, ready=True)
-                with contextlib.suppress(AssertionError):
-                    await watcher.wait_started(game_id, since=mark, timeout=3)
-                    break
+            await seat_for_combat(players, room_id, game_id, mark, ready_again=True)
             await spectator.watch(room_id, game_id)
             await watcher.line(r"Magic Combat Rules, \d+ rounds", since=mark, timeout=30)
-            placed: dict[str, bool] = {}
-            for player in players:
-                await player.line(r"^Your opening hand: 1\. ", kind="Event_UserMessage")
-                placed[player.name] = await place_face_down(player, game_id, "!place", "creature slot")
-                await player.say(game_id, "!ready")
+            placed = await place_at_setup(players, game_id)
             turns = 0
             while True:
                 line = await watcher.line(r"Round \d+, \S+'s turn|Game over", since=mark, timeout=60)

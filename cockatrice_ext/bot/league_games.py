@@ -12,8 +12,9 @@ from cockatrice_ext.bot.commands import command
 from cockatrice_ext.bot.league_cards import check_loaded_deck, deck_names, deck_verdict
 from cockatrice_ext.bot.league_options import TITLES
 from cockatrice_ext.bot.league_views import REFUSALS, result_rule, result_words
-from cockatrice_ext.bot.referee import Context, GameReferee, describe_command, room_referees_of, shorten
+from cockatrice_ext.bot.referee import Context, GameReferee, describe_command, room_referees_of
 from cockatrice_ext.bot.runtime import Bot
+from cockatrice_ext.bot.words import shorten
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.client.mirror import PlayerState
@@ -37,6 +38,15 @@ CLOSED_FOR_ROOM = "This game is closed to make room for new games; the result st
 """What a finished league game hears before the referee closes it for a new game (LeagueGame.leave)."""
 CLOSED_AFTER_LINGER = "This game is over and closes now; the result stands."
 """The same when the referee's stay in a finished game ends (:attr:`GameReferee.LINGER_SECONDS`)."""
+CLOSING_LINE_WAIT = 5.0
+"""Seconds a finished league game closed to make room for a new game waits for its closing line before its
+players are kicked. The new game waits for the slot (at most the runtime's ``SLOT_WAIT``, 20 s, then its
+pairing waits for the league's next try): a busy referee's game lines run 20-50 s behind (one account, eight
+players), and waiting for them made a round-2 game wait about a minute. The result is said to the pairing
+privately when its line has not left (:meth:`LeagueGame.tell_result_unsaid`)."""
+LINGER_LINE_WAIT = 60.0
+"""The same when the referee's stay ends: nothing waits for the slot, so the line gets the chat's usual
+wait."""
 
 
 EMPTY_DECK = (
@@ -560,17 +570,19 @@ class LeagueGame(GameReferee):
         elif self._leave_timer is None:
             loop = asyncio.get_running_loop()
             self._leave_timer = loop.call_later(
-                self.LINGER_SECONDS, lambda: loop.create_task(self.leave(CLOSED_AFTER_LINGER))
+                self.LINGER_SECONDS,
+                lambda: loop.create_task(self.leave(CLOSED_AFTER_LINGER, line_wait=LINGER_LINE_WAIT)),
             )
 
-    async def leave(self, line: str = CLOSED_FOR_ROOM) -> None:
+    async def leave(self, line: str = CLOSED_FOR_ROOM, *, line_wait: float = CLOSING_LINE_WAIT) -> None:
         """Leave the game. A finished one is closed first: its players still in it hear ``line`` and are
         kicked (we are its host), so the server closes it and it stops counting against our limit.
 
-        Leaving drops what the game's chat still holds once :meth:`flush_chat` gives up waiting for the chat
-        budget (a busy referee's lines can wait longer), and a kicked player reads no more of it: a line that
-        says the result and has not left by then reaches the pairing privately (:meth:`tell_result_unsaid`),
-        before any kick."""
+        The slot is not held for the chat: the players wait for ``line`` at most ``line_wait`` seconds (by
+        default :data:`CLOSING_LINE_WAIT`, as the runtime's ``_create_game`` calls it at the server's game
+        limit), then what the game's chat still holds is dropped (a busy referee's lines can wait longer, and
+        a kicked player reads no more of it): a line that says the result and has not left by then reaches
+        the pairing privately (:meth:`tell_result_unsaid`), before any kick."""
         if self.closed:
             return
         hosting = self.finished and self.game_id in self.bot.client.games and not self.watching
@@ -578,11 +590,13 @@ class LeagueGame(GameReferee):
         if humans:  # nobody left in the game: no wait, a result line still queued goes privately at once
             with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
                 await self.say(line)
-                await self.flush_chat()
+                await self.bot.chat.flush(self.chat_destination, timeout=line_wait)
         await self.tell_result_unsaid()
         for player in humans:
             with contextlib.suppress(ClientError, ConnectionError):
                 await self.run(pc.kick_from_game(player.player_id))
+        if hosting:  # nobody is left to read the game's chat: leaving does not wait for it
+            self.bot.chat.drop(self.chat_destination)
         with contextlib.suppress(ClientError, ConnectionError):  # refused, or not connected
             await super().leave()
 

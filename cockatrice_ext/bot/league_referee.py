@@ -44,6 +44,7 @@ from cockatrice_ext.bot.league_views import (
     decision_name,
     departure,
     led,
+    marked,
     market_listing,
     market_prompt,
     market_winners,
@@ -57,9 +58,10 @@ from cockatrice_ext.bot.league_views import (
     standings_rows,
     worth_rule,
 )
-from cockatrice_ext.bot.referee import Context, Referee, require_lists_read, shorten
+from cockatrice_ext.bot.referee import Context, Referee, require_lists_read
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.silence import link_heard
+from cockatrice_ext.bot.words import shorten
 from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import league as core
 from cockatrice_ext.formats import market as mk
@@ -1699,7 +1701,9 @@ class LeagueReferee(Referee):
             return
         if not pack:
             raise RulesError("no_augment_pack", player=ctx.sender)
-        await self.act(ctx, ab.ChooseAugment(player=ctx.sender, card=by_position(pack, card, "augment pack")))
+        choice = by_position(pack, card, "augment pack")
+        require_lists_read(ctx, choice, held=self.lists_owed(ctx.sender))  # a number read off the listing
+        await self.act(ctx, ab.ChooseAugment(player=ctx.sender, card=choice))
 
     @command(scopes=("private",), aliases=("enddraft",))
     async def done(self, ctx: Context) -> None:
@@ -1744,29 +1748,18 @@ class LeagueReferee(Referee):
     def standings_line(self) -> str:
         """The league table in one line."""
         engine = self.engine
-        table = standings_rows(engine)  # the web page's table too: the same places, ties shown alike
+        table = standings_rows(engine, self.left)  # the web page's table too: the same places and marks
         if isinstance(engine, ab.AutoBattlerEngine):
-            rows = [
-                f"{r['rank']}. {r['player']} {r['poison']} poison" + self.standing_mark(r["player"])
-                for r in table
-            ]
+            rows = [f"{r['rank']}. {r['player']} {r['poison']} poison" + marked(r) for r in table]
             text = f"Energy {engine.energy}, {self.games_so_far()}: " + ", ".join(rows)
         else:
             rows = [
                 f"{r['rank']}. {r['player']} {r['points']} ({r['wins']}-{r['draws']}-{r['losses']})"
-                + self.standing_mark(r["player"])
+                + marked(r)
                 for r in table
             ]
             text = f"Round {engine.league.round} of {engine.config.rounds}: " + ", ".join(rows)
         return shorten(text, 900)
-
-    def standing_mark(self, member: str) -> str:
-        """What a standings row adds after ``member``: " (left)" for one who left the league (the stand-in
-        moves for them, their games are forfeited), " (out)" for one eliminated, else nothing."""
-        if member in self.left:
-            return " (left)"
-        engine = self.engine
-        return " (out)" if isinstance(engine, ab.AutoBattlerEngine) and member in engine.dead else ""
 
     def games_so_far(self) -> str:
         """How far an AutoBattler league's mini-games are, in words: ``games N`` counts finished rounds

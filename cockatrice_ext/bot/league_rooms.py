@@ -10,7 +10,13 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar, Literal
 
 from cockatrice_ext.bot.blocks import chat_block_name
-from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Rest, command, parse_invocation
+from cockatrice_ext.bot.commands import (
+    BadArgument,
+    NotAllowed,
+    Rest,
+    command,
+    invocation_or_none,
+)
 from cockatrice_ext.bot.league_cards import load_league_block
 from cockatrice_ext.bot.league_options import TITLES, LeagueOptions
 from cockatrice_ext.bot.league_referee import (
@@ -22,8 +28,9 @@ from cockatrice_ext.bot.league_referee import (
     misplaced_command,
 )
 from cockatrice_ext.bot.league_views import REFUSALS
-from cockatrice_ext.bot.referee import Context, Referee, shorten
+from cockatrice_ext.bot.referee import Context, Referee
 from cockatrice_ext.bot.runtime import Bot
+from cockatrice_ext.bot.words import shorten
 from cockatrice_ext.formats import options as game_options
 
 SEATS = {"market": (2, 8), "autobattler": (4, 8)}
@@ -417,10 +424,7 @@ class LobbyDesk(Referee):
     async def handle_command(self, ctx: Context, text: str) -> bool:
         if ctx.scope != "private":
             return False
-        try:
-            invocation = parse_invocation(text)
-        except BadArgument:
-            return False
+        invocation = invocation_or_none(text)
         if invocation is None:
             return False
         early = invocation.name not in LOBBY_DESK_WORDS  # a league's command before its league starts

@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cockatrice_ext.bot.referee import shorten
+from cockatrice_ext.bot.words import shorten
 from cockatrice_ext.cards.model import CardFacts
 from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import league as core
@@ -218,11 +218,21 @@ are tied, as the final line says (:func:`points_table`); the listing's order amo
 ``League.standings``: wins, then name) decides nothing."""
 
 
-def standings_rows(engine: Engine[Any]) -> list[dict[str, Any]]:
+def standing_mark(engine: Engine[Any], member: str, left: Collection[str] = ()) -> str:
+    """What the standings say after ``member``'s name, ``!standings`` and the web pages alike: ``"left"``
+    for a member who left the league for good (``left``: the league's journaled list; an AutoBattler
+    engine's own too), ``"out"`` for one eliminated (AutoBattler), else ``""``."""
+    if member in left or member in getattr(engine, "left", ()):
+        return "left"
+    return "out" if isinstance(engine, ab.AutoBattlerEngine) and member in engine.dead else ""
+
+
+def standings_rows(engine: Engine[Any], left: Collection[str] = ()) -> list[dict[str, Any]]:
     """The league table as ``!standings`` and the web page both show it: the engine's rows in order, each with
     its ``place``, shared by players level on every tie-break (AutoBattler: the engine's own places; Market
-    Draft: :data:`MARKET_RANKED_BY`), and its ``rank``, the place as a standings table prints it: ``"2"``,
-    or ``"T-2"`` for each player sharing second place (the next player is fourth)."""
+    Draft: :data:`MARKET_RANKED_BY`), its ``rank``, the place as a standings table prints it: ``"2"``,
+    or ``"T-2"`` for each player sharing second place (the next player is fourth), and its ``mark``
+    (:func:`standing_mark`; ``left``: the members who left the league)."""
     if isinstance(engine, ab.AutoBattlerEngine):
         rows = [dict(row) for row in engine.standings()]
     else:
@@ -233,7 +243,13 @@ def standings_rows(engine: Engine[Any]) -> list[dict[str, Any]]:
     sharing = Counter(row["place"] for row in rows)
     for row in rows:
         row["rank"] = f"T-{row['place']}" if sharing[row["place"]] > 1 else str(row["place"])
+        row["mark"] = standing_mark(engine, row["player"], left)
     return rows
+
+
+def marked(row: dict[str, Any]) -> str:
+    """A standings row's mark as chat says it after the name: ``" (left)"``, ``" (out)"`` or ``""``."""
+    return f" ({row['mark']})" if row.get("mark") else ""
 
 
 def numbered(names: Sequence[str]) -> str:

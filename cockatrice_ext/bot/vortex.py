@@ -40,7 +40,8 @@ The rules live in :mod:`cockatrice_ext.formats.vortex`; this module only adapts 
   prompt to pick (the prompt waits for the listing to leave the chat queue), so nobody can pick
   blind. Anyone may count packs with ``!packs``. A listing is not queued twice: ``!pack`` says nothing
   while the same listing still waits in the chat queue, and the automatic listing is left out when the
-  player was given that same text by ``!pack`` since their last pick (chat budget is scarce).
+  player was given that same text by ``!pack`` since their last pick (chat budget is scarce). A card a
+  pack loses to the shoe (``overflow_to=shoe_bottom``) is counted, never named (:func:`overflow_line`).
 * **Turns.** The opening draft (four picks each, then ``!basics``) needs no Cockatrice turns. In normal
   play the bot keeps the Cockatrice active player equal to the engine's: it passes its own turns, the
   draw step of the active player is a pick, and the turn changing is the end of turn (the pass step).
@@ -90,10 +91,10 @@ from cockatrice_ext.bot.referee import (
     asked_by,
     owner_note,
     require_lists_read,
-    shorten,
 )
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.silence import silence_is_heard, told
+from cockatrice_ext.bot.words import shorten
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import options as game_options
@@ -245,10 +246,7 @@ def render_effects(
         elif isinstance(effect, rules.ReplenishLimitChanged):
             lines.append(f"{name_of(effect.player)} replenishes to {effect.limit} this turn.")
         elif isinstance(effect, rules.PackOverflow):
-            where = {"graveyard": "to their graveyard", "exile": "into exile"}.get(
-                effect.destination, "to the bottom of the shoe"
-            )
-            lines.append(f"{name_of(effect.player)}'s pack is too big: {effect.card.name} goes {where}.")
+            lines.append(overflow_line(effect, name_of))
         elif isinstance(effect, rules.ShoeShuffled):
             lines.append(f"The shoe is shuffled ({effect.shoe_size} cards).")
         elif isinstance(effect, rules.ShoeTopRevealed):
@@ -263,6 +261,18 @@ def render_effects(
         elif isinstance(effect, rules.GameOver):
             lines.append(f"Game over: {name_of(effect.winner)} wins, the last player in.")
     return lines
+
+
+def overflow_line(effect: rules.PackOverflow, name_of: Callable[[Any], str]) -> str:
+    """A pack over the limit lost a random card: named when it goes where everyone sees it (a graveyard,
+    exile), counted only when it goes into the hidden shoe (``overflow_to=shoe_bottom``): the card was
+    hidden in its owner's pack, and naming it would tell the table a card of the shoe."""
+    player = name_of(effect.player)
+    if effect.destination == "graveyard":
+        return f"{player}'s pack is too big: {effect.card.name} goes to their graveyard."
+    if effect.destination == "exile":
+        return f"{player}'s pack is too big: {effect.card.name} goes into exile."
+    return f"{player}'s pack is too big: 1 card of it, at random, goes to the bottom of the shoe."
 
 
 def first_pick(engine: rules.VortexEngine, player: Any) -> bool:
@@ -405,18 +415,16 @@ class VortexRoom(FormatRoom):
             raise BadArgument(f"no block called {options.block!r}") from None
         except (LookupError, ValueError, OSError) as exc:
             raise BadArgument(f"block {options.block!r} does not load: {str(exc)[:120]}") from None
-        pool = f"pool {loaded.name}, {len(loaded)} cards"
-        if options.basics_per_player:
+        short: list[str] = []
+        if options.basics_per_player:  # said by the game's !rules (basics=players), not here
             loaded = loaded.only(rules.pool_for_players(loaded.facts, options.seats))
-            pool = f"pool {loaded.name}, {len(loaded)} cards with one of each basic land per player"
-            short = rules.basics_short(loaded.facts, options.seats)
-            if short:
-                pool += f"; it holds less than one {', '.join(short)} per player"
+            short = list(rules.basics_short(loaded.facts, options.seats))
+        pool = f"pool {loaded.name}, {len(loaded)} cards" + (f", too few {', '.join(short)}" if short else "")
         referee = await VortexReferee.create(self.bot, ctx.room_id, options, loaded, requested_by=ctx.sender)
-        await ctx.reply(
+        await ctx.reply(  # short: every room line takes a share of the connection's chat budget
             shorten(
                 f"Vortex game #{referee.game_id} is open for {options.seats} players{asked_by(ctx.sender)}"
-                f" ({pool}). Join it, load any deck (an empty one is fine) and press ready. In game: !help."
+                f" ({pool}): join with any deck (even empty), press ready."
             )
         )
 
@@ -522,6 +530,7 @@ class VortexReferee(SeatsByName, PileReferee):
             cards=self.block.facts,
             overflow_to=self.options.overflow_to,
             skip_first_draw=self.options.skip_first_draw,
+            number_opening_turns_given=True,
         )
         seed = self.options.seed if self.options.seed is not None else secrets.randbits(48)
         engine = rules.VortexEngine(config, seed=seed)

@@ -13,6 +13,7 @@ RULE INDEX (seed 001, in our words -> where it lives)
 * A pack over seven cards loses a random card (state-based) -> ``_state_based_actions``. The seed says the
   owner *discards* it, so by default it goes to that player's graveyard (``overflow_to="graveyard"``);
   ``"shoe_bottom"`` and ``"exile"`` are configurable house rules. Only ``PutInPack`` can overfill a pack.
+  The shoe is hidden: the referee's line counts a card going to its bottom and names none.
 * The draw step: the active player draws one card, except the starting player of a two-player game on
   the first turn (Magic 103.8; ``skip_first_draw``) -> ``DrawStep`` (``_draw_step``), effect
   ``FirstDrawSkipped``. Once per turn (``draw_step_done``); an upkeep "draw a card" is an extra pick and
@@ -48,8 +49,10 @@ RULE INDEX (seed 001, in our words -> where it lives)
   card is lost and nobody learns its order; their picks and graveyard leave the game with them (they stay
   recorded as theirs); their pending pick and draws are dropped. An active player's turn ends there
   (no pass step: the passed pack waits for the next player); in the opening draft they take no more
-  opening turns, in the basics phase the others no longer wait for them. One player left: ``GameOver``
-  names the winner and the game is over (phase ``"over"``; every other action is refused).
+  opening turns (the next one gets the next number: opening turns are numbered as players get them,
+  ``opening_turns_begun``, under ``config.number_opening_turns_given``), in the basics phase the others
+  no longer wait for them. One player left: ``GameOver`` names the winner and the game is over (phase
+  ``"over"``; every other action is refused).
 
 Refusal codes (``RulesError.code``)
 -----------------------------------
@@ -130,6 +133,11 @@ class VortexConfig:
     overflow_to: str = "graveyard"
     skip_first_draw: bool = True
     """Two players: the starting player skips their first draw step (Magic 103.8)."""
+    number_opening_turns_given: bool = False
+    """An opening turn is numbered by the opening turns begun (the turns players got), so the turn after
+    an active player left mid-turn gets the next number. False only so that a game journaled before it
+    (its config lacks the field) replays as it was played, numbered by the turns finished (the turn after
+    such a departure repeated the number); the referee turns it on for every new game."""
 
 
 # ---------------------------------------------------------------------------
@@ -492,6 +500,8 @@ class VortexEngine(Engine[VortexConfig]):
         self.turn_index = 0  # index into config.players of the active player
         self.turn = 0  # turns of normal play started so far
         self.opening_turns_done = 0
+        self.opening_turns_begun = 0
+        """Opening turns players got (begun), finished or not: what the opening turns are numbered by."""
         self.drawn_this_turn = False
         """Any card drawn by the active player this turn (ends the upkeep window for a pack mulligan)."""
         self.draw_step_done = False
@@ -513,6 +523,10 @@ class VortexEngine(Engine[VortexConfig]):
     def in_game(self) -> tuple[PlayerId, ...]:
         """The players still in the game, in turn order."""
         return tuple(p for p in self.config.players if p not in self.out)
+
+    def players_in(self) -> tuple[PlayerId, ...]:
+        """Not out (left, conceded or dropped)."""
+        return self.in_game
 
     def pack_size(self, player: PlayerId) -> int:
         """Public: how many cards ``player``'s pack holds."""
@@ -545,6 +559,7 @@ class VortexEngine(Engine[VortexConfig]):
             "active_player": self.whose_turn,
             "turn": self.turn,
             "opening_turns_done": self.opening_turns_done,
+            "opening_turns_begun": self.opening_turns_begun,
             "drawn_this_turn": self.drawn_this_turn,
             "draw_step_done": self.draw_step_done,
             "mulliganed_this_turn": self.mulliganed_this_turn,
@@ -733,7 +748,13 @@ class VortexEngine(Engine[VortexConfig]):
             self.phase = "basics"
             return [BasicsNeeded(self.config.opening_basics, tuple(self.config.basic_land_names))]
         player = self.config.players[self.turn_index]
-        effects: list[Effect] = [TurnStarted(player, self.opening_turns_done + 1, "opening")]
+        self.opening_turns_begun += 1
+        number = (
+            self.opening_turns_begun
+            if self.config.number_opening_turns_given
+            else self.opening_turns_done + 1
+        )
+        effects: list[Effect] = [TurnStarted(player, number, "opening")]
         self.players[player].pending_draws += 1
         effects += self._next_draw(player)
         return effects

@@ -15,6 +15,7 @@ is ``/league/N/standings.svg`` (:mod:`cockatrice_ext.web.charts`).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -41,11 +42,13 @@ def _match(match: Any) -> View:
     return {"round": match.round, "players": list(match.players), "result": _result(match)}
 
 
-def league_board(engine: Any) -> View:
+def league_board(engine: Any, left: Collection[str] = ()) -> View:
     """The public state of a Market Draft or AutoBattler league (pure; no card of any kind).
 
     ``standings``: the table in order, each row's ``rank`` as ``!standings`` says it (players level on every
-    tie-break share it, "T-2": :func:`~cockatrice_ext.bot.league_views.standings_rows`, the one reckoning).
+    tie-break share it, "T-2": :func:`~cockatrice_ext.bot.league_views.standings_rows`, the one reckoning),
+    and its ``mark`` as ``!standings`` says it after the name: "left" for a member who left the league
+    (``left``: the league's journaled list), "out" for one eliminated, else "".
 
     ``pairings``: the current round's matches, with their results so far; ``results``: every decided match
     (byes too), oldest first, from when it is recorded (so also between rounds, before the next pairings).
@@ -73,8 +76,9 @@ def league_board(engine: Any) -> View:
                     "poison": row["poison"],
                     "treasures": row["treasures"],
                     "out": row["player"] in engine.dead,
+                    "mark": row["mark"],
                 }
-                for row in standings_rows(engine)
+                for row in standings_rows(engine, left)
             ],
         )
     else:
@@ -82,8 +86,8 @@ def league_board(engine: Any) -> View:
             rounds=engine.config.rounds,
             turn=engine.whose_turn() or "",
             standings=[
-                {k: row[k] for k in ("rank", "player", "points", "wins", "draws", "losses")}
-                for row in standings_rows(engine)
+                {k: row[k] for k in ("rank", "player", "points", "wins", "draws", "losses", "mark")}
+                for row in standings_rows(engine, left)
             ],
         )
     return board
@@ -104,7 +108,7 @@ def league_summary(league: Any, number: int) -> View:
 
 def board_view(league: Any, number: int) -> View:
     """A league's public page: its summary and its board."""
-    return {"summary": league_summary(league, number), "board": league_board(league.engine)}
+    return {"summary": league_summary(league, number), "board": league_board(league.engine, league.left)}
 
 
 class LeagueBoards:

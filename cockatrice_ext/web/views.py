@@ -18,13 +18,14 @@ button on the page sends exactly the command a player would type (``!swap 2 5``,
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from cockatrice_ext.bot.auction import lot_note, render_view
 from cockatrice_ext.bot.league_options import TITLES as LEAGUE_TITLES
 from cockatrice_ext.bot.league_referee import PAGE_CONTENTS
 from cockatrice_ext.bot.league_rooms import Lobby
+from cockatrice_ext.bot.league_views import standing_mark
 from cockatrice_ext.formats import FORMAT_TITLES
 from cockatrice_ext.formats import auction as auction_rules
 from cockatrice_ext.formats import autobattler as autobattler_rules
@@ -291,9 +292,13 @@ def _cards(indices: Iterable[int], name_of: Callable[[int], str]) -> list[View]:
 
 
 def autobattler_desk(
-    engine: autobattler_rules.AutoBattlerEngine, player: str, name_of: Callable[[int], str]
+    engine: autobattler_rules.AutoBattlerEngine,
+    player: str,
+    name_of: Callable[[int], str],
+    left: Collection[str] = (),
 ) -> View:
-    """Private to ``player``: shop, pool, treasures and what they may do now (numbered as !swap counts)."""
+    """Private to ``player``: shop, pool, treasures and what they may do now (numbered as !swap counts);
+    the league's rows marked as ``!standings`` marks them (``left``: the members who left the league)."""
     drafting = engine.phase == "draft" and player in engine.active() and player not in engine.done
     turn = engine.whose_carousel_pick()
     return {
@@ -316,15 +321,22 @@ def autobattler_desk(
                 "treasures": engine.treasures[p],
                 "poison": engine.poison[p],
                 "out": p in engine.dead,
+                "mark": standing_mark(engine, p, left),
             }
             for p in engine.league.members
         ],
     }
 
 
-def market_desk(engine: market_rules.MarketDraftEngine, player: str, name_of: Callable[[int], str]) -> View:
+def market_desk(
+    engine: market_rules.MarketDraftEngine,
+    player: str,
+    name_of: Callable[[int], str],
+    left: Collection[str] = (),
+) -> View:
     """Private to ``player``: their pack, the market with costs, and their pool with each card's worth
-    toward each market card (what ``!buy N with A, B`` adds up), numbered as the chat commands count."""
+    toward each market card (what ``!buy N with A, B`` adds up), numbered as the chat commands count; the
+    standings marked as ``!standings`` marks them (``left``: the members who left the league)."""
     market = list(engine.market) if engine.phase == "market" else []
     pool = engine.pool(player)
     return {
@@ -348,7 +360,10 @@ def market_desk(engine: market_rules.MarketDraftEngine, player: str, name_of: Ca
         ],
         "turn": engine.whose_turn() or "",
         "my_turn": engine.whose_turn() == player,
-        "standings": [{"player": r["player"], "points": r["points"]} for r in engine.league.standings()],
+        "standings": [
+            {"player": r["player"], "points": r["points"], "mark": standing_mark(engine, r["player"], left)}
+            for r in engine.league.standings()
+        ],
     }
 
 
@@ -377,9 +392,9 @@ def league_private_view(league: Any, player: str, number: int) -> View:
         return lobby_view(league, player, number)
     engine = league.engine
     if isinstance(engine, autobattler_rules.AutoBattlerEngine):
-        desk = autobattler_desk(engine, player, league.card_name)
+        desk = autobattler_desk(engine, player, league.card_name, league.left)
     else:
-        desk = market_desk(engine, player, league.card_name)
+        desk = market_desk(engine, player, league.card_name, league.left)
     desk["seen"] = seen_lists(desk)
     return {
         "summary": {"title": league_title(league, number), "status": league.status_line()},

@@ -26,7 +26,7 @@ def test_a_two_player_game_shuffles_in_two_of_each_basic(
         try:
             game_id, referee = await open_vortex(bot, alice, room_id)
             opened = next(text for _, text in alice.heard if f"Vortex game #{game_id}" in text)
-            assert "(pool vortex-pool, 210 cards with one of each basic land per player)" in opened
+            assert "(pool vortex-pool, 210 cards)" in opened  # 225 with every basic of five players
             seats = {await p.sit(room_id, game_id): p for p in (alice, bob)}
             await bot_line(alice, r"the shoe is shuffled \(189 cards left after dealing", 0)
             engine = referee.engine
@@ -53,7 +53,7 @@ def test_a_pool_with_basics_of_its_own_keeps_them_with_basics_pool(
         try:
             await alice.client.room_say(room_id, "!vortex new 2 basics=players")
             line = await alice.wait_line(lambda t: "Vortex game #" in t)
-            assert "210 cards with one of each basic land per player" in line
+            assert "(pool vortex-pool, 210 cards)" in line
             await alice.client.room_say(room_id, "!vortex rules")
             await alice.wait_line(lambda t: "basics=players|pool" in t)
         finally:

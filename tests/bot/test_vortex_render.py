@@ -216,3 +216,39 @@ def test_a_rebuild_reports_what_the_journal_cannot_say(
     with pytest.raises((JournalError, NotAllowed), match=re.escape(refusal)):
         asyncio.run(VortexReferee.rebuild(bot, 0, "k", "alice"))  # type: ignore[arg-type]
     journal.close()
+
+
+@pytest.mark.parametrize("destination", ["shoe_bottom", "graveyard", "exile"])
+def test_no_public_line_names_a_hidden_card_when_a_pack_overflows(destination: str) -> None:
+    """Seed 001: the shoe and the packs are hidden zones. A pack over seven loses a random card; with the
+    ``overflow_to=shoe_bottom`` house rule the line named that card going into the hidden shoe (the table
+    learned a card of the shoe, and one of that player's pack). Every card of a hidden zone (the shoe, a pack,
+    the passed pack, a hand) stays unnamed in the public lines; one going to a graveyard or exile is named."""
+    pool = tuple(CardFacts(f"Card {n:02d}", types=("Creature",), power="1", toughness="1") for n in range(40))
+    engine = rules.VortexEngine(
+        rules.VortexConfig(players=(1, 2), cards=pool, overflow_to=destination), seed=5
+    )
+    said: list[str] = []
+    effects = engine.apply(rules.StartGame(player=None))
+    while engine.phase == "opening":
+        said += render_effects(effects, engine, names)
+        effects = engine.apply(rules.Pick(player=engine.whose_turn, choice=0))
+    said += render_effects(effects, engine, names)
+    for player in (1, 2):
+        said += render_effects(
+            engine.apply(rules.ChooseBasics(player=player, names=("Forest",) * 3)), engine, names
+        )
+    overflowed: list[rules.PackOverflow] = []
+    for owned in list(engine.players[1].owned)[:3]:  # back into a full pack: one card over seven each time
+        effects = engine.apply(rules.PutInPack(player=1, card=owned))
+        overflowed += [e for e in effects if isinstance(e, rules.PackOverflow)]
+        said += render_effects(effects, engine, names)
+    assert overflowed and all(e.destination == destination for e in overflowed)
+    text = " ".join(said)
+    public = set(engine.exile) | {card for state in engine.players.values() for card in state.graveyard}
+    hidden = {pool[card].name for card in range(len(pool)) if card not in public}
+    assert not [name for name in hidden if name in text], text
+    if destination == "shoe_bottom":
+        assert "alice's pack is too big: 1 card of it, at random, goes to the bottom of the shoe." in text
+    else:
+        assert all(e.card.name in text for e in overflowed), text

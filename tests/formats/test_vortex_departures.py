@@ -104,6 +104,35 @@ def test_leaving_in_the_opening_draft_the_others_finish_their_opening_turns() ->
     assert engine.phase == "play" and engine.whose_turn == 1
 
 
+def opening_numbers(effects: list[object]) -> list[int]:
+    return [e.turn for e in effects if isinstance(e, TurnStarted) and e.phase == "opening"]
+
+
+def test_the_opening_turn_after_the_active_player_left_gets_the_next_number() -> None:
+    """Field bug: "Opening turn 5" was said twice (the engine numbered the turns finished, and the turn of a
+    player who left mid-turn never finished). The numbers follow the turns players get."""
+    engine = new_engine(players=THREE, cards=pool(40, 3), number_opening_turns_given=True)
+    said = opening_numbers(engine.apply(StartGame(None)))
+    for _ in range(4):  # turns 1-4: players 1, 2, 3, 1
+        said += opening_numbers(engine.apply(Pick(engine.whose_turn, 0)))
+    assert said == [1, 2, 3, 4, 5] and engine.whose_turn == 2  # opening turn 5 is player 2's
+    said += opening_numbers(engine.apply(RemovePlayer(None, target=2, reason="left")))
+    while engine.phase == "opening":
+        said += opening_numbers(engine.apply(Pick(engine.whose_turn, 0)))
+    assert said == list(range(1, len(said) + 1))  # 1, 2, ... each once: 6 after the departure
+    assert engine.snapshot()["opening_turns_begun"] == len(said)
+
+
+def test_a_game_journaled_before_the_numbering_replays_as_it_was_played() -> None:
+    """Without the config flag (a journal from before it), the turn after the departure keeps the number
+    the old rules said, so the recorded effects still match."""
+    engine = new_engine(players=THREE, cards=pool(40, 3))
+    engine.apply(StartGame(None))
+    for _ in range(4):
+        engine.apply(Pick(engine.whose_turn, 0))
+    assert opening_numbers(engine.apply(RemovePlayer(None, target=2, reason="left"))) == [5]
+
+
 def test_leaving_while_basics_are_chosen_lets_play_begin_with_the_first_player_still_in() -> None:
     engine = new_engine(players=THREE, cards=pool(40, 3))
     engine.apply(StartGame(None))

@@ -164,3 +164,41 @@ def test_league_board_page_is_listed_and_updates_live(tmp_path: Path) -> None:
             assert response.status == 404
 
     run_league(tmp_path, body, LeagueOptions(format="autobattler", seed=11), AUTOBATTLERS, **FAST)
+
+
+def test_a_member_who_left_is_marked_left_in_the_board_and_the_pages_standings(tmp_path: Path) -> None:
+    """``!standings`` said "cy 0 (0-0-0) (left)" for a member who left the league (``!leave confirm``), while
+    the public board and the others' pages listed cy like everyone else. Both take the mark from the same
+    standings rows as chat (``standings_rows``), with the league's journaled ``left``."""
+    from cockatrice_ext.bot.referee import Context
+
+    async def body(s: League) -> None:
+        board_url = s.links["al"].split("/private/")[0]
+        answers: list[str] = []
+
+        async def answer(line: Any) -> None:
+            answers.append(str(line() if callable(line) else line))
+
+        ctx = Context(s.bot, "private", "cy", reply_hook=answer)
+        assert await s.league.handle_command(ctx, "!leave confirm")
+        await settle(s.bot)
+        assert answers and answers[0].startswith("You left"), answers
+        view = await first_view(s, board_url + "/events")
+        marks = {r["player"]: r["mark"] for r in view["board"]["standings"]}
+        assert marks == {"al": "", "bo": "", "cy": "left"}, marks
+        desk = (await s.view("al"))["private"]
+        assert {r["player"]: r["mark"] for r in desk["standings"]} == marks
+        assert "cy 0 (0-0-0) (left)" in s.league.standings_line()  # chat says the same mark
+
+    run_league(tmp_path, body, LeagueOptions(format="market", rounds=2, seed=5), ("al", "bo", "cy"), **FAST)
+
+
+def test_an_autobattler_board_marks_left_and_out_as_standings_does() -> None:
+    engine = make_autobattler()
+    engine.apply(Start(None))
+    engine.dead.append(engine.league.members[0])
+    gone = engine.league.members[1]
+    board = league_board(engine, left={gone})
+    marks = {r["player"]: r["mark"] for r in board["standings"]}
+    assert marks[engine.league.members[0]] == "out" and marks[gone] == "left"
+    assert {marks[p] for p in engine.league.members[2:]} == {""}

@@ -29,6 +29,7 @@ from test_league_pages import LINK, ROOM, League, serving, settle
 from cockatrice_ext.bot.league_cards import load_league_block
 from cockatrice_ext.bot.league_options import LeagueOptions
 from cockatrice_ext.bot.league_referee import LeagueReferee
+from cockatrice_ext.bot.referee import Context
 from cockatrice_ext.formats import league as core
 from cockatrice_ext.web import server
 
@@ -470,3 +471,41 @@ def test_on_a_touch_screen_controls_are_large_named_by_their_card_and_the_status
         "return [m.getAttribute('role'), by && document.getElementById(by).textContent]"
     )
     assert group == ["radiogroup", "The market"]
+
+
+STANDINGS_ROWS = (
+    "return [...document.querySelectorAll('#standings tbody tr')]"
+    ".map(tr => [...tr.cells].map(td => td.textContent))"
+)
+
+
+def test_a_member_who_left_the_league_is_marked_left_in_the_standings_of_the_board_and_the_pages(
+    browser: Any, served: Callable[..., Served]
+) -> None:
+    """Kim leaves the league (``!leave confirm``): ``!standings`` marks her "(left)", and so do the public
+    board's standings and Ned's page, as they show while open (the same rows as chat)."""
+    one = served("ned", "mia", "kim")
+    board = one.s.links["ned"].split("/private/")[0]
+    browser.get(board)
+    until(browser, "return document.querySelectorAll('#standings tbody tr').length === 3", "the standings")
+    assert not [row for row in browser.execute_script(STANDINGS_ROWS) if "(left)" in row[1]]
+
+    async def leave() -> None:
+        ctx = Context(one.s.bot, "private", "kim", reply_hook=lambda line: asyncio.sleep(0))
+        assert await one.s.league.handle_command(ctx, "!leave confirm")
+        await settle(one.s.bot)
+
+    one.run(leave())
+    rows = until(
+        browser,
+        STANDINGS_ROWS + ".filter(row => row[1].includes('(left)'))",
+        "Kim marked as left on the board",
+    )
+    assert [row[1] for row in rows] == ["kim (left)"], rows
+    browser.get(one.s.links["ned"])
+    rows = until(
+        browser,
+        STANDINGS_ROWS + ".filter(row => row[0].includes('(left)'))",
+        "Kim marked as left on Ned's page",
+    )
+    assert [row[0] for row in rows] == ["kim (left)"], rows

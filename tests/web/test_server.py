@@ -22,7 +22,8 @@ from servatrice import free_port
 from sse_events import events
 
 from cockatrice_ext.bot.blocks import load_block
-from cockatrice_ext.bot.combat import CombatOptions, CombatReferee, check_cod, hand_listing
+from cockatrice_ext.bot.combat import CombatOptions, CombatReferee, check_cod
+from cockatrice_ext.bot.combat_view import hand_listing
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
 from cockatrice_ext.client import Reconnected

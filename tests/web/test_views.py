@@ -7,7 +7,7 @@ from typing import Any
 
 from cockatrice_ext.bot.auction import lot_note, render_view
 from cockatrice_ext.bot.blocks import load_block
-from cockatrice_ext.bot.combat import hand_listing
+from cockatrice_ext.bot.combat_view import hand_listing
 from cockatrice_ext.cards.model import CardFacts
 from cockatrice_ext.formats import auction as am
 from cockatrice_ext.formats import combat as cm

@@ -55,6 +55,11 @@ function bdi(name) {
   return el("bdi", name);
 }
 
+// A standings row's player, isolated, and its mark as !standings says it after the name ("left", "out").
+function markedPlayer(r) {
+  return [bdi(r.player), r.mark ? ` (${r.mark})` : ""];
+}
+
 // Names joined by ``separator``, each isolated: a list for el().
 function names(list, separator) {
   const parts = [];
@@ -263,14 +268,14 @@ function renderLeagueBoard(data) {
                       ["champion", "Champion", b.champion || NONE_YET]]));
     parts.push(heading("standings", "Standings"));
     parts.push(table("standings", ["Place", "Player", "Poison", "Treasures"],
-      b.standings.map((r) => [r.rank, [bdi(r.player), r.out ? " (out)" : ""], r.poison, r.treasures]),
+      b.standings.map((r) => [r.rank, markedPlayer(r), r.poison, r.treasures]),
       { heading: "standings-heading" }));
   } else {
     parts.push(facts([["phase", "Phase", b.phase], ["round", "Round", `${b.round} of ${b.rounds}`],
                       ["turn", "To buy", b.turn || NOBODY]]));
     parts.push(heading("standings", "Standings"));
     parts.push(table("standings", ["Place", "Player", "Points", "Wins", "Draws", "Losses"],
-      b.standings.map((r) => [r.rank, bdi(r.player), r.points, r.wins, r.draws, r.losses]),
+      b.standings.map((r) => [r.rank, markedPlayer(r), r.points, r.wins, r.draws, r.losses]),
       { heading: "standings-heading" }));
   }
   parts.push(heading("pairings", `Round ${b.round} pairings`));
@@ -535,7 +540,7 @@ function autobattlerDesk(mine) {
   if (mine.command_zone.length) parts.push(el("p", ["Command zone: ", ...names(mine.command_zone, ", ")]));
   parts.push(heading("standings", "The league"));
   parts.push(table("standings", ["Player", "Treasures", "Poison"],
-    mine.standings.map((r) => [[bdi(r.player), r.out ? " (out)" : ""], r.treasures, r.poison]),
+    mine.standings.map((r) => [markedPlayer(r), r.treasures, r.poison]),
     { heading: "standings-heading" }));
   return parts;
 }
@@ -588,7 +593,7 @@ function marketDesk(mine) {
     parts.push(actions);
   }
   parts.push(heading("standings", "Standings"));
-  parts.push(table("standings", ["Player", "Points"], mine.standings.map((r) => [bdi(r.player), r.points]),
+  parts.push(table("standings", ["Player", "Points"], mine.standings.map((r) => [markedPlayer(r), r.points]),
     { heading: "standings-heading" }));
   return parts;
 }

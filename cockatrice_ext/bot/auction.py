@@ -119,22 +119,14 @@ from cockatrice_ext.bot.auction_view import (
     render_view,
 )
 from cockatrice_ext.bot.blocks import LoadedBlock, chat_block_name, load_block
+from cockatrice_ext.bot.board import OwnDeck
 from cockatrice_ext.bot.chat import Line
 from cockatrice_ext.bot.commands import BadArgument, Rest, command
 from cockatrice_ext.bot.formats import SeatsByName
-from cockatrice_ext.bot.referee import (
-    MAX_CHAT_LINE,
-    Context,
-    FormatRoom,
-    OwnDeck,
-    PileReferee,
-    Refusal,
-    asked_by,
-    render_refusal,
-    shorten,
-)
+from cockatrice_ext.bot.referee import Context, FormatRoom, PileReferee, asked_by
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.silence import silence_is_heard, told
+from cockatrice_ext.bot.words import MAX_CHAT_LINE, Refusal, render_refusal, shorten
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.formats import options as game_options
@@ -256,12 +248,10 @@ class AuctionRoom(FormatRoom):
             starting_life=40 if options.commander else 20,
         )
         title = "Commander Auction" if options.commander else "Auction Magic"
-        cards = agreeing(len(loaded), "card", "cards")
-        await ctx.reply(
-            shorten(
+        await ctx.reply(  # short: every room line takes a share of the connection's chat budget
+            shorten(  # the block's size is in the game's opening line ("199-card block shuffled")
                 f"{title} game #{referee.game_id} is open for {options.seats} players{asked_by(ctx.sender)}"
-                f" (block {loaded.name}, {len(loaded)} {cards}). Join it, load any deck (an empty one is"
-                " fine) and press ready. In game: !help."
+                f" (block {loaded.name}): join with any deck (even empty), press ready."
             )
         )
 

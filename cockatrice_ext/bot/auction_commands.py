@@ -27,7 +27,8 @@ from cockatrice_ext.bot.commands import (
     command,
     split_args,
 )
-from cockatrice_ext.bot.referee import Context, players_named, shorten
+from cockatrice_ext.bot.referee import Context
+from cockatrice_ext.bot.words import players_named, shorten
 from cockatrice_ext.cards.typed import split_names, typed_key
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.formats import options as game_options

@@ -22,7 +22,8 @@ from cockatrice_ext.bot.auction_parts import AuctionParts
 from cockatrice_ext.bot.auction_piles import DEAL_ROW
 from cockatrice_ext.bot.auction_view import _exchange_lines, order_example, sell_line
 from cockatrice_ext.bot.chat import bidi_isolated
-from cockatrice_ext.bot.referee import owner_note, shorten
+from cockatrice_ext.bot.referee import owner_note
+from cockatrice_ext.bot.words import shorten
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.protocol import commands as pc

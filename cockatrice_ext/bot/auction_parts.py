@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from cockatrice_ext.bot.auction_options import AuctionOptions
     from cockatrice_ext.bot.auction_returns import _Returned
     from cockatrice_ext.bot.blocks import LoadedBlock
+    from cockatrice_ext.bot.board import OwnDeck
     from cockatrice_ext.bot.formats import SeatsByName
-    from cockatrice_ext.bot.referee import OwnDeck, PileReferee
+    from cockatrice_ext.bot.referee import PileReferee
     from cockatrice_ext.client import ClientEvent
     from cockatrice_ext.formats import auction as rules
     from cockatrice_ext.formats.base import Effect

@@ -20,7 +20,7 @@ from typing import Any
 
 from cockatrice_ext.bot.auction_journal import put_back
 from cockatrice_ext.bot.auction_parts import AuctionParts
-from cockatrice_ext.bot.referee import OwnDeck
+from cockatrice_ext.bot.board import OwnDeck
 from cockatrice_ext.protocol import commands as pc
 
 LOGGER = logging.getLogger("cockatrice_ext.bot.auction")  # the referee's one logger

@@ -23,7 +23,7 @@ from cockatrice_ext.bot.auction_delivery import DRAWN_LABEL
 from cockatrice_ext.bot.auction_journal import DEALING, drawn_in, drawn_unseen
 from cockatrice_ext.bot.auction_parts import AuctionParts
 from cockatrice_ext.bot.auction_view import _lost_phrase, agreeing, listed
-from cockatrice_ext.bot.referee import MAX_CHAT_LINE, shorten
+from cockatrice_ext.bot.words import MAX_CHAT_LINE, shorten
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.journal import JournalError
 from cockatrice_ext.protocol import commands as pc

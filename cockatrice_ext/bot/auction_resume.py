@@ -21,8 +21,8 @@ from cockatrice_ext.bot.auction_parts import AuctionParts
 from cockatrice_ext.bot.auction_view import listed, lot_note, to_hand_line
 from cockatrice_ext.bot.blocks import LoadedBlock
 from cockatrice_ext.bot.commands import NotAllowed
-from cockatrice_ext.bot.referee import MAX_CHAT_LINE
 from cockatrice_ext.bot.runtime import Bot
+from cockatrice_ext.bot.words import MAX_CHAT_LINE
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.journal import JournalError, Table

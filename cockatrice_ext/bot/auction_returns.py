@@ -21,7 +21,7 @@ from typing import Any
 from cockatrice_ext.bot.auction_journal import RETURNED
 from cockatrice_ext.bot.auction_parts import AuctionParts
 from cockatrice_ext.bot.auction_piles import DEAL_ROW
-from cockatrice_ext.bot.referee import shorten
+from cockatrice_ext.bot.words import shorten
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.formats.base import RulesError

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cockatrice_ext.bot.chat import bidi_isolated
-from cockatrice_ext.bot.referee import MAX_CHAT_LINE
+from cockatrice_ext.bot.words import MAX_CHAT_LINE
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.formats.base import CardRef, Effect
 

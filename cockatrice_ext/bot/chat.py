@@ -23,10 +23,14 @@ else's answers by tens of seconds. :class:`ChatScheduler` fixes that:
 * that choice is made again whenever a line is said: a destination waiting for the budget has not taken
   it yet, so a newcomer that used less goes first; and nobody passes the chosen one while it waits for
   the budget (a public line said meanwhile neither: its precedence counts when the next one is chosen),
-  except a listing that has aged (below). Use falls alike for everyone, so the first stays first until
-  it is served: **a destination that used less of the budget lately than every other one waiting (a
-  quiet conversation next to busy ones) waits at most one window once public lines have had their
-  third** (10 s plus the gate's 1 s margin under the shipped limits), plus the round trip of a message
+  except a listing that has aged (below), and a **short message that fits now and leaves the chosen one
+  fitting no later** (the flood gate's ``delay_after``: a 75-byte ``!state`` answer that fitted at once
+  waited 16 s in the field behind a 413-byte hand list held for the budget): the first such in the order,
+  within its share, never a listing, and only when the chosen one stays first (a public line passing a
+  public one keeps public lines within their third). Use falls alike for everyone, so the first stays
+  first until it is served: **a destination that used less of the budget lately than every other one
+  waiting (a quiet conversation next to busy ones) waits at most one window once public lines have had
+  their third** (10 s plus the gate's 1 s margin under the shipped limits), plus the round trip of a message
   already on its way and one window for each aged listing message that goes before it. This holds for
   the one that used the least, not for every one waiting: fifteen conversations each waiting for an
   800-character first view go one per window (the character budget), the last some fifteen windows
@@ -93,7 +97,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from cockatrice_ext.client.errors import ChatFlood, ConnectionLost, InIgnoreList, NameNotFound
-from cockatrice_ext.client.flood import FloodLimits, chat_cost, game_command_cost
+from cockatrice_ext.client.flood import Cost, FloodLimits, chat_cost, game_command_cost
 
 LOGGER = logging.getLogger(__name__)
 
@@ -304,10 +308,12 @@ class ChatScheduler:
     """Queues lines per destination and sends them fairly under one connection's chat budget.
 
     ``send`` delivers one message to a destination; ``delay`` answers how many seconds until that
-    message to that destination fits the budget (0 = now). Both come from the client in production and are
-    plain callables so the scheduler can be tested without a server. ``limits`` gives the connection's
-    budget as it is now (the client's flood gate's: a refusal lowers it): each destination's use of it is
-    weighed, and a private conversation takes at most ``share`` of it; without it nothing is weighed.
+    message to that destination fits the budget (0 = now); ``delay_after`` (optional) how many until a
+    second one fits if a first one were sent now, so a short message may go while another waits for the
+    budget without delaying it. They come from the client in production and are plain callables so the
+    scheduler can be tested without a server. ``limits`` gives the connection's budget as it is now (the
+    client's flood gate's: a refusal lowers it): each destination's use of it is weighed, and a private
+    conversation takes at most ``share`` of it; without it nothing is weighed.
     ``on_held`` hears what is kept for a user who is away; ``on_ignored`` (also an attribute) hears, once
     per episode, of a user whose ignore list refused a private message.
     """
@@ -317,6 +323,7 @@ class ChatScheduler:
         send: Sender,
         delay: Callable[[Destination, str], float],
         *,
+        delay_after: Callable[[tuple[Destination, str], tuple[Destination, str]], float] | None = None,
         max_message: int = MAX_MESSAGE,
         user_limit: int = 1000,
         on_held: Callable[[str, Held], None] | None = None,
@@ -339,6 +346,10 @@ class ChatScheduler:
         reaches them again. What it says to them must not go to them privately (it would be kept too)."""
         self._ignoring: dict[str, None] = {}  # users whose ignore-list episode is on, the latest last
         self._delay = delay
+        self._delay_after = delay_after
+        """How many seconds until the second (destination, message) fits the budget if the first were sent
+        now (the client's ``FloodGate.delay_after``): a short message goes while another waits for the
+        budget when it leaves that one fitting no later. None: nothing passes the one waiting."""
         self._limits: Callable[[], FloodLimits] = limits or FloodLimits.unlimited
         self.share = share
         self.max_message = max_message
@@ -355,6 +366,7 @@ class ChatScheduler:
         self._warned_at = float("-inf")
         self._lane_free_at = float("-inf")  # when a listing may go before short lines again
         self._held_back: Destination | None = None  # the one chosen last that waits for the budget
+        self._round_trip = 0.0  # how long the last message sent took to be answered (loop seconds)
         self._refusals: dict[tuple[Destination, str], int] = {}
         self._held: dict[str, deque[tuple[str, bool]]] = {}  # offline user -> (message, raw), oldest first
         self._held_topics: dict[str, list[str]] = {}  # offline user -> topics whose lines were held
@@ -774,7 +786,8 @@ class ChatScheduler:
     def _choose(self, now: float) -> tuple[tuple[Destination, str] | None, float, bool]:
         """The message to send now, else how long to wait (and whether for the connection's budget rather
         than a destination's own share). The first in :meth:`_rank` whose share has room is chosen; if
-        the budget has no room for its message, nobody after it passes it."""
+        the budget has no room for its message, it is held back, and only a short message that fits now
+        and leaves it fitting no later passes it (:meth:`_fill_in`)."""
         wait = math.inf
         waiting = [d for d, queue in self._queues.items() if queue]
         shorts = any(not self._queues[d][0].bulk for d in waiting)
@@ -789,35 +802,144 @@ class ChatScheduler:
         next_turn = min((at - now for at in turns if at > now), default=math.inf)
         # Short lines first: a destination with only bulk waiting (listings) goes when no short line waits,
         # or when its listing has aged.
-        for destination in sorted(waiting, key=ranks.__getitem__):
+        order = sorted(waiting, key=ranks.__getitem__)
+        for index, destination in enumerate(order):
             tier = ranks[destination][0]
             if tier == 3 and not math.isinf(wait):
                 break  # a short line waits for its own share: no listing takes the budget it will need
-            if (share_wait := self._share_wait(destination, 1, now)) > 0:
-                wait = min(wait, share_wait)
-                continue
-            text, taken, rest = self._compose(destination, self._message_size(destination, now))
-            if not text:  # only renderers that said nothing: no budget spent, look again
-                self._take(destination, taken, rest)
-                _tell_sent(self._parts_sent, now)
+            composed = self._within_share(destination, now)
+            if composed is None:  # only renderers that said nothing: no budget spent, look again
                 return None, 0.0, False
-            if (share_wait := self._share_wait(destination, _size(text), now)) > 0:
-                wait = min(wait, share_wait)
+            if isinstance(composed, float):
+                wait = min(wait, composed)
                 continue
+            text, taken, rest = composed
             budget_wait = self._delay(destination, text)
             if budget_wait > 0:
                 self._held_back = destination
-                return None, min(wait, budget_wait, next_turn), True
+                held = (destination, text, budget_wait)
+                filled, fill_wait, again = self._fill_in(held, order[index + 1 :], ranks, now)
+                if filled is not None or again:
+                    return filled, 0.0, False
+                return None, min(wait, fill_wait, budget_wait, next_turn), True
             self._held_back = None
-            queue = self._queues[destination]
-            self._sending_at = min((entry.at for entry in itertools.islice(queue, taken)), default=now)
-            self._take(destination, taken, rest)
-            self._sending_parts, self._sending_kept_raw = list(self._parts), self._parts_kept_raw
-            self._sending_sent = list(self._parts_sent)
-            if tier == 0:  # it went before short lines: the next listing to do so waits
-                self._lane_free_at = now + self._lane_hold(_size(text))
-            return (destination, text), 0.0, False
+            return self._taking(destination, text, taken, rest, tier, now), 0.0, False
         return None, min(wait, next_turn), False
+
+    def _within_share(
+        self, destination: Destination, now: float
+    ) -> tuple[str, int, tuple[str, bool] | None] | float | None:
+        """``destination``'s next message as :meth:`_compose` puts it together, within its share: its text,
+        the lines it takes and a cut line's rest; else the seconds until its share has room for it; None
+        when its first lines said nothing (renderers: they are taken, nothing is spent, look again)."""
+        if (share_wait := self._share_wait(destination, 1, now)) > 0:
+            return float(share_wait)
+        text, taken, rest = self._compose(destination, self._message_size(destination, now))
+        if not text:
+            self._take(destination, taken, rest)
+            _tell_sent(self._parts_sent, now)
+            return None
+        if (share_wait := self._share_wait(destination, _size(text), now)) > 0:
+            return float(share_wait)
+        return text, taken, rest
+
+    def _taking(
+        self,
+        destination: Destination,
+        text: str,
+        taken: int,
+        rest: tuple[str, bool] | None,
+        tier: int,
+        now: float,
+    ) -> tuple[Destination, str]:
+        """Take the composed message (``text``, its ``taken`` lines) from the queue to send it now."""
+        queue = self._queues[destination]
+        self._sending_at = min((entry.at for entry in itertools.islice(queue, taken)), default=now)
+        self._take(destination, taken, rest)
+        self._sending_parts, self._sending_kept_raw = list(self._parts), self._parts_kept_raw
+        self._sending_sent = list(self._parts_sent)
+        if tier == 0:  # it went before short lines: the next listing to do so waits
+            self._lane_free_at = now + self._lane_hold(_size(text))
+        return destination, text
+
+    def _fill_in(
+        self,
+        held: tuple[Destination, str, float],
+        later: list[Destination],
+        ranks: dict[Destination, tuple[int, float, float, int, int]],
+        now: float,
+    ) -> tuple[tuple[Destination, str] | None, float, bool]:
+        """A message that goes while the first in the order waits for the budget (``held``: its destination,
+        message and wait), so the budget it leaves unused meanwhile is not lost (field: a 75-byte ``!state``
+        that fitted at once waited 16 s behind a 413-byte hand list held for the budget): the first of
+        ``later`` (the rest of the order) whose short lines' message fits its share and the budget now, and
+        whose sending leaves the held message fitting no later (``delay_after``) and first in the order.
+        Listings never go so. Returns it (else None), how long until one of them may fit, and whether to
+        look again at once (renderers that said nothing were taken). Without ``delay_after`` none goes, nor
+        when the held one fits within the last message's round trip (it would wait for this one's answer)."""
+        held_destination, held_text, held_wait = held
+        if self._delay_after is None or held_wait <= self._round_trip:
+            return None, math.inf, False
+        held_tier = ranks[held_destination][0]
+        wait = math.inf
+        for destination in later:
+            tier = ranks[destination][0]
+            if tier == 3:
+                break  # listings and every one after them: they wait for short lines anyway
+            if tier == 0:
+                continue  # an aged listing would take the listings' lane from the one held
+            composed = self._within_share(destination, now)
+            if composed is None:
+                return None, 0.0, True
+            if isinstance(composed, float):
+                wait = min(wait, composed)
+                continue
+            text, taken, rest = composed
+            if (budget_wait := self._delay(destination, text)) > 0:
+                wait = min(wait, budget_wait)  # it may fit before the held one goes
+                continue
+            after = self._delay_after((destination, text), (held_destination, held_text))
+            if after > held_wait + _EPSILON / 1000:
+                continue
+            if not self._keeps_first(held_destination, held_tier, destination, text, taken, rest, now):
+                continue
+            return self._taking(destination, text, taken, rest, tier, now), 0.0, False
+        return None, wait, False
+
+    def _keeps_first(
+        self,
+        held: Destination,
+        held_tier: int,
+        destination: Destination,
+        text: str,
+        taken: int,
+        rest: tuple[str, bool] | None,
+        now: float,
+    ) -> bool:
+        """Whether ``held`` stays first in the order once ``destination``'s message ``text`` (its ``taken``
+        lines) went before it. Its own use and that of everyone else are unchanged, so only its tier can
+        move: a public line first while public lines used less than :data:`PUBLIC_SHARE` (the message
+        passing it must not make them use more), an aged listing while a short line waits (one must be
+        left)."""
+        if held_tier == 1 and destination[0] != "user":
+            use = sum(self._use(d, now) for d in list(self._used) if d[0] != "user" and d != destination)
+            return use + self._use_after(destination, _size(text), now) < PUBLIC_SHARE
+        if held_tier == 0:
+            queue = self._queues[destination]
+            if rest is not None or (taken < len(queue) and not queue[taken].bulk):
+                return True  # a short line of its own is left
+            return any(q and not q[0].bulk for d, q in self._queues.items() if d != destination)
+        return True
+
+    def _use_after(self, destination: Destination, size: int, now: float) -> float:
+        """:meth:`_use` of ``destination`` right after a message of ``size`` bytes to it (as :meth:`_charge`
+        would count it)."""
+        limits = self._limits()
+        old_size, old_messages, at = self._used.get(destination, (0.0, 0.0, now))
+        weight = math.exp(-(now - at) / self._window())
+        size_now, messages_now = size + old_size * weight, 1 + old_messages * weight
+        use = size_now / limits.chat_chars if limits.chat_chars > 0 else 0.0
+        return max(use, messages_now / limits.chat_messages) if limits.chat_messages > 0 else use
 
     async def _pause(self, seconds: float) -> None:
         """Wait ``seconds`` or until a line is said (it may go before the one waiting)."""
@@ -856,6 +978,7 @@ class ChatScheduler:
         self._sending, self._back_while_sending = destination, False
         try:
             await self._send(destination, message)
+            self._round_trip = asyncio.get_running_loop().time() - now
         except asyncio.CancelledError:
             raise
         except ChatFlood:  # the server's budget is smaller than we knew: the client paces slower now
@@ -1062,7 +1185,8 @@ def _tell_sent(listeners: Any, at: float) -> None:
 
 def client_scheduler(client: Any, **options: Any) -> ChatScheduler:
     """A scheduler sending through ``client`` (``room_say``, ``game_say``, ``send_message``), weighing what
-    each destination spends against the client's flood gate's limits."""
+    each destination spends against the client's flood gate's limits, and asking the gate whether a short
+    message may go while another waits for the budget (``FloodGate.delay_after``)."""
 
     async def send(destination: Destination, message: str) -> None:
         kind, target = destination
@@ -1073,12 +1197,21 @@ def client_scheduler(client: Any, **options: Any) -> ChatScheduler:
         else:
             await client.send_message(target, message)
 
-    def delay(destination: Destination, message: str) -> float:
+    def cost(destination: Destination, message: str) -> Cost:
         # A game line also counts as a game command: both budgets must allow it.
-        cost = game_command_cost("Command_GameSay", message=message) if destination[0] == "game" else None
-        loop = asyncio.get_running_loop()
-        return float(client.flood.delay(cost or chat_cost(message), loop.time()))
+        if destination[0] == "game":
+            return game_command_cost("Command_GameSay", message=message)
+        return chat_cost(message)
 
+    def delay(destination: Destination, message: str) -> float:
+        return float(client.flood.delay(cost(destination, message), asyncio.get_running_loop().time()))
+
+    def delay_after(first: tuple[Destination, str], then: tuple[Destination, str]) -> float:
+        now = asyncio.get_running_loop().time()
+        return float(client.flood.delay_after(cost(*first), cost(*then), now))
+
+    if callable(getattr(client.flood, "delay_after", None)):  # a stand-in gate without it: nothing passes
+        options.setdefault("delay_after", delay_after)
     options.setdefault("limits", lambda: client.flood.limits)
     options.setdefault("reconnected", lambda: client.wait_connected())  # looked up when a line meets a drop
     return ChatScheduler(send, delay, **options)

@@ -62,11 +62,17 @@ class Range:
 
 
 class CommandError(Exception):
-    """A command was refused; ``reason`` is one short line meant for the player."""
+    """A command was refused; ``reason`` is one short line meant for the player.
 
-    def __init__(self, reason: str) -> None:
+    ``render``, when given, words the refusal again as its answer leaves the chat queue (a refusal that
+    describes the server, such as which games hold the slots, waits for the chat budget like any answer and
+    must be true when read); ``reason`` is the wording at the time of the refusal. A renderer never raises.
+    """
+
+    def __init__(self, reason: str, *, render: Callable[[], str] | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.render = render
 
 
 class UnknownCommand(CommandError):
@@ -130,6 +136,22 @@ def parse_invocation(text: str, *, prefix: str = PREFIX) -> Invocation | None:
     if not name or not all(c.isalnum() or c in "-_" for c in name):
         return None
     return Invocation(name=name, args=head.group(2).strip())
+
+
+def looks_like_command(text: str) -> bool:
+    """Whether ``text`` is said as a command, well formed or not (never raises)."""
+    try:
+        return parse_invocation(text) is not None
+    except CommandError:
+        return True
+
+
+def invocation_or_none(text: str) -> Invocation | None:
+    """``text``'s command when it is a well-formed one, else None (never raises)."""
+    try:
+        return parse_invocation(text)
+    except CommandError:
+        return None
 
 
 _QUOTING = re.compile(r"[\"'\\]")

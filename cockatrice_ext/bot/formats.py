@@ -157,6 +157,17 @@ class SeatsByName:
             return "dropped"
         return "conceded" if self.mirror.players[seat].conceded else None
 
+    def drop_pauses(self: Any, seat: int) -> bool:
+        """Whether the seat the server just took away with its player's connection (an unregistered
+        account's seat is not kept) pauses the game: its player was one of the rules' players, the game is
+        under way, and without them fewer than two would play on, so the rules would end the game for a
+        dropped connection. Fewer players still playing after the drop means the leaver was still in."""
+        name = self.seat_names.get(seat)
+        if not name or name not in self.engine_names.values() or self.table is None or self.finished:
+            return False
+        still_in = [p.player_id for p in self.humans() if self.plays_on(p.player_id)]
+        return len(still_in) < 2
+
     async def drop_out(self: Any, player_id: int) -> None:
         """``!drop`` (Auction, Vortex): seat ``player_id`` goes as a player who leaves does (the format's
         ``settle_departures`` reads it as ``"dropped"``), then its seat is removed."""

@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cockatrice_ext.bot.absent import ABSENT_SECONDS, AbsentPlayers
 from cockatrice_ext.bot.blocks import pile_cod
-from cockatrice_ext.bot.board import GRID_POINTS_PER_CARD as GRID_POINTS_PER_CARD
 from cockatrice_ext.bot.board import GameBoard, OwnDeck
 from cockatrice_ext.bot.chat import Line
 from cockatrice_ext.bot.commands import (
@@ -40,6 +39,7 @@ from cockatrice_ext.bot.commands import (
     command,
     elsewhere_reason,
     help_topic,
+    looks_like_command,
     parse_invocation,
     unknown_reply,
 )
@@ -56,9 +56,6 @@ from cockatrice_ext.bot.words import (
     render_refusal,
     shorten,
 )
-from cockatrice_ext.bot.words import game_list as game_list  # re-exported
-from cockatrice_ext.bot.words import players_named as players_named  # re-exported
-from cockatrice_ext.bot.words import plural as plural  # re-exported
 from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.client.mirror import GameMirror, PlayerState
@@ -66,6 +63,7 @@ from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats.base import Effect, RulesError
 from cockatrice_ext.journal import DuplicateAction, JournalWriteError, Table
 from cockatrice_ext.protocol import commands as pc
+from cockatrice_ext.protocol.codes import LeaveReason
 
 if TYPE_CHECKING:
     from cockatrice_ext.bot.runtime import Bot
@@ -273,14 +271,6 @@ CHAT_BUSY_LOAD = 0.5
 count as waiting for the budget (:meth:`GameReferee.chat_busy`)."""
 
 
-def looks_like_command(text: str) -> bool:
-    """Whether ``text`` is said as a command (never raises)."""
-    try:
-        return parse_invocation(text) is not None
-    except CommandError:
-        return True
-
-
 @dataclass
 class Context:
     """Who said a command, where, and how to answer them."""
@@ -461,7 +451,11 @@ class Referee:
         except BadArgument as exc:
             await ctx.reply(shorten(f"{ctx.sender}: {exc.reason}{room_form(ctx, invocation)}"))
         except CommandError as exc:
-            await ctx.reply(shorten(f"{ctx.sender}: {exc.reason}"))
+            sender, render = ctx.sender, exc.render
+            if render is not None:  # worded as it leaves: true when read
+                await ctx.reply(lambda: shorten(f"{sender}: {render()}"))
+            else:
+                await ctx.reply(shorten(f"{ctx.sender}: {exc.reason}"))
         except RulesError as exc:
             refusal = self.refusal(exc, ctx)
             if refusal.private:
@@ -875,6 +869,9 @@ class GameReferee(GameBoard, AbsentPlayers, Referee):
             and self.seats_known
             and event.player_id not in self.spectator_ids
         )
+        if departure and self.dropped_with_connection(event) and self.drop_pauses(event.player_id):
+            await self.pause_for_drop(event.player_id)
+            return
         await self.on_game_event(event)
         if event.name in ("Event_Join", "Event_Leave", "Event_GameStateChanged"):
             self.views_changed()
@@ -897,6 +894,51 @@ class GameReferee(GameBoard, AbsentPlayers, Referee):
             self.game_id in self.bot.client.games
         ):  # the seats may say so after a rejoin or a leave: who is away
             await self.follow_absent()
+
+    def dropped_with_connection(self, event: ClientEvent) -> bool:
+        """Whether ``Event_Leave`` is the server taking a seat away with its player's connection, in a game
+        that had started. Servatrice keeps a registered player's seat when the connection drops (they
+        come back to it); it gives an unregistered player's seat away at once, with this reason."""
+        reason = int(getattr(event.message, "reason", 0) or 0)
+        return reason == LeaveReason.USER_DISCONNECTED and self._was_started
+
+    def drop_pauses(self, seat: int) -> bool:
+        """Override: whether the connection that took ``seat`` away pauses the game rather than taking its
+        player out by the rules (formats whose seats are named: ``SeatsByName.drop_pauses``)."""
+        return False
+
+    async def pause_for_drop(self, seat: int) -> None:
+        """An unregistered player's connection dropped and the server gave their seat away, in a game the
+        rules would end for it: a blip of a phone's network is no loss. Nothing is applied to the engine;
+        the game and the player hear that it is paused and how to go on (``!resume``: the journal's record
+        continues in a new game, every card where it was, as for a game the referee lost), the room hears it
+        once, and the referee leaves this game, which can no longer seat its player."""
+        name = self.seat_names.get(seat) or "a player"
+        LOGGER.warning(
+            "game %d: %s's unregistered seat went with their connection; the game is paused (record %s kept)",
+            self.game_id,
+            name,
+            self.table_key,
+        )
+        await self.say(
+            shorten(
+                f"{name}'s connection dropped and the server gave their seat away (it keeps only a registered"
+                f" account's seat), so game #{self.game_id} is paused, not over. When {name} is back, say"
+                f" !resume {self.game_id} in the room: it goes on in a new game, every card and point as it"
+                " was."
+            )
+        )
+        await self.tell(
+            name,
+            shorten(
+                f"Your connection dropped in {self.format_name} game #{self.game_id} and the server gave your"
+                f" seat away (a registered account keeps its seat). The game is paused: say !resume"
+                f" {self.game_id} in the room to go on in a new game with the others, as it was.",
+                900,
+            ),
+        )
+        await self.leave()  # its lines go out first; then the game is no longer refereed here
+        await self.bot.game_paused(self, name)
 
     async def on_emptied(self, leaver: int, *, over_before: bool) -> None:
         """Nobody is seated any more, since ``leaver`` left (``over_before``: the game was over before).
@@ -1434,6 +1476,13 @@ class LobbyReferee(Referee):
     game for the player who asks)."""
 
     opens_games_on_request = True
+    GAMES_ANSWER_HELD: ClassVar[float] = 60.0
+    """Seconds a queued ``!games`` answer stands for a later ask in its room (a line the chat drops, at a
+    stop, is never rendered: the room is answered again after this)."""
+
+    def __init__(self, bot: Bot) -> None:
+        super().__init__(bot)
+        self._games_queued: dict[int | None, float] = {}  # room -> when its !games answer was queued
 
     @command(scopes=("room",))
     async def help(self, ctx: Context, topic: Rest | None = None) -> None:
@@ -1466,30 +1515,42 @@ class LobbyReferee(Referee):
 
     @command(scopes=("room",))
     async def games(self, ctx: Context) -> None:
-        """List the games and leagues this bot referees, and the games it lost and can resume."""
+        """List the games and leagues this bot referees, and the games it lost and can resume.
+
+        Worded as the answer leaves the chat queue (a busy room's answer can wait tens of seconds, while
+        the games it lists start and end), and asked again while one waits, answered once."""
+        now = asyncio.get_running_loop().time()
+        queued = self._games_queued.get(ctx.room_id)
+        if queued is not None and now - queued < self.GAMES_ANSWER_HELD:
+            return
+        self._games_queued[ctx.room_id] = now
+
+        def render() -> str:
+            self._games_queued.pop(ctx.room_id, None)
+            return shorten(self.games_line())
+
+        await ctx.reply(render)
+
+    def games_line(self) -> str:
+        """``!games``'s answer as things are now."""
+        from cockatrice_ext.bot.lost_games import PAUSED, REMOVED  # it imports this module
+
         same: dict[str, list[int]] = {}  # games in the same state share one entry, so many still fit a line
         for gid, ref in sorted(self.bot.all_games().items()):
             same.setdefault(f"{ref.format_name}: {ref.status()}", []).append(gid)
         parts = [f"{', '.join(f'#{gid}' for gid in ids)} {state}" for state, ids in same.items()]
         lost_games = self.bot.lost_games()
         handles = sorted(lost_games, key=handle_order)
-        removed = [f"#{handle}" for handle in handles if self.bot.was_removed(lost_games[handle])]
-        lost = [f"#{handle}" for handle in handles if f"#{handle}" not in removed]
+        how = {handle: self.bot.lost_how(lost_games[handle]) for handle in handles}
+        removed = [f"#{handle}" for handle in handles if how[handle] == REMOVED]
+        paused = [f"#{handle}" for handle in handles if how[handle] == PAUSED]
+        lost = [f"#{handle}" for handle in handles if not how[handle]]
         elsewhere = [f"#{gid}" for gid in self.bot.fleet.games_elsewhere()] if self.bot.fleet else []
         waiting = [line for referee in self.bot.room_referees for line in referee.waiting_games()]
         leagues = self.open_leagues()
         unreplayable = [f"#{handle}" for handle in self.bot.unreplayable_games()]
-        if (
-            not parts
-            and not lost
-            and not removed
-            and not elsewhere
-            and not waiting
-            and not leagues
-            and not unreplayable
-        ):
-            await ctx.reply("No refereed games right now.")
-            return
+        if not (parts or lost or removed or paused or elsewhere or waiting or leagues or unreplayable):
+            return "No refereed games right now."
         sentences = ["Refereeing: " + "; ".join(parts) if parts else "Refereeing no game right now"]
         if leagues:
             sentences.append("Open leagues: " + "; ".join(leagues))
@@ -1499,11 +1560,16 @@ class LobbyReferee(Referee):
             sentences.append("Other referee processes: " + ", ".join(elsewhere))
         if lost:
             sentences.append("Lost in a restart (say !resume GAME): " + ", ".join(lost))
+        if paused:
+            sentences.append(
+                "Paused, a player's connection dropped (say !resume GAME when they are back): "
+                + ", ".join(paused)
+            )
         if removed:
             sentences.append("Removed by a moderator (say !resume GAME): " + ", ".join(removed))
         if unreplayable:
             sentences.append("Cannot be replayed by this version: " + ", ".join(unreplayable))
-        await ctx.reply(shorten(" ".join(sentence.rstrip(".") + "." for sentence in sentences)))
+        return " ".join(sentence.rstrip(".") + "." for sentence in sentences)
 
     def open_leagues(self) -> list[str]:
         """Each league the bot runs that is not over: its name, where it is, and whose move it waits for

@@ -15,14 +15,17 @@ RespChatFlood, and its cost is still counted; a game container is refused from t
 server walks the container backwards), so a whole container must fit.
 
 :class:`FloodGate` is a pure sliding-window accountant: the caller asks :meth:`FloodGate.delay` how long
-to wait before a :class:`Cost` fits, then :meth:`FloodGate.record` s it when sent. Times are plain
-floats from the caller's clock. Our window is the server's plus ``margin`` seconds, so latency jitter
-and tick alignment cannot make a burst we considered spread out look concentrated to the server.
+to wait before a :class:`Cost` fits, then :meth:`FloodGate.record` s it when sent;
+:meth:`FloodGate.delay_after` answers the same for a cost spent after another one spent now (nothing is
+recorded). Times are plain floats from the caller's clock. Our window is the server's plus ``margin``
+seconds, so latency jitter and tick alignment cannot make a burst we considered spread out look
+concentrated to the server.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections import deque
 
 #: Game commands (protobuf message names) Servatrice does not count (server_protocolhandler.cpp).
@@ -136,16 +139,18 @@ class _Window:
         """What was added after ``start`` and up to ``end``."""
         return sum(amount for stamp, amount in self.entries if start < stamp <= end)
 
-    def delay(self, now: float, amount: int, limit: int) -> float:
-        """Seconds until ``amount`` more fits under ``limit`` (0 = now)."""
+    def delay(self, now: float, amount: int, limit: int, *, before: int = 0) -> float:
+        """Seconds until ``amount`` more fits under ``limit`` (0 = now), after ``before`` more added now
+        (as :meth:`add` would: it leaves the window last)."""
         if limit <= 0 or amount <= 0:
             return 0.0
         self.expire(now)
-        excess = self.total + amount - limit
+        excess = self.total + before + amount - limit
         if excess <= 0:
             return 0.0
         freed = 0
-        for stamp, entry_amount in self.entries:
+        entries = itertools.chain(self.entries, [(now, before)] if before else [])
+        for stamp, entry_amount in entries:
             freed += entry_amount
             if freed >= excess:
                 # A hair more than the exact expiry, so float rounding cannot leave it one ulp short.
@@ -189,6 +194,22 @@ class FloodGate:
             self._commands.delay(now, cost.game_commands, limits.game_commands),
             self._chat_messages.delay(now, cost.chat_messages, limits.chat_messages),
             self._chat_chars.delay(now, cost.chat_chars, limits.chat_chars),
+        )
+
+    def delay_after(self, first: Cost, then: Cost, now: float) -> float:
+        """Seconds to wait before ``then`` can be spent if ``first`` were spent now (0.0 = at once): the
+        window modelled as :meth:`delay` and :meth:`record` do, ``first`` counted in every budget. A chat
+        scheduler asks it whether a short message may go ahead of one waiting for the budget without
+        delaying it (its delay after ``first`` no longer than its :meth:`delay`)."""
+        self.check(first)
+        self.check(then)
+        limits = self.limits
+        return max(
+            self._commands.delay(now, then.game_commands, limits.game_commands, before=first.game_commands),
+            self._chat_messages.delay(
+                now, then.chat_messages, limits.chat_messages, before=first.chat_messages
+            ),
+            self._chat_chars.delay(now, then.chat_chars, limits.chat_chars, before=first.chat_chars),
         )
 
     def record(self, cost: Cost, now: float) -> None:

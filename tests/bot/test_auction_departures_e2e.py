@@ -27,12 +27,13 @@ from cockatrice_ext.journal import Journal
 pytestmark = pytest.mark.servatrice
 
 
-def test_every_player_leaving_at_once_still_ends_the_game(
+def test_every_players_connection_dropping_at_once_pauses_the_game(
     servatrice_strict: ServatriceServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Both bidders disconnect mid-lot while the referee is busy: the first departure is still a loss in
-    the journal, the game over is journaled as such and said to a spectator, the referee leaves the game
-    and the room hears it referees nothing; no error is logged."""
+    """Both (unregistered) bidders' connections drop mid-lot while the referee is busy: a dropped
+    connection is no loss, so nothing is journaled against either, the game is paused (its record kept
+    for ``!resume``) and said so to a spectator, the referee leaves the game and the room's ``!games`` lists
+    it as paused; no error is logged."""
     caplog.set_level(logging.INFO)
 
     async def scenario() -> None:
@@ -61,18 +62,22 @@ def test_every_player_leaving_at_once_still_ends_the_game(
                     lambda: not referee.mirror.started and not referee.humans(), what="the game stopped"
                 )
             await wait_until(lambda: game_id not in bot.games, timeout=CHAT_BOUND, what="the referee gone")
-            said = await bot_line(watcher, r"Game over", mark, timeout=CHAT_BOUND)
-            assert re.search(r"left the game", " ".join(t for _, t in watcher.heard[mark:])), said
+            said = await bot_line(watcher, rf"game #{game_id} is paused, not over", mark, timeout=CHAT_BOUND)
+            assert not re.search(r"Game over|left the game", " ".join(t for _, t in watcher.heard[mark:])), (
+                said
+            )
 
-            reason = bot.journal.closed_reason(referee.table_key)
-            assert reason is not None and reason.startswith("game over"), reason
+            assert bot.journal.closed_reason(referee.table_key) is None  # kept for !resume
+            assert bot.journal.table_meta(referee.table_key).get("lost_how") == "paused"
             actions = [entry.action for entry in bot.journal.entries(referee.table_key)]
-            assert [a["reason"] for a in actions if a["type"] == "DeclareLoss"] == ["left"], actions
-            assert engine.is_over() and referee.closed
+            assert not [a for a in actions if a["type"] == "DeclareLoss"], actions
+            assert not engine.is_over() and referee.closed
 
             mark = watcher.mark()
             await watcher.client.room_say(room_id, "!games")
-            await bot_line(watcher, r"No refereed games right now", mark, timeout=CHAT_BOUND)
+            await bot_line(
+                watcher, rf"Paused, a player's connection dropped .*#{game_id}\b", mark, timeout=CHAT_BOUND
+            )
         finally:
             await watcher.close()
             for player in by_id.values():
@@ -88,7 +93,7 @@ def test_bot_run_logs_no_error_when_both_players_drop(
     servatrice_strict: ServatriceServer, tmp_path: Path
 ) -> None:
     """``bot run`` as the tester ran it: two players bid, then close their connections together; the bot's
-    log has no error and its journal says the game ended (not "abandoned")."""
+    log has no error and its journal keeps the game, paused for ``!resume`` (not "abandoned", no loss)."""
     block = tmp_path / "block.txt"
     block.write_text(BLOCK)
     journal = tmp_path / "journal.sqlite3"
@@ -116,21 +121,32 @@ def test_bot_run_logs_no_error_when_both_players_drop(
                 players[0], game_id, _bot_seat(mirror, "referee_t"), rf"High bid: 1 by {bidder.name}"
             )
             await asyncio.gather(*(player.close() for player in players))
-            await wait_until(lambda: _closed_reasons(journal) != [None], timeout=CHAT_BOUND, what="closed")
+            await wait_until(lambda: _paused(journal), timeout=CHAT_BOUND, what="paused")
         finally:
             for player in players:
                 await player.close()
             bot.stop()
         log = bot.log.read_text(errors="replace")
         assert "ERROR" not in log and "Traceback" not in log, log
-        reasons = _closed_reasons(journal)
-        assert len(reasons) == 1 and str(reasons[0]).startswith("game over"), reasons
+        assert _closed_reasons(journal) == [None]
 
     run(scenario())
 
 
 def _bot_seat(mirror: Any, user: str) -> int:
     return next(pid for pid, p in mirror.players.items() if p.name == user)
+
+
+def _paused(path: Path) -> bool:
+    """Whether the one auction table of another process's journal is marked paused."""
+    if not path.exists():
+        return False
+    journal = Journal(path)
+    try:
+        keys = {entry.table_key for entry in journal.entries(engine="auction")}
+        return len(keys) == 1 and journal.table_meta(keys.pop()).get("lost_how") == "paused"
+    finally:
+        journal.close()
 
 
 def _closed_reasons(path: Path) -> list[str | None]:

@@ -23,7 +23,7 @@ import pytest
 
 from cockatrice_ext.bot.auction import AuctionOptions, AuctionReferee
 from cockatrice_ext.bot.blocks import load_block
-from cockatrice_ext.bot.referee import OwnDeck
+from cockatrice_ext.bot.board import OwnDeck
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.client.mirror import CardState, GameMirror
 from cockatrice_ext.formats import auction as rules

@@ -29,7 +29,7 @@ from test_typed_names_auction import (
 )
 
 from cockatrice_ext.bot.auction import REFUSALS, AuctionReferee, lot_note, render_view
-from cockatrice_ext.bot.referee import MAX_CHAT_LINE
+from cockatrice_ext.bot.words import MAX_CHAT_LINE
 from cockatrice_ext.formats import auction as am
 from cockatrice_ext.formats.base import RulesError
 

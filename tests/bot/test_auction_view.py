@@ -255,7 +255,7 @@ def test_the_referees_own_zone_keeps_each_cards_seen_mark_through_its_moves(
 ) -> None:
     """``OwnDeck`` keeps, with each card's name, whether its id was shown with its name (a card put back),
     through takes and puts: a face-down deal asks for an unseen card of a name and never gets a seen one."""
-    from cockatrice_ext.bot.referee import OwnDeck
+    from cockatrice_ext.bot.board import OwnDeck
 
     zone, model = OwnDeck(), [(name, False) for name in start]
     zone.load(start)
@@ -282,7 +282,7 @@ def test_a_seen_card_never_goes_to_the_spares_and_after_a_restart_the_deck_is_ma
     from types import SimpleNamespace
 
     from cockatrice_ext.bot.auction import AuctionReferee, put_back
-    from cockatrice_ext.bot.referee import OwnDeck
+    from cockatrice_ext.bot.board import OwnDeck
 
     entries = [
         SimpleNamespace(effects=[{"type": "LotUnsold", "cards": [{"index": 3, "name": "Shock"}]}]),

@@ -280,7 +280,8 @@ def test_the_room_help_still_fits_one_chat_line_with_options() -> None:
     """Every format's room command mentions [OPTS]; the lobby's !help must not be cut."""
     from cockatrice_ext.bot import auction, combat, league_rooms, vortex
     from cockatrice_ext.bot.commands import CommandSet
-    from cockatrice_ext.bot.referee import MAX_CHAT_LINE, LobbyReferee, room_help
+    from cockatrice_ext.bot.referee import LobbyReferee, room_help
+    from cockatrice_ext.bot.words import MAX_CHAT_LINE
 
     rooms = (
         auction.AuctionRoom,

@@ -49,3 +49,34 @@ def test_games_lists_an_open_league_with_its_stage_and_whom_it_waits_for() -> No
 
 def test_a_league_that_is_over_is_not_listed() -> None:
     assert games_answer(over=True) == "No refereed games right now."
+
+
+def test_a_queued_games_answer_is_worded_when_it_leaves_and_a_second_ask_waits_for_it() -> None:
+    """Seen in the field: with the chat budget spent, ``!games`` was answered 56 s later with games "waiting
+    for players (0 seated)" that had started meanwhile, and every ask queued one more answer."""
+
+    async def scenario() -> list[str]:
+        journal = Journal(":memory:")
+        bot = Bot(BotOptions(url="ws://127.0.0.1:1/none", user="referee"), journal=journal)
+        lobby = LobbyReferee(bot)
+        market = MarketRoom(bot)
+        bot.room_referees += [lobby, market]
+        queued: list[object] = []
+
+        async def hold(line: object) -> None:  # the chat queue: the line is rendered when it leaves
+            queued.append(line)
+
+        for sender in ("carol", "dan"):
+            ctx = Context(bot, "room", sender, room_id=1, line_hook=hold)  # type: ignore[arg-type]
+            assert await lobby.handle_command(ctx, "!games")
+        assert len(queued) == 1  # dan's ask is answered by the answer already waiting
+        table = journaled_market_league(journal, room_id=1, number=1)
+        market.leagues.append(await LeagueReferee.restore(bot, table.key))  # a league opened meanwhile
+        rendered = [line() if callable(line) else line for line in queued]
+        ctx = Context(bot, "room", "erin", room_id=1, line_hook=hold)  # type: ignore[arg-type]
+        assert await lobby.handle_command(ctx, "!games")  # answered again once the first has left
+        return [*rendered, *(line() if callable(line) else line for line in queued[1:])]
+
+    first, second = asyncio.run(scenario())
+    assert "Open leagues: Market Draft league #1" in first, first
+    assert second == first

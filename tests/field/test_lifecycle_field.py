@@ -251,11 +251,12 @@ def test_a_registered_bidder_back_from_a_dropped_connection_hears_what_was_said(
     run(scenario(), bot)
 
 
-def test_the_other_bidder_disconnecting_ends_a_two_player_game(
+def test_the_other_bidder_disconnecting_pauses_a_two_player_game(
     protos: Protos, shipped_server: ServatriceServer, referee: Callable[..., Referee]
 ) -> None:
-    """Two players; one drops mid-lot. The one left is told by name (no id, no "conceded") and the game is
-    over: the room's ``!games`` no longer calls it in progress."""
+    """Two unregistered players; one drops mid-lot (the server gives the seat away). The one left is told by
+    name (no id, no "conceded", no winner: a dropped connection is no loss), and the room's ``!games`` lists
+    the game as paused, not in progress (``!resume`` continues it: tests/field/test_player_drop_field.py)."""
     bot = referee(shipped_server, "--auction-seed", "7")
 
     async def scenario() -> None:
@@ -264,11 +265,15 @@ def test_the_other_bidder_disconnecting_ends_a_two_player_game(
             game_id, first, second = await standing_bid(players, room_id)
             mark = second.mark()
             await first.close()
-            await second.line(rf"{first.name} left the game", since=mark, timeout=20)
+            await second.line(rf"{first.name}'s connection dropped .*game #{game_id} is paused", since=mark)
             await asyncio.sleep(3)
             said = " ".join(text for _, _, text in second.chat(mark))
-            assert "conceded" not in said and not re.search(r"\bplayer \d", said), said
-            await assert_over(second, room_id, game_id)
+            assert "conceded" not in said and "wins" not in said, said
+            assert not re.search(r"\bplayer \d", said), said
+            mark = second.mark()
+            await second.room_say(room_id, "!games")
+            listing = await second.line(r"Refereeing", since=mark)
+            assert re.search(rf"^Refereeing no game right now\. Paused, .*#{game_id}\b", listing), listing
         finally:
             await close_all(players)
 

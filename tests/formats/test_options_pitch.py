@@ -15,8 +15,8 @@ from cockatrice_ext.bot.auction import AuctionOptions, AuctionReferee
 from cockatrice_ext.bot.combat import CombatOptions, CombatReferee
 from cockatrice_ext.bot.league_options import LeagueOptions
 from cockatrice_ext.bot.league_referee import LeagueReferee
-from cockatrice_ext.bot.referee import MAX_CHAT_LINE
 from cockatrice_ext.bot.vortex import VortexOptions, VortexReferee
+from cockatrice_ext.bot.words import MAX_CHAT_LINE
 from cockatrice_ext.formats import FORMAT_TITLES
 from cockatrice_ext.formats import options as opts
 

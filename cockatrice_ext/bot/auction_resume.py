@@ -20,7 +20,6 @@ from cockatrice_ext.bot.auction_options import AuctionOptions
 from cockatrice_ext.bot.auction_parts import AuctionParts
 from cockatrice_ext.bot.auction_view import listed, lot_note, to_hand_line
 from cockatrice_ext.bot.blocks import LoadedBlock
-from cockatrice_ext.bot.commands import NotAllowed
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.words import MAX_CHAT_LINE
 from cockatrice_ext.client import ClientEvent
@@ -47,13 +46,8 @@ class AuctionResume(AuctionParts):
             JournalError: the journal cannot be replayed, or lacks what a rebuild needs.
             NotAllowed: the game is over.
         """
-        meta = bot.journal.table_meta(key)
-        options = AuctionOptions(**meta["options"])
-        engine = Table.restore(bot.journal, key).engine
-        assert isinstance(engine, rules.AuctionEngine)
-        if engine.is_over():
-            raise NotAllowed("that game is over; there is nothing to continue")
-        engine_names = cls.journaled_names(meta, engine.players)
+        journaled = cls.journaled_game(bot, key, AuctionOptions, rules.AuctionEngine)
+        meta, options, engine, engine_names = journaled
         game_names = [str(n) for n in meta.get("game_names", [])]
         if len(game_names) != len(engine.config.cards):
             raise JournalError("the journaled block does not match its cards")

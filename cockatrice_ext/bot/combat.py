@@ -400,13 +400,7 @@ class CombatReferee(SeatsByName, GameReferee):
             JournalError: the journal cannot be replayed, or lacks the players' names.
             NotAllowed: the game is over.
         """
-        meta = bot.journal.table_meta(key)
-        options = CombatOptions(**meta["options"])
-        engine = Table.restore(bot.journal, key).engine
-        assert isinstance(engine, rules.CombatEngine)
-        if engine.is_over():
-            raise NotAllowed("that game is over; there is nothing to continue")
-        engine_names = cls.journaled_names(meta, engine.config.players)
+        meta, options, _engine, engine_names = cls.journaled_game(bot, key, CombatOptions, rules.CombatEngine)
         from cockatrice_ext.cards.errors import CardDataError
 
         try:

@@ -108,6 +108,26 @@ class SeatsByName:
             raise JournalError(f"no name journaled for player(s) {', '.join(missing)}")
         return {p: str(names[str(p)]) for p in players}
 
+    @classmethod
+    def journaled_game(
+        cls, bot: Bot, key: str, options_type: type[Any], engine_type: type[Any]
+    ) -> tuple[dict[str, Any], Any, Any, dict[Any, str]]:
+        """What every format's ``!resume`` reads first of the journaled game ``key``: its meta, its table
+        options, its engine replayed, and engine player -> user name.
+
+        Raises:
+            JournalError: the journal cannot be replayed, or lacks the players' names.
+            NotAllowed: the game is over."""
+        from cockatrice_ext.bot.commands import NotAllowed
+
+        meta = bot.journal.table_meta(key)
+        options = options_type(**meta["options"])
+        engine = Table.restore(bot.journal, key).engine
+        assert isinstance(engine, engine_type)
+        if engine.is_over():
+            raise NotAllowed("that game is over; there is nothing to continue")
+        return meta, options, engine, cls.journaled_names(meta, engine.config.players)
+
     def continue_table(self: Any, key: str, meta: dict[str, Any], names: dict[Any, str]) -> None:
         """This new game continues the journaled table ``key``: copy its actions under this game's key and
         replay them; its players are ``names`` (engine player -> user name), seated when they join."""

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from cockatrice_ext.cards.resolve import ResolvedDeck
 
 Rendered = bytes | str | dict[str, bytes]
-DECK_ITEMS = frozenset({"maybeboard", "tags", "banner card", "format"})
+DECK_ITEMS = frozenset({"maybeboard", "tags", "banner card", "format", "playmat card", "sideboard plans"})
 """What a deck may carry besides its cards' sections (a .cod holds them all)."""
 
 
@@ -172,6 +172,8 @@ def left_out(deck: ExportDeck, fmt: str) -> list[str]:
         "tags": f"tags ({', '.join(deck.tags)})" if deck.tags else "",
         "banner card": f"banner card ({deck.banner_card})" if deck.banner_card else "",
         "format": f"format ({deck.format})" if deck.format else "",
+        "playmat card": _playmat_phrase(deck),
+        "sideboard plans": _plans_phrase(deck),
     }
     phrases = [phrase for item, phrase in present.items() if phrase and item not in export_format.keeps]
     listed_tokens = sum(e.count for e in deck.sections.get("tokens", []) if e.line > 0)
@@ -186,6 +188,24 @@ def left_out(deck: ExportDeck, fmt: str) -> list[str]:
         if kind not in export_format.sections:
             phrases += [f"{name} ({_cards(count)})" for name, count in counted if count]
     return phrases
+
+
+def _playmat_phrase(deck: ExportDeck) -> str:
+    """``playmat card ('Forest')`` when the deck has one (a name or a provider id, as Cockatrice writes one),
+    else ``""``."""
+    provider = deck.playmat_attributes.get("providerId", "")
+    if deck.playmat_card:
+        return f"playmat card ({deck.playmat_card!r})"
+    return f"playmat card (provider id {provider!r})" if provider else ""
+
+
+def _plans_phrase(deck: ExportDeck) -> str:
+    """``sideboard plans ('vs Aggro', 'vs Control')`` naming the deck's plans, else ``""``."""
+    plans = deck.sideboard_plans
+    if not plans:
+        return ""
+    names = ", ".join(repr(plan.name) for plan in plans)
+    return f"sideboard plan{'s' if len(plans) != 1 else ''} ({names})"
 
 
 def section_counts(deck: ExportDeck) -> str:

@@ -4,7 +4,9 @@ Formats as Cockatrice reads them (docs/deck-and-card-formats.md §1-2):
 
 * ``.cod``: ``<cockatrice_deck version="1">`` with ``deckname``, ``comments`` and ``zone``
   elements (``main``, ``side``, ``tokens``); each ``<card number= name=>`` optionally pinned by
-  ``setShortName`` / ``collectorNumber`` / ``uuid`` (the Scryfall id Cockatrice's database uses).
+  ``setShortName`` / ``collectorNumber`` / ``uuid`` (the Scryfall id Cockatrice's database uses). A deck
+  read from a .cod keeps its ``<playmatCard>`` (after the banner card) and ``<sideboard_plan>`` elements
+  (after the zones), where Cockatrice writes them.
 * card database v4: ``<sets>`` (always with ``<priority>``, the parser leaves it uninitialised
   otherwise) and ``<cards>``. Split, aftermath, adventure and prepare cards are one card named
   ``A // B``; transform, modal and flip cards are one card per face linked with
@@ -24,11 +26,13 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 from cockatrice_ext.cards.model import COLORS, Card, CardRelation, CardSet, Face, Printing
+from cockatrice_ext.cards.mtgjson import creates_token
 
 from .model import (
     COMBINED_LAYOUTS,
     ExportDeck,
     ExportEntry,
+    SideboardPlan,
     display_name,
     helper_names,
     is_meld_result,
@@ -38,7 +42,7 @@ from .model import (
     usual_rarity,
     with_long_name,
 )
-from .xmlutil import attr, element, text
+from .xmlutil import attr, clean, element, text
 
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 MAINTYPE_PRIORITY = ("Planeswalker", "Creature", "Land", "Sorcery", "Instant", "Artifact", "Enchantment")
@@ -81,12 +85,51 @@ def _merged(entries: Iterable[ExportEntry], target: str) -> list[tuple[str, int,
     return [(name, count, p) for name, count, p in totals.values()]
 
 
+PLAYMAT_ATTRIBUTES = ("providerId", "marginPctL", "marginPctR", "verticalOffset", "zoom")
+"""The ``<playmatCard>`` attributes Cockatrice reads, in the order it writes them (others it drops)."""
+
+
+def _playmat_card(deck: ExportDeck) -> str:
+    """The deck's ``<playmatCard>`` line, or ``""`` when it has none: Cockatrice writes one when the card
+    has a name or a provider id. Each attribute it reads is written as read (it checks and bounds the
+    numbers itself when it loads them); lxml escapes them."""
+    attributes = deck.playmat_attributes
+    present = {key: attributes[key] for key in PLAYMAT_ATTRIBUTES if key in attributes}
+    if not deck.playmat_card and not present.get("providerId"):
+        return ""
+    from lxml import etree  # only for a deck that has one: the .cod export path stays light
+
+    playmat = etree.Element("playmatCard")
+    for key, value in present.items():
+        playmat.set(key, clean(value))
+    playmat.text = clean(deck.playmat_card)
+    return f"    {etree.tostring(playmat, encoding='unicode')}\n"
+
+
+def _sideboard_plan(plan: SideboardPlan) -> str:
+    """A ``<sideboard_plan>`` as Cockatrice writes one: its ``name``, then each move's ``card_name``,
+    ``start_zone`` and ``target_zone``, all text (lxml escapes it; a card name is never looked up)."""
+    from lxml import etree  # only for a deck that has plans: the .cod export path stays light
+
+    written = etree.Element("sideboard_plan")
+    etree.SubElement(written, "name").text = clean(plan.name)
+    for move in plan.moves:
+        moved = etree.SubElement(written, "move_card_to_zone")
+        etree.SubElement(moved, "card_name").text = clean(move.card_name)
+        etree.SubElement(moved, "start_zone").text = clean(move.start_zone)
+        etree.SubElement(moved, "target_zone").text = clean(move.target_zone)
+    etree.indent(written, space="    ", level=1)
+    return f"    {etree.tostring(written, encoding='unicode')}\n"
+
+
 def write_cod(deck: ExportDeck, *, printings: bool = True) -> bytes:
     """A Cockatrice ``.cod`` deck.
 
     ``printings`` adds ``setShortName``/``collectorNumber``/``uuid`` (read by Cockatrice since
     2.9; older clients ignore them). Without it the file validates against the strict
-    ``deck.xsd`` shipped with Cockatrice, which predates those attributes.
+    ``deck.xsd`` shipped with Cockatrice, which predates those attributes. A playmat card and sideboard
+    plans (a .cod's, :attr:`ExportDeck.playmat_card`, :attr:`ExportDeck.sideboard_plans`) are written where
+    Cockatrice writes them: after the banner card, and after the zones in the deck's order.
     """
     out = [XML_DECLARATION, '<cockatrice_deck version="1">\n']
     out.append(f"    <deckname>{text(deck.name)}</deckname>\n")
@@ -94,6 +137,7 @@ def write_cod(deck: ExportDeck, *, printings: bool = True) -> bytes:
         out.append(f"    <format>{text(deck.format)}</format>\n")
     if deck.banner_card:
         out.append(f"    <bannerCard>{text(deck.banner_card)}</bannerCard>\n")
+    out.append(_playmat_card(deck))
     out.append(f"    <comments>{text(deck.comments)}</comments>\n")
     if deck.tags:
         out.append(
@@ -119,6 +163,7 @@ def write_cod(deck: ExportDeck, *, printings: bool = True) -> bytes:
                     extra += f' uuid="{attr(p.scryfall_id)}"'
             out.append(f'        <card number="{count}" name="{attr(name)}"{extra}/>\n')
         out.append("    </zone>\n")
+    out.extend(_sideboard_plan(plan) for plan in deck.sideboard_plans)
     out.append("</cockatrice_deck>\n")
     return "".join(out).encode("utf-8")
 
@@ -195,16 +240,23 @@ def maintype(types: Iterable[str]) -> str:
     return present[0] if present else ""
 
 
+_ROW_BY_MAINTYPE = {"Land": 0, "Creature": 2, "Sorcery": 3, "Instant": 3}
+
+
 def tablerow(types: Iterable[str]) -> int:
-    """Where the card sits on the table: 0 lands, 2 creatures, 3 instants/sorceries, 1 the rest."""
-    present = set(types)
-    if "Land" in present:
-        return 0
-    if "Creature" in present:
-        return 2
-    if present & {"Instant", "Sorcery"}:
-        return 3
-    return 1
+    """Where the card sits on the table, by its main type as Oracle decides it (:func:`maintype`): 0 a
+    land, 2 a creature, 3 an instant or sorcery, 1 the rest. So a land creature (Dryad Arbor) sits with
+    the creatures, an artifact land with the lands, a planeswalker creature in row 1."""
+    return _ROW_BY_MAINTYPE.get(maintype(types), 1)
+
+
+def _face_tablerow(face: Face) -> int:
+    """The ``<tablerow>`` a card database gave ``face`` (``Face.tablerow``, when the card reader keeps it: a
+    designer's custom set says where its cards sit), else :func:`tablerow`."""
+    given = getattr(face, "tablerow", None)
+    if isinstance(given, int) and not isinstance(given, bool) and 0 <= given <= 3:
+        return given
+    return tablerow(face.types)
 
 
 def _number(value: float) -> str:
@@ -237,12 +289,13 @@ def _cipt(name: str, oracle: str) -> bool:
     return _ENTERS_TAPPED.search(text_) is not None
 
 
-def _face_cipt(face: Face) -> bool:
+def _face_cipt(face: Face, *, landscape: bool) -> bool:
     """The ``<cipt>`` a card database gave ``face`` (``Face.cipt``, true or false, when the card reader
-    keeps it: a Cockatrice card file exported as it is says what its file said), else what the rules text
-    says (:func:`_cipt`, Oracle's rule)."""
+    keeps it: a Cockatrice card file exported as it is says what its file said), else Oracle's rule: the
+    rules text says it enters tapped (:func:`_cipt`), or the card lies sideways (``landscape``: split
+    cards, planes and battles come into play turned)."""
     given = getattr(face, "cipt", None)
-    return given if isinstance(given, bool) else _cipt(face.name, face.oracle_text)
+    return given if isinstance(given, bool) else (_cipt(face.name, face.oracle_text) or landscape)
 
 
 def _pt(face: Face) -> str:
@@ -337,9 +390,9 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
             maintype_=main_type,
         )
         rec = _CardRecord(display_name(card, "cockatrice"), face.oracle_text, props, printings)
-        rec.tablerow = tablerow(face.types)
-        rec.cipt = _face_cipt(face)
+        rec.tablerow = _face_tablerow(face)
         rec.landscape = main_type == "Battle" or layout in ("split", "planar")
+        rec.cipt = _face_cipt(face, landscape=rec.landscape)
         rec.is_token = card.is_token
         rec.explicit = list(card.relations)
         return [rec]
@@ -361,9 +414,9 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
             ("defense", _joined([f.defense or "" for f in faces])),
         ]
         rec = _CardRecord(name, oracle, props, printings)
-        rec.tablerow = tablerow(first.types)
-        rec.cipt = _face_cipt(first)
+        rec.tablerow = _face_tablerow(first)
         rec.landscape = props[3][1] == "Battle" or layout in ("split", "planar")
+        rec.cipt = _face_cipt(first, landscape=rec.landscape)
         rec.is_token = card.is_token
         rec.explicit = list(card.relations)
         return [rec]
@@ -382,10 +435,10 @@ def _records_for(card: Card, printings: list[Printing]) -> list[_CardRecord]:
         )
         rec = _CardRecord(names[index], face.oracle_text, props, _face_printings(printings, index))
         rec.related = [(other, "transform") for other in names if other != names[index]]
-        rec.tablerow = tablerow(face.types)
-        rec.cipt = _face_cipt(face)
+        rec.tablerow = _face_tablerow(face)
         rec.upsidedown = layout == "flip" and index > 0
         rec.landscape = maintype(face.types) == "Battle"
+        rec.cipt = _face_cipt(face, landscape=rec.landscape)
         rec.is_token = card.is_token
         records.append(rec)
     by_face = {face.name: rec for face, rec in zip(faces, records, strict=True)}
@@ -563,10 +616,10 @@ def _write_card_database(
         if card.layout == "meld":
             made, melds_into = _meld_links(card, made, known)
             card_records[0].related.extend((name, "transform") for name in melds_into)
-        if made:
-            wanted_relations.append((card_records[0], made))
-            for related in made:
-                makers.setdefault(related, []).append(card_records[0].name)
+        for related in made:
+            for maker in _making_records(card, card_records, related, known):
+                wanted_relations.append((maker, (related,)))
+                makers.setdefault(related, []).append(maker.name)
     given = _Given(records.values(), renamed, first_of)
     for rec in records.values():  # the faces' transform links, unless the relations link the faces already
         rec.related = [(name, attach) for name, attach in rec.related if (rec.name, name) not in given.exact]
@@ -604,6 +657,38 @@ def _write_card_database(
         _write_record(rec, out)
     out.append("    </cards>\n</cockatrice_carddatabase>\n")
     return "".join(out).encode("utf-8")
+
+
+def _making_records(
+    card: Card, card_records: list[_CardRecord], made: str, known: Mapping[str, Card]
+) -> list[_CardRecord]:
+    """The ``<card>``s of ``card`` that make ``made``: Cockatrice's ``tokens.xml`` relates a token to the
+    face whose text makes it (Arlinn, Embraced by the Moon's emblem to that back face, a card of its own
+    there). MTGJSON links the whole card, so the faces' texts tell: an emblem comes from the faces that
+    mention an emblem, another token from those that create it (:func:`creates_token`; else in an ability
+    the face grants), those naming its power and toughness first (Garruk Relentless's 2/2 Wolf, the
+    Veil-Cursed's 1/1 one). One record, or no face's text tells: the front."""
+    faces = card.faces
+    if len(card_records) < 2 or len(card_records) != len(faces):
+        return card_records[:1]
+    pairs = list(zip(faces, card_records, strict=True))
+    token = known.get(made)
+    plain = made.strip()
+    if (token is not None and "Emblem" in token.front.types) or plain.endswith(" Emblem"):
+        return [rec for face, rec in pairs if "emblem" in face.oracle_text.lower()] or card_records[:1]
+    words = {plain, plain.removesuffix(" Token")}
+    if token is not None:
+        words.update(face.name.strip() for face in token.faces)
+    words.discard("")
+    making = [(face, rec) for face, rec in pairs if any(creates_token([face.oracle_text], w) for w in words)]
+    if not making:  # an ability the face gives makes it (Dorothea's Retribution's "create a 4/4 Spirit")
+        said = [re.compile(r"(?i:\bcreate)[^.]*\b" + re.escape(w) + r"\b") for w in words]
+        making = [(face, rec) for face, rec in pairs if any(w.search(face.oracle_text) for w in said)]
+    body = token.front if token is not None else None
+    if len(making) > 1 and body is not None and body.power is not None and body.toughness is not None:
+        pt = re.compile(r"(?i:\bcreate)[^.]*\b" + re.escape(f"{body.power}/{body.toughness}") + r"(?![\d/])")
+        making = [(face, rec) for face, rec in making if pt.search(face.oracle_text)] or making
+    return [rec for _, rec in making] or card_records[:1]
 
 
 def _meld_links(

@@ -17,22 +17,42 @@ from __future__ import annotations
 
 import re
 
+from cockatrice_ext.cards.model import Card
+from cockatrice_ext.cards.mtgjson import SAME_NAME_VARIANT_SETS, variant_base_name
+
 from .forge_scripts import _line_value, windows_safe
 from .model import VARIANT_SECTIONS, ExportDeck, ExportEntry, display_name
 
 
 def _card_request(entry: ExportEntry) -> str:
     """``Name``, ``Name|SET``, or ``Name|SET|N`` when the card has several arts in the set (Forge's art
-    index, counted in collector-number order)."""
+    index, counted in collector-number order). An Un-set variant (``Very Cryptic Command (d)``, UST 49d) is
+    one art of Forge's card of the printed name, its letter's (``Very Cryptic Command|UST|4``), whether
+    or not the line pinned it: another art is another card."""
     from cockatrice_ext.cards.resolve import printings_in_set
 
     name = _line_value(display_name(entry.card, "forge"))
+    variant = _variant_art(entry.card)
+    if variant:
+        return f"{name}|{variant}"
     p = entry.printing
     if p is None or not p.set_code or "|" in p.set_code:
         return name
     request = f"{name}|{_line_value(p.set_code.upper())}"
     arts = printings_in_set(entry.card, p.set_code)
     return f"{request}|{arts.index(p) + 1}" if len(arts) > 1 and p in arts else request
+
+
+def _variant_art(card: Card) -> str:
+    """``SET|N`` for an Un-set variant (:func:`~cockatrice_ext.cards.mtgjson.variant_base_name`): its
+    printing in that set and the art its name's letter stands for (``(d)``, 49d: 4); else empty."""
+    if variant_base_name(card.name, card.printings) == card.name:
+        return ""
+    letter = card.name[-2].lower()
+    for p in card.printings:
+        if p.set_code.upper() in SAME_NAME_VARIANT_SETS and p.collector_number[-1:].lower() == letter:
+            return f"{p.set_code.upper()}|{ord(letter) - ord('a') + 1}"
+    return ""
 
 
 def _section_lines(entries: list[ExportEntry], *, one_per_line: bool = False) -> list[str]:

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from cockatrice_ext.cards.model import Card, CardDatabase, CardSet, Printing
+from cockatrice_ext.cards.mtgjson import variant_base_name
 from cockatrice_ext.decks.model import VARIANT_SECTIONS
 
 if TYPE_CHECKING:
@@ -263,7 +264,9 @@ def display_name(card: Card, target: str) -> str:
     looks a ``.cod``'s name up exactly among the ``<name>``s it loaded, which are MTGJSON's for real cards
     (Oracle's ``Æ`` -> ``AE`` finds none: MTGJSON spells them ``Aether``) and the designer's own for a custom
     set's (``Ærgeist``, ``Urza’s``: Cockatrice changes no name it reads from a card file); Forge matches the
-    ``Name:`` of a script, which forge-custom writes as the card data spells it."""
+    ``Name:`` of a script, which forge-custom writes as the card data spells it. An Un-set variant
+    Cockatrice names ``Very Cryptic Command (d)`` is ``Very Cryptic Command`` to the others (its printing
+    tells which)."""
     multi = " // " in card.name
     if target == "cockatrice":
         if card.is_token and not multi:
@@ -272,12 +275,14 @@ def display_name(card: Card, target: str) -> str:
             return card.name
         return front_name(card)
     if target == "forge" or target == "arena":
-        if not multi or card.layout in SPLIT_LAYOUTS:
+        if not multi:
+            return variant_base_name(card.name, card.printings)  # Very Cryptic Command (d): as printed
+        if card.layout in SPLIT_LAYOUTS:
             return card.name
         return front_name(card)
     if target == "mtgo":
         if not multi:
-            return card.name
+            return variant_base_name(card.name, card.printings)
         if card.layout in SPLIT_LAYOUTS:
             return "/".join(part.strip() for part in card.name.split(" // "))
         return front_name(card)
@@ -293,6 +298,24 @@ class ExportEntry:
     count: int = 1
     printing: Printing | None = None
     line: int = 0
+
+
+@dataclass(frozen=True)
+class SideboardMove:
+    """One move of a Cockatrice sideboard plan: ``card_name`` from zone ``start_zone`` to ``target_zone``, as
+    the .cod said them (text, never looked up)."""
+
+    card_name: str = ""
+    start_zone: str = ""
+    target_zone: str = ""
+
+
+@dataclass(frozen=True)
+class SideboardPlan:
+    """A Cockatrice ``<sideboard_plan>``: its ``name`` (``""`` is Cockatrice's current plan) and its moves."""
+
+    name: str = ""
+    moves: tuple[SideboardMove, ...] = ()
 
 
 @dataclass
@@ -311,6 +334,12 @@ class ExportDeck:
     tags: list[str] = field(default_factory=list)
     banner_card: str = ""
     format: str = ""
+    playmat_card: str = ""
+    """The card whose art is the player's playmat (a .cod's ``<playmatCard>``), as read."""
+    playmat_attributes: dict[str, str] = field(default_factory=dict)
+    """The ``<playmatCard>``'s attributes as read (``providerId``, ``zoom``, ...; strings, unchecked)."""
+    sideboard_plans: list[SideboardPlan] = field(default_factory=list)
+    """A .cod's sideboard plans, in the file's order."""
     melded: list[Card] = field(default_factory=list)
     """The cards the deck's meld cards meld into (:func:`meld_results`), from the card data: no part of
     the deck, but a card database writes them beside their halves."""
@@ -386,6 +415,9 @@ def from_resolved(resolved: ResolvedDeck, db: CardDatabase | None = None) -> Exp
         tags=list(deck.tags),
         banner_card=deck.banner_card,
         format=deck.format,
+        playmat_card=deck.playmat_card,
+        playmat_attributes={str(key): str(value) for key, value in deck.playmat_attributes.items()},
+        sideboard_plans=sideboard_plans(deck.sideboard_plans),
     )
     for section, entries in resolved.sections.items():
         if entries:
@@ -399,6 +431,30 @@ def from_resolved(resolved: ResolvedDeck, db: CardDatabase | None = None) -> Exp
         used = {e.printing.set_code for entries in out.sections.values() for e in entries if e.printing}
         used |= {p.set_code for card in out.unique_cards() for p in card.printings}
         out.sets = {code: db.sets[code] for code in sorted(used) if code in db.sets}
+    return out
+
+
+def sideboard_plans(plans: Iterable[object]) -> list[SideboardPlan]:
+    """:class:`SideboardPlan` objects from a deck's plain ones
+    (:attr:`~cockatrice_ext.decks.model.Deck.sideboard_plans`, ``{"name", "moves": [{"card_name",
+    "start_zone", "target_zone"}]}``), in order; every value is taken as text, a missing one as ``""``, and
+    what is no mapping is no plan or move."""
+
+    def text_of(values: Mapping[object, object], key: str) -> str:
+        value = values.get(key)
+        return "" if value is None else str(value)
+
+    out: list[SideboardPlan] = []
+    for plan in plans:
+        if not isinstance(plan, Mapping):
+            continue
+        raw_moves = plan.get("moves")
+        moves = tuple(
+            SideboardMove(*(text_of(move, key) for key in ("card_name", "start_zone", "target_zone")))
+            for move in (raw_moves if isinstance(raw_moves, list | tuple) else ())
+            if isinstance(move, Mapping)
+        )
+        out.append(SideboardPlan(name=text_of(plan, "name"), moves=moves))
     return out
 
 
@@ -495,6 +551,8 @@ __all__ = [
     "VARIANT_SECTIONS",
     "ExportDeck",
     "ExportEntry",
+    "SideboardMove",
+    "SideboardPlan",
     "build_export_deck",
     "cockatrice_token_name",
     "deck_from_cards",
@@ -511,6 +569,7 @@ __all__ = [
     "real_namesake",
     "real_set",
     "release_date_for",
+    "sideboard_plans",
     "usual_rarity",
     "with_long_name",
 ]

@@ -29,9 +29,10 @@ from cockatrice_ext.cards.store import SAID, CardStore, write_store
 
 LOGGER = logging.getLogger(__name__)
 
-CACHE_VERSION = "6"  # 2: links and back faces kept; 3: back faces' multiverse ids; 4: cipt, hybrid costs;
+CACHE_VERSION = "7"  # 2: links and back faces kept; 3: back faces' multiverse ids; 4: cipt, hybrid costs;
 # 5: what the source's read said of its cards kept (store.SAID), said again on every load; 6: art-series
-# cards marked (store.ART_BLOB), never offered as "did you mean"
+# cards marked (store.ART_BLOB), never offered as "did you mean"; 7: a card file's <tablerow> kept
+# (Face.tablerow)
 MIN_CACHED_BYTES = 1024 * 1024  # smaller files parse faster than a cache opens
 
 

@@ -260,9 +260,16 @@ def _faces_of(raw: _RawCard) -> tuple[Face, ...]:
                 defense=part("defense", index) or None,
                 side="b" if back or props.get("side") == "back" else "a",
                 cipt=raw.cipt,  # Cockatrice's card-wide flag: every face of an A // B card
+                tablerow=_table_row(props.get("tablerow", "")),
             )
         )
     return tuple(faces)
+
+
+def _table_row(text: str) -> int | None:
+    """A ``<tablerow>``'s row (0-3, as Cockatrice's table has four), or None for anything else."""
+    text = text.strip()
+    return int(text) if text in ("0", "1", "2", "3") else None
 
 
 def _printing(code: str, attrs: dict[str, str], props: dict[str, str]) -> Printing:

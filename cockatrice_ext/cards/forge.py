@@ -24,6 +24,7 @@ from cockatrice_ext.cards.text import (
     split_pt,
     split_type_line,
 )
+from cockatrice_ext.decks.blocklist import text_lines
 
 LOGGER = logging.getLogger(__name__)
 
@@ -79,7 +80,7 @@ def parse_forge_script(data: bytes | str, *, source: str = "<forge script>") -> 
     fields: dict[str, str] = {}
     face_line = 1
     layout = "normal"
-    for number, raw_line in enumerate(text.splitlines(), start=1):
+    for number, raw_line in enumerate(text_lines(text), start=1):
         line = raw_line.strip()
         if line == "ALTERNATE":
             faces.append(_face_of(fields, source, face_line, "abcdefgh"[min(len(faces), 7)]))

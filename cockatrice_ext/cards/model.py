@@ -72,6 +72,10 @@ class Face:
     # without one said False); None from every other source: a writer then judges by the rules text.
     # Not compared: the same face, whichever file described it.
     cipt: bool | None = field(default=None, compare=False)
+    # The table row a Cockatrice card database's ``<tablerow>`` gave the face (0-3: a designer's custom set
+    # says where its cards sit); None when it gave none, or from every other source: writers then judge by
+    # the card's types. Not compared, as ``cipt``.
+    tablerow: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,46 @@ def face_from_mtgjson(entry: dict[str, Any]) -> Face:
     )
 
 
+SAME_NAME_VARIANT_SETS = frozenset({"UST"})
+"""Sets whose same-named cards are different cards (Unstable's six Very Cryptic Commands): Cockatrice's
+Oracle keeps these apart, and only these (its list of such sets is the same)."""
+
+_VARIANT_SUFFIX = re.compile(r"^(.+) \(([^\W\d_])\)$")
+
+
+def unset_variant_entry(entry: dict[str, Any], seen: set[str]) -> dict[str, Any]:
+    """``entry`` named as Cockatrice's Oracle names it within a set of :data:`SAME_NAME_VARIANT_SETS`
+    (``seen``: the names of that set's cards before it, MTGJSON's order; ``entry``'s is added): a normal
+    card whose name came before and whose collector number ends in a letter is a variant of its own,
+    ``Very Cryptic Command (d)`` for 49d; the first keeps the plain name. Tokens are not counted, as
+    Oracle skips them."""
+    layout = str(entry.get("layout") or "")
+    if layout == "token":
+        return entry
+    name = str(entry.get("faceName") or entry.get("name") or "")
+    number = str(entry.get("number") or "")
+    variant = name in seen and layout == "normal" and number[-1:].isalpha()
+    seen.add(name)
+    if not variant:
+        return entry
+    return {**entry, "name": f"{entry.get('name')} ({number[-1].lower()})", "faceName": None}
+
+
+def variant_base_name(name: str, printings: Iterable[Printing]) -> str:
+    """The printed name of an Un-set variant named as :func:`unset_variant_entry` names it (``Very Cryptic
+    Command`` for ``Very Cryptic Command (d)``, printed as UST 49d), for programs that name it so (Forge,
+    MTGO, Arena); any other name as it is. A designer's ``Fox (b)`` is no variant: no such printing."""
+    match = _VARIANT_SUFFIX.match(name)
+    if match is None:
+        return name
+    letter = match[2]
+    for printing in printings:
+        number = printing.collector_number
+        if printing.set_code.upper() in SAME_NAME_VARIANT_SETS and number[-1:].lower() == letter:
+            return match[1]
+    return name
+
+
 @dataclass
 class _Pending:
     """A card being assembled from several MTGJSON entries."""
@@ -138,6 +178,7 @@ class MtgjsonBuilder:
         # named in a token's reverseRelated -> that token's name and printing (code, number)
         self.makes: dict[str, list[tuple[str, tuple[str, str]]]] = {}
         self.token_names: dict[tuple[str, tuple[str, str]], str] = {}  # (name, printing) -> its body's name
+        self.variant_of: dict[str, str] = {}  # an Un-set variant's name (Sly Spy (b)) -> the plain name
 
     def add_set(self, code: str, set_data: dict[str, Any]) -> None:
         """Add one MTGJSON set object (``cards`` and ``tokens`` lists)."""
@@ -148,8 +189,14 @@ class MtgjsonBuilder:
             release_date=str(set_data.get("releaseDate") or ""),
         )
         self.sets.setdefault(code, card_set)
+        seen: set[str] | None = set() if code in SAME_NAME_VARIANT_SETS else None
         for entry in set_data.get("cards") or ():
             if isinstance(entry, dict):
+                if seen is not None:
+                    plain = entry.get("name")
+                    entry = unset_variant_entry(entry, seen)
+                    if entry.get("name") != plain:
+                        self.variant_of[str(entry.get("name"))] = str(plain)
                 self._add_entry(entry, card_set, token=entry.get("layout") == "token")
         for entry in set_data.get("tokens") or ():
             if isinstance(entry, dict):
@@ -223,13 +270,37 @@ class MtgjsonBuilder:
     def _tokens_made(self, creator: str, faces: tuple[Face, ...]) -> tuple[str, ...]:
         """What ``creator`` makes: a real card, every token naming it (the body of the printing that names
         it); a token (of ``faces``), only what its text creates."""
+        plain = self.variant_of.get(creator, creator)
         made = dict.fromkeys(
-            self.token_names.get(link, link[0]) for link in self.makes.get(creator.rstrip(), ())
+            self.token_names.get(link, link[0]) for link in self.makes.get(plain.rstrip(), ())
         )
         made.pop("", None)
+        if plain in self._variant_families():
+            return self._variant_share(creator, plain, tuple(made))
         if creator in self.cards or creator.rstrip() not in self.tokens:
             return tuple(made)
         return tuple(t for t in made if creates_token([f.oracle_text for f in faces], t))
+
+    def _variant_families(self) -> set[str]:
+        """The plain names that have Un-set variants (:func:`unset_variant_entry`)."""
+        return set(self.variant_of.values())
+
+    def _variant_share(self, creator: str, plain: str, made: tuple[str, ...]) -> tuple[str, ...]:
+        """Of the tokens MTGJSON links to the plain name of an Un-set family (it names no variant), those
+        ``creator``'s text creates (Very Cryptic Command (f)'s Rogue); one no card of the family creates
+        stays with the plain-named card."""
+        family = [plain, *(name for name, of in self.variant_of.items() if of == plain)]
+
+        def texts(name: str) -> list[str]:
+            pending = self.cards.get(name)
+            return [face.oracle_text for face in pending.faces.values()] if pending else []
+
+        out: list[str] = []
+        for token in made:
+            makers = [name for name in family if creates_token(texts(name), token)]
+            if creator in makers or (not makers and creator == plain):
+                out.append(token)
+        return tuple(out)
 
     def _entries(self) -> Iterable[tuple[_Pending, str, tuple[Face, ...], list[tuple[str, str]] | None]]:
         """Each card to build: its pending entry, name, faces and printing keys (None: all). A token name

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 
 from cockatrice_ext.cards.errors import UnknownCard, UnknownCardsError
 from cockatrice_ext.cards.model import Card, CardDatabase, Printing
+from cockatrice_ext.cards.mtgjson import SAME_NAME_VARIANT_SETS
 from cockatrice_ext.decks.model import Deck, DeckEntry
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "quote_variants",
     "resolve_deck",
     "resolve_name",
+    "simple_name",
 ]
 
 HALF_LAYOUTS = frozenset({"split", "aftermath", "adventure", "prepare"})
@@ -88,6 +90,22 @@ def fold_name(name: str) -> str:
         text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = _SLASHES.sub(" // ", text)
     return _SPACES.sub(" ", text).strip().casefold()
+
+
+_NOT_SIMPLE = re.compile(r"[^a-z0-9]")
+
+
+def simple_name(name: str, *, whole: bool = False) -> str:
+    """A name's "simple name", as Cockatrice's card database matches a deck's names
+    (``CardInfo::simplifyName``): lower case, nothing from ``//`` on (unless ``whole``: then ``//`` is
+    punctuation too), ``æ`` as ``ae``, accents and every character but ``a-z`` and ``0-9`` removed (``Gaeas
+    Cradle``, ``Sol-Ring``, ``Birds of Paradise.`` match ``Gaea's Cradle``, ``Sol Ring``, ``Birds of
+    Paradise``)."""
+    text = name.lower().replace("æ", "ae")
+    text = text if whole else text.split("//", 1)[0]
+    if not text.isascii():
+        text = unicodedata.normalize("NFKD", text)
+    return _NOT_SIMPLE.sub("", text)
 
 
 _QUOTES = "\"'\u201c\u201d\u2018\u2019"
@@ -132,6 +150,7 @@ class NameIndex:
                 self._put(fold_name(card.faces[0].name), _HALF, name, card)
         self._grams: dict[str, list[int]] | None = None
         self._keys: list[str] = []
+        self._simple: dict[str, dict[str, str]] | None = None  # simple name -> folded front name -> a name
 
     def _put(self, key: str, priority: int, name: str, card: Card) -> None:
         if not key:
@@ -182,6 +201,10 @@ class NameIndex:
         printing = None
         if set_code or collector_number:
             printing = pick_printing(card, set_code, collector_number, art_index)
+            if printing is None and (variant := self._set_variant(card, set_code, collector_number)):
+                card, printing = (
+                    variant  # Very Cryptic Command (UST) 49d: the card "Very Cryptic Command (d)"
+                )
             if printing is None:
                 art = f"art {art_index}" if art_index and not collector_number else ""
                 pin = " ".join(
@@ -190,6 +213,17 @@ class NameIndex:
                 printing, why = _in_set_instead(card, set_code, collector_number)
                 warnings.append(f"{card.name!r} has no printing {pin}{why}")
         return Match(card=card, printing=printing, warnings=tuple(warnings))
+
+    def _set_variant(self, card: Card, set_code: str, number: str) -> tuple[Card, Printing] | None:
+        """The Un-set variant a pinned line names by its printing (``Very Cryptic Command (UST) 49d``: the
+        card ``Very Cryptic Command (d)``, as Cockatrice names it: :func:`unset_variant_entry`), with that
+        printing; None for any other pin."""
+        letter = number[-1:].lower()
+        if set_code.upper() not in SAME_NAME_VARIANT_SETS or not letter.isalpha():
+            return None
+        variant = self.db.cards.get(f"{card.name} ({letter})")
+        printing = pick_printing(variant, set_code, number) if variant is not None else None
+        return (variant, printing) if variant is not None and printing is not None else None
 
     def _pinned_art(self, name: str, set_code: str) -> Card | None:
         """The art-series card called ``name`` (its whole name or a face's) printed in ``set_code``, or
@@ -247,7 +281,7 @@ class NameIndex:
         close = difflib.get_close_matches(key, shortlist, n=limit * 2, cutoff=0.6)
         # also offer names that start with what was typed ("jaya ballard" -> "Jaya Ballard, Task Mage")
         close += [k for k in shortlist if k.startswith(key) and k not in close][:limit]
-        names: list[str] = []
+        names: list[str] = self.simple_matches(name)  # Gaeas Cradle: Gaea's Cradle first
         for k in close:
             hit = self._folded.get(k)
             if hit and is_meld_result(self.db.cards[hit[1]]):
@@ -258,6 +292,35 @@ class NameIndex:
             if card_name not in names:
                 names.append(card_name)
         return names[:limit]
+
+    def simple_matches(self, name: str) -> list[str]:
+        """The names of the cards whose simple name (:func:`simple_name`, Cockatrice's) is ``name``'s, one a
+        card (a card's name and its faces' count once), among the cards loaded and every name the card data
+        offers as "did you mean" (``name_hints``, which may be cards not loaded yet); none for a name with
+        no letter or digit. ``name`` is taken whole: what follows a ``//`` in it is no less part of it
+        (Cockatrice drops it: ``Lightning Bolt|Mir`` would be Lightning Bolt, where this project says the
+        doubt), while a card's name matches by its front (``Fire.`` is ``Fire // Ice``) or whole."""
+        key = simple_name(name, whole=True)
+        if not key:
+            return []
+        if self._simple is None:
+            self._build_simple()
+        assert self._simple is not None
+        return list(self._simple.get(key, {}).values())
+
+    def _build_simple(self) -> None:
+        names: list[str] = list(self.db.name_hints.values())
+        for card_name, card in self.db.cards.items():
+            if not _is_art(card):
+                names += [card_name, *(face.name for face in card.faces)]
+        simple: dict[str, dict[str, str]] = {}
+        for typed in names:
+            front = fold_name(typed.split(" // ", 1)[0])
+            hit = self._folded.get(fold_name(typed))
+            card = hit[1] if hit is not None else front  # a hint not loaded: its front names its card
+            for key in {simple_name(typed), simple_name(typed, whole=True)}:
+                simple.setdefault(key, {}).setdefault(fold_name(card.split(" // ", 1)[0]), typed)
+        self._simple = simple
 
     def _build_grams(self) -> None:
         self._keys = sorted(set(self._folded) | set(self.db.name_hints))

@@ -920,6 +920,16 @@ def export(
 ) -> None:
     """Convert BLOCK to a deck or card file.
 
+    \b
+    Example: cockatrice-ext export myblock.txt --to cod -o myblock.cod
+    A list has one card a line, the count first (1 if none):
+      4 Lightning Bolt
+      1 Fire // Ice (MH2) 290      (set code and collector number pin a printing)
+      Sideboard                    (the lines below it are the sideboard)
+      2 Duress
+
+    XMage decks (.dck) are read (--from xmage) but not written: XMage imports a .cod or text export.
+
     BLOCK is a block list, a deck file (.cod, .dck, .dek, Arena, MTGO, MTGGoldfish or plain text), a
     CubeCobra export (card names or CSV), a Cockatrice card database XML (its cards are exported as
     they are, with layout, side and color identity added where it has none, and colors, costs and

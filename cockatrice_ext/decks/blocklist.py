@@ -661,7 +661,7 @@ def parse_block_list(text: str, source: str = "<text>") -> Deck:
     refused: list[tuple[int, str]] = []  # (line, why) for lines read as no card: said all at once
     characters_only = True  # every line refused for characters no name has
     command = CommandSections(deck, source)
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text_lines(text), start=1):
         line = raw.strip().lstrip("\ufeff")
         # a byte-order mark starting a line past the first is where two files were joined (line 1's is the
         # file's own): removed as the line is read, and said, whatever the line is (a card line's with its
@@ -837,6 +837,20 @@ def utf16_as_utf8(data: bytes) -> bytes:
     return text.encode("utf-8")
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of ``text``, split only at ``\n``, ``\r\n`` and ``\r``, as Cockatrice, Forge and editors
+    count them: :meth:`str.splitlines` also splits at characters pasted text may hold inside a line (U+2028,
+    U+2029, U+0085, vertical tab, form feed, U+001C-U+001E), which would make ``# cut:\u2028Shock`` a card
+    and put every later line number off. A final line break ends the last line (no empty line after it)."""
+    lines = _LINE_BREAK.split(text)
+    if lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
 def one_line_break(data: bytes) -> bytes:
     """``data`` with ``\r\r\n`` read as the one line break it was (a CRLF file converted to CRLF again, by
     a download or a version control system, gets a carriage return more per line): else every line would
@@ -985,7 +999,7 @@ def format_block_list(deck: Deck, *, header: str = "") -> str:
     if deck.name:
         lines.append(f"# Name: {deck.name}")
     for text in (header, deck.comments):
-        for comment in text.splitlines():
+        for comment in text_lines(text):
             lines.append(f"# {comment}".rstrip())
     sections = [(name, entries) for name, entries in deck.sections.items() if entries]
     needs_headers = any(name != "main" for name, _ in sections)

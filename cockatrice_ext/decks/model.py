@@ -10,6 +10,7 @@ writers can keep it or say they left it out.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 MAYBE = "maybeboard"
 """Section name of a maybeboard / considering list, whatever the source called it."""
@@ -69,6 +70,14 @@ class Deck:
     banner_card: str = ""  # Cockatrice <bannerCard>: the card shown for the deck
     format: str = ""  # Cockatrice <format> (e.g. "commander"); may be empty
     encoding: str = ""  # the text's encoding when not UTF-8 ("Windows-1252"), for the command line to say
+    playmat_card: str = ""  # Cockatrice <playmatCard>: the card whose art is the player's playmat
+    playmat_attributes: dict[str, str] = field(default_factory=dict)
+    """The ``<playmatCard>`` attributes as written (``providerId``, ``marginPctL``, ``marginPctR``,
+    ``verticalOffset``, ``zoom``; strings, unchecked), for a .cod writer to write back."""
+    sideboard_plans: list[dict[str, Any]] = field(default_factory=list)
+    """Cockatrice ``<sideboard_plan>`` elements as read, in order, plain values: ``{"name": str, "moves":
+    [{"card_name": str, "start_zone": str, "target_zone": str}, ...]}`` (a move's missing element is
+    ``""``)."""
     read_warnings: list[str] = field(default_factory=list)  # what the reader changed, for the user to hear
 
     def section(self, name: str) -> list[DeckEntry]:

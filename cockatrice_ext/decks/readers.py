@@ -3,10 +3,18 @@
 Formats (names used by ``format=``):
 
 * ``cod``: Cockatrice ``.cod`` XML (``<cockatrice_deck>``, ``<zone name=..>``, ``<card number name
-  [setShortName collectorNumber]>``); any zone name is kept, unknown elements are ignored.
-* ``dek``: MTGO ``.dek`` XML (``<Deck>`` with ``<Cards Quantity Name Sideboard>``).
-* ``forge``: Forge ``.dck`` (``[metadata]`` ``Name=``, ``[Main]``, ``[Sideboard]``, ``N Name|SET|art``;
-  section names and keys case-insensitive; ``#``/``;`` comments; unknown sections such as ``[shop]`` skipped).
+  [setShortName collectorNumber]>``, ``<playmatCard>``, ``<sideboard_plan>``); the zones Cockatrice plays
+  (``main``, ``side``; ``tokens`` for its token menu, names compared exactly, as it does) and the ones the
+  deck keeps outside its library (a maybeboard, a commander, Forge's variants) are read, with a warning for
+  a zone Cockatrice does not play; another zone (``wishboard``, ``Main``) is left out, said with its count;
+  sideboard plans and the playmat card are kept in the deck (the .cod writer writes them back; the export
+  says when its target has no place for them); other unknown elements are ignored.
+* ``dek``: MTGO ``.dek`` XML (``<Deck>`` with ``<Cards Quantity Name Sideboard>``; a ``Sideboard`` neither
+  true nor false is main, said).
+* ``forge``: Forge ``.dck`` (``[metadata]`` or the old ``[general]`` ``Name=``, ``[Main]``, ``[Sideboard]``,
+  ``N Name|SET|art``; section names and keys case-insensitive; ``#``/``;`` comments; a quest's ``[shop]``
+  skipped; a section Forge does not read is left out, said with its count, or, when it is one of the deck's
+  sections outside its library (``[Companion]``, ``[Maybeboard]``), read as that and said).
 * ``xmage``: XMage ``.dck`` (``N [SET:NUM] Name``, ``SB: N [SET:NUM] Name``; ``NAME:``/``AUTHOR:``/``LAYOUT``
   lines); a number with no set (``[:12]``) is dropped with a warning, as the CSV reader drops one.
 * ``arena``: MTG Arena text (``Deck``/``Sideboard``/``Commander``/``Companion`` headers, ``N Name (SET) NUM``;
@@ -40,7 +48,9 @@ Formats (names used by ``format=``):
 policy on top of it (a list is a block list unless it is clearly something else), and
 :data:`FORMAT_ALIASES` are the site names ``--from`` also accepts.
 
-The text readers read card lines as the block-list reader does
+Every text reader splits lines only at ``\n``, ``\r\n`` and ``\r``
+(:func:`~cockatrice_ext.decks.blocklist.text_lines`), as Cockatrice and Forge count them. The text readers
+read card lines as the block-list reader does
 (:func:`~cockatrice_ext.decks.blocklist.parse_card_line`), and remove the invisible characters copy and
 paste leave in them with one warning naming their lines. Every reader raises :class:`DeckFormatError`
 naming the source and line; XML is parsed with lxml without
@@ -80,6 +90,7 @@ from cockatrice_ext.decks.blocklist import (
     parse_block_list,
     section_header,
     strip_markers,
+    text_lines,
     utf16_as_utf8,
     variant_warning,
     without_comment,
@@ -132,10 +143,39 @@ _HTML_START = re.compile(
     rb"(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S
 )
 """A saved web page's start (``<!DOCTYPE html>``, ``<html>``): a deck site's page, not its export."""
+_FORMAT_WORDS = {
+    "forge": "a Forge .dck deck",
+    "xmage": "an XMage .dck deck",
+    "arena": "MTG Arena text",
+    "mtggoldfish": "MTGO text",
+    "text": "plain text",
+    "blocklist": "a block list (text)",
+    "cubecobra": "a CubeCobra card-name list",
+    "cubecobra-csv": "a CSV table of cards",
+}
+"""How an error names a format :func:`sniff_format` found (``not an MTGO .dek file: it looks like ...``)."""
 _FORGE_SECTION = re.compile(r"^\[([^\]]*)\]$")
 _FORGE_COUNT = re.compile(r"^(\d{1,9})\s+(.+)$")
-_FORGE_SECTIONS = {"main": "main", "sideboard": "side"}
-_FORGE_IGNORED = {"shop", "general"}
+_FORGE_SECTIONS = {
+    "main": "main",
+    "sideboard": "side",
+    "commander": "commander",
+    "companion": "companion",
+    "tokens": "tokens",
+    MAYBE: MAYBE,
+    **{key: key for key in VARIANT_SECTIONS},
+}
+"""Forge's deck sections (case-insensitive) by the deck section each is read as; a ``[Companion]``,
+``[Tokens]`` or ``[Maybeboard]`` (ours or a hand-written one, no Forge section) is read as that section,
+outside the library."""
+_FORGE_OWN_SECTIONS = frozenset({"main", "sideboard", "commander", *VARIANT_SECTIONS})
+"""The sections Forge reads (``DeckSection``): read without a word."""
+_FORGE_METADATA = frozenset({"metadata", "general"})
+"""The header section: ``[metadata]``, or ``[general]`` in old Forge decks (Forge still reads it so)."""
+_FORGE_IGNORED = frozenset({"shop"})
+"""Sections of other Forge files a deck may hold, no cards (a quest deck's ``[shop]``)."""
+_COD_OWN_ZONES = frozenset({"main", "side", "tokens", MAYBE, *VARIANT_SECTIONS})
+"""The .cod zones the .cod writer writes: read back without a word."""
 _MTGO_LINE = re.compile(r"^(\d{1,3})[xX]?\s+\S")
 _CUBECOBRA_BOARD = re.compile(r"^#\s*(mainboard|maybeboard)\s*$", re.IGNORECASE)
 _CSV_NAME_COLUMN = "name"
@@ -245,8 +285,23 @@ def _local(tag: Any) -> str:
 # XML formats
 
 
+def _no_xml(data: bytes, source: str, what: str) -> None:
+    """Refuse ``data`` given as the XML file ``what`` (``an MTGO .dek file``) when it is no XML at all (its
+    first character is not ``<``), saying what format it looks like, rather than an XML parser's words."""
+    head = utf16_as_utf8(data)[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not head or head.startswith(b"<"):
+        return
+    looks = detect_format(data)
+    raise DeckFormatError(
+        f"not {what} (XML): it looks like {_FORMAT_WORDS.get(looks, looks)}; give it with --from {looks},"
+        " or without --from to have it detected",
+        source=source,
+    )
+
+
 def read_cod(data: bytes, source: str = "<text>") -> Deck:
     """Read a Cockatrice ``.cod`` deck."""
+    _no_xml(data, source, "a Cockatrice .cod file")
     root = _xml_root(data, source)
     if _local(root.tag) != "cockatrice_deck":
         raise DeckFormatError(f"root element is <{_local(root.tag)}>, not <cockatrice_deck>", source=source)
@@ -261,13 +316,24 @@ def read_cod(data: bytes, source: str = "<text>") -> Deck:
             deck.format = (element.text or "").strip()
         elif tag == "bannerCard":
             deck.banner_card = (element.text or "").strip()
+        elif tag == "playmatCard":
+            deck.playmat_card = (element.text or "").strip()
+            deck.playmat_attributes = {str(key): str(value) for key, value in element.attrib.items()}
+        elif tag == "sideboard_plan":
+            deck.sideboard_plans.append(_sideboard_plan(element))
         elif tag == "tags":
             deck.tags = [t for t in ((c.text or "").strip() for c in element if _local(c.tag) == "tag") if t]
         elif tag == "zone":
             zone = (element.get("name") or "").strip()
             if not zone:
                 raise DeckFormatError("<zone> without a name", source=source, line=element.sourceline or 0)
-            entries = deck.section(_cod_zone(zone))
+            section = _cod_zone(zone)
+            if section is None:
+                _left_out_zone(deck, element, zone, source)
+                continue
+            entries = deck.section(section)
+            if zone not in _COD_OWN_ZONES and any(_local(card.tag) == "card" for card in element):
+                deck.read_warnings.append(_zone_read_as(element, zone, section, source))
             for card in element:
                 if _local(card.tag) != "card":
                     continue
@@ -288,35 +354,112 @@ def read_cod(data: bytes, source: str = "<text>") -> Deck:
     return deck
 
 
-def _cod_zone(zone: str) -> str:
-    """The section a .cod zone is: main, side and tokens as named; a maybeboard under any of its names;
-    commander, companion and Forge's variant sections (``planes``) by their lower-case name; any other
-    zone as named (a category of the library)."""
+def _sideboard_plan(element: etree._Element) -> dict[str, Any]:
+    """A ``<sideboard_plan>`` as plain values (:attr:`~cockatrice_ext.decks.model.Deck.sideboard_plans`): its
+    ``name`` and each ``move_card_to_zone``'s ``card_name``, ``start_zone`` and ``target_zone``."""
+
+    def child_text(parent: etree._Element, name: str) -> str:
+        found = next((c for c in parent if _local(c.tag) == name), None)
+        return (found.text or "").strip() if found is not None else ""
+
+    moves = [
+        {key: child_text(move, key) for key in ("card_name", "start_zone", "target_zone")}
+        for move in element
+        if _local(move.tag) == "move_card_to_zone"
+    ]
+    return {"name": child_text(element, "name"), "moves": moves}
+
+
+def _cod_zone(zone: str) -> str | None:
+    """The section a .cod zone is: ``main``, ``side`` and ``tokens`` as named (Cockatrice's zones; it compares
+    names exactly); a maybeboard under any of its names; commander, companion and Forge's variant sections
+    (``planes``) by their lower-case name; ``None`` for any other zone (``wishboard``, ``Main``): Cockatrice
+    keeps it in the file but never plays it, and every writer would put a section of another name in the
+    library (a block list's category), so its cards are left out (:func:`_left_out_zone` says so)."""
+    if zone in ("main", "side", "tokens"):
+        return zone
     key = zone.lower()
     if key in ("maybe", "maybeboard", "considering"):
         return MAYBE
     if key in ("commander", "companion") or key in VARIANT_SECTIONS:
         return key
-    return zone
+    return None
+
+
+def _cards_phrase(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
+
+
+def _lenient_count(raw: str | None) -> int:
+    """A count in a part of a file that is left out: its number when it is one, else 0 (never an error: the
+    cards are not read)."""
+    text = (raw or "").strip()
+    return int(text) if text.isdigit() and len(text) <= 9 else 0
+
+
+def _zone_read_as(element: etree._Element, zone: str, section: str, source: str) -> str:
+    """The warning of a .cod zone Cockatrice does not play, read as a section of the deck outside its library
+    (``maybe`` as the maybeboard, ``Commander`` as the commander)."""
+    count = sum(_lenient_count(c.get("number")) for c in element if _local(c.tag) == "card")
+    return line_warning(
+        source,
+        element.sourceline or 0,
+        f"zone {zone!r} ({_cards_phrase(count)}) is no zone Cockatrice plays (it plays 'main' and 'side'):"
+        f" read as the deck's {section}, not as main-deck cards",
+    )
+
+
+def _left_out_zone(deck: Deck, element: etree._Element, zone: str, source: str) -> None:
+    """Say that the cards of .cod zone ``zone`` (``element``), no zone Cockatrice plays nor one of the deck's
+    sections (:func:`_cod_zone`), are left out; an empty zone loses nothing and is not said."""
+    count = sum(_lenient_count(c.get("number")) for c in element if _local(c.tag) == "card")
+    if not count:
+        return
+    played = {"main": "main", "side": "side", "tokens": "tokens"}.get(zone.lower())
+    hint = (
+        f"; Cockatrice compares zone names exactly, rename it {played!r} to use them"
+        if played
+        else ", and no output has a place for it"
+    )
+    deck.read_warnings.append(
+        line_warning(
+            source,
+            element.sourceline or 0,
+            f"zone {zone!r} ({_cards_phrase(count)}) left out: Cockatrice keeps it in the file but plays only"
+            f" the zones 'main' and 'side' (and 'tokens' in its token menu){hint}",
+        )
+    )
 
 
 def read_dek(data: bytes, source: str = "<text>") -> Deck:
-    """Read an MTGO ``.dek`` XML deck."""
+    """Read an MTGO ``.dek`` XML deck. A ``Sideboard`` neither ``true`` nor ``false`` is read as ``false``
+    (the main deck), with a warning naming those lines."""
+    _no_xml(data, source, "an MTGO .dek file")
     root = _xml_root(data, source)
     if _local(root.tag) != "Deck":
         raise DeckFormatError(f"root element is <{_local(root.tag)}>, not <Deck>", source=source)
     deck = Deck()
     deck.section("main")
+    odd_sideboard: dict[str, list[int]] = {}  # a Sideboard value neither true nor false -> its lines
     for card in root:
         if _local(card.tag) != "Cards":
             continue
         line = card.sourceline or 0
-        side = (card.get("Sideboard") or "false").strip().lower() == "true"
+        said = (card.get("Sideboard") or "false").strip()
+        side = said.lower() == "true"
+        if said.lower() not in ("true", "false"):
+            odd_sideboard.setdefault(said, []).append(line)
         deck.section("side" if side else "main").append(
             DeckEntry(
                 name=_checked_name(card.get("Name") or "", source=source, line=line),
                 count=_count(card.get("Quantity"), source=source, line=line, what="Quantity"),
                 line=line,
+            )
+        )
+    for value, lines in odd_sideboard.items():
+        deck.read_warnings.append(
+            line_warning(
+                source, lines, f"Sideboard={value!r} is neither 'true' nor 'false': read as main-deck cards"
             )
         )
     return deck
@@ -331,21 +474,37 @@ def read_forge(text: str, source: str = "<text>") -> Deck:
     deck = Deck()
     section: str | None = "main"
     in_metadata = False
+    unknown = ""  # the title of the section Forge does not read that the lines are in, else ""
+    left_out: dict[str, tuple[int, int]] = {}  # such a section's title -> (its header's line, its cards)
+    read_as: dict[str, list[Any]] = {}  # a section Forge does not read, read as one of the deck's -> said
+    not_forges = ""  # the deck's section a section Forge does not read is read as ([Companion]), else ""
     cleaned: dict[int, list[str]] = {}  # line -> the invisible characters removed from it
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text_lines(text), start=1):
         line = _read_line(raw)
         note_joined(cleaned, number, raw)
         if not line or line[0] in "#;":
             continue
         header = _FORGE_SECTION.match(line)
         if header:
-            key = header.group(1).strip().lower()
-            in_metadata = key == "metadata"
-            if in_metadata or key in _FORGE_IGNORED:
-                section = None
-            else:
-                section = _FORGE_SECTIONS.get(key, key)
+            title = header.group(1).strip()
+            key = title.lower()
+            in_metadata = key in _FORGE_METADATA
+            section = _FORGE_SECTIONS.get(key)
+            unknown = "" if in_metadata or key in _FORGE_IGNORED or section is not None else title
+            if unknown:
+                left_out.setdefault(unknown, (number, 0))
+            if section is not None:
                 deck.section(section)
+            not_forges = section if section is not None and key not in _FORGE_OWN_SECTIONS else ""
+            if not_forges:
+                read_as.setdefault(title, [number, section, 0])
+            continue
+        if unknown:  # Forge skips the section: its cards are counted, to say they are left out
+            if "=" in line:
+                continue  # a key=value setting, no card (no card's name holds "=")
+            counted = _FORGE_COUNT.match(line)
+            at, cards = left_out[unknown]
+            left_out[unknown] = (at, cards + (_lenient_count(counted.group(1)) if counted else 1))
             continue
         if in_metadata:
             key, sep, value = line.partition("=")
@@ -383,7 +542,30 @@ def read_forge(text: str, source: str = "<text>") -> Deck:
                 art_index=art_index if set_code else 0,
             )
         )
+        if not_forges:
+            read_as[title][2] += count
     _end_of_list(deck, cleaned, source)
+    for title, (at, section_read, cards) in read_as.items():
+        if cards:
+            deck.read_warnings.append(
+                line_warning(
+                    source,
+                    at,
+                    f"section [{title}] ({_cards_phrase(cards)}) is no section Forge reads: read as the"
+                    f" deck's {section_read}, not as main-deck cards",
+                )
+            )
+    for title, (at, cards) in left_out.items():
+        if cards:
+            deck.read_warnings.append(
+                line_warning(
+                    source,
+                    at,
+                    f"section [{title}] ({_cards_phrase(cards)}) left out: Forge reads no such section (only"
+                    " [Main], [Sideboard], [Commander] and its variant sections such as [Planes]), and no"
+                    " output has a place for it",
+                )
+            )
     return deck
 
 
@@ -393,7 +575,7 @@ def read_xmage(text: str, source: str = "<text>") -> Deck:
     deck.section("main")
     cleaned: dict[int, list[str]] = {}  # line -> the invisible characters removed from it
     unpinned: list[int] = []  # lines whose collector number was dropped for want of a set
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text_lines(text), start=1):
         line = _read_line(raw)
         note_joined(cleaned, number, raw)
         if not line or line.startswith(("#", "//")):
@@ -436,7 +618,7 @@ def read_arena(text: str, source: str = "<text>") -> Deck:
     with no ``Sideboard`` header, the first blank line after main-deck cards starts the sideboard.
     """
     deck = Deck()
-    lines = text.splitlines()
+    lines = text_lines(text)
     has_side_header = has_sideboard_header(text)
     section = "main"
     blank_after_cards = False
@@ -522,14 +704,14 @@ def has_sideboard_header(text: str) -> bool:
     sideboard."""
     return any(
         section_header(line.strip()) == "side" or comment_section(line.strip()) == "side"
-        for line in text.splitlines()
+        for line in text_lines(text)
     )
 
 
 def has_sideboard_marks(text: str) -> bool:
     """Whether ``text`` says where its sideboard is (a sideboard header, or ``SB:`` lines), rather than
     leaving it to a blank line."""
-    marked = any(SIDEBOARD_PREFIX.match(line.strip()) for line in text.splitlines())
+    marked = any(SIDEBOARD_PREFIX.match(line.strip()) for line in text_lines(text))
     return has_sideboard_header(text) or marked
 
 
@@ -539,7 +721,7 @@ def read_cubecobra(text: str, source: str = "<text>") -> Deck:
     deck = Deck()
     section = "main"
     cleaned: dict[int, list[str]] = {}  # line -> the invisible characters removed from it
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text_lines(text), start=1):
         line = _read_line(raw)
         note_joined(cleaned, number, raw)
         if not line:
@@ -648,7 +830,7 @@ def read_cubecobra_csv(text: str, source: str = "<text>") -> Deck:
     ``Sideboard``, ``Maybeboard``) in that section; ``tags`` (comma-separated) become the entry's tags."""
     deck = Deck()
     deck.section("main")
-    first = next((line for line in text.splitlines() if line.strip()), "")
+    first = next((line for line in text_lines(text) if line.strip()), "")
     delimiter = _csv_delimiter(first) or ","
     rows = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)  # quoted notes hold line breaks
     try:
@@ -717,7 +899,7 @@ def read_text(text: str, source: str = "<text>") -> Deck:
     TappedOut's ``*CMDR*`` and Deckstats' ``#!Commander`` mark a main card as the commander, and a ``#``
     after a space starts a comment."""
     deck = Deck()
-    lines = text.splitlines()
+    lines = text_lines(text)
     first_card = next((i for i, line in enumerate(lines) if _CARD_START.match(line)), len(lines))
     deck_start = 0
     for i in range(first_card - 1, -1, -1):
@@ -863,7 +1045,7 @@ def sniff_format(data: bytes, filename: str = "") -> str:
     if suffix == ".cod":
         return "cod"
     text = data.decode("utf-8", errors="replace")
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line.strip() for line in text_lines(text) if line.strip()]
     lowered = [line.lower() for line in lines]
     if lines and (suffix == ".csv" or _looks_like_csv_header(lines[0].lstrip("\ufeff"))):
         return "cubecobra-csv"
@@ -889,7 +1071,7 @@ def _card_blocks(text: str) -> list[list[str]]:
     """The blank-line separated blocks of ``text``'s non-empty lines, without a leading block made only of
     ``//`` comment lines (the ``// name`` header Cockatrice-style text, ours included, starts with)."""
     blocks: list[list[str]] = [[]]
-    for raw in text.splitlines():
+    for raw in text_lines(text):
         line = raw.strip().lstrip("\ufeff")
         if line:
             blocks[-1].append(line)
@@ -948,7 +1130,7 @@ def detect_format(data: bytes, filename: str = "") -> str:
     if chosen not in ("text", "arena"):
         return chosen
     text = one_line_break(utf16_as_utf8(data)).decode("utf-8", errors="replace")
-    first = next((line.strip().lstrip("\ufeff").lower() for line in text.splitlines() if line.strip()), "")
+    first = next((line.strip().lstrip("\ufeff").lower() for line in text_lines(text) if line.strip()), "")
     if chosen == "arena" and first in _ARENA_FIRST_LINES:
         return "arena"
     if chosen == "text" and Path(filename).suffix.lower() in COCKATRICE_TEXT_SUFFIXES:
@@ -987,6 +1169,12 @@ def read_deck(
     elif isinstance(path_or_text, bytes):
         data = path_or_text
     elif "\n" not in path_or_text and path_or_text.strip().lower().endswith(DECK_SUFFIXES):
+        named = Path(path_or_text.strip())
+        if named.is_symlink():
+            raise DeckFormatError(
+                f"a broken link: it points to {str(named.readlink())!r}, which does not exist",
+                source=str(named),
+            )
         raise DeckFormatError("no such file", source=path_or_text.strip())
     else:
         data = path_or_text.encode("utf-8")

@@ -25,7 +25,7 @@ from cockatrice_ext.cards.model import Card, CardDatabase
 
 if TYPE_CHECKING:
     from cockatrice_ext.cards.resolve import NameIndex, ResolvedDeck
-    from cockatrice_ext.decks.model import Deck
+    from cockatrice_ext.decks.model import Deck, DeckEntry
 
 LOGGER = logging.getLogger(__name__)
 
@@ -202,9 +202,11 @@ def _add_pinned(deck: Deck, db: CardDatabase, say: Say) -> CardDatabase:
     the shipped store: a pinned printing (``4 Mountain (TMP)``, a Forge ``Mountain|TMP``), every printing of
     a card pinned by Forge's art index (``Island|M19|3`` counts the set's every printing), the art-series card
     of a card pinned to a set it lacks (``Lightning Bolt (ASTX) 76``: ``Lightning Bolt // Lightning Bolt``,
-    as MTGJSON names an art card, matched only so pinned), and a token the
+    as MTGJSON names an art card, matched only so pinned), an Un-set variant pinned by its printing
+    (``Very Cryptic Command (UST) 49d``: ``Very Cryptic Command (d)``), and a token the
     tokens zone names exactly (Magic-Token's ``Goblin Token `` with its trailing space is another token than
     ``Goblin Token``). A card keeps its default printing, so nothing unpinned changes."""
+    from cockatrice_ext.cards.mtgjson import SAME_NAME_VARIANT_SETS
     from cockatrice_ext.cards.resolve import NameIndex, pick_printing
 
     index = NameIndex(db)
@@ -221,6 +223,8 @@ def _add_pinned(deck: Deck, db: CardDatabase, say: Say) -> CardDatabase:
                 lacking.add(card.name)
             if card is not None and code and pinned is None:  # maybe its art card's set (ASTX), named so
                 lacking.add(f"{card.name} // {card.name}")
+                if code.upper() in SAME_NAME_VARIANT_SETS and number[-1:].isalpha():  # UST 49d: its own card
+                    lacking.add(f"{card.name} ({number[-1].lower()})")
     return with_every_printing(db, lacking, say)
 
 
@@ -404,6 +408,7 @@ def resolve_list(
     _settle_doubts(deck, index)
     _arena_set_codes(deck, index, source, say)
     _untoken_names(deck, db, say, token_spelling, source)
+    db, index = _simple_names(deck, db, index, source, say)
     read_as = f"{source} is not UTF-8: read as {deck.encoding}" if deck.encoding else ""
     try:
         resolved = resolve_deck(deck, index, source=source)
@@ -514,6 +519,60 @@ def _x_names(deck: Deck, index: NameIndex) -> None:
                         said.line = warning.line
                         deck.read_warnings[at] = said
                     break
+
+
+def _known(index: NameIndex, entry: DeckEntry) -> bool:
+    """Whether the resolver reads ``entry`` as a card the card data knows (by its name, its whole name with
+    a count after it, or its name with the parenthesis read as a set code: ``resolve_deck``'s tries)."""
+    if index.find(entry.name) is not None:
+        return True
+    if entry.whole_name and index.find(entry.whole_name) is not None:
+        return True
+    with_parenthesis = f"{entry.name} ({entry.set_code})"  # "Hazmat Suit (Used)" read as a set
+    return bool(entry.set_code and not entry.collector_number and index.find(with_parenthesis))
+
+
+def _simple_names(
+    deck: Deck, db: CardDatabase, index: NameIndex, source: str, say: Say
+) -> tuple[CardDatabase, NameIndex]:
+    """Read each name the card data does not know as the one card whose simple name (Cockatrice's: case,
+    spaces and punctuation ignored, :func:`~cockatrice_ext.cards.resolve.simple_name`) is the same
+    (``Gaeas Cradle``, ``Sol-Ring``, ``Birds of Paradise.``, ``Kongming, Sleeping Dragon``), as Cockatrice
+    matches a deck's names, with a warning at its line naming the card taken; a name that so matches
+    several cards, or none, stays unknown (the resolver's error suggests them). Returns the card data and
+    its index, with those cards loaded when the card data only offered them as "did you mean"."""
+    from cockatrice_ext.cards.resolve import NameIndex
+    from cockatrice_ext.decks.blocklist import line_warning
+
+    taken: list[tuple[list[DeckEntry], int, str]] = []  # (section's entries, index, the name matched)
+    for entries in deck.sections.values():
+        for i, entry in enumerate(entries):
+            if _known(index, entry):
+                continue
+            matches = index.simple_matches(entry.name)
+            if len(matches) == 1:
+                taken.append((entries, i, matches[0]))
+    if not taken:
+        return db, index
+    lacking = [name for _, _, name in taken if index.find(name) is None]
+    if lacking:
+        db = with_every_printing(db, lacking, say)
+        index = NameIndex(db)
+    for entries, i, name in taken:
+        entry = entries[i]
+        card = index.find(name)
+        if card is None:
+            continue  # offered by a card source whose cards are not loaded: said unknown, suggested
+        entries[i] = replace(entry, name=card.name, whole_name="")
+        deck.read_warnings.append(
+            line_warning(
+                source,
+                entry.line,
+                f"{entry.name!r} read as {card.name!r}, the one card whose name it is without case, spaces"
+                " and punctuation (as Cockatrice matches a deck's names)",
+            )
+        )
+    return db, index
 
 
 def _settle_doubts(deck: Deck, index: NameIndex) -> None:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -413,7 +414,8 @@ class Fleet:
                 continue
             room_id, sender, text = json.loads(lease.key[len(prefix) :].split(":", 1)[1])
             ctx = Context(self.bot, "room", str(sender), room_id=int(room_id))
-            self._spawn(self.bot.answer_room_command(ctx, str(text)))
+            answer = functools.partial(self.bot.answer_room_command, ctx, str(text))
+            self.bot.commands_of(str(sender)).submit(answer)  # in order with the sender's other commands
 
     # -- messages kept for offline users -----------------------------------------------------------
 

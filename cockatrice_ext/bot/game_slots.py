@@ -41,6 +41,11 @@ LOGGER = logging.getLogger("cockatrice_ext.bot.runtime")
 SLOT_FREED = "no new game (game limit reached), but a slot has freed since: ask again"
 """A game limit refusal read after a game holding a slot has closed (:meth:`GameSlots.refusal_as_read`)."""
 
+ADOPT_WAIT = 10.0
+"""Seconds, at most, a game's events wait for its referee while the game is being opened: room commands run
+in their own tasks (:meth:`~cockatrice_ext.bot.runtime.Bot.commands_of`), so the dispatcher may read a new
+game's first events (its joined event among them) before the command that opened it has made its referee."""
+
 SLOT_WAIT = 20.0
 """Seconds a game request waits, at most, for a slot it frees at the server's game limit (an old game closed
 to make room: its last lines, the kicks and the leave wait for the flood budgets of a busy referee)."""
@@ -80,23 +85,65 @@ class GameSlots:
         requester = GAME_REQUESTER.get()
         if requester:
             self.refuse_if_waiting(requester)
-        game_id = await self._open_game(
-            room_id,
-            description=description,
-            seats=seats,
-            type_hint=type_hint,
-            password=password,
-            judge=judge,
-            share_decklists=share_decklists,
-            starting_life=starting_life,
-            watch=watch,
-            spectators_allowed=spectators_allowed,
-            requester=requester,
-        )
+        async with self.opening_one:  # the account's slots are counted and freed by one request at a time
+            game_id = await self._open_game(
+                room_id,
+                description=description,
+                seats=seats,
+                type_hint=type_hint,
+                password=password,
+                judge=judge,
+                share_decklists=share_decklists,
+                starting_life=starting_life,
+                watch=watch,
+                spectators_allowed=spectators_allowed,
+                requester=requester,
+            )
         await self.number_given_again(game_id)
         if requester:
             self.note_opened(game_id, room_id, requester)
         return game_id
+
+    async def create_at_server(self, room_id: int, **settings: Any) -> int:
+        """``Command_CreateGame``, counted while it is on its way and until the game's referee is made
+        (:meth:`taken_up`): meanwhile the game's events wait for it (:meth:`until_taken_up`)."""
+        self.games_being_created += 1
+        try:
+            game_id: int = await self.client.create_game(room_id, **settings)
+        finally:
+            self.games_being_created -= 1
+            self.opening_changed()
+        self.not_taken_up[game_id] = asyncio.get_running_loop().time() + ADOPT_WAIT
+        return game_id
+
+    def taken_up(self, game_id: int) -> None:
+        """Game ``game_id`` has its referee (or is no longer ours): its events need not wait."""
+        if self.not_taken_up.pop(game_id, None) is not None:
+            self.opening_changed()
+
+    def opening_changed(self) -> None:
+        """Wake the events waiting in :meth:`until_taken_up` to look again."""
+        changed, self.opening_news = self.opening_news, asyncio.Event()
+        changed.set()
+
+    async def until_taken_up(self, game_id: int) -> None:
+        """Hold an event of game ``game_id``, which has no referee here, while a game is being opened, until
+        it has one or turns out not to be the one opened (at most :data:`ADOPT_WAIT`): its first events go
+        to its referee, and its joined event never resumes an old record under a number given again."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + ADOPT_WAIT
+        while game_id not in self.games:
+            due = self.not_taken_up.get(game_id)
+            if due is not None and loop.time() >= due:  # its format never took it up (it failed)
+                del self.not_taken_up[game_id]
+                due = None
+            if due is None and self.games_being_created == 0:
+                return
+            left = min(deadline, due if due is not None else deadline) - loop.time()
+            if left <= 0:
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.opening_news.wait(), left)
 
     def waiting_games_of(self, user: str) -> list[tuple[int, Bot]]:
         """The games ``user`` asked for that still wait for players, oldest first, with their sessions (one
@@ -286,7 +333,7 @@ class GameSlots:
         }
         if watch and self.judge_level:
             try:
-                return await self.client.create_game(
+                return await self.create_at_server(
                     room_id,
                     **{**settings, "max_players": seats},
                     join_as_judge=True,
@@ -325,8 +372,7 @@ class GameSlots:
 
         async def create() -> int | None:
             try:
-                game_id: int = await self.client.create_game(room_id, **settings)
-                return game_id
+                return await self.create_at_server(room_id, **settings)
             except CommandFailed as exc:
                 if exc.code_name != "RespContextError":
                     raise

@@ -86,6 +86,7 @@ from cockatrice_ext.bot.referee import (
 )
 from cockatrice_ext.bot.resume import Resume
 from cockatrice_ext.bot.room_sharing import RoomSharing
+from cockatrice_ext.bot.serial import SerialWork
 from cockatrice_ext.bot.shutdown import ServerShutdown
 from cockatrice_ext.bot.stopping import Stopping
 from cockatrice_ext.bot.stopping import stopping_room_lines as stopping_room_lines
@@ -249,6 +250,13 @@ class Bot(
         self._going_on: set[asyncio.Future[Any]] = set()  # work a request stopped waiting for (see within)
         self.room_allowance = CommandAllowance()
         """Room commands answered per sender lately (:data:`ROOM_COMMANDS_PER_WINDOW`)."""
+        self.user_commands: dict[str, SerialWork] = {}
+        """Each user's room commands, run in the order said, off the dispatcher (:meth:`commands_of`)."""
+        self.opening_one = asyncio.Lock()
+        """Held while a game is opened (:meth:`open_game`): the account's slots are counted one at a time."""
+        self.games_being_created = 0  # Command_CreateGame on its way (see create_at_server)
+        self.not_taken_up: dict[int, float] = {}  # created, no referee yet: their events wait till then
+        self.opening_news = asyncio.Event()  # set (and replaced) when either changes (see until_taken_up)
         self.unreplayable: dict[str, Unreplayable] = {}
         """On the main session: journaled games this version cannot replay, by table key (see
         :meth:`unreplayable_games`)."""
@@ -471,6 +479,7 @@ class Bot(
             session._unjoined_timers.clear()
             for referee in session.games.values():  # a game's work still queued ends with its session
                 referee.work.close()
+            session.close_user_commands()
             session.chat.close()
             await session.client.close()
         if self.main is None:
@@ -532,6 +541,9 @@ class Bot(
         game_id = getattr(event, "game_id", None)
         if getattr(event, "kind", None) == "game" and game_id is not None:
             referee = self.games.get(game_id)
+            if referee is None and (self.games_being_created or game_id in self.not_taken_up):
+                await self.until_taken_up(game_id)  # a game being opened: its events go to its referee
+                referee = self.games.get(game_id)
             if referee is not None:
                 referee.work.submit(lambda: self.on_event(event))
                 return
@@ -653,7 +665,28 @@ class Bot(
         """Whether this process speaks for the bot in ``room_id`` (in a fleet, the room's lease holder)."""
         return self.fleet is None or self.fleet.answers_room(room_id)
 
+    def commands_of(self, user: str) -> SerialWork:
+        """The queue of ``user``'s room commands: run in the order they were said, each user's in a task of
+        its own, so a command that waits (for a game slot, up to
+        :data:`~cockatrice_ext.bot.game_slots.SLOT_WAIT`; for the server) holds up
+        neither the games' events nor another user's answer. Idle queues are dropped as others come."""
+        work = self.user_commands.get(user)
+        if work is None or work.closed:
+            if len(self.user_commands) >= 64:
+                for name in [name for name, queue in self.user_commands.items() if queue.idle]:
+                    del self.user_commands[name]
+            work = self.user_commands[user] = SerialWork(f"room commands of {user}")
+        return work
+
+    def close_user_commands(self) -> None:
+        """Stop every user's queued room commands (the bot stops: nothing more is answered or recorded)."""
+        for work in self.user_commands.values():
+            work.close()
+        self.user_commands.clear()
+
     async def _on_room_say(self, event: ClientEvent) -> None:
+        """A room line: who answers it is decided here, as it is said (the room's game list as it was then);
+        the answer runs in its sender's queue (:meth:`commands_of`)."""
         text = str(getattr(event.message, "message", ""))
         sender = str(getattr(event.message, "name", ""))  # who asked: the server's name, never the text
         address, command_text = split_address(text)
@@ -672,7 +705,7 @@ class Bot(
             return
         if self.fleet is not None and not await self.fleet.route_room_command(ctx, text):
             return  # another process of the fleet answers
-        await self.answer_room_command(ctx, text)
+        self.commands_of(sender).submit(functools.partial(self.answer_room_command, ctx, text))
 
     async def answer_room_command(self, ctx: Context, text: str) -> None:
         """Run a room command (said in the room, or handed over by another process of the fleet), within its
@@ -744,6 +777,7 @@ class Bot(
     async def _on_game_joined(self, event: ClientEvent) -> None:
         """A game we were (re)seated in: resume its referee from the journal if we know it."""
         info = event.message.game_info  # type: ignore[attr-defined]
+        await self.until_taken_up(int(info.game_id))  # our own new game: not an old record's number
         await self.resume_game(int(info.game_id), int(info.room_id))
 
     async def resume_game(self, game_id: int, room_id: int) -> None:
@@ -831,6 +865,7 @@ class Bot(
         if self.fleet is not None and not self.fleet.acquire(referee.table_key):
             raise NotAllowed(f"another referee process has game #{referee.game_id}")
         self.games[referee.game_id] = referee
+        self.taken_up(referee.game_id)
         referee.views_changed()
 
     def forget_game(self, game_id: int, *, keep_lease: bool = False) -> None:
@@ -838,6 +873,7 @@ class Bot(
         seat whose game this process still offers to ``!resume``)."""
         referee = self.games.pop(game_id, None)
         self.drop_opened(game_id)
+        self.taken_up(game_id)
         if referee is not None:
             referee.closed = True
             referee.views_changed()

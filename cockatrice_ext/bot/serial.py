@@ -29,6 +29,11 @@ class SerialWork:
         self._task: asyncio.Task[None] | None = None
         self.closed = False
 
+    @property
+    def idle(self) -> bool:
+        """Whether nothing is queued or running (a queue kept per user may then be dropped)."""
+        return not self._jobs and (self._task is None or self._task.done())
+
     def submit(self, job: Job) -> asyncio.Future[None]:
         """Queue ``job``; the returned future is done when it has run (its result is always None: a failure
         is logged here, so nobody has to await it)."""

@@ -100,7 +100,7 @@ from cockatrice_ext.client.errors import ClientError
 from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.formats import vortex as rules
 from cockatrice_ext.formats.base import Effect, RulesError
-from cockatrice_ext.journal import JournalError, Table
+from cockatrice_ext.journal import JournalError
 from cockatrice_ext.protocol import commands as pc
 from cockatrice_ext.protocol.codes import CardAttribute
 
@@ -553,15 +553,11 @@ class VortexReferee(SeatsByName, PileReferee):
 
         Raises:
             JournalError: the journal cannot be replayed, or lacks what a rebuild needs.
-            NotAllowed: the game never started its draft.
+            NotAllowed: the game never started its draft, or it is over.
         """
-        meta = bot.journal.table_meta(key)
-        options = VortexOptions(**meta["options"])
-        engine = Table.restore(bot.journal, key).engine
-        assert isinstance(engine, rules.VortexEngine)
+        meta, options, engine, engine_names = cls.journaled_game(bot, key, VortexOptions, rules.VortexEngine)
         if engine.phase == "new":
             raise NotAllowed("that game never started; open a new one with !vortex new")
-        engine_names = cls.journaled_names(meta, engine.players)
         game_names = [str(n) for n in meta.get("game_names", [])]
         if len(game_names) != len(engine.config.cards):
             raise JournalError("the journaled pool does not match its cards")

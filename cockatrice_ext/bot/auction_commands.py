@@ -89,7 +89,7 @@ class AuctionCommands(AuctionParts):
         """Bid AMOUNT gold on the card up for auction."""
         await self.act(ctx, lambda p: rules.Bid(player=p, amount=amount))
 
-    @command(name="pass", aliases=("p",))
+    @command(name="pass", aliases=("p",), final=True)  # never suggested: !packs got "did you mean !pass?"
     async def pass_(self, ctx: Context) -> None:
         """Pass on the current auction."""
         await self.act(ctx, lambda p: rules.Pass(player=p))

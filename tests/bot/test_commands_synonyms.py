@@ -87,8 +87,6 @@ def suggested(module: str, name: str, scope: str, word: str) -> str | None:
 @pytest.mark.parametrize(
     ("module", "name", "scope", "word", "expected"),
     [
-        ("auction", "AuctionReferee", "game", "fold", "pass"),
-        ("auction", "AuctionReferee", "game", "decline", "pass"),
         ("auction", "AuctionReferee", "game", "raise", "bid"),
         ("auction", "AuctionReferee", "game", "take", "keep"),
         ("auction", "AuctionReferee", "game", "play", "cast"),
@@ -113,6 +111,14 @@ def test_a_command_that_cannot_be_undone_is_never_a_synonym_s_answer() -> None:
     assert commands_of("combat", "CombatReferee").find("pass", "game") is not None
     assert suggested("combat", "CombatReferee", "game", "fold") != "pass"
     assert suggested("combat", "CombatReferee", "game", "skip") is None
+
+
+@pytest.mark.parametrize("typed", ["packs", "basics", "pas", "fold", "decline"])
+def test_auctions_pass_is_never_a_typos_answer(typed: str) -> None:
+    """Seen in the field: an Auction player's ``!packs`` and ``!basics`` (Vortex's words) were answered "did
+    you mean !pass?"; in a two-player auction ``!pass`` sells the lot, which cannot be undone."""
+    assert commands_of("auction", "AuctionReferee").find("pass", "game") is not None
+    assert suggested("auction", "AuctionReferee", "game", typed) != "pass"
 
 
 @pytest.mark.parametrize(

@@ -89,7 +89,8 @@ def test_a_command_that_cannot_be_undone_is_never_offered_for_a_typo() -> None:
                 for typo in (spec.name[:-1], spec.name + "s", "cancel"):
                     assert closest(typo, offered) != spec.name, (cls.__name__, typo)
     assert "pass" not in bare(combat.CombatReferee).commands.suggestable("game")  # Combat's !pass ends a turn
-    assert "pass" in bare(auction.AuctionReferee).commands.suggestable("game")  # one auction's pass: offered
+    # Auction's !pass sells the lot to the last bidder when it is the last pass: seen offered for !packs
+    assert "pass" not in bare(auction.AuctionReferee).commands.suggestable("game")
     said = answers(
         SimpleNamespace(room_referees=[], main=None), "game", "!cancel", [bare(auction.AuctionReferee)]
     )
@@ -210,6 +211,7 @@ def test_private_commands_while_a_league_runs_are_told_where_they_go() -> None:
     from cockatrice_ext.bot.runtime import Bot
 
     bot = Bot.__new__(Bot)
+    bot.told_pointers = {}
     rooms = bot_with_rooms()
     game = bare(auction.AuctionReferee)
     game.game_id = 7
@@ -327,6 +329,7 @@ def test_the_same_pointer_is_not_repeated_to_a_fast_typist() -> None:
     from cockatrice_ext.bot.runtime import SAME_POINTER_SECONDS, Bot
 
     bot = Bot.__new__(Bot)
+    bot.told_pointers = {}
     rooms = bot_with_rooms()
     game = bare(auction.AuctionReferee)
     game.game_id = 7

@@ -11,8 +11,11 @@ only on those listed before it:
 * ``league_views``: what players read (effects rendered as lines, listings, prompts, refusals);
 * ``league_cards``: a league's block and augments, loaded decks checked, pools written out;
 * ``league_games``: the game of one pairing (:class:`~cockatrice_ext.bot.league_games.LeagueGame`);
-* ``league_referee``: one running league, its private commands and its games
-  (:class:`~cockatrice_ext.bot.league_referee.LeagueReferee`);
+* ``league_referee``: one running league (:class:`~cockatrice_ext.bot.league_referee.LeagueReferee`), with
+  its parts: ``league_parts`` (what the parts share), ``league_chat`` (private lines, follow-ups, pages),
+  ``league_recap`` (what a member missed), ``league_restart``, ``league_pairings`` (each pairing's game),
+  ``league_away`` (away and idle members, stand-ins, forfeits), ``league_leaving`` (``!leave``) and
+  ``league_private_commands`` (the private desk);
 * ``league_rooms``: each format's room command and its lobby;
 * this module: installation (restoring leagues at start), a fleet's take-over, ``!resume``.
 

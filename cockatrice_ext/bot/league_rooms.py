@@ -17,16 +17,12 @@ from cockatrice_ext.bot.commands import (
     command,
     invocation_or_none,
 )
+from cockatrice_ext.bot.league_away import LOBBY_GRACE
 from cockatrice_ext.bot.league_cards import load_league_block
+from cockatrice_ext.bot.league_chat import PRIVATE_LIMIT, league_pages
 from cockatrice_ext.bot.league_options import TITLES, LeagueOptions
-from cockatrice_ext.bot.league_referee import (
-    BURST_SECONDS,
-    LOBBY_GRACE,
-    PRIVATE_LIMIT,
-    LeagueReferee,
-    league_pages,
-    misplaced_command,
-)
+from cockatrice_ext.bot.league_private_commands import BURST_SECONDS
+from cockatrice_ext.bot.league_referee import LeagueReferee, misplaced_command
 from cockatrice_ext.bot.league_views import REFUSALS
 from cockatrice_ext.bot.referee import Context, Referee
 from cockatrice_ext.bot.runtime import Bot
@@ -421,6 +417,10 @@ class LobbyDesk(Referee):
     to read its options now (its room's ``!market rules`` / ``!autobattler rules``) and how to leave. It
     declares no commands, so it changes nothing for anyone else's private commands."""
 
+    def __init__(self, bot: Bot) -> None:
+        super().__init__(bot)
+        self.answered: dict[str, float] = {}  # member -> when their early command was last answered
+
     async def handle_command(self, ctx: Context, text: str) -> bool:
         if ctx.scope != "private":
             return False
@@ -479,7 +479,7 @@ class LobbyDesk(Referee):
     def first_in_burst(self, member: str, now: float | None = None) -> bool:
         """Whether ``member``'s early league command gets its answer now: once per :data:`BURST_SECONDS`."""
         now = time.monotonic() if now is None else now
-        answered: dict[str, float] = self.__dict__.setdefault("answered", {})
+        answered = self.answered
         last = answered.get(member)
         if last is not None and now - last < BURST_SECONDS:
             return False

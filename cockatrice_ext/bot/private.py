@@ -5,6 +5,7 @@ The rules (:class:`PrivateMessages`, a part of :class:`~cockatrice_ext.bot.runti
 * a private command is answered by the main session's rules from the session the user wrote to: a game's
   command named with its game (``!pick 3 #12``) goes there, then leagues, then the one game of theirs that
   takes private commands (Vortex's ``!pick``); ``!help NAME`` describes the command as its own scope does;
+  a game's command goes to the game's queue as it is said, the others run in the user's own queue;
 * a command said where it does not go gets one pointer to where it goes, not repeated within
   :data:`SAME_POINTER_SECONDS`;
 * messages for an offline user are kept as journal notes (a restart, or a fleet's survivor, keeps them) and
@@ -19,6 +20,7 @@ told them because they were away or blocked it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import re
 import time
@@ -134,7 +136,26 @@ class PrivateMessages:
         if sender in {session.client.user_name for session in main.sessions if session.client is not None}:
             return  # one of our own sessions
         main.conversations[sender] = self
-        await main.answer_private(sender, text)
+        if await main.answer_for_game_as_said(sender, text):
+            return
+        main.commands_of(sender).submit(functools.partial(main.answer_private, sender, text))
+
+    async def answer_for_game_as_said(self, sender: str, text: str) -> bool:
+        """A private command for a game of ``sender``'s (:meth:`answer_for_game`: named with its game, or one
+        only a game takes) is queued there as it is said, in order with the game's events; the others wait in
+        the sender's queue (:meth:`commands_of`: a league's move may open games, which may wait for a slot).
+        False when it is no game's, or a league may take it too (:meth:`answer_private`: leagues first)."""
+        try:
+            named = parse_invocation(text)
+        except BadArgument:
+            return False
+        if named is None or named.name in HELP_NAMES:
+            return False
+        _, game_id = split_game_suffix(text)
+        named_game = game_id is not None and game_id in self.private_games(sender, named.name)
+        if not named_game and any(r.commands.find(named.name, "private") for r in self.private_referees):
+            return False
+        return await self.answer_for_game(sender, text, named.name)
 
     async def answer_private(self, sender: str, text: str) -> None:
         """Run a private command of ``sender`` (on the main session, which holds the private rules): a game's
@@ -238,7 +259,7 @@ class PrivateMessages:
         """Whether ``sender`` was told exactly ``line`` by private message within :data:`SAME_POINTER_SECONDS`
         (then it is not told again); else it counts as told now."""
         now = time.monotonic() if now is None else now
-        pointers: dict[str, tuple[str, float]] = self.__dict__.setdefault("_pointers", {})
+        pointers = self.told_pointers
         last = pointers.get(sender)
         if last is not None and last[0] == line and now - last[1] < SAME_POINTER_SECONDS:
             return True

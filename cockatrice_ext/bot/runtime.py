@@ -52,7 +52,7 @@ import dataclasses
 import functools
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -251,7 +251,10 @@ class Bot(
         self.room_allowance = CommandAllowance()
         """Room commands answered per sender lately (:data:`ROOM_COMMANDS_PER_WINDOW`)."""
         self.user_commands: dict[str, SerialWork] = {}
-        """Each user's room commands, run in the order said, off the dispatcher (:meth:`commands_of`)."""
+        """Each user's room and private commands, run in the order said, off the dispatcher
+        (:meth:`commands_of`)."""
+        self.told_pointers: dict[str, tuple[str, float]] = {}
+        """The last "where your command goes" line each user was told privately, and when (told_lately)."""
         self.opening_one = asyncio.Lock()
         """Held while a game is opened (:meth:`open_game`): the account's slots are counted one at a time."""
         self.games_being_created = 0  # Command_CreateGame on its way (see create_at_server)
@@ -666,7 +669,8 @@ class Bot(
         return self.fleet is None or self.fleet.answers_room(room_id)
 
     def commands_of(self, user: str) -> SerialWork:
-        """The queue of ``user``'s room commands: run in the order they were said, each user's in a task of
+        """The queue of ``user``'s room and private commands (a game's own private commands go to the game's
+        queue: :meth:`answer_for_game_as_said`): run in the order they were said, each user's in a task of
         its own, so a command that waits (for a game slot, up to
         :data:`~cockatrice_ext.bot.game_slots.SLOT_WAIT`; for the server) holds up
         neither the games' events nor another user's answer. Idle queues are dropped as others come."""
@@ -678,8 +682,21 @@ class Bot(
             work = self.user_commands[user] = SerialWork(f"room commands of {user}")
         return work
 
+    async def commands_handled(self, users: Iterable[str], timeout: float = 10.0) -> bool:
+        """Wait until the commands ``users`` said before now have run from their queues (a timer about to act
+        for a silent player asks: a move queued behind the player's own slower command counts as said);
+        False when that took longer than ``timeout`` seconds (the caller tries again later)."""
+        waits = [work.caught_up() for user in users if (work := self.user_commands.get(user)) is not None]
+        if not waits:
+            return True
+        try:
+            await asyncio.wait_for(asyncio.gather(*waits), timeout)
+        except TimeoutError:
+            return False
+        return True
+
     def close_user_commands(self) -> None:
-        """Stop every user's queued room commands (the bot stops: nothing more is answered or recorded)."""
+        """Stop every user's queued commands (the bot stops: nothing more is answered or recorded)."""
         for work in self.user_commands.values():
             work.close()
         self.user_commands.clear()

@@ -22,8 +22,8 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from cockatrice_ext.bot.auction import lot_note, render_view
+from cockatrice_ext.bot.league_chat import PAGE_CONTENTS
 from cockatrice_ext.bot.league_options import TITLES as LEAGUE_TITLES
-from cockatrice_ext.bot.league_referee import PAGE_CONTENTS
 from cockatrice_ext.bot.league_rooms import Lobby
 from cockatrice_ext.bot.league_views import standing_mark
 from cockatrice_ext.formats import FORMAT_TITLES

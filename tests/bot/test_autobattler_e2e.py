@@ -306,9 +306,9 @@ def test_a_player_who_leaves_an_autobattler_game_gets_a_new_one(
     within five minutes, but Servatrice seats nobody in a started game again, and the referee, seated as a
     third player, kept it started. Concessions decide nothing here, so the game is cut short: back in the
     room, the pairing gets a new game; the match stays undecided."""
-    from cockatrice_ext.bot import league_referee
+    from cockatrice_ext.bot import league_away
 
-    monkeypatch.setattr(league_referee, "STAND_IN_TICK", 0.2)
+    monkeypatch.setattr(league_away, "STAND_IN_TICK", 0.2)
     names = ("ann_lv", "ben_lv", "cat_lv", "dan_lv")
 
     async def scenario() -> None:

@@ -378,6 +378,9 @@ class _FakeBot:
     def all_games(self) -> dict[int, Any]:
         return {}  # no game refereed yet (an installer leaves the games nothing claims)
 
+    async def commands_handled(self, users: Any, timeout: float = 10.0) -> bool:
+        return True  # no command queued: each is run as the test says it
+
 
 def journaled_market_league(journal: Journal, room_id: int, number: int) -> Table:
     """A started two-player Market Draft league in ``journal``, with the metadata the bot writes."""
@@ -477,7 +480,7 @@ def test_start_options_and_block_names_from_chat() -> None:
 
 
 def test_long_public_lines_are_cut_at_list_boundaries() -> None:
-    from cockatrice_ext.bot.league_referee import _pack_lines
+    from cockatrice_ext.bot.league_chat import _pack_lines
 
     listing = "Market open: " + "; ".join(f"{n}. Card number {n} (rare, 20)" for n in range(1, 30)) + "."
     pieces = _pack_lines(["Round 1: al beats bo.", listing], limit=280)
@@ -503,7 +506,7 @@ def test_a_long_listing_is_split_between_its_items_never_inside_one(names: list[
     """A numbered list too long for one message (a pool of 53) comes in pieces under the limit, each but
     the last ending with ";", that read back as the whole list: no card's name is cut. (A piece that
     filled the limit exactly got its ";" over it and lost the end of its last name.)"""
-    from cockatrice_ext.bot.league_referee import _pack_lines
+    from cockatrice_ext.bot.league_chat import _pack_lines
 
     listing = "Your pool: " + "; ".join(f"{n}. {name}" for n, name in enumerate(names, start=1)) + "."
     if any(len(f"{n}. {name};") > limit - 11 for n, name in enumerate(names, start=1)):

@@ -21,8 +21,9 @@ import pytest
 from league_game_stand_in import games_open_at_once as open_at_once
 
 from cockatrice_ext.bot.chat import ChatScheduler, Tagged, client_scheduler
+from cockatrice_ext.bot.league_away import FORFEIT_GRACE
 from cockatrice_ext.bot.league_options import LeagueOptions
-from cockatrice_ext.bot.league_referee import FORFEIT_GRACE, LeagueReferee
+from cockatrice_ext.bot.league_referee import LeagueReferee
 from cockatrice_ext.bot.league_views import render_effects
 from cockatrice_ext.bot.referee import Context
 from cockatrice_ext.cards.model import CardFacts

@@ -22,7 +22,7 @@ from bot_players import Player, wait_until
 from servatrice import ServatriceConfig
 from test_market_e2e import league_in_round_one, private, start_bot, tell
 
-from cockatrice_ext.bot import league_games, league_referee
+from cockatrice_ext.bot import league_games, league_pairings
 from cockatrice_ext.bot.commands import NotAllowed
 from cockatrice_ext.bot.league_games import LeagueGame
 from cockatrice_ext.bot.league_referee import LeagueReferee
@@ -132,11 +132,11 @@ def test_a_game_the_server_refuses_waits_and_opens_when_a_slot_is_free(
     asyncio.run(desk.open_waiting_games(now))  # too soon after the last try: no command to the server
     assert len(tries) == 1
     asyncio.run(
-        desk.open_waiting_games(now + league_referee.WAIT_RETRY + 1)
+        desk.open_waiting_games(now + league_pairings.WAIT_RETRY + 1)
     )  # refused again: nobody told again
     assert len(tries) == 2 and bot.said == []
     refuse[0] = False
-    asyncio.run(desk.open_waiting_games(now + 2 * league_referee.WAIT_RETRY + 2))
+    asyncio.run(desk.open_waiting_games(now + 2 * league_pairings.WAIT_RETRY + 2))
     assert len(tries) == 3 and list(desk.games) == [41]
     assert any(
         line.startswith("al: A game slot is free: Round 1: your game vs bo is #41") for line in bot.said

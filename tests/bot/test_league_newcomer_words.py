@@ -18,8 +18,9 @@ from collections import Counter
 from typing import Any
 
 from cockatrice_ext.bot.chat import client_scheduler
+from cockatrice_ext.bot.league_chat import PRIVATE_LIMIT, PoolListing
 from cockatrice_ext.bot.league_options import LeagueOptions
-from cockatrice_ext.bot.league_referee import PRIVATE_LIMIT, LeagueReferee, PoolListing
+from cockatrice_ext.bot.league_referee import LeagueReferee
 from cockatrice_ext.bot.league_views import render_effects
 from cockatrice_ext.formats import autobattler as ab
 from cockatrice_ext.formats import market as mk

@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from cockatrice_ext.bot import league_referee, league_views
+from cockatrice_ext.bot import league_views
 from cockatrice_ext.bot.league_options import LeagueOptions
+from cockatrice_ext.bot.league_private_commands import market_closed
 from cockatrice_ext.bot.league_referee import LeagueReferee
 from cockatrice_ext.bot.league_views import render_effects
 from cockatrice_ext.formats import autobattler as ab
@@ -215,10 +216,8 @@ def test_the_closed_market_says_when_it_opens() -> None:
     )
     engine.apply(core.Start(player=None))
     assert engine.phase == "draft"
-    assert (
-        league_referee.market_closed(engine) == "the market is closed: it opens when round 1's games are over"
-    )
-    assert "no market" in league_referee.market_closed(market_engine(rounds=1))
+    assert market_closed(engine) == "the market is closed: it opens when round 1's games are over"
+    assert "no market" in market_closed(market_engine(rounds=1))
 
 
 def test_a_leftover_pick_after_the_draft_is_answered_once_with_the_game() -> None:

@@ -78,11 +78,11 @@ def test_autobattler_players_both_at_zero_life_both_lose(
     from test_autobattler_e2e import cod
     from test_autobattler_e2e import start_bot as start_autobattler_bot
 
-    from cockatrice_ext.bot import league_referee
+    from cockatrice_ext.bot import league_away
     from cockatrice_ext.bot.league_rooms import AutoBattlerRoom
     from cockatrice_ext.formats import autobattler as ab
 
-    monkeypatch.setattr(league_referee, "STAND_IN_TICK", 0.2)
+    monkeypatch.setattr(league_away, "STAND_IN_TICK", 0.2)
     names = ("ann_dr", "ben_dr", "cat_dr", "dan_dr")
 
     async def scenario() -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from cockatrice_ext.bot import league_referee
+from cockatrice_ext.bot import league_away
 from cockatrice_ext.bot.league_options import LeagueOptions
 from cockatrice_ext.bot.league_referee import LeagueReferee
 from cockatrice_ext.formats import autobattler as ab
@@ -26,7 +26,7 @@ from cockatrice_ext.formats import options as game_options
 from cockatrice_ext.journal import Journal, Table
 from tests.bot.test_league_bot import _ChattyBot, block_of, market_cards, say
 
-GRACE = league_referee.LOBBY_GRACE
+GRACE = league_away.LOBBY_GRACE
 
 
 def timer(format_name: str, seconds: int) -> dict[str, Any]:
@@ -176,8 +176,8 @@ def test_stand_ins_are_journaled_and_restored() -> None:
 
 
 def test_the_watcher_runs_the_checks_by_itself(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(league_referee, "STAND_IN_TICK", 0.01)
-    monkeypatch.setattr(league_referee, "LOBBY_GRACE", 0.05)
+    monkeypatch.setattr(league_away, "STAND_IN_TICK", 0.01)
+    monkeypatch.setattr(league_away, "LOBBY_GRACE", 0.05)
     desk, bot = market_desk()
     bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]
 
@@ -228,8 +228,8 @@ def test_a_player_gone_from_their_game_a_while_loses_it_by_forfeit() -> None:
     desk, bot = drafted_desk()
     bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]
     due(desk, bot, 1.0)
-    assert due(desk, bot, league_referee.FORFEIT_GRACE - 1) == []
-    said = due(desk, bot, league_referee.FORFEIT_GRACE + 2)
+    assert due(desk, bot, league_away.FORFEIT_GRACE - 1) == []
+    said = due(desk, bot, league_away.FORFEIT_GRACE + 2)
     assert said[0] == "bo has been gone 5 minutes: al wins their round 1 game by forfeit."
     assert said[1] == "bo: You lost your round 1 game to al by forfeit: gone 5 minutes."  # kept till back
     match = desk.engine.league.current_matches()[0]
@@ -242,12 +242,12 @@ def test_no_forfeit_for_a_player_connected_in_their_game_nor_when_both_are_gone(
     bot.client.room_users[0].clear()  # type: ignore[attr-defined]  # both closed the room's tab
     desk.games[7] = _SeatedGame("bo")  # type: ignore[assignment]  # bo plays in the game; al is gone
     due(desk, bot, 1.0)
-    said = due(desk, bot, league_referee.FORFEIT_GRACE + 2)
+    said = due(desk, bot, league_away.FORFEIT_GRACE + 2)
     assert said[0] == "al has been gone 5 minutes: bo wins their round 1 game by forfeit."
     desk, bot = drafted_desk()
     bot.client.room_users[0].clear()  # type: ignore[attr-defined]
     due(desk, bot, 1.0)
-    assert due(desk, bot, league_referee.FORFEIT_GRACE + 2) == []  # both gone: nothing guessed
+    assert due(desk, bot, league_away.FORFEIT_GRACE + 2) == []  # both gone: nothing guessed
     assert not desk.engine.league.current_matches()[0].decided
 
 
@@ -363,7 +363,7 @@ def test_no_game_is_opened_for_a_pairing_whose_player_is_long_gone() -> None:
     desk, bot = market_desk()
     engine = desk.engine
     bot.client.room_users[0].discard("bo")  # type: ignore[attr-defined]
-    gone_at = time.monotonic() - league_referee.FORFEIT_GRACE - 10  # the clock perform() reads too
+    gone_at = time.monotonic() - league_away.FORFEIT_GRACE - 10  # the clock perform() reads too
     due(desk, bot, gone_at)
     desk.seen["bo"] = gone_at
     said: list[str] = []

@@ -440,11 +440,11 @@ def test_a_drafter_whose_connection_dies_does_not_stop_the_draft(
     the league stood still for good. Out of the room LOBBY_GRACE seconds (two minutes; shortened here), the
     referee picks for them at random, the room told once, and the others draft on to the first round; gone
     FORFEIT_GRACE seconds (five minutes), their opponent wins their game by forfeit and the league goes on."""
-    from cockatrice_ext.bot import league_referee
+    from cockatrice_ext.bot import league_away
 
-    monkeypatch.setattr(league_referee, "LOBBY_GRACE", 1.0)
-    monkeypatch.setattr(league_referee, "STAND_IN_TICK", 0.2)
-    monkeypatch.setattr(league_referee, "FORFEIT_GRACE", 2.0)
+    monkeypatch.setattr(league_away, "LOBBY_GRACE", 1.0)
+    monkeypatch.setattr(league_away, "STAND_IN_TICK", 0.2)
+    monkeypatch.setattr(league_away, "FORFEIT_GRACE", 2.0)
     journal = tmp_path / "journal.sqlite3"
 
     async def scenario() -> None:

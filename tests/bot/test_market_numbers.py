@@ -77,7 +77,7 @@ def test_a_pairing_the_server_refuses_during_a_shutdown_is_not_blamed_on_the_gam
     """The room's line says why games wait: a shutdown the server announced is not its game limit."""
     import asyncio
 
-    from cockatrice_ext.bot.league_referee import WaitingGame
+    from cockatrice_ext.bot.league_pairings import WaitingGame
 
     for shutdown_due, expected, not_said in (
         (None, "limit of games", "shutdown"),

@@ -365,15 +365,20 @@ def test_no_chat_command_hides_a_method_the_runtime_calls() -> None:
     from cockatrice_ext.bot import auction, combat, league_games, league_referee, league_rooms, vortex
     from cockatrice_ext.bot.referee import GameReferee
 
-    hidden = [
-        f"{cls.__name__}.{attr}"
-        for module in (auction, combat, league_games, league_referee, league_rooms, vortex)
-        for _, cls in inspect.getmembers(module, inspect.isclass)
-        if issubclass(cls, Referee)
-        for attr, value in vars(cls).items()
-        if hasattr(value, "__command__")
-        and any(attr in vars(base) for base in (GameReferee, Referee) if issubclass(cls, base))
-    ]
+    bases = (GameReferee, Referee)
+    hidden = sorted(
+        {  # the commands of each referee and of each mixin it is made of (Auction's, a league's parts)
+            f"{part.__name__}.{attr}"
+            for module in (auction, combat, league_games, league_referee, league_rooms, vortex)
+            for _, cls in inspect.getmembers(module, inspect.isclass)
+            if issubclass(cls, Referee)
+            for part in cls.__mro__
+            if part not in bases and not any(issubclass(base, part) for base in bases)
+            for attr, value in vars(part).items()
+            if hasattr(value, "__command__")
+            and any(attr in vars(base) for base in bases if issubclass(cls, base))
+        }
+    )
     assert hidden == []
     spec = league_games.LeagueGame.pairing_status.__command__  # type: ignore[attr-defined]
     assert spec["name"] == "status" and spec["aliases"] == ("state",)

@@ -170,6 +170,14 @@ class AbsentPlayers(RefereeParts):
             )
         return seat.player_id
 
+    async def drop_absent(self, sender: str, typed: str) -> None:
+        """``!drop NAME`` once the format has said the game may lose a player now: the seat ``typed`` names
+        (:meth:`absent_seat`) is announced and goes as the rules take out one who leaves (``drop_out``)."""
+        seat = self.absent_seat(typed)
+        gone = duration_words(self.absent_for(seat) or ABSENT_SECONDS)
+        await self.say(f"{sender} drops {self.player_name(seat)}, whose connection has been gone {gone}.")
+        await self.drop_out(seat)  # type: ignore[attr-defined]
+
     async def remove_dropped(self, player_id: int) -> None:
         """After the rules took seat ``player_id`` out (``!drop``): tell them privately what the game's chat
         said meanwhile (kept until they are back online), then take the seat away (the referee hosts the

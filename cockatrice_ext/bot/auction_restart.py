@@ -17,6 +17,8 @@ from __future__ import annotations
 import collections
 import contextlib
 import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from cockatrice_ext.bot.auction_delivery import DRAWN_LABEL
@@ -29,6 +31,23 @@ from cockatrice_ext.journal import JournalError
 from cockatrice_ext.protocol import commands as pc
 
 LOGGER = logging.getLogger("cockatrice_ext.bot.auction")  # the referee's one logger
+
+
+@dataclass(frozen=True)
+class CutDraw:
+    """A draw a stop may have cut short, as the referee finds it back in place: what the journal says was
+    drawn and how big our piles were as it began (:data:`DEALING`), and what our table showed on return."""
+
+    drawn: tuple[tuple[Any, int], ...]
+    """(drawer, engine index) of each card drawn, in the order dealt."""
+    deck_before: int
+    """Our deck's size as the draw began."""
+    sb_before: int
+    """Our spares' (sideboard's) size as the draw began."""
+    deck_read: int
+    """Our deck's size as read when the referee came back."""
+    face_down: tuple[int, ...]
+    """The ids of the nameless, face-down cards on our table: a drawn card may be on its way."""
 
 
 class AuctionRestart(AuctionParts):
@@ -224,17 +243,17 @@ class AuctionRestart(AuctionParts):
         leave lies face down on our table unless it reached its drawer: the referee peeks at the newest such
         card and takes it on when its name is that card's. The rest are dealt face down as the draw deals
         them, named to their drawer alone. Returns the public lines (no card named)."""
-        cut = self.draw_cut_short()
+        cut = self.draw_cut_short(deck_read, face_down)
         if cut is None:
             return []
-        lines = await self._finish_draw(*cut, deck_read, face_down)
+        lines = await self._finish_draw(cut)
         self.forget_dealing()
         return lines
 
-    def draw_cut_short(self) -> tuple[list[tuple[Any, int]], int, int] | None:
+    def draw_cut_short(self, deck_read: int, face_down: list[int]) -> CutDraw | None:
         """The draw whose moves a stop may have cut short: the journal's last action, when :data:`DEALING`
-        was journaled for it; its (drawer, engine index) cards in the order dealt, and how many cards our
-        deck and spares held as it started. None when there is none."""
+        was journaled for it, with what our table showed on return (``deck_read``, ``face_down``: see
+        :class:`CutDraw`). None when there is none."""
         if self.table is None:
             return None
         journal = self.bot.journal
@@ -249,9 +268,10 @@ class AuctionRestart(AuctionParts):
         if not drawn:
             return None  # the draw was refused: the next action took its number
         try:
-            return drawn, int(dealing["deck"]), int(dealing["sb"])
+            deck_before, sb_before = int(dealing["deck"]), int(dealing["sb"])
         except (KeyError, TypeError, ValueError):
             return None
+        return CutDraw(tuple(drawn), deck_before, sb_before, deck_read, tuple(face_down))
 
     def forget_dealing(self) -> None:
         """The cut draw is settled: a later restart with no action since finds nothing to finish."""
@@ -270,15 +290,14 @@ class AuctionRestart(AuctionParts):
         card into our sideboard (outside the game), and the card on its way, face down on our table, goes
         there too. Settled before the departure is journaled (the draw is still the journal's last action,
         so the record still matches), whether or not the departure ends the game."""
-        cut = self.draw_cut_short()
+        cut = self.draw_cut_short(deck_read, face_down)
         if cut is None or not self.has_spares:  # a game without spares deals every card from the deck
             return
-        drawn, deck_before, sb_before = cut
-        drawers = {player for player, _ in drawn}
+        drawers = {player for player, _ in cut.drawn}
         if any(self.departed(player) is None for player in drawers):
             return  # a drawer still plays: finish_draw deals them the rest once the others are settled
-        delivered, on_way = await self._draw_progress(drawn, deck_before, sb_before, deck_read, face_down)
-        rest = drawn[delivered:]
+        delivered, on_way = await self._draw_progress(cut)
+        rest = cut.drawn[delivered:]
         moves: list[Any] = []
         if on_way is not None:
             name = self.block.game_names[rest[0][1]]
@@ -294,16 +313,10 @@ class AuctionRestart(AuctionParts):
             await self.run(*moves)
         self.forget_dealing()
 
-    async def _finish_draw(
-        self,
-        drawn: list[tuple[Any, int]],
-        deck_before: int,
-        sb_before: int,
-        deck_read: int,
-        face_down: list[int],
-    ) -> list[str]:
+    async def _finish_draw(self, cut: CutDraw) -> list[str]:
         """:meth:`finish_draw` once its record matched: the moves and the lines."""
-        delivered, on_way = await self._draw_progress(drawn, deck_before, sb_before, deck_read, face_down)
+        drawn = cut.drawn
+        delivered, on_way = await self._draw_progress(cut)
         rest = drawn[delivered:]
         unmoved = self.delivered_unmoved(drawn[:delivered])
         if not rest and not unmoved:
@@ -334,32 +347,26 @@ class AuctionRestart(AuctionParts):
             lines.append(f"The rest of {self.player_name(player)}'s draw, {cards}, is now {theirs}.")
         return lines
 
-    async def _draw_progress(
-        self,
-        drawn: list[tuple[Any, int]],
-        deck_before: int,
-        sb_before: int,
-        deck_read: int,
-        face_down: list[int],
-    ) -> tuple[int, int | None]:
+    async def _draw_progress(self, cut: CutDraw) -> tuple[int, int | None]:
         """How far a cut draw got: how many of its cards reached their drawer's table, and the id of the one
         on its way (face down on our table, peeked at), if any. A spare that left without its burn (a stop
         between the two) is burned first."""
-        if self.has_spares and sb_before > 0:
+        deck_read = cut.deck_read
+        if self.has_spares and cut.sb_before > 0:
             await self.read_spares()
-            short = sb_before - len(self.own_sb.names)
+            short = cut.sb_before - len(self.own_sb.names)
             for _ in range(max(0, min(short, len(self.own_deck.names)))):
                 await self.deck_top_to_spares()
                 deck_read -= 1
-        left = max(0, min(len(drawn), deck_before - deck_read))  # the drawn cards that left our piles
+        left = max(0, min(len(cut.drawn), cut.deck_before - deck_read))  # the drawn cards that left our piles
         on_way = None
-        if left and face_down:
-            newest = max(face_down)
-            if await self.peek_at(newest) == self.block.game_names[drawn[left - 1][1]]:
+        if left and cut.face_down:
+            newest = max(cut.face_down)
+            if await self.peek_at(newest) == self.block.game_names[cut.drawn[left - 1][1]]:
                 on_way = newest
         return left - (on_way is not None), on_way  # delivered: a judge still moves them into the hand
 
-    def delivered_unmoved(self, delivered: list[tuple[Any, int]]) -> dict[Any, list[tuple[int, int]]]:
+    def delivered_unmoved(self, delivered: Sequence[tuple[Any, int]]) -> dict[Any, list[tuple[int, int]]]:
         """As a judge, the ``delivered`` cards of a draw a stop cut short (drawer, engine index; in the order
         dealt) that lie face down on their drawer's table, never moved into the hand: drawer -> (card id,
         index). They carry :data:`DRAWN_LABEL` (a hand clears a note), and the newest such cards are the

@@ -67,7 +67,8 @@ refusals' words (:mod:`~cockatrice_ext.bot.combat_commands`), what players read,
   it says who conceded: the referee hears the server out first. A player whose connection drops (their
   seat kept) is waited for, and the table hears at once for how long: once it has been gone
   :data:`~cockatrice_ext.bot.referee.ABSENT_SECONDS`, the other player may claim the game with ``!drop
-  NAME``, read by the rules as the away player leaving (:meth:`CombatReferee.away_line`).
+  NAME``, read by the rules as the away player leaving (:meth:`CombatReferee.away_line`); once the game is
+  over, ``!drop`` takes nobody out (nor their seat) and says the game is over (:meth:`CombatReferee.drop`).
 * **Score.** A "Score" token per player shows their points as its power and the round and every
   player's points in its note (on the bot's table, or watching, on that player's own): the real client
   prints both on the table, while extra counters stack unlabelled past the player's area. Every round
@@ -334,6 +335,8 @@ class CombatReferee(SeatsByName, GameReferee):
         self.shown_names: dict[str, str] = {}  # engine card name -> the name on the card in Cockatrice
         self.live = False  # the engine is bound to the seated players (started, resumed or rebuilt)
         self.continues: int | None = None  # the lost game this one rebuilds
+        self._unconfirmed: dict[int, tuple[int, bool]] = {}  # unconfirmed_deaths: card -> (slot, reminded)
+        self._waiting_for: set[Any] = set()  # players the table was told the game waits for
 
     # -- creation and resumption ---------------------------------------------------------------
 
@@ -400,7 +403,9 @@ class CombatReferee(SeatsByName, GameReferee):
             JournalError: the journal cannot be replayed, or lacks the players' names.
             NotAllowed: the game is over.
         """
-        meta, options, _engine, engine_names = cls.journaled_game(bot, key, CombatOptions, rules.CombatEngine)
+        meta, options, _engine, engine_names = cls.journaled_game(
+            bot, key, CombatOptions, rules.CombatEngine, requested_by
+        )
         from cockatrice_ext.cards.errors import CardDataError
 
         try:
@@ -861,7 +866,7 @@ class CombatReferee(SeatsByName, GameReferee):
         """Creature (card index) -> (its fight's slot, reminded): the creatures a fight the referee could not
         settle would have killed by printed power and toughness, whose owners have not confirmed it
         (``!dies``) while they are in play. In memory only: a restarted referee does not remind."""
-        return self.__dict__.setdefault("_unconfirmed", {})
+        return self._unconfirmed
 
     def note_unconfirmed(self, effects: list[Effect]) -> None:
         """Remember the deaths an unsettled fight among ``effects`` asks the owners to confirm."""
@@ -943,11 +948,11 @@ class CombatReferee(SeatsByName, GameReferee):
             return
         if seat.ping_seconds >= 0:
             self.bot.chat.user_back(seat.name)
-        back_said = event.player_id in getattr(self, "_absent_told", ())  # the runtime says they are back
+        back_said = event.player_id in self._absent_told  # the runtime says they are back
         await super().on_connection_changed(event)
         if self.closed or self.finished or self.engine.is_over():
             return
-        waiting = self.__dict__.setdefault("_waiting_for", set())  # players the game was told it waits for
+        waiting = self._waiting_for  # players the game was told it waits for
         if seat.ping_seconds >= 0:
             if player in waiting:
                 waiting.discard(player)
@@ -984,8 +989,34 @@ class CombatReferee(SeatsByName, GameReferee):
             f"If they are not back, {other} may say !drop {name}: {name} leaves the game and {other} wins it."
         )
 
+    def is_over(self) -> bool:
+        """Whether the game is over: finished here, or ended by the rules (a departure, round ten)."""
+        return bool(self.finished) or (self.table is not None and self.engine.is_over())
+
+    @command(final=True)  # takes a player out: never offered as a typo's correction
+    async def drop(self, ctx: Context, name: Rest) -> None:
+        """!drop NAME: claim the game from the other player, whose connection has been gone a while: they
+        leave the game and you win it. Once the game is over nobody is taken out: the refusal says so and
+        gives the result, as every action's does then."""
+        self.require_player(ctx)
+        if self.is_over():
+            raise RulesError("game_over")
+        if self.table is None or not self.live or not self.mirror.started:
+            raise NotAllowed("the game has not started yet")
+        await self.drop_absent(ctx.sender, name)
+
+    async def drop_out(self, player_id: int) -> None:
+        """:meth:`SeatsByName.drop_out`, checked again under the lock: once the game is over (it may have
+        ended while ``!drop`` waited) the rules take nobody out, so nobody is kicked either."""
+        async with self._lock:
+            if self.is_over():
+                raise RulesError("game_over")
+            self.dropping.add(player_id)
+            await self.settle_departures()
+            await self.remove_dropped(player_id)
+
     async def settle_departures(self) -> bool:
-        """``!drop`` (:meth:`SeatsByName.drop_out`): the seat taken out goes as a player who leaves."""
+        """``!drop`` (:meth:`drop_out`): the seat taken out goes as a player who leaves."""
         return await self.settle_departure()
 
     async def leave(self) -> None:

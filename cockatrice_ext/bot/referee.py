@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from cockatrice_ext.bot.absent import ABSENT_SECONDS, AbsentPlayers
+from cockatrice_ext.bot.absent import AbsentPlayers
 from cockatrice_ext.bot.blocks import pile_cod
 from cockatrice_ext.bot.board import GameBoard, OwnDeck
 from cockatrice_ext.bot.chat import Line
@@ -50,7 +50,6 @@ from cockatrice_ext.bot.words import (
     SPECTATOR_LINE,
     Refusal,
     brief,
-    duration_words,
     either,
     over_words,
     render_refusal,
@@ -1441,10 +1440,7 @@ class PileReferee(GameReferee):
             raise NotAllowed("this game is over")
         if self.table is None or not self.board_open:
             raise NotAllowed("the game has not started yet")
-        seat = self.absent_seat(name)
-        gone = duration_words(self.absent_for(seat) or ABSENT_SECONDS)
-        await self.say(f"{ctx.sender} drops {self.player_name(seat)}, whose connection has been gone {gone}.")
-        await self.drop_out(seat)
+        await self.drop_absent(ctx.sender, name)
 
     async def drop_out(self, player_id: int) -> None:
         """Override: take seat ``player_id`` out as the format's rules take out a player who leaves (add it

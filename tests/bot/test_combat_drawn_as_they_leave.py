@@ -21,8 +21,6 @@ from test_combat_held_lines import GAME, SEATS, held_referee, let_go
 from cockatrice_ext.bot import combat as bot_combat
 from cockatrice_ext.bot.combat import DeckVerdict, hand_message, render_effects
 from cockatrice_ext.bot.combat_view import revealed_lines
-from cockatrice_ext.bot.commands import CommandSet
-from cockatrice_ext.bot.referee import GAME_COMMAND_WINDOW, GAME_COMMANDS_PER_WINDOW, CommandAllowance
 from cockatrice_ext.bot.words import MAX_CHAT_LINE
 from cockatrice_ext.formats import combat as rules
 from cockatrice_ext.formats.base import CardRef
@@ -31,10 +29,6 @@ from cockatrice_ext.formats.base import CardRef
 def chatting_referee(engine: rules.CombatEngine) -> tuple[Any, list[tuple[Any, str]], dict[str, bool]]:
     """:func:`held_referee` that also takes game-chat lines (``on_chat``), as the runtime hands them."""
     referee, sent, budget = held_referee(engine)
-    referee.commands = CommandSet(referee)
-    referee.chat_allowance = CommandAllowance(GAME_COMMANDS_PER_WINDOW, GAME_COMMAND_WINDOW)
-    referee._commands_this_second = (-1, 0)
-    referee.answers_drawn_later = {}
     referee.bot.chat_load = lambda: 0.0
     return referee, sent, budget
 

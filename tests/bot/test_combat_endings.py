@@ -21,7 +21,7 @@ from test_combat_answers_words import ALICE, NAMES, ZOE, engine_for
 from test_combat_recheck_words import Timed, asked_to_answer
 
 from cockatrice_ext.bot import combat as bot_combat
-from cockatrice_ext.bot.combat import CombatReferee, DeckVerdict, fight_wait, turn_kept_line
+from cockatrice_ext.bot.combat import CombatOptions, CombatReferee, DeckVerdict, fight_wait, turn_kept_line
 from cockatrice_ext.client.mirror import PlayerState
 from cockatrice_ext.formats import combat as rules
 from cockatrice_ext.formats.base import RulesError
@@ -86,20 +86,23 @@ class Ending(CombatReferee):
         self.finished = self.finished or reason
 
 
-def ending(engine: rules.CombatEngine, *, started: bool = True, **conceded: bool) -> Ending:
-    """``alice`` (seat 11) and ``zoe`` (seat 12) seated, each conceded as ``conceded`` says."""
-    referee = Ending.__new__(Ending)
+def ending(
+    engine: rules.CombatEngine, *, started: bool = True, kind: type[Ending] = Ending, **conceded: bool
+) -> Ending:
+    """``alice`` (seat 11) and ``zoe`` (seat 12) seated, each conceded as ``conceded`` says; ``kind`` is the
+    referee's class (an :class:`Ending`)."""
     players = {
         11: PlayerState(11, name="alice", conceded=conceded.get("alice", False)),
         12: PlayerState(12, name="zoe", conceded=conceded.get("zoe", False)),
     }
-    referee.mirror = SimpleNamespace(started=started, players=players, local_player_id=99)  # type: ignore[assignment]
-    referee.bot = SimpleNamespace(client=SimpleNamespace(games={1: referee.mirror}))  # type: ignore[assignment]
-    referee.engine_names, referee.shown_names = dict(NAMES), {}
+    mirror = SimpleNamespace(started=started, players=players, local_player_id=99)
+    bot = SimpleNamespace(server_key="test", client=SimpleNamespace(games={1: mirror}))
+    referee = kind(bot, 1, 1, CombatOptions())  # type: ignore[arg-type]
+    referee.mirror = mirror  # type: ignore[assignment]
+    referee.engine_names = dict(NAMES)
     referee.table = SimpleNamespace(engine=engine)  # type: ignore[assignment]
-    referee.public, referee.finished_with, referee.dropping = [], [], set()
-    referee.closed, referee.finished, referee.live = False, "", True
-    referee.game_id, referee._answer_key, referee._answer_timer = 1, None, None
+    referee.public, referee.finished_with = [], []
+    referee.live = True
     return referee
 
 
@@ -172,10 +175,9 @@ class Passing(Ending):
 
 
 def passing(engine: rules.CombatEngine) -> Passing:
-    referee = Passing.__new__(Passing)
-    base = ending(engine)
-    referee.__dict__.update(base.__dict__)
-    referee.reminded, referee._passes = [], 0
+    referee = ending(engine, kind=Passing)
+    assert isinstance(referee, Passing)
+    referee.reminded = []
     return referee
 
 

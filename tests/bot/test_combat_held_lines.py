@@ -23,7 +23,7 @@ from test_combat_wording import answers
 
 from cockatrice_ext.bot import combat as bot_combat
 from cockatrice_ext.bot.chat import ChatScheduler
-from cockatrice_ext.bot.combat import CombatReferee, DeckVerdict, hand_message, render_effects
+from cockatrice_ext.bot.combat import CombatOptions, CombatReferee, DeckVerdict, hand_message, render_effects
 from cockatrice_ext.bot.combat_view import discarded_line
 from cockatrice_ext.bot.words import MAX_CHAT_LINE
 from cockatrice_ext.client.mirror import GameMirror, PlayerState
@@ -192,19 +192,16 @@ def held_referee(engine: rules.CombatEngine) -> tuple[Held, list[tuple[Any, str]
 
     mirror = GameMirror(game_id=GAME, room_id=1, local_player_id=99, started=True)
     mirror.players = {seat: PlayerState(seat, name=NAMES[p]) for p, seat in SEATS.items()}
-    referee = Held.__new__(Held)
-    referee.bot = SimpleNamespace(  # type: ignore[assignment]
+    bot = SimpleNamespace(
+        server_key="test",
         chat=ChatScheduler(send, delay),
         client=SimpleNamespace(games={GAME: mirror}, caught_up=caught_up),
     )
+    referee = Held(bot, GAME, 1, CombatOptions())  # type: ignore[arg-type]
     referee.missed = SimpleNamespace(said=lambda *_: None)  # type: ignore[assignment]
-    referee.engine_names, referee.shown_names = dict(NAMES), {}
+    referee.engine_names = dict(NAMES)
     referee.table = SimpleNamespace(engine=engine)  # type: ignore[assignment]
-    referee.game_id, referee.room_id = GAME, 1
-    referee.closed, referee.finished, referee.live = False, "", True
-    referee._lock = asyncio.Lock()
-    referee._turn_told, referee._reminders, referee._hand_lists = set(), set(), {}
-    referee._passes, referee.dropping = 0, set()
+    referee.live = True
     return referee, sent, budget
 
 

@@ -6,7 +6,7 @@ says is not out of the game, and once the game starts every card goes back where
 (:meth:`AuctionResume.restore_board`): bought cards labelled with their price again, drawn cards never named
 to the table dealt face down and named to their drawer alone, cards given back waiting again on the
 referee's table, gold, the open lot with its standing bid, and the turn passed on to the player whose turn it
-was. Until then only the game's own players may sit (:meth:`AuctionResume.turn_away`).
+was. Until then only the game's players still in it may sit (:meth:`SeatsByName.turn_away`).
 """
 
 from __future__ import annotations
@@ -22,10 +22,8 @@ from cockatrice_ext.bot.auction_view import listed, lot_note, to_hand_line
 from cockatrice_ext.bot.blocks import LoadedBlock
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.words import MAX_CHAT_LINE
-from cockatrice_ext.client import ClientEvent
 from cockatrice_ext.formats import auction as rules
 from cockatrice_ext.journal import JournalError, Table
-from cockatrice_ext.protocol import commands as pc
 
 if TYPE_CHECKING:
     from cockatrice_ext.bot.auction import AuctionReferee
@@ -46,7 +44,7 @@ class AuctionResume(AuctionParts):
             JournalError: the journal cannot be replayed, or lacks what a rebuild needs.
             NotAllowed: the game is over.
         """
-        journaled = cls.journaled_game(bot, key, AuctionOptions, rules.AuctionEngine)
+        journaled = cls.journaled_game(bot, key, AuctionOptions, rules.AuctionEngine, requested_by)
         meta, options, engine, engine_names = journaled
         game_names = [str(n) for n in meta.get("game_names", [])]
         if len(game_names) != len(engine.config.cards):
@@ -155,15 +153,3 @@ class AuctionResume(AuctionParts):
         if engine.active is not None:
             self._turn_target = self.seat_of(engine.active)
         self.arm_timer()
-
-    async def turn_away(self, event: ClientEvent) -> None:
-        """Before a rebuilt game starts, only its own players still in the game may take a seat."""
-        props = event.message.player_properties  # type: ignore[attr-defined]
-        name = props.user_info.name
-        living = {self.engine_names[p] for p in self.engine.living()}
-        if props.spectator or props.player_id == self.me or name in living:
-            return
-        await self.tell(
-            name, f"Game #{self.game_id} continues game #{self.continues}; only its players can sit."
-        )
-        await self.run(pc.kick_from_game(props.player_id))

@@ -110,14 +110,15 @@ class SeatsByName:
 
     @classmethod
     def journaled_game(
-        cls, bot: Bot, key: str, options_type: type[Any], engine_type: type[Any]
+        cls, bot: Bot, key: str, options_type: type[Any], engine_type: type[Any], requested_by: str = ""
     ) -> tuple[dict[str, Any], Any, Any, dict[Any, str]]:
         """What every format's ``!resume`` reads first of the journaled game ``key``: its meta, its table
         options, its engine replayed, and engine player -> user name.
 
         Raises:
             JournalError: the journal cannot be replayed, or lacks the players' names.
-            NotAllowed: the game is over."""
+            NotAllowed: the game is over, or ``requested_by`` played in it and is out of it (conceded, left,
+                dropped): only its players still in may continue it."""
         from cockatrice_ext.bot.commands import NotAllowed
 
         meta = bot.journal.table_meta(key)
@@ -126,7 +127,12 @@ class SeatsByName:
         assert isinstance(engine, engine_type)
         if engine.is_over():
             raise NotAllowed("that game is over; there is nothing to continue")
-        return meta, options, engine, cls.journaled_names(meta, engine.config.players)
+        names = cls.journaled_names(meta, engine.config.players)
+        still_in = engine.players_in()
+        out = still_in is not None and requested_by not in {names[p] for p in still_in}
+        if out and requested_by in names.values():
+            raise NotAllowed("you are out of that game: only its players still in can continue it")
+        return meta, options, engine, names
 
     def continue_table(self: Any, key: str, meta: dict[str, Any], names: dict[Any, str]) -> None:
         """This new game continues the journaled table ``key``: copy its actions under this game's key and
@@ -245,13 +251,19 @@ class SeatsByName:
         return True
 
     async def turn_away(self: Any, event: ClientEvent) -> None:
-        """Before a rebuilt game starts, only its own players may take a seat (spectators may watch)."""
+        """Before a rebuilt game starts, only its players still in the game (``Engine.players_in``) may take
+        a seat: one who is out (conceded, left, dropped; the rebuilt game has no seat for them) would take
+        the seat of one still in, who then finds the game full. They are told why and may watch."""
         props = event.message.player_properties  # type: ignore[attr-defined]
         name = props.user_info.name
-        if props.spectator or props.player_id == self.me or name in self.engine_names.values():
+        still_in = {self.engine_names.get(p) for p in self.engine.players_in() or self.engine_names}
+        if props.spectator or props.player_id == self.me or name in still_in:
             return
+        why = "you are out of it; " if name in self.engine_names.values() else ""
         await self.tell(
-            name, f"Game #{self.game_id} continues game #{self.continues}; only its players can sit."
+            name,
+            f"Game #{self.game_id} continues game #{self.continues}; {why}only its players still in can sit"
+            " (you may watch).",
         )
         await self.run(pc.kick_from_game(props.player_id))
 

@@ -555,7 +555,9 @@ class VortexReferee(SeatsByName, PileReferee):
             JournalError: the journal cannot be replayed, or lacks what a rebuild needs.
             NotAllowed: the game never started its draft, or it is over.
         """
-        meta, options, engine, engine_names = cls.journaled_game(bot, key, VortexOptions, rules.VortexEngine)
+        meta, options, engine, engine_names = cls.journaled_game(
+            bot, key, VortexOptions, rules.VortexEngine, requested_by
+        )
         if engine.phase == "new":
             raise NotAllowed("that game never started; open a new one with !vortex new")
         game_names = [str(n) for n in meta.get("game_names", [])]
@@ -573,23 +575,6 @@ class VortexReferee(SeatsByName, PileReferee):
         referee: VortexReferee = await cls.create(bot, room_id, options, block, requested_by=requested_by)
         referee.continue_table(key, meta, engine_names)
         return referee
-
-    async def turn_away(self, event: ClientEvent) -> None:
-        """Before a rebuilt game starts, only its players still in the game may take a seat: one who is out
-        (conceded or left; the rebuilt game has no seat for them) would take the seat of one still in, who
-        then finds the game full. They are told why and may watch."""
-        props = event.message.player_properties  # type: ignore[attr-defined]
-        name = props.user_info.name
-        still_in = {self.engine_names.get(p) for p in self.engine.in_game}
-        if props.spectator or props.player_id == self.me or name in still_in:
-            return
-        why = "you are out of it (you conceded or left); " if name in self.engine_names.values() else ""
-        await self.tell(
-            name,
-            f"Game #{self.game_id} continues game #{self.continues}; {why}only its players still in can sit"
-            " (you may watch).",
-        )
-        await self.run(pc.kick_from_game(props.player_id))
 
     async def restore_board(self) -> None:
         """The rebuilt game started: every player's picks, graveyard, basics and life back with them, the

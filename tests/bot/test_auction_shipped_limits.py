@@ -393,7 +393,7 @@ def test_resume_after_kill_rebuilds_the_game(servatrice_strict: ServatriceServer
                 await eve.client.join_room(room_id)
                 stranger = await eve.client.join_game(room_id, new_game)
                 await wait_until(lambda: stranger.kicked, what="the stranger turned away")
-                told = await eve.wait_private(lambda t: "only its players can sit" in t)
+                told = await eve.wait_private(lambda t: "only its players still in can sit" in t)
                 assert f"continues game #{old_game}" in told
             finally:
                 await eve.close()

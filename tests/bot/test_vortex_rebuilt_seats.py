@@ -80,3 +80,37 @@ def test_a_stranger_is_turned_away_without_being_called_out() -> None:
     asyncio.run(referee.turn_away(joined("dan", 7)))
     assert kicked(ran) == [7]
     assert "only its players still in can sit" in told[0][1] and "you are out" not in told[0][1]
+
+
+def test_a_player_out_of_the_game_cannot_continue_it(tmp_path: Any) -> None:
+    """Seen in a review: ``!resume`` was taken from any player the journal named, one who had conceded too,
+    who then became the rebuilt game's requester. A player still in may continue it; one out is told why;
+    anyone else (a friend asking for them) may, as before."""
+    from dataclasses import asdict
+
+    from cockatrice_ext.bot.commands import NotAllowed
+    from cockatrice_ext.bot.vortex import VortexOptions
+    from cockatrice_ext.journal import Journal, Table
+
+    journal = Journal(str(tmp_path / "journal.sqlite3"))
+    try:
+        cards = tuple(CardFacts(name=f"Card {n}") for n in range(40))
+        engine = rules.VortexEngine(rules.VortexConfig(players=(1, 2, 3), cards=cards), seed=1)
+        meta = {"options": asdict(VortexOptions(seats=3)), "names": {"1": "ann", "2": "ben", "3": "cat"}}
+        table = Table.create(journal, "s:game:5", engine, meta=meta)
+        table.apply(rules.StartGame(player=None))
+        table.apply(rules.RemovePlayer(player=None, target=3, reason="conceded"))
+        bot: Any = SimpleNamespace(journal=journal)
+        for asker in ("ann", "dan", ""):
+            _, _, replayed, names = VortexReferee.journaled_game(
+                bot, "s:game:5", VortexOptions, rules.VortexEngine, asker
+            )
+            assert names == {1: "ann", 2: "ben", 3: "cat"} and list(replayed.in_game) == [1, 2]
+        try:
+            VortexReferee.journaled_game(bot, "s:game:5", VortexOptions, rules.VortexEngine, "cat")
+        except NotAllowed as exc:
+            assert str(exc) == "you are out of that game: only its players still in can continue it"
+        else:
+            raise AssertionError("cat, out of the game, was let continue it")
+    finally:
+        journal.close()

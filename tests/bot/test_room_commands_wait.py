@@ -69,7 +69,9 @@ def test_a_request_waiting_for_a_slot_holds_up_no_game_and_no_other_user(
             playing = opened_game(await ask(alice, room_id))
             for player in (alice, bob):
                 await player.sit(room_id, playing)
-            await wait_until(lambda: bot.games[playing].table is not None, timeout=30, what="the auction started")
+            await wait_until(
+                lambda: bot.games[playing].table is not None, timeout=30, what="the auction started"
+            )
 
             make_room = bot.make_room
 

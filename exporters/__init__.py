@@ -170,7 +170,7 @@ def left_out(deck: ExportDeck, fmt: str) -> list[str]:
     present = {
         "maybeboard": f"maybeboard ({_cards(maybe)})" if maybe else "",
         "tags": f"tags ({', '.join(deck.tags)})" if deck.tags else "",
-        "banner card": f"banner card ({deck.banner_card})" if deck.banner_card else "",
+        "banner card": _banner_phrase(deck),
         "format": f"format ({deck.format})" if deck.format else "",
         "playmat card": _playmat_phrase(deck),
         "sideboard plans": _plans_phrase(deck),
@@ -188,6 +188,14 @@ def left_out(deck: ExportDeck, fmt: str) -> list[str]:
         if kind not in export_format.sections:
             phrases += [f"{name} ({_cards(count)})" for name, count in counted if count]
     return phrases
+
+
+def _banner_phrase(deck: ExportDeck) -> str:
+    """``banner card (Sol Ring)`` when the deck has one, ``banner card (provider id '...')`` when it has only
+    a provider id (as a .cod may), else ``""``."""
+    if deck.banner_card:
+        return f"banner card ({deck.banner_card})"
+    return f"banner card (provider id {deck.banner_provider_id!r})" if deck.banner_provider_id else ""
 
 
 def _playmat_phrase(deck: ExportDeck) -> str:

@@ -106,6 +106,16 @@ def _playmat_card(deck: ExportDeck) -> str:
     return f"    {etree.tostring(playmat, encoding='unicode')}\n"
 
 
+def _banner_card(deck: ExportDeck) -> str:
+    """The deck's ``<bannerCard>`` line, or ``""`` when it has neither a name nor a provider id. The provider
+    id (which printing's art Cockatrice shows) is written as Cockatrice writes it, the element's
+    ``providerId`` attribute, only when the deck has one: a deck without it is written as before."""
+    if not deck.banner_card and not deck.banner_provider_id:
+        return ""
+    provider = f' providerId="{attr(deck.banner_provider_id)}"' if deck.banner_provider_id else ""
+    return f"    <bannerCard{provider}>{text(deck.banner_card)}</bannerCard>\n"
+
+
 def _sideboard_plan(plan: SideboardPlan) -> str:
     """A ``<sideboard_plan>`` as Cockatrice writes one: its ``name``, then each move's ``card_name``,
     ``start_zone`` and ``target_zone``, all text (lxml escapes it; a card name is never looked up)."""
@@ -135,8 +145,7 @@ def write_cod(deck: ExportDeck, *, printings: bool = True) -> bytes:
     out.append(f"    <deckname>{text(deck.name)}</deckname>\n")
     if deck.format:
         out.append(f"    <format>{text(deck.format)}</format>\n")
-    if deck.banner_card:
-        out.append(f"    <bannerCard>{text(deck.banner_card)}</bannerCard>\n")
+    out.append(_banner_card(deck))
     out.append(_playmat_card(deck))
     out.append(f"    <comments>{text(deck.comments)}</comments>\n")
     if deck.tags:

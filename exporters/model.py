@@ -333,6 +333,8 @@ class ExportDeck:
     sets: dict[str, CardSet] = field(default_factory=dict)
     tags: list[str] = field(default_factory=list)
     banner_card: str = ""
+    banner_provider_id: str = ""
+    """The banner card's provider id (a .cod's ``<bannerCard providerId>``), as read; ``""``: none."""
     format: str = ""
     playmat_card: str = ""
     """The card whose art is the player's playmat (a .cod's ``<playmatCard>``), as read."""
@@ -414,6 +416,7 @@ def from_resolved(resolved: ResolvedDeck, db: CardDatabase | None = None) -> Exp
         comments=deck.comments,
         tags=list(deck.tags),
         banner_card=deck.banner_card,
+        banner_provider_id=deck.banner_provider_id,
         format=deck.format,
         playmat_card=deck.playmat_card,
         playmat_attributes={str(key): str(value) for key, value in deck.playmat_attributes.items()},

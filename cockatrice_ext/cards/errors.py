@@ -90,10 +90,10 @@ class UnknownCard:
         places = [line for line in (lines or [self.line]) if line]
         where = f"{line_place(source, places)}: " if places else ""
         if self.reason:
-            cards = f": {', '.join(self.suggestions)}" if self.suggestions else ""
+            cards = f": {'; '.join(self.suggestions)}" if self.suggestions else ""
             return f"{where}{self.name!r} {self.reason}{cards}"
         shown = [self._against_name(suggestion) for suggestion in self.suggestions]
-        notes = [f"did you mean: {', '.join(shown)}?"] if shown else []
+        notes = [f"did you mean: {'; '.join(shown)}?"] if shown else []  # names hold commas (Valki, God...)
         if not shown and not latin_letters(self.name):
             notes.append("not an English name: names are matched in English only")
         notes += self._count_hint()

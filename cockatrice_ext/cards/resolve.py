@@ -49,6 +49,7 @@ __all__ = [
     "quote_variants",
     "resolve_deck",
     "resolve_name",
+    "shown_name",
     "simple_name",
 ]
 
@@ -106,6 +107,28 @@ def simple_name(name: str, *, whole: bool = False) -> str:
     if not text.isascii():
         text = unicodedata.normalize("NFKD", text)
     return _NOT_SIMPLE.sub("", text)
+
+
+def shown_name(name: str) -> str:
+    """``name`` as said to a person: as it is when plain, else quoted, with how many trailing spaces it has
+    (``'Pest Token ' (1 trailing space)``). Cockatrice's token file tells tokens apart by trailing spaces
+    (``Soldier Token``, ``Soldier Token  ``), so a file gets the name exact; a person must see them, and a
+    list of names joined by ``, `` or ``; `` must not make a trailing space look like part of the separator.
+    """
+    if name.isprintable() and name == name.strip() and "  " not in name:
+        return name
+    trailing = len(name) - len(name.rstrip(" "))
+    note = f" ({trailing} trailing space{'' if trailing == 1 else 's'})" if trailing else ""
+    return f"{name!r}{note}"
+
+
+def deck_line_name(card: Card) -> str:
+    """The name a deck line carries for ``card``: a double-faced, flip or meld card's front face
+    (``Valki, God of Lies``, as Cockatrice and Forge list a modal DFC), a split, aftermath or adventure
+    card's whole name (``Fire // Ice``), else its name."""
+    if " // " not in card.name or card.layout in HALF_LAYOUTS:
+        return card.name
+    return card.faces[0].name if card.faces else card.name.split(" // ", 1)[0]
 
 
 _QUOTES = "\"'\u201c\u201d\u2018\u2019"
@@ -205,6 +228,10 @@ class NameIndex:
                 card, printing = (
                     variant  # Very Cryptic Command (UST) 49d: the card "Very Cryptic Command (d)"
                 )
+            if printing is None and art_index > 0 and not collector_number and set_code:
+                printing, said = _first_art_instead(card, set_code, art_index)
+                if printing is not None:
+                    warnings.append(said)
             if printing is None:
                 art = f"art {art_index}" if art_index and not collector_number else ""
                 pin = " ".join(
@@ -291,7 +318,20 @@ class NameIndex:
             card_name = self.db.cards[hit[1]].name if hit else self.db.name_hints[k]
             if card_name not in names:
                 names.append(card_name)
-        return names[:limit]
+        lines = dict.fromkeys(self._deck_line_name(n) for n in names)  # Valki's front, offered once
+        return list(lines)[:limit]
+
+    def _deck_line_name(self, name: str) -> str:
+        """The name a deck line carries for the card suggested as ``name`` (:func:`deck_line_name`): a
+        modal DFC's front face (``Valki, God of Lies``), not MTGJSON's whole name. A card only hinted at
+        (``name_hints``, not loaded) is read from the shipped cards for its layout; one unknown there keeps
+        its name."""
+        if " // " not in name:
+            return name
+        card = self.db.cards.get(name)
+        if card is None:
+            card = _stored_card(name)
+        return name if card is None else deck_line_name(card)
 
     def simple_matches(self, name: str) -> list[str]:
         """The names of the cards whose simple name (:func:`simple_name`, Cockatrice's) is ``name``'s, one a
@@ -331,6 +371,19 @@ class NameIndex:
         self._grams = grams
 
 
+def _stored_card(name: str) -> Card | None:
+    """The shipped cards' card called ``name`` (its layout tells a suggestion's deck-line name), or
+    ``None`` when it is not there or the shipped data cannot be read."""
+    from cockatrice_ext.cards.errors import CardDataError
+    from cockatrice_ext.cards.store import shipped_store
+
+    try:
+        card = shipped_store().find(name)
+    except CardDataError:
+        return None
+    return card if card is not None and fold_name(card.name) == fold_name(name) else None
+
+
 def _is_art(card: Card) -> bool:
     """Whether ``card`` is an art-series card: a collectible picture, no card to play."""
     return card.layout == "art_series"
@@ -364,6 +417,23 @@ def pick_printing(
             continue
         return printing
     return None
+
+
+def _first_art_instead(card: Card, set_code: str, art_index: int) -> tuple[Printing | None, str]:
+    """For Forge's ``Island|M19|9``, an art index past the arts ``card`` has in ``set_code``: the set's first
+    art, and the warning naming the index and how many arts the set has (the set is kept, as for a mistyped
+    collector number, not some other set's default printing); ``None`` when the card is not in the set."""
+    arts = printings_in_set(card, set_code)
+    if not arts:
+        return None, ""
+    code = set_code.strip().upper()
+    first = arts[0]
+    count = f"{len(arts)} art{'' if len(arts) == 1 else 's'}"
+    number = f" {first.collector_number}" if first.collector_number else ""
+    return first, (
+        f"{card.name!r} has no art {art_index} in {code} (it has {count} there); using its first,"
+        f" ({code}){number}"
+    )
 
 
 def _in_set_instead(card: Card, set_code: str, collector_number: str) -> tuple[Printing | None, str]:
@@ -419,6 +489,12 @@ def printings_in_set(card: Card, set_code: str) -> list[Printing]:
     return sorted((p for p in card.printings if p.set_code.upper() == wanted), key=order)
 
 
+def shown_suggestions(index: NameIndex, name: str) -> tuple[str, ...]:
+    """``name``'s suggestions (:meth:`NameIndex.suggest`) as an error says them (:func:`shown_name`: a
+    token's trailing spaces quoted and counted): :class:`UnknownCard` keeps them only to be said."""
+    return tuple(shown_name(suggestion) for suggestion in index.suggest(name))
+
+
 def resolve_name(
     db: CardDatabase | NameIndex, name: str, set_code: str = "", collector_number: str = ""
 ) -> Match:
@@ -426,7 +502,7 @@ def resolve_name(
     index = db if isinstance(db, NameIndex) else NameIndex(db)
     match = index.resolve(name, set_code, collector_number)
     if match is None:
-        raise UnknownCardsError([UnknownCard(name=name, suggestions=tuple(index.suggest(name)))])
+        raise UnknownCardsError([UnknownCard(name=name, suggestions=shown_suggestions(index, name))])
     return match
 
 
@@ -555,7 +631,7 @@ def resolve_deck(deck: Deck, db: CardDatabase | NameIndex, *, source: str = "") 
         """``name``'s suggestions, for the first names said only (:attr:`UnknownCardsError.SHOWN`)."""
         if name not in suggested:
             shown = len(suggested) < UnknownCardsError.SHOWN
-            suggested[name] = tuple(index.suggest(name)) if shown else ()
+            suggested[name] = shown_suggestions(index, name) if shown else ()
         return suggested[name]
 
     for section, entries in deck.sections.items():

@@ -125,11 +125,15 @@ def format_card(
     card: Card, *, max_printings: int = 12, find: Callable[[str], Card | None] | None = None
 ) -> str:
     """A card as readable text: name, cost, type line, P/T or loyalty, text per face; what it makes
-    (tokens found by ``find``, helper cards such as Foretell left out) and what it melds with; printings."""
+    (tokens found by ``find``, helper cards such as Foretell left out) and what it melds with; printings.
+    Names are said as :func:`~cockatrice_ext.cards.resolve.shown_name` says them (a token's trailing spaces
+    quoted and counted)."""
+    from cockatrice_ext.cards.resolve import shown_name
+
     lines: list[str] = []
     for face in card.faces or ():
-        shown_name = face.name if len(card.faces) > 1 else card.name  # a renamed token shows its own name
-        head = shown_name + (f"  {face.mana_cost}" if face.mana_cost else "")
+        name = face.name if len(card.faces) > 1 else card.name  # a renamed token shows its own name
+        head = shown_name(name) + (f"  {face.mana_cost}" if face.mana_cost else "")
         lines.append(head)
         stats = ""
         if face.power is not None or face.toughness is not None:
@@ -154,9 +158,9 @@ def format_card(
         extra.append("Token")
     made, melds = _related_by_kind(card, find)
     if made:
-        extra.append("Makes: " + "; ".join(made))
+        extra.append("Makes: " + "; ".join(map(shown_name, made)))
     if melds:
-        extra.append("Melds: " + "; ".join(melds))
+        extra.append("Melds: " + "; ".join(map(shown_name, melds)))
     lines.extend(extra)
     if card.printings:
         shown = [
@@ -202,7 +206,7 @@ def lookup(
     is read as a list's line is, pasted whole: ``"4 Lightning Bolt (M10) 146"`` (a count, ``4x``, ``SB:``
     and a deck site's ``*F*`` or ``[Category]`` are passed over) shows that printing (--set and --number
     win over it)."""
-    from cockatrice_ext.cards.resolve import NameIndex
+    from cockatrice_ext.cards.resolve import NameIndex, shown_name
 
     wanted = list(name)
     pinned = [_read_as_line(one) for one in wanted]
@@ -227,7 +231,7 @@ def lookup(
         if match is None:
             unknown = True
             suggestions = index.suggest(pinned[position][0] or one)
-            hint = f" Did you mean: {'; '.join(suggestions)}?" if suggestions else ""
+            hint = f" Did you mean: {'; '.join(map(shown_name, suggestions))}?" if suggestions else ""
             if not suggestions and not latin_letters(one):
                 hint = " It is not an English name: names are matched in English only."
             click.echo(f"error: unknown card {one!r} in {db.source or 'the card data'}.{hint}", err=True)

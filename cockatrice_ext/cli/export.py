@@ -137,12 +137,32 @@ def find_block(block: str) -> Path:
         exact = _blocks_folder() / block
         if block.endswith(_BLOCK_SUFFIXES) and exact.is_file():
             return exact
+    if path.is_symlink():  # exists() follows the link: a link to nothing is no "no such file"
+        raise click.BadParameter(_broken_link(path, block), param_hint="BLOCK")
     known = ", ".join(sorted(bundled_blocks())) or "none"
     like = _names_like(path, list(bundled_blocks()) if not path.parent.parts else [])
     meant = f"did you mean {' or '.join(like)}? " if like else ""
     raise click.BadParameter(
         f"no such file, and no bundled block named {block!r} ({meant}bundled: {known})", param_hint="BLOCK"
     )
+
+
+def _broken_link(path: Path, block: str) -> str:
+    """What to say of ``block``, a symbolic link whose target does not exist (or a loop of links): where
+    it points, as written in the link and, when that is relative or leads on through other links, the
+    path it comes to."""
+    import os
+
+    try:
+        target = os.readlink(path)
+    except OSError:
+        return f"{block} is a broken link"
+    try:
+        final = str(path.resolve())
+    except (OSError, RuntimeError):  # a loop of links
+        return f"{block} is a broken link: it points to {target!r}, a loop of links"
+    ends = f" ({final})" if final != target else ""
+    return f"{block} is a broken link: it points to {target!r}{ends}, which does not exist"
 
 
 def _names_like(path: Path, bundled: list[str]) -> list[str]:

@@ -68,6 +68,9 @@ class Deck:
     sections: dict[str, list[DeckEntry]] = field(default_factory=dict)
     tags: list[str] = field(default_factory=list)  # Cockatrice <tags>, Forge Tags=
     banner_card: str = ""  # Cockatrice <bannerCard>: the card shown for the deck
+    banner_provider_id: str = ""
+    """The ``<bannerCard>``'s ``providerId`` attribute as written (which printing's art Cockatrice shows;
+    a string, unchecked), for a .cod writer to write back; ``""`` when the file has none or an empty one."""
     format: str = ""  # Cockatrice <format> (e.g. "commander"); may be empty
     encoding: str = ""  # the text's encoding when not UTF-8 ("Windows-1252"), for the command line to say
     playmat_card: str = ""  # Cockatrice <playmatCard>: the card whose art is the player's playmat

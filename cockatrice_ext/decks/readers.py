@@ -96,7 +96,7 @@ from cockatrice_ext.decks.blocklist import (
     without_comment,
     without_invisible,
 )
-from cockatrice_ext.decks.errors import DeckFormatError
+from cockatrice_ext.decks.errors import DeckFormatError, line_place
 from cockatrice_ext.decks.model import MAYBE, VARIANT_SECTIONS, Deck, DeckEntry
 
 if TYPE_CHECKING:
@@ -306,6 +306,7 @@ def read_cod(data: bytes, source: str = "<text>") -> Deck:
     if _local(root.tag) != "cockatrice_deck":
         raise DeckFormatError(f"root element is <{_local(root.tag)}>, not <cockatrice_deck>", source=source)
     deck = Deck()
+    refused: list[DeckFormatError] = []  # every card element that cannot be read, said at once
     for element in root:
         tag = _local(element.tag)
         if tag == "deckname":
@@ -316,6 +317,7 @@ def read_cod(data: bytes, source: str = "<text>") -> Deck:
             deck.format = (element.text or "").strip()
         elif tag == "bannerCard":
             deck.banner_card = (element.text or "").strip()
+            deck.banner_provider_id = str(element.get("providerId") or "")
         elif tag == "playmatCard":
             deck.playmat_card = (element.text or "").strip()
             deck.playmat_attributes = {str(key): str(value) for key, value in element.attrib.items()}
@@ -339,19 +341,44 @@ def read_cod(data: bytes, source: str = "<text>") -> Deck:
                     continue
                 line = card.sourceline or 0
                 raw = card.get("name") or ""
-                name = _checked_name(raw, source=source, line=line)
+                try:
+                    name = _checked_name(raw, source=source, line=line)
+                    count = _count(card.get("number"), source=source, line=line, what="number")
+                except DeckFormatError as exc:
+                    refused.append(exc)
+                    continue
                 if raw.rstrip(" ") == name:  # Magic-Token tells same-named tokens apart by trailing spaces
                     name = raw
                 entries.append(
                     DeckEntry(
                         name=name,
-                        count=_count(card.get("number"), source=source, line=line, what="number"),
+                        count=count,
                         set_code=(card.get("setShortName") or "").strip().upper(),
                         collector_number=(card.get("collectorNumber") or "").strip(),
                         line=line,
                     )
                 )
+    if refused:
+        raise _refused_cards(refused, source)
     return deck
+
+
+MAX_REFUSED_SAID = 25
+"""A .cod's refused card elements listed at most; a count stands for the rest."""
+
+
+def _refused_cards(refused: list[DeckFormatError], source: str) -> DeckFormatError:
+    """One error for every ``<card>`` of a .cod that cannot be read (a number ``4x``, ``0`` or ``-3``, a name
+    no card has): all of them, so that one run names every line to fix, as unknown names are; one is said as
+    itself, more each at its ``FILE:LINE`` (:func:`~cockatrice_ext.decks.errors.line_place`, so an editor
+    jumps to each) under a heading pointing at the first."""
+    if len(refused) == 1:
+        return refused[0]
+    said = [f"  {line_place(source, error.line)}: {error.message}" for error in refused[:MAX_REFUSED_SAID]]
+    if len(refused) > MAX_REFUSED_SAID:
+        said.append(f"  ... and {len(refused) - MAX_REFUSED_SAID} more")
+    message = "\n".join([f"{len(refused)} card entries cannot be read:", *said])
+    return DeckFormatError(message, source=source, line=refused[0].line)
 
 
 def _sideboard_plan(element: etree._Element) -> dict[str, Any]:

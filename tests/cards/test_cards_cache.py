@@ -100,7 +100,8 @@ def test_cached_tokens_keep_their_names_and_links(tmp_path: Path) -> None:
     for _ in range(2):  # parsed, then cached
         code, out = lookup("Token Maker", "Angel Token ", *args)
         assert code == 0, out
-        assert "Makes: Angel Token " in out and "Vigilance." in out and "Flying." not in out
+        assert "Makes: 'Angel Token ' (1 trailing space)" in out  # its trailing space shown (shown_name)
+        assert "Vigilance." in out and "Flying." not in out
 
 
 def test_suggestions_come_from_every_cached_name(tmp_path: Path) -> None:

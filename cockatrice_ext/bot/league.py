@@ -74,10 +74,9 @@ which sets ``bot.league_pages``), each player's view lives on a private page, wh
 answer carried (a player without one gets it with their first private message: ``Your shop and pool:
 URL or !shop``); later lines point there instead of listing cards, and players watching their page (its
 live stream open) get no chat copy of what it shows: the start of an eight-player league costs the room's
-line, no private message. Without it, the first view of a draft phase is the actionable part (the shop
-with the commands, ~150 characters); what the phase brought (cards, treasures) and the whole view (shop
-and numbered pool) follow once that line has gone out. Rolls show the whole view at once. ``!shop`` and
-``!pool`` answer in full at any time.
+line, no private message. Without it, the first view of a draft phase is one message that can be acted on:
+the shop and the numbered pool, the treasures and the commands (~320 characters; a later phase's random card
+is said before it). Rolls show the whole view at once. ``!shop`` and ``!pool`` answer in full at any time.
 A batch's private lines are queued before its room lines, but under the server's limits that is not the
 order they leave in: the chat scheduler sends rooms' and games' lines first while those used less than a
 third of the budget lately, else the destination that used the least of it lately goes first (a player's

@@ -101,10 +101,12 @@ class LeagueAway(LeagueParts):
                 continue
             if not (present is None or member in present or member in playing):
                 self.out_of_room.add(member)
+                self.packs_listed.pop(member, None)  # gone a while: the welcome-back lists their pack again
                 continue
             self.seen[member] = now
             if member in self.out_of_room:
                 self.out_of_room.discard(member)
+                self.heard_while_out.discard(member)
                 if not self.kept_for(member):  # they were online: told of the referee's moves as made
                     self.missed.pop(member, None)
                     self.missed_moves.pop(member, None)

@@ -8,9 +8,6 @@ The rules:
   ``bulk``, queued behind the member's short lines;
 * lines are joined into as few messages as fit (:data:`PRIVATE_LIMIT` privately, 280 characters in the room;
   a longer line is cut at "; ": :func:`_pack_lines`); a line rendered as it leaves makes its message one too;
-* a follow-up (the whole draft view after its actionable first line) is queued once the member's earlier
-  lines have left, and is owed to them until then (:meth:`LeagueChat.lists_owed`): a command by number may
-  point into a list it holds;
 * a chat player's pool is listed whole once, then as what changed (:meth:`LeagueChat.share_pool`); a listing
   renders the pool as it leaves, its heading and its pieces from one rendering (:class:`PoolListing`);
 * with a web view, a member's first private message carries the link to their page
@@ -30,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from cockatrice_ext.bot.chat import Tagged
 from cockatrice_ext.bot.league_cards import pool_list
 from cockatrice_ext.bot.league_parts import LeagueParts
-from cockatrice_ext.bot.league_views import Line, Live, Rendered
+from cockatrice_ext.bot.league_views import Line, Live
 from cockatrice_ext.bot.runtime import Bot
 from cockatrice_ext.bot.words import shorten
 
@@ -63,29 +60,6 @@ class LeagueChat(LeagueParts):
         """Private lines to ``player``, joined into as few messages as the budget allows."""
         for chunk in _pack_lines(list(lines), limit=PRIVATE_LIMIT, separator=" | "):
             await self.tell(player, chunk)
-
-    async def _follow_up(self, player: str, lines: list[Line], rendered: Rendered | None = None) -> None:
-        """Send ``lines`` once the player's earlier lines have gone out (so those go out short, and first),
-        from the session that writes to them (a helper's: the main session's chat holds none of their
-        lines). A first line of ``rendered`` still waiting then (the wait timed out) says nothing: the
-        follow-up says it all (:meth:`Rendered.until_followed`). Owed to the player until queued
-        (:attr:`follow_ups_owed`): a ``!swap 1 1`` typed as the first line arrives numbers a pool listed only
-        here."""
-        await self.bot.conversation_with(player).chat.flush(("user", player), timeout=120)
-        if rendered is not None:
-            rendered.followed.add(player)
-        await self.tell_lines(player, lines)
-
-    def _follow_up_ended(self, player: str) -> None:
-        """One follow-up for ``player`` is queued, or will never be (cancelled, failed): no longer owed."""
-        self.follow_ups_owed[player] -= 1
-        if self.follow_ups_owed[player] <= 0:
-            del self.follow_ups_owed[player]
-
-    def lists_owed(self, player: str) -> bool:
-        """Whether lines for ``player`` are still held back here, not yet in the chat queue (a follow-up
-        waiting for their first line to leave): a command by number may point into a list it holds."""
-        return self.follow_ups_owed[player] > 0
 
     @property
     def pages(self) -> Any:

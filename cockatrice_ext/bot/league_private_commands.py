@@ -11,7 +11,7 @@ The rules:
   (and ``!leave``: :mod:`~cockatrice_ext.bot.league_leaving`);
 * a wrong phase is refused before numbers are read against empty lists (:func:`require_phase`); numbers are
   read against the lists the member was shown, and refused while a list they may point into has not reached
-  them (``require_lists_read``, with the follow-ups still owed to them);
+  them (``require_lists_read``: lines for them still wait in the chat queue);
 * a leftover command said again and again is answered once per :data:`BURST_SECONDS`
   (:meth:`LeaguePrivateCommands.first_in_burst`); a ``!buy`` that overpays is warned about once, and the
   same ``!buy`` again pays it all;
@@ -129,7 +129,7 @@ class LeaguePrivateCommands(LeagueParts):
                 ctx.sender, card, engine.carousel, carousel=True, put_back_from=pool, name_of=self.card_name
             )
             given = getattr(action, "put_back", None)  # a number of their pool, with the put-back carousel
-            require_lists_read(ctx, action.card, given, held=self.lists_owed(ctx.sender))  # type: ignore[attr-defined]
+            require_lists_read(ctx, action.card, given)
             await self.act(ctx, action)
         else:
             if engine.phase in ("play", "market", "over"):  # a leftover !pick, often several at once
@@ -140,7 +140,7 @@ class LeaguePrivateCommands(LeagueParts):
             if not engine.pack(ctx.sender):
                 raise RulesError("no_pack", player=ctx.sender)
             action = pick_action(ctx.sender, card, engine.pack(ctx.sender))
-            require_lists_read(ctx, action.card, held=self.lists_owed(ctx.sender))  # type: ignore[attr-defined]
+            require_lists_read(ctx, action.card)
             await self.act(ctx, action)
 
     def first_in_burst(self, member: str, what: str, now: float | None = None) -> bool:
@@ -185,6 +185,7 @@ class LeaguePrivateCommands(LeagueParts):
         pack = self.engine.pack(player)
         if not pack:
             return "No pack is waiting for you now."
+        self.pack_listed(player, tuple(pack))
         return shorten(f"Your pack ({len(pack)}): {numbered([self.card_name(c) for c in pack])}.", 900)
 
     @command(scopes=("private",))
@@ -212,7 +213,7 @@ class LeaguePrivateCommands(LeagueParts):
         engine: mk.MarketDraftEngine = self.engine
         require_phase(engine, "market")
         action = buy_action(ctx.sender, what, engine.market, engine.pool(ctx.sender), name_of=self.card_name)
-        require_lists_read(ctx, action.card, *action.pay, held=self.lists_owed(ctx.sender))
+        require_lists_read(ctx, action.card, *action.pay)
         spare = engine.unneeded(action)
         if spare and self.overpay_warned.get(ctx.sender) != action:
             self.overpay_warned[ctx.sender] = action
@@ -276,7 +277,7 @@ class LeaguePrivateCommands(LeagueParts):
             raise RulesError("already_done", player=ctx.sender)
         shop, pool = engine.shop(ctx.sender), engine.pool(ctx.sender)
         action = swap_action(ctx.sender, cards, shop, pool, item=item, name_of=self.card_name)
-        require_lists_read(ctx, action.shop_card, action.pool_card, held=self.lists_owed(ctx.sender))
+        require_lists_read(ctx, action.shop_card, action.pool_card)
         await self.act(ctx, action)
 
     @command(scopes=("private",))
@@ -311,7 +312,7 @@ class LeaguePrivateCommands(LeagueParts):
         if not pack:
             raise RulesError("no_augment_pack", player=ctx.sender)
         choice = by_position(pack, card, "augment pack")
-        require_lists_read(ctx, choice, held=self.lists_owed(ctx.sender))  # a number read off the listing
+        require_lists_read(ctx, choice)  # a number read off the listing
         await self.act(ctx, ab.ChooseAugment(player=ctx.sender, card=choice))
 
     @command(scopes=("private",), aliases=("enddraft",))

@@ -8,7 +8,8 @@ The rules:
   now: the league's stage, what it waits for from them, their game, their pool
   (:meth:`LeagueRecap.now_parts`);
 * back in the room while online, they hear what the league waits for from them
-  (:meth:`LeagueRecap.welcome_back`), unless a recap has just said it;
+  (:meth:`LeagueRecap.welcome_back`), unless a recap has just said it, worded as it leaves: not the pack
+  their chat has listed since they came back (:meth:`LeagueRecap.pack_listed`);
 * what the league waits for from a member is one line with its command (:meth:`LeagueRecap.waiting_line`);
   a member it does not wait for hears what they last did and whom it waits for
   (:meth:`LeagueRecap.waited_line`).
@@ -26,6 +27,7 @@ from cockatrice_ext.bot.league_chat import PRIVATE_LIMIT
 from cockatrice_ext.bot.league_parts import LeagueParts
 from cockatrice_ext.bot.league_views import (
     STAND_IN_WORDS,
+    Live,
     carousel_prompt,
     counted,
     departure,
@@ -35,6 +37,7 @@ from cockatrice_ext.bot.league_views import (
 )
 from cockatrice_ext.bot.words import shorten
 from cockatrice_ext.formats import autobattler as ab
+from cockatrice_ext.formats import market as mk
 
 
 class LeagueRecap(LeagueParts):
@@ -137,13 +140,37 @@ class LeagueRecap(LeagueParts):
 
     async def welcome_back(self, member: str) -> None:
         """Tell a member back in the room what the league waits for from them (their pack again...), unless
-        they have just been given what was kept for them while they were offline (it said so already)."""
+        they have just been given what was kept for them while they were offline (it said so already).
+        Worded as it leaves, and nothing when it would only list again the pack their chat has listed
+        since they came back (field: a ``!pick`` typed on the way back was answered "You picked ... |
+        Your pack (10): ...", then "Welcome back: your pack (10): ..." spent 300 characters again)."""
         if self.bot.conversation_with(member).chat.got_back_lately(member):
             return  # their recap said what was decided for them and what is true now
         self.missed.pop(member, None)  # told as it happened: they were online
         self.missed_moves.pop(member, None)
-        if line := self.waiting_line(member):
-            await self.tell(member, shorten(led("Welcome back", line), PRIVATE_LIMIT))
+        if self.waiting_line(member):
+            await self.tell(member, Live(lambda: self.welcome_back_line(member)))
+
+    def welcome_back_line(self, member: str) -> str | None:
+        """The welcome-back as it leaves: what the league waits for from ``member`` then (None: nothing, or
+        only the pack listed to them already)."""
+        pack = tuple(self.engine.pack(member)) if isinstance(self.engine, mk.MarketDraftEngine) else ()
+        if pack and self.packs_listed.get(member) == pack:
+            return None
+        line = self.waiting_line(member)
+        if not line:
+            return None
+        if pack and line.startswith("Your pack ("):
+            self.pack_listed(member, pack)
+        return shorten(led("Welcome back", line), PRIVATE_LIMIT)
+
+    def pack_listed(self, player: str, pack: tuple[int, ...]) -> None:
+        """A listing of ``pack`` left for ``player`` (a pack in front of them, ``!pack``, a welcome-back):
+        remembered unless they are out of the room and silent since (a listing made while they were away,
+        the referee picking for them, is what the welcome-back is for)."""
+        if player in self.out_of_room and player not in self.heard_while_out:
+            return
+        self.packs_listed[player] = pack
 
     def kept_for(self, member: str) -> bool:
         """Whether the chat keeps lines for ``member`` (offline): their recap tells what was missed."""

@@ -4,8 +4,8 @@ league answers a member's command, and how the engine's effects are announced (:
 Where each part lives: :class:`LeagueReferee` is put together from mixins, one per set of rules, so that
 each can be read in a module of its own (what they share: :mod:`~cockatrice_ext.bot.league_parts`):
 
-* ``league_chat``: how its lines reach chat within the budget (private lines packed, follow-ups, pool
-  listings, page links);
+* ``league_chat``: how its lines reach chat within the budget (private lines packed, pool listings, page
+  links);
 * ``league_recap``: what a member who was away hears (the recap, welcome back, what the league waits for);
 * ``league_away``: away and idle members (the referee's moves for them, forfeits of members gone long);
 * ``league_leaving``: a member leaving for good (``!leave confirm``);
@@ -173,11 +173,6 @@ class LeagueReferee(
         """Members who play from chat (an action typed in chat since their page last showed): their packs,
         shops and markets come listed in chat. Until then, with a web view, chat points to their page
         (their first message holds its link), so eight players' first lines fit one chat budget."""
-        self._follow_ups: set[asyncio.Task[None]] = set()
-        self.follow_ups_owed: Counter[str] = Counter()
-        """Members with a follow-up still held back (not queued yet: :meth:`_follow_up`), counted from when
-        it is made, in the same turn as its first line: a list it holds is owed to them
-        (:meth:`lists_owed`)."""
         self.seen: dict[str, float] = {}
         """When each member was last seen: in the league's room, or writing to us (``time.monotonic``)."""
         self.decisions: dict[str, Decision] = {}
@@ -209,6 +204,12 @@ class LeagueReferee(
         """What the referee decided for a member while they were away (its moves, a forfeit), as their recap
         says it (:meth:`recap`); told once."""
         self.missed_moves: dict[str, Counter[str]] = {}
+        self.packs_listed: dict[str, tuple[int, ...]] = {}
+        """The pack each Market member's chat last listed (its line drawn: on its way to them) since they came
+        back, seen in the room or by a command: a welcome-back does not list it again
+        (:meth:`pack_listed`)."""
+        self.heard_while_out: set[str] = set()
+        """Members out of the room who wrote to us since (back by a command before the room sees them)."""
         self.answered: dict[tuple[str, str], float] = {}
         """When each member last heard the answer to a command said again and again
         (:meth:`first_in_burst`)."""
@@ -413,12 +414,21 @@ class LeagueReferee(
         )
         return f"{what} before round {round_no + 1}"
 
+    def stage_and_waits(self) -> str:
+        """Where the league is and whose move it waits for, in the words of the room's ``!games`` ("the draft
+        before round 1; waits for olim"): the room's ``status`` says it the same way (it said only the stage,
+        while ``!games`` named whom the league waited for)."""
+        waits = list(self.engine.waiting_for())
+        return self.stage() + (f"; waits for {', '.join(waits)}" if waits else "")
+
     def room_status_line(self) -> str:
-        """The room's ``status``: the league's stage, who is away (the referee moves for them) and who is out
-        of the room for now (their game cut short, or their move waiting)."""
-        line = self.status_line()
+        """The room's ``status``: the league's stage and whose move it waits for (:meth:`stage_and_waits`),
+        who is away (the referee moves for them) and who is out of the room for now (their game cut short, or
+        their move waiting)."""
         if self.over:
-            return line
+            return self.status_line()
+        line = f"{TITLES[self.format_name]} league ({', '.join(self.engine.league.members)}): "
+        line += self.stage_and_waits()
         if self.standing_in:
             line += f"; away (the referee moves for them): {', '.join(sorted(self.standing_in))}"
         if out := sorted(self.out_of_room - self.standing_in - self.left):
@@ -445,6 +455,8 @@ class LeagueReferee(
         if ctx.scope != "private" or not self.is_member(ctx.sender):
             return False
         self.seen[ctx.sender] = time.monotonic()  # writing to us: not away, wherever they are
+        if ctx.sender in self.out_of_room:
+            self.heard_while_out.add(ctx.sender)  # what their chat lists from now on reaches them
         try:
             invocation = parse_invocation(text)
         except BadArgument as exc:
@@ -511,7 +523,9 @@ class LeagueReferee(
         pages = self.pages
         pointed = {m for m in self.engine.league.members if m not in self.chat_players} | self.page_players
         watching = pointed | ({answer.sender} if answer is not None else set())
-        rendered = render_effects(effects, engine, pages=watching if pages is not None else False)
+        rendered = render_effects(
+            effects, engine, pages=watching if pages is not None else False, shown=self.pack_listed
+        )
         for player, lines in rendered.private.items():  # players first: the room's line can wait
             if player in self.left:  # they left: the referee's moves for them are nobody's news
                 continue
@@ -531,14 +545,6 @@ class LeagueReferee(
         if answer is not None:  # what only the room's line says in chat (a buy, a pass): the page's answer
             for line in rendered.answers.get(answer.sender, ()):
                 await answer.reply(line)
-        for player, later in rendered.follow_up.items():
-            if player in self.left:  # they left: their draft view is nobody's news (it cost half a window)
-                continue
-            self.follow_ups_owed[player] += 1  # owed from now on, before the task first runs
-            task = asyncio.get_running_loop().create_task(self._follow_up(player, later, rendered))
-            self._follow_ups.add(task)
-            task.add_done_callback(self._follow_ups.discard)
-            task.add_done_callback(lambda _task, p=player: self._follow_up_ended(p))
         prefix = self.room_prefix()
         for line in _pack_lines(rendered.public, limit=280 - len(prefix)):
             await self.bot.room_say(self.room_id, _prefixed(prefix, line))

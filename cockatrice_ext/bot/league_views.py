@@ -272,21 +272,16 @@ def departure(gone: str, dropped: bool, *, to_them: bool = False) -> str:
 class Rendered:
     """Chat for a batch of effects: ``public`` lines for the room, ``private`` lines per player.
 
-    ``follow_up`` holds, per player, lines to send once their first (short) line has gone out: the cards
-    and treasures a draft phase brought, and the whole view. ``on_page`` marks the (player, line) pairs of
-    ``private`` that the player's private page shows by itself (their own pick or swap, the pack waiting
-    there): a player who plays from the page gets them as the page's answer, not in chat. ``answers``: lines
-    only for the answer to a page's button (the room's line says it in chat: a buy, a pass).
+    ``on_page`` marks the (player, line) pairs of ``private`` that the player's private page shows by
+    itself (their own pick or swap, the pack waiting there): a player who plays from the page gets them as
+    the page's answer, not in chat. ``answers``: lines only for the answer to a page's button (the room's
+    line says it in chat: a buy, a pass).
     """
 
     public: list[Line] = field(default_factory=list)
     private: dict[str, list[Line]] = field(default_factory=dict)
-    follow_up: dict[str, list[Line]] = field(default_factory=dict)
     on_page: set[tuple[str, Line]] = field(default_factory=set)
     answers: dict[str, list[str]] = field(default_factory=dict)
-    followed: set[str] = field(default_factory=set)
-    """Players whose ``follow_up`` is queued (the referee adds them as it queues it): a first line that only
-    announces it (:meth:`until_followed`) is dropped if it has not left by then."""
 
     def tell(self, player: str, line: Line, *, on_page: bool = False) -> None:
         self.private.setdefault(player, []).append(line)
@@ -296,30 +291,20 @@ class Rendered:
     def answer(self, player: str, line: str) -> None:
         self.answers.setdefault(player, []).append(line)
 
-    def later(self, player: str, line: Line) -> None:
-        self.follow_up.setdefault(player, []).append(line)
-
-    def until_followed(self, player: str, text: Line) -> Live:
-        """``text`` for ``player`` until their ``follow_up`` is queued: still waiting then, it says nothing,
-        since the follow-up says it all (a draft phase's short shop line and its whole view, both waiting
-        when the chat was slow, went out as one message listing the same shop twice). ``text`` may be
-        rendered as it leaves itself (None: no longer true)."""
-        return Live(lambda: None if player in self.followed else text() if callable(text) else text)
-
 
 def _rarity(card: CardFacts) -> str:
     return mk.rarity_class(card) or card.rarity or "card"
+
+
+ITEM_HINT = " !item SHOP POOL takes an Aura or Equipment as an item (treasures: its mana value)."
+"""How to draft an item, said in each shop view of a league started with items."""
 
 
 def shop_view(engine: ab.AutoBattlerEngine, player: str, names: Sequence[str]) -> str:
     """The whole chat view of an AutoBattler shop: the shop, the numbered pool and the commands."""
     cards = engine.config.cards
     pool = engine.league.pools[player]
-    items = (
-        " !item SHOP POOL takes an Aura or Equipment as an item (treasures: its mana value)."
-        if engine.config.item_drafting
-        else ""
-    )
+    items = ITEM_HINT if engine.config.item_drafting else ""
     return (
         f"Your shop: {numbered(names)}. Your pool: {numbered([cards[c].name for c in pool])}."
         " !swap SHOP POOL to take a card, !roll (1 treasure) for a new shop, !done when finished." + items
@@ -346,22 +331,42 @@ def while_drafting(engine: ab.AutoBattlerEngine, player: str, view: Callable[[li
     return Live(render)
 
 
-def while_in_front(engine: Any, effect: core.PackInFront, text: str) -> Live:
+PackShown = Callable[[str, tuple[int, ...]], None]
+"""Told the player and the pack a listing shows whenever its line is drawn (measured as it is queued, drawn
+as it leaves): the listing is on its way to them (see ``render_effects``)."""
+
+
+def while_in_front(engine: Any, effect: core.PackInFront, text: str, shown: PackShown | None = None) -> Live:
     """``text``, a line about the pack ``effect`` put in front of its player, while that pack is still the one
     they pick from (None once they, or the stand-in, picked from it, or the draft is over): a pack listing
-    queued behind a slow chat never arrives after the pick or the phase it was for."""
-    return Live(lambda: text if tuple(engine.pack(effect.player)) == tuple(effect.cards) else None)
+    queued behind a slow chat never arrives after the pick or the phase it was for. ``shown`` hears of the
+    listing each time it is drawn."""
+
+    def render() -> str | None:
+        if tuple(engine.pack(effect.player)) != tuple(effect.cards):
+            return None
+        if shown is not None:
+            shown(effect.player, tuple(effect.cards))
+        return text
+
+    return Live(render)
 
 
 def shop_first_line(engine: ab.AutoBattlerEngine, player: str, names: Sequence[str]) -> str:
-    """The short first view of a draft phase in chat: the shop and what to do (the pool follows; a ``!swap``
-    by number said while it still waits for the chat budget is refused with why). Every byte counts: a
-    four-player league started right after its joins sends four of these in the window of the four join
-    answers (300 bytes with six-character names), and all of it must fit 1,000 characters (shipped limits).
-    With "; pool next" at the end, one start in twenty (long card names) went past them, and the last
-    player's first view waited a whole window (11 s)."""
+    """A draft phase's first view in chat, the only one: the shop, the numbered pool, the treasures and what
+    to type, so that a player can act on the first message they get. It replaced a short first line (the
+    shop alone) followed by the cards and treasures the phase brought and the whole view: under the shipped
+    limits (1,000 characters per 10 s) four such follow-ups of ~700 characters took three windows, so a
+    ``!swap 1 1`` typed on the shop alone numbered a pool not listed yet, and its refusal queued behind the
+    long follow-up (field: refusal and pool 11-44 s after the start). One message of ~320 characters each
+    costs four players two windows in all, and each is actionable when it arrives; the pool it lists says
+    the first cards, its ``Treasures N`` the phase's treasure."""
+    cards = engine.config.cards
+    pool = numbered([cards[c].name for c in engine.league.pools[player]])
+    items = ITEM_HINT if engine.config.item_drafting else ""
     return (
-        f"Your shop: {numbered(names)}. Treasures {engine.treasures[player]}. !swap SHOP POOL, !roll, !done."
+        f"Your shop: {numbered(names)}. Your pool: {pool}. Treasures {engine.treasures[player]}."
+        " !swap SHOP POOL, !roll, !done." + items
     )
 
 
@@ -372,14 +377,19 @@ def opened_shops(effects: Sequence[Effect]) -> set[str]:
 
 
 def render_effects(
-    effects: Iterable[Effect], engine: Engine[Any], *, pages: bool | Collection[str] = False
+    effects: Iterable[Effect],
+    engine: Engine[Any],
+    *,
+    pages: bool | Collection[str] = False,
+    shown: PackShown | None = None,
 ) -> Rendered:
-    """Short lines for ``effects`` of a Market Draft or AutoBattler engine (pure).
+    """Short lines for ``effects`` of a Market Draft or AutoBattler engine (pure; ``shown`` hears of each
+    pack listed in chat when its line is drawn: a welcome-back need not list it again).
 
     With ``pages`` (True: every player; else the players who watch their private web page now) private
     lines point to the page instead of listing packs, shops and markets; other players get the listing. A
-    draft phase's first shop comes alone (its first cards and treasures are on the page, or in the whole
-    view that follows the short first line).
+    draft phase's first view is one line, the shop with the numbered pool and the treasures (its first cards
+    and treasures are in it, or on the page).
     """
     out = Rendered()
 
@@ -390,14 +400,15 @@ def render_effects(
     effects = list(effects)
     pools_shown: set[str] = set()
     opening = opened_shops(effects)
+    set_up = {e.player for e in effects if isinstance(e, core.CardsGiven) and e.source == "setup"}
     stood_in = {e.player for e in effects if isinstance(e, core.StoodIn)}  # told once, by StoodIn's line
     done_so_far = _done_counts(effects, engine)
 
     def of_this_phase(player: str, text: str) -> Line:
         """``text``, a line about the AutoBattler draft phase ``player`` drafts in now (the cards and
-        treasures it brought), said only while they still draft in it: queued behind a slow chat (a
-        follow-up waits for their first line), it never arrives after their ``!done`` or the phase's end,
-        stuck onto the next phase's shop and contradicting it."""
+        treasures it brought), said only while they still draft in it: queued behind a slow chat, it never
+        arrives after their ``!done`` or the phase's end, stuck onto the next phase's shop and contradicting
+        it."""
         if not isinstance(engine, ab.AutoBattlerEngine) or player not in engine.waiting_for():
             return text
         return while_drafting(engine, player, lambda _names: text)
@@ -411,12 +422,10 @@ def render_effects(
             how = " !pick N (or the name)." if not engine.league.pools[effect.player] else ""  # type: ignore[attr-defined]
             out.tell(
                 effect.player,
-                while_in_front(
-                    engine,
-                    effect,
-                    f"Your pack ({size}) is on your page; or !pack."
-                    if paged(effect.player)
-                    else f"Your pack ({size}): {numbered(effect.names)}.{how}",
+                while_in_front(engine, effect, f"Your pack ({size}) is on your page; or !pack.")
+                if paged(effect.player)
+                else while_in_front(
+                    engine, effect, f"Your pack ({size}): {numbered(effect.names)}.{how}", shown
                 ),
                 on_page=paged(effect.player),
             )
@@ -522,12 +531,11 @@ def render_effects(
             given_line = (
                 of_this_phase(effect.player, given) if effect.source in ("setup", "random") else given
             )
-            if effect.player not in opening:
+            # A draft phase's first view (or page) lists the pool: the first cards are in it; a later
+            # phase's random card is told before it (news in a pool the player knows).
+            news = effect.source == "random" and effect.player not in set_up and not paged(effect.player)
+            if effect.player not in opening or news:
                 out.tell(effect.player, given_line)
-            elif not paged(
-                effect.player
-            ):  # the shop's first line comes alone; this follows it (the page shows the pool)
-                out.later(effect.player, given_line)
         # -- Market Draft --
         elif isinstance(effect, mk.MarketOpened):
             listing = numbered(
@@ -589,10 +597,8 @@ def render_effects(
                 mark = ":" if effect.reason == "kept" and effect.delta < 0 else ","
                 said = f"Treasures: {effect.treasures} ({effect.delta:+d}{mark} {why})."
                 treasure_line = of_this_phase(effect.player, said) if effect.reason == "draft" else said
-                if effect.reason != "draft" or effect.player not in opening:
+                if effect.reason != "draft" or effect.player not in opening:  # the first view says them
                     out.tell(effect.player, treasure_line)
-                elif not paged(effect.player):  # the shop's first line says the treasures; this follows it
-                    out.later(effect.player, treasure_line)
         elif isinstance(effect, ab.ShopOpened):
             assert isinstance(engine, ab.AutoBattlerEngine)
             if paged(effect.player):
@@ -605,13 +611,9 @@ def render_effects(
                     )
             elif effect.player in opening:
                 player = effect.player
-                first = while_drafting(
-                    engine, player, lambda names, p=player: shop_first_line(engine, p, names)
-                )
-                out.tell(player, out.until_followed(player, first))
-                out.later(
+                out.tell(
                     player,
-                    while_drafting(engine, player, lambda names, p=player: shop_view(engine, p, names)),
+                    while_drafting(engine, player, lambda names, p=player: shop_first_line(engine, p, names)),
                 )
             else:
                 player = effect.player

@@ -1576,9 +1576,7 @@ class LobbyReferee(Referee):
             for league in getattr(room, "leagues", ()):
                 if league.over:
                     continue
-                waits = list(league.engine.waiting_for())
-                state = league.stage() + (f"; waits for {', '.join(waits)}" if waits else "")
-                lines.append(f"{league.room_title()} ({state})")
+                lines.append(f"{league.room_title()} ({league.stage_and_waits()})")
         return lines
 
     @command(scopes=("room",))

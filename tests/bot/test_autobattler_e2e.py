@@ -210,8 +210,8 @@ def test_autobattler_league_end_to_end(servatrice: ServatriceServer, tmp_path: P
             await play_round(1, concession_game=True)
             # The second draft phase: a treasure and a random card each, new shops.
             assert engine.phase == "draft"
-            await private(ann, r"Treasures: \d+ \(\+1, draft phase\)", count)
-            await private(ann, r"Your shop: ", count)
+            # One message: the random card, then the shop with the numbered pool and the treasures.
+            await private(ann, r"A random card: .*Your shop: 1\. .*Your pool: 1\. .*Treasures \d+\.", count)
             assert all(len(engine.pool(n)) == 8 for n in NAMES)
             await finish_draft()
             await play_round(2, concession_game=False)

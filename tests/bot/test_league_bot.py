@@ -771,7 +771,7 @@ def test_without_items_the_command_is_not_offered_and_the_shop_does_not_mention_
     league, bot = league_desk(LeagueOptions(format="autobattler"), engine)
     assert "!item" not in " ".join(say(league, bot, "a", "!help"))
     out = render_effects([ab.ShopOpened("a", tuple(engine.shop("a")), ("x",) * 5)], engine)
-    assert "!item" not in out.private["a"][0] and "!item" not in out.follow_up["a"][-1]
+    assert "!item" not in out.private["a"][0]
 
 
 def test_eight_players_are_reseated_when_the_hand_size_grows() -> None:
@@ -842,24 +842,22 @@ def fresh_autobattler(players: tuple[str, ...] = ("a", "b", "c", "d")) -> ab.Aut
     return ab.AutoBattlerEngine(ab.AutoBattlerConfig(players=players, cards=cards), seed=4)
 
 
-def test_a_draft_phase_first_chat_view_is_the_shop_alone_then_the_whole_view() -> None:
-    """Four players' first lines fit one chat budget with room to spare; the pool follows each one."""
+def test_a_draft_phase_first_chat_view_is_the_shop_and_the_numbered_pool_at_once() -> None:
+    """A player can act on their first message: it numbers the shop and the pool (what !swap SHOP POOL
+    reads) and says the treasures; the first cards are in the pool it lists, and nothing follows it."""
     engine = fresh_autobattler()
     out = render_effects(engine.apply(core.Start(player=None)), engine)
     cards = engine.config.cards
     for player in ("a", "b", "c", "d"):
         (line,) = out.private[player]
         shop = [cards[c].name for c in engine.shop(player)]
+        pool = [cards[c].name for c in engine.pool(player)]
         assert line.startswith(f"Your shop: 1. {shop[0]}; ") and f"5. {shop[4]}." in line
+        assert f"Your pool: 1. {pool[0]}; " in line and f"{len(pool)}. {pool[-1]}." in line
         assert f"Treasures {engine.treasures[player]}." in line and "!swap SHOP POOL, !roll, !done" in line
-        assert not any(cards[c].name in line for c in engine.pool(player))  # the pool comes next
-        assert len(line) <= 200
-        *gained, whole = out.follow_up[player]  # what the phase brought, then the whole view
-        assert gained[0].startswith("Your first cards: ") and gained[-1].startswith("A random card: ")
-        assert f"Treasures: {engine.treasures[player]} (+1, draft phase)." in gained
-        assert re.match(r"Your shop: 1\. .*Your pool: 1\. ", str(whole))  # drawn as it leaves
-        assert all(cards[c].name in whole for c in engine.pool(player))
-    assert sum(len(out.private[p][0]) for p in "abcd") < 800
+        assert "Your first cards" not in line and "A random card" not in line  # the pool says them
+        assert len(line) <= 450
+    assert sum(len(out.private[p][0]) for p in "abcd") < 1800  # two chat windows for four players
 
 
 def test_a_rolled_shop_is_the_whole_view_at_once() -> None:
@@ -868,7 +866,6 @@ def test_a_rolled_shop_is_the_whole_view_at_once() -> None:
     out = render_effects(engine.apply(ab.Roll(player="a")), engine)
     assert out.private["a"][0] == "Rolled: a new shop."
     assert re.match(r"Your shop: 1\. .*Your pool: 1\. ", str(out.private["a"][1]))
-    assert out.follow_up == {}
 
 
 def test_with_private_pages_chat_points_to_them_and_names_no_card() -> None:
@@ -880,7 +877,6 @@ def test_with_private_pages_chat_points_to_them_and_names_no_card() -> None:
             f"Your shop is open ({engine.treasures[player]} treasure{'s' * (engine.treasures[player] != 1)}):"
             " on your page, or !shop."
         ]
-    assert out.follow_up == {}
     market = mk.MarketDraftEngine(
         mk.MarketConfig(players=("al", "bo"), rounds=1, cards=market_cards(2, 1)), seed=3
     )
@@ -950,20 +946,14 @@ def test_with_pages_only_players_watching_their_page_are_pointed_to_it() -> None
     assert not [line for line in bot.said if line.startswith("al: ")]  # al's page shows it
 
 
-def test_without_pages_the_whole_view_follows_the_first_line() -> None:
+def test_without_pages_the_first_view_is_the_whole_view() -> None:
     engine = fresh_autobattler()
     bot = _ChattyBot(Journal(":memory:"))
     table = Table.create(bot.journal, "ws://test:league:0:autobattler:1", engine)
     league = LeagueReferee(bot, 0, LeagueOptions(format="autobattler"), block_of(engine), table)  # type: ignore[arg-type]
-
-    async def start() -> None:
-        await league.begin()
-        await asyncio.sleep(0.01)  # the follow-ups wait for the first lines to go out
-
-    asyncio.run(start())
+    asyncio.run(league.begin())
     told = [line for line in bot.said if line.startswith("a: ")]
-    assert len(told) == 2 and told[0].startswith("a: Your shop: 1. ") and "Your pool: 1. " not in told[0]
-    assert told[1].startswith("a: Your first cards: ") and "Your pool: 1. " in told[1]
+    assert len(told) == 1 and told[0].startswith("a: Your shop: 1. ") and "Your pool: 1. " in told[0]
 
 
 def test_status_names_who_the_draft_waits_for() -> None:

@@ -344,15 +344,6 @@ def test_a_helper_sessions_player_gets_the_shop_listed_once_per_message() -> Non
             assert message.count("Your shop: 1. ") <= 1, (player, message)
 
 
-def test_a_first_shop_line_still_waiting_when_its_whole_view_is_queued_says_nothing() -> None:
-    engine = fresh_autobattler(FOUR)
-    out = render_effects(engine.apply(core.Start(player=None)), engine)
-    (first,) = out.private["a"]
-    assert str(first).startswith("Your shop: 1. ")
-    out.followed.add("a")  # the referee queued the whole view: the short line it announced is void
-    assert first() is None
-
-
 def test_the_standings_rule_survives_a_replay_of_the_journal() -> None:
     league, bot, engine = knockout_league()
     for match in engine.league.current_matches():

@@ -48,11 +48,11 @@ def chat_league(bot: _SlowChat, engine: Any, fmt: str) -> LeagueReferee:
 
 
 async def drained(bot: _SlowChat, league: LeagueReferee) -> None:
-    """Until every line queued, follow-ups included, has left."""
+    """Until every line queued has left."""
     for _ in range(60):
         await asyncio.sleep(10)
         await bot.chat.flush(timeout=600)
-        if not league._follow_ups and not bot.chat.pending():
+        if not bot.chat.pending():
             break
     bot.chat.close()
 

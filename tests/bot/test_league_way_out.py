@@ -271,7 +271,6 @@ def test_autobattler_members_who_left_have_their_draft_ended_and_their_games_for
             assert not league.games and engine.poison["al"] > 0 and engine.poison["bo"] > 0
             # Seen on a night: a member who left got the whole draft view (shop, treasures) every phase.
             assert engine.phase == "draft"  # the next draft phase has begun
-            await asyncio.gather(*league._follow_ups)
             await bot.chat.flush()
             for leaver in ("al", "bo"):
                 said = [m for d, m in chat if d == ("user", leaver)]

@@ -1,3 +1,3 @@
 """cockatrice-ext: referee bot and deck tooling for variant formats on Cockatrice."""
 
-__version__ = "0.7.3"
+__version__ = "0.7.4"

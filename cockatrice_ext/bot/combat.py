@@ -433,9 +433,6 @@ class CombatReferee(SeatsByName, GameReferee):
         engine: rules.CombatEngine = self.table.engine  # type: ignore[assignment]
         return engine
 
-    def is_engine_player(self, player_id: int) -> bool:
-        return self.table is not None and player_id in self.engine.config.players
-
     def shown_card_name(self, name: str) -> str:
         """An engine card name as the players' Cockatrice shows it (a flip card by its front face: the name
         the deck file and the player's library give it), from the decks the game started with."""

@@ -29,8 +29,8 @@ import math
 import time
 from dataclasses import dataclass, field
 
+from cockatrice_ext.bot import league_away  # its graces read where they are set (tests patch them)
 from cockatrice_ext.bot.commands import NotAllowed
-from cockatrice_ext.bot.league_away import FORFEIT_GRACE
 from cockatrice_ext.bot.league_chat import PRIVATE_LIMIT
 from cockatrice_ext.bot.league_games import LeagueGame
 from cockatrice_ext.bot.league_options import TITLES
@@ -184,7 +184,7 @@ class LeaguePairings(LeagueParts):
         away :data:`FORFEIT_GRACE` seconds the other player wins by forfeit. The game's record stays in
         the journal until then: a restart opens the pairing's game again."""
         other = game.opponent(gone)
-        minutes = f"{FORFEIT_GRACE / 60:g} minutes"
+        minutes = f"{league_away.FORFEIT_GRACE / 60:g} minutes"
         present = getattr(self.bot.client, "room_users", {}).get(self.room_id)
         in_room = not dropped and present is not None and gone in present  # left the game, not the room
         if in_room:
@@ -255,7 +255,7 @@ class LeaguePairings(LeagueParts):
             for round_no, players in sorted(self.waiting)
         ]
         for game_id, (round_no, players, gone, _dropped) in sorted(self.cut.items()):
-            left = max(0.0, FORFEIT_GRACE - (now - self.seen.get(gone, now)))
+            left = max(0.0, league_away.FORFEIT_GRACE - (now - self.seen.get(gone, now)))
             lines.append(
                 f"#{game_id} {title} round {round_no} {' vs '.join(players)} was cut short: a new game when"
                 f" {gone} is back in the room (forfeit in {max(1, math.ceil(left / 60))} min)"

@@ -26,8 +26,8 @@ from __future__ import annotations
 import time
 from typing import Any, ClassVar
 
+from cockatrice_ext.bot import league_away  # its graces read where they are set (tests patch them)
 from cockatrice_ext.bot.commands import BadArgument, NotAllowed, Rest, command
-from cockatrice_ext.bot.league_away import FORFEIT_GRACE, LOBBY_GRACE
 from cockatrice_ext.bot.league_cards import pool_cod
 from cockatrice_ext.bot.league_commands import (
     buy_action,
@@ -438,7 +438,7 @@ class LeaguePrivateCommands(LeagueParts):
             elif member in self.standing_in:
                 parts.append(f"{member} is away: the referee moves for them")
             elif member in self.out_of_room:
-                left = max(1, round(LOBBY_GRACE - (now - self.seen.get(member, now))))
+                left = max(1, round(league_away.LOBBY_GRACE - (now - self.seen.get(member, now))))
                 parts.append(f"{member} is out of the room: the referee moves for them in {left} s")
         match = engine.league.match_of(sender)
         if match is not None and len(match.players) == 2 and not match.decided:
@@ -455,7 +455,7 @@ class LeaguePrivateCommands(LeagueParts):
             else:
                 parts.append(f"your game vs {opponent}" + (f" is #{game.game_id}" if game else ""))
             if opponent in self.out_of_room:
-                left = max(1, round(FORFEIT_GRACE - (now - self.seen.get(opponent, now))))
+                left = max(1, round(league_away.FORFEIT_GRACE - (now - self.seen.get(opponent, now))))
                 parts.append(
                     f"{opponent} is out of the room: you win by forfeit in {left} s unless they are back"
                 )

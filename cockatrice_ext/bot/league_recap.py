@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from cockatrice_ext.bot.league_away import FORFEIT_GRACE
+from cockatrice_ext.bot import league_away  # its graces read where they are set (tests patch them)
 from cockatrice_ext.bot.league_chat import PRIVATE_LIMIT
 from cockatrice_ext.bot.league_parts import LeagueParts
 from cockatrice_ext.bot.league_views import (
@@ -83,7 +83,7 @@ class LeagueRecap(LeagueParts):
                 parts.append(
                     f"your round {match.round} game vs {opponent} (#{cut[0]}) was cut short when"
                     f" {departure(member, cut[1][3], to_them=True)}: back in the room, you get a new game"
-                    f" (gone {FORFEIT_GRACE / 60:g} minutes, {opponent} wins by forfeit)"
+                    f" (gone {league_away.FORFEIT_GRACE / 60:g} minutes, {opponent} wins by forfeit)"
                 )
             elif game is not None:
                 parts.append(

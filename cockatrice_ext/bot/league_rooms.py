@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Literal
 
+from cockatrice_ext.bot import league_away  # its graces read where they are set (tests patch them)
 from cockatrice_ext.bot.blocks import chat_block_name
 from cockatrice_ext.bot.commands import (
     BadArgument,
@@ -17,7 +18,6 @@ from cockatrice_ext.bot.commands import (
     command,
     invocation_or_none,
 )
-from cockatrice_ext.bot.league_away import LOBBY_GRACE
 from cockatrice_ext.bot.league_cards import load_league_block
 from cockatrice_ext.bot.league_chat import PRIVATE_LIMIT, league_pages
 from cockatrice_ext.bot.league_options import TITLES, LeagueOptions
@@ -212,7 +212,7 @@ class LeagueRoom(Referee):
         for user, since in list(lobby.away.items()):
             if user not in lobby.members or (present is not None and user in present):
                 del lobby.away[user]
-            elif now - since >= LOBBY_GRACE:
+            elif now - since >= league_away.LOBBY_GRACE:
                 gone.append(user)
         title = TITLES[self.format_name]
         for user in gone:

@@ -3,7 +3,9 @@ league on Servatrice's shipped limits, "Your first cards: ..." (the follow-up to
 arrived at 137 s, after "You are done drafting" and after the round's game announcement; in another run a
 round-1 "Your first cards: ... | Treasures: 1 (+1, draft phase)" reached its player after their round-1
 game was lost, stuck onto the round-2 shop, which said "Treasures 2". The shop view of that follow-up was
-already dropped once the phase was over; the cards and treasures it brought were plain lines.
+already dropped once the phase was over; the cards and treasures it brought were plain lines. (A draft
+phase's first message now holds its whole view, with no follow-up; the test still holds every phase's line
+to its phase.)
 
 Runs the league referee against a chat scheduler with the shipped flood limits on a simulated clock, as
 ``test_league_stale_views`` does."""

@@ -126,7 +126,7 @@ def test_a_member_out_of_the_room_a_while_leaves_the_lobby(tmp_path: Path, monke
     league then started with a drafter who was gone, and nobody else could clear them. Out of the room for
     LOBBY_GRACE seconds, they leave it at the lobby's next command, the room is told and their page's link
     dies; one back in the room in time keeps their place (a dropped connection)."""
-    from cockatrice_ext.bot import league_rooms
+    from cockatrice_ext.bot import league_away
     from cockatrice_ext.client import ClientEvent
     from cockatrice_ext.protocol.pb import room_events_pb2
 
@@ -141,7 +141,7 @@ def test_a_member_out_of_the_room_a_while_leaves_the_lobby(tmp_path: Path, monke
         await bot.on_event(left("cy"))
         await say(bot, room, "al", "!autobattler status")  # within the grace: still waiting for cy
         assert room.lobbies[ROOM].members == ["al", "bo", "cy", "di"]
-        monkeypatch.setattr(league_rooms, "LOBBY_GRACE", 0.0)
+        monkeypatch.setattr(league_away, "LOBBY_GRACE", 0.0)  # one place: every part reads it there
         await bot.on_event(left("bo"))
         bot.client.room_users[ROOM].add("bo")  # bo came back: keeps the place
         await say(bot, room, "al", "!autobattler start")  # three are not enough: refused, not started

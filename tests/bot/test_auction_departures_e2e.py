@@ -68,7 +68,10 @@ def test_every_players_connection_dropping_at_once_pauses_the_game(
             )
 
             assert bot.journal.closed_reason(referee.table_key) is None  # kept for !resume
-            assert bot.journal.table_meta(referee.table_key).get("lost_how") == "paused"
+            await wait_until(  # marked once the referee has left the game (after the table's line)
+                lambda: bot.journal.table_meta(referee.table_key).get("lost_how") == "paused",
+                what="the record marked paused",
+            )
             actions = [entry.action for entry in bot.journal.entries(referee.table_key)]
             assert not [a for a in actions if a["type"] == "DeclareLoss"], actions
             assert not engine.is_over() and referee.closed
